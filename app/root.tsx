@@ -1,0 +1,78 @@
+import { ColorSchemeScript, MantineProvider } from "@mantine/core";
+import mantineStyles from "@mantine/core/styles.css";
+import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
+import { json } from "@remix-run/node";
+import {
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useLoaderData,
+  useRouteError,
+} from "@remix-run/react";
+import type { ReactNode } from "react";
+import { AuthenticityTokenProvider } from "remix-utils/csrf/react";
+import { commitCsrfToken } from "~/server/csrf.server";
+import { commitSession, takeToast } from "~/server/session.server";
+import appStyles from "~/styles/app.css";
+import { ErrorPage } from "~/ui/error-page";
+import { theme } from "~/ui/theme";
+import { ToastMessage } from "~/ui/toast";
+
+export const links: LinksFunction = () => [
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+  { rel: "stylesheet", href: mantineStyles },
+  { rel: "stylesheet", href: appStyles },
+];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const [csrfToken, csrfCookie] = await commitCsrfToken(request);
+  const { toast, session } = await takeToast(request);
+  const headers = new Headers();
+  if (csrfCookie) headers.append("Set-Cookie", csrfCookie);
+  if (toast) headers.append("Set-Cookie", await commitSession(session, request));
+  return json({ csrfToken, toast }, { headers });
+}
+
+function Document({ children }: { children: ReactNode }) {
+  return (
+    <html lang="en">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <Meta />
+        <Links />
+        <ColorSchemeScript defaultColorScheme="light" />
+      </head>
+      <body>
+        <MantineProvider theme={theme} defaultColorScheme="light">
+          {children}
+        </MantineProvider>
+        <ScrollRestoration />
+        <Scripts />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  const { csrfToken, toast } = useLoaderData<typeof loader>();
+  return (
+    <Document>
+      <AuthenticityTokenProvider token={csrfToken}>
+        {toast ? <ToastMessage toast={toast} /> : null}
+        <Outlet />
+      </AuthenticityTokenProvider>
+    </Document>
+  );
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  return (
+    <Document>
+      <ErrorPage error={error} />
+    </Document>
+  );
+}

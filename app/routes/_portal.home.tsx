@@ -1,0 +1,84 @@
+import { Card, Group, SimpleGrid, Stack, Text, Title } from "@mantine/core";
+import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { requireUser } from "~/server/auth.server";
+import { listHubInstallations, listLicenses } from "~/server/licenses.server";
+import { documentTitle, InfoPage, PageErrorBoundary } from "~/ui/page";
+
+export const handle = { title: "Home" };
+export const meta: MetaFunction = () => documentTitle("Home");
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  const licenses = listLicenses(user.id);
+  return json({
+    firstName: user.firstName,
+    activeLicenses: licenses.filter((license) => license.status === "active").length,
+    expiredLicenses: licenses.filter((license) => license.status === "expired").length,
+    hubs: listHubInstallations(user.id).length,
+  });
+}
+
+export default function Home() {
+  const { firstName, activeLicenses, expiredLicenses, hubs } = useLoaderData<typeof loader>();
+  return (
+    <InfoPage
+      lead={`Welcome back, ${firstName}. Here is where you manage your GateKeeper licenses, Hubs and billing.`}
+      sections={[
+        {
+          title: "Licenses",
+          body: "Download a license file for your Hub, add users to a recurring license, or renew an expired one.",
+          links: [
+            { label: "See your licenses", to: "/licenses" },
+            { label: "Buy a new license", to: "/store" },
+          ],
+        },
+        {
+          title: "Hub Deployments",
+          body: "The GateKeeper Hubs registered to you, in our cloud or on your own server.",
+          links: [
+            { label: "See your Hub deployments", to: "/hubs" },
+            { label: "Set up a cloud Hub", to: "/setup/cloudHub" },
+            { label: "Set up an on-premise Hub", to: "/setup/onPremiseHub" },
+          ],
+        },
+        {
+          title: "Software",
+          body: "Installers for the Hub, the GateKeeper Client on each computer, and the companion apps.",
+          links: [{ label: "All software", to: "/software/allsoftware" }],
+        },
+        {
+          title: "Help",
+          body: "Manuals, the pre-installation questionnaire, and a direct line to our support team.",
+          links: [
+            { label: "Manuals", to: "/docs/manuals" },
+            { label: "Contact support", to: "/support" },
+          ],
+        },
+      ]}
+    >
+      <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="lg">
+        <Stat label="Active licenses" value={activeLicenses} />
+        <Stat label="Expired licenses" value={expiredLicenses} />
+        <Stat label="Hub deployments" value={hubs} />
+      </SimpleGrid>
+    </InfoPage>
+  );
+}
+
+function Stat({ label, value }: { label: string; value: number }) {
+  return (
+    <Card withBorder padding="lg" radius="md">
+      <Stack gap={0}>
+        <Text size="sm" c="dimmed">
+          {label}
+        </Text>
+        <Group>
+          <Title order={2}>{value}</Title>
+        </Group>
+      </Stack>
+    </Card>
+  );
+}
+
+export const ErrorBoundary = PageErrorBoundary;

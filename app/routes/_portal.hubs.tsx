@@ -1,0 +1,66 @@
+import { Stack, Table, Text } from "@mantine/core";
+import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { formatDate } from "~/domain/format";
+import { requireUser } from "~/server/auth.server";
+import { listHubInstallations } from "~/server/licenses.server";
+import { documentTitle, PageErrorBoundary } from "~/ui/page";
+
+export const handle = { title: "GateKeeper Hub Deployments" };
+export const meta: MetaFunction = () => documentTitle("GateKeeper Hub Deployments");
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  return json({
+    hubs: listHubInstallations(user.id).map((hub) => ({
+      id: hub.id,
+      type: hub.type === "cloud" ? "Cloud" : "On-Premise",
+      address: hub.url ?? hub.ip ?? "",
+      lastSeen: hub.lastSeen?.toISOString() ?? null,
+      version: hub.version ?? "",
+      computers: hub.computers,
+      users: `${hub.users}/${hub.maxUsers}`,
+    })),
+  });
+}
+
+export default function Hubs() {
+  const { hubs } = useLoaderData<typeof loader>();
+  return (
+    <Stack gap="lg" maw={1200}>
+      <Text size="lg">The GateKeeper Hubs registered to you, hosted in our cloud or on your own server.</Text>
+      {hubs.length === 0 ? (
+        <Text>No Hub is registered to you yet.</Text>
+      ) : (
+        <Table.ScrollContainer minWidth={700}>
+          <Table striped withTableBorder>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th scope="col">Type</Table.Th>
+                <Table.Th scope="col">URL/IP</Table.Th>
+                <Table.Th scope="col">Synced</Table.Th>
+                <Table.Th scope="col">Version</Table.Th>
+                <Table.Th scope="col">Computers</Table.Th>
+                <Table.Th scope="col">Users</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {hubs.map((hub) => (
+                <Table.Tr key={hub.id}>
+                  <Table.Td>{hub.type}</Table.Td>
+                  <Table.Td>{hub.address}</Table.Td>
+                  <Table.Td>{hub.lastSeen ? formatDate(hub.lastSeen) : "Never"}</Table.Td>
+                  <Table.Td>{hub.version}</Table.Td>
+                  <Table.Td>{hub.computers}</Table.Td>
+                  <Table.Td>{hub.users}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+    </Stack>
+  );
+}
+
+export const ErrorBoundary = PageErrorBoundary;

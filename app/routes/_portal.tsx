@@ -1,0 +1,48 @@
+import { json, type LoaderFunctionArgs } from "@remix-run/node";
+import { Outlet, useLoaderData, useMatches, useRouteError } from "@remix-run/react";
+import { canStartTrial } from "~/domain/trials";
+import { requireUser } from "~/server/auth.server";
+import { isSidebarCollapsed } from "~/server/preferences.server";
+import { countTrials } from "~/server/users.server";
+import { ErrorPage } from "~/ui/error-page";
+import { PortalShell, type ShellUser } from "~/ui/shell";
+import { pageTitle } from "~/ui/page";
+
+/** Every portal page sits in the shell and needs a signed-in user. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  const isDistributor = user.customerType === "distributor";
+  const shellUser: ShellUser = {
+    firstName: user.firstName,
+    lastName: user.lastName,
+    email: user.email,
+    isDistributor,
+    isGKAdmin: user.isGKAdmin,
+    canStartTrial: canStartTrial(user.customerType, countTrials(user.id)),
+  };
+  return json({ user: shellUser, sidebarCollapsed: await isSidebarCollapsed(request) });
+}
+
+function useShellTitle(fallback: string): string {
+  const matches = useMatches();
+  for (let index = matches.length - 1; index >= 0; index -= 1) {
+    const title = pageTitle(matches[index]);
+    if (title) return title;
+  }
+  return fallback;
+}
+
+export default function PortalLayout() {
+  const { user, sidebarCollapsed } = useLoaderData<typeof loader>();
+  return (
+    <PortalShell user={user} title={useShellTitle("GateKeeper Portal")} sidebarCollapsed={sidebarCollapsed}>
+      <Outlet />
+    </PortalShell>
+  );
+}
+
+/** Errors of the shell itself; pages re-export PageErrorBoundary so that their errors keep the shell. */
+export function ErrorBoundary() {
+  const error = useRouteError();
+  return <ErrorPage error={error} />;
+}

@@ -1,0 +1,99 @@
+import { Alert, Button, Paper, Stack, Text, Title } from "@mantine/core";
+import { withZod } from "@remix-validated-form/with-zod";
+import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { useActionData, useSearchParams } from "@remix-run/react";
+import { ValidatedForm, validationError } from "remix-validated-form";
+import { AuthenticityTokenInput } from "remix-utils/csrf/react";
+import { safeRedirect } from "remix-utils/safe-redirect";
+import { loginSchema } from "~/domain/login";
+import { checkCredentials, getUserId, INVALID_CREDENTIALS, signIn } from "~/server/auth.server";
+import { validateCsrf } from "~/server/csrf.server";
+import { clearFailedLogins, recordFailedLogin, secondsUntilLoginAllowed } from "~/server/login-throttle.server";
+import { TextField } from "~/ui/fields";
+
+const validator = withZod(loginSchema);
+
+export const meta: MetaFunction = () => [{ title: "Sign in · GateKeeper Portal" }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  if (await getUserId(request)) {
+    throw redirect(safeRedirect(new URL(request.url).searchParams.get("redirectTo"), "/home"));
+  }
+  return null;
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const formData = await request.formData();
+  await validateCsrf(formData, request);
+  const result = await validator.validate(formData);
+  // The password is never echoed back into the page.
+  if (result.error) return validationError(result.error, { email: result.submittedData.email });
+  const { email, redirectTo } = result.data;
+
+  const waitSeconds = await secondsUntilLoginAllowed(request, email);
+  if (waitSeconds > 0) {
+    const minutes = Math.ceil(waitSeconds / 60);
+    return json(
+      {
+        formError: `Too many failed sign-in attempts. Please wait ${minutes} minute${minutes === 1 ? "" : "s"} and try again.`,
+        email,
+      },
+      { status: 429, headers: { "Retry-After": String(waitSeconds) } },
+    );
+  }
+
+  const userId = await checkCredentials(request, formData);
+  if (!userId) {
+    await recordFailedLogin(request, email);
+    return json({ formError: INVALID_CREDENTIALS, email }, { status: 401 });
+  }
+  await clearFailedLogins(request, email);
+  return signIn(request, userId, redirectTo ?? null);
+}
+
+export default function Login() {
+  const [searchParams] = useSearchParams();
+  const actionData = useActionData<typeof action>();
+  const formError = actionData && "formError" in actionData ? actionData.formError : null;
+  const fromHubs = searchParams.get("source") === "hubs";
+
+  return (
+    <main className="gk-auth-page">
+      <Paper withBorder shadow="sm" p="xl" radius="md" w="100%" maw={420}>
+        <Stack gap="md">
+          <div>
+            <Title order={1} size="h2">
+              Sign in
+            </Title>
+            <Text c="dimmed" size="sm">
+              {fromHubs
+                ? "Sign in to see and deploy your GateKeeper Hubs."
+                : "Sign in to the GateKeeper Portal to manage your licenses, Hubs and billing."}
+            </Text>
+          </div>
+          {formError ? (
+            <Alert color="red" role="alert" title="Could not sign in">
+              {formError}
+            </Alert>
+          ) : null}
+          <ValidatedForm
+            validator={validator}
+            method="post"
+            noValidate
+            defaultValues={{ email: actionData && "email" in actionData ? actionData.email : "" }}
+          >
+            <Stack gap="sm">
+              <AuthenticityTokenInput name="csrf" />
+              <input type="hidden" name="redirectTo" value={searchParams.get("redirectTo") ?? ""} />
+              <TextField name="email" label="Email" type="email" autoComplete="username" required />
+              <TextField name="password" label="Password" type="password" autoComplete="current-password" required />
+              <Button type="submit" fullWidth mt="xs">
+                Sign in
+              </Button>
+            </Stack>
+          </ValidatedForm>
+        </Stack>
+      </Paper>
+    </main>
+  );
+}

@@ -1,0 +1,24 @@
+import { redirect, type ActionFunctionArgs } from "@remix-run/node";
+import { safeRedirect } from "remix-utils/safe-redirect";
+import { z } from "zod";
+import { requireUser } from "~/server/auth.server";
+import { validateCsrf } from "~/server/csrf.server";
+import { serializeSidebarChoice } from "~/server/preferences.server";
+
+const sidebarChoice = z.object({
+  sidebar: z.enum(["open", "collapsed"]),
+  redirectTo: z.string().optional(),
+});
+
+export async function action({ request }: ActionFunctionArgs) {
+  await requireUser(request);
+  const formData = await request.formData();
+  await validateCsrf(formData, request);
+  const parsed = sidebarChoice.safeParse(Object.fromEntries(formData));
+  const choice = parsed.success ? parsed.data.sidebar : "open";
+  return redirect(safeRedirect(parsed.success ? parsed.data.redirectTo : null, "/home"), {
+    headers: { "Set-Cookie": await serializeSidebarChoice(choice) },
+  });
+}
+
+export const loader = () => redirect("/home");

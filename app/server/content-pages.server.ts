@@ -1,0 +1,13 @@
+import { json } from "@remix-run/node";
+import type { ContentPage } from "~/ui/content-page";
+import type { UserRecord } from "./users.server";
+
+/** The page for a slug, or a 404; distributor-only pages answer 403 to everyone else. */
+export function contentPageFor(pages: Record<string, ContentPage>, slug: string | undefined, user: UserRecord) {
+  const page = slug ? pages[slug] : undefined;
+  if (!page) throw json({ message: "There is no such page." }, { status: 404 });
+  if (page.distributorOnly && user.customerType !== "distributor") {
+    throw json({ message: "This document is only for GateKeeper distributors." }, { status: 403 });
+  }
+  return json(page);
+}

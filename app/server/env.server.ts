@@ -1,0 +1,75 @@
+import { z } from "zod";
+
+/**
+ * The portal's configuration, read once from the environment and validated at start-up.
+ * A wrong value stops the process with one line naming the variable, so a misconfigured
+ * deployment fails loudly instead of half-working.
+ */
+const booleanFlag = z
+  .enum(["true", "false", "1", "0", "yes", "no"], {
+    errorMap: () => ({ message: "must be true or false" }),
+  })
+  .transform((value) => value === "true" || value === "1" || value === "yes");
+
+const envSchema = z
+  .object({
+    NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+    PORT: z.coerce.number({ invalid_type_error: "must be a port number" }).int().min(0).max(65535).default(3000),
+    DATABASE_URL: z
+      .string()
+      .min(1, "must name a SQLite file, e.g. file:./data/portal.sqlite")
+      .default("file:./data/portal.sqlite"),
+    SESSION_SECRET: z
+      .string()
+      .min(32, "must be at least 32 characters (e.g. `openssl rand -hex 32`)")
+      .optional(),
+    SEED_DEMO: booleanFlag.default("true"),
+    LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).max(1000).default(5),
+  })
+  .superRefine((env, ctx) => {
+    // Demo mode may generate its own secret; a real deployment must bring one so that
+    // sessions survive a redeploy and are the same on every instance.
+    if (!env.SEED_DEMO && !env.SESSION_SECRET) {
+      ctx.addIssue({
+        code: z.ZodIssueCode.custom,
+        path: ["SESSION_SECRET"],
+        message: "is required when SEED_DEMO=false (e.g. `openssl rand -hex 32`)",
+      });
+    }
+  });
+
+export type PortalEnv = z.infer<typeof envSchema>;
+
+export function parseEnv(source: Record<string, string | undefined>): PortalEnv {
+  // An empty variable means "not set", as in most .env files.
+  const present = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== ""));
+  const result = envSchema.safeParse(present);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    throw new ConfigError(`${issue.path.join(".")} ${issue.message}`);
+  }
+  return result.data;
+}
+
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+function loadEnv(): PortalEnv {
+  try {
+    return parseEnv(process.env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(`Configuration error: ${error.message}`);
+      process.exit(1);
+    }
+    throw error;
+  }
+}
+
+export const env = loadEnv();
+
+/** The SQLite file named by DATABASE_URL (`file:` prefix optional). */
+export function databaseFile(url = env.DATABASE_URL): string {
+  return url.startsWith("file:") ? url.slice("file:".length) : url;
+}

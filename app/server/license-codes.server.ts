@@ -1,0 +1,33 @@
+import { createHmac } from "node:crypto";
+import { secretFor } from "./secrets.server";
+
+/** What a Hub reads from a license file. */
+export interface LicenseTerms {
+  externalLicenseId: string;
+  name: string;
+  nodes: number;
+  planType: string;
+  type: string;
+  hasCloudSupport: boolean;
+  validFrom: string;
+  validTo: string;
+}
+
+/**
+ * A license code is `GK1.<terms>.<signature>`: the terms in base64url JSON, signed with HMAC-SHA256
+ * so that a Hub (holding the same key) can tell a genuine license from an edited one.
+ */
+export function signLicenseCode(terms: LicenseTerms): string {
+  const body = Buffer.from(JSON.stringify(terms)).toString("base64url");
+  return `GK1.${body}.${signature(body)}`;
+}
+
+export function readLicenseCode(code: string): LicenseTerms | null {
+  const [version, body, mac] = code.split(".");
+  if (version !== "GK1" || !body || mac !== signature(body)) return null;
+  return JSON.parse(Buffer.from(body, "base64url").toString("utf8")) as LicenseTerms;
+}
+
+function signature(body: string): string {
+  return createHmac("sha256", secretFor("license-signing")).update(body).digest("base64url");
+}

@@ -1,0 +1,41 @@
+import { count, eq, sql } from "drizzle-orm";
+import { licenses, trials, users } from "~db/schema";
+import { db } from "./db.server";
+
+export type UserRecord = typeof users.$inferSelect;
+
+export function findUserById(id: string): UserRecord | undefined {
+  return db.select().from(users).where(eq(users.id, id)).get();
+}
+
+export function findUserByEmail(email: string): UserRecord | undefined {
+  return db
+    .select()
+    .from(users)
+    .where(eq(sql`lower(${users.email})`, email.trim().toLowerCase()))
+    .get();
+}
+
+export function countTrials(userId: string): number {
+  return db.select({ n: count() }).from(trials).where(eq(trials.userId, userId)).get()?.n ?? 0;
+}
+
+/** Every customer with how many licenses they hold, for the admin portal. */
+export function listCustomersWithLicenseCounts() {
+  return db
+    .select({
+      id: users.id,
+      firstName: users.firstName,
+      lastName: users.lastName,
+      email: users.email,
+      company: users.company,
+      customerType: users.customerType,
+      isGKAdmin: users.isGKAdmin,
+      licenseCount: count(licenses.id),
+    })
+    .from(users)
+    .leftJoin(licenses, eq(licenses.ownerId, users.id))
+    .groupBy(users.id)
+    .orderBy(users.lastName, users.firstName)
+    .all();
+}

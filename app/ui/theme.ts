@@ -1,0 +1,23 @@
+import { createTheme } from "@mantine/core";
+
+/** GateKeeper's look: a deep blue brand with enough contrast for WCAG AA on white. */
+export const theme = createTheme({
+  primaryColor: "gatekeeper",
+  primaryShade: 7,
+  colors: {
+    gatekeeper: [
+      "#e7f1ff",
+      "#cfe0fb",
+      "#9ebff3",
+      "#6a9cec",
+      "#417ee6",
+      "#276be3",
+      "#1861e2",
+      "#0b51c9",
+      "#0047b4",
+      "#003d9f",
+    ],
+  },
+  fontFamily: "system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif",
+  defaultRadius: "sm",
+});

@@ -1,0 +1,122 @@
+import { sql } from "drizzle-orm";
+import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+
+/**
+ * The portal's own data. Tables of the emulated outside services carry their port's prefix
+ * (`billing_*`, `hub_*`) and live in their own files, re-exported at the bottom.
+ */
+
+const createdAt = () =>
+  integer("created_at", { mode: "timestamp_ms" })
+    .notNull()
+    .default(sql`(unixepoch('subsec') * 1000)`);
+
+export const users = sqliteTable("users", {
+  id: text("id").primaryKey(),
+  email: text("email").notNull().unique(),
+  passwordHash: text("password_hash").notNull(),
+  firstName: text("first_name").notNull(),
+  lastName: text("last_name").notNull(),
+  company: text("company").notNull().default(""),
+  phone: text("phone").notNull().default(""),
+  /** 'customer' or 'distributor' (a reseller). */
+  customerType: text("customer_type", { enum: ["customer", "distributor"] }).notNull().default("customer"),
+  isGKAdmin: integer("is_gk_admin", { mode: "boolean" }).notNull().default(false),
+  /** The billing provider's customer id that scopes all of this user's billing data. */
+  billingCustomerId: text("billing_customer_id").unique(),
+  createdAt: createdAt(),
+});
+
+export const licenses = sqliteTable(
+  "licenses",
+  {
+    id: text("id").primaryKey(),
+    ownerId: text("owner_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    externalLicenseId: text("external_license_id").notNull().unique(),
+    /** The organization the license is assigned to. */
+    name: text("name").notNull(),
+    nodes: integer("nodes").notNull(),
+    planType: text("plan_type", { enum: ["core", "advanced", "ultimate"] }).notNull(),
+    type: text("type", { enum: ["recurring", "trial"] }).notNull(),
+    hasCloudSupport: integer("has_cloud_support", { mode: "boolean" }).notNull().default(false),
+    validFrom: integer("valid_from", { mode: "timestamp_ms" }).notNull(),
+    validTo: integer("valid_to", { mode: "timestamp_ms" }).notNull(),
+    /** The signed license file content a Hub accepts. */
+    licenseCode: text("license_code").notNull(),
+    /** Set once the license has been uploaded to a Hub. */
+    isUsed: integer("is_used", { mode: "boolean" }).notNull().default(false),
+    /** The billing subscription that pays for a recurring license. */
+    subscriptionId: text("subscription_id"),
+    createdAt: createdAt(),
+  },
+  (table) => [index("licenses_owner_idx").on(table.ownerId)],
+);
+
+export const hubInstallations = sqliteTable(
+  "hub_installations",
+  {
+    id: text("id").primaryKey(),
+    ownerId: text("owner_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    type: text("type", { enum: ["cloud", "local"] }).notNull(),
+    url: text("url"),
+    ip: text("ip"),
+    lastSeen: integer("last_seen", { mode: "timestamp_ms" }),
+    version: text("version"),
+    computers: integer("computers").notNull().default(0),
+    users: integer("users").notNull().default(0),
+    maxUsers: integer("max_users").notNull().default(0),
+    devices: integer("devices").notNull().default(0),
+    credentials: integer("credentials").notNull().default(0),
+    locksThisMonth: integer("locks_this_month").notNull().default(0),
+    locksThisYear: integer("locks_this_year").notNull().default(0),
+    unlocksThisMonth: integer("unlocks_this_month").notNull().default(0),
+    unlocksThisYear: integer("unlocks_this_year").notNull().default(0),
+    webCredentialsUsedThisMonth: integer("web_credentials_used_this_month").notNull().default(0),
+    webCredentialsUsedThisYear: integer("web_credentials_used_this_year").notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (table) => [index("hub_installations_owner_idx").on(table.ownerId)],
+);
+
+/** Which licenses are uploaded to which Hub installation. */
+export const hubInstallationLicenses = sqliteTable(
+  "hub_installation_licenses",
+  {
+    hubInstallationId: text("hub_installation_id")
+      .notNull()
+      .references(() => hubInstallations.id, { onDelete: "cascade" }),
+    licenseId: text("license_id")
+      .notNull()
+      .references(() => licenses.id, { onDelete: "cascade" }),
+  },
+  (table) => [primaryKey({ columns: [table.hubInstallationId, table.licenseId] })],
+);
+
+/** A free trial the user started; a regular customer gets one, a distributor any number. */
+export const trials = sqliteTable(
+  "trials",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    hubType: text("hub_type", { enum: ["cloud", "onpremise"] }).notNull(),
+    hubId: text("hub_id"),
+    hubUrl: text("hub_url"),
+    licenseId: text("license_id").references(() => licenses.id),
+    nodes: integer("nodes").notNull(),
+    employees: integer("employees").notNull(),
+    tokens: integer("tokens").notNull().default(0),
+    sensors: integer("sensors").notNull().default(0),
+    duration: integer("duration").notNull(),
+    userName: text("user_name"),
+    /** The shipping address as entered, JSON. */
+    address: text("address", { mode: "json" }).$type<Record<string, string>>(),
+    createdAt: createdAt(),
+  },
+  (table) => [index("trials_user_idx").on(table.userId)],
+);

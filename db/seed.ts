@@ -1,0 +1,167 @@
+import { randomUUID } from "node:crypto";
+import { count } from "drizzle-orm";
+import type { BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
+import { signLicenseCode } from "~/server/license-codes.server";
+import { hashPasswordSync } from "~/server/passwords.server";
+import * as schema from "./schema";
+
+/** Every demo account signs in with this password; the README lists the accounts. */
+export const DEMO_PASSWORD = "GateKeeper-demo-1";
+
+const DAY = 24 * 60 * 60 * 1000;
+
+/**
+ * Demo accounts, licenses and Hub installations, created only on an empty database so that a
+ * restart never duplicates or overwrites what a user changed.
+ */
+export function seedDemo(db: BetterSQLite3Database<typeof schema>, now = new Date()): void {
+  const [{ users }] = db.select({ users: count() }).from(schema.users).all();
+  if (users > 0) return;
+
+  db.transaction((tx) => {
+    const passwordHash = hashPasswordSync(DEMO_PASSWORD);
+    const customerId = randomUUID();
+    tx.insert(schema.users)
+      .values([
+        {
+          id: customerId,
+          email: "customer@example.com",
+          passwordHash,
+          firstName: "Dana",
+          lastName: "Whitfield",
+          company: "Northwind Clinics",
+          phone: "+1 415 555 0134",
+          customerType: "customer",
+          billingCustomerId: "cust_demo_customer",
+        },
+        {
+          id: randomUUID(),
+          email: "distributor@example.com",
+          passwordHash,
+          firstName: "Ravi",
+          lastName: "Patel",
+          company: "SecureLine Resellers",
+          phone: "+44 20 7946 0321",
+          customerType: "distributor",
+          billingCustomerId: "cust_demo_distributor",
+        },
+        {
+          id: randomUUID(),
+          email: "admin@example.com",
+          passwordHash,
+          firstName: "Alex",
+          lastName: "Morgan",
+          company: "GateKeeper",
+          phone: "+1 206 555 0188",
+          customerType: "customer",
+          isGKAdmin: true,
+        },
+      ])
+      .run();
+
+    const license = (
+      externalLicenseId: string,
+      terms: { name: string; nodes: number; planType: "core" | "advanced" | "ultimate"; hasCloudSupport: boolean },
+      validFrom: Date,
+      validTo: Date,
+      extra: Partial<typeof schema.licenses.$inferInsert> = {},
+    ): typeof schema.licenses.$inferInsert => ({
+      id: randomUUID(),
+      ownerId: customerId,
+      externalLicenseId,
+      type: "recurring",
+      validFrom,
+      validTo,
+      licenseCode: signLicenseCode({
+        externalLicenseId,
+        type: "recurring",
+        validFrom: validFrom.toISOString(),
+        validTo: validTo.toISOString(),
+        ...terms,
+      }),
+      ...terms,
+      ...extra,
+    });
+
+    const onPremise = license(
+      "GK-NWC-2026-0001",
+      { name: "Northwind Clinics", nodes: 10, planType: "core", hasCloudSupport: false },
+      new Date(now.getTime() - 120 * DAY),
+      new Date(now.getTime() + 245 * DAY),
+      { isUsed: true, subscriptionId: "sub_demo_core_monthly" },
+    );
+    const cloudReady = license(
+      "GK-NWC-2026-0002",
+      { name: "Northwind Clinics East", nodes: 25, planType: "advanced", hasCloudSupport: true },
+      new Date(now.getTime() - 10 * DAY),
+      new Date(now.getTime() + 355 * DAY),
+    );
+    const cloudInUse = license(
+      "GK-NWC-2025-0007",
+      { name: "Northwind Clinics West", nodes: 15, planType: "ultimate", hasCloudSupport: true },
+      new Date(now.getTime() - 200 * DAY),
+      new Date(now.getTime() + 165 * DAY),
+      { isUsed: true },
+    );
+    const expired = license(
+      "GK-NWC-2024-0003",
+      { name: "Northwind Clinics", nodes: 5, planType: "core", hasCloudSupport: false },
+      new Date(now.getTime() - 430 * DAY),
+      new Date(now.getTime() - 65 * DAY),
+      { isUsed: true },
+    );
+    tx.insert(schema.licenses).values([onPremise, cloudReady, cloudInUse, expired]).run();
+
+    const cloudHubId = randomUUID();
+    const localHubId = randomUUID();
+    tx.insert(schema.hubInstallations)
+      .values([
+        {
+          id: cloudHubId,
+          ownerId: customerId,
+          type: "cloud",
+          url: "https://northwind-west.hub.gatekeeper.local",
+          lastSeen: new Date(now.getTime() - 2 * 60 * 60 * 1000),
+          version: "4.12.0",
+          computers: 14,
+          users: 12,
+          maxUsers: 15,
+          devices: 13,
+          credentials: 212,
+          locksThisMonth: 1840,
+          locksThisYear: 20411,
+          unlocksThisMonth: 1795,
+          unlocksThisYear: 19870,
+          webCredentialsUsedThisMonth: 311,
+          webCredentialsUsedThisYear: 3920,
+        },
+        {
+          id: localHubId,
+          ownerId: customerId,
+          type: "local",
+          ip: "10.20.0.15",
+          lastSeen: new Date(now.getTime() - 26 * 60 * 60 * 1000),
+          version: "4.11.3",
+          computers: 9,
+          users: 8,
+          maxUsers: 10,
+          devices: 9,
+          credentials: 87,
+          locksThisMonth: 960,
+          locksThisYear: 11022,
+          unlocksThisMonth: 941,
+          unlocksThisYear: 10870,
+          webCredentialsUsedThisMonth: 45,
+          webCredentialsUsedThisYear: 601,
+        },
+      ])
+      .run();
+    tx.insert(schema.hubInstallationLicenses)
+      .values([
+        { hubInstallationId: cloudHubId, licenseId: cloudInUse.id },
+        { hubInstallationId: localHubId, licenseId: onPremise.id },
+        { hubInstallationId: localHubId, licenseId: expired.id },
+      ])
+      .run();
+  });
+}
