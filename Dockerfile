@@ -1,0 +1,70 @@
+# GateKeeper Portal image. See docs/docker.md for building and running it.
+#
+# DEMO SEED IS ON BY DEFAULT: with SEED_DEMO unset (or "true") the server seeds demo accounts
+# into an empty database and generates its own secret (.portal-secret beside the database).
+# For a real deployment run with SEED_DEMO=false and SESSION_SECRET set (32+ characters,
+# e.g. `openssl rand -hex 32`); the server refuses to start without the secret then.
+
+# ---- build: compiles better-sqlite3 from source, builds the Remix app, drops dev dependencies ----
+FROM node:20-bookworm-slim AS build
+
+# better-sqlite3 falls back to node-gyp when no prebuilt binary can be fetched (the case on
+# machines that reach only the npm and Debian registries), and node-gyp needs these.
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends python3 make g++ \
+ && rm -rf /var/lib/apt/lists/*
+
+# Playwright is a dev dependency for the e2e tests; its browser download would fail or waste time here.
+ENV PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
+
+WORKDIR /app
+
+# Lockfile first, so the dependency layer (and its native compile) is reused when only source changes.
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+
+COPY . .
+# The runtime needs only better-sqlite3's compiled .node file, not the SQLite sources and
+# object files left by node-gyp (~25 MB).
+RUN npm run build \
+ && npm prune --omit=dev --no-audit --no-fund \
+ && rm -rf node_modules/better-sqlite3/deps node_modules/better-sqlite3/src \
+           node_modules/better-sqlite3/build/Release/obj node_modules/better-sqlite3/build/Release/obj.target \
+           node_modules/better-sqlite3/build/Release/sqlite3.a node_modules/better-sqlite3/build/Release/.deps
+
+# ---- runtime: the built app and production node_modules only; no compiler, no dev tools ----
+FROM node:20-bookworm-slim AS runtime
+
+# DATABASE_URL points into the volume so the database (and the demo secret beside it) outlive
+# the container. SEED_DEMO is spelled out to make the default visible: set it to false for production.
+ENV NODE_ENV=production \
+    PORT=3000 \
+    DATABASE_URL=file:/data/portal.sqlite \
+    SEED_DEMO=true
+
+WORKDIR /app
+
+# Owned by root and so read-only for the 'node' user that runs the server: only /data is writable.
+# The server reads db/migrations relative to its working directory (/app).
+COPY --from=build /app/package.json ./package.json
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/build ./build
+COPY --from=build /app/public ./public
+COPY --from=build /app/db/migrations ./db/migrations
+
+# The directory must exist and belong to 'node' before VOLUME, so a fresh named volume inherits that owner.
+RUN mkdir -p /data && chown node:node /data
+VOLUME /data
+
+# uid 1000, created by the official node image
+USER node
+
+EXPOSE 3000
+
+# No curl in the slim image: Node 20's built-in fetch does the probe.
+HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+
+# remix-serve's script run directly: no npx lookup, and node is PID 1 so it gets SIGTERM
+# (remix-serve closes the server on it).
+CMD ["node", "node_modules/@remix-run/serve/dist/cli.js", "./build/index.js"]
