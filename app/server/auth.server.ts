@@ -31,10 +31,14 @@ authenticator.use(
 const DUMMY_HASH =
   "scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA";
 
-/** The user id when the credentials in the form are right, or null. */
+/**
+ * The user id when the credentials in the form are right, or null. The action has already read the
+ * body (for the CSRF check), so the strategy gets the parsed form and a body-less copy of the request:
+ * remix-auth re-creates the Request, which a consumed body would make throw.
+ */
 export async function checkCredentials(request: Request, formData: FormData): Promise<string | null> {
   try {
-    return await authenticator.authenticate("password", request, {
+    return await authenticator.authenticate("password", new Request(request.url, { headers: request.headers }), {
       throwOnError: true,
       context: { formData },
     });

@@ -1,0 +1,162 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import AxeBuilder from "@axe-core/playwright";
+import { test as base, expect, type Page } from "@playwright/test";
+
+export const DEMO_PASSWORD = "GateKeeper-demo-1";
+export const DEMO = {
+  customer: "customer@example.com",
+  distributor: "distributor@example.com",
+  admin: "admin@example.com",
+} as const;
+
+interface PortalServer {
+  baseURL: string;
+  /** Everything the server wrote to stderr so far. */
+  stderr: () => string;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const address = probe.address();
+      probe.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+    });
+  });
+}
+
+async function waitForHealth(baseURL: string, child: ChildProcess, output: () => string): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`The portal exited during start-up:\n${output()}`);
+    try {
+      if ((await fetch(`${baseURL}/healthz`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`The portal did not answer /healthz within 20 s:\n${output()}`);
+}
+
+/** Starts the built portal on a free port with an empty database (migrated and demo-seeded at start). */
+export async function startPortal(extraEnv: Record<string, string> = {}) {
+  const directory = mkdtempSync(path.join(tmpdir(), "gk-portal-e2e-"));
+  const port = await freePort();
+  let stdout = "";
+  let stderr = "";
+  const child = spawn(process.execPath, ["node_modules/@remix-run/serve/dist/cli.js", "build/index.js"], {
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      PORT: String(port),
+      DATABASE_URL: `file:${path.join(directory, "portal.sqlite")}`,
+      SEED_DEMO: "true",
+      ...extraEnv,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  child.stdout?.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const baseURL = `http://127.0.0.1:${port}`;
+  await waitForHealth(baseURL, child, () => stdout + stderr);
+  return {
+    baseURL,
+    stderr: () => stderr,
+    async stop() {
+      child.kill("SIGTERM");
+      await new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once("exit", resolve)));
+      rmSync(directory, { recursive: true, force: true });
+    },
+  };
+}
+
+interface TestFixtures {
+  /** HTTP statuses this test expects the browser to report (e.g. a 403 page), so they are not counted as errors. */
+  expectedHttpErrors: number[];
+  guardConsole: void;
+}
+
+export const test = base.extend<TestFixtures, { portal: PortalServer }>({
+  portal: [
+    // eslint-disable-next-line no-empty-pattern -- Playwright fixtures take their dependencies as a destructured object
+    async ({}, use) => {
+      const server = await startPortal();
+      await use(server);
+      await server.stop();
+    },
+    { scope: "worker" },
+  ],
+  baseURL: async ({ portal }, use) => {
+    await use(portal.baseURL);
+  },
+  expectedHttpErrors: [[], { option: true }],
+  /** A stray console.error in the browser, an uncaught page error, or an error on the server fails the test. */
+  guardConsole: [
+    async ({ page, portal, expectedHttpErrors }, use) => {
+      const problems: string[] = [];
+      const allowed = new RegExp(`status of (${expectedHttpErrors.join("|") || "none"})\\b`);
+      page.on("console", (message) => {
+        if (message.type() === "error" && !allowed.test(message.text())) problems.push(`console.error: ${message.text()}`);
+      });
+      page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
+      const serverOutputBefore = portal.stderr().length;
+      await use();
+      const serverErrors = portal.stderr().slice(serverOutputBefore).trim();
+      if (serverErrors) problems.push(`server stderr: ${serverErrors}`);
+      expect(problems, "no errors in the browser console or on the server").toEqual([]);
+    },
+    { auto: true },
+  ],
+});
+
+export { expect };
+
+/** Signs in through the login form the way a person does, and waits for the portal to show. */
+export async function signIn(page: Page, email: string, password = DEMO_PASSWORD, startAt = "/login") {
+  await page.goto(startAt);
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+}
+
+export async function signInAs(page: Page, email: string) {
+  await signIn(page, email);
+  await expect(page.getByRole("heading", { level: 1, name: "Home" })).toBeVisible();
+}
+
+/**
+ * No serious or critical WCAG 2 A/AA violation on the current page. axe runs as a script in the page,
+ * so without JavaScript the same URL is scanned in a context that runs no script of the portal's own:
+ * the DOM is exactly the server's HTML.
+ */
+export async function expectAccessible(page: Page, javaScriptEnabled: boolean) {
+  if (javaScriptEnabled) return expectNoSeriousViolations(page);
+  const browser = page.context().browser();
+  if (!browser) throw new Error("no browser to scan the page with");
+  const scanContext = await browser.newContext({
+    javaScriptEnabled: true,
+    storageState: await page.context().storageState(),
+  });
+  try {
+    const scanPage = await scanContext.newPage();
+    await scanPage.route(/\.js(\?|$)/, (route) => route.abort());
+    await scanPage.goto(page.url());
+    await expectNoSeriousViolations(scanPage);
+  } finally {
+    await scanContext.close();
+  }
+}
+
+async function expectNoSeriousViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+  const serious = results.violations
+    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+    .map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(" ")).join(", ")})`);
+  expect(serious, `accessibility violations on ${page.url()}`).toEqual([]);
+}

@@ -1,0 +1,57 @@
+import { describe, expect, it } from "vitest";
+import { isActive, isSubmenu, isSubmenuOpen, SIDEBAR, sidebarFor, type NavSubmenu } from "~/domain/navigation";
+
+const submenu = (label: string) => SIDEBAR.find((entry): entry is NavSubmenu => isSubmenu(entry) && entry.label === label)!;
+const allLinks = (entries = SIDEBAR) => entries.flatMap((entry) => (isSubmenu(entry) ? entry.items : [entry])).map((item) => item.to);
+
+describe("the sidebar", () => {
+  it("lists every route of the spec's portal shell", () => {
+    expect(allLinks()).toEqual([
+      "/home",
+      "/store",
+      "/hubs",
+      "/licenses",
+      "/account",
+      "/software/hub",
+      "/software/client",
+      "/software/remote",
+      "/software/passwordmanager",
+      "/software/trident",
+      "/software/allsoftware",
+      "/setup/cloudHub",
+      "/setup/onPremiseHub",
+      "/docs/shared",
+      "/docs/pre-installation-questionnaire",
+      "/docs/evaluation",
+      "/docs/case-studies",
+      "/docs/manuals",
+      "/docs/salesProcessEvaluation",
+      "/docs/deal-registration",
+      "/support",
+    ]);
+  });
+
+  it("shows the two distributor documents only to distributors", () => {
+    expect(allLinks(sidebarFor(true))).toContain("/docs/deal-registration");
+    expect(allLinks(sidebarFor(true))).toContain("/docs/salesProcessEvaluation");
+    expect(allLinks(sidebarFor(false))).not.toContain("/docs/deal-registration");
+    expect(allLinks(sidebarFor(false))).not.toContain("/docs/salesProcessEvaluation");
+    expect(allLinks(sidebarFor(false))).toContain("/docs/manuals");
+  });
+
+  it("highlights the item of the current path and of the pages below it", () => {
+    const hubs = { label: "Hub Deployments", to: "/hubs" };
+    expect(isActive(hubs, "/hubs")).toBe(true);
+    expect(isActive(hubs, "/hubs/new/url")).toBe(true);
+    expect(isActive(hubs, "/hubsomething")).toBe(false);
+    expect(isActive(hubs, "/home")).toBe(false);
+  });
+
+  it("opens the software, setup and docs submenus for their paths only", () => {
+    expect(isSubmenuOpen(submenu("Software"), "/software/trident")).toBe(true);
+    expect(isSubmenuOpen(submenu("Setup"), "/setup/cloudHub")).toBe(true);
+    expect(isSubmenuOpen(submenu("Documentation"), "/docs/manuals")).toBe(true);
+    expect(isSubmenuOpen(submenu("Software"), "/docs/manuals")).toBe(false);
+    expect(isSubmenuOpen(submenu("Documentation"), "/home")).toBe(false);
+  });
+});

@@ -1,0 +1,38 @@
+import { commitCsrfToken } from "~/server/csrf.server";
+
+const ORIGIN = "http://portal.test";
+
+/** Cookie header value from one or more Set-Cookie headers (name=value pairs only). */
+export function cookieFrom(...setCookies: (string | null | undefined)[]): string {
+  return setCookies
+    .filter((value): value is string => Boolean(value))
+    .flatMap((value) => value.split(/,(?=\s*[^;,=\s]+=)/))
+    .map((cookie) => cookie.split(";")[0].trim())
+    .join("; ");
+}
+
+export function getRequest(path: string, cookie = ""): Request {
+  return new Request(`${ORIGIN}${path}`, { headers: cookie ? { Cookie: cookie } : {} });
+}
+
+/**
+ * A form POST as the portal's own pages send it: with the visitor's CSRF cookie and the matching
+ * hidden field (unless the test leaves it out on purpose).
+ */
+export async function formRequest(
+  path: string,
+  fields: Record<string, string>,
+  { cookie = "", withCsrf = true }: { cookie?: string; withCsrf?: boolean } = {},
+): Promise<Request> {
+  const [token, csrfCookie] = await commitCsrfToken(getRequest("/"));
+  const body = new URLSearchParams(fields);
+  if (withCsrf) body.set("csrf", token);
+  return new Request(`${ORIGIN}${path}`, {
+    method: "POST",
+    headers: {
+      "Content-Type": "application/x-www-form-urlencoded",
+      Cookie: cookieFrom(cookie ? `${cookie}` : null, csrfCookie),
+    },
+    body,
+  });
+}
