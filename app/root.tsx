@@ -1,4 +1,4 @@
-import { ColorSchemeScript, MantineProvider } from "@mantine/core";
+import { ColorSchemeScript, MantineProvider, mantineHtmlProps } from "@mantine/core";
 import mantineStyles from "@mantine/core/styles.css";
 import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
@@ -37,7 +37,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 function Document({ children }: { children: ReactNode }) {
   return (
-    <html lang="en">
+    // mantineHtmlProps puts the colour scheme on <html> in the server's HTML: Mantine's colour variables
+    // (button fills among them) hang off it, and without JavaScript its script never sets it.
+    <html lang="en" {...mantineHtmlProps}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />

@@ -14,16 +14,17 @@ export interface LicenseTerms {
 }
 
 /**
- * A license code is `GK1.<terms>.<signature>`: the terms in base64url JSON, signed with HMAC-SHA256
- * so that a Hub (holding the same key) can tell a genuine license from an edited one.
+ * A license code is `GK1.<signature>.<terms>`: the terms in base64url JSON, signed with HMAC-SHA256
+ * so that a Hub (holding the same key) can tell a genuine license from an edited one. The signature
+ * comes first because tables show only a code's first 15 characters, and the terms' JSON starts alike.
  */
 export function signLicenseCode(terms: LicenseTerms): string {
   const body = Buffer.from(JSON.stringify(terms)).toString("base64url");
-  return `GK1.${body}.${signature(body)}`;
+  return `GK1.${signature(body)}.${body}`;
 }
 
 export function readLicenseCode(code: string): LicenseTerms | null {
-  const [version, body, mac] = code.split(".");
+  const [version, mac, body] = code.split(".");
   if (version !== "GK1" || !body || mac !== signature(body)) return null;
   return JSON.parse(Buffer.from(body, "base64url").toString("utf8")) as LicenseTerms;
 }

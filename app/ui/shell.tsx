@@ -78,9 +78,15 @@ export function PortalShell({ user, title, sidebarCollapsed, children }: ShellPr
       </header>
 
       <nav id="gk-sidebar" className="gk-sidebar" aria-label="Portal">
-        <Link to="/home" className="gk-brand">
-          GateKeeper Portal
-        </Link>
+        <Group justify="space-between" wrap="nowrap">
+          <Link to="/home" className="gk-brand">
+            GateKeeper Portal
+          </Link>
+          <label htmlFor="gk-nav-toggle" className="gk-burger gk-burger-close">
+            <span className="gk-visually-hidden">Close the menu</span>
+            <span aria-hidden="true">×</span>
+          </label>
+        </Group>
         <ul className="gk-nav-list">
           {sidebarFor(user.isDistributor).map((entry) =>
             isSubmenu(entry) ? (
