@@ -1,3 +1,4 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
 import { describe, expect, it } from "vitest";
 import { action as loginAction, loader as loginLoader } from "~/routes/login";
 import { action as logoutAction } from "~/routes/logout";
@@ -26,7 +27,7 @@ async function signedInCookie(email: string): Promise<string> {
   return cookieFrom(response.headers.get("Set-Cookie"));
 }
 
-const call = (loader: typeof portalLoader, path: string, cookie = "", params: Record<string, string> = {}) =>
+const call = (loader: (args: LoaderFunctionArgs) => Promise<unknown>, path: string, cookie = "", params: Record<string, string> = {}) =>
   respond(async () => loader({ request: getRequest(path, cookie), params, context: {} }));
 
 describe("signing in", () => {
