@@ -2,7 +2,8 @@
 export default {
   ignoredRouteFiles: ["**/.*", "**/*.test.*"],
   serverModuleFormat: "esm",
-  serverDependenciesToBundle: [/^remix-utils.*/, /^@mantine\/.*/],
+  // Bundled: ESM-only packages, and the country names JSON (Node will not import JSON without an attribute).
+  serverDependenciesToBundle: [/^remix-utils.*/, /^@mantine\/.*/, /^i18n-iso-countries\/langs\//],
   postcss: true,
   future: {
     v3_fetcherPersist: true,

@@ -130,6 +130,16 @@ test.describe("the admin portal", () => {
   });
 });
 
+test.describe("an address that does not exist", () => {
+  test.use({ expectedHttpErrors: [404] });
+  test("shows a 404 page with a way back", async ({ page }) => {
+    const response = await page.goto("/no/such/page/here");
+    expect(response?.status()).toBe(404);
+    await expect(page.getByRole("heading", { name: "Page not found" })).toBeVisible();
+    await expect(page.getByRole("link", { name: "Go to the portal home" })).toBeVisible();
+  });
+});
+
 test.describe("accessibility", () => {
   const pages = [
     "/home",

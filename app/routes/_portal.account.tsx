@@ -1,7 +1,14 @@
-import { Card, SimpleGrid, Stack, Table, Text, Title } from "@mantine/core";
-import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { useLoaderData } from "@remix-run/react";
+import { SimpleGrid, Stack, Text } from "@mantine/core";
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { validationError, type ValidationErrorResponseData } from "remix-validated-form";
+import { unmetPasswordRequirements } from "~/domain/account";
+import { splitPhone } from "~/domain/phone";
 import { requireUser } from "~/server/auth.server";
+import { validateCsrf } from "~/server/csrf.server";
+import { redirectWithToast } from "~/server/session.server";
+import { changePassword, updateProfile, type UserRecord } from "~/server/users.server";
+import { PasswordForm, ProfileForm, passwordValidator, profileValidator } from "~/ui/account/profile-forms";
 import { documentTitle, PageErrorBoundary } from "~/ui/page";
 
 export const handle = { title: "Account" };
@@ -9,56 +16,63 @@ export const meta: MetaFunction = () => documentTitle("Account");
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
+  const phone = splitPhone(user.phone);
   return json({
     profile: {
-      name: `${user.firstName} ${user.lastName}`,
-      email: user.email,
+      firstName: user.firstName,
+      lastName: user.lastName,
       company: user.company,
-      phone: user.phone,
-      accountType: user.customerType === "distributor" ? "Distributor (reseller)" : "Customer",
+      phone_country: phone.country,
+      phone: phone.national,
     },
   });
 }
 
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireUser(request);
+  const formData = await request.formData();
+  await validateCsrf(formData, request);
+  switch (formData.get("subaction")) {
+    case "profile":
+      return saveProfile(request, user, formData);
+    case "password":
+      return savePassword(request, user, formData);
+    default:
+      throw json({ message: "This form is not known on the account page." }, { status: 400 });
+  }
+}
+
+async function saveProfile(request: Request, user: UserRecord, formData: FormData) {
+  const result = await profileValidator.validate(formData);
+  if (result.error) return validationError(result.error, result.submittedData);
+  updateProfile(user.id, result.data);
+  return redirectWithToast(request, "/account", { kind: "success", message: "Your profile was saved." });
+}
+
+type PasswordErrorData = ValidationErrorResponseData & { unmet?: string[] };
+
+async function savePassword(request: Request, user: UserRecord, formData: FormData) {
+  const result = await passwordValidator.validate(formData);
+  // Passwords are never written back into the page; the unmet requirements are, for the checklist.
+  if (result.error) {
+    const unmet = unmetPasswordRequirements(String(formData.get("new_password") ?? ""));
+    return json<PasswordErrorData>({ ...result.error, unmet }, { status: 422 });
+  }
+  if (!(await changePassword(user.id, result.data.old_password, result.data.new_password))) {
+    return validationError({ subaction: "password", fieldErrors: { old_password: "The current password is incorrect." } });
+  }
+  return redirectWithToast(request, "/account", { kind: "success", message: "Your password was changed." });
+}
+
 export default function Account() {
   const { profile } = useLoaderData<typeof loader>();
-  const rows: [string, string][] = [
-    ["Name", profile.name],
-    ["Email", profile.email],
-    ["Company", profile.company || "Not set"],
-    ["Phone", profile.phone || "Not set"],
-    ["Account type", profile.accountType],
-  ];
+  const actionData = useActionData<PasswordErrorData>();
   return (
     <Stack gap="lg" maw={1100}>
-      <Text size="lg">Your profile, and where your card, billing profile and shipping address are kept.</Text>
+      <Text size="lg">Your profile and password.</Text>
       <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
-        <Card withBorder padding="lg" radius="md" component="section">
-          <Title order={2} size="h4" mb="sm">
-            Profile
-          </Title>
-          <Table>
-            <Table.Tbody>
-              {rows.map(([label, value]) => (
-                <Table.Tr key={label}>
-                  <Table.Th scope="row" w="40%">
-                    {label}
-                  </Table.Th>
-                  <Table.Td>{value}</Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Card>
-        <Card withBorder padding="lg" radius="md" component="section">
-          <Title order={2} size="h4" mb="sm">
-            Billing
-          </Title>
-          <Text size="sm">
-            Your payment card, billing profile and shipping address are used for license purchases, upgrades and
-            hardware orders. To change them before the billing pages open here, contact support.
-          </Text>
-        </Card>
+        <ProfileForm defaults={profile} />
+        <PasswordForm unmetAfterSubmit={actionData?.subaction === "password" ? (actionData.unmet ?? null) : null} />
       </SimpleGrid>
     </Stack>
   );

@@ -1,6 +1,7 @@
 import { count, eq, sql } from "drizzle-orm";
 import { licenses, trials, users } from "~db/schema";
 import { db } from "./db.server";
+import { hashPassword, verifyPassword } from "./passwords.server";
 
 export type UserRecord = typeof users.$inferSelect;
 
@@ -38,4 +39,19 @@ export function listCustomersWithLicenseCounts() {
     .groupBy(users.id)
     .orderBy(users.lastName, users.firstName)
     .all();
+}
+
+export function updateProfile(userId: string, profile: { firstName: string; lastName: string; company: string; phone: string }) {
+  db.update(users).set(profile).where(eq(users.id, userId)).run();
+}
+
+/** Changes the password when the current one is right; false when it is not. */
+export async function changePassword(userId: string, currentPassword: string, newPassword: string): Promise<boolean> {
+  const user = findUserById(userId);
+  if (!user || !(await verifyPassword(currentPassword, user.passwordHash))) return false;
+  db.update(users)
+    .set({ passwordHash: await hashPassword(newPassword) })
+    .where(eq(users.id, userId))
+    .run();
+  return true;
 }
