@@ -44,7 +44,8 @@ export default function handleRequest(
         },
       },
     );
-    setTimeout(abort, ABORT_DELAY);
+    // unref: a finished response must not keep the process alive for ABORT_DELAY after SIGTERM.
+    setTimeout(abort, ABORT_DELAY).unref();
   });
 }
 

@@ -4,7 +4,9 @@ import { useState } from "react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { ValidatedForm, useIsSubmitting } from "remix-validated-form";
 import { passwordChangeSchema, profileSchema } from "~/domain/account";
-import { PasswordChecklist, PhoneField, TextField } from "~/ui/fields";
+import { PhoneField } from "~/ui/contact-fields";
+import { TextField } from "~/ui/fields";
+import { PasswordChecklist } from "~/ui/password-checklist";
 
 export const profileValidator = withZod(profileSchema);
 export const passwordValidator = withZod(passwordChangeSchema);

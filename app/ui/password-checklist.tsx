@@ -1,0 +1,32 @@
+import { List, ThemeIcon } from "@mantine/core";
+import { PASSWORD_REQUIREMENTS } from "~/domain/account";
+
+/**
+ * The new password's requirements. As the user types (JavaScript), each is ticked or marked; after a
+ * submit without JavaScript, the server's list of unmet ones marks them; before either, a plain list.
+ */
+export function PasswordChecklist({ id, password, unmet }: { id: string; password: string | null; unmet: string[] | null }) {
+  const isMet = (requirement: (typeof PASSWORD_REQUIREMENTS)[number]) =>
+    password !== null ? requirement.test(password) : unmet !== null ? !unmet.includes(requirement.id) : null;
+  return (
+    <List id={id} size="sm" spacing={2} center aria-live="polite">
+      {PASSWORD_REQUIREMENTS.map((requirement) => {
+        const met = isMet(requirement);
+        return (
+          <List.Item
+            key={requirement.id}
+            c={met === null ? undefined : met ? "green.9" : "red.9"}
+            icon={
+              <ThemeIcon size={18} radius="xl" color={met === null ? "gray.7" : met ? "green.8" : "red.8"} aria-hidden="true">
+                {met === null ? "•" : met ? "✓" : "✗"}
+              </ThemeIcon>
+            }
+          >
+            {requirement.label}
+            {met === null ? null : <span className="gk-visually-hidden">{met ? " (met)" : " (not met)"}</span>}
+          </List.Item>
+        );
+      })}
+    </List>
+  );
+}

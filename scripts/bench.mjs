@@ -1,0 +1,237 @@
+// `npm run bench` (after `npm run build`): measures the built portal on loopback and prints tables —
+// bytes per page, /home under concurrent load next to a bare node:http server, and the time to a
+// usable sign-in form on an emulated slow link. The numbers also go to bench-results/latest.json.
+// Timings never fail the run; a page that does not answer 200, failed requests under load or a form
+// that never reacts do (exit 1), after everything has been printed. Columns: docs/bench.md.
+import { execFileSync } from "node:child_process";
+import { mkdir, writeFile } from "node:fs/promises";
+import { availableParallelism, loadavg } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { LOAD, loadTest, startBareServer } from "./bench/load.mjs";
+import { measurePages } from "./bench/page-bytes.mjs";
+import { signIn, startPortal } from "./bench/portal.mjs";
+import { launchBrowser, LINK, measureSignIn } from "./bench/sign-in.mjs";
+import { kB, table } from "./bench/table.mjs";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const RESULTS = path.join(ROOT, "bench-results", "latest.json");
+const DEMO_PASSWORD = "GateKeeper-demo-1";
+const CUSTOMER_PAGES = [
+  "/home",
+  "/store",
+  "/hubs",
+  "/licenses",
+  "/account",
+  "/support",
+  "/trial",
+  "/software/hub",
+  "/setup/cloudHub",
+  "/docs/manuals",
+];
+const ADMIN_PAGES = ["/admin/customers"];
+
+const stops = [];
+async function stopAll() {
+  await Promise.allSettled(stops.splice(0).map((stop) => stop()));
+}
+// An interrupted run must not leave its servers, browser or temporary database behind.
+let interrupted = false;
+for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
+  process.once(signal, () => {
+    interrupted = true;
+    stopAll().finally(() => process.exit(130));
+  });
+}
+
+async function main() {
+  // Every number depends on what else the machine is doing; the load average says how busy it was.
+  const run = {
+    startedAt: new Date().toISOString(),
+    commit: commit(),
+    node: process.version,
+    machine: { cpus: availableParallelism(), loadAverage: loadavg()[0] },
+  };
+  console.log(
+    `GateKeeper Portal bench · ${run.startedAt} · commit ${run.commit} · Node ${run.node} · ` +
+      `${run.machine.cpus} CPUs, load average ${run.machine.loadAverage.toFixed(2)}\n`,
+  );
+  const portal = await startPortal(ROOT);
+  stops.push(portal.stop);
+
+  // 1. Bytes per page. /login comes first: it is the page of part 3 and its bytes make the floor.
+  const customer = await signIn(portal.baseUrl, "customer@example.com", DEMO_PASSWORD);
+  const admin = await signIn(portal.baseUrl, "admin@example.com", DEMO_PASSWORD);
+  const pages = await measurePages(portal.baseUrl, [
+    { path: "/login" },
+    ...CUSTOMER_PAGES.map((page) => ({ path: page, jar: customer })),
+    ...ADMIN_PAGES.map((page) => ({ path: page, jar: admin })),
+  ]);
+  printPages(pages);
+
+  // 2. /home under load, then a bare server answering a body of the same size, with the same settings.
+  const home = pages.find((page) => page.path === "/home");
+  const portalLoad = await loadTest(`${portal.baseUrl}/home`, { cookie: customer.header });
+  const bareServer = await startBareServer(home.html.raw);
+  stops.push(bareServer.stop);
+  const bareLoad = { bodyBytes: home.html.raw, ...(await loadTest(bareServer.url)) };
+  await bareServer.stop();
+  printLoad(portalLoad, bareLoad);
+
+  // 3. The sign-in form on a slow link, with JavaScript on and off, against the floor.
+  const browser = await launchBrowser();
+  stops.push(() => browser.close());
+  const signInResult = await measureSignIn(browser, `${portal.baseUrl}/login`, pages[0]);
+  printSignIn(signInResult);
+
+  await mkdir(path.dirname(RESULTS), { recursive: true });
+  const results = {
+    ...run,
+    pages,
+    load: { url: "/home", ...LOAD, portal: portalLoad, bare: bareLoad },
+    signIn: signInResult,
+  };
+  await writeFile(RESULTS, `${JSON.stringify(results, null, 2)}\n`);
+  console.log(`\nResults: ${path.relative(ROOT, RESULTS)}`);
+
+  return [
+    ...pages.filter((page) => page.status !== 200).map((page) => `${page.path} answered ${page.status}, not 200`),
+    ...Object.entries({ portal: portalLoad, "bare server": bareLoad })
+      .filter(([, result]) => result.errors + result.non2xx > 0)
+      .map(([name, result]) => `${name}: ${result.errors} errors and ${result.non2xx} non-2xx answers under load`),
+    ...(signInResult.modes.some((mode) => mode.reacts === false)
+      ? ["the hydrated sign-in form did not validate on blur"]
+      : []),
+  ];
+}
+
+function printPages(pages) {
+  console.log("Bytes per page: HTML, then the CSS and JS it references (gzip: zlib default level; 1 kB = 1000 B)");
+  const columns = [
+    "page",
+    "status",
+    "HTML raw",
+    "HTML gz",
+    "CSS raw",
+    "CSS gz",
+    "JS raw",
+    "JS gz",
+    "total gz",
+    "files",
+  ];
+  const rows = pages.map(({ path: page, status, html, css, js }) => [
+    page,
+    String(status),
+    kB(html.raw),
+    kB(html.gzip),
+    kB(css.raw),
+    kB(css.gzip),
+    kB(js.raw),
+    kB(js.gzip),
+    kB(html.gzip + css.gzip + js.gzip),
+    `${css.files} css + ${js.files} js`,
+  ]);
+  console.log(
+    table(
+      columns.map((header, i) => [header, i === 0 ? "l" : "r"]),
+      rows,
+    ),
+  );
+  const external = [...new Set(pages.flatMap((page) => page.external))];
+  if (external.length) console.log(`Not counted (outside /build/): ${external.join(", ")}`);
+}
+
+function printLoad(portalLoad, bareLoad) {
+  console.log(
+    `\nGET /home signed in: ${LOAD.connections} connections for ${LOAD.seconds} s on loopback ` +
+      `after ${LOAD.warmupSeconds} s of warm-up (autocannon, no compression)`,
+  );
+  const columns = ["server", "req/s", "p50 ms", "p99 ms", "requests", "timeouts", "failed", "bytes/response"];
+  const rows = [
+    ["portal (remix-serve)", portalLoad],
+    [`bare node:http, ${bareLoad.bodyBytes} B body`, bareLoad],
+  ].map(([name, result]) => [
+    name,
+    result.requestsPerSecond.toFixed(0),
+    ms(result.latencyMs.p50),
+    ms(result.latencyMs.p99),
+    String(result.requests),
+    String(result.timeouts),
+    String(result.errors + result.non2xx),
+    String(result.bytesPerResponse),
+  ]);
+  console.log(
+    table(
+      columns.map((header, i) => [header, i === 0 ? "l" : "r"]),
+      rows,
+    ),
+  );
+}
+
+function printSignIn({ chromium, runsPerMode, modes }) {
+  console.log(
+    `\n/login cold on an emulated ${LINK.kbps} kbps / ${LINK.latencyMs} ms link (Chromium ${chromium}); ` +
+      `median of ${runsPerMode} runs, ms since navigation start`,
+  );
+  const columns = [
+    "JavaScript",
+    "usable",
+    "runs",
+    "visible",
+    "floor",
+    "× floor",
+    "round trips",
+    "floor bytes",
+    "wire bytes",
+    "requests",
+    "reacts",
+  ];
+  const rows = modes.map((mode) => [
+    mode.javaScript ? "on" : "off",
+    String(mode.usableMs),
+    mode.runs.map((run) => run.usableMs).join(" / "),
+    String(mode.visibleMs),
+    String(mode.floor.ms),
+    (mode.usableMs / mode.floor.ms).toFixed(2),
+    String(mode.floor.roundTrips),
+    kB(mode.floor.bytes),
+    kB(mode.wire.bytes),
+    String(mode.wire.requests),
+    { true: "yes", false: "NO", null: "n/a" }[mode.reacts],
+  ]);
+  const align = (header) => (header === "JavaScript" || header === "reacts" ? "l" : "r");
+  console.log(
+    table(
+      columns.map((header) => [header, align(header)]),
+      rows,
+    ),
+  );
+  console.log("floor = max(RTT + all bytes / bandwidth, 2 × RTT + subresource bytes / bandwidth); see docs/bench.md");
+}
+
+/** autocannon keeps latencies in whole milliseconds. */
+const ms = (value) => (value < 1 ? "<1" : String(Math.round(value)));
+
+function commit() {
+  try {
+    return execFileSync("git", ["rev-parse", "--short", "HEAD"], {
+      cwd: ROOT,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+    }).trim();
+  } catch {
+    return "unknown";
+  }
+}
+
+try {
+  const problems = await main();
+  for (const problem of problems) console.error(`bench: ${problem}`);
+  process.exitCode = problems.length ? 1 : 0;
+} catch (error) {
+  // Once interrupted, whatever was under way fails as its server or browser goes: not worth a trace.
+  if (!interrupted) console.error(error);
+  process.exitCode = 1;
+} finally {
+  await stopAll();
+}

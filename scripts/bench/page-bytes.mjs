@@ -1,0 +1,61 @@
+import { gzipSync } from "node:zlib";
+import { startTags } from "./html.mjs";
+
+/**
+ * What a page makes a browser download: its HTML, the stylesheets it links and the scripts it loads or
+ * modulepreloads from the app's own /build/. gzip uses zlib's default level, the one remix-serve's
+ * compression middleware uses, so the gzip figures are the bytes on the wire (headers aside).
+ */
+export async function measurePages(baseUrl, pages) {
+  const assets = new Map();
+  const assetSize = (href) => {
+    if (!assets.has(href)) assets.set(href, fetchSizes(new URL(href, baseUrl)));
+    return assets.get(href);
+  };
+
+  const results = [];
+  for (const { path, jar } of pages) {
+    const response = await fetch(new URL(path, baseUrl), {
+      redirect: "manual",
+      headers: jar ? { cookie: jar.header } : {},
+    });
+    const html = Buffer.from(await response.arrayBuffer());
+    const refs = assetRefs(html.toString("utf8"));
+    const sum = async (hrefs) => {
+      const sizes = await Promise.all(hrefs.map(assetSize));
+      return { files: hrefs.length, raw: total(sizes, "raw"), gzip: total(sizes, "gzip") };
+    };
+    results.push({
+      path,
+      status: response.status,
+      html: { raw: html.length, gzip: gzipSync(html).length },
+      css: await sum(refs.css),
+      js: await sum(refs.js),
+      external: refs.external,
+    });
+  }
+  return results;
+}
+
+function assetRefs(html) {
+  const css = new Set();
+  const js = new Set();
+  const external = new Set();
+  const add = (set, href) => (href.startsWith("/build/") ? set : external).add(href);
+  for (const link of startTags(html, "link")) {
+    const rel = (link.rel ?? "").split(/\s+/);
+    if (rel.includes("stylesheet")) add(css, link.href);
+    if (rel.includes("modulepreload")) add(js, link.href);
+  }
+  for (const script of startTags(html, "script")) if (script.src) add(js, script.src);
+  return { css: [...css], js: [...js], external: [...external] };
+}
+
+async function fetchSizes(url) {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`${url.pathname} answered ${response.status}`);
+  const body = Buffer.from(await response.arrayBuffer());
+  return { raw: body.length, gzip: gzipSync(body).length };
+}
+
+const total = (sizes, key) => sizes.reduce((sum, size) => sum + size[key], 0);

@@ -1,0 +1,117 @@
+import { spawn } from "node:child_process";
+import { mkdtemp, open, readFile, rm } from "node:fs/promises";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { startTags } from "./html.mjs";
+
+export const HOST = "127.0.0.1";
+
+/** A free loopback port. remix-serve has no "any free port" mode, so the OS picks one and we hand it on. */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, HOST, () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Starts the built portal (build/index.js) with remix-serve on loopback, with a fresh database in a
+ * temporary directory so that every run sees the same seeded demo data. Resolves once /healthz answers.
+ */
+export async function startPortal(root) {
+  const dir = await mkdtemp(path.join(tmpdir(), "gk-bench-"));
+  const logFile = path.join(dir, "server.log");
+  const log = await open(logFile, "w");
+  const port = await freePort();
+  // The server logs every request (morgan); a file keeps that cheap and at hand if start-up fails.
+  const child = spawn(
+    process.execPath,
+    [path.join(root, "node_modules/@remix-run/serve/dist/cli.js"), "build/index.js"],
+    {
+      cwd: root,
+      env: {
+        ...process.env,
+        NODE_ENV: "production",
+        HOST,
+        PORT: String(port),
+        DATABASE_URL: `file:${path.join(dir, "portal.sqlite")}`,
+        SEED_DEMO: "true",
+      },
+      stdio: ["ignore", log.fd, log.fd],
+    },
+  );
+  await log.close();
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+
+  async function stop() {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill("SIGTERM");
+      // remix-serve closes its listener on SIGTERM but lingers until every request's 5 s abort timer
+      // (entry.server) has fired. Its data is thrown away, so there is nothing to wait for.
+      if ((await Promise.race([exited.then(() => "exited"), sleep(1000)])) !== "exited") child.kill("SIGKILL");
+      await exited;
+    }
+    await rm(dir, { recursive: true, force: true });
+  }
+
+  const baseUrl = `http://${HOST}:${port}`;
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (child.exitCode !== null || child.signalCode !== null || Date.now() > deadline) {
+      const tail = (await readFile(logFile, "utf8")).split("\n").slice(-20).join("\n");
+      await stop();
+      throw new Error(`the portal did not become healthy on ${baseUrl}; its log ends:\n${tail}`);
+    }
+    const healthy = await fetch(`${baseUrl}/healthz`).then(
+      (response) => response.status === 200,
+      () => false,
+    );
+    if (healthy) return { baseUrl, stop };
+    await sleep(100);
+  }
+}
+
+/** The cookies a browser would hold for the portal: enough of RFC 6265 for one host and path "/". */
+export class CookieJar {
+  #cookies = new Map();
+
+  update(response) {
+    for (const setCookie of response.headers.getSetCookie()) {
+      const [pair] = setCookie.split(";");
+      const at = pair.indexOf("=");
+      const name = pair.slice(0, at).trim();
+      const value = pair.slice(at + 1).trim();
+      // A cleared cookie comes back empty (with an expiry in the past).
+      if (value) this.#cookies.set(name, value);
+      else this.#cookies.delete(name);
+    }
+  }
+
+  get header() {
+    return [...this.#cookies].map(([name, value]) => `${name}=${value}`).join("; ");
+  }
+}
+
+/** Signs in through the real form, CSRF token included, as a browser without JavaScript would. */
+export async function signIn(baseUrl, email, password) {
+  const jar = new CookieJar();
+  const form = await fetch(`${baseUrl}/login`);
+  jar.update(form);
+  const csrf = startTags(await form.text(), "input").find((input) => input.name === "csrf")?.value;
+  if (!csrf) throw new Error("/login has no hidden csrf field");
+  const response = await fetch(`${baseUrl}/login`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { cookie: jar.header, "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ csrf, redirectTo: "", email, password }),
+  });
+  jar.update(response);
+  if (response.status !== 302) throw new Error(`signing in as ${email} answered ${response.status}, not a redirect`);
+  return jar;
+}
