@@ -120,3 +120,5 @@ export const trials = sqliteTable(
   },
   (table) => [index("trials_user_idx").on(table.userId)],
 );
+
+export * from "./billing-schema";

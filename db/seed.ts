@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { count } from "drizzle-orm";
 import type { BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
+import { seedBillingDemo } from "~/server/billing/local/seed.server";
 import { signLicenseCode } from "~/server/license-codes.server";
 import { hashPasswordSync } from "~/server/passwords.server";
 import * as schema from "./schema";
@@ -163,5 +164,6 @@ export function seedDemo(db: BetterSQLite3Database<typeof schema>, now = new Dat
         { hubInstallationId: localHubId, licenseId: expired.id },
       ])
       .run();
+    seedBillingDemo(tx, now);
   });
 }

@@ -25,8 +25,39 @@ const envSchema = z
       .optional(),
     SEED_DEMO: booleanFlag.default("true"),
     LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).max(1000).default(5),
+    BILLING_PROVIDER: z
+      .enum(["local", "chargebee"], { errorMap: () => ({ message: "must be local or chargebee" }) })
+      .default("local"),
+    CHARGEBEE_SITE: z.string().optional(),
+    CHARGEBEE_API_KEY: z.string().optional(),
+    CHARGEBEE_GATEWAY_ACCOUNT_ID: z.string().optional(),
+    CARD_PROVIDER: z
+      .enum(["local", "stripe"], { errorMap: () => ({ message: "must be local or stripe" }) })
+      .default("local"),
+    STRIPE_SECRET_KEY: z.string().startsWith("sk_", "must be a Stripe secret key (sk_...)").optional(),
+    STRIPE_PUBLISHABLE_KEY: z.string().startsWith("pk_", "must be a Stripe publishable key (pk_...)").optional(),
   })
   .superRefine((env, ctx) => {
+    // A real provider needs its keys, and the two real ones only work together: Chargebee takes card
+    // tokens from Stripe, and the embedded engine only knows the embedded test cards.
+    const required = (name: keyof typeof env, when: string) => {
+      if (!env[name]) ctx.addIssue({ code: z.ZodIssueCode.custom, path: [name], message: `is required when ${when}` });
+    };
+    if (env.BILLING_PROVIDER === "chargebee") {
+      for (const name of ["CHARGEBEE_SITE", "CHARGEBEE_API_KEY", "CHARGEBEE_GATEWAY_ACCOUNT_ID"] as const) {
+        required(name, "BILLING_PROVIDER=chargebee");
+      }
+    }
+    if (env.CARD_PROVIDER === "stripe") {
+      for (const name of ["STRIPE_SECRET_KEY", "STRIPE_PUBLISHABLE_KEY"] as const) required(name, "CARD_PROVIDER=stripe");
+    }
+    if ((env.BILLING_PROVIDER === "chargebee") !== (env.CARD_PROVIDER === "stripe")) {
+      ctx.addIssue({
+        code: z.ZodIssueCode.custom,
+        path: ["CARD_PROVIDER"],
+        message: "must be stripe with BILLING_PROVIDER=chargebee, and local with BILLING_PROVIDER=local",
+      });
+    }
     // Demo mode may generate its own secret; a real deployment must bring one so that
     // sessions survive a redeploy and are the same on every instance.
     if (!env.SEED_DEMO && !env.SESSION_SECRET) {

@@ -1,0 +1,231 @@
+import type {
+  Customer as ChargebeeCustomer,
+  Estimate as ChargebeeEstimate,
+  Invoice as ChargebeeInvoice,
+  PaymentSource as ChargebeePaymentSource,
+  Subscription as ChargebeeSubscription,
+} from "chargebee";
+import { BillingError, ProviderError, type ErrorKind } from "../errors.server";
+import type {
+  Address,
+  Customer,
+  Discount,
+  Estimate,
+  Invoice,
+  InvoiceTotals,
+  LineItem,
+  PaymentSource,
+  Subscription,
+} from "../port.server";
+
+/**
+ * Chargebee's shapes to the port's and back. Chargebee speaks snake_case, epoch seconds and cents; the
+ * port speaks camelCase, Dates and cents. Nothing of Chargebee's types leaves this folder.
+ */
+
+export const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
+const dateOf = (epochSeconds: number | undefined) =>
+  epochSeconds === undefined ? null : new Date(epochSeconds * 1000);
+
+/** The port's address fields and Chargebee's names for them (its billing and shipping addresses alike). */
+const ADDRESS_FIELDS = [
+  ["firstName", "first_name"],
+  ["lastName", "last_name"],
+  ["email", "email"],
+  ["company", "company"],
+  ["phone", "phone"],
+  ["line1", "line1"],
+  ["line2", "line2"],
+  ["city", "city"],
+  ["state", "state"],
+  ["stateCode", "state_code"],
+  ["zip", "zip"],
+  ["country", "country"],
+] as const satisfies readonly (readonly [keyof Address, string])[];
+
+export type ChargebeeAddress = Partial<Record<(typeof ADDRESS_FIELDS)[number][1], string>>;
+
+export function toChargebeeAddress(address: Address): ChargebeeAddress {
+  return Object.fromEntries(
+    ADDRESS_FIELDS.filter(([ours]) => address[ours] !== undefined).map(([ours, theirs]) => [theirs, address[ours]]),
+  );
+}
+
+export function addressOf(address: ChargebeeAddress | undefined): Address | null {
+  if (!address) return null;
+  return Object.fromEntries(
+    ADDRESS_FIELDS.filter(([, theirs]) => address[theirs] !== undefined).map(([ours, theirs]) => [
+      ours,
+      address[theirs],
+    ]),
+  );
+}
+
+export function customerOf(customer: ChargebeeCustomer): Customer {
+  return {
+    id: customer.id,
+    firstName: customer.first_name ?? "",
+    lastName: customer.last_name ?? "",
+    email: customer.email ?? "",
+    phone: customer.phone ?? "",
+    company: customer.company ?? "",
+    billingAddress: addressOf(customer.billing_address),
+    primaryPaymentSourceId: customer.primary_payment_source_id ?? null,
+  };
+}
+
+export function paymentSourceOf(source: ChargebeePaymentSource): PaymentSource {
+  const { card } = source;
+  return {
+    id: source.id,
+    customerId: source.customer_id,
+    type: "card",
+    status: source.status,
+    referenceId: source.reference_id,
+    card: card
+      ? {
+          brand: card.brand,
+          last4: card.last4,
+          firstName: card.first_name ?? "",
+          lastName: card.last_name ?? "",
+          expiryMonth: card.expiry_month,
+          expiryYear: card.expiry_year,
+        }
+      : null,
+  };
+}
+
+export function subscriptionOf(subscription: ChargebeeSubscription): Subscription {
+  const metaData = subscription.meta_data as { license_assignment?: unknown } | undefined;
+  return {
+    id: subscription.id,
+    customerId: subscription.customer_id,
+    planId: subscription.plan_id ?? "",
+    planQuantity: subscription.plan_quantity ?? 1,
+    planUnitPrice: subscription.plan_unit_price ?? 0,
+    status: subscription.status,
+    addons: (subscription.addons ?? []).map((addon) => ({ id: addon.id, quantity: addon.quantity ?? 1 })),
+    currentTermStart: dateOf(subscription.current_term_start),
+    currentTermEnd: dateOf(subscription.current_term_end),
+    nextBillingAt: dateOf(subscription.next_billing_at),
+    paymentSourceId: subscription.payment_source_id ?? null,
+    // Without its own setting a subscription follows the customer's, which is on by default.
+    autoCollection: subscription.auto_collection !== "off",
+    shippingAddress: addressOf(subscription.shipping_address),
+    licenseAssignment: typeof metaData?.license_assignment === "string" ? metaData.license_assignment : null,
+  };
+}
+
+/** A line item of an invoice or an invoice estimate; both have these fields. */
+interface ChargebeeLineItem {
+  entity_type: string;
+  entity_id?: string;
+  description: string;
+  quantity?: number;
+  unit_amount: number;
+  amount?: number;
+  date_from: number;
+  date_to: number;
+}
+
+interface ChargebeeTotals {
+  line_items?: ChargebeeLineItem[];
+  discounts?: { entity_type: Discount["entityType"]; entity_id?: string; description?: string; amount: number }[];
+  sub_total: number;
+  total?: number;
+  credits_applied?: number;
+  amount_due?: number;
+}
+
+function lineItemOf(item: ChargebeeLineItem): LineItem {
+  const quantity = item.quantity ?? 1;
+  return {
+    entityType: item.entity_type === "plan" || item.entity_type === "addon" ? item.entity_type : "adhoc",
+    entityId: item.entity_id ?? null,
+    description: item.description,
+    quantity,
+    unitAmount: item.unit_amount,
+    amount: item.amount ?? item.unit_amount * quantity,
+    dateFrom: dateOf(item.date_from),
+    dateTo: dateOf(item.date_to),
+  };
+}
+
+function totalsOf(invoice: ChargebeeTotals | undefined): InvoiceTotals {
+  if (!invoice) return { lineItems: [], discounts: [], subTotal: 0, total: 0, creditsApplied: 0, amountDue: 0 };
+  const total = invoice.total ?? invoice.sub_total;
+  return {
+    lineItems: (invoice.line_items ?? []).map(lineItemOf),
+    discounts: (invoice.discounts ?? []).map((discount) => ({
+      entityType: discount.entity_type,
+      entityId: discount.entity_id ?? null,
+      description: discount.description ?? "",
+      amount: discount.amount,
+    })),
+    subTotal: invoice.sub_total,
+    total,
+    creditsApplied: invoice.credits_applied ?? 0,
+    amountDue: invoice.amount_due ?? total,
+  };
+}
+
+/**
+ * An estimate; `renewalAmount` fills in what the next cycle charges when Chargebee does not say (it
+ * returns a next-invoice estimate only when nothing is invoiced now).
+ */
+export function estimateOf(estimate: ChargebeeEstimate, renewalAmount: number): Estimate {
+  const at = dateOf(estimate.subscription_estimate?.next_billing_at);
+  return {
+    ...totalsOf(estimate.invoice_estimate),
+    nextBilling: at ? { at, amount: estimate.next_invoice_estimate?.total ?? renewalAmount } : null,
+  };
+}
+
+export function invoiceOf(invoice: ChargebeeInvoice): Invoice {
+  return {
+    ...totalsOf(invoice),
+    id: invoice.id,
+    customerId: invoice.customer_id,
+    subscriptionId: invoice.subscription_id ?? null,
+    status: invoice.status,
+    amountPaid: invoice.amount_paid ?? 0,
+    date: dateOf(invoice.date) ?? new Date(),
+  };
+}
+
+/** What a failed SDK call rejects with: Chargebee's JSON error body, or an Error of the SDK's own. */
+interface ChargebeeFailure {
+  message?: unknown;
+  type?: unknown;
+  api_error_code?: unknown;
+  http_status_code?: unknown;
+  param?: unknown;
+  detail?: unknown;
+}
+
+/**
+ * Chargebee's failure as a BillingError. A JSON error body is Chargebee speaking: 4xx is final with its
+ * message, 429 and 503 are retryable. Everything else (timeouts, connection failures, bodies that are not
+ * JSON) carries no message of Chargebee's; a read is then safe to retry, while a write may have happened.
+ */
+export function billingErrorOf(operation: string, writes: boolean, failure: unknown): ProviderError {
+  if (failure instanceof ProviderError) return failure;
+  const details = (typeof failure === "object" && failure !== null ? failure : {}) as ChargebeeFailure;
+  const status = typeof details.http_status_code === "number" ? details.http_status_code : undefined;
+  const unsure: ErrorKind = writes ? "unknown" : "retryable";
+  const spoke = !(failure instanceof Error) && typeof details.message === "string";
+  const kind: ErrorKind =
+    status === 429 || status === 503 ? "retryable" : spoke && status !== undefined && status < 500 ? "final" : unsure;
+  const providerMessage = spoke ? (details.message as string) : undefined;
+  const code =
+    details.api_error_code === "resource_not_found" ? "not_found" : stringOrUndefined(details.api_error_code);
+  const summary = providerMessage ?? (failure instanceof Error ? failure.message : "no answer");
+  return new BillingError(`Chargebee ${operation} failed: ${summary}`, {
+    kind,
+    providerMessage,
+    code,
+    field: stringOrUndefined(details.param),
+  });
+}
+
+const stringOrUndefined = (value: unknown) => (typeof value === "string" ? value : undefined);

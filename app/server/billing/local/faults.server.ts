@@ -1,0 +1,71 @@
+import { eq } from "drizzle-orm";
+import { setTimeout as sleep } from "node:timers/promises";
+import { billingFaults } from "~db/schema";
+import { BillingError, type ErrorKind } from "../errors.server";
+import type { BillingCall } from "../port.server";
+import type { BillingStore } from "./store.server";
+
+/**
+ * Fault injection for the embedded engine (tests and demos): make a named call fail with a message, or
+ * hang and then time out, once, a number of times, or always. Faults live in the billing_faults table,
+ * so a test or an operator can arm one on a running server with a single SQL insert.
+ */
+export interface Fault {
+  mode?: "fail" | "hang";
+  /** The provider message of the failure. */
+  message?: string;
+  kind?: ErrorKind;
+  times?: "once" | "always" | number;
+  /** How long a hanging call waits before it times out. */
+  hangMs?: number;
+}
+
+export const TIMEOUT_MESSAGE = "The billing provider did not answer in time.";
+
+export function injectBillingFault(store: BillingStore, call: BillingCall, fault: Fault): void {
+  const times = fault.times ?? "once";
+  const row = {
+    call,
+    mode: fault.mode ?? "fail",
+    kind: fault.kind ?? (fault.mode === "hang" ? "unknown" : "final"),
+    message: fault.message ?? (fault.mode === "hang" ? TIMEOUT_MESSAGE : "The billing provider refused the request."),
+    remaining: times === "always" ? null : times === "once" ? 1 : times,
+    hangMs: fault.hangMs ?? 30_000,
+  } as const;
+  store.insert(billingFaults).values(row).onConflictDoUpdate({ target: billingFaults.call, set: row }).run();
+}
+
+export function clearBillingFaults(store: BillingStore): void {
+  store.delete(billingFaults).run();
+}
+
+/** Fails (or hangs, then fails) when a fault is armed for the call; spends one of its counted uses. */
+async function trip(store: BillingStore, call: string): Promise<void> {
+  const fault = store.select().from(billingFaults).where(eq(billingFaults.call, call)).get();
+  if (!fault || fault.remaining === 0) return;
+  if (fault.remaining !== null) {
+    store
+      .update(billingFaults)
+      .set({ remaining: fault.remaining - 1 })
+      .where(eq(billingFaults.call, call))
+      .run();
+  }
+  if (fault.mode === "hang") await sleep(fault.hangMs);
+  // A timed-out call says nothing of its own, as a real timeout would; a refusal carries its message.
+  const providerMessage = fault.mode === "hang" ? undefined : fault.message;
+  throw new BillingError(fault.message, { kind: fault.kind, providerMessage, code: "injected_fault" });
+}
+
+/** The provider with every call passing the fault check first. */
+export function withFaults<T extends object>(provider: T, store: BillingStore): T {
+  return new Proxy(provider, {
+    get(target, property, receiver) {
+      const value: unknown = Reflect.get(target, property, receiver);
+      if (typeof value !== "function" || typeof property !== "string") return value;
+      return async (...args: unknown[]) => {
+        await trip(store, property);
+        return value.apply(target, args);
+      };
+    },
+  });
+}

@@ -1,0 +1,39 @@
+import { randomBytes } from "node:crypto";
+import type { RunResult } from "better-sqlite3";
+import { eq } from "drizzle-orm";
+import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core";
+import * as schema from "~db/schema";
+import { refused } from "../errors.server";
+
+/** The portal database or a transaction on it: what the embedded providers and their seed write through. */
+export type BillingStore = BaseSQLiteDatabase<"sync", RunResult, typeof schema>;
+
+/** An id in the providers' style, prefixed by what it names (sub_, src_, inv_, tok_...). */
+export function newId(prefix: string): string {
+  return `${prefix}_${randomBytes(9).toString("base64url")}`;
+}
+
+/** Providers report times in whole seconds; the embedded ones do the same so both adapters agree. */
+export function wholeSeconds(date: Date): Date {
+  return new Date(Math.floor(date.getTime() / 1000) * 1000);
+}
+
+/**
+ * Runs a creating call once per idempotency key, in one transaction: the first run records the id of
+ * what it made, a repeat gets that id back without doing anything. The same key on another call is a
+ * caller's mistake and is refused, as the real providers do.
+ */
+export function once(store: BillingStore, key: string, call: string, now: Date, create: (tx: BillingStore) => string) {
+  if (!key) throw refused("An idempotency key is required.");
+  const { billingIdempotencyKeys: keys } = schema;
+  return store.transaction((tx) => {
+    const seen = tx.select().from(keys).where(eq(keys.key, key)).get();
+    if (seen) {
+      if (seen.call !== call) throw refused("This idempotency key was already used for a different request.");
+      return String(seen.result);
+    }
+    const created = create(tx);
+    tx.insert(keys).values({ key, call, result: created, createdAt: now }).run();
+    return created;
+  });
+}

@@ -1,0 +1,29 @@
+import { shippingCharge } from "~/domain/shipping";
+import { refused } from "./errors.server";
+import type { ItemQuantity } from "./port.server";
+
+/** A one-time charge of an order; `unitPrice` overrides the list price (the shipping line is priced per order). */
+export interface OneTimeCharge extends ItemQuantity {
+  unitPrice?: number;
+}
+
+/** Items the customer actually chose: a zero quantity means "not ordered", which providers reject. */
+export function ordered(items: ItemQuantity[] | undefined): ItemQuantity[] {
+  return (items ?? []).filter((item) => item.quantity > 0);
+}
+
+/**
+ * An order's one-time charges, as every adapter sends them: the one-time add-ons, the hardware, and the
+ * shipping line the hardware needs (spec 000 §9).
+ */
+export function oneTimeCharges(order: { oneTimeAddons?: ItemQuantity[]; hardware?: ItemQuantity[] }): OneTimeCharge[] {
+  const hardware = ordered(order.hardware);
+  const shipping = shippingCharge(hardware.reduce((count, item) => count + item.quantity, 0));
+  return [...ordered(order.oneTimeAddons), ...hardware, ...(shipping ? [shipping] : [])];
+}
+
+/** A hardware order's charges: the items and their shipping; an order of nothing is refused. */
+export function hardwareCharges(hardware: ItemQuantity[]): OneTimeCharge[] {
+  if (ordered(hardware).length === 0) throw refused("A hardware order needs at least one item.");
+  return oneTimeCharges({ hardware });
+}

@@ -1,0 +1,283 @@
+/**
+ * The billing port: every billing call the portal makes (spec 000 §7, spec 001 §7), typed in the portal's
+ * own terms. Adapters (the embedded engine, Chargebee) translate to and from their provider; no vendor
+ * type or error crosses this line. Money is integer cents; dates are Dates.
+ *
+ * Calls that read or change a customer's data take the billing customer id of the signed-in user, and
+ * the adapters refuse a subscription or payment source that belongs to someone else (DESIGN §1.8).
+ * Calls that create something or move money take an idempotency key: a repeated call with the same
+ * key returns the first result (DESIGN §1.5).
+ */
+
+export type BillingPeriod = "month" | "year";
+export type PlanTier = "core" | "advanced" | "ultimate";
+
+export interface Plan {
+  id: string;
+  name: string;
+  displayName: string;
+  description: string;
+  /** Per user and period. */
+  price: number;
+  period: BillingPeriod;
+  tier: PlanTier | null;
+}
+
+export type AddonType = "hardware" | "recurring" | "non-recurring" | "shipping";
+
+export interface Addon {
+  id: string;
+  name: string;
+  displayName: string;
+  description: string;
+  price: number;
+  unit: string | null;
+  currencyCode: string;
+  addonType: AddonType;
+  /** The billing period of a recurring add-on; null for one-time charges. */
+  period: BillingPeriod | null;
+}
+
+export interface Address {
+  firstName?: string;
+  lastName?: string;
+  email?: string;
+  company?: string;
+  phone?: string;
+  line1?: string;
+  line2?: string;
+  city?: string;
+  state?: string;
+  stateCode?: string;
+  zip?: string;
+  country?: string;
+}
+
+export interface CustomerProfile {
+  firstName: string;
+  lastName: string;
+  email: string;
+  phone: string;
+  company: string;
+}
+
+export interface Customer extends CustomerProfile {
+  id: string;
+  billingAddress: Address | null;
+  primaryPaymentSourceId: string | null;
+}
+
+export type PaymentSourceStatus = "valid" | "expiring" | "expired" | "invalid" | "pending_verification";
+
+export interface PaymentCard {
+  brand: string;
+  last4: string;
+  firstName: string;
+  lastName: string;
+  expiryMonth: number;
+  expiryYear: number;
+}
+
+export interface PaymentSource {
+  id: string;
+  customerId: string;
+  type: "card";
+  status: PaymentSourceStatus;
+  /** The card gateway's reference, `<gateway customer>/<card or payment method>`. */
+  referenceId: string;
+  card: PaymentCard | null;
+}
+
+export interface ItemQuantity {
+  id: string;
+  quantity: number;
+}
+
+export type SubscriptionStatus =
+  | "future"
+  | "in_trial"
+  | "active"
+  | "non_renewing"
+  | "paused"
+  | "cancelled"
+  | "transferred";
+
+export interface Subscription {
+  id: string;
+  customerId: string;
+  planId: string;
+  planQuantity: number;
+  planUnitPrice: number;
+  status: SubscriptionStatus;
+  /** Recurring add-ons. */
+  addons: ItemQuantity[];
+  currentTermStart: Date | null;
+  currentTermEnd: Date | null;
+  nextBillingAt: Date | null;
+  paymentSourceId: string | null;
+  autoCollection: boolean;
+  shippingAddress: Address | null;
+  /** The organization the license is assigned to. */
+  licenseAssignment: string | null;
+}
+
+export interface Coupon {
+  id: string;
+  name: string;
+  status: "active" | "expired" | "archived" | "deleted" | "future";
+  discountType: "percentage" | "fixed_amount";
+  /** Set for percentage coupons, e.g. 10 for 10%. */
+  discountPercentage: number | null;
+  /** Set for fixed-amount coupons, in cents. */
+  discountAmount: number | null;
+  metaData: { type?: string; from?: string };
+}
+
+export interface LineItem {
+  entityType: "plan" | "addon" | "adhoc";
+  entityId: string | null;
+  description: string;
+  quantity: number;
+  unitAmount: number;
+  amount: number;
+  /** The service period charged; shorter than a term for a prorated charge. */
+  dateFrom: Date | null;
+  dateTo: Date | null;
+}
+
+export interface Discount {
+  entityType:
+    | "document_level_coupon"
+    | "item_level_coupon"
+    | "promotional_credits"
+    | "prorated_credits"
+    | "item_level_discount"
+    | "document_level_discount";
+  entityId: string | null;
+  description: string;
+  amount: number;
+}
+
+export interface InvoiceTotals {
+  lineItems: LineItem[];
+  discounts: Discount[];
+  subTotal: number;
+  /** subTotal minus discounts. */
+  total: number;
+  /** Credits taken off the total, e.g. for the unused part of the old plan on an upgrade. */
+  creditsApplied: number;
+  amountDue: number;
+}
+
+export interface Estimate extends InvoiceTotals {
+  /** The next renewal: when it falls and what it will charge. */
+  nextBilling: { at: Date; amount: number } | null;
+}
+
+export interface Invoice extends InvoiceTotals {
+  id: string;
+  customerId: string;
+  subscriptionId: string | null;
+  status: "paid" | "posted" | "payment_due" | "not_paid" | "voided" | "pending";
+  amountPaid: number;
+  date: Date;
+}
+
+/** What a new subscription's estimate needs; hardware brings the shipping charge of spec 000 §9 with it. */
+export interface NewSubscriptionEstimateRequest {
+  customerId: string;
+  planId: string;
+  planQuantity: number;
+  startDate?: Date;
+  /** Recurring add-ons (hosting, offsite access). */
+  addons?: ItemQuantity[];
+  /** One-time add-ons (installation, training, support). */
+  oneTimeAddons?: ItemQuantity[];
+  hardware?: ItemQuantity[];
+  couponIds?: string[];
+  shippingAddress?: Address;
+}
+
+export interface NewSubscriptionRequest extends NewSubscriptionEstimateRequest {
+  paymentSourceId: string;
+  licenseAssignment: string;
+}
+
+export interface SubscriptionChange {
+  planId: string;
+  planQuantity: number;
+  /** When given, replaces the subscription's recurring add-ons. */
+  addons?: ItemQuantity[];
+  couponIds?: string[];
+}
+
+export interface SubscriptionUpdate extends SubscriptionChange {
+  /** Also becomes the customer's billing address. */
+  billingAddress?: Address;
+  shippingAddress?: Address;
+}
+
+export interface HardwareOrder {
+  customerId: string;
+  paymentSourceId: string;
+  hardware: ItemQuantity[];
+  shippingAddress?: Address;
+}
+
+export interface NewPaymentSource {
+  customerId: string;
+  setAsPrimary: boolean;
+}
+
+export interface BillingProvider {
+  readonly name: "local" | "chargebee";
+
+  listPlans(): Promise<Plan[]>;
+  listAddons(): Promise<Addon[]>;
+  /** Fails with code not_found for an unknown code. */
+  retrieveCoupon(code: string): Promise<Coupon>;
+
+  /** The customer with this id, created with the profile when it does not exist yet. */
+  ensureCustomer(customerId: string, profile: CustomerProfile, idempotencyKey: string): Promise<Customer>;
+  retrieveCustomer(customerId: string): Promise<Customer>;
+  updateCustomer(customerId: string, profile: CustomerProfile): Promise<Customer>;
+  updateBillingInfo(customerId: string, billingAddress: Address): Promise<Customer>;
+
+  listPaymentSources(customerId: string): Promise<PaymentSource[]>;
+  /** A card from a card provider's one-time token. */
+  createPaymentSourceFromTempToken(
+    source: NewPaymentSource & { tmpToken: string },
+    idempotencyKey: string,
+  ): Promise<PaymentSource>;
+  /** A card from a payment method already attached to the gateway customer (`referenceId`). */
+  createPaymentSourceFromPermanentToken(
+    source: NewPaymentSource & { referenceId: string },
+    idempotencyKey: string,
+  ): Promise<PaymentSource>;
+  /** Removes the card from the billing provider only; the card gateway keeps it. */
+  deleteLocalPaymentSource(customerId: string, paymentSourceId: string): Promise<void>;
+
+  retrieveSubscription(customerId: string, subscriptionId: string): Promise<Subscription>;
+  estimateNewSubscription(request: NewSubscriptionEstimateRequest): Promise<Estimate>;
+  /** Charges the first term and one-time items now, to the given payment source. */
+  createSubscription(request: NewSubscriptionRequest, idempotencyKey: string): Promise<Subscription>;
+  /** What the change costs now (prorated for the rest of the term) and at the next renewal. */
+  estimateSubscriptionUpdate(customerId: string, subscriptionId: string, change: SubscriptionChange): Promise<Estimate>;
+  updateSubscription(
+    customerId: string,
+    subscriptionId: string,
+    update: SubscriptionUpdate,
+    idempotencyKey: string,
+  ): Promise<Subscription>;
+  overrideBillingProfile(
+    customerId: string,
+    subscriptionId: string,
+    profile: { paymentSourceId: string; autoCollection: boolean },
+  ): Promise<Subscription>;
+
+  /** A one-time invoice for hardware plus its shipping line, charged now. */
+  createHardwareInvoice(order: HardwareOrder, idempotencyKey: string): Promise<Invoice>;
+}
+
+/** The names of the provider's calls, e.g. for fault injection. */
+export type BillingCall = Exclude<keyof BillingProvider, "name">;

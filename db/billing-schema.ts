@@ -1,0 +1,143 @@
+import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import type {
+  Address,
+  Discount,
+  Invoice,
+  ItemQuantity,
+  LineItem,
+  PaymentSourceStatus,
+  SubscriptionStatus,
+} from "~/server/billing/port.server";
+
+/**
+ * The embedded billing engine's data (`billing_*`) and the embedded card gateway's vault (`card_*`):
+ * what Chargebee and Stripe keep when the real adapters are configured. The catalogue (plans, add-ons,
+ * coupons) is not here: it is the fixed price list in db/catalogue.json.
+ * Dates are stored in milliseconds but always whole seconds, as the real providers report them.
+ */
+const timestamp = (name: string) => integer(name, { mode: "timestamp_ms" });
+
+export const billingCustomers = sqliteTable("billing_customers", {
+  /** The portal user's billing customer id. */
+  id: text("id").primaryKey(),
+  firstName: text("first_name").notNull().default(""),
+  lastName: text("last_name").notNull().default(""),
+  email: text("email").notNull().default(""),
+  phone: text("phone").notNull().default(""),
+  company: text("company").notNull().default(""),
+  billingAddress: text("billing_address", { mode: "json" }).$type<Address>(),
+  primaryPaymentSourceId: text("primary_payment_source_id"),
+  createdAt: timestamp("created_at").notNull(),
+});
+
+export const billingPaymentSources = sqliteTable(
+  "billing_payment_sources",
+  {
+    id: text("id").primaryKey(),
+    customerId: text("customer_id")
+      .notNull()
+      .references(() => billingCustomers.id, { onDelete: "cascade" }),
+    status: text("status").$type<PaymentSourceStatus>().notNull(),
+    /** `<gateway customer>/<card or payment method>` in the card gateway. */
+    referenceId: text("reference_id").notNull(),
+    brand: text("brand").notNull(),
+    last4: text("last4").notNull(),
+    firstName: text("first_name").notNull().default(""),
+    lastName: text("last_name").notNull().default(""),
+    expiryMonth: integer("expiry_month").notNull(),
+    expiryYear: integer("expiry_year").notNull(),
+    createdAt: timestamp("created_at").notNull(),
+  },
+  (table) => [index("billing_payment_sources_customer_idx").on(table.customerId)],
+);
+
+export const billingSubscriptions = sqliteTable(
+  "billing_subscriptions",
+  {
+    id: text("id").primaryKey(),
+    customerId: text("customer_id")
+      .notNull()
+      .references(() => billingCustomers.id, { onDelete: "cascade" }),
+    planId: text("plan_id").notNull(),
+    planQuantity: integer("plan_quantity").notNull(),
+    planUnitPrice: integer("plan_unit_price").notNull(),
+    /** Recurring add-ons. */
+    addons: text("addons", { mode: "json" }).$type<ItemQuantity[]>().notNull(),
+    status: text("status").$type<SubscriptionStatus>().notNull(),
+    currentTermStart: timestamp("current_term_start").notNull(),
+    currentTermEnd: timestamp("current_term_end").notNull(),
+    nextBillingAt: timestamp("next_billing_at").notNull(),
+    paymentSourceId: text("payment_source_id"),
+    autoCollection: integer("auto_collection", { mode: "boolean" }).notNull().default(true),
+    shippingAddress: text("shipping_address", { mode: "json" }).$type<Address>(),
+    licenseAssignment: text("license_assignment"),
+    createdAt: timestamp("created_at").notNull(),
+  },
+  (table) => [index("billing_subscriptions_customer_idx").on(table.customerId)],
+);
+
+export const billingInvoices = sqliteTable(
+  "billing_invoices",
+  {
+    id: text("id").primaryKey(),
+    customerId: text("customer_id")
+      .notNull()
+      .references(() => billingCustomers.id, { onDelete: "cascade" }),
+    subscriptionId: text("subscription_id"),
+    status: text("status").$type<Invoice["status"]>().notNull(),
+    lineItems: text("line_items", { mode: "json" }).$type<LineItem[]>().notNull(),
+    discounts: text("discounts", { mode: "json" }).$type<Discount[]>().notNull(),
+    subTotal: integer("sub_total").notNull(),
+    total: integer("total").notNull(),
+    creditsApplied: integer("credits_applied").notNull(),
+    amountPaid: integer("amount_paid").notNull(),
+    amountDue: integer("amount_due").notNull(),
+    paymentSourceId: text("payment_source_id"),
+    shippingAddress: text("shipping_address", { mode: "json" }).$type<Address>(),
+    date: timestamp("date").notNull(),
+  },
+  (table) => [index("billing_invoices_customer_idx").on(table.customerId)],
+);
+
+/** The first result of every creating call, by its idempotency key. */
+export const billingIdempotencyKeys = sqliteTable("billing_idempotency_keys", {
+  key: text("key").primaryKey(),
+  call: text("call").notNull(),
+  result: text("result", { mode: "json" }).$type<unknown>().notNull(),
+  createdAt: timestamp("created_at").notNull(),
+});
+
+/**
+ * Faults to inject into the embedded engine's calls, for tests and demos (a table, so that an e2e test or
+ * an operator can add one to a running server): fail with a message, or hang and then time out.
+ */
+export const billingFaults = sqliteTable("billing_faults", {
+  call: text("call").primaryKey(),
+  mode: text("mode", { enum: ["fail", "hang"] }).notNull(),
+  kind: text("kind", { enum: ["final", "retryable", "unknown"] })
+    .notNull()
+    .default("final"),
+  message: text("message").notNull(),
+  /** How many more calls fail; null means every call. */
+  remaining: integer("remaining"),
+  hangMs: integer("hang_ms").notNull().default(0),
+});
+
+/**
+ * The embedded card gateway's vault: one-time tokens from the test tokenizer and the payment methods
+ * made from them. Holds only what a gateway reports back (brand, last four digits, expiry), never the number.
+ */
+export const cardTokens = sqliteTable("card_tokens", {
+  id: text("id").primaryKey(),
+  kind: text("kind", { enum: ["token", "payment_method"] }).notNull(),
+  brand: text("brand").notNull(),
+  last4: text("last4").notNull(),
+  expiryMonth: integer("expiry_month").notNull(),
+  expiryYear: integer("expiry_year").notNull(),
+  firstName: text("first_name").notNull().default(""),
+  lastName: text("last_name").notNull().default(""),
+  /** The gateway customer a payment method is attached to. */
+  gatewayCustomer: text("gateway_customer"),
+  usedAt: timestamp("used_at"),
+  createdAt: timestamp("created_at").notNull(),
+});

@@ -1,0 +1,22 @@
+import { createChargebeeBilling } from "~/server/billing/chargebee/adapter.server";
+import { db } from "~/server/db.server";
+import { FAKE_API_KEY, FAKE_GATEWAY_ACCOUNT_ID, FAKE_SITE, startChargebeeFake } from "../fakes/chargebee";
+import { billingContract } from "./contract";
+
+/** The Chargebee adapter through the real SDK against the wire-level fake; no request may break Chargebee's shapes. */
+billingContract("chargebee adapter", async (now) => {
+  const fake = await startChargebeeFake({ store: db, now });
+  const billing = createChargebeeBilling({
+    site: FAKE_SITE,
+    apiKey: FAKE_API_KEY,
+    gatewayAccountId: FAKE_GATEWAY_ACCOUNT_ID,
+    endpoint: { protocol: "http", hostSuffix: "", port: fake.port },
+  });
+  return {
+    billing,
+    close: async () => {
+      await fake.close();
+      expect(fake.shapeErrors).toEqual([]);
+    },
+  };
+});

@@ -1,0 +1,457 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createLocalCards } from "~/server/cards/local/provider.server";
+import { db } from "~/server/db.server";
+import type { BillingProvider, CustomerProfile, LineItem } from "~/server/billing/port.server";
+
+/**
+ * The billing port's behaviour contract, run against every adapter: the same calls give the same results
+ * (worked numbers from db/catalogue.json) and fail the same way. Each adapter's test file supplies a
+ * provider over its own temporary database and a clock the suite sets.
+ */
+export interface ContractSubject {
+  billing: BillingProvider;
+  close?: () => Promise<void>;
+}
+
+/** A 30-day term: April 2026. Halfway through it, exactly half of the term is left. */
+export const TERM_START = new Date("2026-04-01T00:00:00Z");
+export const TERM_END = new Date("2026-05-01T00:00:00Z");
+export const MID_TERM = new Date("2026-04-16T00:00:00Z");
+
+const PROFILE: CustomerProfile = {
+  firstName: "Erin",
+  lastName: "Contract",
+  email: "erin@example.org",
+  phone: "+1 206 555 0100",
+  company: "Contract Clinics",
+};
+
+/** Line items as [item, quantity, unit amount, amount], to compare with worked numbers. */
+const lines = (invoice: { lineItems: LineItem[] }) =>
+  invoice.lineItems.map(({ entityId, quantity, unitAmount, amount }) => [entityId, quantity, unitAmount, amount]);
+
+/** What a provider's failure must look like; the test asserts these fields only. */
+const failure = (fields: { kind?: string; code?: string; providerMessage?: string }) => expect.objectContaining(fields);
+
+export function billingContract(adapter: string, start: (now: () => Date) => Promise<ContractSubject>) {
+  describe(`billing contract: ${adapter}`, () => {
+    let clock = TERM_START;
+    let subject: ContractSubject;
+    let billing: BillingProvider;
+    const cards = createLocalCards({ store: db, now: () => clock });
+    let customers = 0;
+
+    beforeAll(async () => {
+      subject = await start(() => clock);
+      billing = subject.billing;
+    });
+    afterAll(async () => {
+      await subject.close?.();
+    });
+    beforeEach(() => {
+      clock = TERM_START;
+    });
+
+    const cardForm = (number: string) => {
+      const form = new FormData();
+      form.set("card_number", number);
+      form.set("card_expiry", "12 / 34");
+      form.set("card_cvc", number.startsWith("37") ? "1234" : "123");
+      return form;
+    };
+    const tokenFor = (number: string, key: string) =>
+      cards.temporaryToken(cardForm(number), { firstName: "Erin", lastName: "Contract" }, key);
+
+    async function newCustomer() {
+      const id = `cust_contract_${++customers}`;
+      return billing.ensureCustomer(id, PROFILE, `${id}:create`);
+    }
+
+    async function customerWithCard() {
+      const customer = await newCustomer();
+      const tmpToken = await tokenFor("4242 4242 4242 4242", `${customer.id}:token`);
+      const source = await billing.createPaymentSourceFromTempToken(
+        { customerId: customer.id, tmpToken, setAsPrimary: true },
+        `${customer.id}:source`,
+      );
+      return { customerId: customer.id, source };
+    }
+
+    /** Core monthly for 10 users with a cloud Hub, from the start of the term. */
+    const subscription = (customerId: string, paymentSourceId: string) =>
+      billing.createSubscription(
+        {
+          customerId,
+          planId: "core-monthly",
+          planQuantity: 10,
+          startDate: TERM_START,
+          addons: [{ id: "gatekeeper-cloud-monthly", quantity: 1 }],
+          paymentSourceId,
+          licenseAssignment: "Contract Clinics",
+        },
+        `${customerId}:subscribe`,
+      );
+
+    async function subscribed() {
+      const { customerId, source } = await customerWithCard();
+      return { customerId, source, subscription: await subscription(customerId, source.id) };
+    }
+
+    it("lists the price list's plans and add-ons in cents", async () => {
+      const plans = await billing.listPlans();
+      expect(plans).toHaveLength(12);
+      expect(plans.find((plan) => plan.id === "core-monthly")).toEqual({
+        id: "core-monthly",
+        name: "Core (Monthly Billing)",
+        displayName: "Core",
+        description: "Token-based login and automatic lock for every workstation.",
+        price: 400,
+        period: "month",
+        tier: "core",
+      });
+      // Yearly is 20% below twelve months.
+      expect(plans.find((plan) => plan.id === "core-yearly")?.price).toBe(400 * 12 * 0.8);
+      expect(plans.find((plan) => plan.id === "reseller-core-monthly")?.name).toBe(
+        "Core (Monthly Billing) for resellers",
+      );
+
+      const addons = await billing.listAddons();
+      const byId = (id: string) => addons.find((addon) => addon.id === id);
+      expect(byId("halberd-rechargeable-token")).toMatchObject({ addonType: "hardware", price: 4500, period: null });
+      expect(byId("gatekeeper-cloud-monthly")).toMatchObject({ addonType: "recurring", price: 9900, period: "month" });
+      expect(byId("on-site-installation")).toMatchObject({ addonType: "non-recurring", price: 150000 });
+      expect(byId("gatekeeper-shipping")).toMatchObject({ addonType: "shipping", price: 750 });
+    });
+
+    it("retrieves coupons with status and referral source, and refuses unknown codes", async () => {
+      expect(await billing.retrieveCoupon("WELCOME10")).toMatchObject({
+        status: "active",
+        discountType: "percentage",
+        discountPercentage: 10,
+      });
+      expect(await billing.retrieveCoupon("SAVE50")).toMatchObject({
+        discountType: "fixed_amount",
+        discountAmount: 5000,
+      });
+      expect((await billing.retrieveCoupon("SPRING2024")).status).toBe("expired");
+      expect((await billing.retrieveCoupon("REF-CUSTOMER")).metaData).toEqual({
+        type: "referral",
+        from: "Customer@Example.com",
+      });
+      await expect(billing.retrieveCoupon("NOPE")).rejects.toEqual(failure({ kind: "final", code: "not_found" }));
+    });
+
+    it("creates a customer on first need and keeps it on later calls", async () => {
+      const customer = await newCustomer();
+      expect(customer).toEqual({ id: customer.id, ...PROFILE, billingAddress: null, primaryPaymentSourceId: null });
+      const again = await billing.ensureCustomer(customer.id, { ...PROFILE, firstName: "Other" }, "another-key");
+      expect(again.firstName).toBe("Erin");
+      expect(await billing.retrieveCustomer(customer.id)).toEqual(customer);
+      await expect(billing.retrieveCustomer("cust_nobody")).rejects.toEqual(
+        failure({ kind: "final", code: "not_found" }),
+      );
+    });
+
+    it("updates the profile and the billing address", async () => {
+      const { id } = await newCustomer();
+      const profile = { ...PROFILE, firstName: "Erin-Mae", company: "Contract Clinics West" };
+      expect(await billing.updateCustomer(id, profile)).toMatchObject(profile);
+      const address = {
+        firstName: "Erin",
+        lastName: "Contract",
+        line1: "1 Main Street",
+        line2: "Floor 2",
+        city: "Seattle",
+        state: "Washington",
+        stateCode: "WA",
+        zip: "98101",
+        country: "US",
+      };
+      expect((await billing.updateBillingInfo(id, address)).billingAddress).toEqual(address);
+      expect((await billing.retrieveCustomer(id)).billingAddress).toEqual(address);
+    });
+
+    it("adds a card from a temporary token, once per idempotency key", async () => {
+      const { customerId, source } = await customerWithCard();
+      expect(source).toMatchObject({
+        customerId,
+        type: "card",
+        status: "valid",
+        card: {
+          brand: "visa",
+          last4: "4242",
+          firstName: "Erin",
+          lastName: "Contract",
+          expiryMonth: 12,
+          expiryYear: 2034,
+        },
+      });
+      expect((await billing.retrieveCustomer(customerId)).primaryPaymentSourceId).toBe(source.id);
+
+      const repeat = await billing.createPaymentSourceFromTempToken(
+        { customerId, tmpToken: "tok_never_used", setAsPrimary: true },
+        `${customerId}:source`,
+      );
+      expect(repeat.id).toBe(source.id);
+
+      const tmpToken = await tokenFor("5555 5555 5555 4444", `${customerId}:second-token`);
+      const second = await billing.createPaymentSourceFromTempToken(
+        { customerId, tmpToken, setAsPrimary: false },
+        `${customerId}:second`,
+      );
+      expect(second.card?.brand).toBe("mastercard");
+      expect((await billing.listPaymentSources(customerId)).map((s) => s.id)).toEqual([source.id, second.id]);
+      expect((await billing.retrieveCustomer(customerId)).primaryPaymentSourceId).toBe(source.id);
+
+      await expect(
+        billing.createPaymentSourceFromTempToken({ customerId, tmpToken, setAsPrimary: false }, `${customerId}:spent`),
+      ).rejects.toEqual(failure({ kind: "final" }));
+    });
+
+    it("deletes a card for its owner only", async () => {
+      const { customerId, source } = await customerWithCard();
+      const stranger = await newCustomer();
+      await expect(billing.deleteLocalPaymentSource(stranger.id, source.id)).rejects.toEqual(
+        failure({ kind: "final", code: "not_found" }),
+      );
+      await billing.deleteLocalPaymentSource(customerId, source.id);
+      expect(await billing.listPaymentSources(customerId)).toEqual([]);
+      expect((await billing.retrieveCustomer(customerId)).primaryPaymentSourceId).toBeNull();
+    });
+
+    it("adds a card from a payment method attached to the gateway customer", async () => {
+      const { customerId, source } = await customerWithCard();
+      const gatewayCustomer = source.referenceId.split("/")[0];
+      const method = await cards.createPaymentMethod(
+        await tokenFor("3782 822463 10005", `${customerId}:amex-token`),
+        `${customerId}:amex-method`,
+      );
+      await cards.attachPaymentMethod(method.id, gatewayCustomer, `${customerId}:amex-attach`);
+      const amex = await billing.createPaymentSourceFromPermanentToken(
+        { customerId, referenceId: `${gatewayCustomer}/${method.id}`, setAsPrimary: true },
+        `${customerId}:amex`,
+      );
+      expect(amex).toMatchObject({ status: "valid", referenceId: `${gatewayCustomer}/${method.id}` });
+      expect(amex.card).toMatchObject({ brand: "american_express", last4: "0005" });
+      expect((await billing.retrieveCustomer(customerId)).primaryPaymentSourceId).toBe(amex.id);
+
+      await expect(
+        billing.createPaymentSourceFromPermanentToken(
+          { customerId, referenceId: method.id, setAsPrimary: true },
+          `${customerId}:no-customer-part`,
+        ),
+      ).rejects.toEqual(failure({ kind: "final", providerMessage: "Invalid customer id" }));
+    });
+
+    it("estimates a new subscription: plan, recurring add-on, one-time items, shipping, coupon", async () => {
+      const { id: customerId } = await newCustomer();
+      const estimate = await billing.estimateNewSubscription({
+        customerId,
+        planId: "core-monthly",
+        planQuantity: 10,
+        startDate: TERM_START,
+        addons: [{ id: "gatekeeper-cloud-monthly", quantity: 1 }],
+        oneTimeAddons: [
+          { id: "virtual-installation", quantity: 1 },
+          { id: "training-web", quantity: 0 },
+        ],
+        hardware: [{ id: "halberd-rechargeable-token", quantity: 6 }],
+        couponIds: ["WELCOME10"],
+      });
+      expect(lines(estimate)).toEqual([
+        ["core-monthly", 10, 400, 4000],
+        ["gatekeeper-cloud-monthly", 1, 9900, 9900],
+        ["virtual-installation", 1, 50000, 50000],
+        ["halberd-rechargeable-token", 6, 4500, 27000],
+        // Six items ship in two boxes of 750 cents.
+        ["gatekeeper-shipping", 1, 1500, 1500],
+      ]);
+      expect(estimate.lineItems[0]).toMatchObject({
+        entityType: "plan",
+        description: "Core (Monthly Billing)",
+        dateFrom: TERM_START,
+        dateTo: TERM_END,
+      });
+      expect(estimate.discounts).toEqual([
+        { entityType: "document_level_coupon", entityId: "WELCOME10", description: "Welcome 10% off", amount: 9240 },
+      ]);
+      expect(estimate).toMatchObject({ subTotal: 92400, total: 83160, creditsApplied: 0, amountDue: 83160 });
+      expect(estimate.nextBilling).toEqual({ at: TERM_END, amount: 4000 + 9900 });
+    });
+
+    it("refuses an expired coupon and an unknown plan", async () => {
+      const { id: customerId } = await newCustomer();
+      const request = { customerId, planId: "core-monthly", planQuantity: 1 };
+      await expect(billing.estimateNewSubscription({ ...request, couponIds: ["SPRING2024"] })).rejects.toEqual(
+        failure({ kind: "final", providerMessage: "This coupon has expired or has already been used." }),
+      );
+      await expect(billing.estimateNewSubscription({ ...request, planId: "core-weekly" })).rejects.toEqual(
+        failure({ kind: "final", code: "not_found" }),
+      );
+    });
+
+    it("creates a subscription once per idempotency key, visible to its customer only", async () => {
+      const { customerId, source, subscription: created } = await subscribed();
+      expect(created).toEqual({
+        id: created.id,
+        customerId,
+        planId: "core-monthly",
+        planQuantity: 10,
+        planUnitPrice: 400,
+        status: "active",
+        addons: [{ id: "gatekeeper-cloud-monthly", quantity: 1 }],
+        currentTermStart: TERM_START,
+        currentTermEnd: TERM_END,
+        nextBillingAt: TERM_END,
+        paymentSourceId: source.id,
+        autoCollection: true,
+        shippingAddress: null,
+        licenseAssignment: "Contract Clinics",
+      });
+      const repeat = await subscription(customerId, source.id);
+      expect(repeat.id).toBe(created.id);
+      expect(await billing.retrieveSubscription(customerId, created.id)).toEqual(created);
+      const stranger = await newCustomer();
+      await expect(billing.retrieveSubscription(stranger.id, created.id)).rejects.toEqual(
+        failure({ kind: "final", code: "not_found" }),
+      );
+    });
+
+    it("prorates added users for the rest of the term and credits the unused old term", async () => {
+      const { customerId, subscription } = await subscribed();
+      clock = MID_TERM;
+      const estimate = await billing.estimateSubscriptionUpdate(customerId, subscription.id, {
+        planId: "core-monthly",
+        planQuantity: 15,
+      });
+      // Half the term is left: 15 users at half of 400, the cloud Hub at half of 9900; the old 10 users
+      // and the cloud Hub are credited for the same half.
+      expect(lines(estimate)).toEqual([
+        ["core-monthly", 15, 200, 3000],
+        ["gatekeeper-cloud-monthly", 1, 4950, 4950],
+      ]);
+      expect(estimate.lineItems[0]).toMatchObject({ dateFrom: MID_TERM, dateTo: TERM_END });
+      expect(estimate).toMatchObject({ subTotal: 7950, total: 7950, creditsApplied: 2000 + 4950, amountDue: 1000 });
+      expect(estimate.nextBilling).toEqual({ at: TERM_END, amount: 15 * 400 + 9900 });
+    });
+
+    it("prorates a higher tier with a coupon, and charges nothing for no change", async () => {
+      const { customerId, subscription } = await subscribed();
+      clock = MID_TERM;
+      const upgrade = await billing.estimateSubscriptionUpdate(customerId, subscription.id, {
+        planId: "advanced-monthly",
+        planQuantity: 15,
+        couponIds: ["WELCOME10"],
+      });
+      expect(upgrade.lineItems.map((line) => line.amount)).toEqual([15 * 300, 4950]);
+      expect(upgrade.discounts.map((discount) => discount.amount)).toEqual([945]);
+      expect(upgrade).toMatchObject({ subTotal: 9450, total: 8505, creditsApplied: 6950, amountDue: 1555 });
+      expect(upgrade.nextBilling).toEqual({ at: TERM_END, amount: 15 * 600 + 9900 });
+
+      const unchanged = await billing.estimateSubscriptionUpdate(customerId, subscription.id, {
+        planId: "core-monthly",
+        planQuantity: 10,
+      });
+      expect(unchanged).toMatchObject({ lineItems: [], subTotal: 0, amountDue: 0 });
+      expect(unchanged.nextBilling).toEqual({ at: TERM_END, amount: 4000 + 9900 });
+    });
+
+    it("starts a new term when the billing period changes to yearly", async () => {
+      const { customerId, subscription } = await subscribed();
+      clock = MID_TERM;
+      const estimate = await billing.estimateSubscriptionUpdate(customerId, subscription.id, {
+        planId: "core-yearly",
+        planQuantity: 10,
+        addons: [{ id: "gatekeeper-cloud-yearly", quantity: 1 }],
+      });
+      const yearLater = new Date("2027-04-16T00:00:00Z");
+      expect(
+        estimate.lineItems.map(({ entityId, amount, dateFrom, dateTo }) => [entityId, amount, dateFrom, dateTo]),
+      ).toEqual([
+        ["core-yearly", 38400, MID_TERM, yearLater],
+        ["gatekeeper-cloud-yearly", 95040, MID_TERM, yearLater],
+      ]);
+      expect(estimate).toMatchObject({ subTotal: 133440, creditsApplied: 6950, amountDue: 126490 });
+      expect(estimate.nextBilling).toEqual({ at: yearLater, amount: 133440 });
+    });
+
+    it("updates a subscription once per key, keeping the term", async () => {
+      const { customerId, subscription } = await subscribed();
+      clock = MID_TERM;
+      const shippingAddress = {
+        firstName: "Erin",
+        lastName: "Contract",
+        line1: "9 Dock Road",
+        city: "Tacoma",
+        zip: "98402",
+      };
+      const update = { planId: "advanced-monthly", planQuantity: 15, shippingAddress };
+      const updated = await billing.updateSubscription(customerId, subscription.id, update, `${subscription.id}:up`);
+      expect(updated).toMatchObject({
+        planId: "advanced-monthly",
+        planQuantity: 15,
+        planUnitPrice: 600,
+        addons: [{ id: "gatekeeper-cloud-monthly", quantity: 1 }],
+        currentTermStart: TERM_START,
+        currentTermEnd: TERM_END,
+        shippingAddress,
+      });
+      const repeat = await billing.updateSubscription(customerId, subscription.id, update, `${subscription.id}:up`);
+      expect(repeat).toEqual(updated);
+      const stranger = await newCustomer();
+      await expect(billing.updateSubscription(stranger.id, subscription.id, update, "stranger:up")).rejects.toEqual(
+        failure({ kind: "final", code: "not_found" }),
+      );
+    });
+
+    it("overrides the subscription's billing profile with one of the customer's cards", async () => {
+      const { customerId, source, subscription } = await subscribed();
+      const changed = await billing.overrideBillingProfile(customerId, subscription.id, {
+        paymentSourceId: source.id,
+        autoCollection: false,
+      });
+      expect(changed).toMatchObject({ paymentSourceId: source.id, autoCollection: false });
+      const stranger = await customerWithCard();
+      await expect(
+        billing.overrideBillingProfile(customerId, subscription.id, {
+          paymentSourceId: stranger.source.id,
+          autoCollection: true,
+        }),
+      ).rejects.toEqual(failure({ kind: "final", code: "not_found" }));
+    });
+
+    it("invoices hardware with its shipping line, once per key", async () => {
+      const { customerId, source } = await customerWithCard();
+      const order = {
+        customerId,
+        paymentSourceId: source.id,
+        hardware: [
+          { id: "halberd-rechargeable-token", quantity: 6 },
+          { id: "usb-sensor", quantity: 5 },
+        ],
+      };
+      const invoice = await billing.createHardwareInvoice(order, `${customerId}:hardware`);
+      expect(lines(invoice)).toEqual([
+        ["halberd-rechargeable-token", 6, 4500, 27000],
+        ["usb-sensor", 5, 6000, 30000],
+        // Eleven items ship in three boxes.
+        ["gatekeeper-shipping", 1, 2250, 2250],
+      ]);
+      expect(invoice).toMatchObject({
+        customerId,
+        subscriptionId: null,
+        status: "paid",
+        total: 59250,
+        amountPaid: 59250,
+        amountDue: 0,
+      });
+      expect((await billing.createHardwareInvoice(order, `${customerId}:hardware`)).id).toBe(invoice.id);
+      await expect(
+        billing.createHardwareInvoice(
+          { ...order, hardware: [{ id: "usb-sensor", quantity: 0 }] },
+          `${customerId}:nothing`,
+        ),
+      ).rejects.toEqual(failure({ kind: "final" }));
+    });
+  });
+}

@@ -1,0 +1,95 @@
+import { addCard, replaceCard, type CardForm } from "~/server/billing/payment-methods.server";
+import { createLocalBilling } from "~/server/billing/local/engine.server";
+import { createLocalCards } from "~/server/cards/local/provider.server";
+import { db } from "~/server/db.server";
+
+/** Adding and replacing a card (spec 000 §4) across the card and billing ports, on the embedded providers. */
+const providers = { billing: createLocalBilling({ store: db }), cards: createLocalCards({ store: db }) };
+const { billing } = providers;
+
+function card(number: string, setAsPrimary = true): CardForm {
+  const form = new FormData();
+  form.set("card_number", number);
+  form.set("card_expiry", "09 / 31");
+  form.set("card_cvc", number.startsWith("3") ? "1234" : "123");
+  return {
+    form,
+    holder: { firstName: "Pat", lastName: "Cardholder", addressLine1: "1 Main", city: "Reno" },
+    setAsPrimary,
+  };
+}
+
+async function customer(id: string) {
+  await billing.ensureCustomer(
+    id,
+    { firstName: "Pat", lastName: "Cardholder", email: "pat@example.org", phone: "", company: "P" },
+    `${id}:c`,
+  );
+  return id;
+}
+
+describe("adding a card", () => {
+  it("adds one card for a form submitted twice", async () => {
+    const id = await customer("cust_add");
+    const first = await addCard(id, card("4242 4242 4242 4242"), "form-1", providers);
+    const again = await addCard(id, card("4242 4242 4242 4242"), "form-1", providers);
+    expect(again.id).toBe(first.id);
+    expect(first.card).toMatchObject({
+      brand: "visa",
+      last4: "4242",
+      firstName: "Pat",
+      expiryMonth: 9,
+      expiryYear: 2031,
+    });
+    expect(await billing.listPaymentSources(id)).toHaveLength(1);
+    expect((await billing.retrieveCustomer(id)).primaryPaymentSourceId).toBe(first.id);
+  });
+
+  it("reports a declined card on the card field with the provider's message", async () => {
+    const id = await customer("cust_declined");
+    await expect(addCard(id, card("4000 0000 0000 0002"), "form-2", providers)).rejects.toMatchObject({
+      name: "CardError",
+      kind: "final",
+      field: "card",
+      providerMessage: "Your card was declined.",
+    });
+    expect(await billing.listPaymentSources(id)).toEqual([]);
+  });
+});
+
+describe("replacing a card", () => {
+  it("puts the new card in place of the old one, as the primary", async () => {
+    const id = await customer("cust_replace");
+    const old = await addCard(id, card("4242 4242 4242 4242"), "replace:add", providers);
+    const replacement = await replaceCard(id, old.id, card("5555 5555 5555 4444"), "replace:1", providers);
+    expect(replacement.card).toMatchObject({ brand: "mastercard", last4: "4444" });
+    // The same gateway customer keeps the card, as Chargebee and Stripe do.
+    expect(replacement.referenceId.split("/")[0]).toBe(old.referenceId.split("/")[0]);
+    expect((await billing.listPaymentSources(id)).map((source) => source.id)).toEqual([replacement.id]);
+    expect((await billing.retrieveCustomer(id)).primaryPaymentSourceId).toBe(replacement.id);
+  });
+
+  it("finishes a replacement that failed part-way without a second card", async () => {
+    const id = await customer("cust_retry");
+    const old = await addCard(id, card("4242 4242 4242 4242"), "retry:add", providers);
+    const losesDelete = new Proxy(billing, {
+      get: (target, call, receiver) =>
+        call === "deleteLocalPaymentSource"
+          ? () => Promise.reject(new Error("lost"))
+          : Reflect.get(target, call, receiver),
+    });
+    const failing = { ...providers, billing: losesDelete };
+    await expect(replaceCard(id, old.id, card("3782 822463 10005"), "retry:1", failing)).rejects.toThrow("lost");
+    const replacement = await replaceCard(id, old.id, card("3782 822463 10005"), "retry:1", providers);
+    expect((await billing.listPaymentSources(id)).map((source) => source.id)).toEqual([replacement.id]);
+  });
+
+  it("refuses a card that is not the customer's", async () => {
+    const id = await customer("cust_not_mine");
+    const stranger = await customer("cust_stranger");
+    const theirs = await addCard(stranger, card("4242 4242 4242 4242"), "stranger:add", providers);
+    await expect(replaceCard(id, theirs.id, card("4242 4242 4242 4242"), "not-mine", providers)).rejects.toMatchObject({
+      code: "not_found",
+    });
+  });
+});

@@ -1,0 +1,43 @@
+import { ConfigError, parseEnv } from "~/server/env.server";
+
+/** BILLING_PROVIDER and CARD_PROVIDER: embedded by default, real ones only with their keys, and only together. */
+const chargebee = {
+  BILLING_PROVIDER: "chargebee",
+  CHARGEBEE_SITE: "gatekeeper-test",
+  CHARGEBEE_API_KEY: "test_abc",
+  CHARGEBEE_GATEWAY_ACCOUNT_ID: "gw_123",
+};
+const stripe = { CARD_PROVIDER: "stripe", STRIPE_SECRET_KEY: "sk_test_abc", STRIPE_PUBLISHABLE_KEY: "pk_test_abc" };
+
+describe("provider configuration", () => {
+  it("uses the embedded billing engine and test tokenizer when nothing is set", () => {
+    expect(parseEnv({})).toMatchObject({ BILLING_PROVIDER: "local", CARD_PROVIDER: "local" });
+  });
+
+  it("switches to Chargebee and Stripe with their keys", () => {
+    expect(parseEnv({ ...chargebee, ...stripe })).toMatchObject({
+      BILLING_PROVIDER: "chargebee",
+      CARD_PROVIDER: "stripe",
+    });
+  });
+
+  it("names the missing key in one line", () => {
+    expect(() => parseEnv({ ...chargebee, CHARGEBEE_API_KEY: "", ...stripe })).toThrowError(
+      new ConfigError("CHARGEBEE_API_KEY is required when BILLING_PROVIDER=chargebee"),
+    );
+    expect(() => parseEnv({ ...chargebee, ...stripe, STRIPE_PUBLISHABLE_KEY: undefined })).toThrowError(
+      new ConfigError("STRIPE_PUBLISHABLE_KEY is required when CARD_PROVIDER=stripe"),
+    );
+    expect(() => parseEnv({ ...chargebee, ...stripe, STRIPE_SECRET_KEY: "pk_live_oops" })).toThrowError(
+      new ConfigError("STRIPE_SECRET_KEY must be a Stripe secret key (sk_...)"),
+    );
+    expect(() => parseEnv({ BILLING_PROVIDER: "recurly" })).toThrowError(
+      new ConfigError("BILLING_PROVIDER must be local or chargebee"),
+    );
+  });
+
+  it("refuses one real provider without the other", () => {
+    expect(() => parseEnv(chargebee)).toThrowError(/^CARD_PROVIDER must be stripe with BILLING_PROVIDER=chargebee/);
+    expect(() => parseEnv(stripe)).toThrowError(/^CARD_PROVIDER must be stripe with BILLING_PROVIDER=chargebee/);
+  });
+});
