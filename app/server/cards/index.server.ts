@@ -1,0 +1,22 @@
+import { db } from "~/server/db.server";
+import { env } from "~/server/env.server";
+import { createLocalCards } from "./local/provider.server";
+import type { CardProvider } from "./port.server";
+import { createStripeCards } from "./stripe/adapter.server";
+
+export * from "./port.server";
+
+let provider: CardProvider | undefined;
+
+/** The configured card provider (CARD_PROVIDER): the embedded test tokenizer unless Stripe is chosen. */
+export function getCards(): CardProvider {
+  provider ??= env.CARD_PROVIDER === "stripe" ? createStripeCards(stripeOptions()) : createLocalCards({ store: db });
+  return provider;
+}
+
+function stripeOptions() {
+  const { STRIPE_SECRET_KEY: secretKey, STRIPE_PUBLISHABLE_KEY: publishableKey } = env;
+  // env.server refuses to start without them when CARD_PROVIDER=stripe; this only satisfies the types.
+  if (!secretKey || !publishableKey) throw new Error("Stripe is not configured.");
+  return { secretKey, publishableKey };
+}

@@ -1,0 +1,117 @@
+/**
+ * The embedded tokenizer's card checks: Luhn, expiry and security code with the messages Stripe's card
+ * element shows, then the outcome of Stripe's documented test numbers. Any other number is declined, as in
+ * Stripe's test mode, so nobody types a real card into a demo.
+ */
+
+export interface CardFields {
+  number: string;
+  expiry: string;
+  cvc: string;
+}
+
+export interface CheckedCard {
+  brand: string;
+  last4: string;
+  expiryMonth: number;
+  expiryYear: number;
+}
+
+export type CardCheck = { ok: true; card: CheckedCard } | { ok: false; code: string; message: string };
+
+export const CARD_MESSAGES = {
+  empty: "Cannot be empty.",
+  incompleteNumber: "Your card number is incomplete.",
+  invalidNumber: "Your card number is invalid.",
+  incompleteExpiry: "Your card's expiration date is incomplete.",
+  invalidMonth: "Your card's expiration month is invalid.",
+  pastYear: "Your card's expiration year is in the past.",
+  pastDate: "Your card's expiration date is in the past.",
+  incompleteCvc: "Your card's security code is incomplete.",
+  declined: "Your card was declined.",
+  expired: "Your card has expired.",
+  insufficientFunds: "Your card has insufficient funds.",
+  incorrectCvc: "Your card's security code is incorrect.",
+  notATestCard: "Your card was declined. This demo accepts only test cards, such as 4242 4242 4242 4242.",
+} as const;
+
+/** Stripe's documented test numbers that succeed. */
+const ACCEPTED = new Set([
+  "4242424242424242",
+  "4000056655665556",
+  "5555555555554444",
+  "2223003122003222",
+  "5200828282828210",
+  "378282246310005",
+  "371449635398431",
+  "6011111111111117",
+  "3056930009020004",
+]);
+
+/** Stripe's documented test numbers that fail when charged or saved, with the decline they give. */
+const DECLINED: Record<string, { code: string; message: string }> = {
+  "4000000000000002": { code: "card_declined", message: CARD_MESSAGES.declined },
+  "4000000000000069": { code: "expired_card", message: CARD_MESSAGES.expired },
+  "4000000000009995": { code: "insufficient_funds", message: CARD_MESSAGES.insufficientFunds },
+  "4000000000000127": { code: "incorrect_cvc", message: CARD_MESSAGES.incorrectCvc },
+};
+
+const BRANDS: { brand: string; pattern: RegExp; minLength: number; cvc: number }[] = [
+  { brand: "american_express", pattern: /^3[47]/, minLength: 15, cvc: 4 },
+  { brand: "diners_club", pattern: /^(30[0-5]|3[689])/, minLength: 14, cvc: 3 },
+  { brand: "visa", pattern: /^4/, minLength: 16, cvc: 3 },
+  { brand: "mastercard", pattern: /^(5[1-5]|2[2-7])/, minLength: 16, cvc: 3 },
+  { brand: "discover", pattern: /^(6011|65|64[4-9])/, minLength: 16, cvc: 3 },
+];
+
+function brandOf(digits: string) {
+  return BRANDS.find((brand) => brand.pattern.test(digits)) ?? { brand: "other", minLength: 16, cvc: 3 };
+}
+
+export function passesLuhn(digits: string): boolean {
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) {
+    let digit = Number(digits[digits.length - 1 - i]);
+    if (i % 2 === 1) digit = digit * 2 > 9 ? digit * 2 - 9 : digit * 2;
+    sum += digit;
+  }
+  return digits.length > 0 && sum % 10 === 0;
+}
+
+/** "MM / YY", "MM/YY", "MM/YYYY" or "MMYY" as month and four-digit year; null when incomplete. */
+function parseExpiry(expiry: string): { month: number; year: number } | null {
+  const match = /^(\d{1,2})\s*[/-]?\s*(\d{2}|\d{4})$/.exec(expiry.trim());
+  if (!match) return null;
+  const year = Number(match[2]);
+  return { month: Number(match[1]), year: year < 100 ? 2000 + year : year };
+}
+
+const fail = (code: string, message: string): CardCheck => ({ ok: false, code, message });
+
+export function checkCard(fields: CardFields, now: Date): CardCheck {
+  const digits = fields.number.replace(/[\s-]/g, "");
+  if (!digits) return fail("incomplete_number", CARD_MESSAGES.empty);
+  if (!/^\d+$/.test(digits)) return fail("invalid_number", CARD_MESSAGES.invalidNumber);
+  const brand = brandOf(digits);
+  if (digits.length < brand.minLength) return fail("incomplete_number", CARD_MESSAGES.incompleteNumber);
+  if (digits.length > 19 || !passesLuhn(digits)) return fail("invalid_number", CARD_MESSAGES.invalidNumber);
+
+  const expiry = parseExpiry(fields.expiry);
+  if (!expiry) return fail("incomplete_expiry", CARD_MESSAGES.incompleteExpiry);
+  if (expiry.month < 1 || expiry.month > 12) return fail("invalid_expiry_month", CARD_MESSAGES.invalidMonth);
+  if (expiry.year < now.getUTCFullYear()) return fail("invalid_expiry_year_past", CARD_MESSAGES.pastYear);
+  if (expiry.year === now.getUTCFullYear() && expiry.month < now.getUTCMonth() + 1) {
+    return fail("invalid_expiry_past", CARD_MESSAGES.pastDate);
+  }
+
+  if (!new RegExp(`^\\d{${brand.cvc}}$`).test(fields.cvc.trim()))
+    return fail("incomplete_cvc", CARD_MESSAGES.incompleteCvc);
+
+  const declined = DECLINED[digits];
+  if (declined) return fail(declined.code, declined.message);
+  if (!ACCEPTED.has(digits)) return fail("card_declined", CARD_MESSAGES.notATestCard);
+  return {
+    ok: true,
+    card: { brand: brand.brand, last4: digits.slice(-4), expiryMonth: expiry.month, expiryYear: expiry.year },
+  };
+}
