@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 /**
  * The portal's own data. Tables of the emulated outside services carry their port's prefix
@@ -24,8 +24,24 @@ export const users = sqliteTable("users", {
   isGKAdmin: integer("is_gk_admin", { mode: "boolean" }).notNull().default(false),
   /** The billing provider's customer id that scopes all of this user's billing data. */
   billingCustomerId: text("billing_customer_id").unique(),
+  /** Where hardware is shipped when it differs from the billing address; null means "same as billing". */
+  shippingAddress: text("shipping_address", { mode: "json" }).$type<ShippingAddress>(),
   createdAt: createdAt(),
 });
+
+export interface ShippingAddress {
+  firstName: string;
+  lastName: string;
+  company?: string;
+  email?: string;
+  phone?: string;
+  line1: string;
+  line2?: string;
+  city: string;
+  state: string;
+  zip: string;
+  country: string;
+}
 
 export const licenses = sqliteTable(
   "licenses",
@@ -119,6 +135,64 @@ export const trials = sqliteTable(
     createdAt: createdAt(),
   },
   (table) => [index("trials_user_idx").on(table.userId)],
+);
+
+const updatedAt = () =>
+  integer("updated_at", { mode: "timestamp_ms" })
+    .notNull()
+    .default(sql`(unixepoch('subsec') * 1000)`);
+
+/**
+ * A wizard's progress, saved by every step's action, so a refresh, the back button, a second tab or a
+ * dropped connection loses nothing. One draft per user and wizard: both tabs edit the same draft.
+ */
+export const drafts = sqliteTable(
+  "drafts",
+  {
+    id: text("id").primaryKey(),
+    ownerId: text("owner_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** Which wizard: new-subscription, subscription-update, cloud-hub, cloud-trial, onpremise-trial. */
+    wizard: text("wizard").notNull(),
+    data: text("data", { mode: "json" }).notNull().$type<Record<string, unknown>>(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [uniqueIndex("drafts_owner_wizard_idx").on(table.ownerId, table.wizard)],
+);
+
+export type JobStatus = "queued" | "running" | "succeeded" | "failed";
+
+/**
+ * A long sequence (an order, a subscription update, a cloud Hub, a trial) run step by step by the job
+ * runner. The idempotency key (from the draft) makes a double submit find the first job; each step's
+ * state is saved so a restart resumes where it stopped without repeating a charge or a tenant.
+ */
+export const jobs = sqliteTable(
+  "jobs",
+  {
+    id: text("id").primaryKey(),
+    kind: text("kind").notNull(),
+    ownerId: text("owner_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    idempotencyKey: text("idempotency_key").notNull().unique(),
+    input: text("input", { mode: "json" }).notNull().$type<Record<string, unknown>>(),
+    /** Per step: its status and what it produced, keyed by step name. */
+    steps: text("steps", { mode: "json" }).notNull().$type<Record<string, unknown>>(),
+    status: text("status", { enum: ["queued", "running", "succeeded", "failed"] }).notNull().default("queued"),
+    /** The failure the progress page shows (spec message, failed step). */
+    error: text("error", { mode: "json" }).$type<Record<string, unknown>>(),
+    result: text("result", { mode: "json" }).$type<Record<string, unknown>>(),
+    attempts: integer("attempts").notNull().default(0),
+    /** A runner holds a job until this time; a crashed runner's job is claimed again after it passes. */
+    leaseUntil: integer("lease_until", { mode: "timestamp_ms" }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    finishedAt: integer("finished_at", { mode: "timestamp_ms" }),
+  },
+  (table) => [index("jobs_owner_idx").on(table.ownerId), index("jobs_status_idx").on(table.status)],
 );
 
 export * from "./billing-schema";
