@@ -15,6 +15,8 @@ export const DEMO = {
 
 interface PortalServer {
   baseURL: string;
+  /** The running portal's SQLite file, e.g. to inject a provider fault (billing_faults) mid-test. */
+  databaseFile: string;
   /** Everything the server wrote to stderr so far. */
   stderr: () => string;
 }
@@ -47,6 +49,7 @@ async function waitForHealth(baseURL: string, child: ChildProcess, output: () =>
 /** Starts the built portal on a free port with an empty database (migrated and demo-seeded at start). */
 export async function startPortal(extraEnv: Record<string, string> = {}) {
   const directory = mkdtempSync(path.join(tmpdir(), "gk-portal-e2e-"));
+  const databaseFile = path.join(directory, "portal.sqlite");
   const port = await freePort();
   let stdout = "";
   let stderr = "";
@@ -55,7 +58,7 @@ export async function startPortal(extraEnv: Record<string, string> = {}) {
       ...process.env,
       NODE_ENV: "production",
       PORT: String(port),
-      DATABASE_URL: `file:${path.join(directory, "portal.sqlite")}`,
+      DATABASE_URL: `file:${databaseFile}`,
       SEED_DEMO: "true",
       ...extraEnv,
     },
@@ -67,6 +70,7 @@ export async function startPortal(extraEnv: Record<string, string> = {}) {
   await waitForHealth(baseURL, child, () => stdout + stderr);
   return {
     baseURL,
+    databaseFile,
     stderr: () => stderr,
     async stop() {
       child.kill("SIGTERM");
