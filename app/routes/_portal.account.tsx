@@ -1,14 +1,19 @@
 import { SimpleGrid, Stack, Text } from "@mantine/core";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { useActionData, useLoaderData } from "@remix-run/react";
+import { Outlet, useActionData, useLoaderData } from "@remix-run/react";
 import { validationError, type ValidationErrorResponseData } from "remix-validated-form";
 import { unmetPasswordRequirements } from "~/domain/account";
 import { splitPhone } from "~/domain/phone";
+import { loadAccountBilling } from "~/server/account-billing.server";
 import { requireUser } from "~/server/auth.server";
 import { validateCsrf } from "~/server/csrf.server";
 import { redirectWithToast } from "~/server/session.server";
 import { changePassword, updateProfile, type UserRecord } from "~/server/users.server";
 import { PasswordForm, ProfileForm, passwordValidator, profileValidator } from "~/ui/account/profile-forms";
+import { AddressPanels } from "~/ui/billing/address-panels";
+import { BillingProfileCard } from "~/ui/billing/billing-profile-card";
+import { BillingProfilePending } from "~/ui/billing/drawer";
+import { PaymentMethodsSection } from "~/ui/billing/payment-methods";
 import { documentTitle, PageErrorBoundary } from "~/ui/page";
 
 export const handle = { title: "Account" };
@@ -18,6 +23,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const phone = splitPhone(user.phone);
   return json({
+    ...(await loadAccountBilling(user)),
     profile: {
       firstName: user.firstName,
       lastName: user.lastName,
@@ -64,16 +70,40 @@ async function savePassword(request: Request, user: UserRecord, formData: FormDa
   return redirectWithToast(request, "/account", { kind: "success", message: "Your password was changed." });
 }
 
+/** The drawers (cards/new, cards/:sourceId/replace, profile, shipping) are child routes of this page. */
+const DRAWER_BASE = "/account";
+
 export default function Account() {
-  const { profile } = useLoaderData<typeof loader>();
+  const { profile, payment, billingProfile } = useLoaderData<typeof loader>();
   const actionData = useActionData<PasswordErrorData>();
   return (
     <Stack gap="lg" maw={1100}>
-      <Text size="lg">Your profile and password.</Text>
+      <Text size="lg">Your payment method, billing profile, shipping address, profile and password.</Text>
+      {payment.status === "ready" ? (
+        <>
+          <PaymentMethodsSection sources={payment.sources} drawerBase={DRAWER_BASE} />
+          <BillingProfileCard profile={billingProfile} updateTo={`${DRAWER_BASE}/profile`} />
+          <AddressPanels
+            billing={payment.billingAddress}
+            shipping={payment.shippingAddress}
+            profileTo={`${DRAWER_BASE}/profile`}
+            shippingTo={`${DRAWER_BASE}/shipping`}
+          />
+        </>
+      ) : (
+        <>
+          <Text c="red.9" fw={600} role="alert">
+            Error
+          </Text>
+          <BillingProfileCard profile={billingProfile} updateTo={`${DRAWER_BASE}/profile`} />
+        </>
+      )}
       <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
         <ProfileForm defaults={profile} />
         <PasswordForm unmetAfterSubmit={actionData?.subaction === "password" ? (actionData.unmet ?? null) : null} />
       </SimpleGrid>
+      <Outlet />
+      <BillingProfilePending drawerBase={DRAWER_BASE} />
     </Stack>
   );
 }

@@ -1,5 +1,6 @@
-import { count, eq, sql } from "drizzle-orm";
-import { licenses, trials, users } from "~db/schema";
+import { randomUUID } from "node:crypto";
+import { and, count, eq, isNull, sql } from "drizzle-orm";
+import { licenses, trials, users, type ShippingAddress } from "~db/schema";
 import { db } from "./db.server";
 import { hashPassword, verifyPassword } from "./passwords.server";
 
@@ -54,4 +55,23 @@ export async function changePassword(userId: string, currentPassword: string, ne
     .where(eq(users.id, userId))
     .run();
   return true;
+}
+
+/**
+ * The user's billing customer id, given one first if they have none (the admin of the demo). Set only
+ * when still empty, so two requests racing here agree on one id.
+ */
+export function assignBillingCustomerId(userId: string): string {
+  db.update(users)
+    .set({ billingCustomerId: `cust_${randomUUID()}` })
+    .where(and(eq(users.id, userId), isNull(users.billingCustomerId)))
+    .run();
+  const id = findUserById(userId)?.billingCustomerId;
+  if (!id) throw new Error(`User ${userId} does not exist.`);
+  return id;
+}
+
+/** Where hardware ships; null means "same as billing address". */
+export function saveShippingAddress(userId: string, address: ShippingAddress | null) {
+  db.update(users).set({ shippingAddress: address }).where(eq(users.id, userId)).run();
 }

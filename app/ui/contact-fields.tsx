@@ -21,18 +21,19 @@ export function CountryField({ name, ...props }: Omit<SelectFieldProps, "data">)
 
 /**
  * A phone number with its country dial code (US and GB first). Posts `<name>_country` and `<name>`;
- * the schema turns them into E.164.
+ * the schema turns them into E.164. The ids are the names unless `id` is given.
  */
-export function PhoneField({ name, label, required }: { name: string; label: string; required?: boolean }) {
+export function PhoneField({ name, id = name, label, required }: { name: string; id?: string; label: string; required?: boolean }) {
   return (
     <Group gap="xs" align="flex-start" wrap="nowrap">
       <SelectField
         name={`${name}_country`}
+        id={`${id}_country`}
         label="Country code"
         data={DIAL_CODES.map((code) => ({ value: code.country, label: code.label }))}
         w={170}
       />
-      <TextField name={name} label={label} type="tel" autoComplete="tel-national" required={required} style={{ flex: 1 }} />
+      <TextField name={name} id={id} label={label} type="tel" autoComplete="tel-national" required={required} style={{ flex: 1 }} />
     </Group>
   );
 }

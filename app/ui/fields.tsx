@@ -6,18 +6,19 @@ type FieldProps = Omit<TextInputProps, "name" | "error" | "defaultValue"> & { na
 /**
  * A text input bound to the surrounding ValidatedForm: with JavaScript it validates on blur with the
  * form's zod schema; without it the server's field error and the submitted value come back in the HTML.
+ * The id is the name unless given (two forms on one page may share field names).
  */
-export function TextField({ name, onChange, onBlur, ...props }: FieldProps) {
+export function TextField({ name, id = name, onChange, onBlur, ...props }: FieldProps) {
   const field = useField(name);
   return (
-    <TextInput {...props} {...field.getInputProps<TextInputProps>({ id: name, onChange, onBlur })} name={name} error={field.error} />
+    <TextInput {...props} {...field.getInputProps<TextInputProps>({ id, onChange, onBlur })} name={name} error={field.error} />
   );
 }
 
 export type SelectFieldProps = Omit<NativeSelectProps, "name" | "error" | "defaultValue"> & { name: string };
 
 /** A native select (it posts without JavaScript, unlike Mantine's Select) bound to the ValidatedForm. */
-export function SelectField({ name, ...props }: SelectFieldProps) {
+export function SelectField({ name, id = name, ...props }: SelectFieldProps) {
   const field = useField(name);
-  return <NativeSelect {...props} {...field.getInputProps<NativeSelectProps>({ id: name })} name={name} error={field.error} />;
+  return <NativeSelect {...props} {...field.getInputProps<NativeSelectProps>({ id })} name={name} error={field.error} />;
 }

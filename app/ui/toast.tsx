@@ -1,12 +1,14 @@
 import { Alert } from "@mantine/core";
 import { useEffect, useState } from "react";
+import { ACCESSIBLE_GREEN } from "./theme";
 
 export interface ToastView {
   kind: "success" | "error" | "info";
   message: string;
 }
 
-const COLORS = { success: "green", error: "red", info: "gatekeeper" } as const;
+// White text on the filled alert: these shades keep it at WCAG AA contrast (Mantine's default green and red do not).
+const COLORS = { success: ACCESSIBLE_GREEN, error: "red.9", info: "gatekeeper" } as const;
 
 /**
  * A flash message from the server. It is in the HTML, so it shows without JavaScript; with

@@ -1,0 +1,188 @@
+import { randomUUID } from "node:crypto";
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { validationError, type ValidationErrorResponseData } from "remix-validated-form";
+import { ONE_CARD_ONLY, SECRET_CARD_FIELDS, type CardFormInput } from "~/domain/account";
+import type { BillingProfileDrawerData, CardDrawerData, FormFailure, ShippingDrawerData } from "~/ui/billing/types";
+import { billingProfileValidator, cardFormValidator, shippingAddressValidator } from "~/ui/billing/validators";
+import {
+  addCardFor,
+  billingProfileDefaults,
+  clearShipping,
+  findOwnSource,
+  hasCard,
+  OneCardLimitError,
+  replaceCardFor,
+  saveBillingProfile,
+  saveShipping,
+  shippingDefaults,
+  sourceView,
+} from "./account-billing.server";
+import { requireUser } from "./auth.server";
+import { ProviderError } from "./billing/index.server";
+import { getCards } from "./cards/index.server";
+import { validateCsrf } from "./csrf.server";
+import { redirectWithToast } from "./session.server";
+import type { UserRecord } from "./users.server";
+
+/**
+ * The loaders and actions of the billing drawers (spec 000 §2 "Payment-method drawers", "Billing Profile
+ * card", the shipping address drawer). Each takes the URL the drawer closes to, so any page can mount a
+ * drawer as its own child route with a route module of a few lines:
+ *
+ *   export const loader = (args: LoaderFunctionArgs) => newCardDrawer.loader(args, "/store/subscribe/billing");
+ *   export const action = (args: ActionFunctionArgs) => newCardDrawer.action(args, "/store/subscribe/billing");
+ *   export { NewCardDrawer as default, DrawerErrorBoundary as ErrorBoundary } from "~/ui/billing/drawers";
+ *
+ * On success an action redirects to that URL with the spec's toast; a refusal comes back as 422 with the
+ * field errors, the spec's message (formError) and what was typed (never the card itself).
+ */
+
+const MESSAGES = {
+  cardAdded: "Successfully added new payment method.",
+  cardReplaced: "Successfully replaced new payment method.",
+  cardFailed: "Failed to add payment method.",
+  profileSaved: "Successfully updated billing profile.",
+  profileFailed: "Failed to update billing profile.",
+  shippingSaved: "Successfully updated shipping address.",
+  shippingCleared: "Your shipping address is now the same as your billing address.",
+} as const;
+
+/** The spec's failure text: the page's message, then the provider's own after 'Error message : ' when it gave one (§8). */
+function failureText(fallback: string, error: ProviderError): string {
+  return error.providerMessage ? `${fallback} Error message : ${error.providerMessage}` : fallback;
+}
+
+type FailureData = ValidationErrorResponseData & FormFailure;
+
+function refusal(formError: string, fieldErrors: Record<string, string>, submitted: Record<string, unknown>) {
+  return json<FailureData>({ fieldErrors, repopulateFields: submitted, formError }, { status: 422 });
+}
+
+/** What was typed, minus the card: card data is never written back into a page. */
+function withoutCard(submitted: Record<string, unknown>) {
+  return Object.fromEntries(
+    Object.entries(submitted).filter(([field]) => !(SECRET_CARD_FIELDS as readonly string[]).includes(field)),
+  );
+}
+
+const notFound = () => json({ message: "This payment method does not exist or is not yours." }, { status: 404 });
+
+/** A user's form post, after the CSRF check. */
+async function postedForm(request: Request) {
+  const user = await requireUser(request);
+  const formData = await request.formData();
+  await validateCsrf(formData, request);
+  return { user, formData };
+}
+
+function cardDrawerData(user: UserRecord, closeTo: string, replacing?: CardDrawerData["replacing"]) {
+  return json<CardDrawerData>({
+    closeTo,
+    entry: getCards().entry,
+    idempotencyKey: randomUUID(),
+    defaults: { first_name: user.firstName, last_name: user.lastName, set_as_primary: true },
+    replacing,
+  });
+}
+
+const idempotencyKeyOf = (formData: FormData) => String(formData.get("idempotency_key") || randomUUID());
+
+/** Adds or replaces the card; answers with the success toast. */
+type CardChange = (user: UserRecord, formData: FormData, input: CardFormInput) => Promise<string>;
+
+/** Validates a card form, runs the change and answers with its toast, the one-card limit, or the refusal. */
+async function cardAction({ request }: ActionFunctionArgs, closeTo: string, change: CardChange) {
+  const { user, formData } = await postedForm(request);
+  const result = await cardFormValidator.validate(formData);
+  if (result.error) return validationError(result.error, withoutCard(result.submittedData));
+  try {
+    const toast = await change(user, formData, result.data);
+    return redirectWithToast(request, closeTo, { kind: "success", message: toast });
+  } catch (error) {
+    if (error instanceof OneCardLimitError) return redirectWithToast(request, closeTo, { kind: "info", message: ONE_CARD_ONLY });
+    if (!(error instanceof ProviderError)) throw error;
+    const nextToCard: Record<string, string> = error.field === "card" && error.providerMessage ? { card: error.providerMessage } : {};
+    return refusal(failureText(MESSAGES.cardFailed, error), nextToCard, withoutCard(result.submittedData));
+  }
+}
+
+/** 'Create new payment method'. With a card on file there is nothing to add (one card at most): back with the reason. */
+export const newCardDrawer = {
+  async loader({ request }: LoaderFunctionArgs, closeTo: string) {
+    const user = await requireUser(request);
+    if (await hasCard(user)) throw await redirectWithToast(request, closeTo, { kind: "info", message: ONE_CARD_ONLY });
+    return cardDrawerData(user, closeTo);
+  },
+  action(args: ActionFunctionArgs, closeTo: string) {
+    return cardAction(args, closeTo, async (user, formData, input) => {
+      await addCardFor(user, formData, input, idempotencyKeyOf(formData));
+      return MESSAGES.cardAdded;
+    });
+  },
+};
+
+async function ownSourceOr404(user: UserRecord, sourceId: string | undefined) {
+  const source = sourceId ? await findOwnSource(user, sourceId) : null;
+  if (!source) throw notFound();
+  return source;
+}
+
+/** 'Replace payment method' for the card :sourceId, which must be the signed-in user's (404 otherwise). */
+export const replaceCardDrawer = {
+  async loader({ request, params }: LoaderFunctionArgs, closeTo: string) {
+    const user = await requireUser(request);
+    const source = await ownSourceOr404(user, params.sourceId);
+    return cardDrawerData(user, closeTo, sourceView(source));
+  },
+  action(args: ActionFunctionArgs, closeTo: string) {
+    return cardAction(args, closeTo, async (user, formData, input) => {
+      const source = await ownSourceOr404(user, args.params.sourceId);
+      await replaceCardFor(user, source.id, formData, input, idempotencyKeyOf(formData));
+      return MESSAGES.cardReplaced;
+    });
+  },
+};
+
+/** 'Update Billing Profile': its form, or 'Error fetching billing profile.' when the customer cannot be read. */
+export const billingProfileDrawer = {
+  async loader({ request }: LoaderFunctionArgs, closeTo: string) {
+    const user = await requireUser(request);
+    try {
+      return json<BillingProfileDrawerData>({ closeTo, defaults: await billingProfileDefaults(user) });
+    } catch (error) {
+      if (!(error instanceof ProviderError)) throw error;
+      return json<BillingProfileDrawerData>({ closeTo, defaults: null });
+    }
+  },
+  async action({ request }: ActionFunctionArgs, closeTo: string) {
+    const { user, formData } = await postedForm(request);
+    const result = await billingProfileValidator.validate(formData);
+    if (result.error) return validationError(result.error, result.submittedData);
+    try {
+      await saveBillingProfile(user, result.data);
+    } catch (error) {
+      if (!(error instanceof ProviderError)) throw error;
+      return refusal(failureText(MESSAGES.profileFailed, error), {}, result.submittedData);
+    }
+    return redirectWithToast(request, closeTo, { kind: "success", message: MESSAGES.profileSaved });
+  },
+};
+
+/** 'Update Shipping Address': save one, or go back to the billing address (intent "clear"). */
+export const shippingDrawer = {
+  async loader({ request }: LoaderFunctionArgs, closeTo: string) {
+    const user = await requireUser(request);
+    return json<ShippingDrawerData>({ closeTo, defaults: shippingDefaults(user), hasShippingAddress: user.shippingAddress !== null });
+  },
+  async action({ request }: ActionFunctionArgs, closeTo: string) {
+    const { user, formData } = await postedForm(request);
+    if (formData.get("intent") === "clear") {
+      clearShipping(user);
+      return redirectWithToast(request, closeTo, { kind: "success", message: MESSAGES.shippingCleared });
+    }
+    const result = await shippingAddressValidator.validate(formData);
+    if (result.error) return validationError(result.error, result.submittedData);
+    saveShipping(user, result.data);
+    return redirectWithToast(request, closeTo, { kind: "success", message: MESSAGES.shippingSaved });
+  },
+};

@@ -1,0 +1,95 @@
+import { Button, Divider, Stack, Text } from "@mantine/core";
+import { Form, useLoaderData } from "@remix-run/react";
+import type { ReactNode } from "react";
+import { AuthenticityTokenInput } from "remix-utils/csrf/react";
+import { ValidatedForm, type Validator } from "remix-validated-form";
+import { RouteDrawer } from "../route-dialogs";
+import { AddressFields, ContactFields, FormFailureAlert, NameFields, SaveButton } from "./form-parts";
+import type { AddressFormDefaults, BillingProfileDrawerData, ShippingDrawerData } from "./types";
+import { billingProfileValidator, shippingAddressValidator } from "./validators";
+
+/** A name, contact details and an address: the billing profile's and the shipping address's form. */
+function AddressForm({
+  formId,
+  validator,
+  defaults,
+  contactRequired,
+  saveLabel,
+}: {
+  formId: string;
+  validator: Validator<Record<string, unknown>>;
+  defaults: AddressFormDefaults;
+  contactRequired: boolean;
+  saveLabel: string;
+}) {
+  return (
+    <ValidatedForm id={formId} validator={validator} method="post" defaultValues={defaults} noValidate>
+      <Stack gap="sm">
+        <AuthenticityTokenInput name="csrf" />
+        <FormFailureAlert />
+        <NameFields formId={formId} />
+        <ContactFields formId={formId} required={contactRequired} />
+        <AddressFields formId={formId} />
+        <SaveButton formId={formId} label={saveLabel} validator={validator} unchangedHint="Change a field to save." />
+      </Stack>
+    </ValidatedForm>
+  );
+}
+
+/** 'Update Billing Profile', or 'Error fetching billing profile.' when the customer could not be read. */
+export function BillingProfileDrawer() {
+  const { closeTo, defaults } = useLoaderData<BillingProfileDrawerData>();
+  let body: ReactNode = (
+    <Text c="red.9" fw={600} role="alert">
+      Error fetching billing profile.
+    </Text>
+  );
+  if (defaults) {
+    body = (
+      <AddressForm
+        formId="billing-profile"
+        validator={billingProfileValidator}
+        defaults={defaults}
+        contactRequired
+        saveLabel="Save Billing Profile"
+      />
+    );
+  }
+  return (
+    <RouteDrawer title="Update Billing Profile" closeTo={closeTo}>
+      {body}
+    </RouteDrawer>
+  );
+}
+
+/** 'Update Shipping Address', and the way back to 'Same as billing address' once one is saved. */
+export function ShippingDrawer() {
+  const { closeTo, defaults, hasShippingAddress } = useLoaderData<ShippingDrawerData>();
+  return (
+    <RouteDrawer title="Update Shipping Address" closeTo={closeTo}>
+      <Stack gap="lg">
+        <AddressForm
+          formId="shipping-address"
+          validator={shippingAddressValidator}
+          defaults={defaults}
+          contactRequired={false}
+          saveLabel="Save Shipping Address"
+        />
+        {hasShippingAddress ? (
+          <>
+            <Divider />
+            <Form method="post" preventScrollReset>
+              <AuthenticityTokenInput name="csrf" />
+              <Stack gap={4} align="flex-start">
+                <Text size="sm">Or ship to the billing address, as before:</Text>
+                <Button type="submit" name="intent" value="clear" variant="default">
+                  Use billing address
+                </Button>
+              </Stack>
+            </Form>
+          </>
+        ) : null}
+      </Stack>
+    </RouteDrawer>
+  );
+}

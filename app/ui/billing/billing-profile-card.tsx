@@ -1,0 +1,40 @@
+import { Button, Stack, Text } from "@mantine/core";
+import { Link } from "@remix-run/react";
+import { SectionCard } from "./section-card";
+import type { BillingProfileView } from "./types";
+
+/**
+ * The Billing Profile card: who is billed, and Update to open the 'Update Billing Profile' drawer
+ * (`updateTo`). 'Error fetching billing profile.' when the customer could not be read.
+ */
+export function BillingProfileCard({ profile, updateTo }: { profile: BillingProfileView | null | "error"; updateTo: string }) {
+  return (
+    <SectionCard
+      id="billing-profile-title"
+      title="Billing Profile"
+      action={
+        <Button component={Link} to={updateTo} preventScrollReset variant="light" aria-label="Update billing profile">
+          Update
+        </Button>
+      }
+    >
+      {profile === "error" ? (
+        <Text c="red.9" fw={600}>
+          Error fetching billing profile.
+        </Text>
+      ) : profile ? (
+        <Stack gap={0}>
+          {[`${profile.firstName} ${profile.lastName}`.trim(), profile.company, profile.email, profile.phone]
+            .filter(Boolean)
+            .map((line) => (
+              <Text size="sm" key={line}>
+                {line}
+              </Text>
+            ))}
+        </Stack>
+      ) : (
+        <Text size="sm">No billing profile yet. Update it before your first order.</Text>
+      )}
+    </SectionCard>
+  );
+}

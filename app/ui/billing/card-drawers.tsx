@@ -1,0 +1,76 @@
+import { Stack, Text, Title } from "@mantine/core";
+import { useLoaderData } from "@remix-run/react";
+import { AuthenticityTokenInput } from "remix-utils/csrf/react";
+import { ValidatedForm, useField } from "remix-validated-form";
+import { CardEntry } from "../card-entry";
+import { RouteDrawer } from "../route-dialogs";
+import { AddressFields, CheckboxField, FormFailureAlert, NameFields, SaveButton } from "./form-parts";
+import { describeCard, formatExpiry } from "./payment-methods";
+import type { CardDrawerData } from "./types";
+import { cardFormValidator } from "./validators";
+
+const FORM_ID = "payment-method";
+
+/**
+ * The card: the embedded tokenizer's plain fields or Stripe's element (app/ui/card-entry.tsx), with the
+ * error of the field "card" ('Cannot be empty.' or the provider's message). The plain fields are not the
+ * validated form's own inputs, so leaving them checks the card like any other field.
+ */
+function CardField({ entry }: { entry: CardDrawerData["entry"] }) {
+  const card = useField("card");
+  if (entry.mode === "stripe") return <CardEntry mode="stripe" publishableKey={entry.publishableKey} error={card.error} />;
+  return (
+    // Blur bubbles in React; no keyboard or pointer handling is added here.
+    <div onBlur={() => void card.validate()}>
+      <CardEntry mode="local" error={card.error} />
+    </div>
+  );
+}
+
+function CardFormDrawer({ title }: { title: string }) {
+  const { closeTo, entry, idempotencyKey, defaults, replacing } = useLoaderData<CardDrawerData>();
+  return (
+    <RouteDrawer title={title} closeTo={closeTo}>
+      <ValidatedForm id={FORM_ID} validator={cardFormValidator} method="post" defaultValues={defaults} noValidate>
+        <Stack gap="sm">
+          <AuthenticityTokenInput name="csrf" />
+          <input type="hidden" name="idempotency_key" value={idempotencyKey} />
+          <FormFailureAlert />
+          {replacing ? (
+            <Text size="sm">
+              Replacing {describeCard(replacing)}
+              {replacing.card ? `, expiring ${formatExpiry(replacing.card.expiryMonth, replacing.card.expiryYear)}` : ""}.
+            </Text>
+          ) : null}
+          <Title order={3} size="h5">
+            Card details
+          </Title>
+          <CardField entry={entry} />
+          <Title order={3} size="h5">
+            Card holder and billing address
+          </Title>
+          <NameFields formId={FORM_ID} />
+          <AddressFields formId={FORM_ID} prefix="address_" />
+          <CheckboxField formId={FORM_ID} name="set_as_primary" label="Set as primary payment method" />
+          <SaveButton
+            formId={FORM_ID}
+            label="Save Card"
+            validator={cardFormValidator}
+            unchangedHint="Enter the card and its holder's address to save."
+            ignoreCard={entry.mode === "stripe"}
+          />
+        </Stack>
+      </ValidatedForm>
+    </RouteDrawer>
+  );
+}
+
+/** 'Create new payment method' (mount with newCardDrawer's loader and action). */
+export function NewCardDrawer() {
+  return <CardFormDrawer title="Create new payment method" />;
+}
+
+/** 'Replace payment method' (mount with replaceCardDrawer's loader and action, at a URL with :sourceId). */
+export function ReplaceCardDrawer() {
+  return <CardFormDrawer title="Replace payment method" />;
+}

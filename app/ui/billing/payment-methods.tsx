@@ -1,0 +1,174 @@
+import { Anchor, Box, Button, Radio, Stack, Table, Text } from "@mantine/core";
+import { Link } from "@remix-run/react";
+import { isUsableSource, ONE_CARD_ONLY } from "~/domain/account";
+import { ACCESSIBLE_GREEN } from "../theme";
+import { SectionCard } from "./section-card";
+import type { PaymentSourceView } from "./types";
+
+/** The brands with a logo in public/card-brands (spec 000 §3 "Payment source"), by their display name. */
+export const CARD_BRANDS: Record<string, string> = {
+  american_express: "American Express",
+  cirrus: "Cirrus",
+  diners_club: "Diners Club",
+  discover: "Discover",
+  maestro: "Maestro",
+  mastercard: "Mastercard",
+  paypal: "PayPal",
+  visa: "Visa",
+  western_union: "Western Union",
+};
+
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+
+/** 'Mon YYYY', months in three letters (spec 000 §2 "Billing step"). */
+export const formatExpiry = (month: number, year: number) => `${MONTHS[month - 1] ?? month} ${year}`;
+
+export const capitalise = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+export const brandName = (brand: string) => CARD_BRANDS[brand] ?? capitalise(brand.replace(/_/g, " "));
+
+/** "Visa ending in 4242", for labels that must say which card a control is about. */
+export const describeCard = (source: PaymentSourceView) =>
+  source.card ? `${brandName(source.card.brand)} ending in ${source.card.last4}` : capitalise(source.type);
+
+export function CardBrandLogo({ brand }: { brand: string }) {
+  if (!(brand in CARD_BRANDS)) return <Text size="sm">{brandName(brand)}</Text>;
+  return <img src={`/card-brands/${brand}.svg`} alt={CARD_BRANDS[brand]} width={48} height={30} style={{ display: "block" }} />;
+}
+
+/** 'Valid' in green, 'Invalid' in red, any other status as it is. */
+export function SourceStatus({ status }: { status: string }) {
+  if (status === "valid") return <Text size="sm" fw={600} c={ACCESSIBLE_GREEN}>Valid</Text>;
+  if (status === "invalid") return <Text size="sm" fw={600} c="red.9">Invalid</Text>;
+  return <Text size="sm">{status}</Text>;
+}
+
+export interface SourceSelection {
+  name: string;
+  value: string | null;
+  onChange: (id: string) => void;
+}
+
+/**
+ * The Payment Methods table (no pagination; it scrolls beyond 500px). With `selection` each usable card
+ * has a radio (the payment step); with `replaceTo` each card has a Replace link to its drawer.
+ */
+export function PaymentMethodsTable({
+  sources,
+  selection,
+  replaceTo,
+}: {
+  sources: PaymentSourceView[];
+  selection?: SourceSelection;
+  replaceTo?: (sourceId: string) => string;
+}) {
+  const columns = ["Type", "Status", "Brand", "Last four digits", "Name", "Expiry"];
+  return (
+    <Box mah={500} style={{ overflowY: "auto" }}>
+      <Table verticalSpacing="sm" highlightOnHover>
+        <Table.Thead>
+          <Table.Tr>
+            {selection ? (
+              <Table.Th>
+                <span className="gk-visually-hidden">Use</span>
+              </Table.Th>
+            ) : null}
+            {columns.map((column) => (
+              <Table.Th key={column}>{column}</Table.Th>
+            ))}
+            {replaceTo ? (
+              <Table.Th>
+                <span className="gk-visually-hidden">Actions</span>
+              </Table.Th>
+            ) : null}
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {sources.length === 0 ? (
+            <Table.Tr>
+              <Table.Td colSpan={columns.length + (selection ? 1 : 0) + (replaceTo ? 1 : 0)}>
+                <Text size="sm">No payment method on file.</Text>
+              </Table.Td>
+            </Table.Tr>
+          ) : null}
+          {sources.map((source) => (
+            <Table.Tr key={source.id}>
+              {selection ? (
+                <Table.Td>
+                  <Radio
+                    name={selection.name}
+                    value={source.id}
+                    checked={selection.value === source.id}
+                    onChange={() => selection.onChange(source.id)}
+                    disabled={!isUsableSource(source)}
+                    aria-label={`Pay with ${describeCard(source)}`}
+                  />
+                </Table.Td>
+              ) : null}
+              <Table.Td>{capitalise(source.type)}</Table.Td>
+              <Table.Td>
+                <SourceStatus status={source.status} />
+              </Table.Td>
+              <Table.Td>{source.card ? <CardBrandLogo brand={source.card.brand} /> : null}</Table.Td>
+              <Table.Td>{source.card?.last4}</Table.Td>
+              <Table.Td>{source.card?.holder}</Table.Td>
+              <Table.Td>{source.card ? formatExpiry(source.card.expiryMonth, source.card.expiryYear) : null}</Table.Td>
+              {replaceTo ? (
+                <Table.Td>
+                  <Anchor component={Link} to={replaceTo(source.id)} preventScrollReset aria-label={`Replace ${describeCard(source)}`}>
+                    Replace
+                  </Anchor>
+                </Table.Td>
+              ) : null}
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Box>
+  );
+}
+
+/** Add Card, or, with a card on file, a disabled button with the reason written under it (not only a tooltip). */
+export function AddCardButton({ to, hasCard }: { to: string; hasCard: boolean }) {
+  if (!hasCard) {
+    return (
+      <Button component={Link} to={to} preventScrollReset>
+        Add Card
+      </Button>
+    );
+  }
+  return (
+    <Stack gap={4} align="flex-end" maw={380}>
+      <Button disabled aria-describedby="add-card-hint" title={ONE_CARD_ONLY}>
+        Add Card
+      </Button>
+      <Text size="sm" id="add-card-hint" ta="right">
+        {ONE_CARD_ONLY}
+      </Text>
+    </Stack>
+  );
+}
+
+/**
+ * The Payment Methods card: Add Card and the table with a Replace link per card, both opening their
+ * drawers under `drawerBase` (…/cards/new, …/cards/:id/replace).
+ */
+export function PaymentMethodsSection({
+  sources,
+  drawerBase,
+  selection,
+}: {
+  sources: PaymentSourceView[];
+  drawerBase: string;
+  selection?: SourceSelection;
+}) {
+  return (
+    <SectionCard
+      id="payment-methods-title"
+      title="Payment Methods"
+      action={<AddCardButton to={`${drawerBase}/cards/new`} hasCard={sources.length > 0} />}
+    >
+      <PaymentMethodsTable sources={sources} selection={selection} replaceTo={(id) => `${drawerBase}/cards/${id}/replace`} />
+    </SectionCard>
+  );
+}

@@ -1,0 +1,121 @@
+/**
+ * The payment step of the purchase, update and trial wizards (spec 000 §2 "Billing step", §4 "Payment step").
+ *
+ * Server (app/server/account-billing.server.ts):
+ *   loadPaymentStep(user): Promise<PaymentStepData>   what the step shows; { status: "error" } when the
+ *                                                      cards or the customer fail to load
+ *   choosePayment(user, formData): Promise<PaymentChoice>   for the step's action: the posted
+ *                                                      payment_source_id checked against the user's own
+ *                                                      usable cards and the address rule; { ok: false,
+ *                                                      message } with the spec's message otherwise
+ * Browser (this module):
+ *   <PaymentStep data={PaymentStepData} nextLabel="Next: Order" previousTo?="/…/review" drawerBase="/…/billing" />
+ *
+ * The step is a <Form method="post"> (CSRF token included) to its route's action, posting
+ * payment_source_id (the chosen card's radio; the primary card, else the first usable one, is chosen at
+ * first) and intent = "next" or, when `previousTo` is not given, "previous" (Previous is then a submit, so
+ * the choice is saved either way). Next is disabled, with the reason written under it, while no usable card
+ * is chosen ('Please add and select a valid payment method.') or the addresses are not valid ('Please make
+ * sure billing & shipping address are valid.'). 'Error' replaces the step when loading failed.
+ *
+ * Its links open the billing drawers as child routes of the step's route: `${drawerBase}/cards/new`,
+ * `${drawerBase}/cards/:sourceId/replace`, `${drawerBase}/profile` and `${drawerBase}/shipping`. The step's
+ * route renders <Outlet /> and mounts each drawer with a route module of a few lines (see
+ * app/server/billing-drawers.server.ts); a drawer's save redirects back to `drawerBase`, whose loader then
+ * reads the new card or address.
+ */
+import { Button, Group, Stack, Text } from "@mantine/core";
+import { Form, Link } from "@remix-run/react";
+import { useEffect, useState } from "react";
+import { AuthenticityTokenInput } from "remix-utils/csrf/react";
+import { isUsableSource, paymentStepBlockers } from "~/domain/account";
+import { AddressPanels } from "./address-panels";
+import { BillingProfilePending } from "./drawer";
+import { PaymentMethodsSection } from "./payment-methods";
+import type { PaymentStepData } from "./types";
+
+export interface PaymentStepProps {
+  data: PaymentStepData;
+  /** The Next button's text, e.g. 'Next: Order'. */
+  nextLabel: string;
+  /** Previous as a link to this URL; without it, Previous submits the form with intent "previous". */
+  previousTo?: string;
+  /** The step's own URL, under which its drawers are mounted. */
+  drawerBase: string;
+}
+
+export function PaymentStep({ data, ...props }: PaymentStepProps) {
+  if (data.status === "error") {
+    return (
+      <Text c="red.9" fw={600} role="alert">
+        Error
+      </Text>
+    );
+  }
+  return <ReadyPaymentStep data={data} {...props} />;
+}
+
+function ReadyPaymentStep({
+  data,
+  nextLabel,
+  previousTo,
+  drawerBase,
+}: PaymentStepProps & { data: Extract<PaymentStepData, { status: "ready" }> }) {
+  const [selected, setSelected] = useState(data.preselectedSourceId);
+  // After a drawer added or replaced a card, the step starts again from the new preselection.
+  useEffect(() => setSelected(data.preselectedSourceId), [data.preselectedSourceId]);
+  const chosen = data.sources.find((source) => source.id === selected);
+  const blockers = paymentStepBlockers(Boolean(chosen && isUsableSource(chosen)), data.addressesValid);
+
+  return (
+    <>
+      <Form method="post" preventScrollReset>
+        <AuthenticityTokenInput name="csrf" />
+        <Stack gap="lg">
+          <PaymentMethodsSection
+            sources={data.sources}
+            drawerBase={drawerBase}
+            selection={{ name: "payment_source_id", value: selected, onChange: setSelected }}
+          />
+          <AddressPanels
+            billing={data.billingAddress}
+            shipping={data.shippingAddress}
+            profileTo={`${drawerBase}/profile`}
+            shippingTo={`${drawerBase}/shipping`}
+          />
+          {/* Next comes first in the markup so that Enter in the form means Next, not Previous; the row shows Previous first. */}
+          <Group justify="space-between" align="flex-start" style={{ flexDirection: "row-reverse" }}>
+            <Stack gap={4} align="flex-end">
+              <Button
+                type="submit"
+                name="intent"
+                value="next"
+                disabled={blockers.length > 0}
+                aria-describedby={blockers.length ? "payment-step-blockers" : undefined}
+              >
+                {nextLabel}
+              </Button>
+              <div id="payment-step-blockers">
+                {blockers.map((blocker) => (
+                  <Text size="sm" key={blocker} ta="right">
+                    {blocker}
+                  </Text>
+                ))}
+              </div>
+            </Stack>
+            {previousTo ? (
+              <Button component={Link} to={previousTo} variant="default">
+                Previous
+              </Button>
+            ) : (
+              <Button type="submit" name="intent" value="previous" variant="default">
+                Previous
+              </Button>
+            )}
+          </Group>
+        </Stack>
+      </Form>
+      <BillingProfilePending drawerBase={drawerBase} />
+    </>
+  );
+}

@@ -1,0 +1,90 @@
+/**
+ * What the billing pieces render, as the server sends it (plain JSON: no Dates, no vendor types).
+ * The server modules build these from the billing port; the components only read them.
+ */
+
+export interface CardView {
+  brand: string;
+  last4: string;
+  holder: string;
+  expiryMonth: number;
+  expiryYear: number;
+}
+
+export interface PaymentSourceView {
+  id: string;
+  type: string;
+  status: string;
+  card: CardView | null;
+}
+
+/** A billing or shipping address as the panels show it; every part may be missing. */
+export interface AddressView {
+  firstName?: string;
+  lastName?: string;
+  company?: string;
+  email?: string;
+  phone?: string;
+  line1?: string;
+  line2?: string;
+  city?: string;
+  state?: string;
+  zip?: string;
+  country?: string;
+}
+
+/** Everything the payment step shows, or "error" when the cards or the customer could not be read. */
+export type PaymentStepData =
+  | { status: "error" }
+  | {
+      status: "ready";
+      sources: PaymentSourceView[];
+      /** The primary card when usable, else the first usable one (spec 000 §4 "Payment step"). */
+      preselectedSourceId: string | null;
+      billingAddress: AddressView | null;
+      /** null: same as billing. */
+      shippingAddress: AddressView | null;
+      addressesValid: boolean;
+    };
+
+export interface BillingProfileView {
+  firstName: string;
+  lastName: string;
+  email: string;
+  phone: string;
+  company: string;
+}
+
+/** The card drawers' loader data: where closing goes, how cards are entered, and this form's key. */
+export interface CardDrawerData {
+  closeTo: string;
+  entry: { mode: "local" } | { mode: "stripe"; publishableKey: string };
+  /** One key per rendered form, so a double submit adds one card. */
+  idempotencyKey: string;
+  /** The holder's name to start from. */
+  defaults: { first_name: string; last_name: string; set_as_primary: boolean };
+  /** For 'Replace payment method': the card being replaced. */
+  replacing?: PaymentSourceView;
+}
+
+export interface AddressFormDefaults {
+  [field: string]: string;
+}
+
+export interface BillingProfileDrawerData {
+  closeTo: string;
+  /** null when the billing profile could not be read ('Error fetching billing profile.'). */
+  defaults: AddressFormDefaults | null;
+}
+
+export interface ShippingDrawerData {
+  closeTo: string;
+  defaults: AddressFormDefaults;
+  /** Whether a separate shipping address is saved now (and so can be cleared). */
+  hasShippingAddress: boolean;
+}
+
+/** A form the server refused as a whole (the provider's failure), besides or instead of field errors. */
+export interface FormFailure {
+  formError?: string;
+}

@@ -1,0 +1,287 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { action as loginAction } from "~/routes/login";
+import { loader as accountLoader } from "~/routes/_portal.account";
+import { action as newCardAction, loader as newCardLoader } from "~/routes/_portal.account.cards.new";
+import { action as replaceAction, loader as replaceLoader } from "~/routes/_portal.account.cards.$sourceId.replace";
+import { action as profileAction, loader as profileLoader } from "~/routes/_portal.account.profile";
+import { action as shippingAction, loader as shippingLoader } from "~/routes/_portal.account.shipping";
+import { choosePayment, loadPaymentStep } from "~/server/account-billing.server";
+import { billingFaults } from "~/server/billing/index.server";
+import { db } from "~/server/db.server";
+import { sessionStorage } from "~/server/session.server";
+import { findUserByEmail } from "~/server/users.server";
+import { users } from "~db/schema";
+import { cookieFrom, formRequest, getRequest } from "../support/requests";
+
+/** The account's billing drawers, called as Remix calls them, with real Requests on the demo seed. */
+
+type Route = (args: LoaderFunctionArgs & ActionFunctionArgs) => Promise<unknown>;
+
+/** A loader's or action's Response, returned or thrown (redirects and 404s are thrown). */
+const settle = (run: Promise<unknown>) =>
+  run.then(
+    (response) => response as Response,
+    (thrown: unknown) => (thrown instanceof Response ? thrown : Promise.reject(thrown)),
+  );
+
+const cookies = new Map<string, string>();
+async function cookieOf(email: string) {
+  if (!cookies.has(email)) {
+    const signedIn = await settle(loginAction({ request: await formRequest("/login", { email, password: "GateKeeper-demo-1" }), params: {}, context: {} }));
+    cookies.set(email, cookieFrom(signedIn.headers.get("Set-Cookie")));
+  }
+  return cookies.get(email) ?? "";
+}
+
+async function get(route: Route, path: string, email: string, params: Record<string, string> = {}) {
+  return settle(route({ request: getRequest(path, await cookieOf(email)), params, context: {} }));
+}
+
+async function post(route: Route, path: string, email: string, fields: Record<string, string>, params: Record<string, string> = {}) {
+  const request = await formRequest(path, fields, { cookie: await cookieOf(email) });
+  return settle(route({ request, params, context: {} }));
+}
+
+/** The flash toast a redirect carries. */
+async function toastOf(response: Response) {
+  const session = await sessionStorage.getSession(response.headers.get("Set-Cookie"));
+  return session.get("toast") as { kind: string; message: string } | undefined;
+}
+
+const cannotBeEmpty = (...fields: string[]) => Object.fromEntries(fields.map((field) => [field, "Cannot be empty."]));
+
+const holder = {
+  first_name: "Alex",
+  last_name: "Morgan",
+  address_line1: "1 Harbour Way",
+  address_city: "Seattle",
+  address_state: "WA",
+  address_zip: "98101",
+  address_country: "US",
+  set_as_primary: "on",
+};
+const card = (number: string) => ({ ...holder, card_number: number, card_expiry: "09 / 31", card_cvc: "123" });
+
+const address = {
+  first_name: "Ravi",
+  last_name: "Patel",
+  email: "billing@secureline.example",
+  phone_country: "GB",
+  phone: "020 7946 0321",
+  company: "SecureLine Resellers",
+  line1: "10 Fleet Street",
+  line2: "",
+  city: "London",
+  state: "Greater London",
+  zip: "EC4Y 1AA",
+  country: "GB",
+};
+
+describe("the account page", () => {
+  it("shows the customer's card, billing address and profile, with the card preselected for a wizard", async () => {
+    const data = await (await get(accountLoader, "/account", "customer@example.com")).json();
+    expect(data.payment).toMatchObject({
+      status: "ready",
+      preselectedSourceId: "src_demo_visa",
+      addressesValid: true,
+      shippingAddress: null,
+      billingAddress: { line1: "450 Mission Street", city: "San Francisco", country: "US" },
+    });
+    expect(data.payment.sources).toEqual([
+      {
+        id: "src_demo_visa",
+        type: "card",
+        status: "valid",
+        card: { brand: "visa", last4: "4242", holder: "Dana Whitfield", expiryMonth: 12, expiryYear: expect.any(Number) },
+      },
+    ]);
+    expect(data.billingProfile).toMatchObject({ firstName: "Dana", company: "Northwind Clinics" });
+  });
+
+  it("shows 'Error' for the payment methods and the billing profile when the customer cannot be read", async () => {
+    billingFaults.inject("retrieveCustomer", { message: "Chargebee is down." });
+    const data = await (await get(accountLoader, "/account", "customer@example.com")).json();
+    expect(data.payment).toEqual({ status: "error" });
+    expect(data.billingProfile).toBe("error");
+  });
+});
+
+describe("adding a card", () => {
+  it("says 'Cannot be empty.' for every missing field and the card, and never writes card data back", async () => {
+    expect(findUserByEmail("admin@example.com")?.billingCustomerId).toBeNull();
+    const response = await post(newCardAction, "/account/cards/new", "admin@example.com", { card_expiry: "09 / 31", address_line2: "Floor 2" });
+    expect(response.status).toBe(422);
+    const body = await response.json();
+    expect(body.fieldErrors).toEqual(
+      cannotBeEmpty("first_name", "last_name", "address_line1", "address_city", "address_state", "address_zip", "address_country", "card"),
+    );
+    expect(body.repopulateFields).toMatchObject({ address_line2: "Floor 2" });
+    expect(body.repopulateFields).not.toHaveProperty("card_expiry");
+  });
+
+  it("shows a declined card's message next to the card and in the spec's failure text", async () => {
+    const response = await post(newCardAction, "/account/cards/new", "admin@example.com", card("4000 0000 0000 0002"));
+    expect(response.status).toBe(422);
+    const body = await response.json();
+    expect(body.formError).toBe("Failed to add payment method. Error message : Your card was declined.");
+    expect(body.fieldErrors).toEqual({ card: "Your card was declined." });
+    expect(body.repopulateFields).toMatchObject({ first_name: "Alex" });
+    expect(body.repopulateFields).not.toHaveProperty("card_number");
+    // The billing customer is made on first need: before the card, which the provider refused.
+    expect(findUserByEmail("admin@example.com")?.billingCustomerId).toMatch(/^cust_/);
+  });
+
+  it("adds the card, and then allows no second one", async () => {
+    const added = await post(newCardAction, "/account/cards/new", "admin@example.com", { ...card("4242 4242 4242 4242"), idempotency_key: "k1" });
+    expect(added.status).toBe(302);
+    expect(added.headers.get("Location")).toBe("/account");
+    expect(await toastOf(added)).toEqual({ kind: "success", message: "Successfully added new payment method." });
+
+    const { payment } = await (await get(accountLoader, "/account", "admin@example.com")).json();
+    expect(payment.sources.map((source: { card: { last4: string; holder: string } }) => source.card)).toMatchObject([
+      { last4: "4242", holder: "Alex Morgan", expiryMonth: 9, expiryYear: 2031 },
+    ]);
+
+    const limit = "Currently only one credit card can be added. Please remove the existing card to use a different credit card.";
+    const drawer = await get(newCardLoader, "/account/cards/new", "admin@example.com");
+    expect(drawer.headers.get("Location")).toBe("/account");
+    expect(await toastOf(drawer)).toEqual({ kind: "info", message: limit });
+    const second = await post(newCardAction, "/account/cards/new", "admin@example.com", card("5555 5555 5555 4444"));
+    expect(await toastOf(second)).toEqual({ kind: "info", message: limit });
+  });
+
+  it("rejects a form without the portal's CSRF token", async () => {
+    const request = await formRequest("/account/cards/new", card("4242 4242 4242 4242"), { withCsrf: false, cookie: await cookieOf("admin@example.com") });
+    expect((await settle(newCardAction({ request, params: {}, context: {} }))).status).toBe(403);
+  });
+});
+
+describe("replacing a card", () => {
+  it("opens only for the user's own card", async () => {
+    expect((await get(replaceLoader, "/account/cards/src_demo_visa/replace", "distributor@example.com", { sourceId: "src_demo_visa" })).status).toBe(404);
+    const mine = await get(replaceLoader, "/account/cards/src_demo_visa/replace", "customer@example.com", { sourceId: "src_demo_visa" });
+    expect((await mine.json()).replacing).toMatchObject({ id: "src_demo_visa", card: { last4: "4242" } });
+    const foreign = await post(replaceAction, "/account/cards/src_demo_visa/replace", "distributor@example.com", card("4242 4242 4242 4242"), { sourceId: "src_demo_visa" });
+    expect(foreign.status).toBe(404);
+  });
+
+  it("puts the new card in place of the old one", async () => {
+    const response = await post(replaceAction, "/account/cards/src_demo_visa/replace", "customer@example.com", card("5555 5555 5555 4444"), {
+      sourceId: "src_demo_visa",
+    });
+    expect(await toastOf(response)).toEqual({ kind: "success", message: "Successfully replaced new payment method." });
+    const step = await loadPaymentStep(findUserByEmail("customer@example.com")!);
+    expect(step.status === "ready" && step.sources.map((source) => [source.card?.brand, source.id === step.preselectedSourceId])).toEqual([
+      ["mastercard", true],
+    ]);
+  });
+});
+
+describe("the billing profile drawer", () => {
+  it("starts from the user's own details before a billing customer exists", async () => {
+    const data = await (await get(profileLoader, "/account/profile", "distributor@example.com")).json();
+    expect(data.defaults).toMatchObject({ first_name: "Ravi", email: "distributor@example.com", phone_country: "GB", line1: "", country: "" });
+  });
+
+  it("says 'Cannot be empty.' for each required field and 'Please select your country.' for the country", async () => {
+    const response = await post(profileAction, "/account/profile", "distributor@example.com", { phone_country: "US", phone: "12" });
+    expect((await response.json()).fieldErrors).toEqual({
+      ...cannotBeEmpty("first_name", "last_name", "email", "company", "line1", "city", "state", "zip"),
+      phone: "Invalid phone number.",
+      country: "Please select your country.",
+    });
+  });
+
+  it("fails with the provider's message when the second update fails, keeping what was typed", async () => {
+    billingFaults.inject("updateBillingInfo", { message: "billing_address[zip] : invalid" });
+    const response = await post(profileAction, "/account/profile", "distributor@example.com", address);
+    expect(response.status).toBe(422);
+    const body = await response.json();
+    expect(body.formError).toBe("Failed to update billing profile. Error message : billing_address[zip] : invalid");
+    expect(body.repopulateFields).toMatchObject({ line1: "10 Fleet Street" });
+  });
+
+  it("saves contact details and address together and says 'Successfully updated billing profile.'", async () => {
+    const response = await post(profileAction, "/account/profile", "distributor@example.com", address);
+    expect(await toastOf(response)).toEqual({ kind: "success", message: "Successfully updated billing profile." });
+    const { billingProfile, payment } = await (await get(accountLoader, "/account", "distributor@example.com")).json();
+    expect(billingProfile).toEqual({
+      firstName: "Ravi",
+      lastName: "Patel",
+      email: "billing@secureline.example",
+      phone: "+442079460321",
+      company: "SecureLine Resellers",
+    });
+    expect(payment.billingAddress).toEqual({ firstName: "Ravi", lastName: "Patel", line1: "10 Fleet Street", city: "London", state: "Greater London", zip: "EC4Y 1AA", country: "GB" });
+  });
+
+  it("says 'Error fetching billing profile.' (no form) when the customer cannot be read", async () => {
+    billingFaults.inject("retrieveCustomer", { message: "Chargebee is down." });
+    expect((await (await get(profileLoader, "/account/profile", "distributor@example.com")).json()).defaults).toBeNull();
+  });
+});
+
+describe("the shipping address drawer", () => {
+  it("requires a name and a street address, and keeps email, phone, company and line2 optional", async () => {
+    const response = await post(shippingAction, "/account/shipping", "customer@example.com", { phone_country: "US", email: "not-an-email" });
+    expect((await response.json()).fieldErrors).toEqual({
+      ...cannotBeEmpty("first_name", "last_name", "line1", "city", "state", "zip", "country"),
+      email: "Invalid Email",
+    });
+  });
+
+  it("saves a different address and goes back to the billing address on request", async () => {
+    const shipping = { first_name: "Sam", last_name: "Lee", line1: "9 Dock Road", city: "Oakland", state: "CA", zip: "94607", country: "us", phone_country: "US" };
+    await post(shippingAction, "/account/shipping", "customer@example.com", shipping);
+    const saved = db.select({ shippingAddress: users.shippingAddress }).from(users).where(eq(users.email, "customer@example.com")).get();
+    expect(saved?.shippingAddress).toMatchObject({ firstName: "Sam", line1: "9 Dock Road", country: "US", phone: "", email: "" });
+    expect((await (await get(shippingLoader, "/account/shipping", "customer@example.com")).json()).hasShippingAddress).toBe(true);
+
+    const cleared = await post(shippingAction, "/account/shipping", "customer@example.com", { intent: "clear" });
+    expect(await toastOf(cleared)).toMatchObject({ kind: "success" });
+    expect(findUserByEmail("customer@example.com")?.shippingAddress).toBeNull();
+  });
+});
+
+describe("the payment step's server side", () => {
+  const form = (fields: Record<string, string>) => {
+    const data = new FormData();
+    for (const [name, value] of Object.entries(fields)) data.set(name, value);
+    return data;
+  };
+
+  it("accepts only a usable card of the user's own", async () => {
+    const customer = findUserByEmail("customer@example.com")!;
+    const step = await loadPaymentStep(customer);
+    if (step.status !== "ready" || !step.preselectedSourceId) throw new Error("the customer has a card");
+    expect(await choosePayment(customer, form({ payment_source_id: step.preselectedSourceId }))).toMatchObject({
+      ok: true,
+      paymentSourceId: step.preselectedSourceId,
+      billingAddress: { line1: "450 Mission Street" },
+      shippingAddress: null,
+    });
+    expect(await choosePayment(customer, form({}))).toEqual({ ok: false, message: "Please select a payment method." });
+    const admin = findUserByEmail("admin@example.com")!;
+    const adminStep = await loadPaymentStep(admin);
+    if (adminStep.status !== "ready" || !adminStep.preselectedSourceId) throw new Error("the admin added a card above");
+    expect(await choosePayment(customer, form({ payment_source_id: adminStep.preselectedSourceId }))).toEqual({
+      ok: false,
+      message: "Please select a payment method.",
+    });
+  });
+
+  it("refuses addresses that are not valid, and reports a failed load as 'Error'", async () => {
+    const admin = findUserByEmail("admin@example.com")!;
+    const step = await loadPaymentStep(admin);
+    expect(step).toMatchObject({ status: "ready", addressesValid: false, billingAddress: null });
+    if (step.status !== "ready" || !step.preselectedSourceId) throw new Error("the admin added a card above");
+    expect(await choosePayment(admin, form({ payment_source_id: step.preselectedSourceId }))).toEqual({
+      ok: false,
+      message: "Please make sure billing & shipping address are valid.",
+    });
+    billingFaults.inject("listPaymentSources", { message: "Chargebee is down." });
+    expect(await loadPaymentStep(admin)).toEqual({ status: "error" });
+  });
+});
