@@ -4,7 +4,12 @@ import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
+import { JOB_KINDS } from "~/server/job-kinds.server";
+import { startJobRunner } from "~/server/jobs.server";
 import { applySecurityHeaders } from "~/server/security-headers.server";
+
+// The server process runs the durable jobs (orders, ...) and resumes the ones a restart interrupted.
+startJobRunner(JOB_KINDS);
 
 const ABORT_DELAY = 5_000;
 

@@ -1,0 +1,39 @@
+import { randomUUID } from "node:crypto";
+import { and, eq, sql } from "drizzle-orm";
+import { drafts } from "~db/schema";
+import { db } from "./db.server";
+
+export interface StoredDraft {
+  id: string;
+  data: Record<string, unknown>;
+}
+
+/** The user's draft of a wizard, or null when they have none. */
+export function findDraft(ownerId: string, wizard: string): StoredDraft | null {
+  const row = db
+    .select({ id: drafts.id, data: drafts.data })
+    .from(drafts)
+    .where(and(eq(drafts.ownerId, ownerId), eq(drafts.wizard, wizard)))
+    .get();
+  return row ?? null;
+}
+
+/** Creates or replaces the user's draft of a wizard; its id stays the same for the draft's lifetime. */
+export function writeDraft(ownerId: string, wizard: string, data: Record<string, unknown>): StoredDraft {
+  const row = db
+    .insert(drafts)
+    .values({ id: randomUUID(), ownerId, wizard, data })
+    .onConflictDoUpdate({
+      target: [drafts.ownerId, drafts.wizard],
+      set: { data, updatedAt: sql`(unixepoch('subsec') * 1000)` },
+    })
+    .returning({ id: drafts.id, data: drafts.data })
+    .get();
+  return row;
+}
+
+export function deleteDraft(ownerId: string, wizard: string): void {
+  db.delete(drafts)
+    .where(and(eq(drafts.ownerId, ownerId), eq(drafts.wizard, wizard)))
+    .run();
+}

@@ -1,0 +1,52 @@
+import { Button, Group, Text } from "@mantine/core";
+import { Form, Link, useNavigation } from "@remix-run/react";
+import type { ReactNode } from "react";
+import { AuthenticityTokenInput } from "remix-utils/csrf/react";
+import { RouteModal } from "../route-dialogs";
+
+/**
+ * A confirmation rendered open by the server (the URL says it is open), so it works without JavaScript:
+ * confirming posts a form, going back is a link to the page without the dialog.
+ */
+export function ConfirmDialog({
+  title,
+  children,
+  confirmLabel,
+  busyLabel,
+  cancelLabel,
+  cancelTo,
+  intent,
+  fields = {},
+}: {
+  title: string;
+  children: ReactNode;
+  confirmLabel: string;
+  busyLabel: string;
+  cancelLabel: string;
+  cancelTo: string;
+  intent: string;
+  /** Hidden fields posted with the confirmation (e.g. the order's idempotency key). */
+  fields?: Record<string, string>;
+}) {
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle" && navigation.formData?.get("intent") === intent;
+  return (
+    <RouteModal title={title} closeTo={cancelTo}>
+      <Text mb="lg">{children}</Text>
+      <Form method="post">
+        <AuthenticityTokenInput name="csrf" />
+        {Object.entries(fields).map(([name, value]) => (
+          <input key={name} type="hidden" name={name} value={value} />
+        ))}
+        <Group justify="flex-end">
+          <Button component={Link} to={cancelTo} variant="default" replace>
+            {cancelLabel}
+          </Button>
+          <Button type="submit" name="intent" value={intent} loading={busy} loaderProps={{ "aria-label": busyLabel }}>
+            {confirmLabel}
+          </Button>
+        </Group>
+      </Form>
+    </RouteModal>
+  );
+}

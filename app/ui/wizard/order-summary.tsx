@@ -1,0 +1,65 @@
+import { Group, Table, Text } from "@mantine/core";
+import { formatCents } from "~/domain/format";
+
+/** An estimate as the pages show it (integer cents; dates as ISO strings). */
+export interface EstimateView {
+  lineItems: { description: string; quantity: number; unitAmount: number; amount: number }[];
+  discounts: { description: string; amount: number }[];
+  subTotal: number;
+  total: number;
+  amountDue: number;
+  nextBilling: { at: string; amount: number } | null;
+}
+
+/** The order's lines, its discounts and what is due today. */
+export function OrderSummary({ estimate, caption }: { estimate: EstimateView; caption: string }) {
+  return (
+    <Table withTableBorder striped className="gk-order-summary">
+      <Table.Caption>{caption}</Table.Caption>
+      <Table.Thead>
+        <Table.Tr>
+          <Table.Th scope="col">Item</Table.Th>
+          <Table.Th scope="col" ta="right">
+            Quantity
+          </Table.Th>
+          <Table.Th scope="col" ta="right">
+            Unit price
+          </Table.Th>
+          <Table.Th scope="col" ta="right">
+            Amount
+          </Table.Th>
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {estimate.lineItems.map((line, index) => (
+          <Table.Tr key={`${line.description}-${index}`}>
+            <Table.Td>{line.description}</Table.Td>
+            <Table.Td ta="right">{line.quantity}</Table.Td>
+            <Table.Td ta="right">{formatCents(line.unitAmount)}</Table.Td>
+            <Table.Td ta="right">{formatCents(line.amount)}</Table.Td>
+          </Table.Tr>
+        ))}
+        {estimate.discounts.map((discount, index) => (
+          <Table.Tr key={`discount-${index}`}>
+            <Table.Td colSpan={3}>{discount.description}</Table.Td>
+            <Table.Td ta="right">−{formatCents(discount.amount)}</Table.Td>
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+      <Table.Tfoot>
+        <Table.Tr>
+          <Table.Th scope="row" colSpan={3}>
+            Total amount due today
+          </Table.Th>
+          <Table.Td ta="right">
+            <Group justify="flex-end">
+              <Text fw={700} data-testid="amount-due">
+                {formatCents(estimate.amountDue)}
+              </Text>
+            </Group>
+          </Table.Td>
+        </Table.Tr>
+      </Table.Tfoot>
+    </Table>
+  );
+}

@@ -1,0 +1,42 @@
+import { Button, Group, Stack, Text } from "@mantine/core";
+import { Link } from "@remix-run/react";
+
+/**
+ * Previous and Next of a wizard step. Next is a submit of the step's form; when it cannot go on, it is
+ * disabled and the reason is visible text (DESIGN §3), so the hint exists without hover or JavaScript.
+ */
+export function StepActions({
+  previousTo,
+  nextLabel,
+  disabledReason,
+  busy = false,
+  busyLabel,
+}: {
+  previousTo?: string;
+  nextLabel: string;
+  disabledReason?: string | null;
+  busy?: boolean;
+  busyLabel?: string;
+}) {
+  return (
+    <Stack gap={4} align="flex-end" mt="lg">
+      <Group justify="space-between" w="100%">
+        {previousTo ? (
+          <Button component={Link} to={previousTo} variant="default">
+            Previous
+          </Button>
+        ) : (
+          <span />
+        )}
+        <Button type="submit" name="intent" value="next" disabled={Boolean(disabledReason)} loading={busy} aria-describedby={disabledReason ? "next-disabled-reason" : undefined}>
+          {busy && busyLabel ? busyLabel : nextLabel}
+        </Button>
+      </Group>
+      {disabledReason ? (
+        <Text size="sm" c="red.9" id="next-disabled-reason">
+          {disabledReason}
+        </Text>
+      ) : null}
+    </Stack>
+  );
+}

@@ -1,0 +1,37 @@
+import { Link } from "@remix-run/react";
+
+export interface StepLink {
+  key: string;
+  title: string;
+  to: string;
+}
+
+/**
+ * The wizard's steps in order. Done steps are links (DESIGN §3: earlier titles can be revisited, with or
+ * without JavaScript); the current one is marked for screen readers; later ones are plain text.
+ */
+export function WizardStepper({ steps, current, completed, label }: { steps: StepLink[]; current: string; completed: string[]; label: string }) {
+  return (
+    <nav aria-label={label} className="gk-stepper">
+      <ol>
+        {steps.map((step, index) => {
+          const state = step.key === current ? "current" : completed.includes(step.key) ? "done" : "upcoming";
+          return (
+            <li key={step.key} data-state={state}>
+              <span className="gk-stepper-number" aria-hidden="true">
+                {state === "done" ? "✓" : index + 1}
+              </span>
+              {state === "current" ? (
+                <span aria-current="step">{step.title}</span>
+              ) : state === "done" ? (
+                <Link to={step.to}>{step.title}</Link>
+              ) : (
+                <span>{step.title}</span>
+              )}
+            </li>
+          );
+        })}
+      </ol>
+    </nav>
+  );
+}
