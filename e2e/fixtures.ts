@@ -46,9 +46,12 @@ async function waitForHealth(baseURL: string, child: ChildProcess, output: () =>
   throw new Error(`The portal did not answer /healthz within 20 s:\n${output()}`);
 }
 
-/** Starts the built portal on a free port with an empty database (migrated and demo-seeded at start). */
-export async function startPortal(extraEnv: Record<string, string> = {}) {
-  const directory = mkdtempSync(path.join(tmpdir(), "gk-portal-e2e-"));
+/**
+ * Starts the built portal on a free port with an empty database (migrated and demo-seeded at start), or,
+ * given a directory, on the database already there (a restart); the caller then owns the directory.
+ */
+export async function startPortal({ directory: reused, env: extraEnv = {} }: { directory?: string; env?: Record<string, string> } = {}) {
+  const directory = reused ?? mkdtempSync(path.join(tmpdir(), "gk-portal-e2e-"));
   const databaseFile = path.join(directory, "portal.sqlite");
   const port = await freePort();
   let stdout = "";
@@ -70,12 +73,14 @@ export async function startPortal(extraEnv: Record<string, string> = {}) {
   await waitForHealth(baseURL, child, () => stdout + stderr);
   return {
     baseURL,
+    directory,
     databaseFile,
     stderr: () => stderr,
-    async stop() {
-      child.kill("SIGTERM");
+    /** Stops the server; SIGKILL stands for a crash (nothing gets to finish). keepData leaves the database for a restart. */
+    async stop({ signal = "SIGTERM", keepData = false }: { signal?: NodeJS.Signals; keepData?: boolean } = {}) {
+      child.kill(signal);
       await new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once("exit", resolve)));
-      rmSync(directory, { recursive: true, force: true });
+      if (!reused && !keepData) rmSync(directory, { recursive: true, force: true });
     },
   };
 }

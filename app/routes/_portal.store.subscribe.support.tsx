@@ -1,0 +1,94 @@
+import { Checkbox, Group, Stack, Text, Title } from "@mantine/core";
+import { withZod } from "@remix-validated-form/with-zod";
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { useState } from "react";
+import { AuthenticityTokenInput } from "remix-utils/csrf/react";
+import { useHydrated } from "remix-utils/use-hydrated";
+import { ValidatedForm, validationError } from "remix-validated-form";
+import { formatCents } from "~/domain/format";
+import { addonField, supportStepSchema, subscriptionStepUrl } from "~/domain/new-subscription";
+import { blockedMessage, CLOUD_ONLY_REASON, excludedBy, requiresCloud, tickedQuantity } from "~/domain/subscription";
+import { requireUser } from "~/server/auth.server";
+import { readUserForm } from "~/server/forms.server";
+import { offerFor, subscriptionWizard } from "~/server/new-subscription.server";
+import type { UserRecord } from "~/server/users.server";
+import { PageErrorBoundary } from "~/ui/page";
+import { StepActions } from "~/ui/wizard/step-actions";
+
+async function supportOffer(user: UserRecord) {
+  const draft = subscriptionWizard.load(user.id, "support");
+  const { support } = await offerFor(user, draft.data.cycle);
+  return { draft: draft.data, addons: support.map((item) => ({ ...item, id: item.listId })) };
+}
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const { draft, addons } = await supportOffer(await requireUser(request));
+  return json({ addons, hosting: draft.hosting, ticked: addons.filter((addon) => (draft.support[addon.id] ?? 0) > 0).map((addon) => addon.id) });
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const { user, formData } = await readUserForm(request);
+  const { draft, addons } = await supportOffer(user);
+  const result = await withZod(supportStepSchema(addons, draft.hosting)).validate(formData);
+  if (result.error) return validationError(result.error, result.submittedData);
+  const support = Object.fromEntries(addons.map((addon) => [addon.id, tickedQuantity(draft.support[addon.id] ?? 0, result.data.includes(addon.id))]));
+  return subscriptionWizard.complete(user.id, "support", { support });
+}
+
+export default function SupportStep() {
+  const { addons, hosting, ticked: initiallyTicked } = useLoaderData<typeof loader>();
+  const errors = (useActionData<typeof action>() as { fieldErrors?: Record<string, string> } | undefined)?.fieldErrors ?? {};
+  const [ticked, setTicked] = useState<string[]>(initiallyTicked);
+  // The rules disable boxes live with JavaScript; without it every box posts and the server applies them.
+  const hydrated = useHydrated();
+  const reasonFor = (id: string): string | null => {
+    if (!hydrated || ticked.includes(id)) return null;
+    if (hosting !== "cloud" && requiresCloud(id)) return CLOUD_ONLY_REASON;
+    const excluder = excludedBy(id, ticked);
+    return excluder ? blockedMessage(addons.find((addon) => addon.id === excluder)?.name ?? excluder) : null;
+  };
+  return (
+    <ValidatedForm validator={withZod(supportStepSchema(addons, hosting))} method="post" noValidate>
+      <AuthenticityTokenInput name="csrf" />
+      <Stack gap="md">
+        <Title order={3}>Support</Title>
+        <Text size="sm">Installation help, training and premium support, charged once with the first invoice.</Text>
+        {addons.map((addon) => {
+          const reason = reasonFor(addon.id);
+          const checked = ticked.includes(addon.id);
+          return (
+            <div key={addon.id}>
+              <Group justify="space-between" align="flex-start" wrap="nowrap">
+                <Checkbox
+                  name={addonField(addon.id)}
+                  checked={checked}
+                  disabled={Boolean(reason)}
+                  onChange={(event) => {
+                    const on = event.currentTarget.checked;
+                    setTicked((current) => (on ? [...current, addon.id] : current.filter((id) => id !== addon.id)));
+                  }}
+                  label={`${addon.name} · ${formatCents(addon.price)}`}
+                  description={addon.description}
+                  error={errors[addonField(addon.id)]}
+                  aria-describedby={reason ? `${addon.id}-reason` : undefined}
+                />
+                <Text size="sm" miw={110} ta="right">
+                  Once: {formatCents(checked ? addon.price : 0)}
+                </Text>
+              </Group>
+              {reason ? (
+                <Text size="xs" c="dimmed" ml={32} id={`${addon.id}-reason`}>
+                  {reason}
+                </Text>
+              ) : null}
+            </div>
+          );
+        })}
+      </Stack>
+      <StepActions previousTo={subscriptionStepUrl("hardware")} nextLabel="Next: Review" />
+    </ValidatedForm>
+  );
+}
+
+export const ErrorBoundary = PageErrorBoundary;

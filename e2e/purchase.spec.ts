@@ -1,0 +1,310 @@
+import { rmSync } from "node:fs";
+import Database from "better-sqlite3";
+import { DEMO, expect, signInAs, startPortal, test } from "./fixtures";
+import type { Page } from "@playwright/test";
+
+/** Reads (or arms a fault in) the running portal's database, the way an operator would. */
+function withDatabase<T>(file: string, use: (db: Database.Database) => T): T {
+  const db = new Database(file);
+  try {
+    return use(db);
+  } finally {
+    db.close();
+  }
+}
+
+const subscriptionsOf = (file: string, email: string) =>
+  withDatabase(file, (db) =>
+    (
+      db
+        .prepare(
+          "select count(*) as n from billing_subscriptions s join users u on u.billing_customer_id = s.customer_id where u.email = ?",
+        )
+        .get(email) as { n: number }
+    ).n,
+  );
+
+const next = (page: Page, label: string) => page.getByRole("button", { name: label }).click();
+
+async function planStep(page: Page, organization: string, users: string) {
+  await expect(page.getByRole("heading", { name: "Choose your plan" })).toBeVisible();
+  await page.getByLabel("Organization name the license is for").fill(organization);
+  await page.getByLabel("Number of users").fill(users);
+  await next(page, "Next: Hosting");
+  await expect(page.getByRole("heading", { name: "Select Your Preferred GateKeeper Hub Deployment" })).toBeVisible();
+}
+
+test.describe("buying a new recurring license", () => {
+  test.use({ expectedHttpErrors: [422] });
+
+  test("a customer buys one end to end, yearly, with hardware, support and a coupon", async ({ page }) => {
+    test.setTimeout(90_000);
+    await signInAs(page, DEMO.customer);
+    await page.goto("/store");
+    await page.getByRole("link", { name: "Subscription" }).click();
+    await expect(page.getByRole("dialog", { name: "You already have recurring licenses." })).toBeVisible();
+    await page.getByRole("link", { name: "Yes, I want a new recurring license" }).click();
+
+    // Plan: the default is Advanced, monthly; switching to yearly keeps what was typed.
+    await expect(page.getByRole("button", { name: "Billed Monthly" })).toHaveAttribute("aria-pressed", "true");
+    await expect(page.getByRole("radio", { name: /^Advanced \(Monthly Billing\)/ })).toBeChecked();
+    await page.getByLabel("Organization name the license is for").fill("Contoso Clinics");
+    await page.getByRole("button", { name: "Billed Annually (save up to 20%)" }).click();
+    await expect(page.getByRole("radio", { name: /^Advanced \(Annual Billing\) · \$57\.60 per user per year/ })).toBeChecked();
+    await expect(page.getByLabel("Organization name the license is for")).toHaveValue("Contoso Clinics");
+    await page.getByLabel("Number of users").fill("12");
+    await page.reload();
+    await expect(page.getByLabel("Organization name the license is for")).toHaveValue("Contoso Clinics");
+    await page.getByLabel("Number of users").fill("12");
+    await next(page, "Next: Hosting");
+
+    // Hosting: a cloud Hub (the default).
+    await expect(page.getByRole("radio", { name: /GateKeeper Cloud Hub \(Annual\)/ })).toBeChecked();
+    await next(page, "Next: Hardware");
+
+    // Hardware: six USB sensors (two boxes of shipping).
+    await page.getByLabel("Quantity of USB Sensor").fill("6");
+    await next(page, "Next: Support");
+
+    // Support: virtual installation.
+    await page.getByRole("checkbox", { name: /Virtual Installation/ }).check();
+    await next(page, "Next: Review");
+
+    // Review: 12 × $57.60 + $950.40 cloud Hub + 6 × $60.00 + $15.00 shipping + $500.00 installation.
+    await expect(page.getByText("Print this out!")).toBeVisible();
+    await expect(page.getByTestId("amount-due")).toHaveText("$2,516.60");
+    await page.reload();
+    await expect(page.getByTestId("amount-due")).toHaveText("$2,516.60");
+    await next(page, "Next: Billing");
+
+    // Billing: the Visa on file is preselected.
+    await next(page, "Next: Order");
+
+    // Order: coupons, then the confirmation.
+    await expect(page.getByRole("heading", { name: "Review Order" })).toBeVisible();
+    await expect(page.getByText("Same as billing address.")).toBeVisible();
+    await expect(page.getByTestId("masked-card")).toHaveText("**** **** **** 4242");
+    const coupon = page.getByLabel("I have a coupon:");
+    await page.getByRole("button", { name: "Remove" }).click();
+    await expect(page.getByText("No coupon added.")).toBeVisible();
+    await page.getByRole("button", { name: "Apply" }).click();
+    await expect(page.getByText("Please enter a valid coupon code.")).toBeVisible();
+    for (const [code, message] of [
+      ["NOT-A-COUPON", "Invalid coupon code."],
+      ["SPRING2024", "This coupon has expired or has already been used."],
+      ["REF-CUSTOMER", "This referral coupon cannot be applied to your purchases."],
+    ]) {
+      await coupon.fill(code);
+      await page.getByRole("button", { name: "Apply" }).click();
+      await expect(page.getByText(message)).toBeVisible();
+      await expect(coupon).toHaveValue("");
+    }
+    await coupon.fill("WELCOME10");
+    await page.getByRole("button", { name: "Apply" }).click();
+    await expect(page.getByTestId("amount-due")).toHaveText("$2,264.94");
+
+    await page.getByRole("link", { name: "Submit Order" }).click();
+    const confirm = page.getByRole("dialog", { name: "Place your order." });
+    await expect(confirm).toContainText("This will place your order and create a new recurring license for GateKeeper Hub.");
+    await confirm.getByRole("link", { name: "Continue Editing" }).click();
+    await expect(confirm).toBeHidden();
+    await page.getByRole("link", { name: "Submit Order" }).click();
+    await confirm.getByRole("button", { name: "Purchase" }).click();
+
+    await expect(page.getByText("Successfully created your GateKeeper Enterprise recurring license!")).toBeVisible({ timeout: 15_000 });
+    await expect(page.getByRole("link", { name: "Deploy New GateKeeper Cloud Hub" })).toHaveAttribute("href", "/hubs?new=true");
+    await page.getByRole("link", { name: "I'll deploy later" }).click();
+    await expect(page.getByRole("row", { name: /Contoso Clinics/ })).toContainText("12");
+  });
+
+  test("a distributor sees reseller plans and prices and buys an on-premise license", async ({ page, portal }) => {
+    test.setTimeout(90_000);
+    await signInAs(page, DEMO.distributor);
+    const before = subscriptionsOf(portal.databaseFile, DEMO.distributor);
+    await page.goto("/store/subscription");
+    await expect(page).toHaveURL(/\/store\/subscribe\/plan$/);
+    await expect(page.getByRole("radio", { name: /^Core \(Monthly Billing\) · \$3\.00 per user per month/ })).toBeVisible();
+    await expect(page.getByText(/for resellers/)).toHaveCount(0);
+    await planStep(page, "Reseller Customer Ltd", "5");
+    await page.getByRole("radio", { name: /GateKeeper On-Premise Hub \(Monthly\)/ }).check();
+    await page.getByRole("checkbox", { name: /Offsite Access/ }).check();
+    await next(page, "Next: Hardware");
+    await next(page, "Next: Support");
+    await next(page, "Next: Review");
+    // 5 × $4.50 + $23.20 on-premise Hub + $39.20 offsite access, at reseller prices.
+    await expect(page.getByTestId("amount-due")).toHaveText("$84.90");
+    await next(page, "Next: Billing");
+    await addCardInWizard(page);
+    await expect(page.getByText("Please make sure billing & shipping address are valid.")).toBeVisible();
+    await addBillingAddressInWizard(page);
+    await next(page, "Next: Order");
+    await page.getByRole("link", { name: "Submit Order" }).click();
+    await page.getByRole("button", { name: "Purchase" }).click();
+    await expect(page.getByText("Successfully created your GateKeeper Enterprise recurring license!")).toBeVisible({ timeout: 15_000 });
+    await page.getByRole("link", { name: "Go to Licenses page to download new license" }).click();
+    await expect(page.getByRole("row", { name: /Reseller Customer Ltd/ })).toBeVisible();
+    expect(subscriptionsOf(portal.databaseFile, DEMO.distributor)).toBe(before + 1);
+  });
+
+  test("a bookmarked step sends a new visitor to the first step, and works once the steps before it are done", async ({ page }) => {
+    await signInAs(page, DEMO.admin);
+    await page.goto("/store/subscribe/review");
+    await expect(page).toHaveURL(/\/store\/subscribe\/plan$/);
+    await planStep(page, "Bookmark Inc", "3");
+    await page.goto("/store/subscribe/support");
+    await expect(page).toHaveURL(/\/store\/subscribe\/hosting$/);
+    await next(page, "Next: Hardware");
+    await page.goto("/store/subscribe/plan");
+    await expect(page.getByLabel("Organization name the license is for")).toHaveValue("Bookmark Inc");
+    await page.getByRole("navigation", { name: "Order steps" }).getByRole("link", { name: "Hosting" }).click();
+    await expect(page).toHaveURL(/\/store\/subscribe\/hosting$/);
+    await page.getByRole("button", { name: "Close" }).click();
+    await expect(page).toHaveURL(/\/store$/);
+    await page.goto("/store/subscribe/hosting");
+    await expect(page).toHaveURL(/\/store\/subscribe\/plan$/);
+    await expect(page.getByLabel("Organization name the license is for")).toHaveValue("");
+  });
+
+  test("the plan step says what is wrong and keeps the rest", async ({ page, javaScriptEnabled }) => {
+    await signInAs(page, DEMO.admin);
+    await page.goto("/store/subscribe/plan");
+    await page.getByLabel("Number of users").fill("0");
+    if (javaScriptEnabled) {
+      await expect(page.getByRole("button", { name: "Next: Hosting" })).toBeDisabled();
+      await expect(page.getByText("Please fix the errors.")).toBeVisible();
+      await page.getByLabel("Organization name the license is for").focus();
+      await page.getByLabel("Number of users").focus();
+      await page.getByLabel("Organization name the license is for").blur();
+    } else {
+      await next(page, "Next: Hosting");
+      await expect(page.getByText("Please fix the errors.")).toBeVisible();
+    }
+    await expect(page.getByText("Cannot be empty.")).toBeVisible();
+    await expect(page.getByText("Must be at least 1.")).toBeVisible();
+  });
+
+  test("installation add-ons exclude each other", async ({ page, javaScriptEnabled }) => {
+    await signInAs(page, DEMO.admin);
+    await page.goto("/store/subscribe/plan");
+    await planStep(page, "Add-on Rules Co", "2");
+    await next(page, "Next: Hardware");
+    await next(page, "Next: Support");
+    const blocked =
+      "You cannot select this add-on because dependent add-on On-Site Installation is already selected. Uncheck On-Site Installation to allow this add-on.";
+    await page.getByRole("checkbox", { name: /On-Site Installation/ }).check();
+    if (javaScriptEnabled) {
+      await expect(page.getByRole("checkbox", { name: /Virtual Installation/ })).toBeDisabled();
+      await expect(page.getByText(blocked)).toBeVisible();
+      await page.getByRole("checkbox", { name: /On-Site Installation/ }).uncheck();
+      await expect(page.getByRole("checkbox", { name: /Virtual Installation/ })).toBeEnabled();
+    } else {
+      await page.getByRole("checkbox", { name: /Virtual Installation/ }).check();
+      await next(page, "Next: Review");
+      await expect(page.getByText(blocked)).toBeVisible();
+    }
+  });
+});
+
+/** The distributor has no card yet: add the Visa test card through the payment step's drawer. */
+async function addCardInWizard(page: Page) {
+  await page.getByRole("link", { name: "Add Card" }).click();
+  const drawer = page.getByRole("dialog", { name: "Create new payment method" });
+  await drawer.getByLabel("Card number").fill("4242 4242 4242 4242");
+  await drawer.getByLabel("Expiry").fill("12 / 30");
+  await drawer.getByLabel("Security code").fill("123");
+  await drawer.getByLabel("First name").fill("Ravi");
+  await drawer.getByLabel("Last name").fill("Patel");
+  await drawer.getByLabel("Address line 1").fill("1 Reseller Way");
+  await drawer.getByLabel("City").fill("London");
+  await drawer.getByLabel("State").fill("London");
+  await drawer.getByLabel("Zip").fill("EC1A 1BB");
+  await drawer.getByRole("combobox", { name: /^Country/ }).selectOption("GB");
+  await drawer.getByRole("button", { name: "Save Card" }).click();
+  await expect(page.getByText("Successfully added new payment method.")).toBeVisible();
+}
+
+/** ... and a billing address, through the Billing Address panel's drawer (name, email and phone come prefilled). */
+async function addBillingAddressInWizard(page: Page) {
+  await page.getByRole("link", { name: "Update Billing Profile" }).click();
+  const drawer = page.getByRole("dialog", { name: "Update Billing Profile" });
+  await drawer.getByLabel("Address line 1").fill("1 Reseller Way");
+  await drawer.getByLabel("City").fill("London");
+  await drawer.getByLabel("State").fill("London");
+  await drawer.getByLabel("Zip").fill("EC1A 1BB");
+  await drawer.getByRole("combobox", { name: /^Country/ }).last().selectOption("GB");
+  await drawer.getByRole("button", { name: "Save Billing Profile" }).click();
+  await expect(page.getByText("Successfully updated billing profile.")).toBeVisible();
+}
+
+test.describe("an order placed only once", () => {
+  test("a double-submitted Purchase creates one subscription", async ({ page, portal }) => {
+    test.setTimeout(60_000);
+    await signInAs(page, DEMO.customer);
+    await page.goto("/store/subscribe/plan");
+    await planStep(page, "Double Submit Corp", "4");
+    for (const label of ["Next: Hardware", "Next: Support", "Next: Review", "Next: Billing", "Next: Order"]) await next(page, label);
+    await page.getByRole("link", { name: "Submit Order" }).click();
+    const before = subscriptionsOf(portal.databaseFile, DEMO.customer);
+    // Two posts of the same form, as a double click or a resubmitted page sends them.
+    const csrf = await page.getByRole("dialog", { name: "Place your order." }).locator('input[name="csrf"]').inputValue();
+    const orderKey = await page.getByRole("dialog", { name: "Place your order." }).locator('input[name="orderKey"]').inputValue();
+    const post = () =>
+      page.request.post("/store/subscribe/order", { form: { csrf, orderKey, intent: "purchase" }, maxRedirects: 0 });
+    const [first, second] = await Promise.all([post(), post()]);
+    expect(first.headers().location).toMatch(/^\/store\/orders\//);
+    expect(second.headers().location).toBe(first.headers().location);
+    await page.goto(first.headers().location);
+    await expect(page.getByText("Successfully created your GateKeeper Enterprise recurring license!")).toBeVisible({ timeout: 15_000 });
+    expect(subscriptionsOf(portal.databaseFile, DEMO.customer)).toBe(before + 1);
+  });
+});
+
+test.describe("a server restart during the order", () => {
+  test("finishes the order once when the portal comes back", async ({ page }) => {
+    test.setTimeout(120_000);
+    // A portal of this test's own, since it is stopped mid-order.
+    const first = await startPortal();
+    const at = (path: string) => `${first.baseURL}${path}`;
+    await page.goto(at("/login"));
+    await page.getByLabel("Email").fill(DEMO.customer);
+    await page.getByLabel("Password").fill("GateKeeper-demo-1");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expect(page.getByRole("heading", { level: 1, name: "Home" })).toBeVisible();
+    await page.goto(at("/store/subscribe/plan"));
+    await planStep(page, "Restart Resilience Inc", "7");
+    for (const label of ["Next: Hardware", "Next: Support", "Next: Review", "Next: Billing", "Next: Order"]) await next(page, label);
+    const before = subscriptionsOf(first.databaseFile, DEMO.customer);
+
+    // The billing provider hangs on the order, and the server dies while it waits.
+    withDatabase(first.databaseFile, (db) =>
+      db
+        .prepare("insert into billing_faults (call, mode, kind, message, remaining, hang_ms) values ('createSubscription', 'hang', 'unknown', 'timeout', 1, 60000)")
+        .run(),
+    );
+    await page.getByRole("link", { name: "Submit Order" }).click();
+    await page.getByRole("button", { name: "Purchase" }).click();
+    await expect(page).toHaveURL(/\/store\/orders\//);
+    await expect(page.getByText("Your order is being placed.")).toBeVisible();
+    const progressPath = new URL(page.url()).pathname;
+    await page.goto("about:blank");
+    await first.stop({ signal: "SIGKILL", keepData: true });
+    withDatabase(first.databaseFile, (db) => db.prepare("delete from billing_faults").run());
+
+    const second = await startPortal({ directory: first.directory });
+    try {
+      await page.goto(`${second.baseURL}${progressPath}`);
+      await expect(page.getByText("Successfully created your GateKeeper Enterprise recurring license!")).toBeVisible({ timeout: 20_000 });
+      await page.reload();
+      await expect(page.getByText("Successfully created your GateKeeper Enterprise recurring license!")).toBeVisible();
+      expect(subscriptionsOf(second.databaseFile, DEMO.customer)).toBe(before + 1);
+      const licenses = withDatabase(second.databaseFile, (db) =>
+        (db.prepare("select count(*) as n from licenses where name = ?").get("Restart Resilience Inc") as { n: number }).n,
+      );
+      expect(licenses).toBe(1);
+      await page.goto("about:blank");
+    } finally {
+      await second.stop();
+      rmSync(first.directory, { recursive: true, force: true });
+    }
+  });
+});
