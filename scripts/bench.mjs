@@ -13,6 +13,7 @@ import { measurePages } from "./bench/page-bytes.mjs";
 import { signIn, startPortal } from "./bench/portal.mjs";
 import { launchBrowser, LINK, measureSignIn } from "./bench/sign-in.mjs";
 import { kB, table } from "./bench/table.mjs";
+import { walkWizard, WIZARD_STEPS } from "./bench/wizard.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const RESULTS = path.join(ROOT, "bench-results", "latest.json");
@@ -67,7 +68,18 @@ async function main() {
     ...CUSTOMER_PAGES.map((page) => ({ path: page, jar: customer })),
     ...ADMIN_PAGES.map((page) => ({ path: page, jar: admin })),
   ]);
-  printPages(pages);
+  printPages("Bytes per page: HTML, then the CSS and JS it references (gzip: zlib default level; 1 kB = 1000 B)", pages);
+
+  // The new-subscription wizard's steps, reachable only once the steps before them are done: walk it
+  // over HTTP as the customer (without ordering), then measure each step's page like the pages above.
+  const wizardFailure = await walkWizard(portal.baseUrl, customer);
+  const wizardPages = await measurePages(
+    portal.baseUrl,
+    WIZARD_STEPS.map((step) => ({ path: step.path, jar: customer })),
+  );
+  printPages("\nNew-subscription wizard, walked step by step as customer@example.com (same columns)", wizardPages);
+  if (wizardFailure) console.log(`The walk through the wizard stopped: ${wizardFailure}`);
+  pages.push(...wizardPages);
 
   // 2. /home under load, then a bare server answering a body of the same size, with the same settings.
   const home = pages.find((page) => page.path === "/home");
@@ -95,6 +107,7 @@ async function main() {
   console.log(`\nResults: ${path.relative(ROOT, RESULTS)}`);
 
   return [
+    ...(wizardFailure ? [`the walk through the wizard stopped: ${wizardFailure}`] : []),
     ...pages.filter((page) => page.status !== 200).map((page) => `${page.path} answered ${page.status}, not 200`),
     ...Object.entries({ portal: portalLoad, "bare server": bareLoad })
       .filter(([, result]) => result.errors + result.non2xx > 0)
@@ -105,8 +118,8 @@ async function main() {
   ];
 }
 
-function printPages(pages) {
-  console.log("Bytes per page: HTML, then the CSS and JS it references (gzip: zlib default level; 1 kB = 1000 B)");
+function printPages(title, pages) {
+  console.log(title);
   const columns = [
     "page",
     "status",
