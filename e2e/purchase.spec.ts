@@ -1,6 +1,6 @@
 import { rmSync } from "node:fs";
 import Database from "better-sqlite3";
-import { DEMO, expect, signInAs, startPortal, test } from "./fixtures";
+import { DEMO, expect, expectAccessible, signInAs, startPortal, test } from "./fixtures";
 import type { Page } from "@playwright/test";
 
 /** Reads (or arms a fault in) the running portal's database, the way an operator would. */
@@ -163,6 +163,47 @@ test.describe("buying a new recurring license", () => {
     await page.goto("/store/subscribe/hosting");
     await expect(page).toHaveURL(/\/store\/subscribe\/plan$/);
     await expect(page.getByLabel("Organization name the license is for")).toHaveValue("");
+  });
+
+  test("every step survives a refresh and has no serious accessibility violation", async ({ page, javaScriptEnabled }) => {
+    test.setTimeout(90_000);
+    await signInAs(page, DEMO.admin);
+    await page.goto("/store/subscribe/plan");
+    const steps: [string, string][] = [
+      ["Choose your plan", "Next: Hosting"],
+      ["Select Your Preferred GateKeeper Hub Deployment", "Next: Hardware"],
+      ["Hardware", "Next: Support"],
+      ["Support", "Next: Review"],
+      ["Review", "Next: Billing"],
+    ];
+    const wizard = page.getByRole("dialog", { name: "New Recurring License" });
+    for (const [heading, button] of steps) {
+      await expect(wizard.getByRole("heading", { name: heading, exact: true })).toBeVisible();
+      if (heading === "Choose your plan") {
+        await page.getByLabel("Organization name the license is for").fill("Refresh Ltd");
+        await page.getByRole("button", { name: "Billed Annually (save up to 20%)" }).click();
+      }
+      await page.reload();
+      await expect(wizard.getByRole("heading", { name: heading, exact: true })).toBeVisible();
+      if (heading === "Choose your plan") await expect(page.getByLabel("Organization name the license is for")).toHaveValue("Refresh Ltd");
+      await expectAccessible(page, javaScriptEnabled);
+      await next(page, button);
+    }
+    // The admin has no card and no billing address yet: the step says so, and refreshing keeps it.
+    await expect(page.getByText("Please add and select a valid payment method.")).toBeVisible();
+    await page.reload();
+    await expect(page.getByRole("button", { name: "Next: Order" })).toBeDisabled();
+    await expectAccessible(page, javaScriptEnabled);
+  });
+
+  test("a customer who upgrades instead is sent to the Licenses page", async ({ page }) => {
+    await signInAs(page, DEMO.customer);
+    await page.goto("/store");
+    await page.getByRole("link", { name: "Subscription" }).click();
+    await page.getByRole("link", { name: "No, I'll upgrade existing recurring license" }).click();
+    await expect(page.getByText("use the 'Add Users' button on the Licenses page")).toBeVisible();
+    await page.getByRole("link", { name: "Add users to an existing license" }).click();
+    await expect(page).toHaveURL(/\/licenses$/);
   });
 
   test("the plan step says what is wrong and keeps the rest", async ({ page, javaScriptEnabled }) => {

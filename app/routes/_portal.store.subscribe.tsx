@@ -38,7 +38,7 @@ export default function SubscriptionWizard() {
       headerAction={
         <Form method="post" action="/store/subscribe">
           <AuthenticityTokenInput name="csrf" />
-          <Button type="submit" variant="subtle" color="gray.8">
+          <Button type="submit" variant="default" size="xs">
             Close
           </Button>
         </Form>
