@@ -1,12 +1,11 @@
 import { defineConfig } from "@playwright/test";
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "./e2e/chromium.mjs";
 
 /**
  * End-to-end tests drive Debian's Chromium (no browser download). Every flow runs twice: with
  * JavaScript and without it. Each worker starts the built server on a free port with a fresh
  * database (see e2e/fixtures.ts), so projects and workers never share state.
  */
-const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-
 export default defineConfig({
   testDir: "e2e",
   fullyParallel: true,
@@ -18,19 +17,7 @@ export default defineConfig({
   reporter: process.env.CI ? [["list"]] : [["list"], ["html", { open: "never" }]],
   use: {
     trace: "retain-on-failure",
-    launchOptions: {
-      executablePath: chromium,
-      // Without these, Chromium tries to reach Google's services, which this network refuses.
-      args: [
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-      ],
-    },
+    launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
   },
   projects: [
     { name: "javascript", use: { javaScriptEnabled: true } },

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { count } from "drizzle-orm";
 import type { BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
 import { seedBillingDemo } from "~/server/billing/local/seed.server";
-import { signLicenseCode } from "~/server/license-codes.server";
+import { licenseRow } from "~/server/license-codes.server";
 import { hashPasswordSync } from "~/server/passwords.server";
 import * as schema from "./schema";
 
@@ -65,24 +65,8 @@ export function seedDemo(db: BetterSQLite3Database<typeof schema>, now = new Dat
       terms: { name: string; nodes: number; planType: "core" | "advanced" | "ultimate"; hasCloudSupport: boolean },
       validFrom: Date,
       validTo: Date,
-      extra: Partial<typeof schema.licenses.$inferInsert> = {},
-    ): typeof schema.licenses.$inferInsert => ({
-      id: randomUUID(),
-      ownerId: customerId,
-      externalLicenseId,
-      type: "recurring",
-      validFrom,
-      validTo,
-      licenseCode: signLicenseCode({
-        externalLicenseId,
-        type: "recurring",
-        validFrom: validFrom.toISOString(),
-        validTo: validTo.toISOString(),
-        ...terms,
-      }),
-      ...terms,
-      ...extra,
-    });
+      extra: { isUsed?: boolean; subscriptionId?: string } = {},
+    ) => licenseRow(customerId, { externalLicenseId, type: "recurring", validFrom, validTo, ...terms }, extra);
 
     const onPremise = license(
       "GK-NWC-2026-0001",

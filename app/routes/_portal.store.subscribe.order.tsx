@@ -1,4 +1,4 @@
-import { Alert, Button, Card, Group, SimpleGrid, Stack, Text, TextInput, Title } from "@mantine/core";
+import { Button, Card, Group, SimpleGrid, Stack, Text, TextInput, Title } from "@mantine/core";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { useEffect, useRef } from "react";
@@ -13,7 +13,7 @@ import type { UserRecord } from "~/server/users.server";
 import type { AddressView } from "~/ui/billing/types";
 import { PageErrorBoundary } from "~/ui/page";
 import { ConfirmDialog } from "~/ui/wizard/confirm-dialog";
-import { OrderSummary } from "~/ui/wizard/order-summary";
+import { EstimateOrError } from "~/ui/wizard/order-summary";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
@@ -109,13 +109,7 @@ export default function OrderStep() {
       <Text>
         Recurring license for <strong>{organization}</strong>
       </Text>
-      {estimate ? (
-        <OrderSummary estimate={estimate} caption="Your order" />
-      ) : (
-        <Alert color="red" role="alert" title="Failed to generate your order.">
-          {estimateError}
-        </Alert>
-      )}
+      <EstimateOrError estimate={estimate} error={estimateError} caption="Your order" />
 
       <Form method="post" ref={couponForm}>
         <AuthenticityTokenInput name="csrf" />

@@ -1,4 +1,4 @@
-import { Alert, Button, Group, Stack, Text, Title } from "@mantine/core";
+import { Button, Group, Stack, Text, Title } from "@mantine/core";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useLoaderData } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
@@ -8,7 +8,7 @@ import { requireUser } from "~/server/auth.server";
 import { readUserForm } from "~/server/forms.server";
 import { estimateForPage, subscriptionWizard } from "~/server/new-subscription.server";
 import { PageErrorBoundary } from "~/ui/page";
-import { OrderSummary } from "~/ui/wizard/order-summary";
+import { EstimateOrError } from "~/ui/wizard/order-summary";
 import { StepActions } from "~/ui/wizard/step-actions";
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -44,13 +44,7 @@ export default function ReviewStep() {
         <Text>
           Recurring license for <strong>{organization}</strong>
         </Text>
-        {estimate ? (
-          <OrderSummary estimate={estimate} caption="Your order before any coupon" />
-        ) : (
-          <Alert color="red" role="alert" title="Failed to generate your order.">
-            {estimateError}
-          </Alert>
-        )}
+        <EstimateOrError estimate={estimate} error={estimateError} caption="Your order before any coupon" />
       </Stack>
       <StepActions
         previousTo={subscriptionStepUrl("support")}

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { and, eq, inArray, lt, or, sql } from "drizzle-orm";
+import { and, eq, inArray, lt, or, sql, type SQL } from "drizzle-orm";
 import { jobs, type JobStatus } from "~db/schema";
 import { ProviderError } from "./billing/errors.server";
 import { db } from "./db.server";
@@ -73,21 +73,21 @@ export function enqueueJob(job: { kind: string; ownerId: string; idempotencyKey:
   return toView(row);
 }
 
+/** The user's job with this idempotency key, or null. */
 export function findJobByKey(ownerId: string, idempotencyKey: string): JobView | null {
-  const row = db
-    .select()
-    .from(jobs)
-    .where(and(eq(jobs.ownerId, ownerId), eq(jobs.idempotencyKey, idempotencyKey)))
-    .get();
-  return row ? toView(row) : null;
+  return findOwned(ownerId, eq(jobs.idempotencyKey, idempotencyKey));
 }
 
 /** The user's job, or null: a job id from a URL is never trusted on its own. */
 export function findOwnedJob(ownerId: string, jobId: string): JobView | null {
+  return findOwned(ownerId, eq(jobs.id, jobId));
+}
+
+function findOwned(ownerId: string, condition: SQL): JobView | null {
   const row = db
     .select()
     .from(jobs)
-    .where(and(eq(jobs.ownerId, ownerId), eq(jobs.id, jobId)))
+    .where(and(eq(jobs.ownerId, ownerId), condition))
     .get();
   return row ? toView(row) : null;
 }

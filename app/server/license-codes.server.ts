@@ -1,4 +1,5 @@
-import { createHmac } from "node:crypto";
+import { createHmac, randomUUID } from "node:crypto";
+import type { licenses } from "~db/schema";
 import { secretFor } from "./secrets.server";
 
 /** What a Hub reads from a license file. */
@@ -31,4 +32,29 @@ export function readLicenseCode(code: string): LicenseTerms | null {
 
 function signature(body: string): string {
   return createHmac("sha256", secretFor("license-signing")).update(body).digest("base64url");
+}
+
+type LicenseRow = typeof licenses.$inferInsert;
+
+/**
+ * A new license row with its signed code, for the seed and for orders (no database access here, so the
+ * seed can use it while the database starts).
+ */
+export function licenseRow(
+  ownerId: string,
+  terms: Omit<LicenseTerms, "validFrom" | "validTo" | "type" | "planType"> & {
+    planType: LicenseRow["planType"];
+    type: LicenseRow["type"];
+    validFrom: Date;
+    validTo: Date;
+  },
+  extra: Pick<LicenseRow, "subscriptionId" | "isUsed"> = {},
+): LicenseRow {
+  return {
+    id: randomUUID(),
+    ownerId,
+    ...terms,
+    licenseCode: signLicenseCode({ ...terms, validFrom: terms.validFrom.toISOString(), validTo: terms.validTo.toISOString() }),
+    ...extra,
+  };
 }

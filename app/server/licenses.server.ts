@@ -1,9 +1,9 @@
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { and, desc, eq } from "drizzle-orm";
 import { daysLeft, licenseStatus } from "~/domain/license-status";
 import { hubInstallations, licenses } from "~db/schema";
 import { db } from "./db.server";
-import { signLicenseCode } from "./license-codes.server";
+import { licenseRow } from "./license-codes.server";
 
 /** The user's licenses, newest first, with the derived status and days left. */
 export function listLicenses(ownerId: string, now = new Date()) {
@@ -55,32 +55,10 @@ export function createLicenseForSubscription(order: {
   const validFrom = new Date();
   const validTo = order.validTo ?? new Date(validFrom.getTime() + 30 * DAY_MS);
   const externalLicenseId = `GK-${validFrom.getUTCFullYear()}-${randomBytes(4).toString("hex").toUpperCase()}`;
-  const terms = {
-    externalLicenseId,
-    name: order.name,
-    nodes: order.nodes,
-    planType: order.planType,
-    type: "recurring",
-    hasCloudSupport: order.hasCloudSupport,
-    validFrom: validFrom.toISOString(),
-    validTo: validTo.toISOString(),
-  };
+  const { ownerId, subscriptionId, name, nodes, planType, hasCloudSupport } = order;
   return db
     .insert(licenses)
-    .values({
-      id: randomUUID(),
-      ownerId: order.ownerId,
-      subscriptionId: order.subscriptionId,
-      externalLicenseId,
-      name: order.name,
-      nodes: order.nodes,
-      planType: order.planType,
-      type: "recurring",
-      hasCloudSupport: order.hasCloudSupport,
-      validFrom,
-      validTo,
-      licenseCode: signLicenseCode(terms),
-    })
+    .values(licenseRow(ownerId, { externalLicenseId, name, nodes, planType, type: "recurring", hasCloudSupport, validFrom, validTo }, { subscriptionId }))
     .returning()
     .get();
 }

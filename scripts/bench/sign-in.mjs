@@ -1,4 +1,5 @@
 /* global document -- probeSignInForm runs in the page */
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../../e2e/chromium.mjs";
 import { setTimeout as sleep } from "node:timers/promises";
 import { chromium } from "playwright";
 
@@ -12,16 +13,8 @@ const TIMEOUT_MS = 60_000;
 /** Debian's Chromium unless CHROMIUM_PATH names another. The caller closes it, on a signal too. */
 export function launchBrowser() {
   return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
+    executablePath: CHROMIUM_PATH,
+    args: CHROMIUM_ARGS,
     // Playwright's own handlers would end the process before the bench has stopped its servers.
     handleSIGINT: false,
     handleSIGTERM: false,

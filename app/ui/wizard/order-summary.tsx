@@ -1,4 +1,4 @@
-import { Group, Table, Text } from "@mantine/core";
+import { Alert, Group, Table, Text } from "@mantine/core";
 import { formatCents } from "~/domain/format";
 
 /** An estimate as the pages show it (integer cents; dates as ISO strings). */
@@ -61,5 +61,16 @@ export function OrderSummary({ estimate, caption }: { estimate: EstimateView; ca
         </Table.Tr>
       </Table.Tfoot>
     </Table>
+  );
+}
+
+/** The estimate, or the reason it could not be made (spec 000 §8 "Estimate fails") in its place. */
+export function EstimateOrError({ estimate, error, caption }: { estimate: EstimateView | null; error: string | null; caption: string }) {
+  return estimate ? (
+    <OrderSummary estimate={estimate} caption={caption} />
+  ) : (
+    <Alert color="red" role="alert" title="Failed to generate your order.">
+      {error}
+    </Alert>
   );
 }
