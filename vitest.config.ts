@@ -1,11 +1,11 @@
-import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   resolve: {
     alias: {
-      "~db": path.resolve(__dirname, "db"),
-      "~": path.resolve(__dirname, "app"),
+      "~db": fileURLToPath(new URL("./db", import.meta.url)),
+      "~": fileURLToPath(new URL("./app", import.meta.url)),
     },
   },
   test: {
