@@ -300,6 +300,35 @@ test.describe("an order placed only once", () => {
   });
 });
 
+test.describe("an order the billing provider refuses", () => {
+  test("says why, charges nothing, and lets the customer try again", async ({ page, portal }) => {
+    test.setTimeout(60_000);
+    await signInAs(page, DEMO.customer);
+    await page.goto("/store/subscribe/plan");
+    await planStep(page, "Refused Order LLC", "2");
+    for (const label of ["Next: Hardware", "Next: Support", "Next: Review", "Next: Billing", "Next: Order"]) await next(page, label);
+    const before = subscriptionsOf(portal.databaseFile, DEMO.customer);
+    withDatabase(portal.databaseFile, (db) =>
+      db
+        .prepare("insert into billing_faults (call, mode, kind, message, remaining, hang_ms) values ('createSubscription', 'fail', 'final', 'Your card was declined.', 1, 0)")
+        .run(),
+    );
+    await page.getByRole("link", { name: "Submit Order" }).click();
+    await page.getByRole("button", { name: "Purchase" }).click();
+    const failure = page.getByRole("alert");
+    await expect(failure).toContainText("Failed to create a subscription");
+    await expect(failure).toContainText("Error message: Your card was declined.");
+    expect(subscriptionsOf(portal.databaseFile, DEMO.customer)).toBe(before);
+
+    await page.getByRole("link", { name: "Back to your order" }).click();
+    await expect(page.getByRole("heading", { name: "Review Order" })).toBeVisible();
+    await page.getByRole("link", { name: "Submit Order" }).click();
+    await page.getByRole("button", { name: "Purchase" }).click();
+    await expect(page.getByText("Successfully created your GateKeeper Enterprise recurring license!")).toBeVisible({ timeout: 15_000 });
+    expect(subscriptionsOf(portal.databaseFile, DEMO.customer)).toBe(before + 1);
+  });
+});
+
 test.describe("a server restart during the order", () => {
   test("finishes the order once when the portal comes back", async ({ page }) => {
     test.setTimeout(120_000);

@@ -185,6 +185,14 @@ test.describe("accessibility", () => {
     }
   });
 
+  test("a customer's pages with licenses, Hubs, a card and the subscription choice have no serious violation", async ({ page, javaScriptEnabled }) => {
+    await signInAs(page, DEMO.customer);
+    for (const path of ["/licenses", "/hubs", "/account", "/store/subscription"]) {
+      await page.goto(path);
+      await expectAccessible(page, javaScriptEnabled);
+    }
+  });
+
   test("the admin portal has no serious violation", async ({ page, javaScriptEnabled }) => {
     await signInAs(page, DEMO.admin);
     await page.goto("/admin/customers");

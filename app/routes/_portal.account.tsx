@@ -65,7 +65,12 @@ async function savePassword(request: Request, user: UserRecord, formData: FormDa
     return json<PasswordErrorData>({ ...result.error, unmet }, { status: 422 });
   }
   if (!(await changePassword(user.id, result.data.old_password, result.data.new_password))) {
-    return validationError({ subaction: "password", fieldErrors: { old_password: "The current password is incorrect." } });
+    return validationError({
+      // The form's id ties the error to it; without it remix-validated-form takes the post for a success and resets the form.
+      formId: "password",
+      subaction: "password",
+      fieldErrors: { old_password: "The current password is incorrect." },
+    });
   }
   return redirectWithToast(request, "/account", { kind: "success", message: "Your password was changed." });
 }

@@ -6,6 +6,7 @@ import { shortLicenseKey } from "~/domain/license-status";
 import { requireUser } from "~/server/auth.server";
 import { listLicenses } from "~/server/licenses.server";
 import { documentTitle, PageErrorBoundary } from "~/ui/page";
+import { ACCESSIBLE_GREEN } from "~/ui/theme";
 
 export const handle = { title: "Licenses" };
 export const meta: MetaFunction = () => documentTitle("Licenses");
@@ -68,7 +69,7 @@ export default function Licenses() {
                   <Table.Td tt="capitalize">{license.planType}</Table.Td>
                   <Table.Td>{license.nodes}</Table.Td>
                   <Table.Td>
-                    <Badge color={license.status === "active" ? "green.8" : "red.8"} variant="filled">
+                    <Badge color={license.status === "active" ? ACCESSIBLE_GREEN : "red.9"} variant="filled">
                       {license.status === "active" ? "Active" : "Expired"}
                     </Badge>
                   </Table.Td>

@@ -8,6 +8,7 @@ import { findOwnedJob } from "~/server/jobs.server";
 import { ORDER_JOB } from "~/server/new-subscription.server";
 import { PageErrorBoundary } from "~/ui/page";
 import { RouteModal } from "~/ui/route-dialogs";
+import { ACCESSIBLE_GREEN } from "~/ui/theme";
 import { JobProgress, type ProgressState } from "~/ui/wizard/job-progress";
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
@@ -84,7 +85,7 @@ export default function OrderProgress() {
 function OrderSucceeded({ next }: { next: ReturnType<typeof orderNextStep> }) {
   return (
     <>
-      <Alert color="green" role="status" title="Successfully created your GateKeeper Enterprise recurring license!">
+      <Alert color={ACCESSIBLE_GREEN} role="status" title="Successfully created your GateKeeper Enterprise recurring license!">
         Your license is ready on the Licenses page.
       </Alert>
       <Group justify="flex-end">

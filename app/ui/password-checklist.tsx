@@ -1,5 +1,6 @@
 import { List, ThemeIcon } from "@mantine/core";
 import { PASSWORD_REQUIREMENTS } from "~/domain/account";
+import { ACCESSIBLE_GREEN } from "./theme";
 
 /**
  * The new password's requirements. As the user types (JavaScript), each is ticked or marked; after a
@@ -15,9 +16,9 @@ export function PasswordChecklist({ id, password, unmet }: { id: string; passwor
         return (
           <List.Item
             key={requirement.id}
-            c={met === null ? undefined : met ? "green.9" : "red.9"}
+            c={met === null ? undefined : met ? ACCESSIBLE_GREEN : "red.9"}
             icon={
-              <ThemeIcon size={18} radius="xl" color={met === null ? "gray.7" : met ? "green.8" : "red.8"} aria-hidden="true">
+              <ThemeIcon size={18} radius="xl" color={met === null ? "gray.7" : met ? ACCESSIBLE_GREEN : "red.9"} aria-hidden="true">
                 {met === null ? "•" : met ? "✓" : "✗"}
               </ThemeIcon>
             }
