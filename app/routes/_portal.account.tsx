@@ -6,7 +6,7 @@ import { unmetPasswordRequirements } from "~/domain/account";
 import { splitPhone } from "~/domain/phone";
 import { loadAccountBilling } from "~/server/account-billing.server";
 import { requireUser } from "~/server/auth.server";
-import { validateCsrf } from "~/server/csrf.server";
+import { readUserForm } from "~/server/forms.server";
 import { redirectWithToast } from "~/server/session.server";
 import { changePassword, updateProfile, type UserRecord } from "~/server/users.server";
 import { PasswordForm, ProfileForm, passwordValidator, profileValidator } from "~/ui/account/profile-forms";
@@ -35,9 +35,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const user = await requireUser(request);
-  const formData = await request.formData();
-  await validateCsrf(formData, request);
+  const { user, formData } = await readUserForm(request);
   switch (formData.get("subaction")) {
     case "profile":
       return saveProfile(request, user, formData);

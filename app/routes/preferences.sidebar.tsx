@@ -1,8 +1,7 @@
 import { redirect, type ActionFunctionArgs } from "@remix-run/node";
 import { safeRedirect } from "remix-utils/safe-redirect";
 import { z } from "zod";
-import { requireUser } from "~/server/auth.server";
-import { validateCsrf } from "~/server/csrf.server";
+import { readUserForm } from "~/server/forms.server";
 import { serializeSidebarChoice } from "~/server/preferences.server";
 
 const sidebarChoice = z.object({
@@ -11,9 +10,7 @@ const sidebarChoice = z.object({
 });
 
 export async function action({ request }: ActionFunctionArgs) {
-  await requireUser(request);
-  const formData = await request.formData();
-  await validateCsrf(formData, request);
+  const { formData } = await readUserForm(request);
   const parsed = sidebarChoice.safeParse(Object.fromEntries(formData));
   const choice = parsed.success ? parsed.data.sidebar : "open";
   return redirect(safeRedirect(parsed.success ? parsed.data.redirectTo : null, "/home"), {

@@ -20,7 +20,7 @@ import {
 import { requireUser } from "./auth.server";
 import { ProviderError } from "./billing/index.server";
 import { getCards } from "./cards/index.server";
-import { validateCsrf } from "./csrf.server";
+import { readUserForm } from "./forms.server";
 import { redirectWithToast } from "./session.server";
 import type { UserRecord } from "./users.server";
 
@@ -67,14 +67,6 @@ function withoutCard(submitted: Record<string, unknown>) {
 
 const notFound = () => json({ message: "This payment method does not exist or is not yours." }, { status: 404 });
 
-/** A user's form post, after the CSRF check. */
-async function postedForm(request: Request) {
-  const user = await requireUser(request);
-  const formData = await request.formData();
-  await validateCsrf(formData, request);
-  return { user, formData };
-}
-
 function cardDrawerData(user: UserRecord, closeTo: string, replacing?: CardDrawerData["replacing"]) {
   return json<CardDrawerData>({
     closeTo,
@@ -92,7 +84,7 @@ type CardChange = (user: UserRecord, formData: FormData, input: CardFormInput) =
 
 /** Validates a card form, runs the change and answers with its toast, the one-card limit, or the refusal. */
 async function cardAction({ request }: ActionFunctionArgs, closeTo: string, change: CardChange) {
-  const { user, formData } = await postedForm(request);
+  const { user, formData } = await readUserForm(request);
   const result = await cardFormValidator.validate(formData);
   if (result.error) return validationError(result.error, withoutCard(result.submittedData));
   try {
@@ -155,7 +147,7 @@ export const billingProfileDrawer = {
     }
   },
   async action({ request }: ActionFunctionArgs, closeTo: string) {
-    const { user, formData } = await postedForm(request);
+    const { user, formData } = await readUserForm(request);
     const result = await billingProfileValidator.validate(formData);
     if (result.error) return validationError(result.error, result.submittedData);
     try {
@@ -175,7 +167,7 @@ export const shippingDrawer = {
     return json<ShippingDrawerData>({ closeTo, defaults: shippingDefaults(user), hasShippingAddress: user.shippingAddress !== null });
   },
   async action({ request }: ActionFunctionArgs, closeTo: string) {
-    const { user, formData } = await postedForm(request);
+    const { user, formData } = await readUserForm(request);
     if (formData.get("intent") === "clear") {
       clearShipping(user);
       return redirectWithToast(request, closeTo, { kind: "success", message: MESSAGES.shippingCleared });
