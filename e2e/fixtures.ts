@@ -78,8 +78,12 @@ export async function startPortal({ directory: reused, env: extraEnv = {} }: { d
     stderr: () => stderr,
     /** Stops the server; SIGKILL stands for a crash (nothing gets to finish). keepData leaves the database for a restart. */
     async stop({ signal = "SIGTERM", keepData = false }: { signal?: NodeJS.Signals; keepData?: boolean } = {}) {
-      child.kill(signal);
-      await new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once("exit", resolve)));
+      const exited = () => child.exitCode !== null || child.signalCode !== null;
+      if (!exited()) {
+        const exit = new Promise((resolve) => child.once("exit", resolve));
+        child.kill(signal);
+        await exit;
+      }
       if (!reused && !keepData) rmSync(directory, { recursive: true, force: true });
     },
   };

@@ -182,6 +182,8 @@ test.describe("buying a new recurring license", () => {
       if (heading === "Choose your plan") {
         await page.getByLabel("Organization name the license is for").fill("Refresh Ltd");
         await page.getByRole("button", { name: "Billed Annually (save up to 20%)" }).click();
+        // The switch is saved when the page shows it; a reload before then would cancel the post.
+        await expect(page.getByRole("button", { name: "Billed Annually (save up to 20%)" })).toHaveAttribute("aria-pressed", "true");
       }
       await page.reload();
       await expect(wizard.getByRole("heading", { name: heading, exact: true })).toBeVisible();
@@ -332,36 +334,37 @@ test.describe("an order the billing provider refuses", () => {
 test.describe("a server restart during the order", () => {
   test("finishes the order once when the portal comes back", async ({ page }) => {
     test.setTimeout(120_000);
-    // A portal of this test's own, since it is stopped mid-order.
+    // A portal of this test's own, since it is stopped mid-order; both runs are stopped whatever happens.
     const first = await startPortal();
-    const at = (path: string) => `${first.baseURL}${path}`;
-    await page.goto(at("/login"));
-    await page.getByLabel("Email").fill(DEMO.customer);
-    await page.getByLabel("Password").fill("GateKeeper-demo-1");
-    await page.getByRole("button", { name: "Sign in" }).click();
-    await expect(page.getByRole("heading", { level: 1, name: "Home" })).toBeVisible();
-    await page.goto(at("/store/subscribe/plan"));
-    await planStep(page, "Restart Resilience Inc", "7");
-    for (const label of ["Next: Hardware", "Next: Support", "Next: Review", "Next: Billing", "Next: Order"]) await next(page, label);
-    const before = subscriptionsOf(first.databaseFile, DEMO.customer);
-
-    // The billing provider hangs on the order, and the server dies while it waits.
-    withDatabase(first.databaseFile, (db) =>
-      db
-        .prepare("insert into billing_faults (call, mode, kind, message, remaining, hang_ms) values ('createSubscription', 'hang', 'unknown', 'timeout', 1, 60000)")
-        .run(),
-    );
-    await page.getByRole("link", { name: "Submit Order" }).click();
-    await page.getByRole("button", { name: "Purchase" }).click();
-    await expect(page).toHaveURL(/\/store\/orders\//);
-    await expect(page.getByText("Your order is being placed.")).toBeVisible();
-    const progressPath = new URL(page.url()).pathname;
-    await page.goto("about:blank");
-    await first.stop({ signal: "SIGKILL", keepData: true });
-    withDatabase(first.databaseFile, (db) => db.prepare("delete from billing_faults").run());
-
-    const second = await startPortal({ directory: first.directory });
+    let second: Awaited<ReturnType<typeof startPortal>> | null = null;
     try {
+      const at = (path: string) => `${first.baseURL}${path}`;
+      await page.goto(at("/login"));
+      await page.getByLabel("Email").fill(DEMO.customer);
+      await page.getByLabel("Password").fill("GateKeeper-demo-1");
+      await page.getByRole("button", { name: "Sign in" }).click();
+      await expect(page.getByRole("heading", { level: 1, name: "Home" })).toBeVisible();
+      await page.goto(at("/store/subscribe/plan"));
+      await planStep(page, "Restart Resilience Inc", "7");
+      for (const label of ["Next: Hardware", "Next: Support", "Next: Review", "Next: Billing", "Next: Order"]) await next(page, label);
+      const before = subscriptionsOf(first.databaseFile, DEMO.customer);
+
+      // The billing provider hangs on the order, and the server dies while it waits.
+      withDatabase(first.databaseFile, (db) =>
+        db
+          .prepare("insert into billing_faults (call, mode, kind, message, remaining, hang_ms) values ('createSubscription', 'hang', 'unknown', 'timeout', 1, 60000)")
+          .run(),
+      );
+      await page.getByRole("link", { name: "Submit Order" }).click();
+      await page.getByRole("button", { name: "Purchase" }).click();
+      await expect(page).toHaveURL(/\/store\/orders\//);
+      await expect(page.getByText("Your order is being placed.")).toBeVisible();
+      const progressPath = new URL(page.url()).pathname;
+      await page.goto("about:blank");
+      await first.stop({ signal: "SIGKILL", keepData: true });
+      withDatabase(first.databaseFile, (db) => db.prepare("delete from billing_faults").run());
+
+      second = await startPortal({ directory: first.directory });
       await page.goto(`${second.baseURL}${progressPath}`);
       await expect(page.getByText("Successfully created your GateKeeper Enterprise recurring license!")).toBeVisible({ timeout: 20_000 });
       await page.reload();
@@ -371,9 +374,10 @@ test.describe("a server restart during the order", () => {
         (db.prepare("select count(*) as n from licenses where name = ?").get("Restart Resilience Inc") as { n: number }).n,
       );
       expect(licenses).toBe(1);
-      await page.goto("about:blank");
     } finally {
-      await second.stop();
+      await page.goto("about:blank");
+      await second?.stop();
+      await first.stop({ signal: "SIGKILL", keepData: true });
       rmSync(first.directory, { recursive: true, force: true });
     }
   });
