@@ -1,6 +1,6 @@
 import { rmSync } from "node:fs";
 import Database from "better-sqlite3";
-import { DEMO, expect, expectAccessible, signInAs, startPortal, test } from "./fixtures";
+import { DEMO, DEMO_PASSWORD, expect, expectAccessible, signIn, signInAs, startPortal, test } from "./fixtures";
 import type { Page } from "@playwright/test";
 
 /** Reads (or arms a fault in) the running portal's database, the way an operator would. */
@@ -25,6 +25,13 @@ const subscriptionsOf = (file: string, email: string) =>
   );
 
 const next = (page: Page, label: string) => page.getByRole("button", { name: label }).click();
+
+/** From the Plan step to the Order step with the defaults after the plan (cloud Hub, nothing else, the card on file). */
+async function walkToOrder(page: Page, organization: string, users: string, baseURL = "") {
+  await page.goto(`${baseURL}/store/subscribe/plan`);
+  await planStep(page, organization, users);
+  for (const label of ["Next: Hardware", "Next: Support", "Next: Review", "Next: Billing", "Next: Order"]) await next(page, label);
+}
 
 async function planStep(page: Page, organization: string, users: string) {
   await expect(page.getByRole("heading", { name: "Choose your plan" })).toBeVisible();
@@ -283,9 +290,7 @@ test.describe("an order placed only once", () => {
   test("a double-submitted Purchase creates one subscription", async ({ page, portal }) => {
     test.setTimeout(60_000);
     await signInAs(page, DEMO.customer);
-    await page.goto("/store/subscribe/plan");
-    await planStep(page, "Double Submit Corp", "4");
-    for (const label of ["Next: Hardware", "Next: Support", "Next: Review", "Next: Billing", "Next: Order"]) await next(page, label);
+    await walkToOrder(page, "Double Submit Corp", "4");
     await page.getByRole("link", { name: "Submit Order" }).click();
     const before = subscriptionsOf(portal.databaseFile, DEMO.customer);
     // Two posts of the same form, as a double click or a resubmitted page sends them.
@@ -306,9 +311,7 @@ test.describe("an order the billing provider refuses", () => {
   test("says why, charges nothing, and lets the customer try again", async ({ page, portal }) => {
     test.setTimeout(60_000);
     await signInAs(page, DEMO.customer);
-    await page.goto("/store/subscribe/plan");
-    await planStep(page, "Refused Order LLC", "2");
-    for (const label of ["Next: Hardware", "Next: Support", "Next: Review", "Next: Billing", "Next: Order"]) await next(page, label);
+    await walkToOrder(page, "Refused Order LLC", "2");
     const before = subscriptionsOf(portal.databaseFile, DEMO.customer);
     withDatabase(portal.databaseFile, (db) =>
       db
@@ -338,15 +341,9 @@ test.describe("a server restart during the order", () => {
     const first = await startPortal();
     let second: Awaited<ReturnType<typeof startPortal>> | null = null;
     try {
-      const at = (path: string) => `${first.baseURL}${path}`;
-      await page.goto(at("/login"));
-      await page.getByLabel("Email").fill(DEMO.customer);
-      await page.getByLabel("Password").fill("GateKeeper-demo-1");
-      await page.getByRole("button", { name: "Sign in" }).click();
+      await signIn(page, DEMO.customer, DEMO_PASSWORD, `${first.baseURL}/login`);
       await expect(page.getByRole("heading", { level: 1, name: "Home" })).toBeVisible();
-      await page.goto(at("/store/subscribe/plan"));
-      await planStep(page, "Restart Resilience Inc", "7");
-      for (const label of ["Next: Hardware", "Next: Support", "Next: Review", "Next: Billing", "Next: Order"]) await next(page, label);
+      await walkToOrder(page, "Restart Resilience Inc", "7", first.baseURL);
       const before = subscriptionsOf(first.databaseFile, DEMO.customer);
 
       // The billing provider hangs on the order, and the server dies while it waits.
