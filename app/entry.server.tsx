@@ -4,8 +4,8 @@ import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
-import { JOB_KINDS } from "~/server/job-kinds.server";
-import { startJobRunner } from "~/server/jobs.server";
+import { JOB_KINDS } from "~/server/jobs/kinds.server";
+import { startJobRunner } from "~/server/jobs/runner.server";
 import { applySecurityHeaders } from "~/server/security-headers.server";
 
 // The server process runs the durable jobs (orders, ...) and resumes the ones a restart interrupted.

@@ -113,7 +113,7 @@ export const billingIdempotencyKeys = sqliteTable("billing_idempotency_keys", {
  */
 export const billingFaults = sqliteTable("billing_faults", {
   call: text("call").primaryKey(),
-  mode: text("mode", { enum: ["fail", "hang"] }).notNull(),
+  mode: text("mode", { enum: ["fail", "hang", "lose"] }).notNull(),
   kind: text("kind", { enum: ["final", "retryable", "unknown"] })
     .notNull()
     .default("final"),

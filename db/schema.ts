@@ -67,7 +67,11 @@ export const licenses = sqliteTable(
     subscriptionId: text("subscription_id"),
     createdAt: createdAt(),
   },
-  (table) => [index("licenses_owner_idx").on(table.ownerId)],
+  (table) => [
+    index("licenses_owner_idx").on(table.ownerId),
+    // One license per subscription: a resumed order can never make a second one.
+    uniqueIndex("licenses_subscription_idx").on(table.subscriptionId),
+  ],
 );
 
 export const hubInstallations = sqliteTable(
@@ -162,7 +166,13 @@ export const drafts = sqliteTable(
   (table) => [uniqueIndex("drafts_owner_wizard_idx").on(table.ownerId, table.wizard)],
 );
 
-export type JobStatus = "queued" | "running" | "succeeded" | "failed";
+export const JOB_STATUSES = ["queued", "running", "succeeded", "failed", "needs_attention"] as const;
+/**
+ * queued: waiting for next_run_at; running: a runner holds its lease; succeeded and failed: finished;
+ * needs_attention: a step's outcome is unknown (a provider call that may have taken effect), so the runner
+ * asks the provider what happened before anything is done again.
+ */
+export type JobStatus = (typeof JOB_STATUSES)[number];
 
 /**
  * A long sequence (an order, a subscription update, a cloud Hub, a trial) run step by step by the job
@@ -181,18 +191,22 @@ export const jobs = sqliteTable(
     input: text("input", { mode: "json" }).notNull().$type<Record<string, unknown>>(),
     /** Per step: its status and what it produced, keyed by step name. */
     steps: text("steps", { mode: "json" }).notNull().$type<Record<string, unknown>>(),
-    status: text("status", { enum: ["queued", "running", "succeeded", "failed"] }).notNull().default("queued"),
+    status: text("status", { enum: JOB_STATUSES }).notNull().default("queued"),
     /** The failure the progress page shows (spec message, failed step). */
     error: text("error", { mode: "json" }).$type<Record<string, unknown>>(),
     result: text("result", { mode: "json" }).$type<Record<string, unknown>>(),
+    /** Runs since the job was queued or last retried by the customer; bounds the automatic retries. */
     attempts: integer("attempts").notNull().default(0),
-    /** A runner holds a job until this time; a crashed runner's job is claimed again after it passes. */
+    /** When a queued or needs_attention job may run (backoff); null: only when the customer retries. */
+    nextRunAt: integer("next_run_at", { mode: "timestamp_ms" }),
+    /** The runner (process) holding the job, until lease_until; a crashed runner's job is claimed again after it. */
+    leaseHolder: text("lease_holder"),
     leaseUntil: integer("lease_until", { mode: "timestamp_ms" }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     finishedAt: integer("finished_at", { mode: "timestamp_ms" }),
   },
-  (table) => [index("jobs_owner_idx").on(table.ownerId), index("jobs_status_idx").on(table.status)],
+  (table) => [index("jobs_owner_idx").on(table.ownerId), index("jobs_due_idx").on(table.status, table.nextRunAt)],
 );
 
 export * from "./billing-schema";

@@ -7,9 +7,11 @@ import {
   PLAN_TIERS,
   blockedMessage,
   excludedBy,
+  offsiteAllowed,
   requiresCloud,
   type Hosting,
 } from "./subscription";
+import { wizardProgressFields, type StepIssue } from "./wizard";
 
 /** The seven steps of the new-subscription wizard, in order; each is a URL under /store/subscribe. */
 export const SUBSCRIPTION_STEPS = ["plan", "hosting", "hardware", "support", "review", "billing", "order"] as const;
@@ -49,9 +51,7 @@ export const subscriptionDraftSchema = z.object({
   couponId: z.string().nullable().default(null),
   /** Where the wizard was opened from, e.g. cloud-hubs (the Hubs page), which changes the last screen. */
   origin: z.string().nullable().default(null),
-  completed: z.array(z.enum(SUBSCRIPTION_STEPS)).default([]),
-  /** Bumped when an order failed and the user submits again, so the retry gets a fresh idempotency key. */
-  orderAttempt: z.number().int().min(0).default(0),
+  ...wizardProgressFields(SUBSCRIPTION_STEPS),
 });
 
 export type SubscriptionDraft = z.infer<typeof subscriptionDraftSchema>;
@@ -125,3 +125,53 @@ export function supportStepSchema(addons: { id: string; name: string }[], hostin
       }
     });
 }
+
+/** Why a step that was done no longer holds, shown at that step (the step is to be done again). */
+export const CLOUD_HUB_NEEDS_CLOUD_HOSTING = "A license for a cloud Hub is hosted in GateKeeper Cloud: please choose cloud hosting.";
+export const OFFSITE_ACCESS_REMOVED = "Offsite access was removed from your order: it reaches an on-premise Hub, and a cloud Hub is reachable from anywhere.";
+export const INSTALLATION_REMOVED = `Installation help was removed from your order. ${CLOUD_ONLY_REASON}`;
+export const EXCLUSIVE_ADDON_REMOVED = "Only one kind of installation help can be ordered; the second one was removed from your order.";
+
+/** What the rules look at: the same in a draft and in an order about to be charged. */
+export interface OrderSelection {
+  origin: string | null;
+  hosting: Hosting;
+  offsiteAccess: boolean;
+  /** Support add-ons by list id (or reseller id), with their quantities. */
+  support: Record<string, number>;
+}
+
+/**
+ * The add-on rules over a whole selection (spec 000 §4 "Add-on rules", decision 041), whatever order the
+ * steps were saved in: the selection with every choice that became impossible dropped, and why, by step.
+ * Run when any step is saved, when a step loads, when the order is placed and in the job right before it
+ * charges, so that going back to an earlier step can never leave a forbidden add-on in the order.
+ */
+export function checkSelection<Selection extends OrderSelection>(selection: Selection): { selection: Selection; issues: StepIssue<SubscriptionStep>[] } {
+  const issues: StepIssue<SubscriptionStep>[] = [];
+  if (selection.origin === "cloud-hubs" && selection.hosting !== "cloud") issues.push({ step: "hosting", message: CLOUD_HUB_NEEDS_CLOUD_HOSTING });
+  const offsiteAccess = selection.offsiteAccess && offsiteAllowed(selection.hosting);
+  if (selection.offsiteAccess && !offsiteAccess) issues.push({ step: "hosting", message: OFFSITE_ACCESS_REMOVED });
+  const kept: string[] = [];
+  for (const id of Object.keys(selection.support).filter((key) => (selection.support[key] ?? 0) > 0)) {
+    if (selection.hosting !== "cloud" && requiresCloud(id)) issues.push({ step: "support", message: INSTALLATION_REMOVED });
+    else if (excludedBy(id, kept)) issues.push({ step: "support", message: EXCLUSIVE_ADDON_REMOVED });
+    else kept.push(id);
+  }
+  const support = Object.fromEntries(Object.entries(selection.support).filter(([id, quantity]) => quantity > 0 && kept.includes(id)));
+  return { selection: { ...selection, offsiteAccess, support }, issues: dedupe(issues) };
+}
+
+const dedupe = <T extends { step: string; message: string }>(issues: T[]) =>
+  issues.filter((issue, index) => issues.findIndex((other) => other.step === issue.step && other.message === issue.message) === index);
+
+/** The whole draft: the selection rules, and what each step needs to count as done. */
+export function checkSubscriptionDraft(draft: SubscriptionDraft): { data: SubscriptionDraft; issues: StepIssue<SubscriptionStep>[] } {
+  const { selection, issues } = checkSelection(draft);
+  if (!draft.organization.trim() || draft.users < 1) issues.unshift({ step: "plan", message: FIX_ERRORS });
+  if (!draft.paymentSourceId) issues.push({ step: "billing", message: SELECT_A_PAYMENT_METHOD });
+  return { data: selection, issues };
+}
+
+/** The spec's toast when the order has no payment method (spec 000 §8 "Next without selection"). */
+export const SELECT_A_PAYMENT_METHOD = "Please select a payment method.";

@@ -54,13 +54,12 @@ export const COUPON_MESSAGES = {
 
 /**
  * Why this customer may not apply the coupon, or null when they may: it must be active, and a referral
- * coupon cannot come from the customer's own email (compared without case).
+ * coupon cannot come from one of the customer's own emails (sign-in or billing profile; compared without case).
  */
-export function couponRejection(coupon: CouponTerms, customerEmail: string): string | null {
+export function couponRejection(coupon: CouponTerms, customerEmails: string[]): string | null {
   if (coupon.status !== "active") return COUPON_MESSAGES.inactive;
   const from = coupon.metaData.from?.trim().toLowerCase();
-  if (coupon.metaData.type === "referral" && from && from === customerEmail.trim().toLowerCase()) {
-    return COUPON_MESSAGES.ownReferral;
-  }
+  const own = customerEmails.map((email) => email.trim().toLowerCase()).filter(Boolean);
+  if (coupon.metaData.type === "referral" && from && own.includes(from)) return COUPON_MESSAGES.ownReferral;
   return null;
 }

@@ -34,7 +34,7 @@ export function idFor(id: string, isDistributor: boolean): string {
 
 /** Names as customers see them: 'for resellers' is dropped (spec 000 §1). */
 export function displayName(name: string): string {
-  return name.replace(/\s*for resellers\s*$/i, "").trim();
+  return name.replace(/\s*\(?for resellers\)?/gi, "").trim();
 }
 
 export function planId(tier: Tier, cycle: Cycle, isDistributor: boolean): string {

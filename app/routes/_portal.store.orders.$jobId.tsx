@@ -1,82 +1,51 @@
-import { Alert, Button, Group, Stack, Text } from "@mantine/core";
-import { json, type LoaderFunctionArgs } from "@remix-run/node";
-import { Link, useLoaderData, useRevalidator } from "@remix-run/react";
-import { useEffect } from "react";
-import { orderNextStep, type Hosting } from "~/domain/subscription";
+import { Alert, Button, Group, Stack } from "@mantine/core";
+import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { orderNextStep } from "~/domain/subscription";
 import { requireUser } from "~/server/auth.server";
-import { findOwnedJob } from "~/server/jobs.server";
-import { ORDER_JOB } from "~/server/new-subscription.server";
+import { readUserForm } from "~/server/forms.server";
+import { newSubscriptionOrder } from "~/server/jobs/new-subscription.server";
+import { jobProgress, retryFromProgress } from "~/server/jobs/progress.server";
 import { PageErrorBoundary } from "~/ui/page";
 import { RouteModal } from "~/ui/route-dialogs";
 import { ACCESSIBLE_GREEN } from "~/ui/theme";
-import { JobProgress, type ProgressState } from "~/ui/wizard/job-progress";
+import { JobProgressPanel } from "~/ui/wizard/job-progress";
+
+/** The spec's progress: 'Create Recurring License', then Finish. */
+const STAGES = [
+  { title: "Create Recurring License", steps: ["create-subscription", "create-license"] },
+  { title: "Finish", steps: ["clear-draft"] },
+];
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  const job = findOwnedJob(user.id, params.jobId ?? "");
-  if (!job || job.kind !== ORDER_JOB) throw json({ message: "There is no such order." }, { status: 404 });
-  const created = job.steps["create-subscription"];
-  const subscriptionState: ProgressState =
-    created?.status === "done" ? "done" : created?.status === "failed" ? "failed" : job.status === "failed" ? "failed" : "running";
-  return json({
-    status: job.status,
-    error: job.error,
-    steps: [
-      { title: "Create Recurring License", state: job.status === "succeeded" ? "done" : subscriptionState },
-      { title: "Finish", state: job.status === "succeeded" ? "done" : "waiting" },
-    ] satisfies { title: string; state: ProgressState }[],
-    next: orderNextStep({
-      origin: (job.input.origin as string | null) ?? null,
-      hosting: job.input.hosting as Hosting,
-      offsiteAccess: Boolean(job.input.offsiteAccess),
-    }),
-  });
+  const { job, view } = jobProgress(user.id, params.jobId ?? "", newSubscriptionOrder, STAGES);
+  const input = newSubscriptionOrder.input.safeParse(job.input);
+  return json({ view, next: input.success ? orderNextStep(input.data) : "download-license" });
 }
 
-/** While the order runs, the page follows it: polling with JavaScript, a meta refresh without. */
-function useFollowWhileRunning(running: boolean) {
-  const revalidator = useRevalidator();
-  useEffect(() => {
-    if (!running) return;
-    const timer = setInterval(() => {
-      if (revalidator.state === "idle") revalidator.revalidate();
-    }, 1000);
-    return () => clearInterval(timer);
-  }, [running, revalidator]);
+/** "Try again": the same order from where it stopped, never a new one. */
+export async function action({ request, params }: ActionFunctionArgs) {
+  const { user } = await readUserForm(request);
+  retryFromProgress(user.id, params.jobId ?? "", newSubscriptionOrder);
+  return redirect(new URL(request.url).pathname);
 }
 
 export default function OrderProgress() {
-  const { status, error, steps, next } = useLoaderData<typeof loader>();
-  const running = status === "queued" || status === "running";
-  useFollowWhileRunning(running);
+  const { view, next } = useLoaderData<typeof loader>();
+  const running = view.status === "queued" || view.status === "running" || view.status === "needs_attention";
   return (
     // No close while the order runs: it would look like cancelling, which it is not.
     <RouteModal title="Create Recurring License" closeTo={running ? undefined : "/store"}>
-      {running ? (
-        <noscript>
-          <meta httpEquiv="refresh" content="2" />
-        </noscript>
-      ) : null}
       <Stack gap="md">
-        <JobProgress steps={steps} label="Order progress" />
-        {running ? (
-          <Text size="sm" role="status">
-            Your order is being placed. You can leave this page: it goes on, and is placed only once.
-          </Text>
-        ) : null}
-        {status === "succeeded" ? <OrderSucceeded next={next} /> : null}
-        {status === "failed" && error ? (
-          <>
-            <Alert color="red" role="alert" title={error.title}>
-              {error.message}
-            </Alert>
-            <Group justify="flex-end">
-              <Button component={Link} to="/store/subscribe/order">
-                Back to your order
-              </Button>
-            </Group>
-          </>
-        ) : null}
+        <JobProgressPanel
+          view={view}
+          label="Order progress"
+          runningText="Your order is being placed. You can leave this page: it goes on, and is placed only once."
+          editTo="/store/subscribe/order"
+          editLabel="Back to your order"
+          success={<OrderSucceeded next={next} />}
+        />
       </Stack>
     </RouteModal>
   );

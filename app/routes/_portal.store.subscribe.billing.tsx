@@ -5,7 +5,7 @@ import { choosePayment, loadPaymentStep } from "~/server/account-billing.server"
 import { subscriptionStepUrl } from "~/domain/new-subscription";
 import { requireUser } from "~/server/auth.server";
 import { readUserForm } from "~/server/forms.server";
-import { subscriptionWizard } from "~/server/new-subscription.server";
+import { subscriptionWizard } from "~/server/wizards/new-subscription.server";
 import { PaymentStep } from "~/ui/billing/payment-step";
 import { PageErrorBoundary } from "~/ui/page";
 

@@ -10,7 +10,8 @@ import { hardwareStepSchema, quantityField, subscriptionStepUrl } from "~/domain
 import { ITEMS_PER_BOX, SHIPPING_CENTS_PER_BOX, shippingCharge } from "~/domain/shipping";
 import { requireUser } from "~/server/auth.server";
 import { readUserForm } from "~/server/forms.server";
-import { offerFor, subscriptionWizard } from "~/server/new-subscription.server";
+import { subscriptionWizard } from "~/server/wizards/new-subscription.server";
+import { offerFor } from "~/server/wizards/offers.server";
 import { TextField } from "~/ui/fields";
 import { PageErrorBoundary } from "~/ui/page";
 import { StepActions } from "~/ui/wizard/step-actions";

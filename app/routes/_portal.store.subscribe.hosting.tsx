@@ -1,15 +1,16 @@
-import { Checkbox, Radio, Stack, Text, Title } from "@mantine/core";
+import { Alert, Checkbox, Radio, Stack, Text, Title } from "@mantine/core";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { Form, useLoaderData } from "@remix-run/react";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useState } from "react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { useHydrated } from "remix-utils/use-hydrated";
 import { formatCents } from "~/domain/format";
-import { hostingStepSchema, subscriptionStepUrl } from "~/domain/new-subscription";
+import { CLOUD_HUB_NEEDS_CLOUD_HOSTING, hostingStepSchema, subscriptionStepUrl } from "~/domain/new-subscription";
 import { offsiteAllowed, type Hosting } from "~/domain/subscription";
 import { requireUser } from "~/server/auth.server";
 import { readUserForm } from "~/server/forms.server";
-import { offerFor, subscriptionWizard } from "~/server/new-subscription.server";
+import { subscriptionWizard } from "~/server/wizards/new-subscription.server";
+import { offerFor } from "~/server/wizards/offers.server";
 import { PageErrorBoundary } from "~/ui/page";
 import { StepActions } from "~/ui/wizard/step-actions";
 
@@ -31,16 +32,20 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const { user, formData } = await readUserForm(request);
-  const choice = hostingStepSchema.parse(Object.fromEntries(formData));
+  const choice = hostingStepSchema.safeParse(Object.fromEntries(formData));
+  const { data } = subscriptionWizard.load(user.id, "hosting");
+  if (!choice.success) return json({ problem: "Please choose a Hub deployment." }, { status: 422 });
+  if (data.origin === "cloud-hubs" && choice.data.hosting !== "cloud") return json({ problem: CLOUD_HUB_NEEDS_CLOUD_HOSTING }, { status: 422 });
   // Choosing cloud hosting clears offsite access (spec 000 §4): a cloud Hub is reachable from anywhere.
   return subscriptionWizard.complete(user.id, "hosting", {
-    hosting: choice.hosting,
-    offsiteAccess: choice.offsiteAccess && offsiteAllowed(choice.hosting),
+    hosting: choice.data.hosting,
+    offsiteAccess: choice.data.offsiteAccess && offsiteAllowed(choice.data.hosting),
   });
 }
 
 export default function HostingStep() {
   const { period, choices, offsiteAccess, defaults } = useLoaderData<typeof loader>();
+  const problem = useActionData<typeof action>()?.problem;
   const [hosting, setHosting] = useState<Hosting>(defaults.hosting);
   const [offsite, setOffsite] = useState(defaults.offsiteAccess);
   // Without JavaScript the box cannot follow the radio, so it stays enabled and the server applies the rule.
@@ -50,6 +55,11 @@ export default function HostingStep() {
       <AuthenticityTokenInput name="csrf" />
       <Stack gap="md">
         <Title order={3}>Select Your Preferred GateKeeper Hub Deployment</Title>
+        {problem ? (
+          <Alert color="red" role="alert">
+            {problem}
+          </Alert>
+        ) : null}
         <Radio.Group
           name="hosting"
           value={hosting}

@@ -1,69 +1,45 @@
-import { Button, Card, Group, SimpleGrid, Stack, Text, TextInput, Title } from "@mantine/core";
+import { Alert, Anchor, Button, Card, Group, List, SimpleGrid, Stack, Text, Title } from "@mantine/core";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
-import { useEffect, useRef } from "react";
-import { AuthenticityTokenInput } from "remix-utils/csrf/react";
-import { loadAccountBilling } from "~/server/account-billing.server";
-import { subscriptionStepUrl } from "~/domain/new-subscription";
+import { Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
+import type { AddressView } from "~/domain/billing-views";
+import { STEP_TITLES, subscriptionStepUrl } from "~/domain/new-subscription";
 import { requireUser } from "~/server/auth.server";
 import { readUserForm } from "~/server/forms.server";
-import { applyCoupon, estimateForPage, orderKey, orderPlacedWith, placeOrder, removeCoupon, subscriptionWizard } from "~/server/new-subscription.server";
 import { redirectWithToast } from "~/server/session.server";
-import type { UserRecord } from "~/server/users.server";
-import type { AddressView } from "~/ui/billing/types";
+import { applyCoupon, removeCoupon } from "~/server/wizards/coupons.server";
+import { orderReview, purchase } from "~/server/wizards/new-subscription-order.server";
+import { subscriptionWizard } from "~/server/wizards/new-subscription.server";
 import { PageErrorBoundary } from "~/ui/page";
 import { ConfirmDialog } from "~/ui/wizard/confirm-dialog";
+import { CouponBox } from "~/ui/wizard/coupon-box";
 import { EstimateOrError } from "~/ui/wizard/order-summary";
 
+const ORDER_URL = subscriptionStepUrl("order");
+
 export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await requireUser(request);
-  const { id: draftId, data } = subscriptionWizard.load(user.id, "order");
-  const [{ payment, billingProfile }, estimate] = await Promise.all([loadAccountBilling(user), estimateForPage(user, data, true)]);
-  const card = payment.status === "ready" ? payment.sources.find((source) => source.id === data.paymentSourceId)?.card ?? null : null;
-  return json({
-    organization: data.organization,
-    orderKey: orderKey(draftId, data.orderAttempt),
-    couponId: data.couponId,
-    ...estimate,
-    billingProfile: billingProfile === "error" ? null : billingProfile,
-    billingAddress: payment.status === "ready" ? payment.billingAddress : null,
-    shippingAddress: payment.status === "ready" ? payment.shippingAddress : null,
-    card,
-  });
+  return json(await orderReview(await requireUser(request)));
 }
 
 export async function action({ request }: ActionFunctionArgs) {
   const { user, formData, intent } = await readUserForm(request);
-  const orderUrl = subscriptionStepUrl("order");
   switch (intent) {
     case "apply-coupon": {
-      const problem = await applyCoupon(user, String(formData.get("coupon") ?? ""));
-      // An invalid coupon is removed and the input cleared, so nothing is echoed back.
-      return problem ? json({ couponError: problem }, { status: 422 }) : redirect(orderUrl);
+      const problem = await applyCoupon(user, subscriptionWizard, String(formData.get("coupon") ?? ""));
+      return problem ? json({ couponError: problem }, { status: 422 }) : redirect(ORDER_URL);
     }
     case "remove-coupon": {
-      const problem = removeCoupon(user);
-      return problem ? json({ couponError: problem }, { status: 422 }) : redirect(orderUrl);
+      const problem = removeCoupon(user, subscriptionWizard);
+      return problem ? json({ couponError: problem }, { status: 422 }) : redirect(ORDER_URL);
     }
-    case "purchase":
-      return purchase(request, user, String(formData.get("orderKey") ?? ""));
+    case "purchase": {
+      const result = await purchase(user, String(formData.get("orderKey") ?? ""));
+      if ("jobId" in result) return redirect(`/store/orders/${result.jobId}`);
+      if ("redirectTo" in result) return redirect(result.redirectTo);
+      return redirectWithToast(request, ORDER_URL, { kind: "error", message: result.refused });
+    }
     default:
-      throw json({ message: "This form is not known on the order page." }, { status: 400 });
+      return json({ couponError: "This form is not known on the order page." }, { status: 400 });
   }
-}
-
-async function purchase(request: Request, user: UserRecord, postedKey: string) {
-  const placed = orderPlacedWith(user, postedKey);
-  if (placed) return redirect(`/store/orders/${placed.id}`);
-  const draft = subscriptionWizard.load(user.id, "order");
-  // The order needs a plan, a payment source and a customer (spec 000 §5).
-  if (!draft.data.paymentSourceId) {
-    return redirectWithToast(request, subscriptionStepUrl("billing"), { kind: "error", message: "Please select a payment method." });
-  }
-  const { payment } = await loadAccountBilling(user);
-  const shippingAddress = payment.status === "ready" ? (payment.shippingAddress ?? payment.billingAddress ?? undefined) : undefined;
-  const job = await placeOrder(user, draft.id, draft.data, draft.data.paymentSourceId, shippingAddress);
-  return redirect(`/store/orders/${job.id}`);
 }
 
 function AddressLines({ address }: { address: AddressView }) {
@@ -89,19 +65,12 @@ function AddressLines({ address }: { address: AddressView }) {
 }
 
 export default function OrderStep() {
-  const { organization, orderKey: key, couponId, estimate, estimateError, billingProfile, billingAddress, shippingAddress, card } =
+  const { organization, orderKey, couponId, couponError, problems, estimate, estimateError, billingProfile, billingAddress, shippingAddress, card } =
     useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const couponError = actionData?.couponError;
-  const couponForm = useRef<HTMLFormElement>(null);
-  // A refused coupon is removed and its input cleared (spec 000 §4); without JavaScript the new page does it.
-  useEffect(() => {
-    if (actionData) couponForm.current?.reset();
-  }, [actionData]);
   const [searchParams] = useSearchParams();
   const navigation = useNavigation();
   const placing = navigation.state !== "idle" && navigation.formData?.get("intent") === "purchase";
-  const orderUrl = subscriptionStepUrl("order");
 
   return (
     <Stack gap="md">
@@ -109,29 +78,23 @@ export default function OrderStep() {
       <Text>
         Recurring license for <strong>{organization}</strong>
       </Text>
+      {problems.length > 0 ? (
+        <Alert color="red" role="alert" title="Your order cannot be placed yet">
+          <List size="sm">
+            {problems.map((problem) => (
+              <List.Item key={problem.message}>
+                {problem.message}{" "}
+                <Anchor component={Link} to={problem.to}>
+                  Go to {STEP_TITLES[problem.step]}
+                </Anchor>
+              </List.Item>
+            ))}
+          </List>
+        </Alert>
+      ) : null}
       <EstimateOrError estimate={estimate} error={estimateError} caption="Your order" />
 
-      <Form method="post" ref={couponForm}>
-        <AuthenticityTokenInput name="csrf" />
-        <Group align="flex-end" gap="xs">
-          <TextInput
-            name="coupon"
-            label="I have a coupon:"
-            id="coupon"
-            defaultValue={couponId ?? ""}
-            key={couponId ?? "none"}
-            readOnly={Boolean(couponId)}
-            error={couponError}
-            w={260}
-          />
-          <Button type="submit" name="intent" value="apply-coupon" variant="default" disabled={Boolean(couponId)}>
-            Apply
-          </Button>
-          <Button type="submit" name="intent" value="remove-coupon" variant="subtle">
-            Remove
-          </Button>
-        </Group>
-      </Form>
+      <CouponBox couponId={couponId} error={actionData?.couponError ?? couponError} />
 
       <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="md">
         <Card withBorder padding="md" component="section" aria-label="Billing info">
@@ -167,20 +130,24 @@ export default function OrderStep() {
         <Button component={Link} to={subscriptionStepUrl("billing")} variant="default">
           Previous
         </Button>
-        <Button component={Link} to={`${orderUrl}?confirm=1`} loading={placing} disabled={!estimate || !card}>
-          {placing ? "Creating Recurring License..." : "Submit Order"}
-        </Button>
+        {orderKey ? (
+          <Button component={Link} to={`${ORDER_URL}?confirm=1`} loading={placing}>
+            {placing ? "Creating Recurring License..." : "Submit Order"}
+          </Button>
+        ) : (
+          <Button disabled>Submit Order</Button>
+        )}
       </Group>
 
-      {searchParams.get("confirm") ? (
+      {searchParams.get("confirm") && orderKey ? (
         <ConfirmDialog
           title="Place your order."
           confirmLabel="Purchase"
           busyLabel="Creating Recurring License..."
           cancelLabel="Continue Editing"
-          cancelTo={orderUrl}
+          cancelTo={ORDER_URL}
           intent="purchase"
-          fields={{ orderKey: key }}
+          fields={{ orderKey }}
         >
           This will place your order and create a new recurring license for GateKeeper Hub.
         </ConfirmDialog>

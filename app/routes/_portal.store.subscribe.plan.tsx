@@ -11,7 +11,8 @@ import { FIX_ERRORS, cycleSchema, planStepSchema, subscriptionStepUrl } from "~/
 import { CYCLE_LABELS, CYCLES, type Cycle } from "~/domain/subscription";
 import { requireUser } from "~/server/auth.server";
 import { readUserForm } from "~/server/forms.server";
-import { offerFor, subscriptionWizard } from "~/server/new-subscription.server";
+import { subscriptionWizard } from "~/server/wizards/new-subscription.server";
+import { offerFor } from "~/server/wizards/offers.server";
 import { TextField } from "~/ui/fields";
 import { PageErrorBoundary } from "~/ui/page";
 import { StepActions } from "~/ui/wizard/step-actions";
@@ -20,11 +21,12 @@ const validator = withZod(planStepSchema);
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  // Opened from the Hubs page: the last screen offers to continue the cloud Hub deployment.
-  if (new URL(request.url).searchParams.get("origin") === "cloud-hubs") subscriptionWizard.save(user.id, { origin: "cloud-hubs" });
   const { data } = subscriptionWizard.load(user.id, "plan");
   const offer = await offerFor(user, data.cycle);
+  // Opened from the Hubs page, the license is for a cloud Hub; the form carries that, as a page read never writes.
+  const fromHubs = new URL(request.url).searchParams.get("origin") === "cloud-hubs";
   return json({
+    origin: fromHubs ? "cloud-hubs" : data.origin,
     cycle: data.cycle,
     plans: offer.plans,
     defaults: { tier: data.tier, organization: data.organization, users: data.users },
@@ -33,22 +35,23 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const { user, formData, intent } = await readUserForm(request);
+  const origin = formData.get("origin") === "cloud-hubs" ? { origin: "cloud-hubs" } : {};
   const cycle = cycleSchema.safeParse(intent.replace(/^cycle-/, ""));
   if (intent.startsWith("cycle-") && cycle.success) {
     // Switching the cycle keeps what was typed: whatever of it is valid is saved with the new cycle.
     const typed = planStepSchema.partial().safeParse(Object.fromEntries(formData));
-    subscriptionWizard.save(user.id, { cycle: cycle.data, ...(typed.success ? typed.data : {}) });
+    subscriptionWizard.save(user.id, { cycle: cycle.data, ...origin, ...(typed.success ? typed.data : {}) });
     return redirect(subscriptionStepUrl("plan"));
   }
   const result = await validator.validate(formData);
   if (result.error) return validationError(result.error, result.submittedData);
-  return subscriptionWizard.complete(user.id, "plan", result.data);
+  return subscriptionWizard.complete(user.id, "plan", { ...result.data, ...origin });
 }
 
 const PERIOD: Record<Cycle, string> = { monthly: "month", yearly: "year" };
 
 export default function PlanStep() {
-  const { cycle, plans, defaults } = useLoaderData<typeof loader>();
+  const { origin, cycle, plans, defaults } = useLoaderData<typeof loader>();
   const failedOnServer = Boolean(useActionData<typeof action>());
   const [tier, setTier] = useState(defaults.tier);
   const [organization, setOrganization] = useState(defaults.organization);
@@ -61,6 +64,7 @@ export default function PlanStep() {
   return (
     <ValidatedForm validator={validator} method="post" defaultValues={defaults} noValidate>
       <AuthenticityTokenInput name="csrf" />
+      {origin ? <input type="hidden" name="origin" value={origin} /> : null}
       <Stack gap="md">
         <Title order={3}>Choose your plan</Title>
         <div role="group" aria-label="Billing cycle">

@@ -6,7 +6,7 @@ import { useHydrated } from "remix-utils/use-hydrated";
 import { subscriptionStepUrl } from "~/domain/new-subscription";
 import { requireUser } from "~/server/auth.server";
 import { readUserForm } from "~/server/forms.server";
-import { estimateForPage, subscriptionWizard } from "~/server/new-subscription.server";
+import { estimateDraft, estimateForPage, subscriptionWizard } from "~/server/wizards/new-subscription.server";
 import { PageErrorBoundary } from "~/ui/page";
 import { EstimateOrError } from "~/ui/wizard/order-summary";
 import { StepActions } from "~/ui/wizard/step-actions";
@@ -14,7 +14,7 @@ import { StepActions } from "~/ui/wizard/step-actions";
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const { data } = subscriptionWizard.load(user.id, "review");
-  return json({ organization: data.organization, ...(await estimateForPage(user, data, false)) });
+  return json({ organization: data.organization, ...(await estimateForPage(() => estimateDraft(user, data, { withCoupon: false }))) });
 }
 
 export async function action({ request }: ActionFunctionArgs) {

@@ -11,7 +11,8 @@ import { addonField, supportStepSchema, subscriptionStepUrl } from "~/domain/new
 import { blockedMessage, CLOUD_ONLY_REASON, excludedBy, requiresCloud, tickedQuantity } from "~/domain/subscription";
 import { requireUser } from "~/server/auth.server";
 import { readUserForm } from "~/server/forms.server";
-import { offerFor, subscriptionWizard } from "~/server/new-subscription.server";
+import { subscriptionWizard } from "~/server/wizards/new-subscription.server";
+import { offerFor } from "~/server/wizards/offers.server";
 import type { UserRecord } from "~/server/users.server";
 import { PageErrorBoundary } from "~/ui/page";
 import { StepActions } from "~/ui/wizard/step-actions";

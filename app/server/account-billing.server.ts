@@ -10,7 +10,7 @@ import {
   type ShippingAddressInput,
 } from "~/domain/account";
 import { splitPhone } from "~/domain/phone";
-import type { AddressFormDefaults, AddressView, BillingProfileView, PaymentSourceView, PaymentStepData } from "~/ui/billing/types";
+import type { AddressFormDefaults, AddressView, BillingProfileView, PaymentSourceView, PaymentStepData } from "~/domain/billing-views";
 import type { ShippingAddress } from "~db/schema";
 import {
   getBilling,

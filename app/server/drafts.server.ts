@@ -37,3 +37,10 @@ export function deleteDraft(ownerId: string, wizard: string): void {
     .where(and(eq(drafts.ownerId, ownerId), eq(drafts.wizard, wizard)))
     .run();
 }
+
+/** Deletes one draft by id (an order clearing the draft it came from, not one started since). */
+export function deleteDraftById(ownerId: string, draftId: string): void {
+  db.delete(drafts)
+    .where(and(eq(drafts.ownerId, ownerId), eq(drafts.id, draftId)))
+    .run();
+}

@@ -36,6 +36,10 @@ const envSchema = z
       .default("local"),
     STRIPE_SECRET_KEY: z.string().startsWith("sk_", "must be a Stripe secret key (sk_...)").optional(),
     STRIPE_PUBLISHABLE_KEY: z.string().startsWith("pk_", "must be a Stripe publishable key (pk_...)").optional(),
+    /** How long a job runner holds a job without renewing; a crashed process's jobs are taken over after it. */
+    JOB_LEASE_MS: z.coerce.number().int().min(500).max(600_000).default(20_000),
+    /** The first retry's wait; each further retry waits twice as long, up to a minute. */
+    JOB_BACKOFF_MS: z.coerce.number().int().min(10).max(60_000).default(1_000),
   })
   .superRefine((env, ctx) => {
     // A real provider needs its keys, and the two real ones only work together: Chargebee takes card

@@ -46,21 +46,22 @@ export function createLicenseForSubscription(order: {
   hasCloudSupport: boolean;
   validTo: Date | null;
 }) {
-  const existing = db
-    .select()
-    .from(licenses)
-    .where(and(eq(licenses.ownerId, order.ownerId), eq(licenses.subscriptionId, order.subscriptionId)))
-    .get();
+  const ofSubscription = () =>
+    db.select().from(licenses).where(and(eq(licenses.ownerId, order.ownerId), eq(licenses.subscriptionId, order.subscriptionId))).get();
+  const existing = ofSubscription();
   if (existing) return existing;
   const validFrom = new Date();
   const validTo = order.validTo ?? new Date(validFrom.getTime() + 30 * DAY_MS);
   const externalLicenseId = `GK-${validFrom.getUTCFullYear()}-${randomBytes(4).toString("hex").toUpperCase()}`;
   const { ownerId, subscriptionId, name, nodes, planType, hasCloudSupport } = order;
-  return db
-    .insert(licenses)
+  // The unique index on subscription_id settles a race between two runners: the second insert does nothing.
+  db.insert(licenses)
     .values(licenseRow(ownerId, { externalLicenseId, name, nodes, planType, type: "recurring", hasCloudSupport, validFrom, validTo }, { subscriptionId }))
-    .returning()
-    .get();
+    .onConflictDoNothing({ target: licenses.subscriptionId })
+    .run();
+  const created = ofSubscription();
+  if (!created) throw new Error(`Subscription ${subscriptionId} belongs to another account.`);
+  return created;
 }
 
 /** Whether the user holds a recurring license (the Store then asks before starting a new one). */

@@ -99,7 +99,7 @@ describe("requests", () => {
         },
       ],
       invoice_immediately: "true",
-      meta_data: '{"license_assignment":"Northwind Clinics North"}',
+      meta_data: '{"license_assignment":"Northwind Clinics North","order_key":"order-42:create-subscription"}',
     });
   });
 

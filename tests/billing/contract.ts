@@ -97,6 +97,17 @@ export function billingContract(adapter: string, start: (now: () => Date) => Pro
       return { customerId, source, subscription: await subscription(customerId, source.id) };
     }
 
+    it("finds the subscription a create call made by its key, and nothing for a key never used", async () => {
+      const { customerId, subscription: made } = await subscribed();
+      expect((await billing.findSubscriptionByKey(customerId, `${customerId}:subscribe`))?.id).toBe(made.id);
+      expect(await billing.findSubscriptionByKey(customerId, `${customerId}:never-sent`)).toBeNull();
+    });
+
+    it("estimates a new subscription before the customer exists", async () => {
+      const estimate = await billing.estimateNewSubscription({ planId: "core-monthly", planQuantity: 10, startDate: TERM_START, addons: [{ id: "gatekeeper-cloud-monthly", quantity: 1 }] });
+      expect(estimate.amountDue).toBe(10 * 400 + 9900);
+    });
+
     it("lists the price list's plans and add-ons in cents", async () => {
       const plans = await billing.listPlans();
       expect(plans).toHaveLength(12);

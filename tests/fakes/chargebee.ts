@@ -21,7 +21,7 @@ import type {
   Subscription,
 } from "~/server/billing/port.server";
 import priceList from "~db/catalogue.json";
-import { billingPaymentSources, billingSubscriptions } from "~db/schema";
+import { billingIdempotencyKeys, billingPaymentSources, billingSubscriptions } from "~db/schema";
 import { formBoolean, formNumber, startFake, type FakeRequest, type FakeResponse } from "./http";
 
 /**
@@ -247,6 +247,34 @@ export async function startChargebeeFake({ store, now }: { store: BillingStore; 
           await engine.estimateNewSubscription({ customerId, ...planOf(params.subscription), ...orderOf(params) }),
         ),
     ),
+    route("POST", /^\/api\/v2\/estimates\/create_subscription$/, order.extend({ subscription: plan }).strict(), async (params) =>
+      estimateJson(await engine.estimateNewSubscription({ ...planOf(params.subscription), ...orderOf(params) })),
+    ),
+    route(
+      "GET",
+      /^\/api\/v2\/subscriptions$/,
+      z
+        .object({
+          limit: z.literal("100"),
+          customer_id: z.object({ is: text }).strict(),
+        })
+        .strict(),
+      async (params) => {
+        const customerId = params.customer_id.is;
+        const rows = store.select({ id: billingSubscriptions.id }).from(billingSubscriptions).where(eq(billingSubscriptions.customerId, customerId)).all();
+        // Chargebee keeps the meta_data sent on creation; the engine keeps the key in its idempotency table.
+        const keyOf = (id: string) =>
+          store.select({ key: billingIdempotencyKeys.key }).from(billingIdempotencyKeys).where(eq(billingIdempotencyKeys.result, id)).get()?.key;
+        return {
+          list: await Promise.all(
+            rows.map(async ({ id }) => {
+              const json = subscriptionJson(await engine.retrieveSubscription(customerId, id));
+              return { subscription: { ...json, meta_data: { ...json.meta_data, order_key: keyOf(id) } } };
+            }),
+          ),
+        };
+      },
+    ),
     route(
       "POST",
       /^\/api\/v2\/customers\/([^/]+)\/subscriptions$/,
@@ -258,7 +286,7 @@ export async function startChargebeeFake({ store, now }: { store: BillingStore; 
           meta_data: z
             .string()
             .transform((json) => JSON.parse(json) as unknown)
-            .pipe(z.object({ license_assignment: text }).strict()),
+            .pipe(z.object({ license_assignment: text, order_key: text }).strict()),
         })
         .strict(),
       async (params, [customerId], key) => ({

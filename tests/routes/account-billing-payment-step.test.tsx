@@ -4,7 +4,7 @@ import { createStaticHandler, createStaticRouter, StaticRouterProvider } from "r
 import { AuthenticityTokenProvider } from "remix-utils/csrf/react";
 import { describe, expect, it } from "vitest";
 import { PaymentStep, type PaymentStepProps } from "~/ui/billing/payment-step";
-import type { PaymentSourceView, PaymentStepData } from "~/ui/billing/types";
+import type { PaymentSourceView, PaymentStepData } from "~/domain/billing-views";
 
 /** The payment step as the server renders it, i.e. what a browser without JavaScript gets. */
 async function render(data: PaymentStepData, props: Partial<PaymentStepProps> = {}) {

@@ -1,17 +1,22 @@
-import { count, eq } from "drizzle-orm";
+import { count, eq, sql } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
-import { getBilling, billingFaults } from "~/server/billing/index.server";
+import { z } from "zod";
+import { INSTALLATION_REMOVED, subscriptionDraftSchema, type SubscriptionDraft } from "~/domain/new-subscription";
+import { billingFaults, getBilling } from "~/server/billing/index.server";
 import { db } from "~/server/db.server";
-import { JOB_KINDS } from "~/server/job-kinds.server";
-import { drainJobs, findOwnedJob, type JobKinds } from "~/server/jobs.server";
-import { enqueueJob } from "~/server/jobs.server";
-import { applyCoupon, estimateOrder, placeOrder, removeCoupon, subscriptionWizard } from "~/server/new-subscription.server";
+import { findDraft } from "~/server/drafts.server";
+import { JOB_KINDS } from "~/server/jobs/kinds.server";
+import { PRICE_CHANGED } from "~/server/jobs/new-subscription.server";
+import { enqueueJob, findOwnedJob, JobRunner, retryJob, type JobKind } from "~/server/jobs/runner.server";
+import { applyCoupon, removeCoupon } from "~/server/wizards/coupons.server";
+import { orderReview, purchase } from "~/server/wizards/new-subscription-order.server";
+import { estimateDraft, subscriptionWizard } from "~/server/wizards/new-subscription.server";
 import { findUserByEmail } from "~/server/users.server";
 import { billingInvoices, billingSubscriptions, jobs, licenses } from "~db/schema";
-import { subscriptionDraftSchema, type SubscriptionDraft } from "~/domain/new-subscription";
 
 const customer = () => findUserByEmail("customer@example.com")!;
 const distributor = () => findUserByEmail("distributor@example.com")!;
+const drain = () => new JobRunner(JOB_KINDS).drain();
 
 const draft = (changes: Partial<SubscriptionDraft> = {}): SubscriptionDraft => ({
   ...subscriptionDraftSchema.parse({}),
@@ -34,6 +39,8 @@ const thrownResponse = (run: () => unknown): Response => {
 
 const subscriptionsOf = (customerId: string) =>
   db.select({ n: count() }).from(billingSubscriptions).where(eq(billingSubscriptions.customerId, customerId)).get()?.n ?? 0;
+const invoiceCount = () => db.select({ n: count() }).from(billingInvoices).get()?.n ?? 0;
+const licensesNamed = (name: string) => db.select().from(licenses).where(eq(licenses.name, name)).all();
 
 beforeEach(() => {
   billingFaults.clear();
@@ -50,33 +57,58 @@ describe("the wizard's steps", () => {
     expect(thrownResponse(() => subscriptionWizard.load(user.id, "support")).headers.get("Location")).toBe("/store/subscribe/hosting");
   });
 
-  it("keeps one draft per user that every tab and refresh reads, until the wizard is closed", () => {
+  it("keeps one draft per user that every tab and refresh reads, and a read never writes one", () => {
     const user = customer();
+    expect(subscriptionWizard.read(user.id)).toMatchObject({ id: null, data: { organization: "" } });
+    expect(findDraft(user.id, "new-subscription")).toBeNull();
     const first = subscriptionWizard.save(user.id, { organization: "Tab one" });
-    const second = subscriptionWizard.peek(user.id);
+    const second = subscriptionWizard.read(user.id);
     expect(second.id).toBe(first.id);
     expect(second.data.organization).toBe("Tab one");
     subscriptionWizard.clear(user.id);
-    expect(subscriptionWizard.peek(user.id).data.organization).toBe("");
+    expect(subscriptionWizard.read(user.id).data.organization).toBe("");
+  });
+
+  it("drops an installation add-on when hosting becomes on-premise, and sends the order back to the support step with a notice", () => {
+    const user = customer();
+    subscriptionWizard.save(user.id, draft({ hosting: "cloud", paymentSourceId: "src_x", completed: ["plan", "hosting", "hardware", "support", "review", "billing"] }));
+    subscriptionWizard.complete(user.id, "hosting", { hosting: "on-premise" });
+    const { data } = subscriptionWizard.read(user.id);
+    expect(data.support).toEqual({});
+    expect(data.completed).not.toContain("support");
+    expect(subscriptionWizard.chrome(user.id, "support")).toMatchObject({ reachable: ["plan", "hosting", "hardware"], notices: [INSTALLATION_REMOVED] });
+    expect(thrownResponse(() => subscriptionWizard.load(user.id, "order")).headers.get("Location")).toBe("/store/subscribe/support");
+    // Saving the support step again reads the notice.
+    subscriptionWizard.complete(user.id, "support", { support: {} });
+    expect(subscriptionWizard.chrome(user.id, "support").notices).toEqual([]);
+  });
+
+  it("refuses on-premise hosting for a license that is for a cloud Hub", () => {
+    const user = customer();
+    subscriptionWizard.save(user.id, draft({ origin: "cloud-hubs", support: {}, completed: ["plan", "hosting", "hardware", "support"] }));
+    subscriptionWizard.save(user.id, { hosting: "on-premise" });
+    expect(thrownResponse(() => subscriptionWizard.load(user.id, "review")).headers.get("Location")).toBe("/store/subscribe/hosting");
   });
 });
 
 describe("the order's estimate", () => {
   it("adds plan × users, the cloud Hub, hardware with its shipping, and support (worked from the price list)", async () => {
-    const estimate = await estimateOrder(customer(), draft());
+    const estimate = await estimateDraft(customer(), draft(), { withCoupon: true });
     // advanced-monthly 10 × $6.00 + cloud Hub $99.00 + 6 USB sensors × $60.00 + shipping 2 boxes × $7.50 + virtual installation $500.00
     expect(estimate.amountDue).toBe(6000 + 9900 + 36000 + 1500 + 50000);
     expect(estimate.lineItems.find((line) => line.entityId === "gatekeeper-shipping")).toMatchObject({ quantity: 1, unitAmount: 1500 });
   });
 
-  it("prices a distributor's order with the reseller ids", async () => {
-    const estimate = await estimateOrder(distributor(), draft({ hardware: {}, support: {} }));
+  it("prices a distributor's order with the reseller ids, before the distributor has a billing customer", async () => {
+    const user = distributor();
+    const estimate = await estimateDraft(user, draft({ hardware: {}, support: {} }), { withCoupon: true });
     expect(estimate.lineItems.map((line) => line.entityId)).toEqual(["reseller-advanced-monthly", "reseller-gatekeeper-cloud-monthly"]);
     expect(estimate.amountDue).toBe(10 * 450 + 7920);
+    expect(findUserByEmail(user.email)?.billingCustomerId ?? null).toBe(user.billingCustomerId ?? null);
   });
 
   it("takes a coupon off the total", async () => {
-    const estimate = await estimateOrder(customer(), draft({ couponId: "WELCOME10" }));
+    const estimate = await estimateDraft(customer(), draft({ couponId: "WELCOME10" }), { withCoupon: true });
     expect(estimate.amountDue).toBe(103400 - 10340);
   });
 });
@@ -84,103 +116,183 @@ describe("the order's estimate", () => {
 describe("coupons", () => {
   it("say what is wrong in the spec's words, and remove an invalid one", async () => {
     const user = customer();
-    expect(await applyCoupon(user, "  ")).toBe("Please enter a valid coupon code.");
-    expect(await applyCoupon(user, "NO-SUCH-CODE")).toBe("Invalid coupon code.");
-    expect(await applyCoupon(user, "SPRING2024")).toBe("This coupon has expired or has already been used.");
-    expect(await applyCoupon(user, "REF-CUSTOMER")).toBe("This referral coupon cannot be applied to your purchases.");
-    expect(subscriptionWizard.peek(user.id).data.couponId).toBeNull();
-    expect(await applyCoupon(user, "WELCOME10")).toBeNull();
-    expect(subscriptionWizard.peek(user.id).data.couponId).toBe("WELCOME10");
-    expect(removeCoupon(user)).toBeNull();
-    expect(removeCoupon(user)).toBe("No coupon added.");
+    expect(await applyCoupon(user, subscriptionWizard, "  ")).toBe("Please enter a valid coupon code.");
+    expect(await applyCoupon(user, subscriptionWizard, "NO-SUCH-CODE")).toBe("Invalid coupon code.");
+    expect(await applyCoupon(user, subscriptionWizard, "SPRING2024")).toBe("This coupon has expired or has already been used.");
+    expect(await applyCoupon(user, subscriptionWizard, "REF-CUSTOMER")).toBe("This referral coupon cannot be applied to your purchases.");
+    expect(subscriptionWizard.read(user.id).data.couponId).toBeNull();
+    expect(await applyCoupon(user, subscriptionWizard, "WELCOME10")).toBeNull();
+    expect(subscriptionWizard.read(user.id).data.couponId).toBe("WELCOME10");
+    expect(removeCoupon(user, subscriptionWizard)).toBeNull();
+    expect(removeCoupon(user, subscriptionWizard)).toBe("No coupon added.");
   });
 
   it("lets another customer use someone's referral coupon", async () => {
-    expect(await applyCoupon(distributor(), "REF-CUSTOMER")).toBeNull();
+    expect(await applyCoupon(distributor(), subscriptionWizard, "REF-CUSTOMER")).toBeNull();
+    subscriptionWizard.clear(distributor().id);
   });
 });
 
 describe("placing the order", () => {
-  async function orderAs(changes: Partial<SubscriptionDraft> = {}) {
+  /** The customer's draft at the Order step with the Visa on file, and the confirmation's key. */
+  async function atOrder(changes: Partial<SubscriptionDraft> = {}) {
     const user = customer();
-    const stored = subscriptionWizard.save(user.id, draft(changes));
     const [card] = await getBilling().listPaymentSources(user.billingCustomerId!);
-    return { user, stored, card, place: () => placeOrder(user, stored.id, stored.data, card.id, undefined) };
+    subscriptionWizard.save(user.id, draft({ paymentSourceId: card.id, completed: ["plan", "hosting", "hardware", "support", "review", "billing"], ...changes }));
+    const review = await orderReview(user);
+    expect(review.problems).toEqual([]);
+    return { user, key: review.orderKey!, review };
   }
 
-  it("creates one subscription, one charge and one license, however often it is submitted", async () => {
-    const { user, place } = await orderAs({ organization: "Northwind Double Click" });
-    const subscriptionsBefore = subscriptionsOf(user.billingCustomerId!);
-    const first = await place();
-    const second = await place();
-    expect(second.id).toBe(first.id);
-    await drainJobs(JOB_KINDS);
-    expect((await place()).id).toBe(first.id);
-    await drainJobs(JOB_KINDS);
+  const jobOf = (result: Awaited<ReturnType<typeof purchase>>) => {
+    if (!("jobId" in result)) throw new Error(`expected an order, got ${JSON.stringify(result)}`);
+    return result.jobId;
+  };
 
-    expect(findOwnedJob(user.id, first.id)?.status).toBe("succeeded");
+  it("creates one subscription, one charge and one license, however often it is submitted", async () => {
+    const { user, key } = await atOrder({ organization: "Northwind Double Click" });
+    const subscriptionsBefore = subscriptionsOf(user.billingCustomerId!);
+    const first = jobOf(await purchase(user, key));
+    expect(jobOf(await purchase(user, key))).toBe(first);
+    await drain();
+    expect(jobOf(await purchase(user, key))).toBe(first);
+    await drain();
+    expect(findOwnedJob(user.id, first)?.status).toBe("succeeded");
     expect(subscriptionsOf(user.billingCustomerId!)).toBe(subscriptionsBefore + 1);
-    const license = db.select().from(licenses).where(eq(licenses.name, "Northwind Double Click")).all();
+    const license = licensesNamed("Northwind Double Click");
     expect(license).toHaveLength(1);
     expect(license[0]).toMatchObject({ nodes: 10, planType: "advanced", type: "recurring", hasCloudSupport: true });
-    expect(subscriptionWizard.peek(user.id).data.organization).toBe("");
+    expect(findDraft(user.id, "new-subscription")).toBeNull();
   });
 
-  it("shows the provider's message when the subscription is refused, and a new submit is a new attempt", async () => {
-    const { user, place } = await orderAs({ organization: "Northwind Declined" });
+  it("refuses a confirmation whose order changed since (another tab), with the new total, and charges nothing", async () => {
+    const { user, key } = await atOrder({ organization: "Northwind Two Tabs", tier: "core", users: 3, hardware: {}, support: {} });
+    const invoicesBefore = invoiceCount();
+    // Tab B: 500 Ultimate users.
+    subscriptionWizard.save(user.id, { tier: "ultimate", users: 500 });
+    const result = await purchase(user, key);
+    expect(result).toEqual({ refused: expect.stringContaining("$4,099.00") as string });
+    await drain();
+    expect(invoiceCount()).toBe(invoicesBefore);
+  });
+
+  it("shows the provider's own message when the subscription is refused, and Try again charges once with a new key", async () => {
+    const { user, key } = await atOrder({ organization: "Northwind Declined" });
     billingFaults.inject("createSubscription", { message: "Your card was declined.", times: "once" });
-    const failed = await place();
-    await drainJobs(JOB_KINDS);
-    expect(findOwnedJob(user.id, failed.id)).toMatchObject({
-      status: "failed",
-      error: { title: "Failed to create a subscription", message: "Error message: Your card was declined." },
-    });
-
-    const retried = await placeOrder(user, subscriptionWizard.peek(user.id).id, subscriptionWizard.peek(user.id).data, (await getBilling().listPaymentSources(user.billingCustomerId!))[0].id, undefined);
-    expect(retried.id).not.toBe(failed.id);
-    await drainJobs(JOB_KINDS);
-    expect(findOwnedJob(user.id, retried.id)?.status).toBe("succeeded");
+    const job = jobOf(await purchase(user, key));
+    await drain();
+    expect(findOwnedJob(user.id, job)).toMatchObject({ status: "failed", error: { title: "Failed to create a subscription", message: "Your card was declined." } });
+    expect(retryJob(user.id, job)).toBe(true);
+    await drain();
+    expect(findOwnedJob(user.id, job)?.status).toBe("succeeded");
+    expect(licensesNamed("Northwind Declined")).toHaveLength(1);
   });
 
-  it("retries a passing provider failure with the same key, charging once", async () => {
-    const { user, place } = await orderAs({ organization: "Northwind Flaky" });
-    const invoicesBefore = db.select({ n: count() }).from(billingInvoices).get()?.n ?? 0;
-    billingFaults.inject("createSubscription", { kind: "retryable", message: "Try again later.", times: "once" });
-    const job = await place();
-    await drainJobs(JOB_KINDS);
-    expect(findOwnedJob(user.id, job.id)?.status).toBe("succeeded");
-    expect(db.select({ n: count() }).from(billingInvoices).get()?.n).toBe(invoicesBefore + 1);
+  it("after a failure once charged, finishes the same order and never places a second one", async () => {
+    const { user, key } = await atOrder({ organization: "Northwind Full Disk" });
+    const subscriptionsBefore = subscriptionsOf(user.billingCustomerId!);
+    db.run(sql`create trigger full_disk before insert on licenses begin select raise(abort, 'database or disk is full'); end`);
+    const job = jobOf(await purchase(user, key));
+    await drain();
+    expect(findOwnedJob(user.id, job)).toMatchObject({ status: "queued", steps: { "create-subscription": { status: "done" } } });
+    // The customer changes the order and purchases again: they are led to the first order.
+    subscriptionWizard.save(user.id, { users: 11 });
+    const again = await orderReview(user);
+    expect(jobOf(await purchase(user, again.orderKey!))).toBe(job);
+    db.run(sql`drop trigger full_disk`);
+    db.update(jobs).set({ nextRunAt: new Date() }).where(eq(jobs.id, job)).run();
+    await drain();
+    expect(findOwnedJob(user.id, job)?.status).toBe("succeeded");
+    expect(subscriptionsOf(user.billingCustomerId!)).toBe(subscriptionsBefore + 1);
+    expect(licensesNamed("Northwind Full Disk")).toHaveLength(1);
+  });
+
+  it("after a timeout that charged, asks the provider before anything else, and finishes with one subscription", async () => {
+    const { user, key } = await atOrder({ organization: "Northwind Lost Answer" });
+    const subscriptionsBefore = subscriptionsOf(user.billingCustomerId!);
+    billingFaults.inject("createSubscription", { mode: "lose", times: "always" });
+    const job = jobOf(await purchase(user, key));
+    await drain();
+    expect(findOwnedJob(user.id, job)?.status).toBe("needs_attention");
+    expect(subscriptionsOf(user.billingCustomerId!)).toBe(subscriptionsBefore + 1);
+    db.update(jobs).set({ nextRunAt: new Date() }).where(eq(jobs.id, job)).run();
+    await drain();
+    expect(findOwnedJob(user.id, job)?.status).toBe("succeeded");
+    expect(subscriptionsOf(user.billingCustomerId!)).toBe(subscriptionsBefore + 1);
+    expect(licensesNamed("Northwind Lost Answer")).toHaveLength(1);
+  });
+
+  it("refuses in the job, before charging, when the price is not the one confirmed", async () => {
+    const { user, key } = await atOrder({ organization: "Northwind Price Change" });
+    const invoicesBefore = invoiceCount();
+    const job = jobOf(await purchase(user, key));
+    // As if the price list changed between the confirmation and the charge: the confirmed digest no longer matches.
+    const row = db.select().from(jobs).where(eq(jobs.id, job)).get()!;
+    db.update(jobs).set({ input: { ...row.input, digest: "confirmed-at-another-price" } }).where(eq(jobs.id, job)).run();
+    await drain();
+    expect(findOwnedJob(user.id, job)).toMatchObject({ status: "failed", error: { message: PRICE_CHANGED } });
+    expect(invoiceCount()).toBe(invoicesBefore);
+  });
+
+  it("leaves out a coupon that stopped being valid, with the spec's message", async () => {
+    const user = customer();
+    await atOrder({ organization: "Northwind Expired Coupon", couponId: "WELCOME10" });
+    billingFaults.inject("retrieveCoupon", { message: "Coupon WELCOME10 has expired.", times: "always" });
+    const review = await orderReview(user);
+    expect(review).toMatchObject({ couponId: null, couponError: "Invalid coupon code.", problems: [] });
+    expect(review.estimate?.discounts).toEqual([]);
   });
 });
 
 describe("the job runner", () => {
-  it("resumes an interrupted job after its last saved step, never repeating one", async () => {
-    const runs: string[] = [];
-    const kinds: JobKinds = {
-      "three-steps": {
-        steps: ["first", "second", "third"].map((name) => ({
-          name,
-          run: async () => {
-            runs.push(name);
-            return name.toUpperCase();
-          },
-        })),
-        failure: (step) => ({ step, title: "failed", message: "failed" }),
+  const ranSteps: string[] = [];
+  const threeSteps: JobKind<{ note: string }> = {
+    name: "three-steps",
+    input: z.object({ note: z.string() }),
+    steps: ["first", "second", "third"].map((name) => ({
+      name,
+      run: async () => {
+        ranSteps.push(name);
+        return name.toUpperCase();
       },
-    };
-    const job = enqueueJob({ kind: "three-steps", ownerId: customer().id, idempotencyKey: "resume-test", input: {} });
-    // As a server that died after the first step leaves it: running, with the first step saved.
+    })),
+    failure: (step) => ({ step, title: "failed", message: "failed" }),
+  };
+  const kinds = { [threeSteps.name]: threeSteps };
+
+  it("resumes an interrupted job after its last recorded step, never repeating one", async () => {
+    ranSteps.length = 0;
+    const job = enqueueJob(threeSteps, { ownerId: customer().id, idempotencyKey: "resume-test", input: { note: "x" } });
+    // As a server that died after the first step leaves it: running under a lease that has expired.
     db.update(jobs)
-      .set({ status: "queued", steps: { first: { status: "done", result: "FIRST" } } })
+      .set({ status: "running", leaseHolder: "dead-process", leaseUntil: new Date(Date.now() - 1000), steps: { first: { status: "done", result: "FIRST" } } })
       .where(eq(jobs.id, job.id))
       .run();
-    await drainJobs(kinds);
-    expect(runs).toEqual(["second", "third"]);
+    await new JobRunner(kinds).drain();
+    expect(ranSteps).toEqual(["second", "third"]);
     expect(findOwnedJob(customer().id, job.id)).toMatchObject({ status: "succeeded", result: { first: "FIRST", second: "SECOND", third: "THIRD" } });
   });
 
+  it("lets only one runner hold a job: another waits for the lease, and the first one's writes stop once it is taken over", async () => {
+    const job = enqueueJob(threeSteps, { ownerId: customer().id, idempotencyKey: "lease-test", input: { note: "x" } });
+    const first = new JobRunner(kinds, 60_000);
+    const second = new JobRunner(kinds, 60_000);
+    const claimed = first.claim();
+    expect(claimed?.id).toBe(job.id);
+    expect(second.claim()).toBeNull();
+    db.update(jobs).set({ leaseUntil: new Date(Date.now() - 1) }).where(eq(jobs.id, job.id)).run();
+    const taken = second.claim();
+    expect(taken?.leaseHolder).toBe(second.id);
+    ranSteps.length = 0;
+    await first.execute(claimed!);
+    expect(ranSteps).toEqual([]);
+    expect(findOwnedJob(customer().id, job.id)?.status).toBe("running");
+    await second.execute(taken!);
+    expect(findOwnedJob(customer().id, job.id)?.status).toBe("succeeded");
+  });
+
   it("shows a job only to its owner", () => {
-    const job = enqueueJob({ kind: "three-steps", ownerId: customer().id, idempotencyKey: "owner-test", input: {} });
+    const job = enqueueJob(threeSteps, { ownerId: customer().id, idempotencyKey: "owner-test", input: { note: "x" } });
     expect(findOwnedJob(distributor().id, job.id)).toBeNull();
   });
 });

@@ -185,7 +185,8 @@ export interface Invoice extends InvoiceTotals {
 
 /** What a new subscription's estimate needs; hardware brings the shipping charge of spec 000 §9 with it. */
 export interface NewSubscriptionEstimateRequest {
-  customerId: string;
+  /** The customer, when there is one yet: an estimate never creates one (a page's read must not write). */
+  customerId?: string;
   planId: string;
   planQuantity: number;
   startDate?: Date;
@@ -199,6 +200,7 @@ export interface NewSubscriptionEstimateRequest {
 }
 
 export interface NewSubscriptionRequest extends NewSubscriptionEstimateRequest {
+  customerId: string;
   paymentSourceId: string;
   licenseAssignment: string;
 }
@@ -261,6 +263,11 @@ export interface BillingProvider {
   estimateNewSubscription(request: NewSubscriptionEstimateRequest): Promise<Estimate>;
   /** Charges the first term and one-time items now, to the given payment source. */
   createSubscription(request: NewSubscriptionRequest, idempotencyKey: string): Promise<Subscription>;
+  /**
+   * The subscription an earlier createSubscription with this key made, or null when it made none: what a
+   * job asks after a call whose outcome is unknown, before it may charge again.
+   */
+  findSubscriptionByKey(customerId: string, idempotencyKey: string): Promise<Subscription | null>;
   /** What the change costs now (prorated for the rest of the term) and at the next renewal. */
   estimateSubscriptionUpdate(customerId: string, subscriptionId: string, change: SubscriptionChange): Promise<Estimate>;
   updateSubscription(

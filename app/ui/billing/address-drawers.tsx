@@ -5,8 +5,8 @@ import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { ValidatedForm, type Validator } from "remix-validated-form";
 import { RouteDrawer } from "../route-dialogs";
 import { AddressFields, ContactFields, FormFailureAlert, NameFields, SaveButton } from "./form-parts";
-import type { AddressFormDefaults, BillingProfileDrawerData, ShippingDrawerData } from "./types";
-import { billingProfileValidator, shippingAddressValidator } from "./validators";
+import type { AddressFormDefaults, BillingProfileDrawerData, ShippingDrawerData } from "~/domain/billing-views";
+import { billingProfileValidator, shippingAddressValidator } from "~/domain/billing-validators";
 
 /** A name, contact details and an address: the billing profile's and the shipping address's form. */
 function AddressForm({

@@ -3,7 +3,7 @@ import { Link } from "@remix-run/react";
 import { isBillingAddressValid } from "~/domain/account";
 import { COUNTRIES } from "~/domain/countries";
 import { SectionCard } from "./section-card";
-import type { AddressView } from "./types";
+import type { AddressView } from "~/domain/billing-views";
 
 const countryName = new Map(COUNTRIES.map((country) => [country.code, country.name]));
 

@@ -1,7 +1,7 @@
 import { Button, Stack, Text } from "@mantine/core";
 import { Link } from "@remix-run/react";
 import { SectionCard } from "./section-card";
-import type { BillingProfileView } from "./types";
+import type { BillingProfileView } from "~/domain/billing-views";
 
 /**
  * The Billing Profile card: who is billed, and Update to open the 'Update Billing Profile' drawer

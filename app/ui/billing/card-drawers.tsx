@@ -6,8 +6,8 @@ import { CardEntry } from "../card-entry";
 import { RouteDrawer } from "../route-dialogs";
 import { AddressFields, CheckboxField, FormFailureAlert, NameFields, SaveButton } from "./form-parts";
 import { describeCard, formatExpiry } from "./payment-methods";
-import type { CardDrawerData } from "./types";
-import { cardFormValidator } from "./validators";
+import type { CardDrawerData } from "~/domain/billing-views";
+import { cardFormValidator } from "~/domain/billing-validators";
 
 const FORM_ID = "payment-method";
 

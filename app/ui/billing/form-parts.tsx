@@ -4,7 +4,7 @@ import { useEffect, useRef, useState, type RefObject } from "react";
 import { useField, useIsSubmitting, type Validator } from "remix-validated-form";
 import { CountryField, PhoneField } from "../contact-fields";
 import { TextField } from "../fields";
-import type { FormFailure } from "./types";
+import type { FormFailure } from "~/domain/billing-views";
 
 /** Field ids carry the form's id: the drawers sit on /account beside the profile form, whose names overlap. */
 export const fieldId = (formId: string, name: string) => `${formId}-${name}`;

@@ -3,7 +3,7 @@ import { Link } from "@remix-run/react";
 import { isUsableSource, ONE_CARD_ONLY } from "~/domain/account";
 import { ACCESSIBLE_GREEN } from "../theme";
 import { SectionCard } from "./section-card";
-import type { PaymentSourceView } from "./types";
+import type { PaymentSourceView } from "~/domain/billing-views";
 
 /** The brands with a logo in public/card-brands (spec 000 §3 "Payment source"), by their display name. */
 export const CARD_BRANDS: Record<string, string> = {

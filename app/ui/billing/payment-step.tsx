@@ -32,7 +32,7 @@ import { isUsableSource, paymentStepBlockers } from "~/domain/account";
 import { AddressPanels } from "./address-panels";
 import { BillingProfilePending } from "./drawer";
 import { PaymentMethodsSection } from "./payment-methods";
-import type { PaymentStepData } from "./types";
+import type { PaymentStepData } from "~/domain/billing-views";
 
 export interface PaymentStepProps {
   data: PaymentStepData;

@@ -1,10 +1,12 @@
-import { List, ThemeIcon } from "@mantine/core";
+import { Alert, Button, Group, List, Text, ThemeIcon } from "@mantine/core";
+import { Form, Link, useRevalidator } from "@remix-run/react";
+import { useEffect, type ReactNode } from "react";
+import { AuthenticityTokenInput } from "remix-utils/csrf/react";
+import type { JobStatusName, ProgressStage, ProgressState } from "~/domain/jobs";
 import { ACCESSIBLE_GREEN } from "../theme";
 
-export type ProgressState = "done" | "running" | "waiting" | "failed";
-
-/** A durable job's steps as a vertical list the user can follow (the progress modals of the spec). */
-export function JobProgress({ steps, label }: { steps: { title: string; state: ProgressState }[]; label: string }) {
+/** A durable job's stages as a vertical list the user can follow (the progress modals of the spec). */
+export function JobProgress({ steps, label }: { steps: ProgressStage[]; label: string }) {
   const icon: Record<ProgressState, { mark: string; color: string; words: string }> = {
     done: { mark: "✓", color: ACCESSIBLE_GREEN, words: "done" },
     running: { mark: "…", color: "gatekeeper.7", words: "in progress" },
@@ -28,5 +30,86 @@ export function JobProgress({ steps, label }: { steps: { title: string; state: P
         </List.Item>
       ))}
     </List>
+  );
+}
+
+/** While the job runs, the page follows it: polling with JavaScript, a meta refresh without. */
+function useFollowWhileRunning(running: boolean) {
+  const revalidator = useRevalidator();
+  useEffect(() => {
+    if (!running) return;
+    const timer = setInterval(() => {
+      if (revalidator.state === "idle") revalidator.revalidate();
+    }, 1000);
+    return () => clearInterval(timer);
+  }, [running, revalidator]);
+}
+
+export const CHECKING_OUTCOME =
+  "We could not confirm whether your payment went through. Before anything is charged again we ask the billing provider what happened; this page follows it.";
+
+/**
+ * The body of every job's progress page: the stages, and by status what the customer reads and can do.
+ * A job that stopped is retried as the same job ("Try again", posting intent=retry to the page); only one
+ * that cannot have charged also offers to go back and edit the order.
+ */
+export function JobProgressPanel({
+  view,
+  label,
+  runningText,
+  editTo,
+  editLabel,
+  success,
+}: {
+  view: { status: JobStatusName; error: { title: string; message: string } | null; stages: ProgressStage[]; canEdit: boolean };
+  label: string;
+  runningText: string;
+  editTo: string;
+  editLabel: string;
+  success: ReactNode;
+}) {
+  const running = view.status === "queued" || view.status === "running";
+  const following = running || view.status === "needs_attention";
+  useFollowWhileRunning(following);
+  return (
+    <>
+      {following ? (
+        <noscript>
+          <meta httpEquiv="refresh" content="2" />
+        </noscript>
+      ) : null}
+      <JobProgress steps={view.stages} label={label} />
+      {running ? (
+        <Text size="sm" role="status">
+          {runningText}
+        </Text>
+      ) : null}
+      {view.status === "succeeded" ? success : null}
+      {view.status === "needs_attention" ? (
+        <Alert color="yellow" role="status" title="Checking your payment">
+          {CHECKING_OUTCOME}
+        </Alert>
+      ) : null}
+      {view.status === "failed" && view.error ? (
+        <Alert color="red" role="alert" title={view.error.title}>
+          {view.error.message}
+        </Alert>
+      ) : null}
+      {view.status === "failed" || view.status === "needs_attention" ? (
+        <Group justify="flex-end">
+          {view.canEdit ? (
+            <Button component={Link} to={editTo} variant="default">
+              {editLabel}
+            </Button>
+          ) : null}
+          <Form method="post">
+            <AuthenticityTokenInput name="csrf" />
+            <Button type="submit" name="intent" value="retry">
+              Try again
+            </Button>
+          </Form>
+        </Group>
+      ) : null}
+    </>
   );
 }

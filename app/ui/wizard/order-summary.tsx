@@ -1,19 +1,14 @@
 import { Alert, Group, Table, Text } from "@mantine/core";
-import { formatCents } from "~/domain/format";
+import type { EstimateView } from "~/domain/estimate";
+import { formatCents, formatDate } from "~/domain/format";
 
-/** An estimate as the pages show it (integer cents; dates as ISO strings). */
-export interface EstimateView {
-  lineItems: { description: string; quantity: number; unitAmount: number; amount: number }[];
-  discounts: { description: string; amount: number }[];
-  subTotal: number;
-  total: number;
-  amountDue: number;
-  nextBilling: { at: string; amount: number } | null;
-}
-
-/** The order's lines, its discounts and what is due today. */
+/**
+ * The order's lines, its discounts, credits, what is due today and, when the order renews, what the next
+ * billing cycle will charge and when (the estimate view of every wizard).
+ */
 export function OrderSummary({ estimate, caption }: { estimate: EstimateView; caption: string }) {
   return (
+    <>
     <Table withTableBorder striped className="gk-order-summary">
       <Table.Caption>{caption}</Table.Caption>
       <Table.Thead>
@@ -45,6 +40,12 @@ export function OrderSummary({ estimate, caption }: { estimate: EstimateView; ca
             <Table.Td ta="right">−{formatCents(discount.amount)}</Table.Td>
           </Table.Tr>
         ))}
+        {estimate.creditsApplied > 0 ? (
+          <Table.Tr>
+            <Table.Td colSpan={3}>Credits applied</Table.Td>
+            <Table.Td ta="right">−{formatCents(estimate.creditsApplied)}</Table.Td>
+          </Table.Tr>
+        ) : null}
       </Table.Tbody>
       <Table.Tfoot>
         <Table.Tr>
@@ -59,8 +60,20 @@ export function OrderSummary({ estimate, caption }: { estimate: EstimateView; ca
             </Group>
           </Table.Td>
         </Table.Tr>
+        {estimate.nextBilling ? (
+          <Table.Tr>
+            <Table.Th scope="row" colSpan={3} fw={400}>
+              Amount on next billing cycle ({formatDate(estimate.nextBilling.at)})
+            </Table.Th>
+            <Table.Td ta="right" data-testid="next-billing-amount">
+              {formatCents(estimate.nextBilling.amount)}
+            </Table.Td>
+          </Table.Tr>
+        ) : null}
       </Table.Tfoot>
     </Table>
+      {estimate.creditsApplied > 0 ? <Text size="sm">Available credits will automatically be applied to the invoice.</Text> : null}
+    </>
   );
 }
 

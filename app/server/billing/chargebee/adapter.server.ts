@@ -194,21 +194,24 @@ class ChargebeeBilling implements BillingProvider {
   }
 
   async estimateNewSubscription(request: NewSubscriptionEstimateRequest) {
-    const query = flatQuery({
-      use_existing_balances: true,
+    const params = {
       invoice_immediately: true,
       coupon_ids: request.couponIds?.length ? request.couponIds : undefined,
       subscription: this.subscriptionParams(request),
       addons: ordered(request.addons),
       event_based_addons: oneTimeCharges(request).map(onCreation),
       shipping_address: request.shippingAddress ? toChargebeeAddress(request.shippingAddress) : undefined,
-    });
+    };
+    const { customerId } = request;
     const { estimate } = await this.call("estimate.create_subscription_estimate", false, (cb) =>
-      // The flat query has the same parameters in the form the SDK cannot produce itself (see flatQuery).
-      cb.estimate.createSubForCustomerEstimate(
-        request.customerId,
-        query as ChargebeeEstimate.CreateSubForCustomerEstimateInputParam,
-      ),
+      customerId
+        ? // The flat query has the same parameters in the form the SDK cannot produce itself (see flatQuery).
+          cb.estimate.createSubForCustomerEstimate(
+            customerId,
+            flatQuery({ ...params, use_existing_balances: true }) as ChargebeeEstimate.CreateSubForCustomerEstimateInputParam,
+          )
+        : // Before the customer exists (their first order's Review), the estimate is made without one.
+          cb.estimate.createSubscription(params),
     );
     return estimateOf(estimate, await this.renewalAmount(request.planId, request.planQuantity, request.addons));
   }
@@ -226,12 +229,21 @@ class ChargebeeBilling implements BillingProvider {
           event_based_addons: oneTimeCharges(request).map(onCreation),
           shipping_address: request.shippingAddress ? toChargebeeAddress(request.shippingAddress) : undefined,
           invoice_immediately: true,
-          meta_data: { license_assignment: request.licenseAssignment },
+          // The key again, readable: findSubscriptionByKey looks for it after a call whose outcome was unknown.
+          meta_data: { license_assignment: request.licenseAssignment, order_key: idempotencyKey },
         },
         idempotent(idempotencyKey),
       ),
     );
     return subscriptionOf(subscription);
+  }
+
+  async findSubscriptionByKey(customerId: string, idempotencyKey: string) {
+    const { list } = await this.call("subscription.list", false, (cb) =>
+      cb.subscription.list({ limit: 100, customer_id: { is: customerId } }),
+    );
+    const made = list.find((entry) => (entry.subscription.meta_data as { order_key?: string } | undefined)?.order_key === idempotencyKey);
+    return made ? subscriptionOf(made.subscription) : null;
   }
 
   async estimateSubscriptionUpdate(customerId: string, subscriptionId: string, change: SubscriptionChange) {

@@ -2,7 +2,7 @@ import { and, asc, eq, sql } from "drizzle-orm";
 import { addPeriod, COUPON_MESSAGES } from "~/domain/pricing";
 import { attachedCard, gatewayCustomerFor, spendToken } from "~/server/cards/local/vault.server";
 import { INVALID_CUSTOMER_ID, parseGatewayReference } from "~/server/cards/port.server";
-import { billingCustomers, billingInvoices, billingPaymentSources, billingSubscriptions } from "~db/schema";
+import { billingCustomers, billingIdempotencyKeys, billingInvoices, billingPaymentSources, billingSubscriptions } from "~db/schema";
 import { catalogue } from "../catalogue.server";
 import { BillingError, notFound, refused } from "../errors.server";
 import { hardwareCharges, oneTimeCharges, ordered, type OneTimeCharge } from "../orders.server";
@@ -146,7 +146,7 @@ class LocalBilling implements BillingProvider {
   }
 
   async estimateNewSubscription(request: NewSubscriptionEstimateRequest) {
-    this.customer(this.store, request.customerId);
+    if (request.customerId) this.customer(this.store, request.customerId);
     return this.priceNewSubscription(request, this.startOf(request));
   }
 
@@ -185,6 +185,12 @@ class LocalBilling implements BillingProvider {
       },
       (id) => this.subscriptionOf(this.ownSubscription(this.store, request.customerId, id)),
     );
+  }
+
+  async findSubscriptionByKey(customerId: string, idempotencyKey: string) {
+    const keys = billingIdempotencyKeys;
+    const made = this.store.select().from(keys).where(and(eq(keys.key, idempotencyKey), eq(keys.call, "createSubscription"))).get();
+    return made ? this.subscriptionOf(this.ownSubscription(this.store, customerId, String(made.result))) : null;
   }
 
   async estimateSubscriptionUpdate(customerId: string, subscriptionId: string, change: SubscriptionChange) {

@@ -6,12 +6,13 @@ import type { BillingCall } from "../port.server";
 import type { BillingStore } from "./store.server";
 
 /**
- * Fault injection for the embedded engine (tests and demos): make a named call fail with a message, or
- * hang and then time out, once, a number of times, or always. Faults live in the billing_faults table,
+ * Fault injection for the embedded engine (tests and demos): make a named call fail with a message, hang
+ * and then time out, or take effect and then lose its answer (a timeout after the provider acted: the
+ * outcome the caller sees is unknown), once, a number of times, or always. Faults live in the billing_faults table,
  * so a test or an operator can arm one on a running server with a single SQL insert.
  */
 export interface Fault {
-  mode?: "fail" | "hang";
+  mode?: "fail" | "hang" | "lose";
   /** The provider message of the failure. */
   message?: string;
   kind?: ErrorKind;
@@ -27,8 +28,8 @@ export function injectBillingFault(store: BillingStore, call: BillingCall, fault
   const row = {
     call,
     mode: fault.mode ?? "fail",
-    kind: fault.kind ?? (fault.mode === "hang" ? "unknown" : "final"),
-    message: fault.message ?? (fault.mode === "hang" ? TIMEOUT_MESSAGE : "The billing provider refused the request."),
+    kind: fault.kind ?? (fault.mode === "hang" || fault.mode === "lose" ? "unknown" : "final"),
+    message: fault.message ?? (fault.mode === "hang" || fault.mode === "lose" ? TIMEOUT_MESSAGE : "The billing provider refused the request."),
     remaining: times === "always" ? null : times === "once" ? 1 : times,
     hangMs: fault.hangMs ?? 30_000,
   } as const;
@@ -39,10 +40,10 @@ export function clearBillingFaults(store: BillingStore): void {
   store.delete(billingFaults).run();
 }
 
-/** Fails (or hangs, then fails) when a fault is armed for the call; spends one of its counted uses. */
-async function trip(store: BillingStore, call: string): Promise<void> {
+/** The fault armed for the call, if any, with one of its counted uses spent. */
+function arm(store: BillingStore, call: string) {
   const fault = store.select().from(billingFaults).where(eq(billingFaults.call, call)).get();
-  if (!fault || fault.remaining === 0) return;
+  if (!fault || fault.remaining === 0) return null;
   if (fault.remaining !== null) {
     store
       .update(billingFaults)
@@ -50,21 +51,28 @@ async function trip(store: BillingStore, call: string): Promise<void> {
       .where(eq(billingFaults.call, call))
       .run();
   }
-  if (fault.mode === "hang") await sleep(fault.hangMs);
-  // A timed-out call says nothing of its own, as a real timeout would; a refusal carries its message.
-  const providerMessage = fault.mode === "hang" ? undefined : fault.message;
-  throw new BillingError(fault.message, { kind: fault.kind, providerMessage, code: "injected_fault" });
+  return fault;
 }
 
-/** The provider with every call passing the fault check first. */
+function failure(fault: typeof billingFaults.$inferSelect): BillingError {
+  // A timed-out call says nothing of its own, as a real timeout would; a refusal carries its message.
+  const providerMessage = fault.mode === "fail" ? fault.message : undefined;
+  return new BillingError(fault.message, { kind: fault.kind, providerMessage, code: "injected_fault" });
+}
+
+/** The provider with every call passing the fault check: before the call (fail, hang) or after it (lose). */
 export function withFaults<T extends object>(provider: T, store: BillingStore): T {
   return new Proxy(provider, {
     get(target, property, receiver) {
       const value: unknown = Reflect.get(target, property, receiver);
       if (typeof value !== "function" || typeof property !== "string") return value;
       return async (...args: unknown[]) => {
-        await trip(store, property);
-        return value.apply(target, args);
+        const fault = arm(store, property);
+        if (fault?.mode === "hang") await sleep(fault.hangMs);
+        if (fault && fault.mode !== "lose") throw failure(fault);
+        const result: unknown = await value.apply(target, args);
+        if (fault) throw failure(fault);
+        return result;
       };
     },
   });

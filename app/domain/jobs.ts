@@ -1,0 +1,30 @@
+/** How a durable job looks to the person waiting for it: the spec's progress steps, each with a state. */
+export type ProgressState = "done" | "running" | "waiting" | "failed";
+
+export type JobStatusName = "queued" | "running" | "succeeded" | "failed" | "needs_attention";
+
+export interface ProgressStage {
+  title: string;
+  state: ProgressState;
+}
+
+/**
+ * The progress list of a job: each stage (a title of the spec, e.g. 'Create Recurring License') groups
+ * job steps; it is done when they all are, failed when the job stopped in it, running while the job works
+ * on it, and waiting otherwise.
+ */
+export function progressOf(
+  status: JobStatusName,
+  stepStates: Record<string, { status: string }>,
+  stages: { title: string; steps: string[] }[],
+): ProgressStage[] {
+  const stopped = status === "failed" || status === "needs_attention";
+  let current = true;
+  return stages.map(({ title, steps }) => {
+    const done = steps.every((step) => stepStates[step]?.status === "done");
+    if (done) return { title, state: "done" };
+    const state: ProgressState = current ? (stopped ? "failed" : "running") : "waiting";
+    current = false;
+    return { title, state };
+  });
+}

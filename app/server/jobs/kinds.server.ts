@@ -1,0 +1,5 @@
+import { newSubscriptionOrder } from "./new-subscription.server";
+import type { AnyJobKind } from "./runner.server";
+
+/** Every kind of durable job the runner knows, by name. */
+export const JOB_KINDS: Record<string, AnyJobKind> = Object.fromEntries([newSubscriptionOrder].map((kind) => [kind.name, kind]));

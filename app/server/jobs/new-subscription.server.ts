@@ -1,0 +1,128 @@
+import { z } from "zod";
+import { checkSelection } from "~/domain/new-subscription";
+import { PLAN_TIERS } from "~/domain/subscription";
+import { getBilling, ProviderError, type NewSubscriptionRequest } from "../billing/index.server";
+import { deleteDraftById } from "../drafts.server";
+import { createLicenseForSubscription } from "../licenses.server";
+import { orderDigest } from "../wizards/orders.server";
+import { StepRefused, type JobKind } from "./runner.server";
+
+const item = z.object({ id: z.string(), quantity: z.number().int().min(1) });
+const text = z.string().optional();
+const address = z.object({
+  firstName: text,
+  lastName: text,
+  email: text,
+  company: text,
+  phone: text,
+  line1: text,
+  line2: text,
+  city: text,
+  state: text,
+  stateCode: text,
+  zip: text,
+  country: text,
+});
+
+/** What the order job needs, saved with the job so that a restart finishes it without the draft. */
+export const orderInputSchema = z.object({
+  draftId: z.string(),
+  /** The digest of the order the customer confirmed (orders.server.ts): checked again right before charging. */
+  digest: z.string(),
+  request: z.object({
+    customerId: z.string(),
+    planId: z.string(),
+    planQuantity: z.number().int().min(1),
+    addons: z.array(item),
+    oneTimeAddons: z.array(item),
+    hardware: z.array(item),
+    couponIds: z.array(z.string()),
+    paymentSourceId: z.string(),
+    licenseAssignment: z.string(),
+    shippingAddress: address.optional(),
+  }),
+  organization: z.string(),
+  users: z.number().int().min(1),
+  tier: z.enum(PLAN_TIERS),
+  hosting: z.enum(["cloud", "on-premise"]),
+  offsiteAccess: z.boolean(),
+  origin: z.string().nullable(),
+});
+
+export type OrderInput = z.infer<typeof orderInputSchema>;
+
+export const CREATE_SUBSCRIPTION_FAILED = "Failed to create a subscription";
+export const PRICE_CHANGED =
+  "The price of your order changed before it was charged, so nothing was charged. Please review your order and confirm it again.";
+const LICENSE_FAILED = "Your license could not be created";
+const LICENSE_FAILED_TEXT = "Your subscription was created and charged once. Try again to create its license: you will not be charged again.";
+
+const newSubscription = (request: OrderInput["request"]): NewSubscriptionRequest => ({ ...request, startDate: new Date() });
+
+/**
+ * The order (spec 000 §2 "Create Recurring License", then Finish). Right before charging, the rules and
+ * the price are checked again against what the customer confirmed; the subscription is created with the
+ * step's key, and after an unknown outcome the provider is asked for it by that key before anything is
+ * charged again. The license is one per subscription (a unique index), and the draft is cleared last.
+ */
+export const newSubscriptionOrder: JobKind<OrderInput> = {
+  name: "new-subscription",
+  input: orderInputSchema,
+  steps: [
+    {
+      name: "create-subscription",
+      charges: true,
+      async reconcile({ input, stepKey }) {
+        const subscription = await getBilling().findSubscriptionByKey(input.request.customerId, stepKey);
+        return subscription ? createdResult(subscription) : null;
+      },
+      async run({ input, stepKey }) {
+        const support = Object.fromEntries(input.request.oneTimeAddons.map((addon) => [addon.id, addon.quantity]));
+        const { issues } = checkSelection({ origin: input.origin, hosting: input.hosting, offsiteAccess: input.offsiteAccess, support });
+        if (issues.length > 0) throw new StepRefused(issues[0].message);
+        const estimate = await getBilling().estimateNewSubscription(newSubscription(input.request));
+        if (orderDigest(input.request, estimate) !== input.digest) throw new StepRefused(PRICE_CHANGED);
+        return createdResult(await getBilling().createSubscription(newSubscription(input.request), stepKey));
+      },
+    },
+    {
+      name: "create-license",
+      async run({ ownerId, input, results }) {
+        const { subscriptionId, termEnd } = results["create-subscription"] as CreatedSubscription;
+        const license = createLicenseForSubscription({
+          ownerId,
+          subscriptionId,
+          name: input.organization,
+          nodes: input.users,
+          planType: input.tier,
+          hasCloudSupport: input.hosting === "cloud",
+          validTo: termEnd ? new Date(termEnd) : null,
+        });
+        return { licenseId: license.id };
+      },
+    },
+    {
+      name: "clear-draft",
+      async run({ ownerId, input }) {
+        // Only the draft this order came from: a new one started since stays.
+        deleteDraftById(ownerId, input.draftId);
+        return null;
+      },
+    },
+  ],
+  failure(step, error) {
+    if (step !== "create-subscription") return { step, title: LICENSE_FAILED, message: LICENSE_FAILED_TEXT };
+    const message =
+      error instanceof StepRefused ? error.message : error instanceof ProviderError && error.providerMessage ? error.providerMessage : CREATE_SUBSCRIPTION_FAILED;
+    return { step, title: CREATE_SUBSCRIPTION_FAILED, message };
+  },
+};
+
+interface CreatedSubscription {
+  subscriptionId: string;
+  termEnd: string | null;
+}
+
+function createdResult(subscription: { id: string; currentTermEnd: Date | null; nextBillingAt: Date | null }): CreatedSubscription {
+  return { subscriptionId: subscription.id, termEnd: (subscription.currentTermEnd ?? subscription.nextBillingAt)?.toISOString() ?? null };
+}

@@ -1,0 +1,384 @@
+import { randomUUID } from "node:crypto";
+import { hostname } from "node:os";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import type { z } from "zod";
+import { jobs, type JobStatus } from "~db/schema";
+import { db } from "../db.server";
+import { env } from "../env.server";
+import { ProviderError } from "../billing/errors.server";
+
+/**
+ * Durable jobs (DESIGN §6, decision 042): a long sequence runs as a row whose steps are recorded one by
+ * one, so closing the window, refreshing or restarting the server loses nothing and a step that finished
+ * is never run again. Any number of processes may run jobs on one database: a runner claims a due job
+ * with one atomic update that takes an absent or expired lease, renews the lease while a step runs, and
+ * every write it makes checks that it still holds the lease.
+ *
+ * What a failure does depends on what it says about the outside world:
+ * - a refusal (`final`): nothing happened; the job fails with the spec's message, and a retry of the step
+ *   uses a new provider key (the refused one would only replay the refusal);
+ * - an unknown outcome (a timeout after the request left): the job `needs_attention`; before the step
+ *   runs again, its `reconcile` asks the provider whether the first try took effect;
+ * - anything else that may pass (`retryable`, a bug, a full disk): retried with backoff, then failed.
+ * A failed or needs_attention job is retried as the same job (`retryJob`), never placed anew.
+ */
+export interface JobContext<Input> {
+  id: string;
+  ownerId: string;
+  idempotencyKey: string;
+  input: Input;
+  /** What the earlier steps returned, by step name. */
+  results: Record<string, unknown>;
+  /** The key this step passes to its provider: the job's key, the step, and how many times it was refused. */
+  stepKey: string;
+}
+
+export interface JobStep<Input> {
+  name: string;
+  /** A step that charges the customer: a job whose charging step may have run cannot be replaced by a new order. */
+  charges?: boolean;
+  run(context: JobContext<Input>): Promise<unknown>;
+  /**
+   * Whether an earlier try whose outcome is unknown (a timeout, a crash mid-step) took effect: what the
+   * step would have returned, or null when it did not. Asked before the step runs again.
+   */
+  reconcile?(context: JobContext<Input>): Promise<unknown>;
+}
+
+export interface JobKind<Input> {
+  name: string;
+  /** The job's input as saved; parsed again when the job runs, so a runner never trusts a stored shape. */
+  input: z.ZodType<Input, z.ZodTypeDef, unknown>;
+  steps: JobStep<Input>[];
+  /** Turns a step's failure into what the progress page shows (the spec's messages). */
+  failure(step: string, error: unknown): JobFailure;
+}
+
+export interface JobFailure {
+  step: string;
+  title: string;
+  message: string;
+}
+
+/** A step as recorded: `started` and `unknown` mean it may have taken effect; `refusals` counts final refusals. */
+export type StepState =
+  | { status: "done"; result: unknown }
+  | { status: "started" | "unknown" | "failed"; refusals: number; message?: string };
+
+export interface JobView {
+  id: string;
+  kind: string;
+  ownerId: string;
+  status: JobStatus;
+  steps: Record<string, StepState>;
+  error: JobFailure | null;
+  result: Record<string, unknown> | null;
+  input: Record<string, unknown>;
+  attempts: number;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each kind has its own input type; the registry holds them all
+export type AnyJobKind = JobKind<any>;
+
+/** Runs of a job (claims) before an automatic retry gives up and leaves it to the customer or an admin. */
+export const MAX_AUTOMATIC_ATTEMPTS = 5;
+const MAX_BACKOFF_MS = 60_000;
+/** Jobs one process runs at once: a hanging provider call must not hold up every other customer's order. */
+const CONCURRENCY = 4;
+
+const now = () => new Date();
+type JobRow = typeof jobs.$inferSelect;
+
+export class LeaseLostError extends Error {
+  override name = "LeaseLostError";
+}
+
+/** A step's own refusal (a rule or a price that no longer holds): final, like a provider's refusal. */
+export class StepRefused extends Error {
+  override name = "StepRefused";
+}
+
+function toView(row: JobRow): JobView {
+  return {
+    id: row.id,
+    kind: row.kind,
+    ownerId: row.ownerId,
+    status: row.status,
+    steps: row.steps as Record<string, StepState>,
+    error: (row.error as JobFailure | null) ?? null,
+    result: row.result ?? null,
+    input: row.input,
+    attempts: row.attempts,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}
+
+/**
+ * Queues a job, or returns the existing one with the same idempotency key: a double submit, a resubmitted
+ * form or a refresh gets the first job, never a second.
+ */
+export function enqueueJob<Input extends Record<string, unknown>>(
+  kind: JobKind<Input>,
+  job: { ownerId: string; idempotencyKey: string; input: Input },
+): JobView {
+  db.insert(jobs)
+    .values({ id: randomUUID(), kind: kind.name, ...job, input: kind.input.parse(job.input) as Record<string, unknown>, steps: {}, nextRunAt: now() })
+    .onConflictDoNothing({ target: jobs.idempotencyKey })
+    .run();
+  const row = db.select().from(jobs).where(eq(jobs.idempotencyKey, job.idempotencyKey)).get();
+  if (!row) throw new Error(`The job ${job.idempotencyKey} was not saved.`);
+  wakeRunner();
+  return toView(row);
+}
+
+/** The user's job with this idempotency key, or null. */
+export function findJobByKey(ownerId: string, idempotencyKey: string): JobView | null {
+  const row = db.select().from(jobs).where(and(eq(jobs.ownerId, ownerId), eq(jobs.idempotencyKey, idempotencyKey))).get();
+  return row ? toView(row) : null;
+}
+
+/** The user's jobs whose key starts with the prefix (e.g. every order of one draft), oldest first. */
+export function findJobsByKeyPrefix(ownerId: string, prefix: string): JobView[] {
+  return db
+    .select()
+    .from(jobs)
+    .where(and(eq(jobs.ownerId, ownerId), sql`substr(${jobs.idempotencyKey}, 1, ${prefix.length}) = ${prefix}`))
+    .orderBy(asc(jobs.createdAt))
+    .all()
+    .map(toView);
+}
+
+/** The user's job of this kind, or null: a job id from a URL is never trusted on its own. */
+export function findOwnedJob(ownerId: string, jobId: string, kind?: string): JobView | null {
+  const row = db.select().from(jobs).where(and(eq(jobs.ownerId, ownerId), eq(jobs.id, jobId))).get();
+  return row && (!kind || row.kind === kind) ? toView(row) : null;
+}
+
+/** Jobs an administrator should look at: those waiting on an unknown outcome, and failed ones, newest first. */
+export function listJobsNeedingAttention(limit = 100): JobView[] {
+  return db
+    .select()
+    .from(jobs)
+    .where(inArray(jobs.status, ["needs_attention", "failed"]))
+    .orderBy(sql`${jobs.updatedAt} desc`)
+    .limit(limit)
+    .all()
+    .map(toView);
+}
+
+/** Whether a charging step of the job may have run: such a job must be finished, never replaced by a new order. */
+export function mayHaveCharged(kind: AnyJobKind, job: JobView): boolean {
+  if (job.status === "queued" && Object.keys(job.steps).length === 0) return true;
+  return kind.steps.some((step) => {
+    const state = job.steps[step.name];
+    return step.charges && state !== undefined && state.status !== "failed";
+  });
+}
+
+/**
+ * The customer's "Try again": the same job runs again from the step that stopped it (a refused step with a
+ * new provider key, an unknown outcome after asking the provider). False when the job is not theirs or
+ * is not stopped.
+ */
+export function retryJob(ownerId: string, jobId: string): boolean {
+  const changed = db
+    .update(jobs)
+    .set({
+      status: sql`case when ${jobs.status} = 'needs_attention' then 'needs_attention' else 'queued' end`,
+      nextRunAt: now(),
+      attempts: 0,
+      error: null,
+      finishedAt: null,
+      updatedAt: now(),
+    })
+    .where(and(eq(jobs.id, jobId), eq(jobs.ownerId, ownerId), inArray(jobs.status, ["failed", "needs_attention"])))
+    .run().changes;
+  if (changed) wakeRunner();
+  return changed > 0;
+}
+
+/** One JSON line on stderr per failure, with the job, the step and the stack: greppable, and whole in any log collector. */
+function logJobFailure(row: JobRow, step: string, kind: string, error: unknown): void {
+  const { message, stack } = error instanceof Error ? error : { message: String(error), stack: undefined };
+  console.error(JSON.stringify({ level: "error", event: "job-step-failed", jobId: row.id, jobKind: row.kind, step, errorKind: kind, run: row.attempts, message, stack }));
+}
+
+const backoff = (attempts: number) => Math.min(MAX_BACKOFF_MS, env.JOB_BACKOFF_MS * 2 ** Math.max(0, attempts - 1));
+
+/** One process's runner: its id is the lease holder written on the jobs it claims. */
+export class JobRunner {
+  readonly id = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  private active = 0;
+  private stopped = false;
+
+  constructor(
+    private readonly kinds: Record<string, AnyJobKind>,
+    private readonly leaseMs = env.JOB_LEASE_MS,
+  ) {}
+
+  /** Takes one due job (queued or needs_attention whose time has come, or running under an expired lease), atomically. */
+  claim(): JobRow | null {
+    const at = now();
+    const due = sql`((${jobs.status} in ('queued', 'needs_attention') and ${jobs.nextRunAt} <= ${at.getTime()})
+      or (${jobs.status} = 'running' and ${jobs.leaseUntil} < ${at.getTime()}))`;
+    return (
+      db
+        .update(jobs)
+        .set({ status: "running", leaseHolder: this.id, leaseUntil: new Date(at.getTime() + this.leaseMs), attempts: sql`${jobs.attempts} + 1`, updatedAt: at })
+        .where(and(eq(jobs.id, sql`(select ${jobs.id} from ${jobs} where ${due} order by ${jobs.nextRunAt} limit 1)`), due))
+        .returning()
+        .get() ?? null
+    );
+  }
+
+  /** A write of this runner's job, refused when another runner has taken the job over. */
+  private write(jobId: string, change: Partial<typeof jobs.$inferInsert>): void {
+    const { changes } = db
+      .update(jobs)
+      .set({ ...change, updatedAt: now() })
+      .where(and(eq(jobs.id, jobId), eq(jobs.leaseHolder, this.id)))
+      .run();
+    if (changes !== 1) throw new LeaseLostError(`Job ${jobId} is no longer held by ${this.id}.`);
+  }
+
+  /** Keeps the lease while a step runs; `lost` turns true when another runner took the job. */
+  private holdLease(jobId: string) {
+    const state = { lost: false };
+    const timer = setInterval(() => {
+      try {
+        this.write(jobId, { leaseUntil: new Date(Date.now() + this.leaseMs) });
+      } catch {
+        state.lost = true;
+      }
+    }, Math.max(100, Math.floor(this.leaseMs / 3)));
+    timer.unref();
+    return { state, release: () => clearInterval(timer) };
+  }
+
+  /** Runs the claimed job's remaining steps, recording each one; returns when the job stops or finishes. */
+  async execute(row: JobRow): Promise<void> {
+    const kind = this.kinds[row.kind];
+    const input = kind?.input.safeParse(row.input);
+    if (!kind || !input?.success) {
+      logJobFailure(row, "", "final", new Error(kind ? "Its input does not parse." : "No such job kind."));
+      this.finish(row.id, "failed", { error: { step: "", title: "Something went wrong", message: "This job cannot run. Please contact support." } });
+      return;
+    }
+    const steps = { ...(row.steps as Record<string, StepState>) };
+    const results: Record<string, unknown> = Object.fromEntries(
+      Object.entries(steps).flatMap(([name, state]) => (state.status === "done" ? [[name, state.result]] : [])),
+    );
+    for (const step of kind.steps) {
+      const state = steps[step.name];
+      if (state?.status === "done") continue;
+      const refusals = state?.refusals ?? 0;
+      const context: JobContext<unknown> = {
+        id: row.id,
+        ownerId: row.ownerId,
+        idempotencyKey: row.idempotencyKey,
+        input: input.data,
+        results,
+        stepKey: `${row.idempotencyKey}:${step.name}:${refusals}`,
+      };
+      const lease = this.holdLease(row.id);
+      try {
+        const mayHaveRun = state?.status === "started" || state?.status === "unknown";
+        const found = mayHaveRun && step.reconcile ? await step.reconcile(context) : null;
+        let result = found;
+        if (found === null || found === undefined) {
+          steps[step.name] = { status: "started", refusals };
+          this.write(row.id, { steps });
+          result = (await step.run(context)) ?? null;
+        }
+        if (lease.state.lost) throw new LeaseLostError(`Job ${row.id} was taken over while ${step.name} ran.`);
+        results[step.name] = result;
+        steps[step.name] = { status: "done", result };
+        this.write(row.id, { steps });
+      } catch (error) {
+        if (error instanceof LeaseLostError) return;
+        this.recordFailure(row, kind, step.name, steps, refusals, error);
+        return;
+      } finally {
+        lease.release();
+      }
+    }
+    this.finish(row.id, "succeeded", { result: results, steps });
+  }
+
+  /** Records why a step stopped the job, and what happens next (see the class comment). */
+  private recordFailure(row: JobRow, kind: AnyJobKind, stepName: string, steps: Record<string, StepState>, refusals: number, error: unknown) {
+    const kindOfError = error instanceof ProviderError ? error.kind : error instanceof StepRefused ? "final" : "retryable";
+    const failure = kind.failure(stepName, error);
+    logJobFailure(row, stepName, kindOfError, error);
+    const canRetry = row.attempts < MAX_AUTOMATIC_ATTEMPTS;
+    if (kindOfError === "final") {
+      steps[stepName] = { status: "failed", refusals: refusals + 1, message: failure.message };
+      this.finish(row.id, "failed", { steps, error: { ...failure } });
+    } else if (kindOfError === "unknown") {
+      steps[stepName] = { status: "unknown", refusals, message: failure.message };
+      this.write(row.id, {
+        status: "needs_attention",
+        steps,
+        error: { ...failure },
+        leaseHolder: null,
+        leaseUntil: null,
+        nextRunAt: canRetry ? new Date(Date.now() + backoff(row.attempts)) : null,
+      });
+    } else if (canRetry) {
+      // The step is left as started: it may have done part of its work, so its own checks decide on the rerun.
+      this.write(row.id, { status: "queued", steps, leaseHolder: null, leaseUntil: null, nextRunAt: new Date(Date.now() + backoff(row.attempts)) });
+    } else {
+      this.finish(row.id, "failed", { steps, error: { ...failure } });
+    }
+  }
+
+  private finish(jobId: string, status: "succeeded" | "failed", change: Partial<typeof jobs.$inferInsert>) {
+    this.write(jobId, { ...change, status, leaseHolder: null, leaseUntil: null, nextRunAt: null, finishedAt: now() });
+  }
+
+  /** Runs due jobs until none is left; at most CONCURRENCY at once in this process. */
+  wake(): void {
+    while (!this.stopped && this.active < CONCURRENCY) {
+      const row = this.claim();
+      if (!row) return;
+      this.active += 1;
+      void this.execute(row)
+        .catch((error: unknown) => logJobFailure(row, "", "retryable", error))
+        .finally(() => {
+          this.active -= 1;
+          this.wake();
+        });
+    }
+  }
+
+  /** Resolves when every job due now has run (for tests and scripts). */
+  async drain(): Promise<void> {
+    for (let row = this.claim(); row; row = this.claim()) await this.execute(row);
+  }
+
+  stop(): void {
+    this.stopped = true;
+  }
+}
+
+let runner: JobRunner | null = null;
+
+function wakeRunner(): void {
+  runner?.wake();
+}
+
+/**
+ * Starts this process's runner. It takes back nothing at start-up: a job left running by a stopped
+ * process is claimed like any other once its lease has expired, so several processes can share one database.
+ */
+export function startJobRunner(kinds: Record<string, AnyJobKind>, pollMs = 500): JobRunner {
+  if (runner) return runner;
+  const started = new JobRunner(kinds);
+  runner = started;
+  started.wake();
+  setInterval(() => started.wake(), pollMs).unref();
+  return started;
+}

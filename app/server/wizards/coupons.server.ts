@@ -1,0 +1,49 @@
+import { COUPON_MESSAGES, couponRejection } from "~/domain/pricing";
+import { errorMessage, getBilling, ProviderError } from "../billing/index.server";
+import type { UserRecord } from "../users.server";
+
+/** A wizard whose draft holds a coupon (the new-subscription and update wizards). */
+interface CouponDraft {
+  read(ownerId: string): { data: { couponId: string | null } };
+  save(ownerId: string, changes: { couponId: string | null }): unknown;
+}
+
+/** The customer's emails a referral coupon may not come from: the sign-in email and the billing profile's. */
+async function ownEmails(user: UserRecord): Promise<string[]> {
+  if (!user.billingCustomerId) return [user.email];
+  try {
+    return [user.email, (await getBilling().retrieveCustomer(user.billingCustomerId)).email];
+  } catch (error) {
+    if (error instanceof ProviderError) return [user.email];
+    throw error;
+  }
+}
+
+/** Why the coupon cannot be used on this customer's order, or null when it can (spec 000 §5, §8). */
+export async function couponProblem(user: UserRecord, code: string): Promise<string | null> {
+  const trimmed = code.trim();
+  if (!trimmed) return COUPON_MESSAGES.empty;
+  try {
+    const coupon = await getBilling().retrieveCoupon(trimmed);
+    return couponRejection(coupon, await ownEmails(user));
+  } catch (error) {
+    if (!(error instanceof ProviderError)) throw error;
+    return error.kind === "final" ? COUPON_MESSAGES.invalid : errorMessage(error, COUPON_MESSAGES.invalid);
+  }
+}
+
+/**
+ * The coupon box's two buttons (spec 000 §4 "Coupon"): Apply checks the coupon and keeps it, or removes
+ * it and says why; Remove clears it ('No coupon added.' when there is none).
+ */
+export async function applyCoupon(user: UserRecord, wizard: CouponDraft, code: string): Promise<string | null> {
+  const problem = await couponProblem(user, code);
+  wizard.save(user.id, { couponId: problem ? null : code.trim() });
+  return problem;
+}
+
+export function removeCoupon(user: UserRecord, wizard: CouponDraft): string | null {
+  if (!wizard.read(user.id).data.couponId) return COUPON_MESSAGES.noneToRemove;
+  wizard.save(user.id, { couponId: null });
+  return null;
+}

@@ -1,0 +1,118 @@
+import { redirect } from "@remix-run/node";
+import type { z } from "zod";
+import { firstIncompleteBefore, markCompleted, reachableSteps, stepAfter, type StepIssue } from "~/domain/wizard";
+import { deleteDraft, findDraft, writeDraft } from "../drafts.server";
+
+/**
+ * The wizard kit (decision 043): every wizard is a definition here, a few short route modules (one per
+ * step, one layout) and its rules in app/domain.
+ *
+ * - A step's loader calls `load`: the draft with the step guard (a bookmarked step whose earlier steps are
+ *   not done sends to the first one that is not). Reading never writes: a user with no draft gets the
+ *   wizard's initial state in memory, and nothing is stored until a step's form is posted.
+ * - A step's action validates its form and calls `complete` (save, mark done, go on) or `save` (stay).
+ * - Every save runs the wizard's `check` over the whole draft: choices that became impossible are dropped,
+ *   and a step that was done but no longer holds becomes incomplete with a notice saying why, so the guard
+ *   and the stepper stop past it.
+ * - Wizards with URL parameters (`/licenses/:subscriptionId/update/...`) keep one draft per parameter set.
+ */
+interface Progress<Step extends string> {
+  completed: Step[];
+  notices: StepIssue<Step>[];
+}
+
+export interface WizardDefinition<Step extends string, Data extends Progress<Step>, Params> {
+  /** The drafts table's key for this wizard and these parameters. */
+  draftName: (params: Params) => string;
+  steps: readonly Step[];
+  /** The URL of the steps, e.g. /store/subscribe; a step is `${basePath(params)}/${step}`. */
+  basePath: (params: Params) => string;
+  /** Parses a stored draft, filling defaults; a draft that no longer parses starts over. */
+  schema: z.ZodType<Data, z.ZodTypeDef, unknown>;
+  /** The whole draft against the wizard's rules: the draft with impossible choices dropped, and why. */
+  check: (data: Data) => { data: Data; issues: StepIssue<Step>[] };
+}
+
+export interface LoadedDraft<Data> {
+  /** The stored draft's id; null while nothing has been saved. */
+  id: string | null;
+  data: Data;
+}
+
+export function defineWizard<Step extends string, Data extends Progress<Step>, Params = Record<string, never>>(
+  definition: WizardDefinition<Step, Data, Params>,
+) {
+  const { steps, schema, check } = definition;
+
+  /** The draft with the rules applied: a done step with an issue is no longer done, and says why. */
+  function checked(data: Data): Data {
+    const { data: kept, issues } = check(data);
+    const broken = issues.filter((issue) => kept.completed.includes(issue.step));
+    if (broken.length === 0) return kept;
+    const brokenSteps = new Set(broken.map((issue) => issue.step));
+    const notices = [...kept.notices.filter((notice) => !brokenSteps.has(notice.step)), ...broken];
+    return { ...kept, completed: kept.completed.filter((step) => !brokenSteps.has(step)), notices };
+  }
+
+  return {
+    steps,
+    /** The wizard bound to its URL parameters (none for the new-subscription wizard). */
+    at(params: Params) {
+      const name = definition.draftName(params);
+      const urlOf = (step: Step) => `${definition.basePath(params)}/${step}`;
+
+      /** The stored draft, or the initial state; never writes. */
+      function read(ownerId: string, initial: () => unknown = () => ({})): LoadedDraft<Data> {
+        const stored = findDraft(ownerId, name);
+        const parsed = stored ? schema.safeParse(stored.data) : null;
+        if (stored && parsed?.success) return { id: stored.id, data: checked(parsed.data) };
+        return { id: null, data: schema.parse(initial()) };
+      }
+
+      function write(ownerId: string, data: Data): LoadedDraft<Data> {
+        const stored = writeDraft(ownerId, name, checked(data) as unknown as Record<string, unknown>);
+        return { id: stored.id, data: schema.parse(stored.data) };
+      }
+
+      return {
+        urlOf,
+        read,
+        /** The draft for a step, or a redirect to the first earlier step that is not done. */
+        load(ownerId: string, step: Step, initial?: () => unknown): LoadedDraft<Data> {
+          const draft = read(ownerId, initial);
+          const missing = firstIncompleteBefore(steps, step, draft.data.completed);
+          if (missing) throw redirect(urlOf(missing));
+          return draft;
+        },
+        /** What the wizard's layout shows: the steps the stepper links to and the current step's notices. */
+        chrome(ownerId: string, current: Step) {
+          const { data } = read(ownerId);
+          return {
+            reachable: reachableSteps(steps, data.completed),
+            notices: data.notices.filter((notice) => notice.step === current).map((notice) => notice.message),
+          };
+        },
+        /** Saves changes without moving on (a cycle switch, a coupon), keeping what the step already has. */
+        save(ownerId: string, changes: Partial<Data>): LoadedDraft<Data> {
+          return write(ownerId, { ...read(ownerId).data, ...changes });
+        },
+        /** Saves the step's values, marks it done (its notices read) and redirects to the next step. */
+        complete(ownerId: string, step: Step, changes: Partial<Data>) {
+          const { data } = read(ownerId);
+          write(ownerId, {
+            ...data,
+            ...changes,
+            completed: markCompleted(data.completed, step),
+            notices: data.notices.filter((notice) => notice.step !== step),
+          });
+          const next = stepAfter(steps, step);
+          return redirect(next ? urlOf(next) : urlOf(step));
+        },
+        /** Starts over: closing the wizard clears its draft. With an id, only that draft (not a newer one). */
+        clear(ownerId: string): void {
+          deleteDraft(ownerId, name);
+        },
+      };
+    },
+  };
+}

@@ -1,0 +1,57 @@
+import { isDistributor } from "~/domain/customers";
+import { estimateView } from "~/domain/estimate";
+import { checkSubscriptionDraft, SUBSCRIBE_PATH, subscriptionDraftSchema, SUBSCRIPTION_STEPS, type SubscriptionDraft } from "~/domain/new-subscription";
+import { hostingAddonId, idFor, offsiteAccessAddonId, planId } from "~/domain/subscription";
+import { errorMessage, getBilling, ProviderError, type Estimate } from "../billing/index.server";
+import type { UserRecord } from "../users.server";
+import { defineWizard } from "./kit.server";
+
+export const subscriptionWizard = defineWizard({
+  draftName: () => "new-subscription",
+  steps: SUBSCRIPTION_STEPS,
+  basePath: () => SUBSCRIBE_PATH,
+  schema: subscriptionDraftSchema,
+  check: checkSubscriptionDraft,
+}).at({});
+
+const quantities = (byListId: Record<string, number>, reseller: boolean) =>
+  Object.entries(byListId)
+    .filter(([, quantity]) => quantity > 0)
+    .map(([id, quantity]) => ({ id: idFor(id, reseller), quantity }));
+
+/** The order the draft describes, in the billing port's terms (spec 000 §7 estimate and create calls). */
+export function orderItems(draft: SubscriptionDraft, reseller: boolean) {
+  return {
+    planId: planId(draft.tier, draft.cycle, reseller),
+    planQuantity: draft.users,
+    // The hosting add-on, and offsite access when chosen, each with quantity 1 (spec 000 §9).
+    addons: [
+      { id: hostingAddonId(draft.hosting, draft.cycle, reseller), quantity: 1 },
+      ...(draft.offsiteAccess ? [{ id: offsiteAccessAddonId(draft.cycle, reseller), quantity: 1 }] : []),
+    ],
+    oneTimeAddons: quantities(draft.support, reseller),
+    hardware: quantities(draft.hardware, reseller),
+    couponIds: draft.couponId ? [draft.couponId] : [],
+  };
+}
+
+/**
+ * What the draft's items cost, before the customer's own balance and addresses come in (the Review step):
+ * made without a billing customer, so that a page read never has to create one.
+ */
+export function estimateDraft(user: UserRecord, draft: SubscriptionDraft, options: { withCoupon: boolean }): Promise<Estimate> {
+  const items = orderItems(draft, isDistributor(user));
+  return getBilling().estimateNewSubscription({ ...items, couponIds: options.withCoupon ? items.couponIds : [], startDate: new Date() });
+}
+
+export const ESTIMATE_FAILED = "Failed to generate your order.";
+
+/** An estimate for a page, or the message to show in its place (spec 000 §8 "Estimate fails"). */
+export async function estimateForPage(estimate: () => Promise<Estimate>) {
+  try {
+    return { estimate: estimateView(await estimate()), estimateError: null };
+  } catch (error) {
+    if (!(error instanceof ProviderError)) throw error;
+    return { estimate: null, estimateError: errorMessage(error, ESTIMATE_FAILED) };
+  }
+}

@@ -1,0 +1,66 @@
+import { createHash } from "node:crypto";
+import type { Estimate } from "../billing/index.server";
+import { enqueueJob, findJobByKey, findJobsByKeyPrefix, mayHaveCharged, retryJob, type JobKind, type JobView } from "../jobs/runner.server";
+
+/**
+ * Placing an order from a wizard, once (decision 043, the money rule): the confirmation carries the key
+ * `<job kind>:<draft id>:<digest>`, where the digest covers exactly what will be charged (items,
+ * quantities, coupon, payment source, addresses and the estimate's lines and amount due). A purchase
+ * whose digest no longer matches the draft is refused (another tab changed the order); a second post of
+ * the same confirmation finds the first job; and once an order of the draft may have charged, every
+ * later purchase of that draft leads back to it: the customer finishes or retries that job, never a new one.
+ */
+
+/** The parts of an estimate the customer confirmed: what each line costs and what is due today. */
+export function confirmedAmounts(estimate: Estimate) {
+  return {
+    lineItems: estimate.lineItems.map(({ entityId, description, quantity, unitAmount, amount }) => ({ entityId, description, quantity, unitAmount, amount })),
+    discounts: estimate.discounts.map(({ entityId, description, amount }) => ({ entityId, description, amount })),
+    total: estimate.total,
+    creditsApplied: estimate.creditsApplied,
+    amountDue: estimate.amountDue,
+  };
+}
+
+/** JSON with sorted keys, so that equal orders always give the same digest. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+  if (value && typeof value === "object") {
+    const entries = Object.entries(value as Record<string, unknown>).filter(([, inner]) => inner !== undefined);
+    return `{${entries
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([key, inner]) => `${JSON.stringify(key)}:${canonical(inner)}`)
+      .join(",")}}`;
+  }
+  return JSON.stringify(value ?? null);
+}
+
+/** The digest of an order: what is requested and what the estimate says it costs. */
+export function orderDigest(request: unknown, estimate: Estimate): string {
+  return createHash("sha256").update(canonical({ request, amounts: confirmedAmounts(estimate) })).digest("base64url");
+}
+
+export const orderKey = (kind: { name: string }, draftId: string, digest: string) => `${kind.name}:${draftId}:${digest}`;
+
+export type Placement = { placed: JobView } | { stale: true };
+
+/**
+ * Places the order the customer confirmed with `postedKey`, or finds the one already placed. `current`
+ * is the draft's order as it is now (its digest and the job's input), computed by the wizard.
+ */
+export function placeOnce<Input extends Record<string, unknown>>(
+  kind: JobKind<Input>,
+  { ownerId, draftId, postedKey, current }: { ownerId: string; draftId: string | null; postedKey: string; current: { digest: string; input: Input } | null },
+): Placement {
+  const posted = postedKey ? findJobByKey(ownerId, postedKey) : null;
+  if (posted) {
+    // Purchase again after a refusal that charged nothing tries the same order again (with a new provider key).
+    if (posted.status === "failed" && !mayHaveCharged(kind, posted)) retryJob(ownerId, posted.id);
+    return { placed: posted };
+  }
+  if (!draftId) return { stale: true };
+  const earlier = findJobsByKeyPrefix(ownerId, `${kind.name}:${draftId}:`).find((job) => mayHaveCharged(kind, job));
+  if (earlier) return { placed: earlier };
+  if (!current || postedKey !== orderKey(kind, draftId, current.digest)) return { stale: true };
+  return { placed: enqueueJob(kind, { ownerId, idempotencyKey: postedKey, input: current.input }) };
+}

@@ -1,0 +1,58 @@
+import { Alert, Button, Stack } from "@mantine/core";
+import { Form, Outlet } from "@remix-run/react";
+import { AuthenticityTokenInput } from "remix-utils/csrf/react";
+import { RouteDrawer } from "../route-dialogs";
+import { WizardStepper, type StepLink } from "./stepper";
+
+/**
+ * The chrome of every wizard (one layout route per wizard renders it): a drawer over the page with a
+ * Close that clears the draft, the stepper (links only to the steps that can be reached), the notices of
+ * the current step (why it has to be done again), and the step's own route below.
+ */
+export function WizardLayout({
+  title,
+  stepsLabel,
+  steps,
+  current,
+  reachable,
+  notices,
+  closeAction,
+}: {
+  title: string;
+  /** The stepper's accessible name, e.g. 'Order steps'. */
+  stepsLabel: string;
+  steps: StepLink[];
+  current: string;
+  reachable: string[];
+  notices: string[];
+  /** The layout route's URL: closing posts there (it clears the draft), so the drawer has no close link. */
+  closeAction: string;
+}) {
+  return (
+    <RouteDrawer
+      title={title}
+      headerAction={
+        <Form method="post" action={closeAction}>
+          <AuthenticityTokenInput name="csrf" />
+          <Button type="submit" variant="default" size="xs">
+            Close
+          </Button>
+        </Form>
+      }
+    >
+      <WizardStepper label={stepsLabel} steps={steps} current={current} completed={reachable} />
+      <div className="gk-step-content">
+        {notices.length > 0 ? (
+          <Stack gap="xs" mb="md">
+            {notices.map((notice) => (
+              <Alert key={notice} color="yellow" role="status" data-testid="step-notice">
+                {notice}
+              </Alert>
+            ))}
+          </Stack>
+        ) : null}
+        <Outlet />
+      </div>
+    </RouteDrawer>
+  );
+}
