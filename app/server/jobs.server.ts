@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { and, eq, inArray, lt, or, sql, type SQL } from "drizzle-orm";
 import { jobs, type JobStatus } from "~db/schema";
-import { ProviderError } from "./billing/errors.server";
+import { ProviderError } from "./providers/errors.server";
 import { db } from "./db.server";
 
 /**
