@@ -1,5 +1,6 @@
 import { Group, Input, Text, TextInput } from "@mantine/core";
 import { useEffect, useRef, useState } from "react";
+import { CARD_ENTRY_NEEDS_JAVASCRIPT } from "~/domain/card-entry";
 
 /**
  * Card entry for the payment drawers and the trial payment step, inside the caller's <form>.
@@ -10,8 +11,6 @@ import { useEffect, useRef, useState } from "react";
  * The server's message for the card ('Cannot be empty.' or the provider's) comes in as `error`.
  */
 export type CardEntryProps = ({ mode: "local" } | { mode: "stripe"; publishableKey: string }) & { error?: string };
-
-export const CARD_ENTRY_NEEDS_JAVASCRIPT = "Card entry needs JavaScript. Turn JavaScript on to add a card.";
 
 export function CardEntry(props: CardEntryProps) {
   return props.mode === "stripe" ? (

@@ -1,7 +1,8 @@
 import { MantineProvider } from "@mantine/core";
 import { renderToString } from "react-dom/server";
 import { CARD_FIELDS } from "~/server/cards/port.server";
-import { CARD_ENTRY_NEEDS_JAVASCRIPT, CardEntry, type CardEntryProps } from "~/ui/card-entry";
+import { CARD_ENTRY_NEEDS_JAVASCRIPT } from "~/domain/card-entry";
+import { CardEntry, type CardEntryProps } from "~/ui/card-entry";
 
 /** The card entry as the server renders it: what a browser without JavaScript gets. */
 const render = (props: CardEntryProps) =>

@@ -1,5 +1,5 @@
 import { createStripeCards } from "~/server/cards/stripe/adapter.server";
-import { CARD_ENTRY_NEEDS_JAVASCRIPT } from "~/ui/card-entry";
+import { CARD_ENTRY_NEEDS_JAVASCRIPT } from "~/domain/card-entry";
 import { FAKE_STRIPE_KEY, startStripeFake, type StripeFake } from "../fakes/stripe";
 
 /** The Stripe adapter through the real SDK against a wire-level fake of Stripe's API. */

@@ -7,9 +7,10 @@ import {
   seconds,
   toChargebeeAddress,
 } from "~/server/billing/chargebee/mapping.server";
-import { notFound, ProviderError } from "~/server/billing/errors.server";
+import { notFound } from "~/server/billing/errors.server";
+import { ProviderError } from "~/server/providers/errors.server";
 import { createLocalBilling } from "~/server/billing/local/engine.server";
-import type { BillingStore } from "~/server/billing/local/store.server";
+import type { EmbeddedStore } from "~/server/providers/embedded.server";
 import type {
   Address,
   Customer,
@@ -131,7 +132,7 @@ function route<S extends z.ZodTypeAny>(
   };
 }
 
-export async function startChargebeeFake({ store, now }: { store: BillingStore; now: () => Date }) {
+export async function startChargebeeFake({ store, now }: { store: EmbeddedStore; now: () => Date }) {
   const engine = createLocalBilling({ store, now });
   const requests: RecordedRequest[] = [];
   const shapeErrors: string[] = [];

@@ -1,44 +1,7 @@
-/**
- * How a provider call failed, in terms a caller can act on:
- * - final: the provider refused (bad input, declined card, not found); repeating will not help;
- * - retryable: nothing happened (rate limit, provider busy, no connection); try again later;
- * - unknown: the request may or may not have taken effect (timeout, server error); repeat only with the
- *   same idempotency key, which makes a repeat safe.
- * `providerMessage` is the provider's own text, for pages that show it (spec 000 §8); it is absent when
- * the provider gave none (e.g. an HTML error page), so the page uses its fallback.
- */
-export type ErrorKind = "final" | "retryable" | "unknown";
-
-export interface ProviderErrorDetails {
-  kind: ErrorKind;
-  providerMessage?: string;
-  /** A stable code for callers that branch, e.g. "not_found", "card_declined". */
-  code?: string;
-  /** The form field the message belongs to, when the provider says so (e.g. "card"). */
-  field?: string;
-}
-
-export class ProviderError extends Error {
-  readonly kind: ErrorKind;
-  readonly providerMessage?: string;
-  readonly code?: string;
-  readonly field?: string;
-
-  constructor(message: string, details: ProviderErrorDetails) {
-    super(message);
-    this.kind = details.kind;
-    this.providerMessage = details.providerMessage;
-    this.code = details.code;
-    this.field = details.field;
-  }
-}
+import { ProviderError } from "~/server/providers/errors.server";
 
 export class BillingError extends ProviderError {
   override name = "BillingError";
-}
-
-export class CardError extends ProviderError {
-  override name = "CardError";
 }
 
 /** A refusal by the provider with its message, the most common failure. */
@@ -48,12 +11,4 @@ export function refused(message: string, code?: string, field?: string): Billing
 
 export function notFound(what: string): BillingError {
   return refused(`${what} was not found.`, "not_found");
-}
-
-/**
- * The message a page shows for a failed call: the provider's own text when it gave one, else the
- * page's fallback (spec 000 §8, e.g. 'Failed to update recurring license.').
- */
-export function errorMessage(error: unknown, fallback: string): string {
-  return error instanceof ProviderError && error.providerMessage ? error.providerMessage : fallback;
 }

@@ -5,6 +5,7 @@ import { createLocalBilling } from "./local/engine.server";
 import { clearBillingFaults, injectBillingFault, type Fault } from "./local/faults.server";
 import type { BillingCall, BillingProvider } from "./port.server";
 
+export * from "~/server/providers/errors.server";
 export * from "./errors.server";
 export * from "./port.server";
 export type { Fault } from "./local/faults.server";

@@ -9,6 +9,8 @@
  * key returns the first result (DESIGN §1.5).
  */
 
+import type { PaymentCard } from "~/server/cards/port.server";
+
 export type BillingPeriod = "month" | "year";
 export type PlanTier = "core" | "advanced" | "ultimate";
 
@@ -69,14 +71,8 @@ export interface Customer extends CustomerProfile {
 
 export type PaymentSourceStatus = "valid" | "expiring" | "expired" | "invalid" | "pending_verification";
 
-export interface PaymentCard {
-  brand: string;
-  last4: string;
-  firstName: string;
-  lastName: string;
-  expiryMonth: number;
-  expiryYear: number;
-}
+/** A stored card is the card gateway's, which the billing provider reads, as Chargebee reads Stripe. */
+export type { PaymentCard };
 
 export interface PaymentSource {
   id: string;

@@ -17,6 +17,16 @@ export interface CardHolder {
   country?: string;
 }
 
+/** What the gateway keeps of a card: never its number. */
+export interface PaymentCard {
+  brand: string;
+  last4: string;
+  firstName: string;
+  lastName: string;
+  expiryMonth: number;
+  expiryYear: number;
+}
+
 /** What the card entry needs in the browser: plain fields, or Stripe's element with this key. */
 export type CardEntryMode = { mode: "local" } | { mode: "stripe"; publishableKey: string };
 

@@ -5,7 +5,7 @@ import type { z } from "zod";
 import { jobs, type JobStatus } from "~db/schema";
 import { db } from "../db.server";
 import { env } from "../env.server";
-import { ProviderError } from "../billing/errors.server";
+import { ProviderError } from "../providers/errors.server";
 
 /**
  * Durable jobs (DESIGN §6, decision 042): a long sequence runs as a row whose steps are recorded one by

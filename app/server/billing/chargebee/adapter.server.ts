@@ -1,7 +1,8 @@
 import Chargebee, { type Estimate as ChargebeeEstimate } from "chargebee";
 import { INVALID_CUSTOMER_ID, parseGatewayReference } from "~/server/cards/port.server";
 import { addonOf, couponOf, planOf } from "../catalogue.server";
-import { notFound, ProviderError, refused } from "../errors.server";
+import { ProviderError } from "~/server/providers/errors.server";
+import { notFound, refused } from "../errors.server";
 import { hardwareCharges, oneTimeCharges, ordered, type OneTimeCharge } from "../orders.server";
 import type {
   Address,

@@ -5,7 +5,8 @@ import type {
   PaymentSource as ChargebeePaymentSource,
   Subscription as ChargebeeSubscription,
 } from "chargebee";
-import { BillingError, ProviderError, type ErrorKind } from "../errors.server";
+import { ProviderError, type ErrorKind } from "~/server/providers/errors.server";
+import { BillingError } from "../errors.server";
 import type {
   Address,
   Customer,

@@ -2,6 +2,7 @@ import { and, asc, eq, sql } from "drizzle-orm";
 import { addPeriod, COUPON_MESSAGES } from "~/domain/pricing";
 import { attachedCard, gatewayCustomerFor, spendToken } from "~/server/cards/local/vault.server";
 import { INVALID_CUSTOMER_ID, parseGatewayReference } from "~/server/cards/port.server";
+import { newId, once, wholeSeconds, type EmbeddedStore } from "~/server/providers/embedded.server";
 import { billingCustomers, billingIdempotencyKeys, billingInvoices, billingPaymentSources, billingSubscriptions } from "~db/schema";
 import { catalogue } from "../catalogue.server";
 import { BillingError, notFound, refused } from "../errors.server";
@@ -30,7 +31,6 @@ import type {
 } from "../port.server";
 import { changeEstimate, creationEstimate, oneTimeInvoice, type PricedItem } from "./estimates.server";
 import { withFaults } from "./faults.server";
-import { newId, once, wholeSeconds, type BillingStore } from "./store.server";
 
 type SubscriptionRow = typeof billingSubscriptions.$inferSelect;
 type SourceRow = typeof billingPaymentSources.$inferSelect;
@@ -43,7 +43,7 @@ type SourceRow = typeof billingPaymentSources.$inferSelect;
 class LocalBilling implements BillingProvider {
   readonly name = "local";
 
-  constructor(private readonly store: BillingStore, private readonly clock: () => Date) {}
+  constructor(private readonly store: EmbeddedStore, private readonly clock: () => Date) {}
 
   private now(): Date {
     return wholeSeconds(this.clock());
@@ -289,17 +289,17 @@ class LocalBilling implements BillingProvider {
   }
 
   /** A creating call, once per idempotency key; `read` gives back what it made, on the first call or a repeat. */
-  private once<T>(key: string, call: BillingCall, create: (tx: BillingStore) => string, read: (id: string) => T): T {
+  private once<T>(key: string, call: BillingCall, create: (tx: EmbeddedStore) => string, read: (id: string) => T): T {
     return read(once(this.store, key, call, this.now(), create));
   }
 
   // --- customers and payment sources ------------------------------------------------------------
 
-  private findCustomer(store: BillingStore, customerId: string) {
+  private findCustomer(store: EmbeddedStore, customerId: string) {
     return store.select().from(billingCustomers).where(eq(billingCustomers.id, customerId)).get();
   }
 
-  private customer(store: BillingStore, customerId: string): Customer {
+  private customer(store: EmbeddedStore, customerId: string): Customer {
     const row = this.findCustomer(store, customerId) ?? this.missing(`Customer ${customerId}`);
     const { id, firstName, lastName, email, phone, company, billingAddress, primaryPaymentSourceId } = row;
     return { id, firstName, lastName, email, phone, company, billingAddress, primaryPaymentSourceId };
@@ -316,7 +316,7 @@ class LocalBilling implements BillingProvider {
     });
   }
 
-  private setPrimary(store: BillingStore, customerId: string, paymentSourceId: string | null) {
+  private setPrimary(store: EmbeddedStore, customerId: string, paymentSourceId: string | null) {
     store
       .update(billingCustomers)
       .set({ primaryPaymentSourceId: paymentSourceId })
@@ -328,7 +328,7 @@ class LocalBilling implements BillingProvider {
     source: NewPaymentSource,
     idempotencyKey: string,
     call: BillingCall,
-    card: (tx: BillingStore) => { card: PaymentCard; referenceId: string },
+    card: (tx: EmbeddedStore) => { card: PaymentCard; referenceId: string },
   ): PaymentSource {
     return this.once(
       idempotencyKey,
@@ -354,7 +354,7 @@ class LocalBilling implements BillingProvider {
     );
   }
 
-  private ownSource(store: BillingStore, customerId: string, paymentSourceId: string): SourceRow {
+  private ownSource(store: EmbeddedStore, customerId: string, paymentSourceId: string): SourceRow {
     return (
       store
         .select()
@@ -380,7 +380,7 @@ class LocalBilling implements BillingProvider {
   }
 
   /** The customer's payment source to charge; it must be theirs and usable. */
-  private chargeableSource(store: BillingStore, customerId: string, paymentSourceId: string | null): PaymentSource {
+  private chargeableSource(store: EmbeddedStore, customerId: string, paymentSourceId: string | null): PaymentSource {
     if (!paymentSourceId) throw refused("The customer has no payment method to charge.", "payment_method_missing");
     const source = this.paymentSourceOf(this.ownSource(store, customerId, paymentSourceId));
     if (source.status !== "valid") {
@@ -394,7 +394,7 @@ class LocalBilling implements BillingProvider {
 
   // --- subscriptions ----------------------------------------------------------------------------
 
-  private ownSubscription(store: BillingStore, customerId: string, subscriptionId: string): SubscriptionRow {
+  private ownSubscription(store: EmbeddedStore, customerId: string, subscriptionId: string): SubscriptionRow {
     const row =
       store
         .select()
@@ -408,7 +408,7 @@ class LocalBilling implements BillingProvider {
    * Renewals happen lazily: a subscription read after its term ended moves on by whole periods, so a
    * long-running demo keeps a current term to prorate against.
    */
-  private renewed(store: BillingStore, row: SubscriptionRow): SubscriptionRow {
+  private renewed(store: EmbeddedStore, row: SubscriptionRow): SubscriptionRow {
     const now = this.now();
     if (row.currentTermEnd > now) return row;
     const period = this.plan(row.planId).period;
@@ -523,7 +523,7 @@ class LocalBilling implements BillingProvider {
 
   /** Records the invoice, paid in full from the source (the embedded gateway never declines a valid card). */
   private invoice(
-    tx: BillingStore,
+    tx: EmbeddedStore,
     invoice: {
       customerId: string;
       subscriptionId: string | null;
@@ -574,7 +574,7 @@ class LocalBilling implements BillingProvider {
 }
 
 export interface LocalBillingOptions {
-  store: BillingStore;
+  store: EmbeddedStore;
   /** The engine's clock; tests pin it to get exact proration. */
   now?: () => Date;
 }

@@ -1,9 +1,10 @@
 import { eq } from "drizzle-orm";
 import { setTimeout as sleep } from "node:timers/promises";
+import type { EmbeddedStore } from "~/server/providers/embedded.server";
+import type { ErrorKind } from "~/server/providers/errors.server";
 import { billingFaults } from "~db/schema";
-import { BillingError, type ErrorKind } from "../errors.server";
+import { BillingError } from "../errors.server";
 import type { BillingCall } from "../port.server";
-import type { BillingStore } from "./store.server";
 
 /**
  * Fault injection for the embedded engine (tests and demos): make a named call fail with a message, hang
@@ -23,7 +24,7 @@ export interface Fault {
 
 export const TIMEOUT_MESSAGE = "The billing provider did not answer in time.";
 
-export function injectBillingFault(store: BillingStore, call: BillingCall, fault: Fault): void {
+export function injectBillingFault(store: EmbeddedStore, call: BillingCall, fault: Fault): void {
   const times = fault.times ?? "once";
   const row = {
     call,
@@ -36,12 +37,12 @@ export function injectBillingFault(store: BillingStore, call: BillingCall, fault
   store.insert(billingFaults).values(row).onConflictDoUpdate({ target: billingFaults.call, set: row }).run();
 }
 
-export function clearBillingFaults(store: BillingStore): void {
+export function clearBillingFaults(store: EmbeddedStore): void {
   store.delete(billingFaults).run();
 }
 
 /** The fault armed for the call, if any, with one of its counted uses spent. */
-function arm(store: BillingStore, call: string) {
+function arm(store: EmbeddedStore, call: string) {
   const fault = store.select().from(billingFaults).where(eq(billingFaults.call, call)).get();
   if (!fault || fault.remaining === 0) return null;
   if (fault.remaining !== null) {
@@ -61,7 +62,7 @@ function failure(fault: typeof billingFaults.$inferSelect): BillingError {
 }
 
 /** The provider with every call passing the fault check: before the call (fail, hang) or after it (lose). */
-export function withFaults<T extends object>(provider: T, store: BillingStore): T {
+export function withFaults<T extends object>(provider: T, store: EmbeddedStore): T {
   return new Proxy(provider, {
     get(target, property, receiver) {
       const value: unknown = Reflect.get(target, property, receiver);

@@ -1,9 +1,9 @@
 import { addPeriod } from "~/domain/pricing";
 import { gatewayCustomerFor } from "~/server/cards/local/vault.server";
 import { env } from "~/server/env.server";
+import { wholeSeconds, type EmbeddedStore } from "~/server/providers/embedded.server";
 import { billingCustomers, billingPaymentSources, billingSubscriptions } from "~db/schema";
 import { catalogue } from "../catalogue.server";
-import { wholeSeconds, type BillingStore } from "./store.server";
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -20,7 +20,7 @@ export const DEMO_BILLING = {
  * with the license. The distributor gets nothing: their billing customer is created on first need.
  * With a real billing provider there is nothing to seed here.
  */
-export function seedBillingDemo(store: BillingStore, now = new Date(), provider = env.BILLING_PROVIDER): void {
+export function seedBillingDemo(store: EmbeddedStore, now = new Date(), provider = env.BILLING_PROVIDER): void {
   if (provider !== "local") return;
   const { customerId, subscriptionId, paymentSourceId } = DEMO_BILLING;
   const today = wholeSeconds(now);

@@ -1,5 +1,5 @@
-import { CardError } from "~/server/billing/errors.server";
-import { once, wholeSeconds, type BillingStore } from "~/server/billing/local/store.server";
+import { once, wholeSeconds, type EmbeddedStore } from "~/server/providers/embedded.server";
+import { CardError } from "../errors.server";
 import { CARD_FIELDS, type CardHolder, type CardProvider } from "../port.server";
 import { checkCard } from "./test-cards.server";
 import { attachPaymentMethod, paymentMethodFromToken, storeToken } from "./vault.server";
@@ -22,7 +22,7 @@ class LocalCards implements CardProvider {
   readonly name = "local";
   readonly entry = { mode: "local" } as const;
 
-  constructor(private readonly store: BillingStore, private readonly clock: () => Date) {}
+  constructor(private readonly store: EmbeddedStore, private readonly clock: () => Date) {}
 
   async temporaryToken(form: FormData, holder: CardHolder, idempotencyKey: string) {
     const now = wholeSeconds(this.clock());
@@ -60,7 +60,7 @@ export function createLocalCards({
   store,
   now = () => new Date(),
 }: {
-  store: BillingStore;
+  store: EmbeddedStore;
   now?: () => Date;
 }): CardProvider {
   return new LocalCards(store, now);

@@ -1,7 +1,7 @@
 import { and, eq, isNull } from "drizzle-orm";
 import { cardTokens } from "~db/schema";
-import type { PaymentCard } from "~/server/billing/port.server";
-import { newId, type BillingStore } from "~/server/billing/local/store.server";
+import { newId, type EmbeddedStore } from "~/server/providers/embedded.server";
+import type { PaymentCard } from "../port.server";
 
 /**
  * The embedded card gateway's vault, shared by the test tokenizer (which fills it) and the embedded
@@ -9,7 +9,7 @@ import { newId, type BillingStore } from "~/server/billing/local/store.server";
  */
 
 /** Keeps a tokenized card and returns its one-time token. */
-export function storeToken(store: BillingStore, card: PaymentCard, now: Date): string {
+export function storeToken(store: EmbeddedStore, card: PaymentCard, now: Date): string {
   const id = newId("tok_local");
   store
     .insert(cardTokens)
@@ -19,7 +19,7 @@ export function storeToken(store: BillingStore, card: PaymentCard, now: Date): s
 }
 
 /** The card behind an unused one-time token, which is spent by this call; null when there is none. */
-export function spendToken(store: BillingStore, tokenId: string, now: Date): PaymentCard | null {
+export function spendToken(store: EmbeddedStore, tokenId: string, now: Date): PaymentCard | null {
   const unused = and(eq(cardTokens.id, tokenId), eq(cardTokens.kind, "token"), isNull(cardTokens.usedAt));
   const row = store.select().from(cardTokens).where(unused).get();
   if (!row) return null;
@@ -28,7 +28,7 @@ export function spendToken(store: BillingStore, tokenId: string, now: Date): Pay
 }
 
 /** A reusable payment method made from a one-time token (spending it), or null when the token is gone. */
-export function paymentMethodFromToken(store: BillingStore, tokenId: string, now: Date): string | null {
+export function paymentMethodFromToken(store: EmbeddedStore, tokenId: string, now: Date): string | null {
   const card = spendToken(store, tokenId, now);
   if (!card) return null;
   const id = newId("pm_local");
@@ -40,7 +40,7 @@ export function paymentMethodFromToken(store: BillingStore, tokenId: string, now
 }
 
 /** Attaches a payment method to a gateway customer; false when there is no such payment method. */
-export function attachPaymentMethod(store: BillingStore, paymentMethodId: string, gatewayCustomer: string): boolean {
+export function attachPaymentMethod(store: EmbeddedStore, paymentMethodId: string, gatewayCustomer: string): boolean {
   const result = store
     .update(cardTokens)
     .set({ gatewayCustomer })
@@ -51,7 +51,7 @@ export function attachPaymentMethod(store: BillingStore, paymentMethodId: string
 
 /** The card of a payment method attached to this gateway customer, or null. */
 export function attachedCard(
-  store: BillingStore,
+  store: EmbeddedStore,
   paymentMethodId: string,
   gatewayCustomer: string,
 ): PaymentCard | null {

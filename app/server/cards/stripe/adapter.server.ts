@@ -1,6 +1,7 @@
 import Stripe from "stripe";
-import { CardError, type ErrorKind, type ProviderError } from "~/server/billing/errors.server";
-import { CARD_ENTRY_NEEDS_JAVASCRIPT } from "~/ui/card-entry";
+import { CARD_ENTRY_NEEDS_JAVASCRIPT } from "~/domain/card-entry";
+import type { ErrorKind, ProviderError } from "~/server/providers/errors.server";
+import { CardError } from "../errors.server";
 import { CARD_FIELDS, type CardProvider } from "../port.server";
 
 export interface StripeOptions {

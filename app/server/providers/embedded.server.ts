@@ -3,10 +3,10 @@ import type { RunResult } from "better-sqlite3";
 import { eq } from "drizzle-orm";
 import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core";
 import * as schema from "~db/schema";
-import { refused } from "../errors.server";
+import { ProviderError } from "./errors.server";
 
 /** The portal database or a transaction on it: what the embedded providers and their seed write through. */
-export type BillingStore = BaseSQLiteDatabase<"sync", RunResult, typeof schema>;
+export type EmbeddedStore = BaseSQLiteDatabase<"sync", RunResult, typeof schema>;
 
 /** An id in the providers' style, prefixed by what it names (sub_, src_, inv_, tok_...). */
 export function newId(prefix: string): string {
@@ -18,12 +18,15 @@ export function wholeSeconds(date: Date): Date {
   return new Date(Math.floor(date.getTime() / 1000) * 1000);
 }
 
+const refused = (message: string) => new ProviderError(message, { kind: "final", providerMessage: message });
+
 /**
  * Runs a creating call once per idempotency key, in one transaction: the first run records the id of
  * what it made, a repeat gets that id back without doing anything. The same key on another call is a
- * caller's mistake and is refused, as the real providers do.
+ * caller's mistake and is refused, as the real providers do. Every embedded provider shares the one key
+ * table (billing_idempotency_keys, named for the first of them); `call` keeps their keys apart.
  */
-export function once(store: BillingStore, key: string, call: string, now: Date, create: (tx: BillingStore) => string) {
+export function once(store: EmbeddedStore, key: string, call: string, now: Date, create: (tx: EmbeddedStore) => string) {
   if (!key) throw refused("An idempotency key is required.");
   const { billingIdempotencyKeys: keys } = schema;
   return store.transaction((tx) => {
