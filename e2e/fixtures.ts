@@ -4,6 +4,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
+import Database from "better-sqlite3";
 import { test as base, expect, type Page } from "@playwright/test";
 
 export const DEMO_PASSWORD = "GateKeeper-demo-1";
@@ -183,4 +184,14 @@ async function expectNoSeriousViolations(page: Page) {
     .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
     .map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(" ")).join(", ")})`);
   expect(serious, `accessibility violations on ${page.url()}`).toEqual([]);
+}
+
+/** Reads (or arms a fault in) a running portal's database, the way an operator would. */
+export function withDatabase<T>(file: string, use: (db: Database.Database) => T): T {
+  const db = new Database(file);
+  try {
+    return use(db);
+  } finally {
+    db.close();
+  }
 }

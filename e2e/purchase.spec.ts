@@ -1,45 +1,7 @@
 import { rmSync } from "node:fs";
-import Database from "better-sqlite3";
-import { DEMO, DEMO_PASSWORD, expect, expectAccessible, signIn, signInAs, startPortal, test } from "./fixtures";
 import type { Page } from "@playwright/test";
-
-/** Reads (or arms a fault in) the running portal's database, the way an operator would. */
-function withDatabase<T>(file: string, use: (db: Database.Database) => T): T {
-  const db = new Database(file);
-  try {
-    return use(db);
-  } finally {
-    db.close();
-  }
-}
-
-const subscriptionsOf = (file: string, email: string) =>
-  withDatabase(file, (db) =>
-    (
-      db
-        .prepare(
-          "select count(*) as n from billing_subscriptions s join users u on u.billing_customer_id = s.customer_id where u.email = ?",
-        )
-        .get(email) as { n: number }
-    ).n,
-  );
-
-const next = (page: Page, label: string) => page.getByRole("button", { name: label }).click();
-
-/** From the Plan step to the Order step with the defaults after the plan (cloud Hub, nothing else, the card on file). */
-async function walkToOrder(page: Page, organization: string, users: string, baseURL = "") {
-  await page.goto(`${baseURL}/store/subscribe/plan`);
-  await planStep(page, organization, users);
-  for (const label of ["Next: Hardware", "Next: Support", "Next: Review", "Next: Billing", "Next: Order"]) await next(page, label);
-}
-
-async function planStep(page: Page, organization: string, users: string) {
-  await expect(page.getByRole("heading", { name: "Choose your plan" })).toBeVisible();
-  await page.getByLabel("Organization name the license is for").fill(organization);
-  await page.getByLabel("Number of users").fill(users);
-  await next(page, "Next: Hosting");
-  await expect(page.getByRole("heading", { name: "Select Your Preferred GateKeeper Hub Deployment" })).toBeVisible();
-}
+import { DEMO, DEMO_PASSWORD, expect, expectAccessible, signIn, signInAs, startPortal, test, withDatabase } from "./fixtures";
+import { confirmationForm, next, planStep, subscriptionsOf, walkToOrder } from "./purchase-steps";
 
 test.describe("buying a new recurring license", () => {
   test.use({ expectedHttpErrors: [422] });
@@ -294,10 +256,8 @@ test.describe("an order placed only once", () => {
     await page.getByRole("link", { name: "Submit Order" }).click();
     const before = subscriptionsOf(portal.databaseFile, DEMO.customer);
     // Two posts of the same form, as a double click or a resubmitted page sends them.
-    const csrf = await page.getByRole("dialog", { name: "Place your order." }).locator('input[name="csrf"]').inputValue();
-    const orderKey = await page.getByRole("dialog", { name: "Place your order." }).locator('input[name="orderKey"]').inputValue();
-    const post = () =>
-      page.request.post("/store/subscribe/order", { form: { csrf, orderKey, intent: "purchase" }, maxRedirects: 0 });
+    const form = await confirmationForm(page);
+    const post = () => page.request.post("/store/subscribe/order", { form, maxRedirects: 0 });
     const [first, second] = await Promise.all([post(), post()]);
     expect(first.headers().location).toMatch(/^\/store\/orders\//);
     expect(second.headers().location).toBe(first.headers().location);

@@ -1,6 +1,6 @@
-import { Badge, Stack, Table, Text } from "@mantine/core";
+import { Anchor, Badge, Stack, Table, Text } from "@mantine/core";
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { useLoaderData } from "@remix-run/react";
+import { Link, useLoaderData } from "@remix-run/react";
 import { requireAdmin } from "~/server/auth.server";
 import { listCustomersWithLicenseCounts } from "~/server/users.server";
 import { documentTitle, PageErrorBoundary } from "~/ui/page";
@@ -18,6 +18,9 @@ export default function AdminCustomers() {
   return (
     <Stack gap="lg" maw={1200}>
       <Text size="lg">Every account in the portal and how many licenses each holds.</Text>
+      <Anchor component={Link} to="/admin">
+        Jobs that need attention
+      </Anchor>
       <Table.ScrollContainer minWidth={700}>
         <Table striped withTableBorder>
           <Table.Caption>{customers.length} accounts</Table.Caption>

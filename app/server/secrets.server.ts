@@ -21,6 +21,6 @@ function loadRootSecret(): string {
 const rootSecret = loadRootSecret();
 
 /** A secret for one purpose, derived from the root so that one leaked use does not expose another. */
-export function secretFor(purpose: "session" | "csrf" | "license-signing"): string {
+export function secretFor(purpose: "session" | "csrf" | "license-signing" | "wizard-secrets"): string {
   return createHmac("sha256", rootSecret).update(purpose).digest("hex");
 }

@@ -291,6 +291,29 @@ describe("the job runner", () => {
     expect(findOwnedJob(customer().id, job.id)?.status).toBe("succeeded");
   });
 
+  it("forgets a secret of its input once a step has used it", async () => {
+    const used: string[] = [];
+    const withSecret: JobKind<{ password?: string }> = {
+      name: "uses-a-secret",
+      input: z.object({ password: z.string().optional() }),
+      steps: [
+        {
+          name: "use",
+          run: async ({ input, forget }) => {
+            used.push(input.password ?? "");
+            forget("password");
+            return null;
+          },
+        },
+      ],
+      failure: (step) => ({ step, title: "failed", message: "failed" }),
+    };
+    const job = enqueueJob(withSecret, { ownerId: customer().id, idempotencyKey: "secret-test", input: { password: "sealed-text" } });
+    await new JobRunner({ [withSecret.name]: withSecret }).drain();
+    expect(used).toEqual(["sealed-text"]);
+    expect(findOwnedJob(customer().id, job.id)?.input).toEqual({});
+  });
+
   it("shows a job only to its owner", () => {
     const job = enqueueJob(threeSteps, { ownerId: customer().id, idempotencyKey: "owner-test", input: { note: "x" } });
     expect(findOwnedJob(distributor().id, job.id)).toBeNull();

@@ -31,6 +31,8 @@ export interface JobContext<Input> {
   results: Record<string, unknown>;
   /** The key this step passes to its provider: the job's key, the step, and how many times it was refused. */
   stepKey: string;
+  /** Deletes a field of the saved input once it has served (a sealed password): it is then gone from the database. */
+  forget(field: string): void;
 }
 
 export interface JobStep<Input> {
@@ -282,6 +284,11 @@ export class JobRunner {
         input: input.data,
         results,
         stepKey: `${row.idempotencyKey}:${step.name}:${refusals}`,
+        forget: (field) => {
+          const { [field]: _forgotten, ...kept } = row.input;
+          row.input = kept;
+          this.write(row.id, { input: kept });
+        },
       };
       const lease = this.holdLease(row.id);
       try {

@@ -1,0 +1,213 @@
+import { rmSync } from "node:fs";
+import { DEMO, DEMO_PASSWORD, expect, signIn, signInAs, startPortal, test, withDatabase } from "./fixtures";
+import { confirmationForm, licensesNamed, next, planStep, subscriptionsOf, walkToOrder } from "./purchase-steps";
+
+/**
+ * The money rule (issue 8): a customer is charged exactly what they confirmed, exactly once, whatever
+ * they click, go back to, open in two tabs, or whatever fails or restarts in between.
+ */
+const SUCCESS = "Successfully created your GateKeeper Enterprise recurring license!";
+
+const lastInvoiceLines = (file: string, email: string) =>
+  withDatabase(file, (db) =>
+    (
+      db
+        .prepare(
+          "select i.line_items as lines from billing_invoices i join users u on u.billing_customer_id = i.customer_id where u.email = ? order by i.date desc, i.rowid desc limit 1",
+        )
+        .get(email) as { lines: string }
+    ).lines,
+  );
+
+test.describe("the rules hold for the whole order", () => {
+  test("going back to choose on-premise hosting drops the virtual installation before anything is charged", async ({ page, portal }) => {
+    test.setTimeout(90_000);
+    await signInAs(page, DEMO.customer);
+    await page.goto("/store/subscribe/plan");
+    await planStep(page, "Forbidden Add-on Ltd", "2");
+    await next(page, "Next: Hardware");
+    await next(page, "Next: Support");
+    await page.getByRole("checkbox", { name: /Virtual Installation/ }).check();
+    for (const label of ["Next: Review", "Next: Billing", "Next: Order"]) await next(page, label);
+    await expect(page.getByRole("table")).toContainText("Virtual Installation");
+
+    const stepper = page.getByRole("navigation", { name: "Order steps" });
+    await stepper.getByRole("link", { name: "Hosting" }).click();
+    await page.getByRole("radio", { name: /On-Premise Hub/ }).check();
+    await next(page, "Next: Hardware");
+    // Order is no longer reachable: it sends back to Support, which says why.
+    await page.goto("/store/subscribe/order");
+    await expect(page).toHaveURL(/\/store\/subscribe\/support$/);
+    await expect(page.getByTestId("step-notice")).toContainText("Installation help was removed from your order.");
+    await expect(stepper.getByRole("link", { name: "Order" })).toHaveCount(0);
+    await expect(page.getByRole("checkbox", { name: /Virtual Installation/ })).not.toBeChecked();
+
+    for (const label of ["Next: Review", "Next: Billing", "Next: Order"]) await next(page, label);
+    await expect(page.getByRole("table")).not.toContainText("Virtual Installation");
+    await page.getByRole("link", { name: "Submit Order" }).click();
+    await page.getByRole("button", { name: "Purchase" }).click();
+    await expect(page.getByText(SUCCESS)).toBeVisible({ timeout: 20_000 });
+    const lines = lastInvoiceLines(portal.databaseFile, DEMO.customer);
+    expect(lines).toContain("on-premise-install-monthly");
+    expect(lines).not.toContain("virtual-installation");
+  });
+
+  test("a license for a cloud Hub cannot be posted with on-premise hosting", async ({ page }) => {
+    await signInAs(page, DEMO.customer);
+    await page.goto("/store/subscribe/plan?origin=cloud-hubs");
+    await planStep(page, "Cloud Only Corp", "2");
+    await expect(page.getByRole("radio", { name: /On-Premise Hub/ })).toHaveCount(0);
+    const csrf = await page.locator('form input[name="csrf"]').first().inputValue();
+    const response = await page.request.post("/store/subscribe/hosting", { form: { csrf, hosting: "on-premise" }, maxRedirects: 0 });
+    expect(response.status()).toBe(422);
+    expect(await response.text()).toContain("please choose cloud hosting");
+  });
+});
+
+test.describe("a confirmation is for exactly one price", () => {
+  test("a purchase confirmed in one tab after another tab changed the order is refused with the new total", async ({ page, context, portal }) => {
+    test.setTimeout(90_000);
+    await signInAs(page, DEMO.customer);
+    await walkToOrder(page, "Two Tabs Inc", "3");
+    await page.getByRole("link", { name: "Submit Order" }).click();
+    await expect(page.getByRole("dialog", { name: "Place your order." })).toBeVisible();
+    const before = subscriptionsOf(portal.databaseFile, DEMO.customer);
+
+    const tabB = await context.newPage();
+    await tabB.goto("/store/subscribe/plan");
+    await tabB.getByRole("radio", { name: /Ultimate/ }).check();
+    await tabB.getByLabel("Number of users").fill("500");
+    await next(tabB, "Next: Hosting");
+    await expect(tabB.getByRole("heading", { name: "Select Your Preferred GateKeeper Hub Deployment" })).toBeVisible();
+    await tabB.close();
+
+    await page.getByRole("button", { name: "Purchase" }).click();
+    await expect(page.getByText("Your order changed after you reviewed it, and nothing was charged. The total due today is now $4,099.00")).toBeVisible();
+    expect(subscriptionsOf(portal.databaseFile, DEMO.customer)).toBe(before);
+    // The page now shows the new total; confirming it places that order.
+    await expect(page.getByTestId("amount-due")).toHaveText("$4,099.00");
+    await page.getByRole("link", { name: "Submit Order" }).click();
+    await page.getByRole("button", { name: "Purchase" }).click();
+    await expect(page.getByText(SUCCESS)).toBeVisible({ timeout: 20_000 });
+    expect(subscriptionsOf(portal.databaseFile, DEMO.customer)).toBe(before + 1);
+  });
+});
+
+test.describe("a charge whose answer was lost", () => {
+  test.use({ expectedServerErrors: [/"event":"job-step-failed".*"errorKind":"unknown"/] });
+
+  test("is looked up at the billing provider, not charged again", async ({ page, portal }) => {
+    test.setTimeout(90_000);
+    await signInAs(page, DEMO.customer);
+    await walkToOrder(page, "Lost Answer GmbH", "2");
+    const before = subscriptionsOf(portal.databaseFile, DEMO.customer);
+    withDatabase(portal.databaseFile, (db) =>
+      db.prepare("insert into billing_faults (call, mode, kind, message, remaining, hang_ms) values ('createSubscription', 'lose', 'unknown', 'timeout', 1, 0)").run(),
+    );
+    await page.getByRole("link", { name: "Submit Order" }).click();
+    await page.getByRole("button", { name: "Purchase" }).click();
+    await expect(page.getByText(SUCCESS)).toBeVisible({ timeout: 20_000 });
+    expect(subscriptionsOf(portal.databaseFile, DEMO.customer)).toBe(before + 1);
+    expect(licensesNamed(portal.databaseFile, "Lost Answer GmbH")).toBe(1);
+  });
+});
+
+test.describe("a failure after the charge", () => {
+  test.use({ expectedServerErrors: [/"event":"job-step-failed".*"step":"create-license"/] });
+
+  test("is retried as the same order (Try again), never as a new purchase", async ({ page, portal }) => {
+    test.setTimeout(90_000);
+    await signInAs(page, DEMO.customer);
+    await walkToOrder(page, "Full Disk Partners", "2");
+    const before = subscriptionsOf(portal.databaseFile, DEMO.customer);
+    withDatabase(portal.databaseFile, (db) => {
+      db.exec("create trigger full_disk_e2e before insert on licenses begin select raise(abort, 'database or disk is full'); end");
+      // No automatic retries left: the customer sees the failure at once.
+      db.exec("create trigger no_retries_e2e after update of attempts on jobs begin update jobs set attempts = 99 where id = new.id and new.attempts < 99; end");
+    });
+    try {
+      await page.getByRole("link", { name: "Submit Order" }).click();
+      await page.getByRole("button", { name: "Purchase" }).click();
+      await expect(page.getByRole("alert")).toContainText("Your subscription was created and charged once.", { timeout: 20_000 });
+      await expect(page.getByRole("link", { name: "Back to your order" })).toHaveCount(0);
+      // A new Purchase of the same draft leads back to this order.
+      const progress = page.url();
+      await page.goto("/store/subscribe/order?confirm=1");
+      await page.getByRole("button", { name: "Purchase" }).click();
+      await expect(page).toHaveURL(progress);
+    } finally {
+      withDatabase(portal.databaseFile, (db) => db.exec("drop trigger if exists full_disk_e2e; drop trigger if exists no_retries_e2e;"));
+    }
+    await page.getByRole("button", { name: "Try again" }).click();
+    await expect(page.getByText(SUCCESS)).toBeVisible({ timeout: 20_000 });
+    expect(subscriptionsOf(portal.databaseFile, DEMO.customer)).toBe(before + 1);
+    expect(licensesNamed(portal.databaseFile, "Full Disk Partners")).toBe(1);
+  });
+});
+
+test.describe("portals that stop or run side by side", () => {
+  test("a portal killed between the charge and the license finishes with one subscription and one license", async ({ page }) => {
+    test.setTimeout(120_000);
+    const first = await startPortal();
+    let second: Awaited<ReturnType<typeof startPortal>> | null = null;
+    try {
+      await signIn(page, DEMO.customer, DEMO_PASSWORD, `${first.baseURL}/login`);
+      await expect(page.getByRole("heading", { level: 1, name: "Home" })).toBeVisible();
+      await walkToOrder(page, "Killed Mid Order Co", "5", first.baseURL);
+      const before = subscriptionsOf(first.databaseFile, DEMO.customer);
+      withDatabase(first.databaseFile, (db) => db.exec("create trigger full_disk_kill before insert on licenses begin select raise(abort, 'database or disk is full'); end"));
+      await page.getByRole("link", { name: "Submit Order" }).click();
+      await page.getByRole("button", { name: "Purchase" }).click();
+      await expect(page).toHaveURL(/\/store\/orders\//);
+      const progressPath = new URL(page.url()).pathname;
+      // Charged, and no license yet: the server dies here.
+      await expect.poll(() => subscriptionsOf(first.databaseFile, DEMO.customer), { timeout: 20_000 }).toBe(before + 1);
+      await page.goto("about:blank");
+      await first.stop({ signal: "SIGKILL", keepData: true });
+      withDatabase(first.databaseFile, (db) => db.exec("drop trigger full_disk_kill"));
+      expect(licensesNamed(first.databaseFile, "Killed Mid Order Co")).toBe(0);
+
+      second = await startPortal({ directory: first.directory });
+      await page.goto(`${second.baseURL}${progressPath}`);
+      await expect(page.getByText(SUCCESS)).toBeVisible({ timeout: 30_000 });
+      expect(subscriptionsOf(second.databaseFile, DEMO.customer)).toBe(before + 1);
+      expect(licensesNamed(second.databaseFile, "Killed Mid Order Co")).toBe(1);
+    } finally {
+      await page.goto("about:blank");
+      await second?.stop();
+      await first.stop({ signal: "SIGKILL", keepData: true });
+      rmSync(first.directory, { recursive: true, force: true });
+    }
+  });
+
+  test("two portal processes on one database each place an order posted to both at once, charging once", async ({ page }) => {
+    test.setTimeout(150_000);
+    const first = await startPortal();
+    const second = await startPortal({ directory: first.directory });
+    try {
+      await signIn(page, DEMO.customer, DEMO_PASSWORD, `${first.baseURL}/login`);
+      await expect(page.getByRole("heading", { level: 1, name: "Home" })).toBeVisible();
+      const before = subscriptionsOf(first.databaseFile, DEMO.customer);
+      for (const [index, portal] of [first, second].entries()) {
+        const organization = `Side By Side ${index + 1}`;
+        await walkToOrder(page, organization, "3", portal.baseURL);
+        await page.getByRole("link", { name: "Submit Order" }).click();
+        const form = await confirmationForm(page);
+        // The same confirmation reaches both processes at the same moment.
+        const post = (baseURL: string) =>
+          page.request.post(`${baseURL}/store/subscribe/order`, { form, maxRedirects: 0, headers: { Origin: baseURL } });
+        const [a, b] = await Promise.all([post(first.baseURL), post(second.baseURL)]);
+        expect(a.headers().location).toMatch(/^\/store\/orders\//);
+        expect(b.headers().location).toBe(a.headers().location);
+        await page.goto(`${portal.baseURL}${a.headers().location}`);
+        await expect(page.getByText(SUCCESS)).toBeVisible({ timeout: 30_000 });
+        expect(licensesNamed(first.databaseFile, organization)).toBe(1);
+      }
+      expect(subscriptionsOf(first.databaseFile, DEMO.customer)).toBe(before + 2);
+    } finally {
+      await page.goto("about:blank");
+      await second.stop({ keepData: true });
+      await first.stop();
+    }
+  });
+});

@@ -1,0 +1,45 @@
+import type { Page } from "@playwright/test";
+import { expect, withDatabase } from "./fixtures";
+
+/** The user's subscriptions at the embedded billing engine, counted in the portal's database. */
+export const subscriptionsOf = (file: string, email: string) =>
+  withDatabase(file, (db) =>
+    (
+      db
+        .prepare(
+          "select count(*) as n from billing_subscriptions s join users u on u.billing_customer_id = s.customer_id where u.email = ?",
+        )
+        .get(email) as { n: number }
+    ).n,
+  );
+
+export const licensesNamed = (file: string, name: string) =>
+  withDatabase(file, (db) => (db.prepare("select count(*) as n from licenses where name = ?").get(name) as { n: number }).n);
+
+export const next = (page: Page, label: string) => page.getByRole("button", { name: label }).click();
+
+/** From the Plan step to the Order step with the defaults after the plan (cloud Hub, nothing else, the card on file). */
+export async function walkToOrder(page: Page, organization: string, users: string, baseURL = "") {
+  await page.goto(`${baseURL}/store/subscribe/plan`);
+  await planStep(page, organization, users);
+  for (const label of ["Next: Hardware", "Next: Support", "Next: Review", "Next: Billing", "Next: Order"]) await next(page, label);
+  await expect(page.getByRole("heading", { name: "Review Order" })).toBeVisible();
+}
+
+export async function planStep(page: Page, organization: string, users: string) {
+  await expect(page.getByRole("heading", { name: "Choose your plan" })).toBeVisible();
+  await page.getByLabel("Organization name the license is for").fill(organization);
+  await page.getByLabel("Number of users").fill(users);
+  await next(page, "Next: Hosting");
+  await expect(page.getByRole("heading", { name: "Select Your Preferred GateKeeper Hub Deployment" })).toBeVisible();
+}
+
+/** The open confirmation's hidden fields, to post it as a double click or a second process would. */
+export async function confirmationForm(page: Page) {
+  const dialog = page.getByRole("dialog", { name: "Place your order." });
+  return {
+    csrf: await dialog.locator('input[name="csrf"]').inputValue(),
+    orderKey: await dialog.locator('input[name="orderKey"]').inputValue(),
+    intent: "purchase",
+  };
+}
