@@ -1,4 +1,6 @@
+import { isDistributor } from "./customers";
+
 /** Trial eligibility (spec 001 §4): a regular customer gets one trial, a distributor any number. */
-export function canStartTrial(customerType: "customer" | "distributor", trialsSoFar: number): boolean {
-  return customerType === "distributor" || trialsSoFar === 0;
+export function canStartTrial(customer: { customerType: string }, trialsSoFar: number): boolean {
+  return isDistributor(customer) || trialsSoFar === 0;
 }

@@ -1,6 +1,7 @@
 import { Anchor, Badge, Stack, Table, Text } from "@mantine/core";
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
+import { isDistributor } from "~/domain/customers";
 import { requireAdmin } from "~/server/auth.server";
 import { listCustomersWithLicenseCounts } from "~/server/users.server";
 import { documentTitle, PageErrorBoundary } from "~/ui/page";
@@ -42,7 +43,7 @@ export default function AdminCustomers() {
                 <Table.Td>{customer.email}</Table.Td>
                 <Table.Td>{customer.company}</Table.Td>
                 <Table.Td>
-                  {customer.customerType === "distributor" ? "Distributor" : "Customer"}
+                  {isDistributor(customer) ? "Distributor" : "Customer"}
                   {customer.isGKAdmin ? (
                     <Badge ml="xs" variant="light" size="sm">
                       Admin

@@ -11,7 +11,7 @@ export const meta: MetaFunction = () => documentTitle("Start GateKeeper Enterpri
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  return json({ eligible: canStartTrial(user.customerType, countTrials(user.id)) });
+  return json({ eligible: canStartTrial(user, countTrials(user.id)) });
 }
 
 export default function Trial() {

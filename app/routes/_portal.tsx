@@ -1,5 +1,6 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Outlet, useLoaderData, useMatches, useRouteError } from "@remix-run/react";
+import { isDistributor } from "~/domain/customers";
 import { canStartTrial } from "~/domain/trials";
 import { requireUser } from "~/server/auth.server";
 import { isSidebarCollapsed } from "~/server/preferences.server";
@@ -11,14 +12,13 @@ import { pageTitle } from "~/ui/page";
 /** Every portal page sits in the shell and needs a signed-in user. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  const isDistributor = user.customerType === "distributor";
   const shellUser: ShellUser = {
     firstName: user.firstName,
     lastName: user.lastName,
     email: user.email,
-    isDistributor,
+    isDistributor: isDistributor(user),
     isGKAdmin: user.isGKAdmin,
-    canStartTrial: canStartTrial(user.customerType, countTrials(user.id)),
+    canStartTrial: canStartTrial(user, countTrials(user.id)),
   };
   return json({ user: shellUser, sidebarCollapsed: await isSidebarCollapsed(request) });
 }

@@ -47,9 +47,9 @@ const MESSAGES = {
   shippingCleared: "Your shipping address is now the same as your billing address.",
 } as const;
 
-/** The spec's failure text: the page's message, then the provider's own after 'Error message : ' when it gave one (§8). */
+/** The spec's failure text (§8): the provider's own message when it gave one, else the page's. */
 function failureText(fallback: string, error: ProviderError): string {
-  return error.providerMessage ? `${fallback} Error message : ${error.providerMessage}` : fallback;
+  return error.providerMessage ?? fallback;
 }
 
 type FailureData = ValidationErrorResponseData & FormFailure;

@@ -27,10 +27,10 @@ describe("license status", () => {
 
 describe("trial eligibility", () => {
   it("gives a customer one trial and a distributor any number", () => {
-    expect(canStartTrial("customer", 0)).toBe(true);
-    expect(canStartTrial("customer", 1)).toBe(false);
-    expect(canStartTrial("distributor", 0)).toBe(true);
-    expect(canStartTrial("distributor", 7)).toBe(true);
+    expect(canStartTrial({ customerType: "customer" }, 0)).toBe(true);
+    expect(canStartTrial({ customerType: "customer" }, 1)).toBe(false);
+    expect(canStartTrial({ customerType: "distributor" }, 0)).toBe(true);
+    expect(canStartTrial({ customerType: "distributor" }, 7)).toBe(true);
   });
 });
 

@@ -125,7 +125,7 @@ describe("adding a card", () => {
     const response = await post(newCardAction, "/account/cards/new", "admin@example.com", card("4000 0000 0000 0002"));
     expect(response.status).toBe(422);
     const body = await response.json();
-    expect(body.formError).toBe("Failed to add payment method. Error message : Your card was declined.");
+    expect(body.formError).toBe("Your card was declined.");
     expect(body.fieldErrors).toEqual({ card: "Your card was declined." });
     expect(body.repopulateFields).toMatchObject({ first_name: "Alex" });
     expect(body.repopulateFields).not.toHaveProperty("card_number");
@@ -199,7 +199,7 @@ describe("the billing profile drawer", () => {
     const response = await post(profileAction, "/account/profile", "distributor@example.com", address);
     expect(response.status).toBe(422);
     const body = await response.json();
-    expect(body.formError).toBe("Failed to update billing profile. Error message : billing_address[zip] : invalid");
+    expect(body.formError).toBe("billing_address[zip] : invalid");
     expect(body.repopulateFields).toMatchObject({ line1: "10 Fleet Street" });
   });
 
