@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { requiredText } from "./account";
+import { requiredText } from "./fields";
+import { SELECT_PAYMENT_METHOD } from "./payment-step";
 import {
   CLOUD_ONLY_REASON,
   CYCLES,
@@ -169,9 +170,6 @@ const dedupe = <T extends { step: string; message: string }>(issues: T[]) =>
 export function checkSubscriptionDraft(draft: SubscriptionDraft): { data: SubscriptionDraft; issues: StepIssue<SubscriptionStep>[] } {
   const { selection, issues } = checkSelection(draft);
   if (!draft.organization.trim() || draft.users < 1) issues.unshift({ step: "plan", message: FIX_ERRORS });
-  if (!draft.paymentSourceId) issues.push({ step: "billing", message: SELECT_A_PAYMENT_METHOD });
+  if (!draft.paymentSourceId) issues.push({ step: "billing", message: SELECT_PAYMENT_METHOD });
   return { data: selection, issues };
 }
-
-/** The spec's toast when the order has no payment method (spec 000 §8 "Next without selection"). */
-export const SELECT_A_PAYMENT_METHOD = "Please select a payment method.";

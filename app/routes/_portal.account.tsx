@@ -2,7 +2,7 @@ import { SimpleGrid, Stack, Text } from "@mantine/core";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Outlet, useActionData, useLoaderData } from "@remix-run/react";
 import { validationError, type ValidationErrorResponseData } from "remix-validated-form";
-import { unmetPasswordRequirements } from "~/domain/account";
+import { unmetPasswordRequirements } from "~/domain/profile";
 import { splitPhone } from "~/domain/phone";
 import { loadAccountBilling } from "~/server/account-billing.server";
 import { requireUser } from "~/server/auth.server";

@@ -1,14 +1,5 @@
-import {
-  areAddressesValid,
-  INVALID_ADDRESSES,
-  isUsableSource,
-  ONE_CARD_ONLY,
-  preselectSource,
-  SELECT_PAYMENT_METHOD,
-  type BillingProfileInput,
-  type CardFormInput,
-  type ShippingAddressInput,
-} from "~/domain/account";
+import { areAddressesValid, INVALID_ADDRESSES, isUsableSource, ONE_CARD_ONLY, preselectSource, SELECT_PAYMENT_METHOD } from "~/domain/payment-step";
+import { type BillingProfileInput, type CardFormInput, type ShippingAddressInput } from "~/domain/billing-forms";
 import { splitPhone } from "~/domain/phone";
 import type { AddressFormDefaults, AddressView, BillingProfileView, PaymentSourceView, PaymentStepData } from "~/domain/billing-views";
 import type { ShippingAddress } from "~db/schema";

@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { validationError, type ValidationErrorResponseData } from "remix-validated-form";
-import { ONE_CARD_ONLY, SECRET_CARD_FIELDS, type CardFormInput } from "~/domain/account";
+import { ONE_CARD_ONLY } from "~/domain/payment-step";
+import { SECRET_CARD_FIELDS, type CardFormInput } from "~/domain/billing-forms";
 import type { BillingProfileDrawerData, CardDrawerData, FormFailure, ShippingDrawerData } from "~/domain/billing-views";
 import { billingProfileValidator, cardFormValidator, shippingAddressValidator } from "~/domain/billing-validators";
 import {

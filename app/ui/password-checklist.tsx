@@ -1,5 +1,5 @@
 import { List, ThemeIcon } from "@mantine/core";
-import { PASSWORD_REQUIREMENTS } from "~/domain/account";
+import { PASSWORD_REQUIREMENTS } from "~/domain/profile";
 import { ACCESSIBLE_GREEN } from "./theme";
 
 /**

@@ -1,12 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  areAddressesValid,
-  billingProfileSchema,
-  cardFormSchema,
-  paymentStepBlockers,
-  preselectSource,
-  shippingAddressSchema,
-} from "~/domain/account";
+import { areAddressesValid, paymentStepBlockers, preselectSource } from "~/domain/payment-step";
+import { billingProfileSchema, cardFormSchema, shippingAddressSchema } from "~/domain/billing-forms";
 import { brandName, formatExpiry } from "~/ui/billing/payment-methods";
 
 /** Each field's messages, as zod flattens them. */

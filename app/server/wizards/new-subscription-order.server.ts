@@ -1,4 +1,4 @@
-import { INVALID_ADDRESSES, isUsableSource, SELECT_PAYMENT_METHOD } from "~/domain/account";
+import { INVALID_ADDRESSES, isUsableSource, NO_PAYMENT_METHOD } from "~/domain/payment-step";
 import { isDistributor } from "~/domain/customers";
 import { estimateView } from "~/domain/estimate";
 import { formatCents } from "~/domain/format";
@@ -27,7 +27,7 @@ async function currentOrder(user: UserRecord, draft: LoadedDraft<SubscriptionDra
   const ready = payment.status === "ready" ? payment : null;
   const source = ready?.sources.find((candidate) => candidate.id === data.paymentSourceId && isUsableSource(candidate)) ?? null;
   const problems: StepIssue<SubscriptionStep>[] = [];
-  if (!source || !user.billingCustomerId) problems.push({ step: "billing", message: SELECT_PAYMENT_METHOD });
+  if (!source || !user.billingCustomerId) problems.push({ step: "billing", message: NO_PAYMENT_METHOD });
   if (ready && !ready.addressesValid) problems.push({ step: "billing", message: INVALID_ADDRESSES });
   const shippingAddress = ready ? (ready.shippingAddress ?? ready.billingAddress ?? undefined) : undefined;
   const request: OrderInput["request"] = {

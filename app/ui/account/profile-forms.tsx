@@ -3,7 +3,7 @@ import { withZod } from "@remix-validated-form/with-zod";
 import { useState } from "react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { ValidatedForm, useIsSubmitting } from "remix-validated-form";
-import { passwordChangeSchema, profileSchema } from "~/domain/account";
+import { passwordChangeSchema, profileSchema } from "~/domain/profile";
 import { PhoneField } from "~/ui/contact-fields";
 import { TextField } from "~/ui/fields";
 import { PasswordChecklist } from "~/ui/password-checklist";

@@ -1,6 +1,6 @@
 import { Anchor, SimpleGrid, Stack, Text } from "@mantine/core";
 import { Link } from "@remix-run/react";
-import { isBillingAddressValid } from "~/domain/account";
+import { isBillingAddressValid } from "~/domain/payment-step";
 import { COUNTRIES } from "~/domain/countries";
 import { SectionCard } from "./section-card";
 import type { AddressView } from "~/domain/billing-views";

@@ -1,6 +1,6 @@
 import { Anchor, Box, Button, Radio, Stack, Table, Text } from "@mantine/core";
 import { Link } from "@remix-run/react";
-import { isUsableSource, ONE_CARD_ONLY } from "~/domain/account";
+import { isUsableSource, ONE_CARD_ONLY } from "~/domain/payment-step";
 import { ACCESSIBLE_GREEN } from "../theme";
 import { SectionCard } from "./section-card";
 import type { PaymentSourceView } from "~/domain/billing-views";

@@ -28,7 +28,7 @@ import { Button, Group, Stack, Text } from "@mantine/core";
 import { Form, Link } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
-import { isUsableSource, paymentStepBlockers } from "~/domain/account";
+import { isUsableSource, paymentStepBlockers } from "~/domain/payment-step";
 import { AddressPanels } from "./address-panels";
 import { BillingProfilePending } from "./drawer";
 import { PaymentMethodsSection } from "./payment-methods";

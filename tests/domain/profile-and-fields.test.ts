@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { passwordChangeSchema, profileSchema, unmetPasswordRequirements } from "~/domain/account";
+import { passwordChangeSchema, profileSchema, unmetPasswordRequirements } from "~/domain/profile";
 import { COUNTRIES, isCountryCode } from "~/domain/countries";
 import { DIAL_CODES, splitPhone, toE164 } from "~/domain/phone";
 

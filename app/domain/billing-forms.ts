@@ -1,0 +1,63 @@
+import { z } from "zod";
+import { CANNOT_BE_EMPTY, checkbox, countryCode, optionalEmail, optionalText, requiredEmail, requiredText, phoneFields, SELECT_YOUR_COUNTRY } from "./fields";
+
+/** The billing area's forms (spec 000 §3 payment, billing profile and shipping forms; §5 their rules). */
+/**
+ * The card form of the payment-method drawers. The card itself is either the embedded tokenizer's
+ * card_number (with card_expiry and card_cvc, which only the card provider checks) or the browser-made
+ * card_token of Stripe's element; its 'Cannot be empty.' goes on the field "card".
+ */
+export const cardFormSchema = z
+  .object({
+    first_name: requiredText,
+    last_name: requiredText,
+    address_line1: requiredText,
+    address_line2: optionalText,
+    address_city: requiredText,
+    address_state: requiredText,
+    address_zip: requiredText,
+    address_country: countryCode(CANNOT_BE_EMPTY),
+    set_as_primary: checkbox,
+  })
+  // A separate part of the intersection, so that its message shows together with the other fields'.
+  .and(
+    z.object({ card_number: optionalText, card_token: optionalText }).superRefine((card, ctx) => {
+      if (!card.card_number && !card.card_token) {
+        ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["card"], message: CANNOT_BE_EMPTY });
+      }
+    }),
+  );
+
+export type CardFormInput = z.infer<typeof cardFormSchema>;
+
+/** The card fields that are never written back into a page, like passwords. */
+export const SECRET_CARD_FIELDS = ["card_number", "card_expiry", "card_cvc", "card_token"] as const;
+
+const personName = { first_name: requiredText, last_name: requiredText };
+const streetAddress = { line1: requiredText, line2: optionalText, city: requiredText, state: requiredText, zip: requiredText };
+
+/** 'Update Billing Profile': the customer's contact details and the billing address, all but line2 required. */
+export const billingProfileSchema = z
+  .object({
+    ...personName,
+    email: requiredEmail,
+    company: requiredText,
+    ...streetAddress,
+    country: countryCode(SELECT_YOUR_COUNTRY),
+  })
+  .and(phoneFields(true));
+
+export type BillingProfileInput = z.infer<typeof billingProfileSchema>;
+
+/** 'Update Shipping Address': a name and a street address; email, phone, company and line2 optional. */
+export const shippingAddressSchema = z
+  .object({
+    ...personName,
+    email: optionalEmail,
+    company: optionalText,
+    ...streetAddress,
+    country: countryCode(CANNOT_BE_EMPTY),
+  })
+  .and(phoneFields(false));
+
+export type ShippingAddressInput = z.infer<typeof shippingAddressSchema>;

@@ -1,0 +1,40 @@
+import { z } from "zod";
+import { CANNOT_BE_EMPTY, phoneFields, requiredText } from "./fields";
+
+/** The profile and password forms of /account (spec 000 §3, §5). */
+export const profileSchema = z
+  .object({
+    firstName: requiredText,
+    lastName: requiredText,
+    company: requiredText,
+  })
+  .and(phoneFields(true));
+
+export type ProfileInput = z.infer<typeof profileSchema>;
+
+/** The new password's requirements, shown as a checklist with the unmet ones marked. */
+export const PASSWORD_REQUIREMENTS = [
+  { id: "length", label: "At least 10 characters", test: (password: string) => password.trim().length >= 10 },
+  { id: "digit", label: "A number", test: (password: string) => /\d/.test(password) },
+  { id: "lowercase", label: "A lowercase letter", test: (password: string) => /[a-z]/.test(password) },
+  { id: "uppercase", label: "An uppercase letter", test: (password: string) => /[A-Z]/.test(password) },
+  { id: "symbol", label: "A symbol", test: (password: string) => /[^A-Za-z0-9\s]/.test(password) },
+] as const;
+
+export const unmetPasswordRequirements = (password: string) =>
+  PASSWORD_REQUIREMENTS.filter((requirement) => !requirement.test(password)).map((requirement) => requirement.id);
+
+/** All three rules are checked together, so every message shows at once. */
+export const passwordChangeSchema = z
+  .object({
+    old_password: z.string().default(""),
+    new_password: z.string().default(""),
+    confirm_password: z.string().default(""),
+  })
+  .superRefine((value, ctx) => {
+    const fail = (field: string, message: string) => ctx.addIssue({ code: z.ZodIssueCode.custom, path: [field], message });
+    if (!value.old_password) fail("old_password", CANNOT_BE_EMPTY);
+    if (unmetPasswordRequirements(value.new_password).length > 0) fail("new_password", "Doesn't match requirements.");
+    if (value.confirm_password !== value.new_password) fail("confirm_password", "Doesn't match new password.");
+  });
+
