@@ -1,4 +1,5 @@
 import { rmSync } from "node:fs";
+import type { Page } from "@playwright/test";
 import { DEMO, DEMO_PASSWORD, expect, signIn, signInAs, startPortal, test, withDatabase } from "./fixtures";
 import { confirmationForm, licensesNamed, next, planStep, subscriptionsOf, walkToOrder } from "./purchase-steps";
 
@@ -112,6 +113,47 @@ test.describe("a charge whose answer was lost", () => {
   });
 });
 
+test.describe("a charge whose outcome stays unknown", () => {
+  test.use({ expectedServerErrors: [/"event":"job-step-failed".*"errorKind":"unknown"/] });
+
+  test("waits as needs attention, is listed for admins, and Try again finds the charge instead of repeating it", async ({ page, browser, portal }) => {
+    test.setTimeout(120_000);
+    await signInAs(page, DEMO.customer);
+    await walkToOrder(page, "Unknown Outcome SA", "2");
+    const before = subscriptionsOf(portal.databaseFile, DEMO.customer);
+    withDatabase(portal.databaseFile, (db) =>
+      db.exec(`insert into billing_faults (call, mode, kind, message, remaining, hang_ms) values
+        ('createSubscription', 'lose', 'unknown', 'timeout', 1, 0),
+        ('findSubscriptionByKey', 'fail', 'unknown', 'timeout', null, 0)`),
+    );
+    try {
+      await page.getByRole("link", { name: "Submit Order" }).click();
+      await page.getByRole("button", { name: "Purchase" }).click();
+      await expect(page.getByRole("status").filter({ hasText: "Checking your payment" })).toBeVisible({ timeout: 20_000 });
+      // The runner asks again with backoff, then leaves the job to the customer and the admins.
+      const givenUp = () =>
+        withDatabase(portal.databaseFile, (db) =>
+          Boolean(db.prepare("select 1 from jobs where status = 'needs_attention' and next_run_at is null and input like '%Unknown Outcome SA%'").get()),
+        );
+      await expect.poll(givenUp, { timeout: 30_000 }).toBe(true);
+      await expect(page.getByRole("button", { name: "Try again" })).toBeVisible();
+      await expect(page.getByRole("link", { name: "Back to your order" })).toHaveCount(0);
+
+      const admin = await browser.newPage({ baseURL: portal.baseURL, javaScriptEnabled: false });
+      await signInAs(admin, DEMO.admin);
+      await admin.goto("/admin");
+      await expect(admin.getByRole("table")).toContainText("needs attention");
+      await admin.close();
+    } finally {
+      withDatabase(portal.databaseFile, (db) => db.exec("delete from billing_faults"));
+    }
+    await page.getByRole("button", { name: "Try again" }).click();
+    await expect(page.getByText(SUCCESS)).toBeVisible({ timeout: 20_000 });
+    expect(subscriptionsOf(portal.databaseFile, DEMO.customer)).toBe(before + 1);
+    expect(licensesNamed(portal.databaseFile, "Unknown Outcome SA")).toBe(1);
+  });
+});
+
 test.describe("a failure after the charge", () => {
   test.use({ expectedServerErrors: [/"event":"job-step-failed".*"step":"create-license"/] });
 
@@ -146,38 +188,65 @@ test.describe("a failure after the charge", () => {
 });
 
 test.describe("portals that stop or run side by side", () => {
-  test("a portal killed between the charge and the license finishes with one subscription and one license", async ({ page }) => {
-    test.setTimeout(120_000);
+  /**
+   * A portal of the test's own is killed (SIGKILL) while the order is at `stage`, then started again on the
+   * same database: the order finishes once, with one subscription and one license.
+   */
+  async function orderThroughACrash(page: Page, organization: string, fault: { arm: string; disarm: string; stage: (file: string, before: number) => Promise<void> }) {
     const first = await startPortal();
     let second: Awaited<ReturnType<typeof startPortal>> | null = null;
     try {
       await signIn(page, DEMO.customer, DEMO_PASSWORD, `${first.baseURL}/login`);
       await expect(page.getByRole("heading", { level: 1, name: "Home" })).toBeVisible();
-      await walkToOrder(page, "Killed Mid Order Co", "5", first.baseURL);
+      await walkToOrder(page, organization, "5", first.baseURL);
       const before = subscriptionsOf(first.databaseFile, DEMO.customer);
-      withDatabase(first.databaseFile, (db) => db.exec("create trigger full_disk_kill before insert on licenses begin select raise(abort, 'database or disk is full'); end"));
+      withDatabase(first.databaseFile, (db) => db.exec(fault.arm));
       await page.getByRole("link", { name: "Submit Order" }).click();
       await page.getByRole("button", { name: "Purchase" }).click();
       await expect(page).toHaveURL(/\/store\/orders\//);
       const progressPath = new URL(page.url()).pathname;
-      // Charged, and no license yet: the server dies here.
-      await expect.poll(() => subscriptionsOf(first.databaseFile, DEMO.customer), { timeout: 20_000 }).toBe(before + 1);
+      await fault.stage(first.databaseFile, before);
       await page.goto("about:blank");
       await first.stop({ signal: "SIGKILL", keepData: true });
-      withDatabase(first.databaseFile, (db) => db.exec("drop trigger full_disk_kill"));
-      expect(licensesNamed(first.databaseFile, "Killed Mid Order Co")).toBe(0);
+      withDatabase(first.databaseFile, (db) => db.exec(fault.disarm));
 
       second = await startPortal({ directory: first.directory });
       await page.goto(`${second.baseURL}${progressPath}`);
       await expect(page.getByText(SUCCESS)).toBeVisible({ timeout: 30_000 });
+      await page.reload();
+      await expect(page.getByText(SUCCESS)).toBeVisible();
       expect(subscriptionsOf(second.databaseFile, DEMO.customer)).toBe(before + 1);
-      expect(licensesNamed(second.databaseFile, "Killed Mid Order Co")).toBe(1);
+      expect(licensesNamed(second.databaseFile, organization)).toBe(1);
     } finally {
       await page.goto("about:blank");
       await second?.stop();
       await first.stop({ signal: "SIGKILL", keepData: true });
       rmSync(first.directory, { recursive: true, force: true });
     }
+  }
+
+  test("a portal killed while the billing provider hangs on the charge finishes the order once", async ({ page }) => {
+    test.setTimeout(120_000);
+    await orderThroughACrash(page, "Restart Resilience Inc", {
+      arm: "insert into billing_faults (call, mode, kind, message, remaining, hang_ms) values ('createSubscription', 'hang', 'unknown', 'timeout', 1, 60000)",
+      disarm: "delete from billing_faults",
+      stage: async () => {
+        await expect(page.getByText("Your order is being placed.")).toBeVisible();
+      },
+    });
+  });
+
+  test("a portal killed between the charge and the license finishes with one subscription and one license", async ({ page }) => {
+    test.setTimeout(120_000);
+    await orderThroughACrash(page, "Killed Mid Order Co", {
+      arm: "create trigger full_disk_kill before insert on licenses begin select raise(abort, 'database or disk is full'); end",
+      disarm: "drop trigger full_disk_kill",
+      // Charged, and no license yet: the server dies here.
+      stage: async (file, before) => {
+        await expect.poll(() => subscriptionsOf(file, DEMO.customer), { timeout: 20_000 }).toBe(before + 1);
+        expect(licensesNamed(file, "Killed Mid Order Co")).toBe(0);
+      },
+    });
   });
 
   test("two portal processes on one database each place an order posted to both at once, charging once", async ({ page }) => {

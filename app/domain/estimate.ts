@@ -13,15 +13,7 @@ export interface EstimateView {
 }
 
 /** The port's estimate for a page: 'for resellers' dropped from every line (spec 000 §1), dates as ISO strings. */
-export function estimateView(estimate: {
-  lineItems: { description: string; quantity: number; unitAmount: number; amount: number }[];
-  discounts: { description: string; amount: number }[];
-  subTotal: number;
-  total: number;
-  creditsApplied: number;
-  amountDue: number;
-  nextBilling: { at: Date; amount: number } | null;
-}): EstimateView {
+export function estimateView(estimate: Omit<EstimateView, "nextBilling"> & { nextBilling: { at: Date; amount: number } | null }): EstimateView {
   return {
     lineItems: estimate.lineItems.map(({ description, quantity, unitAmount, amount }) => ({ description: displayName(description), quantity, unitAmount, amount })),
     discounts: estimate.discounts.map(({ description, amount }) => ({ description: displayName(description), amount })),
