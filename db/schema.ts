@@ -210,3 +210,4 @@ export const jobs = sqliteTable(
 );
 
 export * from "./billing-schema";
+export * from "./hub-schema";

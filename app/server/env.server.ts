@@ -40,6 +40,20 @@ const envSchema = z
     JOB_LEASE_MS: z.coerce.number().int().min(500).max(600_000).default(20_000),
     /** The first retry's wait; each further retry waits twice as long, up to a minute. */
     JOB_BACKOFF_MS: z.coerce.number().int().min(10).max(60_000).default(1_000),
+    HUB_PROVIDER: z
+      .enum(["local", "http"], { errorMap: () => ({ message: "must be local or http" }) })
+      .default("local"),
+    HUB_SERVICE_URL: z.string().url("must be the Hub service's URL, e.g. https://hubs.example.com").optional(),
+    HUB_SERVICE_TOKEN: z.string().optional(),
+    /** The fixed Hub host: a cloud Hub's address is https://{subdomain}.{HUB_HOST}. */
+    HUB_HOST: z
+      .string()
+      .regex(/^[a-z0-9.-]+(:\d+)?$/i, "must be a host name, e.g. hub.gatekeeper.example")
+      .default("hub.gatekeeper.example"),
+    /** The simulator's Hubs are ready this many seconds after creation and running as many later. */
+    HUB_SIM_STARTUP_SECONDS: z.coerce.number({ invalid_type_error: "must be a number of seconds" }).min(0).max(600).optional(),
+    HUB_SIM_DATABASE_URL: z.string().min(1).default("file:./data/hub-sim.sqlite"),
+    HUB_SIM_PORT: z.coerce.number({ invalid_type_error: "must be a port number" }).int().min(0).max(65535).default(4010),
   })
   .superRefine((env, ctx) => {
     // A real provider needs its keys, and the two real ones only work together: Chargebee takes card
@@ -54,6 +68,9 @@ const envSchema = z
     }
     if (env.CARD_PROVIDER === "stripe") {
       for (const name of ["STRIPE_SECRET_KEY", "STRIPE_PUBLISHABLE_KEY"] as const) required(name, "CARD_PROVIDER=stripe");
+    }
+    if (env.HUB_PROVIDER === "http") {
+      for (const name of ["HUB_SERVICE_URL", "HUB_SERVICE_TOKEN"] as const) required(name, "HUB_PROVIDER=http");
     }
     if ((env.BILLING_PROVIDER === "chargebee") !== (env.CARD_PROVIDER === "stripe")) {
       ctx.addIssue({

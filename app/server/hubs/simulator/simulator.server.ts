@@ -1,0 +1,284 @@
+import { createHash, randomBytes } from "node:crypto";
+import { and, desc, eq, inArray, isNull } from "drizzle-orm";
+import { normalSubdomain, SUBDOMAIN_MESSAGES, subdomainProblem } from "~/domain/hub-subdomain";
+import { readLicenseCode } from "~/server/license-codes.server";
+import { hashPassword, verifyPassword } from "~/server/passwords.server";
+import { newId, once, wholeSeconds, type EmbeddedStore } from "~/server/providers/embedded.server";
+import { hubAdmins, hubLicenses, hubSignInLinks, hubTenants } from "~db/schema";
+import { HubError, hubRefused } from "../errors.server";
+import {
+  HUB_REGIONS,
+  regionOf,
+  SIGN_IN_LINK_SECONDS,
+  type HubAdministrator,
+  type HubLicense,
+  type HubService,
+  type LicenseVerifier,
+  type NewTenant,
+  type Tenant,
+} from "../port.server";
+import { withHubFaults } from "./faults.server";
+
+export interface SimulatorOptions {
+  store: EmbeddedStore;
+  /** The fixed Hub host: a Hub's address is https://{subdomain}.{host}. */
+  host: string;
+  /** A new Hub is ready this long after its creation, and running as long again later; 0 in tests. */
+  startupMs?: number;
+  /** Checks a license file's signature; the portal's own check by default. */
+  verifyLicense?: LicenseVerifier;
+  now?: () => Date;
+}
+
+type TenantRow = typeof hubTenants.$inferSelect;
+type LicenseRow = typeof hubLicenses.$inferSelect;
+
+const sha256 = (value: string) => createHash("sha256").update(value).digest("base64url");
+const secret = () => randomBytes(32).toString("base64url");
+
+const licenseOf = (row: LicenseRow): HubLicense => ({
+  licenseId: row.licenseId,
+  hubId: row.hubId,
+  licenseCode: row.licenseCode,
+  name: row.name,
+  nodes: row.nodes,
+  planType: row.planType,
+  validFrom: row.validFrom,
+  validTo: row.validTo,
+});
+
+/**
+ * The embedded Hub service: what the GateKeeper Hub cloud service does for the calls the portal makes,
+ * on the portal's SQLite (hub_* tables). A tenant becomes ready `startupMs` after its creation and runs
+ * `startupMs` later (or as soon as Hub state starts it, once ready). It refuses what the real service
+ * refuses: a taken or reserved subdomain, a forged license file, a license already on another Hub, an
+ * upload without the administrator's session.
+ */
+class Simulator implements HubService {
+  readonly name = "local";
+  private readonly verifyLicense: LicenseVerifier;
+
+  constructor(private readonly options: SimulatorOptions & { now: () => Date; startupMs: number }) {
+    this.verifyLicense = options.verifyLicense ?? readLicenseCode;
+  }
+
+  private get store() {
+    return this.options.store;
+  }
+
+  private now() {
+    return wholeSeconds(this.options.now());
+  }
+
+  private tenant(where: { hubId: string } | { hubUrl: string }): TenantRow {
+    const condition = "hubId" in where ? eq(hubTenants.id, where.hubId) : eq(hubTenants.url, where.hubUrl);
+    const row = this.store.select().from(hubTenants).where(condition).get();
+    if (!row) throw hubRefused("This Hub was not found.", "not_found");
+    return row;
+  }
+
+  private tenantOf(row: TenantRow): Tenant {
+    const now = this.now();
+    return {
+      hubId: row.id,
+      url: row.url,
+      subdomain: row.subdomain,
+      region: regionOf(row.region),
+      ready: row.readyAt <= now,
+      running: row.runningAt <= now,
+    };
+  }
+
+  async checkDomain(subdomain: string) {
+    const name = normalSubdomain(subdomain);
+    if (subdomainProblem(name)) return "not_allowed" as const;
+    const taken = this.store.select({ id: hubTenants.id }).from(hubTenants).where(eq(hubTenants.subdomain, name)).get();
+    return taken ? ("taken" as const) : ("available" as const);
+  }
+
+  async customerLicenses(customerId: string) {
+    return this.store
+      .select()
+      .from(hubLicenses)
+      .where(eq(hubLicenses.customerId, customerId))
+      .orderBy(desc(hubLicenses.uploadedAt))
+      .all()
+      .map(licenseOf);
+  }
+
+  async licenseList(customerId: string, licenseIds: string[]) {
+    if (licenseIds.length === 0) return [];
+    return this.store
+      .select()
+      .from(hubLicenses)
+      .where(and(eq(hubLicenses.customerId, customerId), inArray(hubLicenses.licenseId, licenseIds)))
+      .all()
+      .map(licenseOf);
+  }
+
+  async createTenant(request: NewTenant) {
+    const subdomain = normalSubdomain(request.subdomain);
+    const problem = subdomainProblem(subdomain);
+    if (problem) throw hubRefused(problem, "subdomain_not_allowed", "subdomain");
+    const now = this.now();
+    const hubId = once(this.store, request.idempotencyKey, "hubs.createTenant", now, (tx) => {
+      const taken = tx.select({ id: hubTenants.id }).from(hubTenants).where(eq(hubTenants.subdomain, subdomain)).get();
+      if (taken) throw hubRefused(SUBDOMAIN_MESSAGES.taken, "subdomain_taken", "subdomain");
+      const id = newId("hub");
+      const { startupMs } = this.options;
+      tx.insert(hubTenants)
+        .values({
+          id,
+          customerId: request.customerId,
+          subdomain,
+          url: `https://${subdomain}.${this.options.host}`,
+          region: HUB_REGIONS[request.region],
+          readyAt: new Date(now.getTime() + startupMs),
+          runningAt: new Date(now.getTime() + 2 * startupMs),
+          createdAt: now,
+        })
+        .run();
+      return id;
+    });
+    return this.tenantOf(this.tenant({ hubId }));
+  }
+
+  async addTenant(tenant: Tenant) {
+    const row = this.tenant({ hubId: tenant.hubId });
+    if (row.url !== tenant.url) throw hubRefused("The tenant does not match the Hub.", "tenant_mismatch");
+    if (!row.addedAt) this.store.update(hubTenants).set({ addedAt: this.now() }).where(eq(hubTenants.id, row.id)).run();
+  }
+
+  async registerTenant(hubId: string) {
+    const row = this.tenant({ hubId });
+    if (!row.addedAt) throw hubRefused("The tenant has not been added yet.", "not_added");
+    if (!row.registeredAt) {
+      this.store.update(hubTenants).set({ registeredAt: this.now() }).where(eq(hubTenants.id, row.id)).run();
+    }
+  }
+
+  async syncTenant(hubId: string) {
+    return { ready: this.tenantOf(this.tenant({ hubId })).ready };
+  }
+
+  async startHub(hubUrl: string) {
+    const row = this.tenant({ hubUrl });
+    const tenant = this.tenantOf(row);
+    if (!tenant.ready) return { running: false };
+    if (!tenant.running) {
+      this.store.update(hubTenants).set({ runningAt: this.now() }).where(eq(hubTenants.id, row.id)).run();
+    }
+    return { running: true };
+  }
+
+  async setUpAdmin(hubUrl: string, administrator: HubAdministrator) {
+    const row = this.tenant({ hubUrl });
+    if (!this.tenantOf(row).running) {
+      const message = "The Hub is not running yet.";
+      throw new HubError(message, { kind: "retryable", providerMessage: message, code: "not_running" });
+    }
+    for (const field of ["userName", "firstName", "lastName", "email", "password"] as const) {
+      if (!administrator[field].trim()) throw hubRefused("Can't be empty.", "invalid_administrator", field);
+    }
+    const token = { jwt: this.jwt(row, administrator.userName), id: newId("usr"), refreshToken: secret() };
+    const existing = this.store.select().from(hubAdmins).where(eq(hubAdmins.hubId, row.id)).get();
+    if (existing) {
+      // A repeat of the same setup (say after a lost answer) signs the same administrator in again.
+      const same = existing.userName === administrator.userName && (await verifyPassword(administrator.password, existing.passwordHash));
+      if (!same) throw hubRefused("This Hub already has an administrator.", "admin_exists");
+      this.store.update(hubAdmins).set({ tokenHash: sha256(token.jwt) }).where(eq(hubAdmins.hubId, row.id)).run();
+    } else {
+      const { userName, firstName, lastName, email, phoneNumber } = administrator;
+      this.store
+        .insert(hubAdmins)
+        .values({
+          hubId: row.id,
+          userName,
+          firstName,
+          lastName,
+          email,
+          phoneNumber,
+          passwordHash: await hashPassword(administrator.password),
+          tokenHash: sha256(token.jwt),
+          createdAt: this.now(),
+        })
+        .run();
+    }
+    return { jwt: token.jwt, id: token.id, refreshToken: token.refreshToken };
+  }
+
+  /** A session token shaped like the real service's JWT; only its hash is kept. */
+  private jwt(tenant: TenantRow, userName: string) {
+    const part = (value: object) => Buffer.from(JSON.stringify(value)).toString("base64url");
+    return `${part({ alg: "HS256", typ: "JWT" })}.${part({ sub: userName, hub: tenant.id, iat: this.now().getTime() / 1000 })}.${secret()}`;
+  }
+
+  async uploadLicense(hubUrl: string, licenseCode: string, jwt: string) {
+    const tenant = this.tenant({ hubUrl });
+    const admin = this.store.select().from(hubAdmins).where(eq(hubAdmins.hubId, tenant.id)).get();
+    if (!admin || admin.tokenHash !== sha256(jwt)) {
+      throw hubRefused("The administrator's session is not valid.", "unauthorized");
+    }
+    const terms = this.verifyLicense(licenseCode);
+    if (!terms) throw hubRefused("The license file's signature is not valid.", "invalid_license");
+    if (!terms.hasCloudSupport) throw hubRefused("This license does not include cloud support.", "no_cloud_support");
+    const now = this.now();
+    if (new Date(terms.validTo) <= now) throw hubRefused("This license has expired.", "license_expired");
+    const uploaded = this.store.select().from(hubLicenses).where(eq(hubLicenses.licenseId, terms.externalLicenseId)).get();
+    if (uploaded) {
+      if (uploaded.hubId !== tenant.id) throw hubRefused("This license is already in use on another Hub.", "license_in_use");
+      return licenseOf(uploaded);
+    }
+    const row = {
+      licenseId: terms.externalLicenseId,
+      hubId: tenant.id,
+      customerId: tenant.customerId,
+      licenseCode,
+      name: terms.name,
+      nodes: terms.nodes,
+      planType: terms.planType,
+      validFrom: wholeSeconds(new Date(terms.validFrom)),
+      validTo: wholeSeconds(new Date(terms.validTo)),
+      uploadedAt: now,
+    };
+    this.store.insert(hubLicenses).values(row).run();
+    return licenseOf(row);
+  }
+
+  async signInLink(hubUrl: string) {
+    const tenant = this.tenant({ hubUrl });
+    const admin = this.store.select().from(hubAdmins).where(eq(hubAdmins.hubId, tenant.id)).get();
+    if (!admin) throw hubRefused("This Hub has no administrator yet.", "no_admin");
+    const ticket = secret();
+    const now = this.now();
+    const expiresAt = new Date(now.getTime() + SIGN_IN_LINK_SECONDS * 1000);
+    this.store
+      .insert(hubSignInLinks)
+      .values({ ticketHash: sha256(ticket), hubId: tenant.id, userName: admin.userName, expiresAt, createdAt: now })
+      .run();
+    return { url: `${tenant.url}/sign-in?ticket=${ticket}`, expiresAt };
+  }
+
+}
+
+export function createHubSimulator({ now = () => new Date(), startupMs = 0, ...options }: SimulatorOptions): HubService {
+  return withHubFaults(new Simulator({ ...options, now, startupMs }), options.store);
+}
+
+/**
+ * The Hub's side of a sign-in link, which the portal never calls (the Hub does when the link is opened):
+ * the administrator it signs in, once, before it expires, on the Hub it names; null for any other link.
+ */
+export function redeemSignInLink(store: EmbeddedStore, url: string, now = new Date()): string | null {
+  const link = new URL(url);
+  const ticketHash = sha256(link.searchParams.get("ticket") ?? "");
+  const row = store.select().from(hubSignInLinks).where(eq(hubSignInLinks.ticketHash, ticketHash)).get();
+  const tenant = row && store.select().from(hubTenants).where(eq(hubTenants.id, row.hubId)).get();
+  if (!row || !tenant || row.usedAt || row.expiresAt <= now || new URL(tenant.url).host !== link.host) return null;
+  const spent = store
+    .update(hubSignInLinks)
+    .set({ usedAt: wholeSeconds(now) })
+    .where(and(eq(hubSignInLinks.ticketHash, ticketHash), isNull(hubSignInLinks.usedAt)))
+    .run();
+  return spent.changes > 0 ? row.userName : null;
+}
