@@ -1,0 +1,3 @@
+import { hubContract } from "./contract";
+
+hubContract("simulator", async (simulator) => ({ hubs: simulator }));
