@@ -8,6 +8,7 @@ import type {
   PaymentSourceStatus,
   SubscriptionStatus,
 } from "~/server/billing/port.server";
+import { faultColumns, timestamp } from "./provider-columns";
 
 /**
  * The embedded billing engine's data (`billing_*`) and the embedded card gateway's vault (`card_*`):
@@ -15,7 +16,6 @@ import type {
  * coupons) is not here: it is the fixed price list in db/catalogue.json.
  * Dates are stored in milliseconds but always whole seconds, as the real providers report them.
  */
-const timestamp = (name: string) => integer(name, { mode: "timestamp_ms" });
 
 export const billingCustomers = sqliteTable("billing_customers", {
   /** The portal user's billing customer id. */
@@ -107,21 +107,8 @@ export const billingIdempotencyKeys = sqliteTable("billing_idempotency_keys", {
   createdAt: timestamp("created_at").notNull(),
 });
 
-/**
- * Faults to inject into the embedded engine's calls, for tests and demos (a table, so that an e2e test or
- * an operator can add one to a running server): fail with a message, or hang and then time out.
- */
-export const billingFaults = sqliteTable("billing_faults", {
-  call: text("call").primaryKey(),
-  mode: text("mode", { enum: ["fail", "hang", "lose"] }).notNull(),
-  kind: text("kind", { enum: ["final", "retryable", "unknown"] })
-    .notNull()
-    .default("final"),
-  message: text("message").notNull(),
-  /** How many more calls fail; null means every call. */
-  remaining: integer("remaining"),
-  hangMs: integer("hang_ms").notNull().default(0),
-});
+/** Faults to inject into the embedded engine's calls: fail, hang and then time out, or lose the answer. */
+export const billingFaults = sqliteTable("billing_faults", faultColumns(["fail", "hang", "lose"]));
 
 /**
  * The embedded card gateway's vault: one-time tokens from the test tokenizer and the payment methods

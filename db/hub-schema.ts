@@ -1,12 +1,11 @@
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { faultColumns, timestamp } from "./provider-columns";
 
 /**
  * The embedded Hub service simulator's data (`hub_*`): what the Hub cloud service keeps when the HTTP
  * adapter is configured. Nothing of the portal reads these tables; the portal's own record of a customer's
  * Hubs is hub_installations. Dates are stored in milliseconds but always whole seconds.
  */
-const timestamp = (name: string) => integer(name, { mode: "timestamp_ms" });
-
 /** A cloud Hub tenant: its subdomain is unique across all customers, and its address never changes. */
 export const hubTenants = sqliteTable(
   "hub_tenants",
@@ -78,18 +77,7 @@ export const hubSignInLinks = sqliteTable("hub_sign_in_links", {
 });
 
 /**
- * Faults to inject into the simulator's calls, for tests and demos (a table, so that an e2e test or an
- * operator can arm one on a running server): fail with a message, hang and then time out, lose the answer, or answer that
+ * Faults to inject into the simulator's calls: fail, hang and then time out, lose the answer, or answer that
  * the Hub is not ready (create, sync) or not running (Hub state).
  */
-export const hubFaults = sqliteTable("hub_faults", {
-  call: text("call").primaryKey(),
-  mode: text("mode", { enum: ["fail", "hang", "lose", "not_ready"] }).notNull(),
-  kind: text("kind", { enum: ["final", "retryable", "unknown"] })
-    .notNull()
-    .default("final"),
-  message: text("message").notNull(),
-  /** How many more calls fail; null means every call. */
-  remaining: integer("remaining"),
-  hangMs: integer("hang_ms").notNull().default(0),
-});
+export const hubFaults = sqliteTable("hub_faults", faultColumns(["fail", "hang", "lose", "not_ready"]));

@@ -13,7 +13,7 @@ describe("Hub service HTTP adapter", () => {
   const simulator = createHubSimulator({ store: db, host: "hub.adapter.test" });
   let server: RunningHubSim;
   const adapter = (options: { token?: string; baseUrl?: string } = {}) =>
-    createHttpHubs({ baseUrl: server.url, token: "adapter-token", host: "hub.adapter.test", timeoutMs: 2_000, backoffMs: 1, ...options });
+    createHttpHubs({ baseUrl: server.url, token: "adapter-token", host: "hub.adapter.test", timeoutMs: 10_000, backoffMs: 1, ...options });
 
   beforeAll(async () => {
     server = await startHubSimServer({ hubs: simulator, token: "adapter-token" });
