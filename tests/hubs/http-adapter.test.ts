@@ -77,7 +77,8 @@ describe("Hub service configuration", () => {
 describe("npm run hub-sim", () => {
   it("serves the Hub service API that the HTTP adapter speaks", async () => {
     const port = await freePort();
-    const child = spawn("npx", ["tsx", "scripts/hub-sim.ts"], {
+    // What `npm run hub-sim` runs, in this process's own child (npx or npm would leave it orphaned on kill).
+    const child = spawn(process.execPath, ["--import", "tsx", "scripts/hub-sim.ts"], {
       env: { ...process.env, HUB_SIM_PORT: String(port), HUB_SERVICE_TOKEN: "sim-token", HUB_SIM_DATABASE_URL: `${process.env.DATABASE_URL}-hub-sim` },
       stdio: ["ignore", "pipe", "pipe"],
     });
