@@ -36,16 +36,8 @@ type LicenseRow = typeof hubLicenses.$inferSelect;
 const sha256 = (value: string) => createHash("sha256").update(value).digest("base64url");
 const secret = () => randomBytes(32).toString("base64url");
 
-const licenseOf = (row: LicenseRow): HubLicense => ({
-  licenseId: row.licenseId,
-  hubId: row.hubId,
-  licenseCode: row.licenseCode,
-  name: row.name,
-  nodes: row.nodes,
-  planType: row.planType,
-  validFrom: row.validFrom,
-  validTo: row.validTo,
-});
+/** The license as the port reports it: without whose it is and when it came, which are the service's. */
+const licenseOf = ({ customerId: _customerId, uploadedAt: _uploadedAt, ...license }: LicenseRow): HubLicense => license;
 
 /**
  * The embedded Hub service: what the GateKeeper Hub cloud service does for the calls the portal makes,
@@ -75,6 +67,10 @@ class Simulator implements HubService {
     const row = this.store.select().from(hubTenants).where(condition).get();
     if (!row) throw hubRefused("This Hub was not found.", "not_found");
     return row;
+  }
+
+  private admin(hubId: string) {
+    return this.store.select().from(hubAdmins).where(eq(hubAdmins.hubId, hubId)).get();
   }
 
   private tenantOf(row: TenantRow): Tenant {
@@ -181,7 +177,7 @@ class Simulator implements HubService {
       if (!administrator[field].trim()) throw hubRefused("Can't be empty.", "invalid_administrator", field);
     }
     const token = { jwt: this.jwt(row, administrator.userName), id: newId("usr"), refreshToken: secret() };
-    const existing = this.store.select().from(hubAdmins).where(eq(hubAdmins.hubId, row.id)).get();
+    const existing = this.admin(row.id);
     if (existing) {
       // A repeat of the same setup (say after a lost answer) signs the same administrator in again.
       const same = existing.userName === administrator.userName && (await verifyPassword(administrator.password, existing.passwordHash));
@@ -204,7 +200,7 @@ class Simulator implements HubService {
         })
         .run();
     }
-    return { jwt: token.jwt, id: token.id, refreshToken: token.refreshToken };
+    return token;
   }
 
   /** A session token shaped like the real service's JWT; only its hash is kept. */
@@ -215,7 +211,7 @@ class Simulator implements HubService {
 
   async uploadLicense(hubUrl: string, licenseCode: string, jwt: string) {
     const tenant = this.tenant({ hubUrl });
-    const admin = this.store.select().from(hubAdmins).where(eq(hubAdmins.hubId, tenant.id)).get();
+    const admin = this.admin(tenant.id);
     if (!admin || admin.tokenHash !== sha256(jwt)) {
       throw hubRefused("The administrator's session is not valid.", "unauthorized");
     }
@@ -247,7 +243,7 @@ class Simulator implements HubService {
 
   async signInLink(hubUrl: string) {
     const tenant = this.tenant({ hubUrl });
-    const admin = this.store.select().from(hubAdmins).where(eq(hubAdmins.hubId, tenant.id)).get();
+    const admin = this.admin(tenant.id);
     if (!admin) throw hubRefused("This Hub has no administrator yet.", "no_admin");
     const ticket = secret();
     const now = this.now();
