@@ -28,7 +28,7 @@ import {
 } from "../wire.server";
 
 export interface HttpHubOptions {
-  /** The service's base URL, e.g. https://hubs.gatekeeper.example */
+  /** The service's base URL, e.g. https://hubs.example.com (the API's paths follow it). */
   baseUrl: string;
   token: string;
   /** The fixed Hub host, for the tenant's host names. */
@@ -115,7 +115,8 @@ class HttpHubs implements HubService {
     let response: Response;
     let text: string;
     try {
-      response = await fetch(new URL(request.path, this.options.baseUrl), {
+      // Joined as text, so a base URL with a path of its own (https://example.com/hub-service) keeps it.
+      response = await fetch(this.options.baseUrl.replace(/\/+$/, "") + request.path, {
         method: request.method,
         headers,
         body: request.body === undefined ? undefined : JSON.stringify(request.body),
