@@ -124,7 +124,7 @@ test.describe("adding a card", () => {
     await fillCardHolder(drawer);
     await fillCard(drawer, "4000 0000 0000 0002");
     await save.click();
-    await expect(drawer.getByRole("alert")).toHaveText("Your card was declined.");
+    await expect(drawer.getByRole("alert")).toHaveText("Failed to add payment method.");
     await expect(drawer.getByText("Your card was declined.", { exact: true })).toBeVisible();
     await expect(drawer.getByLabel("Address line 2")).toHaveValue("Suite 5");
     await expect(drawer.getByLabel("First name")).toHaveValue("Jordan");

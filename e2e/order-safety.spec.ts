@@ -103,7 +103,7 @@ test.describe("a charge whose answer was lost", () => {
     await walkToOrder(page, "Lost Answer GmbH", "2");
     const before = subscriptionsOf(portal.databaseFile, DEMO.customer);
     withDatabase(portal.databaseFile, (db) =>
-      db.prepare("insert into billing_faults (call, mode, kind, message, remaining, hang_ms) values ('createSubscription', 'lose', 'unknown', 'timeout', 1, 0)").run(),
+      db.prepare("insert or replace into billing_faults (call, mode, kind, message, remaining, hang_ms) values ('createSubscription', 'lose', 'unknown', 'timeout', 1, 0)").run(),
     );
     await page.getByRole("link", { name: "Submit Order" }).click();
     await page.getByRole("button", { name: "Purchase" }).click();
@@ -122,7 +122,7 @@ test.describe("a charge whose outcome stays unknown", () => {
     await walkToOrder(page, "Unknown Outcome SA", "2");
     const before = subscriptionsOf(portal.databaseFile, DEMO.customer);
     withDatabase(portal.databaseFile, (db) =>
-      db.exec(`insert into billing_faults (call, mode, kind, message, remaining, hang_ms) values
+      db.exec(`insert or replace into billing_faults (call, mode, kind, message, remaining, hang_ms) values
         ('createSubscription', 'lose', 'unknown', 'timeout', 1, 0),
         ('findSubscriptionByKey', 'fail', 'unknown', 'timeout', null, 0)`),
     );
@@ -228,7 +228,7 @@ test.describe("portals that stop or run side by side", () => {
   test("a portal killed while the billing provider hangs on the charge finishes the order once", async ({ page }) => {
     test.setTimeout(120_000);
     await orderThroughACrash(page, "Restart Resilience Inc", {
-      arm: "insert into billing_faults (call, mode, kind, message, remaining, hang_ms) values ('createSubscription', 'hang', 'unknown', 'timeout', 1, 60000)",
+      arm: "insert or replace into billing_faults (call, mode, kind, message, remaining, hang_ms) values ('createSubscription', 'hang', 'unknown', 'timeout', 1, 60000)",
       disarm: "delete from billing_faults",
       stage: async () => {
         await expect(page.getByText("Your order is being placed.")).toBeVisible();

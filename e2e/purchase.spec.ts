@@ -275,7 +275,7 @@ test.describe("an order the billing provider refuses", () => {
     const before = subscriptionsOf(portal.databaseFile, DEMO.customer);
     withDatabase(portal.databaseFile, (db) =>
       db
-        .prepare("insert into billing_faults (call, mode, kind, message, remaining, hang_ms) values ('createSubscription', 'fail', 'final', 'Your card was declined.', 1, 0)")
+        .prepare("insert or replace into billing_faults (call, mode, kind, message, remaining, hang_ms) values ('createSubscription', 'fail', 'final', 'Your card was declined.', 1, 0)")
         .run(),
     );
     await page.getByRole("link", { name: "Submit Order" }).click();

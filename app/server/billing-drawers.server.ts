@@ -94,8 +94,11 @@ async function cardAction({ request }: ActionFunctionArgs, closeTo: string, chan
   } catch (error) {
     if (error instanceof OneCardLimitError) return redirectWithToast(request, closeTo, { kind: "info", message: ONE_CARD_ONLY });
     if (!(error instanceof ProviderError)) throw error;
-    const nextToCard: Record<string, string> = error.field === "card" && error.providerMessage ? { card: error.providerMessage } : {};
-    return refusal(failureText(MESSAGES.cardFailed, error), nextToCard, withoutCard(result.submittedData));
+    // The provider's words go next to the card when they are about it, and the form says what failed.
+    if (error.field === "card" && error.providerMessage) {
+      return refusal(MESSAGES.cardFailed, { card: error.providerMessage }, withoutCard(result.submittedData));
+    }
+    return refusal(failureText(MESSAGES.cardFailed, error), {}, withoutCard(result.submittedData));
   }
 }
 

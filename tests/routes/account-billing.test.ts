@@ -125,7 +125,7 @@ describe("adding a card", () => {
     const response = await post(newCardAction, "/account/cards/new", "admin@example.com", card("4000 0000 0000 0002"));
     expect(response.status).toBe(422);
     const body = await response.json();
-    expect(body.formError).toBe("Your card was declined.");
+    expect(body.formError).toBe("Failed to add payment method.");
     expect(body.fieldErrors).toEqual({ card: "Your card was declined." });
     expect(body.repopulateFields).toMatchObject({ first_name: "Alex" });
     expect(body.repopulateFields).not.toHaveProperty("card_number");
