@@ -1,9 +1,10 @@
 # GateKeeper Portal image. See docs/docker.md for building and running it.
 #
 # DEMO SEED IS ON BY DEFAULT: with SEED_DEMO unset (or "true") the server seeds demo accounts
-# into an empty database and generates its own secret (.portal-secret beside the database).
-# For a real deployment run with SEED_DEMO=false and SESSION_SECRET set (32+ characters,
-# e.g. `openssl rand -hex 32`); the server refuses to start without the secret then.
+# into an empty database and generates its own secret and license signing key (.portal-secret and
+# .license-signing-key.pem beside the database). For a real deployment run with SEED_DEMO=false,
+# SESSION_SECRET set (32+ characters, e.g. `openssl rand -hex 32`) and LICENSE_SIGNING_KEY set (an Ed25519
+# private key in PEM, `openssl genpkey -algorithm ed25519`); the server refuses to start without them then.
 
 # ---- build: compiles better-sqlite3 from source, builds the Remix app, drops dev dependencies ----
 FROM node:20-bookworm-slim AS build

@@ -27,6 +27,8 @@ export const billingCustomers = sqliteTable("billing_customers", {
   company: text("company").notNull().default(""),
   billingAddress: text("billing_address", { mode: "json" }).$type<Address>(),
   primaryPaymentSourceId: text("primary_payment_source_id"),
+  /** Credits kept for the customer's next invoices (cents), e.g. the unused part of a plan that exceeded an invoice. */
+  creditBalance: integer("credit_balance").notNull().default(0),
   createdAt: timestamp("created_at").notNull(),
 });
 

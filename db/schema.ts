@@ -59,7 +59,7 @@ export const licenses = sqliteTable(
     hasCloudSupport: integer("has_cloud_support", { mode: "boolean" }).notNull().default(false),
     validFrom: integer("valid_from", { mode: "timestamp_ms" }).notNull(),
     validTo: integer("valid_to", { mode: "timestamp_ms" }).notNull(),
-    /** The signed license file content a Hub accepts. */
+    /** The signed license file a Hub accepts (app/server/license-files.server.ts, docs/license-files.md). */
     licenseCode: text("license_code").notNull(),
     /** Set once the license has been uploaded to a Hub. */
     isUsed: integer("is_used", { mode: "boolean" }).notNull().default(false),
@@ -68,7 +68,8 @@ export const licenses = sqliteTable(
     createdAt: createdAt(),
   },
   (table) => [
-    index("licenses_owner_idx").on(table.ownerId),
+    // The licenses page counts and pages an owner's licenses newest first, straight off this index.
+    index("licenses_owner_valid_from_idx").on(table.ownerId, table.validFrom, table.id),
     // One license per subscription: a resumed order can never make a second one.
     uniqueIndex("licenses_subscription_idx").on(table.subscriptionId),
   ],

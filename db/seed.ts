@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { count } from "drizzle-orm";
 import type { BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
 import { seedBillingDemo } from "~/server/billing/local/seed.server";
-import { licenseRow } from "~/server/license-codes.server";
+import { licenseRow } from "~/server/license-files.server";
 import { hashPasswordSync } from "~/server/passwords.server";
 import * as schema from "./schema";
 

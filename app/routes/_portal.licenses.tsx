@@ -1,41 +1,59 @@
-import { Badge, Button, Group, Stack, Table, Text } from "@mantine/core";
-import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Anchor, Badge, Button, Group, Stack, Table, Text } from "@mantine/core";
+import { json, redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { formatDate } from "~/domain/format";
 import { shortLicenseKey } from "~/domain/license-status";
+import { LICENSES_PER_PAGE, pageCount, requestedPage } from "~/domain/pagination";
 import { requireUser } from "~/server/auth.server";
-import { listLicenses } from "~/server/licenses.server";
+import { licensePage } from "~/server/licenses.server";
 import { documentTitle, PageErrorBoundary } from "~/ui/page";
+import { PageLinks } from "~/ui/page-links";
 import { ACCESSIBLE_GREEN } from "~/ui/theme";
 
 export const handle = { title: "Licenses" };
 export const meta: MetaFunction = () => documentTitle("Licenses");
 
+const pageHref = (page: number) => (page > 1 ? `/licenses?page=${page}` : "/licenses");
+
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
+  const page = requestedPage(new URL(request.url).searchParams.get("page"));
+  if (page === null) throw redirect(pageHref(1));
+  const { total, licenses } = licensePage(user.id, page, LICENSES_PER_PAGE);
+  const pages = pageCount(total, LICENSES_PER_PAGE);
+  // A bookmarked page past the end (licenses were removed) shows the last one.
+  if (page > pages) throw redirect(pageHref(pages));
   return json({
-    licenses: listLicenses(user.id).map((license) => ({
+    page,
+    pages,
+    total,
+    licenses: licenses.map((license) => ({
       id: license.id,
-      key: shortLicenseKey(license.licenseCode),
+      key: shortLicenseKey(license.key),
       externalLicenseId: license.externalLicenseId,
       name: license.name,
       nodes: license.nodes,
       planType: license.planType,
-      type: license.type,
       status: license.status,
       validFrom: license.validFrom.toISOString(),
       validTo: license.validTo.toISOString(),
       daysLeft: license.daysLeft,
+      downloadUrl: `/licenses/${license.id}/download`,
+      // Users are added to a running subscription: the owner's active recurring licenses (the wizard's URL).
+      addUsersUrl:
+        license.type === "recurring" && license.subscriptionId && license.status === "active"
+          ? `/licenses/${encodeURIComponent(license.subscriptionId)}/update/product`
+          : null,
     })),
   });
 }
 
 export default function Licenses() {
-  const { licenses } = useLoaderData<typeof loader>();
+  const { licenses, page, pages, total } = useLoaderData<typeof loader>();
   return (
     <Stack gap="lg" maw={1200}>
       <Group justify="space-between">
-        <Text size="lg">Your GateKeeper licenses. Upload a license file to your Hub to activate it.</Text>
+        <Text size="lg">Your GateKeeper licenses. Download a license file and upload it to your Hub to activate it.</Text>
         <Button component={Link} to="/store">
           Buy a license
         </Button>
@@ -43,44 +61,76 @@ export default function Licenses() {
       {licenses.length === 0 ? (
         <Text>You have no licenses yet. Buy one in the Store or start a free trial.</Text>
       ) : (
-        <Table.ScrollContainer minWidth={800}>
-          <Table striped highlightOnHover withTableBorder>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th scope="col">License key</Table.Th>
-                <Table.Th scope="col">License id</Table.Th>
-                <Table.Th scope="col">Organization</Table.Th>
-                <Table.Th scope="col">Plan</Table.Th>
-                <Table.Th scope="col">Users</Table.Th>
-                <Table.Th scope="col">Status</Table.Th>
-                <Table.Th scope="col">Valid from</Table.Th>
-                <Table.Th scope="col">Valid to</Table.Th>
-                <Table.Th scope="col">Days left</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {licenses.map((license) => (
-                <Table.Tr key={license.id}>
-                  <Table.Td>
-                    <code>{license.key}</code>
-                  </Table.Td>
-                  <Table.Td>{license.externalLicenseId}</Table.Td>
-                  <Table.Td>{license.name}</Table.Td>
-                  <Table.Td tt="capitalize">{license.planType}</Table.Td>
-                  <Table.Td>{license.nodes}</Table.Td>
-                  <Table.Td>
-                    <Badge color={license.status === "active" ? ACCESSIBLE_GREEN : "red.9"} variant="filled">
-                      {license.status === "active" ? "Active" : "Expired"}
-                    </Badge>
-                  </Table.Td>
-                  <Table.Td>{formatDate(license.validFrom)}</Table.Td>
-                  <Table.Td>{formatDate(license.validTo)}</Table.Td>
-                  <Table.Td>{license.daysLeft}</Table.Td>
+        <>
+          <Table.ScrollContainer minWidth={900}>
+            <Table striped withTableBorder>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th scope="col">License key</Table.Th>
+                  <Table.Th scope="col">License id</Table.Th>
+                  <Table.Th scope="col">Organization</Table.Th>
+                  <Table.Th scope="col">Plan</Table.Th>
+                  <Table.Th scope="col">Users</Table.Th>
+                  <Table.Th scope="col">Status</Table.Th>
+                  <Table.Th scope="col">Valid from</Table.Th>
+                  <Table.Th scope="col">Valid to</Table.Th>
+                  <Table.Th scope="col">Days left</Table.Th>
+                  <Table.Th scope="col">Actions</Table.Th>
                 </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+              </Table.Thead>
+              <Table.Tbody>
+                {licenses.map((license) => (
+                  <Table.Tr key={license.id}>
+                    <Table.Td>
+                      <code>{license.key}</code>
+                    </Table.Td>
+                    <Table.Td>{license.externalLicenseId}</Table.Td>
+                    <Table.Td>{license.name}</Table.Td>
+                    <Table.Td tt="capitalize">{license.planType}</Table.Td>
+                    <Table.Td>{license.nodes}</Table.Td>
+                    <Table.Td>
+                      <Badge color={license.status === "active" ? ACCESSIBLE_GREEN : "red.9"} variant="filled">
+                        {license.status === "active" ? "Active" : "Expired"}
+                      </Badge>
+                    </Table.Td>
+                    <Table.Td>{formatDate(license.validFrom)}</Table.Td>
+                    <Table.Td>{formatDate(license.validTo)}</Table.Td>
+                    <Table.Td>{license.daysLeft}</Table.Td>
+                    <Table.Td>
+                      <Group gap="sm" wrap="nowrap">
+                        {/* A plain download: the browser saves the attachment, with or without JavaScript. */}
+                        <Anchor
+                          href={license.downloadUrl}
+                          download
+                          aria-label={`Download license ${license.externalLicenseId}`}
+                        >
+                          Download
+                        </Anchor>
+                        {license.addUsersUrl ? (
+                          <Anchor
+                            component={Link}
+                            to={license.addUsersUrl}
+                            aria-label={`Add Users to license ${license.externalLicenseId}`}
+                          >
+                            Add Users
+                          </Anchor>
+                        ) : null}
+                      </Group>
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+          <PageLinks
+            page={page}
+            pageCount={pages}
+            pageSize={LICENSES_PER_PAGE}
+            total={total}
+            href={pageHref}
+            label="Licenses pages"
+          />
+        </>
       )}
     </Stack>
   );

@@ -1,5 +1,6 @@
 import { seedDemo } from "~db/seed";
 import { databaseFile, env } from "./env.server";
+import { reissueLicenseFiles } from "./license-files.server";
 import { openDatabase, type PortalDatabase } from "./sqlite.server";
 
 export type { PortalDatabase };
@@ -10,6 +11,7 @@ function connection() {
   if (!globalForDb.__portalDb) {
     globalForDb.__portalDb = openDatabase(databaseFile());
     if (env.SEED_DEMO) seedDemo(globalForDb.__portalDb.db);
+    reissueLicenseFiles(globalForDb.__portalDb.db);
   }
   return globalForDb.__portalDb;
 }

@@ -1,3 +1,4 @@
+import { createPrivateKey } from "node:crypto";
 import { z } from "zod";
 
 /**
@@ -24,6 +25,12 @@ const envSchema = z
       .min(32, "must be at least 32 characters (e.g. `openssl rand -hex 32`)")
       .optional(),
     SEED_DEMO: booleanFlag.default("true"),
+    LICENSE_SIGNING_KEY: z
+      .string()
+      // A PEM in one environment line usually arrives with its line breaks written as \n.
+      .transform((value) => value.replace(/\\n/g, "\n").trim())
+      .refine(isEd25519PrivateKey, "must be an Ed25519 private key in PEM (`openssl genpkey -algorithm ed25519`)")
+      .optional(),
     LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).max(1000).default(5),
     BILLING_PROVIDER: z
       .enum(["local", "chargebee"], { errorMap: () => ({ message: "must be local or chargebee" }) })
@@ -88,7 +95,23 @@ const envSchema = z
         message: "is required when SEED_DEMO=false (e.g. `openssl rand -hex 32`)",
       });
     }
+    // License files must verify with the same public key after every redeploy and on every instance.
+    if (!env.SEED_DEMO && !env.LICENSE_SIGNING_KEY) {
+      ctx.addIssue({
+        code: z.ZodIssueCode.custom,
+        path: ["LICENSE_SIGNING_KEY"],
+        message: "is required when SEED_DEMO=false (e.g. `openssl genpkey -algorithm ed25519`)",
+      });
+    }
   });
+
+function isEd25519PrivateKey(pem: string): boolean {
+  try {
+    return createPrivateKey(pem).asymmetricKeyType === "ed25519";
+  } catch {
+    return false;
+  }
+}
 
 export type PortalEnv = z.infer<typeof envSchema>;
 

@@ -1,26 +1,62 @@
 import { randomBytes } from "node:crypto";
-import { and, desc, eq } from "drizzle-orm";
+import { and, count, desc, eq } from "drizzle-orm";
 import { daysLeft, licenseStatus } from "~/domain/license-status";
 import { hubInstallations, licenses } from "~db/schema";
 import { db } from "./db.server";
-import { licenseRow } from "./license-codes.server";
+import { licenseKeyOf, licenseRow } from "./license-files.server";
 
-/** The user's licenses, newest first, with the derived status and days left. */
+type LicenseRow = typeof licenses.$inferSelect;
+
+const NEWEST_FIRST = [desc(licenses.validFrom), desc(licenses.id)];
+
+function listItem(license: LicenseRow, now: Date) {
+  return {
+    ...license,
+    key: licenseKeyOf(license.licenseCode),
+    status: licenseStatus(license.validTo, now),
+    daysLeft: daysLeft(license.validTo, now),
+  };
+}
+
+/** The user's licenses, newest first, with their key, the derived status and days left. */
 export function listLicenses(ownerId: string, now = new Date()) {
   return db
     .select()
     .from(licenses)
     .where(eq(licenses.ownerId, ownerId))
-    .orderBy(desc(licenses.validFrom))
+    .orderBy(...NEWEST_FIRST)
     .all()
-    .map((license) => ({
-      ...license,
-      status: licenseStatus(license.validTo, now),
-      daysLeft: daysLeft(license.validTo, now),
-    }));
+    .map((license) => listItem(license, now));
 }
 
 export type LicenseListItem = ReturnType<typeof listLicenses>[number];
+
+/**
+ * One page of the user's licenses, newest first. Counting and paging happen in SQL on the
+ * (owner, valid from, id) index, so an account with thousands of licenses reads only the rows it shows.
+ */
+export function licensePage(ownerId: string, page: number, pageSize: number, now = new Date()) {
+  const total = db.select({ total: count() }).from(licenses).where(eq(licenses.ownerId, ownerId)).get()?.total ?? 0;
+  const rows = db
+    .select()
+    .from(licenses)
+    .where(eq(licenses.ownerId, ownerId))
+    .orderBy(...NEWEST_FIRST)
+    .limit(pageSize)
+    .offset((page - 1) * pageSize)
+    .all();
+  return { total, licenses: rows.map((license) => listItem(license, now)) };
+}
+
+/** The signed license file of one of the user's licenses; null for anyone else's or an unknown id. */
+export function licenseFileFor(ownerId: string, licenseId: string) {
+  const license = db
+    .select({ externalLicenseId: licenses.externalLicenseId, file: licenses.licenseCode })
+    .from(licenses)
+    .where(and(eq(licenses.id, licenseId), eq(licenses.ownerId, ownerId)))
+    .get();
+  return license ? { fileName: `gatekeeper-license-${license.externalLicenseId}.json`, content: license.file } : null;
+}
 
 export function listHubInstallations(ownerId: string) {
   return db

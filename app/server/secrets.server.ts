@@ -1,26 +1,38 @@
-import { createHmac, randomBytes } from "node:crypto";
+import { createHmac, createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes, type KeyObject } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { databaseFile, env } from "./env.server";
 
 /**
- * The portal's root secret. A real deployment sets SESSION_SECRET (env.server requires it when
- * SEED_DEMO=false). Demo mode generates one on first start and keeps it beside the database, so a
- * fresh clone needs no setup and sessions still survive a restart.
+ * A secret a real deployment configures (env.server requires it when SEED_DEMO=false). Demo mode
+ * generates it on first start and keeps it beside the database, so a fresh clone needs no setup and what
+ * it protects (sessions, license files) still holds after a restart.
  */
-function loadRootSecret(): string {
-  if (env.SESSION_SECRET) return env.SESSION_SECRET;
-  const file = path.join(path.dirname(path.resolve(databaseFile())), ".portal-secret");
+function configuredOrGenerated(configured: string | undefined, fileName: string, generate: () => string): string {
+  if (configured) return configured;
+  const file = path.join(path.dirname(path.resolve(databaseFile())), fileName);
   if (existsSync(file)) return readFileSync(file, "utf8").trim();
   mkdirSync(path.dirname(file), { recursive: true });
-  const secret = randomBytes(32).toString("hex");
+  const secret = generate();
   writeFileSync(file, secret, { mode: 0o600 });
   return secret;
 }
 
-const rootSecret = loadRootSecret();
+const rootSecret = configuredOrGenerated(env.SESSION_SECRET, ".portal-secret", () => randomBytes(32).toString("hex"));
 
 /** A secret for one purpose, derived from the root so that one leaked use does not expose another. */
-export function secretFor(purpose: "session" | "csrf" | "license-signing" | "wizard-secrets"): string {
+export function secretFor(purpose: "session" | "csrf" | "wizard-secrets"): string {
   return createHmac("sha256", rootSecret).update(purpose).digest("hex");
 }
+
+/**
+ * The Ed25519 key pair that signs license files (LICENSE_SIGNING_KEY, or `.license-signing-key.pem`
+ * beside the database in demo mode). Hubs hold only the public half, served at /license-public-key.pem.
+ */
+const privateKey: KeyObject = createPrivateKey(
+  configuredOrGenerated(env.LICENSE_SIGNING_KEY, ".license-signing-key.pem", () =>
+    generateKeyPairSync("ed25519").privateKey.export({ type: "pkcs8", format: "pem" }).toString(),
+  ),
+);
+
+export const licenseSigningKey = { privateKey, publicKey: createPublicKey(privateKey) } as const;

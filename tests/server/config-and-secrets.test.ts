@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ConfigError, parseEnv } from "~/server/env.server";
-import { readLicenseCode, signLicenseCode } from "~/server/license-codes.server";
+import { generateKeyPairSync } from "node:crypto";
 import { hashPassword, hashPasswordSync, verifyPassword } from "~/server/passwords.server";
 
 describe("configuration", () => {
@@ -17,9 +17,25 @@ describe("configuration", () => {
     expect(() => parseEnv({ SESSION_SECRET: "short" })).toThrowError(/^SESSION_SECRET must be at least 32 characters/);
   });
 
-  it("requires a session secret for a real deployment without the demo seed", () => {
+  it("requires a session secret and a license signing key for a real deployment without the demo seed", () => {
+    const signingKey = generateKeyPairSync("ed25519").privateKey.export({ type: "pkcs8", format: "pem" }).toString();
     expect(() => parseEnv({ SEED_DEMO: "false" })).toThrowError(/^SESSION_SECRET is required when SEED_DEMO=false/);
-    expect(parseEnv({ SEED_DEMO: "false", SESSION_SECRET: "x".repeat(32) }).SEED_DEMO).toBe(false);
+    expect(() => parseEnv({ SEED_DEMO: "false", SESSION_SECRET: "x".repeat(32) })).toThrowError(
+      new ConfigError("LICENSE_SIGNING_KEY is required when SEED_DEMO=false (e.g. `openssl genpkey -algorithm ed25519`)"),
+    );
+    const real = parseEnv({ SEED_DEMO: "false", SESSION_SECRET: "x".repeat(32), LICENSE_SIGNING_KEY: signingKey });
+    expect(real.SEED_DEMO).toBe(false);
+    // A PEM in one line, its line breaks written as \n, as environment files carry it.
+    expect(parseEnv({ LICENSE_SIGNING_KEY: signingKey.replace(/\n/g, "\\n") }).LICENSE_SIGNING_KEY).toBe(signingKey.trim());
+  });
+
+  it("accepts only an Ed25519 private key for signing licenses", () => {
+    const rsa = generateKeyPairSync("rsa", { modulusLength: 1024 }).privateKey.export({ type: "pkcs8", format: "pem" });
+    for (const wrong of ["not a key", rsa.toString()]) {
+      expect(() => parseEnv({ LICENSE_SIGNING_KEY: wrong })).toThrowError(
+        /^LICENSE_SIGNING_KEY must be an Ed25519 private key in PEM/,
+      );
+    }
   });
 
   it("treats an empty variable as not set", () => {
@@ -38,33 +54,5 @@ describe("passwords", () => {
 
   it("never match a malformed hash", async () => {
     expect(await verifyPassword("anything", "plain-text")).toBe(false);
-  });
-});
-
-describe("license codes", () => {
-  const terms = {
-    externalLicenseId: "GK-TEST-1",
-    name: "Acme",
-    nodes: 10,
-    planType: "core",
-    type: "recurring",
-    hasCloudSupport: false,
-    validFrom: "2026-01-01T00:00:00.000Z",
-    validTo: "2027-01-01T00:00:00.000Z",
-  };
-
-  it("read back the terms they were signed with", () => {
-    expect(readLicenseCode(signLicenseCode(terms))).toEqual(terms);
-  });
-
-  it("are rejected when their terms were edited", () => {
-    const [version, signature] = signLicenseCode(terms).split(".");
-    const forged = Buffer.from(JSON.stringify({ ...terms, nodes: 1000 })).toString("base64url");
-    expect(readLicenseCode(`${version}.${signature}.${forged}`)).toBeNull();
-  });
-
-  it("differ in the first 15 characters that tables show", () => {
-    const other = signLicenseCode({ ...terms, externalLicenseId: "GK-TEST-2" });
-    expect(signLicenseCode(terms).slice(0, 15)).not.toBe(other.slice(0, 15));
   });
 });
