@@ -154,7 +154,13 @@ export function billingContract(adapter: string, start: (now: () => Date) => Pro
 
     it("creates a customer on first need and keeps it on later calls", async () => {
       const customer = await newCustomer();
-      expect(customer).toEqual({ id: customer.id, ...PROFILE, billingAddress: null, primaryPaymentSourceId: null });
+      expect(customer).toEqual({
+        id: customer.id,
+        ...PROFILE,
+        billingAddress: null,
+        primaryPaymentSourceId: null,
+        creditBalance: 0,
+      });
       const again = await billing.ensureCustomer(customer.id, { ...PROFILE, firstName: "Other" }, "another-key");
       expect(again.firstName).toBe("Erin");
       expect(await billing.retrieveCustomer(customer.id)).toEqual(customer);
@@ -287,7 +293,7 @@ export function billingContract(adapter: string, start: (now: () => Date) => Pro
         { entityType: "document_level_coupon", entityId: "WELCOME10", description: "Welcome 10% off", amount: 9240 },
       ]);
       expect(estimate).toMatchObject({ subTotal: 92400, total: 83160, creditsApplied: 0, amountDue: 83160 });
-      expect(estimate.nextBilling).toEqual({ at: TERM_END, amount: 4000 + 9900 });
+      expect(estimate.nextBilling).toEqual({ at: TERM_END, amount: 4000 + 9900, amountDue: 4000 + 9900 });
     });
 
     it("refuses an expired coupon and an unknown plan", async () => {
@@ -335,15 +341,24 @@ export function billingContract(adapter: string, start: (now: () => Date) => Pro
         planId: "core-monthly",
         planQuantity: 15,
       });
-      // Half the term is left: 15 users at half of 400, the cloud Hub at half of 9900; the old 10 users
-      // and the cloud Hub are credited for the same half.
+      // Half the term is left: 15 x 400 x 1/2 for the users, 9900 x 1/2 for the cloud Hub (the unit
+      // price stays the list price; the line's amount is prorated); the old 10 users and the cloud Hub
+      // are credited for the same half.
       expect(lines(estimate)).toEqual([
-        ["core-monthly", 15, 200, 3000],
-        ["gatekeeper-cloud-monthly", 1, 4950, 4950],
+        ["core-monthly", 15, 400, 3000],
+        ["gatekeeper-cloud-monthly", 1, 9900, 4950],
       ]);
       expect(estimate.lineItems[0]).toMatchObject({ dateFrom: MID_TERM, dateTo: TERM_END });
-      expect(estimate).toMatchObject({ subTotal: 7950, total: 7950, creditsApplied: 2000 + 4950, amountDue: 1000 });
-      expect(estimate.nextBilling).toEqual({ at: TERM_END, amount: 15 * 400 + 9900 });
+      expect(estimate).toMatchObject({
+        subTotal: 7950,
+        total: 7950,
+        creditsIssued: 2000 + 4950,
+        creditsApplied: 2000 + 4950,
+        amountDue: 1000,
+        creditBalance: 0,
+      });
+      const renewal = 15 * 400 + 9900;
+      expect(estimate.nextBilling).toEqual({ at: TERM_END, amount: renewal, amountDue: renewal });
     });
 
     it("prorates a higher tier with a coupon, and charges nothing for no change", async () => {
@@ -357,14 +372,14 @@ export function billingContract(adapter: string, start: (now: () => Date) => Pro
       expect(upgrade.lineItems.map((line) => line.amount)).toEqual([15 * 300, 4950]);
       expect(upgrade.discounts.map((discount) => discount.amount)).toEqual([945]);
       expect(upgrade).toMatchObject({ subTotal: 9450, total: 8505, creditsApplied: 6950, amountDue: 1555 });
-      expect(upgrade.nextBilling).toEqual({ at: TERM_END, amount: 15 * 600 + 9900 });
+      expect(upgrade.nextBilling).toEqual({ at: TERM_END, amount: 15 * 600 + 9900, amountDue: 15 * 600 + 9900 });
 
       const unchanged = await billing.estimateSubscriptionUpdate(customerId, subscription.id, {
         planId: "core-monthly",
         planQuantity: 10,
       });
       expect(unchanged).toMatchObject({ lineItems: [], subTotal: 0, amountDue: 0 });
-      expect(unchanged.nextBilling).toEqual({ at: TERM_END, amount: 4000 + 9900 });
+      expect(unchanged.nextBilling).toEqual({ at: TERM_END, amount: 4000 + 9900, amountDue: 4000 + 9900 });
     });
 
     it("starts a new term when the billing period changes to yearly", async () => {
@@ -383,7 +398,72 @@ export function billingContract(adapter: string, start: (now: () => Date) => Pro
         ["gatekeeper-cloud-yearly", 95040, MID_TERM, yearLater],
       ]);
       expect(estimate).toMatchObject({ subTotal: 133440, creditsApplied: 6950, amountDue: 126490 });
-      expect(estimate.nextBilling).toEqual({ at: yearLater, amount: 133440 });
+      expect(estimate.nextBilling).toEqual({ at: yearLater, amount: 133440, amountDue: 133440 });
+    });
+
+    it("rounds once per line over a 30-day term: 10 to 13 users with 10 days left", async () => {
+      const { customerId, subscription } = await subscribed();
+      clock = new Date("2026-04-21T00:00:00Z");
+      const estimate = await billing.estimateSubscriptionUpdate(customerId, subscription.id, {
+        planId: "core-monthly",
+        planQuantity: 13,
+      });
+      // 13 x 400 x 10/30 = 1733.33 -> 1733 (per unit: 133 x 13 = 1729); cloud 9900 x 10/30 = 3300.
+      expect(lines(estimate)).toEqual([
+        ["core-monthly", 13, 400, 1733],
+        ["gatekeeper-cloud-monthly", 1, 9900, 3300],
+      ]);
+      // Credits: 10 x 400 x 10/30 = 1333.33 -> 1333, and 3300.
+      expect(estimate).toMatchObject({ subTotal: 5033, creditsApplied: 4633, amountDue: 400 });
+    });
+
+    it("keeps credits that exceed the invoice as the customer's balance and uses them on the next invoice", async () => {
+      const { customerId, subscription } = await subscribed();
+      clock = MID_TERM;
+      const upgrade = { planId: "advanced-monthly", planQuantity: 15, couponIds: ["SAVE50"] };
+      // Charges 4500 + 4950 = 9450, less $50 = 4450; credits 2000 + 4950 = 6950: 4450 used, 2500 kept.
+      const estimate = await billing.estimateSubscriptionUpdate(customerId, subscription.id, upgrade);
+      expect(estimate).toMatchObject({ total: 4450, creditsApplied: 4450, amountDue: 0, creditBalance: 2500 });
+      expect(estimate.nextBilling).toEqual({ at: TERM_END, amount: 18900, amountDue: 16400 });
+      await billing.updateSubscription(customerId, subscription.id, upgrade, `${subscription.id}:credits`);
+      expect((await billing.retrieveCustomer(customerId)).creditBalance).toBe(2500);
+
+      // The next change: 20 x 600 x 1/2 + 4950 = 10950, paid by the 4500 + 4950 it credits and the 2500 kept.
+      const next = await billing.estimateSubscriptionUpdate(customerId, subscription.id, {
+        planId: "advanced-monthly",
+        planQuantity: 20,
+      });
+      expect(next).toMatchObject({
+        subTotal: 10950,
+        creditsIssued: 9450,
+        creditsApplied: 10950,
+        amountDue: 0,
+        creditBalance: 1000,
+      });
+      expect(next.nextBilling).toEqual({ at: TERM_END, amount: 21900, amountDue: 20900 });
+    });
+
+    it("renews a term that ended before estimating, and prorates against the new term", async () => {
+      const { customerId, subscription } = await subscribed();
+      // Ten days into May (a 31-day term): 21 of 31 days are left.
+      clock = new Date("2026-05-11T00:00:00Z");
+      const estimate = await billing.estimateSubscriptionUpdate(customerId, subscription.id, {
+        planId: "core-monthly",
+        planQuantity: 15,
+      });
+      const juneFirst = new Date("2026-06-01T00:00:00Z");
+      // 15 x 400 x 21/31 = 4064.52 -> 4065; cloud 9900 x 21/31 = 6706.45 -> 6706; credits 2709.68 -> 2710 and 6706.
+      expect(lines(estimate)).toEqual([
+        ["core-monthly", 15, 400, 4065],
+        ["gatekeeper-cloud-monthly", 1, 9900, 6706],
+      ]);
+      expect(estimate.lineItems[0]).toMatchObject({ dateFrom: clock, dateTo: juneFirst });
+      expect(estimate).toMatchObject({ subTotal: 10771, creditsApplied: 9416, amountDue: 1355 });
+      expect(estimate.nextBilling).toMatchObject({ at: juneFirst });
+      expect(await billing.retrieveSubscription(customerId, subscription.id)).toMatchObject({
+        currentTermStart: TERM_END,
+        currentTermEnd: juneFirst,
+      });
     });
 
     it("updates a subscription once per key, keeping the term", async () => {

@@ -200,6 +200,37 @@ describe("renewals", () => {
   });
 });
 
+describe("credits", () => {
+  it("carries credits an invoice could not use to the renewal, which records its invoice and uses them first", async () => {
+    const source = await customerWithCard("cust_credits");
+    const subscription = await subscribe("cust_credits", source.id, 10);
+    clock = new Date("2026-04-16T00:00:00Z");
+    // 15 advanced users for the half term left: 15 x 600 x 1/2 = 4500, all taken by the $50 coupon;
+    // the unused half of 10 core users (2000) is kept.
+    const upgrade = { planId: "advanced-monthly", planQuantity: 15, couponIds: ["SAVE50"] };
+    await billing.updateSubscription("cust_credits", subscription.id, upgrade, "credits:up");
+    expect((await billing.retrieveCustomer("cust_credits")).creditBalance).toBe(2000);
+
+    clock = new Date("2026-05-05T00:00:00Z");
+    await billing.retrieveSubscription("cust_credits", subscription.id);
+    const invoices = db
+      .select({ total: billingInvoices.total, credits: billingInvoices.creditsApplied, paid: billingInvoices.amountPaid })
+      .from(billingInvoices)
+      .where(eq(billingInvoices.subscriptionId, subscription.id))
+      .all();
+    // The first term, the upgrade, then May's renewal: 15 x 600 = 9000, of which 2000 from the credits.
+    expect(invoices).toEqual([
+      { total: 4000, credits: 0, paid: 4000 },
+      { total: 0, credits: 0, paid: 0 },
+      { total: 9000, credits: 2000, paid: 7000 },
+    ]);
+    expect((await billing.retrieveCustomer("cust_credits")).creditBalance).toBe(0);
+    // Read again in the same term: renewed once, not again.
+    await billing.retrieveSubscription("cust_credits", subscription.id);
+    expect(db.select().from(billingInvoices).where(eq(billingInvoices.subscriptionId, subscription.id)).all()).toHaveLength(3);
+  });
+});
+
 describe("the vault", () => {
   it("keeps brand, last four digits and expiry of a card, never its number", async () => {
     await customerWithCard("cust_vault");

@@ -12,6 +12,8 @@ import {
   changeEstimate,
   creationEstimate,
   invoiceTotals,
+  oneTimeInvoice,
+  renewalInvoice,
   type PricedItem,
 } from "~/server/billing/local/estimates.server";
 import { oneTimeCharges } from "~/server/billing/orders.server";
@@ -75,27 +77,67 @@ describe("proration", () => {
     expect(prorate(400, -day, 30 * day)).toBe(0);
   });
 
-  const core = (quantity: number, unitPrice = 400): PricedItem => ({
-    entityType: "plan",
-    id: "core-monthly",
-    description: "Core (Monthly Billing)",
+  /** An item at its db/catalogue.json price unless the subscription pays another. */
+  const item = (id: string, quantity: number, unitPrice: number, entityType: "plan" | "addon" = "plan"): PricedItem => ({
+    entityType,
+    id,
+    description: id,
     unitPrice,
     quantity,
   });
+  const core = (quantity: number, unitPrice = 400) => item("core-monthly", quantity, unitPrice);
+  const cloud = item("gatekeeper-cloud-monthly", 1, 9900, "addon");
   const termStart = new Date("2026-03-01T00:00:00Z");
   const termEnd = new Date("2026-03-31T00:00:00Z");
 
-  it("prorates per unit: 10 to 13 users with 10 of 30 days left", () => {
+  it("rounds once per line, not per unit: core monthly from 10 to 13 users with 10 of 30 days left", () => {
     const estimate = changeEstimate({
       current: { recurring: [core(10)], period: "month", termStart, termEnd },
       next: { recurring: [core(13)], period: "month" },
       coupons: [],
       now: new Date("2026-03-21T00:00:00Z"),
+      creditBalance: 0,
     });
-    // A user costs 133 cents for the third of the term that is left.
-    expect(estimate.lineItems).toMatchObject([{ quantity: 13, unitAmount: 133, amount: 1729 }]);
-    expect(estimate).toMatchObject({ subTotal: 1729, creditsApplied: 1330, amountDue: 399 });
-    expect(estimate.nextBilling).toEqual({ at: termEnd, amount: 5200 });
+    // 13 x 400 x 10/30 = 1733.33 -> 1733 (per unit it would be 133 x 13 = 1729);
+    // the old line: 10 x 400 x 10/30 = 1333.33 -> 1333 (per unit 1330).
+    expect(estimate.lineItems).toMatchObject([
+      { quantity: 13, unitAmount: 400, amount: 1733, dateFrom: new Date("2026-03-21T00:00:00Z"), dateTo: termEnd },
+    ]);
+    expect(estimate).toMatchObject({
+      subTotal: 1733,
+      creditsIssued: 1333,
+      creditsApplied: 1333,
+      amountDue: 400,
+      creditBalance: 0,
+    });
+    expect(estimate.nextBilling).toEqual({ at: termEnd, amount: 5200, amountDue: 5200 });
+  });
+
+  it("prorates a tier change over a 31-day month: advanced to ultimate, 7 users and the cloud Hub, 9 days left", () => {
+    const estimate = changeEstimate({
+      current: {
+        recurring: [item("advanced-monthly", 7, 600), cloud],
+        period: "month",
+        termStart: new Date("2026-03-01T00:00:00Z"),
+        termEnd: new Date("2026-04-01T00:00:00Z"),
+      },
+      next: { recurring: [item("ultimate-monthly", 7, 800), cloud], period: "month" },
+      coupons: [],
+      now: new Date("2026-03-23T00:00:00Z"),
+      creditBalance: 0,
+    });
+    // ultimate 7 x 800 x 9/31 = 1625.81 -> 1626 (per unit: 232 x 7 = 1624); cloud 9900 x 9/31 = 2874.19 -> 2874.
+    expect(estimate.lineItems.map((line) => [line.entityId, line.unitAmount, line.amount])).toEqual([
+      ["ultimate-monthly", 800, 1626],
+      ["gatekeeper-cloud-monthly", 9900, 2874],
+    ]);
+    // Credits: advanced 7 x 600 x 9/31 = 1219.35 -> 1219; cloud 2874.
+    expect(estimate).toMatchObject({ subTotal: 4500, creditsIssued: 4093, creditsApplied: 4093, amountDue: 407 });
+    expect(estimate.nextBilling).toEqual({
+      at: new Date("2026-04-01T00:00:00Z"),
+      amount: 7 * 800 + 9900,
+      amountDue: 7 * 800 + 9900,
+    });
   });
 
   it("keeps the unit price the subscription pays, against today's price list", () => {
@@ -104,8 +146,91 @@ describe("proration", () => {
       next: { recurring: [core(12)], period: "month" },
       coupons: [],
       now: new Date("2026-03-16T00:00:00Z"),
+      creditBalance: 0,
     });
     expect(estimate).toMatchObject({ subTotal: 12 * 200, creditsApplied: 10 * 175, amountDue: 650 });
+  });
+});
+
+describe("credits", () => {
+  const termStart = new Date("2026-04-01T00:00:00Z");
+  const termEnd = new Date("2026-05-01T00:00:00Z");
+  const midTerm = new Date("2026-04-16T00:00:00Z");
+  const plan = (id: string, quantity: number, unitPrice: number): PricedItem => ({
+    entityType: "plan",
+    id,
+    description: id,
+    unitPrice,
+    quantity,
+  });
+  const cloud: PricedItem = { entityType: "addon", id: "gatekeeper-cloud-monthly", description: "", unitPrice: 9900, quantity: 1 };
+  const save50 = catalogue.coupon("SAVE50")!;
+
+  it("keeps credits that exceed the invoice as the customer's balance, for the next invoice", () => {
+    // Core 10 users + cloud to advanced 15 users + cloud, half the term left, with $50 off.
+    const estimate = changeEstimate({
+      current: { recurring: [plan("core-monthly", 10, 400), cloud], period: "month", termStart, termEnd },
+      next: { recurring: [plan("advanced-monthly", 15, 600), cloud], period: "month" },
+      coupons: [save50],
+      now: midTerm,
+      creditBalance: 0,
+    });
+    // Charges 4500 + 4950 = 9450, less 5000 = 4450; credits 2000 + 4950 = 6950: 4450 used, 2500 kept.
+    expect(estimate).toMatchObject({
+      subTotal: 9450,
+      total: 4450,
+      creditsIssued: 6950,
+      creditsApplied: 4450,
+      amountDue: 0,
+      creditBalance: 2500,
+    });
+    // The renewal (15 x 600 + 9900 = 18900) is paid from the 2500 first.
+    expect(estimate.nextBilling).toEqual({ at: termEnd, amount: 18900, amountDue: 16400 });
+  });
+
+  it("uses the balance on the next invoice: a change, a renewal, a new subscription, a hardware order", () => {
+    const change = changeEstimate({
+      current: { recurring: [plan("advanced-monthly", 15, 600), cloud], period: "month", termStart, termEnd },
+      next: { recurring: [plan("advanced-monthly", 20, 600), cloud], period: "month" },
+      coupons: [],
+      now: midTerm,
+      creditBalance: 2500,
+    });
+    // 6000 + 4950 = 10950 charged; 4500 + 4950 issued and the 2500 balance: 10950 used, 1000 left.
+    expect(change).toMatchObject({ subTotal: 10950, creditsIssued: 9450, creditsApplied: 10950, amountDue: 0 });
+    expect(change).toMatchObject({ creditBalance: 1000 });
+    expect(change.nextBilling).toEqual({ at: termEnd, amount: 21900, amountDue: 20900 });
+
+    expect(renewalInvoice([plan("core-monthly", 10, 400)], termStart, termEnd, 2500)).toMatchObject({
+      subTotal: 4000,
+      creditsApplied: 2500,
+      amountDue: 1500,
+      creditBalance: 0,
+    });
+    const created = creationEstimate({
+      recurring: [plan("core-monthly", 2, 400)],
+      oneTime: [],
+      period: "month",
+      coupons: [],
+      start: termStart,
+      creditBalance: 2500,
+    });
+    expect(created).toMatchObject({ subTotal: 800, creditsApplied: 800, amountDue: 0, creditBalance: 1700 });
+    expect(created.nextBilling).toEqual({ at: termEnd, amount: 800, amountDue: 0 });
+    const sensor: PricedItem = { entityType: "addon", id: "usb-sensor", description: "", unitPrice: 6000, quantity: 1 };
+    expect(oneTimeInvoice([sensor], termStart, 2500)).toMatchObject({ creditsApplied: 2500, amountDue: 3500 });
+  });
+
+  it("leaves the balance alone when nothing changes", () => {
+    const unchanged = changeEstimate({
+      current: { recurring: [plan("core-monthly", 10, 400)], period: "month", termStart, termEnd },
+      next: { recurring: [plan("core-monthly", 10, 400)], period: "month" },
+      coupons: [],
+      now: midTerm,
+      creditBalance: 2500,
+    });
+    expect(unchanged).toMatchObject({ lineItems: [], creditsIssued: 0, creditsApplied: 0, creditBalance: 2500 });
+    expect(unchanged.nextBilling).toEqual({ at: termEnd, amount: 4000, amountDue: 1500 });
   });
 });
 
@@ -132,6 +257,7 @@ describe("coupons", () => {
       period: "month",
       coupons: [coupon("SAVE50"), coupon("WELCOME10")],
       start: new Date("2026-04-01T00:00:00Z"),
+      creditBalance: 0,
     });
     // 15000 - 5000 = 10000, then 10% of that.
     expect(lines.discounts.map((discount) => [discount.entityId, discount.amount])).toEqual([

@@ -516,6 +516,7 @@ function customerJson(customer: Customer) {
     company: customer.company,
     billing_address: addressJson(customer.billingAddress),
     primary_payment_source_id: customer.primaryPaymentSourceId ?? undefined,
+    refundable_credits: customer.creditBalance,
     auto_collection: "on",
     deleted: false,
   };
@@ -590,12 +591,31 @@ function totalsJson(totals: InvoiceTotals) {
   };
 }
 
-/** Chargebee leaves the invoice estimate out when nothing is invoiced now, and gives no next-invoice estimate then. */
+/**
+ * Chargebee leaves the invoice estimate out when nothing is invoiced now, and gives no next-invoice estimate
+ * then. The unused part of replaced items is a refundable credit note, allocated to the invoice as far as it
+ * goes; the rest stays available for the next invoices.
+ */
 function estimateJson(estimate: Estimate) {
+  const allocated = Math.min(estimate.creditsIssued, estimate.creditsApplied);
   return {
     estimate: {
       created_at: Math.floor(Date.now() / 1000),
       invoice_estimate: estimate.lineItems.length > 0 ? totalsJson(estimate) : undefined,
+      credit_note_estimates:
+        estimate.creditsIssued > 0
+          ? [
+              {
+                type: "refundable",
+                price_type: "tax_exclusive",
+                currency_code: "USD",
+                sub_total: estimate.creditsIssued,
+                total: estimate.creditsIssued,
+                amount_allocated: allocated,
+                amount_available: estimate.creditsIssued - allocated,
+              },
+            ]
+          : undefined,
       subscription_estimate: {
         currency_code: "USD",
         next_billing_at: secondsOrUndefined(estimate.nextBilling?.at ?? null),

@@ -1,6 +1,6 @@
 import { shippingCharge } from "~/domain/shipping";
 import { refused } from "./errors.server";
-import type { ItemQuantity } from "./port.server";
+import type { ItemQuantity, NextBilling } from "./port.server";
 
 /** A one-time charge of an order; `unitPrice` overrides the list price (the shipping line is priced per order). */
 export interface OneTimeCharge extends ItemQuantity {
@@ -26,4 +26,9 @@ export function oneTimeCharges(order: { oneTimeAddons?: ItemQuantity[]; hardware
 export function hardwareCharges(hardware: ItemQuantity[]): OneTimeCharge[] {
   if (ordered(hardware).length === 0) throw refused("A hardware order needs at least one item.");
   return oneTimeCharges({ hardware });
+}
+
+/** The next renewal: its date, its full amount, and what is left to pay once the credit balance is used. */
+export function nextBillingOf(at: Date, amount: number, creditBalance: number): NextBilling {
+  return { at, amount, amountDue: amount - Math.min(amount, creditBalance) };
 }

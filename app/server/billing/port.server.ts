@@ -67,6 +67,8 @@ export interface Customer extends CustomerProfile {
   id: string;
   billingAddress: Address | null;
   primaryPaymentSourceId: string | null;
+  /** Credits kept for the customer's next invoices, in cents (Chargebee's refundable credits). */
+  creditBalance: number;
 }
 
 export type PaymentSourceStatus = "valid" | "expiring" | "expired" | "invalid" | "pending_verification";
@@ -160,14 +162,36 @@ export interface InvoiceTotals {
   subTotal: number;
   /** subTotal minus discounts. */
   total: number;
-  /** Credits taken off the total, e.g. for the unused part of the old plan on an upgrade. */
+  /**
+   * Credits taken off the total: the unused part of the items a change replaces, then the customer's credit
+   * balance ('Available credits will automatically be applied to the invoice.').
+   */
   creditsApplied: number;
   amountDue: number;
 }
 
-export interface Estimate extends InvoiceTotals {
-  /** The next renewal: when it falls and what it will charge. */
-  nextBilling: { at: Date; amount: number } | null;
+/** An invoice's effect on the customer's credits. */
+export interface Billed extends InvoiceTotals {
+  /** Credits this invoice issues: the unused part of the items a mid-term change replaces. */
+  creditsIssued: number;
+  /**
+   * The customer's credit balance after this invoice: credits (issued now or earlier) that exceeded it, kept
+   * and used on the next invoice.
+   */
+  creditBalance: number;
+}
+
+export interface NextBilling {
+  at: Date;
+  /** What the renewal charges: the recurring items for a full term. */
+  amount: number;
+  /** What is left to pay at the renewal once the credit balance is used. */
+  amountDue: number;
+}
+
+export interface Estimate extends Billed {
+  /** The next renewal: when it falls and what it will charge ('Amount on next billing cycle (date)'). */
+  nextBilling: NextBilling | null;
 }
 
 export interface Invoice extends InvoiceTotals {

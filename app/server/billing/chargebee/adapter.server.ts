@@ -204,6 +204,7 @@ class ChargebeeBilling implements BillingProvider {
       shipping_address: request.shippingAddress ? toChargebeeAddress(request.shippingAddress) : undefined,
     };
     const { customerId } = request;
+    const creditBalance = customerId ? (await this.retrieveCustomer(customerId)).creditBalance : 0;
     const { estimate } = await this.call("estimate.create_subscription_estimate", false, (cb) =>
       customerId
         ? // The flat query has the same parameters in the form the SDK cannot produce itself (see flatQuery).
@@ -214,7 +215,8 @@ class ChargebeeBilling implements BillingProvider {
         : // Before the customer exists (their first order's Review), the estimate is made without one.
           cb.estimate.createSubscription(params),
     );
-    return estimateOf(estimate, await this.renewalAmount(request.planId, request.planQuantity, request.addons));
+    const renewal = await this.renewalAmount(request.planId, request.planQuantity, request.addons);
+    return estimateOf(estimate, renewal, creditBalance);
   }
 
   async createSubscription(request: NewSubscriptionRequest, idempotencyKey: string) {
@@ -248,7 +250,10 @@ class ChargebeeBilling implements BillingProvider {
   }
 
   async estimateSubscriptionUpdate(customerId: string, subscriptionId: string, change: SubscriptionChange) {
+    // Read first: Chargebee renews a subscription whose term ended before it answers, so the estimate
+    // prorates against the current term, and the credits it issues add to the balance read here.
     const current = await this.retrieveSubscription(customerId, subscriptionId);
+    const customer = await this.retrieveCustomer(customerId);
     const { estimate } = await this.call("estimate.update_subscription", false, (cb) =>
       cb.estimate.updateSubscription({
         ...this.changeParams(change),
@@ -257,7 +262,8 @@ class ChargebeeBilling implements BillingProvider {
       }),
     );
     const addons = change.addons ?? current.addons;
-    return estimateOf(estimate, await this.renewalAmount(change.planId, change.planQuantity, addons));
+    const renewal = await this.renewalAmount(change.planId, change.planQuantity, addons);
+    return estimateOf(estimate, renewal, customer.creditBalance);
   }
 
   async updateSubscription(

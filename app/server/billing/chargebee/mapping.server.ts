@@ -7,6 +7,7 @@ import type {
 } from "chargebee";
 import { ProviderError, type ErrorKind } from "~/server/providers/errors.server";
 import { BillingError } from "../errors.server";
+import { nextBillingOf } from "../orders.server";
 import type {
   Address,
   Customer,
@@ -72,6 +73,8 @@ export function customerOf(customer: ChargebeeCustomer): Customer {
     company: customer.company ?? "",
     billingAddress: addressOf(customer.billing_address),
     primaryPaymentSourceId: customer.primary_payment_source_id ?? null,
+    // Credits left over from earlier invoices are refundable credits, which Chargebee applies to the next ones.
+    creditBalance: customer.refundable_credits ?? 0,
   };
 }
 
@@ -171,14 +174,21 @@ function totalsOf(invoice: ChargebeeTotals | undefined): InvoiceTotals {
 }
 
 /**
- * An estimate; `renewalAmount` fills in what the next cycle charges when Chargebee does not say (it
- * returns a next-invoice estimate only when nothing is invoiced now).
+ * An estimate. `renewalAmount` fills in what the next cycle charges when Chargebee does not say (it returns a
+ * next-invoice estimate only when nothing is invoiced now). Credits: the change's credit notes (the unused part
+ * of replaced items) and the customer's refundable credits (`creditBalance`, before the change) pay the
+ * invoice; what it does not use stays the customer's balance for the next invoice.
  */
-export function estimateOf(estimate: ChargebeeEstimate, renewalAmount: number): Estimate {
+export function estimateOf(estimate: ChargebeeEstimate, renewalAmount: number, creditBalance: number): Estimate {
   const at = dateOf(estimate.subscription_estimate?.next_billing_at);
+  const totals = totalsOf(estimate.invoice_estimate);
+  const creditsIssued = (estimate.credit_note_estimates ?? []).reduce((sum, note) => sum + note.total, 0);
+  const balance = creditBalance + creditsIssued - totals.creditsApplied;
   return {
-    ...totalsOf(estimate.invoice_estimate),
-    nextBilling: at ? { at, amount: estimate.next_invoice_estimate?.total ?? renewalAmount } : null,
+    ...totals,
+    creditsIssued,
+    creditBalance: balance,
+    nextBilling: at ? nextBillingOf(at, estimate.next_invoice_estimate?.total ?? renewalAmount, balance) : null,
   };
 }
 

@@ -14,10 +14,10 @@ import type {
   Coupon,
   Customer,
   CustomerProfile,
+  Billed,
   Estimate,
   HardwareOrder,
   Invoice,
-  InvoiceTotals,
   ItemQuantity,
   NewPaymentSource,
   NewSubscriptionEstimateRequest,
@@ -29,7 +29,7 @@ import type {
   SubscriptionChange,
   SubscriptionUpdate,
 } from "../port.server";
-import { changeEstimate, creationEstimate, oneTimeInvoice, type PricedItem } from "./estimates.server";
+import { changeEstimate, creationEstimate, oneTimeInvoice, renewalInvoice, type PricedItem } from "./estimates.server";
 import { withFaults } from "./faults.server";
 
 type SubscriptionRow = typeof billingSubscriptions.$inferSelect;
@@ -146,8 +146,7 @@ class LocalBilling implements BillingProvider {
   }
 
   async estimateNewSubscription(request: NewSubscriptionEstimateRequest) {
-    if (request.customerId) this.customer(this.store, request.customerId);
-    return this.priceNewSubscription(request, this.startOf(request));
+    return this.priceNewSubscription(this.store, request, this.startOf(request));
   }
 
   async createSubscription(request: NewSubscriptionRequest, idempotencyKey: string) {
@@ -157,8 +156,7 @@ class LocalBilling implements BillingProvider {
       (tx) => {
         const now = this.now();
         const start = this.startOf(request);
-        const estimate = this.priceNewSubscription(request, start);
-        this.customer(tx, request.customerId);
+        const estimate = this.priceNewSubscription(tx, request, start);
         const source = this.chargeableSource(tx, request.customerId, request.paymentSourceId);
         const plan = this.plan(request.planId);
         const id = newId("sub");
@@ -194,7 +192,7 @@ class LocalBilling implements BillingProvider {
   }
 
   async estimateSubscriptionUpdate(customerId: string, subscriptionId: string, change: SubscriptionChange) {
-    return this.priceChange(this.ownSubscription(this.store, customerId, subscriptionId), change);
+    return this.priceChange(this.store, this.ownSubscription(this.store, customerId, subscriptionId), change);
   }
 
   async updateSubscription(
@@ -208,7 +206,7 @@ class LocalBilling implements BillingProvider {
       "updateSubscription",
       (tx) => {
         const row = this.ownSubscription(tx, customerId, subscriptionId);
-        const estimate = this.priceChange(row, update);
+        const estimate = this.priceChange(tx, row, update);
         const plan = this.plan(update.planId);
         const now = this.now();
         if (estimate.lineItems.length > 0) {
@@ -273,7 +271,8 @@ class LocalBilling implements BillingProvider {
       (tx) => {
         this.customer(tx, order.customerId);
         const now = this.now();
-        const totals = oneTimeInvoice(this.priced(hardwareCharges(order.hardware), order.hardware), now);
+        const balance = this.customer(tx, order.customerId).creditBalance;
+        const totals = oneTimeInvoice(this.priced(hardwareCharges(order.hardware), order.hardware), now, balance);
         const source = this.chargeableSource(tx, order.customerId, order.paymentSourceId);
         return this.invoice(tx, {
           customerId: order.customerId,
@@ -301,8 +300,8 @@ class LocalBilling implements BillingProvider {
 
   private customer(store: EmbeddedStore, customerId: string): Customer {
     const row = this.findCustomer(store, customerId) ?? this.missing(`Customer ${customerId}`);
-    const { id, firstName, lastName, email, phone, company, billingAddress, primaryPaymentSourceId } = row;
-    return { id, firstName, lastName, email, phone, company, billingAddress, primaryPaymentSourceId };
+    const { id, firstName, lastName, email, phone, company, billingAddress, primaryPaymentSourceId, creditBalance } = row;
+    return { id, firstName, lastName, email, phone, company, billingAddress, primaryPaymentSourceId, creditBalance };
   }
 
   private changeCustomer(
@@ -405,21 +404,47 @@ class LocalBilling implements BillingProvider {
   }
 
   /**
-   * Renewals happen lazily: a subscription read after its term ended moves on by whole periods, so a
-   * long-running demo keeps a current term to prorate against.
+   * Renewals happen lazily, before anything reads the subscription: a subscription whose term ended moves on
+   * by whole periods, each renewal invoiced for the full term and paid from the credit balance first, then the
+   * card. So an estimate always prorates against the current term, and carried credits are used up.
    */
   private renewed(store: EmbeddedStore, row: SubscriptionRow): SubscriptionRow {
     const now = this.now();
     if (row.currentTermEnd > now) return row;
-    const period = this.plan(row.planId).period;
-    let { currentTermStart, currentTermEnd } = row;
-    while (currentTermEnd <= now) {
-      currentTermStart = currentTermEnd;
-      currentTermEnd = addPeriod(currentTermStart, period);
+    const plan = this.plan(row.planId);
+    const recurring = this.recurringItems(plan, row.planQuantity, row.addons, row.planUnitPrice);
+    return store.transaction((tx) => {
+      let { currentTermStart, currentTermEnd } = row;
+      while (currentTermEnd <= now) {
+        currentTermStart = currentTermEnd;
+        currentTermEnd = addPeriod(currentTermStart, plan.period);
+        const balance = this.customer(tx, row.customerId).creditBalance;
+        this.invoice(tx, {
+          customerId: row.customerId,
+          subscriptionId: row.id,
+          source: this.usableSource(tx, row),
+          totals: renewalInvoice(recurring, currentTermStart, currentTermEnd, balance),
+          now: currentTermStart,
+        });
+      }
+      const renewal = { currentTermStart, currentTermEnd, nextBillingAt: currentTermEnd, status: "active" as const };
+      tx.update(billingSubscriptions).set(renewal).where(eq(billingSubscriptions.id, row.id)).run();
+      return { ...row, ...renewal };
+    });
+  }
+
+  /** The card a renewal is paid with, or null when there is none usable (the invoice is then left due). */
+  private usableSource(store: EmbeddedStore, row: SubscriptionRow): PaymentSource | null {
+    try {
+      return this.chargeableSource(
+        store,
+        row.customerId,
+        row.paymentSourceId ?? this.customer(store, row.customerId).primaryPaymentSourceId,
+      );
+    } catch (error) {
+      if (error instanceof BillingError) return null;
+      throw error;
     }
-    const renewal = { currentTermStart, currentTermEnd, nextBillingAt: currentTermEnd, status: "active" as const };
-    store.update(billingSubscriptions).set(renewal).where(eq(billingSubscriptions.id, row.id)).run();
-    return { ...row, ...renewal };
   }
 
   private subscriptionOf(row: SubscriptionRow): Subscription {
@@ -489,9 +514,11 @@ class LocalBilling implements BillingProvider {
     return request.startDate ? wholeSeconds(request.startDate) : this.now();
   }
 
-  private priceNewSubscription(request: NewSubscriptionEstimateRequest, start: Date): Estimate {
+  private priceNewSubscription(store: EmbeddedStore, request: NewSubscriptionEstimateRequest, start: Date): Estimate {
     const plan = this.plan(request.planId);
     return creationEstimate({
+      // Before the customer exists (their first order's Review) there is no balance to use.
+      creditBalance: request.customerId ? this.customer(store, request.customerId).creditBalance : 0,
       recurring: this.recurringItems(plan, request.planQuantity, request.addons ?? []),
       oneTime: this.priced(oneTimeCharges(request), request.hardware),
       period: plan.period,
@@ -500,7 +527,7 @@ class LocalBilling implements BillingProvider {
     });
   }
 
-  private priceChange(row: SubscriptionRow, change: SubscriptionChange): Estimate {
+  private priceChange(store: EmbeddedStore, row: SubscriptionRow, change: SubscriptionChange): Estimate {
     const currentPlan = this.plan(row.planId);
     const nextPlan = this.plan(change.planId);
     return changeEstimate({
@@ -516,43 +543,49 @@ class LocalBilling implements BillingProvider {
       },
       coupons: this.coupons(change.couponIds),
       now: this.now(),
+      creditBalance: this.customer(store, row.customerId).creditBalance,
     });
   }
 
   // --- invoices ---------------------------------------------------------------------------------
 
-  /** Records the invoice, paid in full from the source (the embedded gateway never declines a valid card). */
+  /**
+   * Records the invoice, paid in full from the source (the embedded gateway never declines a valid card), or
+   * left due without one; the customer's credit balance becomes what the invoice left of it.
+   */
   private invoice(
     tx: EmbeddedStore,
     invoice: {
       customerId: string;
       subscriptionId: string | null;
-      source: PaymentSource;
-      totals: InvoiceTotals;
+      source: PaymentSource | null;
+      totals: Billed;
       now: Date;
       shippingAddress?: Address;
     },
   ): string {
-    const { lineItems, discounts, subTotal, total, creditsApplied, amountDue } = invoice.totals;
+    const { lineItems, discounts, subTotal, total, creditsApplied, amountDue, creditBalance } = invoice.totals;
+    const paid = invoice.source !== null || amountDue === 0;
     const id = newId("inv");
     tx.insert(billingInvoices)
       .values({
         id,
         customerId: invoice.customerId,
         subscriptionId: invoice.subscriptionId,
-        status: "paid",
+        status: paid ? "paid" : "payment_due",
         lineItems,
         discounts,
         subTotal,
         total,
         creditsApplied,
-        amountPaid: amountDue,
-        amountDue: 0,
-        paymentSourceId: invoice.source.id,
+        amountPaid: paid ? amountDue : 0,
+        amountDue: paid ? 0 : amountDue,
+        paymentSourceId: invoice.source?.id ?? null,
         shippingAddress: invoice.shippingAddress ?? null,
         date: invoice.now,
       })
       .run();
+    tx.update(billingCustomers).set({ creditBalance }).where(eq(billingCustomers.id, invoice.customerId)).run();
     return id;
   }
 

@@ -1,10 +1,13 @@
 import { addPeriod, couponDiscount, prorate, type Period } from "~/domain/pricing";
-import type { Coupon, Discount, Estimate, InvoiceTotals, LineItem } from "../port.server";
+import { nextBillingOf } from "../orders.server";
+import type { Billed, Coupon, Discount, Estimate, InvoiceTotals, LineItem } from "../port.server";
 
 /**
  * The embedded engine's invoice arithmetic, computed the way Chargebee does for Product Catalog 1.0:
- * full-term lines for a new subscription, prorated lines with credits for the unused old items on a
- * mid-term upgrade, one-time coupons on the invoice amount. Pure, so the worked numbers are unit-tested.
+ * full-term lines for a new subscription or a renewal; on a mid-term change, each new line charged and each
+ * old line credited for the share of the term that is left, rounded once per line (quantity x unit price x
+ * share), never per unit; one-time coupons on the invoice amount; then credits. Credits the invoice cannot use
+ * stay on the customer's balance for the next invoice. Pure, so the worked numbers are unit-tested.
  */
 
 export interface PricedItem {
@@ -17,23 +20,27 @@ export interface PricedItem {
 
 const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
 
-/** The full-period charge of recurring items, what every renewal bills. */
-export const recurringAmount = (items: PricedItem[]) => sum(items.map((item) => item.unitPrice * item.quantity));
+/** The full-period charge of one line. */
+const fullAmount = (item: PricedItem) => item.unitPrice * item.quantity;
 
-function line(item: PricedItem, dateFrom: Date, dateTo: Date, unitAmount = item.unitPrice): LineItem {
+/** The full-period charge of recurring items, what every renewal bills. */
+export const recurringAmount = (items: PricedItem[]) => sum(items.map(fullAmount));
+
+/** A line for a service period; a prorated one keeps the unit price and charges its share in `amount`. */
+function line(item: PricedItem, dateFrom: Date, dateTo: Date, amount = fullAmount(item)): LineItem {
   return {
     entityType: item.entityType,
     entityId: item.id,
     description: item.description,
     quantity: item.quantity,
-    unitAmount,
-    amount: unitAmount * item.quantity,
+    unitAmount: item.unitPrice,
+    amount,
     dateFrom,
     dateTo,
   };
 }
 
-/** Subtotal, coupons applied one after another on what is left, then credits, then what is due. */
+/** Subtotal, coupons applied one after another on what is left, then credits up to what is left, then what is due. */
 export function invoiceTotals(lineItems: LineItem[], coupons: Coupon[], credits = 0): InvoiceTotals {
   const subTotal = sum(lineItems.map((item) => item.amount));
   let left = subTotal;
@@ -48,29 +55,52 @@ export function invoiceTotals(lineItems: LineItem[], coupons: Coupon[], credits 
   return { lineItems, discounts, subTotal, total: left, creditsApplied, amountDue: left - creditsApplied };
 }
 
+/**
+ * An invoice with credits: those this invoice issues (the unused part of replaced items) and the customer's
+ * balance from earlier ones. What the invoice cannot use becomes the customer's new balance.
+ */
+export function billed(lineItems: LineItem[], coupons: Coupon[], credits: { issued?: number; balance: number }): Billed {
+  const issued = credits.issued ?? 0;
+  const totals = invoiceTotals(lineItems, coupons, issued + credits.balance);
+  return { ...totals, creditsIssued: issued, creditBalance: issued + credits.balance - totals.creditsApplied };
+}
+
 export interface NewTerm {
   recurring: PricedItem[];
   oneTime: PricedItem[];
   period: Period;
   coupons: Coupon[];
   start: Date;
+  /** The customer's credit balance, used on this invoice first (Chargebee's use_existing_balances). */
+  creditBalance: number;
 }
 
-/** A new subscription: the first full term of the recurring items, the one-time items, coupons. */
-export function creationEstimate({ recurring, oneTime, period, coupons, start }: NewTerm): Estimate {
+/** A new subscription: the first full term of the recurring items, the one-time items, coupons, credits. */
+export function creationEstimate({ recurring, oneTime, period, coupons, start, creditBalance }: NewTerm): Estimate {
   const end = addPeriod(start, period);
   const lines = [
     ...recurring.map((item) => line(item, start, end)),
     ...oneTime.map((item) => line(item, start, start)),
   ];
-  return { ...invoiceTotals(lines, coupons), nextBilling: { at: end, amount: recurringAmount(recurring) } };
+  const invoice = billed(lines, coupons, { balance: creditBalance });
+  return { ...invoice, nextBilling: nextBillingOf(end, recurringAmount(recurring), invoice.creditBalance) };
 }
 
-/** A one-time invoice (a hardware order): the items on the day, no coupons. */
-export function oneTimeInvoice(items: PricedItem[], date: Date): InvoiceTotals {
-  return invoiceTotals(
+/** A renewal: the next full term of the recurring items, paid from the credit balance first. */
+export function renewalInvoice(recurring: PricedItem[], termStart: Date, termEnd: Date, creditBalance: number): Billed {
+  return billed(
+    recurring.map((item) => line(item, termStart, termEnd)),
+    [],
+    { balance: creditBalance },
+  );
+}
+
+/** A one-time invoice (a hardware order): the items on the day, no coupons, credits first. */
+export function oneTimeInvoice(items: PricedItem[], date: Date, creditBalance: number): Billed {
+  return billed(
     items.map((item) => line(item, date, date)),
     [],
+    { balance: creditBalance },
   );
 }
 
@@ -79,32 +109,34 @@ export interface TermChange {
   next: { recurring: PricedItem[]; period: Period };
   coupons: Coupon[];
   now: Date;
+  creditBalance: number;
 }
 
 const sameItems = (a: PricedItem[], b: PricedItem[]) =>
   a.length === b.length && a.every((item, i) => item.id === b[i].id && item.quantity === b[i].quantity);
 
 /**
- * A change to a running subscription. Within the same billing period, the new items are charged for the
- * rest of the current term and the unused part of the old items is credited (per unit, to the cent).
- * A new billing period (monthly to yearly) starts a new term now: the new items are charged in full and
- * the unused old term is credited. Nothing changed, nothing charged.
+ * A change to a running subscription (its term current: a term that ended is renewed before). Within the
+ * same billing period, each new line is charged, and each old line credited, for the share of the term that
+ * is left, one rounding per line. A new billing period (monthly to yearly) starts a new term now: the new
+ * items are charged in full and the unused old term is credited. Nothing changed, nothing charged.
  */
-export function changeEstimate({ current, next, coupons, now }: TermChange): Estimate {
+export function changeEstimate({ current, next, coupons, now, creditBalance }: TermChange): Estimate {
   const termMs = current.termEnd.getTime() - current.termStart.getTime();
   const leftMs = current.termEnd.getTime() - now.getTime();
-  const credit = (items: PricedItem[]) =>
-    sum(items.map((item) => prorate(item.unitPrice, leftMs, termMs) * item.quantity));
-  const renewal = (at: Date) => ({ at, amount: recurringAmount(next.recurring) });
+  const remainingShare = (item: PricedItem) => prorate(fullAmount(item), leftMs, termMs);
+  const issued = sum(current.recurring.map(remainingShare));
+  const renewalAmount = recurringAmount(next.recurring);
 
   if (sameItems(current.recurring, next.recurring)) {
-    return { ...invoiceTotals([], coupons), nextBilling: renewal(current.termEnd) };
+    const nothing = billed([], coupons, { balance: creditBalance });
+    return { ...nothing, nextBilling: nextBillingOf(current.termEnd, renewalAmount, creditBalance) };
   }
-  if (next.period !== current.period) {
-    const end = addPeriod(now, next.period);
-    const lines = next.recurring.map((item) => line(item, now, end));
-    return { ...invoiceTotals(lines, coupons, credit(current.recurring)), nextBilling: renewal(end) };
-  }
-  const lines = next.recurring.map((item) => line(item, now, current.termEnd, prorate(item.unitPrice, leftMs, termMs)));
-  return { ...invoiceTotals(lines, coupons, credit(current.recurring)), nextBilling: renewal(current.termEnd) };
+  const newTerm = next.period !== current.period;
+  const end = newTerm ? addPeriod(now, next.period) : current.termEnd;
+  const lines = next.recurring.map((item) =>
+    newTerm ? line(item, now, end) : line(item, now, end, remainingShare(item)),
+  );
+  const invoice = billed(lines, coupons, { issued, balance: creditBalance });
+  return { ...invoice, nextBilling: nextBillingOf(end, renewalAmount, invoice.creditBalance) };
 }
