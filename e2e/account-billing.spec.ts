@@ -1,8 +1,7 @@
 import { randomUUID } from "node:crypto";
-import Database from "better-sqlite3";
 import type { Locator, Page } from "@playwright/test";
 import { hashPasswordSync } from "~/server/passwords.server";
-import { DEMO_PASSWORD, expect, expectAccessible, signInAs, test } from "./fixtures";
+import { DEMO_PASSWORD, expect, expectAccessible, signInAs, test, withDatabase } from "./fixtures";
 
 /**
  * The account's billing area (spec 000 §2, §4, §5, §8): cards, billing profile and shipping address in
@@ -10,16 +9,6 @@ import { DEMO_PASSWORD, expect, expectAccessible, signInAs, test } from "./fixtu
  * signs up a customer of its own, so tests never depend on each other's order and the demo accounts stay
  * as the other specs expect them.
  */
-
-function withDatabase<T>(databaseFile: string, run: (db: Database.Database) => T): T {
-  const db = new Database(databaseFile);
-  db.pragma("busy_timeout = 5000");
-  try {
-    return run(db);
-  } finally {
-    db.close();
-  }
-}
 
 /** A new customer with no billing customer, no card and no addresses, signed in. */
 async function signInAsNewCustomer(page: Page, databaseFile: string) {
