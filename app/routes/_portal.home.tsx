@@ -2,7 +2,7 @@ import { Card, Group, SimpleGrid, Stack, Text, Title } from "@mantine/core";
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { requireUser } from "~/server/auth.server";
-import { listHubInstallations, listLicenses } from "~/server/licenses.server";
+import { licenseCounts, listHubInstallations } from "~/server/licenses.server";
 import { documentTitle, InfoPage, PageErrorBoundary } from "~/ui/page";
 
 export const handle = { title: "Home" };
@@ -10,11 +10,11 @@ export const meta: MetaFunction = () => documentTitle("Home");
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  const licenses = listLicenses(user.id);
+  const licenses = licenseCounts(user.id);
   return json({
     firstName: user.firstName,
-    activeLicenses: licenses.filter((license) => license.status === "active").length,
-    expiredLicenses: licenses.filter((license) => license.status === "expired").length,
+    activeLicenses: licenses.active,
+    expiredLicenses: licenses.expired,
     hubs: listHubInstallations(user.id).length,
   });
 }

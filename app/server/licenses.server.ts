@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { and, count, desc, eq } from "drizzle-orm";
+import { and, count, desc, eq, gt, sql } from "drizzle-orm";
 import { daysLeft, licenseStatus } from "~/domain/license-status";
 import { hubInstallations, licenses } from "~db/schema";
 import { db } from "./db.server";
@@ -46,6 +46,18 @@ export function licensePage(ownerId: string, page: number, pageSize: number, now
     .offset((page - 1) * pageSize)
     .all();
   return { total, licenses: rows.map((license) => listItem(license, now)) };
+}
+
+/** How many of the user's licenses are active and expired (spec 000 §4), counted in SQL on the owner's index. */
+export function licenseCounts(ownerId: string, now = new Date()) {
+  const counts = db
+    .select({ total: count(), active: sql<number>`coalesce(sum(${gt(licenses.validTo, now)}), 0)` })
+    .from(licenses)
+    .where(eq(licenses.ownerId, ownerId))
+    .get();
+  const total = counts?.total ?? 0;
+  const active = counts?.active ?? 0;
+  return { active, expired: total - active };
 }
 
 /** The signed license file of one of the user's licenses; null for anyone else's or an unknown id. */
