@@ -8,6 +8,7 @@ import { loader as downloadLoader } from "~/routes/_portal.licenses.$licenseId.d
 import { action as loginAction } from "~/routes/login";
 import { db } from "~/server/db.server";
 import { licenseRow, licenseVerifier, reissueLicenseFiles, verifyLicenseFile } from "~/server/license-files.server";
+import { updateLicenseForSubscription } from "~/server/licenses.server";
 import { findUserByEmail } from "~/server/users.server";
 import { licenses } from "~db/schema";
 import { cookieFrom, formRequest, getRequest } from "../support/requests";
@@ -111,6 +112,28 @@ describe("a downloaded license file", () => {
       const response = await get(downloadLoader, `/licenses/${id}/download`, email, { licenseId: id });
       expect(response.status).toBe(404);
     }
+  });
+});
+
+describe("a subscription's license after the subscription changed", () => {
+  it("takes the new users, plan and validity, and its file is re-signed with them", () => {
+    const customer = findUserByEmail("customer@example.com")!;
+    const validTo = new Date("2027-06-01T00:00:00Z");
+    const updated = updateLicenseForSubscription(customer.id, "sub_demo_core_monthly", {
+      nodes: 15,
+      planType: "advanced",
+      validTo,
+    });
+    expect(updated).toMatchObject({ externalLicenseId: "GK-NWC-2026-0001", nodes: 15, planType: "advanced", validTo });
+    expect(verifyLicenseFile(updated!.licenseCode)).toMatchObject({
+      id: "GK-NWC-2026-0001",
+      users: 15,
+      plan: "advanced",
+      validTo: validTo.toISOString(),
+    });
+    const distributor = findUserByEmail("distributor@example.com")!;
+    expect(updateLicenseForSubscription(distributor.id, "sub_demo_core_monthly", { nodes: 99 })).toBeNull();
+    updateLicenseForSubscription(customer.id, "sub_demo_core_monthly", { nodes: 10, planType: "core" });
   });
 });
 
