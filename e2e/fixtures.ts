@@ -142,17 +142,6 @@ export const test = base.extend<TestFixtures, { portal: PortalServer }>({
 
 export { expect };
 
-/** Runs `run` on the running portal's SQLite file (to arrange data or inject a fault), then closes it. */
-export function withDatabase<T>(databaseFile: string, run: (db: Database.Database) => T): T {
-  const db = new Database(databaseFile);
-  db.pragma("busy_timeout = 5000");
-  try {
-    return run(db);
-  } finally {
-    db.close();
-  }
-}
-
 /** Signs in through the login form the way a person does, and waits for the portal to show. */
 export async function signIn(page: Page, email: string, password = DEMO_PASSWORD, startAt = "/login") {
   await page.goto(startAt);
@@ -200,6 +189,8 @@ async function expectNoSeriousViolations(page: Page) {
 /** Reads (or arms a fault in) a running portal's database, the way an operator would. */
 export function withDatabase<T>(file: string, use: (db: Database.Database) => T): T {
   const db = new Database(file);
+  // The running portal writes too: wait for its lock instead of failing with SQLITE_BUSY.
+  db.pragma("busy_timeout = 5000");
   try {
     return use(db);
   } finally {
