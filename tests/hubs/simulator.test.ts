@@ -1,5 +1,5 @@
 import { db } from "~/server/db.server";
-import { signLicenseCode } from "~/server/license-codes.server";
+import { signLicenseFile } from "~/server/license-files.server";
 import { createHubSimulator } from "~/server/hubs/simulator/simulator.server";
 
 /** The simulator checks license files with the portal's own signature check unless told otherwise. */
@@ -16,17 +16,17 @@ describe("Hub simulator", () => {
       email: "sam@example.org",
       password: "Hub-admin-1",
     });
-    const terms = {
-      externalLicenseId: "GK-SIM-1",
-      name: "Simulated Clinics",
-      nodes: 10,
-      planType: "advanced",
+    const code = signLicenseFile({
+      id: "GK-SIM-1",
+      organization: "Simulated Clinics",
+      users: 10,
+      plan: "advanced",
       type: "recurring",
-      hasCloudSupport: true,
+      cloudSupport: true,
       validFrom: new Date(Date.now() - 86_400_000).toISOString(),
       validTo: new Date(Date.now() + 30 * 86_400_000).toISOString(),
-    };
-    const code = signLicenseCode(terms);
+      issuedAt: new Date().toISOString(),
+    });
     // Whatever the file's format, changing its last characters breaks its signature.
     const edited = code.slice(0, -6) + (code.endsWith("AAAAAA") ? "BBBBBB" : "AAAAAA");
     await expect(hubs.uploadLicense(tenant.url, edited, jwt)).rejects.toMatchObject({ code: "invalid_license" });

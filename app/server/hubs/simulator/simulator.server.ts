@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { and, desc, eq, inArray, isNull } from "drizzle-orm";
 import { normalSubdomain, SUBDOMAIN_MESSAGES, subdomainProblem } from "~/domain/hub-subdomain";
-import { readLicenseCode } from "~/server/license-codes.server";
+import { verifyLicenseFile } from "~/server/license-files.server";
 import { hashPassword, verifyPassword } from "~/server/passwords.server";
 import { newId, once, wholeSeconds, type EmbeddedStore } from "~/server/providers/embedded.server";
 import { hubAdmins, hubLicenses, hubSignInLinks, hubTenants } from "~db/schema";
@@ -39,6 +39,22 @@ const secret = () => randomBytes(32).toString("base64url");
 /** The license as the port reports it: without whose it is and when it came, which are the service's. */
 const licenseOf = ({ customerId: _customerId, uploadedAt: _uploadedAt, ...license }: LicenseRow): HubLicense => license;
 
+/** The portal's own check of a license file (Ed25519, docs/license-files.md), in the Hub port's terms. */
+const portalLicenseCheck: LicenseVerifier = (file) => {
+  const terms = verifyLicenseFile(file);
+  return (
+    terms && {
+      externalLicenseId: terms.id,
+      name: terms.organization,
+      nodes: terms.users,
+      planType: terms.plan,
+      hasCloudSupport: terms.cloudSupport,
+      validFrom: terms.validFrom,
+      validTo: terms.validTo,
+    }
+  );
+};
+
 /**
  * The embedded Hub service: what the GateKeeper Hub cloud service does for the calls the portal makes,
  * on the portal's SQLite (hub_* tables). A tenant becomes ready `startupMs` after its creation and runs
@@ -51,7 +67,7 @@ class Simulator implements HubService {
   private readonly verifyLicense: LicenseVerifier;
 
   constructor(private readonly options: SimulatorOptions & { now: () => Date; startupMs: number }) {
-    this.verifyLicense = options.verifyLicense ?? readLicenseCode;
+    this.verifyLicense = options.verifyLicense ?? portalLicenseCheck;
   }
 
   private get store() {
