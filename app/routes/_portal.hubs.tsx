@@ -1,10 +1,13 @@
 import { Stack, Table, Text } from "@mantine/core";
-import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { json, type LoaderFunctionArgs, type MetaFunction, type LinksFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { formatDate } from "~/domain/format";
 import { requireUser } from "~/server/auth.server";
 import { listHubInstallations } from "~/server/licenses.server";
 import { documentTitle, PageErrorBoundary } from "~/ui/page";
+import { DATA_STYLES } from "~/ui/stylesheets";
+
+export const links: LinksFunction = () => [DATA_STYLES];
 
 export const handle = { title: "GateKeeper Hub Deployments" };
 export const meta: MetaFunction = () => documentTitle("GateKeeper Hub Deployments");

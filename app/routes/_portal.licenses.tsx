@@ -1,5 +1,5 @@
-import { Badge, Button, Group, Stack, Table, Text } from "@mantine/core";
-import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Badge, Group, Stack, Table, Text } from "@mantine/core";
+import { json, type LoaderFunctionArgs, type MetaFunction, type LinksFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { formatDate } from "~/domain/format";
 import { shortLicenseKey } from "~/domain/license-status";
@@ -7,6 +7,9 @@ import { requireUser } from "~/server/auth.server";
 import { listLicenses } from "~/server/licenses.server";
 import { documentTitle, PageErrorBoundary } from "~/ui/page";
 import { ACCESSIBLE_GREEN } from "~/ui/theme";
+import { DATA_STYLES } from "~/ui/stylesheets";
+
+export const links: LinksFunction = () => [DATA_STYLES];
 
 export const handle = { title: "Licenses" };
 export const meta: MetaFunction = () => documentTitle("Licenses");
@@ -36,9 +39,10 @@ export default function Licenses() {
     <Stack gap="lg" maw={1200}>
       <Group justify="space-between">
         <Text size="lg">Your GateKeeper licenses. Upload a license file to your Hub to activate it.</Text>
-        <Button component={Link} to="/store">
+        {/* The shell's button look (app/styles/shell.css): no Button styles for one link. */}
+        <Link to="/store" className="gk-button" data-variant="filled">
           Buy a license
-        </Button>
+        </Link>
       </Group>
       {licenses.length === 0 ? (
         <Text>You have no licenses yet. Buy one in the Store or start a free trial.</Text>

@@ -1,10 +1,13 @@
 import { Alert, Anchor, Card, SimpleGrid, Stack, Text, Title } from "@mantine/core";
-import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { json, type LoaderFunctionArgs, type MetaFunction, type LinksFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { canStartTrial } from "~/domain/trials";
 import { requireUser } from "~/server/auth.server";
 import { countTrials } from "~/server/users.server";
 import { documentTitle, PageErrorBoundary } from "~/ui/page";
+import { DATA_STYLES } from "~/ui/stylesheets";
+
+export const links: LinksFunction = () => [DATA_STYLES];
 
 export const handle = { title: "Start GateKeeper Enterprise Trial" };
 export const meta: MetaFunction = () => documentTitle("Start GateKeeper Enterprise Trial");
