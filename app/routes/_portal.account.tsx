@@ -1,5 +1,5 @@
 import { SimpleGrid, Stack, Text } from "@mantine/core";
-import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, type LinksFunction } from "@remix-run/node";
+import { json, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Outlet, useActionData, useLoaderData } from "@remix-run/react";
 import { validationError, type ValidationErrorResponseData } from "remix-validated-form";
 import { unmetPasswordRequirements } from "~/domain/profile";

@@ -1,7 +1,7 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { requireUser } from "~/server/auth.server";
-import { listHubInstallations, listLicenses } from "~/server/licenses.server";
+import { countHubInstallations, countLicensesByStatus } from "~/server/licenses.server";
 import { documentTitle, InfoPage, PageErrorBoundary } from "~/ui/page";
 
 export const handle = { title: "Home" };
@@ -9,12 +9,12 @@ export const meta: MetaFunction = () => documentTitle("Home");
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  const licenses = listLicenses(user.id);
+  const licenses = countLicensesByStatus(user.id);
   return json({
     firstName: user.firstName,
-    activeLicenses: licenses.filter((license) => license.status === "active").length,
-    expiredLicenses: licenses.filter((license) => license.status === "expired").length,
-    hubs: listHubInstallations(user.id).length,
+    activeLicenses: licenses.active,
+    expiredLicenses: licenses.expired,
+    hubs: countHubInstallations(user.id),
   });
 }
 

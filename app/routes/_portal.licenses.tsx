@@ -1,15 +1,15 @@
-import { Badge, Group, Stack, Table, Text } from "@mantine/core";
-import { json, type LoaderFunctionArgs, type MetaFunction, type LinksFunction } from "@remix-run/node";
+import { Badge, Button, Group, Stack, Table, Text } from "@mantine/core";
+import { json, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { formatDate } from "~/domain/format";
 import { shortLicenseKey } from "~/domain/license-status";
 import { requireUser } from "~/server/auth.server";
 import { listLicenses } from "~/server/licenses.server";
 import { documentTitle, PageErrorBoundary } from "~/ui/page";
+import { DATA_STYLES, FORM_STYLES } from "~/ui/stylesheets";
 import { ACCESSIBLE_GREEN } from "~/ui/theme";
-import { DATA_STYLES } from "~/ui/stylesheets";
 
-export const links: LinksFunction = () => [DATA_STYLES];
+export const links: LinksFunction = () => [FORM_STYLES, DATA_STYLES];
 
 export const handle = { title: "Licenses" };
 export const meta: MetaFunction = () => documentTitle("Licenses");
@@ -39,10 +39,9 @@ export default function Licenses() {
     <Stack gap="lg" maw={1200}>
       <Group justify="space-between">
         <Text size="lg">Your GateKeeper licenses. Upload a license file to your Hub to activate it.</Text>
-        {/* The shell's button look (app/styles/shell.css): no Button styles for one link. */}
-        <Link to="/store" className="gk-button" data-variant="filled">
+        <Button component={Link} to="/store">
           Buy a license
-        </Link>
+        </Button>
       </Group>
       {licenses.length === 0 ? (
         <Text>You have no licenses yet. Buy one in the Store or start a free trial.</Text>

@@ -1,5 +1,5 @@
 import { Alert, Button, Group, Stack, Text } from "@mantine/core";
-import { json, redirect, type LoaderFunctionArgs, type LinksFunction } from "@remix-run/node";
+import { json, redirect, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { requireUser } from "~/server/auth.server";
 import { hasRecurringLicense } from "~/server/licenses.server";

@@ -1,5 +1,5 @@
 import { Alert, Anchor, Card, SimpleGrid, Stack, Text, Title } from "@mantine/core";
-import { json, type LoaderFunctionArgs, type MetaFunction, type LinksFunction } from "@remix-run/node";
+import { json, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { canStartTrial } from "~/domain/trials";
 import { requireUser } from "~/server/auth.server";

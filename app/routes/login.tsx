@@ -1,6 +1,6 @@
 import { Alert, Button, Stack } from "@mantine/core";
 import { withZod } from "@remix-validated-form/with-zod";
-import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, type LinksFunction } from "@remix-run/node";
+import { json, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useActionData, useSearchParams } from "@remix-run/react";
 import { ValidatedForm, validationError } from "remix-validated-form";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";

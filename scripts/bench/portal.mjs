@@ -27,6 +27,7 @@ function freePort() {
 export async function startPortal(root) {
   const dir = await mkdtemp(path.join(tmpdir(), "gk-bench-"));
   const logFile = path.join(dir, "server.log");
+  const databaseFile = path.join(dir, "portal.sqlite");
   const log = await open(logFile, "w");
   const port = await freePort();
   // The server logs every request (morgan); a file keeps that cheap and at hand if start-up fails.
@@ -40,7 +41,7 @@ export async function startPortal(root) {
         NODE_ENV: "production",
         HOST,
         PORT: String(port),
-        DATABASE_URL: `file:${path.join(dir, "portal.sqlite")}`,
+        DATABASE_URL: `file:${databaseFile}`,
         SEED_DEMO: "true",
       },
       stdio: ["ignore", log.fd, log.fd],
@@ -72,7 +73,7 @@ export async function startPortal(root) {
       (response) => response.status === 200,
       () => false,
     );
-    if (healthy) return { baseUrl, stop };
+    if (healthy) return { baseUrl, databaseFile, stop };
     await sleep(100);
   }
 }
@@ -94,7 +95,14 @@ export class CookieJar {
   }
 
   get header() {
-    return [...this.#cookies].map(([name, value]) => `${name}=${value}`).join("; ");
+    return this.entries()
+      .map(([name, value]) => `${name}=${value}`)
+      .join("; ");
+  }
+
+  /** [name, value] pairs, e.g. to hand to a browser context. */
+  entries() {
+    return [...this.#cookies];
   }
 }
 

@@ -1,0 +1,21 @@
+/** Paging of tables through plain `?page=` links (spec 000 §9: licenses 5 rows per page). */
+
+export const LICENSES_PER_PAGE = 5;
+
+/** The page a `?page=` value asks for: absent means the first; anything but a whole number from 1 is null. */
+export function requestedPage(value: string | null): number | null {
+  if (value === null) return 1;
+  return /^[1-9]\d{0,8}$/.test(value) ? Number(value) : null;
+}
+
+/** How many pages `total` rows fill; an empty table still has its one (empty) page. */
+export function pageCount(total: number, pageSize: number): number {
+  return Math.max(1, Math.ceil(total / pageSize));
+}
+
+/** 'x-y of n items', the range of rows a page shows (spec 001 §3). */
+export function pageRangeText(page: number, pageSize: number, total: number): string {
+  if (total === 0) return "0 items";
+  const first = (page - 1) * pageSize + 1;
+  return `${first}-${Math.min(total, page * pageSize)} of ${total} items`;
+}
