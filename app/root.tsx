@@ -1,4 +1,6 @@
-import { ColorSchemeScript, MantineProvider, mantineHtmlProps } from "@mantine/core";
+import { ColorSchemeScript } from "@mantine-parts/core/MantineProvider/ColorSchemeScript/ColorSchemeScript.mjs";
+import { mantineHtmlProps } from "@mantine-parts/core/MantineProvider/mantine-html-props.mjs";
+import { MantineProvider } from "@mantine-parts/core/MantineProvider/MantineProvider.mjs";
 import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import {

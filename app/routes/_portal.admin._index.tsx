@@ -1,4 +1,9 @@
-import { Anchor, Badge, Stack, Table, Text, Title } from "@mantine/core";
+import { Anchor } from "@mantine-parts/components/Anchor/Anchor.mjs";
+import { Badge } from "@mantine-parts/components/Badge/Badge.mjs";
+import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
+import { Table } from "@mantine-parts/components/Table/Table.mjs";
+import { Text } from "@mantine-parts/components/Text/Text.mjs";
+import { Title } from "@mantine-parts/components/Title/Title.mjs";
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { formatDate } from "~/domain/format";

@@ -1,4 +1,8 @@
-import { Anchor, Badge, Stack, Table, Text } from "@mantine/core";
+import { Anchor } from "@mantine-parts/components/Anchor/Anchor.mjs";
+import { Badge } from "@mantine-parts/components/Badge/Badge.mjs";
+import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
+import { Table } from "@mantine-parts/components/Table/Table.mjs";
+import { Text } from "@mantine-parts/components/Text/Text.mjs";
 import { json, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { isDistributor } from "~/domain/customers";

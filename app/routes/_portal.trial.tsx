@@ -1,4 +1,10 @@
-import { Alert, Anchor, Card, SimpleGrid, Stack, Text, Title } from "@mantine/core";
+import { Alert } from "@mantine-parts/components/Alert/Alert.mjs";
+import { Anchor } from "@mantine-parts/components/Anchor/Anchor.mjs";
+import { Card } from "@mantine-parts/components/Card/Card.mjs";
+import { SimpleGrid } from "@mantine-parts/components/SimpleGrid/SimpleGrid.mjs";
+import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
+import { Text } from "@mantine-parts/components/Text/Text.mjs";
+import { Title } from "@mantine-parts/components/Title/Title.mjs";
 import { json, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { canStartTrial } from "~/domain/trials";

@@ -1,4 +1,6 @@
-import { Alert, Button, Stack } from "@mantine/core";
+import { Alert } from "@mantine-parts/components/Alert/Alert.mjs";
+import { Button } from "@mantine-parts/components/Button/Button.mjs";
+import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
 import { withZod } from "@remix-validated-form/with-zod";
 import { json, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useActionData, useSearchParams } from "@remix-run/react";
