@@ -4,12 +4,15 @@ import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
 import { Table } from "@mantine-parts/components/Table/Table.mjs";
 import { Text } from "@mantine-parts/components/Text/Text.mjs";
 import { Title } from "@mantine-parts/components/Title/Title.mjs";
-import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { json, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { formatDate } from "~/domain/format";
 import { requireAdmin } from "~/server/auth.server";
 import { listJobsNeedingAttention } from "~/server/jobs/runner.server";
 import { documentTitle, PageErrorBoundary } from "~/ui/page";
+import { DATA_STYLES } from "~/ui/stylesheets";
+
+export const links: LinksFunction = () => [DATA_STYLES];
 
 export const handle = { title: "Admin portal" };
 export const meta: MetaFunction = () => documentTitle("Admin portal");
