@@ -5,6 +5,7 @@ import cluster from "node:cluster";
 import { availableParallelism } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { RateLimiterClusterMaster } from "rate-limiter-flexible";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 
@@ -34,6 +35,8 @@ async function runPrimary() {
     process.exit(1);
   }
   cluster.setupPrimary({ exec: SERVER_ENTRY[0], args: SERVER_ENTRY.slice(1) });
+  // Keeps the workers' rate limits (the sign-in throttle) in one place, so they hold across workers.
+  new RateLimiterClusterMaster();
   let stopping = false;
   const startedAt = new Map();
 
