@@ -7,16 +7,7 @@ import { action as loginAction } from "~/routes/login";
 import { db } from "~/server/db.server";
 import { findUserByEmail } from "~/server/users.server";
 import { hubInstallations, licenses } from "~db/schema";
-import { cookieFrom, formRequest, getRequest } from "../support/requests";
-
-async function respond(run: () => Promise<unknown>): Promise<Response> {
-  try {
-    return (await run()) as Response;
-  } catch (thrown) {
-    if (thrown instanceof Response) return thrown;
-    throw thrown;
-  }
-}
+import { cookieFrom, formRequest, getRequest, respond } from "../support/requests";
 
 async function customerCookie(): Promise<string> {
   const request = await formRequest("/login", { email: "customer@example.com", password: "GateKeeper-demo-1" });
