@@ -1,8 +1,8 @@
 import { performance } from "node:perf_hooks";
 import { median } from "./slow-link.mjs";
 
-const WARMUP = 10;
-const REQUESTS = 60;
+const WARMUP = 5;
+const REQUESTS = 40;
 
 /**
  * The time a page takes to render for each account, one request at a time (so it is the page's own
