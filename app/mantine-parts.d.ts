@@ -22,9 +22,6 @@ declare module "@mantine-parts/components/Card/Card.mjs" {
 declare module "@mantine-parts/components/Checkbox/Checkbox.mjs" {
   export { Checkbox } from "@mantine/core";
 }
-declare module "@mantine-parts/components/Divider/Divider.mjs" {
-  export { Divider } from "@mantine/core";
-}
 declare module "@mantine-parts/components/Drawer/Drawer.mjs" {
   export { Drawer } from "@mantine/core";
 }

@@ -1,5 +1,4 @@
 import { Button } from "@mantine-parts/components/Button/Button.mjs";
-import { Divider } from "@mantine-parts/components/Divider/Divider.mjs";
 import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
 import { Text } from "@mantine-parts/components/Text/Text.mjs";
 import { Form, useLoaderData } from "@remix-run/react";
@@ -80,7 +79,7 @@ export function ShippingDrawer() {
         />
         {hasShippingAddress ? (
           <>
-            <Divider />
+            <hr className="gk-divider" />
             <Form method="post" preventScrollReset>
               <AuthenticityTokenInput name="csrf" />
               <Stack gap={4} align="flex-start">
