@@ -66,6 +66,7 @@ EXPOSE 3000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 
-# remix-serve's script run directly: no npx lookup, and node is PID 1 so it gets SIGTERM
-# (remix-serve closes the server on it).
-CMD ["node", "node_modules/@remix-run/serve/dist/cli.js", "./build/index.js"]
+# One portal process per core behind port 3000 (scripts/start.mjs; WEB_CONCURRENCY to change), run
+# directly: no npm in between, and node is PID 1 so it gets SIGTERM and stops its workers cleanly.
+COPY --from=build /app/scripts/start.mjs ./scripts/start.mjs
+CMD ["node", "scripts/start.mjs"]

@@ -30,6 +30,26 @@ export default tseslint.config(
     },
   },
   {
+    // Mantine's parts one module at a time (app/mantine-parts.d.ts): the index would put every part in
+    // the JavaScript of every page.
+    files: ["app/**/*.{ts,tsx}"],
+    ignores: ["app/mantine-parts.d.ts"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          paths: [
+            {
+              name: "@mantine/core",
+              allowTypeImports: true,
+              message: 'Import the part from "@mantine-parts/..." (app/mantine-parts.d.ts); types may come from @mantine/core.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ["app/routes/**", "app/server/**", "db/**", "tests/**", "e2e/**", "scripts/**", "app/entry.server.tsx", "app/root.tsx"],
     rules: { "no-restricted-imports": "off" },
   },

@@ -1,5 +1,6 @@
 module.exports = {
   plugins: {
+    "./scripts/postcss/light-scheme-only.cjs": {},
     "postcss-preset-mantine": {},
     "postcss-simple-vars": {
       variables: {

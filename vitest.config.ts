@@ -6,6 +6,7 @@ export default defineConfig({
     alias: {
       "~db": fileURLToPath(new URL("./db", import.meta.url)),
       "~": fileURLToPath(new URL("./app", import.meta.url)),
+      "@mantine-parts": fileURLToPath(new URL("./node_modules/@mantine/core/esm", import.meta.url)),
     },
   },
   test: {

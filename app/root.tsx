@@ -1,5 +1,6 @@
-import { ColorSchemeScript, MantineProvider, mantineHtmlProps } from "@mantine/core";
-import mantineStyles from "@mantine/core/styles.css";
+import { ColorSchemeScript } from "@mantine-parts/core/MantineProvider/ColorSchemeScript/ColorSchemeScript.mjs";
+import { mantineHtmlProps } from "@mantine-parts/core/MantineProvider/mantine-html-props.mjs";
+import { MantineProvider } from "@mantine-parts/core/MantineProvider/MantineProvider.mjs";
 import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import {
@@ -15,15 +16,14 @@ import type { ReactNode } from "react";
 import { AuthenticityTokenProvider } from "remix-utils/csrf/react";
 import { commitCsrfToken } from "~/server/csrf.server";
 import { commitSession, takeToast } from "~/server/session.server";
-import appStyles from "~/styles/app.css";
+import rootStyles from "~/styles/root.css";
 import { ErrorPage } from "~/ui/error-page";
 import { theme } from "~/ui/theme";
 import { ToastMessage } from "~/ui/toast";
 
 export const links: LinksFunction = () => [
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
-  { rel: "stylesheet", href: mantineStyles },
-  { rel: "stylesheet", href: appStyles },
+  { rel: "stylesheet", href: rootStyles },
 ];
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -48,7 +48,9 @@ function Document({ children }: { children: ReactNode }) {
         <ColorSchemeScript defaultColorScheme="light" />
       </head>
       <body>
-        <MantineProvider theme={theme} defaultColorScheme="light">
+        {/* The theme's variables and Mantine's global classes come from a static stylesheet
+            (app/styles/theme.css), not an inline <style> computed on every request. */}
+        <MantineProvider theme={theme} defaultColorScheme="light" withCssVariables={false} withGlobalClasses={false}>
           {children}
         </MantineProvider>
         <ScrollRestoration />

@@ -72,6 +72,8 @@ export const licenses = sqliteTable(
     index("licenses_owner_valid_from_idx").on(table.ownerId, table.validFrom, table.id),
     // One license per subscription: a resumed order can never make a second one.
     uniqueIndex("licenses_subscription_idx").on(table.subscriptionId),
+    // The home page counts an owner's active licenses (valid to in the future) straight off this index.
+    index("licenses_owner_valid_to_idx").on(table.ownerId, table.validTo),
   ],
 );
 
@@ -100,7 +102,8 @@ export const hubInstallations = sqliteTable(
     webCredentialsUsedThisYear: integer("web_credentials_used_this_year").notNull().default(0),
     createdAt: createdAt(),
   },
-  (table) => [index("hub_installations_owner_idx").on(table.ownerId)],
+  // The Hubs page counts and pages an owner's Hubs, most recently seen first, straight off this index.
+  (table) => [index("hub_installations_owner_last_seen_idx").on(table.ownerId, table.lastSeen, table.id)],
 );
 
 /** Which licenses are uploaded to which Hub installation. */

@@ -1,6 +1,8 @@
-// `npm run bench` (after `npm run build`): measures the built portal on loopback and prints tables —
-// bytes per page, /home under concurrent load next to a bare node:http server, and the time to a
-// usable sign-in form on an emulated slow link. The numbers also go to bench-results/latest.json.
+// `npm run bench` (after `npm run build`): measures the built portal, started as `npm start` starts it,
+// on loopback and prints tables: bytes per page, each page painted on an emulated slow link, /home and a
+// wizard step under concurrent load next to a bare node:http server, the time to a usable sign-in form,
+// and pages for a big account next to the demo account; then every goal of issue 10 beside its figure.
+// The numbers also go to bench-results/latest.json.
 // Timings never fail the run; a page that does not answer 200, failed requests under load or a form
 // that never reacts do (exit 1), after everything has been printed. Columns: docs/bench.md.
 import { execFileSync } from "node:child_process";
@@ -8,10 +10,15 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { availableParallelism, loadavg } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { addBigAccount, BIG_ACCOUNT } from "./bench/big-account.mjs";
+import { goals } from "./bench/goals.mjs";
+import { timePages } from "./bench/growth.mjs";
 import { LOAD, loadTest, startBareServer } from "./bench/load.mjs";
 import { measurePages } from "./bench/page-bytes.mjs";
+import { measurePaint } from "./bench/paint.mjs";
 import { signIn, startPortal } from "./bench/portal.mjs";
-import { launchBrowser, LINK, measureSignIn } from "./bench/sign-in.mjs";
+import { measureSignIn } from "./bench/sign-in.mjs";
+import { launchBrowser, LINK } from "./bench/slow-link.mjs";
 import { kB, table } from "./bench/table.mjs";
 import { walkWizard, WIZARD_STEPS } from "./bench/wizard.mjs";
 
@@ -31,6 +38,9 @@ const CUSTOMER_PAGES = [
   "/docs/manuals",
 ];
 const ADMIN_PAGES = ["/admin/customers"];
+/** The pages whose render time must not grow with the account's data (issue 10, point 5). */
+const GROWTH_PAGES = ["/home", "/licenses", "/hubs"];
+const PLAN_STEP = WIZARD_STEPS[0].path;
 
 const stops = [];
 async function stopAll() {
@@ -63,45 +73,65 @@ async function main() {
   // 1. Bytes per page. /login comes first: it is the page of part 3 and its bytes make the floor.
   const customer = await signIn(portal.baseUrl, "customer@example.com", DEMO_PASSWORD);
   const admin = await signIn(portal.baseUrl, "admin@example.com", DEMO_PASSWORD);
-  const pages = await measurePages(portal.baseUrl, [
+  const shellPages = [
     { path: "/login" },
     ...CUSTOMER_PAGES.map((page) => ({ path: page, jar: customer })),
     ...ADMIN_PAGES.map((page) => ({ path: page, jar: admin })),
-  ]);
+  ];
+  const pages = await measurePages(portal.baseUrl, shellPages);
   printPages("Bytes per page: HTML, then the CSS and JS it references (gzip: zlib default level; 1 kB = 1000 B)", pages);
 
   // The new-subscription wizard's steps, reachable only once the steps before them are done: walk it
   // over HTTP as the customer (without ordering), then measure each step's page like the pages above.
   const wizardFailure = await walkWizard(portal.baseUrl, customer);
-  const wizardPages = await measurePages(
-    portal.baseUrl,
-    WIZARD_STEPS.map((step) => ({ path: step.path, jar: customer })),
-  );
+  const wizardSteps = WIZARD_STEPS.map((step) => ({ path: step.path, jar: customer }));
+  const wizardPages = await measurePages(portal.baseUrl, wizardSteps);
   printPages("\nNew-subscription wizard, walked step by step as customer@example.com (same columns)", wizardPages);
   if (wizardFailure) console.log(`The walk through the wizard stopped: ${wizardFailure}`);
   pages.push(...wizardPages);
 
-  // 2. /home under load, then a bare server answering a body of the same size, with the same settings.
+  // 2. /home and the wizard's plan step under load, then a bare server answering a body of the same
+  // size as /home, with the same settings.
   const home = pages.find((page) => page.path === "/home");
   const portalLoad = await loadTest(`${portal.baseUrl}/home`, { cookie: customer.header });
+  const planLoad = await loadTest(`${portal.baseUrl}${PLAN_STEP}`, { cookie: customer.header });
   const bareServer = await startBareServer(home.html.raw);
   stops.push(bareServer.stop);
   const bareLoad = { bodyBytes: home.html.raw, ...(await loadTest(bareServer.url)) };
   await bareServer.stop();
-  printLoad(portalLoad, bareLoad);
+  printLoad(portalLoad, planLoad, bareLoad);
 
-  // 3. The sign-in form on a slow link, with JavaScript on and off, against the floor.
+  // 3. Every page painted on a slow link, then the sign-in form until usable, against their floors.
   const browser = await launchBrowser();
   stops.push(() => browser.close());
+  const paint = await measurePaint(
+    browser,
+    portal.baseUrl,
+    [...shellPages, ...wizardSteps].map((page, index) => ({ ...page, bytes: pages[index] })),
+  );
+  printPaint(paint);
   const signInResult = await measureSignIn(browser, `${portal.baseUrl}/login`, pages[0]);
   printSignIn(signInResult);
+
+  // 4. The pages whose cost must stay flat as an account's data grows: the demo customer next to an
+  // account with thousands of licenses, Hubs and invoices.
+  addBigAccount(portal.databaseFile, "customer@example.com");
+  const big = await signIn(portal.baseUrl, BIG_ACCOUNT.email, DEMO_PASSWORD);
+  const growth = await timePages(portal.baseUrl, GROWTH_PAGES, { demo: customer, big });
+  printGrowth(growth);
+
+  const summary = goals({ pages, paint, load: { home: portalLoad, plan: planLoad, bare: bareLoad }, signIn: signInResult, growth });
+  printGoals(summary);
 
   await mkdir(path.dirname(RESULTS), { recursive: true });
   const results = {
     ...run,
     pages,
-    load: { url: "/home", ...LOAD, portal: portalLoad, bare: bareLoad },
+    load: { ...LOAD, portal: portalLoad, planStep: { url: PLAN_STEP, ...planLoad }, bare: bareLoad },
+    paint,
     signIn: signInResult,
+    growth: { account: BIG_ACCOUNT, pages: growth },
+    goals: summary,
   };
   await writeFile(RESULTS, `${JSON.stringify(results, null, 2)}\n`);
   console.log(`\nResults: ${path.relative(ROOT, RESULTS)}`);
@@ -109,7 +139,7 @@ async function main() {
   return [
     ...(wizardFailure ? [`the walk through the wizard stopped: ${wizardFailure}`] : []),
     ...pages.filter((page) => page.status !== 200).map((page) => `${page.path} answered ${page.status}, not 200`),
-    ...Object.entries({ portal: portalLoad, "bare server": bareLoad })
+    ...Object.entries({ "/home": portalLoad, [PLAN_STEP]: planLoad, "bare server": bareLoad })
       .filter(([, result]) => result.errors + result.non2xx > 0)
       .map(([name, result]) => `${name}: ${result.errors} errors and ${result.non2xx} non-2xx answers under load`),
     ...(signInResult.modes.some((mode) => mode.reacts === false)
@@ -154,14 +184,15 @@ function printPages(title, pages) {
   if (external.length) console.log(`Not counted (outside /build/): ${external.join(", ")}`);
 }
 
-function printLoad(portalLoad, bareLoad) {
+function printLoad(portalLoad, planLoad, bareLoad) {
   console.log(
-    `\nGET /home signed in: ${LOAD.connections} connections for ${LOAD.seconds} s on loopback ` +
+    `\nGET signed in: ${LOAD.connections} connections for ${LOAD.seconds} s on loopback ` +
       `after ${LOAD.warmupSeconds} s of warm-up (autocannon, no compression)`,
   );
   const columns = ["server", "req/s", "p50 ms", "p99 ms", "requests", "timeouts", "failed", "bytes/response"];
   const rows = [
-    ["portal (remix-serve)", portalLoad],
+    ["portal /home (npm start)", portalLoad],
+    [`portal ${PLAN_STEP}`, planLoad],
     [`bare node:http, ${bareLoad.bodyBytes} B body`, bareLoad],
   ].map(([name, result]) => [
     name,
@@ -179,6 +210,55 @@ function printLoad(portalLoad, bareLoad) {
       rows,
     ),
   );
+}
+
+function printPaint(paint) {
+  console.log(
+    `\nEvery page cold on an emulated ${LINK.kbps} kbps / ${LINK.latencyMs} ms link, signed in: first paint in ms ` +
+      "since navigation start, against the floor of the page's HTML + CSS bytes",
+  );
+  const columns = ["page", "floor", "JS on", "× floor", "JS off", "× floor "];
+  const rows = paint.map(({ path: page, floor, on, off }) => [
+    page,
+    String(floor.ms),
+    String(on.paintedMs),
+    on.ratio.toFixed(2),
+    String(off.paintedMs),
+    off.ratio.toFixed(2),
+  ]);
+  console.log(
+    table(
+      columns.map((header, i) => [header, i === 0 ? "l" : "r"]),
+      rows,
+    ),
+  );
+}
+
+function printGrowth(growth) {
+  console.log(
+    `\nOne request at a time: median ms over 40 requests, the demo customer next to ${BIG_ACCOUNT.email} ` +
+      `(${BIG_ACCOUNT.licenses} licenses, ${BIG_ACCOUNT.hubs} Hubs, ${BIG_ACCOUNT.invoices} invoices)`,
+  );
+  const columns = ["page", "demo ms", "big ms", "big ÷ demo"];
+  const rows = growth.map(({ path: page, demo, big }) => [
+    page,
+    demo.medianMs.toFixed(1),
+    big.medianMs.toFixed(1),
+    (big.medianMs / demo.medianMs).toFixed(2),
+  ]);
+  console.log(
+    table(
+      columns.map((header, i) => [header, i === 0 ? "l" : "r"]),
+      rows,
+    ),
+  );
+}
+
+function printGoals(summary) {
+  console.log("\nIssue 10's goals, measured in this run");
+  const columns = ["measure", "now", "goal", "met"];
+  const rows = summary.map(({ measure, now, goal, met }) => [measure, now, goal, met ? "yes" : "NO"]);
+  console.log(table(columns.map((header) => [header, "l"]), rows));
 }
 
 function printSignIn({ chromium, runsPerMode, modes }) {

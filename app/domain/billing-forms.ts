@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { CANNOT_BE_EMPTY, checkbox, countryCode, optionalEmail, optionalText, requiredEmail, requiredText, phoneFields, SELECT_YOUR_COUNTRY } from "./fields";
+import { countryCode, phoneFields } from "./contact-fields";
+import { CANNOT_BE_EMPTY, checkbox, optionalEmail, optionalText, requiredEmail, requiredText, SELECT_YOUR_COUNTRY } from "./fields";
 
 /** The billing area's forms (spec 000 §3 payment, billing profile and shipping forms; §5 their rules). */
 /**

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { CANNOT_BE_EMPTY, phoneFields, requiredText } from "./fields";
+import { phoneFields } from "./contact-fields";
+import { CANNOT_BE_EMPTY, requiredText } from "./fields";
 
 /** The profile and password forms of /account (spec 000 §3, §5). */
 export const profileSchema = z

@@ -1,5 +1,7 @@
-import { SimpleGrid, Stack, Text } from "@mantine/core";
-import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { SimpleGrid } from "@mantine-parts/components/SimpleGrid/SimpleGrid.mjs";
+import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
+import { Text } from "@mantine-parts/components/Text/Text.mjs";
+import { json, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Outlet, useActionData, useLoaderData } from "@remix-run/react";
 import { validationError, type ValidationErrorResponseData } from "remix-validated-form";
 import { unmetPasswordRequirements } from "~/domain/profile";
@@ -15,6 +17,9 @@ import { BillingProfileCard } from "~/ui/billing/billing-profile-card";
 import { BillingProfilePending } from "~/ui/billing/drawer";
 import { PaymentMethodsSection } from "~/ui/billing/payment-methods";
 import { documentTitle, PageErrorBoundary } from "~/ui/page";
+import { ALL_PARTS_STYLES } from "~/ui/stylesheets";
+
+export const links: LinksFunction = () => [ALL_PARTS_STYLES];
 
 export const handle = { title: "Account" };
 export const meta: MetaFunction = () => documentTitle("Account");

@@ -1,10 +1,18 @@
-import { Anchor, Badge, Stack, Table, Text, Title } from "@mantine/core";
-import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Anchor } from "@mantine-parts/components/Anchor/Anchor.mjs";
+import { Badge } from "@mantine-parts/components/Badge/Badge.mjs";
+import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
+import { Table } from "@mantine-parts/components/Table/Table.mjs";
+import { Text } from "@mantine-parts/components/Text/Text.mjs";
+import { Title } from "@mantine-parts/components/Title/Title.mjs";
+import { json, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { formatDate } from "~/domain/format";
 import { requireAdmin } from "~/server/auth.server";
 import { listJobsNeedingAttention } from "~/server/jobs/runner.server";
 import { documentTitle, PageErrorBoundary } from "~/ui/page";
+import { DATA_STYLES } from "~/ui/stylesheets";
+
+export const links: LinksFunction = () => [DATA_STYLES];
 
 export const handle = { title: "Admin portal" };
 export const meta: MetaFunction = () => documentTitle("Admin portal");

@@ -1,8 +1,7 @@
-import { Card, Group, SimpleGrid, Stack, Text, Title } from "@mantine/core";
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { requireUser } from "~/server/auth.server";
-import { licenseCounts, listHubInstallations } from "~/server/licenses.server";
+import { countHubInstallations, countLicensesByStatus } from "~/server/licenses.server";
 import { documentTitle, InfoPage, PageErrorBoundary } from "~/ui/page";
 
 export const handle = { title: "Home" };
@@ -10,12 +9,12 @@ export const meta: MetaFunction = () => documentTitle("Home");
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  const licenses = licenseCounts(user.id);
+  const licenses = countLicensesByStatus(user.id);
   return json({
     firstName: user.firstName,
     activeLicenses: licenses.active,
     expiredLicenses: licenses.expired,
-    hubs: listHubInstallations(user.id).length,
+    hubs: countHubInstallations(user.id),
   });
 }
 
@@ -57,27 +56,21 @@ export default function Home() {
         },
       ]}
     >
-      <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="lg">
+      <div className="gk-stats">
         <Stat label="Active licenses" value={activeLicenses} />
         <Stat label="Expired licenses" value={expiredLicenses} />
         <Stat label="Hub deployments" value={hubs} />
-      </SimpleGrid>
+      </div>
     </InfoPage>
   );
 }
 
 function Stat({ label, value }: { label: string; value: number }) {
   return (
-    <Card withBorder padding="lg" radius="md">
-      <Stack gap={0}>
-        <Text size="sm" c="dimmed">
-          {label}
-        </Text>
-        <Group>
-          <Title order={2}>{value}</Title>
-        </Group>
-      </Stack>
-    </Card>
+    <div className="gk-card">
+      <p className="gk-dimmed">{label}</p>
+      <p className="gk-stat-value">{value}</p>
+    </div>
   );
 }
 

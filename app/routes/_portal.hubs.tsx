@@ -1,18 +1,38 @@
-import { Stack, Table, Text } from "@mantine/core";
-import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
+import { Table } from "@mantine-parts/components/Table/Table.mjs";
+import { Text } from "@mantine-parts/components/Text/Text.mjs";
+import { json, redirect, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { formatDate } from "~/domain/format";
 import { requireUser } from "~/server/auth.server";
-import { listHubInstallations } from "~/server/licenses.server";
+import { pageCount, requestedPage } from "~/domain/pagination";
+import { hubInstallationPage } from "~/server/licenses.server";
 import { documentTitle, PageErrorBoundary } from "~/ui/page";
+import { PageLinks } from "~/ui/page-links";
+import { DATA_STYLES } from "~/ui/stylesheets";
+
+export const links: LinksFunction = () => [DATA_STYLES];
 
 export const handle = { title: "GateKeeper Hub Deployments" };
 export const meta: MetaFunction = () => documentTitle("GateKeeper Hub Deployments");
 
+/** Spec 001 §2: the Hubs table shows 10 rows per page. */
+const HUBS_PER_PAGE = 10;
+const pageHref = (page: number) => (page > 1 ? `/hubs?page=${page}` : "/hubs");
+
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
+  const page = requestedPage(new URL(request.url).searchParams.get("page"));
+  if (page === null) throw redirect(pageHref(1));
+  const { total, hubs } = hubInstallationPage(user.id, page, HUBS_PER_PAGE);
+  const pages = pageCount(total, HUBS_PER_PAGE);
+  // A bookmarked page past the end (Hubs were removed) shows the last one.
+  if (page > pages) throw redirect(pageHref(pages));
   return json({
-    hubs: listHubInstallations(user.id).map((hub) => ({
+    page,
+    pages,
+    total,
+    hubs: hubs.map((hub) => ({
       id: hub.id,
       type: hub.type === "cloud" ? "Cloud" : "On-Premise",
       address: hub.url ?? hub.ip ?? "",
@@ -25,7 +45,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export default function Hubs() {
-  const { hubs } = useLoaderData<typeof loader>();
+  const { hubs, page, pages, total } = useLoaderData<typeof loader>();
   return (
     <Stack gap="lg" maw={1200}>
       <Text size="lg">The GateKeeper Hubs registered to you, hosted in our cloud or on your own server.</Text>
@@ -59,6 +79,9 @@ export default function Hubs() {
           </Table>
         </Table.ScrollContainer>
       )}
+      {total > 0 ? (
+        <PageLinks page={page} pageCount={pages} pageSize={HUBS_PER_PAGE} total={total} href={pageHref} label="Hub deployments pages" />
+      ) : null}
     </Stack>
   );
 }

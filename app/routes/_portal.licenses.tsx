@@ -1,5 +1,11 @@
-import { Anchor, Badge, Button, Group, Stack, Table, Text } from "@mantine/core";
-import { json, redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Anchor } from "@mantine-parts/components/Anchor/Anchor.mjs";
+import { Badge } from "@mantine-parts/components/Badge/Badge.mjs";
+import { Button } from "@mantine-parts/components/Button/Button.mjs";
+import { Group } from "@mantine-parts/components/Group/Group.mjs";
+import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
+import { Table } from "@mantine-parts/components/Table/Table.mjs";
+import { Text } from "@mantine-parts/components/Text/Text.mjs";
+import { json, redirect, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { formatDate } from "~/domain/format";
 import { shortLicenseKey } from "~/domain/license-status";
@@ -8,7 +14,10 @@ import { requireUser } from "~/server/auth.server";
 import { licensePage } from "~/server/licenses.server";
 import { documentTitle, PageErrorBoundary } from "~/ui/page";
 import { PageLinks } from "~/ui/page-links";
+import { DATA_STYLES, FORM_STYLES } from "~/ui/stylesheets";
 import { ACCESSIBLE_GREEN } from "~/ui/theme";
+
+export const links: LinksFunction = () => [FORM_STYLES, DATA_STYLES];
 
 export const handle = { title: "Licenses" };
 export const meta: MetaFunction = () => documentTitle("Licenses");

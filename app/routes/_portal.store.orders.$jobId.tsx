@@ -1,5 +1,8 @@
-import { Alert, Button, Group, Stack } from "@mantine/core";
-import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { Alert } from "@mantine-parts/components/Alert/Alert.mjs";
+import { Button } from "@mantine-parts/components/Button/Button.mjs";
+import { Group } from "@mantine-parts/components/Group/Group.mjs";
+import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
+import { json, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { orderNextStep } from "~/domain/subscription";
 import { requireUser } from "~/server/auth.server";
@@ -9,7 +12,10 @@ import { jobProgress, retryFromProgress } from "~/server/jobs/progress.server";
 import { PageErrorBoundary } from "~/ui/page";
 import { RouteModal } from "~/ui/route-dialogs";
 import { ACCESSIBLE_GREEN } from "~/ui/theme";
+import { ALL_PARTS_STYLES } from "~/ui/stylesheets";
 import { JobProgressPanel } from "~/ui/wizard/job-progress";
+
+export const links: LinksFunction = () => [ALL_PARTS_STYLES];
 
 /** The spec's progress: 'Create Recurring License', then Finish. */
 const STAGES = [

@@ -1,4 +1,6 @@
-import { Alert, Stack, Title } from "@mantine/core";
+import { Alert } from "@mantine-parts/components/Alert/Alert.mjs";
+import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
+import { Title } from "@mantine-parts/components/Title/Title.mjs";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Outlet, useActionData, useLoaderData } from "@remix-run/react";
 import { choosePayment, loadPaymentStep } from "~/server/account-billing.server";

@@ -1,4 +1,9 @@
-import { Alert, Checkbox, Radio, Stack, Text, Title } from "@mantine/core";
+import { Alert } from "@mantine-parts/components/Alert/Alert.mjs";
+import { Checkbox } from "@mantine-parts/components/Checkbox/Checkbox.mjs";
+import { Radio } from "@mantine-parts/components/Radio/Radio.mjs";
+import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
+import { Text } from "@mantine-parts/components/Text/Text.mjs";
+import { Title } from "@mantine-parts/components/Title/Title.mjs";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useState } from "react";

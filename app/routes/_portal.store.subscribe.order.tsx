@@ -1,4 +1,13 @@
-import { Alert, Anchor, Button, Card, Group, List, SimpleGrid, Stack, Text, Title } from "@mantine/core";
+import { Alert } from "@mantine-parts/components/Alert/Alert.mjs";
+import { Anchor } from "@mantine-parts/components/Anchor/Anchor.mjs";
+import { Button } from "@mantine-parts/components/Button/Button.mjs";
+import { Card } from "@mantine-parts/components/Card/Card.mjs";
+import { Group } from "@mantine-parts/components/Group/Group.mjs";
+import { List } from "@mantine-parts/components/List/List.mjs";
+import { SimpleGrid } from "@mantine-parts/components/SimpleGrid/SimpleGrid.mjs";
+import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
+import { Text } from "@mantine-parts/components/Text/Text.mjs";
+import { Title } from "@mantine-parts/components/Title/Title.mjs";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import type { AddressView } from "~/domain/billing-views";

@@ -1,4 +1,9 @@
-import { Button, Group, Radio, Stack, Text, Title } from "@mantine/core";
+import { Button } from "@mantine-parts/components/Button/Button.mjs";
+import { Group } from "@mantine-parts/components/Group/Group.mjs";
+import { Radio } from "@mantine-parts/components/Radio/Radio.mjs";
+import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
+import { Text } from "@mantine-parts/components/Text/Text.mjs";
+import { Title } from "@mantine-parts/components/Title/Title.mjs";
 import { withZod } from "@remix-validated-form/with-zod";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";

@@ -1,4 +1,8 @@
-import { Checkbox, Group, Stack, Text, Title } from "@mantine/core";
+import { Checkbox } from "@mantine-parts/components/Checkbox/Checkbox.mjs";
+import { Group } from "@mantine-parts/components/Group/Group.mjs";
+import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
+import { Text } from "@mantine-parts/components/Text/Text.mjs";
+import { Title } from "@mantine-parts/components/Title/Title.mjs";
 import { withZod } from "@remix-validated-form/with-zod";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";

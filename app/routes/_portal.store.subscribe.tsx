@@ -1,4 +1,4 @@
-import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { json, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { STEP_TITLES, SUBSCRIBE_PATH, SUBSCRIPTION_STEPS, subscriptionStepUrl } from "~/domain/new-subscription";
 import { requireUser } from "~/server/auth.server";
@@ -6,6 +6,9 @@ import { readUserForm } from "~/server/forms.server";
 import { subscriptionWizard } from "~/server/wizards/new-subscription.server";
 import { PageErrorBoundary } from "~/ui/page";
 import { WizardLayout } from "~/ui/wizard/wizard-layout";
+import wizardStyles from "~/styles/wizard.css";
+
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: wizardStyles }];
 
 export const handle = { title: "Store" };
 

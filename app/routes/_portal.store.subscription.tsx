@@ -1,16 +1,23 @@
-import { Alert, Button, Group, Stack, Text } from "@mantine/core";
-import { json, redirect, type LoaderFunctionArgs } from "@remix-run/node";
+import { Alert } from "@mantine-parts/components/Alert/Alert.mjs";
+import { Button } from "@mantine-parts/components/Button/Button.mjs";
+import { Group } from "@mantine-parts/components/Group/Group.mjs";
+import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
+import { Text } from "@mantine-parts/components/Text/Text.mjs";
+import { json, redirect, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { requireUser } from "~/server/auth.server";
 import { hasRecurringLicense } from "~/server/licenses.server";
 import { PageErrorBoundary } from "~/ui/page";
 import { RouteModal } from "~/ui/route-dialogs";
+import { ALL_PARTS_STYLES } from "~/ui/stylesheets";
 
 /**
  * The Subscription button's first stop (spec 000 §2 "Existing-license choice before purchase"): a user
  * with recurring licenses is asked whether they want a new one or to upgrade; anyone else goes straight
  * to the wizard.
  */
+
+export const links: LinksFunction = () => [ALL_PARTS_STYLES];
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   if (!hasRecurringLicense(user.id)) throw redirect("/store/subscribe/plan");

@@ -1,4 +1,3 @@
-import { Button, Group } from "@mantine/core";
 import type { MetaFunction } from "@remix-run/node";
 import { Link, Outlet } from "@remix-run/react";
 import { documentTitle, InfoPage, PageErrorBoundary } from "~/ui/page";
@@ -29,11 +28,11 @@ export default function Store() {
           },
         ]}
       >
-        <Group>
-          <Button component={Link} to="/store/subscription" size="md">
+        <p>
+          <Link to="/store/subscription" className="gk-button" data-variant="filled">
             Subscription
-          </Button>
-        </Group>
+          </Link>
+        </p>
       </InfoPage>
       <Outlet />
     </>

@@ -1,10 +1,19 @@
-import { Alert, Anchor, Card, SimpleGrid, Stack, Text, Title } from "@mantine/core";
-import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Alert } from "@mantine-parts/components/Alert/Alert.mjs";
+import { Anchor } from "@mantine-parts/components/Anchor/Anchor.mjs";
+import { Card } from "@mantine-parts/components/Card/Card.mjs";
+import { SimpleGrid } from "@mantine-parts/components/SimpleGrid/SimpleGrid.mjs";
+import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
+import { Text } from "@mantine-parts/components/Text/Text.mjs";
+import { Title } from "@mantine-parts/components/Title/Title.mjs";
+import { json, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { canStartTrial } from "~/domain/trials";
 import { requireUser } from "~/server/auth.server";
 import { countTrials } from "~/server/users.server";
 import { documentTitle, PageErrorBoundary } from "~/ui/page";
+import { DATA_STYLES } from "~/ui/stylesheets";
+
+export const links: LinksFunction = () => [DATA_STYLES];
 
 export const handle = { title: "Start GateKeeper Enterprise Trial" };
 export const meta: MetaFunction = () => documentTitle("Start GateKeeper Enterprise Trial");

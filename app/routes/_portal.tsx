@@ -1,4 +1,4 @@
-import { json, type LoaderFunctionArgs } from "@remix-run/node";
+import { json, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/node";
 import { Outlet, useLoaderData, useMatches, useRouteError } from "@remix-run/react";
 import { isDistributor } from "~/domain/customers";
 import { canStartTrial } from "~/domain/trials";
@@ -7,7 +7,10 @@ import { isSidebarCollapsed } from "~/server/preferences.server";
 import { countTrials } from "~/server/users.server";
 import { ErrorPage } from "~/ui/error-page";
 import { PortalShell, type ShellUser } from "~/ui/shell";
+import portalStyles from "~/styles/portal.css";
 import { pageTitle } from "~/ui/page";
+
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: portalStyles }];
 
 /** Every portal page sits in the shell and needs a signed-in user. */
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -1,6 +1,8 @@
-import { Alert, Button, Paper, Stack, Text, Title } from "@mantine/core";
+import { Alert } from "@mantine-parts/components/Alert/Alert.mjs";
+import { Button } from "@mantine-parts/components/Button/Button.mjs";
+import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
 import { withZod } from "@remix-validated-form/with-zod";
-import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { json, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useActionData, useSearchParams } from "@remix-run/react";
 import { ValidatedForm, validationError } from "remix-validated-form";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
@@ -10,8 +12,11 @@ import { checkCredentials, getUserId, INVALID_CREDENTIALS, signIn } from "~/serv
 import { validateCsrf } from "~/server/csrf.server";
 import { clearFailedLogins, recordFailedLogin, secondsUntilLoginAllowed } from "~/server/login-throttle.server";
 import { TextField } from "~/ui/fields";
+import { FORM_STYLES } from "~/ui/stylesheets";
 
 const validator = withZod(loginSchema);
+
+export const links: LinksFunction = () => [FORM_STYLES];
 
 export const meta: MetaFunction = () => [{ title: "Sign in · GateKeeper Portal" }];
 
@@ -59,17 +64,15 @@ export default function Login() {
 
   return (
     <main className="gk-auth-page">
-      <Paper withBorder shadow="sm" p="xl" radius="md" w="100%" maw={420}>
+      <div className="gk-auth-card">
         <Stack gap="md">
           <div>
-            <Title order={1} size="h2">
-              Sign in
-            </Title>
-            <Text c="dimmed" size="sm">
+            <h1>Sign in</h1>
+            <p className="gk-dimmed">
               {fromHubs
                 ? "Sign in to see and deploy your GateKeeper Hubs."
                 : "Sign in to the GateKeeper Portal to manage your licenses, Hubs and billing."}
-            </Text>
+            </p>
           </div>
           {formError ? (
             <Alert color="red" role="alert" title="Could not sign in">
@@ -93,7 +96,7 @@ export default function Login() {
             </Stack>
           </ValidatedForm>
         </Stack>
-      </Paper>
+      </div>
     </main>
   );
 }

@@ -74,9 +74,24 @@ export function loginUrlFor(request: Request): string {
   return `/login?${params}`;
 }
 
+/**
+ * The signed-in user, looked up once per request: the shell's loader and the page's loader run with the
+ * same Request, so they share one session read and one query. A loader after an action gets a new
+ * Request, so it sees what the action changed.
+ */
+const usersByRequest = new WeakMap<Request, Promise<UserRecord | undefined>>();
+
+function signedInUser(request: Request): Promise<UserRecord | undefined> {
+  let user = usersByRequest.get(request);
+  if (!user) {
+    user = getUserId(request).then((userId) => (userId ? findUserById(userId) : undefined));
+    usersByRequest.set(request, user);
+  }
+  return user;
+}
+
 export async function requireUser(request: Request): Promise<UserRecord> {
-  const userId = await getUserId(request);
-  const user = userId ? findUserById(userId) : undefined;
+  const user = await signedInUser(request);
   if (!user) throw redirect(loginUrlFor(request));
   return user;
 }

@@ -48,18 +48,6 @@ export function licensePage(ownerId: string, page: number, pageSize: number, now
   return { total, licenses: rows.map((license) => listItem(license, now)) };
 }
 
-/** How many of the user's licenses are active and expired (spec 000 §4), counted in SQL on the owner's index. */
-export function licenseCounts(ownerId: string, now = new Date()) {
-  const counts = db
-    .select({ total: count(), active: sql<number>`coalesce(sum(${gt(licenses.validTo, now)}), 0)` })
-    .from(licenses)
-    .where(eq(licenses.ownerId, ownerId))
-    .get();
-  const total = counts?.total ?? 0;
-  const active = counts?.active ?? 0;
-  return { active, expired: total - active };
-}
-
 /** The signed license file of one of the user's licenses; null for anyone else's or an unknown id. */
 export function licenseFileFor(ownerId: string, licenseId: string) {
   const license = db
@@ -70,13 +58,60 @@ export function licenseFileFor(ownerId: string, licenseId: string) {
   return license ? { fileName: `gatekeeper-license-${license.externalLicenseId}.json`, content: license.file } : null;
 }
 
-export function listHubInstallations(ownerId: string) {
-  return db
-    .select()
-    .from(hubInstallations)
-    .where(eq(hubInstallations.ownerId, ownerId))
-    .orderBy(desc(hubInstallations.lastSeen))
-    .all();
+// The home page's figures and the Hubs page are read on every visit: prepared once, counted and paged in
+// SQL on the (owner, ...) indexes, so their cost does not grow with how many rows an account holds.
+const licenseCount = db
+  .select({ total: count() })
+  .from(licenses)
+  .where(eq(licenses.ownerId, sql.placeholder("ownerId")))
+  .prepare();
+const activeLicenseCount = db
+  .select({ total: count() })
+  .from(licenses)
+  .where(and(eq(licenses.ownerId, sql.placeholder("ownerId")), gt(licenses.validTo, sql.placeholder("now"))))
+  .prepare();
+const hubCount = db
+  .select({ total: count() })
+  .from(hubInstallations)
+  .where(eq(hubInstallations.ownerId, sql.placeholder("ownerId")))
+  .prepare();
+const hubRows = db
+  .select({
+    id: hubInstallations.id,
+    type: hubInstallations.type,
+    url: hubInstallations.url,
+    ip: hubInstallations.ip,
+    lastSeen: hubInstallations.lastSeen,
+    version: hubInstallations.version,
+    computers: hubInstallations.computers,
+    users: hubInstallations.users,
+    maxUsers: hubInstallations.maxUsers,
+  })
+  .from(hubInstallations)
+  .where(eq(hubInstallations.ownerId, sql.placeholder("ownerId")))
+  .orderBy(desc(hubInstallations.lastSeen), desc(hubInstallations.id))
+  .limit(sql.placeholder("limit"))
+  .offset(sql.placeholder("offset"))
+  .prepare();
+
+/** How many of the user's licenses are active (valid to in the future) and expired. */
+export function countLicensesByStatus(ownerId: string, now = new Date()) {
+  const total = licenseCount.get({ ownerId })?.total ?? 0;
+  // A license is active while valid-to is in the future (licenseStatus); the bound is in ms like the column.
+  const active = activeLicenseCount.get({ ownerId, now: now.getTime() })?.total ?? 0;
+  return { active, expired: total - active };
+}
+
+export function countHubInstallations(ownerId: string): number {
+  return hubCount.get({ ownerId })?.total ?? 0;
+}
+
+/** One page of the user's Hub installations, most recently seen first, with how many there are. */
+export function hubInstallationPage(ownerId: string, page: number, pageSize: number) {
+  return {
+    total: countHubInstallations(ownerId),
+    hubs: hubRows.all({ ownerId, limit: pageSize, offset: (page - 1) * pageSize }),
+  };
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;

@@ -1,4 +1,5 @@
-import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
+import cluster from "node:cluster";
+import { RateLimiterCluster, RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
 import { getClientIPAddress } from "remix-utils/get-client-ip-address";
 import { env } from "./env.server";
 
@@ -8,8 +9,17 @@ import { env } from "./env.server";
  */
 const WINDOW_SECONDS = 15 * 60;
 
-const perAccount = new RateLimiterMemory({ points: env.LOGIN_MAX_FAILURES, duration: WINDOW_SECONDS });
-const perAddress = new RateLimiterMemory({ points: env.LOGIN_MAX_FAILURES * 10, duration: WINDOW_SECONDS });
+/**
+ * Under scripts/start.mjs (one process per core) the counts live in the cluster's primary, shared by all
+ * workers: counted per worker, an attacker would get one budget per core.
+ */
+const limiter = (keyPrefix: string, points: number) =>
+  cluster.isWorker
+    ? new RateLimiterCluster({ keyPrefix, points, duration: WINDOW_SECONDS, timeoutMs: 3000 })
+    : new RateLimiterMemory({ keyPrefix, points, duration: WINDOW_SECONDS });
+
+const perAccount = limiter("login-account", env.LOGIN_MAX_FAILURES);
+const perAddress = limiter("login-address", env.LOGIN_MAX_FAILURES * 10);
 
 function keys(request: Request, email: string) {
   const address = getClientIPAddress(request) ?? "unknown-address";

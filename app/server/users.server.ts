@@ -6,8 +6,15 @@ import { hashPassword, verifyPassword } from "./passwords.server";
 
 export type UserRecord = typeof users.$inferSelect;
 
+// Prepared once: every signed-in page looks the user up, and drizzle would otherwise build the SQL each time.
+const userById = db
+  .select()
+  .from(users)
+  .where(eq(users.id, sql.placeholder("id")))
+  .prepare();
+
 export function findUserById(id: string): UserRecord | undefined {
-  return db.select().from(users).where(eq(users.id, id)).get();
+  return userById.get({ id });
 }
 
 export function findUserByEmail(email: string): UserRecord | undefined {
@@ -18,8 +25,14 @@ export function findUserByEmail(email: string): UserRecord | undefined {
     .get();
 }
 
+const trialCount = db
+  .select({ n: count() })
+  .from(trials)
+  .where(eq(trials.userId, sql.placeholder("userId")))
+  .prepare();
+
 export function countTrials(userId: string): number {
-  return db.select({ n: count() }).from(trials).where(eq(trials.userId, userId)).get()?.n ?? 0;
+  return trialCount.get({ userId })?.n ?? 0;
 }
 
 /** Every customer with how many licenses they hold, for the admin portal. */

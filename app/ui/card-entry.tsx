@@ -1,4 +1,7 @@
-import { Group, Input, Text, TextInput } from "@mantine/core";
+import { Group } from "@mantine-parts/components/Group/Group.mjs";
+import { Input } from "@mantine-parts/components/Input/Input.mjs";
+import { Text } from "@mantine-parts/components/Text/Text.mjs";
+import { TextInput } from "@mantine-parts/components/TextInput/TextInput.mjs";
 import { useEffect, useRef, useState } from "react";
 import { CARD_ENTRY_NEEDS_JAVASCRIPT } from "~/domain/card-entry";
 

@@ -1,4 +1,4 @@
-import { Group } from "@mantine/core";
+import { Group } from "@mantine-parts/components/Group/Group.mjs";
 import { COUNTRIES } from "~/domain/countries";
 import { DIAL_CODES } from "~/domain/phone";
 import { SelectField, TextField, type SelectFieldProps } from "./fields";

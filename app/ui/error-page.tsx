@@ -1,4 +1,3 @@
-import { Anchor, Container, Stack, Text, Title } from "@mantine/core";
 import { Link, isRouteErrorResponse } from "@remix-run/react";
 
 const TITLES: Record<number, string> = {
@@ -7,7 +6,10 @@ const TITLES: Record<number, string> = {
   429: "Too many requests",
 };
 
-/** The page shown for a thrown response (403, 404, ...) or an unexpected error, inside or outside the shell. */
+/**
+ * The page shown for a thrown response (403, 404, ...) or an unexpected error, inside or outside the shell.
+ * Plain elements (app/styles/app.css): it must look right whatever stylesheets the failed page linked.
+ */
 export function ErrorPage({ error }: { error: unknown }) {
   const status = isRouteErrorResponse(error) ? error.status : 500;
   const detail =
@@ -17,24 +19,20 @@ export function ErrorPage({ error }: { error: unknown }) {
         ? "The page you asked for does not exist or has moved."
         : "An unexpected error happened. Please try again, or contact support if it keeps happening.";
   return (
-    <Container size="sm" py="xl">
-      <Stack gap="sm">
-        <Text c="dimmed" fw={600}>
-          Error {status}
-        </Text>
-        <Title order={1}>{TITLES[status] ?? "Something went wrong"}</Title>
-        <Text>{detail}</Text>
-        <Text>
-          <Anchor component={Link} to="/home">
-            Go to the portal home
-          </Anchor>{" "}
-          or{" "}
-          <Anchor component={Link} to="/support">
-            contact support
-          </Anchor>
-          .
-        </Text>
-      </Stack>
-    </Container>
+    <div className="gk-error-page">
+      <p className="gk-dimmed gk-error-status">Error {status}</p>
+      <h1>{TITLES[status] ?? "Something went wrong"}</h1>
+      <p>{detail}</p>
+      <p>
+        <Link to="/home" className="gk-link">
+          Go to the portal home
+        </Link>{" "}
+        or{" "}
+        <Link to="/support" className="gk-link">
+          contact support
+        </Link>
+        .
+      </p>
+    </div>
   );
 }

@@ -1,4 +1,6 @@
-import { NativeSelect, TextInput, type NativeSelectProps, type TextInputProps } from "@mantine/core";
+import type { NativeSelectProps, TextInputProps } from "@mantine/core";
+import { NativeSelect } from "@mantine-parts/components/NativeSelect/NativeSelect.mjs";
+import { TextInput } from "@mantine-parts/components/TextInput/TextInput.mjs";
 import { useField } from "remix-validated-form";
 
 type FieldProps = Omit<TextInputProps, "name" | "error" | "defaultValue"> & { name: string };

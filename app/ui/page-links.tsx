@@ -1,4 +1,6 @@
-import { Anchor, Group, Text } from "@mantine/core";
+import { Anchor } from "@mantine-parts/components/Anchor/Anchor.mjs";
+import { Group } from "@mantine-parts/components/Group/Group.mjs";
+import { Text } from "@mantine-parts/components/Text/Text.mjs";
 import { Link } from "@remix-run/react";
 import { pageRangeText } from "~/domain/pagination";
 

@@ -1,4 +1,3 @@
-import { Anchor, Card, List, SimpleGrid, Stack, Text, Title } from "@mantine/core";
 import { Link, useRouteError, type UIMatch } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { ErrorPage } from "./error-page";
@@ -40,41 +39,40 @@ export interface PageSection {
   links?: PageLink[];
 }
 
-/** A modest content page: a lead paragraph and cards, each with the links a customer needs next. */
+/**
+ * A modest content page: a lead paragraph and cards, each with the links a customer needs next. Plain
+ * elements styled by app/styles/content.css: static pages render often and need no component machinery.
+ */
 export function InfoPage({ lead, sections, children }: { lead: ReactNode; sections: PageSection[]; children?: ReactNode }) {
   return (
-    <Stack gap="lg" maw={1100}>
-      <Text size="lg">{lead}</Text>
+    <div className="gk-info-page">
+      <p className="gk-lead">{lead}</p>
       {children}
-      <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
+      <div className="gk-card-grid">
         {sections.map((section) => (
-          <Card key={section.title} withBorder padding="lg" radius="md" component="section">
-            <Stack gap="xs">
-              <Title order={2} size="h4">
-                {section.title}
-              </Title>
-              <Text size="sm">{section.body}</Text>
-              {section.links?.length ? (
-                <List size="sm" spacing={4}>
-                  {section.links.map((link) => (
-                    <List.Item key={link.to}>
-                      {link.external ? (
-                        <Anchor href={link.to} rel="noopener noreferrer">
-                          {link.label}
-                        </Anchor>
-                      ) : (
-                        <Anchor component={Link} to={link.to}>
-                          {link.label}
-                        </Anchor>
-                      )}
-                    </List.Item>
-                  ))}
-                </List>
-              ) : null}
-            </Stack>
-          </Card>
+          <section key={section.title} className="gk-card">
+            <h2>{section.title}</h2>
+            <p>{section.body}</p>
+            {section.links?.length ? (
+              <ul>
+                {section.links.map((link) => (
+                  <li key={link.to}>
+                    {link.external ? (
+                      <a href={link.to} className="gk-link" rel="noopener noreferrer">
+                        {link.label}
+                      </a>
+                    ) : (
+                      <Link to={link.to} className="gk-link">
+                        {link.label}
+                      </Link>
+                    )}
+                  </li>
+                ))}
+              </ul>
+            ) : null}
+          </section>
         ))}
-      </SimpleGrid>
-    </Stack>
+      </div>
+    </div>
   );
 }

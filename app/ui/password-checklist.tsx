@@ -1,4 +1,5 @@
-import { List, ThemeIcon } from "@mantine/core";
+import { List } from "@mantine-parts/components/List/List.mjs";
+import { ThemeIcon } from "@mantine-parts/components/ThemeIcon/ThemeIcon.mjs";
 import { PASSWORD_REQUIREMENTS } from "~/domain/profile";
 import { ACCESSIBLE_GREEN } from "./theme";
 

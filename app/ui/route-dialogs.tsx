@@ -1,4 +1,5 @@
-import { Drawer, Modal } from "@mantine/core";
+import { Drawer } from "@mantine-parts/components/Drawer/Drawer.mjs";
+import { Modal } from "@mantine-parts/components/Modal/Modal.mjs";
 import { Link, useNavigate } from "@remix-run/react";
 import type { MouseEvent, ReactNode } from "react";
 

@@ -1,4 +1,3 @@
-import { Anchor, Button, Group, NavLink, Text, Title, UnstyledButton } from "@mantine/core";
 import { Form, Link, useFetcher, useLocation } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
@@ -26,6 +25,8 @@ export const SIDEBAR_WIDTH = 250;
  * The portal frame: fixed header, collapsible 250px sidebar, footer. It works without JavaScript:
  * submenus are <details>, collapsing the sidebar posts a form that stores the choice in a cookie,
  * and on narrow screens a CSS-only checkbox opens the sidebar over the page.
+ * Plain elements styled by app/styles/shell.css rather than Mantine components: the frame is on every
+ * page, and Mantine's style machinery cost a fifth of a page's render time under load.
  */
 export function PortalShell({ user, title, sidebarCollapsed, children }: ShellProps) {
   const location = useLocation();
@@ -38,7 +39,7 @@ export function PortalShell({ user, title, sidebarCollapsed, children }: ShellPr
     <div className="gk-shell" data-sidebar={collapsed ? "collapsed" : "open"}>
       <input type="checkbox" id="gk-nav-toggle" className="gk-nav-toggle" aria-hidden="true" tabIndex={-1} />
       <header className="gk-header">
-        <Group gap="sm" wrap="nowrap" className="gk-header-start">
+        <div className="gk-header-start">
           <label htmlFor="gk-nav-toggle" className="gk-burger">
             <span className="gk-visually-hidden">Open or close the menu</span>
             <span aria-hidden="true">☰</span>
@@ -46,7 +47,7 @@ export function PortalShell({ user, title, sidebarCollapsed, children }: ShellPr
           <sidebarPreference.Form method="post" action="/preferences/sidebar" className="gk-collapse-form">
             <AuthenticityTokenInput name="csrf" />
             <input type="hidden" name="redirectTo" value={here} />
-            <UnstyledButton
+            <button
               type="submit"
               name="sidebar"
               value={collapsed ? "open" : "collapsed"}
@@ -56,29 +57,27 @@ export function PortalShell({ user, title, sidebarCollapsed, children }: ShellPr
               aria-controls="gk-sidebar"
             >
               <span aria-hidden="true">{collapsed ? "»" : "«"}</span>
-            </UnstyledButton>
+            </button>
           </sidebarPreference.Form>
-          <Title order={1} className="gk-page-title">
-            {title}
-          </Title>
-        </Group>
-        <Group gap="sm" wrap="nowrap" className="gk-header-end">
+          <h1 className="gk-page-title">{title}</h1>
+        </div>
+        <div className="gk-header-end">
           {user.canStartTrial ? (
-            <Button component={Link} to="/trial" size="sm" variant="filled">
+            <Link to="/trial" className="gk-button" data-variant="filled">
               Start GateKeeper Enterprise Trial
-            </Button>
+            </Link>
           ) : null}
           {user.isGKAdmin ? (
-            <Button component={Link} to="/admin/customers" size="sm" variant="light">
+            <Link to="/admin/customers" className="gk-button" data-variant="light">
               Go to admin portal
-            </Button>
+            </Link>
           ) : null}
           <UserMenu user={user} />
-        </Group>
+        </div>
       </header>
 
       <nav id="gk-sidebar" className="gk-sidebar" aria-label="Portal">
-        <Group justify="space-between" wrap="nowrap">
+        <div className="gk-sidebar-top">
           <Link to="/home" className="gk-brand">
             GateKeeper Portal
           </Link>
@@ -86,7 +85,7 @@ export function PortalShell({ user, title, sidebarCollapsed, children }: ShellPr
             <span className="gk-visually-hidden">Close the menu</span>
             <span aria-hidden="true">×</span>
           </label>
-        </Group>
+        </div>
         <ul className="gk-nav-list">
           {sidebarFor(user.isDistributor).map((entry) =>
             isSubmenu(entry) ? (
@@ -112,17 +111,13 @@ export function PortalShell({ user, title, sidebarCollapsed, children }: ShellPr
       </main>
 
       <footer className="gk-footer">
-        <Group gap="lg" justify="center">
-          <Anchor component={Link} to="/support" size="sm">
-            Support
-          </Anchor>
-          <Anchor href="https://gkaccess.com" size="sm" rel="noopener noreferrer">
-            gkaccess.com
-          </Anchor>
-          <Text size="sm" c="dimmed">
-            © {new Date().getFullYear()} GateKeeper
-          </Text>
-        </Group>
+        <Link to="/support" className="gk-link">
+          Support
+        </Link>
+        <a href="https://gkaccess.com" className="gk-link" rel="noopener noreferrer">
+          gkaccess.com
+        </a>
+        <span className="gk-dimmed">© {new Date().getFullYear()} GateKeeper</span>
       </footer>
     </div>
   );
@@ -132,14 +127,14 @@ function SidebarLink({ item, pathname, nested = false }: { item: NavLinkItem; pa
   const active = isActive(item, pathname);
   return (
     <li>
-      <NavLink
-        component={Link}
+      <Link
         to={item.to}
-        label={item.label}
-        active={active}
+        className={nested ? "gk-nav-link gk-nav-nested" : "gk-nav-link"}
+        data-active={active || undefined}
         aria-current={active ? "page" : undefined}
-        className={nested ? "gk-nav-nested" : undefined}
-      />
+      >
+        {item.label}
+      </Link>
     </li>
   );
 }
@@ -153,17 +148,15 @@ function UserMenu({ user }: { user: ShellUser }) {
         </span>
       </summary>
       <div className="gk-user-menu-panel">
-        <Text size="sm" c="dimmed" className="gk-user-email">
-          {user.email}
-        </Text>
-        <Anchor component={Link} to="/account" size="sm">
+        <p className="gk-dimmed gk-user-email">{user.email}</p>
+        <Link to="/account" className="gk-link">
           Account
-        </Anchor>
+        </Link>
         <Form method="post" action="/logout">
           <AuthenticityTokenInput name="csrf" />
-          <Button type="submit" variant="subtle" size="compact-sm" px={0}>
+          <button type="submit" className="gk-link gk-link-button">
             Sign out
-          </Button>
+          </button>
         </Form>
       </div>
     </details>

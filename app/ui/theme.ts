@@ -1,4 +1,4 @@
-import { createTheme } from "@mantine/core";
+import { createTheme } from "@mantine-parts/core/MantineProvider/create-theme/create-theme.mjs";
 
 /** GateKeeper's look: a deep blue brand with enough contrast for WCAG AA on white. */
 export const theme = createTheme({

@@ -8,7 +8,7 @@ import { startTags } from "./html.mjs";
 
 export const HOST = "127.0.0.1";
 
-/** A free loopback port. remix-serve has no "any free port" mode, so the OS picks one and we hand it on. */
+/** A free loopback port. The server has no "any free port" mode, so the OS picks one and we hand it on. */
 function freePort() {
   return new Promise((resolve, reject) => {
     const server = createServer();
@@ -21,18 +21,19 @@ function freePort() {
 }
 
 /**
- * Starts the built portal (build/index.js) with remix-serve on loopback, with a fresh database in a
+ * Starts the built portal as `npm start` runs it (scripts/start.mjs: one process per core) on loopback, with a fresh database in a
  * temporary directory so that every run sees the same seeded demo data. Resolves once /healthz answers.
  */
 export async function startPortal(root) {
   const dir = await mkdtemp(path.join(tmpdir(), "gk-bench-"));
   const logFile = path.join(dir, "server.log");
+  const databaseFile = path.join(dir, "portal.sqlite");
   const log = await open(logFile, "w");
   const port = await freePort();
   // The server logs every request (morgan); a file keeps that cheap and at hand if start-up fails.
   const child = spawn(
     process.execPath,
-    [path.join(root, "node_modules/@remix-run/serve/dist/cli.js"), "build/index.js"],
+    [path.join(root, "scripts/start.mjs")],
     {
       cwd: root,
       env: {
@@ -40,7 +41,7 @@ export async function startPortal(root) {
         NODE_ENV: "production",
         HOST,
         PORT: String(port),
-        DATABASE_URL: `file:${path.join(dir, "portal.sqlite")}`,
+        DATABASE_URL: `file:${databaseFile}`,
         SEED_DEMO: "true",
       },
       stdio: ["ignore", log.fd, log.fd],
@@ -52,8 +53,8 @@ export async function startPortal(root) {
   async function stop() {
     if (child.exitCode === null && child.signalCode === null) {
       child.kill("SIGTERM");
-      // remix-serve closes its listener on SIGTERM but lingers until every request's 5 s abort timer
-      // (entry.server) has fired. Its data is thrown away, so there is nothing to wait for.
+      // The workers close their listeners on SIGTERM; the data is thrown away, so there is nothing to
+      // wait for. Workers exit by themselves once their primary is gone.
       if ((await Promise.race([exited.then(() => "exited"), sleep(1000)])) !== "exited") child.kill("SIGKILL");
       await exited;
     }
@@ -72,7 +73,7 @@ export async function startPortal(root) {
       (response) => response.status === 200,
       () => false,
     );
-    if (healthy) return { baseUrl, stop };
+    if (healthy) return { baseUrl, databaseFile, stop };
     await sleep(100);
   }
 }
@@ -94,7 +95,14 @@ export class CookieJar {
   }
 
   get header() {
-    return [...this.#cookies].map(([name, value]) => `${name}=${value}`).join("; ");
+    return this.entries()
+      .map(([name, value]) => `${name}=${value}`)
+      .join("; ");
+  }
+
+  /** [name, value] pairs, e.g. to hand to a browser context. */
+  entries() {
+    return [...this.#cookies];
   }
 }
 

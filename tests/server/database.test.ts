@@ -2,7 +2,7 @@ import { count } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { loader as healthz } from "~/routes/healthz";
 import { databaseAnswers, db } from "~/server/db.server";
-import { licenseCounts, listLicenses } from "~/server/licenses.server";
+import { countLicensesByStatus, listLicenses } from "~/server/licenses.server";
 import { findUserByEmail } from "~/server/users.server";
 import { seedDemo } from "~db/seed";
 import { hubInstallations, licenses, users } from "~db/schema";
@@ -19,7 +19,7 @@ describe("the embedded database", () => {
     const statuses = listLicenses(customer.id).map((license) => license.status);
     expect(statuses.filter((status) => status === "active")).toHaveLength(3);
     expect(statuses.filter((status) => status === "expired")).toHaveLength(1);
-    expect(licenseCounts(customer.id)).toEqual({ active: 3, expired: 1 });
+    expect(countLicensesByStatus(customer.id)).toEqual({ active: 3, expired: 1 });
     expect(db.select({ n: count() }).from(hubInstallations).get()?.n).toBe(2);
   });
 

@@ -1,4 +1,8 @@
-import { Button, Card, Stack, Text, Title } from "@mantine/core";
+import { Button } from "@mantine-parts/components/Button/Button.mjs";
+import { Card } from "@mantine-parts/components/Card/Card.mjs";
+import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
+import { Text } from "@mantine-parts/components/Text/Text.mjs";
+import { Title } from "@mantine-parts/components/Title/Title.mjs";
 import { withZod } from "@remix-validated-form/with-zod";
 import { useState } from "react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";

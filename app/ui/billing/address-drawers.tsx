@@ -1,4 +1,6 @@
-import { Button, Divider, Stack, Text } from "@mantine/core";
+import { Button } from "@mantine-parts/components/Button/Button.mjs";
+import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
+import { Text } from "@mantine-parts/components/Text/Text.mjs";
 import { Form, useLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
@@ -77,7 +79,7 @@ export function ShippingDrawer() {
         />
         {hasShippingAddress ? (
           <>
-            <Divider />
+            <hr className="gk-divider" />
             <Form method="post" preventScrollReset>
               <AuthenticityTokenInput name="csrf" />
               <Stack gap={4} align="flex-start">

@@ -1,4 +1,7 @@
-import { Anchor, SimpleGrid, Stack, Text } from "@mantine/core";
+import { Anchor } from "@mantine-parts/components/Anchor/Anchor.mjs";
+import { SimpleGrid } from "@mantine-parts/components/SimpleGrid/SimpleGrid.mjs";
+import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
+import { Text } from "@mantine-parts/components/Text/Text.mjs";
 import { Link } from "@remix-run/react";
 import { isBillingAddressValid } from "~/domain/payment-step";
 import { COUNTRIES } from "~/domain/countries";

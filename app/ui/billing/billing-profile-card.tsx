@@ -1,4 +1,6 @@
-import { Button, Stack, Text } from "@mantine/core";
+import { Button } from "@mantine-parts/components/Button/Button.mjs";
+import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
+import { Text } from "@mantine-parts/components/Text/Text.mjs";
 import { Link } from "@remix-run/react";
 import { SectionCard } from "./section-card";
 import type { BillingProfileView } from "~/domain/billing-views";

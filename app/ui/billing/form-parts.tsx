@@ -1,4 +1,9 @@
-import { Alert, Button, Checkbox, Group, Stack, Text } from "@mantine/core";
+import { Alert } from "@mantine-parts/components/Alert/Alert.mjs";
+import { Button } from "@mantine-parts/components/Button/Button.mjs";
+import { Checkbox } from "@mantine-parts/components/Checkbox/Checkbox.mjs";
+import { Group } from "@mantine-parts/components/Group/Group.mjs";
+import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
+import { Text } from "@mantine-parts/components/Text/Text.mjs";
 import { useActionData } from "@remix-run/react";
 import { useEffect, useRef, useState, type RefObject } from "react";
 import { useField, useIsSubmitting, type Validator } from "remix-validated-form";

@@ -1,4 +1,10 @@
-import { Anchor, Box, Button, Radio, Stack, Table, Text } from "@mantine/core";
+import { Anchor } from "@mantine-parts/components/Anchor/Anchor.mjs";
+import { Button } from "@mantine-parts/components/Button/Button.mjs";
+import { Radio } from "@mantine-parts/components/Radio/Radio.mjs";
+import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
+import { Table } from "@mantine-parts/components/Table/Table.mjs";
+import { Text } from "@mantine-parts/components/Text/Text.mjs";
+import { Box } from "@mantine-parts/core/Box/Box.mjs";
 import { Link } from "@remix-run/react";
 import { isUsableSource, ONE_CARD_ONLY } from "~/domain/payment-step";
 import { ACCESSIBLE_GREEN } from "../theme";

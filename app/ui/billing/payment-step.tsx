@@ -24,7 +24,10 @@
  * app/server/billing-drawers.server.ts); a drawer's save redirects back to `drawerBase`, whose loader then
  * reads the new card or address.
  */
-import { Button, Group, Stack, Text } from "@mantine/core";
+import { Button } from "@mantine-parts/components/Button/Button.mjs";
+import { Group } from "@mantine-parts/components/Group/Group.mjs";
+import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
+import { Text } from "@mantine-parts/components/Text/Text.mjs";
 import { Form, Link } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";

@@ -1,4 +1,6 @@
-import { Button, Group, Text } from "@mantine/core";
+import { Button } from "@mantine-parts/components/Button/Button.mjs";
+import { Group } from "@mantine-parts/components/Group/Group.mjs";
+import { Text } from "@mantine-parts/components/Text/Text.mjs";
 import { Form, Link, useNavigation } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";

@@ -1,4 +1,6 @@
-import { Button, Group, TextInput } from "@mantine/core";
+import { Button } from "@mantine-parts/components/Button/Button.mjs";
+import { Group } from "@mantine-parts/components/Group/Group.mjs";
+import { TextInput } from "@mantine-parts/components/TextInput/TextInput.mjs";
 import { Form } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 

@@ -1,4 +1,9 @@
-import { Alert, Button, Group, List, Text, ThemeIcon } from "@mantine/core";
+import { Alert } from "@mantine-parts/components/Alert/Alert.mjs";
+import { Button } from "@mantine-parts/components/Button/Button.mjs";
+import { Group } from "@mantine-parts/components/Group/Group.mjs";
+import { List } from "@mantine-parts/components/List/List.mjs";
+import { Text } from "@mantine-parts/components/Text/Text.mjs";
+import { ThemeIcon } from "@mantine-parts/components/ThemeIcon/ThemeIcon.mjs";
 import { Form, Link, useRevalidator } from "@remix-run/react";
 import { useEffect, type ReactNode } from "react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";

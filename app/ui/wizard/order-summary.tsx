@@ -1,4 +1,7 @@
-import { Alert, Group, Table, Text } from "@mantine/core";
+import { Alert } from "@mantine-parts/components/Alert/Alert.mjs";
+import { Group } from "@mantine-parts/components/Group/Group.mjs";
+import { Table } from "@mantine-parts/components/Table/Table.mjs";
+import { Text } from "@mantine-parts/components/Text/Text.mjs";
 import type { EstimateView } from "~/domain/estimate";
 import { formatCents, formatDate } from "~/domain/format";
 

@@ -1,4 +1,7 @@
-import { Button, Group, Stack, Text } from "@mantine/core";
+import { Button } from "@mantine-parts/components/Button/Button.mjs";
+import { Group } from "@mantine-parts/components/Group/Group.mjs";
+import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
+import { Text } from "@mantine-parts/components/Text/Text.mjs";
 import { Link } from "@remix-run/react";
 
 /**

@@ -1,4 +1,6 @@
-import { Alert, Button, Stack } from "@mantine/core";
+import { Alert } from "@mantine-parts/components/Alert/Alert.mjs";
+import { Button } from "@mantine-parts/components/Button/Button.mjs";
+import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
 import { Form, Outlet } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { RouteDrawer } from "../route-dialogs";

@@ -1,0 +1,81 @@
+// Each Mantine part the app uses, imported from its own module rather than @mantine/core's index: the
+// classic Remix compiler (esbuild) puts everything an index re-exports into one chunk that every page
+// loads, while modules imported one by one land only in the chunks of the pages that use them
+// (docs/decisions/060-css-and-javascript-per-route.md). tsconfig.json maps "@mantine-parts/*" to
+// Mantine's ESM files for the bundler; these declarations give each one the types @mantine/core has.
+
+declare module "@mantine-parts/components/Alert/Alert.mjs" {
+  export { Alert } from "@mantine/core";
+}
+declare module "@mantine-parts/components/Anchor/Anchor.mjs" {
+  export { Anchor } from "@mantine/core";
+}
+declare module "@mantine-parts/components/Badge/Badge.mjs" {
+  export { Badge } from "@mantine/core";
+}
+declare module "@mantine-parts/components/Button/Button.mjs" {
+  export { Button } from "@mantine/core";
+}
+declare module "@mantine-parts/components/Card/Card.mjs" {
+  export { Card } from "@mantine/core";
+}
+declare module "@mantine-parts/components/Checkbox/Checkbox.mjs" {
+  export { Checkbox } from "@mantine/core";
+}
+declare module "@mantine-parts/components/Drawer/Drawer.mjs" {
+  export { Drawer } from "@mantine/core";
+}
+declare module "@mantine-parts/components/Group/Group.mjs" {
+  export { Group } from "@mantine/core";
+}
+declare module "@mantine-parts/components/Input/Input.mjs" {
+  export { Input } from "@mantine/core";
+}
+declare module "@mantine-parts/components/List/List.mjs" {
+  export { List } from "@mantine/core";
+}
+declare module "@mantine-parts/components/Modal/Modal.mjs" {
+  export { Modal } from "@mantine/core";
+}
+declare module "@mantine-parts/components/NativeSelect/NativeSelect.mjs" {
+  export { NativeSelect } from "@mantine/core";
+}
+declare module "@mantine-parts/components/Radio/Radio.mjs" {
+  export { Radio } from "@mantine/core";
+}
+declare module "@mantine-parts/components/SimpleGrid/SimpleGrid.mjs" {
+  export { SimpleGrid } from "@mantine/core";
+}
+declare module "@mantine-parts/components/Stack/Stack.mjs" {
+  export { Stack } from "@mantine/core";
+}
+declare module "@mantine-parts/components/Table/Table.mjs" {
+  export { Table } from "@mantine/core";
+}
+declare module "@mantine-parts/components/Text/Text.mjs" {
+  export { Text } from "@mantine/core";
+}
+declare module "@mantine-parts/components/TextInput/TextInput.mjs" {
+  export { TextInput } from "@mantine/core";
+}
+declare module "@mantine-parts/components/ThemeIcon/ThemeIcon.mjs" {
+  export { ThemeIcon } from "@mantine/core";
+}
+declare module "@mantine-parts/components/Title/Title.mjs" {
+  export { Title } from "@mantine/core";
+}
+declare module "@mantine-parts/core/Box/Box.mjs" {
+  export { Box } from "@mantine/core";
+}
+declare module "@mantine-parts/core/MantineProvider/ColorSchemeScript/ColorSchemeScript.mjs" {
+  export { ColorSchemeScript } from "@mantine/core";
+}
+declare module "@mantine-parts/core/MantineProvider/MantineProvider.mjs" {
+  export { MantineProvider } from "@mantine/core";
+}
+declare module "@mantine-parts/core/MantineProvider/create-theme/create-theme.mjs" {
+  export { createTheme } from "@mantine/core";
+}
+declare module "@mantine-parts/core/MantineProvider/mantine-html-props.mjs" {
+  export { mantineHtmlProps } from "@mantine/core";
+}

@@ -1,0 +1,83 @@
+import Database from "better-sqlite3";
+
+export const BIG_ACCOUNT = { email: "big@example.com", licenses: 10_000, hubs: 1_000, invoices: 10_000 };
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Adds an account that has held the portal for years to the bench's database: BIG_ACCOUNT.licenses
+ * licenses (a third of them expired), BIG_ACCOUNT.hubs Hubs and BIG_ACCOUNT.invoices invoices. It signs
+ * in with the demo password. Rows are copies of the demo customer's, so they stay valid whatever columns
+ * the schema has gained; only keys, owners, names and dates change. One transaction, written straight to
+ * the SQLite file while the portal runs (WAL lets it read meanwhile).
+ */
+export function addBigAccount(databaseFile, demoEmail) {
+  const sqlite = new Database(databaseFile);
+  sqlite.pragma("busy_timeout = 5000");
+  try {
+    sqlite.transaction(() => fill(sqlite, demoEmail))();
+  } finally {
+    sqlite.close();
+  }
+  return BIG_ACCOUNT;
+}
+
+function fill(sqlite, demoEmail) {
+  const demo = sqlite.prepare("select * from users where email = ?").get(demoEmail);
+  if (!demo) throw new Error(`the demo account ${demoEmail} is missing`);
+  const ownerId = "bench-big-account";
+  const billingCustomerId = "cust_bench_big_account";
+  const now = Date.now();
+  insertCopy(sqlite, "users", demo, {
+    id: ownerId,
+    email: BIG_ACCOUNT.email,
+    first_name: "Bea",
+    last_name: "Big",
+    billing_customer_id: billingCustomerId,
+  });
+
+  const license = sqlite.prepare("select * from licenses where owner_id = ? limit 1").get(demo.id);
+  const insertLicense = copier(sqlite, "licenses", license);
+  for (let n = 0; n < BIG_ACCOUNT.licenses; n += 1) {
+    const validFrom = now - (n + 1) * DAY_MS;
+    insertLicense({
+      id: `bench-license-${n}`,
+      owner_id: ownerId,
+      external_license_id: `GK-BENCH-${String(n).padStart(5, "0")}`,
+      name: `Branch office ${n}`,
+      subscription_id: null,
+      valid_from: validFrom,
+      // Two in three still valid, one in three expired.
+      valid_to: n % 3 === 2 ? now - DAY_MS : now + 365 * DAY_MS,
+    });
+  }
+
+  const hub = sqlite.prepare("select * from hub_installations where owner_id = ? limit 1").get(demo.id);
+  const insertHub = copier(sqlite, "hub_installations", hub);
+  for (let n = 0; n < BIG_ACCOUNT.hubs; n += 1) {
+    insertHub({ id: `bench-hub-${n}`, owner_id: ownerId, url: `https://hub-${n}.example.com`, last_seen: now - n * 60_000 });
+  }
+
+  sqlite
+    .prepare("insert into billing_customers (id, first_name, last_name, email, created_at) values (?, ?, ?, ?, ?)")
+    .run(billingCustomerId, "Bea", "Big", BIG_ACCOUNT.email, now);
+  const insertInvoice = sqlite.prepare(
+    `insert into billing_invoices (id, customer_id, status, line_items, discounts, sub_total, total, credits_applied,
+       amount_paid, amount_due, date) values (?, ?, 'paid', '[]', '[]', 10000, 10000, 0, 10000, 0, ?)`,
+  );
+  for (let n = 0; n < BIG_ACCOUNT.invoices; n += 1) insertInvoice.run(`bench-invoice-${n}`, billingCustomerId, now - n * DAY_MS);
+}
+
+/** A prepared insert of `template`'s row with some columns replaced. */
+function copier(sqlite, table, template) {
+  if (!template) throw new Error(`the demo account has no row in ${table} to copy`);
+  const columns = Object.keys(template);
+  const insert = sqlite.prepare(
+    `insert into ${table} (${columns.map((column) => `"${column}"`).join(", ")}) values (${columns.map((column) => `@${column}`).join(", ")})`,
+  );
+  return (overrides) => insert.run({ ...template, ...overrides });
+}
+
+function insertCopy(sqlite, table, template, overrides) {
+  copier(sqlite, table, template)(overrides);
+}

@@ -1,0 +1,76 @@
+import { kB } from "./table.mjs";
+
+/** /home's requests per second on the landed build when issue 10 was written (its table's "now"). */
+const HOME_RPS_BEFORE = 117;
+const WIZARD = "/store/subscribe/";
+
+/**
+ * Issue 10's table: each measure of this run beside its goal. `now` and `goal` are text for the table;
+ * `met` says whether the figure reaches the goal.
+ */
+export function goals({ pages, paint, load, signIn, growth }) {
+  const worst = (rows, value) => rows.reduce((a, b) => (value(b) > value(a) ? b : a));
+  const paintOn = worst(paint, (row) => row.on.ratio);
+  const paintOff = worst(paint, (row) => row.off.ratio);
+  const bestOff = worst(paint, (row) => -row.off.ratio);
+  const signInOn = signIn.modes.find((mode) => mode.javaScript);
+  const css = worst(pages, (page) => page.css.gzip);
+  const login = pages.find((page) => page.path === "/login");
+  const steps = pages.filter((page) => page.path.startsWith(WIZARD));
+  const step = worst(steps, (page) => page.js.gzip);
+  const share = (load.home.requestsPerSecond / load.bare.requestsPerSecond) * 100;
+  return [
+    {
+      measure: "page painted on 400 kbps / 400 ms, JS on, ÷ floor of its HTML+CSS (worst page)",
+      now: `${paintOn.on.ratio.toFixed(2)} (${paintOn.path})`,
+      goal: "≤ 1.3 on every page and wizard step",
+      met: paintOn.on.ratio <= 1.3,
+    },
+    {
+      measure: "the same, JS off",
+      now: `${bestOff.off.ratio.toFixed(2)}–${paintOff.off.ratio.toFixed(2)} (worst ${paintOff.path})`,
+      goal: "keep (0.94–0.98 before)",
+      met: paintOff.off.ratio <= 1.05,
+    },
+    {
+      measure: "sign-in form usable with JS on that link",
+      now: `${(signInOn.usableMs / 1000).toFixed(1)} s`,
+      goal: "≤ 2.5 s",
+      met: signInOn.usableMs <= 2500,
+    },
+    {
+      measure: "CSS per page, gzip (largest)",
+      now: `${kB(css.css.gzip)} (${css.path})`,
+      goal: "≤ 12 kB",
+      met: css.css.gzip <= 12_000,
+    },
+    { measure: "JS on /login, gzip", now: kB(login.js.gzip), goal: "≤ 100 kB", met: login.js.gzip <= 100_000 },
+    {
+      measure: "JS per wizard step, gzip (largest)",
+      now: `${kB(step.js.gzip)} (${step.path})`,
+      goal: "≤ 130 kB",
+      met: step.js.gzip <= 130_000,
+    },
+    {
+      measure: "/home at 50 connections: req/s (share of bare node:http)",
+      now: `${load.home.requestsPerSecond.toFixed(0)} (${share.toFixed(1)}%)`,
+      goal: `≥ ${5 * HOME_RPS_BEFORE} (5 × ${HOME_RPS_BEFORE})`,
+      met: load.home.requestsPerSecond >= 5 * HOME_RPS_BEFORE,
+    },
+    ...[
+      ["/home", load.home],
+      ["plan step", load.plan],
+    ].map(([name, result]) => ({
+      measure: `p99 latency at 50 connections, ${name}`,
+      now: `${Math.round(result.latencyMs.p99)} ms`,
+      goal: "≤ 100 ms",
+      met: result.latencyMs.p99 <= 100,
+    })),
+    ...growth.map(({ path, demo, big }) => ({
+      measure: `${path} for the big account ÷ the demo account`,
+      now: `${(big.medianMs / demo.medianMs).toFixed(2)} (${big.medianMs.toFixed(1)} ÷ ${demo.medianMs.toFixed(1)} ms)`,
+      goal: "≤ 1.2",
+      met: big.medianMs / demo.medianMs <= 1.2,
+    })),
+  ];
+}
