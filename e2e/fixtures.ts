@@ -57,7 +57,7 @@ export async function startPortal({ directory: reused, env: extraEnv = {} }: { d
   const port = await freePort();
   let stdout = "";
   let stderr = "";
-  const child = spawn(process.execPath, ["node_modules/@remix-run/serve/dist/cli.js", "build/index.js"], {
+  const child = spawn(process.execPath, ["scripts/server.mjs"], {
     env: {
       ...process.env,
       NODE_ENV: "production",

@@ -1,10 +1,24 @@
-import { requireUser } from "./auth.server";
+import { json } from "@remix-run/node";
+import { requireSession } from "./auth.server";
 import { validateCsrf } from "./csrf.server";
 
-/** The start of every form action: a signed-in user, the posted form, and a valid CSRF token. */
+const FORM_TYPES = /^\s*(application\/x-www-form-urlencoded|multipart\/form-data)\s*(;|$)/i;
+
+/** 400 for a body that is not a form (JSON, plain text, a broken multipart body): never a 500. */
+export async function readForm(request: Request): Promise<FormData> {
+  const malformed = () => json({ message: "This request is not a form the portal can read." }, { status: 400 });
+  if (!FORM_TYPES.test(request.headers.get("Content-Type") ?? "")) throw malformed();
+  try {
+    return await request.formData();
+  } catch {
+    throw malformed();
+  }
+}
+
+/** The start of every form action: a signed-in user, the posted form, and this session's CSRF token. */
 export async function readUserForm(request: Request) {
-  const user = await requireUser(request);
-  const formData = await request.formData();
-  await validateCsrf(formData, request);
-  return { user, formData, intent: String(formData.get("intent") ?? "") };
+  const { user, session } = await requireSession(request);
+  const formData = await readForm(request);
+  await validateCsrf(formData, request, session);
+  return { user, session, formData, intent: String(formData.get("intent") ?? "") };
 }

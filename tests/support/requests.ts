@@ -24,14 +24,15 @@ export async function formRequest(
   fields: Record<string, string>,
   { cookie = "", withCsrf = true }: { cookie?: string; withCsrf?: boolean } = {},
 ): Promise<Request> {
-  const [token, csrfCookie] = await commitCsrfToken(getRequest("/"));
+  // Signed in, the form carries the session's own token (the page would render it); else an anonymous one.
+  const [token, csrfCookie] = await commitCsrfToken(getRequest("/", cookie));
   const body = new URLSearchParams(fields);
   if (withCsrf) body.set("csrf", token);
   return new Request(`${ORIGIN}${path}`, {
     method: "POST",
     headers: {
       "Content-Type": "application/x-www-form-urlencoded",
-      Cookie: cookieFrom(cookie ? `${cookie}` : null, csrfCookie),
+      Cookie: [cookie, cookieFrom(csrfCookie)].filter(Boolean).join("; "),
     },
     body,
   });
