@@ -28,8 +28,7 @@ const envSchema = z
     SEED_DEMO: booleanFlag.optional(),
     LICENSE_SIGNING_KEY: z
       .string()
-      // A PEM in one environment line usually arrives with its line breaks written as 
-.
+      // A PEM in one environment line usually arrives with its line breaks written as \n.
       .transform((value) => value.replace(/\\n/g, "\n").trim())
       .refine(isEd25519PrivateKey, "must be an Ed25519 private key in PEM (`openssl genpkey -algorithm ed25519`)")
       .optional(),

@@ -45,8 +45,7 @@ describe("signing in", () => {
 
   it("marks the session cookie Secure when the portal is reached over HTTPS", async () => {
     // scripts/server.mjs makes the URL https: from the socket, or from X-Forwarded-Proto through TRUST_PROXY hops.
-    const plain = await formRequest("/login", { email: "customer@example.com", password: PASSWORD });
-    const request = new Request(plain.url.replace("http:", "https:"), { method: "POST", headers: plain.headers, body: await plain.text() });
+    const request = await formRequest("/login", { email: "customer@example.com", password: PASSWORD }, { origin: "https://portal.test" });
     const response = await respond(async () => loginAction({ request, params: {}, context: {} }));
     expect(response.headers.get("Set-Cookie")).toMatch(/__Host-gk_session=[^;]+;.*Secure/i);
   });
