@@ -7,8 +7,9 @@ import { randomBytes } from "node:crypto";
 import { statSync, watch } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { createRemixRequest, sendRemixResponse } from "@remix-run/express";
-import { broadcastDevReady, createRequestHandler, installGlobals } from "@remix-run/node";
+import { Readable } from "node:stream";
+import { createRequestHandler } from "@remix-run/express";
+import { broadcastDevReady, installGlobals } from "@remix-run/node";
 import compression from "compression";
 import express from "express";
 import morgan from "morgan";
@@ -94,24 +95,32 @@ function limitBody(limit) {
   };
 }
 
+/** What @remix-run/express reads of the request body (it streams `req` into the Remix Request). */
+const BODY_STREAM_MEMBERS = new Set(["on", "once", "off", "addListener", "removeListener", "pause", "resume", "destroy", "readableHighWaterMark"]);
+
 /**
- * Remix behind Express, as @remix-run/express does it, but with the body read (and size-checked) beforehand,
- * and the load context that the app relies on: the client's address and the CSP nonce.
+ * The request as Express knows it, but whose body is the one limitBody already read: @remix-run/express
+ * streams the body from `req` itself, which has been consumed by then.
  */
+function withBufferedBody(req, body) {
+  const replay = Readable.from(body.length > 0 ? [body] : []);
+  return new Proxy(req, {
+    get(target, member) {
+      if (!BODY_STREAM_MEMBERS.has(member)) return Reflect.get(target, member, target);
+      const value = replay[member];
+      return typeof value === "function" ? value.bind(replay) : value;
+    },
+  });
+}
+
+/** @remix-run/express's handler, given the read body and the load context the app relies on. */
 function remixHandler(build, mode) {
-  const handle = createRequestHandler(build, mode);
-  return async (req, res, next) => {
-    try {
-      const streamed = createRemixRequest(req, res);
-      const request = res.locals.body
-        ? new Request(streamed, { body: res.locals.body, duplex: "half" })
-        : streamed;
-      const response = await handle(request, { clientAddress: req.ip ?? "", cspNonce: res.locals.cspNonce });
-      await sendRemixResponse(res, response);
-    } catch (error) {
-      next(error);
-    }
-  };
+  const handle = createRequestHandler({
+    build,
+    mode,
+    getLoadContext: (req, res) => ({ clientAddress: req.ip ?? "", cspNonce: res.locals.cspNonce }),
+  });
+  return (req, res, next) => handle(res.locals.body ? withBufferedBody(req, res.locals.body) : req, res, next);
 }
 
 /** The Express app for a Remix build (or a function returning the current one, in development). */

@@ -8,11 +8,15 @@ const FORM_TYPES = /^\s*(application\/x-www-form-urlencoded|multipart\/form-data
 export async function readForm(request: Request): Promise<FormData> {
   const malformed = () => json({ message: "This request is not a form the portal can read." }, { status: 400 });
   if (!FORM_TYPES.test(request.headers.get("Content-Type") ?? "")) throw malformed();
+  let formData: FormData;
   try {
-    return await request.formData();
+    formData = await request.formData();
   } catch {
     throw malformed();
   }
+  // A multipart body whose parts could not be found parses as an empty form: it is no form either.
+  if (formData.keys().next().done && /multipart/i.test(request.headers.get("Content-Type") ?? "")) throw malformed();
+  return formData;
 }
 
 /** The start of every form action: a signed-in user, the posted form, and this session's CSRF token. */
