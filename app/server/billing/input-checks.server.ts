@@ -13,23 +13,23 @@ function checkCoupons(couponIds: string[] | undefined) {
  */
 export function withInputChecks(provider: BillingProvider): BillingProvider {
   return Object.assign(Object.create(provider) as BillingProvider, {
-    retrieveCoupon(code: string) {
+    async retrieveCoupon(code: string) {
       checkCoupons([code]);
       return provider.retrieveCoupon(code);
     },
-    estimateNewSubscription(request: Parameters<BillingProvider["estimateNewSubscription"]>[0]) {
+    async estimateNewSubscription(request: Parameters<BillingProvider["estimateNewSubscription"]>[0]) {
       checkCoupons(request.couponIds);
       return provider.estimateNewSubscription(request);
     },
-    createSubscription(...args: Parameters<BillingProvider["createSubscription"]>) {
+    async createSubscription(...args: Parameters<BillingProvider["createSubscription"]>) {
       checkCoupons(args[0].couponIds);
       return provider.createSubscription(...args);
     },
-    estimateSubscriptionUpdate(...args: Parameters<BillingProvider["estimateSubscriptionUpdate"]>) {
+    async estimateSubscriptionUpdate(...args: Parameters<BillingProvider["estimateSubscriptionUpdate"]>) {
       checkCoupons(args[2].couponIds);
       return provider.estimateSubscriptionUpdate(...args);
     },
-    updateSubscription(...args: Parameters<BillingProvider["updateSubscription"]>) {
+    async updateSubscription(...args: Parameters<BillingProvider["updateSubscription"]>) {
       checkCoupons(args[2].couponIds);
       return provider.updateSubscription(...args);
     },
