@@ -4,6 +4,13 @@ import { validateCsrf } from "./csrf.server";
 
 const FORM_TYPES = /^\s*(application\/x-www-form-urlencoded|multipart\/form-data)\s*(;|$)/i;
 
+/**
+ * Field names no portal form has, that name an object's prototype. remix-validated-form reads "a.b[0]"
+ * names as paths into an object and throws on these, so they must never reach it.
+ */
+const PROTOTYPE_KEYS = new Set(["__proto__", "constructor", "prototype"]);
+const namesPrototype = (name: string) => name.split(/[.[\]]/).some((segment) => PROTOTYPE_KEYS.has(segment));
+
 /** 400 for a body that is not a form (JSON, plain text, a broken multipart body): never a 500. */
 export async function readForm(request: Request): Promise<FormData> {
   const malformed = () => json({ message: "This request is not a form the portal can read." }, { status: 400 });
@@ -16,6 +23,7 @@ export async function readForm(request: Request): Promise<FormData> {
   }
   // A multipart body whose parts could not be found parses as an empty form: it is no form either.
   if (formData.keys().next().done && /multipart/i.test(request.headers.get("Content-Type") ?? "")) throw malformed();
+  for (const name of formData.keys()) if (namesPrototype(name)) throw malformed();
   return formData;
 }
 
