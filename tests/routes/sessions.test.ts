@@ -9,18 +9,9 @@ import { db } from "~/server/db.server";
 import { hashPassword, verifyPassword } from "~/server/passwords.server";
 import { ABSOLUTE_MS, IDLE_MS } from "~/server/session.server";
 import { findUserByEmail } from "~/server/users.server";
-import { cookieFrom, formRequest, getRequest } from "../support/requests";
+import { cookieFrom, formRequest, getRequest, respond } from "../support/requests";
 
 const PASSWORD = "GateKeeper-demo-1";
-
-async function respond(run: () => Promise<unknown>): Promise<Response> {
-  try {
-    return (await run()) as Response;
-  } catch (thrown) {
-    if (thrown instanceof Response) return thrown;
-    throw thrown;
-  }
-}
 
 async function signIn(email: string, password = PASSWORD, redirectTo = ""): Promise<Response> {
   const request = await formRequest("/login", { email, password, redirectTo });

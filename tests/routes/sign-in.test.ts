@@ -5,19 +5,9 @@ import { action as logoutAction } from "~/routes/logout";
 import { loader as portalLoader } from "~/routes/_portal";
 import { loader as adminLoader } from "~/routes/_portal.admin.customers";
 import { loader as contentLoader } from "~/routes/_portal.$section.$page";
-import { cookieFrom, formRequest, getRequest } from "../support/requests";
+import { cookieFrom, formRequest, getRequest, respond } from "../support/requests";
 
 const PASSWORD = "GateKeeper-demo-1";
-
-/** Runs a loader or action and returns its Response, whether it was returned or thrown. */
-async function respond(run: () => Promise<unknown>): Promise<Response> {
-  try {
-    return (await run()) as Response;
-  } catch (thrown) {
-    if (thrown instanceof Response) return thrown;
-    throw thrown;
-  }
-}
 
 async function signedInCookie(email: string): Promise<string> {
   const response = await respond(async () =>

@@ -37,3 +37,13 @@ export async function formRequest(
     body,
   });
 }
+
+/** Runs a loader or action and returns its Response, whether it was returned or thrown. */
+export async function respond(run: () => Promise<unknown>): Promise<Response> {
+  try {
+    return (await run()) as Response;
+  } catch (thrown) {
+    if (thrown instanceof Response) return thrown;
+    throw thrown;
+  }
+}
