@@ -140,7 +140,7 @@ test.describe("the HTTP layer", () => {
     }
     // Signed in, every page renders the session's one token.
     const token = await csrfOf(api, "/account");
-    expect((await api.post("/store/subscribe/hosting", { form: { hosting: "satellite", csrf: token } })).status()).toBe(400);
+    expect((await api.post("/store/subscribe/hosting", { form: { hosting: "satellite", csrf: token } })).status()).toBe(422);
 
     for (const path of ["/account", "/account?_data=routes%2F_portal.account", "/home?_data=root"]) {
       const response = await api.get(path);

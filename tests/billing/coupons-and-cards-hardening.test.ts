@@ -8,7 +8,8 @@ import { getBilling, ProviderError } from "~/server/billing/index.server";
 import { createLocalCards } from "~/server/cards/local/provider.server";
 import { idempotencyKeyOf } from "~/server/billing-drawers.server";
 import { db } from "~/server/db.server";
-import { applyCoupon } from "~/server/new-subscription.server";
+import { applyCoupon } from "~/server/wizards/coupons.server";
+import { subscriptionWizard } from "~/server/wizards/new-subscription.server";
 import { findUserByEmail } from "~/server/users.server";
 
 describe("coupon codes (issue 9 §9)", () => {
@@ -104,7 +105,7 @@ describe("what a form may say (issue 9 §9)", () => {
     const user = findUserByEmail("distributor@example.com");
     if (!user) throw new Error("the demo distributor is missing");
     const answers = [];
-    for (let attempt = 0; attempt < 11; attempt += 1) answers.push(await applyCoupon(user, "NOPE"));
+    for (let attempt = 0; attempt < 11; attempt += 1) answers.push(await applyCoupon(user, subscriptionWizard, "NOPE"));
     expect(answers.slice(0, 10)).toEqual(Array(10).fill("Invalid coupon code."));
     expect(answers[10]).toMatch(/^Too many coupon attempts\. Please wait \d+ minutes? and try again\.$/);
   });
