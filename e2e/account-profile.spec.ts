@@ -63,7 +63,7 @@ test.describe("changing the password", () => {
     await expect(page.getByRole("status")).toContainText("Your password was changed.");
 
     await page.getByText("Alex Morgan").click();
-    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.getByRole("button", { name: "Sign out", exact: true }).click();
     await signIn(page, DEMO.admin, DEMO_PASSWORD);
     await expect(page.getByRole("alert")).toContainText("The email or password is incorrect.");
     await signIn(page, DEMO.admin, newPassword);
