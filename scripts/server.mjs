@@ -2,7 +2,8 @@
 // that what must happen before Remix can: the client address from the socket (or from a configured number of
 // trusted proxies), a body-size limit enforced before anything reads the body, and the security headers
 // (with a per-request CSP nonce) on every response, static files and errors included.
-// Run it directly (`node scripts/server.mjs`); it listens on PORT. Configuration comes only from the environment.
+// Run it directly (`node scripts/server.mjs`) and it listens on PORT; or import startServer(). Configuration comes
+// only from the environment.
 import { randomBytes } from "node:crypto";
 import { statSync, watch } from "node:fs";
 import path from "node:path";
@@ -144,7 +145,8 @@ export function createApp({ build, mode = process.env.NODE_ENV ?? "production", 
   return app;
 }
 
-async function main() {
+/** Starts the portal on PORT (HOST if set), reading configuration only from the environment. */
+export async function startServer() {
   process.env.NODE_ENV ??= "production";
   let trustProxy;
   try {
@@ -176,6 +178,7 @@ async function main() {
   }
 }
 
+// Run directly (or as a cluster worker's exec), it starts; imported, it only exports.
 if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
-  await main();
+  await startServer();
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { cardFormSchema, passwordChangeSchema, profileSchema } from "~/domain/account";
+import { cardFormSchema } from "~/domain/billing-forms";
+import { passwordChangeSchema, profileSchema } from "~/domain/profile";
 import { loginSchema } from "~/domain/login";
 
 const messageFor = (result: { error?: { issues: { path: (string | number)[]; message: string }[] } }, field: string) =>
