@@ -17,6 +17,7 @@ import * as subscribePlan from "~/routes/_portal.store.subscribe.plan";
 import * as subscribeReview from "~/routes/_portal.store.subscribe.review";
 import * as subscribeSupport from "~/routes/_portal.store.subscribe.support";
 import * as subscribe from "~/routes/_portal.store.subscribe";
+import * as orderProgress from "~/routes/_portal.store.orders.$jobId";
 import * as login from "~/routes/login";
 import * as logout from "~/routes/logout";
 import * as sidebar from "~/routes/preferences.sidebar";
@@ -37,7 +38,7 @@ const ACTIONS: [string, Action][] = [
   ["/preferences/sidebar", sidebar.action],
   ["/account", account.action],
   ["/account/cards/new", accountCardNew.action],
-  ["/account/cards/:sourceId/replace", accountCardReplace.action],
+  ["/account/cards/:id/replace", accountCardReplace.action],
   ["/account/profile", accountProfile.action],
   ["/account/shipping", accountShipping.action],
   ["/store/subscribe", subscribe.action],
@@ -47,11 +48,12 @@ const ACTIONS: [string, Action][] = [
   ["/store/subscribe/hardware", subscribeHardware.action],
   ["/store/subscribe/billing", subscribeBilling.action],
   ["/store/subscribe/billing/cards/new", subscribeBillingCardNew.action],
-  ["/store/subscribe/billing/cards/:sourceId/replace", subscribeBillingCardReplace.action],
+  ["/store/subscribe/billing/cards/:id/replace", subscribeBillingCardReplace.action],
   ["/store/subscribe/billing/profile", subscribeBillingProfile.action],
   ["/store/subscribe/billing/shipping", subscribeBillingShipping.action],
   ["/store/subscribe/review", subscribeReview.action],
   ["/store/subscribe/order", subscribeOrder.action],
+  ["/store/orders/:id", orderProgress.action],
   // Last: a well-formed sign-out ends the fuzzing session.
   ["/logout", logout.action],
 ];
@@ -184,12 +186,12 @@ describe("the fuzz suite (issue 9)", { timeout: 300_000 }, () => {
       const form = malformedForm(random, csrf, otherSourceId);
       const headers = new Headers({ Cookie: cookie });
       if (form.contentType) headers.set("Content-Type", form.contentType);
-      const request = new Request(`http://portal.test${path.replace(":sourceId", encodeURIComponent(form.sourceId))}`, {
+      const request = new Request(`http://portal.test${path.replace(":id", encodeURIComponent(form.sourceId))}`, {
         method: "POST",
         headers,
         body: form.body,
       });
-      const status = await statusOf(() => action({ request, params: { sourceId: form.sourceId }, context: { clientAddress: "192.0.2.200" } }));
+      const status = await statusOf(() => action({ request, params: { sourceId: form.sourceId, jobId: form.sourceId }, context: { clientAddress: "192.0.2.200" } }));
       sent += 1;
       if (status !== 403) passedCsrf += 1;
       expect(status, `${path} form #${index}`).toBeLessThan(500);
