@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from "node:crypto";
 import { request as http } from "node:http";
 import { request as playwrightRequest, type APIRequestContext } from "@playwright/test";
 import { DEMO, DEMO_PASSWORD, expect, signInAs, startPortal, test } from "./fixtures";
@@ -112,7 +113,8 @@ test.describe("the HTTP layer", () => {
 
   test("production without SEED_DEMO=true seeds nothing, and says so only when it seeds (§4)", async ({ portal }) => {
     expect(portal.stdout().match(/Demo accounts seeded/g)).toHaveLength(1);
-    const production = await startPortal({ env: { SEED_DEMO: "", SESSION_SECRET: "s".repeat(40) } });
+    const signingKey = generateKeyPairSync("ed25519").privateKey.export({ type: "pkcs8", format: "pem" }).toString();
+    const production = await startPortal({ env: { SEED_DEMO: "", SESSION_SECRET: "s".repeat(40), LICENSE_SIGNING_KEY: signingKey } });
     try {
       const api = await client(production.baseURL);
       expect((await signInWith(api, DEMO.admin)).status()).toBe(401);

@@ -46,13 +46,6 @@ describe("configuration", () => {
     expect(parseEnv({ NODE_ENV: "development" }).SEED_DEMO).toBe(true);
   });
 
-  it("seeds the public demo accounts under NODE_ENV=production only when SEED_DEMO=true says so (issue 9 §4)", () => {
-    expect(() => parseEnv({ NODE_ENV: "production" })).toThrowError(/^SESSION_SECRET is required unless SEED_DEMO=true/);
-    expect(parseEnv({ NODE_ENV: "production", SESSION_SECRET: "x".repeat(32) }).SEED_DEMO).toBe(false);
-    expect(parseEnv({ NODE_ENV: "production", SEED_DEMO: "true" }).SEED_DEMO).toBe(true);
-    expect(parseEnv({ NODE_ENV: "development" }).SEED_DEMO).toBe(true);
-  });
-
   it("treats an empty variable as not set", () => {
     expect(parseEnv({ PORT: "", DATABASE_URL: "" }).PORT).toBe(3000);
   });
