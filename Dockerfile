@@ -1,10 +1,10 @@
 # GateKeeper Portal image. See docs/docker.md for building and running it.
 #
-# DEMO SEED IS ON BY DEFAULT: with SEED_DEMO unset (or "true") the server seeds demo accounts
-# into an empty database and generates its own secret and license signing key (.portal-secret and
-# .license-signing-key.pem beside the database). For a real deployment run with SEED_DEMO=false,
-# SESSION_SECRET set (32+ characters, e.g. `openssl rand -hex 32`) and LICENSE_SIGNING_KEY set (an Ed25519
-# private key in PEM, `openssl genpkey -algorithm ed25519`); the server refuses to start without them then.
+# A REAL DEPLOYMENT BY DEFAULT: the image seeds no demo accounts and refuses to start without
+# SESSION_SECRET (32+ characters, e.g. `openssl rand -hex 32`) and LICENSE_SIGNING_KEY (an Ed25519 private
+# key in PEM, `openssl genpkey -algorithm ed25519`). For a local demo run it with `-e SEED_DEMO=true`: the
+# server then seeds the demo accounts into an empty database and generates its own secret and license
+# signing key (.portal-secret and .license-signing-key.pem beside the database).
 
 # ---- build: compiles better-sqlite3 from source, builds the Remix app, drops dev dependencies ----
 FROM node:20-bookworm-slim AS build
@@ -37,11 +37,11 @@ RUN npm run build \
 FROM node:20-bookworm-slim AS runtime
 
 # DATABASE_URL points into the volume so the database (and the demo secret beside it) outlive
-# the container. SEED_DEMO is spelled out to make the default visible: set it to false for production.
+# the container. SEED_DEMO is spelled out to make the default visible: true only for a demo.
 ENV NODE_ENV=production \
     PORT=3000 \
     DATABASE_URL=file:/data/portal.sqlite \
-    SEED_DEMO=true
+    SEED_DEMO=false
 
 WORKDIR /app
 
@@ -52,6 +52,7 @@ COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/build ./build
 COPY --from=build /app/public ./public
 COPY --from=build /app/db/migrations ./db/migrations
+COPY --from=build /app/scripts/server.mjs ./scripts/server.mjs
 
 # The directory must exist and belong to 'node' before VOLUME, so a fresh named volume inherits that owner.
 RUN mkdir -p /data && chown node:node /data
@@ -66,7 +67,7 @@ EXPOSE 3000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 
-# One portal process per core behind port 3000 (scripts/start.mjs; WEB_CONCURRENCY to change), run
-# directly: no npm in between, and node is PID 1 so it gets SIGTERM and stops its workers cleanly.
+# One portal process per core behind port 3000 (scripts/start.mjs forks scripts/server.mjs; WEB_CONCURRENCY to
+# change), run directly: no npm in between, and node is PID 1 so it gets SIGTERM and stops its workers cleanly.
 COPY --from=build /app/scripts/start.mjs ./scripts/start.mjs
 CMD ["node", "scripts/start.mjs"]

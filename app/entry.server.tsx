@@ -1,12 +1,12 @@
 import { PassThrough } from "node:stream";
-import type { EntryContext, HandleDataRequestFunction } from "@remix-run/node";
+import type { AppLoadContext, EntryContext, HandleDataRequestFunction } from "@remix-run/node";
 import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { JOB_KINDS } from "~/server/jobs/kinds.server";
 import { startJobRunner } from "~/server/jobs/runner.server";
-import { applySecurityHeaders } from "~/server/security-headers.server";
+import { NonceContext } from "~/ui/nonce";
 
 // The server process runs the durable jobs (orders, ...) and resumes the ones a restart interrupted.
 startJobRunner(JOB_KINDS);
@@ -18,19 +18,24 @@ export default function handleRequest(
   responseStatusCode: number,
   responseHeaders: Headers,
   remixContext: EntryContext,
+  loadContext: AppLoadContext,
 ) {
+  const nonce = loadContext.cspNonce;
   // Bots and the no-JavaScript reader both get the whole document at once; browsers stream.
   const readyEvent = isbot(request.headers.get("user-agent") ?? "") ? "onAllReady" : "onShellReady";
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
     const { pipe, abort } = renderToPipeableStream(
-      <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} />,
+      <NonceContext.Provider value={nonce}>
+        <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
+      </NonceContext.Provider>,
       {
+        nonce,
         [readyEvent]() {
           shellRendered = true;
           const body = new PassThrough();
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-          applySecurityHeaders(responseHeaders, request);
+          responseHeaders.set("Cache-Control", "no-store");
           resolve(
             new Response(createReadableStreamFromReadable(body), {
               headers: responseHeaders,
@@ -54,7 +59,11 @@ export default function handleRequest(
   });
 }
 
-export const handleDataRequest: HandleDataRequestFunction = (response, { request }) => {
-  applySecurityHeaders(response.headers, request);
+/**
+ * Pages and their data are per visitor (the CSRF token, the signed-in user's data): no cache may keep them.
+ * The security headers are set by scripts/server.mjs on every response, this one included.
+ */
+export const handleDataRequest: HandleDataRequestFunction = (response) => {
+  response.headers.set("Cache-Control", "no-store");
   return response;
 };

@@ -15,10 +15,11 @@ import {
 import type { ReactNode } from "react";
 import { AuthenticityTokenProvider } from "remix-utils/csrf/react";
 import { commitCsrfToken } from "~/server/csrf.server";
-import { commitSession, takeToast } from "~/server/session.server";
+import { takeToast } from "~/server/session.server";
 import rootStyles from "~/styles/root.css";
 import { ErrorPage } from "~/ui/error-page";
 import { theme } from "~/ui/theme";
+import { useNonce } from "~/ui/nonce";
 import { ToastMessage } from "~/ui/toast";
 
 export const links: LinksFunction = () => [
@@ -28,14 +29,15 @@ export const links: LinksFunction = () => [
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const [csrfToken, csrfCookie] = await commitCsrfToken(request);
-  const { toast, session } = await takeToast(request);
+  const { toast, setCookie } = await takeToast(request);
   const headers = new Headers();
   if (csrfCookie) headers.append("Set-Cookie", csrfCookie);
-  if (toast) headers.append("Set-Cookie", await commitSession(session, request));
+  if (setCookie) headers.append("Set-Cookie", setCookie);
   return json({ csrfToken, toast }, { headers });
 }
 
 function Document({ children }: { children: ReactNode }) {
+  const nonce = useNonce();
   return (
     // mantineHtmlProps puts the colour scheme on <html> in the server's HTML: Mantine's colour variables
     // (button fills among them) hang off it, and without JavaScript its script never sets it.
@@ -45,7 +47,7 @@ function Document({ children }: { children: ReactNode }) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <Meta />
         <Links />
-        <ColorSchemeScript defaultColorScheme="light" />
+        <ColorSchemeScript defaultColorScheme="light" nonce={nonce} />
       </head>
       <body>
         {/* The theme's variables and Mantine's global classes come from a static stylesheet
@@ -53,8 +55,8 @@ function Document({ children }: { children: ReactNode }) {
         <MantineProvider theme={theme} defaultColorScheme="light" withCssVariables={false} withGlobalClasses={false}>
           {children}
         </MantineProvider>
-        <ScrollRestoration />
-        <Scripts />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
       </body>
     </html>
   );

@@ -213,5 +213,38 @@ export const jobs = sqliteTable(
   (table) => [index("jobs_owner_idx").on(table.ownerId), index("jobs_due_idx").on(table.status, table.nextRunAt)],
 );
 
+/**
+ * A signed-in browser. The cookie carries only a random token; the row is keyed by the token's SHA-256, so
+ * the table alone cannot be replayed. Sign-out deletes the row; a password change deletes the others.
+ */
+export const sessions = sqliteTable(
+  "sessions",
+  {
+    /** SHA-256 (hex) of the session token in the cookie. */
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
+    lastSeenAt: integer("last_seen_at", { mode: "timestamp_ms" }).notNull(),
+    /** The absolute end; idle expiry is counted from lastSeenAt. */
+    expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+    userAgent: text("user_agent").notNull().default(""),
+    /** The CSRF token of this session: forms of a signed-in user must carry exactly this one. */
+    csrfToken: text("csrf_token").notNull(),
+  },
+  (table) => [index("sessions_user_idx").on(table.userId)],
+);
+
+/**
+ * Throttle counters (sign-in, password change, coupon Apply), in rate-limiter-flexible's SQLite layout, so
+ * they survive a restart and are shared by every server process. `expire` is in epoch milliseconds.
+ */
+export const rateLimits = sqliteTable("rate_limits", {
+  key: text("key").primaryKey(),
+  points: integer("points").notNull().default(0),
+  expire: integer("expire"),
+});
+
 export * from "./billing-schema";
 export * from "./hub-schema";

@@ -8,6 +8,7 @@ import * as schema from "./schema";
 
 /** Every demo account signs in with this password; the README lists the accounts. */
 export const DEMO_PASSWORD = "GateKeeper-demo-1";
+export const DEMO_ACCOUNTS = ["customer@example.com", "distributor@example.com", "admin@example.com"] as const;
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -15,9 +16,9 @@ const DAY = 24 * 60 * 60 * 1000;
  * Demo accounts, licenses and Hub installations, created only on an empty database so that a
  * restart never duplicates or overwrites what a user changed.
  */
-export function seedDemo(db: BetterSQLite3Database<typeof schema>, now = new Date()): void {
+export function seedDemo(db: BetterSQLite3Database<typeof schema>, now = new Date()): boolean {
   const [{ users }] = db.select({ users: count() }).from(schema.users).all();
-  if (users > 0) return;
+  if (users > 0) return false;
 
   db.transaction((tx) => {
     const passwordHash = hashPasswordSync(DEMO_PASSWORD);
@@ -26,7 +27,7 @@ export function seedDemo(db: BetterSQLite3Database<typeof schema>, now = new Dat
       .values([
         {
           id: customerId,
-          email: "customer@example.com",
+          email: DEMO_ACCOUNTS[0],
           passwordHash,
           firstName: "Dana",
           lastName: "Whitfield",
@@ -37,7 +38,7 @@ export function seedDemo(db: BetterSQLite3Database<typeof schema>, now = new Dat
         },
         {
           id: randomUUID(),
-          email: "distributor@example.com",
+          email: DEMO_ACCOUNTS[1],
           passwordHash,
           firstName: "Ravi",
           lastName: "Patel",
@@ -48,7 +49,7 @@ export function seedDemo(db: BetterSQLite3Database<typeof schema>, now = new Dat
         },
         {
           id: randomUUID(),
-          email: "admin@example.com",
+          email: DEMO_ACCOUNTS[2],
           passwordHash,
           firstName: "Alex",
           lastName: "Morgan",
@@ -150,4 +151,5 @@ export function seedDemo(db: BetterSQLite3Database<typeof schema>, now = new Dat
       .run();
     seedBillingDemo(tx, now);
   });
+  return true;
 }

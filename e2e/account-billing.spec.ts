@@ -263,6 +263,8 @@ test.describe("the shipping address", () => {
 
 test.describe("accessibility", () => {
   test("the account page and each drawer have no serious violations", async ({ page, portal, javaScriptEnabled }) => {
+    // Five axe scans plus a sign-in at OWASP's scrypt cost: near 30 s on a busy 2-core machine.
+    test.slow();
     await signInAsNewCustomer(page, portal.databaseFile);
     for (const url of ["/account", "/account/cards/new", "/account/profile", "/account/shipping"]) {
       await page.goto(url);

@@ -20,6 +20,8 @@ interface PortalServer {
   databaseFile: string;
   /** Everything the server wrote to stderr so far. */
   stderr: () => string;
+  /** Everything the server wrote to stdout so far (the request log, the demo-seed line). */
+  stdout: () => string;
 }
 
 function freePort(): Promise<number> {
@@ -57,7 +59,7 @@ export async function startPortal({ directory: reused, env: extraEnv = {} }: { d
   const port = await freePort();
   let stdout = "";
   let stderr = "";
-  const child = spawn(process.execPath, ["node_modules/@remix-run/serve/dist/cli.js", "build/index.js"], {
+  const child = spawn(process.execPath, ["scripts/server.mjs"], {
     env: {
       ...process.env,
       NODE_ENV: "production",
@@ -80,6 +82,7 @@ export async function startPortal({ directory: reused, env: extraEnv = {} }: { d
     directory,
     databaseFile,
     stderr: () => stderr,
+    stdout: () => stdout,
     /** Stops the server; SIGKILL stands for a crash (nothing gets to finish). keepData leaves the database for a restart. */
     async stop({ signal = "SIGTERM", keepData = false }: { signal?: NodeJS.Signals; keepData?: boolean } = {}) {
       const exited = () => child.exitCode !== null || child.signalCode !== null;

@@ -52,7 +52,7 @@ test.describe("signing in", () => {
     test(`${email} signs in and out`, async ({ page }) => {
       await signInAs(page, email);
       await page.getByText(/Dana Whitfield|Ravi Patel|Alex Morgan/).click();
-      await page.getByRole("button", { name: "Sign out" }).click();
+      await page.getByRole("button", { name: "Sign out", exact: true }).click();
       await expect(page).toHaveURL(/\/login$/);
       await page.goto("/home");
       await expect(page).toHaveURL(/\/login\?redirectTo=%2Fhome$/);

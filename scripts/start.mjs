@@ -5,12 +5,11 @@ import cluster from "node:cluster";
 import { availableParallelism } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { RateLimiterClusterMaster } from "rate-limiter-flexible";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 
-/** What each worker runs: the single-process server for the built app, with its arguments. */
-export const SERVER_ENTRY = [path.join(ROOT, "node_modules/@remix-run/serve/dist/cli.js"), path.join(ROOT, "build/index.js")];
+/** What each worker runs: the single-process server for the built app (scripts/server.mjs, decision 050). */
+export const SERVER_ENTRY = [path.join(ROOT, "scripts/server.mjs")];
 
 /** A worker that dies this soon after starting is failing at start-up: give up rather than loop. */
 const CRASH_LOOP_MS = 5_000;
@@ -34,9 +33,8 @@ async function runPrimary() {
     console.error(error.message);
     process.exit(1);
   }
+  // The workers share the database, and with it the job leases and the throttles' counters (decisions 042, 052).
   cluster.setupPrimary({ exec: SERVER_ENTRY[0], args: SERVER_ENTRY.slice(1) });
-  // Keeps the workers' rate limits (the sign-in throttle) in one place, so they hold across workers.
-  new RateLimiterClusterMaster();
   let stopping = false;
   const startedAt = new Map();
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { isCountryCode } from "./countries";
-import { CANNOT_BE_EMPTY } from "./fields";
+import { boundedString, CANNOT_BE_EMPTY, MAX_TEXT_LENGTH } from "./fields";
 import { toE164 } from "./phone";
 
 /**
@@ -15,7 +15,7 @@ export const INVALID_PHONE = "Invalid phone number.";
  */
 export function phoneFields<Required extends boolean>(required: Required) {
   return z
-    .object({ phone_country: z.string().default("US"), phone: z.string().trim().default("") })
+    .object({ phone_country: boundedString(8).default("US"), phone: boundedString(40).trim().default("") })
     .superRefine((value, ctx) => {
       if (!value.phone) {
         if (required) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["phone"], message: CANNOT_BE_EMPTY });
@@ -29,6 +29,7 @@ export function phoneFields<Required extends boolean>(required: Required) {
 export const countryCode = (message: string) =>
   z
     .string({ required_error: message })
+    .max(MAX_TEXT_LENGTH, message)
     .trim()
     .toUpperCase()
     .refine((code) => isCountryCode(code), message);

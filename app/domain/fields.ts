@@ -1,21 +1,35 @@
 import { z } from "zod";
 
 /** Form fields and their messages, shared by every form of the portal (spec 000 §5, spec 001 §5). */
+
+/**
+ * Every text field has a ceiling (issue 9 §5): names, addresses and codes fit easily; a megabyte of text
+ * in a name field is refused with a message next to the field instead of being stored or sent on.
+ */
+export const MAX_TEXT_LENGTH = 200;
+/** Passwords may be long passphrases, but scrypt should not hash a megabyte. */
+export const MAX_PASSWORD_LENGTH = 256;
+
+export const tooLong = (max: number) => `Too long: at most ${max} characters.`;
+
+/** A string of at most `max` characters, with the message saying so. */
+export const boundedString = (max = MAX_TEXT_LENGTH, requiredMessage?: string) =>
+  z.string({ required_error: requiredMessage }).max(max, tooLong(max));
+
 /** Messages of spec 000 §5. */
 export const CANNOT_BE_EMPTY = "Cannot be empty.";
 
-export const requiredText = z.string({ required_error: CANNOT_BE_EMPTY }).trim().min(1, CANNOT_BE_EMPTY);
+export const requiredText = boundedString(MAX_TEXT_LENGTH, CANNOT_BE_EMPTY).trim().min(1, CANNOT_BE_EMPTY);
 
 export const SELECT_YOUR_COUNTRY = "Please select your country.";
 /** Spec 001 §5's email message; spec 000 names no message for a malformed email. */
 export const INVALID_EMAIL = "Invalid Email";
 
-export const optionalText = z.string().trim().default("");
+export const optionalText = boundedString().trim().default("");
 export const requiredEmail = requiredText.pipe(z.string().email(INVALID_EMAIL));
 export const optionalEmail = optionalText.pipe(z.union([z.literal(""), z.string().email(INVALID_EMAIL)]));
 /** A checkbox posts "on" when ticked and nothing when not. */
-export const checkbox = z
-  .string()
+export const checkbox = boundedString(8)
   .optional()
   .transform((value) => value === "on");
 

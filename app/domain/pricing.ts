@@ -1,3 +1,4 @@
+import { z } from "zod";
 /**
  * Pricing rules shared by the billing engine and the pages: billing periods, proration and coupons.
  * Amounts are integer cents; every rounding happens here, once per line, to the nearest cent.
@@ -51,6 +52,15 @@ export const COUPON_MESSAGES = {
   invalid: "Invalid coupon code.",
   noneToRemove: "No coupon added.",
 } as const;
+
+/**
+ * What a coupon code may look like before any provider sees it (issue 9 §9): letters, digits, "-" and "_",
+ * at most 50 characters. The code ends up in the provider's request path (Chargebee's /coupons/{id}), so
+ * "/", "?", "%", dots and spaces never get that far.
+ */
+export const couponCodeSchema = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,49}$/, COUPON_MESSAGES.invalid);
+
+export const isCouponCode = (code: string) => couponCodeSchema.safeParse(code).success;
 
 /**
  * Why this customer may not apply the coupon, or null when they may: it must be active, and a referral

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { phoneFields } from "./contact-fields";
-import { CANNOT_BE_EMPTY, requiredText } from "./fields";
+import { boundedString, CANNOT_BE_EMPTY, MAX_PASSWORD_LENGTH, requiredText } from "./fields";
 
 /** The profile and password forms of /account (spec 000 §3, §5). */
 export const profileSchema = z
@@ -28,9 +28,9 @@ export const unmetPasswordRequirements = (password: string) =>
 /** All three rules are checked together, so every message shows at once. */
 export const passwordChangeSchema = z
   .object({
-    old_password: z.string().default(""),
-    new_password: z.string().default(""),
-    confirm_password: z.string().default(""),
+    old_password: boundedString(MAX_PASSWORD_LENGTH).default(""),
+    new_password: boundedString(MAX_PASSWORD_LENGTH).default(""),
+    confirm_password: boundedString(MAX_PASSWORD_LENGTH).default(""),
   })
   .superRefine((value, ctx) => {
     const fail = (field: string, message: string) => ctx.addIssue({ code: z.ZodIssueCode.custom, path: [field], message });

@@ -7,11 +7,13 @@ import { validationError, type ValidationErrorResponseData } from "remix-validat
 import { unmetPasswordRequirements } from "~/domain/profile";
 import { splitPhone } from "~/domain/phone";
 import { loadAccountBilling } from "~/server/account-billing.server";
-import { requireUser } from "~/server/auth.server";
+import { requireSession } from "~/server/auth.server";
 import { readUserForm } from "~/server/forms.server";
-import { redirectWithToast } from "~/server/session.server";
+import { endOtherSessions, listSessions, redirectWithToast, type SessionRecord } from "~/server/session.server";
+import { releasePasswordChange, reservePasswordChange, waitMessage } from "~/server/throttle.server";
 import { changePassword, updateProfile, type UserRecord } from "~/server/users.server";
 import { PasswordForm, ProfileForm, passwordValidator, profileValidator } from "~/ui/account/profile-forms";
+import { SessionsCard } from "~/ui/account/sessions";
 import { AddressPanels } from "~/ui/billing/address-panels";
 import { BillingProfileCard } from "~/ui/billing/billing-profile-card";
 import { BillingProfilePending } from "~/ui/billing/drawer";
@@ -25,9 +27,17 @@ export const handle = { title: "Account" };
 export const meta: MetaFunction = () => documentTitle("Account");
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await requireUser(request);
+  const { user, session: current } = await requireSession(request);
   const phone = splitPhone(user.phone);
   return json({
+    sessions: listSessions(user.id).map((session) => ({
+      // The row id is a hash of the cookie's token; the page shows only a prefix of it, as a list key.
+      id: session.id.slice(0, 12),
+      current: session.id === current.id,
+      userAgent: session.userAgent,
+      createdAt: session.createdAt.toISOString(),
+      lastSeenAt: session.lastSeenAt.toISOString(),
+    })),
     ...(await loadAccountBilling(user)),
     profile: {
       firstName: user.firstName,
@@ -40,12 +50,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const { user, formData } = await readUserForm(request);
+  const { user, session, formData } = await readUserForm(request);
   switch (formData.get("subaction")) {
     case "profile":
       return saveProfile(request, user, formData);
     case "password":
-      return savePassword(request, user, formData);
+      return savePassword(request, user, session, formData);
+    case "sign-out-others":
+      endOtherSessions(user.id, session.id);
+      return redirectWithToast(request, "/account", { kind: "success", message: "You were signed out everywhere else." });
     default:
       throw json({ message: "This form is not known on the account page." }, { status: 400 });
   }
@@ -60,21 +73,29 @@ async function saveProfile(request: Request, user: UserRecord, formData: FormDat
 
 type PasswordErrorData = ValidationErrorResponseData & { unmet?: string[] };
 
-async function savePassword(request: Request, user: UserRecord, formData: FormData) {
+async function savePassword(request: Request, user: UserRecord, session: SessionRecord, formData: FormData) {
   const result = await passwordValidator.validate(formData);
   // Passwords are never written back into the page; the unmet requirements are, for the checklist.
   if (result.error) {
     const unmet = unmetPasswordRequirements(String(formData.get("new_password") ?? ""));
     return json<PasswordErrorData>({ ...result.error, unmet }, { status: 422 });
   }
-  if (!(await changePassword(user.id, result.data.old_password, result.data.new_password))) {
-    return validationError({
+  const oldPasswordError = (message: string) =>
+    validationError({
       // The form's id ties the error to it; without it remix-validated-form takes the post for a success and resets the form.
       formId: "password",
       subaction: "password",
-      fieldErrors: { old_password: "The current password is incorrect." },
+      fieldErrors: { old_password: message },
     });
+  // Throttled like sign-in: a stolen session must not become a way to guess the password.
+  const waitSeconds = await reservePasswordChange(user.id);
+  if (waitSeconds > 0) return oldPasswordError(waitMessage("password change attempts", waitSeconds));
+  if (!(await changePassword(user.id, result.data.old_password, result.data.new_password))) {
+    return oldPasswordError("The current password is incorrect.");
   }
+  await releasePasswordChange(user.id);
+  // Whoever else holds a session (perhaps the reason for the change) is signed out.
+  endOtherSessions(user.id, session.id);
   return redirectWithToast(request, "/account", { kind: "success", message: "Your password was changed." });
 }
 
@@ -82,7 +103,7 @@ async function savePassword(request: Request, user: UserRecord, formData: FormDa
 const DRAWER_BASE = "/account";
 
 export default function Account() {
-  const { profile, payment, billingProfile } = useLoaderData<typeof loader>();
+  const { profile, payment, billingProfile, sessions } = useLoaderData<typeof loader>();
   const actionData = useActionData<PasswordErrorData>();
   return (
     <Stack gap="lg" maw={1100}>
@@ -110,6 +131,7 @@ export default function Account() {
         <ProfileForm defaults={profile} />
         <PasswordForm unmetAfterSubmit={actionData?.subaction === "password" ? (actionData.unmet ?? null) : null} />
       </SimpleGrid>
+      <SessionsCard sessions={sessions} />
       <Outlet />
       <BillingProfilePending drawerBase={DRAWER_BASE} />
     </Stack>

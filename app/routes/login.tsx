@@ -6,11 +6,12 @@ import { json, redirect, type ActionFunctionArgs, type LinksFunction, type Loade
 import { useActionData, useSearchParams } from "@remix-run/react";
 import { ValidatedForm, validationError } from "remix-validated-form";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
-import { safeRedirect } from "remix-utils/safe-redirect";
 import { loginSchema } from "~/domain/login";
-import { checkCredentials, getUserId, INVALID_CREDENTIALS, signIn } from "~/server/auth.server";
+import { safeRedirect } from "~/domain/redirects";
+import { checkCredentials, getUserId, INVALID_CREDENTIALS, isKnownDevice, signIn } from "~/server/auth.server";
 import { validateCsrf } from "~/server/csrf.server";
-import { clearFailedLogins, recordFailedLogin, secondsUntilLoginAllowed } from "~/server/login-throttle.server";
+import { readForm } from "~/server/forms.server";
+import { reserveSignInAttempt, waitMessage } from "~/server/throttle.server";
 import { TextField } from "~/ui/fields";
 import { FORM_STYLES } from "~/ui/stylesheets";
 
@@ -22,38 +23,35 @@ export const meta: MetaFunction = () => [{ title: "Sign in · GateKeeper Portal"
 
 export async function loader({ request }: LoaderFunctionArgs) {
   if (await getUserId(request)) {
-    throw redirect(safeRedirect(new URL(request.url).searchParams.get("redirectTo"), "/home"));
+    throw redirect(safeRedirect(new URL(request.url).searchParams.get("redirectTo"), request.url));
   }
   return null;
 }
 
-export async function action({ request }: ActionFunctionArgs) {
-  const formData = await request.formData();
+export async function action({ request, context }: ActionFunctionArgs) {
+  const formData = await readForm(request);
   await validateCsrf(formData, request);
   const result = await validator.validate(formData);
   // The password is never echoed back into the page.
   if (result.error) return validationError(result.error, { email: result.submittedData.email });
-  const { email, redirectTo } = result.data;
+  const { email, password, redirectTo } = result.data;
 
-  const waitSeconds = await secondsUntilLoginAllowed(request, email);
-  if (waitSeconds > 0) {
-    const minutes = Math.ceil(waitSeconds / 60);
+  // A point is reserved before the password is checked, so parallel guesses are all counted.
+  const attempt = await reserveSignInAttempt(context, email, { knownDevice: await isKnownDevice(request, email) });
+  if (attempt.waitSeconds > 0) {
     return json(
-      {
-        formError: `Too many failed sign-in attempts. Please wait ${minutes} minute${minutes === 1 ? "" : "s"} and try again.`,
-        email,
-      },
-      { status: 429, headers: { "Retry-After": String(waitSeconds) } },
+      { formError: waitMessage("failed sign-in attempts", attempt.waitSeconds), email },
+      { status: 429, headers: { "Retry-After": String(attempt.waitSeconds) } },
     );
   }
 
-  const userId = await checkCredentials(request, formData);
+  const userId = await checkCredentials(request, email, password);
   if (!userId) {
-    await recordFailedLogin(request, email);
+    await attempt.failed();
     return json({ formError: INVALID_CREDENTIALS, email }, { status: 401 });
   }
-  await clearFailedLogins(request, email);
-  return signIn(request, userId, redirectTo ?? null);
+  await attempt.succeeded();
+  return signIn(request, userId, email, redirectTo ?? null);
 }
 
 export default function Login() {

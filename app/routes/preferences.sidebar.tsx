@@ -1,6 +1,6 @@
 import { redirect, type ActionFunctionArgs } from "@remix-run/node";
-import { safeRedirect } from "remix-utils/safe-redirect";
 import { z } from "zod";
+import { safeRedirect } from "~/domain/redirects";
 import { readUserForm } from "~/server/forms.server";
 import { serializeSidebarChoice } from "~/server/preferences.server";
 
@@ -13,7 +13,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const { formData } = await readUserForm(request);
   const parsed = sidebarChoice.safeParse(Object.fromEntries(formData));
   const choice = parsed.success ? parsed.data.sidebar : "open";
-  return redirect(safeRedirect(parsed.success ? parsed.data.redirectTo : null, "/home"), {
+  return redirect(safeRedirect(parsed.success ? parsed.data.redirectTo : null, request.url), {
     headers: { "Set-Cookie": await serializeSidebarChoice(choice) },
   });
 }

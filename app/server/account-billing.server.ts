@@ -12,6 +12,7 @@ import {
   type PaymentSource,
 } from "./billing/index.server";
 import { addCard, replaceCard, type CardForm } from "./billing/payment-methods.server";
+import { holdCardSlot, releaseCardSlot } from "./throttle.server";
 import { assignBillingCustomerId, saveShippingAddress, type UserRecord } from "./users.server";
 
 /**
@@ -173,11 +174,19 @@ function cardFormOf(form: FormData, input: CardFormInput): CardForm {
   };
 }
 
-/** Adds the user's card; refuses a second one. The key belongs to the rendered form (a double submit adds one). */
+/**
+ * Adds the user's card; refuses a second one, atomically: the check and the add run holding the user's card
+ * slot, so two tabs cannot both add. The key belongs to the rendered form (a double submit adds one).
+ */
 export async function addCardFor(user: UserRecord, form: FormData, input: CardFormInput, idempotencyKey: string) {
-  if (await hasCard(user)) throw new OneCardLimitError();
-  const customerId = await ensureBillingCustomer(user);
-  return addCard(customerId, cardFormOf(form, input), idempotencyKey);
+  if (!(await holdCardSlot(user.id))) throw new OneCardLimitError();
+  try {
+    if (await hasCard(user)) throw new OneCardLimitError();
+    const customerId = await ensureBillingCustomer(user);
+    return await addCard(customerId, cardFormOf(form, input), idempotencyKey);
+  } finally {
+    await releaseCardSlot(user.id);
+  }
 }
 
 /** Replaces one of the user's cards (the caller has checked it is theirs) with the posted one. */

@@ -1,46 +1,53 @@
-import { json, redirect } from "@remix-run/node";
+import { createCookie, createMemorySessionStorage, json, redirect } from "@remix-run/node";
 import { Authenticator, AuthorizationError } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
-import { safeRedirect } from "remix-utils/safe-redirect";
-import { loginSchema } from "~/domain/login";
-import { verifyPassword } from "./passwords.server";
-import { commitSession, getSession, SESSION_USER_KEY, sessionStorage } from "./session.server";
+import { eq } from "drizzle-orm";
+import { users } from "~db/schema";
+import { safeRedirect } from "~/domain/redirects";
+import { issueCsrfToken } from "./csrf.server";
+import { db } from "./db.server";
+import { hashPassword, needsRehash, verifyPassword } from "./passwords.server";
+import { secretFor } from "./secrets.server";
+import { cookieName, currentSession, isHttps, startSession, type SessionRecord } from "./session.server";
 import { findUserByEmail, findUserById, type UserRecord } from "./users.server";
 
 export const INVALID_CREDENTIALS = "The email or password is incorrect.";
 
+/** A hash at today's cost, checked when the account does not exist, so timing does not reveal which emails are registered. */
+const DUMMY_HASH = hashPassword("not a password");
+
 /**
- * remix-auth's form strategy checks the credentials; the session is committed by us (not by
- * remix-auth's successRedirect) so that the cookie's Secure flag can follow the request's scheme.
+ * remix-auth's form strategy checks the credentials. The portal keeps its sessions itself (decision 051), so
+ * remix-auth never stores anything: its session storage is an unused in-memory one, and no success redirect
+ * is given, so it only returns the user id.
  */
-const authenticator = new Authenticator<string>(sessionStorage, { sessionKey: SESSION_USER_KEY });
+const authenticator = new Authenticator<string>(createMemorySessionStorage());
 
 authenticator.use(
   new FormStrategy(async ({ form }) => {
-    const parsed = loginSchema.safeParse(Object.fromEntries(form));
-    if (!parsed.success) throw new AuthorizationError(INVALID_CREDENTIALS);
-    const user = findUserByEmail(parsed.data.email);
-    // Verify against a dummy hash when the account does not exist, so timing does not reveal which emails are registered.
-    const valid = await verifyPassword(parsed.data.password, user?.passwordHash ?? DUMMY_HASH);
+    const user = findUserByEmail(String(form.get("email") ?? ""));
+    const password = String(form.get("password") ?? "");
+    const valid = await verifyPassword(password, user?.passwordHash ?? (await DUMMY_HASH));
     if (!user || !valid) throw new AuthorizationError(INVALID_CREDENTIALS);
+    // A hash made at an older cost is re-made at today's on the way (the password is at hand only now).
+    if (needsRehash(user.passwordHash)) {
+      db.update(users).set({ passwordHash: await hashPassword(password) }).where(eq(users.id, user.id)).run();
+    }
     return user.id;
   }),
   "password",
 );
 
-const DUMMY_HASH =
-  "scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA";
-
-/**
- * The user id when the credentials in the form are right, or null. The action has already read the
- * body (for the CSRF check), so the strategy gets the parsed form and a body-less copy of the request:
- * remix-auth re-creates the Request, which a consumed body would make throw.
- */
-export async function checkCredentials(request: Request, formData: FormData): Promise<string | null> {
+/** The user id when the email and password are right, or null. */
+export async function checkCredentials(request: Request, email: string, password: string): Promise<string | null> {
+  const credentials = new FormData();
+  credentials.set("email", email);
+  credentials.set("password", password);
   try {
+    // remix-auth copies the Request, which a consumed body would make throw: it gets a body-less copy and the form as context.
     return await authenticator.authenticate("password", new Request(request.url, { headers: request.headers }), {
       throwOnError: true,
-      context: { formData },
+      context: { formData: credentials },
     });
   } catch (error) {
     if (error instanceof AuthorizationError) return null;
@@ -48,19 +55,39 @@ export async function checkCredentials(request: Request, formData: FormData): Pr
   }
 }
 
-/** Starts a session for the user and sends them where they were going. */
-export async function signIn(request: Request, userId: string, redirectTo: string | null) {
-  const session = await getSession(request);
-  session.set(SESSION_USER_KEY, userId);
-  return redirect(safeRedirect(redirectTo, "/home"), {
-    headers: { "Set-Cookie": await commitSession(session, request) },
+/**
+ * A browser that has signed in to an account before carries this signed cookie naming it, so the account's
+ * growing sign-in delay (throttle.server) slows strangers, not the owner.
+ */
+function knownDeviceCookie(request: Request) {
+  return createCookie(cookieName(request, "gk_device"), {
+    httpOnly: true,
+    sameSite: "lax",
+    path: "/",
+    secure: isHttps(request),
+    maxAge: 60 * 60 * 24 * 365,
+    secrets: [secretFor("session")],
   });
 }
 
+export async function isKnownDevice(request: Request, email: string): Promise<boolean> {
+  const known: unknown = await knownDeviceCookie(request).parse(request.headers.get("Cookie"));
+  return typeof known === "string" && known === email.trim().toLowerCase();
+}
+
+/** Starts a server-side session (with its own CSRF token) and sends the user where they were going. */
+export async function signIn(request: Request, userId: string, email: string, redirectTo: string | null) {
+  const [csrfToken, csrfCookie] = await issueCsrfToken(request);
+  const { setCookie } = await startSession(request, userId, csrfToken);
+  const headers = new Headers();
+  headers.append("Set-Cookie", setCookie);
+  headers.append("Set-Cookie", csrfCookie);
+  headers.append("Set-Cookie", await knownDeviceCookie(request).serialize(email.trim().toLowerCase()));
+  return redirect(safeRedirect(redirectTo, request.url), { headers });
+}
+
 export async function getUserId(request: Request): Promise<string | null> {
-  const session = await getSession(request);
-  const userId = session.get(SESSION_USER_KEY);
-  return typeof userId === "string" ? userId : null;
+  return (await currentSession(request))?.userId ?? null;
 }
 
 /**
@@ -75,25 +102,33 @@ export function loginUrlFor(request: Request): string {
 }
 
 /**
- * The signed-in user, looked up once per request: the shell's loader and the page's loader run with the
- * same Request, so they share one session read and one query. A loader after an action gets a new
- * Request, so it sees what the action changed.
+ * The signed-in user and their session, looked up once per request: the shell's loader and the page's
+ * loader run with the same Request, so they share one session read and one query. A loader after an
+ * action gets a new Request, so it sees what the action changed.
  */
-const usersByRequest = new WeakMap<Request, Promise<UserRecord | undefined>>();
+const signedInByRequest = new WeakMap<Request, Promise<{ user: UserRecord; session: SessionRecord } | null>>();
 
-function signedInUser(request: Request): Promise<UserRecord | undefined> {
-  let user = usersByRequest.get(request);
-  if (!user) {
-    user = getUserId(request).then((userId) => (userId ? findUserById(userId) : undefined));
-    usersByRequest.set(request, user);
+function signedIn(request: Request) {
+  let found = signedInByRequest.get(request);
+  if (!found) {
+    found = currentSession(request).then((session) => {
+      const user = session ? findUserById(session.userId) : undefined;
+      return session && user ? { user, session } : null;
+    });
+    signedInByRequest.set(request, found);
   }
-  return user;
+  return found;
+}
+
+/** The signed-in user and their session, or a redirect to sign in. */
+export async function requireSession(request: Request): Promise<{ user: UserRecord; session: SessionRecord }> {
+  const found = await signedIn(request);
+  if (!found) throw redirect(loginUrlFor(request));
+  return found;
 }
 
 export async function requireUser(request: Request): Promise<UserRecord> {
-  const user = await signedInUser(request);
-  if (!user) throw redirect(loginUrlFor(request));
-  return user;
+  return (await requireSession(request)).user;
 }
 
 export async function requireAdmin(request: Request): Promise<UserRecord> {

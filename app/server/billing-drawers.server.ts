@@ -78,7 +78,13 @@ function cardDrawerData(user: UserRecord, closeTo: string, replacing?: CardDrawe
   });
 }
 
-const idempotencyKeyOf = (formData: FormData) => String(formData.get("idempotency_key") || randomUUID());
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+/** The form's key when it has the shape this server gives (a random UUID), else a fresh one. */
+export const idempotencyKeyOf = (formData: FormData) => {
+  const posted = formData.get("idempotency_key");
+  return typeof posted === "string" && UUID.test(posted) ? posted : randomUUID();
+};
 
 /** Adds or replaces the card; answers with the success toast. */
 type CardChange = (user: UserRecord, formData: FormData, input: CardFormInput) => Promise<string>;

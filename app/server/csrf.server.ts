@@ -1,49 +1,57 @@
 import { createCookie, json } from "@remix-run/node";
 import { CSRF, CSRFError } from "remix-utils/csrf/server";
 import { secretFor } from "./secrets.server";
-import { isHttps } from "./session.server";
+import { cookieName, currentSession, isHttps, type SessionRecord } from "./session.server";
 
 /**
- * Double-submit CSRF protection (remix-utils): the root loader sets a signed token cookie and every
- * mutating form carries the same token in a hidden field, which a cross-site form cannot read.
- * SameSite=Lax on the session cookie already blocks most cross-site posts; this covers the rest
- * (older browsers, same-site subdomains). Two instances differ only in the cookie's Secure flag.
+ * Double-submit CSRF protection (remix-utils): a signed token cookie, and every mutating form carries the same
+ * token in a hidden field, which a cross-site form cannot read. Once signed in, the token is the session's
+ * own (issued at sign-in, kept in the sessions row): a token planted before sign-in, or taken from another
+ * session, is refused. Over HTTPS the cookie is `__Host-` prefixed.
  */
-function csrfWith(secure: boolean) {
-  return new CSRF({
-    cookie: createCookie("__gk_csrf", {
-      path: "/",
-      httpOnly: true,
-      sameSite: "lax",
-      secure,
-      secrets: [secretFor("csrf")],
-    }),
-    formDataKey: "csrf",
-    secret: secretFor("csrf"),
+function csrfCookie(request: Request) {
+  return createCookie(cookieName(request, "gk_csrf"), {
+    path: "/",
+    httpOnly: true,
+    sameSite: "lax",
+    secure: isHttps(request),
+    secrets: [secretFor("csrf")],
   });
 }
 
-const plain = csrfWith(false);
-const secure = csrfWith(true);
-
-const csrfFor = (request: Request) => (isHttps(request) ? secure : plain);
-
-/** The token for this visitor and, when new, the Set-Cookie header to send with it. */
-export function commitCsrfToken(request: Request) {
-  return csrfFor(request).commitToken(request);
+function csrfFor(request: Request) {
+  return new CSRF({ cookie: csrfCookie(request), formDataKey: "csrf", secret: secretFor("csrf") });
 }
 
-/** Rejects a form that lacks this visitor's token with a 403 page. */
-export async function validateCsrf(formData: FormData, request: Request): Promise<void> {
+/** A fresh token for a new session, and the Set-Cookie header that hands it to the browser. */
+export async function issueCsrfToken(request: Request): Promise<[string, string]> {
+  const token = csrfFor(request).generate();
+  return [token, await csrfCookie(request).serialize(token)];
+}
+
+/**
+ * The token for this visitor's forms and, when the browser does not hold it yet, the Set-Cookie header to
+ * send with it: the session's token when signed in, else remix-utils' anonymous one.
+ */
+export async function commitCsrfToken(request: Request): Promise<readonly [string, string | null]> {
+  const session = await currentSession(request);
+  if (!session) return csrfFor(request).commitToken(request);
+  const cookie = csrfCookie(request);
+  const held: unknown = await cookie.parse(request.headers.get("Cookie"));
+  return [session.csrfToken, held === session.csrfToken ? null : await cookie.serialize(session.csrfToken)];
+}
+
+const expired = () =>
+  json({ message: "This form has expired or did not come from the portal. Reload the page and try again." }, { status: 403 });
+
+/** Rejects a form that lacks this visitor's token (or, signed in, this session's token) with a 403 page. */
+export async function validateCsrf(formData: FormData, request: Request, session?: SessionRecord | null): Promise<void> {
   try {
     await csrfFor(request).validate(formData, request.headers);
   } catch (error) {
-    if (error instanceof CSRFError) {
-      throw json(
-        { message: "This form has expired or did not come from the portal. Reload the page and try again." },
-        { status: 403 },
-      );
-    }
+    if (error instanceof CSRFError) throw expired();
     throw error;
   }
+  const bound = session === undefined ? await currentSession(request) : session;
+  if (bound && formData.get("csrf") !== bound.csrfToken) throw expired();
 }

@@ -1,4 +1,5 @@
-import { seedDemo } from "~db/seed";
+import type Database from "better-sqlite3";
+import { DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemo } from "~db/seed";
 import { databaseFile, env } from "./env.server";
 import { reissueLicenseFiles } from "./license-files.server";
 import { openDatabase, type PortalDatabase } from "./sqlite.server";
@@ -10,13 +11,17 @@ const globalForDb = globalThis as unknown as { __portalDb?: ReturnType<typeof op
 function connection() {
   if (!globalForDb.__portalDb) {
     globalForDb.__portalDb = openDatabase(databaseFile());
-    if (env.SEED_DEMO) seedDemo(globalForDb.__portalDb.db);
+    if (env.SEED_DEMO && seedDemo(globalForDb.__portalDb.db)) {
+      console.log(`Demo accounts seeded (SEED_DEMO=true): ${DEMO_ACCOUNTS.join(", ")}, password ${DEMO_PASSWORD}`);
+    }
     reissueLicenseFiles(globalForDb.__portalDb.db);
   }
   return globalForDb.__portalDb;
 }
 
 export const db: PortalDatabase = connection().db;
+/** The raw connection, for libraries that speak better-sqlite3 (the throttle counters). */
+export const sqlite: Database.Database = connection().sqlite;
 
 /** True when the database answers a trivial query; used by the health check. */
 export function databaseAnswers(): boolean {

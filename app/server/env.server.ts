@@ -24,7 +24,8 @@ const envSchema = z
       .string()
       .min(32, "must be at least 32 characters (e.g. `openssl rand -hex 32`)")
       .optional(),
-    SEED_DEMO: booleanFlag.default("true"),
+    /** Unset: on in development and tests, off under NODE_ENV=production (see the transform below). */
+    SEED_DEMO: booleanFlag.optional(),
     LICENSE_SIGNING_KEY: z
       .string()
       // A PEM in one environment line usually arrives with its line breaks written as \n.
@@ -62,6 +63,8 @@ const envSchema = z
     HUB_SIM_DATABASE_URL: z.string().min(1).default("file:./data/hub-sim.sqlite"),
     HUB_SIM_PORT: z.coerce.number({ invalid_type_error: "must be a port number" }).int().min(0).max(65535).default(4010),
   })
+  // A production start never seeds the public demo accounts unless SEED_DEMO=true says so (issue 9 §4).
+  .transform(({ SEED_DEMO, ...rest }) => ({ ...rest, SEED_DEMO: SEED_DEMO ?? rest.NODE_ENV !== "production" }))
   .superRefine((env, ctx) => {
     // A real provider needs its keys, and the two real ones only work together: Chargebee takes card
     // tokens from Stripe, and the embedded engine only knows the embedded test cards.
@@ -92,7 +95,7 @@ const envSchema = z
       ctx.addIssue({
         code: z.ZodIssueCode.custom,
         path: ["SESSION_SECRET"],
-        message: "is required when SEED_DEMO=false (e.g. `openssl rand -hex 32`)",
+        message: "is required unless SEED_DEMO=true (e.g. `openssl rand -hex 32`)",
       });
     }
     // License files must verify with the same public key after every redeploy and on every instance.
@@ -100,7 +103,7 @@ const envSchema = z
       ctx.addIssue({
         code: z.ZodIssueCode.custom,
         path: ["LICENSE_SIGNING_KEY"],
-        message: "is required when SEED_DEMO=false (e.g. `openssl genpkey -algorithm ed25519`)",
+        message: "is required unless SEED_DEMO=true (e.g. `openssl genpkey -algorithm ed25519`)",
       });
     }
   });

@@ -1,43 +1,58 @@
 import { randomBytes, scrypt as scryptCallback, scryptSync, timingSafeEqual, type ScryptOptions } from "node:crypto";
 
 /**
- * Password hashing with Node's built-in scrypt (memory-hard, no native add-on to build).
- * Stored as `scrypt$N$r$p$salt$hash` so the cost can be raised later without breaking old hashes.
+ * Password hashing with Node's built-in scrypt (memory-hard, no native add-on to build), at OWASP's current
+ * minimum (Password Storage Cheat Sheet: N=2^17, r=8, p=1; 128 MiB and a few hundred ms per hash). Stored as
+ * `scrypt$N$r$p$salt$hash`, so a hash made at an older cost still verifies, and is re-made at this cost on
+ * the next successful sign-in (needsRehash).
  */
-const COST = { N: 16384, r: 8, p: 1 } as const;
+export const COST = { N: 2 ** 17, r: 8, p: 1 } as const;
 const KEY_LENGTH = 64;
+/** Node's default scrypt memory cap (32 MiB) is below what N=2^17, r=8 needs (128 MiB). */
+const MAX_MEMORY = 256 * 1024 * 1024;
 
-function encode(salt: Buffer, key: Buffer): string {
-  return ["scrypt", COST.N, COST.r, COST.p, salt.toString("base64url"), key.toString("base64url")].join("$");
+type Cost = { N: number; r: number; p: number };
+
+function encode(cost: Cost, salt: Buffer, key: Buffer): string {
+  return ["scrypt", cost.N, cost.r, cost.p, salt.toString("base64url"), key.toString("base64url")].join("$");
 }
 
 function scrypt(password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    scryptCallback(password.normalize("NFKC"), salt, KEY_LENGTH, options, (error, key) =>
+    scryptCallback(password.normalize("NFKC"), salt, KEY_LENGTH, { ...options, maxmem: MAX_MEMORY }, (error, key) =>
       error ? reject(error) : resolve(key),
     );
   });
 }
 
-export async function hashPassword(password: string): Promise<string> {
+export async function hashPassword(password: string, cost: Cost = COST): Promise<string> {
   const salt = randomBytes(16);
-  return encode(salt, await scrypt(password, salt, COST));
+  return encode(cost, salt, await scrypt(password, salt, cost));
 }
 
-/** For start-up work (the demo seed) that runs before any request is served. */
+/** For start-up work (the demo seed, once per seed) that runs before any request is served. */
 export function hashPasswordSync(password: string): string {
   const salt = randomBytes(16);
-  return encode(salt, scryptSync(password.normalize("NFKC"), salt, KEY_LENGTH, COST));
+  return encode(COST, salt, scryptSync(password.normalize("NFKC"), salt, KEY_LENGTH, { ...COST, maxmem: MAX_MEMORY }));
+}
+
+function parse(stored: string) {
+  const [scheme, n, r, p, salt, hash] = stored.split("$");
+  const cost = { N: Number(n), r: Number(r), p: Number(p) };
+  const sane = Number.isInteger(cost.N) && Number.isInteger(cost.r) && Number.isInteger(cost.p) && cost.N <= COST.N;
+  return scheme === "scrypt" && salt && hash && sane ? { cost, salt, hash } : null;
 }
 
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
-  const [scheme, n, r, p, salt, hash] = stored.split("$");
-  if (scheme !== "scrypt" || !salt || !hash) return false;
-  const expected = Buffer.from(hash, "base64url");
-  const actual = await scrypt(password, Buffer.from(salt, "base64url"), {
-    N: Number(n),
-    r: Number(r),
-    p: Number(p),
-  });
+  const parsed = parse(stored);
+  if (!parsed) return false;
+  const expected = Buffer.from(parsed.hash, "base64url");
+  const actual = await scrypt(password, Buffer.from(parsed.salt, "base64url"), parsed.cost);
   return actual.length === expected.length && timingSafeEqual(actual, expected);
+}
+
+/** True when the stored hash was made at a lower cost than today's (or in an unknown format). */
+export function needsRehash(stored: string): boolean {
+  const parsed = parse(stored);
+  return !parsed || parsed.cost.N < COST.N || parsed.cost.r < COST.r || parsed.cost.p < COST.p;
 }

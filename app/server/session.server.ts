@@ -1,61 +1,148 @@
-import { createCookieSessionStorage, redirect, type Session } from "@remix-run/node";
+import { createHash, randomBytes } from "node:crypto";
+import { createCookie, createCookieSessionStorage, redirect, type Session } from "@remix-run/node";
+import { and, desc, eq, lt, ne, or } from "drizzle-orm";
+import { sessions } from "~db/schema";
+import { db } from "./db.server";
 import { secretFor } from "./secrets.server";
 
-export const SESSION_USER_KEY = "userId";
-const TOAST_KEY = "toast";
-
-export const sessionStorage = createCookieSessionStorage({
-  cookie: {
-    name: "__gk_session",
-    httpOnly: true,
-    sameSite: "lax",
-    path: "/",
-    maxAge: 60 * 60 * 24 * 14,
-    secrets: [secretFor("session")],
-  },
-});
+/**
+ * Server-side sessions (issue 9 §3, decision 050): the cookie holds a random token, the sessions table holds
+ * who it belongs to, so signing out, or changing the password, really ends a session. A session ends after
+ * IDLE_MS without a request, and at the latest ABSOLUTE_MS after sign-in.
+ */
+export const IDLE_MS = 12 * 60 * 60 * 1000;
+export const ABSOLUTE_MS = 7 * 24 * 60 * 60 * 1000;
+/** lastSeenAt is written at most this often, so reading a page is not a write every time. */
+const TOUCH_EVERY_MS = 60 * 1000;
 
 /**
- * True when the browser reached the portal over HTTPS, directly or through a proxy that says so.
- * Cookies get `Secure` then; on plain-HTTP localhost (the demo, the tests) they must not, or the
- * browser would drop them.
+ * True when the browser reached the portal over HTTPS. scripts/server.mjs builds the request URL from the
+ * socket, or from X-Forwarded-Proto only through the TRUST_PROXY hops it trusts, so the URL is enough.
  */
 export function isHttps(request: Request): boolean {
-  return (
-    new URL(request.url).protocol === "https:" ||
-    request.headers.get("x-forwarded-proto")?.split(",")[0]?.trim() === "https"
-  );
+  return new URL(request.url).protocol === "https:";
 }
 
-export function getSession(request: Request): Promise<Session> {
-  return sessionStorage.getSession(request.headers.get("Cookie"));
+/**
+ * The portal's cookies. Over HTTPS they get the `__Host-` prefix, which browsers accept only with Secure,
+ * Path=/ and no Domain: no subdomain or plain-HTTP page can set or shadow them. Plain-HTTP localhost (the
+ * demo, the tests) cannot have it.
+ */
+export function cookieName(request: Request, name: string): string {
+  return isHttps(request) ? `__Host-${name}` : `__${name}`;
 }
 
-export function commitSession(session: Session, request: Request): Promise<string> {
-  return sessionStorage.commitSession(session, { secure: isHttps(request) });
+const cookieOptions = { httpOnly: true, sameSite: "lax", path: "/" } as const;
+
+function sessionCookie(request: Request) {
+  return createCookie(cookieName(request, "gk_session"), {
+    ...cookieOptions,
+    secure: isHttps(request),
+    maxAge: ABSOLUTE_MS / 1000,
+    secrets: [secretFor("session")],
+  });
 }
 
-export function destroySession(session: Session, request: Request): Promise<string> {
-  return sessionStorage.destroySession(session, { secure: isHttps(request) });
+const digest = (token: string) => createHash("sha256").update(token).digest("hex");
+
+export type SessionRecord = typeof sessions.$inferSelect;
+
+/** Starts a session for the user; returns its Set-Cookie header and the session (for its CSRF token). */
+export async function startSession(request: Request, userId: string, csrfToken: string) {
+  const token = randomBytes(32).toString("base64url");
+  const now = Date.now();
+  const session = db
+    .insert(sessions)
+    .values({
+      id: digest(token),
+      userId,
+      createdAt: new Date(now),
+      lastSeenAt: new Date(now),
+      expiresAt: new Date(now + ABSOLUTE_MS),
+      userAgent: (request.headers.get("User-Agent") ?? "").slice(0, 300),
+      csrfToken,
+    })
+    .returning()
+    .get();
+  return { session, setCookie: await sessionCookie(request).serialize(token) };
 }
+
+/** The live session the request's cookie names, or null (no cookie, unknown, ended or expired). */
+export async function currentSession(request: Request): Promise<SessionRecord | null> {
+  const token: unknown = await sessionCookie(request).parse(request.headers.get("Cookie"));
+  if (typeof token !== "string") return null;
+  const session = db.select().from(sessions).where(eq(sessions.id, digest(token))).get();
+  if (!session) return null;
+  const now = Date.now();
+  if (session.expiresAt.getTime() <= now || session.lastSeenAt.getTime() + IDLE_MS <= now) {
+    db.delete(sessions).where(eq(sessions.id, session.id)).run();
+    return null;
+  }
+  if (now - session.lastSeenAt.getTime() > TOUCH_EVERY_MS) {
+    db.update(sessions).set({ lastSeenAt: new Date(now) }).where(eq(sessions.id, session.id)).run();
+  }
+  return session;
+}
+
+/** Ends the request's session (sign-out); returns the Set-Cookie header that clears the cookie. */
+export async function endSession(request: Request): Promise<string> {
+  const session = await currentSession(request);
+  if (session) db.delete(sessions).where(eq(sessions.id, session.id)).run();
+  return sessionCookie(request).serialize("", { maxAge: undefined, expires: new Date(0) });
+}
+
+/** Ends every session of the user but the one given (a password change, "Sign out everywhere else"). */
+export function endOtherSessions(userId: string, keepSessionId: string): number {
+  return db
+    .delete(sessions)
+    .where(and(eq(sessions.userId, userId), ne(sessions.id, keepSessionId)))
+    .run().changes;
+}
+
+/** Where the user is signed in, most recently seen first; expired rows are dropped on the way. */
+export function listSessions(userId: string): SessionRecord[] {
+  const now = new Date();
+  db.delete(sessions)
+    .where(
+      and(
+        eq(sessions.userId, userId),
+        or(lt(sessions.expiresAt, now), lt(sessions.lastSeenAt, new Date(now.getTime() - IDLE_MS))),
+      ),
+    )
+    .run();
+  return db.select().from(sessions).where(eq(sessions.userId, userId)).orderBy(desc(sessions.lastSeenAt)).all();
+}
+
+// --- Toasts ----------------------------------------------------------------------------------------------
 
 export interface Toast {
   kind: "success" | "error" | "info";
   message: string;
 }
 
+const TOAST_KEY = "toast";
+
+/** A one-shot message cookie, apart from the session: it carries nothing that grants access. */
+export const toastStorage = createCookieSessionStorage({
+  cookie: { name: "gk_toast", ...cookieOptions, secrets: [secretFor("session")] },
+});
+
+function commitToast(session: Session, request: Request): Promise<string> {
+  return toastStorage.commitSession(session, { secure: isHttps(request) });
+}
+
 /** A message that rides on a redirect and shows once on the next page, with or without JavaScript. */
 export async function redirectWithToast(request: Request, to: string, toast: Toast, init?: ResponseInit) {
-  const session = await getSession(request);
+  const session = await toastStorage.getSession(request.headers.get("Cookie"));
   session.flash(TOAST_KEY, toast);
   const headers = new Headers(init?.headers);
-  headers.append("Set-Cookie", await commitSession(session, request));
+  headers.append("Set-Cookie", await commitToast(session, request));
   return redirect(to, { ...init, headers });
 }
 
-/** Reads (and so clears) the pending toast; the caller must commit the session it returns. */
-export async function takeToast(request: Request): Promise<{ toast: Toast | null; session: Session }> {
-  const session = await getSession(request);
+/** Reads (and so clears) the pending toast, with the Set-Cookie header that clears it (null when there was none). */
+export async function takeToast(request: Request): Promise<{ toast: Toast | null; setCookie: string | null }> {
+  const session = await toastStorage.getSession(request.headers.get("Cookie"));
   const toast = (session.get(TOAST_KEY) as Toast | undefined) ?? null;
-  return { toast, session };
+  return { toast, setCookie: toast ? await commitToast(session, request) : null };
 }

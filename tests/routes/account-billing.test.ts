@@ -10,7 +10,7 @@ import { action as shippingAction, loader as shippingLoader } from "~/routes/_po
 import { choosePayment, loadPaymentStep } from "~/server/account-billing.server";
 import { billingFaults } from "~/server/billing/index.server";
 import { db } from "~/server/db.server";
-import { sessionStorage } from "~/server/session.server";
+import { toastStorage } from "~/server/session.server";
 import { findUserByEmail } from "~/server/users.server";
 import { users } from "~db/schema";
 import { cookieFrom, formRequest, getRequest } from "../support/requests";
@@ -46,7 +46,7 @@ async function post(route: Route, path: string, email: string, fields: Record<st
 
 /** The flash toast a redirect carries. */
 async function toastOf(response: Response) {
-  const session = await sessionStorage.getSession(response.headers.get("Set-Cookie"));
+  const session = await toastStorage.getSession(response.headers.get("Set-Cookie"));
   return session.get("toast") as { kind: string; message: string } | undefined;
 }
 

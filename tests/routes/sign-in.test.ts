@@ -34,10 +34,10 @@ describe("signing in", () => {
   });
 
   it("marks the session cookie Secure when the portal is reached over HTTPS", async () => {
-    const request = await formRequest("/login", { email: "customer@example.com", password: PASSWORD });
-    request.headers.set("X-Forwarded-Proto", "https");
+    // scripts/server.mjs makes the URL https: from the socket, or from X-Forwarded-Proto through TRUST_PROXY hops.
+    const request = await formRequest("/login", { email: "customer@example.com", password: PASSWORD }, { origin: "https://portal.test" });
     const response = await respond(async () => loginAction({ request, params: {}, context: {} }));
-    expect(response.headers.get("Set-Cookie")).toMatch(/Secure/i);
+    expect(response.headers.get("Set-Cookie")).toMatch(/__Host-gk_session=[^;]+;.*Secure/i);
   });
 
   it("never redirects to another site after sign-in", async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ConfigError, parseEnv } from "~/server/env.server";
 import { generateKeyPairSync } from "node:crypto";
-import { hashPassword, hashPasswordSync, verifyPassword } from "~/server/passwords.server";
+import { hashPassword, hashPasswordSync, needsRehash, verifyPassword } from "~/server/passwords.server";
 
 describe("configuration", () => {
   it("runs on the embedded defaults with nothing set", () => {
@@ -19,9 +19,9 @@ describe("configuration", () => {
 
   it("requires a session secret and a license signing key for a real deployment without the demo seed", () => {
     const signingKey = generateKeyPairSync("ed25519").privateKey.export({ type: "pkcs8", format: "pem" }).toString();
-    expect(() => parseEnv({ SEED_DEMO: "false" })).toThrowError(/^SESSION_SECRET is required when SEED_DEMO=false/);
+    expect(() => parseEnv({ SEED_DEMO: "false" })).toThrowError(/^SESSION_SECRET is required unless SEED_DEMO=true/);
     expect(() => parseEnv({ SEED_DEMO: "false", SESSION_SECRET: "x".repeat(32) })).toThrowError(
-      new ConfigError("LICENSE_SIGNING_KEY is required when SEED_DEMO=false (e.g. `openssl genpkey -algorithm ed25519`)"),
+      new ConfigError("LICENSE_SIGNING_KEY is required unless SEED_DEMO=true (e.g. `openssl genpkey -algorithm ed25519`)"),
     );
     const real = parseEnv({ SEED_DEMO: "false", SESSION_SECRET: "x".repeat(32), LICENSE_SIGNING_KEY: signingKey });
     expect(real.SEED_DEMO).toBe(false);
@@ -38,6 +38,14 @@ describe("configuration", () => {
     }
   });
 
+  it("seeds the public demo accounts under NODE_ENV=production only when SEED_DEMO=true says so (issue 9 §4)", () => {
+    const signingKey = generateKeyPairSync("ed25519").privateKey.export({ type: "pkcs8", format: "pem" }).toString();
+    expect(() => parseEnv({ NODE_ENV: "production" })).toThrowError(/^SESSION_SECRET is required unless SEED_DEMO=true/);
+    expect(parseEnv({ NODE_ENV: "production", SESSION_SECRET: "x".repeat(32), LICENSE_SIGNING_KEY: signingKey }).SEED_DEMO).toBe(false);
+    expect(parseEnv({ NODE_ENV: "production", SEED_DEMO: "true" }).SEED_DEMO).toBe(true);
+    expect(parseEnv({ NODE_ENV: "development" }).SEED_DEMO).toBe(true);
+  });
+
   it("treats an empty variable as not set", () => {
     expect(parseEnv({ PORT: "", DATABASE_URL: "" }).PORT).toBe(3000);
   });
@@ -46,7 +54,8 @@ describe("configuration", () => {
 describe("passwords", () => {
   it("verify against their scrypt hash, async or from the seed's sync hash", async () => {
     const hash = await hashPassword("Correct-horse-1");
-    expect(hash).toMatch(/^scrypt\$16384\$8\$1\$/);
+    // OWASP's minimum for scrypt: N=2^17, r=8, p=1 (issue 9 §10).
+    expect(hash).toMatch(/^scrypt\$131072\$8\$1\$/);
     expect(await verifyPassword("Correct-horse-1", hash)).toBe(true);
     expect(await verifyPassword("correct-horse-1", hash)).toBe(false);
     expect(await verifyPassword("GateKeeper-demo-1", hashPasswordSync("GateKeeper-demo-1"))).toBe(true);
@@ -54,5 +63,11 @@ describe("passwords", () => {
 
   it("never match a malformed hash", async () => {
     expect(await verifyPassword("anything", "plain-text")).toBe(false);
+  });
+
+  it("say when a hash was made at a lower cost than today's, so sign-in re-makes it", async () => {
+    expect(needsRehash(await hashPassword("Correct-horse-1"))).toBe(false);
+    expect(needsRehash(await hashPassword("Correct-horse-1", { N: 16384, r: 8, p: 1 }))).toBe(true);
+    expect(needsRehash("plain-text")).toBe(true);
   });
 });

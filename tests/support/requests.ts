@@ -11,8 +11,8 @@ export function cookieFrom(...setCookies: (string | null | undefined)[]): string
     .join("; ");
 }
 
-export function getRequest(path: string, cookie = ""): Request {
-  return new Request(`${ORIGIN}${path}`, { headers: cookie ? { Cookie: cookie } : {} });
+export function getRequest(path: string, cookie = "", origin = ORIGIN): Request {
+  return new Request(`${origin}${path}`, { headers: cookie ? { Cookie: cookie } : {} });
 }
 
 /**
@@ -22,16 +22,17 @@ export function getRequest(path: string, cookie = ""): Request {
 export async function formRequest(
   path: string,
   fields: Record<string, string>,
-  { cookie = "", withCsrf = true }: { cookie?: string; withCsrf?: boolean } = {},
+  { cookie = "", withCsrf = true, origin = ORIGIN }: { cookie?: string; withCsrf?: boolean; origin?: string } = {},
 ): Promise<Request> {
-  const [token, csrfCookie] = await commitCsrfToken(getRequest("/"));
+  // Signed in, the form carries the session's own token (the page would render it); else an anonymous one.
+  const [token, csrfCookie] = await commitCsrfToken(getRequest("/", cookie, origin));
   const body = new URLSearchParams(fields);
   if (withCsrf) body.set("csrf", token);
-  return new Request(`${ORIGIN}${path}`, {
+  return new Request(`${origin}${path}`, {
     method: "POST",
     headers: {
       "Content-Type": "application/x-www-form-urlencoded",
-      Cookie: cookieFrom(cookie ? `${cookie}` : null, csrfCookie),
+      Cookie: [cookie, cookieFrom(csrfCookie)].filter(Boolean).join("; "),
     },
     body,
   });

@@ -1,6 +1,7 @@
 import { db } from "~/server/db.server";
 import { env } from "~/server/env.server";
 import { createChargebeeBilling } from "./chargebee/adapter.server";
+import { withInputChecks } from "./input-checks.server";
 import { createLocalBilling } from "./local/engine.server";
 import { clearBillingFaults, injectBillingFault, type Fault } from "./local/faults.server";
 import type { BillingCall, BillingProvider } from "./port.server";
@@ -14,10 +15,9 @@ let provider: BillingProvider | undefined;
 
 /** The configured billing provider (BILLING_PROVIDER): the embedded engine unless Chargebee is chosen. */
 export function getBilling(): BillingProvider {
-  provider ??=
-    env.BILLING_PROVIDER === "chargebee"
-      ? createChargebeeBilling(chargebeeOptions())
-      : createLocalBilling({ store: db });
+  provider ??= withInputChecks(
+    env.BILLING_PROVIDER === "chargebee" ? createChargebeeBilling(chargebeeOptions()) : createLocalBilling({ store: db }),
+  );
   return provider;
 }
 

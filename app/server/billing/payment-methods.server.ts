@@ -24,6 +24,12 @@ interface Providers {
 const configured = (): Providers => ({ billing: getBilling(), cards: getCards() });
 
 /**
+ * Card idempotency keys are namespaced by the customer (issue 9 §9): a key copied from another customer's
+ * form can never replay or collide with that customer's request at the provider.
+ */
+const keyFor = (customerId: string, idempotencyKey: string, step: string) => `${customerId}:${idempotencyKey}:${step}`;
+
+/**
  * Adding a card (spec 000 §4): a one-time token from the card provider, then a payment source from it.
  * The key is per form submission, so a double submit adds one card.
  */
@@ -33,10 +39,10 @@ export async function addCard(
   idempotencyKey: string,
   { billing, cards }: Providers = configured(),
 ): Promise<PaymentSource> {
-  const tmpToken = await cards.temporaryToken(card.form, card.holder, `${idempotencyKey}:token`);
+  const tmpToken = await cards.temporaryToken(card.form, card.holder, keyFor(customerId, idempotencyKey, "token"));
   return billing.createPaymentSourceFromTempToken(
     { customerId, tmpToken, setAsPrimary: card.setAsPrimary },
-    `${idempotencyKey}:source`,
+    keyFor(customerId, idempotencyKey, "source"),
   );
 }
 
@@ -58,12 +64,12 @@ export async function replaceCard(
   const reference = parseGatewayReference(old.referenceId);
   if (!reference) throw refused(INVALID_CUSTOMER_ID, "invalid_reference");
 
-  const token = await cards.temporaryToken(card.form, card.holder, `${idempotencyKey}:token`);
-  const method = await cards.createPaymentMethod(token, `${idempotencyKey}:payment-method`);
-  await cards.attachPaymentMethod(method.id, reference.gatewayCustomer, `${idempotencyKey}:attach`);
+  const token = await cards.temporaryToken(card.form, card.holder, keyFor(customerId, idempotencyKey, "token"));
+  const method = await cards.createPaymentMethod(token, keyFor(customerId, idempotencyKey, "payment-method"));
+  await cards.attachPaymentMethod(method.id, reference.gatewayCustomer, keyFor(customerId, idempotencyKey, "attach"));
   const created = await billing.createPaymentSourceFromPermanentToken(
     { customerId, referenceId: `${reference.gatewayCustomer}/${method.id}`, setAsPrimary: card.setAsPrimary },
-    `${idempotencyKey}:source`,
+    keyFor(customerId, idempotencyKey, "source"),
   );
   await billing.deleteLocalPaymentSource(customerId, old.id);
   return created;

@@ -1,5 +1,6 @@
 import { COUPON_MESSAGES, couponRejection } from "~/domain/pricing";
 import { errorMessage, getBilling, ProviderError } from "../billing/index.server";
+import { takeCouponApply, waitMessage } from "../throttle.server";
 import type { UserRecord } from "../users.server";
 
 /** A wizard whose draft holds a coupon (the new-subscription and update wizards). */
@@ -37,7 +38,9 @@ export async function couponProblem(user: UserRecord, code: string): Promise<str
  * it and says why; Remove clears it ('No coupon added.' when there is none).
  */
 export async function applyCoupon(user: UserRecord, wizard: CouponDraft, code: string): Promise<string | null> {
-  const problem = await couponProblem(user, code);
+  // Each Apply is a provider call with a guessable secret: throttled per account (issue 9 §9).
+  const waitSeconds = code.trim() ? await takeCouponApply(user.id) : 0;
+  const problem = waitSeconds > 0 ? waitMessage("coupon attempts", waitSeconds) : await couponProblem(user, code);
   wizard.save(user.id, { couponId: problem ? null : code.trim() });
   return problem;
 }

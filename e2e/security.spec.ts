@@ -1,0 +1,173 @@
+import { generateKeyPairSync } from "node:crypto";
+import { request as http } from "node:http";
+import { request as playwrightRequest, type APIRequestContext } from "@playwright/test";
+import { DEMO, DEMO_PASSWORD, expect, signInAs, startPortal, test } from "./fixtures";
+
+/**
+ * Issue 9 at the HTTP level, against the built server (scripts/server.mjs) as an attacker would try it.
+ * The HTTP-only tests run once, in the javascript project: no browser is involved in them.
+ */
+
+async function client(baseURL: string, headers: Record<string, string> = {}): Promise<APIRequestContext> {
+  return playwrightRequest.newContext({ baseURL, extraHTTPHeaders: headers, maxRedirects: 0 });
+}
+
+/** The CSRF token the page at `path` renders for this client (its cookie is in the client's jar). */
+async function csrfOf(api: APIRequestContext, path: string): Promise<string> {
+  const html = await (await api.get(path)).text();
+  const token = /name="csrf" value="([^"]+)"/.exec(html)?.[1];
+  if (!token) throw new Error(`no CSRF token on ${path}`);
+  return token;
+}
+
+async function signInWith(api: APIRequestContext, email: string, password = DEMO_PASSWORD, headers: Record<string, string> = {}) {
+  const csrf = await csrfOf(api, "/login");
+  return api.post("/login", { form: { email, password, csrf }, headers });
+}
+
+test.describe("the HTTP layer", () => {
+  test.skip(({ javaScriptEnabled }) => !javaScriptEnabled, "HTTP only: once is enough");
+
+  test("every response carries the security headers, and scripts run only with this response's nonce (§6, §8)", async ({ portal }) => {
+    const api = await client(portal.baseURL);
+    const page = await api.get("/login");
+    const html = await page.text();
+    const asset = /src="(\/build\/[^"]+\.js)"/.exec(html)?.[1] ?? /href="(\/build\/[^"]+\.js)"/.exec(html)?.[1];
+    expect(asset, "a build asset on the login page").toBeTruthy();
+    const responses = {
+      document: page,
+      "static file": await api.get("/favicon.svg"),
+      "build asset": await api.get(asset ?? ""),
+      "resource route": await api.get("/healthz"),
+      "not found": await api.get("/no-such-page"),
+      "too large": await api.post("/login", { headers: { "Content-Type": "text/plain" }, data: "x".repeat(1024 * 1024 + 1) }),
+    };
+    for (const [what, response] of Object.entries(responses)) {
+      const headers = response.headers();
+      expect(headers["x-frame-options"], what).toBe("DENY");
+      expect(headers["x-content-type-options"], what).toBe("nosniff");
+      expect(headers["referrer-policy"], what).toBe("strict-origin-when-cross-origin");
+      const scriptSrc = /script-src ([^;]+)/.exec(headers["content-security-policy"] ?? "")?.[1] ?? "";
+      expect(scriptSrc, what).toMatch(/'nonce-[A-Za-z0-9+/=]{20,}'/);
+      expect(scriptSrc, what).not.toContain("unsafe-inline");
+    }
+    const nonce = /'nonce-([^']+)'/.exec(page.headers()["content-security-policy"])?.[1];
+    const scripts = html.match(/<script\b[^>]*>/g) ?? [];
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const script of scripts) expect(script).toContain(`nonce="${nonce}"`);
+    const again = await api.get("/login");
+    expect(again.headers()["content-security-policy"]).not.toContain(nonce);
+    await api.dispose();
+  });
+
+  test("a body over 1 MB is refused with 413 before it is read, declared or streamed (§5)", async ({ portal }) => {
+    const url = new URL("/login", portal.baseURL);
+    const send = (headers: Record<string, string | number>, write: (request: ReturnType<typeof http>) => void) =>
+      new Promise<number>((resolve, reject) => {
+        const request = http(url, { method: "POST", headers }, (response) => {
+          response.resume();
+          resolve(response.statusCode ?? 0);
+        });
+        request.on("error", reject);
+        write(request);
+      });
+    // 30 MB announced, nothing sent: the answer comes without waiting for the body.
+    const declared = await send({ "Content-Type": "application/x-www-form-urlencoded", "Content-Length": 30 * 1024 * 1024 }, (request) =>
+      request.flushHeaders(),
+    );
+    expect(declared).toBe(413);
+    const streamed = await send({ "Content-Type": "application/x-www-form-urlencoded", "Transfer-Encoding": "chunked" }, (request) => {
+      for (let chunk = 0; chunk < 3; chunk += 1) request.write(Buffer.alloc(512 * 1024, "a"));
+      request.end();
+    });
+    expect(streamed).toBe(413);
+  });
+
+  test("the client address comes from the socket: forged forwarding headers do not dodge the throttle (§2)", async ({ portal }) => {
+    const api = await client(portal.baseURL);
+    const statuses = [];
+    for (let attempt = 0; attempt < 7; attempt += 1) {
+      const forged = { "X-Forwarded-For": `203.0.113.${attempt}`, "X-Client-IP": `198.51.100.${attempt}` };
+      statuses.push((await signInWith(api, "forged@example.com", "wrong-password", forged)).status());
+    }
+    expect(statuses).toEqual([401, 401, 401, 401, 401, 429, 429]);
+    await api.dispose();
+  });
+
+  test("with TRUST_PROXY=1 the address is the one the proxy forwarded (§2)", async () => {
+    const behindProxy = await startPortal({ env: { TRUST_PROXY: "1" } });
+    try {
+      const api = await client(behindProxy.baseURL);
+      const from = (address: string) => ({ "X-Forwarded-For": `10.9.9.9, ${address}` });
+      for (let attempt = 0; attempt < 5; attempt += 1) {
+        expect((await signInWith(api, "proxied@example.com", "wrong-password", from("203.0.113.7"))).status()).toBe(401);
+      }
+      expect((await signInWith(api, "proxied@example.com", "wrong-password", from("203.0.113.7"))).status()).toBe(429);
+      expect((await signInWith(api, "proxied@example.com", "wrong-password", from("203.0.113.8"))).status()).toBe(401);
+      await api.dispose();
+      expect(behindProxy.stderr()).toBe("");
+    } finally {
+      await behindProxy.stop();
+    }
+  });
+
+  test("production without SEED_DEMO=true seeds nothing, and says so only when it seeds (§4)", async ({ portal }) => {
+    expect(portal.stdout().match(/Demo accounts seeded/g)).toHaveLength(1);
+    const signingKey = generateKeyPairSync("ed25519").privateKey.export({ type: "pkcs8", format: "pem" }).toString();
+    const production = await startPortal({ env: { SEED_DEMO: "", SESSION_SECRET: "s".repeat(40), LICENSE_SIGNING_KEY: signingKey } });
+    try {
+      const api = await client(production.baseURL);
+      expect((await signInWith(api, DEMO.admin)).status()).toBe(401);
+      expect(production.stdout()).not.toContain("Demo accounts seeded");
+      await api.dispose();
+    } finally {
+      await production.stop();
+    }
+  });
+
+  test("hostile input gets 400 or 404, never a 500 (§7), and signed-in answers are not cacheable (§8)", async ({ portal }) => {
+    const anonymous = await client(portal.baseURL);
+    const csrf = await csrfOf(anonymous, "/login");
+    expect((await anonymous.post("/login", { data: { email: DEMO.customer, password: DEMO_PASSWORD, csrf } })).status()).toBe(400);
+    const brokenMultipart = await anonymous.post("/login", {
+      headers: { "Content-Type": "multipart/form-data; boundary=gk" },
+      data: "--gk\r\nContent-Disposition: form-data; name=\"email\"\r\n\r\nno end",
+    });
+    expect(brokenMultipart.status()).toBe(400);
+
+    const api = await client(portal.baseURL);
+    expect((await signInWith(api, DEMO.customer)).status()).toBe(302);
+    for (const path of ["/docs/constructor", "/docs/__proto__", "/constructor/hub", "/docs/toString"]) {
+      expect((await api.get(path)).status(), path).toBe(404);
+    }
+    // Signed in, every page renders the session's one token.
+    const token = await csrfOf(api, "/account");
+    // 422 with the step's message, or the step guard's redirect to the plan step for a visitor who has not chosen one.
+    const satellite = await api.post("/store/subscribe/hosting", { form: { hosting: "satellite", csrf: token } });
+    expect([302, 422]).toContain(satellite.status());
+
+    for (const path of ["/account", "/account?_data=routes%2F_portal.account", "/home?_data=root"]) {
+      const response = await api.get(path);
+      expect(response.status(), path).toBe(200);
+      expect(response.headers()["cache-control"], path).toBe("no-store");
+    }
+    expect((await api.get("/login?redirectTo=%2F%09%2Fevil.example%2F")).headers()["location"]).toBe("/home");
+    await Promise.all([anonymous.dispose(), api.dispose()]);
+  });
+});
+
+test.describe("sessions in the browser (§3)", () => {
+  test("a cookie copied before sign-out opens nothing afterwards", async ({ page, browser, baseURL }) => {
+    await signInAs(page, DEMO.distributor);
+    const copied = await page.context().storageState();
+    await page.goto("/account");
+    await expect(page.getByRole("button", { name: "Sign out everywhere else" })).toBeVisible();
+    const csrf = await page.locator('input[name="csrf"]').first().inputValue();
+    await page.request.post("/logout", { form: { csrf }, maxRedirects: 0 });
+    const thief = await browser.newContext({ storageState: copied, baseURL });
+    const stolen = await thief.newPage();
+    await stolen.goto("/account");
+    await expect(stolen).toHaveURL(/\/login\?redirectTo=%2Faccount$/);
+    await thief.close();
+  });
+});

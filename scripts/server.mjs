@@ -1,0 +1,184 @@
+// The portal's HTTP server: Express in front of the Remix build, in one process. It replaces remix-serve so
+// that what must happen before Remix can: the client address from the socket (or from a configured number of
+// trusted proxies), a body-size limit enforced before anything reads the body, and the security headers
+// (with a per-request CSP nonce) on every response, static files and errors included.
+// Run it directly (`node scripts/server.mjs`) and it listens on PORT; or import startServer(). Configuration comes
+// only from the environment.
+import { randomBytes } from "node:crypto";
+import { statSync, watch } from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { Readable } from "node:stream";
+import { createRequestHandler } from "@remix-run/express";
+import { broadcastDevReady, installGlobals } from "@remix-run/node";
+import compression from "compression";
+import express from "express";
+import morgan from "morgan";
+
+/** Bodies above this are refused with 413: no portal form comes near it. */
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+/**
+ * TRUST_PROXY: how many reverse proxies in front of the portal append to X-Forwarded-For. 0 (the default)
+ * means the socket's address is the client's and forwarding headers are ignored, as a client can write them.
+ */
+export function trustedProxyHops(value = process.env.TRUST_PROXY) {
+  if (value === undefined || value === "") return 0;
+  if (!/^\d{1,2}$/.test(value)) throw new Error("TRUST_PROXY must be the number of trusted proxy hops (0 for none)");
+  return Number(value);
+}
+
+/** The policy every response carries; the nonce lets exactly the portal's own inline scripts run. */
+export function securityHeaders({ nonce, https }) {
+  const headers = {
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "strict-origin-when-cross-origin",
+    "Cross-Origin-Opener-Policy": "same-origin",
+    "Cross-Origin-Resource-Policy": "same-origin",
+    "Permissions-Policy": "camera=(), microphone=(), geolocation=(), payment=(self)",
+    "Content-Security-Policy": [
+      "default-src 'self'",
+      `script-src 'self' 'nonce-${nonce}' https://js.stripe.com`,
+      // Mantine and React set style attributes; styles cannot run code.
+      "style-src 'self' 'unsafe-inline'",
+      "img-src 'self' data:",
+      "connect-src 'self' https://api.stripe.com",
+      "frame-src https://js.stripe.com https://hooks.stripe.com",
+      "form-action 'self'",
+      "frame-ancestors 'none'",
+      "base-uri 'self'",
+      "object-src 'none'",
+    ].join("; "),
+  };
+  if (https) headers["Strict-Transport-Security"] = "max-age=31536000; includeSubDomains";
+  return headers;
+}
+
+function refuse(res, status, message) {
+  // The rest of the body is never read, so the connection cannot be reused for another request.
+  res.set("Connection", "close").status(status).type("text/plain").send(message);
+}
+
+/**
+ * Reads the body of a non-GET request into memory, refusing one that declares (Content-Length) or turns out
+ * (a streamed body) to be larger than the limit with 413, before any of it reaches Remix.
+ */
+function limitBody(limit) {
+  return (req, res, next) => {
+    if (req.method === "GET" || req.method === "HEAD") return next();
+    const declared = req.headers["content-length"];
+    if (declared !== undefined && !(Number(declared) <= limit)) {
+      return refuse(res, 413, "This request is too large.");
+    }
+    const chunks = [];
+    let size = 0;
+    let refused = false;
+    req.on("data", (chunk) => {
+      if (refused) return;
+      size += chunk.length;
+      if (size > limit) {
+        refused = true;
+        req.pause();
+        refuse(res, 413, "This request is too large.");
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.once("end", () => {
+      if (refused) return;
+      res.locals.body = Buffer.concat(chunks);
+      next();
+    });
+    req.once("error", (error) => {
+      if (!refused) next(error);
+    });
+  };
+}
+
+/** What @remix-run/express reads of the request body (it streams `req` into the Remix Request). */
+const BODY_STREAM_MEMBERS = new Set(["on", "once", "off", "addListener", "removeListener", "pause", "resume", "destroy", "readableHighWaterMark"]);
+
+/**
+ * The request as Express knows it, but whose body is the one limitBody already read: @remix-run/express
+ * streams the body from `req` itself, which has been consumed by then.
+ */
+function withBufferedBody(req, body) {
+  const replay = Readable.from(body.length > 0 ? [body] : []);
+  return new Proxy(req, {
+    get(target, member) {
+      if (!BODY_STREAM_MEMBERS.has(member)) return Reflect.get(target, member, target);
+      const value = replay[member];
+      return typeof value === "function" ? value.bind(replay) : value;
+    },
+  });
+}
+
+/** @remix-run/express's handler, given the read body and the load context the app relies on. */
+function remixHandler(build, mode) {
+  const handle = createRequestHandler({
+    build,
+    mode,
+    getLoadContext: (req, res) => ({ clientAddress: req.ip ?? "", cspNonce: res.locals.cspNonce }),
+  });
+  return (req, res, next) => handle(res.locals.body ? withBufferedBody(req, res.locals.body) : req, res, next);
+}
+
+/** The Express app for a Remix build (or a function returning the current one, in development). */
+export function createApp({ build, mode = process.env.NODE_ENV ?? "production", trustProxy = trustedProxyHops() }) {
+  const app = express();
+  app.disable("x-powered-by");
+  // A hop count makes req.ip, req.protocol and req.hostname believe exactly that many proxies.
+  app.set("trust proxy", trustProxy);
+  app.use((req, res, next) => {
+    res.locals.cspNonce = randomBytes(16).toString("base64");
+    res.set(securityHeaders({ nonce: res.locals.cspNonce, https: req.protocol === "https" }));
+    next();
+  });
+  app.use(compression());
+  // The same caching as remix-serve: fingerprinted build assets forever, other public files for an hour.
+  app.use("/build", express.static("public/build", { immutable: true, maxAge: "1y" }));
+  app.use(express.static("public", { maxAge: "1h" }));
+  app.use(morgan("tiny"));
+  app.use(limitBody(BODY_LIMIT_BYTES));
+  app.all("*", remixHandler(build, mode));
+  return app;
+}
+
+/** Starts the portal on PORT (HOST if set), reading configuration only from the environment. */
+export async function startServer() {
+  process.env.NODE_ENV ??= "production";
+  let trustProxy;
+  try {
+    trustProxy = trustedProxyHops();
+  } catch (error) {
+    console.error(`Configuration error: ${error.message}`);
+    process.exit(1);
+  }
+  const buildPath = path.resolve("build/index.js");
+  // The file's mtime in the URL makes a rebuilt server build a new module, and an unchanged one the same.
+  const load = () => import(`${pathToFileURL(buildPath).href}?t=${statSync(buildPath).mtimeMs}`);
+  const initialBuild = await load();
+  installGlobals({ nativeFetch: initialBuild.future.v3_singleFetch });
+  const development = process.env.NODE_ENV === "development";
+  // In development (`npm run dev`) each request takes the newest build, and each rebuild is announced to
+  // `remix dev`, as remix-serve does.
+  if (development) {
+    watch(path.resolve("build/version.txt"), async () => broadcastDevReady(await load()));
+  }
+  const app = createApp({ build: development ? load : initialBuild, mode: process.env.NODE_ENV, trustProxy });
+  const port = Number(process.env.PORT ?? 3000);
+  const onListen = () => {
+    console.log(`[portal] http://localhost:${port}`);
+    if (development) void broadcastDevReady(initialBuild);
+  };
+  const server = process.env.HOST ? app.listen(port, process.env.HOST, onListen) : app.listen(port, onListen);
+  for (const signal of ["SIGTERM", "SIGINT"]) {
+    process.once(signal, () => server.close());
+  }
+}
+
+// Run directly (or as a cluster worker's exec), it starts; imported, it only exports.
+if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
+  await startServer();
+}

@@ -1,0 +1,26 @@
+import { describe, expect, it } from "vitest";
+import { cardFormSchema } from "~/domain/billing-forms";
+import { passwordChangeSchema, profileSchema } from "~/domain/profile";
+import { loginSchema } from "~/domain/login";
+
+const messageFor = (result: { error?: { issues: { path: (string | number)[]; message: string }[] } }, field: string) =>
+  result.error?.issues.find((issue) => issue.path.join(".") === field)?.message;
+
+describe("text fields have a maximum length with a clear message (issue 9 §5)", () => {
+  it("names, companies and addresses stop at 200 characters", () => {
+    const long = "x".repeat(201);
+    const profile = profileSchema.safeParse({ firstName: long, lastName: "L", company: "C", phone_country: "US", phone: "" });
+    expect(messageFor(profile, "firstName")).toBe("Too long: at most 200 characters.");
+    const card = cardFormSchema.safeParse({ first_name: "A", last_name: "B", address_line1: long, address_city: "C", address_state: "S", address_zip: "1", address_country: "US", card_number: "4242" });
+    expect(messageFor(card, "address_line1")).toBe("Too long: at most 200 characters.");
+    expect(profileSchema.safeParse({ firstName: "x".repeat(200), lastName: "L", company: "C", phone_country: "US", phone: "" }).error?.issues.map((issue) => issue.path.join("."))).toEqual(["phone"]);
+  });
+
+  it("emails stop at 254 and passwords at 256 characters", () => {
+    expect(messageFor(loginSchema.safeParse({ email: `${"a".repeat(250)}@example.com`, password: "p" }), "email")).toBe("Too long: at most 254 characters.");
+    expect(messageFor(loginSchema.safeParse({ email: "a@example.com", password: "p".repeat(257) }), "password")).toBe("Too long: at most 256 characters.");
+    expect(messageFor(passwordChangeSchema.safeParse({ old_password: "p".repeat(257), new_password: "", confirm_password: "" }), "old_password")).toBe(
+      "Too long: at most 256 characters.",
+    );
+  });
+});
