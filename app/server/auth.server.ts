@@ -21,7 +21,10 @@ const DUMMY_HASH = hashPassword("not a password");
  * remix-auth never stores anything: its session storage is an unused in-memory one, and no success redirect
  * is given, so it only returns the user id.
  */
-const authenticator = new Authenticator<string>(createMemorySessionStorage());
+const authenticator = new Authenticator<string>(
+  // Signed like any cookie of the portal's, so Remix has nothing to warn about; it is never sent.
+  createMemorySessionStorage({ cookie: { name: "gk_auth_unused", secrets: [secretFor("session")] } }),
+);
 
 authenticator.use(
   new FormStrategy(async ({ form }) => {
