@@ -1,8 +1,11 @@
+import { Button } from "@mantine-parts/components/Button/Button.mjs";
+import { Group } from "@mantine-parts/components/Group/Group.mjs";
 import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
 import { Table } from "@mantine-parts/components/Table/Table.mjs";
 import { Text } from "@mantine-parts/components/Text/Text.mjs";
 import { json, redirect, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { useLoaderData } from "@remix-run/react";
+import { Link, Outlet, useLoaderData } from "@remix-run/react";
+import { cloudHubStepUrl } from "~/domain/cloud-hub";
 import { formatDate } from "~/domain/format";
 import { requireUser } from "~/server/auth.server";
 import { pageCount, requestedPage } from "~/domain/pagination";
@@ -22,7 +25,13 @@ const pageHref = (page: number) => (page > 1 ? `/hubs?page=${page}` : "/hubs");
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  const page = requestedPage(new URL(request.url).searchParams.get("page"));
+  // Support's link /hubs?new=true opens the create-cloud-Hub wizard (spec 001 §2), and the query is dropped.
+  const url = new URL(request.url);
+  if (url.pathname === "/hubs" && url.searchParams.get("new") === "true") {
+    const license = url.searchParams.get("license");
+    throw redirect(`${cloudHubStepUrl("url")}${license ? `?${new URLSearchParams({ license })}` : ""}`);
+  }
+  const page = requestedPage(url.searchParams.get("page"));
   if (page === null) throw redirect(pageHref(1));
   const { total, hubs } = hubInstallationPage(user.id, page, HUBS_PER_PAGE);
   const pages = pageCount(total, HUBS_PER_PAGE);
@@ -48,7 +57,12 @@ export default function Hubs() {
   const { hubs, page, pages, total } = useLoaderData<typeof loader>();
   return (
     <Stack gap="lg" maw={1200}>
-      <Text size="lg">The GateKeeper Hubs registered to you, hosted in our cloud or on your own server.</Text>
+      <Group justify="space-between">
+        <Text size="lg">The GateKeeper Hubs registered to you, hosted in our cloud or on your own server.</Text>
+        <Button component={Link} to={cloudHubStepUrl("url")}>
+          Cloud GateKeeper Hub Deployment
+        </Button>
+      </Group>
       {hubs.length === 0 ? (
         <Text>No Hub is registered to you yet.</Text>
       ) : (
@@ -82,6 +96,7 @@ export default function Hubs() {
       {total > 0 ? (
         <PageLinks page={page} pageCount={pages} pageSize={HUBS_PER_PAGE} total={total} href={pageHref} label="Hub deployments pages" />
       ) : null}
+      <Outlet />
     </Stack>
   );
 }

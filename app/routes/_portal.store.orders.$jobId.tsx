@@ -27,7 +27,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const { job, view } = jobProgress(user.id, params.jobId ?? "", newSubscriptionOrder, STAGES);
   const input = newSubscriptionOrder.input.safeParse(job.input);
-  return json({ view, next: input.success ? orderNextStep(input.data) : "download-license" });
+  const license = (job.result?.["create-license"] as { licenseId?: string } | undefined)?.licenseId;
+  // From the Hubs page, the deployment wizard opens with the new license chosen.
+  const deployTo = license && input.success && input.data.origin === "cloud-hubs" ? `/hubs/new/url?license=${encodeURIComponent(license)}` : "/hubs/new/url";
+  return json({ view, next: input.success ? orderNextStep(input.data) : "download-license", deployTo });
 }
 
 /** "Try again": the same order from where it stopped, never a new one. */
@@ -38,7 +41,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function OrderProgress() {
-  const { view, next } = useLoaderData<typeof loader>();
+  const { view, next, deployTo } = useLoaderData<typeof loader>();
   const running = view.status === "queued" || view.status === "running" || view.status === "needs_attention";
   return (
     // No close while the order runs: it would look like cancelling, which it is not.
@@ -50,14 +53,14 @@ export default function OrderProgress() {
           runningText="Your order is being placed. You can leave this page: it goes on, and is placed only once."
           editTo="/store/subscribe/order"
           editLabel="Back to your order"
-          success={<OrderSucceeded next={next} />}
+          success={<OrderSucceeded next={next} deployTo={deployTo} />}
         />
       </Stack>
     </RouteModal>
   );
 }
 
-function OrderSucceeded({ next }: { next: ReturnType<typeof orderNextStep> }) {
+function OrderSucceeded({ next, deployTo }: { next: ReturnType<typeof orderNextStep>; deployTo: string }) {
   return (
     <>
       <Alert color={ACCESSIBLE_GREEN} role="status" title="Successfully created your GateKeeper Enterprise recurring license!">
@@ -65,7 +68,7 @@ function OrderSucceeded({ next }: { next: ReturnType<typeof orderNextStep> }) {
       </Alert>
       <Group justify="flex-end">
         {next === "continue-cloud-deployment" ? (
-          <Button component={Link} to="/hubs?new=true">
+          <Button component={Link} to={deployTo}>
             Continue GateKeeper Hub Cloud Deployment
           </Button>
         ) : next === "deploy-cloud-hub" ? (
@@ -73,7 +76,7 @@ function OrderSucceeded({ next }: { next: ReturnType<typeof orderNextStep> }) {
             <Button component={Link} to="/licenses" variant="default">
               I&apos;ll deploy later
             </Button>
-            <Button component={Link} to="/hubs?new=true">
+            <Button component={Link} to={deployTo}>
               Deploy New GateKeeper Cloud Hub
             </Button>
           </>

@@ -1,5 +1,6 @@
+import { cloudHubDeployment } from "./cloud-hub.server";
 import { newSubscriptionOrder } from "./new-subscription.server";
 import type { AnyJobKind } from "./runner.server";
 
 /** Every kind of durable job the runner knows, by name. */
-export const JOB_KINDS: Record<string, AnyJobKind> = Object.fromEntries([newSubscriptionOrder].map((kind) => [kind.name, kind]));
+export const JOB_KINDS: Record<string, AnyJobKind> = Object.fromEntries([newSubscriptionOrder, cloudHubDeployment].map((kind) => [kind.name, kind]));

@@ -37,7 +37,12 @@ function canonical(value: unknown): string {
 
 /** The digest of an order: what is requested and what the estimate says it costs. */
 export function orderDigest(request: unknown, estimate: Estimate): string {
-  return createHash("sha256").update(canonical({ request, amounts: confirmedAmounts(estimate) })).digest("base64url");
+  return requestDigest({ request, amounts: confirmedAmounts(estimate) });
+}
+
+/** The digest of a request that costs nothing (a cloud Hub from a license already paid for). */
+export function requestDigest(request: unknown): string {
+  return createHash("sha256").update(canonical(request)).digest("base64url");
 }
 
 export const orderKey = (kind: { name: string }, draftId: string, digest: string) => `${kind.name}:${draftId}:${digest}`;

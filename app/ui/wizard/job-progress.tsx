@@ -65,6 +65,7 @@ export function JobProgressPanel({
   editTo,
   editLabel,
   success,
+  checking = { title: "Checking your payment", text: CHECKING_OUTCOME },
 }: {
   view: { status: JobStatusName; error: { title: string; message: string } | null; stages: ProgressStage[]; canEdit: boolean };
   label: string;
@@ -72,6 +73,8 @@ export function JobProgressPanel({
   editTo: string;
   editLabel: string;
   success: ReactNode;
+  /** What an unknown outcome says while it is asked about (the order's payment by default). */
+  checking?: { title: string; text: string };
 }) {
   const running = view.status === "queued" || view.status === "running";
   const following = running || view.status === "needs_attention";
@@ -91,8 +94,8 @@ export function JobProgressPanel({
       ) : null}
       {view.status === "succeeded" ? success : null}
       {view.status === "needs_attention" ? (
-        <Alert color="yellow" role="status" title="Checking your payment">
-          {CHECKING_OUTCOME}
+        <Alert color="yellow" role="status" title={checking.title}>
+          {checking.text}
         </Alert>
       ) : null}
       {view.status === "failed" && view.error ? (

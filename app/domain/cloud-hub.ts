@@ -1,0 +1,171 @@
+import { z } from "zod";
+import { INVALID_EMAIL } from "./fields";
+import { normalSubdomain, subdomainProblem } from "./hub-subdomain";
+import { wizardProgressFields, type StepIssue } from "./wizard";
+
+/** The four steps of the create-cloud-Hub wizard (spec 001 §2), each a URL under /hubs/new. */
+export const CLOUD_HUB_STEPS = ["url", "license", "admin", "review"] as const;
+export type CloudHubStep = (typeof CLOUD_HUB_STEPS)[number];
+
+export const CLOUD_HUB_PATH = "/hubs/new";
+export const cloudHubStepUrl = (step: CloudHubStep) => `${CLOUD_HUB_PATH}/${step}`;
+
+export const CLOUD_HUB_STEP_TITLES: Record<CloudHubStep, string> = {
+  url: "Cloud Hub URL",
+  license: "License",
+  admin: "Administration",
+  review: "Review",
+};
+
+/** Regions as the form posts them (spec 001 §3: '1' = US, '2' = EU; any other value becomes '1'). */
+export const HUB_REGION_OPTIONS = [
+  { value: "1", label: "United States", region: "US" },
+  { value: "2", label: "European Union", region: "EU" },
+] as const;
+export type CloudHubRegion = (typeof HUB_REGION_OPTIONS)[number]["region"];
+export const regionFromForm = (value: unknown): CloudHubRegion => (value === "2" ? "EU" : "US");
+export const regionLabel = (region: CloudHubRegion) => HUB_REGION_OPTIONS.find((option) => option.region === region)?.label ?? region;
+
+/** The administrator as the draft and the job keep it: everything but the password, which is sealed apart. */
+export const hubAdministratorSchema = z.object({
+  userName: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  phoneNumber: z.string(),
+  email: z.string(),
+});
+export type HubAdministratorFields = z.infer<typeof hubAdministratorSchema>;
+
+export const cloudHubDraftSchema = z.object({
+  subdomain: z.string().default(""),
+  region: z.enum(["US", "EU"]).default("US"),
+  licenseId: z.string().nullable().default(null),
+  administrator: hubAdministratorSchema.nullable().default(null),
+  /** The typed administrator password, sealed (server/wizards/sealed.server.ts); never plaintext. */
+  sealedPassword: z.string().nullable().default(null),
+  ...wizardProgressFields(CLOUD_HUB_STEPS),
+});
+export type CloudHubDraft = z.infer<typeof cloudHubDraftSchema>;
+
+export const SELECT_A_LICENSE = "You must select a license.";
+export const UNABLE_TO_VERIFY_LICENSE = "Unable to verify license.";
+export const FAILED_TO_FETCH_LICENSE = "Failed to fetch license data...";
+export const FIX_THE_ERRORS = "Please fix the errors to save changes.";
+export const CONFIRM_DEPLOYMENT = "Confirm creation of new GateKeeper Hub cloud deployment?";
+
+/** Step 1: the subdomain's form (the service's availability check comes after, on Next). */
+export const urlStepSchema = z.object({
+  subdomain: z
+    .string()
+    .default("")
+    .superRefine((value, ctx) => {
+      const problem = subdomainProblem(value);
+      if (problem) ctx.addIssue({ code: z.ZodIssueCode.custom, message: problem });
+    })
+    .transform(normalSubdomain),
+  /** Any value other than "2" is region 1 (spec 001 §3). */
+  hubRegion: z.enum(["1", "2"]).catch("1"),
+});
+
+export const licenseStepSchema = z.object({
+  licenseId: z.string({ required_error: SELECT_A_LICENSE }).trim().min(1, SELECT_A_LICENSE),
+});
+
+export const CANT_BE_EMPTY = "Can't be empty.";
+export const USER_NAME_CHARACTERS = "Only alphanumeric characters and hyphen are allowed.";
+export const INVALID_HUB_PHONE = "Invalid phone number.";
+export const PASSWORD_REQUIREMENTS = "Does not meet requirements.";
+export const PASSWORD_MISMATCH = "Doesn't match password.";
+
+/** Spec 001 §5: optional plus, three digits, three digits, then 4 to 6, with optional brackets, dashes, spaces or dots. */
+const HUB_PHONE = /^\+?\(?\d{3}\)?[-. ]?\(?\d{3}\)?[-. ]?\d{4,6}$/;
+/** At least 8 characters with a digit, a lowercase and an uppercase letter. */
+export const meetsHubPasswordRules = (password: string) => password.length >= 8 && /\d/.test(password) && /[a-z]/.test(password) && /[A-Z]/.test(password);
+
+const filled = z.string().trim().min(1, CANT_BE_EMPTY);
+
+/** Step 3, the Hub administrator (spec 001 §5 "Administrator"). */
+export const adminStepSchema = z
+  .object({
+    userName: filled.pipe(z.string().regex(/^[A-Za-z0-9-]+$/, USER_NAME_CHARACTERS)),
+    firstName: filled,
+    lastName: filled,
+    phoneNumber: z
+      .string()
+      .trim()
+      .default("")
+      .refine((value) => value === "" || HUB_PHONE.test(value), INVALID_HUB_PHONE),
+    email: filled.pipe(z.string().email(INVALID_EMAIL)),
+    password: z.string().min(1, CANT_BE_EMPTY).refine(meetsHubPasswordRules, PASSWORD_REQUIREMENTS),
+    confirmPassword: z.string().default(""),
+  })
+  .superRefine((value, ctx) => {
+    if (value.confirmPassword !== value.password) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["confirmPassword"], message: PASSWORD_MISMATCH });
+  });
+
+/** The rules over the whole draft: a step whose values went missing is no longer done. */
+export function checkCloudHubDraft(data: CloudHubDraft): { data: CloudHubDraft; issues: StepIssue<CloudHubStep>[] } {
+  const issues: StepIssue<CloudHubStep>[] = [];
+  if (subdomainProblem(data.subdomain)) issues.push({ step: "url", message: "Please choose the Hub's address again." });
+  if (!data.licenseId) issues.push({ step: "license", message: SELECT_A_LICENSE });
+  if (!data.administrator || !data.sealedPassword) issues.push({ step: "admin", message: "Please enter the Hub administrator again." });
+  return { data, issues };
+}
+
+/** A license as the License step lists it (spec 001 §3 "Customer license"). */
+export interface SelectableLicense {
+  id: string;
+  externalLicenseId: string;
+  name: string;
+  nodes: number;
+  planType: string;
+  hasCloudSupport: boolean;
+  isUsed: boolean;
+  validFrom: Date;
+  validTo: Date;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * The licenses a cloud Hub can be made from (spec 001 §3): unused, not expired (expiry more than a day
+ * ago counts as expired), with cloud support, newest first; matching the search by organization or id.
+ */
+export function selectableLicenses<License extends SelectableLicense>(licenses: License[], search: string, now = new Date()): License[] {
+  const term = search.trim().toLowerCase();
+  return licenses
+    .filter((license) => !license.isUsed && license.hasCloudSupport && license.validTo.getTime() > now.getTime() - DAY_MS)
+    .filter((license) => !term || license.name.toLowerCase().includes(term) || license.externalLicenseId.toLowerCase().includes(term))
+    .sort((a, b) => b.validFrom.getTime() - a.validFrom.getTime());
+}
+
+export const LICENSE_PAGE_SIZE = 5;
+
+/** One page of a list (1-based, clamped) and the 'x-y of n items' text. */
+export function pageOf<Item>(items: Item[], requested: number, size: number) {
+  const pages = Math.max(1, Math.ceil(items.length / size));
+  const page = Math.min(Math.max(1, Number.isFinite(requested) ? Math.floor(requested) : 1), pages);
+  const rows = items.slice((page - 1) * size, page * size);
+  const first = items.length === 0 ? 0 : (page - 1) * size + 1;
+  return { rows, page, pages, total: `${first}-${first + rows.length - (rows.length ? 1 : 0)} of ${items.length} items` };
+}
+
+/** The deployment's failure screens (spec 001 §4 and §8), by the stage that stopped. */
+export const DEPLOYMENT_FAILURES = {
+  create: { title: "Error Creating Hub", message: "Error creating your GateKeeper Cloud Hub! Please contact us on the Support page." },
+  register: {
+    title: "Registering new GateKeeper Hub was interrupted.",
+    message: "Your GateKeeper Cloud Hub exists but is not registered with the portal yet. Please check again after 30 seconds.",
+  },
+  notReady: { title: "Did not finish creating GateKeeper Cloud Hub.", message: "Your Hub is still being created. Please check again after 30 seconds." },
+  notRunning: { title: "Did not finish starting your GateKeeper Cloud Hub.", message: "Your Hub is still starting. Please check again after 30 seconds." },
+  admin: {
+    title: "Could not set up GateKeeper Cloud Hub admin account.",
+    message: "Failed to create hub administrator account. Your GateKeeper Cloud Hub exists but has no administrator or license yet.",
+  },
+  upload: {
+    title: "Could not upload the license to GateKeeper Cloud Hub.",
+    message: "Failed to upload license. Please log in to your Hub and upload the license manually.",
+  },
+  other: { title: "Failed to create cloud Hub.", message: "Failed to create cloud Hub." },
+} as const;

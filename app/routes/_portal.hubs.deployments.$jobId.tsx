@@ -1,0 +1,80 @@
+import { Alert, Anchor, Button, Group, Stack, Text } from "@mantine/core";
+import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { Form, Link, useLoaderData } from "@remix-run/react";
+import { AuthenticityTokenInput } from "remix-utils/csrf/react";
+import { cloudHubStepUrl } from "~/domain/cloud-hub";
+import { requireUser } from "~/server/auth.server";
+import { readUserForm } from "~/server/forms.server";
+import { cloudHubDeployment, DEPLOYMENT_STAGES } from "~/server/jobs/cloud-hub.server";
+import { jobProgress, retryFromProgress } from "~/server/jobs/progress.server";
+import { PageErrorBoundary } from "~/ui/page";
+import { RouteModal } from "~/ui/route-dialogs";
+import { ACCESSIBLE_GREEN } from "~/ui/theme";
+import { JobProgressPanel } from "~/ui/wizard/job-progress";
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  const { job, view } = jobProgress(user.id, params.jobId ?? "", cloudHubDeployment, DEPLOYMENT_STAGES);
+  const hub = (job.result?.["record-hub"] as { hubId: string; url: string } | undefined) ?? null;
+  return json({ view, hub, failedAtCreation: job.error?.step === "create-tenant" });
+}
+
+/** "Try again": the same deployment from the step that stopped it; a Hub already made is never made twice. */
+export async function action({ request, params }: ActionFunctionArgs) {
+  const { user } = await readUserForm(request);
+  retryFromProgress(user.id, params.jobId ?? "", cloudHubDeployment);
+  return redirect(new URL(request.url).pathname);
+}
+
+const CHECKING = {
+  title: "Checking your Hub",
+  text: "We could not confirm whether the Hub service finished the last step. Before it is repeated we ask the service what happened; this page follows it.",
+};
+
+export default function DeploymentProgress() {
+  const { view, hub, failedAtCreation } = useLoaderData<typeof loader>();
+  const running = view.status === "queued" || view.status === "running" || view.status === "needs_attention";
+  return (
+    <RouteModal title="Create New Cloud GateKeeper Hub Deployment" closeTo={running ? undefined : "/hubs"}>
+      <Stack gap="md">
+        <JobProgressPanel
+          view={view}
+          label="Deployment progress"
+          runningText="Your GateKeeper Cloud Hub is being created. You can leave this page: it goes on, and the Hub is created only once."
+          editTo={cloudHubStepUrl("review")}
+          editLabel="Back to your Hub's details"
+          checking={CHECKING}
+          success={
+            hub ? (
+              <>
+                <Alert color={ACCESSIBLE_GREEN} role="status" title="Your GateKeeper Cloud Hub is ready!">
+                  {hub.url}
+                </Alert>
+                <Group justify="flex-end">
+                  <Button component={Link} to="/hubs" variant="default">
+                    Back to Hub Deployments
+                  </Button>
+                  <Form method="post" action={`/hubs/${hub.hubId}/sign-in`}>
+                    <AuthenticityTokenInput name="csrf" />
+                    <Button type="submit">Go to Hub</Button>
+                  </Form>
+                </Group>
+              </>
+            ) : null
+          }
+        />
+        {failedAtCreation ? (
+          <Text size="sm">
+            Please contact us on the{" "}
+            <Anchor component={Link} to="/support">
+              Support page
+            </Anchor>
+            .
+          </Text>
+        ) : null}
+      </Stack>
+    </RouteModal>
+  );
+}
+
+export const ErrorBoundary = PageErrorBoundary;

@@ -1,0 +1,160 @@
+import { Anchor, Badge, Button, Group, Radio, Stack, Table, Text, TextInput } from "@mantine/core";
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useSubmit } from "@remix-run/react";
+import { useEffect, useRef, useState } from "react";
+import { AuthenticityTokenInput } from "remix-utils/csrf/react";
+import { useHydrated } from "remix-utils/use-hydrated";
+import { cloudHubStepUrl, LICENSE_PAGE_SIZE, licenseStepSchema, pageOf, SELECT_A_LICENSE } from "~/domain/cloud-hub";
+import { formatDate } from "~/domain/format";
+import { requireUser } from "~/server/auth.server";
+import { readUserForm } from "~/server/forms.server";
+import { cloudHubWizard, licensesForCloudHub } from "~/server/wizards/cloud-hub.server";
+import { PageErrorBoundary } from "~/ui/page";
+import { StepActions } from "~/ui/wizard/step-actions";
+
+const STEP_URL = cloudHubStepUrl("license");
+/** Spec 001 §9: the search is debounced by 500 ms. */
+const SEARCH_DEBOUNCE_MS = 500;
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  const { data } = cloudHubWizard.load(user.id, "license");
+  const url = new URL(request.url);
+  const search = url.searchParams.get("q") ?? "";
+  const { rows, page, pages, total } = pageOf(licensesForCloudHub(user.id, search), Number(url.searchParams.get("page") ?? 1), LICENSE_PAGE_SIZE);
+  const now = Date.now();
+  return json({
+    search,
+    page,
+    pages,
+    total,
+    selected: data.licenseId,
+    licenses: rows.map((license) => ({
+      id: license.id,
+      name: license.name,
+      externalLicenseId: license.externalLicenseId,
+      validFrom: license.validFrom.toISOString(),
+      validTo: license.validTo.toISOString(),
+      startsLater: license.validFrom.getTime() > now,
+      nodes: license.nodes,
+    })),
+  });
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const { user, formData } = await readUserForm(request);
+  const parsed = licenseStepSchema.safeParse({ licenseId: formData.get("licenseId") ?? undefined });
+  if (!parsed.success) return json({ error: SELECT_A_LICENSE }, { status: 422 });
+  if (!licensesForCloudHub(user.id).some((license) => license.id === parsed.data.licenseId)) {
+    return json({ error: "This license cannot be used for a new cloud Hub. Please choose another." }, { status: 422 });
+  }
+  return cloudHubWizard.complete(user.id, "license", { licenseId: parsed.data.licenseId });
+}
+
+const pageLink = (search: string, page: number) => `${STEP_URL}?${new URLSearchParams({ ...(search ? { q: search } : {}), page: String(page) })}`;
+
+/** The search box: a GET form (Enter or Search), and with JavaScript it also searches as one types. */
+function LicenseSearch({ search }: { search: string }) {
+  const submit = useSubmit();
+  const form = useRef<HTMLFormElement>(null);
+  const timer = useRef<ReturnType<typeof setTimeout>>();
+  useEffect(() => () => clearTimeout(timer.current), []);
+  return (
+    <Form method="get" role="search" ref={form}>
+      <Group align="flex-end" gap="xs">
+        <TextInput
+          name="q"
+          label="Search licenses"
+          description="By organization name or license id"
+          defaultValue={search}
+          onChange={() => {
+            clearTimeout(timer.current);
+            timer.current = setTimeout(() => form.current && submit(form.current, { replace: true }), SEARCH_DEBOUNCE_MS);
+          }}
+        />
+        <Button type="submit" variant="default">
+          Search
+        </Button>
+      </Group>
+    </Form>
+  );
+}
+
+export default function LicenseStep() {
+  const { search, page, pages, total, selected, licenses } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const [choice, setChoice] = useState(selected ?? "");
+  const hydrated = useHydrated();
+  return (
+    <Stack gap="md">
+      <LicenseSearch search={search} />
+      <Form method="post" id="license-step">
+        <AuthenticityTokenInput name="csrf" />
+        {licenses.length === 0 ? (
+          <Text>
+            You have no license that can be used for a new cloud Hub.{" "}
+            <Anchor component={Link} to="/store/subscribe/plan?origin=cloud-hubs">
+              Purchase GateKeeper License
+            </Anchor>
+          </Text>
+        ) : (
+          <Radio.Group name="licenseId" value={choice} onChange={setChoice} label="License" error={actionData?.error}>
+            <Table striped withTableBorder highlightOnHover mt="xs">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th scope="col">
+                    <span className="gk-visually-hidden">Choose</span>
+                  </Table.Th>
+                  <Table.Th scope="col">Organization Name</Table.Th>
+                  <Table.Th scope="col">Valid From</Table.Th>
+                  <Table.Th scope="col">Valid To</Table.Th>
+                  <Table.Th scope="col">Users</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {licenses.map((license) => (
+                  <Table.Tr key={license.id} onClick={() => setChoice(license.id)} style={{ cursor: "pointer" }}>
+                    <Table.Td>
+                      <Radio value={license.id} aria-label={`${license.name} (${license.externalLicenseId})`} />
+                    </Table.Td>
+                    <Table.Td>
+                      {license.name}
+                      <Text size="xs" c="dimmed">
+                        {license.externalLicenseId}
+                      </Text>
+                    </Table.Td>
+                    <Table.Td>
+                      {formatDate(license.validFrom)}{" "}
+                      {license.startsLater ? (
+                        <Badge color="yellow" variant="light">
+                          Starts later
+                        </Badge>
+                      ) : null}
+                    </Table.Td>
+                    <Table.Td>{formatDate(license.validTo)}</Table.Td>
+                    <Table.Td>{license.nodes}</Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Radio.Group>
+        )}
+        <Group justify="space-between" mt="xs">
+          <Text size="sm">{total}</Text>
+          {pages > 1 ? (
+            <Group gap="xs" component="nav" aria-label="License pages">
+              {Array.from({ length: pages }, (_, index) => index + 1).map((number) => (
+                <Anchor key={number} component={Link} to={pageLink(search, number)} aria-current={number === page ? "page" : undefined} fw={number === page ? 700 : 400}>
+                  {number}
+                </Anchor>
+              ))}
+            </Group>
+          ) : null}
+        </Group>
+        <StepActions previousTo={cloudHubStepUrl("url")} nextLabel="Next: Administration" disabledReason={hydrated && !choice ? SELECT_A_LICENSE : null} />
+      </Form>
+    </Stack>
+  );
+}
+
+export const ErrorBoundary = PageErrorBoundary;

@@ -1,0 +1,115 @@
+import { Alert, Button, Group, Stack, Table, Text } from "@mantine/core";
+import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
+import { cloudHubStepUrl, CONFIRM_DEPLOYMENT, FAILED_TO_FETCH_LICENSE, regionLabel } from "~/domain/cloud-hub";
+import { formatDate } from "~/domain/format";
+import { requireUser } from "~/server/auth.server";
+import { env } from "~/server/env.server";
+import { readUserForm } from "~/server/forms.server";
+import { redirectWithToast } from "~/server/session.server";
+import { cloudHubWizard, deploy, deploymentKey, licensesForCloudHub } from "~/server/wizards/cloud-hub.server";
+import { PageErrorBoundary } from "~/ui/page";
+import { ConfirmDialog } from "~/ui/wizard/confirm-dialog";
+
+const REVIEW_URL = cloudHubStepUrl("review");
+export const DEPLOYMENT_CHANGED = "Your Hub's details changed since you reviewed them. Please review them and confirm again.";
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  const { data } = cloudHubWizard.load(user.id, "review");
+  const license = licensesForCloudHub(user.id).find((candidate) => candidate.id === data.licenseId);
+  return json({
+    address: `https://${data.subdomain}.${env.HUB_HOST}`,
+    region: regionLabel(data.region),
+    administrator: data.administrator,
+    license: license
+      ? { name: license.name, planType: license.planType, nodes: license.nodes, validFrom: license.validFrom.toISOString(), validTo: license.validTo.toISOString() }
+      : null,
+    deploymentKey: deploymentKey(user.id),
+  });
+}
+
+/** 'Yes, Deploy': the deployment runs as a job; the page follows it. */
+export async function action({ request }: ActionFunctionArgs) {
+  const { user, formData } = await readUserForm(request);
+  const placement = deploy(user.id, String(formData.get("deploymentKey") ?? ""));
+  if ("placed" in placement) return redirect(`/hubs/deployments/${placement.placed.id}`);
+  return redirectWithToast(request, REVIEW_URL, { kind: "error", message: DEPLOYMENT_CHANGED });
+}
+
+export default function ReviewStep() {
+  const { address, region, administrator, license, deploymentKey } = useLoaderData<typeof loader>();
+  const [searchParams] = useSearchParams();
+  const rows: [string, string][] = [
+    ["Hub URL", address],
+    ["Hosting region", region],
+    ...(license
+      ? ([
+          ["License organization", license.name],
+          ["Plan", license.planType],
+          ["Users", String(license.nodes)],
+          ["Valid from", formatDate(license.validFrom)],
+          ["Valid to", formatDate(license.validTo)],
+        ] as [string, string][])
+      : []),
+    ...(administrator
+      ? ([
+          ["Admin name", `${administrator.firstName} ${administrator.lastName}`],
+          ["Username", administrator.userName],
+          ["Email", administrator.email],
+          ["Phone", administrator.phoneNumber || "None"],
+        ] as [string, string][])
+      : []),
+  ];
+  return (
+    <Stack gap="md">
+      {license ? null : (
+        <Alert color="red" role="alert">
+          {FAILED_TO_FETCH_LICENSE}
+        </Alert>
+      )}
+      <Table withTableBorder aria-label="Your new Hub">
+        <Table.Tbody>
+          {rows.map(([label, value]) => (
+            <Table.Tr key={label}>
+              <Table.Th scope="row" w={220}>
+                {label}
+              </Table.Th>
+              <Table.Td>{value}</Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+      <Group justify="space-between" mt="md">
+        <Button component={Link} to={cloudHubStepUrl("admin")} variant="default">
+          Previous
+        </Button>
+        {deploymentKey ? (
+          <Button component={Link} to={`${REVIEW_URL}?confirm=1`}>
+            Submit
+          </Button>
+        ) : (
+          <Button disabled>Submit</Button>
+        )}
+      </Group>
+      {searchParams.get("confirm") && deploymentKey ? (
+        <ConfirmDialog
+          title={CONFIRM_DEPLOYMENT}
+          confirmLabel="Yes, Deploy"
+          busyLabel="Deploying your Hub..."
+          cancelLabel="Go Back"
+          cancelTo={REVIEW_URL}
+          intent="deploy"
+          fields={{ deploymentKey }}
+        >
+          <Text component="span" fw={700}>
+            This is IRREVERSIBLE:
+          </Text>{" "}
+          the Hub is created at {address} with this license, and its address cannot be changed later.
+        </ConfirmDialog>
+      ) : null}
+    </Stack>
+  );
+}
+
+export const ErrorBoundary = PageErrorBoundary;

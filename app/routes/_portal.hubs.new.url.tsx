@@ -1,0 +1,77 @@
+import { Stack, Text } from "@mantine/core";
+import { withZod } from "@remix-validated-form/with-zod";
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { useState } from "react";
+import { AuthenticityTokenInput } from "remix-utils/csrf/react";
+import { useHydrated } from "remix-utils/use-hydrated";
+import { ValidatedForm, validationError } from "remix-validated-form";
+import { FIX_THE_ERRORS, HUB_REGION_OPTIONS, regionFromForm, urlStepSchema } from "~/domain/cloud-hub";
+import { normalSubdomain } from "~/domain/hub-subdomain";
+import { requireUser } from "~/server/auth.server";
+import { env } from "~/server/env.server";
+import { readUserForm } from "~/server/forms.server";
+import { cloudHubWizard, licensesForCloudHub, subdomainUnavailable } from "~/server/wizards/cloud-hub.server";
+import { SelectField, TextField } from "~/ui/fields";
+import { PageErrorBoundary } from "~/ui/page";
+import { StepActions } from "~/ui/wizard/step-actions";
+
+const validator = withZod(urlStepSchema);
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  const { data } = cloudHubWizard.load(user.id, "url");
+  // A purchase's success button names the new license; the form carries it, as a page read never writes.
+  const license = new URL(request.url).searchParams.get("license");
+  return json({
+    host: env.HUB_HOST,
+    license,
+    defaults: { subdomain: data.subdomain, hubRegion: HUB_REGION_OPTIONS.find((option) => option.region === data.region)?.value ?? ("1" as const) },
+  });
+}
+
+/** Next: the form's rules, then the service's availability check (spec 001 §4), then the License step. */
+export async function action({ request }: ActionFunctionArgs) {
+  const { user, formData } = await readUserForm(request);
+  const result = await validator.validate(formData);
+  if (result.error) return validationError(result.error, result.submittedData);
+  const unavailable = await subdomainUnavailable(result.data.subdomain);
+  if (unavailable) return validationError({ fieldErrors: { subdomain: unavailable } }, result.submittedData);
+  const license = String(formData.get("license") ?? "");
+  const preselected = licensesForCloudHub(user.id).some((candidate) => candidate.id === license) ? { licenseId: license } : {};
+  return cloudHubWizard.complete(user.id, "url", { subdomain: result.data.subdomain, region: regionFromForm(result.data.hubRegion), ...preselected });
+}
+
+export default function UrlStep() {
+  const { host, license, defaults } = useLoaderData<typeof loader>();
+  const [subdomain, setSubdomain] = useState(defaults.subdomain);
+  // Live validity needs JavaScript; without it Next stays enabled and the server says what to fix.
+  const valid = !useHydrated() || urlStepSchema.safeParse({ subdomain }).success;
+  return (
+    <ValidatedForm validator={validator} method="post" defaultValues={defaults} noValidate>
+      <AuthenticityTokenInput name="csrf" />
+      {license ? <input type="hidden" name="license" value={license} /> : null}
+      <Stack gap="md">
+        <Text>
+          Choose the address of your GateKeeper Cloud Hub. It cannot be changed later, so we recommend using part of your organization&apos;s name.
+        </Text>
+        <TextField
+          name="subdomain"
+          label="Subdomain"
+          required
+          autoComplete="off"
+          rightSection={<Text size="sm">.{host}</Text>}
+          rightSectionWidth={Math.min(320, host.length * 8 + 24)}
+          onChange={(event) => setSubdomain(event.currentTarget.value)}
+        />
+        <Text size="sm" data-testid="hub-address">
+          Your Hub&apos;s address: https://{normalSubdomain(subdomain) || "your-subdomain"}.{host}
+        </Text>
+        <SelectField name="hubRegion" label="Hosting region" data={HUB_REGION_OPTIONS.map(({ value, label }) => ({ value, label }))} w={260} />
+      </Stack>
+      <StepActions nextLabel="Next: License" disabledReason={valid ? null : FIX_THE_ERRORS} />
+    </ValidatedForm>
+  );
+}
+
+export const ErrorBoundary = PageErrorBoundary;

@@ -1,0 +1,68 @@
+import { and, eq } from "drizzle-orm";
+import { SUBDOMAIN_MESSAGES } from "~/domain/hub-subdomain";
+import { CLOUD_HUB_PATH, CLOUD_HUB_STEPS, checkCloudHubDraft, cloudHubDraftSchema, selectableLicenses, type CloudHubDraft } from "~/domain/cloud-hub";
+import { hubInstallations } from "~db/schema";
+import { db } from "../db.server";
+import { getHubs, HubError } from "../hubs/index.server";
+import { cloudHubDeployment, type DeploymentInput } from "../jobs/cloud-hub.server";
+import { listLicenses } from "../licenses.server";
+import type { LoadedDraft } from "./kit.server";
+import { defineWizard } from "./kit.server";
+import { orderKey, placeOnce, requestDigest } from "./orders.server";
+
+export const cloudHubWizard = defineWizard({
+  draftName: () => "cloud-hub",
+  steps: CLOUD_HUB_STEPS,
+  basePath: () => CLOUD_HUB_PATH,
+  schema: cloudHubDraftSchema,
+  check: checkCloudHubDraft,
+}).at({});
+
+/** The user's licenses a cloud Hub can be made from, matching the search (spec 001 §3). */
+export const licensesForCloudHub = (ownerId: string, search = "") => selectableLicenses(listLicenses(ownerId), search);
+
+/** Whether the service would take the subdomain (checked on Next of the URL step): null, or the spec's message. */
+export async function subdomainUnavailable(subdomain: string): Promise<string | null> {
+  try {
+    const availability = await getHubs().checkDomain(subdomain);
+    if (availability === "taken") return SUBDOMAIN_MESSAGES.taken;
+    if (availability === "not_allowed") return SUBDOMAIN_MESSAGES.notAllowed;
+    return null;
+  } catch (error) {
+    if (!(error instanceof HubError)) throw error;
+    return SUBDOMAIN_MESSAGES.checkFailed;
+  }
+}
+
+/** The deployment the draft describes, with its digest, or null while a step is missing. */
+function currentDeployment(ownerId: string, draft: LoadedDraft<CloudHubDraft>): { digest: string; input: DeploymentInput } | null {
+  const { subdomain, region, licenseId, administrator, sealedPassword } = draft.data;
+  if (!draft.id || !licenseId || !administrator || !sealedPassword) return null;
+  if (!licensesForCloudHub(ownerId).some((license) => license.id === licenseId)) return null;
+  const request = { subdomain, region, licenseId, administrator, sealedPassword };
+  const digest = requestDigest(request);
+  return { digest, input: { draftId: draft.id, digest, subdomain, region, licenseId, administrator, adminPassword: sealedPassword } };
+}
+
+/** The confirmation's key for the draft as it stands (the Review page posts it back). */
+export function deploymentKey(ownerId: string): string | null {
+  const draft = cloudHubWizard.read(ownerId);
+  const current = currentDeployment(ownerId, draft);
+  return current && draft.id ? orderKey(cloudHubDeployment, draft.id, current.digest) : null;
+}
+
+/** 'Yes, Deploy': the deployment of the confirmed draft, once (a double submit finds the first job). */
+export function deploy(ownerId: string, postedKey: string) {
+  const draft = cloudHubWizard.read(ownerId);
+  return placeOnce(cloudHubDeployment, { ownerId, draftId: draft.id, postedKey, current: currentDeployment(ownerId, draft) });
+}
+
+/** 'Go to Hub' (decision 070): a one-time sign-in link to the user's own cloud Hub, or null when it is not theirs. */
+export async function hubSignInLink(ownerId: string, hubId: string): Promise<string | null> {
+  const hub = db
+    .select({ url: hubInstallations.url })
+    .from(hubInstallations)
+    .where(and(eq(hubInstallations.id, hubId), eq(hubInstallations.ownerId, ownerId), eq(hubInstallations.type, "cloud")))
+    .get();
+  return hub?.url ? (await getHubs().signInLink(hub.url)).url : null;
+}
