@@ -69,6 +69,8 @@ export async function startPortal({ directory: reused, env: extraEnv = {} }: { d
       // A crashed portal's jobs are taken over after the lease: short here, so restart tests wait seconds.
       JOB_LEASE_MS: "3000",
       JOB_BACKOFF_MS: "200",
+      // Simulated Hubs are ready and running at once; a test that wants a slow one injects not_ready.
+      HUB_SIM_STARTUP_SECONDS: "0",
       ...extraEnv,
     },
     stdio: ["ignore", "pipe", "pipe"],

@@ -96,7 +96,7 @@ export const adminStepSchema = z
       .default("")
       .refine((value) => value === "" || HUB_PHONE.test(value), INVALID_HUB_PHONE),
     email: filled.pipe(z.string().email(INVALID_EMAIL)),
-    password: z.string().min(1, CANT_BE_EMPTY).refine(meetsHubPasswordRules, PASSWORD_REQUIREMENTS),
+    password: z.string().min(1, CANT_BE_EMPTY).pipe(z.string().refine(meetsHubPasswordRules, PASSWORD_REQUIREMENTS)),
     confirmPassword: z.string().default(""),
   })
   .superRefine((value, ctx) => {

@@ -1,0 +1,174 @@
+import { and, eq, inArray, sql } from "drizzle-orm";
+import { beforeEach, describe, expect, it } from "vitest";
+import { DEPLOYMENT_FAILURES } from "~/domain/cloud-hub";
+import { db } from "~/server/db.server";
+import { findDraft } from "~/server/drafts.server";
+import { hubFaults } from "~/server/hubs/index.server";
+import { redeemSignInLink } from "~/server/hubs/simulator/simulator.server";
+import { JOB_KINDS } from "~/server/jobs/kinds.server";
+import { findOwnedJob, JobRunner, retryJob } from "~/server/jobs/runner.server";
+import { cloudHubWizard, deploy, deploymentKey, hubSignInLink, licensesForCloudHub } from "~/server/wizards/cloud-hub.server";
+import { openSecret, sealSecret } from "~/server/wizards/sealed.server";
+import { findUserByEmail } from "~/server/users.server";
+import { hubAdmins, hubInstallations, hubLicenses, hubTenants, jobs, licenses } from "~db/schema";
+
+const customer = () => findUserByEmail("customer@example.com")!;
+const PASSWORD = "Secret123";
+
+/** Runs every job until none is due, bringing retries' backoff forward (the clock of a test does not wait). */
+async function runJobs() {
+  const runner = new JobRunner(JOB_KINDS);
+  for (let round = 0; round < 20; round += 1) {
+    await runner.drain();
+    const waiting = db
+      .update(jobs)
+      .set({ nextRunAt: new Date(0) })
+      .where(and(inArray(jobs.status, ["queued", "needs_attention"]), sql`${jobs.nextRunAt} is not null`))
+      .run().changes;
+    if (waiting === 0) return;
+  }
+}
+
+let demoLicenseId = "";
+
+beforeEach(() => {
+  hubFaults.clear();
+  const user = customer();
+  cloudHubWizard.clear(user.id);
+  // Each test runs its own deployments only.
+  db.delete(jobs).run();
+  // The demo's one cloud license, free again for each test.
+  db.update(licenses).set({ isUsed: false }).where(eq(licenses.externalLicenseId, "GK-NWC-2026-0002")).run();
+  db.delete(hubLicenses).run();
+  demoLicenseId = licensesForCloudHub(user.id)[0].id;
+});
+
+/** The wizard filled in as a customer would, then confirmed: the deployment's job. */
+function confirmDeployment(subdomain: string) {
+  const user = customer();
+  cloudHubWizard.save(user.id, {
+    subdomain,
+    region: "EU",
+    licenseId: demoLicenseId,
+    administrator: { userName: "ada-admin", firstName: "Ada", lastName: "Lovelace", phoneNumber: "", email: "ada@example.com" },
+    sealedPassword: sealSecret(PASSWORD),
+    completed: ["url", "license", "admin"],
+  });
+  const key = deploymentKey(user.id);
+  expect(key).not.toBeNull();
+  const placement = deploy(user.id, key!);
+  if (!("placed" in placement)) throw new Error("the deployment was not placed");
+  return placement.placed.id;
+}
+
+const job = (id: string) => findOwnedJob(customer().id, id)!;
+const tenantsNamed = (subdomain: string) => db.select().from(hubTenants).where(eq(hubTenants.subdomain, subdomain)).all();
+
+describe("deploying a cloud Hub", () => {
+  it("creates, connects and starts the Hub, sets up its administrator, uploads the license and lists the Hub", async () => {
+    const user = customer();
+    const id = confirmDeployment("ada-clinic");
+    const draftId = cloudHubWizard.read(user.id).id;
+    await runJobs();
+    expect(job(id)).toMatchObject({ status: "succeeded", error: null });
+
+    const [tenant] = tenantsNamed("ada-clinic");
+    expect(tenant).toMatchObject({ customerId: user.id, region: 2 });
+    expect(tenant.registeredAt).not.toBeNull();
+    expect(db.select().from(hubAdmins).where(eq(hubAdmins.hubId, tenant.id)).get()).toMatchObject({ userName: "ada-admin" });
+    expect(db.select().from(hubLicenses).where(eq(hubLicenses.hubId, tenant.id)).get()).toMatchObject({ licenseId: "GK-NWC-2026-0002" });
+    expect(db.select().from(hubInstallations).where(eq(hubInstallations.id, tenant.id)).get()).toMatchObject({ ownerId: user.id, type: "cloud", url: tenant.url, maxUsers: 25 });
+    expect(db.select().from(licenses).where(eq(licenses.id, demoLicenseId)).get()?.isUsed).toBe(true);
+    expect(licensesForCloudHub(user.id)).toEqual([]);
+    // The typed password is gone from the job, and the draft that held it sealed is cleared.
+    expect(job(id).input).not.toHaveProperty("adminPassword");
+    expect(JSON.stringify(db.select().from(jobs).where(eq(jobs.id, id)).get())).not.toContain(PASSWORD);
+    expect(findDraft(user.id, "cloud-hub")).toBeNull();
+    expect(draftId).not.toBeNull();
+
+    // 'Go to Hub': a link that signs the administrator in once.
+    const link = await hubSignInLink(user.id, tenant.id);
+    expect(link).toMatch(/^https:\/\/ada-clinic\.hub\.gatekeeper\.example\/sign-in\?ticket=/);
+    expect(link).not.toContain(PASSWORD);
+    expect(redeemSignInLink(db, link!)).toBe("ada-admin");
+    expect(redeemSignInLink(db, link!)).toBeNull();
+    expect(await hubSignInLink(findUserByEmail("distributor@example.com")!.id, tenant.id)).toBeNull();
+  });
+
+  it("places one job however often the confirmation is posted, and refuses a key the draft no longer matches", () => {
+    const user = customer();
+    const id = confirmDeployment("twice-clinic");
+    const again = deploy(user.id, job(id).idempotencyKey);
+    expect("placed" in again && again.placed.id).toBe(id);
+    expect(deploy(user.id, "cloud-hub:nope:digest")).toMatchObject({ placed: { id } });
+  });
+
+  it("refuses a stale confirmation before any Hub exists", () => {
+    const user = customer();
+    cloudHubWizard.save(user.id, { subdomain: "stale-clinic", licenseId: demoLicenseId, completed: ["url", "license"] });
+    expect(deploy(user.id, "cloud-hub:x:y")).toEqual({ stale: true });
+  });
+
+  it("after a failure once the tenant exists, resumes there and never creates a second tenant", async () => {
+    hubFaults.inject("registerTenant", { message: "The Hub service refused the request." });
+    const id = confirmDeployment("resume-clinic");
+    await runJobs();
+    expect(job(id)).toMatchObject({ status: "failed", error: { title: DEPLOYMENT_FAILURES.register.title, message: DEPLOYMENT_FAILURES.register.message } });
+    expect(tenantsNamed("resume-clinic")).toHaveLength(1);
+
+    expect(retryJob(customer().id, id)).toBe(true);
+    await runJobs();
+    expect(job(id).status).toBe("succeeded");
+    expect(tenantsNamed("resume-clinic")).toHaveLength(1);
+    expect(db.select().from(hubTenants).where(eq(hubTenants.customerId, customer().id)).all().filter((row) => row.subdomain.startsWith("resume"))).toHaveLength(1);
+  });
+
+  it("when the creation's answer is lost, finds the tenant it made instead of making another", async () => {
+    hubFaults.inject("createTenant", { mode: "lose" });
+    const id = confirmDeployment("lost-clinic");
+    await runJobs();
+    expect(job(id).status).toBe("succeeded");
+    expect(tenantsNamed("lost-clinic")).toHaveLength(1);
+  });
+
+  it("waits for a Hub that is slow to become ready with backoff, then says it did not finish; a retry finishes", async () => {
+    hubFaults.inject("createTenant", { mode: "not_ready" });
+    hubFaults.inject("syncTenant", { mode: "not_ready", times: "always" });
+    const id = confirmDeployment("slow-clinic");
+    await runJobs();
+    expect(job(id)).toMatchObject({ status: "failed", error: { title: DEPLOYMENT_FAILURES.notReady.title } });
+    expect(job(id).attempts).toBe(5);
+    hubFaults.clear();
+    retryJob(customer().id, id);
+    await runJobs();
+    expect(job(id).status).toBe("succeeded");
+  });
+
+  it("shows each later failure's screen, and a retry finishes the deployment once", async () => {
+    const cases = [
+      { call: "createTenant", subdomain: "fail-create", screen: DEPLOYMENT_FAILURES.create },
+      { call: "setUpAdmin", subdomain: "fail-admin", screen: DEPLOYMENT_FAILURES.admin },
+      { call: "uploadLicense", subdomain: "fail-upload", screen: DEPLOYMENT_FAILURES.upload },
+    ] as const;
+    for (const { call, subdomain, screen } of cases) {
+      db.update(licenses).set({ isUsed: false }).where(eq(licenses.id, demoLicenseId)).run();
+      db.delete(hubLicenses).run();
+      hubFaults.inject(call, { message: "Injected." });
+      const id = confirmDeployment(subdomain);
+      await runJobs();
+      expect(job(id), call).toMatchObject({ status: "failed", error: { title: screen.title, message: screen.message } });
+      retryJob(customer().id, id);
+      await runJobs();
+      expect(job(id).status, call).toBe("succeeded");
+      expect(tenantsNamed(subdomain)).toHaveLength(1);
+    }
+  });
+
+  it("never stores the typed password in plaintext in the draft", () => {
+    const user = customer();
+    confirmDeployment("sealed-clinic");
+    const stored = JSON.stringify(findDraft(user.id, "cloud-hub"));
+    expect(stored).not.toContain(PASSWORD);
+    expect(openSecret(cloudHubWizard.read(user.id).data.sealedPassword!)).toBe(PASSWORD);
+  });
+});
