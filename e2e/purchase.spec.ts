@@ -80,7 +80,7 @@ test.describe("buying a new recurring license", () => {
     await confirm.getByRole("button", { name: "Purchase" }).click();
 
     await expect(page.getByText("Successfully created your GateKeeper Enterprise recurring license!")).toBeVisible({ timeout: 15_000 });
-    await expect(page.getByRole("link", { name: "Deploy New GateKeeper Cloud Hub" })).toHaveAttribute("href", "/hubs?new=true");
+    await expect(page.getByRole("link", { name: "Deploy New GateKeeper Cloud Hub" })).toHaveAttribute("href", "/hubs/new/url");
     await page.getByRole("link", { name: "I'll deploy later" }).click();
     await expect(page.getByRole("row", { name: /Contoso Clinics/ })).toContainText("12");
   });

@@ -22,7 +22,7 @@ test.describe("signing in", () => {
     await page.getByLabel("Email").fill(DEMO.customer);
     await page.getByLabel("Password").fill("GateKeeper-demo-1");
     await page.getByRole("button", { name: "Sign in" }).click();
-    await expect(page).toHaveURL(/\/hubs\?new=true$/);
+    await expect(page).toHaveURL(/\/hubs\/new\/url$/);
     await expect(page.getByRole("heading", { level: 1, name: "GateKeeper Hub Deployments" })).toBeVisible();
   });
 

@@ -1,7 +1,6 @@
 import { Alert, Anchor, Button, Group, Stack, Text } from "@mantine/core";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, useLoaderData } from "@remix-run/react";
-import { AuthenticityTokenInput } from "remix-utils/csrf/react";
+import { Link, useLoaderData } from "@remix-run/react";
 import { cloudHubStepUrl } from "~/domain/cloud-hub";
 import { requireUser } from "~/server/auth.server";
 import { readUserForm } from "~/server/forms.server";
@@ -54,10 +53,10 @@ export default function DeploymentProgress() {
                   <Button component={Link} to="/hubs" variant="default">
                     Back to Hub Deployments
                   </Button>
-                  <Form method="post" action={`/hubs/${hub.hubId}/sign-in`}>
-                    <AuthenticityTokenInput name="csrf" />
-                    <Button type="submit">Go to Hub</Button>
-                  </Form>
+                  {/* A plain link: the browser follows the redirect to the Hub itself. */}
+                  <Button component="a" href={`/hubs/${hub.hubId}/sign-in`}>
+                    Go to Hub
+                  </Button>
                 </Group>
               </>
             ) : null

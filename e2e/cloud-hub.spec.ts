@@ -1,0 +1,293 @@
+import type { Page } from "@playwright/test";
+import {
+  DEMO,
+  DEMO_PASSWORD,
+  expect,
+  signIn,
+  signInAs,
+  test,
+  withDatabase,
+} from "./fixtures";
+
+/**
+ * Deploying a cloud Hub (issue 12): support's link, the wizard, the deployment as a job on the Hub
+ * simulator, each failure screen and its retry, and 'Go to Hub' through a one-time link.
+ */
+const HUB_HOST = "hub.gatekeeper.example";
+const READY = "Your GateKeeper Cloud Hub is ready!";
+const DEMO_LICENSE = /Northwind Clinics East/;
+
+/** The demo's one cloud license is free again (unused, on no Hub), so each test can deploy with it. */
+const freeDemoLicense = (file: string) =>
+  withDatabase(file, (db) => {
+    db.prepare(
+      "update licenses set is_used = 0 where external_license_id = 'GK-NWC-2026-0002'"
+    ).run();
+    db.prepare("delete from hub_licenses").run();
+    db.prepare("delete from hub_faults").run();
+  });
+
+const tenantsNamed = (file: string, subdomain: string) =>
+  withDatabase(
+    file,
+    (db) =>
+      (
+        db
+          .prepare("select count(*) as n from hub_tenants where subdomain = ?")
+          .get(subdomain) as { n: number }
+      ).n
+  );
+
+/** A unique subdomain per project, as both projects' workers may run at once on their own portals. */
+const subdomainFor = (base: string) =>
+  `${base}-${test.info().project.name === "javascript" ? "js" : "nojs"}`;
+
+async function urlStep(page: Page, subdomain: string) {
+  await page.locator('input[name="subdomain"]').fill(subdomain);
+  await page
+    .locator('select[name="hubRegion"]')
+    .selectOption({ label: "European Union" });
+  await page.getByRole("button", { name: "Next: License" }).click();
+}
+
+/** From the URL step to the progress page. */
+async function walkAndDeploy(page: Page, subdomain: string) {
+  await expect(page).toHaveURL(/\/hubs\/new\/url$/);
+  await urlStep(page, subdomain);
+  await expect(page).toHaveURL(/\/hubs\/new\/license$/);
+  await page.getByRole("radio", { name: DEMO_LICENSE }).check();
+  await page.getByRole("button", { name: "Next: Administration" }).click();
+  await expect(page).toHaveURL(/\/hubs\/new\/admin$/);
+  await page.locator('input[name="userName"]').fill("ada-admin");
+  await page.locator('input[name="firstName"]').fill("Ada");
+  await page.locator('input[name="lastName"]').fill("Lovelace");
+  await page.locator('input[name="email"]').fill("ada@example.com");
+  await page.locator('input[name="password"]').fill("Secret123");
+  await page.locator('input[name="confirmPassword"]').fill("Secret123");
+  await page.getByRole("button", { name: "Next: Review" }).click();
+  await expect(page).toHaveURL(/\/hubs\/new\/review$/);
+  const review = page.getByRole("table", { name: "Your new Hub" });
+  await expect(review).toContainText(`https://${subdomain}.${HUB_HOST}`);
+  await expect(review).toContainText("European Union");
+  await expect(review).toContainText("Northwind Clinics East");
+  await expect(review).toContainText("ada-admin");
+  await page.getByRole("link", { name: "Submit" }).click();
+  const confirm = page.getByRole("dialog", {
+    name: "Confirm creation of new GateKeeper Hub cloud deployment?",
+  });
+  await expect(confirm).toContainText("IRREVERSIBLE");
+  await confirm.getByRole("button", { name: "Yes, Deploy" }).click();
+  await expect(page).toHaveURL(/\/hubs\/deployments\/[\w-]+$/);
+}
+
+test.describe("deploying a cloud Hub", () => {
+  test.use({ expectedServerErrors: [/job-step-failed/] });
+
+  test("support's link, signed out: sign in, the wizard, a Hub on the simulator, listed, and Go to Hub without a password", async ({
+    page,
+    portal,
+  }) => {
+    test.setTimeout(90_000);
+    freeDemoLicense(portal.databaseFile);
+    const subdomain = subdomainFor("ada-clinic");
+    await signIn(page, DEMO.customer, DEMO_PASSWORD, "/hubs?new=true");
+    await expect(
+      page.getByRole("dialog", {
+        name: "Create New Cloud GateKeeper Hub Deployment",
+      })
+    ).toBeVisible();
+    await walkAndDeploy(page, subdomain);
+    await expect(page.getByText(READY)).toBeVisible({ timeout: 20_000 });
+    for (const stage of [
+      "Create Hub",
+      "Connect to Portal",
+      "Create Account",
+      "Upload License",
+      "Finish",
+    ]) {
+      await expect(
+        page
+          .getByRole("list", { name: "Deployment progress" })
+          .getByRole("listitem")
+          .filter({ hasText: stage })
+      ).toHaveAttribute("data-state", "done");
+    }
+
+    // The Hub's own page stands in for the Hub: the link signs in with a ticket, never a password.
+    let opened = "";
+    await page.route(`https://${subdomain}.${HUB_HOST}/**`, (route) => {
+      opened = route.request().url();
+      return route.fulfill({
+        contentType: "text/html",
+        body: "<!doctype html><title>Hub</title><h1>Signed in to your Hub</h1>",
+      });
+    });
+    await page.getByRole("link", { name: "Go to Hub" }).click();
+    await expect(
+      page.getByRole("heading", { name: "Signed in to your Hub" })
+    ).toBeVisible();
+    expect(opened).toMatch(
+      new RegExp(
+        `^https://${subdomain}\\.${HUB_HOST.replace(
+          /\./g,
+          "\\."
+        )}/sign-in\\?ticket=[\\w-]{20,}$`
+      )
+    );
+    expect(opened).not.toContain("Secret123");
+
+    await page.goto("/hubs");
+    await expect(
+      page.getByRole("row", { name: new RegExp(`${subdomain}\\.${HUB_HOST}`) })
+    ).toContainText("Cloud");
+    expect(tenantsNamed(portal.databaseFile, subdomain)).toBe(1);
+  });
+
+  const failures = [
+    { call: "createTenant", mode: "fail", title: "Error Creating Hub" },
+    {
+      call: "registerTenant",
+      mode: "fail",
+      title: "Registering new GateKeeper Hub was interrupted.",
+    },
+    {
+      call: "syncTenant",
+      mode: "not_ready",
+      title: "Did not finish creating GateKeeper Cloud Hub.",
+      notReadyAtCreation: true,
+    },
+    {
+      call: "startHub",
+      mode: "not_ready",
+      title: "Did not finish starting your GateKeeper Cloud Hub.",
+      notReadyAtCreation: true,
+    },
+    {
+      call: "setUpAdmin",
+      mode: "fail",
+      title: "Could not set up GateKeeper Cloud Hub admin account.",
+    },
+    {
+      call: "uploadLicense",
+      mode: "fail",
+      title: "Could not upload the license to GateKeeper Cloud Hub.",
+    },
+  ] as const;
+
+  for (const failure of failures) {
+    test(`a failure at ${failure.call} shows '${failure.title}', and Try again finishes the deployment once`, async ({
+      page,
+      portal,
+    }) => {
+      test.setTimeout(90_000);
+      freeDemoLicense(portal.databaseFile);
+      const subdomain = subdomainFor(`fail-${failure.call.toLowerCase()}`);
+      withDatabase(portal.databaseFile, (db) => {
+        const arm = db.prepare(
+          "insert into hub_faults (call, mode, kind, message, remaining, hang_ms) values (?, ?, ?, ?, ?, 0)"
+        );
+        if (failure.mode === "not_ready") {
+          // The Hub stays not ready (or not running) through every automatic retry.
+          if ("notReadyAtCreation" in failure)
+            arm.run(
+              "createTenant",
+              "not_ready",
+              "retryable",
+              "The Hub is not ready yet.",
+              1
+            );
+          arm.run(
+            failure.call,
+            "not_ready",
+            "retryable",
+            "The Hub is not ready yet.",
+            null
+          );
+        } else {
+          arm.run(failure.call, "fail", "final", "Injected failure.", 1);
+        }
+      });
+      await signInAs(page, DEMO.customer);
+      await page.goto("/hubs?new=true");
+      await walkAndDeploy(page, subdomain);
+      await expect(
+        page.getByRole("alert").filter({ hasText: failure.title })
+      ).toBeVisible({ timeout: 30_000 });
+      if (failure.call === "createTenant")
+        await expect(
+          page.getByRole("link", { name: "Support page" })
+        ).toBeVisible();
+
+      withDatabase(portal.databaseFile, (db) =>
+        db.prepare("delete from hub_faults").run()
+      );
+      await page.getByRole("button", { name: "Try again" }).click();
+      await expect(page.getByText(READY)).toBeVisible({ timeout: 30_000 });
+      expect(tenantsNamed(portal.databaseFile, subdomain)).toBe(1);
+      await page.goto("/hubs");
+      await expect(
+        page.getByRole("row", { name: new RegExp(subdomain) })
+      ).toHaveCount(1);
+    });
+  }
+});
+
+test.describe("the URL step", () => {
+  test.use({ expectedHttpErrors: [422] });
+
+  test("says what is wrong with a subdomain: too short, bad characters, reserved, taken", async ({
+    page,
+    portal,
+  }) => {
+    const javaScript = test.info().project.name === "javascript";
+    const taken = subdomainFor("taken-clinic");
+    withDatabase(portal.databaseFile, (db) =>
+      db
+        .prepare(
+          "insert or ignore into hub_tenants (id, customer_id, subdomain, url, region, ready_at, running_at, created_at) values (?, 'someone', ?, ?, 1, 0, 0, 0)"
+        )
+        .run(`hub_${taken}`, taken, `https://${taken}.${HUB_HOST}`)
+    );
+    await signInAs(page, DEMO.customer);
+    await page.goto("/hubs/new/url");
+    const field = page.locator('input[name="subdomain"]');
+    const cases = [
+      { value: "acme", message: "Must have six or more characters." },
+      {
+        value: "acme_clinic",
+        message: "Alphanumeric characters and hyphens only.",
+      },
+      {
+        value: "support",
+        message:
+          "This subdomain is not allowed. Please choose a different one.",
+      },
+    ];
+    for (const { value, message } of cases) {
+      await field.fill(value);
+      if (javaScript) {
+        await field.blur();
+        await expect(
+          page.getByRole("button", { name: "Next: License" })
+        ).toBeDisabled();
+        await expect(
+          page.getByText("Please fix the errors to save changes.")
+        ).toBeVisible();
+      } else {
+        await page.getByRole("button", { name: "Next: License" }).click();
+        await expect(field).toHaveValue(value);
+      }
+      await expect(page.getByText(message)).toBeVisible();
+    }
+    // Taken is known only to the Hub service: the check on Next says so, and keeps what was typed.
+    await field.fill(taken);
+    await page.getByRole("button", { name: "Next: License" }).click();
+    await expect(
+      page.getByText(
+        "This domain is unavailable. Please choose a different domain."
+      )
+    ).toBeVisible();
+    await expect(page).toHaveURL(/\/hubs\/new\/url$/);
+    await expect(field).toHaveValue(taken);
+  });
+});
