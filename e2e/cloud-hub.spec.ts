@@ -1,13 +1,6 @@
 import type { Page } from "@playwright/test";
-import {
-  DEMO,
-  DEMO_PASSWORD,
-  expect,
-  signIn,
-  signInAs,
-  test,
-  withDatabase,
-} from "./fixtures";
+import { DEMO, DEMO_PASSWORD, expect, signIn, signInAs, test, withDatabase } from "./fixtures";
+import { next, planStep } from "./purchase-steps";
 
 /**
  * Deploying a cloud Hub (issue 12): support's link, the wizard, the deployment as a job on the Hub
@@ -20,33 +13,20 @@ const DEMO_LICENSE = /Northwind Clinics East/;
 /** The demo's one cloud license is free again (unused, on no Hub), so each test can deploy with it. */
 const freeDemoLicense = (file: string) =>
   withDatabase(file, (db) => {
-    db.prepare(
-      "update licenses set is_used = 0 where external_license_id = 'GK-NWC-2026-0002'"
-    ).run();
+    db.prepare("update licenses set is_used = 0 where external_license_id = 'GK-NWC-2026-0002'").run();
     db.prepare("delete from hub_licenses").run();
     db.prepare("delete from hub_faults").run();
   });
 
 const tenantsNamed = (file: string, subdomain: string) =>
-  withDatabase(
-    file,
-    (db) =>
-      (
-        db
-          .prepare("select count(*) as n from hub_tenants where subdomain = ?")
-          .get(subdomain) as { n: number }
-      ).n
-  );
+  withDatabase(file, (db) => (db.prepare("select count(*) as n from hub_tenants where subdomain = ?").get(subdomain) as { n: number }).n);
 
 /** A unique subdomain per project, as both projects' workers may run at once on their own portals. */
-const subdomainFor = (base: string) =>
-  `${base}-${test.info().project.name === "javascript" ? "js" : "nojs"}`;
+const subdomainFor = (base: string) => `${base}-${test.info().project.name === "javascript" ? "js" : "nojs"}`;
 
 async function urlStep(page: Page, subdomain: string) {
   await page.locator('input[name="subdomain"]').fill(subdomain);
-  await page
-    .locator('select[name="hubRegion"]')
-    .selectOption({ label: "European Union" });
+  await page.locator('select[name="hubRegion"]').selectOption({ label: "European Union" });
   await page.getByRole("button", { name: "Next: License" }).click();
 }
 
@@ -83,10 +63,7 @@ async function walkAndDeploy(page: Page, subdomain: string) {
 test.describe("deploying a cloud Hub", () => {
   test.use({ expectedServerErrors: [/job-step-failed/] });
 
-  test("support's link, signed out: sign in, the wizard, a Hub on the simulator, listed, and Go to Hub without a password", async ({
-    page,
-    portal,
-  }) => {
+  test("support's link, signed out: sign in, the wizard, a Hub on the simulator, listed, and Go to Hub without a password", async ({ page, portal }) => {
     test.setTimeout(90_000);
     freeDemoLicense(portal.databaseFile);
     const subdomain = subdomainFor("ada-clinic");
@@ -98,19 +75,11 @@ test.describe("deploying a cloud Hub", () => {
     ).toBeVisible();
     await walkAndDeploy(page, subdomain);
     await expect(page.getByText(READY)).toBeVisible({ timeout: 20_000 });
-    for (const stage of [
-      "Create Hub",
-      "Connect to Portal",
-      "Create Account",
-      "Upload License",
-      "Finish",
-    ]) {
-      await expect(
-        page
-          .getByRole("list", { name: "Deployment progress" })
-          .getByRole("listitem")
-          .filter({ hasText: stage })
-      ).toHaveAttribute("data-state", "done");
+    for (const stage of ["Create Hub", "Connect to Portal", "Create Account", "Upload License", "Finish"]) {
+      await expect(page.getByRole("list", { name: "Deployment progress" }).getByRole("listitem").filter({ hasText: stage })).toHaveAttribute(
+        "data-state",
+        "done"
+      );
     }
 
     // The Hub's own page stands in for the Hub: the link signs in with a ticket, never a password.
@@ -123,23 +92,12 @@ test.describe("deploying a cloud Hub", () => {
       });
     });
     await page.getByRole("link", { name: "Go to Hub" }).click();
-    await expect(
-      page.getByRole("heading", { name: "Signed in to your Hub" })
-    ).toBeVisible();
-    expect(opened).toMatch(
-      new RegExp(
-        `^https://${subdomain}\\.${HUB_HOST.replace(
-          /\./g,
-          "\\."
-        )}/sign-in\\?ticket=[\\w-]{20,}$`
-      )
-    );
+    await expect(page.getByRole("heading", { name: "Signed in to your Hub" })).toBeVisible();
+    expect(opened).toMatch(new RegExp(`^https://${subdomain}\\.${HUB_HOST.replace(/\./g, "\\.")}/sign-in\\?ticket=[\\w-]{20,}$`));
     expect(opened).not.toContain("Secret123");
 
     await page.goto("/hubs");
-    await expect(
-      page.getByRole("row", { name: new RegExp(`${subdomain}\\.${HUB_HOST}`) })
-    ).toContainText("Cloud");
+    await expect(page.getByRole("row", { name: new RegExp(`${subdomain}\\.${HUB_HOST}`) })).toContainText("Cloud");
     expect(tenantsNamed(portal.databaseFile, subdomain)).toBe(1);
   });
 
@@ -175,34 +133,16 @@ test.describe("deploying a cloud Hub", () => {
   ] as const;
 
   for (const failure of failures) {
-    test(`a failure at ${failure.call} shows '${failure.title}', and Try again finishes the deployment once`, async ({
-      page,
-      portal,
-    }) => {
+    test(`a failure at ${failure.call} shows '${failure.title}', and Try again finishes the deployment once`, async ({ page, portal }) => {
       test.setTimeout(90_000);
       freeDemoLicense(portal.databaseFile);
       const subdomain = subdomainFor(`fail-${failure.call.toLowerCase()}`);
       withDatabase(portal.databaseFile, (db) => {
-        const arm = db.prepare(
-          "insert into hub_faults (call, mode, kind, message, remaining, hang_ms) values (?, ?, ?, ?, ?, 0)"
-        );
+        const arm = db.prepare("insert into hub_faults (call, mode, kind, message, remaining, hang_ms) values (?, ?, ?, ?, ?, 0)");
         if (failure.mode === "not_ready") {
           // The Hub stays not ready (or not running) through every automatic retry.
-          if ("notReadyAtCreation" in failure)
-            arm.run(
-              "createTenant",
-              "not_ready",
-              "retryable",
-              "The Hub is not ready yet.",
-              1
-            );
-          arm.run(
-            failure.call,
-            "not_ready",
-            "retryable",
-            "The Hub is not ready yet.",
-            null
-          );
+          if ("notReadyAtCreation" in failure) arm.run("createTenant", "not_ready", "retryable", "The Hub is not ready yet.", 1);
+          arm.run(failure.call, "not_ready", "retryable", "The Hub is not ready yet.", null);
         } else {
           arm.run(failure.call, "fail", "final", "Injected failure.", 1);
         }
@@ -210,24 +150,15 @@ test.describe("deploying a cloud Hub", () => {
       await signInAs(page, DEMO.customer);
       await page.goto("/hubs?new=true");
       await walkAndDeploy(page, subdomain);
-      await expect(
-        page.getByRole("alert").filter({ hasText: failure.title })
-      ).toBeVisible({ timeout: 30_000 });
-      if (failure.call === "createTenant")
-        await expect(
-          page.getByRole("link", { name: "Support page" })
-        ).toBeVisible();
+      await expect(page.getByRole("alert").filter({ hasText: failure.title })).toBeVisible({ timeout: 30_000 });
+      if (failure.call === "createTenant") await expect(page.getByRole("link", { name: "Support page" })).toBeVisible();
 
-      withDatabase(portal.databaseFile, (db) =>
-        db.prepare("delete from hub_faults").run()
-      );
+      withDatabase(portal.databaseFile, (db) => db.prepare("delete from hub_faults").run());
       await page.getByRole("button", { name: "Try again" }).click();
       await expect(page.getByText(READY)).toBeVisible({ timeout: 30_000 });
       expect(tenantsNamed(portal.databaseFile, subdomain)).toBe(1);
       await page.goto("/hubs");
-      await expect(
-        page.getByRole("row", { name: new RegExp(subdomain) })
-      ).toHaveCount(1);
+      await expect(page.getByRole("row", { name: new RegExp(subdomain) })).toHaveCount(1);
     });
   }
 });
@@ -235,10 +166,7 @@ test.describe("deploying a cloud Hub", () => {
 test.describe("the URL step", () => {
   test.use({ expectedHttpErrors: [422] });
 
-  test("says what is wrong with a subdomain: too short, bad characters, reserved, taken", async ({
-    page,
-    portal,
-  }) => {
+  test("says what is wrong with a subdomain: too short, bad characters, reserved, taken", async ({ page, portal }) => {
     const javaScript = test.info().project.name === "javascript";
     const taken = subdomainFor("taken-clinic");
     withDatabase(portal.databaseFile, (db) =>
@@ -259,20 +187,15 @@ test.describe("the URL step", () => {
       },
       {
         value: "support",
-        message:
-          "This subdomain is not allowed. Please choose a different one.",
+        message: "This subdomain is not allowed. Please choose a different one.",
       },
     ];
     for (const { value, message } of cases) {
       await field.fill(value);
       if (javaScript) {
         await field.blur();
-        await expect(
-          page.getByRole("button", { name: "Next: License" })
-        ).toBeDisabled();
-        await expect(
-          page.getByText("Please fix the errors to save changes.")
-        ).toBeVisible();
+        await expect(page.getByRole("button", { name: "Next: License" })).toBeDisabled();
+        await expect(page.getByText("Please fix the errors to save changes.")).toBeVisible();
       } else {
         await page.getByRole("button", { name: "Next: License" }).click();
         await expect(field).toHaveValue(value);
@@ -282,12 +205,33 @@ test.describe("the URL step", () => {
     // Taken is known only to the Hub service: the check on Next says so, and keeps what was typed.
     await field.fill(taken);
     await page.getByRole("button", { name: "Next: License" }).click();
-    await expect(
-      page.getByText(
-        "This domain is unavailable. Please choose a different domain."
-      )
-    ).toBeVisible();
+    await expect(page.getByText("This domain is unavailable. Please choose a different domain.")).toBeVisible();
     await expect(page).toHaveURL(/\/hubs\/new\/url$/);
     await expect(field).toHaveValue(taken);
   });
+});
+
+test("a license bought from the Hubs page opens the wizard with it chosen, and the license list searches", async ({ page }) => {
+  test.setTimeout(90_000);
+  const javaScript = test.info().project.name === "javascript";
+  await signInAs(page, DEMO.customer);
+  await page.goto("/store/subscribe/plan?origin=cloud-hubs");
+  await planStep(page, "Hub Buyer Co", "3");
+  for (const label of ["Next: Hardware", "Next: Support", "Next: Review", "Next: Billing", "Next: Order"]) await next(page, label);
+  await page.getByRole("link", { name: "Submit Order" }).click();
+  await page.getByRole("dialog", { name: "Place your order." }).getByRole("button", { name: "Purchase" }).click();
+  await page.getByRole("link", { name: "Continue GateKeeper Hub Cloud Deployment" }).click({ timeout: 20_000 });
+  await expect(page).toHaveURL(/\/hubs\/new\/url\?license=/);
+  await urlStep(page, subdomainFor("buyer-clinic"));
+  await expect(page.getByRole("radio", { name: /Hub Buyer Co/ })).toBeChecked();
+  await expect(page.getByRole("radio", { name: DEMO_LICENSE })).not.toBeChecked();
+
+  // Search: a GET form; with JavaScript it also runs as one types.
+  const search = page.getByRole("searchbox", { name: "Search licenses" }).or(page.getByLabel("Search licenses"));
+  await search.fill("northwind");
+  if (!javaScript) await page.getByRole("button", { name: "Search" }).click();
+  await expect(page).toHaveURL(/[?&]q=northwind/);
+  await expect(page.getByRole("radio", { name: /Hub Buyer Co/ })).toHaveCount(0);
+  await expect(page.getByRole("radio", { name: DEMO_LICENSE })).toBeVisible();
+  await expect(page.getByText("1-1 of 1 items")).toBeVisible();
 });
