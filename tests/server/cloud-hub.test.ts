@@ -98,7 +98,7 @@ describe("deploying a cloud Hub", () => {
   it("places one job however often the confirmation is posted, and refuses a key the draft no longer matches", () => {
     const user = customer();
     const id = confirmDeployment("twice-clinic");
-    const again = deploy(user.id, job(id).idempotencyKey);
+    const again = deploy(user.id, deploymentKey(user.id)!);
     expect("placed" in again && again.placed.id).toBe(id);
     expect(deploy(user.id, "cloud-hub:nope:digest")).toMatchObject({ placed: { id } });
   });
