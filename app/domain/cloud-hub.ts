@@ -112,43 +112,8 @@ export function checkCloudHubDraft(data: CloudHubDraft): { data: CloudHubDraft; 
   return { data, issues };
 }
 
-/** A license as the License step lists it (spec 001 §3 "Customer license"). */
-export interface SelectableLicense {
-  id: string;
-  externalLicenseId: string;
-  name: string;
-  nodes: number;
-  planType: string;
-  hasCloudSupport: boolean;
-  isUsed: boolean;
-  validFrom: Date;
-  validTo: Date;
-}
-
-const DAY_MS = 24 * 60 * 60 * 1000;
-
-/**
- * The licenses a cloud Hub can be made from (spec 001 §3): unused, not expired (expiry more than a day
- * ago counts as expired), with cloud support, newest first; matching the search by organization or id.
- */
-export function selectableLicenses<License extends SelectableLicense>(licenses: License[], search: string, now = new Date()): License[] {
-  const term = search.trim().toLowerCase();
-  return licenses
-    .filter((license) => !license.isUsed && license.hasCloudSupport && license.validTo.getTime() > now.getTime() - DAY_MS)
-    .filter((license) => !term || license.name.toLowerCase().includes(term) || license.externalLicenseId.toLowerCase().includes(term))
-    .sort((a, b) => b.validFrom.getTime() - a.validFrom.getTime());
-}
-
-export const LICENSE_PAGE_SIZE = 5;
-
-/** One page of a list (1-based, clamped) and the 'x-y of n items' text. */
-export function pageOf<Item>(items: Item[], requested: number, size: number) {
-  const pages = Math.max(1, Math.ceil(items.length / size));
-  const page = Math.min(Math.max(1, Number.isFinite(requested) ? Math.floor(requested) : 1), pages);
-  const rows = items.slice((page - 1) * size, page * size);
-  const first = items.length === 0 ? 0 : (page - 1) * size + 1;
-  return { rows, page, pages, total: `${first}-${first + rows.length - (rows.length ? 1 : 0)} of ${items.length} items` };
-}
+/** A license that expired less than a day ago can still make a cloud Hub (spec 001 §3). */
+export const CLOUD_HUB_EXPIRY_GRACE_MS = 24 * 60 * 60 * 1000;
 
 /** The deployment's failure screens (spec 001 §4 and §8), by the stage that stopped. */
 export const DEPLOYMENT_FAILURES = {

@@ -1,15 +1,18 @@
 import { Anchor, Badge, Button, Group, Radio, Stack, Table, Text, TextInput } from "@mantine/core";
-import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useSubmit } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { useHydrated } from "remix-utils/use-hydrated";
-import { cloudHubStepUrl, LICENSE_PAGE_SIZE, licenseStepSchema, pageOf, SELECT_A_LICENSE } from "~/domain/cloud-hub";
+import { cloudHubStepUrl, licenseStepSchema, SELECT_A_LICENSE } from "~/domain/cloud-hub";
 import { formatDate } from "~/domain/format";
+import { LICENSES_PER_PAGE, pageCount, requestedPage } from "~/domain/pagination";
 import { requireUser } from "~/server/auth.server";
 import { readUserForm } from "~/server/forms.server";
-import { cloudHubWizard, licensesForCloudHub } from "~/server/wizards/cloud-hub.server";
+import { cloudHubLicensePage, selectableLicense } from "~/server/cloud-hub-licenses.server";
+import { cloudHubWizard } from "~/server/wizards/cloud-hub.server";
 import { PageErrorBoundary } from "~/ui/page";
+import { PageLinks } from "~/ui/page-links";
 import { StepActions } from "~/ui/wizard/step-actions";
 
 const STEP_URL = cloudHubStepUrl("license");
@@ -21,7 +24,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const { data } = cloudHubWizard.load(user.id, "license");
   const url = new URL(request.url);
   const search = url.searchParams.get("q") ?? "";
-  const { rows, page, pages, total } = pageOf(licensesForCloudHub(user.id, search), Number(url.searchParams.get("page") ?? 1), LICENSE_PAGE_SIZE);
+  const page = requestedPage(url.searchParams.get("page"));
+  if (page === null) throw redirect(pageHref(search, 1));
+  const { total, licenses } = cloudHubLicensePage(user.id, search, page, LICENSES_PER_PAGE);
+  const pages = pageCount(total, LICENSES_PER_PAGE);
+  if (page > pages) throw redirect(pageHref(search, pages));
   const now = Date.now();
   return json({
     search,
@@ -29,7 +36,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     pages,
     total,
     selected: data.licenseId,
-    licenses: rows.map((license) => ({
+    licenses: licenses.map((license) => ({
       id: license.id,
       name: license.name,
       externalLicenseId: license.externalLicenseId,
@@ -45,13 +52,16 @@ export async function action({ request }: ActionFunctionArgs) {
   const { user, formData } = await readUserForm(request);
   const parsed = licenseStepSchema.safeParse({ licenseId: formData.get("licenseId") ?? undefined });
   if (!parsed.success) return json({ error: SELECT_A_LICENSE }, { status: 422 });
-  if (!licensesForCloudHub(user.id).some((license) => license.id === parsed.data.licenseId)) {
+  if (!selectableLicense(user.id, parsed.data.licenseId)) {
     return json({ error: "This license cannot be used for a new cloud Hub. Please choose another." }, { status: 422 });
   }
   return cloudHubWizard.complete(user.id, "license", { licenseId: parsed.data.licenseId });
 }
 
-const pageLink = (search: string, page: number) => `${STEP_URL}?${new URLSearchParams({ ...(search ? { q: search } : {}), page: String(page) })}`;
+function pageHref(search: string, page: number) {
+  const query = new URLSearchParams({ ...(search ? { q: search } : {}), ...(page > 1 ? { page: String(page) } : {}) }).toString();
+  return query ? `${STEP_URL}?${query}` : STEP_URL;
+}
 
 /** The search box: a GET form (Enter or Search), and with JavaScript it also searches as one types. */
 function LicenseSearch({ search }: { search: string }) {
@@ -139,18 +149,7 @@ export default function LicenseStep() {
             </Table>
           </Radio.Group>
         )}
-        <Group justify="space-between" mt="xs">
-          <Text size="sm">{total}</Text>
-          {pages > 1 ? (
-            <Group gap="xs" component="nav" aria-label="License pages">
-              {Array.from({ length: pages }, (_, index) => index + 1).map((number) => (
-                <Anchor key={number} component={Link} to={pageLink(search, number)} aria-current={number === page ? "page" : undefined} fw={number === page ? 700 : 400}>
-                  {number}
-                </Anchor>
-              ))}
-            </Group>
-          ) : null}
-        </Group>
+        <PageLinks page={page} pageCount={pages} pageSize={LICENSES_PER_PAGE} total={total} href={(number) => pageHref(search, number)} label="License pages" />
         <StepActions previousTo={cloudHubStepUrl("url")} nextLabel="Next: Administration" disabledReason={hydrated && !choice ? SELECT_A_LICENSE : null} />
       </Form>
     </Stack>

@@ -7,7 +7,8 @@ import { requireUser } from "~/server/auth.server";
 import { env } from "~/server/env.server";
 import { readUserForm } from "~/server/forms.server";
 import { redirectWithToast } from "~/server/session.server";
-import { cloudHubWizard, deploy, deploymentKey, licensesForCloudHub } from "~/server/wizards/cloud-hub.server";
+import { selectableLicense } from "~/server/cloud-hub-licenses.server";
+import { cloudHubWizard, deploy, deploymentKey } from "~/server/wizards/cloud-hub.server";
 import { PageErrorBoundary } from "~/ui/page";
 import { ConfirmDialog } from "~/ui/wizard/confirm-dialog";
 
@@ -17,7 +18,7 @@ export const DEPLOYMENT_CHANGED = "Your Hub's details changed since you reviewed
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const { data } = cloudHubWizard.load(user.id, "review");
-  const license = licensesForCloudHub(user.id).find((candidate) => candidate.id === data.licenseId);
+  const license = data.licenseId ? selectableLicense(user.id, data.licenseId) : null;
   return json({
     address: `https://${data.subdomain}.${env.HUB_HOST}`,
     region: regionLabel(data.region),

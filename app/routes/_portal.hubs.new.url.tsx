@@ -11,7 +11,8 @@ import { normalSubdomain } from "~/domain/hub-subdomain";
 import { requireUser } from "~/server/auth.server";
 import { env } from "~/server/env.server";
 import { readUserForm } from "~/server/forms.server";
-import { cloudHubWizard, licensesForCloudHub, subdomainUnavailable } from "~/server/wizards/cloud-hub.server";
+import { selectableLicense } from "~/server/cloud-hub-licenses.server";
+import { cloudHubWizard, subdomainUnavailable } from "~/server/wizards/cloud-hub.server";
 import { SelectField, TextField } from "~/ui/fields";
 import { PageErrorBoundary } from "~/ui/page";
 import { StepActions } from "~/ui/wizard/step-actions";
@@ -38,7 +39,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const unavailable = await subdomainUnavailable(result.data.subdomain);
   if (unavailable) return validationError({ fieldErrors: { subdomain: unavailable } }, result.submittedData);
   const license = String(formData.get("license") ?? "");
-  const preselected = licensesForCloudHub(user.id).some((candidate) => candidate.id === license) ? { licenseId: license } : {};
+  const preselected = selectableLicense(user.id, license) ? { licenseId: license } : {};
   return cloudHubWizard.complete(user.id, "url", { subdomain: result.data.subdomain, region: regionFromForm(result.data.hubRegion), ...preselected });
 }
 

@@ -4,19 +4,13 @@ import {
   cloudHubDraftSchema,
   INVALID_HUB_PHONE,
   licenseStepSchema,
-  pageOf,
   PASSWORD_MISMATCH,
   PASSWORD_REQUIREMENTS,
   SELECT_A_LICENSE,
-  selectableLicenses,
   urlStepSchema,
   USER_NAME_CHARACTERS,
-  type SelectableLicense,
 } from "~/domain/cloud-hub";
 import { SUBDOMAIN_MESSAGES } from "~/domain/hub-subdomain";
-
-const DAY = 24 * 60 * 60 * 1000;
-const now = new Date("2026-06-01T12:00:00Z");
 
 const errorsOf = (result: { success: boolean; error?: { issues: { path: (string | number)[]; message: string }[] } }) =>
   Object.fromEntries((result.error?.issues ?? []).map((issue) => [issue.path.join("."), issue.message]));
@@ -39,44 +33,6 @@ describe("the License step", () => {
   it("needs a license", () => {
     expect(errorsOf(licenseStepSchema.safeParse({}))).toEqual({ licenseId: SELECT_A_LICENSE });
     expect(errorsOf(licenseStepSchema.safeParse({ licenseId: " " }))).toEqual({ licenseId: SELECT_A_LICENSE });
-  });
-
-  const license = (id: string, changes: Partial<SelectableLicense> = {}): SelectableLicense => ({
-    id,
-    externalLicenseId: `GK-${id}`,
-    name: `Org ${id}`,
-    nodes: 10,
-    planType: "core",
-    hasCloudSupport: true,
-    isUsed: false,
-    validFrom: new Date(now.getTime() - 10 * DAY),
-    validTo: new Date(now.getTime() + 100 * DAY),
-    ...changes,
-  });
-
-  it("lists unused licenses with cloud support that did not expire more than a day ago, newest first", () => {
-    const list = [
-      license("old", { validFrom: new Date(now.getTime() - 50 * DAY) }),
-      license("new", { validFrom: new Date(now.getTime() - 1 * DAY) }),
-      license("used", { isUsed: true }),
-      license("onprem", { hasCloudSupport: false }),
-      license("expired", { validTo: new Date(now.getTime() - 2 * DAY) }),
-      license("just-expired", { validTo: new Date(now.getTime() - DAY / 2) }),
-    ];
-    expect(selectableLicenses(list, "", now).map((item) => item.id)).toEqual(["new", "just-expired", "old"]);
-  });
-
-  it("searches by organization name and license id, in any case", () => {
-    const list = [license("a", { name: "Northwind East" }), license("b", { name: "Contoso", externalLicenseId: "GK-2026-ABCD" })];
-    expect(selectableLicenses(list, "northwind", now).map((item) => item.id)).toEqual(["a"]);
-    expect(selectableLicenses(list, "abcd", now).map((item) => item.id)).toEqual(["b"]);
-  });
-
-  it("pages 5 rows at a time with the 'x-y of n items' text, clamping a page out of range", () => {
-    const items = Array.from({ length: 12 }, (_, index) => index);
-    expect(pageOf(items, 1, 5)).toMatchObject({ rows: [0, 1, 2, 3, 4], page: 1, pages: 3, total: "1-5 of 12 items" });
-    expect(pageOf(items, 9, 5)).toMatchObject({ rows: [10, 11], page: 3, total: "11-12 of 12 items" });
-    expect(pageOf([], 1, 5)).toMatchObject({ rows: [], pages: 1, total: "0-0 of 0 items" });
   });
 });
 

@@ -7,7 +7,9 @@ import { hubFaults } from "~/server/hubs/index.server";
 import { redeemSignInLink } from "~/server/hubs/simulator/simulator.server";
 import { JOB_KINDS } from "~/server/jobs/kinds.server";
 import { findOwnedJob, JobRunner, retryJob } from "~/server/jobs/runner.server";
-import { cloudHubWizard, deploy, deploymentKey, hubSignInLink, licensesForCloudHub } from "~/server/wizards/cloud-hub.server";
+import { cloudHubLicensePage, selectableLicense } from "~/server/cloud-hub-licenses.server";
+import { licenseRow } from "~/server/license-files.server";
+import { cloudHubWizard, deploy, deploymentKey, hubSignInLink } from "~/server/wizards/cloud-hub.server";
 import { openSecret, sealSecret } from "~/server/wizards/sealed.server";
 import { findUserByEmail } from "~/server/users.server";
 import { hubAdmins, hubInstallations, hubLicenses, hubTenants, jobs, licenses } from "~db/schema";
@@ -40,7 +42,7 @@ beforeEach(() => {
   // The demo's one cloud license, free again for each test.
   db.update(licenses).set({ isUsed: false }).where(eq(licenses.externalLicenseId, "GK-NWC-2026-0002")).run();
   db.delete(hubLicenses).run();
-  demoLicenseId = licensesForCloudHub(user.id)[0].id;
+  demoLicenseId = cloudHubLicensePage(user.id, "", 1, 5).licenses[0].id;
 });
 
 /** The wizard filled in as a customer would, then confirmed: the deployment's job. */
@@ -79,7 +81,7 @@ describe("deploying a cloud Hub", () => {
     expect(db.select().from(hubLicenses).where(eq(hubLicenses.hubId, tenant.id)).get()).toMatchObject({ licenseId: "GK-NWC-2026-0002" });
     expect(db.select().from(hubInstallations).where(eq(hubInstallations.id, tenant.id)).get()).toMatchObject({ ownerId: user.id, type: "cloud", url: tenant.url, maxUsers: 25 });
     expect(db.select().from(licenses).where(eq(licenses.id, demoLicenseId)).get()?.isUsed).toBe(true);
-    expect(licensesForCloudHub(user.id)).toEqual([]);
+    expect(selectableLicense(user.id, demoLicenseId)).toBeNull();
     // The typed password is gone from the job, and the draft that held it sealed is cleared.
     expect(job(id).input).not.toHaveProperty("adminPassword");
     expect(JSON.stringify(db.select().from(jobs).where(eq(jobs.id, id)).get())).not.toContain(PASSWORD);
@@ -170,5 +172,52 @@ describe("deploying a cloud Hub", () => {
     const stored = JSON.stringify(findDraft(user.id, "cloud-hub"));
     expect(stored).not.toContain(PASSWORD);
     expect(openSecret(cloudHubWizard.read(user.id).data.sealedPassword!)).toBe(PASSWORD);
+  });
+});
+
+describe("the licenses a cloud Hub can be made from", () => {
+  const DAY = 24 * 60 * 60 * 1000;
+  const now = new Date();
+
+  it("are unused, with cloud support, not expired more than a day ago, newest first, searchable and paged in SQL", () => {
+    const owner = findUserByEmail("distributor@example.com")!.id;
+    const add = (id: string, changes: { isUsed?: boolean; hasCloudSupport?: boolean; validFrom?: number; validTo?: number; name?: string } = {}) => {
+      const { isUsed = false, hasCloudSupport = true, validFrom = -10, validTo = 100, name = `Picker ${id}` } = changes;
+      db.insert(licenses)
+        .values(
+          licenseRow(
+            owner,
+            {
+              externalLicenseId: `GK-PICK-${id}`,
+              name,
+              nodes: 5,
+              planType: "core",
+              type: "recurring",
+              hasCloudSupport,
+              validFrom: new Date(now.getTime() + validFrom * DAY),
+              validTo: new Date(now.getTime() + validTo * DAY),
+            },
+            { isUsed },
+          ),
+        )
+        .run();
+    };
+    add("old", { validFrom: -50 });
+    add("new", { validFrom: -1 });
+    add("used", { isUsed: true });
+    add("onprem", { hasCloudSupport: false });
+    add("expired", { validTo: -2 });
+    add("just-expired", { validTo: -0.5, name: "Contoso 100%_off" });
+    for (let n = 0; n < 5; n += 1) add(`bulk-${n}`, { validFrom: -100 - n, name: "Bulk Org" });
+
+    const page = (search: string, number = 1) => cloudHubLicensePage(owner, search, number, 5, now);
+    expect(page("picker")).toMatchObject({ total: 2 });
+    expect(page("picker").licenses.map((license) => license.externalLicenseId)).toEqual(["GK-PICK-new", "GK-PICK-old"]);
+    expect(page("").total).toBe(8);
+    expect(page("", 2).licenses.map((license) => license.externalLicenseId)).toEqual(["GK-PICK-bulk-2", "GK-PICK-bulk-3", "GK-PICK-bulk-4"]);
+    // Search by license id, in any case; % and _ are searched for as themselves.
+    expect(page("gk-pick-OLD").licenses.map((license) => license.externalLicenseId)).toEqual(["GK-PICK-old"]);
+    expect(page("100%_").licenses.map((license) => license.externalLicenseId)).toEqual(["GK-PICK-just-expired"]);
+    expect(page("1%0").total).toBe(0);
   });
 });

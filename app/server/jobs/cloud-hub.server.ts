@@ -1,7 +1,8 @@
 import { and, eq } from "drizzle-orm";
 import { z } from "zod";
-import { DEPLOYMENT_FAILURES, hubAdministratorSchema, selectableLicenses, UNABLE_TO_VERIFY_LICENSE } from "~/domain/cloud-hub";
+import { DEPLOYMENT_FAILURES, hubAdministratorSchema, UNABLE_TO_VERIFY_LICENSE } from "~/domain/cloud-hub";
 import { hubInstallationLicenses, hubInstallations, licenses } from "~db/schema";
+import { selectableLicense } from "../cloud-hub-licenses.server";
 import { db } from "../db.server";
 import { deleteDraftById } from "../drafts.server";
 import { getHubs, HubError, type Tenant } from "../hubs/index.server";
@@ -44,8 +45,7 @@ export const cloudHubDeployment: JobKind<DeploymentInput> = {
       // Not a charge, but a Hub made cannot be unmade: a later Submit of the same draft leads back to this job.
       charges: true,
       async run({ ownerId, input, stepKey }) {
-        const license = ownedLicense(ownerId, input.licenseId);
-        if (!license || selectableLicenses([license], "").length === 0) throw new StepRefused(UNABLE_TO_VERIFY_LICENSE);
+        if (!selectableLicense(ownerId, input.licenseId)) throw new StepRefused(UNABLE_TO_VERIFY_LICENSE);
         return getHubs().createTenant({ customerId: ownerId, subdomain: input.subdomain, region: input.region, idempotencyKey: stepKey });
       },
     },

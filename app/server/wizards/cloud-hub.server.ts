@@ -1,11 +1,11 @@
 import { and, eq } from "drizzle-orm";
 import { SUBDOMAIN_MESSAGES } from "~/domain/hub-subdomain";
-import { CLOUD_HUB_PATH, CLOUD_HUB_STEPS, checkCloudHubDraft, cloudHubDraftSchema, selectableLicenses, type CloudHubDraft } from "~/domain/cloud-hub";
+import { CLOUD_HUB_PATH, CLOUD_HUB_STEPS, checkCloudHubDraft, cloudHubDraftSchema, type CloudHubDraft } from "~/domain/cloud-hub";
 import { hubInstallations } from "~db/schema";
 import { db } from "../db.server";
 import { getHubs, HubError } from "../hubs/index.server";
 import { cloudHubDeployment, type DeploymentInput } from "../jobs/cloud-hub.server";
-import { listLicenses } from "../licenses.server";
+import { selectableLicense } from "../cloud-hub-licenses.server";
 import type { LoadedDraft } from "./kit.server";
 import { defineWizard } from "./kit.server";
 import { orderKey, placeOnce, requestDigest } from "./orders.server";
@@ -17,9 +17,6 @@ export const cloudHubWizard = defineWizard({
   schema: cloudHubDraftSchema,
   check: checkCloudHubDraft,
 }).at({});
-
-/** The user's licenses a cloud Hub can be made from, matching the search (spec 001 §3). */
-export const licensesForCloudHub = (ownerId: string, search = "") => selectableLicenses(listLicenses(ownerId), search);
 
 /** Whether the service would take the subdomain (checked on Next of the URL step): null, or the spec's message. */
 export async function subdomainUnavailable(subdomain: string): Promise<string | null> {
@@ -38,7 +35,7 @@ export async function subdomainUnavailable(subdomain: string): Promise<string | 
 function currentDeployment(ownerId: string, draft: LoadedDraft<CloudHubDraft>): { digest: string; input: DeploymentInput } | null {
   const { subdomain, region, licenseId, administrator, sealedPassword } = draft.data;
   if (!draft.id || !licenseId || !administrator || !sealedPassword) return null;
-  if (!licensesForCloudHub(ownerId).some((license) => license.id === licenseId)) return null;
+  if (!selectableLicense(ownerId, licenseId)) return null;
   const request = { subdomain, region, licenseId, administrator, sealedPassword };
   const digest = requestDigest(request);
   return { digest, input: { draftId: draft.id, digest, subdomain, region, licenseId, administrator, adminPassword: sealedPassword } };

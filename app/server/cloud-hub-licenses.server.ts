@@ -1,0 +1,44 @@
+import { and, count, desc, eq, gt, or, sql } from "drizzle-orm";
+import { CLOUD_HUB_EXPIRY_GRACE_MS } from "~/domain/cloud-hub";
+import { licenses } from "~db/schema";
+import { db } from "./db.server";
+
+/**
+ * The licenses a cloud Hub can be made from (spec 001 §3): the user's, unused, with cloud support, and not
+ * expired more than a day ago; newest first. Filtered, counted and paged in SQL (decision 082).
+ */
+function selectable(ownerId: string, now: Date) {
+  return and(
+    eq(licenses.ownerId, ownerId),
+    eq(licenses.isUsed, false),
+    eq(licenses.hasCloudSupport, true),
+    gt(licenses.validTo, new Date(now.getTime() - CLOUD_HUB_EXPIRY_GRACE_MS)),
+  );
+}
+
+/** Organization name or license id containing the search, in any case (SQLite's LIKE ignores ASCII case). */
+function matching(search: string) {
+  const term = search.trim();
+  if (!term) return undefined;
+  const pattern = `%${term.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
+  return or(sql`${licenses.name} like ${pattern} escape '\\'`, sql`${licenses.externalLicenseId} like ${pattern} escape '\\'`);
+}
+
+export function cloudHubLicensePage(ownerId: string, search: string, page: number, pageSize: number, now = new Date()) {
+  const where = and(selectable(ownerId, now), matching(search));
+  const total = db.select({ total: count() }).from(licenses).where(where).get()?.total ?? 0;
+  const rows = db
+    .select()
+    .from(licenses)
+    .where(where)
+    .orderBy(desc(licenses.validFrom), desc(licenses.id))
+    .limit(pageSize)
+    .offset((page - 1) * pageSize)
+    .all();
+  return { total, licenses: rows };
+}
+
+/** The license if a cloud Hub can be made from it by this user, else null. */
+export function selectableLicense(ownerId: string, licenseId: string, now = new Date()) {
+  return db.select().from(licenses).where(and(selectable(ownerId, now), eq(licenses.id, licenseId))).get() ?? null;
+}
