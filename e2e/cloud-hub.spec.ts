@@ -211,8 +211,9 @@ test.describe("the URL step", () => {
   });
 });
 
-test("a license bought from the Hubs page opens the wizard with it chosen, and the license list searches", async ({ page }) => {
+test("a license bought from the Hubs page opens the wizard with it chosen, and the license list searches", async ({ page, portal }) => {
   test.setTimeout(90_000);
+  freeDemoLicense(portal.databaseFile);
   const javaScript = test.info().project.name === "javascript";
   await signInAs(page, DEMO.customer);
   await page.goto("/store/subscribe/plan?origin=cloud-hubs");
