@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { DEMO, DEMO_PASSWORD, expect, signIn, signInAs, test, withDatabase } from "./fixtures";
+import { DEMO, DEMO_PASSWORD, expect, expectAccessible, signIn, signInAs, test, withDatabase } from "./fixtures";
 import { next, planStep } from "./purchase-steps";
 
 /**
@@ -178,6 +178,7 @@ test.describe("the URL step", () => {
     );
     await signInAs(page, DEMO.customer);
     await page.goto("/hubs/new/url");
+    await expectAccessible(page, javaScript);
     const field = page.locator('input[name="subdomain"]');
     const cases = [
       { value: "acme", message: "Must have six or more characters." },
@@ -225,6 +226,7 @@ test("a license bought from the Hubs page opens the wizard with it chosen, and t
   await expect(page).toHaveURL(/\/hubs\/new\/url\?license=/);
   await urlStep(page, subdomainFor("buyer-clinic"));
   await expect(page.getByRole("radio", { name: /Hub Buyer Co/ })).toBeChecked();
+  await expectAccessible(page, javaScript);
   await expect(page.getByRole("radio", { name: DEMO_LICENSE })).not.toBeChecked();
 
   // Search: a GET form; with JavaScript it also runs as one types.
