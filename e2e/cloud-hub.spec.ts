@@ -1,5 +1,6 @@
 import type { Page } from "@playwright/test";
-import { DEMO, DEMO_PASSWORD, expect, expectAccessible, signIn, signInAs, test, withDatabase } from "./fixtures";
+import { rmSync } from "node:fs";
+import { DEMO, DEMO_PASSWORD, expect, expectAccessible, signIn, signInAs, startPortal, test, withDatabase } from "./fixtures";
 import { next, planStep } from "./purchase-steps";
 
 /**
@@ -237,4 +238,40 @@ test("a license bought from the Hubs page opens the wizard with it chosen, and t
   await expect(page.getByRole("radio", { name: /Hub Buyer Co/ })).toHaveCount(0);
   await expect(page.getByRole("radio", { name: DEMO_LICENSE })).toBeVisible();
   await expect(page.getByText("1-1 of 1 items")).toBeVisible();
+});
+
+test("a portal killed while the Hub's admin setup hangs finishes the deployment once after a restart", async ({ page }) => {
+  test.setTimeout(120_000);
+  const subdomain = subdomainFor("crash-clinic");
+  const first = await startPortal();
+  let second: Awaited<ReturnType<typeof startPortal>> | null = null;
+  try {
+    await signIn(page, DEMO.customer, DEMO_PASSWORD, `${first.baseURL}/login`);
+    await expect(page.getByRole("heading", { level: 1, name: "Home" })).toBeVisible();
+    withDatabase(first.databaseFile, (db) =>
+      db.exec("insert into hub_faults (call, mode, kind, message, remaining, hang_ms) values ('setUpAdmin', 'hang', 'unknown', 'timeout', 1, 60000)")
+    );
+    await page.goto(`${first.baseURL}/hubs?new=true`);
+    await walkAndDeploy(page, subdomain);
+    const progressPath = new URL(page.url()).pathname;
+    await expect(page.getByRole("listitem").filter({ hasText: "Create Account" })).toHaveAttribute("data-state", "running", { timeout: 20_000 });
+    await page.goto("about:blank");
+    await first.stop({ signal: "SIGKILL", keepData: true });
+    withDatabase(first.databaseFile, (db) => db.exec("delete from hub_faults"));
+
+    second = await startPortal({ directory: first.directory });
+    await page.goto(`${second.baseURL}${progressPath}`);
+    await expect(page.getByText(READY)).toBeVisible({ timeout: 30_000 });
+    expect(tenantsNamed(second.databaseFile, subdomain)).toBe(1);
+    const installations = withDatabase(
+      second.databaseFile,
+      (db) => db.prepare("select count(*) as n from hub_installations where url like ?").get(`%//${subdomain}.%`) as { n: number }
+    );
+    expect(installations.n).toBe(1);
+  } finally {
+    await page.goto("about:blank");
+    await second?.stop();
+    await first.stop({ signal: "SIGKILL", keepData: true });
+    rmSync(first.directory, { recursive: true, force: true });
+  }
 });
