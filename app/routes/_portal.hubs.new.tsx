@@ -1,4 +1,4 @@
-import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { json, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { CLOUD_HUB_PATH, CLOUD_HUB_STEPS, CLOUD_HUB_STEP_TITLES, cloudHubStepUrl } from "~/domain/cloud-hub";
 import { requireUser } from "~/server/auth.server";
@@ -6,6 +6,9 @@ import { readUserForm } from "~/server/forms.server";
 import { cloudHubWizard } from "~/server/wizards/cloud-hub.server";
 import { PageErrorBoundary } from "~/ui/page";
 import { WizardLayout } from "~/ui/wizard/wizard-layout";
+import wizardStyles from "~/styles/wizard.css";
+
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: wizardStyles }];
 
 const STEP_LINKS = CLOUD_HUB_STEPS.map((step) => ({ key: step, title: CLOUD_HUB_STEP_TITLES[step], to: cloudHubStepUrl(step) }));
 
