@@ -1,4 +1,4 @@
-import type { ContentPage } from "~/ui/content-page";
+import type { ContentPage } from "./types";
 
 const ASK_SUPPORT = { label: "Ask support for the latest copy", to: "/support" };
 

@@ -1,4 +1,4 @@
-import type { ContentPage } from "~/ui/content-page";
+import type { ContentPage } from "./types";
 import { DOC_PAGES } from "./docs";
 import { SETUP_PAGES } from "./setup";
 import { SOFTWARE_PAGES } from "./software";

@@ -1,4 +1,4 @@
-import type { ContentPage } from "~/ui/content-page";
+import type { ContentPage } from "./types";
 
 export const SETUP_PAGES: Record<string, ContentPage> = {
   cloudHub: {

@@ -1,5 +1,4 @@
-import type { ContentPage } from "~/ui/content-page";
-import type { PageSection } from "~/ui/page";
+import type { ContentPage, PageSection } from "./types";
 
 const INSTALL_HELP: PageSection = {
   title: "Installing",

@@ -1,5 +1,6 @@
 import { json } from "@remix-run/node";
-import type { ContentPage } from "~/ui/content-page";
+import type { ContentPage } from "~/content/types";
+import { isDistributor } from "~/domain/customers";
 import type { UserRecord } from "./users.server";
 
 /** The entry for a key that is the record's own (never "constructor", "__proto__" or another inherited name). */
@@ -11,7 +12,7 @@ export function ownEntry<T>(record: Record<string, T>, key: string | undefined):
 export function contentPageFor(pages: Record<string, ContentPage>, slug: string | undefined, user: UserRecord) {
   const page = ownEntry(pages, slug);
   if (!page) throw json({ message: "There is no such page." }, { status: 404 });
-  if (page.distributorOnly && user.customerType !== "distributor") {
+  if (page.distributorOnly && !isDistributor(user)) {
     throw json({ message: "This document is only for GateKeeper distributors." }, { status: 403 });
   }
   return json(page);

@@ -1,15 +1,7 @@
 import type { MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { documentTitle, InfoPage, type PageSection } from "./page";
-
-/** A page of the software, setup or docs sections: copy only, chosen by the URL's last segment. */
-export interface ContentPage {
-  title: string;
-  lead: string;
-  sections: PageSection[];
-  /** Only distributors (resellers) may open it. */
-  distributorOnly?: boolean;
-}
+import type { ContentPage } from "~/content/types";
+import { documentTitle, InfoPage } from "./page";
 
 export const contentHandle = {
   title: (data: unknown) => (data as ContentPage | undefined)?.title ?? "GateKeeper Portal",

@@ -1,6 +1,7 @@
 import { Link, useRouteError, type UIMatch } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { ErrorPage } from "./error-page";
+import type { PageSection } from "~/content/types";
 
 /**
  * A route names its page with `handle.title` (a string, or a function of its loader data);
@@ -26,18 +27,6 @@ export function PageErrorBoundary() {
   return <ErrorPage error={useRouteError()} />;
 }
 
-export interface PageLink {
-  label: string;
-  to: string;
-  /** Links that leave the portal open as plain anchors. */
-  external?: boolean;
-}
-
-export interface PageSection {
-  title: string;
-  body: string;
-  links?: PageLink[];
-}
 
 /**
  * A modest content page: a lead paragraph and cards, each with the links a customer needs next. Plain
