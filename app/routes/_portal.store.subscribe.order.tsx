@@ -10,7 +10,6 @@ import { Text } from "@mantine-parts/components/Text/Text.mjs";
 import { Title } from "@mantine-parts/components/Title/Title.mjs";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
-import type { AddressView } from "~/domain/billing-views";
 import { STEP_TITLES, subscriptionStepUrl } from "~/domain/new-subscription";
 import { requireUser } from "~/server/auth.server";
 import { readUserForm } from "~/server/forms.server";
@@ -22,6 +21,7 @@ import { PageErrorBoundary } from "~/ui/page";
 import { ConfirmDialog } from "~/ui/wizard/confirm-dialog";
 import { CouponBox } from "~/ui/wizard/coupon-box";
 import { EstimateOrError } from "~/ui/wizard/order-summary";
+import { AddressLines } from "~/ui/billing/address-panels";
 
 const ORDER_URL = subscriptionStepUrl("order");
 
@@ -49,28 +49,6 @@ export async function action({ request }: ActionFunctionArgs) {
     default:
       return json({ couponError: "This form is not known on the order page." }, { status: 400 });
   }
-}
-
-function AddressLines({ address }: { address: AddressView }) {
-  const lines = [
-    [address.firstName, address.lastName].filter(Boolean).join(" "),
-    address.company,
-    address.email,
-    address.phone,
-    address.line1,
-    address.line2,
-    [address.city, address.state, address.zip].filter(Boolean).join(", "),
-    address.country,
-  ].filter(Boolean);
-  return (
-    <>
-      {lines.map((line) => (
-        <Text size="sm" key={line}>
-          {line}
-        </Text>
-      ))}
-    </>
-  );
 }
 
 export default function OrderStep() {
