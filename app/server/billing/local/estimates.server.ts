@@ -22,6 +22,7 @@ const sum = (values: number[]) => values.reduce((total, value) => total + value,
 
 /** The full-period charge of one line. */
 const fullAmount = (item: PricedItem) => item.unitPrice * item.quantity;
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** The full-period charge of recurring items, what every renewal bills. */
 export const recurringAmount = (items: PricedItem[]) => sum(items.map(fullAmount));
@@ -123,7 +124,8 @@ const sameItems = (a: PricedItem[], b: PricedItem[]) =>
  */
 export function changeEstimate({ current, next, coupons, now, creditBalance }: TermChange): Estimate {
   const termMs = current.termEnd.getTime() - current.termStart.getTime();
-  const leftMs = current.termEnd.getTime() - now.getTime();
+  // Whole days, the day of the change counted as left: a confirmed price holds for a day (decision 083).
+  const leftMs = Math.ceil((current.termEnd.getTime() - now.getTime()) / DAY_MS) * DAY_MS;
   const remainingShare = (item: PricedItem) => prorate(fullAmount(item), leftMs, termMs);
   const issued = sum(current.recurring.map(remainingShare));
   const renewalAmount = recurringAmount(next.recurring);
