@@ -124,7 +124,7 @@ export default function PlanStep() {
           </Text>
         </Group>
       </Stack>
-      <StepActions nextLabel="Next: Hosting" disabledReason={failedOnServer || !valid ? FIX_ERRORS : null} />
+      <StepActions nextLabel="Next: Hosting" disabledReason={valid ? null : FIX_ERRORS} hint={failedOnServer ? FIX_ERRORS : null} />
     </ValidatedForm>
   );
 }

@@ -20,7 +20,7 @@ export function TextField({ name, id = name, onChange, onBlur, ...props }: Field
 export type SelectFieldProps = Omit<NativeSelectProps, "name" | "error" | "defaultValue"> & { name: string };
 
 /** A native select (it posts without JavaScript, unlike Mantine's Select) bound to the ValidatedForm. */
-export function SelectField({ name, id = name, ...props }: SelectFieldProps) {
+export function SelectField({ name, id = name, onChange, ...props }: SelectFieldProps) {
   const field = useField(name);
-  return <NativeSelect {...props} {...field.getInputProps<NativeSelectProps>({ id })} name={name} error={field.error} />;
+  return <NativeSelect {...props} {...field.getInputProps<NativeSelectProps>({ id, onChange })} name={name} error={field.error} />;
 }

@@ -1,3 +1,4 @@
+import { json, redirect } from "@remix-run/node";
 import { COUPON_MESSAGES, couponRejection } from "~/domain/pricing";
 import { errorMessage, getBilling, ProviderError } from "../billing/index.server";
 import { takeCouponApply, waitMessage } from "../throttle.server";
@@ -49,4 +50,11 @@ export function removeCoupon(user: UserRecord, wizard: CouponDraft): string | nu
   if (!wizard.read(user.id).data.couponId) return COUPON_MESSAGES.noneToRemove;
   wizard.save(user.id, { couponId: null });
   return null;
+}
+
+/** An order page's coupon buttons: back to the page, or the reason next to the field; null for other intents. */
+export async function couponIntent(user: UserRecord, wizard: CouponDraft, { intent, formData }: { intent: string; formData: FormData }, pageUrl: string) {
+  if (intent !== "apply-coupon" && intent !== "remove-coupon") return null;
+  const problem = intent === "apply-coupon" ? await applyCoupon(user, wizard, String(formData.get("coupon") ?? "")) : removeCoupon(user, wizard);
+  return problem ? json({ couponError: problem }, { status: 422 }) : redirect(pageUrl);
 }

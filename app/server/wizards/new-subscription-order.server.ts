@@ -1,7 +1,6 @@
 import { INVALID_ADDRESSES, isUsableSource, NO_PAYMENT_METHOD } from "~/domain/payment-step";
 import { isDistributor } from "~/domain/customers";
 import { estimateView } from "~/domain/estimate";
-import { formatCents } from "~/domain/format";
 import { SUBSCRIPTION_STEPS, type SubscriptionDraft, type SubscriptionStep } from "~/domain/new-subscription";
 import { firstIncompleteBefore, type StepIssue } from "~/domain/wizard";
 import { loadAccountBilling } from "../account-billing.server";
@@ -10,8 +9,8 @@ import { newSubscriptionOrder, type OrderInput } from "../jobs/new-subscription.
 import type { UserRecord } from "../users.server";
 import { couponProblem } from "./coupons.server";
 import type { LoadedDraft } from "./kit.server";
-import { ESTIMATE_FAILED, orderItems, subscriptionWizard } from "./new-subscription.server";
-import { orderDigest, orderKey, placeOnce } from "./orders.server";
+import { orderItems, subscriptionWizard } from "./new-subscription.server";
+import { ESTIMATE_FAILED, orderDigest, orderKey, submitOrder, type Submission } from "./orders.server";
 
 /**
  * The Order step (spec 000 §2 step 7) and the purchase: the draft's order as it stands now, checked
@@ -81,30 +80,23 @@ export async function orderReview(user: UserRecord) {
   };
 }
 
-export type Purchase = { jobId: string } | { redirectTo: string } | { refused: string };
-
-export const ORDER_CHANGED = (total: string) =>
-  `Your order changed after you reviewed it, and nothing was charged. The total due today is now ${total}: please check it and confirm again.`;
-
 /**
  * Purchase: the order the confirmation was for, placed once; a second post of it, or any purchase after
  * an order of this draft may have charged, leads to that order's progress page instead.
  */
-export async function purchase(user: UserRecord, postedKey: string): Promise<Purchase> {
+export async function purchase(user: UserRecord, postedKey: string): Promise<Submission> {
   const draft = subscriptionWizard.read(user.id);
-  const missing = firstIncompleteBefore(SUBSCRIPTION_STEPS, "order", draft.data.completed);
-  const order = missing ? null : await currentOrder(user, draft);
-  if (order?.couponError && draft.data.couponId) subscriptionWizard.save(user.id, { couponId: null });
-  const placement = placeOnce(newSubscriptionOrder, {
+  return submitOrder(newSubscriptionOrder, {
     ownerId: user.id,
     draftId: draft.id,
     postedKey,
-    current: order?.input ? { digest: order.input.digest, input: order.input } : null,
+    missing: firstIncompleteBefore(SUBSCRIPTION_STEPS, "order", draft.data.completed),
+    urlOf: subscriptionWizard.urlOf,
+    price: async () => {
+      const order = await currentOrder(user, draft);
+      // A coupon that stopped being valid leaves the draft too, so the Order page says so once.
+      if (order.couponError && draft.data.couponId) subscriptionWizard.save(user.id, { couponId: null });
+      return order;
+    },
   });
-  if ("placed" in placement) return { jobId: placement.placed.id };
-  if (missing) return { redirectTo: subscriptionWizard.urlOf(missing) };
-  const problem = order?.problems[0];
-  if (problem) return { refused: problem.message };
-  if (!order?.estimate) return { refused: order?.estimateError ?? ESTIMATE_FAILED };
-  return { refused: ORDER_CHANGED(formatCents(order.estimate.amountDue)) };
 }

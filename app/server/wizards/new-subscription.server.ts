@@ -5,6 +5,7 @@ import { hostingAddonId, idFor, offsiteAccessAddonId, planId } from "~/domain/su
 import { errorMessage, getBilling, ProviderError, type Estimate } from "../billing/index.server";
 import type { UserRecord } from "../users.server";
 import { defineWizard } from "./kit.server";
+import { ESTIMATE_FAILED } from "./orders.server";
 
 export const subscriptionWizard = defineWizard({
   draftName: () => "new-subscription",
@@ -43,8 +44,6 @@ export function estimateDraft(user: UserRecord, draft: SubscriptionDraft, option
   const items = orderItems(draft, isDistributor(user));
   return getBilling().estimateNewSubscription({ ...items, couponIds: options.withCoupon ? items.couponIds : [], startDate: new Date() });
 }
-
-export const ESTIMATE_FAILED = "Failed to generate your order.";
 
 /** An estimate for a page, or the message to show in its place (spec 000 §8 "Estimate fails"). */
 export async function estimateForPage(estimate: () => Promise<Estimate>) {

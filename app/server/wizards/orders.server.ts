@@ -1,4 +1,6 @@
 import { createHash } from "node:crypto";
+import { formatCents } from "~/domain/format";
+import type { StepIssue } from "~/domain/wizard";
 import type { Estimate } from "../billing/index.server";
 import { enqueueJob, findJobByKey, findJobsByKeyPrefix, mayHaveCharged, retryJob, type JobKind, type JobView } from "../jobs/runner.server";
 
@@ -68,4 +70,50 @@ export function placeOnce<Input extends Record<string, unknown>>(
   if (earlier) return { placed: earlier };
   if (!current || postedKey !== orderKey(kind, draftId, current.digest)) return { stale: true };
   return { placed: enqueueJob(kind, { ownerId, idempotencyKey: postedKey, input: current.input }) };
+}
+
+export const ESTIMATE_FAILED = "Failed to generate your order.";
+
+export const ORDER_CHANGED = (total: string) =>
+  `Your order changed after you reviewed it, and nothing was charged. The total due today is now ${total}: please check it and confirm again.`;
+
+/** A wizard's order as it stands: the job's input (null while it cannot be placed), why not, and its price. */
+export interface PricedOrder<Input, Step extends string> {
+  input: Input | null;
+  problems: StepIssue<Step>[];
+  estimate: Estimate | null;
+  estimateError: string | null;
+}
+
+export type Submission = { jobId: string } | { redirectTo: string } | { refused: string };
+
+/**
+ * A wizard's confirmation posted (Purchase, Update): the order placed once, or where to go, or why not. A
+ * second post of a placed order finds its job before anything is priced again; otherwise the order is priced
+ * as it stands and placed only if that is what the confirmation was for.
+ */
+export async function submitOrder<Input extends { digest: string } & Record<string, unknown>, Step extends string>(
+  kind: JobKind<Input>,
+  order: {
+    ownerId: string;
+    draftId: string | null;
+    postedKey: string;
+    /** The first step before the order that is not done, if any. */
+    missing: Step | null;
+    urlOf: (step: Step) => string;
+    price: () => Promise<PricedOrder<Input, Step>>;
+  },
+): Promise<Submission> {
+  const { ownerId, draftId, postedKey, missing } = order;
+  const found = placeOnce(kind, { ownerId, draftId, postedKey, current: null });
+  if ("placed" in found) return { jobId: found.placed.id };
+  if (missing) return { redirectTo: order.urlOf(missing) };
+  const priced = await order.price();
+  const current = priced.input ? { digest: priced.input.digest, input: priced.input } : null;
+  const placement = placeOnce(kind, { ownerId, draftId, postedKey, current });
+  if ("placed" in placement) return { jobId: placement.placed.id };
+  const problem = priced.problems[0];
+  if (problem) return { refused: problem.message };
+  if (!priced.estimate) return { refused: priced.estimateError ?? ESTIMATE_FAILED };
+  return { refused: ORDER_CHANGED(formatCents(priced.estimate.amountDue)) };
 }

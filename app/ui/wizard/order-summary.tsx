@@ -9,7 +9,7 @@ import { formatCents, formatDate } from "~/domain/format";
  * The order's lines, its discounts, credits, what is due today and, when the order renews, what the next
  * billing cycle will charge and when (the estimate view of every wizard).
  */
-export function OrderSummary({ estimate, caption }: { estimate: EstimateView; caption: string }) {
+export function OrderSummary({ estimate, caption, noteCredits = false }: { estimate: EstimateView; caption: string; noteCredits?: boolean }) {
   return (
     <>
     <Table withTableBorder striped className="gk-order-summary">
@@ -75,15 +75,26 @@ export function OrderSummary({ estimate, caption }: { estimate: EstimateView; ca
         ) : null}
       </Table.Tfoot>
     </Table>
-      {estimate.creditsApplied > 0 ? <Text size="sm">Available credits will automatically be applied to the invoice.</Text> : null}
+      {noteCredits || estimate.creditsApplied > 0 ? <Text size="sm">Available credits will automatically be applied to the invoice.</Text> : null}
     </>
   );
 }
 
 /** The estimate, or the reason it could not be made (spec 000 §8 "Estimate fails") in its place. */
-export function EstimateOrError({ estimate, error, caption }: { estimate: EstimateView | null; error: string | null; caption: string }) {
+export function EstimateOrError({
+  estimate,
+  error,
+  caption,
+  noteCredits,
+}: {
+  estimate: EstimateView | null;
+  error: string | null;
+  caption: string;
+  /** Say that credits are applied even when this invoice uses none (the update's Review, spec 000 §2). */
+  noteCredits?: boolean;
+}) {
   return estimate ? (
-    <OrderSummary estimate={estimate} caption={caption} />
+    <OrderSummary estimate={estimate} caption={caption} noteCredits={noteCredits} />
   ) : (
     <Alert color="red" role="alert" title="Failed to generate your order.">
       {error}

@@ -12,12 +12,15 @@ export function StepActions({
   previousTo,
   nextLabel,
   disabledReason,
+  hint,
   busy = false,
   busyLabel,
 }: {
   previousTo?: string;
   nextLabel: string;
   disabledReason?: string | null;
+  /** Said under Next without disabling it, e.g. after the server refused the form (it can be fixed and sent again). */
+  hint?: string | null;
   busy?: boolean;
   busyLabel?: string;
 }) {
@@ -35,9 +38,9 @@ export function StepActions({
           {busy && busyLabel ? busyLabel : nextLabel}
         </Button>
       </Group>
-      {disabledReason ? (
+      {disabledReason || hint ? (
         <Text size="sm" c="red.9" id="next-disabled-reason">
-          {disabledReason}
+          {disabledReason ?? hint}
         </Text>
       ) : null}
     </Stack>

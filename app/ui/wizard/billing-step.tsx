@@ -1,0 +1,25 @@
+import { Alert } from "@mantine-parts/components/Alert/Alert.mjs";
+import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
+import { Title } from "@mantine-parts/components/Title/Title.mjs";
+import { Outlet } from "@remix-run/react";
+import type { PaymentStepData } from "~/domain/billing-views";
+import { PaymentStep } from "../billing/payment-step";
+
+/**
+ * A wizard's Billing step: the shared payment step, what the server refused above it, and the billing drawers
+ * (child routes of the step) below.
+ */
+export function WizardBillingStep({ data, problem, nextLabel, drawerBase }: { data: PaymentStepData; problem?: string; nextLabel: string; drawerBase: string }) {
+  return (
+    <Stack gap="md">
+      <Title order={3}>Billing</Title>
+      {problem ? (
+        <Alert color="red" role="alert">
+          {problem}
+        </Alert>
+      ) : null}
+      <PaymentStep data={data} nextLabel={nextLabel} drawerBase={drawerBase} />
+      <Outlet />
+    </Stack>
+  );
+}
