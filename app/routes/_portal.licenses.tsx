@@ -6,9 +6,10 @@ import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
 import { Table } from "@mantine-parts/components/Table/Table.mjs";
 import { Text } from "@mantine-parts/components/Text/Text.mjs";
 import { json, redirect, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import { Link, Outlet, useLoaderData } from "@remix-run/react";
 import { formatDate } from "~/domain/format";
 import { shortLicenseKey } from "~/domain/license-status";
+import { updateStepUrl } from "~/domain/license-update";
 import { LICENSES_PER_PAGE, pageCount, requestedPage } from "~/domain/pagination";
 import { requireUser } from "~/server/auth.server";
 import { licensePage } from "~/server/licenses.server";
@@ -51,7 +52,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       // Users are added to a running subscription: the owner's active recurring licenses (the wizard's URL).
       addUsersUrl:
         license.type === "recurring" && license.subscriptionId && license.status === "active"
-          ? `/licenses/${encodeURIComponent(license.subscriptionId)}/update/product`
+          ? updateStepUrl(license.subscriptionId, "product")
           : null,
     })),
   });
@@ -141,6 +142,8 @@ export default function Licenses() {
           />
         </>
       )}
+      {/* The update wizard and its progress open over the list. */}
+      <Outlet />
     </Stack>
   );
 }

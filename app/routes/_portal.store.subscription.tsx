@@ -1,27 +1,55 @@
 import { Alert } from "@mantine-parts/components/Alert/Alert.mjs";
 import { Button } from "@mantine-parts/components/Button/Button.mjs";
 import { Group } from "@mantine-parts/components/Group/Group.mjs";
+import { Radio } from "@mantine-parts/components/Radio/Radio.mjs";
 import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
+import { Table } from "@mantine-parts/components/Table/Table.mjs";
 import { Text } from "@mantine-parts/components/Text/Text.mjs";
 import { json, redirect, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import { Form, Link, useLoaderData } from "@remix-run/react";
+import { formatDate } from "~/domain/format";
+import { updateStepUrl } from "~/domain/license-update";
+import { LICENSES_PER_PAGE, pageCount, requestedPage } from "~/domain/pagination";
 import { requireUser } from "~/server/auth.server";
-import { hasRecurringLicense } from "~/server/licenses.server";
+import { hasRecurringLicense, subscriptionOfLicense, upgradableLicensePage } from "~/server/licenses.server";
 import { PageErrorBoundary } from "~/ui/page";
+import { PageLinks } from "~/ui/page-links";
 import { RouteModal } from "~/ui/route-dialogs";
 import { ALL_PARTS_STYLES } from "~/ui/stylesheets";
 
 /**
  * The Subscription button's first stop (spec 000 §2 "Existing-license choice before purchase"): a user
  * with recurring licenses is asked whether they want a new one or to upgrade; anyone else goes straight
- * to the wizard.
+ * to the wizard. Upgrading shows the notice and the picker of existing licenses (a GET form, so a chosen
+ * license is a plain link into its update wizard).
  */
 
 export const links: LinksFunction = () => [ALL_PARTS_STYLES];
+
+const UPGRADE_URL = "/store/subscription?choice=upgrade";
+const pageHref = (page: number) => (page > 1 ? `${UPGRADE_URL}&page=${page}` : UPGRADE_URL);
+const CHOOSE_LICENSE = "Please choose the license to upgrade.";
+
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   if (!hasRecurringLicense(user.id)) throw redirect("/store/subscribe/plan");
-  return json({ upgrade: new URL(request.url).searchParams.get("choice") === "upgrade" });
+  const search = new URL(request.url).searchParams;
+  if (search.get("choice") !== "upgrade") return json({ upgrade: null });
+  const chosen = search.get("license");
+  const subscriptionId = chosen ? subscriptionOfLicense(user.id, chosen) : null;
+  if (subscriptionId) throw redirect(updateStepUrl(subscriptionId, "product"));
+  const page = requestedPage(search.get("page")) ?? 1;
+  const { total, licenses } = upgradableLicensePage(user.id, page, LICENSES_PER_PAGE);
+  return json({
+    upgrade: {
+      page,
+      pages: pageCount(total, LICENSES_PER_PAGE),
+      total,
+      // A choice that is not one of the user's recurring licenses is asked again.
+      error: search.has("license") ? CHOOSE_LICENSE : null,
+      licenses: licenses.map(({ externalLicenseId, name, planType, nodes, validTo }) => ({ externalLicenseId, name, planType, nodes, validTo: validTo.toISOString() })),
+    },
+  });
 }
 
 export default function SubscriptionChoice() {
@@ -33,20 +61,54 @@ export default function SubscriptionChoice() {
           <Alert color="gatekeeper" variant="light">
             To add users to a license, or move it to a higher plan, use the &apos;Add Users&apos; button on the Licenses page.
           </Alert>
-          <Group justify="flex-end">
-            <Button component={Link} to="/store" variant="default">
-              Cancel
-            </Button>
-            <Button component={Link} to="/licenses">
-              Add users to an existing license
-            </Button>
-          </Group>
+          <Form method="get" action="/store/subscription">
+            <input type="hidden" name="choice" value="upgrade" />
+            <Stack gap="sm">
+              <Table withTableBorder striped>
+                <Table.Caption>Or choose the license to upgrade here</Table.Caption>
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th scope="col">License id</Table.Th>
+                    <Table.Th scope="col">Organization</Table.Th>
+                    <Table.Th scope="col">Plan</Table.Th>
+                    <Table.Th scope="col">Users</Table.Th>
+                    <Table.Th scope="col">Valid to</Table.Th>
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {upgrade.licenses.map((license) => (
+                    <Table.Tr key={license.externalLicenseId}>
+                      <Table.Td>
+                        <Radio name="license" value={license.externalLicenseId} label={license.externalLicenseId} />
+                      </Table.Td>
+                      <Table.Td>{license.name}</Table.Td>
+                      <Table.Td tt="capitalize">{license.planType}</Table.Td>
+                      <Table.Td>{license.nodes}</Table.Td>
+                      <Table.Td>{formatDate(license.validTo)}</Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+              {upgrade.error ? (
+                <Text size="sm" c="red.9" role="alert">
+                  {upgrade.error}
+                </Text>
+              ) : null}
+              <PageLinks page={upgrade.page} pageCount={upgrade.pages} pageSize={LICENSES_PER_PAGE} total={upgrade.total} href={pageHref} label="Recurring licenses pages" />
+              <Group justify="flex-end">
+                <Button component={Link} to="/licenses" variant="default">
+                  Add users to an existing license
+                </Button>
+                <Button type="submit">Upgrade this license</Button>
+              </Group>
+            </Stack>
+          </Form>
         </Stack>
       ) : (
         <Stack>
           <Text>Do you want to buy another recurring license, or upgrade one you have?</Text>
           <Group justify="flex-end">
-            <Button component={Link} to="/store/subscription?choice=upgrade" variant="default">
+            <Button component={Link} to={UPGRADE_URL} variant="default">
               No, I&apos;ll upgrade existing recurring license
             </Button>
             <Button component={Link} to="/store/subscribe/plan">

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { and, count, desc, eq, gt, sql } from "drizzle-orm";
+import { and, count, desc, eq, gt, isNotNull, sql, type SQL } from "drizzle-orm";
 import { daysLeft, licenseStatus } from "~/domain/license-status";
 import { hubInstallations, licenses } from "~db/schema";
 import { db } from "./db.server";
@@ -31,21 +31,26 @@ export function listLicenses(ownerId: string, now = new Date()) {
 
 export type LicenseListItem = ReturnType<typeof listLicenses>[number];
 
-/**
- * One page of the user's licenses, newest first. Counting and paging happen in SQL on the
- * (owner, valid from, id) index, so an account with thousands of licenses reads only the rows it shows.
- */
-export function licensePage(ownerId: string, page: number, pageSize: number, now = new Date()) {
-  const total = db.select({ total: count() }).from(licenses).where(eq(licenses.ownerId, ownerId)).get()?.total ?? 0;
+/** One page of the licenses matching `where`, newest first, with how many match: counted and paged in SQL. */
+function pageOf(where: SQL | undefined, page: number, pageSize: number, now: Date) {
+  const total = db.select({ total: count() }).from(licenses).where(where).get()?.total ?? 0;
   const rows = db
     .select()
     .from(licenses)
-    .where(eq(licenses.ownerId, ownerId))
+    .where(where)
     .orderBy(...NEWEST_FIRST)
     .limit(pageSize)
     .offset((page - 1) * pageSize)
     .all();
   return { total, licenses: rows.map((license) => listItem(license, now)) };
+}
+
+/**
+ * One page of the user's licenses, newest first. Counting and paging happen in SQL on the
+ * (owner, valid from, id) index, so an account with thousands of licenses reads only the rows it shows.
+ */
+export function licensePage(ownerId: string, page: number, pageSize: number, now = new Date()) {
+  return pageOf(eq(licenses.ownerId, ownerId), page, pageSize, now);
 }
 
 /** The signed license file of one of the user's licenses; null for anyone else's or an unknown id. */
@@ -183,4 +188,29 @@ export function hasRecurringLicense(ownerId: string): boolean {
       .where(and(eq(licenses.ownerId, ownerId), eq(licenses.type, "recurring")))
       .get(),
   );
+}
+
+const ownRecurring = (ownerId: string) => and(eq(licenses.ownerId, ownerId), eq(licenses.type, "recurring"), isNotNull(licenses.subscriptionId));
+
+/** The user's recurring license paid by this subscription, or null: another account's subscription is not theirs to change. */
+export function recurringLicenseOf(ownerId: string, subscriptionId: string) {
+  return db.select().from(licenses).where(and(ownRecurring(ownerId), eq(licenses.subscriptionId, subscriptionId))).get() ?? null;
+}
+
+/**
+ * One page of the recurring licenses the user can upgrade (active, with a subscription), newest first: the
+ * existing-license picker (spec 000 §2, 5 rows per page, keyed by external license id).
+ */
+export function upgradableLicensePage(ownerId: string, page: number, pageSize: number, now = new Date()) {
+  return pageOf(and(ownRecurring(ownerId), gt(licenses.validTo, now)), page, pageSize, now);
+}
+
+/** The subscription behind the user's recurring license with this external id (the picker's choice), or null. */
+export function subscriptionOfLicense(ownerId: string, externalLicenseId: string): string | null {
+  const row = db
+    .select({ subscriptionId: licenses.subscriptionId })
+    .from(licenses)
+    .where(and(ownRecurring(ownerId), eq(licenses.externalLicenseId, externalLicenseId)))
+    .get();
+  return row?.subscriptionId ?? null;
 }

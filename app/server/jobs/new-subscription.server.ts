@@ -7,9 +7,10 @@ import { createLicenseForSubscription } from "../licenses.server";
 import { orderDigest } from "../wizards/orders.server";
 import { StepRefused, type JobKind } from "./runner.server";
 
-const item = z.object({ id: z.string(), quantity: z.number().int().min(1) });
+/** An item and its quantity, and an address, as a job's input keeps them (shared by the order and the update). */
+export const itemInput = z.object({ id: z.string(), quantity: z.number().int().min(1) });
 const text = z.string().optional();
-const address = z.object({
+export const addressInput = z.object({
   firstName: text,
   lastName: text,
   email: text,
@@ -33,13 +34,13 @@ export const orderInputSchema = z.object({
     customerId: z.string(),
     planId: z.string(),
     planQuantity: z.number().int().min(1),
-    addons: z.array(item),
-    oneTimeAddons: z.array(item),
-    hardware: z.array(item),
+    addons: z.array(itemInput),
+    oneTimeAddons: z.array(itemInput),
+    hardware: z.array(itemInput),
     couponIds: z.array(z.string()),
     paymentSourceId: z.string(),
     licenseAssignment: z.string(),
-    shippingAddress: address.optional(),
+    shippingAddress: addressInput.optional(),
   }),
   organization: z.string(),
   users: z.number().int().min(1),

@@ -1,0 +1,31 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { useActionData, useLoaderData, useParams } from "@remix-run/react";
+import { updateStepUrl } from "~/domain/license-update";
+import { requireUser } from "~/server/auth.server";
+import { readUserForm } from "~/server/forms.server";
+import { licenseUpdateWizard, requireOwnLicense } from "~/server/wizards/license-update.server";
+import { chooseWizardPayment, wizardPaymentStep } from "~/server/wizards/payment.server";
+import { PageErrorBoundary } from "~/ui/page";
+import { WizardBillingStep } from "~/ui/wizard/billing-step";
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  const subscriptionId = params.subscriptionId ?? "";
+  requireOwnLicense(user, subscriptionId);
+  return wizardPaymentStep(user, licenseUpdateWizard(subscriptionId), "billing");
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const form = await readUserForm(request);
+  const subscriptionId = params.subscriptionId ?? "";
+  requireOwnLicense(form.user, subscriptionId);
+  return chooseWizardPayment(form, licenseUpdateWizard(subscriptionId), "billing", updateStepUrl(subscriptionId, "product"));
+}
+
+export default function BillingStep() {
+  const problem = useActionData<typeof action>()?.message;
+  const drawerBase = updateStepUrl(useParams().subscriptionId ?? "", "billing");
+  return <WizardBillingStep data={useLoaderData<typeof loader>()} problem={problem} nextLabel="Next: Review & Order" drawerBase={drawerBase} />;
+}
+
+export const ErrorBoundary = PageErrorBoundary;

@@ -1,0 +1,133 @@
+import { Alert } from "@mantine-parts/components/Alert/Alert.mjs";
+import { Group } from "@mantine-parts/components/Group/Group.mjs";
+import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
+import { Text } from "@mantine-parts/components/Text/Text.mjs";
+import { Title } from "@mantine-parts/components/Title/Title.mjs";
+import { withZod } from "@remix-validated-form/with-zod";
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { useMemo, useState } from "react";
+import { AuthenticityTokenInput } from "remix-utils/csrf/react";
+import { useHydrated } from "remix-utils/use-hydrated";
+import { ValidatedForm, validationError } from "remix-validated-form";
+import { formatCents } from "~/domain/format";
+import { UPDATE_INFO, planChoiceValue } from "~/domain/license-update";
+import { productFormSchema, productStepSchema } from "~/domain/license-update-forms";
+import { FIX_ERRORS } from "~/domain/new-subscription";
+import { requireUser } from "~/server/auth.server";
+import { readUserForm } from "~/server/forms.server";
+import { baseMoved, licenseUpdateWizard, planOptions, readSubscription } from "~/server/wizards/license-update.server";
+import { SelectField, TextField } from "~/ui/fields";
+import { PageErrorBoundary } from "~/ui/page";
+import { StepActions } from "~/ui/wizard/step-actions";
+
+/** Product (spec 000 §2): the plan and users today, the new plan and the users to add. */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  const subscriptionId = params.subscriptionId ?? "";
+  const read = await readSubscription(user, subscriptionId);
+  if ("error" in read) return json({ status: "error" as const, message: read.error });
+  const { base } = read;
+  const { data } = licenseUpdateWizard(subscriptionId).load(user.id, "product", () => ({ base, tier: base.tier, cycle: base.cycle }));
+  const plans = await planOptions(user, base);
+  return json({
+    status: "ready" as const,
+    base,
+    current: plans.find((plan) => plan.value === planChoiceValue(base))?.name ?? read.subscription.planId,
+    plans,
+    moved: baseMoved(data, base),
+    defaults: { plan: planChoiceValue(data), addedUsers: data.addedUsers },
+  });
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const { user, formData } = await readUserForm(request);
+  const subscriptionId = params.subscriptionId ?? "";
+  const read = await readSubscription(user, subscriptionId);
+  if ("error" in read) return json({ formError: read.error }, { status: 503 });
+  const result = await withZod(productStepSchema(read.base)).validate(formData);
+  if (result.error) return validationError(result.error, result.submittedData);
+  return licenseUpdateWizard(subscriptionId).complete(user.id, "product", { base: read.base, ...result.data });
+}
+
+const PERIOD = { month: "month", year: "year" } as const;
+
+export default function ProductStep() {
+  const data = useLoaderData<typeof loader>();
+  if (data.status === "error") {
+    return (
+      <Alert color="red" role="alert">
+        {data.message}
+      </Alert>
+    );
+  }
+  return <ProductForm {...data} />;
+}
+
+function ProductForm({ base, current, plans, moved, defaults }: Extract<ReturnType<typeof useLoaderData<typeof loader>>, { status: "ready" }>) {
+  const actionData = useActionData<typeof action>();
+  const formError = actionData && "formError" in actionData ? actionData.formError : null;
+  const schema = useMemo(() => productFormSchema(base), [base]);
+  const validator = useMemo(() => withZod(schema), [schema]);
+  const [plan, setPlan] = useState(defaults.plan);
+  const [added, setAdded] = useState(String(defaults.addedUsers));
+  const chosen = plans.find((option) => option.value === plan) ?? plans[0];
+  const addedCount = Number.isInteger(Number(added)) && Number(added) > 0 ? Number(added) : 0;
+  const users = base.quantity + addedCount;
+  // Live validity needs JavaScript; without it Next stays enabled and the server says what to fix.
+  const valid = !useHydrated() || schema.safeParse({ plan, addedUsers: added }).success;
+
+  return (
+    <ValidatedForm validator={validator} method="post" defaultValues={defaults} noValidate>
+      <AuthenticityTokenInput name="csrf" />
+      <Stack gap="md">
+        <Title order={3}>Product</Title>
+        <Alert color="gatekeeper" variant="light">
+          {UPDATE_INFO}
+        </Alert>
+        {moved ? (
+          <Alert color="yellow" role="status">
+            {moved}
+          </Alert>
+        ) : null}
+        {formError ? (
+          <Alert color="red" role="alert">
+            {formError}
+          </Alert>
+        ) : null}
+        <Text data-testid="current-plan">
+          Current plan: <strong>{current}</strong> with <strong>{base.quantity}</strong> users
+        </Text>
+        <SelectField
+          name="plan"
+          label="New Plan"
+          data={plans.map((option) => ({ value: option.value, label: option.name }))}
+          onChange={(event) => setPlan(event.currentTarget.value)}
+          w={320}
+        />
+        <Text size="sm" c="dimmed">
+          {chosen.description}
+        </Text>
+        <TextField
+          name="addedUsers"
+          label="Additional Users"
+          type="number"
+          min={0}
+          w={200}
+          onChange={(event) => setAdded(event.currentTarget.value)}
+        />
+        <Group gap="xl">
+          <Text>
+            Price per user: <strong>{formatCents(chosen.price)}</strong> per {PERIOD[chosen.period]}
+          </Text>
+          <Text>
+            Amount: <strong data-testid="plan-amount">{formatCents(chosen.price * users)}</strong> per {PERIOD[chosen.period]} for {users} users
+          </Text>
+        </Group>
+      </Stack>
+      <StepActions nextLabel="Next: Billing" disabledReason={valid ? null : FIX_ERRORS} hint={actionData && !formError ? FIX_ERRORS : null} />
+    </ValidatedForm>
+  );
+}
+
+export const ErrorBoundary = PageErrorBoundary;

@@ -1,0 +1,49 @@
+import { json, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { UPDATE_STEPS, UPDATE_STEP_TITLES, updateBasePath, updateStepUrl } from "~/domain/license-update";
+import { requireUser } from "~/server/auth.server";
+import { readUserForm } from "~/server/forms.server";
+import { licenseUpdateWizard, requireOwnLicense } from "~/server/wizards/license-update.server";
+import { PageErrorBoundary } from "~/ui/page";
+import { WizardLayout } from "~/ui/wizard/wizard-layout";
+import wizardStyles from "~/styles/wizard.css";
+
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: wizardStyles }];
+
+/** The update-license wizard (spec 000 §2): a drawer over the Licenses page whose steps are child routes. */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  const subscriptionId = params.subscriptionId ?? "";
+  const { license } = requireOwnLicense(user, subscriptionId);
+  const segment = new URL(request.url).pathname.slice(updateBasePath(subscriptionId).length + 1).split("/")[0];
+  const current = UPDATE_STEPS.find((step) => step === segment);
+  if (!current) throw redirect(updateStepUrl(subscriptionId, "product"));
+  const steps = UPDATE_STEPS.map((step) => ({ key: step, title: UPDATE_STEP_TITLES[step], to: updateStepUrl(subscriptionId, step) }));
+  return json({ current, steps, licenseName: license.name, closeAction: updateBasePath(subscriptionId), ...licenseUpdateWizard(subscriptionId).chrome(user.id, current) });
+}
+
+/** Closing the wizard clears its draft. */
+export async function action({ request, params }: ActionFunctionArgs) {
+  const { user } = await readUserForm(request);
+  const subscriptionId = params.subscriptionId ?? "";
+  requireOwnLicense(user, subscriptionId);
+  licenseUpdateWizard(subscriptionId).clear(user.id);
+  return redirect("/licenses");
+}
+
+export default function LicenseUpdateWizard() {
+  const { current, steps, licenseName, closeAction, reachable, notices } = useLoaderData<typeof loader>();
+  return (
+    <WizardLayout
+      title={`Update Recurring License: ${licenseName}`}
+      stepsLabel="Update steps"
+      steps={steps}
+      current={current}
+      reachable={reachable}
+      notices={notices}
+      closeAction={closeAction}
+    />
+  );
+}
+
+export const ErrorBoundary = PageErrorBoundary;

@@ -1,0 +1,198 @@
+import { json } from "@remix-run/node";
+import { isDistributor } from "~/domain/customers";
+import { estimateView } from "~/domain/estimate";
+import {
+  LICENSE_CHANGED,
+  planChangeProblem,
+  planChoiceValue,
+  SUBSCRIPTION_DATA_FAILED,
+  UPDATE_STEPS,
+  updateBasePath,
+  type UpdateBase,
+  type UpdateStep,
+} from "~/domain/license-update";
+import { checkUpdateDraft, updateDraftSchema, type UpdateDraft } from "~/domain/license-update-forms";
+import { INVALID_ADDRESSES, isUsableSource, NO_PAYMENT_METHOD } from "~/domain/payment-step";
+import { CYCLES, cycleOf, displayName, PLAN_TIERS, planId, tierOf, withCycle } from "~/domain/subscription";
+import { firstIncompleteBefore, type StepIssue } from "~/domain/wizard";
+import { loadAccountBilling } from "../account-billing.server";
+import { errorMessage, getBilling, ProviderError, type Estimate, type Subscription } from "../billing/index.server";
+import { licenseUpdate, type UpdateInput } from "../jobs/license-update.server";
+import { recurringLicenseOf } from "../licenses.server";
+import type { UserRecord } from "../users.server";
+import { couponProblem } from "./coupons.server";
+import { defineWizard, type LoadedDraft } from "./kit.server";
+import { ESTIMATE_FAILED, orderDigest, orderKey, submitOrder, type PricedOrder, type Submission } from "./orders.server";
+
+/** One draft per user and subscription: two licenses can be updated side by side. */
+const definition = defineWizard({
+  draftName: ({ subscriptionId }: { subscriptionId: string }) => `license-update:${subscriptionId}`,
+  steps: UPDATE_STEPS,
+  basePath: ({ subscriptionId }: { subscriptionId: string }) => updateBasePath(subscriptionId),
+  schema: updateDraftSchema,
+  check: checkUpdateDraft,
+});
+
+export const licenseUpdateWizard = (subscriptionId: string) => definition.at({ subscriptionId });
+
+const notFound = () => json({ message: "There is no such license." }, { status: 404 });
+
+/** The user's recurring license behind the subscription; another account's (or an unknown) one is 404. */
+export function requireOwnLicense(user: UserRecord, subscriptionId: string) {
+  const license = recurringLicenseOf(user.id, subscriptionId);
+  if (!license || !user.billingCustomerId) throw notFound();
+  return { license, customerId: user.billingCustomerId };
+}
+
+export type SubscriptionRead = { subscription: Subscription; base: UpdateBase } | { error: string };
+
+/** The subscription as the billing provider has it now, or 'Failed to get subscription data...'. */
+export async function readSubscription(user: UserRecord, subscriptionId: string): Promise<SubscriptionRead> {
+  const { customerId } = requireOwnLicense(user, subscriptionId);
+  try {
+    const subscription = await getBilling().retrieveSubscription(customerId, subscriptionId);
+    const tier = tierOf(subscription.planId);
+    const cycle = cycleOf(subscription.planId);
+    if (!tier || !cycle) return { error: SUBSCRIPTION_DATA_FAILED };
+    return { subscription, base: { tier, cycle, quantity: subscription.planQuantity } };
+  } catch (error) {
+    if (!(error instanceof ProviderError)) throw error;
+    return { error: errorMessage(error, SUBSCRIPTION_DATA_FAILED) };
+  }
+}
+
+const sameBase = (a: UpdateBase, b: UpdateBase) => a.tier === b.tier && a.cycle === b.cycle && a.quantity === b.quantity;
+
+/** Why the draft's choice no longer applies: the subscription moved on since the Product step. */
+export const baseMoved = (draft: UpdateDraft, live: UpdateBase) => (draft.base && !sameBase(draft.base, live) ? LICENSE_CHANGED : null);
+
+/** The plans the New Plan selector offers, this customer's ids, each with why it cannot be chosen (or null). */
+export async function planOptions(user: UserRecord, base: UpdateBase) {
+  const plans = await getBilling().listPlans();
+  const reseller = isDistributor(user);
+  return CYCLES.flatMap((cycle) =>
+    PLAN_TIERS.map((tier) => {
+      const plan = plans.find((item) => item.id === planId(tier, cycle, reseller));
+      if (!plan) throw new Error(`The catalogue has no plan ${planId(tier, cycle, reseller)}.`);
+      return {
+        value: planChoiceValue({ tier, cycle }),
+        name: displayName(plan.name),
+        description: plan.description,
+        price: plan.price,
+        period: plan.period,
+        problem: planChangeProblem(base, { tier, cycle }),
+      };
+    }),
+  );
+}
+
+/** The change the draft asks for, in the billing port's terms: recurring add-ons follow the new cycle. */
+function changeOf(user: UserRecord, draft: UpdateDraft, base: UpdateBase, subscription: Subscription) {
+  return {
+    planId: planId(draft.tier, draft.cycle, isDistributor(user)),
+    planQuantity: base.quantity + draft.addedUsers,
+    addons: subscription.addons.map((addon) => ({ id: withCycle(addon.id, draft.cycle), quantity: addon.quantity })),
+    couponIds: draft.couponId ? [draft.couponId] : [],
+  };
+}
+
+/**
+ * The Review & Order step and the Update: the draft's update as it stands now, checked against what lies
+ * outside the draft (the subscription as it is, the card, the addresses, the coupon), priced, and digested
+ * for the confirmation. The loader and the update compute it the same way.
+ */
+async function currentUpdate(user: UserRecord, subscriptionId: string, draft: LoadedDraft<UpdateDraft>) {
+  const read = await readSubscription(user, subscriptionId);
+  const { payment, billingProfile } = await loadAccountBilling(user);
+  const couponError = draft.data.couponId ? await couponProblem(user, draft.data.couponId) : null;
+  const data = couponError ? { ...draft.data, couponId: null } : draft.data;
+  const ready = payment.status === "ready" ? payment : null;
+  const source = ready?.sources.find((candidate) => candidate.id === data.paymentSourceId && isUsableSource(candidate)) ?? null;
+  const problems: StepIssue<UpdateStep>[] = [];
+  if ("error" in read) problems.push({ step: "product", message: read.error });
+  const moved = "base" in read ? baseMoved(data, read.base) : null;
+  if (moved) problems.push({ step: "product", message: moved });
+  if (!source) problems.push({ step: "billing", message: NO_PAYMENT_METHOD });
+  if (ready && !ready.addressesValid) problems.push({ step: "billing", message: INVALID_ADDRESSES });
+  let estimate: Estimate | null = null;
+  let estimateError: string | null = null;
+  let input: UpdateInput | null = null;
+  const base = data.base;
+  if ("subscription" in read && base) {
+    const { subscription } = read;
+    const change = changeOf(user, data, base, subscription);
+    // Shipping falls back to billing when it has no street line (spec 000 §4 "Update wizard").
+    const billingAddress = ready?.billingAddress ?? undefined;
+    const shippingAddress = ready?.shippingAddress?.line1 ? ready.shippingAddress : billingAddress;
+    const request: UpdateInput["request"] = {
+      customerId: subscription.customerId,
+      subscriptionId,
+      from: { planId: subscription.planId, planQuantity: subscription.planQuantity },
+      ...change,
+      paymentSourceId: data.paymentSourceId ?? "",
+      billingAddress,
+      shippingAddress,
+    };
+    try {
+      estimate = await getBilling().estimateSubscriptionUpdate(subscription.customerId, subscriptionId, change);
+    } catch (error) {
+      if (!(error instanceof ProviderError)) throw error;
+      estimateError = errorMessage(error, ESTIMATE_FAILED);
+    }
+    const { license } = requireOwnLicense(user, subscriptionId);
+    if (estimate && problems.length === 0 && draft.id) {
+      input = { draftId: draft.id, digest: orderDigest(request, estimate), request, licenseName: license.name, tier: data.tier };
+    }
+  }
+  return { data, read, couponError, estimate, estimateError, problems, input, payment: ready, billingProfile, card: source?.card ?? null };
+}
+
+/** What the Review & Order step shows, and the confirmation's key (null while the update cannot be made). */
+export async function updateReview(user: UserRecord, subscriptionId: string) {
+  const { license } = requireOwnLicense(user, subscriptionId);
+  const wizard = licenseUpdateWizard(subscriptionId);
+  const draft = wizard.load(user.id, "review");
+  const update = await currentUpdate(user, subscriptionId, draft);
+  const plans = "base" in update.read && update.data.base ? await planOptions(user, update.data.base) : [];
+  const plan = plans.find((option) => option.value === planChoiceValue(update.data));
+  const addons = "subscription" in update.read ? update.read.subscription.addons : [];
+  const addonNames = new Map((await getBilling().listAddons()).map((addon) => [addon.id, displayName(addon.name)]));
+  return {
+    licenseName: license.name,
+    recurring: plan
+      ? { name: plan.name, users: (update.data.base?.quantity ?? 0) + update.data.addedUsers, unitPrice: plan.price, period: plan.period, addedUsers: update.data.addedUsers }
+      : null,
+    addons: addons.map((addon) => {
+      const id = withCycle(addon.id, update.data.cycle);
+      return { id, name: addonNames.get(id) ?? id, quantity: addon.quantity };
+    }),
+    couponId: update.data.couponId,
+    couponError: update.couponError,
+    estimate: update.estimate ? estimateView(update.estimate) : null,
+    estimateError: update.estimateError,
+    problems: update.problems.map((problem) => ({ ...problem, to: wizard.urlOf(problem.step) })),
+    orderKey: update.input && draft.id ? orderKey(licenseUpdate, draft.id, update.input.digest) : null,
+    billingProfile: update.billingProfile === "error" ? null : update.billingProfile,
+    billingAddress: update.payment?.billingAddress ?? null,
+    shippingAddress: update.payment?.shippingAddress ?? null,
+    card: update.card,
+  };
+}
+
+/** 'Update': the update the confirmation was for, made once; a second post finds the first. */
+export async function submitUpdate(user: UserRecord, subscriptionId: string, postedKey: string): Promise<Submission> {
+  const wizard = licenseUpdateWizard(subscriptionId);
+  const draft = wizard.read(user.id);
+  return submitOrder(licenseUpdate, {
+    ownerId: user.id,
+    draftId: draft.id,
+    postedKey,
+    missing: firstIncompleteBefore(UPDATE_STEPS, "review", draft.data.completed),
+    urlOf: wizard.urlOf,
+    price: async (): Promise<PricedOrder<UpdateInput, UpdateStep>> => {
+      const update = await currentUpdate(user, subscriptionId, draft);
+      if (update.couponError && draft.data.couponId) wizard.save(user.id, { couponId: null });
+      return update;
+    },
+  });
+}
