@@ -45,8 +45,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
       page,
       pages: pageCount(total, LICENSES_PER_PAGE),
       total,
-      // A choice that is not one of the user's recurring licenses is asked again.
-      error: search.has("license") ? CHOOSE_LICENSE : null,
+      // Sent without a choice, or with one that is not the user's recurring license: asked again.
+      error: search.has("pick") ? CHOOSE_LICENSE : null,
       licenses: licenses.map(({ externalLicenseId, name, planType, nodes, validTo }) => ({ externalLicenseId, name, planType, nodes, validTo: validTo.toISOString() })),
     },
   });
@@ -63,6 +63,7 @@ export default function SubscriptionChoice() {
           </Alert>
           <Form method="get" action="/store/subscription">
             <input type="hidden" name="choice" value="upgrade" />
+            <input type="hidden" name="pick" value="1" />
             <Stack gap="sm">
               <Table withTableBorder striped>
                 <Table.Caption>Or choose the license to upgrade here</Table.Caption>
