@@ -20,7 +20,7 @@ import { signIn, startPortal } from "./bench/portal.mjs";
 import { measureSignIn } from "./bench/sign-in.mjs";
 import { launchBrowser, LINK } from "./bench/slow-link.mjs";
 import { kB, table } from "./bench/table.mjs";
-import { walkWizard, WIZARD_STEPS } from "./bench/wizard.mjs";
+import { PLAN_STEP, walkWizard, WIZARDS } from "./bench/wizard.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const RESULTS = path.join(ROOT, "bench-results", "latest.json");
@@ -40,7 +40,6 @@ const CUSTOMER_PAGES = [
 const ADMIN_PAGES = ["/admin/customers"];
 /** The pages whose render time must not grow with the account's data (issue 10, point 5). */
 const GROWTH_PAGES = ["/home", "/licenses", "/hubs"];
-const PLAN_STEP = WIZARD_STEPS[0].path;
 
 const stops = [];
 async function stopAll() {
@@ -81,14 +80,22 @@ async function main() {
   const pages = await measurePages(portal.baseUrl, shellPages);
   printPages("Bytes per page: HTML, then the CSS and JS it references (gzip: zlib default level; 1 kB = 1000 B)", pages);
 
-  // The new-subscription wizard's steps, reachable only once the steps before them are done: walk it
-  // over HTTP as the customer (without ordering), then measure each step's page like the pages above.
-  const wizardFailure = await walkWizard(portal.baseUrl, customer);
-  const wizardSteps = WIZARD_STEPS.map((step) => ({ path: step.path, jar: customer }));
-  const wizardPages = await measurePages(portal.baseUrl, wizardSteps);
-  printPages("\nNew-subscription wizard, walked step by step as customer@example.com (same columns)", wizardPages);
-  if (wizardFailure) console.log(`The walk through the wizard stopped: ${wizardFailure}`);
-  pages.push(...wizardPages);
+  // The wizards' steps, reachable only once the steps before them are done: walk each over HTTP as the
+  // customer (without ordering), then measure each step's page like the pages above.
+  const wizardSteps = [];
+  const wizardFailures = [];
+  for (const wizard of WIZARDS) {
+    const failure = await walkWizard(portal.baseUrl, customer, wizard.steps);
+    const steps = wizard.steps.map((step) => ({ path: step.path, jar: customer }));
+    const measured = await measurePages(portal.baseUrl, steps);
+    printPages(`\n${wizard.name}, walked step by step as customer@example.com (same columns)`, measured);
+    if (failure) {
+      console.log(`The walk through the ${wizard.name} stopped: ${failure}`);
+      wizardFailures.push(`the walk through the ${wizard.name} stopped: ${failure}`);
+    }
+    wizardSteps.push(...steps);
+    pages.push(...measured.map((page) => ({ ...page, wizardStep: true })));
+  }
 
   // 2. /home and the wizard's plan step under load, then a bare server answering a body of the same
   // size as /home, with the same settings.
@@ -137,7 +144,7 @@ async function main() {
   console.log(`\nResults: ${path.relative(ROOT, RESULTS)}`);
 
   return [
-    ...(wizardFailure ? [`the walk through the wizard stopped: ${wizardFailure}`] : []),
+    ...wizardFailures,
     ...pages.filter((page) => page.status !== 200).map((page) => `${page.path} answered ${page.status}, not 200`),
     ...Object.entries({ "/home": portalLoad, [PLAN_STEP]: planLoad, "bare server": bareLoad })
       .filter(([, result]) => result.errors + result.non2xx > 0)

@@ -1,14 +1,21 @@
 import { startTags } from "./html.mjs";
 
 const BASE = "/store/subscribe";
+const UPDATE_BASE = "/licenses/sub_demo_core_monthly/update";
+
+/** The card the page preselects (the primary one, else the first usable one). */
+function preselectedCard(inputs) {
+  const card = inputs.find((input) => input.name === "payment_source_id" && "checked" in input);
+  return card ? { payment_source_id: card.value } : null;
+}
 
 /**
- * The new-subscription wizard's steps, in order, and what each one's form posts besides its csrf field
- * and intent=next (the fields are those of app/routes/_portal.store.subscribe.*.tsx). A step's page
+ * A wizard's steps, in order, and what each one's form posts besides its csrf field and intent=next (the
+ * fields are those of the step's route module). A step's page
  * redirects to the first earlier step that is not done, so the pages can only be measured once the
- * steps before them have been posted. The order step is only fetched: posting it would place the order.
+ * steps before them have been posted. The last step is only fetched: posting it would place the order.
  */
-export const WIZARD_STEPS = [
+const NEW_SUBSCRIPTION_STEPS = [
   { path: `${BASE}/plan`, fields: () => ({ tier: "advanced", organization: "Bench Org", users: "10" }) },
   { path: `${BASE}/hosting`, fields: () => ({ hosting: "cloud" }) },
   {
@@ -24,26 +31,35 @@ export const WIZARD_STEPS = [
   // Virtual installation needs cloud hosting, which the hosting step chose.
   { path: `${BASE}/support`, fields: () => ({ "addon-virtual-installation": "on" }) },
   { path: `${BASE}/review`, fields: () => ({}) },
-  {
-    // The card the page preselects (the primary one, else the first usable one).
-    path: `${BASE}/billing`,
-    fields: (inputs) => {
-      const card = inputs.find((input) => input.name === "payment_source_id" && "checked" in input);
-      return card ? { payment_source_id: card.value } : null;
-    },
-  },
+  { path: `${BASE}/billing`, fields: preselectedCard },
   { path: `${BASE}/order` },
 ];
+
+/** The update wizard on the demo's Core monthly license: 5 users added; the Review is only fetched. */
+const UPDATE_STEPS = [
+  { path: `${UPDATE_BASE}/product`, fields: () => ({ plan: "core-monthly", addedUsers: "5" }) },
+  { path: `${UPDATE_BASE}/billing`, fields: preselectedCard },
+  { path: `${UPDATE_BASE}/review` },
+];
+
+/** The wizards the bench walks and measures; their steps count as wizard steps in issue 10's goals. */
+export const WIZARDS = [
+  { name: "New-subscription wizard", steps: NEW_SUBSCRIPTION_STEPS },
+  { name: "Update-license wizard (the demo's Core monthly license)", steps: UPDATE_STEPS },
+];
+
+/** The new-subscription wizard's plan step, the wizard page the load test measures. */
+export const PLAN_STEP = NEW_SUBSCRIPTION_STEPS[0].path;
 
 /**
  * Walks the wizard as a browser without JavaScript would, with the signed-in user's cookies: GET each
  * step's page, then POST its form (with the page's csrf token) and expect a 302 to the next step. Stops
  * at the first step that goes wrong and returns why, or null when every step up to the order page is done.
  */
-export async function walkWizard(baseUrl, jar) {
-  for (const [index, step] of WIZARD_STEPS.entries()) {
+export async function walkWizard(baseUrl, jar, steps) {
+  for (const [index, step] of steps.entries()) {
     if (!step.fields) return null;
-    const next = WIZARD_STEPS[index + 1].path;
+    const next = steps[index + 1].path;
     const page = await fetch(new URL(step.path, baseUrl), { redirect: "manual", headers: { cookie: jar.header } });
     jar.update(page);
     if (page.status !== 200) return `GET ${step.path} answered ${page.status}${where(page)}`;
