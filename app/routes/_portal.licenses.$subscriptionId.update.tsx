@@ -1,5 +1,5 @@
 import { json, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/node";
-import { useLoaderData } from "@remix-run/react";
+import { useLoaderData, useNavigation } from "@remix-run/react";
 import { UPDATE_STEPS, UPDATE_STEP_TITLES, updateBasePath, updateStepUrl } from "~/domain/license-update";
 import { requireUser } from "~/server/auth.server";
 import { readUserForm } from "~/server/forms.server";
@@ -33,6 +33,10 @@ export async function action({ request, params }: ActionFunctionArgs) {
 
 export default function LicenseUpdateWizard() {
   const { current, steps, licenseName, closeAction, reachable, notices } = useLoaderData<typeof loader>();
+  const navigation = useNavigation();
+  // With JavaScript, the spec's words while the next step's loader asks the billing provider.
+  const target = navigation.state === "loading" ? navigation.location.pathname : "";
+  const pending = target.endsWith("/update/review") ? "Generating your order..." : target.endsWith("/update/product") ? "Loading subscription data..." : null;
   return (
     <WizardLayout
       title={`Update Recurring License: ${licenseName}`}
@@ -42,6 +46,7 @@ export default function LicenseUpdateWizard() {
       reachable={reachable}
       notices={notices}
       closeAction={closeAction}
+      pending={pending}
     />
   );
 }

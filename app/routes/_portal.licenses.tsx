@@ -6,7 +6,7 @@ import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
 import { Table } from "@mantine-parts/components/Table/Table.mjs";
 import { Text } from "@mantine-parts/components/Text/Text.mjs";
 import { json, redirect, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Link, Outlet, useLoaderData } from "@remix-run/react";
+import { Link, Outlet, useLoaderData, useNavigation } from "@remix-run/react";
 import { formatDate } from "~/domain/format";
 import { shortLicenseKey } from "~/domain/license-status";
 import { updateStepUrl } from "~/domain/license-update";
@@ -60,6 +60,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export default function Licenses() {
   const { licenses, page, pages, total } = useLoaderData<typeof loader>();
+  const navigation = useNavigation();
+  const openingUpdate = navigation.state === "loading" && /\/update\/product$/.test(navigation.location.pathname);
   return (
     <Stack gap="lg" maw={1200}>
       <Group justify="space-between">
@@ -142,6 +144,11 @@ export default function Licenses() {
           />
         </>
       )}
+      {openingUpdate ? (
+        <Text role="status" size="sm">
+          Loading subscription data...
+        </Text>
+      ) : null}
       {/* The update wizard and its progress open over the list. */}
       <Outlet />
     </Stack>

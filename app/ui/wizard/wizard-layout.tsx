@@ -1,6 +1,7 @@
 import { Alert } from "@mantine-parts/components/Alert/Alert.mjs";
 import { Button } from "@mantine-parts/components/Button/Button.mjs";
 import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
+import { Text } from "@mantine-parts/components/Text/Text.mjs";
 import { Form, Outlet } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { RouteDrawer } from "../route-dialogs";
@@ -19,6 +20,7 @@ export function WizardLayout({
   reachable,
   notices,
   closeAction,
+  pending = null,
 }: {
   title: string;
   /** The stepper's accessible name, e.g. 'Order steps'. */
@@ -29,6 +31,8 @@ export function WizardLayout({
   notices: string[];
   /** The layout route's URL: closing posts there (it clears the draft), so the drawer has no close link. */
   closeAction: string;
+  /** What the next step is waiting for, shown while its loader runs (e.g. 'Generating your order...'). */
+  pending?: string | null;
 }) {
   return (
     <RouteDrawer
@@ -52,6 +56,11 @@ export function WizardLayout({
               </Alert>
             ))}
           </Stack>
+        ) : null}
+        {pending ? (
+          <Text role="status" size="sm" mb="sm">
+            {pending}
+          </Text>
         ) : null}
         <Outlet />
       </div>
