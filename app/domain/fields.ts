@@ -33,3 +33,23 @@ export const checkbox = boundedString(8)
   .optional()
   .transform((value) => value === "on");
 
+
+/**
+ * A whole number as a form posts it: empty means 0; anything else must be a whole number within the
+ * bounds, else `message`. (A number input without JavaScript posts whatever was typed.)
+ */
+export function wholeNumberField(message: string, { min, max }: { min: number; max: number }) {
+  return z
+    .string()
+    .trim()
+    .default("")
+    .transform((value, ctx) => {
+      if (value === "") return 0;
+      const number = Number(value);
+      if (!Number.isInteger(number) || number < min || number > max) {
+        ctx.addIssue({ code: z.ZodIssueCode.custom, message });
+        return z.NEVER;
+      }
+      return number;
+    });
+}

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ADDED_USERS_NOT_A_NUMBER, parsePlanChoice, UPDATE_STEPS, updateProblems, type UpdateBase, type UpdateStep } from "./license-update";
+import { wholeNumberField } from "./fields";
 import { SELECT_PAYMENT_METHOD } from "./payment-step";
 import { CYCLES, PLAN_TIERS, type Cycle } from "./subscription";
 import { wizardProgressFields, type StepIssue } from "./wizard";
@@ -22,22 +23,8 @@ export const updateDraftSchema = z.object({
 
 export type UpdateDraft = z.infer<typeof updateDraftSchema>;
 
-const MOST_USERS_ADDED = 100000;
-
-/** Additional Users as posted: empty means 0; a whole number, never fewer users than today. */
-const addedUsers = z
-  .string()
-  .trim()
-  .default("")
-  .transform((value, ctx) => {
-    if (value === "") return 0;
-    const number = Number(value);
-    if (!Number.isInteger(number) || number > MOST_USERS_ADDED) {
-      ctx.addIssue({ code: z.ZodIssueCode.custom, message: ADDED_USERS_NOT_A_NUMBER });
-      return z.NEVER;
-    }
-    return number;
-  });
+/** Additional Users as posted: empty means 0; fewer than 0 is left to the update's rule ('Cannot reduce…'). */
+const addedUsers = wholeNumberField(ADDED_USERS_NOT_A_NUMBER, { min: -100000, max: 100000 });
 
 const PLAN_REQUIRED = "Please choose a plan.";
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { requiredText } from "./fields";
+import { requiredText, wholeNumberField } from "./fields";
 import { SELECT_PAYMENT_METHOD } from "./payment-step";
 import {
   CLOUD_ONLY_REASON,
@@ -80,19 +80,7 @@ export const hostingStepSchema = z.object({
 });
 
 /** A quantity field as posted: empty means 0; anything else must be a whole number from 0 to 1000. */
-const quantity = z
-  .string()
-  .trim()
-  .default("")
-  .transform((value, ctx) => {
-    if (value === "") return 0;
-    const number = Number(value);
-    if (!Number.isInteger(number) || number < 0 || number > 1000) {
-      ctx.addIssue({ code: z.ZodIssueCode.custom, message: QUANTITY_MESSAGE });
-      return z.NEVER;
-    }
-    return number;
-  });
+const quantity = wholeNumberField(QUANTITY_MESSAGE, { min: 0, max: 1000 });
 
 export const quantityField = (id: string) => `quantity-${id}`;
 export const addonField = (id: string) => `addon-${id}`;

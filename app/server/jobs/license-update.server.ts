@@ -2,11 +2,11 @@ import { z } from "zod";
 import { LICENSE_CHANGED, UPDATE_FAILED, updateProblems } from "~/domain/license-update";
 import { cycleOf, PLAN_TIERS, tierOf } from "~/domain/subscription";
 import { getBilling, ProviderError, type Subscription } from "../billing/index.server";
-import { deleteDraftById } from "../drafts.server";
 import { updateLicenseForSubscription } from "../licenses.server";
 import { orderDigest } from "../wizards/orders.server";
 import { addressInput, itemInput, PRICE_CHANGED } from "./new-subscription.server";
 import { StepRefused, type JobKind } from "./runner.server";
+import { clearDraftStep } from "./steps.server";
 
 /** What the update job needs, saved with the job so that a restart finishes it without the draft. */
 export const updateInputSchema = z.object({
@@ -106,13 +106,7 @@ export const licenseUpdate: JobKind<UpdateInput> = {
         return { licenseId: license.id };
       },
     },
-    {
-      name: "clear-draft",
-      async run({ ownerId, input }) {
-        deleteDraftById(ownerId, input.draftId);
-        return null;
-      },
-    },
+    clearDraftStep(),
   ],
   failure(step, error) {
     if (step === "update-license" || step === "clear-draft") return { step, title: LICENSE_FAILED, message: LICENSE_FAILED_TEXT };

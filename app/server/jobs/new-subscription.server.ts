@@ -2,10 +2,10 @@ import { z } from "zod";
 import { checkSelection } from "~/domain/new-subscription";
 import { PLAN_TIERS } from "~/domain/subscription";
 import { getBilling, ProviderError, type NewSubscriptionRequest } from "../billing/index.server";
-import { deleteDraftById } from "../drafts.server";
 import { createLicenseForSubscription } from "../licenses.server";
 import { orderDigest } from "../wizards/orders.server";
 import { StepRefused, type JobKind } from "./runner.server";
+import { clearDraftStep } from "./steps.server";
 
 /** An item and its quantity, and an address, as a job's input keeps them (shared by the order and the update). */
 export const itemInput = z.object({ id: z.string(), quantity: z.number().int().min(1) });
@@ -102,14 +102,7 @@ export const newSubscriptionOrder: JobKind<OrderInput> = {
         return { licenseId: license.id };
       },
     },
-    {
-      name: "clear-draft",
-      async run({ ownerId, input }) {
-        // Only the draft this order came from: a new one started since stays.
-        deleteDraftById(ownerId, input.draftId);
-        return null;
-      },
-    },
+    clearDraftStep(),
   ],
   failure(step, error) {
     if (step !== "create-subscription") return { step, title: LICENSE_FAILED, message: LICENSE_FAILED_TEXT };
