@@ -102,8 +102,12 @@ export const hubInstallations = sqliteTable(
     webCredentialsUsedThisYear: integer("web_credentials_used_this_year").notNull().default(0),
     createdAt: createdAt(),
   },
-  // The Hubs page counts and pages an owner's Hubs, most recently seen first, straight off this index.
-  (table) => [index("hub_installations_owner_last_seen_idx").on(table.ownerId, table.lastSeen, table.id)],
+  (table) => [
+    // The Hubs page counts and pages an owner's Hubs, most recently seen first, straight off this index,
+    index("hub_installations_owner_last_seen_idx").on(table.ownerId, table.lastSeen, table.id),
+    // and off this one when the table is filtered by Type.
+    index("hub_installations_owner_type_last_seen_idx").on(table.ownerId, table.type, table.lastSeen, table.id),
+  ],
 );
 
 /** Which licenses are uploaded to which Hub installation. */

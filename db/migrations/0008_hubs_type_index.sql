@@ -1,0 +1,1 @@
+CREATE INDEX `hub_installations_owner_type_last_seen_idx` ON `hub_installations` (`owner_id`,`type`,`last_seen`,`id`);
