@@ -1,7 +1,8 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { requireUser } from "~/server/auth.server";
-import { countHubInstallations, countLicensesByStatus } from "~/server/licenses.server";
+import { countHubInstallations } from "~/server/hub-installations.server";
+import { countLicensesByStatus } from "~/server/licenses.server";
 import { documentTitle, InfoPage, PageErrorBoundary } from "~/ui/page";
 
 export const handle = { title: "Home" };

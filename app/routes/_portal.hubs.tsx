@@ -1,3 +1,4 @@
+import { Anchor } from "@mantine-parts/components/Anchor/Anchor.mjs";
 import { Button } from "@mantine-parts/components/Button/Button.mjs";
 import { Group } from "@mantine-parts/components/Group/Group.mjs";
 import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
@@ -7,9 +8,11 @@ import { json, redirect, type LinksFunction, type LoaderFunctionArgs, type MetaF
 import { Link, Outlet, useLoaderData } from "@remix-run/react";
 import { cloudHubStepUrl } from "~/domain/cloud-hub";
 import { formatDate } from "~/domain/format";
-import { requireUser } from "~/server/auth.server";
+import { HUB_TYPE_LABELS, HUBS_PER_PAGE, hubsHref, hubsSearch, requestedHubType, type HubsQuery, type HubType } from "~/domain/hubs";
 import { pageCount, requestedPage } from "~/domain/pagination";
-import { hubInstallationPage } from "~/server/licenses.server";
+import { requireUser } from "~/server/auth.server";
+import { hubInstallationPage } from "~/server/hub-installations.server";
+import { FilterLinks } from "~/ui/filter-links";
 import { documentTitle, PageErrorBoundary } from "~/ui/page";
 import { PageLinks } from "~/ui/page-links";
 import { DATA_STYLES } from "~/ui/stylesheets";
@@ -19,9 +22,8 @@ export const links: LinksFunction = () => [DATA_STYLES];
 export const handle = { title: "GateKeeper Hub Deployments" };
 export const meta: MetaFunction = () => documentTitle("GateKeeper Hub Deployments");
 
-/** Spec 001 §2: the Hubs table shows 10 rows per page. */
-const HUBS_PER_PAGE = 10;
-const pageHref = (page: number) => (page > 1 ? `/hubs?page=${page}` : "/hubs");
+/** A figure counted this month and this year, as the table shows it (spec 001 §2). */
+const monthYear = (month: number, year: number) => `${month.toLocaleString("en-US")}/${year.toLocaleString("en-US")}`;
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
@@ -31,43 +33,109 @@ export async function loader({ request }: LoaderFunctionArgs) {
     const license = url.searchParams.get("license");
     throw redirect(`${cloudHubStepUrl("url")}${license ? `?${new URLSearchParams({ license })}` : ""}`);
   }
+  const type = requestedHubType(url.searchParams.get("type"));
   const page = requestedPage(url.searchParams.get("page"));
-  if (page === null) throw redirect(pageHref(1));
-  const { total, hubs } = hubInstallationPage(user.id, page, HUBS_PER_PAGE);
+  if (type === null || page === null) throw redirect(hubsHref({ type: type ?? "all", page: 1 }));
+  const { total, hubs } = hubInstallationPage(user.id, type, page, HUBS_PER_PAGE);
   const pages = pageCount(total, HUBS_PER_PAGE);
   // A bookmarked page past the end (Hubs were removed) shows the last one.
-  if (page > pages) throw redirect(pageHref(pages));
+  if (page > pages) throw redirect(hubsHref({ type, page: pages }));
+  const query: HubsQuery = { type, page };
   return json({
-    page,
+    query,
     pages,
     total,
     hubs: hubs.map((hub) => ({
       id: hub.id,
-      type: hub.type === "cloud" ? "Cloud" : "On-Premise",
+      type: HUB_TYPE_LABELS[hub.type],
       address: hub.url ?? hub.ip ?? "",
       lastSeen: hub.lastSeen?.toISOString() ?? null,
       version: hub.version ?? "",
       computers: hub.computers,
       users: `${hub.users}/${hub.maxUsers}`,
+      tokens: hub.devices,
+      passwords: hub.credentials,
+      locks: monthYear(hub.locksThisMonth, hub.locksThisYear),
+      unlocks: monthYear(hub.unlocksThisMonth, hub.unlocksThisYear),
+      web: monthYear(hub.webCredentialsUsedThisMonth, hub.webCredentialsUsedThisYear),
+      // The modal opens over this very view of the table, and closes back to it.
+      licensesUrl: `/hubs/${encodeURIComponent(hub.id)}/licenses${hubsSearch(query)}`,
     })),
   });
 }
 
-export default function Hubs() {
-  const { hubs, page, pages, total } = useLoaderData<typeof loader>();
+const TYPE_FILTERS: { value: HubType | "all"; label: string }[] = [
+  { value: "all", label: "All" },
+  { value: "cloud", label: HUB_TYPE_LABELS.cloud },
+  { value: "local", label: HUB_TYPE_LABELS.local },
+];
+
+/** A column counted this month and this year: the header says which figure is which. */
+function MonthYearHeader({ children }: { children: string }) {
   return (
-    <Stack gap="lg" maw={1200}>
+    <Table.Th scope="col">
+      {children}{" "}
+      <Text span size="xs">
+        (month/year)
+      </Text>
+    </Table.Th>
+  );
+}
+
+function AboutPanel() {
+  return (
+    <details className="gk-about-panel">
+      <summary>About GateKeeper Hub deployments</summary>
+      <Stack gap="xs" mt="sm">
+        <Text size="sm">
+          The GateKeeper Hub is the server your computers, tokens and USB sensors talk to. Run it in our cloud, or{" "}
+          <Anchor component={Link} to="/software/hub">
+            download the Hub software
+          </Anchor>{" "}
+          and install it on your own server.
+        </Text>
+        <Text size="sm">
+          Every Hub needs a license: buy tokens, sensors and licenses in the{" "}
+          <Anchor component={Link} to="/store">
+            Store
+          </Anchor>
+          , download license files from the{" "}
+          <Anchor component={Link} to="/licenses">
+            Licenses page
+          </Anchor>
+          , and ask us anything on the{" "}
+          <Anchor component={Link} to="/support">
+            Support page
+          </Anchor>
+          .
+        </Text>
+      </Stack>
+    </details>
+  );
+}
+
+export default function Hubs() {
+  const { hubs, query, pages, total } = useLoaderData<typeof loader>();
+  return (
+    <Stack gap="lg" maw={1400}>
       <Group justify="space-between">
         <Text size="lg">The GateKeeper Hubs registered to you, hosted in our cloud or on your own server.</Text>
         <Button component={Link} to={cloudHubStepUrl("url")}>
           Cloud GateKeeper Hub Deployment
         </Button>
       </Group>
+      <AboutPanel />
+      <FilterLinks
+        label="Type"
+        options={TYPE_FILTERS}
+        current={query.type}
+        href={(type) => hubsHref({ type, page: 1 })}
+      />
       {hubs.length === 0 ? (
-        <Text>No Hub is registered to you yet.</Text>
+        <Text>{query.type === "all" ? "No Hub is registered to you yet." : `You have no ${HUB_TYPE_LABELS[query.type]} Hub.`}</Text>
       ) : (
-        <Table.ScrollContainer minWidth={700}>
-          <Table striped withTableBorder>
+        <Table.ScrollContainer minWidth={1100}>
+          <Table striped withTableBorder aria-label="Hub deployments">
             <Table.Thead>
               <Table.Tr>
                 <Table.Th scope="col">Type</Table.Th>
@@ -76,6 +144,14 @@ export default function Hubs() {
                 <Table.Th scope="col">Version</Table.Th>
                 <Table.Th scope="col">Computers</Table.Th>
                 <Table.Th scope="col">Users</Table.Th>
+                <Table.Th scope="col">Tokens</Table.Th>
+                <Table.Th scope="col">Passwords</Table.Th>
+                <MonthYearHeader>Locks</MonthYearHeader>
+                <MonthYearHeader>Unlocks</MonthYearHeader>
+                <MonthYearHeader>Web</MonthYearHeader>
+                <Table.Th scope="col">
+                  <span className="gk-visually-hidden">Actions</span>
+                </Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
@@ -87,6 +163,16 @@ export default function Hubs() {
                   <Table.Td>{hub.version}</Table.Td>
                   <Table.Td>{hub.computers}</Table.Td>
                   <Table.Td>{hub.users}</Table.Td>
+                  <Table.Td>{hub.tokens}</Table.Td>
+                  <Table.Td>{hub.passwords}</Table.Td>
+                  <Table.Td>{hub.locks}</Table.Td>
+                  <Table.Td>{hub.unlocks}</Table.Td>
+                  <Table.Td>{hub.web}</Table.Td>
+                  <Table.Td>
+                    <Anchor component={Link} to={hub.licensesUrl} preventScrollReset style={{ whiteSpace: "nowrap" }}>
+                      View Licenses
+                    </Anchor>
+                  </Table.Td>
                 </Table.Tr>
               ))}
             </Table.Tbody>
@@ -94,7 +180,14 @@ export default function Hubs() {
         </Table.ScrollContainer>
       )}
       {total > 0 ? (
-        <PageLinks page={page} pageCount={pages} pageSize={HUBS_PER_PAGE} total={total} href={pageHref} label="Hub deployments pages" />
+        <PageLinks
+          page={query.page}
+          pageCount={pages}
+          pageSize={HUBS_PER_PAGE}
+          total={total}
+          href={(page) => hubsHref({ ...query, page })}
+          label="Hub deployments pages"
+        />
       ) : null}
       <Outlet />
     </Stack>

@@ -1,5 +1,4 @@
 import { Anchor } from "@mantine-parts/components/Anchor/Anchor.mjs";
-import { Badge } from "@mantine-parts/components/Badge/Badge.mjs";
 import { Button } from "@mantine-parts/components/Button/Button.mjs";
 import { Group } from "@mantine-parts/components/Group/Group.mjs";
 import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
@@ -13,10 +12,10 @@ import { updateStepUrl } from "~/domain/license-update";
 import { LICENSES_PER_PAGE, pageCount, requestedPage } from "~/domain/pagination";
 import { requireUser } from "~/server/auth.server";
 import { licensePage } from "~/server/licenses.server";
+import { LicenseStatusBadge } from "~/ui/license-status-badge";
 import { documentTitle, PageErrorBoundary } from "~/ui/page";
 import { PageLinks } from "~/ui/page-links";
 import { DATA_STYLES, FORM_STYLES } from "~/ui/stylesheets";
-import { ACCESSIBLE_GREEN } from "~/ui/theme";
 
 export const links: LinksFunction = () => [FORM_STYLES, DATA_STYLES];
 
@@ -101,9 +100,7 @@ export default function Licenses() {
                     <Table.Td tt="capitalize">{license.planType}</Table.Td>
                     <Table.Td>{license.nodes}</Table.Td>
                     <Table.Td>
-                      <Badge color={license.status === "active" ? ACCESSIBLE_GREEN : "red.9"} variant="filled">
-                        {license.status === "active" ? "Active" : "Expired"}
-                      </Badge>
+                      <LicenseStatusBadge status={license.status} />
                     </Table.Td>
                     <Table.Td>{formatDate(license.validFrom)}</Table.Td>
                     <Table.Td>{formatDate(license.validTo)}</Table.Td>

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { and, count, desc, eq, gt, isNotNull, sql, type SQL } from "drizzle-orm";
 import { daysLeft, licenseStatus } from "~/domain/license-status";
-import { hubInstallations, licenses } from "~db/schema";
+import { licenses } from "~db/schema";
 import { db } from "./db.server";
 import { licenseFileOf, licenseKeyOf, licenseRow } from "./license-files.server";
 
@@ -9,7 +9,8 @@ type LicenseRow = typeof licenses.$inferSelect;
 
 const NEWEST_FIRST = [desc(licenses.validFrom), desc(licenses.id)];
 
-function listItem(license: LicenseRow, now: Date) {
+/** A license as tables show it: the row with its key, the derived status and days left. */
+export function licenseListItem(license: LicenseRow, now: Date) {
   return {
     ...license,
     key: licenseKeyOf(license.licenseCode),
@@ -26,7 +27,7 @@ export function listLicenses(ownerId: string, now = new Date()) {
     .where(eq(licenses.ownerId, ownerId))
     .orderBy(...NEWEST_FIRST)
     .all()
-    .map((license) => listItem(license, now));
+    .map((license) => licenseListItem(license, now));
 }
 
 export type LicenseListItem = ReturnType<typeof listLicenses>[number];
@@ -42,7 +43,7 @@ function pageOf(where: SQL | undefined, page: number, pageSize: number, now: Dat
     .limit(pageSize)
     .offset((page - 1) * pageSize)
     .all();
-  return { total, licenses: rows.map((license) => listItem(license, now)) };
+  return { total, licenses: rows.map((license) => licenseListItem(license, now)) };
 }
 
 /**
@@ -63,7 +64,7 @@ export function licenseFileFor(ownerId: string, licenseId: string) {
   return license ? { fileName: `gatekeeper-license-${license.externalLicenseId}.json`, content: license.file } : null;
 }
 
-// The home page's figures and the Hubs page are read on every visit: prepared once, counted and paged in
+// The home page's figures are read on every visit: prepared once, counted and paged in
 // SQL on the (owner, ...) indexes, so their cost does not grow with how many rows an account holds.
 const licenseCount = db
   .select({ total: count() })
@@ -75,48 +76,12 @@ const activeLicenseCount = db
   .from(licenses)
   .where(and(eq(licenses.ownerId, sql.placeholder("ownerId")), gt(licenses.validTo, sql.placeholder("now"))))
   .prepare();
-const hubCount = db
-  .select({ total: count() })
-  .from(hubInstallations)
-  .where(eq(hubInstallations.ownerId, sql.placeholder("ownerId")))
-  .prepare();
-const hubRows = db
-  .select({
-    id: hubInstallations.id,
-    type: hubInstallations.type,
-    url: hubInstallations.url,
-    ip: hubInstallations.ip,
-    lastSeen: hubInstallations.lastSeen,
-    version: hubInstallations.version,
-    computers: hubInstallations.computers,
-    users: hubInstallations.users,
-    maxUsers: hubInstallations.maxUsers,
-  })
-  .from(hubInstallations)
-  .where(eq(hubInstallations.ownerId, sql.placeholder("ownerId")))
-  .orderBy(desc(hubInstallations.lastSeen), desc(hubInstallations.id))
-  .limit(sql.placeholder("limit"))
-  .offset(sql.placeholder("offset"))
-  .prepare();
-
 /** How many of the user's licenses are active (valid to in the future) and expired. */
 export function countLicensesByStatus(ownerId: string, now = new Date()) {
   const total = licenseCount.get({ ownerId })?.total ?? 0;
   // A license is active while valid-to is in the future (licenseStatus); the bound is in ms like the column.
   const active = activeLicenseCount.get({ ownerId, now: now.getTime() })?.total ?? 0;
   return { active, expired: total - active };
-}
-
-export function countHubInstallations(ownerId: string): number {
-  return hubCount.get({ ownerId })?.total ?? 0;
-}
-
-/** One page of the user's Hub installations, most recently seen first, with how many there are. */
-export function hubInstallationPage(ownerId: string, page: number, pageSize: number) {
-  return {
-    total: countHubInstallations(ownerId),
-    hubs: hubRows.all({ ownerId, limit: pageSize, offset: (page - 1) * pageSize }),
-  };
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;

@@ -1,0 +1,166 @@
+import { Anchor } from "@mantine-parts/components/Anchor/Anchor.mjs";
+import { Button } from "@mantine-parts/components/Button/Button.mjs";
+import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
+import { Table } from "@mantine-parts/components/Table/Table.mjs";
+import { Text } from "@mantine-parts/components/Text/Text.mjs";
+import { json, redirect, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { formatDate } from "~/domain/format";
+import {
+  DEFAULT_HUB_LICENSES_QUERY,
+  HUB_LICENSES_PER_PAGE,
+  hubLicensesSearch,
+  hubsSearch,
+  requestedHubLicenses,
+  requestedHubType,
+  sortedBy,
+  type HubLicenseSort,
+  type HubLicensesQuery,
+  type LicenseStatusFilter,
+} from "~/domain/hubs";
+import { shortLicenseKey } from "~/domain/license-status";
+import { pageCount, requestedPage } from "~/domain/pagination";
+import { requireUser } from "~/server/auth.server";
+import { hubLicensePage, ownsHubInstallation } from "~/server/hub-installations.server";
+import { FilterLinks } from "~/ui/filter-links";
+import { LicenseStatusBadge } from "~/ui/license-status-badge";
+import { PageErrorBoundary } from "~/ui/page";
+import { PageLinks } from "~/ui/page-links";
+import { RouteModal } from "~/ui/route-dialogs";
+import { ALL_PARTS_STYLES } from "~/ui/stylesheets";
+
+export const links: LinksFunction = () => [ALL_PARTS_STYLES];
+
+/**
+ * 'Licenses for this Hub deployment' (spec 001 §2): a modal route over the Hubs table, which stays as it
+ * was underneath (its own query is kept in every link). Sorting, the Status filter and paging are links.
+ */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  const hubId = params.hubId ?? "";
+  if (!ownsHubInstallation(user.id, hubId)) throw json({ message: "There is no such Hub deployment." }, { status: 404 });
+  const search = new URL(request.url).searchParams;
+  // The Hubs page checks its own query; here it is only carried along.
+  const hubs = { type: requestedHubType(search.get("type")) ?? "all", page: requestedPage(search.get("page")) ?? 1 };
+  const base = `/hubs/${encodeURIComponent(hubId)}/licenses`;
+  const query = requestedHubLicenses(search, requestedPage);
+  if (query === null) throw redirect(`${base}${hubLicensesSearch(hubs, DEFAULT_HUB_LICENSES_QUERY)}`);
+  const { total, licenses } = hubLicensePage(user.id, hubId, query, HUB_LICENSES_PER_PAGE);
+  const pages = pageCount(total, HUB_LICENSES_PER_PAGE);
+  if (query.page > pages) throw redirect(`${base}${hubLicensesSearch(hubs, { ...query, page: pages })}`);
+  return json({
+    base,
+    hubs,
+    query,
+    pages,
+    total,
+    closeTo: `/hubs${hubsSearch(hubs)}`,
+    licenses: licenses.map((license) => ({
+      id: license.id,
+      key: shortLicenseKey(license.key),
+      name: license.name,
+      nodes: license.nodes,
+      status: license.status,
+      validFrom: license.validFrom.toISOString(),
+      validTo: license.validTo.toISOString(),
+      daysLeft: license.daysLeft,
+    })),
+  });
+}
+
+const STATUS_FILTERS: { value: LicenseStatusFilter; label: string }[] = [
+  { value: "all", label: "All" },
+  { value: "active", label: "Active" },
+  { value: "expired", label: "Expired" },
+];
+
+const COLUMNS: { sort: HubLicenseSort; title: string }[] = [
+  { sort: "name", title: "Organization Name" },
+  { sort: "nodes", title: "Users" },
+  { sort: "status", title: "Status" },
+  { sort: "validFrom", title: "Valid From" },
+  { sort: "validTo", title: "Valid To" },
+  { sort: "daysLeft", title: "Days Left" },
+];
+
+/** A sortable column's header: a link that sorts by it (or the other way), and aria-sort while it does. */
+function SortHeader({ column, query, href }: { column: (typeof COLUMNS)[number]; query: HubLicensesQuery; href: (query: HubLicensesQuery) => string }) {
+  const sorted = query.sort === column.sort ? query.direction : null;
+  return (
+    <Table.Th scope="col" aria-sort={sorted === null ? undefined : sorted === "asc" ? "ascending" : "descending"}>
+      <Anchor component={Link} to={href(sortedBy(query, column.sort))} preventScrollReset>
+        {column.title}
+        {sorted ? <span aria-hidden="true">{sorted === "asc" ? " ▲" : " ▼"}</span> : null}
+      </Anchor>
+    </Table.Th>
+  );
+}
+
+export default function HubLicenses() {
+  const { base, hubs, query, pages, total, closeTo, licenses } = useLoaderData<typeof loader>();
+  const href = (next: HubLicensesQuery) => `${base}${hubLicensesSearch(hubs, next)}`;
+  const empty = total === 0 && query.status === "all";
+  return (
+    <RouteModal title="Licenses for this Hub deployment" closeTo={closeTo} size={900}>
+      {empty ? (
+        <Stack gap="sm" align="flex-start">
+          <Text fw={500}>This Hub deployment has no license.</Text>
+          <Text size="sm">
+            Download a license file from the{" "}
+            <Anchor component={Link} to="/licenses">
+              Licenses page
+            </Anchor>{" "}
+            and upload it to your Hub, or buy a new license.
+          </Text>
+          <Button component={Link} to="/store">
+            Purchase GateKeeper License
+          </Button>
+        </Stack>
+      ) : (
+        <Stack gap="md">
+          <FilterLinks label="Status" options={STATUS_FILTERS} current={query.status} href={(status) => href({ ...query, status, page: 1 })} />
+          <Table.ScrollContainer minWidth={760}>
+            <Table striped withTableBorder aria-label="Hub licenses">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th scope="col">License Key</Table.Th>
+                  {COLUMNS.map((column) => (
+                    <SortHeader key={column.sort} column={column} query={query} href={href} />
+                  ))}
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {licenses.map((license) => (
+                  <Table.Tr key={license.id}>
+                    <Table.Td>
+                      <code>{license.key}</code>
+                    </Table.Td>
+                    <Table.Td>{license.name}</Table.Td>
+                    <Table.Td>{license.nodes}</Table.Td>
+                    <Table.Td>
+                      <LicenseStatusBadge status={license.status} />
+                    </Table.Td>
+                    <Table.Td>{formatDate(license.validFrom)}</Table.Td>
+                    <Table.Td>{formatDate(license.validTo)}</Table.Td>
+                    <Table.Td>{license.daysLeft}</Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+          {licenses.length === 0 ? <Text size="sm">No license of this Hub deployment is {query.status}.</Text> : null}
+          <PageLinks
+            page={query.page}
+            pageCount={pages}
+            pageSize={HUB_LICENSES_PER_PAGE}
+            total={total}
+            href={(page) => href({ ...query, page })}
+            label="Hub licenses pages"
+          />
+        </Stack>
+      )}
+    </RouteModal>
+  );
+}
+
+export const ErrorBoundary = PageErrorBoundary;

@@ -1,0 +1,103 @@
+import { and, asc, count, desc, eq, gt, inArray, lte, sql, type SQL } from "drizzle-orm";
+import type { HubLicenseSort, HubLicensesQuery, HubType } from "~/domain/hubs";
+import { hubInstallationLicenses, hubInstallations, licenses } from "~db/schema";
+import { db } from "./db.server";
+import { licenseListItem } from "./licenses.server";
+
+// The Hubs page is read on every visit: prepared once, counted and paged in SQL on the (owner, last seen)
+// and (owner, type, last seen) indexes, so its cost does not grow with how many Hubs an account holds.
+const ofOwner = eq(hubInstallations.ownerId, sql.placeholder("ownerId"));
+const ofOwnerAndType = and(ofOwner, eq(hubInstallations.type, sql.placeholder("type")));
+
+const hubCount = (where: SQL | undefined) => db.select({ total: count() }).from(hubInstallations).where(where).prepare();
+const hubRows = (where: SQL | undefined) =>
+  db
+    .select({
+      id: hubInstallations.id,
+      type: hubInstallations.type,
+      url: hubInstallations.url,
+      ip: hubInstallations.ip,
+      lastSeen: hubInstallations.lastSeen,
+      version: hubInstallations.version,
+      computers: hubInstallations.computers,
+      users: hubInstallations.users,
+      maxUsers: hubInstallations.maxUsers,
+      devices: hubInstallations.devices,
+      credentials: hubInstallations.credentials,
+      locksThisMonth: hubInstallations.locksThisMonth,
+      locksThisYear: hubInstallations.locksThisYear,
+      unlocksThisMonth: hubInstallations.unlocksThisMonth,
+      unlocksThisYear: hubInstallations.unlocksThisYear,
+      webCredentialsUsedThisMonth: hubInstallations.webCredentialsUsedThisMonth,
+      webCredentialsUsedThisYear: hubInstallations.webCredentialsUsedThisYear,
+    })
+    .from(hubInstallations)
+    .where(where)
+    .orderBy(desc(hubInstallations.lastSeen), desc(hubInstallations.id))
+    .limit(sql.placeholder("limit"))
+    .offset(sql.placeholder("offset"))
+    .prepare();
+
+const allHubs = { count: hubCount(ofOwner), rows: hubRows(ofOwner) };
+const hubsOfType = { count: hubCount(ofOwnerAndType), rows: hubRows(ofOwnerAndType) };
+
+export function countHubInstallations(ownerId: string): number {
+  return allHubs.count.get({ ownerId })?.total ?? 0;
+}
+
+/** One page of the user's Hub installations (of one type, or all), most recently seen first, with how many there are. */
+export function hubInstallationPage(ownerId: string, type: HubType | "all", page: number, pageSize: number) {
+  const query = type === "all" ? allHubs : hubsOfType;
+  const params = { ownerId, type, limit: pageSize, offset: (page - 1) * pageSize };
+  return { total: query.count.get(params)?.total ?? 0, hubs: query.rows.all(params) };
+}
+
+export type HubInstallationRow = ReturnType<typeof hubInstallationPage>["hubs"][number];
+
+/** Whether the Hub installation is the user's: a Hub's licenses are shown to its owner only (DESIGN §1.8). */
+export function ownsHubInstallation(ownerId: string, hubId: string): boolean {
+  return Boolean(
+    db
+      .select({ id: hubInstallations.id })
+      .from(hubInstallations)
+      .where(and(eq(hubInstallations.id, hubId), eq(hubInstallations.ownerId, ownerId)))
+      .get(),
+  );
+}
+
+/**
+ * One page of the licenses uploaded to one of the user's Hubs, filtered by status and ordered as asked,
+ * with how many match. Status is derived from valid to (licenseStatus), so it filters and sorts on that.
+ */
+export function hubLicensePage(ownerId: string, hubId: string, query: HubLicensesQuery, pageSize: number, now = new Date()) {
+  const isActive = gt(licenses.validTo, now);
+  const columns: Record<HubLicenseSort, SQL | typeof licenses.name> = {
+    name: licenses.name,
+    nodes: sql`${licenses.nodes}`,
+    status: sql`${isActive}`,
+    validFrom: sql`${licenses.validFrom}`,
+    validTo: sql`${licenses.validTo}`,
+    daysLeft: sql`${licenses.validTo}`,
+  };
+  const order = query.direction === "asc" ? asc : desc;
+  // The Hub's licenses, of a Hub the user owns: another account's Hub id gives none.
+  const ofHub = db
+    .select({ id: hubInstallationLicenses.licenseId })
+    .from(hubInstallationLicenses)
+    .innerJoin(hubInstallations, eq(hubInstallations.id, hubInstallationLicenses.hubInstallationId))
+    .where(and(eq(hubInstallationLicenses.hubInstallationId, hubId), eq(hubInstallations.ownerId, ownerId)));
+  const where = and(
+    inArray(licenses.id, ofHub),
+    query.status === "all" ? undefined : query.status === "active" ? isActive : lte(licenses.validTo, now),
+  );
+  const total = db.select({ total: count() }).from(licenses).where(where).get()?.total ?? 0;
+  const rows = db
+    .select()
+    .from(licenses)
+    .where(where)
+    .orderBy(order(columns[query.sort]), order(licenses.validTo), asc(licenses.id))
+    .limit(pageSize)
+    .offset((query.page - 1) * pageSize)
+    .all();
+  return { total, licenses: rows.map((license) => licenseListItem(license, now)) };
+}
