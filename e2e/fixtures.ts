@@ -71,6 +71,8 @@ export async function startPortal({ directory: reused, env: extraEnv = {} }: { d
       JOB_BACKOFF_MS: "200",
       // Simulated Hubs are ready and running at once; a test that wants a slow one injects not_ready.
       HUB_SIM_STARTUP_SECONDS: "0",
+      // 'Try again' after a Hub that is still coming up opens at once; the test of the 30 s rule sets its own wait.
+      HUB_RETRY_WAIT_MS: "0",
       ...extraEnv,
     },
     stdio: ["ignore", "pipe", "pipe"],

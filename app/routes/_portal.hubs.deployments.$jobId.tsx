@@ -9,7 +9,8 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { cloudHubStepUrl } from "~/domain/cloud-hub";
 import { requireUser } from "~/server/auth.server";
 import { readUserForm } from "~/server/forms.server";
-import { cloudHubDeployment, DEPLOYMENT_STAGES } from "~/server/jobs/cloud-hub.server";
+import { cloudHubDeployment, DEPLOYMENT_STAGES, retryOpensAt } from "~/server/jobs/cloud-hub.server";
+import { findOwnedJob } from "~/server/jobs/runner.server";
 import { jobProgress, retryFromProgress } from "~/server/jobs/progress.server";
 import { PageErrorBoundary } from "~/ui/page";
 import { RouteModal } from "~/ui/route-dialogs";
@@ -23,13 +24,21 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const { job, view } = jobProgress(user.id, params.jobId ?? "", cloudHubDeployment, DEPLOYMENT_STAGES);
   const hub = (job.result?.["record-hub"] as { hubId: string; url: string } | undefined) ?? null;
-  return json({ view, hub, failedAtCreation: job.error?.step === "create-tenant" });
+  const opensAt = retryOpensAt(job);
+  return json({
+    view,
+    hub,
+    failedAtCreation: job.error?.step === "create-tenant",
+    retryInSeconds: opensAt ? Math.ceil((opensAt.getTime() - Date.now()) / 1000) : 0,
+  });
 }
 
 /** "Try again": the same deployment from the step that stopped it; a Hub already made is never made twice. */
 export async function action({ request, params }: ActionFunctionArgs) {
   const { user } = await readUserForm(request);
-  retryFromProgress(user.id, params.jobId ?? "", cloudHubDeployment);
+  const job = findOwnedJob(user.id, params.jobId ?? "", cloudHubDeployment.name);
+  // Too early (a stale page, or a hand-made post): nothing is retried, and the page says when it can be.
+  if (!job || !retryOpensAt(job)) retryFromProgress(user.id, params.jobId ?? "", cloudHubDeployment);
   return redirect(new URL(request.url).pathname);
 }
 
@@ -39,7 +48,7 @@ const CHECKING = {
 };
 
 export default function DeploymentProgress() {
-  const { view, hub, failedAtCreation } = useLoaderData<typeof loader>();
+  const { view, hub, failedAtCreation, retryInSeconds } = useLoaderData<typeof loader>();
   const running = view.status === "queued" || view.status === "running" || view.status === "needs_attention";
   return (
     <RouteModal title="Create New Cloud GateKeeper Hub Deployment" closeTo={running ? undefined : "/hubs"}>
@@ -51,6 +60,7 @@ export default function DeploymentProgress() {
           editTo={cloudHubStepUrl("review")}
           editLabel="Back to your Hub's details"
           checking={CHECKING}
+          retryInSeconds={retryInSeconds}
           success={
             hub ? (
               <>

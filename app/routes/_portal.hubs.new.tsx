@@ -10,6 +10,9 @@ import wizardStyles from "~/styles/wizard.css";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: wizardStyles }];
 
+/** Spec 001 §2, §9: the create-cloud-Hub drawer is 900 wide. */
+const CLOUD_HUB_DRAWER_WIDTH = 900;
+
 const STEP_LINKS = CLOUD_HUB_STEPS.map((step) => ({ key: step, title: CLOUD_HUB_STEP_TITLES[step], to: cloudHubStepUrl(step) }));
 
 /** The create-cloud-Hub wizard (spec 001 §2): a drawer over the Hubs page whose steps are child routes. */
@@ -39,6 +42,7 @@ export default function CloudHubWizard() {
       reachable={reachable}
       notices={notices}
       closeAction={CLOUD_HUB_PATH}
+      width={CLOUD_HUB_DRAWER_WIDTH}
     />
   );
 }

@@ -48,6 +48,8 @@ const envSchema = z
     JOB_LEASE_MS: z.coerce.number().int().min(500).max(600_000).default(20_000),
     /** The first retry's wait; each further retry waits twice as long, up to a minute. */
     JOB_BACKOFF_MS: z.coerce.number().int().min(10).max(60_000).default(1_000),
+    /** How long after a deployment stopped at registering or waiting for its Hub 'Try again' opens (spec 001 §9: 30 s). */
+    HUB_RETRY_WAIT_MS: z.coerce.number({ invalid_type_error: "must be a number of milliseconds" }).int().min(0).max(600_000).default(30_000),
     HUB_PROVIDER: z
       .enum(["local", "http"], { errorMap: () => ({ message: "must be local or http" }) })
       .default("local"),

@@ -38,12 +38,13 @@ function useClose(closeTo: string | undefined) {
   };
 }
 
-/** Spec 000: the payment and purchase drawers are 1100 wide; on a phone they take the whole width. */
-const DRAWER_SIZE = "min(1100px, 100vw)";
-
-export function RouteDrawer({ title, closeTo, headerAction, children }: RouteDialogProps) {
+/**
+ * Spec 000: the payment and purchase drawers are 1100 wide (the default); spec 001: the cloud Hub drawer 900.
+ * On a phone a drawer takes the whole width.
+ */
+export function RouteDrawer({ title, closeTo, headerAction, children, width = 1100 }: RouteDialogProps & { width?: number }) {
   return (
-    <Drawer.Root opened onClose={useClose(closeTo)} position="right" size={DRAWER_SIZE} withinPortal={false} styles={PINNED_LEFT}>
+    <Drawer.Root opened onClose={useClose(closeTo)} position="right" size={`min(${width}px, 100vw)`} withinPortal={false} styles={PINNED_LEFT}>
       {closeTo ? <Drawer.Overlay renderRoot={linkTo(closeTo)} aria-hidden tabIndex={-1} onClick={leaveToCloseHandler} /> : <Drawer.Overlay />}
       <Drawer.Content aria-label={title}>
         <Drawer.Header>

@@ -4,10 +4,11 @@ import { DEPLOYMENT_FAILURES, hubAdministratorSchema, UNABLE_TO_VERIFY_LICENSE }
 import { hubInstallationLicenses, hubInstallations, licenses } from "~db/schema";
 import { selectableLicense } from "../cloud-hub-licenses.server";
 import { db } from "../db.server";
+import { env } from "../env.server";
 import { deleteDraftById } from "../drafts.server";
 import { getHubs, HubError, type Tenant } from "../hubs/index.server";
 import { openSecret, sealSecret } from "../wizards/sealed.server";
-import { StepRefused, type JobKind } from "./runner.server";
+import { StepRefused, type JobKind, type JobView } from "./runner.server";
 
 /** What the deployment needs, saved with the job so that a restart finishes it without the draft. */
 export const deploymentInputSchema = z.object({
@@ -159,3 +160,17 @@ export const DEPLOYMENT_STAGES = [
   { title: "Upload License", steps: ["upload-license"] },
   { title: "Finish", steps: ["record-hub", "clear-draft"] },
 ];
+
+/**
+ * Steps whose failure screen asks the customer to check again after 30 seconds (spec 001 §8, §9): the Hub
+ * exists and is still coming up, so an immediate retry would most likely stop at the same point.
+ */
+const WAIT_BEFORE_RETRY = new Set(["add-tenant", "register-tenant", "wait-until-ready", "start-hub"]);
+
+/** When 'Try again' opens for a failed deployment: null when it is open now (or the job did not fail). */
+export function retryOpensAt(job: Pick<JobView, "status" | "error" | "updatedAt">, now = new Date()): Date | null {
+  if (job.status !== "failed" || !job.error || !WAIT_BEFORE_RETRY.has(job.error.step)) return null;
+  // A failed job is not written again until it is retried: its last update is when it stopped.
+  const opensAt = new Date(job.updatedAt.getTime() + env.HUB_RETRY_WAIT_MS);
+  return opensAt > now ? opensAt : null;
+}

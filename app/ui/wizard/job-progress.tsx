@@ -38,6 +38,18 @@ export function JobProgress({ steps, label }: { steps: ProgressStage[]; label: s
   );
 }
 
+/** A retry that opens later: the page loads itself again then (a timer with JavaScript, a meta refresh without). */
+function useReloadAfter(seconds: number) {
+  const revalidator = useRevalidator();
+  useEffect(() => {
+    if (seconds <= 0) return;
+    const timer = setTimeout(() => revalidator.revalidate(), seconds * 1000);
+    return () => clearTimeout(timer);
+    // revalidator changes identity with its state; the timer is only about when the retry opens.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [seconds]);
+}
+
 /** While the job runs, the page follows it: polling with JavaScript, a meta refresh without. */
 function useFollowWhileRunning(running: boolean) {
   const revalidator = useRevalidator();
@@ -66,6 +78,7 @@ export function JobProgressPanel({
   editLabel,
   success,
   checking = { title: "Checking your payment", text: CHECKING_OUTCOME },
+  retryInSeconds = 0,
 }: {
   view: { status: JobStatusName; error: { title: string; message: string } | null; stages: ProgressStage[]; canEdit: boolean };
   label: string;
@@ -75,15 +88,18 @@ export function JobProgressPanel({
   success: ReactNode;
   /** What an unknown outcome says while it is asked about (the order's payment by default). */
   checking?: { title: string; text: string };
+  /** 'Try again' opens only this many seconds from now (the server refuses it before, too). */
+  retryInSeconds?: number;
 }) {
   const running = view.status === "queued" || view.status === "running";
   const following = running || view.status === "needs_attention";
   useFollowWhileRunning(following);
+  useReloadAfter(retryInSeconds);
   return (
     <>
-      {following ? (
+      {following || retryInSeconds > 0 ? (
         <noscript>
-          <meta httpEquiv="refresh" content="2" />
+          <meta httpEquiv="refresh" content={String(following ? 2 : retryInSeconds)} />
         </noscript>
       ) : null}
       <JobProgress steps={view.stages} label={label} />
@@ -112,11 +128,16 @@ export function JobProgressPanel({
           ) : null}
           <Form method="post">
             <AuthenticityTokenInput name="csrf" />
-            <Button type="submit" name="intent" value="retry">
+            <Button type="submit" name="intent" value="retry" disabled={retryInSeconds > 0} aria-describedby={retryInSeconds > 0 ? "retry-wait" : undefined}>
               Try again
             </Button>
           </Form>
         </Group>
+      ) : null}
+      {view.status === "failed" && retryInSeconds > 0 ? (
+        <Text size="sm" id="retry-wait" ta="right">
+          You can try again in {retryInSeconds} seconds.
+        </Text>
       ) : null}
     </>
   );

@@ -21,6 +21,7 @@ export function WizardLayout({
   notices,
   closeAction,
   pending = null,
+  width,
 }: {
   title: string;
   /** The stepper's accessible name, e.g. 'Order steps'. */
@@ -33,10 +34,13 @@ export function WizardLayout({
   closeAction: string;
   /** What the next step is waiting for, shown while its loader runs (e.g. 'Generating your order...'). */
   pending?: string | null;
+  /** The drawer's width in pixels when the spec gives one other than the default. */
+  width?: number;
 }) {
   return (
     <RouteDrawer
       title={title}
+      width={width}
       headerAction={
         <Form method="post" action={closeAction}>
           <AuthenticityTokenInput name="csrf" />
