@@ -12,7 +12,10 @@ import { licenseRow } from "~/server/license-files.server";
 import { cloudHubWizard, deploy, deploymentKey, hubSignInLink } from "~/server/wizards/cloud-hub.server";
 import { openSecret, sealSecret } from "~/server/wizards/sealed.server";
 import { findUserByEmail } from "~/server/users.server";
+import { action as progressAction, loader as progressLoader } from "~/routes/_portal.hubs.deployments.$jobId";
+import { action as loginAction } from "~/routes/login";
 import { hubAdmins, hubInstallations, hubLicenses, hubTenants, jobs, licenses } from "~db/schema";
+import { cookieFrom, formRequest, getRequest, respond } from "../support/requests";
 
 const customer = () => findUserByEmail("customer@example.com")!;
 const PASSWORD = "Secret123";
@@ -123,6 +126,33 @@ describe("deploying a cloud Hub", () => {
     expect(job(id).status).toBe("succeeded");
     expect(tenantsNamed("resume-clinic")).toHaveLength(1);
     expect(db.select().from(hubTenants).where(eq(hubTenants.customerId, customer().id)).all().filter((row) => row.subdomain.startsWith("resume"))).toHaveLength(1);
+  });
+
+  it("offers Try again 30 s after registering was interrupted, and refuses it before on the server too", async () => {
+    hubFaults.inject("registerTenant", { message: "The Hub service refused the request." });
+    const id = confirmDeployment("wait-clinic");
+    await runJobs();
+    expect(job(id)).toMatchObject({ status: "failed", error: { title: DEPLOYMENT_FAILURES.register.title } });
+    const login = await formRequest("/login", { email: "customer@example.com", password: "GateKeeper-demo-1" });
+    const cookie = cookieFrom((await respond(() => loginAction({ request: login, params: {}, context: {} }))).headers.get("Set-Cookie"));
+    const path = `/hubs/deployments/${id}`;
+    const page = async () => (await respond(() => progressLoader({ request: getRequest(path, cookie), params: { jobId: id }, context: {} }))).json();
+    const retry = async () => respond(async () => progressAction({ request: await formRequest(path, { intent: "retry" }, { cookie }), params: { jobId: id }, context: {} }));
+
+    const waiting = await page();
+    expect(waiting.retryInSeconds).toBeGreaterThan(25);
+    expect(waiting.retryInSeconds).toBeLessThanOrEqual(30);
+    expect((await retry()).status).toBe(302);
+    expect(job(id).status).toBe("failed");
+
+    // 30 seconds later (the job stopped that long ago) the retry opens and resumes the same deployment.
+    db.update(jobs).set({ updatedAt: new Date(Date.now() - 30_001) }).where(eq(jobs.id, id)).run();
+    expect((await page()).retryInSeconds).toBe(0);
+    expect((await retry()).status).toBe(302);
+    expect(job(id).status).toBe("queued");
+    await runJobs();
+    expect(job(id).status).toBe("succeeded");
+    expect(tenantsNamed("wait-clinic")).toHaveLength(1);
   });
 
   it("when the creation's answer is lost, finds the tenant it made instead of making another", async () => {
