@@ -275,3 +275,32 @@ test("a portal killed while the Hub's admin setup hangs finishes the deployment 
     rmSync(first.directory, { recursive: true, force: true });
   }
 });
+
+test("'Registering new GateKeeper Hub was interrupted.' offers Try again only after the wait, then finishes the deployment", async ({ page }) => {
+  test.setTimeout(120_000);
+  // The spec's 30 s, shortened to 5 s on a portal of this test's own; the rule and its reload are the same.
+  const portal = await startPortal({ env: { HUB_RETRY_WAIT_MS: "5000" } });
+  try {
+    const subdomain = subdomainFor("wait-clinic");
+    withDatabase(portal.databaseFile, (db) =>
+      db.exec("insert into hub_faults (call, mode, kind, message, remaining, hang_ms) values ('registerTenant', 'fail', 'final', 'Injected failure.', 1, 0)"),
+    );
+    await signIn(page, DEMO.customer, DEMO_PASSWORD, `${portal.baseURL}/login`);
+    await expect(page.getByRole("heading", { level: 1, name: "Home" })).toBeVisible();
+    await page.goto(`${portal.baseURL}/hubs?new=true`);
+    await walkAndDeploy(page, subdomain);
+    await expect(page.getByRole("alert").filter({ hasText: "Registering new GateKeeper Hub was interrupted." })).toBeVisible({ timeout: 30_000 });
+    const tryAgain = page.getByRole("button", { name: "Try again" });
+    await expect(tryAgain).toBeDisabled();
+    await expect(page.getByText(/^You can try again in [1-5] seconds\.$/)).toBeVisible();
+    // The page loads itself again when the wait is over (a timer, or a meta refresh without JavaScript).
+    await expect(tryAgain).toBeEnabled({ timeout: 20_000 });
+    await expect(page.getByText(/You can try again in/)).toHaveCount(0);
+    await tryAgain.click();
+    await expect(page.getByText(READY)).toBeVisible({ timeout: 30_000 });
+    expect(tenantsNamed(portal.databaseFile, subdomain)).toBe(1);
+  } finally {
+    await page.goto("about:blank");
+    await portal.stop();
+  }
+});
