@@ -39,7 +39,7 @@ const CUSTOMER_PAGES = [
 ];
 const ADMIN_PAGES = ["/admin/customers"];
 /** The pages whose render time must not grow with the account's data (issue 10, point 5). */
-const GROWTH_PAGES = ["/home", "/licenses", "/hubs"];
+const GROWTH_PAGES = ["/home", "/licenses", "/hubs", "/hubs?type=cloud"];
 
 const stops = [];
 async function stopAll() {
@@ -75,6 +75,8 @@ async function main() {
   const shellPages = [
     { path: "/login" },
     ...CUSTOMER_PAGES.map((page) => ({ path: page, jar: customer })),
+    // A Hub's licenses modal over /hubs: its URL holds the Hub's id, read from the Hubs page's first link.
+    { path: await firstHubLicensesPath(portal.baseUrl, customer), jar: customer },
     ...ADMIN_PAGES.map((page) => ({ path: page, jar: admin })),
   ];
   const pages = await measurePages(portal.baseUrl, shellPages);
@@ -153,6 +155,13 @@ async function main() {
       ? ["the hydrated sign-in form did not validate on blur"]
       : []),
   ];
+}
+
+async function firstHubLicensesPath(baseUrl, jar) {
+  const html = await (await fetch(new URL("/hubs", baseUrl), { headers: { cookie: jar.header } })).text();
+  const path = /href="(\/hubs\/[^"/]+\/licenses)"/.exec(html)?.[1];
+  if (!path) throw new Error("/hubs shows no 'View Licenses' link for the demo customer");
+  return path;
 }
 
 function printPages(title, pages) {

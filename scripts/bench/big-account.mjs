@@ -55,7 +55,16 @@ function fill(sqlite, demoEmail) {
   const hub = sqlite.prepare("select * from hub_installations where owner_id = ? limit 1").get(demo.id);
   const insertHub = copier(sqlite, "hub_installations", hub);
   for (let n = 0; n < BIG_ACCOUNT.hubs; n += 1) {
-    insertHub({ id: `bench-hub-${n}`, owner_id: ownerId, url: `https://hub-${n}.example.com`, last_seen: now - n * 60_000 });
+    // One in three on-premise, so the Type filter has both kinds to pick from.
+    const local = n % 3 === 2;
+    insertHub({
+      id: `bench-hub-${n}`,
+      owner_id: ownerId,
+      type: local ? "local" : "cloud",
+      url: local ? null : `https://hub-${n}.example.com`,
+      ip: local ? `10.1.${Math.floor(n / 250)}.${n % 250}` : null,
+      last_seen: now - n * 60_000,
+    });
   }
 
   sqlite

@@ -42,10 +42,40 @@ const UPDATE_STEPS = [
   { path: `${UPDATE_BASE}/review` },
 ];
 
+/**
+ * The create-cloud-Hub wizard (app/routes/_portal.hubs.new.*.tsx): a free subdomain (checked with the Hub
+ * simulator on Next), the first license the list offers, an administrator. The review is only fetched:
+ * submitting it would deploy a Hub.
+ */
+const CLOUD_HUB_STEPS = [
+  { path: "/hubs/new/url", fields: () => ({ subdomain: "bench-clinic", hubRegion: "1" }) },
+  {
+    path: "/hubs/new/license",
+    fields: (inputs) => {
+      const license = inputs.find((input) => input.name === "licenseId");
+      return license ? { licenseId: license.value } : null;
+    },
+  },
+  {
+    path: "/hubs/new/admin",
+    fields: () => ({
+      firstName: "Bench",
+      lastName: "Admin",
+      userName: "bench-admin",
+      email: "bench-admin@example.com",
+      phoneNumber: "",
+      password: "Bench-admin-1",
+      confirmPassword: "Bench-admin-1",
+    }),
+  },
+  { path: "/hubs/new/review" },
+];
+
 /** The wizards the bench walks and measures; their steps count as wizard steps in issue 10's goals. */
 export const WIZARDS = [
   { name: "New-subscription wizard", steps: NEW_SUBSCRIPTION_STEPS },
   { name: "Update-license wizard (the demo's Core monthly license)", steps: UPDATE_STEPS },
+  { name: "Create-cloud-Hub wizard", steps: CLOUD_HUB_STEPS },
 ];
 
 /** The new-subscription wizard's plan step, the wizard page the load test measures. */
