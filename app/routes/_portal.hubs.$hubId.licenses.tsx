@@ -5,7 +5,6 @@ import { Table } from "@mantine-parts/components/Table/Table.mjs";
 import { Text } from "@mantine-parts/components/Text/Text.mjs";
 import { json, redirect, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { formatDate } from "~/domain/format";
 import {
   DEFAULT_HUB_LICENSES_QUERY,
   HUB_LICENSES_PER_PAGE,
@@ -23,7 +22,7 @@ import { pageCount, requestedPage } from "~/domain/pagination";
 import { requireUser } from "~/server/auth.server";
 import { hubLicensePage, ownsHubInstallation } from "~/server/hub-installations.server";
 import { FilterLinks } from "~/ui/filter-links";
-import { LicenseStatusBadge } from "~/ui/license-status-badge";
+import { LicenseTermCells } from "~/ui/license-cells";
 import { PageErrorBoundary } from "~/ui/page";
 import { PageLinks } from "~/ui/page-links";
 import { RouteModal } from "~/ui/route-dialogs";
@@ -137,12 +136,7 @@ export default function HubLicenses() {
                     </Table.Td>
                     <Table.Td>{license.name}</Table.Td>
                     <Table.Td>{license.nodes}</Table.Td>
-                    <Table.Td>
-                      <LicenseStatusBadge status={license.status} />
-                    </Table.Td>
-                    <Table.Td>{formatDate(license.validFrom)}</Table.Td>
-                    <Table.Td>{formatDate(license.validTo)}</Table.Td>
-                    <Table.Td>{license.daysLeft}</Table.Td>
+                    <LicenseTermCells license={license} />
                   </Table.Tr>
                 ))}
               </Table.Tbody>

@@ -6,13 +6,12 @@ import { Table } from "@mantine-parts/components/Table/Table.mjs";
 import { Text } from "@mantine-parts/components/Text/Text.mjs";
 import { json, redirect, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, Outlet, useLoaderData, useNavigation } from "@remix-run/react";
-import { formatDate } from "~/domain/format";
 import { shortLicenseKey } from "~/domain/license-status";
 import { updateStepUrl } from "~/domain/license-update";
 import { LICENSES_PER_PAGE, pageCount, requestedPage } from "~/domain/pagination";
 import { requireUser } from "~/server/auth.server";
 import { licensePage } from "~/server/licenses.server";
-import { LicenseStatusBadge } from "~/ui/license-status-badge";
+import { LicenseTermCells } from "~/ui/license-cells";
 import { documentTitle, PageErrorBoundary } from "~/ui/page";
 import { PageLinks } from "~/ui/page-links";
 import { DATA_STYLES, FORM_STYLES } from "~/ui/stylesheets";
@@ -99,12 +98,7 @@ export default function Licenses() {
                     <Table.Td>{license.name}</Table.Td>
                     <Table.Td tt="capitalize">{license.planType}</Table.Td>
                     <Table.Td>{license.nodes}</Table.Td>
-                    <Table.Td>
-                      <LicenseStatusBadge status={license.status} />
-                    </Table.Td>
-                    <Table.Td>{formatDate(license.validFrom)}</Table.Td>
-                    <Table.Td>{formatDate(license.validTo)}</Table.Td>
-                    <Table.Td>{license.daysLeft}</Table.Td>
+                    <LicenseTermCells license={license} />
                     <Table.Td>
                       <Group gap="sm" wrap="nowrap">
                         {/* A plain download: the browser saves the attachment, with or without JavaScript. */}
