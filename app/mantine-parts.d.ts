@@ -79,3 +79,8 @@ declare module "@mantine-parts/core/MantineProvider/create-theme/create-theme.mj
 declare module "@mantine-parts/core/MantineProvider/mantine-html-props.mjs" {
   export { mantineHtmlProps } from "@mantine/core";
 }
+declare module "@mantine-parts/components/Table/Table.module.css.mjs" {
+  /** Mantine's Table class names (CSS modules), for rows rendered without a component per cell. */
+  const classes: Record<"table" | "th" | "tr" | "td" | "tbody" | "thead" | "caption" | "scrollContainer" | "scrollContainerInner", string>;
+  export default classes;
+}

@@ -1,31 +1,29 @@
 import { performance } from "node:perf_hooks";
 import { median } from "./slow-link.mjs";
 
-const WARMUP = 5;
-const REQUESTS = 40;
+const WARMUP = 10;
+const REQUESTS = 100;
 
 /**
  * The time a page takes to render for each account, one request at a time (so it is the page's own
  * cost, not queueing): the median over REQUESTS sequential requests after WARMUP thrown away. `accounts`
- * maps a name to its cookie jar; every page is timed for every account, interleaved page by page so
- * that a change in the machine's load hits both alike.
+ * maps a name to its cookie jar; every page is timed for every account, the accounts taking turns request
+ * by request, so that a change in the machine's load (other processes on a shared box) hits both alike.
  */
 export async function timePages(baseUrl, paths, accounts) {
   const results = [];
   for (const path of paths) {
-    const row = { path };
-    for (const [name, jar] of Object.entries(accounts)) {
-      const times = [];
-      for (let n = 0; n < WARMUP + REQUESTS; n += 1) {
+    const times = Object.fromEntries(Object.keys(accounts).map((name) => [name, []]));
+    for (let n = 0; n < WARMUP + REQUESTS; n += 1) {
+      for (const [name, jar] of Object.entries(accounts)) {
         const started = performance.now();
         const response = await fetch(new URL(path, baseUrl), { headers: { cookie: jar.header }, redirect: "manual" });
         await response.arrayBuffer();
         if (response.status !== 200) throw new Error(`${path} answered ${response.status} for the ${name} account`);
-        if (n >= WARMUP) times.push(performance.now() - started);
+        if (n >= WARMUP) times[name].push(performance.now() - started);
       }
-      row[name] = { medianMs: medianOf(times), requests: REQUESTS };
     }
-    results.push(row);
+    results.push({ path, ...Object.fromEntries(Object.entries(times).map(([name, list]) => [name, { medianMs: medianOf(list), requests: REQUESTS }])) });
   }
   return results;
 }
