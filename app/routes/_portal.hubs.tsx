@@ -16,9 +16,10 @@ import { FilterLinks } from "~/ui/filter-links";
 import { documentTitle, PageErrorBoundary } from "~/ui/page";
 import { PageLinks } from "~/ui/page-links";
 import { StripedRow } from "~/ui/table-rows";
-import { DATA_STYLES } from "~/ui/stylesheets";
+import { DATA_STYLES, FORM_STYLES } from "~/ui/stylesheets";
 
-export const links: LinksFunction = () => [DATA_STYLES];
+// The page's one button (Cloud GateKeeper Hub Deployment) is styled by the forms group.
+export const links: LinksFunction = () => [FORM_STYLES, DATA_STYLES];
 
 export const handle = { title: "GateKeeper Hub Deployments" };
 export const meta: MetaFunction = () => documentTitle("GateKeeper Hub Deployments");
