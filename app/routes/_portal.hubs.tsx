@@ -16,10 +16,12 @@ import { FilterLinks } from "~/ui/filter-links";
 import { documentTitle, PageErrorBoundary } from "~/ui/page";
 import { PageLinks } from "~/ui/page-links";
 import { StripedRow } from "~/ui/table-rows";
-import { DATA_STYLES, FORM_STYLES } from "~/ui/stylesheets";
+import { DATA_STYLES } from "~/ui/stylesheets";
+import buttonStyles from "~/styles/mantine-button.css";
 
-// The page's one button (Cloud GateKeeper Hub Deployment) is styled by the forms group.
-export const links: LinksFunction = () => [FORM_STYLES, DATA_STYLES];
+// The page's one button (Cloud GateKeeper Hub Deployment) needs only Button's styles: the wizard and the
+// dialogs that open over this page link the whole forms group themselves.
+export const links: LinksFunction = () => [DATA_STYLES, { rel: "stylesheet", href: buttonStyles }];
 
 export const handle = { title: "GateKeeper Hub Deployments" };
 export const meta: MetaFunction = () => documentTitle("GateKeeper Hub Deployments");
@@ -137,7 +139,7 @@ export default function Hubs() {
         <Text>{query.type === "all" ? "No Hub is registered to you yet." : `You have no ${HUB_TYPE_LABELS[query.type]} Hub.`}</Text>
       ) : (
         <Table.ScrollContainer minWidth={1100}>
-          <Table striped withTableBorder aria-label="Hub deployments">
+          <Table striped withTableBorder horizontalSpacing="xs" aria-label="Hub deployments">
             <Table.Thead>
               <Table.Tr>
                 <Table.Th scope="col">Type</Table.Th>
