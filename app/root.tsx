@@ -1,6 +1,5 @@
 import { ColorSchemeScript } from "@mantine-parts/core/MantineProvider/ColorSchemeScript/ColorSchemeScript.mjs";
 import { mantineHtmlProps } from "@mantine-parts/core/MantineProvider/mantine-html-props.mjs";
-import { MantineProvider } from "@mantine-parts/core/MantineProvider/MantineProvider.mjs";
 import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import {
@@ -18,7 +17,6 @@ import { commitCsrfToken } from "~/server/csrf.server";
 import { takeToast } from "~/server/session.server";
 import rootStyles from "~/styles/root.css";
 import { ErrorPage } from "~/ui/error-page";
-import { theme } from "~/ui/theme";
 import { useNonce } from "~/ui/nonce";
 import { ToastMessage } from "~/ui/toast";
 
@@ -50,11 +48,9 @@ function Document({ children }: { children: ReactNode }) {
         <ColorSchemeScript defaultColorScheme="light" nonce={nonce} />
       </head>
       <body>
-        {/* The theme's variables and Mantine's global classes come from a static stylesheet
-            (app/styles/theme.css), not an inline <style> computed on every request. */}
-        <MantineProvider theme={theme} defaultColorScheme="light" withCssVariables={false} withGlobalClasses={false}>
-          {children}
-        </MantineProvider>
+        {/* MantineProvider is in the portal's layout (app/ui/mantine.tsx), not here: the sign-in page is
+            plain elements, so its JavaScript carries none of Mantine's machinery (decision 062). */}
+        {children}
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>
