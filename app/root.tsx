@@ -1,4 +1,3 @@
-import { ColorSchemeScript } from "@mantine-parts/core/MantineProvider/ColorSchemeScript/ColorSchemeScript.mjs";
 import { mantineHtmlProps } from "@mantine-parts/core/MantineProvider/mantine-html-props.mjs";
 import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
@@ -38,14 +37,14 @@ function Document({ children }: { children: ReactNode }) {
   const nonce = useNonce();
   return (
     // mantineHtmlProps puts the colour scheme on <html> in the server's HTML: Mantine's colour variables
-    // (button fills among them) hang off it, and without JavaScript its script never sets it.
+    // (button fills among them) hang off it. The portal is light only, so Mantine's ColorSchemeScript (an
+    // inline script that read a stored scheme, and held the parser until the stylesheets came) is left out.
     <html lang="en" {...mantineHtmlProps}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <Meta />
         <Links />
-        <ColorSchemeScript defaultColorScheme="light" nonce={nonce} />
       </head>
       <body>
         {/* MantineProvider is in the portal's layout (app/ui/mantine.tsx), not here: the sign-in page is
