@@ -6,6 +6,7 @@ import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { JOB_KINDS } from "~/server/jobs/kinds.server";
 import { startJobRunner } from "~/server/jobs/runner.server";
+import { preloadScriptsAfterStylesheets } from "~/server/module-preloads.server";
 import { NonceContext } from "~/ui/nonce";
 
 // The server process runs the durable jobs (orders, ...) and resumes the ones a restart interrupted.
@@ -42,7 +43,7 @@ export default function handleRequest(
               status: responseStatusCode,
             }),
           );
-          pipe(body);
+          pipe(preloadScriptsAfterStylesheets(nonce)).pipe(body);
         },
         onShellError(error: unknown) {
           reject(error);

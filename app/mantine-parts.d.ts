@@ -67,9 +67,6 @@ declare module "@mantine-parts/components/Title/Title.mjs" {
 declare module "@mantine-parts/core/Box/Box.mjs" {
   export { Box } from "@mantine/core";
 }
-declare module "@mantine-parts/core/MantineProvider/ColorSchemeScript/ColorSchemeScript.mjs" {
-  export { ColorSchemeScript } from "@mantine/core";
-}
 declare module "@mantine-parts/core/MantineProvider/MantineProvider.mjs" {
   export { MantineProvider } from "@mantine/core";
 }

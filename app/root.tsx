@@ -1,6 +1,4 @@
-import { ColorSchemeScript } from "@mantine-parts/core/MantineProvider/ColorSchemeScript/ColorSchemeScript.mjs";
 import { mantineHtmlProps } from "@mantine-parts/core/MantineProvider/mantine-html-props.mjs";
-import { MantineProvider } from "@mantine-parts/core/MantineProvider/MantineProvider.mjs";
 import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import {
@@ -18,7 +16,6 @@ import { commitCsrfToken } from "~/server/csrf.server";
 import { takeToast } from "~/server/session.server";
 import rootStyles from "~/styles/root.css";
 import { ErrorPage } from "~/ui/error-page";
-import { theme } from "~/ui/theme";
 import { useNonce } from "~/ui/nonce";
 import { ToastMessage } from "~/ui/toast";
 
@@ -40,21 +37,19 @@ function Document({ children }: { children: ReactNode }) {
   const nonce = useNonce();
   return (
     // mantineHtmlProps puts the colour scheme on <html> in the server's HTML: Mantine's colour variables
-    // (button fills among them) hang off it, and without JavaScript its script never sets it.
+    // (button fills among them) hang off it. The portal is light only, so Mantine's ColorSchemeScript (an
+    // inline script that read a stored scheme, and held the parser until the stylesheets came) is left out.
     <html lang="en" {...mantineHtmlProps}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <Meta />
         <Links />
-        <ColorSchemeScript defaultColorScheme="light" nonce={nonce} />
       </head>
       <body>
-        {/* The theme's variables and Mantine's global classes come from a static stylesheet
-            (app/styles/theme.css), not an inline <style> computed on every request. */}
-        <MantineProvider theme={theme} defaultColorScheme="light" withCssVariables={false} withGlobalClasses={false}>
-          {children}
-        </MantineProvider>
+        {/* MantineProvider is in the portal's layout (app/ui/mantine.tsx), not here: the sign-in page is
+            plain elements, so its JavaScript carries none of Mantine's machinery (decision 062). */}
+        {children}
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>

@@ -146,7 +146,8 @@ test.describe("the HTTP layer", () => {
     const satellite = await api.post("/store/subscribe/hosting", { form: { hosting: "satellite", csrf: token } });
     expect([302, 422]).toContain(satellite.status());
 
-    for (const path of ["/account", "/account?_data=routes%2F_portal.account", "/home?_data=root"]) {
+    // Pages and their data (single fetch's .data requests, decision 064).
+    for (const path of ["/account", "/account.data", "/home.data?_routes=root"]) {
       const response = await api.get(path);
       expect(response.status(), path).toBe(200);
       expect(response.headers()["cache-control"], path).toBe("no-store");

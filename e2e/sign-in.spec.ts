@@ -48,6 +48,19 @@ test.describe("signing in", () => {
     });
   });
 
+  test("with JavaScript, a field says what is wrong when the user leaves it", async ({ page, javaScriptEnabled }) => {
+    test.skip(!javaScriptEnabled, "the check on blur runs in the browser");
+    await page.goto("/login");
+    const email = page.getByLabel("Email");
+    await email.fill("not-an-email");
+    await email.blur();
+    await expect(page.getByText("Enter a valid email address.")).toBeVisible();
+    await expect(email).toHaveAttribute("aria-invalid", "true");
+    await email.fill(DEMO.customer);
+    await email.blur();
+    await expect(page.getByText("Enter a valid email address.")).toHaveCount(0);
+  });
+
   for (const email of Object.values(DEMO)) {
     test(`${email} signs in and out`, async ({ page }) => {
       await signInAs(page, email);

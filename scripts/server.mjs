@@ -138,7 +138,9 @@ export function createApp({ build, mode = process.env.NODE_ENV ?? "production", 
   app.use(compression());
   // The same caching as remix-serve: fingerprinted build assets forever, other public files for an hour.
   app.use("/build", express.static("public/build", { immutable: true, maxAge: "1y" }));
-  app.use(express.static("public", { maxAge: "1h" }));
+  // Every file in public/ has an extension and no page has one, so a page skips the file-system lookup.
+  const publicFiles = express.static("public", { maxAge: "1h" });
+  app.use((req, res, next) => (path.extname(req.path) ? publicFiles(req, res, next) : next()));
   app.use(morgan("tiny"));
   app.use(limitBody(BODY_LIMIT_BYTES));
   app.all("*", remixHandler(build, mode));

@@ -1,21 +1,10 @@
 import { z } from "zod";
 import { INVALID_EMAIL } from "./fields";
 import { normalSubdomain, subdomainProblem } from "./hub-subdomain";
+import { CLOUD_HUB_STEPS, type CloudHubStep } from "./cloud-hub-steps";
 import { wizardProgressFields, type StepIssue } from "./wizard";
 
-/** The four steps of the create-cloud-Hub wizard (spec 001 §2), each a URL under /hubs/new. */
-export const CLOUD_HUB_STEPS = ["url", "license", "admin", "review"] as const;
-export type CloudHubStep = (typeof CLOUD_HUB_STEPS)[number];
-
-export const CLOUD_HUB_PATH = "/hubs/new";
-export const cloudHubStepUrl = (step: CloudHubStep) => `${CLOUD_HUB_PATH}/${step}`;
-
-export const CLOUD_HUB_STEP_TITLES: Record<CloudHubStep, string> = {
-  url: "Cloud Hub URL",
-  license: "License",
-  admin: "Administration",
-  review: "Review",
-};
+export { CLOUD_HUB_PATH, CLOUD_HUB_STEP_TITLES, CLOUD_HUB_STEPS, cloudHubStepUrl, type CloudHubStep } from "./cloud-hub-steps";
 
 /** Regions as the form posts them (spec 001 §3: '1' = US, '2' = EU; any other value becomes '1'). */
 export const HUB_REGION_OPTIONS = [

@@ -1,16 +1,9 @@
 import { z } from "zod";
+import { MAX_TEXT_LENGTH, tooLong } from "./text-limits";
 
 /** Form fields and their messages, shared by every form of the portal (spec 000 §5, spec 001 §5). */
 
-/**
- * Every text field has a ceiling (issue 9 §5): names, addresses and codes fit easily; a megabyte of text
- * in a name field is refused with a message next to the field instead of being stored or sent on.
- */
-export const MAX_TEXT_LENGTH = 200;
-/** Passwords may be long passphrases, but scrypt should not hash a megabyte. */
-export const MAX_PASSWORD_LENGTH = 256;
-
-export const tooLong = (max: number) => `Too long: at most ${max} characters.`;
+export { MAX_PASSWORD_LENGTH, MAX_TEXT_LENGTH, tooLong } from "./text-limits";
 
 /** A string of at most `max` characters, with the message saying so. */
 export const boundedString = (max = MAX_TEXT_LENGTH, requiredMessage?: string) =>

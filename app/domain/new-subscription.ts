@@ -12,26 +12,10 @@ import {
   requiresCloud,
   type Hosting,
 } from "./subscription";
+import { SUBSCRIPTION_STEPS, type SubscriptionStep } from "./subscription-steps";
 import { wizardProgressFields, type StepIssue } from "./wizard";
 
-/** The seven steps of the new-subscription wizard, in order; each is a URL under /store/subscribe. */
-export const SUBSCRIPTION_STEPS = ["plan", "hosting", "hardware", "support", "review", "billing", "order"] as const;
-export type SubscriptionStep = (typeof SUBSCRIPTION_STEPS)[number];
-
-export const SUBSCRIBE_PATH = "/store/subscribe";
-
-/** A step's URL (the browser builds links with it, so it lives here rather than in the server's wizard). */
-export const subscriptionStepUrl = (step: SubscriptionStep) => `${SUBSCRIBE_PATH}/${step}`;
-
-export const STEP_TITLES: Record<SubscriptionStep, string> = {
-  plan: "Plan",
-  hosting: "Hosting",
-  hardware: "Hardware",
-  support: "Support",
-  review: "Review",
-  billing: "Billing",
-  order: "Order",
-};
+export { STEP_TITLES, SUBSCRIBE_PATH, SUBSCRIPTION_STEPS, subscriptionStepUrl, type SubscriptionStep } from "./subscription-steps";
 
 /**
  * The draft of a new recurring license as the server keeps it between steps. Plans and add-ons are kept

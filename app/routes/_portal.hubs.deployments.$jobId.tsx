@@ -6,7 +6,7 @@ import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
 import { Text } from "@mantine-parts/components/Text/Text.mjs";
 import { json, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { cloudHubStepUrl } from "~/domain/cloud-hub";
+import { cloudHubStepUrl } from "~/domain/cloud-hub-steps";
 import { requireUser } from "~/server/auth.server";
 import { readUserForm } from "~/server/forms.server";
 import { cloudHubDeployment, DEPLOYMENT_STAGES, retryOpensAt } from "~/server/jobs/cloud-hub.server";

@@ -6,7 +6,8 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-r
 import { useLoaderData } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { ValidatedForm, validationError } from "remix-validated-form";
-import { adminStepSchema, cloudHubStepUrl } from "~/domain/cloud-hub";
+import { adminStepSchema } from "~/domain/cloud-hub";
+import { cloudHubStepUrl } from "~/domain/cloud-hub-steps";
 import { requireUser } from "~/server/auth.server";
 import { readUserForm } from "~/server/forms.server";
 import { cloudHubWizard } from "~/server/wizards/cloud-hub.server";

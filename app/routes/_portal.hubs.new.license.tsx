@@ -12,7 +12,8 @@ import { Form, Link, useActionData, useLoaderData, useSubmit } from "@remix-run/
 import { useEffect, useRef, useState } from "react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { useHydrated } from "remix-utils/use-hydrated";
-import { cloudHubStepUrl, licenseStepSchema, SELECT_A_LICENSE } from "~/domain/cloud-hub";
+import { licenseStepSchema, SELECT_A_LICENSE } from "~/domain/cloud-hub";
+import { cloudHubStepUrl } from "~/domain/cloud-hub-steps";
 import { formatDate } from "~/domain/format";
 import { LICENSES_PER_PAGE, pageCount, requestedPage } from "~/domain/pagination";
 import { requireUser } from "~/server/auth.server";

@@ -1,6 +1,6 @@
 import { json, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { CLOUD_HUB_PATH, CLOUD_HUB_STEPS, CLOUD_HUB_STEP_TITLES, cloudHubStepUrl } from "~/domain/cloud-hub";
+import { CLOUD_HUB_PATH, CLOUD_HUB_STEPS, CLOUD_HUB_STEP_TITLES, cloudHubStepUrl } from "~/domain/cloud-hub-steps";
 import { requireUser } from "~/server/auth.server";
 import { readUserForm } from "~/server/forms.server";
 import { cloudHubWizard } from "~/server/wizards/cloud-hub.server";

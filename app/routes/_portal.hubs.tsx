@@ -6,7 +6,7 @@ import { Table } from "@mantine-parts/components/Table/Table.mjs";
 import { Text } from "@mantine-parts/components/Text/Text.mjs";
 import { json, redirect, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, Outlet, useLoaderData } from "@remix-run/react";
-import { cloudHubStepUrl } from "~/domain/cloud-hub";
+import { cloudHubStepUrl } from "~/domain/cloud-hub-steps";
 import { formatDate } from "~/domain/format";
 import { HUB_TYPE_LABELS, HUBS_PER_PAGE, hubsHref, hubsSearch, requestedHubType, type HubsQuery, type HubType } from "~/domain/hubs";
 import { pageCount, requestedPage } from "~/domain/pagination";

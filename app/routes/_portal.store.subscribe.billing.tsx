@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { subscriptionStepUrl } from "~/domain/new-subscription";
+import { subscriptionStepUrl } from "~/domain/subscription-steps";
 import { requireUser } from "~/server/auth.server";
 import { readUserForm } from "~/server/forms.server";
 import { subscriptionWizard } from "~/server/wizards/new-subscription.server";

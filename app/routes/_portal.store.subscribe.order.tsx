@@ -5,7 +5,7 @@ import { Text } from "@mantine-parts/components/Text/Text.mjs";
 import { Title } from "@mantine-parts/components/Title/Title.mjs";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
-import { STEP_TITLES, subscriptionStepUrl } from "~/domain/new-subscription";
+import { STEP_TITLES, subscriptionStepUrl } from "~/domain/subscription-steps";
 import { requireUser } from "~/server/auth.server";
 import { readUserForm } from "~/server/forms.server";
 import { redirectWithToast } from "~/server/session.server";

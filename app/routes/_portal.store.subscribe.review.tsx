@@ -7,7 +7,7 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-r
 import { Form, useLoaderData } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { useHydrated } from "remix-utils/use-hydrated";
-import { subscriptionStepUrl } from "~/domain/new-subscription";
+import { subscriptionStepUrl } from "~/domain/subscription-steps";
 import { requireUser } from "~/server/auth.server";
 import { readUserForm } from "~/server/forms.server";
 import { estimateDraft, estimateForPage, subscriptionWizard } from "~/server/wizards/new-subscription.server";

@@ -1,6 +1,6 @@
 import { json, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { STEP_TITLES, SUBSCRIBE_PATH, SUBSCRIPTION_STEPS, subscriptionStepUrl } from "~/domain/new-subscription";
+import { STEP_TITLES, SUBSCRIBE_PATH, SUBSCRIPTION_STEPS, subscriptionStepUrl } from "~/domain/subscription-steps";
 import { requireUser } from "~/server/auth.server";
 import { readUserForm } from "~/server/forms.server";
 import { subscriptionWizard } from "~/server/wizards/new-subscription.server";

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import { createCookie, createCookieSessionStorage, redirect, type Session } from "@remix-run/node";
-import { and, desc, eq, lt, ne, or } from "drizzle-orm";
+import { and, desc, eq, lt, ne, or, sql } from "drizzle-orm";
 import { sessions } from "~db/schema";
 import { db } from "./db.server";
 import { secretFor } from "./secrets.server";
@@ -68,10 +68,27 @@ export async function startSession(request: Request, userId: string, csrfToken: 
 }
 
 /** The live session the request's cookie names, or null (no cookie, unknown, ended or expired). */
-export async function currentSession(request: Request): Promise<SessionRecord | null> {
+export function currentSession(request: Request): Promise<SessionRecord | null> {
+  let session = sessionByRequest.get(request);
+  if (!session) {
+    session = readSession(request);
+    sessionByRequest.set(request, session);
+  }
+  return session;
+}
+
+/**
+ * A request's session is read once: the root's CSRF token and the shell's user both ask for it, and the
+ * signed cookie's check and the query were a tenth of a page's server time (issue 10's profile). A loader
+ * after an action gets a new Request, so it sees what the action changed.
+ */
+const sessionByRequest = new WeakMap<Request, Promise<SessionRecord | null>>();
+const sessionById = db.select().from(sessions).where(eq(sessions.id, sql.placeholder("id"))).prepare();
+
+async function readSession(request: Request): Promise<SessionRecord | null> {
   const token: unknown = await sessionCookie(request).parse(request.headers.get("Cookie"));
   if (typeof token !== "string") return null;
-  const session = db.select().from(sessions).where(eq(sessions.id, digest(token))).get();
+  const session = sessionById.get({ id: digest(token) });
   if (!session) return null;
   const now = Date.now();
   if (session.expiresAt.getTime() <= now || session.lastSeenAt.getTime() + IDLE_MS <= now) {

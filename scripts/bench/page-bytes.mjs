@@ -45,7 +45,8 @@ function assetRefs(html) {
   for (const link of startTags(html, "link")) {
     const rel = (link.rel ?? "").split(/\s+/);
     if (rel.includes("stylesheet")) add(css, link.href);
-    if (rel.includes("modulepreload")) add(js, link.href);
+    // The portal marks its module preloads to start after the stylesheets (app/server/module-preloads.server.ts).
+    if (rel.includes("modulepreload") || link["data-after-css"] === "modulepreload") add(js, link.href);
   }
   for (const script of startTags(html, "script")) if (script.src) add(js, script.src);
   return { css: [...css], js: [...js], external: [...external] };

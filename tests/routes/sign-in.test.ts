@@ -46,6 +46,17 @@ describe("signing in", () => {
     expect(response.headers.get("Location")).toBe("/home");
   });
 
+  it("answers an empty or malformed form with a message per field, keeping the email and never the password", async () => {
+    for (const [form, fieldErrors] of [
+      [{ email: "", password: "" }, { email: "Enter your email address.", password: "Enter your password." }],
+      [{ email: "not-an-email", password: PASSWORD }, { email: "Enter a valid email address." }],
+    ] as const) {
+      const response = await respond(async () => loginAction({ request: await formRequest("/login", form), params: {}, context: {} }));
+      expect(response.status).toBe(422);
+      expect(await response.json()).toEqual({ fieldErrors, email: form.email });
+    }
+  });
+
   it("refuses wrong credentials with one message that does not say which part was wrong", async () => {
     for (const [email, password] of [
       ["customer@example.com", "wrong-password"],
