@@ -68,6 +68,8 @@ test.describe("updating a recurring license", () => {
   test.use({ expectedHttpErrors: [422] });
 
   test("adds 5 users to the demo Core monthly license and pays the prorated amount the Review showed, once", async ({ page, javaScriptEnabled }) => {
+    // A portal of its own and a walk through three steps that each ask the billing engine: slow on a busy machine.
+    test.slow();
     // Its own portal: this test changes the demo customer's license, which other tests read.
     const portal = await startPortal();
     try {
@@ -138,6 +140,7 @@ test.describe("updating a recurring license", () => {
   });
 
   test("says what is wrong on the Product step in the spec's words, and keeps what was typed", async ({ page, portal, javaScriptEnabled }) => {
+    test.slow();
     const { subscription } = await signInWithSubscription(page, portal.databaseFile, "advanced-monthly", 8, 600);
     await page.goto(productUrl(subscription));
     await chooseUpdate(page, "Advanced (Monthly Billing)", "0", javaScriptEnabled, { expectRefusal: true });

@@ -1,4 +1,5 @@
 import mantineAll from "~/styles/mantine-all.css";
+import mantineButton from "~/styles/mantine-button.css";
 import mantineData from "~/styles/mantine-data.css";
 import mantineForms from "~/styles/mantine-forms.css";
 
@@ -10,6 +11,8 @@ import mantineForms from "~/styles/mantine-forms.css";
  */
 const stylesheet = (href: string) => ({ rel: "stylesheet", href });
 
+/** Buttons alone, for a page whose only form part is a button (its dialogs and wizards link the forms group). */
+export const BUTTON_STYLES = stylesheet(mantineButton);
 /** Buttons, inputs, checkboxes and radios. */
 export const FORM_STYLES = stylesheet(mantineForms);
 /** Table, Badge, Card, SimpleGrid. */
