@@ -9,7 +9,8 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { cloudHubStepUrl } from "~/domain/cloud-hub-steps";
 import { requireUser } from "~/server/auth.server";
 import { readUserForm } from "~/server/forms.server";
-import { cloudHubDeployment, DEPLOYMENT_STAGES, retryOpensAt } from "~/server/jobs/cloud-hub.server";
+import { cloudHubDeployment, DEPLOYMENT_STAGES } from "~/server/jobs/cloud-hub.server";
+import { recordedHubOf, retryOpensAt } from "~/server/jobs/hub-provisioning.server";
 import { findOwnedJob } from "~/server/jobs/runner.server";
 import { jobProgress, retryFromProgress } from "~/server/jobs/progress.server";
 import { PageErrorBoundary } from "~/ui/page";
@@ -23,7 +24,7 @@ export const links: LinksFunction = () => [ALL_PARTS_STYLES];
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const { job, view } = jobProgress(user.id, params.jobId ?? "", cloudHubDeployment, DEPLOYMENT_STAGES);
-  const hub = (job.result?.["record-hub"] as { hubId: string; url: string } | undefined) ?? null;
+  const hub = recordedHubOf(job.result);
   const opensAt = retryOpensAt(job);
   return json({
     view,
