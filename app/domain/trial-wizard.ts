@@ -184,13 +184,8 @@ export function checkTrialDraft(hubType: TrialHubType, data: TrialDraft, today: 
 /** The hardware a trial can order (spec 001 §3): list ids; a distributor buys their reseller- variants. */
 export const TRIAL_HARDWARE = { tokens: "halberd-rechargeable-token", sensors: "usb-sensor" } as const;
 
-/** The invoice's items for the chosen counts, in the customer's ids; empty when nothing is ordered. */
-export function trialHardwareItems(counts: { tokens: number; sensors: number }, customer: { customerType: string }) {
-  const reseller = isDistributor(customer);
-  return (["tokens", "sensors"] as const)
-    .filter((kind) => counts[kind] > 0)
-    .map((kind) => ({ id: idFor(TRIAL_HARDWARE[kind], reseller), quantity: counts[kind] }));
-}
+/** The id of a hardware kind as this customer buys it. */
+export const trialHardwareId = (kind: keyof typeof TRIAL_HARDWARE, customer: { customerType: string }) => idFor(TRIAL_HARDWARE[kind], isDistributor(customer));
 
 /** The trial's failure screens (spec 001 §4 and §8); every one says the card was not charged, except hardware's own. */
 export const TRIAL_FAILURES = {
