@@ -195,3 +195,18 @@ export const TRIAL_FAILURES = {
   },
   hardware: { title: HARDWARE_PURCHASE_FAILED, message: USE_THE_STORE },
 } as const;
+
+/** The Hub step's form values from the draft; a start that has passed becomes today. */
+export function trialHubDefaults(data: TrialDraft, today: string) {
+  return {
+    nodes: data.nodes ?? undefined,
+    employees: data.employees ?? undefined,
+    startDate: data.startDate && data.startDate >= today ? data.startDate : today,
+    duration: data.duration,
+  };
+}
+
+/** The administrator's username made of the first and last name (spec 001 §2), in the characters a username may have. */
+export const userNameFrom = (firstName: string, lastName: string) => `${firstName}${lastName}`.replace(/[^A-Za-z0-9-]/g, "");
+
+export const SEVEN_DAYS_NOTICE = `${LICENSE_EXTRA_DAYS} days are added to your trial license, so that your hardware can arrive and be set up.`;

@@ -25,8 +25,7 @@ export const hubProvisioningFields = {
   /** Sealed; deleted from the saved input once the Hub's administrator exists (the license upload forgets it). */
   adminPassword: z.string().optional(),
 };
-const provisioningInput = z.object(hubProvisioningFields);
-export type HubProvisioningInput = z.infer<typeof provisioningInput>;
+export type HubProvisioningInput = z.infer<z.ZodObject<typeof hubProvisioningFields>>;
 
 /** The Hub is still coming up: retried with the runner's backoff, and after the last try the step's screen. */
 const notYet = (message: string) => new HubError(message, { kind: "retryable", code: "not_ready" });

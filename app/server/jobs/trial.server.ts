@@ -7,7 +7,7 @@ import { deleteDraftById } from "../drafts.server";
 import { createTrialLicense, quoteTrialHardware, recordTrial, TrialUsedUpError } from "../trials.server";
 import { findUserById } from "../users.server";
 import { hubProvisioningFields, hubProvisioningSteps, PROVISIONING_STAGES, provisioningFailure, recordedHubOf } from "./hub-provisioning.server";
-import { StepRefused, type JobContext, type JobKind, type JobStep } from "./runner.server";
+import { StepRefused, type JobContext, type JobKind, type JobStep, type JobView } from "./runner.server";
 
 /**
  * Building a trial (spec 001 §4 "Trial flow"): the trial license, for a cloud trial the Hub's provisioning
@@ -181,3 +181,9 @@ export const TRIAL_STAGES = {
 };
 
 export const TRIAL_JOBS = { cloud: cloudTrial, onpremise: onPremiseTrial };
+
+/** What a trial has made so far, from its finished steps: the Hub, the license and the hardware purchase. */
+export function trialOutcome(job: JobView) {
+  const results = Object.fromEntries(Object.entries(job.steps).flatMap(([name, state]) => (state.status === "done" ? [[name, state.result]] : [])));
+  return { hub: recordedHubOf(results), licenseId: trialLicenseOf(results), hardware: hardwarePurchaseOf(results) };
+}

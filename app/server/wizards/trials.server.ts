@@ -5,13 +5,18 @@ import {
   isTrialHubType,
   trialDraftSchema,
   trialPath,
+  TRIAL_HUB_TYPES,
   TRIAL_STEPS_BY_TYPE,
+  trialStepUrl,
   type TrialDraft,
   type TrialHubType,
+  type TrialStep,
 } from "~/domain/trial-wizard";
+import { requireUser } from "../auth.server";
+import { readUserForm } from "../forms.server";
 import { isDistributor } from "~/domain/customers";
-import { findJobByKey } from "../jobs/runner.server";
-import { TRIAL_JOBS, type CloudTrialInput, type OnPremiseTrialInput } from "../jobs/trial.server";
+import { findJobByKey, findOwnedJob } from "../jobs/runner.server";
+import { TRIAL_JOBS, TRIAL_STAGES, type CloudTrialInput, type OnPremiseTrialInput } from "../jobs/trial.server";
 import { hasPendingTrial, mayStartTrial, quoteTrialHardware } from "../trials.server";
 import type { UserRecord } from "../users.server";
 import { defineWizard, type LoadedDraft } from "./kit.server";
@@ -87,4 +92,41 @@ export async function buildTrial(user: UserRecord, hubType: TrialHubType, posted
   // A distributor may run trials side by side; a regular customer's one trial may already be on its way.
   if (isNew && !findJobByKey(user.id, postedKey) && !isDistributor(user) && hasPendingTrial(user.id)) return { usedUp: true as const };
   return placeOnce(kind, { ownerId: user.id, draftId: draft.id, postedKey, current });
+}
+
+type StepParams = { hubType?: string };
+
+/** The wizard and step of the URL, for a user who may start a trial; 404 for a step the wizard does not have. */
+function trialStepOf(user: UserRecord, params: StepParams, step: TrialStep) {
+  const { hubType, wizard } = trialWizardFor(user, params.hubType);
+  if (!TRIAL_STEPS_BY_TYPE[hubType].includes(step)) throw json({ message: "There is no such step." }, { status: 404 });
+  return { hubType, wizard };
+}
+
+/** A step's loader: the signed-in user, the wizard, and the draft behind the step guard. */
+export async function loadTrialStep(request: Request, params: StepParams, step: TrialStep) {
+  const user = await requireUser(request);
+  const { hubType, wizard } = trialStepOf(user, params, step);
+  return { user, hubType, wizard, draft: wizard.load(user.id, step) };
+}
+
+/** A step's action: the posted form (CSRF checked), the wizard, and the draft behind the step guard. */
+export async function postTrialStep(request: Request, params: StepParams, step: TrialStep) {
+  const { user, formData, intent } = await readUserForm(request);
+  const { hubType, wizard } = trialStepOf(user, params, step);
+  return { user, formData, intent, hubType, wizard, draft: wizard.load(user.id, step) };
+}
+
+/** The progress of one of the user's trials, whichever kind (404 when it is not theirs). */
+export function trialRun(ownerId: string, jobId: string) {
+  const job = findOwnedJob(ownerId, jobId);
+  const hubType = TRIAL_HUB_TYPES.find((type) => TRIAL_JOBS[type].name === job?.kind);
+  if (!job || !hubType) throw json({ message: "There is no such trial." }, { status: 404 });
+  return { hubType, kind: TRIAL_JOBS[hubType], stages: TRIAL_STAGES[hubType] };
+}
+
+/** The payment step of the URL's trial: where the card drawers mounted over it close to. */
+export function trialPaymentUrl(params: StepParams): string {
+  if (!isTrialHubType(params.hubType)) throw json({ message: "There is no such trial." }, { status: 404 });
+  return trialStepUrl(params.hubType, "payment");
 }
