@@ -4,6 +4,7 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-r
 import { useLoaderData } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { ValidatedForm } from "remix-validated-form";
+import { isHubPhone } from "~/domain/cloud-hub";
 import { administratorValidator } from "~/domain/cloud-hub-validators";
 import { nextStepTitle, previousStepUrl, userNameFrom } from "~/domain/trial-wizard";
 import { readAdministrator } from "~/server/wizards/cloud-hub.server";
@@ -16,7 +17,9 @@ import { StepActions } from "~/ui/wizard/step-actions";
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { user, hubType, draft } = await loadTrialStep(request, params, "admin");
   const { firstName, lastName, email, phone } = user;
-  const defaults = draft.data.administrator ?? { userName: userNameFrom(firstName, lastName), firstName, lastName, phoneNumber: phone, email };
+  // The profile's phone is kept when the Hub takes its form (international numbers often do not fit it).
+  const phoneNumber = isHubPhone(phone) ? phone : "";
+  const defaults = draft.data.administrator ?? { userName: userNameFrom(firstName, lastName), firstName, lastName, phoneNumber, email };
   return json({ hubType, defaults, passwordKept: Boolean(draft.data.sealedPassword) });
 }
 
