@@ -1,9 +1,7 @@
 import { Alert } from "@mantine-parts/components/Alert/Alert.mjs";
 import { Anchor } from "@mantine-parts/components/Anchor/Anchor.mjs";
-import { Badge } from "@mantine-parts/components/Badge/Badge.mjs";
 import { Button } from "@mantine-parts/components/Button/Button.mjs";
 import { Card } from "@mantine-parts/components/Card/Card.mjs";
-import { Group } from "@mantine-parts/components/Group/Group.mjs";
 import { SimpleGrid } from "@mantine-parts/components/SimpleGrid/SimpleGrid.mjs";
 import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
 import { Text } from "@mantine-parts/components/Text/Text.mjs";
@@ -15,9 +13,10 @@ import { USED_UP_TRIAL } from "~/domain/trials";
 import { requireUser } from "~/server/auth.server";
 import { mayStartTrial } from "~/server/trials.server";
 import { documentTitle, PageErrorBoundary } from "~/ui/page";
-import { DATA_STYLES, FORM_STYLES } from "~/ui/stylesheets";
+import wizardStyles from "~/styles/wizard.css";
 
-export const links: LinksFunction = () => [FORM_STYLES, DATA_STYLES];
+// The wizards' stylesheet has every part the chooser uses, and its wizards (child routes) link the same file.
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: wizardStyles }];
 
 export const handle = { title: "Start GateKeeper Enterprise Trial" };
 export const meta: MetaFunction = () => documentTitle("Start GateKeeper Enterprise Trial");
@@ -51,12 +50,12 @@ export default function Trial() {
       <Text size="lg">Try GateKeeper Enterprise free for 15 to 30 days. Which type of GateKeeper Hub do you want to install?</Text>
       <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
         <Card withBorder padding="lg" radius="md" component="section" aria-labelledby="trial-cloud">
-          <Group justify="space-between">
-            <Title order={2} size="h4" id="trial-cloud">
-              Cloud Hub
-            </Title>
-            <Badge color="gatekeeper.8">Most popular</Badge>
-          </Group>
+          <Title order={2} size="h4" id="trial-cloud">
+            Cloud Hub{" "}
+            <Text component="span" size="sm" fw={700} c="gatekeeper.8">
+              (most popular)
+            </Text>
+          </Title>
           <Text size="sm" mt="xs" mb="md">
             We host your Hub in the US or EU region. Nothing to install on your servers; you choose its address.
           </Text>
