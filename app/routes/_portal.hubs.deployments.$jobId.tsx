@@ -1,9 +1,7 @@
 import { Alert } from "@mantine-parts/components/Alert/Alert.mjs";
-import { Anchor } from "@mantine-parts/components/Anchor/Anchor.mjs";
 import { Button } from "@mantine-parts/components/Button/Button.mjs";
 import { Group } from "@mantine-parts/components/Group/Group.mjs";
 import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
-import { Text } from "@mantine-parts/components/Text/Text.mjs";
 import { json, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { cloudHubStepUrl } from "~/domain/cloud-hub-steps";
@@ -15,6 +13,7 @@ import { findOwnedJob } from "~/server/jobs/runner.server";
 import { jobProgress, retryFromProgress } from "~/server/jobs/progress.server";
 import { PageErrorBoundary } from "~/ui/page";
 import { RouteModal } from "~/ui/route-dialogs";
+import { ContactSupport } from "~/ui/support-link";
 import { ACCESSIBLE_GREEN } from "~/ui/theme";
 import { ALL_PARTS_STYLES } from "~/ui/stylesheets";
 import { JobProgressPanel } from "~/ui/wizard/job-progress";
@@ -81,15 +80,7 @@ export default function DeploymentProgress() {
             ) : null
           }
         />
-        {failedAtCreation ? (
-          <Text size="sm">
-            Please contact us on the{" "}
-            <Anchor component={Link} to="/support">
-              Support page
-            </Anchor>
-            .
-          </Text>
-        ) : null}
+        {failedAtCreation ? <ContactSupport /> : null}
       </Stack>
     </RouteModal>
   );

@@ -10,7 +10,7 @@ import { isoDay, nextStepTitle, previousStepUrl, trialHubDefaults, trialInstance
 import { env } from "~/server/env.server";
 import { subdomainUnavailable } from "~/server/wizards/cloud-hub.server";
 import { loadTrialStep, postTrialStep } from "~/server/wizards/trials.server";
-import { SelectField, TextField } from "~/ui/fields";
+import { RegionField, SubdomainField } from "~/ui/hubs/address-fields";
 import { PageErrorBoundary } from "~/ui/page";
 import { TrialHubFields } from "~/ui/trials/trial-hub-fields";
 import { StepActions } from "~/ui/wizard/step-actions";
@@ -42,15 +42,8 @@ export default function InstanceStep() {
       <Stack gap="md">
         <TrialHubFields />
         <Text>Choose your Hub&apos;s address. It cannot be changed later, so we recommend using part of your organization&apos;s name.</Text>
-        <TextField
-          name="subdomain"
-          label="Subdomain"
-          required
-          autoComplete="off"
-          rightSection={<Text size="sm">.{host}</Text>}
-          rightSectionWidth={Math.min(320, host.length * 8 + 24)}
-        />
-        <SelectField name="hubRegion" label="Hosting region" data={HUB_REGION_OPTIONS.map(({ value, label }) => ({ value, label }))} w={260} />
+        <SubdomainField host={host} />
+        <RegionField />
       </Stack>
       <StepActions previousTo={previousStepUrl(hubType, "instance")} nextLabel={nextStepTitle(hubType, "instance")} />
     </ValidatedForm>

@@ -13,7 +13,7 @@ import { env } from "~/server/env.server";
 import { quoteTrialHardware } from "~/server/trials.server";
 import { loadTrialStep, postTrialStep } from "~/server/wizards/trials.server";
 import { PageErrorBoundary } from "~/ui/page";
-import { SummaryTable } from "~/ui/trials/trial-summary";
+import { SummaryTable } from "~/ui/wizard/summary-table";
 
 /** The trial's Review (spec 001 §2): everything chosen, the license's dates and what the hardware costs. */
 export async function loader({ request, params }: LoaderFunctionArgs) {

@@ -3,7 +3,6 @@ import { Anchor } from "@mantine-parts/components/Anchor/Anchor.mjs";
 import { Button } from "@mantine-parts/components/Button/Button.mjs";
 import { Group } from "@mantine-parts/components/Group/Group.mjs";
 import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
-import { Text } from "@mantine-parts/components/Text/Text.mjs";
 import { json, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { HARDWARE_PURCHASE_FAILED, SEVEN_DAYS_NOTICE, TRIAL_MODAL_WIDTHS, TRIAL_WIZARD_TITLES, trialStepUrl, USE_THE_STORE } from "~/domain/trial-wizard";
@@ -14,6 +13,7 @@ import { trialOutcome } from "~/server/jobs/trial.server";
 import { trialRun } from "~/server/wizards/trials.server";
 import { PageErrorBoundary } from "~/ui/page";
 import { RouteModal } from "~/ui/route-dialogs";
+import { ContactSupport } from "~/ui/support-link";
 import { ALL_PARTS_STYLES } from "~/ui/stylesheets";
 import { ACCESSIBLE_GREEN } from "~/ui/theme";
 import { JobProgressPanel } from "~/ui/wizard/job-progress";
@@ -94,17 +94,12 @@ export default function TrialProgress() {
           }
         />
         {view.status === "failed" ? (
-          <Text size="sm">
-            Please contact us on the{" "}
-            <Anchor component={Link} to="/support">
-              Support page
-            </Anchor>
+          <ContactSupport>
             , or buy hardware in the{" "}
             <Anchor component={Link} to="/store">
               Store
             </Anchor>
-            .
-          </Text>
+          </ContactSupport>
         ) : null}
       </Stack>
     </RouteModal>

@@ -1,14 +1,14 @@
-import { and, eq, inArray, isNull, sql } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
+import { runJobs } from "../support/jobs";
 import { isoDay, TRIAL_FAILURES } from "~/domain/trial-wizard";
 import { billingFaults } from "~/server/billing/index.server";
 import { db } from "~/server/db.server";
 import { findDraft } from "~/server/drafts.server";
 import { hubFaults } from "~/server/hubs/index.server";
 import { verifyLicenseFile } from "~/server/license-files.server";
-import { JOB_KINDS } from "~/server/jobs/kinds.server";
 import { trialOutcome } from "~/server/jobs/trial.server";
-import { findOwnedJob, JobRunner, retryJob } from "~/server/jobs/runner.server";
+import { findOwnedJob, retryJob } from "~/server/jobs/runner.server";
 import { mayStartTrial } from "~/server/trials.server";
 import { findUserByEmail, type UserRecord } from "~/server/users.server";
 import { buildTrial, TRIAL_WIZARDS, trialOrder } from "~/server/wizards/trials.server";
@@ -17,20 +17,6 @@ import { billingInvoices, hubInstallations, hubLicenses, jobs, licenses, trials 
 
 const customer = () => findUserByEmail("customer@example.com")!;
 const distributor = () => findUserByEmail("distributor@example.com")!;
-
-/** Runs every job until none is due, bringing retries' backoff forward (the clock of a test does not wait). */
-async function runJobs() {
-  const runner = new JobRunner(JOB_KINDS);
-  for (let round = 0; round < 20; round += 1) {
-    await runner.drain();
-    const waiting = db
-      .update(jobs)
-      .set({ nextRunAt: new Date(0) })
-      .where(and(inArray(jobs.status, ["queued", "needs_attention"]), sql`${jobs.nextRunAt} is not null`))
-      .run().changes;
-    if (waiting === 0) return;
-  }
-}
 
 const ADDRESS = { name: "Ada Lovelace", company: "Northwind", street: "1 Main Street", city: "Springfield", state: "IL", zipcode: "62701", country: "US" };
 

@@ -1,6 +1,6 @@
 import { Table } from "@mantine-parts/components/Table/Table.mjs";
 
-/** A two-column summary (label, value) of a trial, as the Review and Order steps show it. */
+/** A two-column summary (label, value): what a wizard's Review step shows. */
 export function SummaryTable({ label, rows }: { label: string; rows: [string, string][] }) {
   return (
     <Table withTableBorder aria-label={label}>
