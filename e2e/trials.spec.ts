@@ -34,6 +34,13 @@ const hardwareInvoices = (file: string, email: string) =>
 const trialCount = (file: string, email: string) =>
   withDatabase(file, (db) => (db.prepare("select count(*) as n from trials where user_id = (select id from users where email = ?)").get(email) as { n: number }).n);
 
+/** The customer without a trial and with a failure armed (one SQL statement, as an operator would): the invoices so far. */
+function customerWithFault(file: string, statement: string) {
+  resetTrials(file, DEMO.customer);
+  withDatabase(file, (db) => db.exec(statement));
+  return hardwareInvoices(file, DEMO.customer).length;
+}
+
 const subdomainFor = (base: string) => `${base}-${test.info().project.name === "javascript" ? "js" : "nojs"}`;
 
 const next = (page: Page, label: string) => page.getByRole("button", { name: label }).click();
@@ -190,10 +197,9 @@ test.describe("free trials", () => {
 
   test("the trial license fails: 'Error Creating Trial License', nothing charged, and Try again builds it", async ({ page, portal }) => {
     test.setTimeout(90_000);
-    resetTrials(portal.databaseFile, DEMO.customer);
-    const invoicesBefore = hardwareInvoices(portal.databaseFile, DEMO.customer).length;
-    withDatabase(portal.databaseFile, (db) =>
-      db.exec("create trigger refuse_trial_licenses before insert on licenses when new.type = 'trial' begin select raise(abort, 'Injected failure.'); end"),
+    const invoicesBefore = customerWithFault(
+      portal.databaseFile,
+      "create trigger refuse_trial_licenses before insert on licenses when new.type = 'trial' begin select raise(abort, 'Injected failure.'); end",
     );
     await signInAs(page, DEMO.customer);
     await onPremiseTrial(page, 1);
@@ -229,10 +235,9 @@ test.describe("free trials", () => {
 
   test("the hardware purchase is refused: 'Hardware purchase failed.' and the trial still finishes", async ({ page, portal }) => {
     test.setTimeout(90_000);
-    resetTrials(portal.databaseFile, DEMO.customer);
-    const invoicesBefore = hardwareInvoices(portal.databaseFile, DEMO.customer).length;
-    withDatabase(portal.databaseFile, (db) =>
-      db.exec("insert or replace into billing_faults (call, mode, kind, message, remaining, hang_ms) values ('createHardwareInvoice', 'fail', 'final', 'Card declined.', 1, 0)"),
+    const invoicesBefore = customerWithFault(
+      portal.databaseFile,
+      "insert or replace into billing_faults (call, mode, kind, message, remaining, hang_ms) values ('createHardwareInvoice', 'fail', 'final', 'Card declined.', 1, 0)",
     );
     await signInAs(page, DEMO.customer);
     await onPremiseTrial(page, 2);
