@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { DEPLOYMENT_FAILURES } from "~/domain/cloud-hub";
-import { deleteDraftById } from "../drafts.server";
 import { hubProvisioningFields, hubProvisioningSteps, PROVISIONING_STAGES, provisioningFailure } from "./hub-provisioning.server";
 import type { JobKind } from "./runner.server";
+import { clearDraftStep } from "./steps.server";
 
 /** What the deployment needs, saved with the job so that a restart finishes it without the draft. */
 export const deploymentInputSchema = z.object({
@@ -22,13 +22,7 @@ export const cloudHubDeployment: JobKind<DeploymentInput> = {
   input: deploymentInputSchema,
   steps: [
     ...hubProvisioningSteps<DeploymentInput>(({ input }) => input.licenseId),
-    {
-      name: "clear-draft",
-      async run({ ownerId, input }) {
-        deleteDraftById(ownerId, input.draftId);
-        return null;
-      },
-    },
+    clearDraftStep<DeploymentInput>(),
   ],
   failure(step, error) {
     return provisioningFailure(step, error) ?? { step, ...DEPLOYMENT_FAILURES.other };

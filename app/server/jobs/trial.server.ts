@@ -3,10 +3,10 @@ import { USED_UP_TRIAL } from "~/domain/trials";
 import { CARD_NOT_CHARGED, TRIAL_FAILURES, type TrialAddress } from "~/domain/trial-wizard";
 import { ensureBillingCustomer } from "../account-billing.server";
 import { getBilling, ProviderError, type Address } from "../billing/index.server";
-import { deleteDraftById } from "../drafts.server";
 import { createTrialLicense, quoteTrialHardware, recordTrial, TrialUsedUpError } from "../trials.server";
 import { findUserById } from "../users.server";
 import { hubProvisioningFields, hubProvisioningSteps, PROVISIONING_STAGES, provisioningFailure, recordedHubOf } from "./hub-provisioning.server";
+import { clearDraftStep } from "./steps.server";
 import { StepRefused, type JobContext, type JobKind, type JobStep, type JobView } from "./runner.server";
 
 /**
@@ -126,16 +126,6 @@ function recordTrialStep<Input extends TrialInput>(hubType: "cloud" | "onpremise
         console.error(JSON.stringify({ level: "error", event: "trial-record-failed", jobId: id, message: error instanceof Error ? error.message : String(error) }));
         return { recorded: false };
       }
-    },
-  };
-}
-
-function clearDraftStep<Input extends TrialInput>(): JobStep<Input> {
-  return {
-    name: "clear-draft",
-    async run({ ownerId, input }) {
-      deleteDraftById(ownerId, input.draftId);
-      return null;
     },
   };
 }
