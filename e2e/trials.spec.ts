@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { DEMO, expect, signInAs, test, withDatabase } from "./fixtures";
+import { DEMO, expect, expectAccessible, signInAs, test, withDatabase } from "./fixtures";
 
 /**
  * Free trials (issue 13): the chooser and eligibility, the on-premise and cloud wizards, the trial as a
@@ -44,6 +44,7 @@ function customerWithFault(file: string, statement: string) {
 const subdomainFor = (base: string) => `${base}-${test.info().project.name === "javascript" ? "js" : "nojs"}`;
 
 const next = (page: Page, label: string) => page.getByRole("button", { name: label }).click();
+const javaScript = () => test.info().project.name === "javascript";
 
 async function startTrial(page: Page, hub: "Cloud GateKeeper Hub" | "On-Premise GateKeeper Hub") {
   await page.getByRole("link", { name: "Start GateKeeper Enterprise Trial" }).click();
@@ -104,6 +105,9 @@ test.describe("free trials", () => {
     resetTrials(portal.databaseFile, DEMO.customer);
     const invoicesBefore = hardwareInvoices(portal.databaseFile, DEMO.customer).length;
     await signInAs(page, DEMO.customer);
+    await page.goto("/trial");
+    await expectAccessible(page, javaScript());
+    await page.goto("/home");
     await startTrial(page, "On-Premise GateKeeper Hub");
     // The rules of the License step, in the spec's words.
     await page.locator('input[name="nodes"]').fill("0");
@@ -157,6 +161,7 @@ test.describe("free trials", () => {
       await startTrial(page, "Cloud GateKeeper Hub");
       await expect(page).toHaveURL(/\/trial\/cloud\/instance$/);
       await expect(page.getByRole("dialog", { name: "GateKeeper Cloud Hub Trial Setup" })).toBeVisible();
+      if (index === 0) await expectAccessible(page, javaScript());
       await trialFigures(page);
       await page.locator('input[name="subdomain"]').fill(subdomain);
       await page.locator('select[name="hubRegion"]').selectOption({ label: "European Union" });
@@ -168,6 +173,7 @@ test.describe("free trials", () => {
       await hardwareStep(page, tokens, tokens ? 1 : 0);
       if (tokens) {
         // No card yet: the new-card form is in the step, and saving it goes on.
+        await expectAccessible(page, javaScript());
         await page.getByLabel("Card number").fill("4242 4242 4242 4242");
         await page.getByLabel("Expiry").fill("09 / 31");
         await page.getByLabel("Security code").fill("123");
@@ -185,6 +191,7 @@ test.describe("free trials", () => {
       await confirmAndBuild(page);
       await expect(page.getByText(READY)).toBeVisible({ timeout: 30_000 });
       await expect(page.getByRole("link", { name: "Go to Hub" })).toHaveAttribute("href", /\/hubs\/[\w-]+\/sign-in$/);
+      if (index === 0) await expectAccessible(page, javaScript());
       await page.goto("/home");
     }
     expect(trialCount(portal.databaseFile, DEMO.distributor)).toBe(2);
