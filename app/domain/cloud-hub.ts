@@ -68,6 +68,7 @@ export const PASSWORD_MISMATCH = "Doesn't match password.";
 
 /** Spec 001 §5: optional plus, three digits, three digits, then 4 to 6, with optional brackets, dashes, spaces or dots. */
 const HUB_PHONE = /^\+?\(?\d{3}\)?[-. ]?\(?\d{3}\)?[-. ]?\d{4,6}$/;
+export const isHubPhone = (value: string) => HUB_PHONE.test(value);
 /** At least 8 characters with a digit, a lowercase and an uppercase letter. */
 export const meetsHubPasswordRules = (password: string) => password.length >= 8 && /\d/.test(password) && /[a-z]/.test(password) && /[A-Z]/.test(password);
 
@@ -83,7 +84,7 @@ export const adminStepSchema = z
       .string()
       .trim()
       .default("")
-      .refine((value) => value === "" || HUB_PHONE.test(value), INVALID_HUB_PHONE),
+      .refine((value) => value === "" || isHubPhone(value), INVALID_HUB_PHONE),
     email: filled.pipe(z.string().email(INVALID_EMAIL)),
     password: z.string().min(1, CANT_BE_EMPTY).pipe(z.string().refine(meetsHubPasswordRules, PASSWORD_REQUIREMENTS)),
     confirmPassword: z.string().default(""),

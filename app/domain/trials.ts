@@ -4,3 +4,5 @@ import { isDistributor } from "./customers";
 export function canStartTrial(customer: { customerType: string }, trialsSoFar: number): boolean {
   return isDistributor(customer) || trialsSoFar === 0;
 }
+
+export const USED_UP_TRIAL = "You have used up your trial.";

@@ -1,19 +1,19 @@
 import { Alert } from "@mantine-parts/components/Alert/Alert.mjs";
-import { Anchor } from "@mantine-parts/components/Anchor/Anchor.mjs";
 import { Button } from "@mantine-parts/components/Button/Button.mjs";
 import { Group } from "@mantine-parts/components/Group/Group.mjs";
 import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
-import { Text } from "@mantine-parts/components/Text/Text.mjs";
 import { json, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { cloudHubStepUrl } from "~/domain/cloud-hub-steps";
 import { requireUser } from "~/server/auth.server";
 import { readUserForm } from "~/server/forms.server";
-import { cloudHubDeployment, DEPLOYMENT_STAGES, retryOpensAt } from "~/server/jobs/cloud-hub.server";
+import { cloudHubDeployment, DEPLOYMENT_STAGES } from "~/server/jobs/cloud-hub.server";
+import { recordedHubOf, retryOpensAt } from "~/server/jobs/hub-provisioning.server";
 import { findOwnedJob } from "~/server/jobs/runner.server";
 import { jobProgress, retryFromProgress } from "~/server/jobs/progress.server";
 import { PageErrorBoundary } from "~/ui/page";
 import { RouteModal } from "~/ui/route-dialogs";
+import { ContactSupport } from "~/ui/support-link";
 import { ACCESSIBLE_GREEN } from "~/ui/theme";
 import { ALL_PARTS_STYLES } from "~/ui/stylesheets";
 import { JobProgressPanel } from "~/ui/wizard/job-progress";
@@ -23,7 +23,7 @@ export const links: LinksFunction = () => [ALL_PARTS_STYLES];
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const { job, view } = jobProgress(user.id, params.jobId ?? "", cloudHubDeployment, DEPLOYMENT_STAGES);
-  const hub = (job.result?.["record-hub"] as { hubId: string; url: string } | undefined) ?? null;
+  const hub = recordedHubOf(job.result);
   const opensAt = retryOpensAt(job);
   return json({
     view,
@@ -80,15 +80,7 @@ export default function DeploymentProgress() {
             ) : null
           }
         />
-        {failedAtCreation ? (
-          <Text size="sm">
-            Please contact us on the{" "}
-            <Anchor component={Link} to="/support">
-              Support page
-            </Anchor>
-            .
-          </Text>
-        ) : null}
+        {failedAtCreation ? <ContactSupport /> : null}
       </Stack>
     </RouteModal>
   );

@@ -1,22 +1,17 @@
-import { SimpleGrid } from "@mantine-parts/components/SimpleGrid/SimpleGrid.mjs";
 import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
 import { Text } from "@mantine-parts/components/Text/Text.mjs";
-import { withZod } from "@remix-validated-form/with-zod";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
-import { ValidatedForm, validationError } from "remix-validated-form";
-import { adminStepSchema } from "~/domain/cloud-hub";
+import { ValidatedForm } from "remix-validated-form";
 import { cloudHubStepUrl } from "~/domain/cloud-hub-steps";
+import { administratorValidator } from "~/domain/cloud-hub-validators";
 import { requireUser } from "~/server/auth.server";
 import { readUserForm } from "~/server/forms.server";
-import { cloudHubWizard } from "~/server/wizards/cloud-hub.server";
-import { sealSecret } from "~/server/wizards/sealed.server";
-import { TextField } from "~/ui/fields";
+import { cloudHubWizard, readAdministrator } from "~/server/wizards/cloud-hub.server";
+import { HubAdministratorFields } from "~/ui/hubs/administrator-fields";
 import { PageErrorBoundary } from "~/ui/page";
 import { StepActions } from "~/ui/wizard/step-actions";
-
-const validator = withZod(adminStepSchema);
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
@@ -28,40 +23,18 @@ export async function loader({ request }: LoaderFunctionArgs) {
 /** The typed password is sealed before it is stored, and never sent back to the page, not even with an error. */
 export async function action({ request }: ActionFunctionArgs) {
   const { user, formData } = await readUserForm(request);
-  const result = await validator.validate(formData);
-  if (result.error) {
-    const { password: _password, confirmPassword: _confirmPassword, csrf: _csrf, ...typed } = result.submittedData;
-    return validationError(result.error, typed);
-  }
-  const { password, confirmPassword: _confirmed, ...administrator } = result.data;
-  return cloudHubWizard.complete(user.id, "admin", { administrator, sealedPassword: sealSecret(password) });
+  const posted = await readAdministrator(formData);
+  return posted.ok ? cloudHubWizard.complete(user.id, "admin", posted.values) : posted.response;
 }
 
 export default function AdminStep() {
   const { defaults, passwordKept } = useLoaderData<typeof loader>();
   return (
-    <ValidatedForm validator={validator} method="post" defaultValues={defaults} noValidate>
+    <ValidatedForm validator={administratorValidator} method="post" defaultValues={defaults} noValidate>
       <AuthenticityTokenInput name="csrf" />
       <Stack gap="md">
         <Text>The administrator account of your new Hub. You sign in to the Hub with it.</Text>
-        <SimpleGrid cols={{ base: 1, sm: 2 }}>
-          <TextField name="firstName" label="First name" required autoComplete="off" />
-          <TextField name="lastName" label="Last name" required autoComplete="off" />
-          <TextField name="userName" label="Username" required autoComplete="off" />
-          <TextField name="email" label="Email" type="email" required autoComplete="off" />
-          <TextField name="phoneNumber" label="Phone number" type="tel" autoComplete="off" />
-        </SimpleGrid>
-        <SimpleGrid cols={{ base: 1, sm: 2 }}>
-          <TextField
-            name="password"
-            label="Password"
-            type="password"
-            required
-            autoComplete="new-password"
-            description={`At least 8 characters with a digit, a lowercase and an uppercase letter.${passwordKept ? " Please type it again." : ""}`}
-          />
-          <TextField name="confirmPassword" label="Confirm password" type="password" required autoComplete="new-password" />
-        </SimpleGrid>
+        <HubAdministratorFields passwordKept={passwordKept} />
       </Stack>
       <StepActions previousTo={cloudHubStepUrl("license")} nextLabel="Next: Review" />
     </ValidatedForm>

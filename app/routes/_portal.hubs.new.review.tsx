@@ -2,7 +2,6 @@ import { Alert } from "@mantine-parts/components/Alert/Alert.mjs";
 import { Button } from "@mantine-parts/components/Button/Button.mjs";
 import { Group } from "@mantine-parts/components/Group/Group.mjs";
 import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
-import { Table } from "@mantine-parts/components/Table/Table.mjs";
 import { Text } from "@mantine-parts/components/Text/Text.mjs";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
@@ -17,6 +16,7 @@ import { selectableLicense } from "~/server/cloud-hub-licenses.server";
 import { cloudHubWizard, deploy, deploymentKey } from "~/server/wizards/cloud-hub.server";
 import { PageErrorBoundary } from "~/ui/page";
 import { ConfirmDialog } from "~/ui/wizard/confirm-dialog";
+import { SummaryTable } from "~/ui/wizard/summary-table";
 
 const REVIEW_URL = cloudHubStepUrl("review");
 export const DEPLOYMENT_CHANGED = "Your Hub's details changed since you reviewed them. Please review them and confirm again.";
@@ -75,18 +75,7 @@ export default function ReviewStep() {
           {FAILED_TO_FETCH_LICENSE}
         </Alert>
       )}
-      <Table withTableBorder aria-label="Your new Hub">
-        <Table.Tbody>
-          {rows.map(([label, value]) => (
-            <Table.Tr key={label}>
-              <Table.Th scope="row" w={220}>
-                {label}
-              </Table.Th>
-              <Table.Td>{value}</Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
+      <SummaryTable label="Your new Hub" rows={rows} />
       <Group justify="space-between" mt="md">
         <Button component={Link} to={cloudHubStepUrl("admin")} variant="default">
           Previous

@@ -14,7 +14,7 @@ import { env } from "~/server/env.server";
 import { readUserForm } from "~/server/forms.server";
 import { selectableLicense } from "~/server/cloud-hub-licenses.server";
 import { cloudHubWizard, subdomainUnavailable } from "~/server/wizards/cloud-hub.server";
-import { SelectField, TextField } from "~/ui/fields";
+import { RegionField, SubdomainField } from "~/ui/hubs/address-fields";
 import { PageErrorBoundary } from "~/ui/page";
 import { StepActions } from "~/ui/wizard/step-actions";
 
@@ -57,19 +57,11 @@ export default function UrlStep() {
         <Text>
           Choose the address of your GateKeeper Cloud Hub. It cannot be changed later, so we recommend using part of your organization&apos;s name.
         </Text>
-        <TextField
-          name="subdomain"
-          label="Subdomain"
-          required
-          autoComplete="off"
-          rightSection={<Text size="sm">.{host}</Text>}
-          rightSectionWidth={Math.min(320, host.length * 8 + 24)}
-          onChange={(event) => setSubdomain(event.currentTarget.value)}
-        />
+        <SubdomainField host={host} onChange={setSubdomain} />
         <Text size="sm" data-testid="hub-address">
           Your Hub&apos;s address: https://{normalSubdomain(subdomain) || "your-subdomain"}.{host}
         </Text>
-        <SelectField name="hubRegion" label="Hosting region" data={HUB_REGION_OPTIONS.map(({ value, label }) => ({ value, label }))} w={260} />
+        <RegionField />
       </Stack>
       <StepActions nextLabel="Next: License" disabledReason={valid ? null : FIX_THE_ERRORS} />
     </ValidatedForm>

@@ -1,33 +1,40 @@
 import { Alert } from "@mantine-parts/components/Alert/Alert.mjs";
 import { Anchor } from "@mantine-parts/components/Anchor/Anchor.mjs";
+import { Button } from "@mantine-parts/components/Button/Button.mjs";
 import { Card } from "@mantine-parts/components/Card/Card.mjs";
 import { SimpleGrid } from "@mantine-parts/components/SimpleGrid/SimpleGrid.mjs";
 import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
 import { Text } from "@mantine-parts/components/Text/Text.mjs";
 import { Title } from "@mantine-parts/components/Title/Title.mjs";
 import { json, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
-import { canStartTrial } from "~/domain/trials";
+import { Link, useLoaderData, useOutlet } from "@remix-run/react";
+import { trialStepUrl } from "~/domain/trial-wizard";
+import { USED_UP_TRIAL } from "~/domain/trials";
 import { requireUser } from "~/server/auth.server";
-import { countTrials } from "~/server/users.server";
+import { mayStartTrial } from "~/server/trials.server";
 import { documentTitle, PageErrorBoundary } from "~/ui/page";
-import { DATA_STYLES } from "~/ui/stylesheets";
+import wizardStyles from "~/styles/wizard.css";
 
-export const links: LinksFunction = () => [DATA_STYLES];
+// The wizards' stylesheet has every part the chooser uses, and its wizards (child routes) link the same file.
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: wizardStyles }];
 
 export const handle = { title: "Start GateKeeper Enterprise Trial" };
 export const meta: MetaFunction = () => documentTitle("Start GateKeeper Enterprise Trial");
 
+/** The trial chooser (spec 001 §2): which Hub to try, or why there is no trial left. The wizards are its child routes. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  return json({ eligible: canStartTrial(user, countTrials(user.id)) });
+  return json({ eligible: mayStartTrial(user) });
 }
 
 export default function Trial() {
   const { eligible } = useLoaderData<typeof loader>();
+  const outlet = useOutlet();
+  // A wizard or a trial's progress is a modal of its own; the chooser is not needed behind it.
+  if (outlet) return outlet;
   if (!eligible) {
     return (
-      <Alert color="orange" title="You have used up your trial." maw={700}>
+      <Alert color="orange" title={USED_UP_TRIAL} maw={700} role="alert">
         <Text size="sm">
           Each customer can run one free trial. To keep using GateKeeper Enterprise, buy a license on the{" "}
           <Anchor component={Link} to="/licenses">
@@ -40,34 +47,34 @@ export default function Trial() {
   }
   return (
     <Stack gap="lg" maw={1100}>
-      <Text size="lg">
-        Try GateKeeper Enterprise free for 15 to 30 days. Which type of GateKeeper Hub do you want to install?
-      </Text>
+      <Text size="lg">Try GateKeeper Enterprise free for 15 to 30 days. Which type of GateKeeper Hub do you want to install?</Text>
       <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
-        <Card withBorder padding="lg" radius="md" component="section">
-          <Title order={2} size="h4">
-            Cloud GateKeeper Hub (most popular)
+        <Card withBorder padding="lg" radius="md" component="section" aria-labelledby="trial-cloud">
+          <Title order={2} size="h4" id="trial-cloud">
+            Cloud Hub{" "}
+            <Text component="span" size="sm" fw={700} c="gatekeeper.8">
+              (most popular)
+            </Text>
           </Title>
-          <Text size="sm" mt="xs">
+          <Text size="sm" mt="xs" mb="md">
             We host your Hub in the US or EU region. Nothing to install on your servers; you choose its address.
           </Text>
+          <Button component={Link} to={trialStepUrl("cloud", "welcome")} mt="auto">
+            Cloud GateKeeper Hub
+          </Button>
         </Card>
-        <Card withBorder padding="lg" radius="md" component="section">
-          <Title order={2} size="h4">
-            On-Premise GateKeeper Hub
+        <Card withBorder padding="lg" radius="md" component="section" aria-labelledby="trial-onpremise">
+          <Title order={2} size="h4" id="trial-onpremise">
+            On-Premise Hub
           </Title>
-          <Text size="sm" mt="xs">
+          <Text size="sm" mt="xs" mb="md">
             You install the Hub, a server application, on a Windows Server on your own network.
           </Text>
+          <Button component={Link} to={trialStepUrl("onpremise", "welcome")} variant="default" mt="auto">
+            On-Premise GateKeeper Hub
+          </Button>
         </Card>
       </SimpleGrid>
-      <Text size="sm">
-        Online trial setup opens here soon. Until then, our team sets up your trial within one business day:{" "}
-        <Anchor component={Link} to="/support">
-          contact support
-        </Anchor>
-        .
-      </Text>
     </Stack>
   );
 }

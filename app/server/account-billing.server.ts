@@ -130,12 +130,18 @@ export type PaymentChoice =
  * For a wizard's Next: the posted payment_source_id checked against the user's own usable cards, and the
  * addresses checked by the spec's rule. The message is the spec's when something is missing.
  */
-export async function choosePayment(user: UserRecord, formData: FormData, billing: BillingProvider = getBilling()): Promise<PaymentChoice> {
+export async function choosePayment(
+  user: UserRecord,
+  formData: FormData,
+  billing: BillingProvider = getBilling(),
+  { withAddresses = true } = {},
+): Promise<PaymentChoice> {
   const step = await loadPaymentStep(user, billing);
   if (step.status === "error") return { ok: false, message: "Error" };
   const chosen = step.sources.find((source) => source.id === formData.get("payment_source_id"));
   if (!chosen || !isUsableSource(chosen)) return { ok: false, message: SELECT_PAYMENT_METHOD };
-  if (!step.addressesValid) return { ok: false, message: INVALID_ADDRESSES };
+  // The trials ship to their own address step and need only the card.
+  if (withAddresses && !step.addressesValid) return { ok: false, message: INVALID_ADDRESSES };
   return { ok: true, paymentSourceId: chosen.id, billingAddress: step.billingAddress, shippingAddress: step.shippingAddress };
 }
 

@@ -68,15 +68,17 @@ function withoutCard(submitted: Record<string, unknown>) {
 
 const notFound = () => json({ message: "This payment method does not exist or is not yours." }, { status: 404 });
 
-function cardDrawerData(user: UserRecord, closeTo: string, replacing?: CardDrawerData["replacing"]) {
-  return json<CardDrawerData>({
+function cardDrawerValues(user: UserRecord, closeTo: string, replacing?: CardDrawerData["replacing"]): CardDrawerData {
+  return {
     closeTo,
     entry: getCards().entry,
     idempotencyKey: randomUUID(),
     defaults: { first_name: user.firstName, last_name: user.lastName, set_as_primary: true },
     replacing,
-  });
+  };
 }
+
+const cardDrawerData = (user: UserRecord, closeTo: string, replacing?: CardDrawerData["replacing"]) => json<CardDrawerData>(cardDrawerValues(user, closeTo, replacing));
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -89,24 +91,53 @@ export const idempotencyKeyOf = (formData: FormData) => {
 /** Adds or replaces the card; answers with the success toast. */
 type CardChange = (user: UserRecord, formData: FormData, input: CardFormInput) => Promise<string>;
 
-/** Validates a card form, runs the change and answers with its toast, the one-card limit, or the refusal. */
-async function cardAction({ request }: ActionFunctionArgs, closeTo: string, change: CardChange) {
-  const { user, formData } = await readUserForm(request);
+/** What a card form's post came to: the change's outcome, or the answer for the form (its errors, or where to go). */
+type CardOutcome<T> = { ok: true; value: T } | { ok: false; response: Response };
+
+/** Validates a card form and runs the change; the one-card limit and refusals become the form's answer. */
+async function runCardChange<T>(
+  request: Request,
+  closeTo: string,
+  user: UserRecord,
+  formData: FormData,
+  change: (input: CardFormInput) => Promise<T>,
+): Promise<CardOutcome<T>> {
   const result = await cardFormValidator.validate(formData);
-  if (result.error) return validationError(result.error, withoutCard(result.submittedData));
+  if (result.error) return { ok: false, response: validationError(result.error, withoutCard(result.submittedData)) };
   try {
-    const toast = await change(user, formData, result.data);
-    return redirectWithToast(request, closeTo, { kind: "success", message: toast });
+    return { ok: true, value: await change(result.data) };
   } catch (error) {
-    if (error instanceof OneCardLimitError) return redirectWithToast(request, closeTo, { kind: "info", message: ONE_CARD_ONLY });
+    if (error instanceof OneCardLimitError) return { ok: false, response: await redirectWithToast(request, closeTo, { kind: "info", message: ONE_CARD_ONLY }) };
     if (!(error instanceof ProviderError)) throw error;
     // The provider's words go next to the card when they are about it, and the form says what failed.
     if (error.field === "card" && error.providerMessage) {
-      return refusal(MESSAGES.cardFailed, { card: error.providerMessage }, withoutCard(result.submittedData));
+      return { ok: false, response: refusal(MESSAGES.cardFailed, { card: error.providerMessage }, withoutCard(result.submittedData)) };
     }
-    return refusal(failureText(MESSAGES.cardFailed, error), {}, withoutCard(result.submittedData));
+    return { ok: false, response: refusal(failureText(MESSAGES.cardFailed, error), {}, withoutCard(result.submittedData)) };
   }
 }
+
+/** Validates a card form, runs the change and answers with its toast, the one-card limit, or the refusal. */
+async function cardAction({ request }: ActionFunctionArgs, closeTo: string, change: CardChange) {
+  const { user, formData } = await readUserForm(request);
+  const outcome = await runCardChange(request, closeTo, user, formData, (input) => change(user, formData, input));
+  if (!outcome.ok) return outcome.response;
+  return redirectWithToast(request, closeTo, { kind: "success", message: outcome.value });
+}
+
+/**
+ * A step's inline new-card form (the trials' payment step when there is no card yet): the new card's id, or
+ * the form's answer (field errors, the refusal, or back to `stepUrl` when a card is on file already).
+ */
+export function addCardInStep(request: Request, stepUrl: string, user: UserRecord, formData: FormData): Promise<CardOutcome<string>> {
+  return runCardChange(request, stepUrl, user, formData, async (input) => (await addCardFor(user, formData, input, idempotencyKeyOf(formData))).id);
+}
+
+/** The inline new-card form's data (the drawer's, without a place to close to). */
+export const newCardFormData = (user: UserRecord) => {
+  const { closeTo: _closeTo, ...data } = cardDrawerValues(user, "");
+  return data;
+};
 
 /** 'Create new payment method'. With a card on file there is nothing to add (one card at most): back with the reason. */
 export const newCardDrawer = {

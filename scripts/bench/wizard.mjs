@@ -71,11 +71,46 @@ const CLOUD_HUB_STEPS = [
   { path: "/hubs/new/review" },
 ];
 
-/** The wizards the bench walks and measures; their steps count as wizard steps in issue 10's goals. */
+/** The hidden start date the trial's Hub step carries (today, as the page set it), and the trial's figures. */
+const trialFigures = (inputs) => ({ nodes: "5", employees: "40", duration: "20", startDate: inputs.find((input) => input.name === "startDate")?.value ?? "" });
+const TRIAL_ADDRESS = { name: "Bench Person", company: "Bench Org", street: "1 Main Street", city: "Springfield", state: "IL", zipcode: "62701", country: "US" };
+
+/** The on-premise trial with 3 tokens paid with the card on file; 'Build My Trial' is only fetched. */
+const ONPREMISE_TRIAL_STEPS = [
+  { path: "/trial/onpremise/welcome", fields: () => ({}) },
+  { path: "/trial/onpremise/license", fields: trialFigures },
+  { path: "/trial/onpremise/hardware", fields: () => ({ tokens: "3", sensors: "0" }) },
+  { path: "/trial/onpremise/address", fields: () => TRIAL_ADDRESS },
+  { path: "/trial/onpremise/payment", fields: preselectedCard },
+  { path: "/trial/onpremise/review", fields: () => ({}) },
+  { path: "/trial/onpremise/order" },
+];
+
+/** The cloud trial without hardware (the distributor has no card, and needs none then). */
+const CLOUD_TRIAL_STEPS = [
+  { path: "/trial/cloud/welcome", fields: () => ({}) },
+  { path: "/trial/cloud/instance", fields: (inputs) => ({ ...trialFigures(inputs), subdomain: `bench-${Date.now().toString(36)}`, hubRegion: "1" }) },
+  {
+    path: "/trial/cloud/admin",
+    fields: () => ({ userName: "bench-admin", firstName: "Bench", lastName: "Person", phoneNumber: "", email: "bench@example.com", password: "Bench1234", confirmPassword: "Bench1234" }),
+  },
+  { path: "/trial/cloud/hardware", fields: () => ({ tokens: "0", sensors: "0" }) },
+  { path: "/trial/cloud/address", fields: () => TRIAL_ADDRESS },
+  { path: "/trial/cloud/payment", fields: () => ({}) },
+  { path: "/trial/cloud/review", fields: () => ({}) },
+  { path: "/trial/cloud/order" },
+];
+
+/**
+ * The wizards the bench walks and measures, each as its account (the customer unless `account` says);
+ * their steps count as wizard steps in issue 10's goals.
+ */
 export const WIZARDS = [
   { name: "New-subscription wizard", steps: NEW_SUBSCRIPTION_STEPS },
   { name: "Update-license wizard (the demo's Core monthly license)", steps: UPDATE_STEPS },
   { name: "Create-cloud-Hub wizard", steps: CLOUD_HUB_STEPS },
+  { name: "On-premise trial wizard", steps: ONPREMISE_TRIAL_STEPS },
+  { name: "Cloud trial wizard", steps: CLOUD_TRIAL_STEPS, account: "distributor@example.com" },
 ];
 
 /** The new-subscription wizard's plan step, the wizard page the load test measures. */

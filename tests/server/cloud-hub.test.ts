@@ -1,12 +1,12 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
+import { runJobs } from "../support/jobs";
 import { DEPLOYMENT_FAILURES } from "~/domain/cloud-hub";
 import { db } from "~/server/db.server";
 import { findDraft } from "~/server/drafts.server";
 import { hubFaults } from "~/server/hubs/index.server";
 import { redeemSignInLink } from "~/server/hubs/simulator/simulator.server";
-import { JOB_KINDS } from "~/server/jobs/kinds.server";
-import { findOwnedJob, JobRunner, retryJob } from "~/server/jobs/runner.server";
+import { findOwnedJob, retryJob } from "~/server/jobs/runner.server";
 import { cloudHubLicensePage, selectableLicense } from "~/server/cloud-hub-licenses.server";
 import { licenseRow } from "~/server/license-files.server";
 import { cloudHubWizard, deploy, deploymentKey, hubSignInLink } from "~/server/wizards/cloud-hub.server";
@@ -19,20 +19,6 @@ import { cookieFrom, formRequest, getRequest, respond } from "../support/request
 
 const customer = () => findUserByEmail("customer@example.com")!;
 const PASSWORD = "Secret123";
-
-/** Runs every job until none is due, bringing retries' backoff forward (the clock of a test does not wait). */
-async function runJobs() {
-  const runner = new JobRunner(JOB_KINDS);
-  for (let round = 0; round < 20; round += 1) {
-    await runner.drain();
-    const waiting = db
-      .update(jobs)
-      .set({ nextRunAt: new Date(0) })
-      .where(and(inArray(jobs.status, ["queued", "needs_attention"]), sql`${jobs.nextRunAt} is not null`))
-      .run().changes;
-    if (waiting === 0) return;
-  }
-}
 
 let demoLicenseId = "";
 

@@ -2,6 +2,9 @@ import { cloudHubDeployment } from "./cloud-hub.server";
 import { licenseUpdate } from "./license-update.server";
 import { newSubscriptionOrder } from "./new-subscription.server";
 import type { AnyJobKind } from "./runner.server";
+import { cloudTrial, onPremiseTrial } from "./trial.server";
 
 /** Every kind of durable job the runner knows, by name. */
-export const JOB_KINDS: Record<string, AnyJobKind> = Object.fromEntries([newSubscriptionOrder, licenseUpdate, cloudHubDeployment].map((kind) => [kind.name, kind]));
+export const JOB_KINDS: Record<string, AnyJobKind> = Object.fromEntries(
+  [newSubscriptionOrder, licenseUpdate, cloudHubDeployment, cloudTrial, onPremiseTrial].map((kind) => [kind.name, kind]),
+);

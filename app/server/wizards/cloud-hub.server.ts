@@ -1,5 +1,7 @@
 import { and, eq } from "drizzle-orm";
+import { validationError } from "remix-validated-form";
 import { SUBDOMAIN_MESSAGES } from "~/domain/hub-subdomain";
+import { administratorValidator } from "~/domain/cloud-hub-validators";
 import { CLOUD_HUB_PATH, CLOUD_HUB_STEPS, checkCloudHubDraft, cloudHubDraftSchema, type CloudHubDraft } from "~/domain/cloud-hub";
 import { hubInstallations } from "~db/schema";
 import { db } from "../db.server";
@@ -9,6 +11,7 @@ import { selectableLicense } from "../cloud-hub-licenses.server";
 import type { LoadedDraft } from "./kit.server";
 import { defineWizard } from "./kit.server";
 import { orderKey, placeOnce, requestDigest } from "./orders.server";
+import { sealSecret } from "./sealed.server";
 
 export const cloudHubWizard = defineWizard({
   draftName: () => "cloud-hub",
@@ -62,4 +65,18 @@ export async function hubSignInLink(ownerId: string, hubId: string): Promise<str
     .where(and(eq(hubInstallations.id, hubId), eq(hubInstallations.ownerId, ownerId), eq(hubInstallations.type, "cloud")))
     .get();
   return hub?.url ? (await getHubs().signInLink(hub.url)).url : null;
+}
+
+/**
+ * The administrator step's post (the Hub wizard's and the cloud trial's): the administrator and the typed
+ * password sealed, or the validation error with what was typed, never the password.
+ */
+export async function readAdministrator(formData: FormData) {
+  const result = await administratorValidator.validate(formData);
+  if (result.error) {
+    const { password: _password, confirmPassword: _confirmPassword, csrf: _csrf, ...typed } = result.submittedData;
+    return { ok: false as const, response: validationError(result.error, typed) };
+  }
+  const { password, confirmPassword: _confirmed, ...administrator } = result.data;
+  return { ok: true as const, values: { administrator, sealedPassword: sealSecret(password) } };
 }

@@ -29,40 +29,49 @@ function CardField({ entry }: { entry: CardDrawerData["entry"] }) {
   );
 }
 
-function CardFormDrawer({ title }: { title: string }) {
-  const { closeTo, entry, idempotencyKey, defaults, replacing } = useLoaderData<CardDrawerData>();
+/** The card form: in a drawer, or inline in a step (which then posts `intent`, e.g. "add-card", to its own action). */
+export function CardForm({ data, intent }: { data: Omit<CardDrawerData, "closeTo">; intent?: string }) {
+  const { entry, idempotencyKey, defaults, replacing } = data;
   return (
-    <RouteDrawer title={title} closeTo={closeTo}>
-      <ValidatedForm id={FORM_ID} validator={cardFormValidator} method="post" defaultValues={defaults} noValidate>
-        <Stack gap="sm">
-          <AuthenticityTokenInput name="csrf" />
-          <input type="hidden" name="idempotency_key" value={idempotencyKey} />
-          <FormFailureAlert />
-          {replacing ? (
-            <Text size="sm">
-              Replacing {describeCard(replacing)}
-              {replacing.card ? `, expiring ${formatExpiry(replacing.card.expiryMonth, replacing.card.expiryYear)}` : ""}.
-            </Text>
-          ) : null}
-          <Title order={3} size="h5">
-            Card details
-          </Title>
-          <CardField entry={entry} />
-          <Title order={3} size="h5">
-            Card holder and billing address
-          </Title>
-          <NameFields formId={FORM_ID} />
-          <AddressFields formId={FORM_ID} prefix="address_" />
-          <CheckboxField formId={FORM_ID} name="set_as_primary" label="Set as primary payment method" />
-          <SaveButton
-            formId={FORM_ID}
-            label="Save Card"
-            validator={cardFormValidator}
-            unchangedHint="Enter the card and its holder's address to save."
-            ignoreCard={entry.mode === "stripe"}
-          />
-        </Stack>
-      </ValidatedForm>
+    <ValidatedForm id={FORM_ID} validator={cardFormValidator} method="post" defaultValues={defaults} noValidate>
+      <Stack gap="sm">
+        <AuthenticityTokenInput name="csrf" />
+        <input type="hidden" name="idempotency_key" value={idempotencyKey} />
+        {intent ? <input type="hidden" name="intent" value={intent} /> : null}
+        <FormFailureAlert />
+        {replacing ? (
+          <Text size="sm">
+            Replacing {describeCard(replacing)}
+            {replacing.card ? `, expiring ${formatExpiry(replacing.card.expiryMonth, replacing.card.expiryYear)}` : ""}.
+          </Text>
+        ) : null}
+        <Title order={3} size="h5">
+          Card details
+        </Title>
+        <CardField entry={entry} />
+        <Title order={3} size="h5">
+          Card holder and billing address
+        </Title>
+        <NameFields formId={FORM_ID} />
+        <AddressFields formId={FORM_ID} prefix="address_" />
+        <CheckboxField formId={FORM_ID} name="set_as_primary" label="Set as primary payment method" />
+        <SaveButton
+          formId={FORM_ID}
+          label="Save Card"
+          validator={cardFormValidator}
+          unchangedHint="Enter the card and its holder's address to save."
+          ignoreCard={entry.mode === "stripe"}
+        />
+      </Stack>
+    </ValidatedForm>
+  );
+}
+
+function CardFormDrawer({ title }: { title: string }) {
+  const data = useLoaderData<CardDrawerData>();
+  return (
+    <RouteDrawer title={title} closeTo={data.closeTo}>
+      <CardForm data={data} />
     </RouteDrawer>
   );
 }

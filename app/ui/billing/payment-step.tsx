@@ -9,7 +9,8 @@
  *                                                      usable cards and the address rule; { ok: false,
  *                                                      message } with the spec's message otherwise
  * Browser (this module):
- *   <PaymentStep data={PaymentStepData} nextLabel="Next: Order" previousTo?="/…/review" drawerBase="/…/billing" />
+ *   <PaymentStep data={PaymentStepData} nextLabel="Next: Order" previousTo?="/…/review" drawerBase="/…/billing"
+ *                withAddresses?={true} newCard?={<CardForm … intent="add-card" />} />
  *
  * The step is a <Form method="post"> (CSRF token included) to its route's action, posting
  * payment_source_id (the chosen card's radio; the primary card, else the first usable one, is chosen at
@@ -23,13 +24,17 @@
  * route renders <Outlet /> and mounts each drawer with a route module of a few lines (see
  * app/server/billing-drawers.server.ts); a drawer's save redirects back to `drawerBase`, whose loader then
  * reads the new card or address.
+ *
+ * The trials' mode: `withAddresses={false}` leaves out the address panels and their rule (a trial has its
+ * own shipping address step), and `newCard` is shown in place of the cards table while there is no card
+ * (spec 001 §2 "Payment"); its route's action adds the card and goes on.
  */
 import { Button } from "@mantine-parts/components/Button/Button.mjs";
 import { Group } from "@mantine-parts/components/Group/Group.mjs";
 import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
 import { Text } from "@mantine-parts/components/Text/Text.mjs";
 import { Form, Link } from "@remix-run/react";
-import { useEffect, useState } from "react";
+import { useEffect, useState, type ReactNode } from "react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { isUsableSource, paymentStepBlockers } from "~/domain/payment-step";
 import { AddressPanels } from "./address-panels";
@@ -45,6 +50,10 @@ export interface PaymentStepProps {
   previousTo?: string;
   /** The step's own URL, under which its drawers are mounted. */
   drawerBase: string;
+  /** Whether the billing and shipping addresses are shown and must be valid (the purchase wizards). */
+  withAddresses?: boolean;
+  /** The new-card form shown in place of the cards while there is none (the trials). */
+  newCard?: ReactNode;
 }
 
 export function PaymentStep({ data, ...props }: PaymentStepProps) {
@@ -63,13 +72,27 @@ function ReadyPaymentStep({
   nextLabel,
   previousTo,
   drawerBase,
+  withAddresses = true,
+  newCard,
 }: PaymentStepProps & { data: Extract<PaymentStepData, { status: "ready" }> }) {
   const [selected, setSelected] = useState(data.preselectedSourceId);
   // After a drawer added or replaced a card, the step starts again from the new preselection.
   useEffect(() => setSelected(data.preselectedSourceId), [data.preselectedSourceId]);
   const chosen = data.sources.find((source) => source.id === selected);
-  const blockers = paymentStepBlockers(Boolean(chosen && isUsableSource(chosen)), data.addressesValid);
+  const blockers = paymentStepBlockers(Boolean(chosen && isUsableSource(chosen)), !withAddresses || data.addressesValid);
 
+  if (newCard && data.sources.length === 0) {
+    return (
+      <Stack gap="md">
+        {newCard}
+        {previousTo ? (
+          <Button component={Link} to={previousTo} variant="default" style={{ alignSelf: "flex-start" }}>
+            Previous
+          </Button>
+        ) : null}
+      </Stack>
+    );
+  }
   return (
     <>
       <Form method="post" preventScrollReset>
@@ -80,12 +103,14 @@ function ReadyPaymentStep({
             drawerBase={drawerBase}
             selection={{ name: "payment_source_id", value: selected, onChange: setSelected }}
           />
-          <AddressPanels
-            billing={data.billingAddress}
-            shipping={data.shippingAddress}
-            profileTo={`${drawerBase}/profile`}
-            shippingTo={`${drawerBase}/shipping`}
-          />
+          {withAddresses ? (
+            <AddressPanels
+              billing={data.billingAddress}
+              shipping={data.shippingAddress}
+              profileTo={`${drawerBase}/profile`}
+              shippingTo={`${drawerBase}/shipping`}
+            />
+          ) : null}
           {/* Next comes first in the markup so that Enter in the form means Next, not Previous; the row shows Previous first. */}
           <Group justify="space-between" align="flex-start" style={{ flexDirection: "row-reverse" }}>
             <Stack gap={4} align="flex-end">

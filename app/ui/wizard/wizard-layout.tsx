@@ -4,13 +4,14 @@ import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
 import { Text } from "@mantine-parts/components/Text/Text.mjs";
 import { Form, Outlet } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
-import { RouteDrawer } from "../route-dialogs";
+import { RouteDrawer, RouteModal } from "../route-dialogs";
 import { WizardStepper, type StepLink } from "./stepper";
 
 /**
  * The chrome of every wizard (one layout route per wizard renders it): a drawer over the page with a
  * Close that clears the draft, the stepper (links only to the steps that can be reached), the notices of
- * the current step (why it has to be done again), and the step's own route below.
+ * the current step (why it has to be done again), and the step's own route below. With `modalSize` it is
+ * a modal of that width instead (the trials, spec 001 §2), which the mask does not close.
  */
 export function WizardLayout({
   title,
@@ -22,6 +23,7 @@ export function WizardLayout({
   closeAction,
   pending = null,
   width,
+  modalSize,
 }: {
   title: string;
   /** The stepper's accessible name, e.g. 'Order steps'. */
@@ -36,20 +38,19 @@ export function WizardLayout({
   pending?: string | null;
   /** The drawer's width in pixels when the spec gives one other than the default. */
   width?: number;
+  /** A modal of this width instead of a drawer (the trials). */
+  modalSize?: number;
 }) {
-  return (
-    <RouteDrawer
-      title={title}
-      width={width}
-      headerAction={
-        <Form method="post" action={closeAction}>
-          <AuthenticityTokenInput name="csrf" />
-          <Button type="submit" variant="default" size="xs">
-            Close
-          </Button>
-        </Form>
-      }
-    >
+  const close = (
+    <Form method="post" action={closeAction}>
+      <AuthenticityTokenInput name="csrf" />
+      <Button type="submit" variant="default" size="xs">
+        Close
+      </Button>
+    </Form>
+  );
+  const body = (
+    <>
       <WizardStepper label={stepsLabel} steps={steps} current={current} completed={reachable} />
       <div className="gk-step-content">
         {notices.length > 0 ? (
@@ -68,6 +69,15 @@ export function WizardLayout({
         ) : null}
         <Outlet />
       </div>
+    </>
+  );
+  return modalSize ? (
+    <RouteModal title={title} size={modalSize} headerAction={close}>
+      {body}
+    </RouteModal>
+  ) : (
+    <RouteDrawer title={title} width={width} headerAction={close}>
+      {body}
     </RouteDrawer>
   );
 }

@@ -1,0 +1,63 @@
+import { SimpleGrid } from "@mantine-parts/components/SimpleGrid/SimpleGrid.mjs";
+import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
+import { Text } from "@mantine-parts/components/Text/Text.mjs";
+import { withZod } from "@remix-validated-form/with-zod";
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { AuthenticityTokenInput } from "remix-utils/csrf/react";
+import { ValidatedForm, validationError } from "remix-validated-form";
+import { nextStepTitle, previousStepUrl, trialAddressSchema } from "~/domain/trial-wizard";
+import { loadTrialStep, postTrialStep } from "~/server/wizards/trials.server";
+import { CountryField } from "~/ui/contact-fields";
+import { TextField } from "~/ui/fields";
+import { PageErrorBoundary } from "~/ui/page";
+import { StepActions } from "~/ui/wizard/step-actions";
+
+const validator = withZod(trialAddressSchema);
+
+/** Where the trial's hardware is shipped (spec 001 §2 "Address"), starting from the profile and its shipping address. */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const { user, hubType, draft } = await loadTrialStep(request, params, "address");
+  const shipping = user.shippingAddress;
+  const defaults = draft.data.address ?? {
+    name: `${user.firstName} ${user.lastName}`.trim(),
+    company: user.company,
+    street: shipping?.line1 ?? "",
+    city: shipping?.city ?? "",
+    state: shipping?.state ?? "",
+    zipcode: shipping?.zip ?? "",
+    country: shipping?.country ?? "",
+  };
+  return json({ hubType, defaults });
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const { user, formData, wizard } = await postTrialStep(request, params, "address");
+  const result = await validator.validate(formData);
+  if (result.error) return validationError(result.error, result.submittedData);
+  return wizard.complete(user.id, "address", { address: result.data });
+}
+
+export default function AddressStep() {
+  const { hubType, defaults } = useLoaderData<typeof loader>();
+  return (
+    <ValidatedForm validator={validator} method="post" defaultValues={defaults} noValidate>
+      <AuthenticityTokenInput name="csrf" />
+      <Stack gap="md">
+        <Text>Where should we ship your trial hardware?</Text>
+        <SimpleGrid cols={{ base: 1, sm: 2 }}>
+          <TextField name="name" label="Name" required autoComplete="name" />
+          <TextField name="company" label="Company" required autoComplete="organization" />
+          <TextField name="street" label="Street" required autoComplete="address-line1" />
+          <TextField name="city" label="City" required autoComplete="address-level2" />
+          <TextField name="state" label="State" required autoComplete="address-level1" />
+          <TextField name="zipcode" label="ZIP code" required autoComplete="postal-code" />
+          <CountryField name="country" label="Country" required autoComplete="country" />
+        </SimpleGrid>
+      </Stack>
+      <StepActions previousTo={previousStepUrl(hubType, "address")} nextLabel={nextStepTitle(hubType, "address")} />
+    </ValidatedForm>
+  );
+}
+
+export const ErrorBoundary = PageErrorBoundary;

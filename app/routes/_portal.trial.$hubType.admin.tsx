@@ -1,0 +1,46 @@
+import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
+import { Text } from "@mantine-parts/components/Text/Text.mjs";
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { AuthenticityTokenInput } from "remix-utils/csrf/react";
+import { ValidatedForm } from "remix-validated-form";
+import { isHubPhone } from "~/domain/cloud-hub";
+import { administratorValidator } from "~/domain/cloud-hub-validators";
+import { nextStepTitle, previousStepUrl, userNameFrom } from "~/domain/trial-wizard";
+import { readAdministrator } from "~/server/wizards/cloud-hub.server";
+import { loadTrialStep, postTrialStep } from "~/server/wizards/trials.server";
+import { HubAdministratorFields } from "~/ui/hubs/administrator-fields";
+import { PageErrorBoundary } from "~/ui/page";
+import { StepActions } from "~/ui/wizard/step-actions";
+
+/** The cloud trial's Hub Admin step, prefilled from the profile with a username made of the names (spec 001 §2). */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const { user, hubType, draft } = await loadTrialStep(request, params, "admin");
+  const { firstName, lastName, email, phone } = user;
+  // The profile's phone is kept when the Hub takes its form (international numbers often do not fit it).
+  const phoneNumber = isHubPhone(phone) ? phone : "";
+  const defaults = draft.data.administrator ?? { userName: userNameFrom(firstName, lastName), firstName, lastName, phoneNumber, email };
+  return json({ hubType, defaults, passwordKept: Boolean(draft.data.sealedPassword) });
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const { user, formData, wizard } = await postTrialStep(request, params, "admin");
+  const posted = await readAdministrator(formData);
+  return posted.ok ? wizard.complete(user.id, "admin", posted.values) : posted.response;
+}
+
+export default function AdminStep() {
+  const { hubType, defaults, passwordKept } = useLoaderData<typeof loader>();
+  return (
+    <ValidatedForm validator={administratorValidator} method="post" defaultValues={defaults} noValidate>
+      <AuthenticityTokenInput name="csrf" />
+      <Stack gap="md">
+        <Text>The administrator account of your trial Hub. You sign in to the Hub with it.</Text>
+        <HubAdministratorFields passwordKept={passwordKept} />
+      </Stack>
+      <StepActions previousTo={previousStepUrl(hubType, "admin")} nextLabel={nextStepTitle(hubType, "admin")} />
+    </ValidatedForm>
+  );
+}
+
+export const ErrorBoundary = PageErrorBoundary;

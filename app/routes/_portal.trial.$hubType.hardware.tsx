@@ -1,0 +1,88 @@
+import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
+import { Table } from "@mantine-parts/components/Table/Table.mjs";
+import { Text } from "@mantine-parts/components/Text/Text.mjs";
+import { withZod } from "@remix-validated-form/with-zod";
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { AuthenticityTokenInput } from "remix-utils/csrf/react";
+import { ValidatedForm, validationError } from "remix-validated-form";
+import { formatCents } from "~/domain/format";
+import { ITEMS_PER_BOX, SHIPPING_CENTS_PER_BOX } from "~/domain/shipping";
+import { HARDWARE_QUANTITY, HARDWARE_RANGE, nextStepTitle, previousStepUrl, trialHardwareStepSchema } from "~/domain/trial-wizard";
+import { quoteTrialHardware } from "~/server/trials.server";
+import { loadTrialStep, postTrialStep } from "~/server/wizards/trials.server";
+import { TextField } from "~/ui/fields";
+import { PageErrorBoundary } from "~/ui/page";
+import { StepActions } from "~/ui/wizard/step-actions";
+
+const validator = withZod(trialHardwareStepSchema);
+
+/** Tokens and sensors for the trial (spec 001 §2 "Hardware"), in this customer's ids and prices. */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const { user, hubType, draft } = await loadTrialStep(request, params, "hardware");
+  const { lines } = await quoteTrialHardware(user, draft.data);
+  return json({ hubType, lines, defaults: { tokens: draft.data.tokens, sensors: draft.data.sensors } });
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const { user, formData, wizard } = await postTrialStep(request, params, "hardware");
+  const result = await validator.validate(formData);
+  if (result.error) return validationError(result.error, result.submittedData);
+  return wizard.complete(user.id, "hardware", result.data);
+}
+
+export default function HardwareStep() {
+  const { hubType, lines, defaults } = useLoaderData<typeof loader>();
+  const [tokens, sensors] = lines;
+  return (
+    <ValidatedForm validator={validator} method="post" defaultValues={defaults} noValidate>
+      <AuthenticityTokenInput name="csrf" />
+      <Stack gap="md">
+        <Text>
+          Order tokens and USB sensors to try GateKeeper with: one token per user, and one USB sensor per computer. Your card is charged only for
+          this hardware and its shipping ({formatCents(SHIPPING_CENTS_PER_BOX)} per box of up to {ITEMS_PER_BOX} items).
+        </Text>
+        <Table withTableBorder aria-label="Available hardware">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th scope="col">Item</Table.Th>
+              <Table.Th scope="col" ta="right">
+                Unit price
+              </Table.Th>
+              <Table.Th scope="col">Description</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {lines.map((line) => (
+              <Table.Tr key={line.id}>
+                <Table.Td>{line.name}</Table.Td>
+                <Table.Td ta="right">{formatCents(line.unitPrice)}</Table.Td>
+                <Table.Td>{line.description}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+        <Stack gap="sm" maw={360}>
+          {[
+            { name: "tokens", label: `Tokens (${tokens?.name ?? "tokens"})` },
+            { name: "sensors", label: `USB sensors (${sensors?.name ?? "sensors"})` },
+          ].map((field) => (
+            <TextField
+              key={field.name}
+              name={field.name}
+              label={field.label}
+              description={HARDWARE_RANGE}
+              type="number"
+              min={HARDWARE_QUANTITY.min}
+              max={HARDWARE_QUANTITY.max}
+              required
+            />
+          ))}
+        </Stack>
+      </Stack>
+      <StepActions previousTo={previousStepUrl(hubType, "hardware")} nextLabel={nextStepTitle(hubType, "hardware")} />
+    </ValidatedForm>
+  );
+}
+
+export const ErrorBoundary = PageErrorBoundary;

@@ -1,0 +1,53 @@
+import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
+import { Text } from "@mantine-parts/components/Text/Text.mjs";
+import { withZod } from "@remix-validated-form/with-zod";
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { AuthenticityTokenInput } from "remix-utils/csrf/react";
+import { ValidatedForm, validationError } from "remix-validated-form";
+import { HUB_REGION_OPTIONS, regionFromForm } from "~/domain/cloud-hub";
+import { isoDay, nextStepTitle, previousStepUrl, trialHubDefaults, trialInstanceStepSchema } from "~/domain/trial-wizard";
+import { env } from "~/server/env.server";
+import { subdomainUnavailable } from "~/server/wizards/cloud-hub.server";
+import { loadTrialStep, postTrialStep } from "~/server/wizards/trials.server";
+import { RegionField, SubdomainField } from "~/ui/hubs/address-fields";
+import { PageErrorBoundary } from "~/ui/page";
+import { TrialHubFields } from "~/ui/trials/trial-hub-fields";
+import { StepActions } from "~/ui/wizard/step-actions";
+
+/** The cloud trial's Hub Instance step: the trial's figures, and the Hub's address and region (the Hub wizard's rules). */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const { hubType, draft } = await loadTrialStep(request, params, "instance");
+  const today = isoDay(new Date());
+  const region = HUB_REGION_OPTIONS.find((option) => option.region === draft.data.region)?.value ?? "1";
+  return json({ hubType, today, host: env.HUB_HOST, defaults: { ...trialHubDefaults(draft.data, today), subdomain: draft.data.subdomain, hubRegion: region } });
+}
+
+/** Next: the form's rules, then the Hub service's availability check (spec 001 §4), as in the Hub wizard. */
+export async function action({ request, params }: ActionFunctionArgs) {
+  const { user, formData, wizard } = await postTrialStep(request, params, "instance");
+  const result = await withZod(trialInstanceStepSchema(isoDay(new Date()))).validate(formData);
+  if (result.error) return validationError(result.error, result.submittedData);
+  const unavailable = await subdomainUnavailable(result.data.subdomain);
+  if (unavailable) return validationError({ fieldErrors: { subdomain: unavailable } }, result.submittedData);
+  const { hubRegion, ...values } = result.data;
+  return wizard.complete(user.id, "instance", { ...values, region: regionFromForm(hubRegion) });
+}
+
+export default function InstanceStep() {
+  const { hubType, today, host, defaults } = useLoaderData<typeof loader>();
+  return (
+    <ValidatedForm validator={withZod(trialInstanceStepSchema(today))} method="post" defaultValues={defaults} noValidate>
+      <AuthenticityTokenInput name="csrf" />
+      <Stack gap="md">
+        <TrialHubFields />
+        <Text>Choose your Hub&apos;s address. It cannot be changed later, so we recommend using part of your organization&apos;s name.</Text>
+        <SubdomainField host={host} />
+        <RegionField />
+      </Stack>
+      <StepActions previousTo={previousStepUrl(hubType, "instance")} nextLabel={nextStepTitle(hubType, "instance")} />
+    </ValidatedForm>
+  );
+}
+
+export const ErrorBoundary = PageErrorBoundary;

@@ -1,0 +1,61 @@
+import { Button } from "@mantine-parts/components/Button/Button.mjs";
+import { Group } from "@mantine-parts/components/Group/Group.mjs";
+import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
+import { Text } from "@mantine-parts/components/Text/Text.mjs";
+import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
+import { AuthenticityTokenInput } from "remix-utils/csrf/react";
+import { formatCents } from "~/domain/format";
+import { previousStepUrl, trialStepUrl } from "~/domain/trial-wizard";
+import { redirectWithToast } from "~/server/session.server";
+import { buildTrial, loadTrialStep, postTrialStep, trialOrder } from "~/server/wizards/trials.server";
+import { PageErrorBoundary } from "~/ui/page";
+
+export const TRIAL_CHANGED = "Your trial's details changed since you reviewed them. Please review them and confirm again.";
+
+/** The Order step's confirmation (spec 001 §2): 'Build My Trial' posts the trial's key. */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const { user, hubType, draft } = await loadTrialStep(request, params, "order");
+  const { quote, key } = await trialOrder(user, hubType, draft);
+  return json({ hubType, key, total: quote.total });
+}
+
+/** 'Build My Trial': the trial runs as a job, once; the page follows it. */
+export async function action({ request, params }: ActionFunctionArgs) {
+  const { user, formData, hubType } = await postTrialStep(request, params, "order");
+  const placement = await buildTrial(user, hubType, String(formData.get("trialKey") ?? ""));
+  if ("usedUp" in placement) return redirect("/trial");
+  if ("placed" in placement) return redirect(`/trial/runs/${placement.placed.id}`);
+  return redirectWithToast(request, trialStepUrl(hubType, "review"), { kind: "error", message: TRIAL_CHANGED });
+}
+
+export default function OrderStep() {
+  const { hubType, key, total } = useLoaderData<typeof loader>();
+  const busy = useNavigation().state === "submitting";
+  return (
+    <Form method="post">
+      <AuthenticityTokenInput name="csrf" />
+      {key ? <input type="hidden" name="trialKey" value={key} /> : null}
+      <Stack gap="md">
+        <Text>
+          {total > 0
+            ? `We create your trial license and order your hardware: ${formatCents(total)} is charged to your card.`
+            : "We create your trial license; nothing is charged."}
+        </Text>
+        <Text size="sm">
+          Building your trial takes a moment. Please keep this window open to follow it; if it closes, the trial is still built, and only once.
+        </Text>
+        <Group justify="space-between">
+          <Button component={Link} to={previousStepUrl(hubType, "order") ?? "/trial"} variant="default">
+            Previous
+          </Button>
+          <Button type="submit" name="intent" value="build" disabled={!key} loading={busy}>
+            Build My Trial
+          </Button>
+        </Group>
+      </Stack>
+    </Form>
+  );
+}
+
+export const ErrorBoundary = PageErrorBoundary;

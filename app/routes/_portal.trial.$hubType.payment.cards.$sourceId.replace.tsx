@@ -1,0 +1,9 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { replaceCardDrawer } from "~/server/billing-drawers.server";
+import { trialPaymentUrl } from "~/server/wizards/trials.server";
+
+// The account's drawer, mounted over a trial's payment step; saving returns to the step.
+export const loader = (args: LoaderFunctionArgs) => replaceCardDrawer.loader(args, trialPaymentUrl(args.params));
+export const action = (args: ActionFunctionArgs) => replaceCardDrawer.action(args, trialPaymentUrl(args.params));
+export { ReplaceCardDrawer as default } from "~/ui/billing/card-drawers";
+export { DrawerErrorBoundary as ErrorBoundary } from "~/ui/billing/drawer";

@@ -1,0 +1,96 @@
+import { Alert } from "@mantine-parts/components/Alert/Alert.mjs";
+import { Button } from "@mantine-parts/components/Button/Button.mjs";
+import { Group } from "@mantine-parts/components/Group/Group.mjs";
+import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
+import { Text } from "@mantine-parts/components/Text/Text.mjs";
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { Form, Link, Outlet, useActionData, useLoaderData } from "@remix-run/react";
+import { AuthenticityTokenInput } from "remix-utils/csrf/react";
+import { hardwareCount, nextStepTitle, previousStepUrl, trialStepUrl } from "~/domain/trial-wizard";
+import { choosePayment, loadPaymentStep } from "~/server/account-billing.server";
+import { addCardInStep, newCardFormData } from "~/server/billing-drawers.server";
+import { getBilling } from "~/server/billing/index.server";
+import { loadTrialStep, postTrialStep } from "~/server/wizards/trials.server";
+import { CardForm } from "~/ui/billing/card-drawers";
+import { PaymentStep } from "~/ui/billing/payment-step";
+import { PageErrorBoundary } from "~/ui/page";
+
+/**
+ * The trial's Payment step (spec 001 §2, "Payment step and card form"): the card the hardware is charged
+ * to, or the new-card form when there is none yet. Without hardware no card is needed.
+ */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const { user, hubType, draft } = await loadTrialStep(request, params, "payment");
+  const ordersHardware = hardwareCount(draft.data) > 0;
+  const step = ordersHardware ? await loadPaymentStep(user) : null;
+  // The card chosen earlier in this trial stays chosen while it is still on file.
+  const chosen = step?.status === "ready" && step.sources.some((source) => source.id === draft.data.paymentSourceId) ? draft.data.paymentSourceId : null;
+  const needsCard = step?.status === "ready" && step.sources.length === 0;
+  return json({
+    hubType,
+    step: step?.status === "ready" && chosen ? { ...step, preselectedSourceId: chosen } : step,
+    newCard: needsCard ? newCardFormData(user) : null,
+  });
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const { user, formData, intent, hubType, wizard, draft } = await postTrialStep(request, params, "payment");
+  if (hardwareCount(draft.data) === 0) return wizard.complete(user.id, "payment", { paymentSourceId: null });
+  if (intent === "add-card") {
+    // Saving a card chooses it and goes on (spec 001 §2).
+    const added = await addCardInStep(request, trialStepUrl(hubType, "payment"), user, formData);
+    return added.ok ? wizard.complete(user.id, "payment", { paymentSourceId: added.value }) : added.response;
+  }
+  const choice = await choosePayment(user, formData, getBilling(), { withAddresses: false });
+  if (!choice.ok) return json({ message: choice.message }, { status: 422 });
+  return wizard.complete(user.id, "payment", { paymentSourceId: choice.paymentSourceId });
+}
+
+const CHARGED_ONLY_FOR_HARDWARE =
+  "Your card is charged only for the hardware you ordered and its shipping. It is not charged automatically when the trial ends.";
+
+export default function PaymentStepRoute() {
+  const { hubType, step, newCard } = useLoaderData<typeof loader>();
+  const problem = (useActionData<typeof action>() as { message?: string } | undefined)?.message;
+  const previousTo = previousStepUrl(hubType, "payment");
+  const nextLabel = nextStepTitle(hubType, "payment");
+  if (!step) {
+    return (
+      <Form method="post">
+        <AuthenticityTokenInput name="csrf" />
+        <Stack gap="md">
+          <Text>You have not ordered any hardware, so no card is needed: your trial is free.</Text>
+          <Group justify="space-between">
+            <Button component={Link} to={previousTo ?? trialStepUrl(hubType, "hardware")} variant="default">
+              Previous
+            </Button>
+            <Button type="submit" name="intent" value="next">
+              {nextLabel}
+            </Button>
+          </Group>
+        </Stack>
+      </Form>
+    );
+  }
+  return (
+    <Stack gap="md">
+      <Text>{CHARGED_ONLY_FOR_HARDWARE}</Text>
+      {problem ? (
+        <Alert color="red" role="alert">
+          {problem}
+        </Alert>
+      ) : null}
+      <PaymentStep
+        data={step}
+        nextLabel={nextLabel}
+        previousTo={previousTo}
+        drawerBase={trialStepUrl(hubType, "payment")}
+        withAddresses={false}
+        newCard={newCard ? <CardForm data={newCard} intent="add-card" /> : undefined}
+      />
+      <Outlet />
+    </Stack>
+  );
+}
+
+export const ErrorBoundary = PageErrorBoundary;

@@ -1,0 +1,86 @@
+import { Alert } from "@mantine-parts/components/Alert/Alert.mjs";
+import { Button } from "@mantine-parts/components/Button/Button.mjs";
+import { Group } from "@mantine-parts/components/Group/Group.mjs";
+import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
+import { Title } from "@mantine-parts/components/Title/Title.mjs";
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { Form, Link, useLoaderData } from "@remix-run/react";
+import { AuthenticityTokenInput } from "remix-utils/csrf/react";
+import { regionLabel } from "~/domain/cloud-hub";
+import { formatCents, formatDate } from "~/domain/format";
+import { hardwareCount, previousStepUrl, SEVEN_DAYS_NOTICE, trialValidity } from "~/domain/trial-wizard";
+import { env } from "~/server/env.server";
+import { quoteTrialHardware } from "~/server/trials.server";
+import { loadTrialStep, postTrialStep } from "~/server/wizards/trials.server";
+import { PageErrorBoundary } from "~/ui/page";
+import { SummaryTable } from "~/ui/wizard/summary-table";
+
+/** The trial's Review (spec 001 §2): everything chosen, the license's dates and what the hardware costs. */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const { user, hubType, draft } = await loadTrialStep(request, params, "review");
+  const { data } = draft;
+  const quote = await quoteTrialHardware(user, data);
+  const validity = data.startDate ? trialValidity(data.startDate, data.duration) : null;
+  const rows: [string, string][] = [
+    ...(hubType === "cloud"
+      ? ([
+          ["Hub URL", `https://${data.subdomain}.${env.HUB_HOST}`],
+          ["Hosting region", regionLabel(data.region)],
+          ["Hub administrator", data.administrator ? `${data.administrator.firstName} ${data.administrator.lastName} (${data.administrator.userName})` : ""],
+        ] as [string, string][])
+      : ([["Hub", "On-Premise GateKeeper Hub"]] as [string, string][])),
+    ["Plan", "Ultimate (trial)"],
+    ["Users", String(data.nodes ?? "")],
+    ["Total employees", String(data.employees ?? "")],
+    ["Duration", `${data.duration} days`],
+    ["License valid from", validity ? formatDate(validity.validFrom) : ""],
+    ["License valid to", validity ? formatDate(validity.validTo) : ""],
+  ];
+  const hardware: [string, string][] = [
+    ...quote.lines.filter((line) => line.quantity > 0).map((line): [string, string] => [line.name, `${line.quantity} × ${formatCents(line.unitPrice)}`]),
+    ...(quote.shipping ? ([["Shipping", formatCents(quote.shipping)]] as [string, string][]) : []),
+    ["Charged to your card", formatCents(quote.total)],
+  ];
+  const address = data.address;
+  const shipTo = address ? `${address.name}, ${address.company}, ${address.street}, ${address.city}, ${address.state} ${address.zipcode}, ${address.country}` : "";
+  return json({ hubType, rows, hardware, shipTo, ordersHardware: hardwareCount(data) > 0 });
+}
+
+/** 'Order Confirmation': on to the Order step. */
+export async function action({ request, params }: ActionFunctionArgs) {
+  const { user, wizard } = await postTrialStep(request, params, "review");
+  return wizard.complete(user.id, "review", {});
+}
+
+export default function ReviewStep() {
+  const { hubType, rows, hardware, shipTo, ordersHardware } = useLoaderData<typeof loader>();
+  return (
+    <Form method="post">
+      <AuthenticityTokenInput name="csrf" />
+      <Stack gap="md">
+        <SummaryTable label="Your trial" rows={rows} />
+        <Title order={3} size="h5">
+          Hardware
+        </Title>
+        {ordersHardware ? (
+          <>
+            <SummaryTable label="Your hardware" rows={[...hardware, ["Ship to", shipTo]]} />
+            <Alert color="blue">{SEVEN_DAYS_NOTICE}</Alert>
+          </>
+        ) : (
+          <SummaryTable label="Your hardware" rows={[["Hardware", "None: nothing is charged"]]} />
+        )}
+        <Group justify="space-between">
+          <Button component={Link} to={previousStepUrl(hubType, "review") ?? "/trial"} variant="default">
+            Previous
+          </Button>
+          <Button type="submit" name="intent" value="next">
+            Order Confirmation
+          </Button>
+        </Group>
+      </Stack>
+    </Form>
+  );
+}
+
+export const ErrorBoundary = PageErrorBoundary;

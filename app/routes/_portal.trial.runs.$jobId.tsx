@@ -1,0 +1,109 @@
+import { Alert } from "@mantine-parts/components/Alert/Alert.mjs";
+import { Anchor } from "@mantine-parts/components/Anchor/Anchor.mjs";
+import { Button } from "@mantine-parts/components/Button/Button.mjs";
+import { Group } from "@mantine-parts/components/Group/Group.mjs";
+import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
+import { json, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { HARDWARE_PURCHASE_FAILED, SEVEN_DAYS_NOTICE, TRIAL_MODAL_WIDTHS, TRIAL_WIZARD_TITLES, trialStepUrl, USE_THE_STORE } from "~/domain/trial-wizard";
+import { requireUser } from "~/server/auth.server";
+import { readUserForm } from "~/server/forms.server";
+import { jobProgress, retryFromProgress } from "~/server/jobs/progress.server";
+import { trialOutcome } from "~/server/jobs/trial.server";
+import { trialRun } from "~/server/wizards/trials.server";
+import { PageErrorBoundary } from "~/ui/page";
+import { RouteModal } from "~/ui/route-dialogs";
+import { ContactSupport } from "~/ui/support-link";
+import { ALL_PARTS_STYLES } from "~/ui/stylesheets";
+import { ACCESSIBLE_GREEN } from "~/ui/theme";
+import { JobProgressPanel } from "~/ui/wizard/job-progress";
+
+export const links: LinksFunction = () => [ALL_PARTS_STYLES];
+
+/** A trial being built (spec 001 §2 "Order"): its progress list, the failure screens, and the finish. */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  const { hubType, kind, stages } = trialRun(user.id, params.jobId ?? "");
+  const { job, view } = jobProgress(user.id, params.jobId ?? "", kind, stages);
+  const { hub, licenseId, hardware } = trialOutcome(job);
+  return json({
+    hubType,
+    view,
+    hub,
+    licenseId,
+    hardwareFailed: hardware?.status === "failed",
+    hardwareOrdered: hardware?.status === "invoiced",
+  });
+}
+
+/** "Try again": the same trial from the step that stopped it; a license, a Hub or a charge is never made twice. */
+export async function action({ request, params }: ActionFunctionArgs) {
+  const { user } = await readUserForm(request);
+  const { kind } = trialRun(user.id, params.jobId ?? "");
+  retryFromProgress(user.id, params.jobId ?? "", kind);
+  return redirect(new URL(request.url).pathname);
+}
+
+export default function TrialProgress() {
+  const { hubType, view, hub, licenseId, hardwareFailed, hardwareOrdered } = useLoaderData<typeof loader>();
+  const running = view.status === "queued" || view.status === "running" || view.status === "needs_attention";
+  return (
+    <RouteModal title={TRIAL_WIZARD_TITLES[hubType]} closeTo={running ? undefined : "/home"} size={TRIAL_MODAL_WIDTHS[hubType]}>
+      <Stack gap="md">
+        {hardwareFailed ? (
+          <Alert color="red" role="alert" title={HARDWARE_PURCHASE_FAILED}>
+            {USE_THE_STORE}:{" "}
+            <Anchor component={Link} to="/store">
+              Store
+            </Anchor>
+            .
+          </Alert>
+        ) : null}
+        <JobProgressPanel
+          view={view}
+          label="Trial progress"
+          runningText="Your trial is being built. You can leave this page: it goes on, and the trial is built only once."
+          editTo={trialStepUrl(hubType, "review")}
+          editLabel="Back to your trial's details"
+          success={
+            <>
+              <Alert color={ACCESSIBLE_GREEN} role="status" title="Your GateKeeper Enterprise trial is ready!">
+                {hub ? hub.url : "Install the On-Premise Hub, then upload your trial license to it."}
+                {hardwareOrdered ? ` ${SEVEN_DAYS_NOTICE}` : ""}
+              </Alert>
+              <Group justify="flex-end">
+                {hub ? (
+                  // A plain link: the browser follows the redirect to the Hub itself (decision 070).
+                  <Button component="a" href={`/hubs/${hub.hubId}/sign-in`}>
+                    Go to Hub
+                  </Button>
+                ) : (
+                  <>
+                    <Button component={Link} to="/setup/onPremiseHub" variant="default">
+                      On-Premise Hub setup
+                    </Button>
+                    {licenseId ? (
+                      <Button component="a" href={`/licenses/${licenseId}/download`}>
+                        Download Your Trial License
+                      </Button>
+                    ) : null}
+                  </>
+                )}
+              </Group>
+            </>
+          }
+        />
+        {view.status === "failed" ? (
+          <ContactSupport>
+            , or buy hardware in the{" "}
+            <Anchor component={Link} to="/store">
+              Store
+            </Anchor>
+          </ContactSupport>
+        ) : null}
+      </Stack>
+    </RouteModal>
+  );
+}
+
+export const ErrorBoundary = PageErrorBoundary;

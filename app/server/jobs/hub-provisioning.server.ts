@@ -1,0 +1,176 @@
+import { and, eq } from "drizzle-orm";
+import { z } from "zod";
+import { DEPLOYMENT_FAILURES, hubAdministratorSchema, UNABLE_TO_VERIFY_LICENSE } from "~/domain/cloud-hub";
+import { hubInstallationLicenses, hubInstallations, licenses } from "~db/schema";
+import { selectableLicense } from "../cloud-hub-licenses.server";
+import { db } from "../db.server";
+import { env } from "../env.server";
+import { getHubs, HubError, type Tenant } from "../hubs/index.server";
+import { openSecret, sealSecret } from "../wizards/sealed.server";
+import { StepRefused, type JobContext, type JobFailure, type JobStep, type JobView } from "./runner.server";
+
+/**
+ * A cloud Hub's provisioning (spec 001 §4), the steps shared by the cloud Hub deployment (decision 090) and
+ * the cloud trial: Create Hub, Connect to Portal, Create Account, Upload License, and recording the Hub.
+ * Creation carries the step's key, so a repeat after a lost answer or a crash returns the first tenant
+ * instead of making a second; every later call can simply be repeated. Waiting for the Hub is a step that
+ * fails as retryable while it is not ready, so the runner's backoff paces the checks.
+ */
+
+/** What provisioning needs in a job's input. */
+export const hubProvisioningFields = {
+  subdomain: z.string(),
+  region: z.enum(["US", "EU"]),
+  administrator: hubAdministratorSchema,
+  /** Sealed; deleted from the saved input once the Hub's administrator exists (the license upload forgets it). */
+  adminPassword: z.string().optional(),
+};
+export type HubProvisioningInput = z.infer<z.ZodObject<typeof hubProvisioningFields>>;
+
+/** The Hub is still coming up: retried with the runner's backoff, and after the last try the step's screen. */
+const notYet = (message: string) => new HubError(message, { kind: "retryable", code: "not_ready" });
+
+const ownedLicense = (ownerId: string, licenseId: string) =>
+  db.select().from(licenses).where(and(eq(licenses.id, licenseId), eq(licenses.ownerId, ownerId))).get();
+
+const tenantOf = (results: Record<string, unknown>) => results["create-tenant"] as Tenant;
+
+/** The Hub a finished provisioning recorded (the 'Go to Hub' link needs its id). */
+export type RecordedHub = { hubId: string; url: string };
+export const recordedHubOf = (results: Record<string, unknown> | null | undefined) => (results?.["record-hub"] as RecordedHub | undefined) ?? null;
+
+/** The provisioning steps; `licenseIdOf` says which of the user's licenses the Hub gets. */
+export function hubProvisioningSteps<Input extends HubProvisioningInput>(licenseIdOf: (context: JobContext<Input>) => string): JobStep<Input>[] {
+  return [
+    {
+      name: "create-tenant",
+      // Not a charge, but a Hub made cannot be unmade: a later Submit of the same draft leads back to this job.
+      charges: true,
+      async run(context) {
+        const { ownerId, input, stepKey } = context;
+        if (!selectableLicense(ownerId, licenseIdOf(context))) throw new StepRefused(UNABLE_TO_VERIFY_LICENSE);
+        return getHubs().createTenant({ customerId: ownerId, subdomain: input.subdomain, region: input.region, idempotencyKey: stepKey });
+      },
+    },
+    {
+      name: "add-tenant",
+      async run({ results }) {
+        await getHubs().addTenant(tenantOf(results));
+        return null;
+      },
+    },
+    {
+      name: "register-tenant",
+      async run({ results }) {
+        await getHubs().registerTenant(tenantOf(results).hubId);
+        return null;
+      },
+    },
+    {
+      name: "wait-until-ready",
+      async run({ results }) {
+        const tenant = tenantOf(results);
+        if (!tenant.ready && !(await getHubs().syncTenant(tenant.hubId)).ready) throw notYet("The Hub is not ready yet.");
+        return null;
+      },
+    },
+    {
+      name: "start-hub",
+      async run({ results }) {
+        const tenant = tenantOf(results);
+        if (!tenant.running && !(await getHubs().startHub(tenant.url)).running) throw notYet("The Hub is not running yet.");
+        return null;
+      },
+    },
+    {
+      name: "set-up-admin",
+      async run({ input, results }) {
+        const password = input.adminPassword ? openSecret(input.adminPassword) : null;
+        if (!password) throw new StepRefused(DEPLOYMENT_FAILURES.admin.message);
+        const session = await getHubs().setUpAdmin(tenantOf(results).url, { ...input.administrator, password });
+        // The session token is a credential too: kept sealed like the password, and only until the upload.
+        return { jwt: sealSecret(session.jwt) };
+      },
+    },
+    {
+      name: "upload-license",
+      async run(context) {
+        const { ownerId, results, forget } = context;
+        // The administrator exists now (set-up-admin is recorded done), so the typed password has served.
+        forget("adminPassword");
+        const license = ownedLicense(ownerId, licenseIdOf(context));
+        const jwt = openSecret((results["set-up-admin"] as { jwt: string }).jwt);
+        if (!license || !jwt) throw new StepRefused(DEPLOYMENT_FAILURES.upload.message);
+        await getHubs().uploadLicense(tenantOf(results).url, license.licenseCode, jwt);
+        return null;
+      },
+    },
+    {
+      name: "record-hub",
+      async run(context): Promise<RecordedHub> {
+        const { ownerId, results } = context;
+        const tenant = tenantOf(results);
+        const licenseId = licenseIdOf(context);
+        const license = ownedLicense(ownerId, licenseId);
+        db.transaction((tx) => {
+          tx.insert(hubInstallations)
+            .values({ id: tenant.hubId, ownerId, type: "cloud", url: tenant.url, lastSeen: new Date(), maxUsers: license?.nodes ?? 0 })
+            .onConflictDoNothing()
+            .run();
+          tx.insert(hubInstallationLicenses).values({ hubInstallationId: tenant.hubId, licenseId }).onConflictDoNothing().run();
+          tx.update(licenses).set({ isUsed: true }).where(eq(licenses.id, licenseId)).run();
+        });
+        return { hubId: tenant.hubId, url: tenant.url };
+      },
+    },
+  ];
+}
+
+/** The spec's screen for a provisioning step that stopped, or null for a step that is not one of them. */
+export function provisioningFailure(step: string, error: unknown): JobFailure | null {
+  const screen = (() => {
+    switch (step) {
+      case "create-tenant":
+        return DEPLOYMENT_FAILURES.create;
+      case "add-tenant":
+      case "register-tenant":
+        return DEPLOYMENT_FAILURES.register;
+      case "wait-until-ready":
+        return DEPLOYMENT_FAILURES.notReady;
+      case "start-hub":
+        return DEPLOYMENT_FAILURES.notRunning;
+      case "set-up-admin":
+        return DEPLOYMENT_FAILURES.admin;
+      case "upload-license":
+        return DEPLOYMENT_FAILURES.upload;
+      default:
+        return null;
+    }
+  })();
+  if (!screen) return null;
+  // A refusal of the license itself says so; everything else is the spec's screen.
+  const message = error instanceof StepRefused && error.message === UNABLE_TO_VERIFY_LICENSE ? error.message : screen.message;
+  return { step, title: screen.title, message };
+}
+
+/** The progress stages of provisioning (spec 001 §2); each job adds its own Finish. */
+export const PROVISIONING_STAGES = [
+  { title: "Create Hub", steps: ["create-tenant"] },
+  { title: "Connect to Portal", steps: ["add-tenant", "register-tenant", "wait-until-ready", "start-hub"] },
+  { title: "Create Account", steps: ["set-up-admin"] },
+  { title: "Upload License", steps: ["upload-license"] },
+];
+
+/**
+ * Steps whose failure screen asks the customer to check again after 30 seconds (spec 001 §8, §9): the Hub
+ * exists and is still coming up, so an immediate retry would most likely stop at the same point.
+ */
+const WAIT_BEFORE_RETRY = new Set(["add-tenant", "register-tenant", "wait-until-ready", "start-hub"]);
+
+/** When 'Try again' opens for a failed deployment: null when it is open now (or the job did not fail). */
+export function retryOpensAt(job: Pick<JobView, "status" | "error" | "updatedAt">, now = new Date()): Date | null {
+  if (job.status !== "failed" || !job.error || !WAIT_BEFORE_RETRY.has(job.error.step)) return null;
+  // A failed job is not written again until it is retried: its last update is when it stopped.
+  const opensAt = new Date(job.updatedAt.getTime() + env.HUB_RETRY_WAIT_MS);
+  return opensAt > now ? opensAt : null;
+}

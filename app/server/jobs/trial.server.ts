@@ -1,0 +1,179 @@
+import { z } from "zod";
+import { USED_UP_TRIAL } from "~/domain/trials";
+import { CARD_NOT_CHARGED, TRIAL_FAILURES, type TrialAddress } from "~/domain/trial-wizard";
+import { ensureBillingCustomer } from "../account-billing.server";
+import { getBilling, ProviderError, type Address } from "../billing/index.server";
+import { createTrialLicense, quoteTrialHardware, recordTrial, TrialUsedUpError } from "../trials.server";
+import { findUserById } from "../users.server";
+import { hubProvisioningFields, hubProvisioningSteps, PROVISIONING_STAGES, provisioningFailure, recordedHubOf } from "./hub-provisioning.server";
+import { clearDraftStep } from "./steps.server";
+import { StepRefused, type JobContext, type JobKind, type JobStep, type JobView } from "./runner.server";
+
+/**
+ * Building a trial (spec 001 §4 "Trial flow"): the trial license, for a cloud trial the Hub's provisioning
+ * (the same steps as a cloud Hub deployment), the hardware invoice when something is ordered, the trial
+ * record, and the draft cleared. The license step checks eligibility atomically; the invoice carries the
+ * step's key, so a repeat after a crash or a lost answer never charges twice. A refused hardware purchase
+ * does not stop the trial: the step records the failure and the finish screen says 'Hardware purchase failed.'.
+ */
+const addressSchema = z.object({ name: z.string(), company: z.string(), street: z.string(), city: z.string(), state: z.string(), zipcode: z.string(), country: z.string() });
+
+const trialFields = {
+  draftId: z.string(),
+  digest: z.string(),
+  nodes: z.number().int(),
+  employees: z.number().int(),
+  startDate: z.string(),
+  duration: z.number().int(),
+  tokens: z.number().int(),
+  sensors: z.number().int(),
+  address: addressSchema,
+  paymentSourceId: z.string().nullable(),
+  /** What the customer confirmed for the hardware and its shipping, in cents; the invoice must cost the same. */
+  hardwareCents: z.number().int(),
+};
+const onPremiseTrialInput = z.object(trialFields);
+const cloudTrialInput = z.object({ ...trialFields, ...hubProvisioningFields });
+export type OnPremiseTrialInput = z.infer<typeof onPremiseTrialInput>;
+export type CloudTrialInput = z.infer<typeof cloudTrialInput>;
+type TrialInput = OnPremiseTrialInput;
+
+const owner = (ownerId: string) => {
+  const user = findUserById(ownerId);
+  if (!user) throw new StepRefused("The account no longer exists.");
+  return user;
+};
+
+export const trialLicenseOf = (results: Record<string, unknown> | null | undefined) => (results?.["trial-license"] as { licenseId: string } | undefined)?.licenseId ?? null;
+
+function trialLicenseStep<Input extends TrialInput>(hubType: "cloud" | "onpremise"): JobStep<Input> {
+  return {
+    name: "trial-license",
+    // A trial taken cannot be given back: a later confirmation of the same draft leads back to this job.
+    charges: true,
+    async run({ id, ownerId, input }) {
+      try {
+        const license = createTrialLicense({ id, user: owner(ownerId), hubType, nodes: input.nodes, startDate: input.startDate, duration: input.duration });
+        return { licenseId: license.id };
+      } catch (error) {
+        if (error instanceof TrialUsedUpError) throw new StepRefused(USED_UP_TRIAL);
+        throw error;
+      }
+    },
+  };
+}
+
+function shippingAddressOf(address: TrialAddress): Address {
+  const [firstName = "", ...rest] = address.name.trim().split(/\s+/);
+  return { firstName, lastName: rest.join(" "), company: address.company, line1: address.street, city: address.city, state: address.state, zip: address.zipcode, country: address.country };
+}
+
+export type HardwarePurchase = { status: "none" } | { status: "invoiced"; invoiceId: string } | { status: "failed" };
+export const hardwarePurchaseOf = (results: Record<string, unknown> | null | undefined) => (results?.["purchase-hardware"] as HardwarePurchase | undefined) ?? null;
+
+/** The hardware invoice, only when something is ordered; a refusal is recorded, and the trial goes on. */
+function purchaseHardwareStep<Input extends TrialInput>(): JobStep<Input> {
+  return {
+    name: "purchase-hardware",
+    charges: true,
+    async run({ ownerId, input, stepKey }): Promise<HardwarePurchase> {
+      if (input.tokens + input.sensors === 0 || !input.paymentSourceId) return { status: "none" };
+      const user = owner(ownerId);
+      // The money rule: the invoice must cost what the customer confirmed, or nothing is charged.
+      const quote = await quoteTrialHardware(user, input);
+      if (quote.total !== input.hardwareCents) return { status: "failed" };
+      try {
+        const customerId = await ensureBillingCustomer(user);
+        const hardware = quote.lines.filter((line) => line.quantity > 0).map(({ id, quantity }) => ({ id, quantity }));
+        const invoice = await getBilling().createHardwareInvoice(
+          { customerId, paymentSourceId: input.paymentSourceId, hardware, shippingAddress: shippingAddressOf(input.address) },
+          stepKey,
+        );
+        return { status: "invoiced", invoiceId: invoice.id };
+      } catch (error) {
+        // A refusal charged nothing; a timeout or an outage is retried with the same key (never a second charge).
+        if (error instanceof ProviderError && error.kind === "final") return { status: "failed" };
+        throw error;
+      }
+    },
+  };
+}
+
+/** The trial record (spec 001 §3); its failure is only logged (spec 001 §4), as the trial itself exists. */
+function recordTrialStep<Input extends TrialInput>(hubType: "cloud" | "onpremise", userNameOf: (input: Input) => string | null): JobStep<Input> {
+  return {
+    name: "record-trial",
+    async run({ id, ownerId, input, results }: JobContext<Input>) {
+      const hub = recordedHubOf(results);
+      try {
+        recordTrial({
+          id,
+          userId: ownerId,
+          hubType,
+          hubId: hub?.hubId ?? null,
+          hubUrl: hub?.url ?? null,
+          licenseId: trialLicenseOf(results) ?? "",
+          nodes: input.nodes,
+          employees: input.employees,
+          tokens: input.tokens,
+          sensors: input.sensors,
+          duration: input.duration,
+          userName: userNameOf(input),
+          address: input.address,
+        });
+        return { recorded: true };
+      } catch (error) {
+        console.error(JSON.stringify({ level: "error", event: "trial-record-failed", jobId: id, message: error instanceof Error ? error.message : String(error) }));
+        return { recorded: false };
+      }
+    },
+  };
+}
+
+/** Every trial screen says the card was not charged (spec 001 §8): nothing is charged before the hardware. */
+function trialFailure(step: string, error: unknown) {
+  if (step === "purchase-hardware") return { step, ...TRIAL_FAILURES.hardware };
+  if (step === "trial-license" && error instanceof StepRefused && error.message === USED_UP_TRIAL) {
+    return { step, title: TRIAL_FAILURES.license.title, message: `${USED_UP_TRIAL} ${CARD_NOT_CHARGED}` };
+  }
+  const hubScreen = provisioningFailure(step, error);
+  if (hubScreen) return { ...hubScreen, message: `${hubScreen.message} ${CARD_NOT_CHARGED}` };
+  return { step, ...TRIAL_FAILURES.license };
+}
+
+export const onPremiseTrial: JobKind<OnPremiseTrialInput> = {
+  name: "onpremise-trial",
+  input: onPremiseTrialInput,
+  steps: [trialLicenseStep("onpremise"), purchaseHardwareStep(), recordTrialStep("onpremise", () => null), clearDraftStep()],
+  failure: trialFailure,
+};
+
+export const cloudTrial: JobKind<CloudTrialInput> = {
+  name: "cloud-trial",
+  input: cloudTrialInput,
+  steps: [
+    trialLicenseStep<CloudTrialInput>("cloud"),
+    ...hubProvisioningSteps<CloudTrialInput>(({ results }) => trialLicenseOf(results) ?? ""),
+    purchaseHardwareStep<CloudTrialInput>(),
+    recordTrialStep<CloudTrialInput>("cloud", (input) => input.administrator.userName),
+    clearDraftStep<CloudTrialInput>(),
+  ],
+  failure: trialFailure,
+};
+
+const LICENSE_STAGE = { title: "Trial License", steps: ["trial-license"] };
+const HARDWARE_STAGE = { title: "Purchase Hardware", steps: ["purchase-hardware"] };
+
+/** The progress lists of spec 001 §2. */
+export const TRIAL_STAGES = {
+  cloud: [LICENSE_STAGE, ...PROVISIONING_STAGES, HARDWARE_STAGE, { title: "Finish", steps: ["record-hub", "record-trial", "clear-draft"] }],
+  onpremise: [LICENSE_STAGE, HARDWARE_STAGE, { title: "Finish", steps: ["record-trial", "clear-draft"] }],
+};
+
+export const TRIAL_JOBS = { cloud: cloudTrial, onpremise: onPremiseTrial };
+
+/** What a trial has made so far, from its finished steps: the Hub, the license and the hardware purchase. */
+export function trialOutcome(job: JobView) {
+  const results = Object.fromEntries(Object.entries(job.steps).flatMap(([name, state]) => (state.status === "done" ? [[name, state.result]] : [])));
+  return { hub: recordedHubOf(results), licenseId: trialLicenseOf(results), hardware: hardwarePurchaseOf(results) };
+}

@@ -1,0 +1,122 @@
+import { and, count, eq, inArray, isNull } from "drizzle-orm";
+import { canStartTrial } from "~/domain/trials";
+import { shippingCharge } from "~/domain/shipping";
+import { displayName } from "~/domain/subscription";
+import { trialHardwareId, trialValidity, type TrialAddress, type TrialHubType } from "~/domain/trial-wizard";
+import { jobs, licenses, trials } from "~db/schema";
+import { getBilling } from "./billing/index.server";
+import { db } from "./db.server";
+import { licenseRow } from "./license-files.server";
+import type { UserRecord } from "./users.server";
+
+/**
+ * Trials as the portal keeps them (spec 001 §3 "Saved trial record", "Trial license payload"). A trial is
+ * taken when its license is made: each trial makes exactly one license of type trial, so counting those
+ * (and older records without a license) says how many trials a user has had, including one whose record
+ * is not written yet. The license is made in an immediate transaction that checks eligibility first, so
+ * two trials started at once in two tabs or two processes cannot both pass.
+ */
+
+export const TRIAL_JOB_KINDS = ["cloud-trial", "onpremise-trial"] as const;
+
+function trialsTakenIn(store: Pick<typeof db, "select">, userId: string): number {
+  const licensed = store.select({ n: count() }).from(licenses).where(and(eq(licenses.ownerId, userId), eq(licenses.type, "trial"))).get()?.n ?? 0;
+  const unlicensed = store.select({ n: count() }).from(trials).where(and(eq(trials.userId, userId), isNull(trials.licenseId))).get()?.n ?? 0;
+  return licensed + unlicensed;
+}
+
+/** Whether the user may start a trial now (the chooser, the wizards and the job all ask this). */
+export function mayStartTrial(user: Pick<UserRecord, "id" | "customerType">): boolean {
+  return canStartTrial(user, trialsTakenIn(db, user.id));
+}
+
+/** A trial job that has not made its license yet and may still make one: a second one must not be queued beside it. */
+export function hasPendingTrial(userId: string): boolean {
+  return db
+    .select({ steps: jobs.steps })
+    .from(jobs)
+    .where(and(eq(jobs.ownerId, userId), inArray(jobs.kind, [...TRIAL_JOB_KINDS]), inArray(jobs.status, ["queued", "running", "needs_attention"])))
+    .all()
+    .some((job) => (job.steps as Record<string, { status?: string }>)["trial-license"]?.status !== "done");
+}
+
+export class TrialUsedUpError extends Error {
+  override name = "TrialUsedUpError";
+}
+
+export interface TrialLicenseRequest {
+  /** The job's id: the license's id, so a repeated step finds the license it made. */
+  id: string;
+  user: Pick<UserRecord, "id" | "customerType" | "company" | "firstName" | "lastName">;
+  hubType: TrialHubType;
+  nodes: number;
+  startDate: string;
+  duration: number;
+}
+
+/**
+ * The trial's license: type trial, ultimate plan, cloud support for a cloud trial, valid from the day before
+ * the start to the start plus the duration plus 7 days (spec 001 §7). Made once per id.
+ */
+export function createTrialLicense(request: TrialLicenseRequest) {
+  const { id, user, hubType, nodes, startDate, duration } = request;
+  return db.transaction(
+    (tx) => {
+      const existing = tx.select().from(licenses).where(and(eq(licenses.id, id), eq(licenses.ownerId, user.id))).get();
+      if (existing) return existing;
+      if (!canStartTrial(user, trialsTakenIn(tx, user.id))) throw new TrialUsedUpError("You have used up your trial.");
+      const { validFrom, validTo } = trialValidity(startDate, duration);
+      const externalLicenseId = `GK-TRIAL-${id.slice(0, 8).toUpperCase()}`;
+      const name = user.company || `${user.firstName} ${user.lastName}`;
+      const row = licenseRow(user.id, { externalLicenseId, name, nodes, planType: "ultimate", type: "trial", hasCloudSupport: hubType === "cloud", validFrom, validTo });
+      return tx.insert(licenses).values({ ...row, id }).returning().get();
+    },
+    { behavior: "immediate" },
+  );
+}
+
+export interface TrialRecord {
+  /** The job's id, so a repeated step writes nothing new. */
+  id: string;
+  userId: string;
+  hubType: TrialHubType;
+  hubId: string | null;
+  hubUrl: string | null;
+  licenseId: string;
+  nodes: number;
+  employees: number;
+  tokens: number;
+  sensors: number;
+  duration: number;
+  userName: string | null;
+  address: TrialAddress;
+}
+
+/** The saved trial record (spec 001 §3); for an on-premise trial the Hub fields are null. */
+export function recordTrial(record: TrialRecord): void {
+  db.insert(trials).values(record).onConflictDoNothing().run();
+}
+
+export interface TrialHardwareLine {
+  id: string;
+  name: string;
+  description: string;
+  quantity: number;
+  /** Cents. */
+  unitPrice: number;
+  amount: number;
+}
+
+/** The trial's hardware as this customer buys it (their ids and prices), what shipping adds, and the total in cents. */
+export async function quoteTrialHardware(user: Pick<UserRecord, "customerType">, counts: { tokens: number; sensors: number }) {
+  const addons = await getBilling().listAddons();
+  const lines: TrialHardwareLine[] = (["tokens", "sensors"] as const).map((kind) => {
+    const id = trialHardwareId(kind, user);
+    const addon = addons.find((item) => item.id === id);
+    if (!addon) throw new Error(`The catalogue has no add-on ${id}.`);
+    return { id, name: displayName(addon.name), description: addon.description, quantity: counts[kind], unitPrice: addon.price, amount: addon.price * counts[kind] };
+  });
+  const shipping = shippingCharge(lines.reduce((sum, line) => sum + line.quantity, 0))?.unitPrice ?? 0;
+  return { lines, shipping, total: lines.reduce((sum, line) => sum + line.amount, 0) + shipping };
+}
+export type TrialHardwareQuote = Awaited<ReturnType<typeof quoteTrialHardware>>;

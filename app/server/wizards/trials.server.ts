@@ -1,0 +1,132 @@
+import { json, redirect } from "@remix-run/node";
+import {
+  checkTrialDraft,
+  isoDay,
+  isTrialHubType,
+  trialDraftSchema,
+  trialPath,
+  TRIAL_HUB_TYPES,
+  TRIAL_STEPS_BY_TYPE,
+  trialStepUrl,
+  type TrialDraft,
+  type TrialHubType,
+  type TrialStep,
+} from "~/domain/trial-wizard";
+import { requireUser } from "../auth.server";
+import { readUserForm } from "../forms.server";
+import { isDistributor } from "~/domain/customers";
+import { findJobByKey, findOwnedJob } from "../jobs/runner.server";
+import { TRIAL_JOBS, TRIAL_STAGES, type CloudTrialInput, type OnPremiseTrialInput } from "../jobs/trial.server";
+import { hasPendingTrial, mayStartTrial, quoteTrialHardware } from "../trials.server";
+import type { UserRecord } from "../users.server";
+import { defineWizard, type LoadedDraft } from "./kit.server";
+import { orderKey, placeOnce, requestDigest } from "./orders.server";
+
+/** The two trial wizards on the kit (decision 043): one draft each, the same rules with their own steps. */
+const definition = (hubType: TrialHubType) =>
+  defineWizard({
+    draftName: () => `${hubType}-trial`,
+    steps: TRIAL_STEPS_BY_TYPE[hubType],
+    basePath: () => trialPath(hubType),
+    schema: trialDraftSchema,
+    check: (data: TrialDraft) => checkTrialDraft(hubType, data, isoDay(new Date())),
+  }).at({});
+
+export const TRIAL_WIZARDS = { cloud: definition("cloud"), onpremise: definition("onpremise") };
+export type TrialWizard = (typeof TRIAL_WIZARDS)[TrialHubType];
+
+/**
+ * The wizard of the URL's hub type, for a user who may start a trial; anyone else is sent to /trial, which
+ * says 'You have used up your trial.' (enforced here, not only by hiding the header button).
+ */
+export function trialWizardFor(user: UserRecord, hubType: string | undefined): { hubType: TrialHubType; wizard: TrialWizard } {
+  if (!isTrialHubType(hubType)) throw json({ message: "There is no such trial." }, { status: 404 });
+  if (!mayStartTrial(user)) throw redirect("/trial");
+  return { hubType, wizard: TRIAL_WIZARDS[hubType] };
+}
+
+/** The trial the draft describes, with its digest and the job's input; null while a step is missing. */
+async function currentTrial(user: UserRecord, hubType: TrialHubType, draft: LoadedDraft<TrialDraft>) {
+  const { data } = draft;
+  if (!draft.id || !data.nodes || !data.employees || !data.startDate || !data.address) return null;
+  const ordersHardware = data.tokens + data.sensors > 0;
+  if (ordersHardware && !data.paymentSourceId) return null;
+  const quote = await quoteTrialHardware(user, data);
+  const common = {
+    nodes: data.nodes,
+    employees: data.employees,
+    startDate: data.startDate,
+    duration: data.duration,
+    tokens: data.tokens,
+    sensors: data.sensors,
+    address: data.address,
+    paymentSourceId: ordersHardware ? data.paymentSourceId : null,
+    hardwareCents: quote.total,
+  };
+  if (hubType === "onpremise") {
+    const digest = requestDigest({ hubType, ...common });
+    return { digest, quote, input: { draftId: draft.id, digest, ...common } satisfies OnPremiseTrialInput };
+  }
+  if (!data.administrator || !data.sealedPassword) return null;
+  const hub = { subdomain: data.subdomain, region: data.region, administrator: data.administrator };
+  const digest = requestDigest({ hubType, ...common, ...hub, sealedPassword: data.sealedPassword });
+  return { digest, quote, input: { draftId: draft.id, digest, ...common, ...hub, adminPassword: data.sealedPassword } satisfies CloudTrialInput };
+}
+
+/** What the Review and Order steps show: the draft, the hardware's cost, and the confirmation's key. */
+export async function trialOrder(user: UserRecord, hubType: TrialHubType, draft: LoadedDraft<TrialDraft>) {
+  const current = await currentTrial(user, hubType, draft);
+  const quote = current?.quote ?? (await quoteTrialHardware(user, draft.data));
+  return { quote, key: current && draft.id ? orderKey(TRIAL_JOBS[hubType], draft.id, current.digest) : null };
+}
+
+/**
+ * 'Build My Trial': the trial of the confirmed draft, once. A double submit finds the first job; a trial
+ * that has taken its license is never replaced; a second trial is not queued beside one still running.
+ */
+export async function buildTrial(user: UserRecord, hubType: TrialHubType, postedKey: string) {
+  const draft = TRIAL_WIZARDS[hubType].read(user.id);
+  const kind = TRIAL_JOBS[hubType];
+  const current = await currentTrial(user, hubType, draft);
+  const isNew = current && draft.id && postedKey === orderKey(kind, draft.id, current.digest);
+  // A distributor may run trials side by side; a regular customer's one trial may already be on its way.
+  if (isNew && !findJobByKey(user.id, postedKey) && !isDistributor(user) && hasPendingTrial(user.id)) return { usedUp: true as const };
+  return placeOnce(kind, { ownerId: user.id, draftId: draft.id, postedKey, current });
+}
+
+type StepParams = { hubType?: string };
+
+/** The wizard and step of the URL, for a user who may start a trial; 404 for a step the wizard does not have. */
+function trialStepOf(user: UserRecord, params: StepParams, step: TrialStep) {
+  const { hubType, wizard } = trialWizardFor(user, params.hubType);
+  if (!TRIAL_STEPS_BY_TYPE[hubType].includes(step)) throw json({ message: "There is no such step." }, { status: 404 });
+  return { hubType, wizard };
+}
+
+/** A step's loader: the signed-in user, the wizard, and the draft behind the step guard. */
+export async function loadTrialStep(request: Request, params: StepParams, step: TrialStep) {
+  const user = await requireUser(request);
+  const { hubType, wizard } = trialStepOf(user, params, step);
+  return { user, hubType, wizard, draft: wizard.load(user.id, step) };
+}
+
+/** A step's action: the posted form (CSRF checked), the wizard, and the draft behind the step guard. */
+export async function postTrialStep(request: Request, params: StepParams, step: TrialStep) {
+  const { user, formData, intent } = await readUserForm(request);
+  const { hubType, wizard } = trialStepOf(user, params, step);
+  return { user, formData, intent, hubType, wizard, draft: wizard.load(user.id, step) };
+}
+
+/** The progress of one of the user's trials, whichever kind (404 when it is not theirs). */
+export function trialRun(ownerId: string, jobId: string) {
+  const job = findOwnedJob(ownerId, jobId);
+  const hubType = TRIAL_HUB_TYPES.find((type) => TRIAL_JOBS[type].name === job?.kind);
+  if (!job || !hubType) throw json({ message: "There is no such trial." }, { status: 404 });
+  return { hubType, kind: TRIAL_JOBS[hubType], stages: TRIAL_STAGES[hubType] };
+}
+
+/** The payment step of the URL's trial: where the card drawers mounted over it close to. */
+export function trialPaymentUrl(params: StepParams): string {
+  if (!isTrialHubType(params.hubType)) throw json({ message: "There is no such trial." }, { status: 404 });
+  return trialStepUrl(params.hubType, "payment");
+}

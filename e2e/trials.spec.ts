@@ -1,0 +1,256 @@
+import type { Page } from "@playwright/test";
+import { DEMO, expect, expectAccessible, signInAs, test, withDatabase } from "./fixtures";
+
+/**
+ * Free trials (issue 13): the chooser and eligibility, the on-premise and cloud wizards, the trial as a
+ * durable job with its hardware invoice, and each failure screen, with JavaScript on and off.
+ */
+const READY = "Your GateKeeper Enterprise trial is ready!";
+
+/** The account starts with no trial, so each test sees the chooser (a worker's portal is shared by its tests). */
+const resetTrials = (file: string, email: string) =>
+  withDatabase(file, (db) => {
+    const owner = "(select id from users where email = @email)";
+    db.prepare(`delete from trials where user_id = ${owner}`).run({ email });
+    db.prepare(`delete from licenses where type = 'trial' and owner_id = ${owner}`).run({ email });
+    db.prepare(`delete from jobs where kind in ('cloud-trial', 'onpremise-trial') and owner_id = ${owner}`).run({ email });
+    db.prepare(`delete from drafts where wizard like '%-trial' and owner_id = ${owner}`).run({ email });
+    db.exec("delete from hub_faults; delete from billing_faults; drop trigger if exists refuse_trial_licenses");
+  });
+
+/** The hardware invoices of an account, newest last, as the embedded billing engine keeps them. */
+const hardwareInvoices = (file: string, email: string) =>
+  withDatabase(file, (db) =>
+    (
+      db
+        .prepare(
+          `select line_items as lines from billing_invoices where subscription_id is null
+             and customer_id = (select billing_customer_id from users where email = ?) order by date`,
+        )
+        .all(email) as { lines: string }[]
+    ).map((row) => (JSON.parse(row.lines) as { entityId: string; quantity: number; amount: number }[]).map(({ entityId, quantity, amount }) => ({ entityId, quantity, amount }))),
+  );
+
+const trialCount = (file: string, email: string) =>
+  withDatabase(file, (db) => (db.prepare("select count(*) as n from trials where user_id = (select id from users where email = ?)").get(email) as { n: number }).n);
+
+/** The customer without a trial and with a failure armed (one SQL statement, as an operator would): the invoices so far. */
+function customerWithFault(file: string, statement: string) {
+  resetTrials(file, DEMO.customer);
+  withDatabase(file, (db) => db.exec(statement));
+  return hardwareInvoices(file, DEMO.customer).length;
+}
+
+const subdomainFor = (base: string) => `${base}-${test.info().project.name === "javascript" ? "js" : "nojs"}`;
+
+const next = (page: Page, label: string) => page.getByRole("button", { name: label }).click();
+const javaScript = () => test.info().project.name === "javascript";
+
+async function startTrial(page: Page, hub: "Cloud GateKeeper Hub" | "On-Premise GateKeeper Hub") {
+  await page.getByRole("link", { name: "Start GateKeeper Enterprise Trial" }).click();
+  await expect(page).toHaveURL(/\/trial$/);
+  await page.getByRole("link", { name: hub }).click();
+  await expect(page).toHaveURL(/\/welcome$/);
+  await next(page, "Start");
+}
+
+async function trialFigures(page: Page) {
+  await page.locator('input[name="nodes"]').fill("5");
+  await page.locator('input[name="employees"]').fill("40");
+  await page.locator('input[name="duration"]').fill("20");
+}
+
+async function hardwareStep(page: Page, tokens: number, sensors: number) {
+  await expect(page).toHaveURL(/\/hardware$/);
+  await page.locator('input[name="tokens"]').fill(String(tokens));
+  await page.locator('input[name="sensors"]').fill(String(sensors));
+  await next(page, "Next: Address");
+  await expect(page).toHaveURL(/\/address$/);
+  await page.locator('input[name="street"]').fill("1 Main Street");
+  await page.locator('input[name="city"]').fill("Springfield");
+  await page.locator('input[name="state"]').fill("IL");
+  await page.locator('input[name="zipcode"]').fill("62701");
+  await page.locator('select[name="country"]').selectOption("US");
+  await next(page, "Next: Payment");
+  await expect(page).toHaveURL(/\/payment$/);
+}
+
+/** From the Review step to the trial's progress page. */
+async function confirmAndBuild(page: Page) {
+  await expect(page).toHaveURL(/\/review$/);
+  await next(page, "Order Confirmation");
+  await expect(page).toHaveURL(/\/order$/);
+  await next(page, "Build My Trial");
+  await expect(page).toHaveURL(/\/trial\/runs\/[\w-]+$/);
+}
+
+async function onPremiseTrial(page: Page, tokens: number) {
+  await startTrial(page, "On-Premise GateKeeper Hub");
+  await expect(page).toHaveURL(/\/trial\/onpremise\/license$/);
+  await trialFigures(page);
+  await next(page, "Next: Hardware");
+  await hardwareStep(page, tokens, 0);
+  // The customer's Visa on file is chosen.
+  await expect(page.getByText("Your card is charged only for the hardware")).toBeVisible();
+  await next(page, "Next: Review");
+  await confirmAndBuild(page);
+}
+
+test.describe("free trials", () => {
+  // Without JavaScript a form with a mistake comes back as 422 with its messages.
+  test.use({ expectedServerErrors: [/job-step-failed/], expectedHttpErrors: [422] });
+
+  test("a customer's on-premise trial with 3 tokens: one invoice with one box of shipping, then the trial is used up", async ({ page, portal }) => {
+    test.setTimeout(90_000);
+    resetTrials(portal.databaseFile, DEMO.customer);
+    const invoicesBefore = hardwareInvoices(portal.databaseFile, DEMO.customer).length;
+    await signInAs(page, DEMO.customer);
+    await page.goto("/trial");
+    await expectAccessible(page, javaScript());
+    await page.goto("/home");
+    await startTrial(page, "On-Premise GateKeeper Hub");
+    // The rules of the License step, in the spec's words.
+    await page.locator('input[name="nodes"]').fill("0");
+    await page.locator('input[name="duration"]').fill("31");
+    await next(page, "Next: Hardware");
+    await expect(page.getByText("Must be greater than 0").first()).toBeVisible();
+    await expect(page.getByText("Must be between 15 and 30")).toBeVisible();
+    await trialFigures(page);
+    await next(page, "Next: Hardware");
+    await hardwareStep(page, 3, 0);
+    await next(page, "Next: Review");
+    const review = page.getByRole("table", { name: "Your hardware" });
+    await expect(review).toContainText("Shipping");
+    await expect(review).toContainText("$7.50");
+    await expect(page.getByText("7 days are added to your trial license")).toBeVisible();
+    await confirmAndBuild(page);
+
+    await expect(page.getByText(READY)).toBeVisible({ timeout: 30_000 });
+    for (const stage of ["Trial License", "Purchase Hardware", "Finish"]) {
+      await expect(page.getByRole("list", { name: "Trial progress" }).getByRole("listitem").filter({ hasText: stage })).toHaveAttribute("data-state", "done");
+    }
+    await expect(page.getByRole("link", { name: "Download Your Trial License" })).toHaveAttribute("href", /\/licenses\/[\w-]+\/download$/);
+    await expect(page.getByRole("link", { name: "On-Premise Hub setup" })).toHaveAttribute("href", "/setup/onPremiseHub");
+
+    const invoices = hardwareInvoices(portal.databaseFile, DEMO.customer);
+    expect(invoices.length).toBe(invoicesBefore + 1);
+    expect(invoices.at(-1)).toEqual([
+      expect.objectContaining({ entityId: "halberd-rechargeable-token", quantity: 3 }),
+      expect.objectContaining({ entityId: "gatekeeper-shipping", quantity: 1, amount: 750 }),
+    ]);
+    expect(trialCount(portal.databaseFile, DEMO.customer)).toBe(1);
+
+    // Refreshing the finished trial changes nothing; the customer has used up the trial.
+    await page.reload();
+    await expect(page.getByText(READY)).toBeVisible();
+    expect(hardwareInvoices(portal.databaseFile, DEMO.customer).length).toBe(invoicesBefore + 1);
+    await page.goto("/home");
+    await expect(page.getByRole("link", { name: "Start GateKeeper Enterprise Trial" })).toHaveCount(0);
+    await page.goto("/trial/onpremise/welcome");
+    await expect(page).toHaveURL(/\/trial$/);
+    await expect(page.getByText("You have used up your trial.")).toBeVisible();
+    await expect(page.getByRole("link", { name: "Licenses page" })).toHaveAttribute("href", "/licenses");
+  });
+
+  test("a distributor runs two cloud trials: reseller hardware on a card added in the step, then one without hardware", async ({ page, portal }) => {
+    test.setTimeout(120_000);
+    resetTrials(portal.databaseFile, DEMO.distributor);
+    await signInAs(page, DEMO.distributor);
+    for (const [index, tokens] of [2, 0].entries()) {
+      const subdomain = subdomainFor(`reseller-trial-${index}`);
+      await startTrial(page, "Cloud GateKeeper Hub");
+      await expect(page).toHaveURL(/\/trial\/cloud\/instance$/);
+      await expect(page.getByRole("dialog", { name: "GateKeeper Cloud Hub Trial Setup" })).toBeVisible();
+      if (index === 0) await expectAccessible(page, javaScript());
+      await trialFigures(page);
+      await page.locator('input[name="subdomain"]').fill(subdomain);
+      await page.locator('select[name="hubRegion"]').selectOption({ label: "European Union" });
+      await next(page, "Next: Hub Admin");
+      await expect(page).toHaveURL(/\/admin$/);
+      await page.locator('input[name="password"]').fill("Secret123");
+      await page.locator('input[name="confirmPassword"]').fill("Secret123");
+      await next(page, "Next: Hardware");
+      await hardwareStep(page, tokens, tokens ? 1 : 0);
+      if (tokens) {
+        // No card yet: the new-card form is in the step, and saving it goes on.
+        await expectAccessible(page, javaScript());
+        await page.getByLabel("Card number").fill("4242 4242 4242 4242");
+        await page.getByLabel("Expiry").fill("09 / 31");
+        await page.getByLabel("Security code").fill("123");
+        await page.getByLabel("Address line 1").fill("1 Main Street");
+        await page.getByLabel("City").fill("Springfield");
+        await page.getByLabel("State").fill("IL");
+        await page.getByLabel("Zip").fill("62701");
+        await page.getByRole("combobox", { name: "Country", exact: true }).selectOption("US");
+        await next(page, "Save Card");
+      } else {
+        await expect(page.getByText("no card is needed")).toBeVisible();
+        await next(page, "Next: Review");
+      }
+      await expect(page.getByRole("table", { name: "Your trial" })).toContainText(`https://${subdomain}.hub.gatekeeper.example`);
+      await confirmAndBuild(page);
+      await expect(page.getByText(READY)).toBeVisible({ timeout: 30_000 });
+      await expect(page.getByRole("link", { name: "Go to Hub" })).toHaveAttribute("href", /\/hubs\/[\w-]+\/sign-in$/);
+      if (index === 0) await expectAccessible(page, javaScript());
+      await page.goto("/home");
+    }
+    expect(trialCount(portal.databaseFile, DEMO.distributor)).toBe(2);
+    const invoices = hardwareInvoices(portal.databaseFile, DEMO.distributor);
+    expect(invoices).toHaveLength(1);
+    expect(invoices[0]?.map((line) => line.entityId)).toEqual(["reseller-halberd-rechargeable-token", "reseller-usb-sensor", "gatekeeper-shipping"]);
+    // A distributor is never refused.
+    await expect(page.getByRole("link", { name: "Start GateKeeper Enterprise Trial" })).toBeVisible();
+  });
+
+  test("the trial license fails: 'Error Creating Trial License', nothing charged, and Try again builds it", async ({ page, portal }) => {
+    test.setTimeout(90_000);
+    const invoicesBefore = customerWithFault(
+      portal.databaseFile,
+      "create trigger refuse_trial_licenses before insert on licenses when new.type = 'trial' begin select raise(abort, 'Injected failure.'); end",
+    );
+    await signInAs(page, DEMO.customer);
+    await onPremiseTrial(page, 1);
+    await expect(page.getByRole("alert").filter({ hasText: "Error Creating Trial License" })).toContainText("Your credit card was not charged.", { timeout: 30_000 });
+    expect(hardwareInvoices(portal.databaseFile, DEMO.customer).length).toBe(invoicesBefore);
+    withDatabase(portal.databaseFile, (db) => db.exec("drop trigger refuse_trial_licenses"));
+    await next(page, "Try again");
+    await expect(page.getByText(READY)).toBeVisible({ timeout: 30_000 });
+    expect(hardwareInvoices(portal.databaseFile, DEMO.customer).length).toBe(invoicesBefore + 1);
+  });
+
+  test("the Hub cannot be created: 'Error Creating Hub', and Try again finishes the cloud trial", async ({ page, portal }) => {
+    test.setTimeout(90_000);
+    resetTrials(portal.databaseFile, DEMO.distributor);
+    withDatabase(portal.databaseFile, (db) =>
+      db.exec("insert into hub_faults (call, mode, kind, message, remaining, hang_ms) values ('createTenant', 'fail', 'final', 'Injected failure.', 1, 0)"),
+    );
+    await signInAs(page, DEMO.distributor);
+    await startTrial(page, "Cloud GateKeeper Hub");
+    await trialFigures(page);
+    await page.locator('input[name="subdomain"]').fill(subdomainFor("failing-hub"));
+    await next(page, "Next: Hub Admin");
+    await page.locator('input[name="password"]').fill("Secret123");
+    await page.locator('input[name="confirmPassword"]').fill("Secret123");
+    await next(page, "Next: Hardware");
+    await hardwareStep(page, 0, 0);
+    await next(page, "Next: Review");
+    await confirmAndBuild(page);
+    await expect(page.getByRole("alert").filter({ hasText: "Error Creating Hub" })).toContainText("Your credit card was not charged.", { timeout: 30_000 });
+    await next(page, "Try again");
+    await expect(page.getByText(READY)).toBeVisible({ timeout: 30_000 });
+  });
+
+  test("the hardware purchase is refused: 'Hardware purchase failed.' and the trial still finishes", async ({ page, portal }) => {
+    test.setTimeout(90_000);
+    const invoicesBefore = customerWithFault(
+      portal.databaseFile,
+      "insert or replace into billing_faults (call, mode, kind, message, remaining, hang_ms) values ('createHardwareInvoice', 'fail', 'final', 'Card declined.', 1, 0)",
+    );
+    await signInAs(page, DEMO.customer);
+    await onPremiseTrial(page, 2);
+    await expect(page.getByText(READY)).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByRole("alert").filter({ hasText: "Hardware purchase failed." })).toContainText("Please use the Store page to place your hardware order");
+    expect(hardwareInvoices(portal.databaseFile, DEMO.customer).length).toBe(invoicesBefore);
+    expect(trialCount(portal.databaseFile, DEMO.customer)).toBe(1);
+  });
+});

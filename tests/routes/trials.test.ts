@@ -1,0 +1,94 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { eq } from "drizzle-orm";
+import { beforeEach, describe, expect, it } from "vitest";
+import { action as loginAction } from "~/routes/login";
+import { loader as chooserLoader } from "~/routes/_portal.trial";
+import { loader as wizardLoader } from "~/routes/_portal.trial.$hubType";
+import { action as licenseAction, loader as licenseLoader } from "~/routes/_portal.trial.$hubType.license";
+import { action as welcomeAction } from "~/routes/_portal.trial.$hubType.welcome";
+import { db } from "~/server/db.server";
+import { findUserByEmail } from "~/server/users.server";
+import { TRIAL_WIZARDS } from "~/server/wizards/trials.server";
+import { trials } from "~db/schema";
+import { cookieFrom, formRequest, getRequest, respond } from "../support/requests";
+
+/** The trial routes called as Remix calls them, with real Requests on the demo seed: eligibility is the server's. */
+const cookies = new Map<string, string>();
+async function cookieOf(email: string) {
+  if (!cookies.has(email)) {
+    const signedIn = await respond(async () => loginAction({ request: await formRequest("/login", { email, password: "GateKeeper-demo-1" }), params: {}, context: {} }));
+    cookies.set(email, cookieFrom(signedIn.headers.get("Set-Cookie")));
+  }
+  return cookies.get(email) ?? "";
+}
+
+const CUSTOMER = "customer@example.com";
+const DISTRIBUTOR = "distributor@example.com";
+type Loader = (args: LoaderFunctionArgs) => Promise<unknown>;
+const get = async (loader: Loader, path: string, email: string, params: Record<string, string> = {}) =>
+  respond(async () => loader({ request: getRequest(path, await cookieOf(email)), params, context: {} }));
+
+function giveTrial(email: string) {
+  const user = findUserByEmail(email)!;
+  db.insert(trials).values({ id: `trial-${email}`, userId: user.id, hubType: "onpremise", nodes: 5, employees: 5, duration: 15 }).run();
+}
+
+beforeEach(() => {
+  db.delete(trials).run();
+  for (const email of [CUSTOMER, DISTRIBUTOR]) for (const wizard of Object.values(TRIAL_WIZARDS)) wizard.clear(findUserByEmail(email)!.id);
+});
+
+describe("trial eligibility on the server", () => {
+  it("sends a customer who has had a trial from any step back to the chooser, which says so", async () => {
+    giveTrial(CUSTOMER);
+    expect(await (await get(chooserLoader, "/trial", CUSTOMER)).json()).toEqual({ eligible: false });
+    const step = await get(wizardLoader, "/trial/cloud/instance", CUSTOMER, { hubType: "cloud" });
+    expect(step.status).toBe(302);
+    expect(step.headers.get("Location")).toBe("/trial");
+    const posted = await respond(async () =>
+      welcomeAction({ request: await formRequest("/trial/onpremise/welcome", {}, { cookie: await cookieOf(CUSTOMER) }), params: { hubType: "onpremise" }, context: {} }),
+    );
+    expect(posted.headers.get("Location")).toBe("/trial");
+  });
+
+  it("never refuses a distributor", async () => {
+    giveTrial(DISTRIBUTOR);
+    expect(await (await get(chooserLoader, "/trial", DISTRIBUTOR)).json()).toEqual({ eligible: true });
+    expect((await get(wizardLoader, "/trial/cloud/welcome", DISTRIBUTOR, { hubType: "cloud" })).status).toBe(200);
+  });
+
+  it("has no step a wizard does not have, and no third kind of trial", async () => {
+    expect((await get(licenseLoader, "/trial/cloud/license", CUSTOMER, { hubType: "cloud" })).status).toBe(404);
+    expect((await get(wizardLoader, "/trial/saas/welcome", CUSTOMER, { hubType: "saas" })).status).toBe(404);
+  });
+});
+
+describe("a bookmarked trial step", () => {
+  it("sends a new visitor to the first step not done, then keeps what a step saved", async () => {
+    const cookie = await cookieOf(CUSTOMER);
+    const early = await get(licenseLoader, "/trial/onpremise/license", CUSTOMER, { hubType: "onpremise" });
+    expect(early.headers.get("Location")).toBe("/trial/onpremise/welcome");
+    await respond(async () => welcomeAction({ request: await formRequest("/trial/onpremise/welcome", {}, { cookie }), params: { hubType: "onpremise" }, context: {} }));
+    const refused = await respond(async () =>
+      licenseAction({
+        request: await formRequest("/trial/onpremise/license", { nodes: "0", employees: "9", duration: "40", startDate: "2000-01-01" }, { cookie }),
+        params: { hubType: "onpremise" },
+        context: {},
+      }),
+    );
+    expect(refused.status).toBe(422);
+    expect(JSON.stringify(await refused.json())).toContain("Must be between 15 and 30");
+    const today = new Date().toISOString().slice(0, 10);
+    const saved = await respond(async () =>
+      licenseAction({
+        request: await formRequest("/trial/onpremise/license", { nodes: "7", employees: "9", duration: "15", startDate: today }, { cookie }),
+        params: { hubType: "onpremise" },
+        context: {},
+      }),
+    );
+    expect(saved.headers.get("Location")).toBe("/trial/onpremise/hardware");
+    const draft = TRIAL_WIZARDS.onpremise.read(findUserByEmail(CUSTOMER)!.id).data;
+    expect(draft).toMatchObject({ nodes: 7, employees: 9, duration: 15, startDate: today, completed: ["welcome", "license"] });
+    expect(db.select().from(trials).where(eq(trials.userId, findUserByEmail(CUSTOMER)!.id)).all()).toHaveLength(0);
+  });
+});

@@ -1,0 +1,183 @@
+import { and, eq, isNull } from "drizzle-orm";
+import { beforeEach, describe, expect, it } from "vitest";
+import { runJobs } from "../support/jobs";
+import { isoDay, TRIAL_FAILURES } from "~/domain/trial-wizard";
+import { billingFaults } from "~/server/billing/index.server";
+import { db } from "~/server/db.server";
+import { findDraft } from "~/server/drafts.server";
+import { hubFaults } from "~/server/hubs/index.server";
+import { verifyLicenseFile } from "~/server/license-files.server";
+import { trialOutcome } from "~/server/jobs/trial.server";
+import { findOwnedJob, retryJob } from "~/server/jobs/runner.server";
+import { mayStartTrial } from "~/server/trials.server";
+import { findUserByEmail, type UserRecord } from "~/server/users.server";
+import { buildTrial, TRIAL_WIZARDS, trialOrder } from "~/server/wizards/trials.server";
+import { sealSecret } from "~/server/wizards/sealed.server";
+import { billingInvoices, hubInstallations, hubLicenses, jobs, licenses, trials } from "~db/schema";
+
+const customer = () => findUserByEmail("customer@example.com")!;
+const distributor = () => findUserByEmail("distributor@example.com")!;
+
+const ADDRESS = { name: "Ada Lovelace", company: "Northwind", street: "1 Main Street", city: "Springfield", state: "IL", zipcode: "62701", country: "US" };
+
+/** A trial wizard filled in as a customer would, then 'Build My Trial': the placement. */
+async function confirmTrial(user: UserRecord, hubType: "cloud" | "onpremise", hardware: { tokens: number; sensors: number }) {
+  const wizard = TRIAL_WIZARDS[hubType];
+  const cloud =
+    hubType === "cloud"
+      ? {
+          subdomain: `trial-${Math.random().toString(36).slice(2, 10)}`,
+          administrator: { userName: "ada-admin", firstName: "Ada", lastName: "Lovelace", phoneNumber: "", email: "ada@example.com" },
+          sealedPassword: sealSecret("Secret123"),
+        }
+      : {};
+  wizard.save(user.id, {
+    nodes: 5,
+    employees: 40,
+    startDate: isoDay(new Date()),
+    duration: 20,
+    ...hardware,
+    address: ADDRESS,
+    paymentSourceId: hardware.tokens + hardware.sensors > 0 ? "src_demo_visa" : null,
+    ...cloud,
+    completed: hubType === "cloud" ? ["welcome", "instance", "admin", "hardware", "address", "payment", "review"] : ["welcome", "license", "hardware", "address", "payment", "review"],
+  });
+  const { key } = await trialOrder(user, hubType, wizard.read(user.id));
+  expect(key).not.toBeNull();
+  return { key: key!, placement: await buildTrial(user, hubType, key!) };
+}
+
+const placedId = (placement: Awaited<ReturnType<typeof buildTrial>>) => {
+  if (!("placed" in placement)) throw new Error(`not placed: ${JSON.stringify(placement)}`);
+  return placement.placed.id;
+};
+
+const invoicesOf = (user: UserRecord) =>
+  db.select().from(billingInvoices).where(and(eq(billingInvoices.customerId, user.billingCustomerId!), isNull(billingInvoices.subscriptionId))).all();
+
+beforeEach(() => {
+  billingFaults.clear();
+  hubFaults.clear();
+  db.delete(jobs).run();
+  db.delete(trials).run();
+  db.delete(hubLicenses).run();
+  db.delete(licenses).where(eq(licenses.type, "trial")).run();
+  db.delete(billingInvoices).where(isNull(billingInvoices.subscriptionId)).run();
+  for (const user of [customer(), distributor()]) for (const wizard of Object.values(TRIAL_WIZARDS)) wizard.clear(user.id);
+});
+
+describe("building an on-premise trial", () => {
+  it("makes a signed trial license, one invoice for the tokens and a box of shipping, the record, and clears the draft", async () => {
+    const user = customer();
+    const { placement } = await confirmTrial(user, "onpremise", { tokens: 3, sensors: 0 });
+    await runJobs();
+    const job = findOwnedJob(user.id, placedId(placement))!;
+    expect(job).toMatchObject({ status: "succeeded", error: null });
+
+    const { licenseId, hardware } = trialOutcome(job);
+    const license = db.select().from(licenses).where(eq(licenses.id, licenseId!)).get()!;
+    expect(license).toMatchObject({ ownerId: user.id, type: "trial", planType: "ultimate", nodes: 5, hasCloudSupport: false });
+    expect(verifyLicenseFile(license.licenseCode)).toMatchObject({ type: "trial", plan: "ultimate", users: 5 });
+    expect(license.validTo.getTime() - license.validFrom.getTime()).toBe((1 + 20 + 7) * 24 * 60 * 60 * 1000);
+
+    expect(hardware?.status).toBe("invoiced");
+    const [invoice] = invoicesOf(user);
+    expect(invoice.lineItems.map(({ entityId, quantity, amount }) => ({ entityId, quantity, amount }))).toEqual([
+      expect.objectContaining({ entityId: "halberd-rechargeable-token", quantity: 3 }),
+      { entityId: "gatekeeper-shipping", quantity: 1, amount: 750 },
+    ]);
+    expect(db.select().from(trials).where(eq(trials.userId, user.id)).all()).toEqual([
+      expect.objectContaining({ hubType: "onpremise", hubId: null, hubUrl: null, userName: null, licenseId, tokens: 3, sensors: 0, duration: 20, address: ADDRESS }),
+    ]);
+    expect(findDraft(user.id, "onpremise-trial")).toBeNull();
+    expect(mayStartTrial(user)).toBe(false);
+  });
+
+  it("places one trial however often 'Build My Trial' is posted, and refuses a second one to a regular customer", async () => {
+    const user = customer();
+    const { key, placement } = await confirmTrial(user, "onpremise", { tokens: 0, sensors: 0 });
+    const id = placedId(placement);
+    expect(placedId(await buildTrial(user, "onpremise", key))).toBe(id);
+    // A second trial while the first is on its way, and after it.
+    expect((await confirmTrial(user, "cloud", { tokens: 0, sensors: 0 })).placement).toEqual({ usedUp: true });
+    await runJobs();
+    expect(invoicesOf(user)).toHaveLength(0);
+    expect(db.select().from(trials).where(eq(trials.userId, user.id)).all()).toHaveLength(1);
+  });
+
+  it("refuses in the job a second trial that got past the pages (two tabs): no license, nothing charged", async () => {
+    const user = customer();
+    await confirmTrial(user, "onpremise", { tokens: 0, sensors: 0 });
+    await runJobs();
+    // As if the second tab had queued its trial before the first finished.
+    const { key } = await confirmTrial(distributor(), "onpremise", { tokens: 0, sensors: 0 });
+    const sneaked = db
+      .insert(jobs)
+      .values({ ...db.select().from(jobs).where(eq(jobs.idempotencyKey, key)).get()!, id: "sneaked", ownerId: user.id, idempotencyKey: "sneaked", status: "queued", steps: {}, nextRunAt: new Date(0) })
+      .returning()
+      .get();
+    await runJobs();
+    expect(findOwnedJob(user.id, sneaked.id)).toMatchObject({ status: "failed", error: { title: TRIAL_FAILURES.license.title } });
+    expect(db.select().from(licenses).where(and(eq(licenses.ownerId, user.id), eq(licenses.type, "trial"))).all()).toHaveLength(1);
+  });
+
+  it("goes on after a refused hardware purchase: 'Hardware purchase failed.', no invoice, the trial recorded", async () => {
+    const user = customer();
+    billingFaults.inject("createHardwareInvoice", { message: "Your card was declined.", times: "once" });
+    const { placement } = await confirmTrial(user, "onpremise", { tokens: 2, sensors: 1 });
+    await runJobs();
+    const job = findOwnedJob(user.id, placedId(placement))!;
+    expect(job.status).toBe("succeeded");
+    expect(trialOutcome(job).hardware).toEqual({ status: "failed" });
+    expect(invoicesOf(user)).toHaveLength(0);
+    expect(db.select().from(trials).where(eq(trials.userId, user.id)).all()).toHaveLength(1);
+  });
+
+  it("charges once when the invoice's answer is lost: the retry carries the same key", async () => {
+    const user = customer();
+    billingFaults.inject("createHardwareInvoice", { mode: "lose", times: "once" });
+    const { placement } = await confirmTrial(user, "onpremise", { tokens: 1, sensors: 0 });
+    await runJobs();
+    expect(findOwnedJob(user.id, placedId(placement))?.status).toBe("succeeded");
+    expect(invoicesOf(user)).toHaveLength(1);
+  });
+});
+
+describe("building a cloud trial", () => {
+  it("gives a distributor as many as they like, each with its Hub and its license uploaded", async () => {
+    const user = distributor();
+    const first = await confirmTrial(user, "cloud", { tokens: 0, sensors: 0 });
+    await runJobs();
+    const second = await confirmTrial(user, "cloud", { tokens: 0, sensors: 0 });
+    await runJobs();
+    for (const { placement } of [first, second]) {
+      const job = findOwnedJob(user.id, placedId(placement))!;
+      expect(job).toMatchObject({ status: "succeeded" });
+      const { hub, licenseId } = trialOutcome(job);
+      expect(db.select().from(hubInstallations).where(eq(hubInstallations.id, hub!.hubId)).get()).toMatchObject({ ownerId: user.id, type: "cloud" });
+      expect(db.select().from(licenses).where(eq(licenses.id, licenseId!)).get()).toMatchObject({ hasCloudSupport: true, isUsed: true });
+      expect(job.input).not.toHaveProperty("adminPassword");
+    }
+    expect(db.select().from(trials).where(eq(trials.userId, user.id)).all()).toEqual([
+      expect.objectContaining({ hubType: "cloud", userName: "ada-admin" }),
+      expect.objectContaining({ hubType: "cloud", userName: "ada-admin" }),
+    ]);
+    expect(mayStartTrial(user)).toBe(true);
+  });
+
+  it("stops at the Hub's failure screen with nothing charged, and 'Try again' finishes the same trial", async () => {
+    const user = customer();
+    hubFaults.inject("createTenant", { message: "Injected.", times: "once" });
+    const { placement } = await confirmTrial(user, "cloud", { tokens: 1, sensors: 0 });
+    const id = placedId(placement);
+    await runJobs();
+    expect(findOwnedJob(user.id, id)).toMatchObject({ status: "failed", error: { title: "Error Creating Hub" } });
+    expect(findOwnedJob(user.id, id)?.error?.message).toContain("Your credit card was not charged.");
+    expect(invoicesOf(user)).toHaveLength(0);
+    expect(retryJob(user.id, id)).toBe(true);
+    await runJobs();
+    expect(findOwnedJob(user.id, id)).toMatchObject({ status: "succeeded" });
+    expect(invoicesOf(user)).toHaveLength(1);
+    expect(db.select().from(trials).where(eq(trials.userId, user.id)).all()).toHaveLength(1);
+  });
+});
