@@ -178,6 +178,14 @@ export async function startServer() {
   for (const signal of ["SIGTERM", "SIGINT"]) {
     process.once(signal, () => server.close());
   }
+  // A cluster worker whose primary is gone (killed before it could stop its workers) must not serve on
+  // alone and unsupervised: when the channel to the primary closes, it finishes its requests and exits.
+  if (process.connected) {
+    process.once("disconnect", () => {
+      server.close(() => process.exit(0));
+      setTimeout(() => process.exit(0), 10_000).unref();
+    });
+  }
 }
 
 // Run directly (or as a cluster worker's exec), it starts; imported, it only exports.
