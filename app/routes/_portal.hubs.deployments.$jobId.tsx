@@ -8,9 +8,8 @@ import { cloudHubStepUrl } from "~/domain/cloud-hub-steps";
 import { requireUser } from "~/server/auth.server";
 import { readUserForm } from "~/server/forms.server";
 import { cloudHubDeployment, DEPLOYMENT_STAGES } from "~/server/jobs/cloud-hub.server";
-import { recordedHubOf, retryOpensAt } from "~/server/jobs/hub-provisioning.server";
-import { findOwnedJob } from "~/server/jobs/runner.server";
-import { jobProgress, retryFromProgress } from "~/server/jobs/progress.server";
+import { recordedHubOf, retryWhenOpen, secondsUntilRetry } from "~/server/jobs/hub-provisioning.server";
+import { jobProgress } from "~/server/jobs/progress.server";
 import { PageErrorBoundary } from "~/ui/page";
 import { RouteModal } from "~/ui/route-dialogs";
 import { ContactSupport } from "~/ui/support-link";
@@ -24,21 +23,18 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const { job, view } = jobProgress(user.id, params.jobId ?? "", cloudHubDeployment, DEPLOYMENT_STAGES);
   const hub = recordedHubOf(job.result);
-  const opensAt = retryOpensAt(job);
   return json({
     view,
     hub,
     failedAtCreation: job.error?.step === "create-tenant",
-    retryInSeconds: opensAt ? Math.ceil((opensAt.getTime() - Date.now()) / 1000) : 0,
+    retryInSeconds: secondsUntilRetry(job),
   });
 }
 
 /** "Try again": the same deployment from the step that stopped it; a Hub already made is never made twice. */
 export async function action({ request, params }: ActionFunctionArgs) {
   const { user } = await readUserForm(request);
-  const job = findOwnedJob(user.id, params.jobId ?? "", cloudHubDeployment.name);
-  // Too early (a stale page, or a hand-made post): nothing is retried, and the page says when it can be.
-  if (!job || !retryOpensAt(job)) retryFromProgress(user.id, params.jobId ?? "", cloudHubDeployment);
+  retryWhenOpen(user.id, params.jobId ?? "", cloudHubDeployment);
   return redirect(new URL(request.url).pathname);
 }
 

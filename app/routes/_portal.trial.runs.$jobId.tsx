@@ -8,7 +8,8 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { HARDWARE_PURCHASE_FAILED, SEVEN_DAYS_NOTICE, TRIAL_MODAL_WIDTHS, TRIAL_WIZARD_TITLES, trialStepUrl, USE_THE_STORE } from "~/domain/trial-wizard";
 import { requireUser } from "~/server/auth.server";
 import { readUserForm } from "~/server/forms.server";
-import { jobProgress, retryFromProgress } from "~/server/jobs/progress.server";
+import { retryWhenOpen, secondsUntilRetry } from "~/server/jobs/hub-provisioning.server";
+import { jobProgress } from "~/server/jobs/progress.server";
 import { trialOutcome } from "~/server/jobs/trial.server";
 import { trialRun } from "~/server/wizards/trials.server";
 import { PageErrorBoundary } from "~/ui/page";
@@ -33,6 +34,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     licenseId,
     hardwareFailed: hardware?.status === "failed",
     hardwareOrdered: hardware?.status === "invoiced",
+    // The cloud trial's Hub steps wait 30 s before Try again, as a deployment's do (decision 096).
+    retryInSeconds: secondsUntilRetry(job),
   });
 }
 
@@ -40,12 +43,12 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export async function action({ request, params }: ActionFunctionArgs) {
   const { user } = await readUserForm(request);
   const { kind } = trialRun(user.id, params.jobId ?? "");
-  retryFromProgress(user.id, params.jobId ?? "", kind);
+  retryWhenOpen(user.id, params.jobId ?? "", kind);
   return redirect(new URL(request.url).pathname);
 }
 
 export default function TrialProgress() {
-  const { hubType, view, hub, licenseId, hardwareFailed, hardwareOrdered } = useLoaderData<typeof loader>();
+  const { hubType, view, hub, licenseId, hardwareFailed, hardwareOrdered, retryInSeconds } = useLoaderData<typeof loader>();
   const running = view.status === "queued" || view.status === "running" || view.status === "needs_attention";
   return (
     <RouteModal title={TRIAL_WIZARD_TITLES[hubType]} closeTo={running ? undefined : "/home"} size={TRIAL_MODAL_WIDTHS[hubType]}>
@@ -62,6 +65,7 @@ export default function TrialProgress() {
         <JobProgressPanel
           view={view}
           label="Trial progress"
+          retryInSeconds={retryInSeconds}
           runningText="Your trial is being built. You can leave this page: it goes on, and the trial is built only once."
           editTo={trialStepUrl(hubType, "review")}
           editLabel="Back to your trial's details"

@@ -7,7 +7,8 @@ import { db } from "~/server/db.server";
 import { findDraft } from "~/server/drafts.server";
 import { hubFaults } from "~/server/hubs/index.server";
 import { verifyLicenseFile } from "~/server/license-files.server";
-import { trialOutcome } from "~/server/jobs/trial.server";
+import { retryWhenOpen, secondsUntilRetry } from "~/server/jobs/hub-provisioning.server";
+import { TRIAL_JOBS, trialOutcome } from "~/server/jobs/trial.server";
 import { findOwnedJob, retryJob } from "~/server/jobs/runner.server";
 import { mayStartTrial } from "~/server/trials.server";
 import { findUserByEmail, type UserRecord } from "~/server/users.server";
@@ -179,5 +180,23 @@ describe("building a cloud trial", () => {
     expect(findOwnedJob(user.id, id)).toMatchObject({ status: "succeeded" });
     expect(invoicesOf(user)).toHaveLength(1);
     expect(db.select().from(trials).where(eq(trials.userId, user.id)).all()).toHaveLength(1);
+  });
+
+  it("offers Try again 30 s after registering the trial's Hub was interrupted, as a deployment does", async () => {
+    const user = distributor();
+    hubFaults.inject("registerTenant", { message: "Injected.", times: "once" });
+    const { placement } = await confirmTrial(user, "cloud", { tokens: 0, sensors: 0 });
+    const id = placedId(placement);
+    await runJobs();
+    const kind = TRIAL_JOBS.cloud;
+    expect(findOwnedJob(user.id, id)?.status).toBe("failed");
+    expect(secondsUntilRetry(findOwnedJob(user.id, id)!)).toBeGreaterThan(25);
+    retryWhenOpen(user.id, id, kind);
+    expect(findOwnedJob(user.id, id)?.status).toBe("failed");
+    db.update(jobs).set({ updatedAt: new Date(Date.now() - 30_001) }).where(eq(jobs.id, id)).run();
+    expect(secondsUntilRetry(findOwnedJob(user.id, id)!)).toBe(0);
+    retryWhenOpen(user.id, id, kind);
+    await runJobs();
+    expect(findOwnedJob(user.id, id)?.status).toBe("succeeded");
   });
 });

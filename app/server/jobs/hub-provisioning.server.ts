@@ -7,7 +7,8 @@ import { db } from "../db.server";
 import { env } from "../env.server";
 import { getHubs, HubError, type Tenant } from "../hubs/index.server";
 import { openSecret, sealSecret } from "../wizards/sealed.server";
-import { StepRefused, type JobContext, type JobFailure, type JobStep, type JobView } from "./runner.server";
+import { retryFromProgress } from "./progress.server";
+import { findOwnedJob, StepRefused, type AnyJobKind, type JobContext, type JobFailure, type JobStep, type JobView } from "./runner.server";
 
 /**
  * A cloud Hub's provisioning (spec 001 §4), the steps shared by the cloud Hub deployment (decision 090) and
@@ -173,4 +174,19 @@ export function retryOpensAt(job: Pick<JobView, "status" | "error" | "updatedAt"
   // A failed job is not written again until it is retried: its last update is when it stopped.
   const opensAt = new Date(job.updatedAt.getTime() + env.HUB_RETRY_WAIT_MS);
   return opensAt > now ? opensAt : null;
+}
+
+/** Seconds until 'Try again' opens for a job with Hub steps (a deployment, a cloud trial); 0 when it is open. */
+export function secondsUntilRetry(job: Pick<JobView, "status" | "error" | "updatedAt">, now = new Date()): number {
+  const opensAt = retryOpensAt(job, now);
+  return opensAt ? Math.ceil((opensAt.getTime() - now.getTime()) / 1000) : 0;
+}
+
+/**
+ * The progress page's 'Try again' for a job with Hub steps: too early (a stale page, or a hand-made post),
+ * nothing is retried and the page says when it can be. 404 for another account's job, as any retry.
+ */
+export function retryWhenOpen(ownerId: string, jobId: string, kind: AnyJobKind): void {
+  const job = findOwnedJob(ownerId, jobId, kind.name);
+  if (!job || !retryOpensAt(job)) retryFromProgress(ownerId, jobId, kind);
 }
