@@ -16,6 +16,14 @@ export const subscriptionsOf = (file: string, email: string) =>
 export const licensesNamed = (file: string, name: string) =>
   withDatabase(file, (db) => (db.prepare("select count(*) as n from licenses where name = ?").get(name) as { n: number }).n);
 
+/** The account has no card and no billing address on file (another test of this worker's portal may have added them). */
+export const clearPaymentDetails = (file: string, email: string) =>
+  withDatabase(file, (db) => {
+    const customer = "(select billing_customer_id from users where email = @email)";
+    db.prepare(`update billing_customers set primary_payment_source_id = null, billing_address = null where id = ${customer}`).run({ email });
+    db.prepare(`delete from billing_payment_sources where customer_id = ${customer}`).run({ email });
+  });
+
 export const next = (page: Page, label: string) => page.getByRole("button", { name: label }).click();
 
 /** From the Plan step to the Order step with the defaults after the plan (cloud Hub, nothing else, the card on file). */

@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { DEMO, expect, expectAccessible, signInAs, test, withDatabase } from "./fixtures";
-import { confirmationForm, next, planStep, subscriptionsOf, walkToOrder } from "./purchase-steps";
+import { confirmationForm, next, planStep, clearPaymentDetails, subscriptionsOf, walkToOrder } from "./purchase-steps";
 
 test.describe("buying a new recurring license", () => {
   test.use({ expectedHttpErrors: [422] });
@@ -87,6 +87,7 @@ test.describe("buying a new recurring license", () => {
 
   test("a distributor sees reseller plans and prices and buys an on-premise license", async ({ page, portal }) => {
     test.setTimeout(90_000);
+    clearPaymentDetails(portal.databaseFile, DEMO.distributor);
     await signInAs(page, DEMO.distributor);
     const before = subscriptionsOf(portal.databaseFile, DEMO.distributor);
     await page.goto("/store/subscription");

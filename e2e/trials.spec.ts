@@ -1,5 +1,6 @@
 import type { Page } from "@playwright/test";
 import { DEMO, expect, expectAccessible, signInAs, test, withDatabase } from "./fixtures";
+import { clearPaymentDetails } from "./purchase-steps";
 
 /**
  * Free trials (issue 13): the chooser and eligibility, the on-premise and cloud wizards, the trial as a
@@ -155,6 +156,7 @@ test.describe("free trials", () => {
   test("a distributor runs two cloud trials: reseller hardware on a card added in the step, then one without hardware", async ({ page, portal }) => {
     test.setTimeout(120_000);
     resetTrials(portal.databaseFile, DEMO.distributor);
+    clearPaymentDetails(portal.databaseFile, DEMO.distributor);
     await signInAs(page, DEMO.distributor);
     for (const [index, tokens] of [2, 0].entries()) {
       const subdomain = subdomainFor(`reseller-trial-${index}`);
