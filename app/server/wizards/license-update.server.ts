@@ -37,8 +37,13 @@ export const licenseUpdateWizard = (subscriptionId: string) => definition.at({ s
 
 const notFound = () => json({ message: "There is no such license." }, { status: 404 });
 
+interface OwnLicense {
+  license: NonNullable<ReturnType<typeof recurringLicenseOf>>;
+  customerId: string;
+}
+
 /** The user's recurring license behind the subscription; another account's (or an unknown) one is 404. */
-export function requireOwnLicense(user: UserRecord, subscriptionId: string) {
+export function requireOwnLicense(user: UserRecord, subscriptionId: string): OwnLicense {
   const license = recurringLicenseOf(user.id, subscriptionId);
   if (!license || !user.billingCustomerId) throw notFound();
   return { license, customerId: user.billingCustomerId };
@@ -47,8 +52,7 @@ export function requireOwnLicense(user: UserRecord, subscriptionId: string) {
 export type SubscriptionRead = { subscription: Subscription; base: UpdateBase } | { error: string };
 
 /** The subscription as the billing provider has it now, or 'Failed to get subscription data...'. */
-export async function readSubscription(user: UserRecord, subscriptionId: string): Promise<SubscriptionRead> {
-  const { customerId } = requireOwnLicense(user, subscriptionId);
+async function subscriptionOf(customerId: string, subscriptionId: string): Promise<SubscriptionRead> {
   try {
     const subscription = await getBilling().retrieveSubscription(customerId, subscriptionId);
     const tier = tierOf(subscription.planId);
@@ -59,6 +63,11 @@ export async function readSubscription(user: UserRecord, subscriptionId: string)
     if (!(error instanceof ProviderError)) throw error;
     return { error: errorMessage(error, SUBSCRIPTION_DATA_FAILED) };
   }
+}
+
+/** The user's own subscription as the provider has it now (404 for anyone else's). */
+export function readSubscription(user: UserRecord, subscriptionId: string): Promise<SubscriptionRead> {
+  return subscriptionOf(requireOwnLicense(user, subscriptionId).customerId, subscriptionId);
 }
 
 const sameBase = (a: UpdateBase, b: UpdateBase) => a.tier === b.tier && a.cycle === b.cycle && a.quantity === b.quantity;
@@ -101,10 +110,13 @@ function changeOf(user: UserRecord, draft: UpdateDraft, base: UpdateBase, subscr
  * outside the draft (the subscription as it is, the card, the addresses, the coupon), priced, and digested
  * for the confirmation. The loader and the update compute it the same way.
  */
-async function currentUpdate(user: UserRecord, subscriptionId: string, draft: LoadedDraft<UpdateDraft>) {
-  const read = await readSubscription(user, subscriptionId);
-  const { payment, billingProfile } = await loadAccountBilling(user);
-  const couponError = draft.data.couponId ? await couponProblem(user, draft.data.couponId) : null;
+async function currentUpdate(user: UserRecord, own: OwnLicense, subscriptionId: string, draft: LoadedDraft<UpdateDraft>) {
+  // Three independent provider reads: asked at once.
+  const [read, { payment, billingProfile }, couponError] = await Promise.all([
+    subscriptionOf(own.customerId, subscriptionId),
+    loadAccountBilling(user),
+    draft.data.couponId ? couponProblem(user, draft.data.couponId) : null,
+  ]);
   const data = couponError ? { ...draft.data, couponId: null } : draft.data;
   const ready = payment.status === "ready" ? payment : null;
   const source = ready?.sources.find((candidate) => candidate.id === data.paymentSourceId && isUsableSource(candidate)) ?? null;
@@ -139,9 +151,8 @@ async function currentUpdate(user: UserRecord, subscriptionId: string, draft: Lo
       if (!(error instanceof ProviderError)) throw error;
       estimateError = errorMessage(error, ESTIMATE_FAILED);
     }
-    const { license } = requireOwnLicense(user, subscriptionId);
     if (estimate && problems.length === 0 && draft.id) {
-      input = { draftId: draft.id, digest: orderDigest(request, estimate), request, licenseName: license.name, tier: data.tier };
+      input = { draftId: draft.id, digest: orderDigest(request, estimate), request, licenseName: own.license.name, tier: data.tier };
     }
   }
   return { data, read, couponError, estimate, estimateError, problems, input, payment: ready, billingProfile, card: source?.card ?? null };
@@ -149,18 +160,21 @@ async function currentUpdate(user: UserRecord, subscriptionId: string, draft: Lo
 
 /** What the Review & Order step shows, and the confirmation's key (null while the update cannot be made). */
 export async function updateReview(user: UserRecord, subscriptionId: string) {
-  const { license } = requireOwnLicense(user, subscriptionId);
+  const own = requireOwnLicense(user, subscriptionId);
   const wizard = licenseUpdateWizard(subscriptionId);
   const draft = wizard.load(user.id, "review");
-  const update = await currentUpdate(user, subscriptionId, draft);
-  const plans = "base" in update.read && update.data.base ? await planOptions(user, update.data.base) : [];
-  const plan = plans.find((option) => option.value === planChoiceValue(update.data));
+  const [update, plans, addonList] = await Promise.all([
+    currentUpdate(user, own, subscriptionId, draft),
+    getBilling().listPlans(),
+    getBilling().listAddons(),
+  ]);
+  const plan = plans.find((item) => item.id === planId(update.data.tier, update.data.cycle, isDistributor(user)));
   const addons = "subscription" in update.read ? update.read.subscription.addons : [];
-  const addonNames = new Map((await getBilling().listAddons()).map((addon) => [addon.id, displayName(addon.name)]));
+  const addonNames = new Map(addonList.map((addon) => [addon.id, displayName(addon.name)]));
   return {
-    licenseName: license.name,
+    licenseName: own.license.name,
     recurring: plan
-      ? { name: plan.name, users: (update.data.base?.quantity ?? 0) + update.data.addedUsers, unitPrice: plan.price, period: plan.period, addedUsers: update.data.addedUsers }
+      ? { name: displayName(plan.name), users: (update.data.base?.quantity ?? 0) + update.data.addedUsers, unitPrice: plan.price, period: plan.period, addedUsers: update.data.addedUsers }
       : null,
     addons: addons.map((addon) => {
       const id = withCycle(addon.id, update.data.cycle);
@@ -190,7 +204,7 @@ export async function submitUpdate(user: UserRecord, subscriptionId: string, pos
     missing: firstIncompleteBefore(UPDATE_STEPS, "review", draft.data.completed),
     urlOf: wizard.urlOf,
     price: async (): Promise<PricedOrder<UpdateInput, UpdateStep>> => {
-      const update = await currentUpdate(user, subscriptionId, draft);
+      const update = await currentUpdate(user, requireOwnLicense(user, subscriptionId), subscriptionId, draft);
       if (update.couponError && draft.data.couponId) wizard.save(user.id, { couponId: null });
       return update;
     },
