@@ -21,7 +21,9 @@ ENV PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
 WORKDIR /app
 
 # Lockfile first, so the dependency layer (and its native compile) is reused when only source changes.
+# patches/ too: the install's postinstall applies them (patch-package, decision 110).
 COPY package.json package-lock.json ./
+COPY patches ./patches
 RUN npm ci --no-audit --no-fund
 
 COPY . .

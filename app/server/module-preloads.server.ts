@@ -1,6 +1,3 @@
-import { Transform } from "node:stream";
-import { StringDecoder } from "node:string_decoder";
-
 /**
  * Remix's <Scripts> writes a <link rel="modulepreload"> per script of the page. Chromium's preload scanner
  * finds them at once and fetches them alongside the stylesheets, sharing a slow link's bandwidth, so the
@@ -18,36 +15,12 @@ const SCRIPT = "<script";
 const restore = (nonce: string | undefined) =>
   `<script${nonce ? ` nonce="${nonce}"` : ""}>for(const l of document.querySelectorAll("link[data-after-css]")){const p=document.createElement("link");p.rel="modulepreload";p.href=l.href;document.head.append(p)}</script>`;
 
-/** The transform for one page's HTML stream; `nonce` is the page's CSP nonce. */
-export function preloadScriptsAfterStylesheets(nonce: string | undefined): Transform {
-  let pending = "";
-  let seen = false;
-  let restored = false;
-  const rewrite = (text: string) => {
-    const rewritten = text.replaceAll(PRELOAD, DEFERRED);
-    if (restored) return rewritten;
-    const from = seen ? 0 : rewritten.indexOf(DEFERRED);
-    if (from < 0) return rewritten;
-    seen = true;
-    const at = rewritten.indexOf(SCRIPT, from);
-    if (at < 0) return rewritten;
-    restored = true;
-    return rewritten.slice(0, at) + restore(nonce) + rewritten.slice(at);
-  };
-  const decoder = new StringDecoder("utf8");
-  return new Transform({
-    transform(chunk: Buffer, _encoding, done) {
-      const text = pending + decoder.write(chunk);
-      // A tag split between chunks: an end that may start one waits for the next chunk.
-      const lastTag = text.lastIndexOf("<");
-      const tail = text.slice(lastTag);
-      const splitTag = lastTag >= 0 && [PRELOAD, SCRIPT].some((tag) => tail.length < tag.length && tag.startsWith(tail));
-      pending = splitTag ? tail : "";
-      done(null, rewrite(splitTag ? text.slice(0, lastTag) : text));
-    },
-    flush(done) {
-      const rest = rewrite(pending + decoder.end());
-      done(null, seen && !restored ? rest + restore(nonce) : rest);
-    },
-  });
+/** One page's whole HTML, its module preloads deferred; `nonce` is the page's CSP nonce. */
+export function preloadScriptsAfterStylesheets(html: string, nonce: string | undefined): string {
+  const rewritten = html.replaceAll(PRELOAD, DEFERRED);
+  const first = rewritten.indexOf(DEFERRED);
+  if (first < 0) return rewritten;
+  const at = rewritten.indexOf(SCRIPT, first);
+  if (at < 0) return rewritten + restore(nonce);
+  return rewritten.slice(0, at) + restore(nonce) + rewritten.slice(at);
 }
