@@ -1,4 +1,4 @@
-import { createCookie, createMemorySessionStorage, json, redirect } from "@remix-run/node";
+import { createMemorySessionStorage, json, redirect } from "@remix-run/node";
 import { Authenticator, AuthorizationError } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 import { eq } from "drizzle-orm";
@@ -8,7 +8,8 @@ import { issueCsrfToken } from "./csrf.server";
 import { db } from "./db.server";
 import { hashPassword, needsRehash, verifyPassword } from "./passwords.server";
 import { secretFor } from "./secrets.server";
-import { cookieName, currentSession, isHttps, startSession, type SessionRecord } from "./session.server";
+import { portalCookie } from "./cookies.server";
+import { currentSession, startSession, type SessionRecord } from "./session.server";
 import { findUserByEmail, findUserById, type UserRecord } from "./users.server";
 
 export const INVALID_CREDENTIALS = "The email or password is incorrect.";
@@ -62,19 +63,16 @@ export async function checkCredentials(request: Request, email: string, password
  * A browser that has signed in to an account before carries this signed cookie naming it, so the account's
  * growing sign-in delay (throttle.server) slows strangers, not the owner.
  */
-function knownDeviceCookie(request: Request) {
-  return createCookie(cookieName(request, "gk_device"), {
-    httpOnly: true,
-    sameSite: "lax",
-    path: "/",
-    secure: isHttps(request),
-    maxAge: 60 * 60 * 24 * 365,
-    secrets: [secretFor("session")],
-  });
-}
+const knownDeviceCookie = portalCookie("gk_device", {
+  httpOnly: true,
+  sameSite: "lax",
+  path: "/",
+  maxAge: 60 * 60 * 24 * 365,
+  secrets: [secretFor("session")],
+});
 
 export async function isKnownDevice(request: Request, email: string): Promise<boolean> {
-  const known: unknown = await knownDeviceCookie(request).parse(request.headers.get("Cookie"));
+  const known = await knownDeviceCookie.parse(request);
   return typeof known === "string" && known === email.trim().toLowerCase();
 }
 
@@ -85,7 +83,7 @@ export async function signIn(request: Request, userId: string, email: string, re
   const headers = new Headers();
   headers.append("Set-Cookie", setCookie);
   headers.append("Set-Cookie", csrfCookie);
-  headers.append("Set-Cookie", await knownDeviceCookie(request).serialize(email.trim().toLowerCase()));
+  headers.append("Set-Cookie", await knownDeviceCookie.serialize(request, email.trim().toLowerCase()));
   return redirect(safeRedirect(redirectTo, request.url), { headers });
 }
 

@@ -1,7 +1,8 @@
-import { createCookie, json } from "@remix-run/node";
+import { json } from "@remix-run/node";
 import { CSRF, CSRFError } from "remix-utils/csrf/server";
 import { secretFor } from "./secrets.server";
-import { cookieName, currentSession, isHttps, type SessionRecord } from "./session.server";
+import { portalCookie } from "./cookies.server";
+import { currentSession, type SessionRecord } from "./session.server";
 
 /**
  * Double-submit CSRF protection (remix-utils): a signed token cookie, and every mutating form carries the same
@@ -9,24 +10,16 @@ import { cookieName, currentSession, isHttps, type SessionRecord } from "./sessi
  * own (issued at sign-in, kept in the sessions row): a token planted before sign-in, or taken from another
  * session, is refused. Over HTTPS the cookie is `__Host-` prefixed.
  */
-function csrfCookie(request: Request) {
-  return createCookie(cookieName(request, "gk_csrf"), {
-    path: "/",
-    httpOnly: true,
-    sameSite: "lax",
-    secure: isHttps(request),
-    secrets: [secretFor("csrf")],
-  });
-}
+const csrfCookie = portalCookie("gk_csrf", { path: "/", httpOnly: true, sameSite: "lax", secrets: [secretFor("csrf")] });
 
 function csrfFor(request: Request) {
-  return new CSRF({ cookie: csrfCookie(request), formDataKey: "csrf", secret: secretFor("csrf") });
+  return new CSRF({ cookie: csrfCookie.cookie(request), formDataKey: "csrf", secret: secretFor("csrf") });
 }
 
 /** A fresh token for a new session, and the Set-Cookie header that hands it to the browser. */
 export async function issueCsrfToken(request: Request): Promise<[string, string]> {
   const token = csrfFor(request).generate();
-  return [token, await csrfCookie(request).serialize(token)];
+  return [token, await csrfCookie.serialize(request, token)];
 }
 
 /**
@@ -36,9 +29,8 @@ export async function issueCsrfToken(request: Request): Promise<[string, string]
 export async function commitCsrfToken(request: Request): Promise<readonly [string, string | null]> {
   const session = await currentSession(request);
   if (!session) return csrfFor(request).commitToken(request);
-  const cookie = csrfCookie(request);
-  const held: unknown = await cookie.parse(request.headers.get("Cookie"));
-  return [session.csrfToken, held === session.csrfToken ? null : await cookie.serialize(session.csrfToken)];
+  const held = await csrfCookie.parse(request);
+  return [session.csrfToken, held === session.csrfToken ? null : await csrfCookie.serialize(request, session.csrfToken)];
 }
 
 const expired = () =>

@@ -20,9 +20,17 @@ function configuredOrGenerated(configured: string | undefined, fileName: string,
 
 const rootSecret = configuredOrGenerated(env.SESSION_SECRET, ".portal-secret", () => randomBytes(32).toString("hex"));
 
+type SecretPurpose = "session" | "csrf" | "wizard-secrets";
+const derivedSecrets = new Map<SecretPurpose, string>();
+
 /** A secret for one purpose, derived from the root so that one leaked use does not expose another. */
-export function secretFor(purpose: "session" | "csrf" | "wizard-secrets"): string {
-  return createHmac("sha256", rootSecret).update(purpose).digest("hex");
+export function secretFor(purpose: SecretPurpose): string {
+  let secret = derivedSecrets.get(purpose);
+  if (!secret) {
+    secret = createHmac("sha256", rootSecret).update(purpose).digest("hex");
+    derivedSecrets.set(purpose, secret);
+  }
+  return secret;
 }
 
 /**

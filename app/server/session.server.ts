@@ -1,8 +1,9 @@
 import { createHash, randomBytes } from "node:crypto";
-import { createCookie, createCookieSessionStorage, redirect, type Session } from "@remix-run/node";
+import { createCookieSessionStorage, redirect, type Session } from "@remix-run/node";
 import { and, desc, eq, lt, ne, or, sql } from "drizzle-orm";
 import { sessions } from "~db/schema";
 import { db } from "./db.server";
+import { isHttps, portalCookie } from "./cookies.server";
 import { secretFor } from "./secrets.server";
 
 /**
@@ -15,33 +16,9 @@ export const ABSOLUTE_MS = 7 * 24 * 60 * 60 * 1000;
 /** lastSeenAt is written at most this often, so reading a page is not a write every time. */
 const TOUCH_EVERY_MS = 60 * 1000;
 
-/**
- * True when the browser reached the portal over HTTPS. scripts/server.mjs builds the request URL from the
- * socket, or from X-Forwarded-Proto only through the TRUST_PROXY hops it trusts, so the URL is enough.
- */
-export function isHttps(request: Request): boolean {
-  return new URL(request.url).protocol === "https:";
-}
-
-/**
- * The portal's cookies. Over HTTPS they get the `__Host-` prefix, which browsers accept only with Secure,
- * Path=/ and no Domain: no subdomain or plain-HTTP page can set or shadow them. Plain-HTTP localhost (the
- * demo, the tests) cannot have it.
- */
-export function cookieName(request: Request, name: string): string {
-  return isHttps(request) ? `__Host-${name}` : `__${name}`;
-}
-
 const cookieOptions = { httpOnly: true, sameSite: "lax", path: "/" } as const;
 
-function sessionCookie(request: Request) {
-  return createCookie(cookieName(request, "gk_session"), {
-    ...cookieOptions,
-    secure: isHttps(request),
-    maxAge: ABSOLUTE_MS / 1000,
-    secrets: [secretFor("session")],
-  });
-}
+const sessionCookie = portalCookie("gk_session", { ...cookieOptions, maxAge: ABSOLUTE_MS / 1000, secrets: [secretFor("session")] });
 
 const digest = (token: string) => createHash("sha256").update(token).digest("hex");
 
@@ -64,7 +41,7 @@ export async function startSession(request: Request, userId: string, csrfToken: 
     })
     .returning()
     .get();
-  return { session, setCookie: await sessionCookie(request).serialize(token) };
+  return { session, setCookie: await sessionCookie.serialize(request, token) };
 }
 
 /** The live session the request's cookie names, or null (no cookie, unknown, ended or expired). */
@@ -86,7 +63,7 @@ const sessionByRequest = new WeakMap<Request, Promise<SessionRecord | null>>();
 const sessionById = db.select().from(sessions).where(eq(sessions.id, sql.placeholder("id"))).prepare();
 
 async function readSession(request: Request): Promise<SessionRecord | null> {
-  const token: unknown = await sessionCookie(request).parse(request.headers.get("Cookie"));
+  const token: unknown = await sessionCookie.parse(request);
   if (typeof token !== "string") return null;
   const session = sessionById.get({ id: digest(token) });
   if (!session) return null;
@@ -105,7 +82,7 @@ async function readSession(request: Request): Promise<SessionRecord | null> {
 export async function endSession(request: Request): Promise<string> {
   const session = await currentSession(request);
   if (session) db.delete(sessions).where(eq(sessions.id, session.id)).run();
-  return sessionCookie(request).serialize("", { maxAge: undefined, expires: new Date(0) });
+  return sessionCookie.serialize(request, "", { maxAge: undefined, expires: new Date(0) });
 }
 
 /** Ends every session of the user but the one given (a password change, "Sign out everywhere else"). */
