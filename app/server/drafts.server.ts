@@ -9,13 +9,15 @@ export interface StoredDraft {
 }
 
 /** The user's draft of a wizard, or null when they have none. */
+const draftOf = db
+  .select({ id: drafts.id, data: drafts.data })
+  .from(drafts)
+  .where(and(eq(drafts.ownerId, sql.placeholder("ownerId")), eq(drafts.wizard, sql.placeholder("wizard"))))
+  .prepare();
+
+/** The user's draft of a wizard, or null when they have none (read by every wizard step's layout and page). */
 export function findDraft(ownerId: string, wizard: string): StoredDraft | null {
-  const row = db
-    .select({ id: drafts.id, data: drafts.data })
-    .from(drafts)
-    .where(and(eq(drafts.ownerId, ownerId), eq(drafts.wizard, wizard)))
-    .get();
-  return row ?? null;
+  return draftOf.get({ ownerId, wizard }) ?? null;
 }
 
 /** Creates or replaces the user's draft of a wizard; its id stays the same for the draft's lifetime. */
