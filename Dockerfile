@@ -27,10 +27,12 @@ COPY patches ./patches
 RUN npm ci --no-audit --no-fund
 
 COPY . .
-# The runtime needs only better-sqlite3's compiled .node file, not the SQLite sources and
-# object files left by node-gyp (~25 MB).
+# --omit=optional as well (decision 115): in the production tree the optional packages are only typings and
+# polyfills Node 20 does not need (typescript, an optional peer of @remix-run/*, 23 MB; @types/*;
+# @zxing/text-encoding, 8 MB). The runtime needs only better-sqlite3's compiled .node file, not the SQLite
+# sources and object files left by node-gyp (~25 MB).
 RUN npm run build \
- && npm prune --omit=dev --no-audit --no-fund \
+ && npm prune --omit=dev --omit=optional --no-audit --no-fund \
  && rm -rf node_modules/better-sqlite3/deps node_modules/better-sqlite3/src \
            node_modules/better-sqlite3/build/Release/obj node_modules/better-sqlite3/build/Release/obj.target \
            node_modules/better-sqlite3/build/Release/sqlite3.a node_modules/better-sqlite3/build/Release/.deps
@@ -54,7 +56,7 @@ COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/build ./build
 COPY --from=build /app/public ./public
 COPY --from=build /app/db/migrations ./db/migrations
-COPY --from=build /app/scripts/server.mjs ./scripts/server.mjs
+COPY --from=build /app/scripts/start.mjs /app/scripts/server.mjs ./scripts/
 
 # The directory must exist and belong to 'node' before VOLUME, so a fresh named volume inherits that owner.
 RUN mkdir -p /data && chown node:node /data
@@ -71,5 +73,4 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
 
 # One portal process per core behind port 3000 (scripts/start.mjs forks scripts/server.mjs; WEB_CONCURRENCY to
 # change), run directly: no npm in between, and node is PID 1 so it gets SIGTERM and stops its workers cleanly.
-COPY --from=build /app/scripts/start.mjs ./scripts/start.mjs
 CMD ["node", "scripts/start.mjs"]
