@@ -1,6 +1,7 @@
 module.exports = {
   plugins: {
     "./scripts/postcss/light-scheme-only.cjs": {},
+    "./scripts/postcss/unused-mantine-rules.cjs": {},
     "postcss-preset-mantine": {},
     "postcss-simple-vars": {
       variables: {

@@ -22,9 +22,6 @@ declare module "@mantine-parts/components/Card/Card.mjs" {
 declare module "@mantine-parts/components/Checkbox/Checkbox.mjs" {
   export { Checkbox } from "@mantine/core";
 }
-declare module "@mantine-parts/components/Drawer/Drawer.mjs" {
-  export { Drawer } from "@mantine/core";
-}
 declare module "@mantine-parts/components/Group/Group.mjs" {
   export { Group } from "@mantine/core";
 }
@@ -33,9 +30,6 @@ declare module "@mantine-parts/components/Input/Input.mjs" {
 }
 declare module "@mantine-parts/components/List/List.mjs" {
   export { List } from "@mantine/core";
-}
-declare module "@mantine-parts/components/Modal/Modal.mjs" {
-  export { Modal } from "@mantine/core";
 }
 declare module "@mantine-parts/components/NativeSelect/NativeSelect.mjs" {
   export { NativeSelect } from "@mantine/core";

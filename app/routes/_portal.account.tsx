@@ -19,9 +19,9 @@ import { BillingProfileCard } from "~/ui/billing/billing-profile-card";
 import { BillingProfilePending } from "~/ui/billing/drawer";
 import { PaymentMethodsSection } from "~/ui/billing/payment-methods";
 import { documentTitle, PageErrorBoundary } from "~/ui/page";
-import { ALL_PARTS_STYLES } from "~/ui/stylesheets";
+import { FORM_STYLES } from "~/ui/stylesheets";
 
-export const links: LinksFunction = () => [ALL_PARTS_STYLES];
+export const links: LinksFunction = () => FORM_STYLES;
 
 export const handle = { title: "Account" };
 export const meta: MetaFunction = () => documentTitle("Account");

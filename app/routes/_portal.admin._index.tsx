@@ -10,9 +10,9 @@ import { formatDate } from "~/domain/format";
 import { requireAdmin } from "~/server/auth.server";
 import { listJobsNeedingAttention } from "~/server/jobs/runner.server";
 import { documentTitle, PageErrorBoundary } from "~/ui/page";
-import { DATA_STYLES } from "~/ui/stylesheets";
+import { LIST_STYLES } from "~/ui/stylesheets";
 
-export const links: LinksFunction = () => [DATA_STYLES];
+export const links: LinksFunction = () => LIST_STYLES;
 
 export const handle = { title: "Admin portal" };
 export const meta: MetaFunction = () => documentTitle("Admin portal");

@@ -9,9 +9,9 @@ import { isDistributor } from "~/domain/customers";
 import { requireAdmin } from "~/server/auth.server";
 import { listCustomersWithLicenseCounts } from "~/server/users.server";
 import { documentTitle, PageErrorBoundary } from "~/ui/page";
-import { DATA_STYLES } from "~/ui/stylesheets";
+import { LIST_STYLES } from "~/ui/stylesheets";
 
-export const links: LinksFunction = () => [DATA_STYLES];
+export const links: LinksFunction = () => LIST_STYLES;
 
 export const handle = { title: "Customers" };
 export const meta: MetaFunction = () => documentTitle("Customers");

@@ -26,9 +26,9 @@ import { LicenseTermCells } from "~/ui/license-cells";
 import { PageErrorBoundary } from "~/ui/page";
 import { PageLinks } from "~/ui/page-links";
 import { RouteModal } from "~/ui/route-dialogs";
-import { ALL_PARTS_STYLES } from "~/ui/stylesheets";
+import { FORM_STYLES } from "~/ui/stylesheets";
 
-export const links: LinksFunction = () => [ALL_PARTS_STYLES];
+export const links: LinksFunction = () => FORM_STYLES;
 
 /**
  * 'Licenses for this Hub deployment' (spec 001 §2): a modal route over the Hubs table, which stays as it

@@ -14,10 +14,10 @@ import { PageErrorBoundary } from "~/ui/page";
 import { RouteModal } from "~/ui/route-dialogs";
 import { ContactSupport } from "~/ui/support-link";
 import { ACCESSIBLE_GREEN } from "~/ui/theme";
-import { ALL_PARTS_STYLES } from "~/ui/stylesheets";
+import { FORM_STYLES } from "~/ui/stylesheets";
 import { JobProgressPanel } from "~/ui/wizard/job-progress";
 
-export const links: LinksFunction = () => [ALL_PARTS_STYLES];
+export const links: LinksFunction = () => FORM_STYLES;
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);

@@ -6,9 +6,9 @@ import { readUserForm } from "~/server/forms.server";
 import { cloudHubWizard } from "~/server/wizards/cloud-hub.server";
 import { PageErrorBoundary } from "~/ui/page";
 import { WizardLayout } from "~/ui/wizard/wizard-layout";
-import wizardStyles from "~/styles/wizard.css";
+import { FORM_STYLES } from "~/ui/stylesheets";
 
-export const links: LinksFunction = () => [{ rel: "stylesheet", href: wizardStyles }];
+export const links: LinksFunction = () => FORM_STYLES;
 
 /** Spec 001 §2, §9: the create-cloud-Hub drawer is 900 wide. */
 const CLOUD_HUB_DRAWER_WIDTH = 900;

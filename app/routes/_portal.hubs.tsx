@@ -16,11 +16,9 @@ import { FilterLinks } from "~/ui/filter-links";
 import { documentTitle, PageErrorBoundary } from "~/ui/page";
 import { PageLinks } from "~/ui/page-links";
 import { StripedRow } from "~/ui/table-rows";
-import { BUTTON_STYLES, DATA_STYLES } from "~/ui/stylesheets";
+import { LIST_STYLES } from "~/ui/stylesheets";
 
-// The page's one button (Cloud GateKeeper Hub Deployment) needs only Button's styles: the wizard and the
-// dialogs that open over this page link the whole forms group themselves.
-export const links: LinksFunction = () => [DATA_STYLES, BUTTON_STYLES];
+export const links: LinksFunction = () => LIST_STYLES;
 
 export const handle = { title: "GateKeeper Hub Deployments" };
 export const meta: MetaFunction = () => documentTitle("GateKeeper Hub Deployments");

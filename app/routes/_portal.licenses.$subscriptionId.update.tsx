@@ -6,9 +6,9 @@ import { readUserForm } from "~/server/forms.server";
 import { licenseUpdateWizard, requireOwnLicense } from "~/server/wizards/license-update.server";
 import { PageErrorBoundary } from "~/ui/page";
 import { WizardLayout } from "~/ui/wizard/wizard-layout";
-import wizardStyles from "~/styles/wizard.css";
+import { FORM_STYLES } from "~/ui/stylesheets";
 
-export const links: LinksFunction = () => [{ rel: "stylesheet", href: wizardStyles }];
+export const links: LinksFunction = () => FORM_STYLES;
 
 /** The update-license wizard (spec 000 §2): a drawer over the Licenses page whose steps are child routes. */
 export async function loader({ request, params }: LoaderFunctionArgs) {

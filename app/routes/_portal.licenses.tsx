@@ -14,9 +14,9 @@ import { licensePage } from "~/server/licenses.server";
 import { LicenseTermCells } from "~/ui/license-cells";
 import { documentTitle, PageErrorBoundary } from "~/ui/page";
 import { PageLinks } from "~/ui/page-links";
-import { BUTTON_STYLES, DATA_STYLES } from "~/ui/stylesheets";
+import { LIST_STYLES } from "~/ui/stylesheets";
 
-export const links: LinksFunction = () => [BUTTON_STYLES, DATA_STYLES];
+export const links: LinksFunction = () => LIST_STYLES;
 
 export const handle = { title: "Licenses" };
 export const meta: MetaFunction = () => documentTitle("Licenses");

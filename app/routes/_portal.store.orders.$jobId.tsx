@@ -12,10 +12,10 @@ import { jobProgress, retryFromProgress } from "~/server/jobs/progress.server";
 import { PageErrorBoundary } from "~/ui/page";
 import { RouteModal } from "~/ui/route-dialogs";
 import { ACCESSIBLE_GREEN } from "~/ui/theme";
-import { ALL_PARTS_STYLES } from "~/ui/stylesheets";
+import { FORM_STYLES } from "~/ui/stylesheets";
 import { JobProgressPanel } from "~/ui/wizard/job-progress";
 
-export const links: LinksFunction = () => [ALL_PARTS_STYLES];
+export const links: LinksFunction = () => FORM_STYLES;
 
 /** The spec's progress: 'Create Recurring License', then Finish. */
 const STAGES = [

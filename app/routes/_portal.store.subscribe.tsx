@@ -6,9 +6,9 @@ import { readUserForm } from "~/server/forms.server";
 import { subscriptionWizard } from "~/server/wizards/new-subscription.server";
 import { PageErrorBoundary } from "~/ui/page";
 import { WizardLayout } from "~/ui/wizard/wizard-layout";
-import wizardStyles from "~/styles/wizard.css";
+import { FORM_STYLES } from "~/ui/stylesheets";
 
-export const links: LinksFunction = () => [{ rel: "stylesheet", href: wizardStyles }];
+export const links: LinksFunction = () => FORM_STYLES;
 
 export const handle = { title: "Store" };
 

@@ -15,7 +15,7 @@ import { hasRecurringLicense, subscriptionOfLicense, upgradableLicensePage } fro
 import { PageErrorBoundary } from "~/ui/page";
 import { PageLinks } from "~/ui/page-links";
 import { RouteModal } from "~/ui/route-dialogs";
-import { ALL_PARTS_STYLES } from "~/ui/stylesheets";
+import { FORM_STYLES } from "~/ui/stylesheets";
 
 /**
  * The Subscription button's first stop (spec 000 §2 "Existing-license choice before purchase"): a user
@@ -24,7 +24,7 @@ import { ALL_PARTS_STYLES } from "~/ui/stylesheets";
  * license is a plain link into its update wizard).
  */
 
-export const links: LinksFunction = () => [ALL_PARTS_STYLES];
+export const links: LinksFunction = () => FORM_STYLES;
 
 const UPGRADE_URL = "/store/subscription?choice=upgrade";
 const pageHref = (page: number) => (page > 1 ? `${UPGRADE_URL}&page=${page}` : UPGRADE_URL);

@@ -6,9 +6,9 @@ import { readUserForm } from "~/server/forms.server";
 import { trialWizardFor } from "~/server/wizards/trials.server";
 import { PageErrorBoundary } from "~/ui/page";
 import { WizardLayout } from "~/ui/wizard/wizard-layout";
-import wizardStyles from "~/styles/wizard.css";
+import { FORM_STYLES } from "~/ui/stylesheets";
 
-export const links: LinksFunction = () => [{ rel: "stylesheet", href: wizardStyles }];
+export const links: LinksFunction = () => FORM_STYLES;
 
 /** The trial wizards (spec 001 §2): a modal whose steps are child routes, for users who may start a trial. */
 export async function loader({ request, params }: LoaderFunctionArgs) {

@@ -15,11 +15,11 @@ import { trialRun } from "~/server/wizards/trials.server";
 import { PageErrorBoundary } from "~/ui/page";
 import { RouteModal } from "~/ui/route-dialogs";
 import { ContactSupport } from "~/ui/support-link";
-import { ALL_PARTS_STYLES } from "~/ui/stylesheets";
+import { FORM_STYLES } from "~/ui/stylesheets";
 import { ACCESSIBLE_GREEN } from "~/ui/theme";
 import { JobProgressPanel } from "~/ui/wizard/job-progress";
 
-export const links: LinksFunction = () => [ALL_PARTS_STYLES];
+export const links: LinksFunction = () => FORM_STYLES;
 
 /** A trial being built (spec 001 §2 "Order"): its progress list, the failure screens, and the finish. */
 export async function loader({ request, params }: LoaderFunctionArgs) {

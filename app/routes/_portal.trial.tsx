@@ -13,10 +13,9 @@ import { USED_UP_TRIAL } from "~/domain/trials";
 import { requireUser } from "~/server/auth.server";
 import { mayStartTrial } from "~/server/trials.server";
 import { documentTitle, PageErrorBoundary } from "~/ui/page";
-import wizardStyles from "~/styles/wizard.css";
+import { FORM_STYLES } from "~/ui/stylesheets";
 
-// The wizards' stylesheet has every part the chooser uses, and its wizards (child routes) link the same file.
-export const links: LinksFunction = () => [{ rel: "stylesheet", href: wizardStyles }];
+export const links: LinksFunction = () => FORM_STYLES;
 
 export const handle = { title: "Start GateKeeper Enterprise Trial" };
 export const meta: MetaFunction = () => documentTitle("Start GateKeeper Enterprise Trial");

@@ -1,21 +1,15 @@
-import mantineAll from "~/styles/mantine-all.css";
-import mantineButton from "~/styles/mantine-button.css";
-import mantineData from "~/styles/mantine-data.css";
-import mantineForms from "~/styles/mantine-forms.css";
+import forms from "~/styles/forms.css";
+import mantineList from "~/styles/mantine-list.css";
 
 /**
- * Mantine's component styles in groups: a route links the one group its page uses (`links`), so a page
- * downloads only the CSS it paints with, in few files (each file is compressed on its own). The root
- * links Mantine's base and text (app/styles/root.css); a child route's links come after its parents',
- * so a group builds on what the layouts load.
+ * The page's parts beyond text (the root's app/styles/root.css) and the frame (the portal layout's portal.css), in
+ * two layers that never repeat a rule (decision 102): a route's `links` name the layers its page renders with,
+ * and Remix drops the ones a parent route already linked, so a dialog or wizard over a list page adds only its
+ * own layer. Each layer is one file: gzip compresses a file on its own, and each split cost 200-400 bytes.
  */
 const stylesheet = (href: string) => ({ rel: "stylesheet", href });
 
-/** Buttons alone, for a page whose only form part is a button (its dialogs and wizards link the forms group). */
-export const BUTTON_STYLES = stylesheet(mantineButton);
-/** Buttons, inputs, checkboxes and radios. */
-export const FORM_STYLES = stylesheet(mantineForms);
-/** Table, Badge, Card, SimpleGrid. */
-export const DATA_STYLES = stylesheet(mantineData);
-/** Forms, Drawer and Modal, Table, Card, SimpleGrid, List, ThemeIcon (no Badge). */
-export const ALL_PARTS_STYLES = stylesheet(mantineAll);
+/** Buttons, tables and badges: list pages, and under everything else with a button. */
+export const LIST_STYLES = [stylesheet(mantineList)];
+/** + inputs, choices, alerts, cards, lists, route dialogs and the wizards' stepper. */
+export const FORM_STYLES = [...LIST_STYLES, stylesheet(forms)];
