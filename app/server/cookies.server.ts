@@ -31,26 +31,22 @@ export interface PortalCookie {
  * secret does not, so it is remembered for recent headers (a tenth of a page's server time under load).
  */
 export function portalCookie(name: string, options: CookieOptions): PortalCookie {
-  const cookies = new Map<boolean, Cookie>();
-  const cookieFor = (request: Request) => {
-    const https = isHttps(request);
-    let cookie = cookies.get(https);
-    if (!cookie) {
-      cookie = createCookie(prefixed(https, name), { ...options, secure: https });
-      cookies.set(https, cookie);
-    }
-    return cookie;
-  };
+  const make = (https: boolean) => createCookie(prefixed(https, name), { ...options, secure: https });
+  const overHttps = make(true);
+  const overHttp = make(false);
+  const cookieFor = (request: Request) => (isHttps(request) ? overHttps : overHttp);
   const parsed = new Map<string, Promise<unknown>>();
   return {
     cookie: cookieFor,
     parse(request) {
       const header = request.headers.get("Cookie");
       if (!header) return Promise.resolve(null);
-      const key = `${isHttps(request) ? "s" : "p"}${header}`;
+      const cookie = cookieFor(request);
+      // The cookie's name differs by scheme, so the name keeps the two schemes' entries apart.
+      const key = `${cookie.name}=${header}`;
       let value = parsed.get(key);
       if (!value) {
-        value = cookieFor(request).parse(header);
+        value = cookie.parse(header);
         if (parsed.size >= PARSED_HEADERS_KEPT) parsed.clear();
         parsed.set(key, value);
       }
