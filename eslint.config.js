@@ -5,6 +5,12 @@ import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
 import tseslint from "typescript-eslint";
 
+const MANTINE_INDEX = {
+  name: "@mantine/core",
+  allowTypeImports: true,
+  message: 'Import the part from "@mantine-parts/..." (app/mantine-parts.d.ts); types may come from @mantine/core.',
+};
+
 export default tseslint.config(
   { ignores: ["build/", "public/build/", ".cache/", "node_modules/", "test-results/", "playwright-report/", "db/migrations/"] },
   js.configs.recommended,
@@ -38,12 +44,49 @@ export default tseslint.config(
       "@typescript-eslint/no-restricted-imports": [
         "error",
         {
+          paths: [MANTINE_INDEX],
+        },
+      ],
+    },
+  },
+  {
+    // A page's modules never import zod, the zod adapter, the phone and country data or a module that defines
+    // schemas, not even for an action or a constant: esbuild puts whatever a page's modules reach in its
+    // JavaScript. Validators load their schemas with import() (app/domain/lazy-validator.ts, decision 105).
+    files: ["app/routes/**/*.{ts,tsx}", "app/ui/**/*.{ts,tsx}"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
           paths: [
+            MANTINE_INDEX,
             {
-              name: "@mantine/core",
-              allowTypeImports: true,
-              message: 'Import the part from "@mantine-parts/..." (app/mantine-parts.d.ts); types may come from @mantine/core.',
+              name: "remix-validated-form",
+              importNames: ["ValidatedForm"],
+              message: "Use ValidatedForm from ~/ui/validated-form: it drops checks that end after the form has gone (decision 105).",
             },
+            ...[
+              "zod",
+              "@remix-validated-form/with-zod",
+              "libphonenumber-js",
+              "libphonenumber-js/min",
+              "i18n-iso-countries",
+              "~/domain/billing-forms",
+              "~/domain/cloud-hub",
+              "~/domain/contact-fields",
+              "~/domain/countries",
+              "~/domain/fields",
+              "~/domain/license-update-forms",
+              "~/domain/new-subscription",
+              "~/domain/phone",
+              "~/domain/profile",
+              "~/domain/trial-wizard",
+              "~/domain/wizard",
+            ].map((name) => ({
+              name,
+              allowTypeImports: true,
+              message: "Pages load schemas lazily: lazyValidator(() => import(...)), constants from the *-steps modules, lists from the loader (decision 105).",
+            })),
           ],
         },
       ],

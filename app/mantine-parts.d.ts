@@ -10,11 +10,18 @@ declare module "@mantine-parts/components/Alert/Alert.mjs" {
 declare module "@mantine-parts/components/Anchor/Anchor.mjs" {
   export { Anchor } from "@mantine/core";
 }
+declare module "@mantine-parts/components/Anchor/Anchor.module.css.mjs" {
+  /** Mantine's Anchor class name, for links drawn as Anchor without the component. */
+  const classes: Record<"root", string>;
+  export default classes;
+}
 declare module "@mantine-parts/components/Badge/Badge.mjs" {
   export { Badge } from "@mantine/core";
 }
-declare module "@mantine-parts/components/Button/Button.mjs" {
-  export { Button } from "@mantine/core";
+declare module "@mantine-parts/components/Button/Button.module.css.mjs" {
+  /** Mantine's Button class names (CSS modules), for plain buttons drawn as Mantine's (app/ui/button.tsx). */
+  const classes: Record<"root" | "inner" | "label" | "section" | "loader", string>;
+  export default classes;
 }
 declare module "@mantine-parts/components/Card/Card.mjs" {
   export { Card } from "@mantine/core";
@@ -22,17 +29,30 @@ declare module "@mantine-parts/components/Card/Card.mjs" {
 declare module "@mantine-parts/components/Checkbox/Checkbox.mjs" {
   export { Checkbox } from "@mantine/core";
 }
+declare module "@mantine-parts/components/Combobox/ComboboxChevron/ComboboxChevron.mjs" {
+  export { ComboboxChevron } from "@mantine/core";
+}
 declare module "@mantine-parts/components/Group/Group.mjs" {
   export { Group } from "@mantine/core";
+}
+declare module "@mantine-parts/components/Group/Group.module.css.mjs" {
+  /** Mantine's Group class name, for rows drawn as Group without the component. */
+  const classes: Record<"root", string>;
+  export default classes;
 }
 declare module "@mantine-parts/components/Input/Input.mjs" {
   export { Input } from "@mantine/core";
 }
+declare module "@mantine-parts/components/InputBase/InputBase.mjs" {
+  export { InputBase } from "@mantine/core";
+}
 declare module "@mantine-parts/components/List/List.mjs" {
   export { List } from "@mantine/core";
 }
-declare module "@mantine-parts/components/NativeSelect/NativeSelect.mjs" {
-  export { NativeSelect } from "@mantine/core";
+declare module "@mantine-parts/components/Loader/Loader.module.css.mjs" {
+  /** Mantine's Loader class names (CSS modules): a busy plain button's oval loader. */
+  const classes: Record<"root" | "ovalLoader", string>;
+  export default classes;
 }
 declare module "@mantine-parts/components/Radio/Radio.mjs" {
   export { Radio } from "@mantine/core";
@@ -43,11 +63,18 @@ declare module "@mantine-parts/components/SimpleGrid/SimpleGrid.mjs" {
 declare module "@mantine-parts/components/Stack/Stack.mjs" {
   export { Stack } from "@mantine/core";
 }
-declare module "@mantine-parts/components/Table/Table.mjs" {
-  export { Table } from "@mantine/core";
+declare module "@mantine-parts/components/Table/Table.module.css.mjs" {
+  /** Mantine's Table class names (CSS modules), for rows rendered without a component per cell. */
+  const classes: Record<"table" | "th" | "tr" | "td" | "tbody" | "thead" | "caption" | "scrollContainer" | "scrollContainerInner", string>;
+  export default classes;
 }
 declare module "@mantine-parts/components/Text/Text.mjs" {
   export { Text } from "@mantine/core";
+}
+declare module "@mantine-parts/components/Text/Text.module.css.mjs" {
+  /** Mantine's Text class name, for text drawn as Text without the component. */
+  const classes: Record<"root", string>;
+  export default classes;
 }
 declare module "@mantine-parts/components/TextInput/TextInput.mjs" {
   export { TextInput } from "@mantine/core";
@@ -57,6 +84,11 @@ declare module "@mantine-parts/components/ThemeIcon/ThemeIcon.mjs" {
 }
 declare module "@mantine-parts/components/Title/Title.mjs" {
   export { Title } from "@mantine/core";
+}
+declare module "@mantine-parts/components/UnstyledButton/UnstyledButton.module.css.mjs" {
+  /** Mantine's UnstyledButton class name (CSS modules), which every Mantine button also carries. */
+  const classes: Record<"root", string>;
+  export default classes;
 }
 declare module "@mantine-parts/core/Box/Box.mjs" {
   export { Box } from "@mantine/core";
@@ -69,9 +101,4 @@ declare module "@mantine-parts/core/MantineProvider/create-theme/create-theme.mj
 }
 declare module "@mantine-parts/core/MantineProvider/mantine-html-props.mjs" {
   export { mantineHtmlProps } from "@mantine/core";
-}
-declare module "@mantine-parts/components/Table/Table.module.css.mjs" {
-  /** Mantine's Table class names (CSS modules), for rows rendered without a component per cell. */
-  const classes: Record<"table" | "th" | "tr" | "td" | "tbody" | "thead" | "caption" | "scrollContainer" | "scrollContainerInner", string>;
-  export default classes;
 }

@@ -74,8 +74,22 @@ export const licenses = sqliteTable(
     uniqueIndex("licenses_subscription_idx").on(table.subscriptionId),
     // The home page counts an owner's active licenses (valid to in the future) straight off this index.
     index("licenses_owner_valid_to_idx").on(table.ownerId, table.validTo),
+    // Trial eligibility counts an owner's trial licenses, and the Store asks whether they hold a recurring one.
+    index("licenses_owner_type_idx").on(table.ownerId, table.type),
   ],
 );
+
+/**
+ * How many licenses each owner holds, kept by triggers on `licenses` in the same transaction as every insert,
+ * delete or change of owner (migration 0010_license_counts_triggers, decision 120): the licenses and home pages show
+ * the total on every visit without counting an account's thousands of rows. No row means no licenses.
+ */
+export const licenseCounts = sqliteTable("license_counts", {
+  ownerId: text("owner_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  total: integer("total").notNull(),
+});
 
 export const hubInstallations = sqliteTable(
   "hub_installations",

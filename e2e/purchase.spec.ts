@@ -123,6 +123,8 @@ test.describe("buying a new recurring license", () => {
     await page.goto("/store/subscribe/support");
     await expect(page).toHaveURL(/\/store\/subscribe\/hosting$/);
     await next(page, "Next: Hardware");
+    // The step is saved once the next one shows; leaving before then would cancel the post.
+    await expect(page).toHaveURL(/\/store\/subscribe\/hardware$/);
     await page.goto("/store/subscribe/plan");
     await expect(page.getByLabel("Organization name the license is for")).toHaveValue("Bookmark Inc");
     await page.getByRole("navigation", { name: "Order steps" }).getByRole("link", { name: "Hosting" }).click();
@@ -195,6 +197,30 @@ test.describe("buying a new recurring license", () => {
     }
     await expect(page.getByText("Cannot be empty.")).toBeVisible();
     await expect(page.getByText("Must be at least 1.")).toBeVisible();
+  });
+
+  test("the plan step's rules are not in the page's JavaScript, yet a field's message shows on blur before any submit", async ({
+    page,
+    javaScriptEnabled,
+  }) => {
+    test.skip(!javaScriptEnabled, "Without JavaScript the server validates (the test above)");
+    // zod names its error class in a string, which minifying keeps: a script holding it holds zod.
+    const scriptsWithZod: string[] = [];
+    page.on("response", async (response) => {
+      if (response.request().resourceType() !== "script") return;
+      if ((await response.text().catch(() => "")).includes('"ZodError"')) scriptsWithZod.push(new URL(response.url()).pathname);
+    });
+    await signInAs(page, DEMO.admin);
+    const html = await (await page.goto("/store/subscribe/plan"))!.text();
+    const organization = page.getByLabel("Organization name the license is for");
+    await organization.fill("Northwind");
+    await organization.fill("");
+    await organization.blur();
+    await expect(page.getByText("Cannot be empty.")).toBeVisible();
+    await expect(organization).toHaveAttribute("aria-invalid", "true");
+    // The rules came in a chunk of their own, which the page's HTML neither preloads nor loads.
+    expect(scriptsWithZod.length).toBeGreaterThan(0);
+    for (const script of scriptsWithZod) expect(html).not.toContain(script);
   });
 
   test("installation add-ons exclude each other", async ({ page, javaScriptEnabled }) => {

@@ -2,7 +2,8 @@
 // on loopback and prints tables: bytes per page, each page painted on an emulated slow link, /home and a
 // wizard step under concurrent load next to a bare node:http server, the time to a usable sign-in form,
 // and pages for a big account next to the demo account; then every goal of issue 10 beside its figure.
-// The numbers also go to bench-results/latest.json.
+// The numbers also go to bench-results/latest.json. `--only growth` runs only the big-account part (a
+// fresh portal, the demo customer and the big account, nothing else) and writes bench-results/growth.json.
 // Timings never fail the run; a page that does not answer 200, failed requests under load or a form
 // that never reacts do (exit 1), after everything has been printed. Columns: docs/bench.md.
 import { execFileSync } from "node:child_process";
@@ -10,8 +11,9 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { availableParallelism, loadavg } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
 import { addBigAccount, BIG_ACCOUNT } from "./bench/big-account.mjs";
-import { goals } from "./bench/goals.mjs";
+import { goals, growthGoals } from "./bench/goals.mjs";
 import { timePages } from "./bench/growth.mjs";
 import { LOAD, loadTest, startBareServer } from "./bench/load.mjs";
 import { measurePages } from "./bench/page-bytes.mjs";
@@ -24,6 +26,9 @@ import { PLAN_STEP, walkWizard, WIZARDS } from "./bench/wizard.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const RESULTS = path.join(ROOT, "bench-results", "latest.json");
+const GROWTH_RESULTS = path.join(ROOT, "bench-results", "growth.json");
+/** The parts `--only` can pick; without it every part runs. */
+const PARTS = ["growth"];
 const DEMO_PASSWORD = "GateKeeper-demo-1";
 const CUSTOMER_PAGES = [
   "/home",
@@ -54,7 +59,16 @@ for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
   });
 }
 
+function only() {
+  const { values } = parseArgs({ options: { only: { type: "string" } } });
+  if (values.only !== undefined && !PARTS.includes(values.only)) {
+    throw new Error(`--only takes one of: ${PARTS.join(", ")}; got "${values.only}"`);
+  }
+  return values.only;
+}
+
 async function main() {
+  const part = only();
   // Every number depends on what else the machine is doing; the load average says how busy it was.
   const run = {
     startedAt: new Date().toISOString(),
@@ -63,14 +77,15 @@ async function main() {
     machine: { cpus: availableParallelism(), loadAverage: loadavg()[0] },
   };
   console.log(
-    `GateKeeper Portal bench · ${run.startedAt} · commit ${run.commit} · Node ${run.node} · ` +
+    `GateKeeper Portal bench${part ? ` (only ${part})` : ""} · ${run.startedAt} · commit ${run.commit} · Node ${run.node} · ` +
       `${run.machine.cpus} CPUs, load average ${run.machine.loadAverage.toFixed(2)}\n`,
   );
   const portal = await startPortal(ROOT);
   stops.push(portal.stop);
+  const customer = await signIn(portal.baseUrl, "customer@example.com", DEMO_PASSWORD);
+  if (part === "growth") return growthOnly(run, portal, customer);
 
   // 1. Bytes per page. /login comes first: it is the page of part 3 and its bytes make the floor.
-  const customer = await signIn(portal.baseUrl, "customer@example.com", DEMO_PASSWORD);
   const admin = await signIn(portal.baseUrl, "admin@example.com", DEMO_PASSWORD);
   const shellPages = [
     { path: "/login" },
@@ -125,12 +140,8 @@ async function main() {
   const signInResult = await measureSignIn(browser, `${portal.baseUrl}/login`, pages[0]);
   printSignIn(signInResult);
 
-  // 4. The pages whose cost must stay flat as an account's data grows: the demo customer next to an
-  // account with thousands of licenses, Hubs and invoices.
-  addBigAccount(portal.databaseFile, "customer@example.com");
-  const big = await signIn(portal.baseUrl, BIG_ACCOUNT.email, DEMO_PASSWORD);
-  const growth = await timePages(portal.baseUrl, GROWTH_PAGES, { demo: customer, big });
-  printGrowth(growth);
+  // 4. The pages whose cost must stay flat as an account's data grows.
+  const growth = await measureGrowth(portal, customer);
 
   const summary = goals({ pages, paint, load: { home: portalLoad, plan: planLoad, bare: bareLoad }, signIn: signInResult, growth });
   printGoals(summary);
@@ -158,6 +169,32 @@ async function main() {
       ? ["the hydrated sign-in form did not validate on blur"]
       : []),
   ];
+}
+
+/**
+ * The pages whose cost must stay flat as an account's data grows: the demo customer next to an account
+ * with thousands of licenses, Hubs and invoices.
+ */
+async function measureGrowth(portal, customer) {
+  addBigAccount(portal.databaseFile, "customer@example.com");
+  const big = await signIn(portal.baseUrl, BIG_ACCOUNT.email, DEMO_PASSWORD);
+  const growth = await timePages(portal.baseUrl, GROWTH_PAGES, { demo: customer, big });
+  printGrowth(growth);
+  return growth;
+}
+
+/** `--only growth`: part 4 and its goals, with the machine's load average before and after. */
+async function growthOnly(run, portal, customer) {
+  const growth = await measureGrowth(portal, customer);
+  const summary = growthGoals(growth);
+  printGoals(summary);
+  const loadAverageAfter = loadavg()[0];
+  console.log(`\nLoad average after the run: ${loadAverageAfter.toFixed(2)}`);
+  await mkdir(path.dirname(GROWTH_RESULTS), { recursive: true });
+  const results = { ...run, loadAverageAfter, growth: { account: BIG_ACCOUNT, pages: growth }, goals: summary };
+  await writeFile(GROWTH_RESULTS, `${JSON.stringify(results, null, 2)}\n`);
+  console.log(`Results: ${path.relative(ROOT, GROWTH_RESULTS)}`);
+  return [];
 }
 
 async function firstHubLicensesPath(baseUrl, jar) {

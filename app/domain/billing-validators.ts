@@ -1,7 +1,7 @@
-import { withZod } from "@remix-validated-form/with-zod";
-import { billingProfileSchema, cardFormSchema, shippingAddressSchema } from "~/domain/billing-forms";
+import { lazyValidator } from "./lazy-validator";
 
-// One validator per form, run by the drawer in the browser and by its action on the server.
-export const cardFormValidator = withZod(cardFormSchema);
-export const billingProfileValidator = withZod(billingProfileSchema);
-export const shippingAddressValidator = withZod(shippingAddressSchema);
+// One validator per form, run by the drawer in the browser and by its action on the server; the schemas (with
+// the phone and country rules) load on first use (decision 105).
+export const cardFormValidator = lazyValidator(() => import("./billing-forms").then((module) => module.cardFormSchema));
+export const billingProfileValidator = lazyValidator(() => import("./billing-forms").then((module) => module.billingProfileSchema));
+export const shippingAddressValidator = lazyValidator(() => import("./billing-forms").then((module) => module.shippingAddressSchema));

@@ -31,6 +31,14 @@ export interface AddressView {
   state?: string;
   zip?: string;
   country?: string;
+  /** The country's English name, for reading (the list of names stays on the server). */
+  countryName?: string;
+}
+
+/** An option of a native select, as a loader sends the country and dial-code lists. */
+export interface SelectOption {
+  value: string;
+  label: string;
 }
 
 /** Everything the payment step shows, or "error" when the cards or the customer could not be read. */
@@ -65,19 +73,26 @@ export interface CardDrawerData {
   defaults: { first_name: string; last_name: string; set_as_primary: boolean };
   /** For 'Replace payment method': the card being replaced. */
   replacing?: PaymentSourceView;
+  countries: SelectOption[];
+}
+
+/** The address forms' country and dial-code options. */
+export interface ContactOptions {
+  countries: SelectOption[];
+  dialCodes: SelectOption[];
 }
 
 export interface AddressFormDefaults {
   [field: string]: string;
 }
 
-export interface BillingProfileDrawerData {
+export interface BillingProfileDrawerData extends ContactOptions {
   closeTo: string;
   /** null when the billing profile could not be read ('Error fetching billing profile.'). */
   defaults: AddressFormDefaults | null;
 }
 
-export interface ShippingDrawerData {
+export interface ShippingDrawerData extends ContactOptions {
   closeTo: string;
   defaults: AddressFormDefaults;
   /** Whether a separate shipping address is saved now (and so can be cleared). */

@@ -1,19 +1,10 @@
 import { z } from "zod";
 import { INVALID_EMAIL } from "./fields";
 import { normalSubdomain, subdomainProblem } from "./hub-subdomain";
-import { CLOUD_HUB_STEPS, type CloudHubStep } from "./cloud-hub-steps";
+import { CLOUD_HUB_STEPS, SELECT_A_LICENSE, isHubPhone, type CloudHubStep } from "./cloud-hub-steps";
 import { wizardProgressFields, type StepIssue } from "./wizard";
 
-export { CLOUD_HUB_PATH, CLOUD_HUB_STEP_TITLES, CLOUD_HUB_STEPS, cloudHubStepUrl, type CloudHubStep } from "./cloud-hub-steps";
-
-/** Regions as the form posts them (spec 001 §3: '1' = US, '2' = EU; any other value becomes '1'). */
-export const HUB_REGION_OPTIONS = [
-  { value: "1", label: "United States", region: "US" },
-  { value: "2", label: "European Union", region: "EU" },
-] as const;
-export type CloudHubRegion = (typeof HUB_REGION_OPTIONS)[number]["region"];
-export const regionFromForm = (value: unknown): CloudHubRegion => (value === "2" ? "EU" : "US");
-export const regionLabel = (region: CloudHubRegion) => HUB_REGION_OPTIONS.find((option) => option.region === region)?.label ?? region;
+export * from "./cloud-hub-steps";
 
 /** The administrator as the draft and the job keep it: everything but the password, which is sealed apart. */
 export const hubAdministratorSchema = z.object({
@@ -35,12 +26,6 @@ export const cloudHubDraftSchema = z.object({
   ...wizardProgressFields(CLOUD_HUB_STEPS),
 });
 export type CloudHubDraft = z.infer<typeof cloudHubDraftSchema>;
-
-export const SELECT_A_LICENSE = "You must select a license.";
-export const UNABLE_TO_VERIFY_LICENSE = "Unable to verify license.";
-export const FAILED_TO_FETCH_LICENSE = "Failed to fetch license data...";
-export const FIX_THE_ERRORS = "Please fix the errors to save changes.";
-export const CONFIRM_DEPLOYMENT = "Confirm creation of new GateKeeper Hub cloud deployment?";
 
 /** Step 1: the subdomain's form (the service's availability check comes after, on Next). */
 export const urlStepSchema = z.object({
@@ -66,9 +51,6 @@ export const INVALID_HUB_PHONE = "Invalid phone number.";
 export const PASSWORD_REQUIREMENTS = "Does not meet requirements.";
 export const PASSWORD_MISMATCH = "Doesn't match password.";
 
-/** Spec 001 §5: optional plus, three digits, three digits, then 4 to 6, with optional brackets, dashes, spaces or dots. */
-const HUB_PHONE = /^\+?\(?\d{3}\)?[-. ]?\(?\d{3}\)?[-. ]?\d{4,6}$/;
-export const isHubPhone = (value: string) => HUB_PHONE.test(value);
 /** At least 8 characters with a digit, a lowercase and an uppercase letter. */
 export const meetsHubPasswordRules = (password: string) => password.length >= 8 && /\d/.test(password) && /[a-z]/.test(password) && /[A-Z]/.test(password);
 

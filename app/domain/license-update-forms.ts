@@ -29,7 +29,7 @@ const addedUsers = wholeNumberField(ADDED_USERS_NOT_A_NUMBER, { min: -100000, ma
 const PLAN_REQUIRED = "Please choose a plan.";
 
 /** The Product step's form against the subscription it updates: the plan choice and the users added. */
-export function productFormSchema(base: UpdateBase) {
+function productFormSchema(base: UpdateBase) {
   return z
     .object({
       plan: z.string().refine((value) => parsePlanChoice(value) !== null, PLAN_REQUIRED),

@@ -12,10 +12,20 @@ import {
   requiresCloud,
   type Hosting,
 } from "./subscription";
-import { SUBSCRIPTION_STEPS, type SubscriptionStep } from "./subscription-steps";
+import { CLOUD_HUB_NEEDS_CLOUD_HOSTING, FIX_ERRORS, SUBSCRIPTION_STEPS, addonField, quantityField, type SubscriptionStep } from "./subscription-steps";
 import { wizardProgressFields, type StepIssue } from "./wizard";
 
-export { STEP_TITLES, SUBSCRIBE_PATH, SUBSCRIPTION_STEPS, subscriptionStepUrl, type SubscriptionStep } from "./subscription-steps";
+export {
+  CLOUD_HUB_NEEDS_CLOUD_HOSTING,
+  FIX_ERRORS,
+  STEP_TITLES,
+  SUBSCRIBE_PATH,
+  SUBSCRIPTION_STEPS,
+  addonField,
+  quantityField,
+  subscriptionStepUrl,
+  type SubscriptionStep,
+} from "./subscription-steps";
 
 /**
  * The draft of a new recurring license as the server keeps it between steps. Plans and add-ons are kept
@@ -43,7 +53,6 @@ export type SubscriptionDraft = z.infer<typeof subscriptionDraftSchema>;
 
 export const USERS_MESSAGE = "Must be at least 1.";
 export const QUANTITY_MESSAGE = "Must be a whole number from 0 to 1000.";
-export const FIX_ERRORS = "Please fix the errors.";
 
 /** Step 1. The cycle is switched by its own buttons (it rewrites prices), so it is not part of this form. */
 export const planStepSchema = z.object({
@@ -66,8 +75,6 @@ export const hostingStepSchema = z.object({
 /** A quantity field as posted: empty means 0; anything else must be a whole number from 0 to 1000. */
 const quantity = wholeNumberField(QUANTITY_MESSAGE, { min: 0, max: 1000 });
 
-export const quantityField = (id: string) => `quantity-${id}`;
-export const addonField = (id: string) => `addon-${id}`;
 
 /** Step 3: a quantity per hardware item (list ids). */
 export function hardwareStepSchema(itemIds: string[]) {
@@ -100,7 +107,6 @@ export function supportStepSchema(addons: { id: string; name: string }[], hostin
 }
 
 /** Why a step that was done no longer holds, shown at that step (the step is to be done again). */
-export const CLOUD_HUB_NEEDS_CLOUD_HOSTING = "A license for a cloud Hub is hosted in GateKeeper Cloud: please choose cloud hosting.";
 export const OFFSITE_ACCESS_REMOVED = "Offsite access was removed from your order: it reaches an on-premise Hub, and a cloud Hub is reachable from anywhere.";
 export const INSTALLATION_REMOVED = `Installation help was removed from your order. ${CLOUD_ONLY_REASON}`;
 export const EXCLUSIVE_ADDON_REMOVED = "Only one kind of installation help can be ordered; the second one was removed from your order.";

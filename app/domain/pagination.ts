@@ -19,3 +19,12 @@ export function pageRangeText(page: number, pageSize: number, total: number): st
   const first = (page - 1) * pageSize + 1;
   return `${first}-${Math.min(total, page * pageSize)} of ${total} items`;
 }
+
+/**
+ * The page numbers a table's page links show: the first, the last and two either side of the current one,
+ * ascending. Worked out from the current page alone, so an account with thousands of pages costs no more.
+ */
+export function pageLinkNumbers(page: number, pages: number): number[] {
+  const near = Array.from({ length: 5 }, (_, index) => page - 2 + index).filter((n) => n > 1 && n < pages);
+  return pages > 1 ? [1, ...near, pages] : [1];
+}

@@ -1,6 +1,9 @@
 import { z } from "zod";
 import { phoneFields } from "./contact-fields";
 import { boundedString, CANNOT_BE_EMPTY, MAX_PASSWORD_LENGTH, requiredText } from "./fields";
+import { unmetPasswordRequirements } from "./password-requirements";
+
+export { PASSWORD_REQUIREMENTS, unmetPasswordRequirements } from "./password-requirements";
 
 /** The profile and password forms of /account (spec 000 §3, §5). */
 export const profileSchema = z
@@ -12,18 +15,6 @@ export const profileSchema = z
   .and(phoneFields(true));
 
 export type ProfileInput = z.infer<typeof profileSchema>;
-
-/** The new password's requirements, shown as a checklist with the unmet ones marked. */
-export const PASSWORD_REQUIREMENTS = [
-  { id: "length", label: "At least 10 characters", test: (password: string) => password.trim().length >= 10 },
-  { id: "digit", label: "A number", test: (password: string) => /\d/.test(password) },
-  { id: "lowercase", label: "A lowercase letter", test: (password: string) => /[a-z]/.test(password) },
-  { id: "uppercase", label: "An uppercase letter", test: (password: string) => /[A-Z]/.test(password) },
-  { id: "symbol", label: "A symbol", test: (password: string) => /[^A-Za-z0-9\s]/.test(password) },
-] as const;
-
-export const unmetPasswordRequirements = (password: string) =>
-  PASSWORD_REQUIREMENTS.filter((requirement) => !requirement.test(password)).map((requirement) => requirement.id);
 
 /** All three rules are checked together, so every message shows at once. */
 export const passwordChangeSchema = z

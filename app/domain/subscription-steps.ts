@@ -1,7 +1,7 @@
 /**
- * The new-subscription wizard's steps: names, titles and URLs. No zod here: the wizard's layout and the
- * steps without a form of their own (review, order) load this, not the step schemas in new-subscription.ts
- * (decision 062).
+ * The new-subscription wizard's steps: names, titles, URLs, field names and the messages its pages show. No zod
+ * here: the pages load this, and the step schemas in new-subscription.ts only when a form is validated
+ * (decisions 062 and 105).
  */
 
 /** The seven steps of the new-subscription wizard, in order; each is a URL under /store/subscribe. */
@@ -22,3 +22,9 @@ export const STEP_TITLES: Record<SubscriptionStep, string> = {
   billing: "Billing",
   order: "Order",
 };
+
+export const FIX_ERRORS = "Please fix the errors.";
+export const CLOUD_HUB_NEEDS_CLOUD_HOSTING = "A license for a cloud Hub is hosted in GateKeeper Cloud: please choose cloud hosting.";
+
+export const quantityField = (id: string) => `quantity-${id}`;
+export const addonField = (id: string) => `addon-${id}`;

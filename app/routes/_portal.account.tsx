@@ -4,10 +4,10 @@ import { Text } from "@mantine-parts/components/Text/Text.mjs";
 import { json, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Outlet, useActionData, useLoaderData } from "@remix-run/react";
 import { validationError, type ValidationErrorResponseData } from "remix-validated-form";
-import { unmetPasswordRequirements } from "~/domain/profile";
-import { splitPhone } from "~/domain/phone";
-import { loadAccountBilling } from "~/server/account-billing.server";
+import { unmetPasswordRequirements } from "~/domain/password-requirements";
+import { loadAccountBilling, paymentForPage } from "~/server/account-billing.server";
 import { requireSession } from "~/server/auth.server";
+import { DIAL_CODE_OPTIONS, phoneFormValues } from "~/server/contact-options.server";
 import { readUserForm } from "~/server/forms.server";
 import { endOtherSessions, listSessions, redirectWithToast, type SessionRecord } from "~/server/session.server";
 import { releasePasswordChange, reservePasswordChange, waitMessage } from "~/server/throttle.server";
@@ -28,7 +28,7 @@ export const meta: MetaFunction = () => documentTitle("Account");
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { user, session: current } = await requireSession(request);
-  const phone = splitPhone(user.phone);
+  const { payment, billingProfile } = await loadAccountBilling(user);
   return json({
     sessions: listSessions(user.id).map((session) => ({
       // The row id is a hash of the cookie's token; the page shows only a prefix of it, as a list key.
@@ -38,14 +38,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
       createdAt: session.createdAt.toISOString(),
       lastSeenAt: session.lastSeenAt.toISOString(),
     })),
-    ...(await loadAccountBilling(user)),
+    payment: paymentForPage(payment),
+    billingProfile,
     profile: {
       firstName: user.firstName,
       lastName: user.lastName,
       company: user.company,
-      phone_country: phone.country,
-      phone: phone.national,
+      ...phoneFormValues(user.phone),
     },
+    dialCodes: DIAL_CODE_OPTIONS,
   });
 }
 
@@ -103,7 +104,7 @@ async function savePassword(request: Request, user: UserRecord, session: Session
 const DRAWER_BASE = "/account";
 
 export default function Account() {
-  const { profile, payment, billingProfile, sessions } = useLoaderData<typeof loader>();
+  const { profile, dialCodes, payment, billingProfile, sessions } = useLoaderData<typeof loader>();
   const actionData = useActionData<PasswordErrorData>();
   return (
     <Stack gap="lg" maw={1100}>
@@ -128,7 +129,7 @@ export default function Account() {
         </>
       )}
       <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
-        <ProfileForm defaults={profile} />
+        <ProfileForm defaults={profile} dialCodes={dialCodes} />
         <PasswordForm unmetAfterSubmit={actionData?.subaction === "password" ? (actionData.unmet ?? null) : null} />
       </SimpleGrid>
       <SessionsCard sessions={sessions} />

@@ -1,7 +1,5 @@
 import { Anchor } from "@mantine-parts/components/Anchor/Anchor.mjs";
-import { Button } from "@mantine-parts/components/Button/Button.mjs";
 import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
-import { Table } from "@mantine-parts/components/Table/Table.mjs";
 import { Text } from "@mantine-parts/components/Text/Text.mjs";
 import { json, redirect, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
@@ -21,12 +19,14 @@ import { shortLicenseKey } from "~/domain/license-status";
 import { pageCount, requestedPage } from "~/domain/pagination";
 import { requireUser } from "~/server/auth.server";
 import { hubLicensePage, ownsHubInstallation } from "~/server/hub-installations.server";
+import { LinkButton } from "~/ui/button";
 import { FilterLinks } from "~/ui/filter-links";
-import { LicenseTermCells } from "~/ui/license-cells";
+import { licenseTermCells } from "~/ui/license-cells";
 import { PageErrorBoundary } from "~/ui/page";
 import { PageLinks } from "~/ui/page-links";
 import { RouteModal } from "~/ui/route-dialogs";
 import { FORM_STYLES } from "~/ui/stylesheets";
+import { Table } from "~/ui/table";
 
 export const links: LinksFunction = () => FORM_STYLES;
 
@@ -111,9 +111,9 @@ export default function HubLicenses() {
             </Anchor>{" "}
             and upload it to your Hub, or buy a new license.
           </Text>
-          <Button component={Link} to="/store">
+          <LinkButton to="/store">
             Purchase GateKeeper License
-          </Button>
+          </LinkButton>
         </Stack>
       ) : (
         <Stack gap="md">
@@ -130,14 +130,10 @@ export default function HubLicenses() {
               </Table.Thead>
               <Table.Tbody>
                 {licenses.map((license) => (
-                  <Table.Tr key={license.id}>
-                    <Table.Td>
-                      <code>{license.key}</code>
-                    </Table.Td>
-                    <Table.Td>{license.name}</Table.Td>
-                    <Table.Td>{license.nodes}</Table.Td>
-                    <LicenseTermCells license={license} />
-                  </Table.Tr>
+                  <Table.Row
+                    key={license.id}
+                    cells={[<code key="key">{license.key}</code>, license.name, license.nodes, ...licenseTermCells(license)]}
+                  />
                 ))}
               </Table.Tbody>
             </Table>

@@ -1,15 +1,15 @@
 import { Alert } from "@mantine-parts/components/Alert/Alert.mjs";
-import { Button } from "@mantine-parts/components/Button/Button.mjs";
 import { Group } from "@mantine-parts/components/Group/Group.mjs";
 import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
 import { json, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
 import { cloudHubStepUrl } from "~/domain/cloud-hub-steps";
 import { requireUser } from "~/server/auth.server";
 import { readUserForm } from "~/server/forms.server";
 import { cloudHubDeployment, DEPLOYMENT_STAGES } from "~/server/jobs/cloud-hub.server";
 import { recordedHubOf, retryWhenOpen, secondsUntilRetry } from "~/server/jobs/hub-provisioning.server";
 import { jobProgress } from "~/server/jobs/progress.server";
+import { LinkButton } from "~/ui/button";
 import { PageErrorBoundary } from "~/ui/page";
 import { RouteModal } from "~/ui/route-dialogs";
 import { ContactSupport } from "~/ui/support-link";
@@ -64,13 +64,13 @@ export default function DeploymentProgress() {
                   {hub.url}
                 </Alert>
                 <Group justify="flex-end">
-                  <Button component={Link} to="/hubs" variant="default">
+                  <LinkButton to="/hubs" variant="default">
                     Back to Hub Deployments
-                  </Button>
+                  </LinkButton>
                   {/* A plain link: the browser follows the redirect to the Hub itself. */}
-                  <Button component="a" href={`/hubs/${hub.hubId}/sign-in`}>
+                  <LinkButton to={`/hubs/${hub.hubId}/sign-in`} reloadDocument>
                     Go to Hub
-                  </Button>
+                  </LinkButton>
                 </Group>
               </>
             ) : null

@@ -3,7 +3,6 @@ import { Text } from "@mantine-parts/components/Text/Text.mjs";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
-import { ValidatedForm } from "remix-validated-form";
 import { cloudHubStepUrl } from "~/domain/cloud-hub-steps";
 import { administratorValidator } from "~/domain/cloud-hub-validators";
 import { requireUser } from "~/server/auth.server";
@@ -12,6 +11,7 @@ import { cloudHubWizard, readAdministrator } from "~/server/wizards/cloud-hub.se
 import { HubAdministratorFields } from "~/ui/hubs/administrator-fields";
 import { PageErrorBoundary } from "~/ui/page";
 import { StepActions } from "~/ui/wizard/step-actions";
+import { ValidatedForm } from "~/ui/validated-form";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);

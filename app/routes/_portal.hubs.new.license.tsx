@@ -1,10 +1,8 @@
 import { Anchor } from "@mantine-parts/components/Anchor/Anchor.mjs";
 import { Badge } from "@mantine-parts/components/Badge/Badge.mjs";
-import { Button } from "@mantine-parts/components/Button/Button.mjs";
 import { Group } from "@mantine-parts/components/Group/Group.mjs";
 import { Radio } from "@mantine-parts/components/Radio/Radio.mjs";
 import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
-import { Table } from "@mantine-parts/components/Table/Table.mjs";
 import { Text } from "@mantine-parts/components/Text/Text.mjs";
 import { TextInput } from "@mantine-parts/components/TextInput/TextInput.mjs";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
@@ -12,19 +10,22 @@ import { Form, Link, useActionData, useLoaderData, useSubmit } from "@remix-run/
 import { useEffect, useRef, useState } from "react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { useHydrated } from "remix-utils/use-hydrated";
-import { licenseStepSchema, SELECT_A_LICENSE } from "~/domain/cloud-hub";
-import { cloudHubStepUrl } from "~/domain/cloud-hub-steps";
+import { cloudHubStepUrl, SELECT_A_LICENSE } from "~/domain/cloud-hub-steps";
 import { formatDate } from "~/domain/format";
+import { lazyValidator } from "~/domain/lazy-validator";
 import { LICENSES_PER_PAGE, pageCount, requestedPage } from "~/domain/pagination";
 import { requireUser } from "~/server/auth.server";
 import { readUserForm } from "~/server/forms.server";
 import { cloudHubLicensePage, selectableLicense } from "~/server/cloud-hub-licenses.server";
 import { cloudHubWizard } from "~/server/wizards/cloud-hub.server";
+import { Button } from "~/ui/button";
 import { PageErrorBoundary } from "~/ui/page";
 import { PageLinks } from "~/ui/page-links";
+import { Table } from "~/ui/table";
 import { StepActions } from "~/ui/wizard/step-actions";
 
 const STEP_URL = cloudHubStepUrl("license");
+const licenseValidator = lazyValidator(() => import("~/domain/cloud-hub").then((module) => module.licenseStepSchema));
 /** Spec 001 §9: the search is debounced by 500 ms. */
 const SEARCH_DEBOUNCE_MS = 500;
 
@@ -59,8 +60,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const { user, formData } = await readUserForm(request);
-  const parsed = licenseStepSchema.safeParse({ licenseId: formData.get("licenseId") ?? undefined });
-  if (!parsed.success) return json({ error: SELECT_A_LICENSE }, { status: 422 });
+  const parsed = await licenseValidator.validate(formData);
+  if (parsed.error) return json({ error: SELECT_A_LICENSE }, { status: 422 });
   if (!selectableLicense(user.id, parsed.data.licenseId)) {
     return json({ error: "This license cannot be used for a new cloud Hub. Please choose another." }, { status: 422 });
   }
@@ -118,7 +119,7 @@ export default function LicenseStep() {
           </Text>
         ) : (
           <Radio.Group name="licenseId" value={choice} onChange={setChoice} label="License" error={actionData?.error}>
-            <Table striped withTableBorder highlightOnHover mt="xs">
+            <Table striped withTableBorder highlightOnHover style={{ marginTop: "var(--mantine-spacing-xs)" }}>
               <Table.Thead>
                 <Table.Tr>
                   <Table.Th scope="col">

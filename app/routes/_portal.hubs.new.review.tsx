@@ -1,11 +1,10 @@
 import { Alert } from "@mantine-parts/components/Alert/Alert.mjs";
-import { Button } from "@mantine-parts/components/Button/Button.mjs";
 import { Group } from "@mantine-parts/components/Group/Group.mjs";
 import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
 import { Text } from "@mantine-parts/components/Text/Text.mjs";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
-import { CONFIRM_DEPLOYMENT, FAILED_TO_FETCH_LICENSE, regionLabel } from "~/domain/cloud-hub";
+import { useLoaderData, useSearchParams } from "@remix-run/react";
+import { CONFIRM_DEPLOYMENT, FAILED_TO_FETCH_LICENSE, regionLabel } from "~/domain/cloud-hub-steps";
 import { cloudHubStepUrl } from "~/domain/cloud-hub-steps";
 import { formatDate } from "~/domain/format";
 import { requireUser } from "~/server/auth.server";
@@ -14,6 +13,7 @@ import { readUserForm } from "~/server/forms.server";
 import { redirectWithToast } from "~/server/session.server";
 import { selectableLicense } from "~/server/cloud-hub-licenses.server";
 import { cloudHubWizard, deploy, deploymentKey } from "~/server/wizards/cloud-hub.server";
+import { Button, LinkButton } from "~/ui/button";
 import { PageErrorBoundary } from "~/ui/page";
 import { ConfirmDialog } from "~/ui/wizard/confirm-dialog";
 import { SummaryTable } from "~/ui/wizard/summary-table";
@@ -77,13 +77,13 @@ export default function ReviewStep() {
       )}
       <SummaryTable label="Your new Hub" rows={rows} />
       <Group justify="space-between" mt="md">
-        <Button component={Link} to={cloudHubStepUrl("admin")} variant="default">
+        <LinkButton to={cloudHubStepUrl("admin")} variant="default">
           Previous
-        </Button>
+        </LinkButton>
         {deploymentKey ? (
-          <Button component={Link} to={`${REVIEW_URL}?confirm=1`}>
+          <LinkButton to={`${REVIEW_URL}?confirm=1`}>
             Submit
-          </Button>
+          </LinkButton>
         ) : (
           <Button disabled>Submit</Button>
         )}

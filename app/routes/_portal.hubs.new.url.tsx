@@ -1,13 +1,12 @@
 import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
 import { Text } from "@mantine-parts/components/Text/Text.mjs";
-import { withZod } from "@remix-validated-form/with-zod";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { useState } from "react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
-import { useHydrated } from "remix-utils/use-hydrated";
-import { ValidatedForm, validationError } from "remix-validated-form";
-import { FIX_THE_ERRORS, HUB_REGION_OPTIONS, regionFromForm, urlStepSchema } from "~/domain/cloud-hub";
+import { validationError } from "remix-validated-form";
+import { FIX_THE_ERRORS, HUB_REGION_OPTIONS, regionFromForm } from "~/domain/cloud-hub-steps";
+import { lazyValidator } from "~/domain/lazy-validator";
 import { normalSubdomain } from "~/domain/hub-subdomain";
 import { requireUser } from "~/server/auth.server";
 import { env } from "~/server/env.server";
@@ -16,9 +15,11 @@ import { selectableLicense } from "~/server/cloud-hub-licenses.server";
 import { cloudHubWizard, subdomainUnavailable } from "~/server/wizards/cloud-hub.server";
 import { RegionField, SubdomainField } from "~/ui/hubs/address-fields";
 import { PageErrorBoundary } from "~/ui/page";
+import { useValid } from "~/ui/use-valid";
 import { StepActions } from "~/ui/wizard/step-actions";
+import { ValidatedForm } from "~/ui/validated-form";
 
-const validator = withZod(urlStepSchema);
+const validator = lazyValidator(() => import("~/domain/cloud-hub").then((module) => module.urlStepSchema));
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
@@ -48,7 +49,7 @@ export default function UrlStep() {
   const { host, license, defaults } = useLoaderData<typeof loader>();
   const [subdomain, setSubdomain] = useState(defaults.subdomain);
   // Live validity needs JavaScript; without it Next stays enabled and the server says what to fix.
-  const valid = !useHydrated() || urlStepSchema.safeParse({ subdomain }).success;
+  const valid = useValid(validator, { subdomain });
   return (
     <ValidatedForm validator={validator} method="post" defaultValues={defaults} noValidate>
       <AuthenticityTokenInput name="csrf" />

@@ -1,8 +1,6 @@
 import { Anchor } from "@mantine-parts/components/Anchor/Anchor.mjs";
-import { Button } from "@mantine-parts/components/Button/Button.mjs";
 import { Group } from "@mantine-parts/components/Group/Group.mjs";
 import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
-import { Table } from "@mantine-parts/components/Table/Table.mjs";
 import { Text } from "@mantine-parts/components/Text/Text.mjs";
 import { json, redirect, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, Outlet, useLoaderData } from "@remix-run/react";
@@ -12,11 +10,12 @@ import { HUB_TYPE_LABELS, HUBS_PER_PAGE, hubsHref, hubsSearch, requestedHubType,
 import { pageCount, requestedPage } from "~/domain/pagination";
 import { requireUser } from "~/server/auth.server";
 import { hubInstallationPage } from "~/server/hub-installations.server";
+import { LinkButton } from "~/ui/button";
 import { FilterLinks } from "~/ui/filter-links";
 import { documentTitle, PageErrorBoundary } from "~/ui/page";
 import { PageLinks } from "~/ui/page-links";
-import { StripedRow } from "~/ui/table-rows";
 import { LIST_STYLES } from "~/ui/stylesheets";
+import { Table } from "~/ui/table";
 
 export const links: LinksFunction = () => LIST_STYLES;
 
@@ -121,9 +120,9 @@ export default function Hubs() {
     <Stack gap="lg" maw={1400}>
       <Group justify="space-between">
         <Text size="lg">The GateKeeper Hubs registered to you, hosted in our cloud or on your own server.</Text>
-        <Button component={Link} to={cloudHubStepUrl("url")}>
+        <LinkButton to={cloudHubStepUrl("url")}>
           Cloud GateKeeper Hub Deployment
-        </Button>
+        </LinkButton>
       </Group>
       <AboutPanel />
       <FilterLinks
@@ -157,26 +156,25 @@ export default function Hubs() {
             </Table.Thead>
             <Table.Tbody>
               {hubs.map((hub) => (
-                <StripedRow
-                  key={hub.id}
-                  cells={[
-                    hub.type,
-                    hub.address,
-                    hub.lastSeen ? formatDate(hub.lastSeen) : "Never",
-                    hub.version,
-                    hub.computers,
-                    hub.users,
-                    hub.tokens,
-                    hub.passwords,
-                    hub.locks,
-                    hub.unlocks,
-                    hub.web,
-                    // A plain Link styled as the portal's links: one Mantine component less per row.
-                    <Link key="licenses" to={hub.licensesUrl} preventScrollReset className="gk-link gk-nowrap">
+                <Table.Tr key={hub.id}>
+                  <Table.Td>{hub.type}</Table.Td>
+                  <Table.Td>{hub.address}</Table.Td>
+                  <Table.Td>{hub.lastSeen ? formatDate(hub.lastSeen) : "Never"}</Table.Td>
+                  <Table.Td>{hub.version}</Table.Td>
+                  <Table.Td>{hub.computers}</Table.Td>
+                  <Table.Td>{hub.users}</Table.Td>
+                  <Table.Td>{hub.tokens}</Table.Td>
+                  <Table.Td>{hub.passwords}</Table.Td>
+                  <Table.Td>{hub.locks}</Table.Td>
+                  <Table.Td>{hub.unlocks}</Table.Td>
+                  <Table.Td>{hub.web}</Table.Td>
+                  <Table.Td>
+                    {/* A plain Link styled as the portal's links: one Mantine component less per row. */}
+                    <Link to={hub.licensesUrl} preventScrollReset className="gk-link gk-nowrap">
                       View Licenses
-                    </Link>,
-                  ]}
-                />
+                    </Link>
+                  </Table.Td>
+                </Table.Tr>
               ))}
             </Table.Tbody>
           </Table>

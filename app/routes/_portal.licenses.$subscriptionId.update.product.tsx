@@ -3,23 +3,26 @@ import { Group } from "@mantine-parts/components/Group/Group.mjs";
 import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
 import { Text } from "@mantine-parts/components/Text/Text.mjs";
 import { Title } from "@mantine-parts/components/Title/Title.mjs";
-import { withZod } from "@remix-validated-form/with-zod";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { useMemo, useState } from "react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
-import { useHydrated } from "remix-utils/use-hydrated";
-import { ValidatedForm, validationError } from "remix-validated-form";
+import { validationError } from "remix-validated-form";
 import { formatCents } from "~/domain/format";
-import { UPDATE_INFO, planChoiceValue } from "~/domain/license-update";
-import { productFormSchema, productStepSchema } from "~/domain/license-update-forms";
-import { FIX_ERRORS } from "~/domain/new-subscription";
+import { UPDATE_INFO, planChoiceValue, type UpdateBase } from "~/domain/license-update";
+import { lazyValidator } from "~/domain/lazy-validator";
+import { FIX_ERRORS } from "~/domain/subscription-steps";
 import { requireUser } from "~/server/auth.server";
 import { readUserForm } from "~/server/forms.server";
 import { baseMoved, licenseUpdateWizard, planOptions, readSubscription } from "~/server/wizards/license-update.server";
 import { SelectField, TextField } from "~/ui/fields";
 import { PageErrorBoundary } from "~/ui/page";
+import { useValid } from "~/ui/use-valid";
 import { StepActions } from "~/ui/wizard/step-actions";
+import { ValidatedForm } from "~/ui/validated-form";
+
+/** The Product step's rules against the license's plan and users today. */
+const productValidator = (base: UpdateBase) => lazyValidator(() => import("~/domain/license-update-forms").then((module) => module.productStepSchema(base)));
 
 /** Product (spec 000 §2): the plan and users today, the new plan and the users to add. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
@@ -45,7 +48,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const subscriptionId = params.subscriptionId ?? "";
   const read = await readSubscription(user, subscriptionId);
   if ("error" in read) return json({ formError: read.error }, { status: 503 });
-  const result = await withZod(productStepSchema(read.base)).validate(formData);
+  const result = await productValidator(read.base).validate(formData);
   if (result.error) return validationError(result.error, result.submittedData);
   return licenseUpdateWizard(subscriptionId).complete(user.id, "product", { base: read.base, ...result.data });
 }
@@ -67,15 +70,14 @@ export default function ProductStep() {
 function ProductForm({ base, current, plans, moved, defaults }: Extract<ReturnType<typeof useLoaderData<typeof loader>>, { status: "ready" }>) {
   const actionData = useActionData<typeof action>();
   const formError = actionData && "formError" in actionData ? actionData.formError : null;
-  const schema = useMemo(() => productFormSchema(base), [base]);
-  const validator = useMemo(() => withZod(schema), [schema]);
+  const validator = useMemo(() => productValidator(base), [base]);
   const [plan, setPlan] = useState(defaults.plan);
   const [added, setAdded] = useState(String(defaults.addedUsers));
   const chosen = plans.find((option) => option.value === plan) ?? plans[0];
   const addedCount = Number.isInteger(Number(added)) && Number(added) > 0 ? Number(added) : 0;
   const users = base.quantity + addedCount;
   // Live validity needs JavaScript; without it Next stays enabled and the server says what to fix.
-  const valid = !useHydrated() || schema.safeParse({ plan, addedUsers: added }).success;
+  const valid = useValid(validator, { plan, addedUsers: added });
 
   return (
     <ValidatedForm validator={validator} method="post" defaultValues={defaults} noValidate>

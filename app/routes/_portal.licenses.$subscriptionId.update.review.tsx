@@ -1,12 +1,11 @@
 import { Badge } from "@mantine-parts/components/Badge/Badge.mjs";
-import { Button } from "@mantine-parts/components/Button/Button.mjs";
 import { Group } from "@mantine-parts/components/Group/Group.mjs";
 import { List } from "@mantine-parts/components/List/List.mjs";
 import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
 import { Text } from "@mantine-parts/components/Text/Text.mjs";
 import { Title } from "@mantine-parts/components/Title/Title.mjs";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { Link, useActionData, useLoaderData, useNavigation, useParams, useSearchParams } from "@remix-run/react";
+import { useActionData, useLoaderData, useNavigation, useParams, useSearchParams } from "@remix-run/react";
 import { formatCents, formatDate } from "~/domain/format";
 import { UPDATE_STEP_TITLES, updateStepUrl, type UpdateStep } from "~/domain/license-update";
 import { requireUser } from "~/server/auth.server";
@@ -14,6 +13,7 @@ import { readUserForm } from "~/server/forms.server";
 import { redirectWithToast } from "~/server/session.server";
 import { couponIntent } from "~/server/wizards/coupons.server";
 import { licenseUpdateWizard, requireOwnLicense, submitUpdate, updateReview } from "~/server/wizards/license-update.server";
+import { Button, LinkButton } from "~/ui/button";
 import { PageErrorBoundary } from "~/ui/page";
 import { ConfirmDialog } from "~/ui/wizard/confirm-dialog";
 import { CouponBox } from "~/ui/wizard/coupon-box";
@@ -80,13 +80,13 @@ export default function ReviewStep() {
       <OrderParties billingProfile={billingProfile} billingAddress={billingAddress} shippingAddress={shippingAddress} card={card} />
 
       <Group justify="space-between" mt="md">
-        <Button component={Link} to={updateStepUrl(subscriptionId, "billing")} variant="default">
+        <LinkButton to={updateStepUrl(subscriptionId, "billing")} variant="default">
           Previous
-        </Button>
+        </LinkButton>
         {orderKey ? (
-          <Button component={Link} to={`${reviewUrl}?confirm=1`} loading={updating}>
+          <LinkButton to={`${reviewUrl}?confirm=1`} loading={updating}>
             {updating ? "Updating Subscription..." : "Submit Order"}
-          </Button>
+          </LinkButton>
         ) : (
           <Button disabled>Submit Order</Button>
         )}

@@ -1,8 +1,5 @@
-import { Anchor } from "@mantine-parts/components/Anchor/Anchor.mjs";
-import { Button } from "@mantine-parts/components/Button/Button.mjs";
 import { Group } from "@mantine-parts/components/Group/Group.mjs";
 import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
-import { Table } from "@mantine-parts/components/Table/Table.mjs";
 import { Text } from "@mantine-parts/components/Text/Text.mjs";
 import { json, redirect, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, Outlet, useLoaderData, useNavigation } from "@remix-run/react";
@@ -11,10 +8,13 @@ import { updateStepUrl } from "~/domain/license-update";
 import { LICENSES_PER_PAGE, pageCount, requestedPage } from "~/domain/pagination";
 import { requireUser } from "~/server/auth.server";
 import { licensePage } from "~/server/licenses.server";
-import { LicenseTermCells } from "~/ui/license-cells";
+import { LinkButton } from "~/ui/button";
+import { licenseTermCells } from "~/ui/license-cells";
 import { documentTitle, PageErrorBoundary } from "~/ui/page";
 import { PageLinks } from "~/ui/page-links";
+import { ANCHOR_CLASS, GROUP_CLASS, groupStyle } from "~/ui/plain-parts";
 import { LIST_STYLES } from "~/ui/stylesheets";
+import { Table } from "~/ui/table";
 
 export const links: LinksFunction = () => LIST_STYLES;
 
@@ -64,9 +64,9 @@ export default function Licenses() {
     <Stack gap="lg" maw={1200}>
       <Group justify="space-between">
         <Text size="lg">Your GateKeeper licenses. Download a license file and upload it to your Hub to activate it.</Text>
-        <Button component={Link} to="/store">
+        <LinkButton to="/store">
           Buy a license
-        </Button>
+        </LinkButton>
       </Group>
       {licenses.length === 0 ? (
         <Text>You have no licenses yet. Buy one in the Store or start a free trial.</Text>
@@ -90,37 +90,41 @@ export default function Licenses() {
               </Table.Thead>
               <Table.Tbody>
                 {licenses.map((license) => (
-                  <Table.Tr key={license.id}>
-                    <Table.Td>
-                      <code>{license.key}</code>
-                    </Table.Td>
-                    <Table.Td>{license.externalLicenseId}</Table.Td>
-                    <Table.Td>{license.name}</Table.Td>
-                    <Table.Td tt="capitalize">{license.planType}</Table.Td>
-                    <Table.Td>{license.nodes}</Table.Td>
-                    <LicenseTermCells license={license} />
-                    <Table.Td>
-                      <Group gap="sm" wrap="nowrap">
+                  <Table.Row
+                    key={license.id}
+                    cells={[
+                      <code key="key">{license.key}</code>,
+                      license.externalLicenseId,
+                      license.name,
+                      <span key="plan" style={{ textTransform: "capitalize" }}>
+                        {license.planType}
+                      </span>,
+                      license.nodes,
+                      ...licenseTermCells(license),
+                      <div key="actions" className={GROUP_CLASS} style={groupStyle("sm", "flex-start", "nowrap")}>
                         {/* A plain download: the browser saves the attachment, with or without JavaScript. */}
-                        <Anchor
+                        <a
+                          className={ANCHOR_CLASS}
+                          data-underline="hover"
                           href={license.downloadUrl}
                           download
                           aria-label={`Download license ${license.externalLicenseId}`}
                         >
                           Download
-                        </Anchor>
+                        </a>
                         {license.addUsersUrl ? (
-                          <Anchor
-                            component={Link}
+                          <Link
+                            className={ANCHOR_CLASS}
+                            data-underline="hover"
                             to={license.addUsersUrl}
                             aria-label={`Add Users to license ${license.externalLicenseId}`}
                           >
                             Add Users
-                          </Anchor>
+                          </Link>
                         ) : null}
-                      </Group>
-                    </Table.Td>
-                  </Table.Tr>
+                      </div>,
+                    ]}
+                  />
                 ))}
               </Table.Tbody>
             </Table>

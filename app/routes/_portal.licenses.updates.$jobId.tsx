@@ -1,13 +1,13 @@
 import { Alert } from "@mantine-parts/components/Alert/Alert.mjs";
-import { Button } from "@mantine-parts/components/Button/Button.mjs";
 import { Group } from "@mantine-parts/components/Group/Group.mjs";
 import { json, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
 import { updateStepUrl } from "~/domain/license-update";
 import { requireUser } from "~/server/auth.server";
 import { readUserForm } from "~/server/forms.server";
 import { licenseUpdate } from "~/server/jobs/license-update.server";
 import { jobProgress, retryFromProgress } from "~/server/jobs/progress.server";
+import { LinkButton } from "~/ui/button";
 import { PageErrorBoundary } from "~/ui/page";
 import { RouteModal } from "~/ui/route-dialogs";
 import { FORM_STYLES } from "~/ui/stylesheets";
@@ -53,9 +53,9 @@ export default function UpdateProgress() {
               Download the updated license file on the Licenses page and upload it to your Hub.
             </Alert>
             <Group justify="flex-end">
-              <Button component={Link} to="/licenses">
+              <LinkButton to="/licenses">
                 Close
-              </Button>
+              </LinkButton>
             </Group>
           </>
         }

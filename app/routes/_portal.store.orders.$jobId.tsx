@@ -1,14 +1,14 @@
 import { Alert } from "@mantine-parts/components/Alert/Alert.mjs";
-import { Button } from "@mantine-parts/components/Button/Button.mjs";
 import { Group } from "@mantine-parts/components/Group/Group.mjs";
 import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
 import { json, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
 import { orderNextStep } from "~/domain/subscription";
 import { requireUser } from "~/server/auth.server";
 import { readUserForm } from "~/server/forms.server";
 import { newSubscriptionOrder } from "~/server/jobs/new-subscription.server";
 import { jobProgress, retryFromProgress } from "~/server/jobs/progress.server";
+import { LinkButton } from "~/ui/button";
 import { PageErrorBoundary } from "~/ui/page";
 import { RouteModal } from "~/ui/route-dialogs";
 import { ACCESSIBLE_GREEN } from "~/ui/theme";
@@ -68,22 +68,22 @@ function OrderSucceeded({ next, deployTo }: { next: ReturnType<typeof orderNextS
       </Alert>
       <Group justify="flex-end">
         {next === "continue-cloud-deployment" ? (
-          <Button component={Link} to={deployTo}>
+          <LinkButton to={deployTo}>
             Continue GateKeeper Hub Cloud Deployment
-          </Button>
+          </LinkButton>
         ) : next === "deploy-cloud-hub" ? (
           <>
-            <Button component={Link} to="/licenses" variant="default">
+            <LinkButton to="/licenses" variant="default">
               I&apos;ll deploy later
-            </Button>
-            <Button component={Link} to={deployTo}>
+            </LinkButton>
+            <LinkButton to={deployTo}>
               Deploy New GateKeeper Cloud Hub
-            </Button>
+            </LinkButton>
           </>
         ) : (
-          <Button component={Link} to="/licenses">
+          <LinkButton to="/licenses">
             Go to Licenses page to download new license
-          </Button>
+          </LinkButton>
         )}
       </Group>
     </>

@@ -1,16 +1,14 @@
 import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
-import { Table } from "@mantine-parts/components/Table/Table.mjs";
 import { Text } from "@mantine-parts/components/Text/Text.mjs";
 import { Title } from "@mantine-parts/components/Title/Title.mjs";
-import { withZod } from "@remix-validated-form/with-zod";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { useState } from "react";
+import { useMemo, useState } from "react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
-import { ValidatedForm, validationError } from "remix-validated-form";
+import { validationError } from "remix-validated-form";
 import { formatCents } from "~/domain/format";
-import { hardwareStepSchema, quantityField } from "~/domain/new-subscription";
-import { subscriptionStepUrl } from "~/domain/subscription-steps";
+import { lazyValidator } from "~/domain/lazy-validator";
+import { quantityField, subscriptionStepUrl } from "~/domain/subscription-steps";
 import { ITEMS_PER_BOX, SHIPPING_CENTS_PER_BOX, shippingCharge } from "~/domain/shipping";
 import { requireUser } from "~/server/auth.server";
 import { readUserForm } from "~/server/forms.server";
@@ -18,7 +16,12 @@ import { subscriptionWizard } from "~/server/wizards/new-subscription.server";
 import { offerFor } from "~/server/wizards/offers.server";
 import { TextField } from "~/ui/fields";
 import { PageErrorBoundary } from "~/ui/page";
+import { Table } from "~/ui/table";
 import { StepActions } from "~/ui/wizard/step-actions";
+import { ValidatedForm } from "~/ui/validated-form";
+
+/** A quantity per hardware item of the offer (list ids). */
+const hardwareValidator = (itemIds: string[]) => lazyValidator(() => import("~/domain/new-subscription").then((module) => module.hardwareStepSchema(itemIds)));
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
@@ -34,7 +37,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const { user, formData } = await readUserForm(request);
   const { data } = subscriptionWizard.load(user.id, "hardware");
   const { hardware } = await offerFor(user, data.cycle);
-  const result = await withZod(hardwareStepSchema(hardware.map((item) => item.listId))).validate(formData);
+  const result = await hardwareValidator(hardware.map((item) => item.listId)).validate(formData);
   if (result.error) return validationError(result.error, result.submittedData);
   return subscriptionWizard.complete(user.id, "hardware", { hardware: result.data });
 }
@@ -47,8 +50,9 @@ export default function HardwareStep() {
     return Number.isInteger(value) && value > 0 ? value : 0;
   };
   const shipping = shippingCharge(items.reduce((total, item) => total + count(item.listId), 0));
+  const validator = useMemo(() => hardwareValidator(items.map((item) => item.listId)), [items]);
   return (
-    <ValidatedForm validator={withZod(hardwareStepSchema(items.map((item) => item.listId)))} method="post" defaultValues={defaults} noValidate>
+    <ValidatedForm validator={validator} method="post" defaultValues={defaults} noValidate>
       <AuthenticityTokenInput name="csrf" />
       <Stack gap="md">
         <Title order={3}>Hardware</Title>

@@ -10,8 +10,8 @@ import { useState } from "react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { useHydrated } from "remix-utils/use-hydrated";
 import { formatCents } from "~/domain/format";
-import { CLOUD_HUB_NEEDS_CLOUD_HOSTING, hostingStepSchema } from "~/domain/new-subscription";
-import { subscriptionStepUrl } from "~/domain/subscription-steps";
+import { lazyValidator } from "~/domain/lazy-validator";
+import { CLOUD_HUB_NEEDS_CLOUD_HOSTING, subscriptionStepUrl } from "~/domain/subscription-steps";
 import { offsiteAllowed, type Hosting } from "~/domain/subscription";
 import { requireUser } from "~/server/auth.server";
 import { readUserForm } from "~/server/forms.server";
@@ -19,6 +19,8 @@ import { subscriptionWizard } from "~/server/wizards/new-subscription.server";
 import { offerFor } from "~/server/wizards/offers.server";
 import { PageErrorBoundary } from "~/ui/page";
 import { StepActions } from "~/ui/wizard/step-actions";
+
+const hostingValidator = lazyValidator(() => import("~/domain/new-subscription").then((module) => module.hostingStepSchema));
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
@@ -38,9 +40,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const { user, formData } = await readUserForm(request);
-  const choice = hostingStepSchema.safeParse(Object.fromEntries(formData));
+  const choice = await hostingValidator.validate(formData);
   const { data } = subscriptionWizard.load(user.id, "hosting");
-  if (!choice.success) return json({ problem: "Please choose a Hub deployment." }, { status: 422 });
+  if (choice.error) return json({ problem: "Please choose a Hub deployment." }, { status: 422 });
   if (data.origin === "cloud-hubs" && choice.data.hosting !== "cloud") return json({ problem: CLOUD_HUB_NEEDS_CLOUD_HOSTING }, { status: 422 });
   // Choosing cloud hosting clears offsite access (spec 000 §4): a cloud Hub is reachable from anywhere.
   return subscriptionWizard.complete(user.id, "hosting", {

@@ -1,10 +1,9 @@
-import { Button } from "@mantine-parts/components/Button/Button.mjs";
 import { Group } from "@mantine-parts/components/Group/Group.mjs";
 import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
 import { Text } from "@mantine-parts/components/Text/Text.mjs";
 import { Title } from "@mantine-parts/components/Title/Title.mjs";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
+import { useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { STEP_TITLES, subscriptionStepUrl } from "~/domain/subscription-steps";
 import { requireUser } from "~/server/auth.server";
 import { readUserForm } from "~/server/forms.server";
@@ -12,6 +11,7 @@ import { redirectWithToast } from "~/server/session.server";
 import { couponIntent } from "~/server/wizards/coupons.server";
 import { orderReview, purchase } from "~/server/wizards/new-subscription-order.server";
 import { subscriptionWizard } from "~/server/wizards/new-subscription.server";
+import { Button, LinkButton } from "~/ui/button";
 import { PageErrorBoundary } from "~/ui/page";
 import { ConfirmDialog } from "~/ui/wizard/confirm-dialog";
 import { CouponBox } from "~/ui/wizard/coupon-box";
@@ -57,13 +57,13 @@ export default function OrderStep() {
       <OrderParties billingProfile={billingProfile} billingAddress={billingAddress} shippingAddress={shippingAddress} card={card} />
 
       <Group justify="space-between" mt="md">
-        <Button component={Link} to={subscriptionStepUrl("billing")} variant="default">
+        <LinkButton to={subscriptionStepUrl("billing")} variant="default">
           Previous
-        </Button>
+        </LinkButton>
         {orderKey ? (
-          <Button component={Link} to={`${ORDER_URL}?confirm=1`} loading={placing}>
+          <LinkButton to={`${ORDER_URL}?confirm=1`} loading={placing}>
             {placing ? "Creating Recurring License..." : "Submit Order"}
-          </Button>
+          </LinkButton>
         ) : (
           <Button disabled>Submit Order</Button>
         )}

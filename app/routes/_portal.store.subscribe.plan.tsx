@@ -1,29 +1,29 @@
-import { Button } from "@mantine-parts/components/Button/Button.mjs";
 import { Group } from "@mantine-parts/components/Group/Group.mjs";
 import { Radio } from "@mantine-parts/components/Radio/Radio.mjs";
 import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
 import { Text } from "@mantine-parts/components/Text/Text.mjs";
 import { Title } from "@mantine-parts/components/Title/Title.mjs";
-import { withZod } from "@remix-validated-form/with-zod";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { useState } from "react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
-import { useHydrated } from "remix-utils/use-hydrated";
-import { ValidatedForm, validationError } from "remix-validated-form";
+import { validationError } from "remix-validated-form";
 import { formatCents } from "~/domain/format";
-import { FIX_ERRORS, cycleSchema, planStepSchema } from "~/domain/new-subscription";
-import { subscriptionStepUrl } from "~/domain/subscription-steps";
+import { lazyValidator } from "~/domain/lazy-validator";
+import { FIX_ERRORS, subscriptionStepUrl } from "~/domain/subscription-steps";
 import { CYCLE_LABELS, CYCLES, type Cycle } from "~/domain/subscription";
 import { requireUser } from "~/server/auth.server";
 import { readUserForm } from "~/server/forms.server";
-import { subscriptionWizard } from "~/server/wizards/new-subscription.server";
+import { cycleSwitch, subscriptionWizard } from "~/server/wizards/new-subscription.server";
 import { offerFor } from "~/server/wizards/offers.server";
+import { Button } from "~/ui/button";
 import { TextField } from "~/ui/fields";
 import { PageErrorBoundary } from "~/ui/page";
+import { useValid } from "~/ui/use-valid";
 import { StepActions } from "~/ui/wizard/step-actions";
+import { ValidatedForm } from "~/ui/validated-form";
 
-const validator = withZod(planStepSchema);
+const validator = lazyValidator(() => import("~/domain/new-subscription").then((module) => module.planStepSchema));
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
@@ -42,11 +42,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   const { user, formData, intent } = await readUserForm(request);
   const origin = formData.get("origin") === "cloud-hubs" ? { origin: "cloud-hubs" } : {};
-  const cycle = cycleSchema.safeParse(intent.replace(/^cycle-/, ""));
-  if (intent.startsWith("cycle-") && cycle.success) {
-    // Switching the cycle keeps what was typed: whatever of it is valid is saved with the new cycle.
-    const typed = planStepSchema.partial().safeParse(Object.fromEntries(formData));
-    subscriptionWizard.save(user.id, { cycle: cycle.data, ...origin, ...(typed.success ? typed.data : {}) });
+  const switched = cycleSwitch(intent, formData);
+  if (switched) {
+    subscriptionWizard.save(user.id, { ...switched, ...origin });
     return redirect(subscriptionStepUrl("plan"));
   }
   const result = await validator.validate(formData);
@@ -64,7 +62,7 @@ export default function PlanStep() {
   const [users, setUsers] = useState(String(defaults.users));
   const plan = plans.find((item) => item.tier === tier) ?? plans[0];
   // Live validity needs JavaScript; without it Next stays enabled and the server says what to fix.
-  const valid = !useHydrated() || planStepSchema.safeParse({ tier, organization, users }).success;
+  const valid = useValid(validator, { tier, organization, users });
   const quantity = Number.isInteger(Number(users)) && Number(users) > 0 ? Number(users) : 0;
 
   return (

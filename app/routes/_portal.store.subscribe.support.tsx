@@ -3,17 +3,16 @@ import { Group } from "@mantine-parts/components/Group/Group.mjs";
 import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
 import { Text } from "@mantine-parts/components/Text/Text.mjs";
 import { Title } from "@mantine-parts/components/Title/Title.mjs";
-import { withZod } from "@remix-validated-form/with-zod";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { useState } from "react";
+import { useMemo, useState } from "react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { useHydrated } from "remix-utils/use-hydrated";
-import { ValidatedForm, validationError } from "remix-validated-form";
+import { validationError } from "remix-validated-form";
 import { formatCents } from "~/domain/format";
-import { addonField, supportStepSchema } from "~/domain/new-subscription";
-import { subscriptionStepUrl } from "~/domain/subscription-steps";
-import { blockedMessage, CLOUD_ONLY_REASON, excludedBy, requiresCloud, tickedQuantity } from "~/domain/subscription";
+import { lazyValidator } from "~/domain/lazy-validator";
+import { addonField, subscriptionStepUrl } from "~/domain/subscription-steps";
+import { blockedMessage, CLOUD_ONLY_REASON, excludedBy, requiresCloud, tickedQuantity, type Hosting } from "~/domain/subscription";
 import { requireUser } from "~/server/auth.server";
 import { readUserForm } from "~/server/forms.server";
 import { subscriptionWizard } from "~/server/wizards/new-subscription.server";
@@ -21,12 +20,17 @@ import { offerFor } from "~/server/wizards/offers.server";
 import type { UserRecord } from "~/server/users.server";
 import { PageErrorBoundary } from "~/ui/page";
 import { StepActions } from "~/ui/wizard/step-actions";
+import { ValidatedForm } from "~/ui/validated-form";
 
 async function supportOffer(user: UserRecord) {
   const draft = subscriptionWizard.load(user.id, "support");
   const { support } = await offerFor(user, draft.data.cycle);
   return { draft: draft.data, addons: support.map((item) => ({ ...item, id: item.listId })) };
 }
+
+/** The support step's rules over these add-ons and the chosen hosting. */
+const supportValidator = (addons: { id: string; name: string }[], hosting: Hosting) =>
+  lazyValidator(() => import("~/domain/new-subscription").then((module) => module.supportStepSchema(addons, hosting)));
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { draft, addons } = await supportOffer(await requireUser(request));
@@ -36,7 +40,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   const { user, formData } = await readUserForm(request);
   const { draft, addons } = await supportOffer(user);
-  const result = await withZod(supportStepSchema(addons, draft.hosting)).validate(formData);
+  const result = await supportValidator(addons, draft.hosting).validate(formData);
   if (result.error) return validationError(result.error, result.submittedData);
   const support = Object.fromEntries(addons.map((addon) => [addon.id, tickedQuantity(draft.support[addon.id] ?? 0, result.data.includes(addon.id))]));
   return subscriptionWizard.complete(user.id, "support", { support });
@@ -54,8 +58,9 @@ export default function SupportStep() {
     const excluder = excludedBy(id, ticked);
     return excluder ? blockedMessage(addons.find((addon) => addon.id === excluder)?.name ?? excluder) : null;
   };
+  const validator = useMemo(() => supportValidator(addons, hosting), [addons, hosting]);
   return (
-    <ValidatedForm validator={withZod(supportStepSchema(addons, hosting))} method="post" noValidate>
+    <ValidatedForm validator={validator} method="post" noValidate>
       <AuthenticityTokenInput name="csrf" />
       <Stack gap="md">
         <Title order={3}>Support</Title>

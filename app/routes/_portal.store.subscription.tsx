@@ -1,21 +1,21 @@
 import { Alert } from "@mantine-parts/components/Alert/Alert.mjs";
-import { Button } from "@mantine-parts/components/Button/Button.mjs";
 import { Group } from "@mantine-parts/components/Group/Group.mjs";
 import { Radio } from "@mantine-parts/components/Radio/Radio.mjs";
 import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
-import { Table } from "@mantine-parts/components/Table/Table.mjs";
 import { Text } from "@mantine-parts/components/Text/Text.mjs";
 import { json, redirect, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, useLoaderData } from "@remix-run/react";
+import { Form, useLoaderData } from "@remix-run/react";
 import { formatDate } from "~/domain/format";
 import { updateStepUrl } from "~/domain/license-update";
 import { LICENSES_PER_PAGE, pageCount, requestedPage } from "~/domain/pagination";
 import { requireUser } from "~/server/auth.server";
 import { hasRecurringLicense, subscriptionOfLicense, upgradableLicensePage } from "~/server/licenses.server";
+import { Button, LinkButton } from "~/ui/button";
 import { PageErrorBoundary } from "~/ui/page";
 import { PageLinks } from "~/ui/page-links";
 import { RouteModal } from "~/ui/route-dialogs";
 import { FORM_STYLES } from "~/ui/stylesheets";
+import { Table } from "~/ui/table";
 
 /**
  * The Subscription button's first stop (spec 000 §2 "Existing-license choice before purchase"): a user
@@ -97,9 +97,9 @@ export default function SubscriptionChoice() {
               ) : null}
               <PageLinks page={upgrade.page} pageCount={upgrade.pages} pageSize={LICENSES_PER_PAGE} total={upgrade.total} href={pageHref} label="Recurring licenses pages" />
               <Group justify="flex-end">
-                <Button component={Link} to="/licenses" variant="default">
+                <LinkButton to="/licenses" variant="default">
                   Add users to an existing license
-                </Button>
+                </LinkButton>
                 <Button type="submit">Upgrade this license</Button>
               </Group>
             </Stack>
@@ -109,12 +109,12 @@ export default function SubscriptionChoice() {
         <Stack>
           <Text>Do you want to buy another recurring license, or upgrade one you have?</Text>
           <Group justify="flex-end">
-            <Button component={Link} to={UPGRADE_URL} variant="default">
+            <LinkButton to={UPGRADE_URL} variant="default">
               No, I&apos;ll upgrade existing recurring license
-            </Button>
-            <Button component={Link} to="/store/subscribe/plan">
+            </LinkButton>
+            <LinkButton to="/store/subscribe/plan">
               Yes, I want a new recurring license
-            </Button>
+            </LinkButton>
           </Group>
         </Stack>
       )}

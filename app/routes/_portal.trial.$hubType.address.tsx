@@ -1,19 +1,21 @@
 import { SimpleGrid } from "@mantine-parts/components/SimpleGrid/SimpleGrid.mjs";
 import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
 import { Text } from "@mantine-parts/components/Text/Text.mjs";
-import { withZod } from "@remix-validated-form/with-zod";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
-import { ValidatedForm, validationError } from "remix-validated-form";
-import { nextStepTitle, previousStepUrl, trialAddressSchema } from "~/domain/trial-wizard";
+import { validationError } from "remix-validated-form";
+import { lazyValidator } from "~/domain/lazy-validator";
+import { nextStepTitle, previousStepUrl } from "~/domain/trial-steps";
+import { COUNTRY_OPTIONS } from "~/server/contact-options.server";
 import { loadTrialStep, postTrialStep } from "~/server/wizards/trials.server";
 import { CountryField } from "~/ui/contact-fields";
 import { TextField } from "~/ui/fields";
 import { PageErrorBoundary } from "~/ui/page";
 import { StepActions } from "~/ui/wizard/step-actions";
+import { ValidatedForm } from "~/ui/validated-form";
 
-const validator = withZod(trialAddressSchema);
+const validator = lazyValidator(() => import("~/domain/trial-wizard").then((module) => module.trialAddressSchema));
 
 /** Where the trial's hardware is shipped (spec 001 §2 "Address"), starting from the profile and its shipping address. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
@@ -28,7 +30,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     zipcode: shipping?.zip ?? "",
     country: shipping?.country ?? "",
   };
-  return json({ hubType, defaults });
+  return json({ hubType, defaults, countries: COUNTRY_OPTIONS });
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -39,7 +41,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function AddressStep() {
-  const { hubType, defaults } = useLoaderData<typeof loader>();
+  const { hubType, defaults, countries } = useLoaderData<typeof loader>();
   return (
     <ValidatedForm validator={validator} method="post" defaultValues={defaults} noValidate>
       <AuthenticityTokenInput name="csrf" />
@@ -52,7 +54,7 @@ export default function AddressStep() {
           <TextField name="city" label="City" required autoComplete="address-level2" />
           <TextField name="state" label="State" required autoComplete="address-level1" />
           <TextField name="zipcode" label="ZIP code" required autoComplete="postal-code" />
-          <CountryField name="country" label="Country" required autoComplete="country" />
+          <CountryField name="country" label="Country" required autoComplete="country" countries={countries} />
         </SimpleGrid>
       </Stack>
       <StepActions previousTo={previousStepUrl(hubType, "address")} nextLabel={nextStepTitle(hubType, "address")} />

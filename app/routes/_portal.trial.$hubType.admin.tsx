@@ -3,15 +3,15 @@ import { Text } from "@mantine-parts/components/Text/Text.mjs";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
-import { ValidatedForm } from "remix-validated-form";
-import { isHubPhone } from "~/domain/cloud-hub";
+import { isHubPhone } from "~/domain/cloud-hub-steps";
 import { administratorValidator } from "~/domain/cloud-hub-validators";
-import { nextStepTitle, previousStepUrl, userNameFrom } from "~/domain/trial-wizard";
+import { nextStepTitle, previousStepUrl, userNameFrom } from "~/domain/trial-steps";
 import { readAdministrator } from "~/server/wizards/cloud-hub.server";
 import { loadTrialStep, postTrialStep } from "~/server/wizards/trials.server";
 import { HubAdministratorFields } from "~/ui/hubs/administrator-fields";
 import { PageErrorBoundary } from "~/ui/page";
 import { StepActions } from "~/ui/wizard/step-actions";
+import { ValidatedForm } from "~/ui/validated-form";
 
 /** The cloud trial's Hub Admin step, prefilled from the profile with a username made of the names (spec 001 §2). */
 export async function loader({ request, params }: LoaderFunctionArgs) {

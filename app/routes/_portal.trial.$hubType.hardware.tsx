@@ -1,21 +1,22 @@
 import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
-import { Table } from "@mantine-parts/components/Table/Table.mjs";
 import { Text } from "@mantine-parts/components/Text/Text.mjs";
-import { withZod } from "@remix-validated-form/with-zod";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
-import { ValidatedForm, validationError } from "remix-validated-form";
+import { validationError } from "remix-validated-form";
 import { formatCents } from "~/domain/format";
 import { ITEMS_PER_BOX, SHIPPING_CENTS_PER_BOX } from "~/domain/shipping";
-import { HARDWARE_QUANTITY, HARDWARE_RANGE, nextStepTitle, previousStepUrl, trialHardwareStepSchema } from "~/domain/trial-wizard";
+import { lazyValidator } from "~/domain/lazy-validator";
+import { HARDWARE_QUANTITY, HARDWARE_RANGE, nextStepTitle, previousStepUrl } from "~/domain/trial-steps";
 import { quoteTrialHardware } from "~/server/trials.server";
 import { loadTrialStep, postTrialStep } from "~/server/wizards/trials.server";
 import { TextField } from "~/ui/fields";
 import { PageErrorBoundary } from "~/ui/page";
+import { Table } from "~/ui/table";
 import { StepActions } from "~/ui/wizard/step-actions";
+import { ValidatedForm } from "~/ui/validated-form";
 
-const validator = withZod(trialHardwareStepSchema);
+const validator = lazyValidator(() => import("~/domain/trial-wizard").then((module) => module.trialHardwareStepSchema));
 
 /** Tokens and sensors for the trial (spec 001 §2 "Hardware"), in this customer's ids and prices. */
 export async function loader({ request, params }: LoaderFunctionArgs) {

@@ -1,12 +1,13 @@
 import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
 import { Text } from "@mantine-parts/components/Text/Text.mjs";
-import { withZod } from "@remix-validated-form/with-zod";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
+import { useMemo } from "react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
-import { ValidatedForm, validationError } from "remix-validated-form";
-import { HUB_REGION_OPTIONS, regionFromForm } from "~/domain/cloud-hub";
-import { isoDay, nextStepTitle, previousStepUrl, trialHubDefaults, trialInstanceStepSchema } from "~/domain/trial-wizard";
+import { validationError } from "remix-validated-form";
+import { HUB_REGION_OPTIONS, regionFromForm } from "~/domain/cloud-hub-steps";
+import { lazyValidator } from "~/domain/lazy-validator";
+import { isoDay, nextStepTitle, previousStepUrl, trialHubDefaults } from "~/domain/trial-steps";
 import { env } from "~/server/env.server";
 import { subdomainUnavailable } from "~/server/wizards/cloud-hub.server";
 import { loadTrialStep, postTrialStep } from "~/server/wizards/trials.server";
@@ -14,6 +15,7 @@ import { RegionField, SubdomainField } from "~/ui/hubs/address-fields";
 import { PageErrorBoundary } from "~/ui/page";
 import { TrialHubFields } from "~/ui/trials/trial-hub-fields";
 import { StepActions } from "~/ui/wizard/step-actions";
+import { ValidatedForm } from "~/ui/validated-form";
 
 /** The cloud trial's Hub Instance step: the trial's figures, and the Hub's address and region (the Hub wizard's rules). */
 export async function loader({ request, params }: LoaderFunctionArgs) {
@@ -23,10 +25,14 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return json({ hubType, today, host: env.HUB_HOST, defaults: { ...trialHubDefaults(draft.data, today), subdomain: draft.data.subdomain, hubRegion: region } });
 }
 
+/** The Hub Instance step's rules; `today` bounds the start date. */
+const instanceStepValidator = (today: string) =>
+  lazyValidator(() => import("~/domain/trial-wizard").then((module) => module.trialInstanceStepSchema(today)));
+
 /** Next: the form's rules, then the Hub service's availability check (spec 001 §4), as in the Hub wizard. */
 export async function action({ request, params }: ActionFunctionArgs) {
   const { user, formData, wizard } = await postTrialStep(request, params, "instance");
-  const result = await withZod(trialInstanceStepSchema(isoDay(new Date()))).validate(formData);
+  const result = await instanceStepValidator(isoDay(new Date())).validate(formData);
   if (result.error) return validationError(result.error, result.submittedData);
   const unavailable = await subdomainUnavailable(result.data.subdomain);
   if (unavailable) return validationError({ fieldErrors: { subdomain: unavailable } }, result.submittedData);
@@ -36,8 +42,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
 
 export default function InstanceStep() {
   const { hubType, today, host, defaults } = useLoaderData<typeof loader>();
+  const validator = useMemo(() => instanceStepValidator(today), [today]);
   return (
-    <ValidatedForm validator={withZod(trialInstanceStepSchema(today))} method="post" defaultValues={defaults} noValidate>
+    <ValidatedForm validator={validator} method="post" defaultValues={defaults} noValidate>
       <AuthenticityTokenInput name="csrf" />
       <Stack gap="md">
         <TrialHubFields />

@@ -1,15 +1,17 @@
 import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
 import { Text } from "@mantine-parts/components/Text/Text.mjs";
-import { withZod } from "@remix-validated-form/with-zod";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
+import { useMemo } from "react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
-import { ValidatedForm, validationError } from "remix-validated-form";
-import { isoDay, nextStepTitle, previousStepUrl, trialHubDefaults, trialHubStepSchema } from "~/domain/trial-wizard";
+import { validationError } from "remix-validated-form";
+import { lazyValidator } from "~/domain/lazy-validator";
+import { isoDay, nextStepTitle, previousStepUrl, trialHubDefaults } from "~/domain/trial-steps";
 import { loadTrialStep, postTrialStep } from "~/server/wizards/trials.server";
 import { PageErrorBoundary } from "~/ui/page";
 import { TrialHubFields } from "~/ui/trials/trial-hub-fields";
 import { StepActions } from "~/ui/wizard/step-actions";
+import { ValidatedForm } from "~/ui/validated-form";
 
 /** The on-premise trial's License step: users, employees, duration and the hidden start date. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
@@ -18,17 +20,21 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return json({ hubType, today, defaults: trialHubDefaults(draft.data, today) });
 }
 
+/** The Hub step's rules; `today` bounds the start date. */
+const hubStepValidator = (today: string) => lazyValidator(() => import("~/domain/trial-wizard").then((module) => module.trialHubStepSchema(today)));
+
 export async function action({ request, params }: ActionFunctionArgs) {
   const { user, formData, wizard } = await postTrialStep(request, params, "license");
-  const result = await withZod(trialHubStepSchema(isoDay(new Date()))).validate(formData);
+  const result = await hubStepValidator(isoDay(new Date())).validate(formData);
   if (result.error) return validationError(result.error, result.submittedData);
   return wizard.complete(user.id, "license", result.data);
 }
 
 export default function LicenseStep() {
   const { hubType, today, defaults } = useLoaderData<typeof loader>();
+  const validator = useMemo(() => hubStepValidator(today), [today]);
   return (
-    <ValidatedForm validator={withZod(trialHubStepSchema(today))} method="post" defaultValues={defaults} noValidate>
+    <ValidatedForm validator={validator} method="post" defaultValues={defaults} noValidate>
       <AuthenticityTokenInput name="csrf" />
       <Stack gap="md">
         <Text>Your trial license: the Ultimate plan for the users you try GateKeeper with, starting today.</Text>

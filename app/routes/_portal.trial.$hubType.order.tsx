@@ -1,14 +1,14 @@
-import { Button } from "@mantine-parts/components/Button/Button.mjs";
 import { Group } from "@mantine-parts/components/Group/Group.mjs";
 import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
 import { Text } from "@mantine-parts/components/Text/Text.mjs";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, useLoaderData, useNavigation } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { formatCents } from "~/domain/format";
-import { previousStepUrl, trialStepUrl } from "~/domain/trial-wizard";
+import { previousStepUrl, trialStepUrl } from "~/domain/trial-steps";
 import { redirectWithToast } from "~/server/session.server";
 import { buildTrial, loadTrialStep, postTrialStep, trialOrder } from "~/server/wizards/trials.server";
+import { Button, LinkButton } from "~/ui/button";
 import { PageErrorBoundary } from "~/ui/page";
 
 export const TRIAL_CHANGED = "Your trial's details changed since you reviewed them. Please review them and confirm again.";
@@ -46,9 +46,9 @@ export default function OrderStep() {
           Building your trial takes a moment. Please keep this window open to follow it; if it closes, the trial is still built, and only once.
         </Text>
         <Group justify="space-between">
-          <Button component={Link} to={previousStepUrl(hubType, "order") ?? "/trial"} variant="default">
+          <LinkButton to={previousStepUrl(hubType, "order") ?? "/trial"} variant="default">
             Previous
-          </Button>
+          </LinkButton>
           <Button type="submit" name="intent" value="build" disabled={!key} loading={busy}>
             Build My Trial
           </Button>

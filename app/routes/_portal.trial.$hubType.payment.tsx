@@ -1,18 +1,18 @@
 import { Alert } from "@mantine-parts/components/Alert/Alert.mjs";
-import { Button } from "@mantine-parts/components/Button/Button.mjs";
 import { Group } from "@mantine-parts/components/Group/Group.mjs";
 import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
 import { Text } from "@mantine-parts/components/Text/Text.mjs";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, Outlet, useActionData, useLoaderData } from "@remix-run/react";
+import { Form, Outlet, useActionData, useLoaderData } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
-import { hardwareCount, nextStepTitle, previousStepUrl, trialStepUrl } from "~/domain/trial-wizard";
-import { choosePayment, loadPaymentStep } from "~/server/account-billing.server";
+import { hardwareCount, nextStepTitle, previousStepUrl, trialStepUrl } from "~/domain/trial-steps";
+import { choosePayment, loadPaymentStep, paymentForPage } from "~/server/account-billing.server";
 import { addCardInStep, newCardFormData } from "~/server/billing-drawers.server";
 import { getBilling } from "~/server/billing/index.server";
 import { loadTrialStep, postTrialStep } from "~/server/wizards/trials.server";
 import { CardForm } from "~/ui/billing/card-drawers";
 import { PaymentStep } from "~/ui/billing/payment-step";
+import { Button, LinkButton } from "~/ui/button";
 import { PageErrorBoundary } from "~/ui/page";
 
 /**
@@ -22,7 +22,7 @@ import { PageErrorBoundary } from "~/ui/page";
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { user, hubType, draft } = await loadTrialStep(request, params, "payment");
   const ordersHardware = hardwareCount(draft.data) > 0;
-  const step = ordersHardware ? await loadPaymentStep(user) : null;
+  const step = ordersHardware ? paymentForPage(await loadPaymentStep(user)) : null;
   // The card chosen earlier in this trial stays chosen while it is still on file.
   const chosen = step?.status === "ready" && step.sources.some((source) => source.id === draft.data.paymentSourceId) ? draft.data.paymentSourceId : null;
   const needsCard = step?.status === "ready" && step.sources.length === 0;
@@ -61,9 +61,9 @@ export default function PaymentStepRoute() {
         <Stack gap="md">
           <Text>You have not ordered any hardware, so no card is needed: your trial is free.</Text>
           <Group justify="space-between">
-            <Button component={Link} to={previousTo ?? trialStepUrl(hubType, "hardware")} variant="default">
+            <LinkButton to={previousTo ?? trialStepUrl(hubType, "hardware")} variant="default">
               Previous
-            </Button>
+            </LinkButton>
             <Button type="submit" name="intent" value="next">
               {nextLabel}
             </Button>

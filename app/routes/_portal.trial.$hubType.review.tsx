@@ -1,17 +1,17 @@
 import { Alert } from "@mantine-parts/components/Alert/Alert.mjs";
-import { Button } from "@mantine-parts/components/Button/Button.mjs";
 import { Group } from "@mantine-parts/components/Group/Group.mjs";
 import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
 import { Title } from "@mantine-parts/components/Title/Title.mjs";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, useLoaderData } from "@remix-run/react";
+import { Form, useLoaderData } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
-import { regionLabel } from "~/domain/cloud-hub";
+import { regionLabel } from "~/domain/cloud-hub-steps";
 import { formatCents, formatDate } from "~/domain/format";
-import { hardwareCount, previousStepUrl, SEVEN_DAYS_NOTICE, trialValidity } from "~/domain/trial-wizard";
+import { hardwareCount, previousStepUrl, SEVEN_DAYS_NOTICE, trialValidity } from "~/domain/trial-steps";
 import { env } from "~/server/env.server";
 import { quoteTrialHardware } from "~/server/trials.server";
 import { loadTrialStep, postTrialStep } from "~/server/wizards/trials.server";
+import { Button, LinkButton } from "~/ui/button";
 import { PageErrorBoundary } from "~/ui/page";
 import { SummaryTable } from "~/ui/wizard/summary-table";
 
@@ -71,9 +71,9 @@ export default function ReviewStep() {
           <SummaryTable label="Your hardware" rows={[["Hardware", "None: nothing is charged"]]} />
         )}
         <Group justify="space-between">
-          <Button component={Link} to={previousStepUrl(hubType, "review") ?? "/trial"} variant="default">
+          <LinkButton to={previousStepUrl(hubType, "review") ?? "/trial"} variant="default">
             Previous
-          </Button>
+          </LinkButton>
           <Button type="submit" name="intent" value="next">
             Order Confirmation
           </Button>

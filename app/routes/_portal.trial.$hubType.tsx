@@ -1,6 +1,6 @@
 import { json, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { TRIAL_MODAL_WIDTHS, TRIAL_STEP_TITLES, TRIAL_STEPS_BY_TYPE, TRIAL_WIZARD_TITLES, trialPath, trialStepUrl } from "~/domain/trial-wizard";
+import { TRIAL_MODAL_WIDTHS, TRIAL_STEP_TITLES, TRIAL_STEPS_BY_TYPE, TRIAL_WIZARD_TITLES, trialPath, trialStepUrl } from "~/domain/trial-steps";
 import { requireUser } from "~/server/auth.server";
 import { readUserForm } from "~/server/forms.server";
 import { trialWizardFor } from "~/server/wizards/trials.server";

@@ -1,5 +1,4 @@
 import { Alert } from "@mantine-parts/components/Alert/Alert.mjs";
-import { Button } from "@mantine-parts/components/Button/Button.mjs";
 import { Group } from "@mantine-parts/components/Group/Group.mjs";
 import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
 import { Text } from "@mantine-parts/components/Text/Text.mjs";
@@ -7,6 +6,7 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-r
 import { Form, useLoaderData } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { loadTrialStep, postTrialStep } from "~/server/wizards/trials.server";
+import { Button } from "~/ui/button";
 import { PageErrorBoundary } from "~/ui/page";
 
 export async function loader({ request, params }: LoaderFunctionArgs) {

@@ -1,17 +1,17 @@
 import { Alert } from "@mantine-parts/components/Alert/Alert.mjs";
 import { Anchor } from "@mantine-parts/components/Anchor/Anchor.mjs";
-import { Button } from "@mantine-parts/components/Button/Button.mjs";
 import { Group } from "@mantine-parts/components/Group/Group.mjs";
 import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
 import { json, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { HARDWARE_PURCHASE_FAILED, SEVEN_DAYS_NOTICE, TRIAL_MODAL_WIDTHS, TRIAL_WIZARD_TITLES, trialStepUrl, USE_THE_STORE } from "~/domain/trial-wizard";
+import { HARDWARE_PURCHASE_FAILED, SEVEN_DAYS_NOTICE, TRIAL_MODAL_WIDTHS, TRIAL_WIZARD_TITLES, trialStepUrl, USE_THE_STORE } from "~/domain/trial-steps";
 import { requireUser } from "~/server/auth.server";
 import { readUserForm } from "~/server/forms.server";
 import { retryWhenOpen, secondsUntilRetry } from "~/server/jobs/hub-provisioning.server";
 import { jobProgress } from "~/server/jobs/progress.server";
 import { trialOutcome } from "~/server/jobs/trial.server";
 import { trialRun } from "~/server/wizards/trials.server";
+import { LinkButton } from "~/ui/button";
 import { PageErrorBoundary } from "~/ui/page";
 import { RouteModal } from "~/ui/route-dialogs";
 import { ContactSupport } from "~/ui/support-link";
@@ -78,18 +78,18 @@ export default function TrialProgress() {
               <Group justify="flex-end">
                 {hub ? (
                   // A plain link: the browser follows the redirect to the Hub itself (decision 070).
-                  <Button component="a" href={`/hubs/${hub.hubId}/sign-in`}>
+                  <LinkButton to={`/hubs/${hub.hubId}/sign-in`} reloadDocument>
                     Go to Hub
-                  </Button>
+                  </LinkButton>
                 ) : (
                   <>
-                    <Button component={Link} to="/setup/onPremiseHub" variant="default">
+                    <LinkButton to="/setup/onPremiseHub" variant="default">
                       On-Premise Hub setup
-                    </Button>
+                    </LinkButton>
                     {licenseId ? (
-                      <Button component="a" href={`/licenses/${licenseId}/download`}>
+                      <LinkButton to={`/licenses/${licenseId}/download`} reloadDocument>
                         Download Your Trial License
-                      </Button>
+                      </LinkButton>
                     ) : null}
                   </>
                 )}

@@ -1,6 +1,5 @@
 import { Alert } from "@mantine-parts/components/Alert/Alert.mjs";
 import { Anchor } from "@mantine-parts/components/Anchor/Anchor.mjs";
-import { Button } from "@mantine-parts/components/Button/Button.mjs";
 import { Card } from "@mantine-parts/components/Card/Card.mjs";
 import { SimpleGrid } from "@mantine-parts/components/SimpleGrid/SimpleGrid.mjs";
 import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
@@ -8,10 +7,11 @@ import { Text } from "@mantine-parts/components/Text/Text.mjs";
 import { Title } from "@mantine-parts/components/Title/Title.mjs";
 import { json, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData, useOutlet } from "@remix-run/react";
-import { trialStepUrl } from "~/domain/trial-wizard";
+import { trialStepUrl } from "~/domain/trial-steps";
 import { USED_UP_TRIAL } from "~/domain/trials";
 import { requireUser } from "~/server/auth.server";
 import { mayStartTrial } from "~/server/trials.server";
+import { LinkButton } from "~/ui/button";
 import { documentTitle, PageErrorBoundary } from "~/ui/page";
 import { FORM_STYLES } from "~/ui/stylesheets";
 
@@ -58,9 +58,9 @@ export default function Trial() {
           <Text size="sm" mt="xs" mb="md">
             We host your Hub in the US or EU region. Nothing to install on your servers; you choose its address.
           </Text>
-          <Button component={Link} to={trialStepUrl("cloud", "welcome")} mt="auto">
+          <LinkButton to={trialStepUrl("cloud", "welcome")} style={{ marginTop: "auto" }}>
             Cloud GateKeeper Hub
-          </Button>
+          </LinkButton>
         </Card>
         <Card withBorder padding="lg" radius="md" component="section" aria-labelledby="trial-onpremise">
           <Title order={2} size="h4" id="trial-onpremise">
@@ -69,9 +69,9 @@ export default function Trial() {
           <Text size="sm" mt="xs" mb="md">
             You install the Hub, a server application, on a Windows Server on your own network.
           </Text>
-          <Button component={Link} to={trialStepUrl("onpremise", "welcome")} variant="default" mt="auto">
+          <LinkButton to={trialStepUrl("onpremise", "welcome")} variant="default" style={{ marginTop: "auto" }}>
             On-Premise GateKeeper Hub
-          </Button>
+          </LinkButton>
         </Card>
       </SimpleGrid>
     </Stack>

@@ -1,20 +1,13 @@
 import { redirect, type ActionFunctionArgs } from "@remix-run/node";
-import { z } from "zod";
 import { safeRedirect } from "~/domain/redirects";
 import { readUserForm } from "~/server/forms.server";
-import { serializeSidebarChoice } from "~/server/preferences.server";
-
-const sidebarChoice = z.object({
-  sidebar: z.enum(["open", "collapsed"]),
-  redirectTo: z.string().optional(),
-});
+import { readSidebarChoice, serializeSidebarChoice } from "~/server/preferences.server";
 
 export async function action({ request }: ActionFunctionArgs) {
   const { formData } = await readUserForm(request);
-  const parsed = sidebarChoice.safeParse(Object.fromEntries(formData));
-  const choice = parsed.success ? parsed.data.sidebar : "open";
-  return redirect(safeRedirect(parsed.success ? parsed.data.redirectTo : null, request.url), {
-    headers: { "Set-Cookie": await serializeSidebarChoice(choice) },
+  const { sidebar, redirectTo } = readSidebarChoice(formData);
+  return redirect(safeRedirect(redirectTo, request.url), {
+    headers: { "Set-Cookie": await serializeSidebarChoice(sidebar) },
   });
 }
 

@@ -1,6 +1,6 @@
 import { areAddressesValid, INVALID_ADDRESSES, isUsableSource, ONE_CARD_ONLY, preselectSource, SELECT_PAYMENT_METHOD } from "~/domain/payment-step";
 import { type BillingProfileInput, type CardFormInput, type ShippingAddressInput } from "~/domain/billing-forms";
-import { splitPhone } from "~/domain/phone";
+import { countryName, phoneFormValues } from "./contact-options.server";
 import type { AddressFormDefaults, AddressView, BillingProfileView, PaymentSourceView, PaymentStepData } from "~/domain/billing-views";
 import type { ShippingAddress } from "~db/schema";
 import {
@@ -81,6 +81,21 @@ function addressView(address: Address | ShippingAddress | null | undefined): Add
   const view = { firstName, lastName, company, email, phone, line1, line2, city, state, zip, country };
   const filled = Object.entries(view).filter(([, value]) => Boolean(value));
   return filled.length ? (Object.fromEntries(filled) as AddressView) : null;
+}
+
+/**
+ * An address as a page shows it, with its country's name (the country list stays on the server). Only for
+ * pages: an order's request carries the address without it.
+ */
+export function addressForPage(address: AddressView | null | undefined): AddressView | null {
+  if (!address) return null;
+  return address.country ? { ...address, countryName: countryName(address.country) } : address;
+}
+
+/** The payment step's data as a page shows it: the addresses with their countries' names. */
+export function paymentForPage(payment: PaymentStepData): PaymentStepData {
+  if (payment.status !== "ready") return payment;
+  return { ...payment, billingAddress: addressForPage(payment.billingAddress), shippingAddress: addressForPage(payment.shippingAddress) };
 }
 
 type BillingRead = [Loaded<PaymentSource[]>, Loaded<Customer | null>];
@@ -210,14 +225,12 @@ function addressFormValues(
   person: { firstName?: string; lastName?: string; email?: string; company?: string; phone?: string },
   address: Address | null | undefined,
 ): AddressFormDefaults {
-  const phone = splitPhone(person.phone ?? "");
   return {
     first_name: person.firstName ?? "",
     last_name: person.lastName ?? "",
     email: person.email ?? "",
     company: person.company ?? "",
-    phone_country: phone.country,
-    phone: phone.national,
+    ...phoneFormValues(person.phone ?? ""),
     ...Object.fromEntries(ADDRESS_FIELDS.map((field) => [field, address?.[field] ?? ""])),
   };
 }

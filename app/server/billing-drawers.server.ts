@@ -3,7 +3,7 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-r
 import { validationError, type ValidationErrorResponseData } from "remix-validated-form";
 import { ONE_CARD_ONLY } from "~/domain/payment-step";
 import { SECRET_CARD_FIELDS, type CardFormInput } from "~/domain/billing-forms";
-import type { BillingProfileDrawerData, CardDrawerData, FormFailure, ShippingDrawerData } from "~/domain/billing-views";
+import type { BillingProfileDrawerData, CardDrawerData, ContactOptions, FormFailure, ShippingDrawerData } from "~/domain/billing-views";
 import { billingProfileValidator, cardFormValidator, shippingAddressValidator } from "~/domain/billing-validators";
 import {
   addCardFor,
@@ -21,6 +21,7 @@ import {
 import { requireUser } from "./auth.server";
 import { ProviderError } from "./billing/index.server";
 import { getCards } from "./cards/index.server";
+import { COUNTRY_OPTIONS, DIAL_CODE_OPTIONS } from "./contact-options.server";
 import { readUserForm } from "./forms.server";
 import { redirectWithToast } from "./session.server";
 import type { UserRecord } from "./users.server";
@@ -66,6 +67,8 @@ function withoutCard(submitted: Record<string, unknown>) {
   );
 }
 
+const CONTACT_OPTIONS: ContactOptions = { countries: COUNTRY_OPTIONS, dialCodes: DIAL_CODE_OPTIONS };
+
 const notFound = () => json({ message: "This payment method does not exist or is not yours." }, { status: 404 });
 
 function cardDrawerValues(user: UserRecord, closeTo: string, replacing?: CardDrawerData["replacing"]): CardDrawerData {
@@ -75,6 +78,7 @@ function cardDrawerValues(user: UserRecord, closeTo: string, replacing?: CardDra
     idempotencyKey: randomUUID(),
     defaults: { first_name: user.firstName, last_name: user.lastName, set_as_primary: true },
     replacing,
+    countries: COUNTRY_OPTIONS,
   };
 }
 
@@ -181,10 +185,10 @@ export const billingProfileDrawer = {
   async loader({ request }: LoaderFunctionArgs, closeTo: string) {
     const user = await requireUser(request);
     try {
-      return json<BillingProfileDrawerData>({ closeTo, defaults: await billingProfileDefaults(user) });
+      return json<BillingProfileDrawerData>({ closeTo, defaults: await billingProfileDefaults(user), ...CONTACT_OPTIONS });
     } catch (error) {
       if (!(error instanceof ProviderError)) throw error;
-      return json<BillingProfileDrawerData>({ closeTo, defaults: null });
+      return json<BillingProfileDrawerData>({ closeTo, defaults: null, ...CONTACT_OPTIONS });
     }
   },
   async action({ request }: ActionFunctionArgs, closeTo: string) {
@@ -205,7 +209,12 @@ export const billingProfileDrawer = {
 export const shippingDrawer = {
   async loader({ request }: LoaderFunctionArgs, closeTo: string) {
     const user = await requireUser(request);
-    return json<ShippingDrawerData>({ closeTo, defaults: shippingDefaults(user), hasShippingAddress: user.shippingAddress !== null });
+    return json<ShippingDrawerData>({
+      closeTo,
+      defaults: shippingDefaults(user),
+      hasShippingAddress: user.shippingAddress !== null,
+      ...CONTACT_OPTIONS,
+    });
   },
   async action({ request }: ActionFunctionArgs, closeTo: string) {
     const { user, formData } = await readUserForm(request);

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { and, count, eq, isNull, sql } from "drizzle-orm";
-import { licenses, trials, users, type ShippingAddress } from "~db/schema";
+import { licenseCounts, trials, users, type ShippingAddress } from "~db/schema";
 import { db } from "./db.server";
 import { hashPassword, verifyPassword } from "./passwords.server";
 
@@ -35,7 +35,7 @@ export function countTrials(userId: string): number {
   return trialCount.get({ userId })?.n ?? 0;
 }
 
-/** Every customer with how many licenses they hold, for the admin portal. */
+/** Every customer with how many licenses they hold (license_counts, decision 120), for the admin portal. */
 export function listCustomersWithLicenseCounts() {
   return db
     .select({
@@ -46,11 +46,10 @@ export function listCustomersWithLicenseCounts() {
       company: users.company,
       customerType: users.customerType,
       isGKAdmin: users.isGKAdmin,
-      licenseCount: count(licenses.id),
+      licenseCount: sql<number>`coalesce(${licenseCounts.total}, 0)`,
     })
     .from(users)
-    .leftJoin(licenses, eq(licenses.ownerId, users.id))
-    .groupBy(users.id)
+    .leftJoin(licenseCounts, eq(licenseCounts.ownerId, users.id))
     .orderBy(users.lastName, users.firstName)
     .all();
 }

@@ -1,12 +1,11 @@
-import { Anchor } from "@mantine-parts/components/Anchor/Anchor.mjs";
-import { Group } from "@mantine-parts/components/Group/Group.mjs";
-import { Text } from "@mantine-parts/components/Text/Text.mjs";
 import { Link } from "@remix-run/react";
-import { pageRangeText } from "~/domain/pagination";
+import { pageLinkNumbers, pageRangeText } from "~/domain/pagination";
+import { ANCHOR_CLASS, GROUP_CLASS, groupStyle, SMALL_TEXT_STYLE, TEXT_CLASS } from "./plain-parts";
 
 /**
  * A table's pages as plain links (`?page=N`), so paging works without JavaScript and every page has
- * its own URL. The current page is text marked `aria-current`; the range of rows is written out.
+ * its own URL. The current page is text marked `aria-current`; the range of rows is written out. Drawn with
+ * plain elements (plain-parts): a big account shows a full set of links where the demo account shows none.
  */
 export function PageLinks({
   page,
@@ -24,40 +23,51 @@ export function PageLinks({
   /** Names the navigation landmark, e.g. "Licenses pages". */
   label: string;
 }) {
-  const pages = Array.from({ length: pageCount }, (_, index) => index + 1).filter(
-    (n) => n === 1 || n === pageCount || Math.abs(n - page) <= 2,
-  );
+  const pages = pageLinkNumbers(page, pageCount);
   return (
-    <Group justify="space-between" wrap="wrap">
-      <Text size="sm">{pageRangeText(page, pageSize, total)}</Text>
+    <div className={GROUP_CLASS} style={groupStyle("md", "space-between")}>
+      <p className={TEXT_CLASS} data-size="sm" style={SMALL_TEXT_STYLE}>
+        {pageRangeText(page, pageSize, total)}
+      </p>
       {pageCount > 1 ? (
-        <Group component="nav" aria-label={label} gap="sm">
+        <nav className={GROUP_CLASS} style={groupStyle("sm", "flex-start")} aria-label={label}>
           {page > 1 ? (
-            <Anchor component={Link} to={href(page - 1)} rel="prev">
+            <Link className={ANCHOR_CLASS} data-underline="hover" to={href(page - 1)} rel="prev">
               Previous
-            </Anchor>
+            </Link>
           ) : null}
           {pages.map((n, index) => (
-            <Group key={n} gap="sm">
-              {index > 0 && n - pages[index - 1] > 1 ? <Text aria-hidden>…</Text> : null}
-              {n === page ? (
-                <Text fw={700} aria-current="page">
-                  {n}
-                </Text>
-              ) : (
-                <Anchor component={Link} to={href(n)} aria-label={`Page ${n}`}>
-                  {n}
-                </Anchor>
-              )}
-            </Group>
+            // A gap in the numbers shows as an ellipsis before the number after it.
+            <PageNumber key={n} n={n} current={n === page} afterGap={index > 0 && n - pages[index - 1] > 1} href={href} />
           ))}
           {page < pageCount ? (
-            <Anchor component={Link} to={href(page + 1)} rel="next">
+            <Link className={ANCHOR_CLASS} data-underline="hover" to={href(page + 1)} rel="next">
               Next
-            </Anchor>
+            </Link>
           ) : null}
-        </Group>
+        </nav>
       ) : null}
-    </Group>
+    </div>
+  );
+}
+
+function PageNumber({ n, current, afterGap, href }: { n: number; current: boolean; afterGap: boolean; href: (page: number) => string }) {
+  return (
+    <>
+      {afterGap ? (
+        <span className={TEXT_CLASS} aria-hidden>
+          …
+        </span>
+      ) : null}
+      {current ? (
+        <span className={TEXT_CLASS} style={{ fontWeight: 700 }} aria-current="page">
+          {n}
+        </span>
+      ) : (
+        <Link className={ANCHOR_CLASS} data-underline="hover" to={href(n)} aria-label={`Page ${n}`}>
+          {n}
+        </Link>
+      )}
+    </>
   );
 }

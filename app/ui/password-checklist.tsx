@@ -1,6 +1,6 @@
 import { List } from "@mantine-parts/components/List/List.mjs";
 import { ThemeIcon } from "@mantine-parts/components/ThemeIcon/ThemeIcon.mjs";
-import { PASSWORD_REQUIREMENTS } from "~/domain/profile";
+import { PASSWORD_REQUIREMENTS } from "~/domain/password-requirements";
 import { ACCESSIBLE_GREEN } from "./theme";
 
 /**

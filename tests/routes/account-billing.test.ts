@@ -214,7 +214,7 @@ describe("the billing profile drawer", () => {
       phone: "+442079460321",
       company: "SecureLine Resellers",
     });
-    expect(payment.billingAddress).toEqual({ firstName: "Ravi", lastName: "Patel", line1: "10 Fleet Street", city: "London", state: "Greater London", zip: "EC4Y 1AA", country: "GB" });
+    expect(payment.billingAddress).toEqual({ firstName: "Ravi", lastName: "Patel", line1: "10 Fleet Street", city: "London", state: "Greater London", zip: "EC4Y 1AA", country: "GB", countryName: "United Kingdom" });
   });
 
   it("says 'Error fetching billing profile.' (no form) when the customer cannot be read", async () => {

@@ -1,13 +1,14 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { MantineProvider } from "@mantine/core";
+import { DEFAULT_THEME, MantineProvider } from "@mantine/core";
 import { renderToStaticMarkup } from "react-dom/server";
 import { theme } from "~/ui/theme";
 
 const STYLESHEET = fileURLToPath(new URL("../../app/styles/theme.css", import.meta.url));
+const APP = fileURLToPath(new URL("../../app", import.meta.url));
 const HEADER = "/* Generated from app/ui/theme.ts by tests/ui/theme-stylesheet.test.tsx (UPDATE_THEME_CSS=1 rewrites it). */\n";
 /** Mantine's palettes that no page paints with; their variables would only add bytes to every page. */
-const UNUSED_PALETTES = ["dark", "pink", "grape", "violet", "indigo", "cyan", "teal", "lime", "yellow"];
+const UNUSED_PALETTES = ["dark", "pink", "grape", "violet", "indigo", "cyan", "teal", "lime"];
 
 /**
  * The portal's theme as CSS: what MantineProvider renders for it, Mantine's defaults included (so that
@@ -44,4 +45,19 @@ test("app/styles/theme.css is what Mantine renders for the theme", () => {
   const expected = `${HEADER}${css}\n`;
   if (process.env.UPDATE_THEME_CSS) writeFileSync(STYLESHEET, expected);
   expect(readFileSync(STYLESHEET, "utf8")).toBe(expected);
+});
+
+/** A palette left out of the stylesheet paints nothing: its parts would show without colour, silently. */
+test("every palette the app names in a color prop is in app/styles/theme.css", () => {
+  const sources = readdirSync(APP, { recursive: true, encoding: "utf8" }).filter((file) => file.endsWith(".tsx"));
+  const palettes = new Set([...Object.keys(DEFAULT_THEME.colors), ...Object.keys(theme.colors ?? {})]);
+  const named = new Set<string>();
+  for (const file of sources) {
+    for (const [attribute] of readFileSync(`${APP}/${file}`, "utf8").matchAll(/\bcolor=(\{[^}]*\}|"[^"]*")/g)) {
+      for (const [, word] of attribute.matchAll(/"([a-z]+)(?:\.\d)?"/g)) if (palettes.has(word)) named.add(word);
+    }
+  }
+  expect(named).toContain("yellow");
+  const stylesheet = readFileSync(STYLESHEET, "utf8");
+  for (const palette of named) expect(stylesheet, palette).toContain(`--mantine-color-${palette}-filled:`);
 });

@@ -15,7 +15,7 @@ import { checkUpdateDraft, updateDraftSchema, type UpdateDraft } from "~/domain/
 import { INVALID_ADDRESSES, isUsableSource, NO_PAYMENT_METHOD } from "~/domain/payment-step";
 import { CYCLES, cycleOf, displayName, PLAN_TIERS, planId, tierOf, withCycle } from "~/domain/subscription";
 import { firstIncompleteBefore, type StepIssue } from "~/domain/wizard";
-import { loadAccountBilling } from "../account-billing.server";
+import { addressForPage, loadAccountBilling } from "../account-billing.server";
 import { errorMessage, getBilling, ProviderError, type Estimate, type Subscription } from "../billing/index.server";
 import { licenseUpdate, type UpdateInput } from "../jobs/license-update.server";
 import { recurringLicenseOf } from "../licenses.server";
@@ -187,8 +187,8 @@ export async function updateReview(user: UserRecord, subscriptionId: string) {
     problems: update.problems.map((problem) => ({ ...problem, to: wizard.urlOf(problem.step) })),
     orderKey: update.input && draft.id ? orderKey(licenseUpdate, draft.id, update.input.digest) : null,
     billingProfile: update.billingProfile === "error" ? null : update.billingProfile,
-    billingAddress: update.payment?.billingAddress ?? null,
-    shippingAddress: update.payment?.shippingAddress ?? null,
+    billingAddress: addressForPage(update.payment?.billingAddress),
+    shippingAddress: addressForPage(update.payment?.shippingAddress),
     card: update.card,
   };
 }

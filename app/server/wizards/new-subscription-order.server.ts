@@ -3,7 +3,7 @@ import { isDistributor } from "~/domain/customers";
 import { estimateView } from "~/domain/estimate";
 import { SUBSCRIPTION_STEPS, type SubscriptionDraft, type SubscriptionStep } from "~/domain/new-subscription";
 import { firstIncompleteBefore, type StepIssue } from "~/domain/wizard";
-import { loadAccountBilling } from "../account-billing.server";
+import { addressForPage, loadAccountBilling } from "../account-billing.server";
 import { errorMessage, getBilling, ProviderError, type Estimate } from "../billing/index.server";
 import { newSubscriptionOrder, type OrderInput } from "../jobs/new-subscription.server";
 import type { UserRecord } from "../users.server";
@@ -74,8 +74,8 @@ export async function orderReview(user: UserRecord) {
     problems: order.problems.map((problem) => ({ ...problem, to: subscriptionWizard.urlOf(problem.step) })),
     orderKey: order.input && draft.id ? orderKey(newSubscriptionOrder, draft.id, order.input.digest) : null,
     billingProfile: order.billingProfile === "error" ? null : order.billingProfile,
-    billingAddress: order.payment?.billingAddress ?? null,
-    shippingAddress: order.payment?.shippingAddress ?? null,
+    billingAddress: addressForPage(order.payment?.billingAddress),
+    shippingAddress: addressForPage(order.payment?.shippingAddress),
     card: order.card,
   };
 }

@@ -1,6 +1,14 @@
 import { isDistributor } from "~/domain/customers";
 import { estimateView } from "~/domain/estimate";
-import { checkSubscriptionDraft, SUBSCRIBE_PATH, subscriptionDraftSchema, SUBSCRIPTION_STEPS, type SubscriptionDraft } from "~/domain/new-subscription";
+import {
+  checkSubscriptionDraft,
+  cycleSchema,
+  planStepSchema,
+  SUBSCRIBE_PATH,
+  subscriptionDraftSchema,
+  SUBSCRIPTION_STEPS,
+  type SubscriptionDraft,
+} from "~/domain/new-subscription";
 import { hostingAddonId, idFor, offsiteAccessAddonId, planId } from "~/domain/subscription";
 import { errorMessage, getBilling, ProviderError, type Estimate } from "../billing/index.server";
 import type { UserRecord } from "../users.server";
@@ -14,6 +22,17 @@ export const subscriptionWizard = defineWizard({
   schema: subscriptionDraftSchema,
   check: checkSubscriptionDraft,
 }).at({});
+
+/**
+ * The plan step's cycle buttons (intent "cycle-monthly" or "cycle-yearly"): the draft's new cycle with whatever
+ * of the typed plan fields is valid, so switching keeps what was typed; null for any other intent.
+ */
+export function cycleSwitch(intent: string, formData: FormData): Partial<SubscriptionDraft> | null {
+  const cycle = cycleSchema.safeParse(intent.replace(/^cycle-/, ""));
+  if (!intent.startsWith("cycle-") || !cycle.success) return null;
+  const typed = planStepSchema.partial().safeParse(Object.fromEntries(formData));
+  return { cycle: cycle.data, ...(typed.success ? typed.data : {}) };
+}
 
 const quantities = (byListId: Record<string, number>, reseller: boolean) =>
   Object.entries(byListId)

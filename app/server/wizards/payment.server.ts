@@ -1,5 +1,5 @@
 import { json, redirect } from "@remix-run/node";
-import { choosePayment, loadPaymentStep } from "../account-billing.server";
+import { choosePayment, loadPaymentStep, paymentForPage } from "../account-billing.server";
 import type { UserRecord } from "../users.server";
 
 /** The part of a wizard the payment step uses: its draft keeps the chosen card. */
@@ -12,7 +12,7 @@ interface PaymentWizard<Step extends string> {
 /** The shared payment step (spec 000 §4 "Payment step") in a wizard: the card chosen earlier stays chosen while on file. */
 export async function wizardPaymentStep<Step extends string>(user: UserRecord, wizard: PaymentWizard<Step>, step: Step) {
   const { data: draft } = wizard.load(user.id, step);
-  const payment = await loadPaymentStep(user);
+  const payment = paymentForPage(await loadPaymentStep(user));
   const chosen = payment.status === "ready" && payment.sources.some((source) => source.id === draft.paymentSourceId) ? draft.paymentSourceId : null;
   return json(payment.status === "ready" && chosen ? { ...payment, preselectedSourceId: chosen } : payment);
 }

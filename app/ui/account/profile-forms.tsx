@@ -1,19 +1,20 @@
-import { Button } from "@mantine-parts/components/Button/Button.mjs";
 import { Card } from "@mantine-parts/components/Card/Card.mjs";
 import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
 import { Text } from "@mantine-parts/components/Text/Text.mjs";
 import { Title } from "@mantine-parts/components/Title/Title.mjs";
-import { withZod } from "@remix-validated-form/with-zod";
 import { useState } from "react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
-import { ValidatedForm, useIsSubmitting } from "remix-validated-form";
-import { passwordChangeSchema, profileSchema } from "~/domain/profile";
+import { useIsSubmitting } from "remix-validated-form";
+import type { SelectOption } from "~/domain/billing-views";
+import { lazyValidator } from "~/domain/lazy-validator";
+import { Button } from "~/ui/button";
 import { PhoneField } from "~/ui/contact-fields";
 import { TextField } from "~/ui/fields";
 import { PasswordChecklist } from "~/ui/password-checklist";
+import { ValidatedForm } from "~/ui/validated-form";
 
-export const profileValidator = withZod(profileSchema);
-export const passwordValidator = withZod(passwordChangeSchema);
+export const profileValidator = lazyValidator(() => import("~/domain/profile").then((module) => module.profileSchema));
+export const passwordValidator = lazyValidator(() => import("~/domain/profile").then((module) => module.passwordChangeSchema));
 
 export interface ProfileDefaults {
   firstName: string;
@@ -26,14 +27,14 @@ export interface ProfileDefaults {
 function SubmitButton({ formId, label, busyLabel }: { formId: string; label: string; busyLabel: string }) {
   const submitting = useIsSubmitting(formId);
   return (
-    <Button type="submit" loading={submitting} loaderProps={{ "aria-label": busyLabel }} mt="xs">
+    <Button type="submit" loading={submitting} loadingLabel={busyLabel} style={{ marginTop: "var(--mantine-spacing-xs)" }}>
       {submitting ? busyLabel : label}
     </Button>
   );
 }
 
 /** Name, company and phone of the signed-in user (spec 000 §3 "Profile form"). */
-export function ProfileForm({ defaults }: { defaults: ProfileDefaults }) {
+export function ProfileForm({ defaults, dialCodes }: { defaults: ProfileDefaults; dialCodes: SelectOption[] }) {
   return (
     <Card withBorder padding="lg" radius="md" component="section" aria-labelledby="profile-title">
       <Title order={2} size="h4" id="profile-title" mb="sm">
@@ -45,7 +46,7 @@ export function ProfileForm({ defaults }: { defaults: ProfileDefaults }) {
           <TextField name="firstName" label="First name" autoComplete="given-name" required />
           <TextField name="lastName" label="Last name" autoComplete="family-name" required />
           <TextField name="company" label="Company" autoComplete="organization" required />
-          <PhoneField name="phone" label="Phone" required />
+          <PhoneField name="phone" label="Phone" required dialCodes={dialCodes} />
           <SubmitButton formId="profile" label="Save profile" busyLabel="Saving..." />
         </Stack>
       </ValidatedForm>

@@ -1,4 +1,3 @@
-import { Button } from "@mantine-parts/components/Button/Button.mjs";
 import { Card } from "@mantine-parts/components/Card/Card.mjs";
 import { List } from "@mantine-parts/components/List/List.mjs";
 import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
@@ -6,6 +5,7 @@ import { Text } from "@mantine-parts/components/Text/Text.mjs";
 import { Title } from "@mantine-parts/components/Title/Title.mjs";
 import { Form } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
+import { Button } from "~/ui/button";
 
 export interface SessionView {
   id: string;

@@ -1,14 +1,15 @@
-import { Button } from "@mantine-parts/components/Button/Button.mjs";
 import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
 import { Text } from "@mantine-parts/components/Text/Text.mjs";
 import { Form, useLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
-import { ValidatedForm, type Validator } from "remix-validated-form";
+import type { Validator } from "remix-validated-form";
+import { Button } from "~/ui/button";
 import { RouteDrawer } from "../route-dialogs";
 import { AddressFields, ContactFields, FormFailureAlert, NameFields, SaveButton } from "./form-parts";
-import type { AddressFormDefaults, BillingProfileDrawerData, ShippingDrawerData } from "~/domain/billing-views";
+import type { AddressFormDefaults, BillingProfileDrawerData, ContactOptions, ShippingDrawerData } from "~/domain/billing-views";
 import { billingProfileValidator, shippingAddressValidator } from "~/domain/billing-validators";
+import { ValidatedForm } from "~/ui/validated-form";
 
 /** A name, contact details and an address: the billing profile's and the shipping address's form. */
 function AddressForm({
@@ -17,12 +18,14 @@ function AddressForm({
   defaults,
   contactRequired,
   saveLabel,
+  options,
 }: {
   formId: string;
   validator: Validator<Record<string, unknown>>;
   defaults: AddressFormDefaults;
   contactRequired: boolean;
   saveLabel: string;
+  options: ContactOptions;
 }) {
   return (
     <ValidatedForm id={formId} validator={validator} method="post" defaultValues={defaults} noValidate>
@@ -30,8 +33,8 @@ function AddressForm({
         <AuthenticityTokenInput name="csrf" />
         <FormFailureAlert />
         <NameFields formId={formId} />
-        <ContactFields formId={formId} required={contactRequired} />
-        <AddressFields formId={formId} />
+        <ContactFields formId={formId} required={contactRequired} dialCodes={options.dialCodes} />
+        <AddressFields formId={formId} countries={options.countries} />
         <SaveButton formId={formId} label={saveLabel} validator={validator} unchangedHint="Change a field to save." />
       </Stack>
     </ValidatedForm>
@@ -40,7 +43,7 @@ function AddressForm({
 
 /** 'Update Billing Profile', or 'Error fetching billing profile.' when the customer could not be read. */
 export function BillingProfileDrawer() {
-  const { closeTo, defaults } = useLoaderData<BillingProfileDrawerData>();
+  const { closeTo, defaults, ...options } = useLoaderData<BillingProfileDrawerData>();
   let body: ReactNode = (
     <Text c="red.9" fw={600} role="alert">
       Error fetching billing profile.
@@ -54,6 +57,7 @@ export function BillingProfileDrawer() {
         defaults={defaults}
         contactRequired
         saveLabel="Save Billing Profile"
+        options={options}
       />
     );
   }
@@ -66,7 +70,7 @@ export function BillingProfileDrawer() {
 
 /** 'Update Shipping Address', and the way back to 'Same as billing address' once one is saved. */
 export function ShippingDrawer() {
-  const { closeTo, defaults, hasShippingAddress } = useLoaderData<ShippingDrawerData>();
+  const { closeTo, defaults, hasShippingAddress, ...options } = useLoaderData<ShippingDrawerData>();
   return (
     <RouteDrawer title="Update Shipping Address" closeTo={closeTo}>
       <Stack gap="lg">
@@ -76,6 +80,7 @@ export function ShippingDrawer() {
           defaults={defaults}
           contactRequired={false}
           saveLabel="Save Shipping Address"
+          options={options}
         />
         {hasShippingAddress ? (
           <>

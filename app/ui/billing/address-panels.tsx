@@ -4,11 +4,8 @@ import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
 import { Text } from "@mantine-parts/components/Text/Text.mjs";
 import { Link } from "@remix-run/react";
 import { isBillingAddressValid } from "~/domain/payment-step";
-import { COUNTRIES } from "~/domain/countries";
 import { SectionCard } from "./section-card";
 import type { AddressView } from "~/domain/billing-views";
-
-const countryName = new Map(COUNTRIES.map((country) => [country.code, country.name]));
 
 /** An address as lines a person reads: name, company, contact, street, town and country. */
 export function AddressLines({ address }: { address: AddressView }) {
@@ -22,7 +19,7 @@ export function AddressLines({ address }: { address: AddressView }) {
     address.line1,
     address.line2,
     town,
-    address.country ? (countryName.get(address.country) ?? address.country) : "",
+    address.countryName ?? address.country,
   ].filter(Boolean);
   return (
     <Stack gap={0}>

@@ -1,7 +1,7 @@
-import { Button } from "@mantine-parts/components/Button/Button.mjs";
 import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
 import { Text } from "@mantine-parts/components/Text/Text.mjs";
-import { Link } from "@remix-run/react";
+
+import { LinkButton } from "~/ui/button";
 import { SectionCard } from "./section-card";
 import type { BillingProfileView } from "~/domain/billing-views";
 
@@ -15,9 +15,9 @@ export function BillingProfileCard({ profile, updateTo }: { profile: BillingProf
       id="billing-profile-title"
       title="Billing Profile"
       action={
-        <Button component={Link} to={updateTo} preventScrollReset variant="light" aria-label="Update billing profile">
+        <LinkButton to={updateTo} preventScrollReset variant="light" aria-label="Update billing profile">
           Update
-        </Button>
+        </LinkButton>
       }
     >
       {profile === "error" ? (

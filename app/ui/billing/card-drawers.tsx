@@ -3,13 +3,14 @@ import { Text } from "@mantine-parts/components/Text/Text.mjs";
 import { Title } from "@mantine-parts/components/Title/Title.mjs";
 import { useLoaderData } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
-import { ValidatedForm, useField } from "remix-validated-form";
+import { useField } from "remix-validated-form";
 import { CardEntry } from "../card-entry";
 import { RouteDrawer } from "../route-dialogs";
 import { AddressFields, CheckboxField, FormFailureAlert, NameFields, SaveButton } from "./form-parts";
 import { describeCard, formatExpiry } from "./payment-methods";
 import type { CardDrawerData } from "~/domain/billing-views";
 import { cardFormValidator } from "~/domain/billing-validators";
+import { ValidatedForm } from "~/ui/validated-form";
 
 const FORM_ID = "payment-method";
 
@@ -31,7 +32,7 @@ function CardField({ entry }: { entry: CardDrawerData["entry"] }) {
 
 /** The card form: in a drawer, or inline in a step (which then posts `intent`, e.g. "add-card", to its own action). */
 export function CardForm({ data, intent }: { data: Omit<CardDrawerData, "closeTo">; intent?: string }) {
-  const { entry, idempotencyKey, defaults, replacing } = data;
+  const { entry, idempotencyKey, defaults, replacing, countries } = data;
   return (
     <ValidatedForm id={FORM_ID} validator={cardFormValidator} method="post" defaultValues={defaults} noValidate>
       <Stack gap="sm">
@@ -53,7 +54,7 @@ export function CardForm({ data, intent }: { data: Omit<CardDrawerData, "closeTo
           Card holder and billing address
         </Title>
         <NameFields formId={FORM_ID} />
-        <AddressFields formId={FORM_ID} prefix="address_" />
+        <AddressFields formId={FORM_ID} prefix="address_" countries={countries} />
         <CheckboxField formId={FORM_ID} name="set_as_primary" label="Set as primary payment method" />
         <SaveButton
           formId={FORM_ID}

@@ -1,5 +1,4 @@
 import { Alert } from "@mantine-parts/components/Alert/Alert.mjs";
-import { Button } from "@mantine-parts/components/Button/Button.mjs";
 import { Checkbox } from "@mantine-parts/components/Checkbox/Checkbox.mjs";
 import { Group } from "@mantine-parts/components/Group/Group.mjs";
 import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
@@ -7,9 +6,10 @@ import { Text } from "@mantine-parts/components/Text/Text.mjs";
 import { useActionData } from "@remix-run/react";
 import { useEffect, useRef, useState, type RefObject } from "react";
 import { useField, useIsSubmitting, type Validator } from "remix-validated-form";
+import { Button } from "~/ui/button";
 import { CountryField, PhoneField } from "../contact-fields";
 import { TextField } from "../fields";
-import type { FormFailure } from "~/domain/billing-views";
+import type { FormFailure, SelectOption } from "~/domain/billing-views";
 
 /** Field ids carry the form's id: the drawers sit on /account beside the profile form, whose names overlap. */
 export const fieldId = (formId: string, name: string) => `${formId}-${name}`;
@@ -41,14 +41,14 @@ export function NameFields({ formId }: { formId: string }) {
 }
 
 /** Email, phone and company; required in the billing profile, optional on a shipping address. */
-export function ContactFields({ formId, required }: { formId: string; required: boolean }) {
+export function ContactFields({ formId, required, dialCodes }: { formId: string; required: boolean; dialCodes: SelectOption[] }) {
   return (
     <>
       <Group grow align="flex-start">
         <TextField id={fieldId(formId, "email")} name="email" label="Email" type="email" autoComplete="email" required={required} />
         <TextField id={fieldId(formId, "company")} name="company" label="Company" autoComplete="organization" required={required} />
       </Group>
-      <PhoneField id={fieldId(formId, "phone")} name="phone" label="Phone" required={required} />
+      <PhoneField id={fieldId(formId, "phone")} name="phone" label="Phone" required={required} dialCodes={dialCodes} />
     </>
   );
 }
@@ -57,7 +57,7 @@ export function ContactFields({ formId, required }: { formId: string; required: 
  * Street, town, state, zip and country. The card form names them address_line1 and so on (spec 000 §3
  * payment form), the billing and shipping forms line1 and so on: `prefix` says which.
  */
-export function AddressFields({ formId, prefix = "" }: { formId: string; prefix?: "" | "address_" }) {
+export function AddressFields({ formId, prefix = "", countries }: { formId: string; prefix?: "" | "address_"; countries: SelectOption[] }) {
   const field = (name: string) => ({ id: fieldId(formId, `${prefix}${name}`), name: `${prefix}${name}` });
   return (
     <>
@@ -68,7 +68,7 @@ export function AddressFields({ formId, prefix = "" }: { formId: string; prefix?
         <TextField {...field("state")} label="State" autoComplete="address-level1" required />
         <TextField {...field("zip")} label="Zip" autoComplete="postal-code" required />
       </Group>
-      <CountryField {...field("country")} label="Country" autoComplete="country" required />
+      <CountryField {...field("country")} label="Country" autoComplete="country" required countries={countries} />
     </>
   );
 }

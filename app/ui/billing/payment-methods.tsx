@@ -1,12 +1,12 @@
 import { Anchor } from "@mantine-parts/components/Anchor/Anchor.mjs";
-import { Button } from "@mantine-parts/components/Button/Button.mjs";
 import { Radio } from "@mantine-parts/components/Radio/Radio.mjs";
 import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
-import { Table } from "@mantine-parts/components/Table/Table.mjs";
 import { Text } from "@mantine-parts/components/Text/Text.mjs";
 import { Box } from "@mantine-parts/core/Box/Box.mjs";
 import { Link } from "@remix-run/react";
 import { isUsableSource, ONE_CARD_ONLY } from "~/domain/payment-step";
+import { Button, LinkButton } from "~/ui/button";
+import { Table } from "~/ui/table";
 import { ACCESSIBLE_GREEN } from "../theme";
 import { SectionCard } from "./section-card";
 import type { PaymentSourceView } from "~/domain/billing-views";
@@ -138,9 +138,9 @@ export function PaymentMethodsTable({
 export function AddCardButton({ to, hasCard }: { to: string; hasCard: boolean }) {
   if (!hasCard) {
     return (
-      <Button component={Link} to={to} preventScrollReset>
+      <LinkButton to={to} preventScrollReset>
         Add Card
-      </Button>
+      </LinkButton>
     );
   }
   return (

@@ -29,14 +29,14 @@
  * own shipping address step), and `newCard` is shown in place of the cards table while there is no card
  * (spec 001 §2 "Payment"); its route's action adds the card and goes on.
  */
-import { Button } from "@mantine-parts/components/Button/Button.mjs";
 import { Group } from "@mantine-parts/components/Group/Group.mjs";
 import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
 import { Text } from "@mantine-parts/components/Text/Text.mjs";
-import { Form, Link } from "@remix-run/react";
+import { Form } from "@remix-run/react";
 import { useEffect, useState, type ReactNode } from "react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { isUsableSource, paymentStepBlockers } from "~/domain/payment-step";
+import { Button, LinkButton } from "~/ui/button";
 import { AddressPanels } from "./address-panels";
 import { BillingProfilePending } from "./drawer";
 import { PaymentMethodsSection } from "./payment-methods";
@@ -86,9 +86,9 @@ function ReadyPaymentStep({
       <Stack gap="md">
         {newCard}
         {previousTo ? (
-          <Button component={Link} to={previousTo} variant="default" style={{ alignSelf: "flex-start" }}>
+          <LinkButton to={previousTo} variant="default" style={{ alignSelf: "flex-start" }}>
             Previous
-          </Button>
+          </LinkButton>
         ) : null}
       </Stack>
     );
@@ -132,9 +132,9 @@ function ReadyPaymentStep({
               </div>
             </Stack>
             {previousTo ? (
-              <Button component={Link} to={previousTo} variant="default">
+              <LinkButton to={previousTo} variant="default">
                 Previous
-              </Button>
+              </LinkButton>
             ) : (
               <Button type="submit" name="intent" value="previous" variant="default">
                 Previous

@@ -1,5 +1,5 @@
 import { Text } from "@mantine-parts/components/Text/Text.mjs";
-import { HUB_REGION_OPTIONS } from "~/domain/cloud-hub";
+import { HUB_REGION_OPTIONS } from "~/domain/cloud-hub-steps";
 import { SelectField, TextField } from "../fields";
 
 /** A cloud Hub's subdomain, ending in the fixed Hub host (the Hub wizard's URL step and the cloud trial). */

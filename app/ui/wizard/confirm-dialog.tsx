@@ -1,9 +1,9 @@
-import { Button } from "@mantine-parts/components/Button/Button.mjs";
 import { Group } from "@mantine-parts/components/Group/Group.mjs";
 import { Text } from "@mantine-parts/components/Text/Text.mjs";
-import { Form, Link, useNavigation } from "@remix-run/react";
+import { Form, useNavigation } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
+import { Button, LinkButton } from "~/ui/button";
 import { RouteModal } from "../route-dialogs";
 
 /**
@@ -41,10 +41,10 @@ export function ConfirmDialog({
           <input key={name} type="hidden" name={name} value={value} />
         ))}
         <Group justify="flex-end">
-          <Button component={Link} to={cancelTo} variant="default" replace>
+          <LinkButton to={cancelTo} variant="default" replace>
             {cancelLabel}
-          </Button>
-          <Button type="submit" name="intent" value={intent} loading={busy} loaderProps={{ "aria-label": busyLabel }}>
+          </LinkButton>
+          <Button type="submit" name="intent" value={intent} loading={busy} loadingLabel={busyLabel}>
             {confirmLabel}
           </Button>
         </Group>

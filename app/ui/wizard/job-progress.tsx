@@ -1,13 +1,13 @@
 import { Alert } from "@mantine-parts/components/Alert/Alert.mjs";
-import { Button } from "@mantine-parts/components/Button/Button.mjs";
 import { Group } from "@mantine-parts/components/Group/Group.mjs";
 import { List } from "@mantine-parts/components/List/List.mjs";
 import { Text } from "@mantine-parts/components/Text/Text.mjs";
 import { ThemeIcon } from "@mantine-parts/components/ThemeIcon/ThemeIcon.mjs";
-import { Form, Link, useRevalidator } from "@remix-run/react";
+import { Form, useRevalidator } from "@remix-run/react";
 import { useEffect, type ReactNode } from "react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import type { JobStatusName, ProgressStage, ProgressState } from "~/domain/jobs";
+import { Button, LinkButton } from "~/ui/button";
 import { ACCESSIBLE_GREEN } from "../theme";
 
 /** A durable job's stages as a vertical list the user can follow (the progress modals of the spec). */
@@ -122,9 +122,9 @@ export function JobProgressPanel({
       {view.status === "failed" || view.status === "needs_attention" ? (
         <Group justify="flex-end">
           {view.canEdit ? (
-            <Button component={Link} to={editTo} variant="default">
+            <LinkButton to={editTo} variant="default">
               {editLabel}
-            </Button>
+            </LinkButton>
           ) : null}
           <Form method="post">
             <AuthenticityTokenInput name="csrf" />

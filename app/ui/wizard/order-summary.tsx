@@ -1,9 +1,9 @@
 import { Alert } from "@mantine-parts/components/Alert/Alert.mjs";
 import { Group } from "@mantine-parts/components/Group/Group.mjs";
-import { Table } from "@mantine-parts/components/Table/Table.mjs";
 import { Text } from "@mantine-parts/components/Text/Text.mjs";
 import type { EstimateView } from "~/domain/estimate";
 import { formatCents, formatDate } from "~/domain/format";
+import { Table } from "~/ui/table";
 
 /**
  * The order's lines, its discounts, credits, what is due today and, when the order renews, what the next

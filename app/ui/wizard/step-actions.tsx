@@ -1,8 +1,7 @@
-import { Button } from "@mantine-parts/components/Button/Button.mjs";
 import { Group } from "@mantine-parts/components/Group/Group.mjs";
 import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
 import { Text } from "@mantine-parts/components/Text/Text.mjs";
-import { Link } from "@remix-run/react";
+import { Button, LinkButton } from "~/ui/button";
 
 /**
  * Previous and Next of a wizard step. Next is a submit of the step's form; when it cannot go on, it is
@@ -28,9 +27,9 @@ export function StepActions({
     <Stack gap={4} align="flex-end" mt="lg">
       <Group justify="space-between" w="100%">
         {previousTo ? (
-          <Button component={Link} to={previousTo} variant="default">
+          <LinkButton to={previousTo} variant="default">
             Previous
-          </Button>
+          </LinkButton>
         ) : (
           <span />
         )}

@@ -1,4 +1,4 @@
-import { Table } from "@mantine-parts/components/Table/Table.mjs";
+import { Table } from "~/ui/table";
 
 /** A two-column summary (label, value): what a wizard's Review step shows. */
 export function SummaryTable({ label, rows }: { label: string; rows: [string, string][] }) {

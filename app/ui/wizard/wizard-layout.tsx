@@ -1,9 +1,9 @@
 import { Alert } from "@mantine-parts/components/Alert/Alert.mjs";
-import { Button } from "@mantine-parts/components/Button/Button.mjs";
 import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
 import { Text } from "@mantine-parts/components/Text/Text.mjs";
 import { Form, Outlet } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
+import { Button } from "~/ui/button";
 import { RouteDrawer, RouteModal } from "../route-dialogs";
 import { WizardStepper, type StepLink } from "./stepper";
 

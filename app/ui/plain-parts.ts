@@ -1,0 +1,33 @@
+import anchorClasses from "@mantine-parts/components/Anchor/Anchor.module.css.mjs";
+import groupClasses from "@mantine-parts/components/Group/Group.module.css.mjs";
+import textClasses from "@mantine-parts/components/Text/Text.module.css.mjs";
+import type { CSSProperties } from "react";
+
+/**
+ * Mantine's Text, Anchor and Group as the HTML they render (their own classes, data attributes and CSS
+ * variables), for parts repeated per row or per page link: each Mantine component costs its render machinery
+ * on the server, and a big account's list pages render a full set of them (issue 10, decision 120). Give an
+ * anchor `data-underline="hover"` as Anchor does.
+ */
+/** Mantine's `rem()` of a number of pixels, as its components write sizes into CSS variables and styles. */
+export const rem = (px: number) => `calc(${px / 16}rem * var(--mantine-scale))`;
+
+/** Class names as Mantine joins them: the ones given, in order, without the empty ones. */
+export const joinClasses = (...names: (string | null | undefined)[]) => names.filter(Boolean).join(" ");
+
+export const TEXT_CLASS = `mantine-focus-auto ${textClasses.root} mantine-Text-root`;
+export const ANCHOR_CLASS = `mantine-focus-auto ${anchorClasses.root} ${textClasses.root} mantine-Text-root mantine-Anchor-root`;
+export const GROUP_CLASS = `${groupClasses.root} mantine-Group-root`;
+
+/** The CSS variables Group sets from its props (align is always center here). */
+export function groupStyle(gap: "sm" | "md", justify: "flex-start" | "space-between", wrap: "wrap" | "nowrap" = "wrap") {
+  return {
+    "--group-gap": `var(--mantine-spacing-${gap})`,
+    "--group-align": "center",
+    "--group-justify": justify,
+    "--group-wrap": wrap,
+  } as CSSProperties;
+}
+
+/** The CSS variables Text sets for size="sm" (with `data-size="sm"` on the element). */
+export const SMALL_TEXT_STYLE = { "--text-fz": "var(--mantine-font-size-sm)", "--text-lh": "var(--mantine-line-height-sm)" } as CSSProperties;

@@ -1,0 +1,186 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { randomUUID } from "node:crypto";
+import { count, eq, sql } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { pageCount } from "~/domain/pagination";
+import { db, sqlite } from "~/server/db.server";
+import { licenseRow } from "~/server/license-files.server";
+import {
+  countLicensesByStatus,
+  createLicenseForSubscription,
+  licensePage,
+  licenseTotal,
+  updateLicenseForSubscription,
+} from "~/server/licenses.server";
+import { createTrialLicense } from "~/server/trials.server";
+import { findUserById, listCustomersWithLicenseCounts } from "~/server/users.server";
+import { licenseCounts, licenses, users } from "~db/schema";
+
+const DAY = 24 * 60 * 60 * 1000;
+
+/** A new customer with no licenses. */
+function newOwner(): string {
+  const id = randomUUID();
+  db.insert(users)
+    .values({ id, email: `counts-${id}@example.com`, passwordHash: "x", firstName: "Casey", lastName: "Count", company: "Counting Ltd" })
+    .run();
+  return id;
+}
+
+/** `n` trial licenses for `ownerId`; `validFrom(i)` gives each one's start (ties allowed). */
+function addLicenses(ownerId: string, n: number, validFrom: (i: number) => number) {
+  const rows = Array.from({ length: n }, (_, i) =>
+    licenseRow(ownerId, {
+      externalLicenseId: `GK-COUNT-${ownerId.slice(0, 8)}-${String(i).padStart(3, "0")}`,
+      name: `Office ${i}`,
+      nodes: 1 + (i % 7),
+      planType: "core",
+      type: "trial",
+      hasCloudSupport: false,
+      validFrom: new Date(validFrom(i)),
+      // Every third one expired.
+      validTo: new Date(i % 3 === 2 ? Date.now() - DAY : Date.now() + 100 * DAY),
+    }),
+  );
+  db.insert(licenses).values(rows).run();
+}
+
+/** What the owner holds, counted the slow way. */
+const counted = (ownerId: string) => db.select({ n: count() }).from(licenses).where(eq(licenses.ownerId, ownerId)).get()?.n ?? 0;
+
+describe("an owner's license total (license_counts, kept by triggers)", () => {
+  it("is 0 for an owner who never held a license, and follows inserts and deletes", () => {
+    const owner = newOwner();
+    expect(licenseTotal(owner)).toBe(0);
+    addLicenses(owner, 12, (i) => Date.UTC(2026, 0, 1 + i));
+    expect(licenseTotal(owner)).toBe(12);
+    db.delete(licenses).where(eq(licenses.externalLicenseId, `GK-COUNT-${owner.slice(0, 8)}-003`)).run();
+    expect(licenseTotal(owner)).toBe(11);
+    db.delete(licenses).where(eq(licenses.ownerId, owner)).run();
+    expect(licenseTotal(owner)).toBe(0);
+  });
+
+  it("counts a purchase once, even when the order's step runs again, and not an update of its terms", () => {
+    const owner = newOwner();
+    const order = {
+      ownerId: owner,
+      subscriptionId: `sub_counts_${owner}`,
+      name: "Counting Ltd",
+      nodes: 5,
+      planType: "core" as const,
+      hasCloudSupport: false,
+      validTo: null,
+    };
+    createLicenseForSubscription(order);
+    expect(licenseTotal(owner)).toBe(1);
+    // A resumed order job: the unique subscription index makes the insert do nothing.
+    createLicenseForSubscription(order);
+    expect(licenseTotal(owner)).toBe(1);
+    updateLicenseForSubscription(owner, order.subscriptionId, { nodes: 20, planType: "advanced" });
+    expect(licenseTotal(owner)).toBe(1);
+    expect(countLicensesByStatus(owner)).toEqual({ active: 1, expired: 0 });
+  });
+
+  it("counts a trial's license", () => {
+    const owner = newOwner();
+    const user = findUserById(owner)!;
+    const request = { id: randomUUID(), user, hubType: "cloud" as const, nodes: 10, startDate: new Date().toISOString().slice(0, 10), duration: 30 };
+    createTrialLicense(request);
+    createTrialLicense(request);
+    expect(licenseTotal(owner)).toBe(1);
+  });
+
+  it("moves with a license that changes owner, and goes with a deleted owner", () => {
+    const [from, to] = [newOwner(), newOwner()];
+    addLicenses(from, 3, (i) => Date.UTC(2026, 1, 1 + i));
+    db.update(licenses).set({ ownerId: to }).where(eq(licenses.externalLicenseId, `GK-COUNT-${from.slice(0, 8)}-001`)).run();
+    expect([licenseTotal(from), licenseTotal(to)]).toEqual([2, 1]);
+    // Updating other columns leaves both alone.
+    db.update(licenses).set({ isUsed: true }).where(eq(licenses.ownerId, from)).run();
+    expect([licenseTotal(from), licenseTotal(to)]).toEqual([2, 1]);
+    db.delete(users).where(eq(users.id, from)).run();
+    expect(db.select().from(licenseCounts).where(eq(licenseCounts.ownerId, from)).all()).toEqual([]);
+    expect(licenseTotal(to)).toBe(1);
+  });
+
+  it("matches a count of every owner's licenses, the demo accounts' included", () => {
+    const totals = db.select().from(licenseCounts).all();
+    const grouped = db.select({ ownerId: licenses.ownerId, n: count() }).from(licenses).groupBy(licenses.ownerId).all();
+    for (const { ownerId, n } of grouped) expect(totals.find((row) => row.ownerId === ownerId)?.total).toBe(n);
+    expect(totals.filter((row) => row.total !== 0)).toHaveLength(grouped.length);
+    // The admin portal's customer list reads the same totals; an owner without a row holds none.
+    for (const customer of listCustomersWithLicenseCounts()) {
+      expect(customer.licenseCount).toBe(grouped.find((row) => row.ownerId === customer.id)?.n ?? 0);
+    }
+    expect(listCustomersWithLicenseCounts().some((customer) => customer.licenseCount === 0)).toBe(true);
+  });
+
+  it("is filled for the licenses already there by the migration that adds the triggers", () => {
+    const owner = newOwner();
+    addLicenses(owner, 4, (i) => Date.UTC(2026, 2, 1 + i));
+    const migration = readFileSync(path.join(process.cwd(), "db/migrations/0010_license_counts_triggers.sql"), "utf8");
+    // The database as it was before that migration: the table (0009) empty, no triggers.
+    sqlite.transaction(() => {
+      for (const name of ["license_counts_after_insert", "license_counts_after_delete", "license_counts_after_owner_change"]) {
+        sqlite.exec(`DROP TRIGGER ${name}`);
+      }
+      sqlite.exec("DELETE FROM license_counts");
+      for (const statement of migration.split("--> statement-breakpoint")) sqlite.exec(statement);
+    })();
+    expect(licenseTotal(owner)).toBe(4);
+    addLicenses(newOwner(), 1, () => Date.UTC(2026, 3, 1));
+    expect(licenseTotal(owner)).toBe(counted(owner));
+  });
+});
+
+describe("a page of the user's licenses", () => {
+  it("gives every license once over its pages, newest first with the id breaking ties, and the total", () => {
+    const owner = newOwner();
+    // 23 licenses, started on 9 different days: many share a start, so the order rests on the id too.
+    addLicenses(owner, 23, (i) => Date.UTC(2025, 5, 1 + (i % 9)));
+    const expected = db
+      .select({ id: licenses.id })
+      .from(licenses)
+      .where(eq(licenses.ownerId, owner))
+      .orderBy(sql`${licenses.validFrom} desc, ${licenses.id} desc`)
+      .all()
+      .map((row) => row.id);
+    const first = licensePage(owner, 1, 5);
+    expect(first.total).toBe(23);
+    const pages = pageCount(first.total, 5);
+    expect(pages).toBe(5);
+    const shown = Array.from({ length: pages }, (_, index) => licensePage(owner, index + 1, 5));
+    expect(shown.map((page) => page.licenses.length)).toEqual([5, 5, 5, 5, 3]);
+    expect(shown.flatMap((page) => page.licenses.map((license) => license.id))).toEqual(expected);
+    expect(shown.every((page) => page.total === 23)).toBe(true);
+    expect(licensePage(owner, 6, 5).licenses).toEqual([]);
+  });
+
+  it("shows each row's terms: key, derived status and days left, and only the columns the page needs", () => {
+    const owner = newOwner();
+    addLicenses(owner, 3, (i) => Date.UTC(2026, 0, 10 + i));
+    const now = new Date();
+    const { licenses: rows } = licensePage(owner, 1, 5, now);
+    expect(rows.map((row) => row.status)).toEqual(["expired", "active", "active"]);
+    expect(rows[1]).toMatchObject({ name: "Office 1", nodes: 2, planType: "core", type: "trial", subscriptionId: null });
+    expect(rows[1].daysLeft).toBeGreaterThan(98);
+    expect(rows[1].key.length).toBeGreaterThan(15);
+    expect(Object.keys(rows[0]).sort()).toEqual(
+      ["daysLeft", "externalLicenseId", "id", "key", "licenseCode", "name", "nodes", "planType", "status", "subscriptionId", "type", "validFrom", "validTo"].sort(),
+    );
+  });
+
+  it("reads the total off license_counts and the page off the owner's index, without a sort", () => {
+    const plan = (query: string) =>
+      sqlite
+        .prepare(`explain query plan ${query}`)
+        .all("someone")
+        .map((step) => (step as { detail: string }).detail)
+        .join("\n");
+    expect(plan("select total from license_counts where owner_id = ?")).toContain("USING INDEX sqlite_autoindex_license_counts_1");
+    const page = plan("select id from licenses where owner_id = ? order by valid_from desc, id desc limit 5 offset 5");
+    expect(page).toContain("licenses_owner_valid_from_idx");
+    expect(page).not.toContain("TEMP B-TREE");
+  });
+});
