@@ -16,6 +16,9 @@ export default defineConfig({
   forbidOnly: Boolean(process.env.CI),
   reporter: process.env.CI ? [["list"]] : [["list"], ["html", { open: "never" }]],
   use: {
+    // Without these a click or page load that never ends waits out the whole test, and the failure names no step.
+    actionTimeout: 30_000,
+    navigationTimeout: 45_000,
     trace: "retain-on-failure",
     launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
   },

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
+import { setTimeout as sleep } from "node:timers/promises";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import Database from "better-sqlite3";
@@ -24,6 +25,9 @@ interface PortalServer {
   stdout: () => string;
 }
 
+/** How long a stopped portal may take to exit before it is killed. */
+const STOP_GRACE_MS = 15_000;
+
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
@@ -35,14 +39,19 @@ function freePort(): Promise<number> {
   });
 }
 
-async function waitForHealth(baseURL: string, child: ChildProcess, output: () => string): Promise<void> {
+/**
+ * Waits until this child says it listens on `port` and answers /healthz. The listen line matters: the free port
+ * is probed before the child binds it, so another portal that took it meanwhile could answer in its place.
+ */
+async function waitForHealth(baseURL: string, port: number, child: ChildProcess, output: () => string): Promise<void> {
   const deadline = Date.now() + 20_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`The portal exited during start-up:\n${output()}`);
     try {
-      if ((await fetch(`${baseURL}/healthz`)).ok) return;
+      const listening = output().includes(`[portal] http://localhost:${port}\n`);
+      if (listening && (await fetch(`${baseURL}/healthz`, { signal: AbortSignal.timeout(5_000) })).ok) return;
     } catch {
-      // not listening yet
+      // not answering yet
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -80,7 +89,7 @@ export async function startPortal({ directory: reused, env: extraEnv = {} }: { d
   child.stdout?.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
   const baseURL = `http://127.0.0.1:${port}`;
-  await waitForHealth(baseURL, child, () => stdout + stderr);
+  await waitForHealth(baseURL, port, child, () => stdout + stderr);
   return {
     baseURL,
     directory,
@@ -93,7 +102,13 @@ export async function startPortal({ directory: reused, env: extraEnv = {} }: { d
       if (!exited()) {
         const exit = new Promise((resolve) => child.once("exit", resolve));
         child.kill(signal);
-        await exit;
+        const stopped = await Promise.race([exit.then(() => true), sleep(STOP_GRACE_MS).then(() => false)]);
+        if (!stopped) {
+          // Docker's grace before SIGKILL is 10 s: a portal slower than that to stop is a finding, not a hang here.
+          console.warn(`The portal did not exit within ${STOP_GRACE_MS / 1000} s of ${signal}; killed. Its last output:\n${(stdout + stderr).slice(-2_000)}`);
+          child.kill("SIGKILL");
+          await exit;
+        }
       }
       if (!reused && !keepData) rmSync(directory, { recursive: true, force: true });
     },
