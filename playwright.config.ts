@@ -11,7 +11,8 @@ export default defineConfig({
   fullyParallel: true,
   workers: process.env.CI ? 2 : undefined,
   retries: 0,
-  timeout: 30_000,
+  // CI runs on a 2-core machine that may be busy, where a typical walk takes 10-20 s: a wide margin over that.
+  timeout: 60_000,
   expect: { timeout: 7_000 },
   forbidOnly: Boolean(process.env.CI),
   reporter: process.env.CI ? [["list"]] : [["list"], ["html", { open: "never" }]],

@@ -154,7 +154,8 @@ test.describe("free trials", () => {
   });
 
   test("a distributor runs two cloud trials: reseller hardware on a card added in the step, then one without hardware", async ({ page, portal }) => {
-    test.setTimeout(120_000);
+    // Two whole trials: about 50 s on a busy 2-core machine.
+    test.setTimeout(180_000);
     resetTrials(portal.databaseFile, DEMO.distributor);
     clearPaymentDetails(portal.databaseFile, DEMO.distributor);
     await signInAs(page, DEMO.distributor);
