@@ -26,11 +26,15 @@ declare module "@mantine-parts/components/Button/Button.module.css.mjs" {
 declare module "@mantine-parts/components/Card/Card.mjs" {
   export { Card } from "@mantine/core";
 }
-declare module "@mantine-parts/components/Checkbox/Checkbox.mjs" {
-  export { Checkbox } from "@mantine/core";
+declare module "@mantine-parts/components/Checkbox/Checkbox.module.css.mjs" {
+  /** Mantine's Checkbox class names (CSS modules), for checkboxes drawn as Mantine's (app/ui/inputs.tsx). */
+  const classes: Record<"root" | "inner" | "input" | "icon", string>;
+  export default classes;
 }
-declare module "@mantine-parts/components/Combobox/ComboboxChevron/ComboboxChevron.mjs" {
-  export { ComboboxChevron } from "@mantine/core";
+declare module "@mantine-parts/components/Combobox/Combobox.module.css.mjs" {
+  /** Mantine's Combobox class names (CSS modules): a plain select's chevron (app/ui/inputs.tsx). */
+  const classes: Record<"chevron", string>;
+  export default classes;
 }
 declare module "@mantine-parts/components/Group/Group.mjs" {
   export { Group } from "@mantine/core";
@@ -40,11 +44,10 @@ declare module "@mantine-parts/components/Group/Group.module.css.mjs" {
   const classes: Record<"root", string>;
   export default classes;
 }
-declare module "@mantine-parts/components/Input/Input.mjs" {
-  export { Input } from "@mantine/core";
-}
-declare module "@mantine-parts/components/InputBase/InputBase.mjs" {
-  export { InputBase } from "@mantine/core";
+declare module "@mantine-parts/components/Input/Input.module.css.mjs" {
+  /** Mantine's Input and Input.Wrapper class names (CSS modules), for fields drawn as Mantine's (app/ui/inputs.tsx). */
+  const classes: Record<"wrapper" | "input" | "section" | "root" | "label" | "required" | "error" | "description", string>;
+  export default classes;
 }
 declare module "@mantine-parts/components/List/List.mjs" {
   export { List } from "@mantine/core";
@@ -54,8 +57,10 @@ declare module "@mantine-parts/components/Loader/Loader.module.css.mjs" {
   const classes: Record<"root" | "ovalLoader", string>;
   export default classes;
 }
-declare module "@mantine-parts/components/Radio/Radio.mjs" {
-  export { Radio } from "@mantine/core";
+declare module "@mantine-parts/components/Radio/Radio.module.css.mjs" {
+  /** Mantine's Radio class names (CSS modules), for radios drawn as Mantine's (app/ui/inputs.tsx). */
+  const classes: Record<"root" | "inner" | "icon" | "radio", string>;
+  export default classes;
 }
 declare module "@mantine-parts/components/SimpleGrid/SimpleGrid.mjs" {
   export { SimpleGrid } from "@mantine/core";
@@ -75,9 +80,6 @@ declare module "@mantine-parts/components/Text/Text.module.css.mjs" {
   /** Mantine's Text class name, for text drawn as Text without the component. */
   const classes: Record<"root", string>;
   export default classes;
-}
-declare module "@mantine-parts/components/TextInput/TextInput.mjs" {
-  export { TextInput } from "@mantine/core";
 }
 declare module "@mantine-parts/components/ThemeIcon/ThemeIcon.mjs" {
   export { ThemeIcon } from "@mantine/core";
@@ -101,4 +103,9 @@ declare module "@mantine-parts/core/MantineProvider/create-theme/create-theme.mj
 }
 declare module "@mantine-parts/core/MantineProvider/mantine-html-props.mjs" {
   export { mantineHtmlProps } from "@mantine/core";
+}
+declare module "@mantine-parts/utils/InlineInput/InlineInput.module.css.mjs" {
+  /** Mantine's InlineInput class names (CSS modules): a radio's or checkbox's body, label, description and error. */
+  const classes: Record<"root" | "body" | "labelWrapper" | "label" | "description" | "error", string>;
+  export default classes;
 }

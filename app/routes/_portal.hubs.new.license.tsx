@@ -1,10 +1,8 @@
 import { Anchor } from "@mantine-parts/components/Anchor/Anchor.mjs";
 import { Badge } from "@mantine-parts/components/Badge/Badge.mjs";
 import { Group } from "@mantine-parts/components/Group/Group.mjs";
-import { Radio } from "@mantine-parts/components/Radio/Radio.mjs";
 import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
 import { Text } from "@mantine-parts/components/Text/Text.mjs";
-import { TextInput } from "@mantine-parts/components/TextInput/TextInput.mjs";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useSubmit } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
@@ -19,6 +17,7 @@ import { readUserForm } from "~/server/forms.server";
 import { cloudHubLicensePage, selectableLicense } from "~/server/cloud-hub-licenses.server";
 import { cloudHubWizard } from "~/server/wizards/cloud-hub.server";
 import { Button } from "~/ui/button";
+import { Radio, RadioGroup, TextInput } from "~/ui/inputs";
 import { PageErrorBoundary } from "~/ui/page";
 import { PageLinks } from "~/ui/page-links";
 import { Table } from "~/ui/table";
@@ -118,7 +117,7 @@ export default function LicenseStep() {
             </Anchor>
           </Text>
         ) : (
-          <Radio.Group name="licenseId" value={choice} onChange={setChoice} label="License" error={actionData?.error}>
+          <RadioGroup name="licenseId" value={choice} onChange={setChoice} label="License" error={actionData?.error}>
             <Table striped withTableBorder highlightOnHover style={{ marginTop: "var(--mantine-spacing-xs)" }}>
               <Table.Thead>
                 <Table.Tr>
@@ -157,7 +156,7 @@ export default function LicenseStep() {
                 ))}
               </Table.Tbody>
             </Table>
-          </Radio.Group>
+          </RadioGroup>
         )}
         <PageLinks page={page} pageCount={pages} pageSize={LICENSES_PER_PAGE} total={total} href={(number) => pageHref(search, number)} label="License pages" />
         <StepActions previousTo={cloudHubStepUrl("url")} nextLabel="Next: Administration" disabledReason={hydrated && !choice ? SELECT_A_LICENSE : null} />

@@ -1,6 +1,4 @@
 import { Alert } from "@mantine-parts/components/Alert/Alert.mjs";
-import { Checkbox } from "@mantine-parts/components/Checkbox/Checkbox.mjs";
-import { Radio } from "@mantine-parts/components/Radio/Radio.mjs";
 import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
 import { Text } from "@mantine-parts/components/Text/Text.mjs";
 import { Title } from "@mantine-parts/components/Title/Title.mjs";
@@ -17,6 +15,7 @@ import { requireUser } from "~/server/auth.server";
 import { readUserForm } from "~/server/forms.server";
 import { subscriptionWizard } from "~/server/wizards/new-subscription.server";
 import { offerFor } from "~/server/wizards/offers.server";
+import { Checkbox, Radio, RadioGroup } from "~/ui/inputs";
 import { PageErrorBoundary } from "~/ui/page";
 import { StepActions } from "~/ui/wizard/step-actions";
 
@@ -68,7 +67,7 @@ export default function HostingStep() {
             {problem}
           </Alert>
         ) : null}
-        <Radio.Group
+        <RadioGroup
           name="hosting"
           value={hosting}
           onChange={(value) => setHosting(choices.find((choice) => choice.hosting === value)?.hosting ?? hosting)}
@@ -79,7 +78,7 @@ export default function HostingStep() {
               <Radio key={value} value={value} label={`${item.name} · ${formatCents(item.price)} per ${period}`} description={item.description} />
             ))}
           </Stack>
-        </Radio.Group>
+        </RadioGroup>
         <Checkbox
           name="offsiteAccess"
           checked={offsiteEnabled && offsite}

@@ -1,5 +1,4 @@
 import { Group } from "@mantine-parts/components/Group/Group.mjs";
-import { Radio } from "@mantine-parts/components/Radio/Radio.mjs";
 import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
 import { Text } from "@mantine-parts/components/Text/Text.mjs";
 import { Title } from "@mantine-parts/components/Title/Title.mjs";
@@ -18,6 +17,7 @@ import { cycleSwitch, subscriptionWizard } from "~/server/wizards/new-subscripti
 import { offerFor } from "~/server/wizards/offers.server";
 import { Button } from "~/ui/button";
 import { TextField } from "~/ui/fields";
+import { Radio, RadioGroup } from "~/ui/inputs";
 import { PageErrorBoundary } from "~/ui/page";
 import { useValid } from "~/ui/use-valid";
 import { StepActions } from "~/ui/wizard/step-actions";
@@ -87,7 +87,7 @@ export default function PlanStep() {
             ))}
           </Group>
         </div>
-        <Radio.Group name="tier" label="Plan" value={tier} onChange={(value) => setTier(plans.find((item) => item.tier === value)?.tier ?? tier)} required>
+        <RadioGroup name="tier" label="Plan" value={tier} onChange={(value) => setTier(plans.find((item) => item.tier === value)?.tier ?? tier)} required>
           <Stack gap="xs" mt="xs">
             {plans.map((item) => (
               <Radio
@@ -98,7 +98,7 @@ export default function PlanStep() {
               />
             ))}
           </Stack>
-        </Radio.Group>
+        </RadioGroup>
         <TextField
           name="organization"
           label="Organization name the license is for"

@@ -1,4 +1,3 @@
-import { Checkbox } from "@mantine-parts/components/Checkbox/Checkbox.mjs";
 import { Group } from "@mantine-parts/components/Group/Group.mjs";
 import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
 import { Text } from "@mantine-parts/components/Text/Text.mjs";
@@ -18,6 +17,7 @@ import { readUserForm } from "~/server/forms.server";
 import { subscriptionWizard } from "~/server/wizards/new-subscription.server";
 import { offerFor } from "~/server/wizards/offers.server";
 import type { UserRecord } from "~/server/users.server";
+import { Checkbox } from "~/ui/inputs";
 import { PageErrorBoundary } from "~/ui/page";
 import { StepActions } from "~/ui/wizard/step-actions";
 import { ValidatedForm } from "~/ui/validated-form";

@@ -1,6 +1,5 @@
 import { Alert } from "@mantine-parts/components/Alert/Alert.mjs";
 import { Group } from "@mantine-parts/components/Group/Group.mjs";
-import { Radio } from "@mantine-parts/components/Radio/Radio.mjs";
 import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
 import { Text } from "@mantine-parts/components/Text/Text.mjs";
 import { json, redirect, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/node";
@@ -11,6 +10,7 @@ import { LICENSES_PER_PAGE, pageCount, requestedPage } from "~/domain/pagination
 import { requireUser } from "~/server/auth.server";
 import { hasRecurringLicense, subscriptionOfLicense, upgradableLicensePage } from "~/server/licenses.server";
 import { Button, LinkButton } from "~/ui/button";
+import { Radio } from "~/ui/inputs";
 import { PageErrorBoundary } from "~/ui/page";
 import { PageLinks } from "~/ui/page-links";
 import { RouteModal } from "~/ui/route-dialogs";

@@ -1,9 +1,8 @@
 import { Group } from "@mantine-parts/components/Group/Group.mjs";
-import { Input } from "@mantine-parts/components/Input/Input.mjs";
 import { Text } from "@mantine-parts/components/Text/Text.mjs";
-import { TextInput } from "@mantine-parts/components/TextInput/TextInput.mjs";
 import { useEffect, useRef, useState } from "react";
 import { CARD_ENTRY_NEEDS_JAVASCRIPT } from "~/domain/card-entry";
+import { InputWrapper, TextInput } from "./inputs";
 
 /**
  * Card entry for the payment drawers and the trial payment step, inside the caller's <form>.
@@ -137,7 +136,7 @@ function StripeCardElement({ publishableKey, error }: { publishableKey: string; 
   }, [publishableKey]);
 
   return (
-    <Input.Wrapper label="Card details" error={message} id="card-element-label">
+    <InputWrapper label="Card details" error={message} id="card-element-label">
       <div ref={mountPoint} className="gk-card-element" />
       <input ref={tokenField} type="hidden" name="card_token" />
       <noscript>
@@ -145,6 +144,6 @@ function StripeCardElement({ publishableKey, error }: { publishableKey: string; 
           {CARD_ENTRY_NEEDS_JAVASCRIPT}
         </Text>
       </noscript>
-    </Input.Wrapper>
+    </InputWrapper>
   );
 }

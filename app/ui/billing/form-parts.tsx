@@ -1,5 +1,4 @@
 import { Alert } from "@mantine-parts/components/Alert/Alert.mjs";
-import { Checkbox } from "@mantine-parts/components/Checkbox/Checkbox.mjs";
 import { Group } from "@mantine-parts/components/Group/Group.mjs";
 import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
 import { Text } from "@mantine-parts/components/Text/Text.mjs";
@@ -10,6 +9,7 @@ import { Button } from "~/ui/button";
 import { CountryField, PhoneField } from "../contact-fields";
 import { TextField } from "../fields";
 import type { FormFailure, SelectOption } from "~/domain/billing-views";
+import { Checkbox } from "../inputs";
 
 /** Field ids carry the form's id: the drawers sit on /account beside the profile form, whose names overlap. */
 export const fieldId = (formId: string, name: string) => `${formId}-${name}`;

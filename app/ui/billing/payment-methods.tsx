@@ -1,5 +1,4 @@
 import { Anchor } from "@mantine-parts/components/Anchor/Anchor.mjs";
-import { Radio } from "@mantine-parts/components/Radio/Radio.mjs";
 import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
 import { Text } from "@mantine-parts/components/Text/Text.mjs";
 import { Box } from "@mantine-parts/core/Box/Box.mjs";
@@ -7,6 +6,7 @@ import { Link } from "@remix-run/react";
 import { isUsableSource, ONE_CARD_ONLY } from "~/domain/payment-step";
 import { Button, LinkButton } from "~/ui/button";
 import { Table } from "~/ui/table";
+import { Radio } from "../inputs";
 import { ACCESSIBLE_GREEN } from "../theme";
 import { SectionCard } from "./section-card";
 import type { PaymentSourceView } from "~/domain/billing-views";

@@ -1,8 +1,8 @@
 import { Group } from "@mantine-parts/components/Group/Group.mjs";
-import { TextInput } from "@mantine-parts/components/TextInput/TextInput.mjs";
 import { Form } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { Button } from "~/ui/button";
+import { TextInput } from "../inputs";
 
 /**
  * The coupon box of every order page (spec 000 §4 "Coupon"): 'I have a coupon:' with Apply and Remove.
