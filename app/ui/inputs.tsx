@@ -35,7 +35,6 @@ export interface FieldLook {
   /** width in px, as Mantine's `w` style prop */
   w?: number;
   style?: CSSProperties;
-  className?: string;
 }
 
 /** The static selector each part's classes are named after (`mantine-TextInput-root`...). */
@@ -75,7 +74,6 @@ function FieldFrame({
   required = false,
   w,
   style,
-  className,
   children,
   ...others
 }: FieldLook & { id: string; selector?: Selector; labelElement?: "label" | "div"; children: ReactNode } & Pick<
@@ -89,7 +87,7 @@ function FieldFrame({
   return (
     <div
       style={rootStyle(w, style)}
-      className={joinClasses(wrapperPart("root", selector), className)}
+      className={wrapperPart("root", selector)}
       data-size={size}
       data-error={error ? true : undefined}
       {...others}
@@ -178,19 +176,19 @@ function RightSection({ selector, children }: { selector: BoxLook["selector"]; c
 }
 
 export type TextInputProps = FieldLook &
-  Omit<ComponentPropsWithoutRef<"input">, "style" | "className" | "size"> & {
+  Omit<ComponentPropsWithoutRef<"input">, "style" | "size"> & {
     rightSection?: ReactNode;
     rightSectionWidth?: number;
   };
 
 /** Mantine's TextInput; the id is generated when not given, as Mantine's. */
 export const TextInput = forwardRef<HTMLInputElement, TextInputProps>(function TextInput(
-  { id, label, description, error, required, w, style, className, rightSection, rightSectionWidth, "aria-describedby": describedBy, ...others },
+  { id, label, description, error, required, w, style, rightSection, rightSectionWidth, "aria-describedby": describedBy, ...others },
   ref,
 ) {
   const generatedId = useId();
   const inputId = id ?? generatedId;
-  const look = { label, description, error, required, w, style, className };
+  const look = { label, description, error, required, w, style };
   const invalid = Boolean(error);
   return (
     <FieldFrame id={inputId} selector="TextInput" {...look}>
@@ -207,19 +205,19 @@ export const TextInput = forwardRef<HTMLInputElement, TextInputProps>(function T
   );
 });
 
-export type NativeSelectProps = FieldLook & Omit<ComponentPropsWithoutRef<"select">, "style" | "className" | "size" | "id"> & { id: string };
+export type NativeSelectProps = Omit<FieldLook, "description" | "style"> &
+  Omit<ComponentPropsWithoutRef<"select">, "style" | "size" | "id"> & { id: string };
 
 /**
  * Mantine's NativeSelect (as InputBase with `component="select"` and the Combobox chevron): a native select
  * posts without JavaScript, unlike Mantine's Select.
  */
-export function NativeSelect({ id, label, description, error, required, w, style, className, children, ...others }: NativeSelectProps) {
-  const look = { label, description, error, required, w, style, className };
+export function NativeSelect({ id, label, error, required, w, children, ...others }: NativeSelectProps) {
   const invalid = Boolean(error);
   return (
-    <FieldFrame id={id} selector="NativeSelect" {...look}>
-      <div {...inputBoxAttributes({ selector: "NativeSelect", hasDescription: Boolean(description), error: invalid, rightSection: true })}>
-        <select {...others} required={required} {...inputElementAttributes("NativeSelect", id, invalid, [fieldIds(id, { description, error }).describedBy])}>
+    <FieldFrame id={id} selector="NativeSelect" label={label} error={error} required={required} w={w}>
+      <div {...inputBoxAttributes({ selector: "NativeSelect", hasDescription: false, error: invalid, rightSection: true })}>
+        <select {...others} required={required} {...inputElementAttributes("NativeSelect", id, invalid, [fieldIds(id, { error }).describedBy])}>
           {children}
         </select>
         <RightSection selector="NativeSelect">
@@ -274,7 +272,7 @@ export function RadioGroup({
   onChange,
   children,
   ...look
-}: Omit<FieldLook, "description" | "w" | "style" | "className"> & {
+}: Omit<FieldLook, "description" | "w" | "style"> & {
   id?: string;
   name: string;
   value: string;
@@ -357,13 +355,13 @@ function InlineChoice({
 const RADIO_COLOR = { "--radio-color": "var(--mantine-color-gatekeeper-filled)" } as CSSProperties;
 const CHECKBOX_COLOR = { "--checkbox-color": "var(--mantine-color-gatekeeper-filled)" } as CSSProperties;
 
-type ControlProps = Omit<ComponentPropsWithoutRef<"input">, "type" | "style" | "className" | "size"> & ChoiceLook;
+type ControlProps = Omit<ComponentPropsWithoutRef<"input">, "type" | "style" | "className" | "size"> & Omit<ChoiceLook, "error">;
 
 /**
  * Mantine's Radio in the theme's primary colour. In a RadioGroup it takes the group's name and is checked by the
  * group's value; alone, its own `name`, `checked` and `onChange` (or none: a plain radio in a form).
  */
-export function Radio({ id, value, label, description, error, disabled = false, checked, onChange, name, ...others }: ControlProps & { value: string }) {
+export function Radio({ id, value, label, description, disabled = false, checked, onChange, name, ...others }: ControlProps & { value: string }) {
   const group = useContext(RadioGroupContext);
   const generatedId = useId();
   const radioId = id ?? generatedId;
@@ -376,14 +374,12 @@ export function Radio({ id, value, label, description, error, disabled = false, 
       checked={isChecked}
       label={label}
       description={description}
-      error={error}
       rootClass={radioClasses.root}
       rootStyle={RADIO_COLOR}
     >
       <div className={`${radioClasses.inner} mantine-Radio-inner`} data-label-position="right">
         <input
           className={`mantine-focus-auto ${radioClasses.radio} mantine-Radio-radio`}
-          data-error={error ? true : undefined}
           {...others}
           name={group?.name ?? name}
           value={value}
@@ -408,7 +404,7 @@ export function Radio({ id, value, label, description, error, disabled = false, 
  * Mantine's Checkbox (filled, in the theme's primary colour); its error shows below the label, as Mantine's.
  * `type` is only there for remix-validated-form's `getInputProps({ type: "checkbox" })`.
  */
-export function Checkbox({ id, label, description, error, disabled = false, checked, ...others }: ControlProps & { type?: "checkbox" }) {
+export function Checkbox({ id, label, description, error, disabled = false, checked, ...others }: ControlProps & Pick<ChoiceLook, "error"> & { type?: "checkbox" }) {
   const generatedId = useId();
   const checkboxId = id ?? generatedId;
   return (
