@@ -19,8 +19,8 @@ import { joinClasses, rem } from "./plain-parts";
  * Mantine's TextInput, NativeSelect, Input.Wrapper, Radio, Radio.Group and Checkbox as plain elements: the tags,
  * ids, aria-* and data attributes, classes and CSS variables Mantine 8 renders for the props the portal passes
  * (tests/ui/plain-parts.test.tsx compares them), so Mantine's Input, InlineInput, Radio and Checkbox stylesheets
- * (the forms layer, decision 102) draw them unchanged. Mantine's components bring their render machinery (styles
- * API, props resolution, polymorphic boxes: ≈ 20 kB minified on a wizard step) for what is markup (decision 125).
+ * (the forms layer, decision 102) draw them unchanged. Mantine's components brought their render machinery (styles
+ * API, props resolution, polymorphic boxes: 4–8 kB gzip per form page) for what is markup (decisions 125, 126).
  *
  * One deliberate difference: an input's own `aria-describedby` is kept beside its description and error, where
  * Mantine's Input overwrites it with theirs (and drops it when there are none).
