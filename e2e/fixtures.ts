@@ -53,7 +53,7 @@ async function waitForHealth(baseURL: string, port: number, child: ChildProcess,
     } catch {
       // not answering yet
     }
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await sleep(100);
   }
   throw new Error(`The portal did not answer /healthz within 20 s:\n${output()}`);
 }

@@ -52,6 +52,12 @@ function fieldIds(id: string, { description, error }: Pick<FieldLook, "descripti
   return { ...ids, describedBy: describedBy || undefined };
 }
 
+/** The caller's id, or one generated as Mantine does when none is given (hooks run either way). */
+function useFieldId(given: string | undefined) {
+  const generated = useId();
+  return given ?? generated;
+}
+
 const rootStyle = (w: number | undefined, style: CSSProperties | undefined) =>
   w === undefined ? style : { ...style, width: rem(w) };
 
@@ -186,8 +192,7 @@ export const TextInput = forwardRef<HTMLInputElement, TextInputProps>(function T
   { id, label, description, error, required, w, style, rightSection, rightSectionWidth, "aria-describedby": describedBy, ...others },
   ref,
 ) {
-  const generatedId = useId();
-  const inputId = id ?? generatedId;
+  const inputId = useFieldId(id);
   const look = { label, description, error, required, w, style };
   const invalid = Boolean(error);
   return (
@@ -280,8 +285,7 @@ export function RadioGroup({
   children: ReactNode;
   "aria-label"?: string;
 }) {
-  const generatedId = useId();
-  const id = givenId ?? generatedId;
+  const id = useFieldId(givenId);
   const ids = fieldIds(id, { error: look.error });
   return (
     <RadioGroupContext.Provider value={{ name, value, onChange }}>
@@ -363,8 +367,7 @@ type ControlProps = Omit<ComponentPropsWithoutRef<"input">, "type" | "style" | "
  */
 export function Radio({ id, value, label, description, disabled = false, checked, onChange, name, ...others }: ControlProps & { value: string }) {
   const group = useContext(RadioGroupContext);
-  const generatedId = useId();
-  const radioId = id ?? generatedId;
+  const radioId = useFieldId(id);
   const isChecked = group ? group.value === value : checked;
   return (
     <InlineChoice
@@ -405,8 +408,7 @@ export function Radio({ id, value, label, description, disabled = false, checked
  * `type` is only there for remix-validated-form's `getInputProps({ type: "checkbox" })`.
  */
 export function Checkbox({ id, label, description, error, disabled = false, checked, ...others }: ControlProps & Pick<ChoiceLook, "error"> & { type?: "checkbox" }) {
-  const generatedId = useId();
-  const checkboxId = id ?? generatedId;
+  const checkboxId = useFieldId(id);
   return (
     <InlineChoice
       part="Checkbox"
