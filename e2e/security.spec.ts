@@ -60,6 +60,31 @@ test.describe("the HTTP layer", () => {
     await api.dispose();
   });
 
+  test("build assets go out as the build compressed them, to a browser that takes the encoding (decision 129)", async ({ portal }) => {
+    const html = await (await fetch(new URL("/login", portal.baseURL))).text();
+    const script = /href="(\/build\/[^"]+\.js)"/.exec(html)?.[1];
+    const stylesheet = /href="(\/build\/[^"]+\.css)"/.exec(html)?.[1];
+    for (const asset of [script, stylesheet]) {
+      expect(asset, "a script and a stylesheet on the login page").toBeTruthy();
+      const url = new URL(asset ?? "", portal.baseURL);
+      const plain = await fetch(url, { headers: { "accept-encoding": "identity" } });
+      const plainBody = await plain.text();
+      expect(plain.headers.get("content-encoding")).toBeNull();
+      for (const [accepted, sent] of [["br, gzip", "br"], ["gzip", "gzip"]]) {
+        // fetch decodes the body, so equal text means the compressed copy is this build's file.
+        const compressed = await fetch(url, { headers: { "accept-encoding": accepted } });
+        expect(compressed.headers.get("content-encoding"), `${asset} for "${accepted}"`).toBe(sent);
+        expect(compressed.headers.get("vary")).toContain("Accept-Encoding");
+        expect(compressed.headers.get("cache-control")).toContain("immutable");
+        // A file's length, not the compression middleware's chunked stream (which sends no length).
+        const length = Number(compressed.headers.get("content-length"));
+        expect(length).toBeGreaterThan(0);
+        expect(length).toBeLessThan(plainBody.length);
+        expect(await compressed.text()).toBe(plainBody);
+      }
+    }
+  });
+
   test("a body over 1 MB is refused with 413 before it is read, declared or streamed (§5)", async ({ portal }) => {
     const url = new URL("/login", portal.baseURL);
     const send = (headers: Record<string, string | number>, write: (request: ReturnType<typeof http>) => void) =>

@@ -5,7 +5,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 
 const metafile = JSON.parse(readFileSync("build/metafile.js.json", "utf8"));
-const manifestFile = readdirSync("public/build").find((name) => name.startsWith("manifest-"));
+const manifestFile = readdirSync("public/build").find((name) => /^manifest-.*\.js$/.test(name));
 const manifestSource = readFileSync(`public/build/${manifestFile}`, "utf8");
 const manifest = JSON.parse(manifestSource.slice(manifestSource.indexOf("{"), manifestSource.lastIndexOf("}") + 1));
 const TOP = 20;

@@ -13,6 +13,7 @@ import { createRequestHandler } from "@remix-run/express";
 import { broadcastDevReady, installGlobals } from "@remix-run/node";
 import compression from "compression";
 import express from "express";
+import expressStaticGzip from "express-static-gzip";
 import morgan from "morgan";
 
 /** Bodies above this are refused with 413: no portal form comes near it. */
@@ -136,8 +137,17 @@ export function createApp({ build, mode = process.env.NODE_ENV ?? "production", 
     next();
   });
   app.use(compression());
-  // The same caching as remix-serve: fingerprinted build assets forever, other public files for an hour.
-  app.use("/build", express.static("public/build", { immutable: true, maxAge: "1y" }));
+  // The same caching as remix-serve: fingerprinted build assets forever, other public files for an hour. Build
+  // assets go out as the build compressed them (scripts/compress-build.mjs, decision 129); the compression
+  // middleware leaves a response that already has its encoding alone.
+  app.use(
+    "/build",
+    expressStaticGzip("public/build", {
+      enableBrotli: true,
+      orderPreference: ["br", "gzip"],
+      serveStatic: { immutable: true, maxAge: "1y" },
+    }),
+  );
   // Every file in public/ has an extension and no page has one, so a page skips the file-system lookup.
   const publicFiles = express.static("public", { maxAge: "1h" });
   app.use((req, res, next) => (path.extname(req.path) ? publicFiles(req, res, next) : next()));
