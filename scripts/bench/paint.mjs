@@ -13,7 +13,7 @@ export async function measurePaint(browser, baseUrl, pages) {
   const results = [];
   for (const { path, jar, bytes } of pages) {
     const cookies = jar ? jar.entries().map(([name, value]) => ({ name, value, url: baseUrl })) : [];
-    const pageFloor = floor(bytes.html.gzip, bytes.css.gzip);
+    const pageFloor = floor(bytes.html.sent, bytes.css.sent);
     const modes = {};
     for (const javaScript of [true, false]) {
       const paintedMs = await paintOnce(browser, new URL(path, baseUrl).href, { javaScript, cookies });

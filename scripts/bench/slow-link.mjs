@@ -55,7 +55,7 @@ export async function openOnSlowLink(browser, { javaScript, cookies = [] }) {
  * it costs a second one; and every byte shares the one pipe, where the HTML may still be arriving
  * while the second round trip is under way:
  *   floor = max(RTT + (html + sub) / bandwidth, 2 × RTT + sub / bandwidth)
- * Bytes are gzip bodies (headers left out, which keeps it a lower bound). Chromium's emulation adds its
+ * Bytes are the bodies as sent (headers left out, which keeps it a lower bound). Chromium's emulation adds its
  * latency to each request and none to TCP connects, so no handshake is counted.
  */
 export function floor(htmlBytes, subresourceBytes) {
