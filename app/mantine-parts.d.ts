@@ -7,16 +7,15 @@
 declare module "@mantine-parts/components/Alert/Alert.mjs" {
   export { Alert } from "@mantine/core";
 }
-declare module "@mantine-parts/components/Anchor/Anchor.mjs" {
-  export { Anchor } from "@mantine/core";
-}
 declare module "@mantine-parts/components/Anchor/Anchor.module.css.mjs" {
   /** Mantine's Anchor class name, for links drawn as Anchor without the component. */
   const classes: Record<"root", string>;
   export default classes;
 }
-declare module "@mantine-parts/components/Badge/Badge.mjs" {
-  export { Badge } from "@mantine/core";
+declare module "@mantine-parts/components/Badge/Badge.module.css.mjs" {
+  /** Mantine's Badge class names (CSS modules), for badges drawn as Mantine's (app/ui/typography.tsx). */
+  const classes: Record<"root" | "label", string>;
+  export default classes;
 }
 declare module "@mantine-parts/components/Button/Button.module.css.mjs" {
   /** Mantine's Button class names (CSS modules), for plain buttons drawn as Mantine's (app/ui/button.tsx). */
@@ -49,8 +48,10 @@ declare module "@mantine-parts/components/Input/Input.module.css.mjs" {
   const classes: Record<"wrapper" | "input" | "section" | "root" | "label" | "required" | "error" | "description", string>;
   export default classes;
 }
-declare module "@mantine-parts/components/List/List.mjs" {
-  export { List } from "@mantine/core";
+declare module "@mantine-parts/components/List/List.module.css.mjs" {
+  /** Mantine's List class names (CSS modules), for lists drawn as Mantine's (app/ui/typography.tsx). */
+  const classes: Record<"root" | "item" | "itemWrapper" | "itemIcon", string>;
+  export default classes;
 }
 declare module "@mantine-parts/components/Loader/Loader.module.css.mjs" {
   /** Mantine's Loader class names (CSS modules): a busy plain button's oval loader. */
@@ -73,19 +74,20 @@ declare module "@mantine-parts/components/Table/Table.module.css.mjs" {
   const classes: Record<"table" | "th" | "tr" | "td" | "tbody" | "thead" | "caption" | "scrollContainer" | "scrollContainerInner", string>;
   export default classes;
 }
-declare module "@mantine-parts/components/Text/Text.mjs" {
-  export { Text } from "@mantine/core";
-}
 declare module "@mantine-parts/components/Text/Text.module.css.mjs" {
   /** Mantine's Text class name, for text drawn as Text without the component. */
   const classes: Record<"root", string>;
   export default classes;
 }
-declare module "@mantine-parts/components/ThemeIcon/ThemeIcon.mjs" {
-  export { ThemeIcon } from "@mantine/core";
+declare module "@mantine-parts/components/ThemeIcon/ThemeIcon.module.css.mjs" {
+  /** Mantine's ThemeIcon class name, for icons drawn as Mantine's (app/ui/typography.tsx). */
+  const classes: Record<"root", string>;
+  export default classes;
 }
-declare module "@mantine-parts/components/Title/Title.mjs" {
-  export { Title } from "@mantine/core";
+declare module "@mantine-parts/components/Title/Title.module.css.mjs" {
+  /** Mantine's Title class name, for headings drawn as Mantine's (app/ui/typography.tsx). */
+  const classes: Record<"root", string>;
+  export default classes;
 }
 declare module "@mantine-parts/components/UnstyledButton/UnstyledButton.module.css.mjs" {
   /** Mantine's UnstyledButton class name (CSS modules), which every Mantine button also carries. */

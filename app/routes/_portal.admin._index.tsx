@@ -1,10 +1,7 @@
-import { Anchor } from "@mantine-parts/components/Anchor/Anchor.mjs";
-import { Badge } from "@mantine-parts/components/Badge/Badge.mjs";
+import { Anchor, Badge, Text, Title } from "~/ui/typography";
 import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
-import { Text } from "@mantine-parts/components/Text/Text.mjs";
-import { Title } from "@mantine-parts/components/Title/Title.mjs";
 import { json, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
 import { formatDate } from "~/domain/format";
 import { requireAdmin } from "~/server/auth.server";
 import { listJobsNeedingAttention } from "~/server/jobs/runner.server";
@@ -77,7 +74,7 @@ export default function AdminStart() {
           </Table.Tbody>
         </Table>
       </Table.ScrollContainer>
-      <Anchor component={Link} to="/admin/customers">
+      <Anchor to="/admin/customers">
         Every account and its licenses
       </Anchor>
     </Stack>

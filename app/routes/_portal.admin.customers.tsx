@@ -1,9 +1,7 @@
-import { Anchor } from "@mantine-parts/components/Anchor/Anchor.mjs";
-import { Badge } from "@mantine-parts/components/Badge/Badge.mjs";
+import { Anchor, Badge, Text } from "~/ui/typography";
 import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
-import { Text } from "@mantine-parts/components/Text/Text.mjs";
 import { json, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
 import { isDistributor } from "~/domain/customers";
 import { requireAdmin } from "~/server/auth.server";
 import { listCustomersWithLicenseCounts } from "~/server/users.server";
@@ -26,7 +24,7 @@ export default function AdminCustomers() {
   return (
     <Stack gap="lg" maw={1200}>
       <Text size="lg">Every account in the portal and how many licenses each holds.</Text>
-      <Anchor component={Link} to="/admin">
+      <Anchor to="/admin">
         Jobs that need attention
       </Anchor>
       <Table.ScrollContainer minWidth={700}>

@@ -1,8 +1,7 @@
-import { Anchor } from "@mantine-parts/components/Anchor/Anchor.mjs";
+import { Anchor, Text } from "~/ui/typography";
 import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
-import { Text } from "@mantine-parts/components/Text/Text.mjs";
 import { json, redirect, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
 import {
   DEFAULT_HUB_LICENSES_QUERY,
   HUB_LICENSES_PER_PAGE,
@@ -87,7 +86,7 @@ function SortHeader({ column, query, href }: { column: (typeof COLUMNS)[number];
   const sorted = query.sort === column.sort ? query.direction : null;
   return (
     <Table.Th scope="col" aria-sort={sorted === null ? undefined : sorted === "asc" ? "ascending" : "descending"}>
-      <Anchor component={Link} to={href(sortedBy(query, column.sort))} preventScrollReset>
+      <Anchor to={href(sortedBy(query, column.sort))} preventScrollReset>
         {column.title}
         {sorted ? <span aria-hidden="true">{sorted === "asc" ? " ▲" : " ▼"}</span> : null}
       </Anchor>
@@ -106,7 +105,7 @@ export default function HubLicenses() {
           <Text fw={500}>This Hub deployment has no license.</Text>
           <Text size="sm">
             Download a license file from the{" "}
-            <Anchor component={Link} to="/licenses">
+            <Anchor to="/licenses">
               Licenses page
             </Anchor>{" "}
             and upload it to your Hub, or buy a new license.

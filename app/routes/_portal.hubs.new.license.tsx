@@ -1,10 +1,8 @@
-import { Anchor } from "@mantine-parts/components/Anchor/Anchor.mjs";
-import { Badge } from "@mantine-parts/components/Badge/Badge.mjs";
+import { Anchor, Badge, Text } from "~/ui/typography";
 import { Group } from "@mantine-parts/components/Group/Group.mjs";
 import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
-import { Text } from "@mantine-parts/components/Text/Text.mjs";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useSubmit } from "@remix-run/react";
+import { Form, useActionData, useLoaderData, useSubmit } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { useHydrated } from "remix-utils/use-hydrated";
@@ -112,7 +110,7 @@ export default function LicenseStep() {
         {licenses.length === 0 ? (
           <Text>
             You have no license that can be used for a new cloud Hub.{" "}
-            <Anchor component={Link} to="/store/subscribe/plan?origin=cloud-hubs">
+            <Anchor to="/store/subscribe/plan?origin=cloud-hubs">
               Purchase GateKeeper License
             </Anchor>
           </Text>

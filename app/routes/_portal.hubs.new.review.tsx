@@ -1,7 +1,7 @@
 import { Alert } from "@mantine-parts/components/Alert/Alert.mjs";
 import { Group } from "@mantine-parts/components/Group/Group.mjs";
 import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
-import { Text } from "@mantine-parts/components/Text/Text.mjs";
+import { Text } from "~/ui/typography";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData, useSearchParams } from "@remix-run/react";
 import { CONFIRM_DEPLOYMENT, FAILED_TO_FETCH_LICENSE, regionLabel } from "~/domain/cloud-hub-steps";
@@ -98,7 +98,7 @@ export default function ReviewStep() {
           intent="deploy"
           fields={{ deploymentKey }}
         >
-          <Text component="span" fw={700}>
+          <Text span fw={700}>
             This is IRREVERSIBLE:
           </Text>{" "}
           the Hub is created at {address} with this license, and its address cannot be changed later.

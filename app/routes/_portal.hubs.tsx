@@ -1,7 +1,6 @@
-import { Anchor } from "@mantine-parts/components/Anchor/Anchor.mjs";
+import { Anchor, Text } from "~/ui/typography";
 import { Group } from "@mantine-parts/components/Group/Group.mjs";
 import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
-import { Text } from "@mantine-parts/components/Text/Text.mjs";
 import { json, redirect, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, Outlet, useLoaderData } from "@remix-run/react";
 import { cloudHubStepUrl } from "~/domain/cloud-hub-steps";
@@ -89,22 +88,22 @@ function AboutPanel() {
       <Stack gap="xs" mt="sm">
         <Text size="sm">
           The GateKeeper Hub is the server your computers, tokens and USB sensors talk to. Run it in our cloud, or{" "}
-          <Anchor component={Link} to="/software/hub">
+          <Anchor to="/software/hub">
             download the Hub software
           </Anchor>{" "}
           and install it on your own server.
         </Text>
         <Text size="sm">
           Every Hub needs a license: buy tokens, sensors and licenses in the{" "}
-          <Anchor component={Link} to="/store">
+          <Anchor to="/store">
             Store
           </Anchor>
           , download license files from the{" "}
-          <Anchor component={Link} to="/licenses">
+          <Anchor to="/licenses">
             Licenses page
           </Anchor>
           , and ask us anything on the{" "}
-          <Anchor component={Link} to="/support">
+          <Anchor to="/support">
             Support page
           </Anchor>
           .

@@ -1,9 +1,6 @@
-import { Badge } from "@mantine-parts/components/Badge/Badge.mjs";
+import { Badge, List, Text, Title } from "~/ui/typography";
 import { Group } from "@mantine-parts/components/Group/Group.mjs";
-import { List } from "@mantine-parts/components/List/List.mjs";
 import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
-import { Text } from "@mantine-parts/components/Text/Text.mjs";
-import { Title } from "@mantine-parts/components/Title/Title.mjs";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { useActionData, useLoaderData, useNavigation, useParams, useSearchParams } from "@remix-run/react";
 import { formatCents, formatDate } from "~/domain/format";

@@ -1,9 +1,9 @@
 import { Alert } from "@mantine-parts/components/Alert/Alert.mjs";
-import { Anchor } from "@mantine-parts/components/Anchor/Anchor.mjs";
+import { Anchor } from "~/ui/typography";
 import { Group } from "@mantine-parts/components/Group/Group.mjs";
 import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
 import { json, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
 import { HARDWARE_PURCHASE_FAILED, SEVEN_DAYS_NOTICE, TRIAL_MODAL_WIDTHS, TRIAL_WIZARD_TITLES, trialStepUrl, USE_THE_STORE } from "~/domain/trial-steps";
 import { requireUser } from "~/server/auth.server";
 import { readUserForm } from "~/server/forms.server";
@@ -56,7 +56,7 @@ export default function TrialProgress() {
         {hardwareFailed ? (
           <Alert color="red" role="alert" title={HARDWARE_PURCHASE_FAILED}>
             {USE_THE_STORE}:{" "}
-            <Anchor component={Link} to="/store">
+            <Anchor to="/store">
               Store
             </Anchor>
             .
@@ -100,7 +100,7 @@ export default function TrialProgress() {
         {view.status === "failed" ? (
           <ContactSupport>
             , or buy hardware in the{" "}
-            <Anchor component={Link} to="/store">
+            <Anchor to="/store">
               Store
             </Anchor>
           </ContactSupport>

@@ -1,12 +1,10 @@
 import { Alert } from "@mantine-parts/components/Alert/Alert.mjs";
-import { Anchor } from "@mantine-parts/components/Anchor/Anchor.mjs";
+import { Anchor, Text, Title } from "~/ui/typography";
 import { Card } from "@mantine-parts/components/Card/Card.mjs";
 import { SimpleGrid } from "@mantine-parts/components/SimpleGrid/SimpleGrid.mjs";
 import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
-import { Text } from "@mantine-parts/components/Text/Text.mjs";
-import { Title } from "@mantine-parts/components/Title/Title.mjs";
 import { json, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData, useOutlet } from "@remix-run/react";
+import { useLoaderData, useOutlet } from "@remix-run/react";
 import { trialStepUrl } from "~/domain/trial-steps";
 import { USED_UP_TRIAL } from "~/domain/trials";
 import { requireUser } from "~/server/auth.server";
@@ -36,7 +34,7 @@ export default function Trial() {
       <Alert color="orange" title={USED_UP_TRIAL} maw={700} role="alert">
         <Text size="sm">
           Each customer can run one free trial. To keep using GateKeeper Enterprise, buy a license on the{" "}
-          <Anchor component={Link} to="/licenses">
+          <Anchor to="/licenses">
             Licenses page
           </Anchor>
           .
@@ -51,7 +49,7 @@ export default function Trial() {
         <Card withBorder padding="lg" radius="md" component="section" aria-labelledby="trial-cloud">
           <Title order={2} size="h4" id="trial-cloud">
             Cloud Hub{" "}
-            <Text component="span" size="sm" fw={700} c="gatekeeper.8">
+            <Text span size="sm" fw={700} c="gatekeeper.8">
               (most popular)
             </Text>
           </Title>

@@ -1,5 +1,5 @@
 import { Group } from "@mantine-parts/components/Group/Group.mjs";
-import { Text } from "@mantine-parts/components/Text/Text.mjs";
+import { Text } from "~/ui/typography";
 import { useEffect, useRef, useState } from "react";
 import { CARD_ENTRY_NEEDS_JAVASCRIPT } from "~/domain/card-entry";
 import { InputWrapper, TextInput } from "./inputs";

@@ -1,7 +1,5 @@
-import { Anchor } from "@mantine-parts/components/Anchor/Anchor.mjs";
+import { Anchor, Text } from "~/ui/typography";
 import { Group } from "@mantine-parts/components/Group/Group.mjs";
-import { Text } from "@mantine-parts/components/Text/Text.mjs";
-import { Link } from "@remix-run/react";
 
 /**
  * A table's filter as plain links (one per value), so filtering works without JavaScript and each view has
@@ -30,7 +28,7 @@ export function FilterLinks<Value extends string>({
             {option.label}
           </Text>
         ) : (
-          <Anchor key={option.value} component={Link} to={href(option.value)} size="sm" preventScrollReset>
+          <Anchor key={option.value} to={href(option.value)} size="sm" preventScrollReset>
             {option.label}
           </Anchor>
         ),

@@ -1,4 +1,4 @@
-import { Badge } from "@mantine-parts/components/Badge/Badge.mjs";
+import { Badge } from "~/ui/typography";
 import type { ReactNode } from "react";
 import { formatDate } from "~/domain/format";
 import type { LicenseStatus } from "~/domain/license-status";

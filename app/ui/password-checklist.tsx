@@ -1,5 +1,4 @@
-import { List } from "@mantine-parts/components/List/List.mjs";
-import { ThemeIcon } from "@mantine-parts/components/ThemeIcon/ThemeIcon.mjs";
+import { List, ThemeIcon } from "~/ui/typography";
 import { PASSWORD_REQUIREMENTS } from "~/domain/password-requirements";
 import { ACCESSIBLE_GREEN } from "./theme";
 
@@ -19,7 +18,7 @@ export function PasswordChecklist({ id, password, unmet }: { id: string; passwor
             key={requirement.id}
             c={met === null ? undefined : met ? ACCESSIBLE_GREEN : "red.9"}
             icon={
-              <ThemeIcon size={18} radius="xl" color={met === null ? "gray.7" : met ? ACCESSIBLE_GREEN : "red.9"} aria-hidden="true">
+              <ThemeIcon size={18} color={met === null ? "gray.7" : met ? ACCESSIBLE_GREEN : "red.9"} aria-hidden="true">
                 {met === null ? "•" : met ? "✓" : "✗"}
               </ThemeIcon>
             }

@@ -15,6 +15,46 @@ export const rem = (px: number) => `calc(${px / 16}rem * var(--mantine-scale))`;
 /** Class names as Mantine joins them: the ones given, in order, without the empty ones. */
 export const joinClasses = (...names: (string | null | undefined)[]) => names.filter(Boolean).join(" ");
 
+/** Mantine's theme spacing by name, or pixels as `rem()` (its `getSpacing`, as margins and gaps resolve). */
+export type Spacing = "xs" | "sm" | "md" | "lg" | "xl" | number;
+export const spacing = (value: Spacing) => (typeof value === "number" ? rem(value) : `var(--mantine-spacing-${value})`);
+
+/**
+ * The theme colours the portal writes as a `c` or `color` prop: a palette's text colour ("red"), one shade
+ * ("red.9"), "dimmed", or a colour of its own (ACCESSIBLE_GREEN).
+ */
+export type ThemeColor = "dimmed" | "red" | "red.9" | "yellow.9" | "gatekeeper.7" | "gatekeeper.8" | "gray.6" | "gray.7" | `#${string}`;
+/** The CSS colour Mantine resolves a theme colour to. */
+export function themeColor(color: ThemeColor) {
+  if (color.startsWith("#")) return color;
+  if (color === "dimmed") return "var(--mantine-color-dimmed)";
+  const [palette, shade] = color.split(".");
+  return shade ? `var(--mantine-color-${palette}-${shade})` : `var(--mantine-color-${palette}-text)`;
+}
+
+/** The style props the portal passes to text, titles and badges. */
+export interface StyleProps {
+  mt?: Spacing;
+  mb?: Spacing;
+  ml?: Spacing;
+  c?: ThemeColor;
+  fw?: 400 | 500 | 600 | 700;
+  ta?: "right";
+  miw?: number;
+}
+/** The inline styles Mantine's Box writes for style props, in its order (after the component's variables). */
+export function styleProps({ mt, mb, ml, c, fw, ta, miw }: StyleProps): CSSProperties {
+  const style: CSSProperties = {};
+  if (mt !== undefined) style.marginTop = spacing(mt);
+  if (mb !== undefined) style.marginBottom = spacing(mb);
+  if (ml !== undefined) style.marginLeft = spacing(ml);
+  if (c !== undefined) style.color = themeColor(c);
+  if (fw !== undefined) style.fontWeight = fw;
+  if (ta !== undefined) style.textAlign = ta;
+  if (miw !== undefined) style.minWidth = rem(miw);
+  return style;
+}
+
 export const TEXT_CLASS = `mantine-focus-auto ${textClasses.root} mantine-Text-root`;
 export const ANCHOR_CLASS = `mantine-focus-auto ${anchorClasses.root} ${textClasses.root} mantine-Text-root mantine-Anchor-root`;
 export const GROUP_CLASS = `${groupClasses.root} mantine-Group-root`;

@@ -1,6 +1,4 @@
-import { Anchor } from "@mantine-parts/components/Anchor/Anchor.mjs";
-import { Text } from "@mantine-parts/components/Text/Text.mjs";
-import { Link } from "@remix-run/react";
+import { Anchor, Text } from "~/ui/typography";
 import type { ReactNode } from "react";
 
 /** 'Please contact us on the Support page', under a failure screen (spec 001 §8), with anything else to add. */
@@ -8,7 +6,7 @@ export function ContactSupport({ children }: { children?: ReactNode }) {
   return (
     <Text size="sm">
       Please contact us on the{" "}
-      <Anchor component={Link} to="/support">
+      <Anchor to="/support">
         Support page
       </Anchor>
       {children}.

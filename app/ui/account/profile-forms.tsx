@@ -1,7 +1,6 @@
 import { Card } from "@mantine-parts/components/Card/Card.mjs";
 import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
-import { Text } from "@mantine-parts/components/Text/Text.mjs";
-import { Title } from "@mantine-parts/components/Title/Title.mjs";
+import { Text, Title } from "~/ui/typography";
 import { useState } from "react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { useIsSubmitting } from "remix-validated-form";

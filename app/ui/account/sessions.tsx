@@ -1,8 +1,6 @@
 import { Card } from "@mantine-parts/components/Card/Card.mjs";
-import { List } from "@mantine-parts/components/List/List.mjs";
+import { List, Text, Title } from "~/ui/typography";
 import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
-import { Text } from "@mantine-parts/components/Text/Text.mjs";
-import { Title } from "@mantine-parts/components/Title/Title.mjs";
 import { Form } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { Button } from "~/ui/button";

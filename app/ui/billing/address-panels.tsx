@@ -1,8 +1,6 @@
-import { Anchor } from "@mantine-parts/components/Anchor/Anchor.mjs";
+import { Anchor, Text } from "~/ui/typography";
 import { SimpleGrid } from "@mantine-parts/components/SimpleGrid/SimpleGrid.mjs";
 import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
-import { Text } from "@mantine-parts/components/Text/Text.mjs";
-import { Link } from "@remix-run/react";
 import { isBillingAddressValid } from "~/domain/payment-step";
 import { SectionCard } from "./section-card";
 import type { AddressView } from "~/domain/billing-views";
@@ -59,7 +57,7 @@ export function AddressPanels({
               Please update the address
             </Text>
           )}
-          <Anchor component={Link} to={profileTo} preventScrollReset size="sm">
+          <Anchor to={profileTo} preventScrollReset size="sm">
             Update Billing Profile
           </Anchor>
         </Stack>
@@ -67,7 +65,7 @@ export function AddressPanels({
       <SectionCard id="shipping-address-title" title="Shipping Address" level={3}>
         <Stack gap="xs" align="flex-start">
           {shipping ? <AddressLines address={shipping} /> : <Text size="sm">Same as billing address</Text>}
-          <Anchor component={Link} to={shippingTo} preventScrollReset size="sm">
+          <Anchor to={shippingTo} preventScrollReset size="sm">
             Use a different address
           </Anchor>
         </Stack>

@@ -1,5 +1,5 @@
 import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
-import { Text } from "@mantine-parts/components/Text/Text.mjs";
+import { Text } from "~/ui/typography";
 
 import { LinkButton } from "~/ui/button";
 import { SectionCard } from "./section-card";

@@ -1,4 +1,4 @@
-import { Text } from "@mantine-parts/components/Text/Text.mjs";
+import { Text } from "~/ui/typography";
 import { useLocation, useMatches, useNavigation, useRouteError } from "@remix-run/react";
 import { ErrorPage } from "../error-page";
 import { RouteDrawer } from "../route-dialogs";

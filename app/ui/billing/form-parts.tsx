@@ -1,7 +1,7 @@
 import { Alert } from "@mantine-parts/components/Alert/Alert.mjs";
 import { Group } from "@mantine-parts/components/Group/Group.mjs";
 import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
-import { Text } from "@mantine-parts/components/Text/Text.mjs";
+import { Text } from "~/ui/typography";
 import { useActionData } from "@remix-run/react";
 import { useEffect, useRef, useState, type RefObject } from "react";
 import { useField, useIsSubmitting, type Validator } from "remix-validated-form";

@@ -1,8 +1,6 @@
-import { Anchor } from "@mantine-parts/components/Anchor/Anchor.mjs";
+import { Anchor, Text } from "~/ui/typography";
 import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
-import { Text } from "@mantine-parts/components/Text/Text.mjs";
 import { Box } from "@mantine-parts/core/Box/Box.mjs";
-import { Link } from "@remix-run/react";
 import { isUsableSource, ONE_CARD_ONLY } from "~/domain/payment-step";
 import { Button, LinkButton } from "~/ui/button";
 import { Table } from "~/ui/table";
@@ -121,7 +119,7 @@ export function PaymentMethodsTable({
               <Table.Td>{source.card ? formatExpiry(source.card.expiryMonth, source.card.expiryYear) : null}</Table.Td>
               {replaceTo ? (
                 <Table.Td>
-                  <Anchor component={Link} to={replaceTo(source.id)} preventScrollReset aria-label={`Replace ${describeCard(source)}`}>
+                  <Anchor to={replaceTo(source.id)} preventScrollReset aria-label={`Replace ${describeCard(source)}`}>
                     Replace
                   </Anchor>
                 </Table.Td>

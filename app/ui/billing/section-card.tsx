@@ -1,6 +1,6 @@
 import { Card } from "@mantine-parts/components/Card/Card.mjs";
 import { Group } from "@mantine-parts/components/Group/Group.mjs";
-import { Title } from "@mantine-parts/components/Title/Title.mjs";
+import { Title } from "~/ui/typography";
 import type { ReactNode } from "react";
 
 /** A titled card of the billing area, named by its title for assistive technology; `action` sits top right. */

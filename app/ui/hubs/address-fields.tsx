@@ -1,4 +1,4 @@
-import { Text } from "@mantine-parts/components/Text/Text.mjs";
+import { Text } from "~/ui/typography";
 import { HUB_REGION_OPTIONS } from "~/domain/cloud-hub-steps";
 import { SelectField, TextField } from "../fields";
 

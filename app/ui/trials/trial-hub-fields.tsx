@@ -1,5 +1,5 @@
 import { SimpleGrid } from "@mantine-parts/components/SimpleGrid/SimpleGrid.mjs";
-import { Text } from "@mantine-parts/components/Text/Text.mjs";
+import { Text } from "~/ui/typography";
 import { useField } from "remix-validated-form";
 import { TRIAL_DURATION, TRIAL_USERS } from "~/domain/trial-steps";
 import { TextField } from "../fields";

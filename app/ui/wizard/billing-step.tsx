@@ -1,6 +1,6 @@
 import { Alert } from "@mantine-parts/components/Alert/Alert.mjs";
 import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
-import { Title } from "@mantine-parts/components/Title/Title.mjs";
+import { Title } from "~/ui/typography";
 import { Outlet } from "@remix-run/react";
 import type { PaymentStepData } from "~/domain/billing-views";
 import { PaymentStep } from "../billing/payment-step";

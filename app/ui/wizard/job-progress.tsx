@@ -1,18 +1,17 @@
 import { Alert } from "@mantine-parts/components/Alert/Alert.mjs";
 import { Group } from "@mantine-parts/components/Group/Group.mjs";
-import { List } from "@mantine-parts/components/List/List.mjs";
-import { Text } from "@mantine-parts/components/Text/Text.mjs";
-import { ThemeIcon } from "@mantine-parts/components/ThemeIcon/ThemeIcon.mjs";
+import { List, Text, ThemeIcon } from "~/ui/typography";
 import { Form, useRevalidator } from "@remix-run/react";
 import { useEffect, type ReactNode } from "react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import type { JobStatusName, ProgressStage, ProgressState } from "~/domain/jobs";
 import { Button, LinkButton } from "~/ui/button";
+import type { ThemeColor } from "~/ui/plain-parts";
 import { ACCESSIBLE_GREEN } from "../theme";
 
 /** A durable job's stages as a vertical list the user can follow (the progress modals of the spec). */
 export function JobProgress({ steps, label }: { steps: ProgressStage[]; label: string }) {
-  const icon: Record<ProgressState, { mark: string; color: string; words: string }> = {
+  const icon: Record<ProgressState, { mark: string; color: ThemeColor; words: string }> = {
     done: { mark: "✓", color: ACCESSIBLE_GREEN, words: "done" },
     running: { mark: "…", color: "gatekeeper.7", words: "in progress" },
     waiting: { mark: "•", color: "gray.6", words: "waiting" },
@@ -25,7 +24,7 @@ export function JobProgress({ steps, label }: { steps: ProgressStage[]; label: s
           key={step.title}
           data-state={step.state}
           icon={
-            <ThemeIcon size={22} radius="xl" color={icon[step.state].color} aria-hidden="true">
+            <ThemeIcon size={22} color={icon[step.state].color} aria-hidden="true">
               {icon[step.state].mark}
             </ThemeIcon>
           }

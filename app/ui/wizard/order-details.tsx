@@ -1,10 +1,7 @@
 import { Alert } from "@mantine-parts/components/Alert/Alert.mjs";
-import { Anchor } from "@mantine-parts/components/Anchor/Anchor.mjs";
+import { Anchor, List, Text } from "~/ui/typography";
 import { Card } from "@mantine-parts/components/Card/Card.mjs";
-import { List } from "@mantine-parts/components/List/List.mjs";
 import { SimpleGrid } from "@mantine-parts/components/SimpleGrid/SimpleGrid.mjs";
-import { Text } from "@mantine-parts/components/Text/Text.mjs";
-import { Link } from "@remix-run/react";
 import type { AddressView, BillingProfileView, CardView } from "~/domain/billing-views";
 import { AddressLines } from "../billing/address-panels";
 
@@ -17,7 +14,7 @@ export function OrderProblems({ problems, stepTitle }: { problems: { step: strin
         {problems.map((problem) => (
           <List.Item key={problem.message}>
             {problem.message}{" "}
-            <Anchor component={Link} to={problem.to}>
+            <Anchor to={problem.to}>
               Go to {stepTitle(problem.step)}
             </Anchor>
           </List.Item>

@@ -1,6 +1,6 @@
 import { Alert } from "@mantine-parts/components/Alert/Alert.mjs";
 import { Group } from "@mantine-parts/components/Group/Group.mjs";
-import { Text } from "@mantine-parts/components/Text/Text.mjs";
+import { Text } from "~/ui/typography";
 import type { EstimateView } from "~/domain/estimate";
 import { formatCents, formatDate } from "~/domain/format";
 import { Table } from "~/ui/table";

@@ -1,6 +1,6 @@
 import { Group } from "@mantine-parts/components/Group/Group.mjs";
 import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
-import { Text } from "@mantine-parts/components/Text/Text.mjs";
+import { Text } from "~/ui/typography";
 import { Button, LinkButton } from "~/ui/button";
 
 /**
