@@ -1,4 +1,5 @@
-import { Anchor, Badge, Text, Title } from "~/ui/typography";
+import { Badge } from "~/ui/badge";
+import { Anchor, Text, Title } from "~/ui/typography";
 import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
 import { json, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";

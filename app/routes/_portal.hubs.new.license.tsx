@@ -1,4 +1,5 @@
-import { Anchor, Badge, Text } from "~/ui/typography";
+import { Badge } from "~/ui/badge";
+import { Anchor, Text } from "~/ui/typography";
 import { Group } from "@mantine-parts/components/Group/Group.mjs";
 import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";

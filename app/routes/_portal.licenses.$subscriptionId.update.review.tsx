@@ -1,4 +1,6 @@
-import { Badge, List, Text, Title } from "~/ui/typography";
+import { Badge } from "~/ui/badge";
+import { List } from "~/ui/list";
+import { Text, Title } from "~/ui/typography";
 import { Group } from "@mantine-parts/components/Group/Group.mjs";
 import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";

@@ -1,4 +1,4 @@
-import { Badge } from "~/ui/typography";
+import { Badge } from "~/ui/badge";
 import type { ReactNode } from "react";
 import { formatDate } from "~/domain/format";
 import type { LicenseStatus } from "~/domain/license-status";

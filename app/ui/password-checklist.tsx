@@ -1,4 +1,4 @@
-import { List, ThemeIcon } from "~/ui/typography";
+import { List, ThemeIcon } from "~/ui/list";
 import { PASSWORD_REQUIREMENTS } from "~/domain/password-requirements";
 import { ACCESSIBLE_GREEN } from "./theme";
 

@@ -7,7 +7,8 @@ import type { CSSProperties } from "react";
  * Mantine's Text, Anchor and Group as the HTML they render (their own classes, data attributes and CSS
  * variables), for parts repeated per row or per page link: each Mantine component costs its render machinery
  * on the server, and a big account's list pages render a full set of them (issue 10, decision 120). Give an
- * anchor `data-underline="hover"` as Anchor does.
+ * anchor `data-underline="hover"` as Anchor does. Also what Mantine resolves props to (sizes, spacing, theme
+ * colours, style props), shared by the parts drawn as Mantine's (app/ui/typography.tsx, button.tsx, inputs.tsx).
  */
 /** Mantine's `rem()` of a number of pixels, as its components write sizes into CSS variables and styles. */
 export const rem = (px: number) => `calc(${px / 16}rem * var(--mantine-scale))`;
@@ -69,5 +70,16 @@ export function groupStyle(gap: "sm" | "md", justify: "flex-start" | "space-betw
   } as CSSProperties;
 }
 
+/** The font sizes the portal gives text, links and lists. */
+export type FontSize = "xs" | "sm" | "lg";
+/** The CSS variables Text, Anchor (`text`) and List (`list`) set for a font size (with `data-size` on the element). */
+export const fontSize = (part: "text" | "list", size: FontSize | undefined) =>
+  (size ? { [`--${part}-fz`]: `var(--mantine-font-size-${size})`, [`--${part}-lh`]: `var(--mantine-line-height-${size})` } : {}) as CSSProperties;
+
 /** The CSS variables Text sets for size="sm" (with `data-size="sm"` on the element). */
-export const SMALL_TEXT_STYLE = { "--text-fz": "var(--mantine-font-size-sm)", "--text-lh": "var(--mantine-line-height-sm)" } as CSSProperties;
+export const SMALL_TEXT_STYLE = fontSize("text", "sm");
+
+/** The variables of a filled part (badge, theme icon) in a theme colour, as Mantine's variant resolver gives them. */
+export const filledColors = (color: ThemeColor) => ({ bg: themeColor(color), color: "var(--mantine-color-white)" });
+/** The border Mantine's filled and light variants draw: transparent, one pixel. */
+export const TRANSPARENT_BORDER = `${rem(1)} solid transparent`;

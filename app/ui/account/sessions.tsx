@@ -1,5 +1,6 @@
 import { Card } from "@mantine-parts/components/Card/Card.mjs";
-import { List, Text, Title } from "~/ui/typography";
+import { List } from "~/ui/list";
+import { Text, Title } from "~/ui/typography";
 import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
 import { Form } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";

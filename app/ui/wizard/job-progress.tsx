@@ -1,6 +1,7 @@
 import { Alert } from "@mantine-parts/components/Alert/Alert.mjs";
 import { Group } from "@mantine-parts/components/Group/Group.mjs";
-import { List, Text, ThemeIcon } from "~/ui/typography";
+import { List, ThemeIcon } from "~/ui/list";
+import { Text } from "~/ui/typography";
 import { Form, useRevalidator } from "@remix-run/react";
 import { useEffect, type ReactNode } from "react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";

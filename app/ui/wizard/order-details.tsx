@@ -1,5 +1,6 @@
 import { Alert } from "@mantine-parts/components/Alert/Alert.mjs";
-import { Anchor, List, Text } from "~/ui/typography";
+import { List } from "~/ui/list";
+import { Anchor, Text } from "~/ui/typography";
 import { Card } from "@mantine-parts/components/Card/Card.mjs";
 import { SimpleGrid } from "@mantine-parts/components/SimpleGrid/SimpleGrid.mjs";
 import type { AddressView, BillingProfileView, CardView } from "~/domain/billing-views";
