@@ -53,6 +53,7 @@ interface ListItemProps extends Omit<ComponentPropsWithoutRef<"li">, "style" | "
   c?: ThemeColor;
 }
 
+/** An item of a List: its label, after a mark when given one, in a colour of its own when given one. */
 function ListItem({ icon, c, children, ...others }: ListItemProps) {
   const center = useContext(CenteredList);
   return (

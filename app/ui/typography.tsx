@@ -11,7 +11,6 @@ import { ANCHOR_CLASS, fontSize, joinClasses, styleProps, TEXT_CLASS, type FontS
  * list.tsx: a module's code loads whole with the first part a page uses, and most pages show neither.
  */
 
-
 export interface TextProps extends StyleProps, Omit<ComponentPropsWithoutRef<"p">, "style" | "color"> {
   size?: FontSize;
   /** Inline text (Mantine's `span` or `component="span"`): a `<span>` instead of a paragraph. */
@@ -24,7 +23,7 @@ export function Text({ size, span = false, className, mt, mb, ml, c, fw, ta, miw
   return (
     <Element
       className={joinClasses(TEXT_CLASS, className)}
-      style={{ ...fontSize("text", size), ...styleProps({ mt, mb, ml, c, fw, ta, miw }) } as CSSProperties}
+      style={{ ...fontSize("text", size), ...styleProps({ mt, mb, ml, c, fw, ta, miw }) }}
       data-size={size}
       {...others}
     />
@@ -33,7 +32,7 @@ export function Text({ size, span = false, className, mt, mb, ml, c, fw, ta, miw
 
 /** Mantine's Anchor rendered as a Remix `<Link>` (every anchor in the portal is a link within it). */
 export function Anchor({ size, ...others }: LinkProps & { size?: "sm" }) {
-  return <Link className={ANCHOR_CLASS} style={fontSize("text", size) as CSSProperties} data-size={size} data-underline="hover" {...others} />;
+  return <Link className={ANCHOR_CLASS} style={fontSize("text", size)} data-size={size} data-underline="hover" {...others} />;
 }
 
 export interface TitleProps extends Omit<ComponentPropsWithoutRef<"h2">, "style" | "color"> {
