@@ -1,6 +1,5 @@
 import { Anchor } from "@mantine-parts/components/Anchor/Anchor.mjs";
 import { Badge } from "@mantine-parts/components/Badge/Badge.mjs";
-import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
 import { Text } from "@mantine-parts/components/Text/Text.mjs";
 import { Title } from "@mantine-parts/components/Title/Title.mjs";
 import { json, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
@@ -8,6 +7,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { formatDate } from "~/domain/format";
 import { requireAdmin } from "~/server/auth.server";
 import { listJobsNeedingAttention } from "~/server/jobs/runner.server";
+import { Stack } from "~/ui/layout";
 import { documentTitle, PageErrorBoundary } from "~/ui/page";
 import { LIST_STYLES } from "~/ui/stylesheets";
 import { Table } from "~/ui/table";

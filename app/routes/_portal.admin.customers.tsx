@@ -1,12 +1,12 @@
 import { Anchor } from "@mantine-parts/components/Anchor/Anchor.mjs";
 import { Badge } from "@mantine-parts/components/Badge/Badge.mjs";
-import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
 import { Text } from "@mantine-parts/components/Text/Text.mjs";
 import { json, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { isDistributor } from "~/domain/customers";
 import { requireAdmin } from "~/server/auth.server";
 import { listCustomersWithLicenseCounts } from "~/server/users.server";
+import { Stack } from "~/ui/layout";
 import { documentTitle, PageErrorBoundary } from "~/ui/page";
 import { LIST_STYLES } from "~/ui/stylesheets";
 import { Table } from "~/ui/table";

@@ -1,7 +1,5 @@
 import { Anchor } from "@mantine-parts/components/Anchor/Anchor.mjs";
 import { Badge } from "@mantine-parts/components/Badge/Badge.mjs";
-import { Group } from "@mantine-parts/components/Group/Group.mjs";
-import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
 import { Text } from "@mantine-parts/components/Text/Text.mjs";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useSubmit } from "@remix-run/react";
@@ -18,6 +16,7 @@ import { cloudHubLicensePage, selectableLicense } from "~/server/cloud-hub-licen
 import { cloudHubWizard } from "~/server/wizards/cloud-hub.server";
 import { Button } from "~/ui/button";
 import { Radio, RadioGroup, TextInput } from "~/ui/inputs";
+import { Group, Stack } from "~/ui/layout";
 import { PageErrorBoundary } from "~/ui/page";
 import { PageLinks } from "~/ui/page-links";
 import { Table } from "~/ui/table";

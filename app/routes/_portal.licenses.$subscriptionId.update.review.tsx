@@ -1,7 +1,5 @@
 import { Badge } from "@mantine-parts/components/Badge/Badge.mjs";
-import { Group } from "@mantine-parts/components/Group/Group.mjs";
 import { List } from "@mantine-parts/components/List/List.mjs";
-import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
 import { Text } from "@mantine-parts/components/Text/Text.mjs";
 import { Title } from "@mantine-parts/components/Title/Title.mjs";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
@@ -14,6 +12,7 @@ import { redirectWithToast } from "~/server/session.server";
 import { couponIntent } from "~/server/wizards/coupons.server";
 import { licenseUpdateWizard, requireOwnLicense, submitUpdate, updateReview } from "~/server/wizards/license-update.server";
 import { Button, LinkButton } from "~/ui/button";
+import { Group, Stack } from "~/ui/layout";
 import { PageErrorBoundary } from "~/ui/page";
 import { ConfirmDialog } from "~/ui/wizard/confirm-dialog";
 import { CouponBox } from "~/ui/wizard/coupon-box";

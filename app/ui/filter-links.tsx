@@ -1,7 +1,7 @@
 import { Anchor } from "@mantine-parts/components/Anchor/Anchor.mjs";
-import { Group } from "@mantine-parts/components/Group/Group.mjs";
 import { Text } from "@mantine-parts/components/Text/Text.mjs";
 import { Link } from "@remix-run/react";
+import { Group } from "~/ui/layout";
 
 /**
  * A table's filter as plain links (one per value), so filtering works without JavaScript and each view has

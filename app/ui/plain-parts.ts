@@ -10,7 +10,13 @@ import type { CSSProperties } from "react";
  * anchor `data-underline="hover"` as Anchor does.
  */
 /** Mantine's `rem()` of a number of pixels, as its components write sizes into CSS variables and styles. */
-export const rem = (px: number) => `calc(${px / 16}rem * var(--mantine-scale))`;
+export const rem = (px: number) => (px === 0 ? "0rem" : `calc(${px / 16}rem * var(--mantine-scale))`);
+
+/** A theme spacing step, or a number of pixels. */
+export type Spacing = "xs" | "sm" | "md" | "lg" | "xl" | number;
+
+/** Mantine's `getSpacing()`: a step as the theme's variable, pixels as `rem()`. */
+export const spacing = (value: Spacing) => (typeof value === "number" ? rem(value) : `var(--mantine-spacing-${value})`);
 
 /** Class names as Mantine joins them: the ones given, in order, without the empty ones. */
 export const joinClasses = (...names: (string | null | undefined)[]) => names.filter(Boolean).join(" ");
@@ -19,11 +25,14 @@ export const TEXT_CLASS = `mantine-focus-auto ${textClasses.root} mantine-Text-r
 export const ANCHOR_CLASS = `mantine-focus-auto ${anchorClasses.root} ${textClasses.root} mantine-Text-root mantine-Anchor-root`;
 export const GROUP_CLASS = `${groupClasses.root} mantine-Group-root`;
 
-/** The CSS variables Group sets from its props (align is always center here). */
-export function groupStyle(gap: "sm" | "md", justify: "flex-start" | "space-between", wrap: "wrap" | "nowrap" = "wrap") {
+export type GroupJustify = "flex-start" | "flex-end" | "space-between";
+export type GroupAlign = "center" | "flex-start" | "flex-end";
+
+/** The CSS variables Group sets from its props (Mantine's defaults: gap md, centred, wrapping). */
+export function groupStyle(gap: Spacing = "md", justify: GroupJustify = "flex-start", wrap: "wrap" | "nowrap" = "wrap", align: GroupAlign = "center") {
   return {
-    "--group-gap": `var(--mantine-spacing-${gap})`,
-    "--group-align": "center",
+    "--group-gap": spacing(gap),
+    "--group-align": align,
     "--group-justify": justify,
     "--group-wrap": wrap,
   } as CSSProperties;

@@ -1,9 +1,8 @@
 import { Anchor } from "@mantine-parts/components/Anchor/Anchor.mjs";
-import { SimpleGrid } from "@mantine-parts/components/SimpleGrid/SimpleGrid.mjs";
-import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
 import { Text } from "@mantine-parts/components/Text/Text.mjs";
 import { Link } from "@remix-run/react";
 import { isBillingAddressValid } from "~/domain/payment-step";
+import { SimpleGrid, Stack } from "~/ui/layout";
 import { SectionCard } from "./section-card";
 import type { AddressView } from "~/domain/billing-views";
 

@@ -1,7 +1,7 @@
-import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
 import { Text } from "@mantine-parts/components/Text/Text.mjs";
 
 import { LinkButton } from "~/ui/button";
+import { Stack } from "~/ui/layout";
 import { SectionCard } from "./section-card";
 import type { BillingProfileView } from "~/domain/billing-views";
 

@@ -1,10 +1,9 @@
 import { Anchor } from "@mantine-parts/components/Anchor/Anchor.mjs";
-import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
 import { Text } from "@mantine-parts/components/Text/Text.mjs";
-import { Box } from "@mantine-parts/core/Box/Box.mjs";
 import { Link } from "@remix-run/react";
 import { isUsableSource, ONE_CARD_ONLY } from "~/domain/payment-step";
 import { Button, LinkButton } from "~/ui/button";
+import { Box, Stack } from "~/ui/layout";
 import { Table } from "~/ui/table";
 import { Radio } from "../inputs";
 import { ACCESSIBLE_GREEN } from "../theme";
