@@ -37,7 +37,7 @@ function styleProps({ mt, mb, w, maw, mah }: StyleProps): CSSProperties {
   };
 }
 
-interface StackProps extends StyleProps {
+interface StackProps extends Pick<StyleProps, "mt" | "mb" | "maw"> {
   gap?: Spacing;
   align?: "stretch" | "flex-start" | "flex-end";
   className?: string;
@@ -53,7 +53,7 @@ export function Stack({ gap = "md", align = "stretch", className, children, ...s
   );
 }
 
-interface GroupProps extends StyleProps, DataAttributes {
+interface GroupProps extends Pick<StyleProps, "mt" | "mb" | "w">, DataAttributes {
   gap?: Spacing;
   align?: GroupAlign;
   justify?: GroupJustify;
@@ -67,7 +67,7 @@ interface GroupProps extends StyleProps, DataAttributes {
   children?: ReactNode;
 }
 
-export function Group({ gap = "md", align, justify, wrap, grow, component, style, children, mt, mb, w, maw, mah, ...attributes }: GroupProps) {
+export function Group({ gap = "md", align, justify, wrap, grow, component, style, children, mt, mb, w, ...attributes }: GroupProps) {
   // Mantine drops false, null and empty children, and divides the row between the ones left when growing.
   const shown = Children.toArray(children).filter(Boolean);
   const Root = component ?? "div";
@@ -75,7 +75,7 @@ export function Group({ gap = "md", align, justify, wrap, grow, component, style
   return (
     <Root
       className={GROUP_CLASS}
-      style={{ "--group-child-width": childWidth, ...groupStyle(gap, justify, wrap, align), ...style, ...styleProps({ mt, mb, w, maw, mah }) } as CSSProperties}
+      style={{ "--group-child-width": childWidth, ...groupStyle(gap, justify, wrap, align), ...style, ...styleProps({ mt, mb, w }) } as CSSProperties}
       data-grow={grow || undefined}
       {...attributes}
     >
