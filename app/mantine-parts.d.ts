@@ -4,8 +4,10 @@
 // (docs/decisions/060-css-and-javascript-per-route.md). tsconfig.json maps "@mantine-parts/*" to
 // Mantine's ESM files for the bundler; these declarations give each one the types @mantine/core has.
 
-declare module "@mantine-parts/components/Alert/Alert.mjs" {
-  export { Alert } from "@mantine/core";
+declare module "@mantine-parts/components/Alert/Alert.module.css.mjs" {
+  /** Mantine's Alert class names (CSS modules), for alerts drawn as Mantine's (app/ui/layout.tsx). */
+  const classes: Record<"root" | "wrapper" | "body" | "title" | "label" | "icon" | "message" | "closeButton", string>;
+  export default classes;
 }
 declare module "@mantine-parts/components/Anchor/Anchor.module.css.mjs" {
   /** Mantine's Anchor class name, for links drawn as Anchor without the component. */
@@ -22,8 +24,10 @@ declare module "@mantine-parts/components/Button/Button.module.css.mjs" {
   const classes: Record<"root" | "inner" | "label" | "section" | "loader", string>;
   export default classes;
 }
-declare module "@mantine-parts/components/Card/Card.mjs" {
-  export { Card } from "@mantine/core";
+declare module "@mantine-parts/components/Card/Card.module.css.mjs" {
+  /** Mantine's Card class names (CSS modules), for cards drawn as Mantine's (app/ui/layout.tsx). */
+  const classes: Record<"root" | "section", string>;
+  export default classes;
 }
 declare module "@mantine-parts/components/Checkbox/Checkbox.module.css.mjs" {
   /** Mantine's Checkbox class names (CSS modules), for checkboxes drawn as Mantine's (app/ui/inputs.tsx). */
@@ -34,9 +38,6 @@ declare module "@mantine-parts/components/Combobox/Combobox.module.css.mjs" {
   /** Mantine's Combobox class names (CSS modules): a plain select's chevron (app/ui/inputs.tsx). */
   const classes: Record<"chevron", string>;
   export default classes;
-}
-declare module "@mantine-parts/components/Group/Group.mjs" {
-  export { Group } from "@mantine/core";
 }
 declare module "@mantine-parts/components/Group/Group.module.css.mjs" {
   /** Mantine's Group class name, for rows drawn as Group without the component. */
@@ -58,16 +59,25 @@ declare module "@mantine-parts/components/Loader/Loader.module.css.mjs" {
   const classes: Record<"root" | "ovalLoader", string>;
   export default classes;
 }
+declare module "@mantine-parts/components/Paper/Paper.module.css.mjs" {
+  /** Mantine's Paper class name, which a Card also carries. */
+  const classes: Record<"root", string>;
+  export default classes;
+}
 declare module "@mantine-parts/components/Radio/Radio.module.css.mjs" {
   /** Mantine's Radio class names (CSS modules), for radios drawn as Mantine's (app/ui/inputs.tsx). */
   const classes: Record<"root" | "inner" | "icon" | "radio", string>;
   export default classes;
 }
-declare module "@mantine-parts/components/SimpleGrid/SimpleGrid.mjs" {
-  export { SimpleGrid } from "@mantine/core";
+declare module "@mantine-parts/components/SimpleGrid/SimpleGrid.module.css.mjs" {
+  /** Mantine's SimpleGrid class names (CSS modules), for grids drawn as Mantine's (app/ui/layout.tsx). */
+  const classes: Record<"root" | "container", string>;
+  export default classes;
 }
-declare module "@mantine-parts/components/Stack/Stack.mjs" {
-  export { Stack } from "@mantine/core";
+declare module "@mantine-parts/components/Stack/Stack.module.css.mjs" {
+  /** Mantine's Stack class name, for columns drawn as Stack without the component. */
+  const classes: Record<"root", string>;
+  export default classes;
 }
 declare module "@mantine-parts/components/Table/Table.module.css.mjs" {
   /** Mantine's Table class names (CSS modules), for rows rendered without a component per cell. */
@@ -94,17 +104,8 @@ declare module "@mantine-parts/components/UnstyledButton/UnstyledButton.module.c
   const classes: Record<"root", string>;
   export default classes;
 }
-declare module "@mantine-parts/core/Box/Box.mjs" {
-  export { Box } from "@mantine/core";
-}
-declare module "@mantine-parts/core/MantineProvider/MantineProvider.mjs" {
-  export { MantineProvider } from "@mantine/core";
-}
 declare module "@mantine-parts/core/MantineProvider/create-theme/create-theme.mjs" {
   export { createTheme } from "@mantine/core";
-}
-declare module "@mantine-parts/core/MantineProvider/mantine-html-props.mjs" {
-  export { mantineHtmlProps } from "@mantine/core";
 }
 declare module "@mantine-parts/utils/InlineInput/InlineInput.module.css.mjs" {
   /** Mantine's InlineInput class names (CSS modules): a radio's or checkbox's body, label, description and error. */

@@ -1,4 +1,3 @@
-import { mantineHtmlProps } from "@mantine-parts/core/MantineProvider/mantine-html-props.mjs";
 import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import {
@@ -36,10 +35,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
 function Document({ children }: { children: ReactNode }) {
   const nonce = useNonce();
   return (
-    // mantineHtmlProps puts the colour scheme on <html> in the server's HTML: Mantine's colour variables
-    // (button fills among them) hang off it. The portal is light only, so Mantine's ColorSchemeScript (an
-    // inline script that read a stored scheme, and held the parser until the stylesheets came) is left out.
-    <html lang="en" {...mantineHtmlProps}>
+    // The colour scheme on <html>, as Mantine's provider would set it: Mantine's colour variables (button fills
+    // among them) hang off it. The portal is light only, so Mantine's ColorSchemeScript (an inline script that
+    // read a stored scheme, and held the parser until the stylesheets came) is left out.
+    <html lang="en" data-mantine-color-scheme="light">
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -47,8 +46,6 @@ function Document({ children }: { children: ReactNode }) {
         <Links />
       </head>
       <body>
-        {/* MantineProvider is in the portal's layout (app/ui/mantine.tsx), not here: the sign-in page is
-            plain elements, so its JavaScript carries none of Mantine's machinery (decision 062). */}
         {children}
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />

@@ -1,11 +1,11 @@
 import { Badge } from "~/ui/badge";
 import { Anchor, Text, Title } from "~/ui/typography";
-import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
 import { json, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { formatDate } from "~/domain/format";
 import { requireAdmin } from "~/server/auth.server";
 import { listJobsNeedingAttention } from "~/server/jobs/runner.server";
+import { Stack } from "~/ui/layout";
 import { documentTitle, PageErrorBoundary } from "~/ui/page";
 import { LIST_STYLES } from "~/ui/stylesheets";
 import { Table } from "~/ui/table";

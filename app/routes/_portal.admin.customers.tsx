@@ -1,11 +1,11 @@
 import { Badge } from "~/ui/badge";
 import { Anchor, Text } from "~/ui/typography";
-import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
 import { json, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { isDistributor } from "~/domain/customers";
 import { requireAdmin } from "~/server/auth.server";
 import { listCustomersWithLicenseCounts } from "~/server/users.server";
+import { Stack } from "~/ui/layout";
 import { documentTitle, PageErrorBoundary } from "~/ui/page";
 import { LIST_STYLES } from "~/ui/stylesheets";
 import { Table } from "~/ui/table";

@@ -1,5 +1,4 @@
 import { Anchor, Text } from "~/ui/typography";
-import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
 import { json, redirect, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import {
@@ -20,6 +19,7 @@ import { requireUser } from "~/server/auth.server";
 import { hubLicensePage, ownsHubInstallation } from "~/server/hub-installations.server";
 import { LinkButton } from "~/ui/button";
 import { FilterLinks } from "~/ui/filter-links";
+import { Stack } from "~/ui/layout";
 import { licenseTermCells } from "~/ui/license-cells";
 import { PageErrorBoundary } from "~/ui/page";
 import { PageLinks } from "~/ui/page-links";

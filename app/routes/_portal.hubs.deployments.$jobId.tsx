@@ -1,6 +1,3 @@
-import { Alert } from "@mantine-parts/components/Alert/Alert.mjs";
-import { Group } from "@mantine-parts/components/Group/Group.mjs";
-import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
 import { json, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { cloudHubStepUrl } from "~/domain/cloud-hub-steps";
@@ -10,6 +7,7 @@ import { cloudHubDeployment, DEPLOYMENT_STAGES } from "~/server/jobs/cloud-hub.s
 import { recordedHubOf, retryWhenOpen, secondsUntilRetry } from "~/server/jobs/hub-provisioning.server";
 import { jobProgress } from "~/server/jobs/progress.server";
 import { LinkButton } from "~/ui/button";
+import { Alert, Group, Stack } from "~/ui/layout";
 import { PageErrorBoundary } from "~/ui/page";
 import { RouteModal } from "~/ui/route-dialogs";
 import { ContactSupport } from "~/ui/support-link";

@@ -1,4 +1,3 @@
-import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
 import { Text } from "~/ui/typography";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
@@ -9,6 +8,7 @@ import { requireUser } from "~/server/auth.server";
 import { readUserForm } from "~/server/forms.server";
 import { cloudHubWizard, readAdministrator } from "~/server/wizards/cloud-hub.server";
 import { HubAdministratorFields } from "~/ui/hubs/administrator-fields";
+import { Stack } from "~/ui/layout";
 import { PageErrorBoundary } from "~/ui/page";
 import { StepActions } from "~/ui/wizard/step-actions";
 import { ValidatedForm } from "~/ui/validated-form";

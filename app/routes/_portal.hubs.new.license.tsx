@@ -1,7 +1,5 @@
 import { Badge } from "~/ui/badge";
 import { Anchor, Text } from "~/ui/typography";
-import { Group } from "@mantine-parts/components/Group/Group.mjs";
-import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useSubmit } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
@@ -17,6 +15,7 @@ import { cloudHubLicensePage, selectableLicense } from "~/server/cloud-hub-licen
 import { cloudHubWizard } from "~/server/wizards/cloud-hub.server";
 import { Button } from "~/ui/button";
 import { Radio, RadioGroup, TextInput } from "~/ui/inputs";
+import { Group, Stack } from "~/ui/layout";
 import { PageErrorBoundary } from "~/ui/page";
 import { PageLinks } from "~/ui/page-links";
 import { Table } from "~/ui/table";

@@ -1,4 +1,3 @@
-import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
 import { Text } from "~/ui/typography";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
@@ -14,6 +13,7 @@ import { readUserForm } from "~/server/forms.server";
 import { selectableLicense } from "~/server/cloud-hub-licenses.server";
 import { cloudHubWizard, subdomainUnavailable } from "~/server/wizards/cloud-hub.server";
 import { RegionField, SubdomainField } from "~/ui/hubs/address-fields";
+import { Stack } from "~/ui/layout";
 import { PageErrorBoundary } from "~/ui/page";
 import { useValid } from "~/ui/use-valid";
 import { StepActions } from "~/ui/wizard/step-actions";

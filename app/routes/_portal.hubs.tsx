@@ -1,6 +1,4 @@
 import { Anchor, Text } from "~/ui/typography";
-import { Group } from "@mantine-parts/components/Group/Group.mjs";
-import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
 import { json, redirect, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, Outlet, useLoaderData } from "@remix-run/react";
 import { cloudHubStepUrl } from "~/domain/cloud-hub-steps";
@@ -11,6 +9,7 @@ import { requireUser } from "~/server/auth.server";
 import { hubInstallationPage } from "~/server/hub-installations.server";
 import { LinkButton } from "~/ui/button";
 import { FilterLinks } from "~/ui/filter-links";
+import { Group, Stack } from "~/ui/layout";
 import { documentTitle, PageErrorBoundary } from "~/ui/page";
 import { PageLinks } from "~/ui/page-links";
 import { LIST_STYLES } from "~/ui/stylesheets";

@@ -1,6 +1,3 @@
-import { Alert } from "@mantine-parts/components/Alert/Alert.mjs";
-import { Group } from "@mantine-parts/components/Group/Group.mjs";
-import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
 import { Text, Title } from "~/ui/typography";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
@@ -15,6 +12,7 @@ import { requireUser } from "~/server/auth.server";
 import { readUserForm } from "~/server/forms.server";
 import { baseMoved, licenseUpdateWizard, planOptions, readSubscription } from "~/server/wizards/license-update.server";
 import { SelectField, TextField } from "~/ui/fields";
+import { Alert, Group, Stack } from "~/ui/layout";
 import { PageErrorBoundary } from "~/ui/page";
 import { useValid } from "~/ui/use-valid";
 import { StepActions } from "~/ui/wizard/step-actions";

@@ -1,8 +1,6 @@
 import { Badge } from "~/ui/badge";
 import { List } from "~/ui/list";
 import { Text, Title } from "~/ui/typography";
-import { Group } from "@mantine-parts/components/Group/Group.mjs";
-import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { useActionData, useLoaderData, useNavigation, useParams, useSearchParams } from "@remix-run/react";
 import { formatCents, formatDate } from "~/domain/format";
@@ -13,6 +11,7 @@ import { redirectWithToast } from "~/server/session.server";
 import { couponIntent } from "~/server/wizards/coupons.server";
 import { licenseUpdateWizard, requireOwnLicense, submitUpdate, updateReview } from "~/server/wizards/license-update.server";
 import { Button, LinkButton } from "~/ui/button";
+import { Group, Stack } from "~/ui/layout";
 import { PageErrorBoundary } from "~/ui/page";
 import { ConfirmDialog } from "~/ui/wizard/confirm-dialog";
 import { CouponBox } from "~/ui/wizard/coupon-box";

@@ -1,5 +1,3 @@
-import { Group } from "@mantine-parts/components/Group/Group.mjs";
-import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
 import { Text } from "~/ui/typography";
 import { json, redirect, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, Outlet, useLoaderData, useNavigation } from "@remix-run/react";
@@ -9,6 +7,7 @@ import { LICENSES_PER_PAGE, pageCount, requestedPage } from "~/domain/pagination
 import { requireUser } from "~/server/auth.server";
 import { licensePage } from "~/server/licenses.server";
 import { LinkButton } from "~/ui/button";
+import { Group, Stack } from "~/ui/layout";
 import { licenseTermCells } from "~/ui/license-cells";
 import { documentTitle, PageErrorBoundary } from "~/ui/page";
 import { PageLinks } from "~/ui/page-links";

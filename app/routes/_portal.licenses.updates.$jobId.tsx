@@ -1,5 +1,3 @@
-import { Alert } from "@mantine-parts/components/Alert/Alert.mjs";
-import { Group } from "@mantine-parts/components/Group/Group.mjs";
 import { json, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { updateStepUrl } from "~/domain/license-update";
@@ -8,6 +6,7 @@ import { readUserForm } from "~/server/forms.server";
 import { licenseUpdate } from "~/server/jobs/license-update.server";
 import { jobProgress, retryFromProgress } from "~/server/jobs/progress.server";
 import { LinkButton } from "~/ui/button";
+import { Alert, Group } from "~/ui/layout";
 import { PageErrorBoundary } from "~/ui/page";
 import { RouteModal } from "~/ui/route-dialogs";
 import { FORM_STYLES } from "~/ui/stylesheets";

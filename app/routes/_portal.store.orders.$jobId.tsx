@@ -1,6 +1,3 @@
-import { Alert } from "@mantine-parts/components/Alert/Alert.mjs";
-import { Group } from "@mantine-parts/components/Group/Group.mjs";
-import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
 import { json, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { orderNextStep } from "~/domain/subscription";
@@ -9,6 +6,7 @@ import { readUserForm } from "~/server/forms.server";
 import { newSubscriptionOrder } from "~/server/jobs/new-subscription.server";
 import { jobProgress, retryFromProgress } from "~/server/jobs/progress.server";
 import { LinkButton } from "~/ui/button";
+import { Alert, Group, Stack } from "~/ui/layout";
 import { PageErrorBoundary } from "~/ui/page";
 import { RouteModal } from "~/ui/route-dialogs";
 import { ACCESSIBLE_GREEN } from "~/ui/theme";

@@ -1,4 +1,3 @@
-import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
 import { Text, Title } from "~/ui/typography";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
@@ -14,6 +13,7 @@ import { readUserForm } from "~/server/forms.server";
 import { subscriptionWizard } from "~/server/wizards/new-subscription.server";
 import { offerFor } from "~/server/wizards/offers.server";
 import { TextField } from "~/ui/fields";
+import { Stack } from "~/ui/layout";
 import { PageErrorBoundary } from "~/ui/page";
 import { Table } from "~/ui/table";
 import { StepActions } from "~/ui/wizard/step-actions";

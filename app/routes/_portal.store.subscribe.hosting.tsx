@@ -1,5 +1,3 @@
-import { Alert } from "@mantine-parts/components/Alert/Alert.mjs";
-import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
 import { Text, Title } from "~/ui/typography";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
@@ -15,6 +13,7 @@ import { readUserForm } from "~/server/forms.server";
 import { subscriptionWizard } from "~/server/wizards/new-subscription.server";
 import { offerFor } from "~/server/wizards/offers.server";
 import { Checkbox, Radio, RadioGroup } from "~/ui/inputs";
+import { Alert, Stack } from "~/ui/layout";
 import { PageErrorBoundary } from "~/ui/page";
 import { StepActions } from "~/ui/wizard/step-actions";
 

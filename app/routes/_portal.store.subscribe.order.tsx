@@ -1,5 +1,3 @@
-import { Group } from "@mantine-parts/components/Group/Group.mjs";
-import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
 import { Text, Title } from "~/ui/typography";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
@@ -11,6 +9,7 @@ import { couponIntent } from "~/server/wizards/coupons.server";
 import { orderReview, purchase } from "~/server/wizards/new-subscription-order.server";
 import { subscriptionWizard } from "~/server/wizards/new-subscription.server";
 import { Button, LinkButton } from "~/ui/button";
+import { Group, Stack } from "~/ui/layout";
 import { PageErrorBoundary } from "~/ui/page";
 import { ConfirmDialog } from "~/ui/wizard/confirm-dialog";
 import { CouponBox } from "~/ui/wizard/coupon-box";

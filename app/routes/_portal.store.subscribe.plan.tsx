@@ -1,5 +1,3 @@
-import { Group } from "@mantine-parts/components/Group/Group.mjs";
-import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
 import { Text, Title } from "~/ui/typography";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
@@ -17,6 +15,7 @@ import { offerFor } from "~/server/wizards/offers.server";
 import { Button } from "~/ui/button";
 import { TextField } from "~/ui/fields";
 import { Radio, RadioGroup } from "~/ui/inputs";
+import { Group, Stack } from "~/ui/layout";
 import { PageErrorBoundary } from "~/ui/page";
 import { useValid } from "~/ui/use-valid";
 import { StepActions } from "~/ui/wizard/step-actions";

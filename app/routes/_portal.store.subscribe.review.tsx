@@ -1,5 +1,3 @@
-import { Group } from "@mantine-parts/components/Group/Group.mjs";
-import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
 import { Text, Title } from "~/ui/typography";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useLoaderData } from "@remix-run/react";
@@ -10,6 +8,7 @@ import { requireUser } from "~/server/auth.server";
 import { readUserForm } from "~/server/forms.server";
 import { estimateDraft, estimateForPage, subscriptionWizard } from "~/server/wizards/new-subscription.server";
 import { Button } from "~/ui/button";
+import { Group, Stack } from "~/ui/layout";
 import { PageErrorBoundary } from "~/ui/page";
 import { EstimateOrError } from "~/ui/wizard/order-summary";
 import { StepActions } from "~/ui/wizard/step-actions";

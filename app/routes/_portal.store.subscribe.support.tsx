@@ -1,5 +1,3 @@
-import { Group } from "@mantine-parts/components/Group/Group.mjs";
-import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
 import { Text, Title } from "~/ui/typography";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
@@ -17,6 +15,7 @@ import { subscriptionWizard } from "~/server/wizards/new-subscription.server";
 import { offerFor } from "~/server/wizards/offers.server";
 import type { UserRecord } from "~/server/users.server";
 import { Checkbox } from "~/ui/inputs";
+import { Group, Stack } from "~/ui/layout";
 import { PageErrorBoundary } from "~/ui/page";
 import { StepActions } from "~/ui/wizard/step-actions";
 import { ValidatedForm } from "~/ui/validated-form";

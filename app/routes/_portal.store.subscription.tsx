@@ -1,6 +1,3 @@
-import { Alert } from "@mantine-parts/components/Alert/Alert.mjs";
-import { Group } from "@mantine-parts/components/Group/Group.mjs";
-import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
 import { Text } from "~/ui/typography";
 import { json, redirect, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useLoaderData } from "@remix-run/react";
@@ -11,6 +8,7 @@ import { requireUser } from "~/server/auth.server";
 import { hasRecurringLicense, subscriptionOfLicense, upgradableLicensePage } from "~/server/licenses.server";
 import { Button, LinkButton } from "~/ui/button";
 import { Radio } from "~/ui/inputs";
+import { Alert, Group, Stack } from "~/ui/layout";
 import { PageErrorBoundary } from "~/ui/page";
 import { PageLinks } from "~/ui/page-links";
 import { RouteModal } from "~/ui/route-dialogs";

@@ -1,5 +1,3 @@
-import { SimpleGrid } from "@mantine-parts/components/SimpleGrid/SimpleGrid.mjs";
-import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
 import { Text } from "~/ui/typography";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
@@ -11,6 +9,7 @@ import { COUNTRY_OPTIONS } from "~/server/contact-options.server";
 import { loadTrialStep, postTrialStep } from "~/server/wizards/trials.server";
 import { CountryField } from "~/ui/contact-fields";
 import { TextField } from "~/ui/fields";
+import { SimpleGrid, Stack } from "~/ui/layout";
 import { PageErrorBoundary } from "~/ui/page";
 import { StepActions } from "~/ui/wizard/step-actions";
 import { ValidatedForm } from "~/ui/validated-form";

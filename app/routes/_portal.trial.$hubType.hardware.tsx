@@ -1,4 +1,3 @@
-import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
 import { Text } from "~/ui/typography";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
@@ -11,6 +10,7 @@ import { HARDWARE_QUANTITY, HARDWARE_RANGE, nextStepTitle, previousStepUrl } fro
 import { quoteTrialHardware } from "~/server/trials.server";
 import { loadTrialStep, postTrialStep } from "~/server/wizards/trials.server";
 import { TextField } from "~/ui/fields";
+import { Stack } from "~/ui/layout";
 import { PageErrorBoundary } from "~/ui/page";
 import { Table } from "~/ui/table";
 import { StepActions } from "~/ui/wizard/step-actions";

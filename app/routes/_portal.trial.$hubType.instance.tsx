@@ -1,4 +1,3 @@
-import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
 import { Text } from "~/ui/typography";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
@@ -12,6 +11,7 @@ import { env } from "~/server/env.server";
 import { subdomainUnavailable } from "~/server/wizards/cloud-hub.server";
 import { loadTrialStep, postTrialStep } from "~/server/wizards/trials.server";
 import { RegionField, SubdomainField } from "~/ui/hubs/address-fields";
+import { Stack } from "~/ui/layout";
 import { PageErrorBoundary } from "~/ui/page";
 import { TrialHubFields } from "~/ui/trials/trial-hub-fields";
 import { StepActions } from "~/ui/wizard/step-actions";

@@ -1,4 +1,3 @@
-import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
 import { Text } from "~/ui/typography";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
@@ -8,6 +7,7 @@ import { validationError } from "remix-validated-form";
 import { lazyValidator } from "~/domain/lazy-validator";
 import { isoDay, nextStepTitle, previousStepUrl, trialHubDefaults } from "~/domain/trial-steps";
 import { loadTrialStep, postTrialStep } from "~/server/wizards/trials.server";
+import { Stack } from "~/ui/layout";
 import { PageErrorBoundary } from "~/ui/page";
 import { TrialHubFields } from "~/ui/trials/trial-hub-fields";
 import { StepActions } from "~/ui/wizard/step-actions";

@@ -1,5 +1,3 @@
-import { Group } from "@mantine-parts/components/Group/Group.mjs";
-import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
 import { Text } from "~/ui/typography";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useLoaderData, useNavigation } from "@remix-run/react";
@@ -9,6 +7,7 @@ import { previousStepUrl, trialStepUrl } from "~/domain/trial-steps";
 import { redirectWithToast } from "~/server/session.server";
 import { buildTrial, loadTrialStep, postTrialStep, trialOrder } from "~/server/wizards/trials.server";
 import { Button, LinkButton } from "~/ui/button";
+import { Group, Stack } from "~/ui/layout";
 import { PageErrorBoundary } from "~/ui/page";
 
 export const TRIAL_CHANGED = "Your trial's details changed since you reviewed them. Please review them and confirm again.";

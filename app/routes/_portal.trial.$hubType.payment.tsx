@@ -1,6 +1,3 @@
-import { Alert } from "@mantine-parts/components/Alert/Alert.mjs";
-import { Group } from "@mantine-parts/components/Group/Group.mjs";
-import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
 import { Text } from "~/ui/typography";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Outlet, useActionData, useLoaderData } from "@remix-run/react";
@@ -13,6 +10,7 @@ import { loadTrialStep, postTrialStep } from "~/server/wizards/trials.server";
 import { CardForm } from "~/ui/billing/card-drawers";
 import { PaymentStep } from "~/ui/billing/payment-step";
 import { Button, LinkButton } from "~/ui/button";
+import { Alert, Group, Stack } from "~/ui/layout";
 import { PageErrorBoundary } from "~/ui/page";
 
 /**

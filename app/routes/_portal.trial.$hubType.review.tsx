@@ -1,6 +1,3 @@
-import { Alert } from "@mantine-parts/components/Alert/Alert.mjs";
-import { Group } from "@mantine-parts/components/Group/Group.mjs";
-import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
 import { Title } from "~/ui/typography";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useLoaderData } from "@remix-run/react";
@@ -12,6 +9,7 @@ import { env } from "~/server/env.server";
 import { quoteTrialHardware } from "~/server/trials.server";
 import { loadTrialStep, postTrialStep } from "~/server/wizards/trials.server";
 import { Button, LinkButton } from "~/ui/button";
+import { Alert, Group, Stack } from "~/ui/layout";
 import { PageErrorBoundary } from "~/ui/page";
 import { SummaryTable } from "~/ui/wizard/summary-table";
 

@@ -1,12 +1,10 @@
-import { Alert } from "@mantine-parts/components/Alert/Alert.mjs";
-import { Group } from "@mantine-parts/components/Group/Group.mjs";
-import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
 import { Text } from "~/ui/typography";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useLoaderData } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { loadTrialStep, postTrialStep } from "~/server/wizards/trials.server";
 import { Button } from "~/ui/button";
+import { Alert, Group, Stack } from "~/ui/layout";
 import { PageErrorBoundary } from "~/ui/page";
 
 export async function loader({ request, params }: LoaderFunctionArgs) {

@@ -1,7 +1,4 @@
-import { Alert } from "@mantine-parts/components/Alert/Alert.mjs";
 import { Anchor } from "~/ui/typography";
-import { Group } from "@mantine-parts/components/Group/Group.mjs";
-import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
 import { json, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { HARDWARE_PURCHASE_FAILED, SEVEN_DAYS_NOTICE, TRIAL_MODAL_WIDTHS, TRIAL_WIZARD_TITLES, trialStepUrl, USE_THE_STORE } from "~/domain/trial-steps";
@@ -12,6 +9,7 @@ import { jobProgress } from "~/server/jobs/progress.server";
 import { trialOutcome } from "~/server/jobs/trial.server";
 import { trialRun } from "~/server/wizards/trials.server";
 import { LinkButton } from "~/ui/button";
+import { Alert, Group, Stack } from "~/ui/layout";
 import { PageErrorBoundary } from "~/ui/page";
 import { RouteModal } from "~/ui/route-dialogs";
 import { ContactSupport } from "~/ui/support-link";

@@ -1,8 +1,4 @@
-import { Alert } from "@mantine-parts/components/Alert/Alert.mjs";
 import { Anchor, Text, Title } from "~/ui/typography";
-import { Card } from "@mantine-parts/components/Card/Card.mjs";
-import { SimpleGrid } from "@mantine-parts/components/SimpleGrid/SimpleGrid.mjs";
-import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
 import { json, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useLoaderData, useOutlet } from "@remix-run/react";
 import { trialStepUrl } from "~/domain/trial-steps";
@@ -10,6 +6,7 @@ import { USED_UP_TRIAL } from "~/domain/trials";
 import { requireUser } from "~/server/auth.server";
 import { mayStartTrial } from "~/server/trials.server";
 import { LinkButton } from "~/ui/button";
+import { Alert, Card, SimpleGrid, Stack } from "~/ui/layout";
 import { documentTitle, PageErrorBoundary } from "~/ui/page";
 import { FORM_STYLES } from "~/ui/stylesheets";
 
@@ -46,7 +43,7 @@ export default function Trial() {
     <Stack gap="lg" maw={1100}>
       <Text size="lg">Try GateKeeper Enterprise free for 15 to 30 days. Which type of GateKeeper Hub do you want to install?</Text>
       <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
-        <Card withBorder padding="lg" radius="md" component="section" aria-labelledby="trial-cloud">
+        <Card withBorder padding="lg" radius="md" aria-labelledby="trial-cloud">
           <Title order={2} size="h4" id="trial-cloud">
             Cloud Hub{" "}
             <Text span size="sm" fw={700} c="gatekeeper.8">
@@ -60,7 +57,7 @@ export default function Trial() {
             Cloud GateKeeper Hub
           </LinkButton>
         </Card>
-        <Card withBorder padding="lg" radius="md" component="section" aria-labelledby="trial-onpremise">
+        <Card withBorder padding="lg" radius="md" aria-labelledby="trial-onpremise">
           <Title order={2} size="h4" id="trial-onpremise">
             On-Premise Hub
           </Title>

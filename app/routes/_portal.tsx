@@ -6,7 +6,6 @@ import { requireUser } from "~/server/auth.server";
 import { isSidebarCollapsed } from "~/server/preferences.server";
 import { countTrials } from "~/server/users.server";
 import { ErrorPage } from "~/ui/error-page";
-import { MantineParts } from "~/ui/mantine";
 import { PortalShell, type ShellUser } from "~/ui/shell";
 import portalStyles from "~/styles/portal.css";
 import { pageTitle } from "~/ui/page";
@@ -40,9 +39,7 @@ export default function PortalLayout() {
   const { user, sidebarCollapsed } = useLoaderData<typeof loader>();
   return (
     <PortalShell user={user} title={useShellTitle("GateKeeper Portal")} sidebarCollapsed={sidebarCollapsed}>
-      <MantineParts>
-        <Outlet />
-      </MantineParts>
+      <Outlet />
     </PortalShell>
   );
 }

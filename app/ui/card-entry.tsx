@@ -1,7 +1,7 @@
-import { Group } from "@mantine-parts/components/Group/Group.mjs";
 import { Text } from "~/ui/typography";
 import { useEffect, useRef, useState } from "react";
 import { CARD_ENTRY_NEEDS_JAVASCRIPT } from "~/domain/card-entry";
+import { Group } from "~/ui/layout";
 import { InputWrapper, TextInput } from "./inputs";
 
 /**

@@ -1,5 +1,5 @@
-import { Group } from "@mantine-parts/components/Group/Group.mjs";
 import type { SelectOption } from "~/domain/billing-views";
+import { Group } from "~/ui/layout";
 import { SelectField, TextField, type SelectFieldProps } from "./fields";
 
 // The countries and dial codes come from the page's loader (app/server/contact-options.server.ts), so that

@@ -1,5 +1,5 @@
 import { Anchor, Text } from "~/ui/typography";
-import { Group } from "@mantine-parts/components/Group/Group.mjs";
+import { Group } from "~/ui/layout";
 
 /**
  * A table's filter as plain links (one per value), so filtering works without JavaScript and each view has

@@ -11,14 +11,16 @@ import type { CSSProperties } from "react";
  * colours, style props), shared by the parts drawn as Mantine's (app/ui/typography.tsx, button.tsx, inputs.tsx).
  */
 /** Mantine's `rem()` of a number of pixels, as its components write sizes into CSS variables and styles. */
-export const rem = (px: number) => `calc(${px / 16}rem * var(--mantine-scale))`;
+export const rem = (px: number) => (px === 0 ? "0rem" : `calc(${px / 16}rem * var(--mantine-scale))`);
+
+/** A theme spacing step, or a number of pixels. */
+export type Spacing = "xs" | "sm" | "md" | "lg" | "xl" | number;
+
+/** Mantine's `getSpacing()`: a step as the theme's variable, pixels as `rem()`. */
+export const spacing = (value: Spacing) => (typeof value === "number" ? rem(value) : `var(--mantine-spacing-${value})`);
 
 /** Class names as Mantine joins them: the ones given, in order, without the empty ones. */
 export const joinClasses = (...names: (string | null | undefined)[]) => names.filter(Boolean).join(" ");
-
-/** Mantine's theme spacing by name, or pixels as `rem()` (its `getSpacing`, as margins and gaps resolve). */
-export type Spacing = "xs" | "sm" | "md" | "lg" | "xl" | number;
-export const spacing = (value: Spacing) => (typeof value === "number" ? rem(value) : `var(--mantine-spacing-${value})`);
 
 /**
  * The theme colours the portal writes as a `c` or `color` prop: a palette's text colour ("red"), one shade
@@ -33,7 +35,7 @@ export function themeColor(color: ThemeColor) {
   return shade ? `var(--mantine-color-${palette}-${shade})` : `var(--mantine-color-${palette}-text)`;
 }
 
-/** The style props the portal passes to text, titles and badges. */
+/** The style props the portal passes to its parts (text, titles, badges, stacks, groups, alerts, boxes). */
 export interface StyleProps {
   mt?: Spacing;
   mb?: Spacing;
@@ -41,10 +43,13 @@ export interface StyleProps {
   c?: ThemeColor;
   fw?: 400 | 500 | 600 | 700;
   ta?: "right";
+  w?: "100%";
   miw?: number;
+  maw?: number;
+  mah?: number;
 }
 /** The inline styles Mantine's Box writes for style props, in its order (after the component's variables). */
-export function styleProps({ mt, mb, ml, c, fw, ta, miw }: StyleProps): CSSProperties {
+export function styleProps({ mt, mb, ml, c, fw, ta, w, miw, maw, mah }: StyleProps): CSSProperties {
   const style: CSSProperties = {};
   if (mt !== undefined) style.marginTop = spacing(mt);
   if (mb !== undefined) style.marginBottom = spacing(mb);
@@ -52,7 +57,10 @@ export function styleProps({ mt, mb, ml, c, fw, ta, miw }: StyleProps): CSSPrope
   if (c !== undefined) style.color = themeColor(c);
   if (fw !== undefined) style.fontWeight = fw;
   if (ta !== undefined) style.textAlign = ta;
+  if (w !== undefined) style.width = w;
   if (miw !== undefined) style.minWidth = rem(miw);
+  if (maw !== undefined) style.maxWidth = rem(maw);
+  if (mah !== undefined) style.maxHeight = rem(mah);
   return style;
 }
 
@@ -60,11 +68,14 @@ export const TEXT_CLASS = `mantine-focus-auto ${textClasses.root} mantine-Text-r
 export const ANCHOR_CLASS = `mantine-focus-auto ${anchorClasses.root} ${textClasses.root} mantine-Text-root mantine-Anchor-root`;
 export const GROUP_CLASS = `${groupClasses.root} mantine-Group-root`;
 
-/** The CSS variables Group sets from its props (align is always center here). */
-export function groupStyle(gap: "sm" | "md", justify: "flex-start" | "space-between", wrap: "wrap" | "nowrap" = "wrap") {
+export type GroupJustify = "flex-start" | "flex-end" | "space-between";
+export type GroupAlign = "center" | "flex-start" | "flex-end";
+
+/** The CSS variables Group sets from its props (Mantine's defaults: gap md, centred, wrapping). */
+export function groupStyle(gap: Spacing = "md", justify: GroupJustify = "flex-start", wrap: "wrap" | "nowrap" = "wrap", align: GroupAlign = "center") {
   return {
-    "--group-gap": `var(--mantine-spacing-${gap})`,
-    "--group-align": "center",
+    "--group-gap": spacing(gap),
+    "--group-align": align,
     "--group-justify": justify,
     "--group-wrap": wrap,
   } as CSSProperties;

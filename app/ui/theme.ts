@@ -1,7 +1,9 @@
 import { createTheme } from "@mantine-parts/core/MantineProvider/create-theme/create-theme.mjs";
 
 /** GateKeeper's look: a deep blue brand with enough contrast for WCAG AA on white. */
-export const theme = createTheme({
+// Pure: pages that import only ACCESSIBLE_GREEN do not carry the theme object (the app draws Mantine's parts
+// itself, so only the tests and the static theme stylesheet read the theme).
+export const theme = /* @__PURE__ */ createTheme({
   primaryColor: "gatekeeper",
   primaryShade: 7,
   colors: {

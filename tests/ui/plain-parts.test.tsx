@@ -4,52 +4,21 @@ import {
   ComboboxChevron,
   Input,
   InputBase,
-  MantineProvider,
   Radio as MantineRadio,
   Table as MantineTable,
   TextInput as MantineTextInput,
 } from "@mantine/core";
 import { Link } from "@remix-run/react";
-import type { ReactNode } from "react";
-import { renderToStaticMarkup } from "react-dom/server";
-import { MemoryRouter } from "react-router-dom";
 import { Button, LinkButton } from "~/ui/button";
 import { Checkbox, InputWrapper, NativeSelect, Radio, RadioGroup, TextInput } from "~/ui/inputs";
 import { Table } from "~/ui/table";
-import { theme } from "~/ui/theme";
+import { expectSameMarkup, html, normalized } from "./mantine-markup";
 
 /**
  * The plain table, buttons and inputs (app/ui/table.tsx, app/ui/button.tsx, app/ui/inputs.tsx) render what
  * Mantine's Table, Button, TextInput, NativeSelect, Input.Wrapper, Radio and Checkbox render for the same props, so Mantine's stylesheets draw them the same. Attributes and class names are
  * compared as sets (their order means nothing to CSS); styles and structure exactly.
  */
-
-/** Server HTML inside the portal's provider (as `_portal` renders it) and a router (for links). */
-function html(node: ReactNode) {
-  return renderToStaticMarkup(
-    <MemoryRouter>
-      <MantineProvider theme={theme} withCssVariables={false} withGlobalClasses={false}>
-        {node}
-      </MantineProvider>
-    </MemoryRouter>,
-  );
-}
-
-/** Each start tag's attributes sorted by name, and its class names sorted once each (Mantine repeats some). */
-function normalized(markup: string) {
-  return markup.replace(/<([a-z]+)((?:\s[^\s=>]+(?:="[^"]*")?)*)\s*(\/?)>/g, (_tag, name: string, attributes: string, selfClosing: string) => {
-    const sorted = (attributes.match(/\s[^\s=>]+(?:="[^"]*")?/g) ?? [])
-      .map((attribute) => attribute.trim().replace(/^class="([^"]*)"$/, (_class, names: string) => `class="${[...new Set(names.split(" "))].sort().join(" ")}"`))
-      .sort();
-    return `<${[name, ...sorted].join(" ")}${selfClosing}>`;
-  });
-}
-
-function expectSameMarkup(plain: ReactNode, mantine: ReactNode) {
-  const expected = normalized(html(mantine));
-  expect(expected).toContain("mantine-");
-  expect(normalized(html(plain))).toBe(expected);
-}
 
 /** The same JSX with either implementation: the portal uses the plain one where it used Mantine's. */
 type TableParts = typeof Table;

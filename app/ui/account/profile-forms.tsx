@@ -1,5 +1,3 @@
-import { Card } from "@mantine-parts/components/Card/Card.mjs";
-import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
 import { Text, Title } from "~/ui/typography";
 import { useState } from "react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
@@ -9,6 +7,7 @@ import { lazyValidator } from "~/domain/lazy-validator";
 import { Button } from "~/ui/button";
 import { PhoneField } from "~/ui/contact-fields";
 import { TextField } from "~/ui/fields";
+import { Card, Stack } from "~/ui/layout";
 import { PasswordChecklist } from "~/ui/password-checklist";
 import { ValidatedForm } from "~/ui/validated-form";
 
@@ -35,7 +34,7 @@ function SubmitButton({ formId, label, busyLabel }: { formId: string; label: str
 /** Name, company and phone of the signed-in user (spec 000 §3 "Profile form"). */
 export function ProfileForm({ defaults, dialCodes }: { defaults: ProfileDefaults; dialCodes: SelectOption[] }) {
   return (
-    <Card withBorder padding="lg" radius="md" component="section" aria-labelledby="profile-title">
+    <Card withBorder padding="lg" radius="md" aria-labelledby="profile-title">
       <Title order={2} size="h4" id="profile-title" mb="sm">
         Profile
       </Title>
@@ -60,7 +59,7 @@ export function ProfileForm({ defaults, dialCodes }: { defaults: ProfileDefaults
 export function PasswordForm({ unmetAfterSubmit }: { unmetAfterSubmit: string[] | null }) {
   const [typed, setTyped] = useState<string | null>(null);
   return (
-    <Card withBorder padding="lg" radius="md" component="section" aria-labelledby="password-title">
+    <Card withBorder padding="lg" radius="md" aria-labelledby="password-title">
       <Title order={2} size="h4" id="password-title" mb="sm">
         Change password
       </Title>

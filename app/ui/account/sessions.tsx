@@ -1,10 +1,9 @@
-import { Card } from "@mantine-parts/components/Card/Card.mjs";
 import { List } from "~/ui/list";
 import { Text, Title } from "~/ui/typography";
-import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
 import { Form } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { Button } from "~/ui/button";
+import { Card, Stack } from "~/ui/layout";
 
 export interface SessionView {
   id: string;
@@ -20,7 +19,7 @@ const when = (iso: string) => new Date(iso).toLocaleString("en-US", { dateStyle:
 export function SessionsCard({ sessions }: { sessions: SessionView[] }) {
   const others = sessions.filter((session) => !session.current).length;
   return (
-    <Card withBorder padding="lg" radius="md" component="section" aria-labelledby="sessions-title">
+    <Card withBorder padding="lg" radius="md" aria-labelledby="sessions-title">
       <Title order={2} size="h4" id="sessions-title" mb="sm">
         Where you are signed in
       </Title>

@@ -1,10 +1,10 @@
-import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
 import { Text } from "~/ui/typography";
 import { Form, useLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import type { Validator } from "remix-validated-form";
 import { Button } from "~/ui/button";
+import { Stack } from "~/ui/layout";
 import { RouteDrawer } from "../route-dialogs";
 import { AddressFields, ContactFields, FormFailureAlert, NameFields, SaveButton } from "./form-parts";
 import type { AddressFormDefaults, BillingProfileDrawerData, ContactOptions, ShippingDrawerData } from "~/domain/billing-views";

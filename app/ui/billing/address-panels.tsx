@@ -1,7 +1,6 @@
 import { Anchor, Text } from "~/ui/typography";
-import { SimpleGrid } from "@mantine-parts/components/SimpleGrid/SimpleGrid.mjs";
-import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
 import { isBillingAddressValid } from "~/domain/payment-step";
+import { SimpleGrid, Stack } from "~/ui/layout";
 import { SectionCard } from "./section-card";
 import type { AddressView } from "~/domain/billing-views";
 

@@ -1,7 +1,7 @@
-import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
 import { Text } from "~/ui/typography";
 
 import { LinkButton } from "~/ui/button";
+import { Stack } from "~/ui/layout";
 import { SectionCard } from "./section-card";
 import type { BillingProfileView } from "~/domain/billing-views";
 

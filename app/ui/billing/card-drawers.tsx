@@ -1,8 +1,8 @@
-import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
 import { Text, Title } from "~/ui/typography";
 import { useLoaderData } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { useField } from "remix-validated-form";
+import { Stack } from "~/ui/layout";
 import { CardEntry } from "../card-entry";
 import { RouteDrawer } from "../route-dialogs";
 import { AddressFields, CheckboxField, FormFailureAlert, NameFields, SaveButton } from "./form-parts";

@@ -1,11 +1,9 @@
-import { Alert } from "@mantine-parts/components/Alert/Alert.mjs";
-import { Group } from "@mantine-parts/components/Group/Group.mjs";
-import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
 import { Text } from "~/ui/typography";
 import { useActionData } from "@remix-run/react";
 import { useEffect, useRef, useState, type RefObject } from "react";
 import { useField, useIsSubmitting, type Validator } from "remix-validated-form";
 import { Button } from "~/ui/button";
+import { Alert, Group, Stack } from "~/ui/layout";
 import { CountryField, PhoneField } from "../contact-fields";
 import { TextField } from "../fields";
 import type { FormFailure, SelectOption } from "~/domain/billing-views";

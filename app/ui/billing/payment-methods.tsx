@@ -1,8 +1,7 @@
 import { Anchor, Text } from "~/ui/typography";
-import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
-import { Box } from "@mantine-parts/core/Box/Box.mjs";
 import { isUsableSource, ONE_CARD_ONLY } from "~/domain/payment-step";
 import { Button, LinkButton } from "~/ui/button";
+import { Box, Stack } from "~/ui/layout";
 import { Table } from "~/ui/table";
 import { Radio } from "../inputs";
 import { ACCESSIBLE_GREEN } from "../theme";

@@ -29,14 +29,13 @@
  * own shipping address step), and `newCard` is shown in place of the cards table while there is no card
  * (spec 001 §2 "Payment"); its route's action adds the card and goes on.
  */
-import { Group } from "@mantine-parts/components/Group/Group.mjs";
-import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
 import { Text } from "~/ui/typography";
 import { Form } from "@remix-run/react";
 import { useEffect, useState, type ReactNode } from "react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { isUsableSource, paymentStepBlockers } from "~/domain/payment-step";
 import { Button, LinkButton } from "~/ui/button";
+import { Group, Stack } from "~/ui/layout";
 import { AddressPanels } from "./address-panels";
 import { BillingProfilePending } from "./drawer";
 import { PaymentMethodsSection } from "./payment-methods";

@@ -1,7 +1,6 @@
-import { Card } from "@mantine-parts/components/Card/Card.mjs";
-import { Group } from "@mantine-parts/components/Group/Group.mjs";
 import { Title } from "~/ui/typography";
 import type { ReactNode } from "react";
+import { Card, Group } from "~/ui/layout";
 
 /** A titled card of the billing area, named by its title for assistive technology; `action` sits top right. */
 export function SectionCard({
@@ -19,7 +18,7 @@ export function SectionCard({
   children: ReactNode;
 }) {
   return (
-    <Card withBorder padding={level === 2 ? "lg" : "md"} radius="md" component="section" aria-labelledby={id}>
+    <Card withBorder padding={level === 2 ? "lg" : "md"} radius="md" aria-labelledby={id}>
       <Group justify="space-between" align="flex-start" mb={level === 2 ? "sm" : "xs"}>
         <Title order={level} size={level === 2 ? "h4" : "h5"} id={id}>
           {title}

@@ -1,4 +1,4 @@
-import { SimpleGrid } from "@mantine-parts/components/SimpleGrid/SimpleGrid.mjs";
+import { SimpleGrid } from "~/ui/layout";
 import { TextField } from "../fields";
 
 /**

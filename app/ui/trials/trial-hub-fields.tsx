@@ -1,7 +1,7 @@
-import { SimpleGrid } from "@mantine-parts/components/SimpleGrid/SimpleGrid.mjs";
 import { Text } from "~/ui/typography";
 import { useField } from "remix-validated-form";
 import { TRIAL_DURATION, TRIAL_USERS } from "~/domain/trial-steps";
+import { SimpleGrid } from "~/ui/layout";
 import { TextField } from "../fields";
 
 /**

@@ -1,8 +1,7 @@
-import { Alert } from "@mantine-parts/components/Alert/Alert.mjs";
-import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
 import { Title } from "~/ui/typography";
 import { Outlet } from "@remix-run/react";
 import type { PaymentStepData } from "~/domain/billing-views";
+import { Alert, Stack } from "~/ui/layout";
 import { PaymentStep } from "../billing/payment-step";
 
 /**

@@ -1,9 +1,9 @@
-import { Group } from "@mantine-parts/components/Group/Group.mjs";
 import { Text } from "~/ui/typography";
 import { Form, useNavigation } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { Button, LinkButton } from "~/ui/button";
+import { Group } from "~/ui/layout";
 import { RouteModal } from "../route-dialogs";
 
 /**

@@ -1,7 +1,7 @@
-import { Group } from "@mantine-parts/components/Group/Group.mjs";
 import { Form } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { Button } from "~/ui/button";
+import { Group } from "~/ui/layout";
 import { TextInput } from "../inputs";
 
 /**

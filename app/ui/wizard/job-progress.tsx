@@ -1,5 +1,3 @@
-import { Alert } from "@mantine-parts/components/Alert/Alert.mjs";
-import { Group } from "@mantine-parts/components/Group/Group.mjs";
 import { List, ThemeIcon } from "~/ui/list";
 import { Text } from "~/ui/typography";
 import { Form, useRevalidator } from "@remix-run/react";
@@ -8,6 +6,7 @@ import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import type { JobStatusName, ProgressStage, ProgressState } from "~/domain/jobs";
 import { Button, LinkButton } from "~/ui/button";
 import type { ThemeColor } from "~/ui/plain-parts";
+import { Alert, Group } from "~/ui/layout";
 import { ACCESSIBLE_GREEN } from "../theme";
 
 /** A durable job's stages as a vertical list the user can follow (the progress modals of the spec). */

@@ -1,9 +1,7 @@
-import { Alert } from "@mantine-parts/components/Alert/Alert.mjs";
 import { List } from "~/ui/list";
 import { Anchor, Text } from "~/ui/typography";
-import { Card } from "@mantine-parts/components/Card/Card.mjs";
-import { SimpleGrid } from "@mantine-parts/components/SimpleGrid/SimpleGrid.mjs";
 import type { AddressView, BillingProfileView, CardView } from "~/domain/billing-views";
+import { Alert, Card, SimpleGrid } from "~/ui/layout";
 import { AddressLines } from "../billing/address-panels";
 
 /** What stops an order from being placed, each with a link to the step that fixes it. */
@@ -39,19 +37,19 @@ export function OrderParties({
 }) {
   return (
     <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="md">
-      <Card withBorder padding="md" component="section" aria-label="Billing info">
+      <Card withBorder padding="md" aria-label="Billing info">
         <Text fw={600} mb={4}>
           Billing info
         </Text>
         {billingProfile ? <AddressLines address={{ ...billingProfile, ...(billingAddress ?? {}) }} /> : <Text size="sm">Not available</Text>}
       </Card>
-      <Card withBorder padding="md" component="section" aria-label="Shipping address">
+      <Card withBorder padding="md" aria-label="Shipping address">
         <Text fw={600} mb={4}>
           Shipping address
         </Text>
         {shippingAddress ? <AddressLines address={shippingAddress} /> : <Text size="sm">Same as billing address.</Text>}
       </Card>
-      <Card withBorder padding="md" component="section" aria-label="Payment method">
+      <Card withBorder padding="md" aria-label="Payment method">
         <Text fw={600} mb={4}>
           Payment method
         </Text>

@@ -1,8 +1,7 @@
-import { Alert } from "@mantine-parts/components/Alert/Alert.mjs";
-import { Group } from "@mantine-parts/components/Group/Group.mjs";
 import { Text } from "~/ui/typography";
 import type { EstimateView } from "~/domain/estimate";
 import { formatCents, formatDate } from "~/domain/format";
+import { Alert, Group } from "~/ui/layout";
 import { Table } from "~/ui/table";
 
 /**

@@ -1,7 +1,6 @@
-import { Group } from "@mantine-parts/components/Group/Group.mjs";
-import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
 import { Text } from "~/ui/typography";
 import { Button, LinkButton } from "~/ui/button";
+import { Group, Stack } from "~/ui/layout";
 
 /**
  * Previous and Next of a wizard step. Next is a submit of the step's form; when it cannot go on, it is

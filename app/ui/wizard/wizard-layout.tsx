@@ -1,9 +1,8 @@
-import { Alert } from "@mantine-parts/components/Alert/Alert.mjs";
-import { Stack } from "@mantine-parts/components/Stack/Stack.mjs";
 import { Text } from "~/ui/typography";
 import { Form, Outlet } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { Button } from "~/ui/button";
+import { Alert, Stack } from "~/ui/layout";
 import { RouteDrawer, RouteModal } from "../route-dialogs";
 import { WizardStepper, type StepLink } from "./stepper";
 
