@@ -4,7 +4,7 @@ import paperClasses from "@mantine-parts/components/Paper/Paper.module.css.mjs";
 import simpleGridClasses from "@mantine-parts/components/SimpleGrid/SimpleGrid.module.css.mjs";
 import stackClasses from "@mantine-parts/components/Stack/Stack.module.css.mjs";
 import { Children, useId, type CSSProperties, type ReactNode } from "react";
-import { GROUP_CLASS, groupStyle, joinClasses, rem, spacing, styleProps, type GroupAlign, type GroupJustify, type Spacing, type StyleProps } from "./plain-parts";
+import { GROUP_CLASS, groupStyle, joinClasses, spacing, styleProps, TRANSPARENT_BORDER, type GroupAlign, type GroupJustify, type Spacing, type StyleProps } from "./plain-parts";
 import type { ACCESSIBLE_GREEN } from "./theme";
 
 /**
@@ -129,7 +129,7 @@ export function Alert({ color, variant, role = "alert", title, maw, children, ..
   const variables = {
     "--alert-bg": colors.background,
     "--alert-color": colors.text,
-    "--alert-bd": `${rem(1)} solid transparent`,
+    "--alert-bd": TRANSPARENT_BORDER,
   } as CSSProperties;
   return (
     <div
