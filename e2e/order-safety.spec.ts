@@ -36,6 +36,9 @@ test.describe("the rules hold for the whole order", () => {
     await stepper.getByRole("link", { name: "Hosting" }).click();
     await page.getByRole("radio", { name: /On-Premise Hub/ }).check();
     await next(page, "Next: Hardware");
+    // With JavaScript the click only starts the submission: wait for its step, or the address bar below would
+    // abort it and Order would still be reachable.
+    await expect(page).toHaveURL(/\/store\/subscribe\/hardware$/);
     // Order is no longer reachable: it sends back to Support, which says why.
     await page.goto("/store/subscribe/order");
     await expect(page).toHaveURL(/\/store\/subscribe\/support$/);
