@@ -4,7 +4,7 @@ import paperClasses from "@mantine-parts/components/Paper/Paper.module.css.mjs";
 import simpleGridClasses from "@mantine-parts/components/SimpleGrid/SimpleGrid.module.css.mjs";
 import stackClasses from "@mantine-parts/components/Stack/Stack.module.css.mjs";
 import { Children, useId, type CSSProperties, type ReactNode } from "react";
-import { GROUP_CLASS, groupStyle, joinClasses, spacing, styleProps, TRANSPARENT_BORDER, type GroupAlign, type GroupJustify, type Spacing, type StyleProps } from "./plain-parts";
+import { GROUP_CLASS, groupStyle, joinClasses, lightColors, spacing, styleProps, TRANSPARENT_BORDER, type GroupAlign, type GroupJustify, type Spacing, type StyleProps } from "./plain-parts";
 import type { ACCESSIBLE_GREEN } from "./theme";
 
 /**
@@ -104,13 +104,6 @@ export function Card({ withBorder, padding, radius, children, ...name }: CardPro
 /** The theme's colours the portal's alerts use, and the accessible green (a colour of its own, not the theme's). */
 type AlertColor = "red" | "yellow" | "orange" | "blue" | "gatekeeper" | typeof ACCESSIBLE_GREEN;
 
-/** Mantine's light variant of a colour: a theme colour's variables, or a hex colour itself on its 10% tint. */
-function lightColors(color: AlertColor) {
-  if (!color.startsWith("#")) return { background: `var(--mantine-color-${color}-light)`, text: `var(--mantine-color-${color}-light-color)` };
-  const [red, green, blue] = [1, 3, 5].map((at) => parseInt(color.slice(at, at + 2), 16));
-  return { background: `rgba(${red}, ${green}, ${blue}, 0.1)`, text: color };
-}
-
 interface AlertProps extends DataAttributes {
   color: AlertColor;
   /** Light is Mantine's default; saying so adds `data-variant="light"`, as Mantine does. */
@@ -127,8 +120,8 @@ export function Alert({ color, variant, role = "alert", title, maw, children, ..
   const id = `mantine-${useId().replace(/:/g, "")}`;
   const colors = lightColors(color);
   const variables = {
-    "--alert-bg": colors.background,
-    "--alert-color": colors.text,
+    "--alert-bg": colors.bg,
+    "--alert-color": colors.color,
     "--alert-bd": TRANSPARENT_BORDER,
   } as CSSProperties;
   return (

@@ -92,5 +92,14 @@ export const SMALL_TEXT_STYLE = fontSize("text", "sm");
 
 /** The variables of a filled part (badge, theme icon) in a theme colour, as Mantine's variant resolver gives them. */
 export const filledColors = (color: ThemeColor) => ({ bg: themeColor(color), color: "var(--mantine-color-white)" });
+/**
+ * The variables of a light part (alert, badge) in a palette's colour, as Mantine's variant resolver gives them:
+ * the palette's light colours, or for a colour of its own its 10% tint with the colour itself as text.
+ */
+export function lightColors(color: string) {
+  if (!color.startsWith("#")) return { bg: `var(--mantine-color-${color}-light)`, color: `var(--mantine-color-${color}-light-color)` };
+  const [red, green, blue] = [1, 3, 5].map((at) => parseInt(color.slice(at, at + 2), 16));
+  return { bg: `rgba(${red}, ${green}, ${blue}, 0.1)`, color };
+}
 /** The border Mantine's filled and light variants draw: transparent, one pixel. */
 export const TRANSPARENT_BORDER = `${rem(1)} solid transparent`;
