@@ -5,6 +5,7 @@ import { renderToPipeableStream } from "react-dom/server";
 import { JOB_KINDS } from "~/server/jobs/kinds.server";
 import { startJobRunner } from "~/server/jobs/runner.server";
 import { preloadScriptsAfterStylesheets } from "~/server/module-preloads.server";
+import { deliverStylesheets } from "~/server/stylesheet-delivery.server";
 import { NonceContext } from "~/ui/nonce";
 
 // The server process runs the durable jobs (orders, ...) and resumes the ones a restart interrupted.
@@ -37,7 +38,10 @@ export default function handleRequest(
         responseHeaders.set("Content-Type", "text/html; charset=utf-8");
         responseHeaders.set("Cache-Control", "no-store");
         const html = preloadScriptsAfterStylesheets(Buffer.concat(chunks).toString("utf8"), nonce);
-        resolve(new Response(html, { headers: responseHeaders, status: responseStatusCode }));
+        deliverStylesheets(request, html, responseHeaders).then(
+          (page) => resolve(new Response(page, { headers: responseHeaders, status: responseStatusCode })),
+          reject,
+        );
         done();
       },
     });

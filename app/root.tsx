@@ -8,14 +8,17 @@ import {
   ScrollRestoration,
   useLoaderData,
   useRouteError,
+  useRouteLoaderData,
 } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { AuthenticityTokenProvider } from "remix-utils/csrf/react";
 import { commitCsrfToken } from "~/server/csrf.server";
 import { takeToast } from "~/server/session.server";
+import { browserHasStylesheets, EVERY_STYLESHEET } from "~/server/stylesheet-delivery.server";
 import rootStyles from "~/styles/root.css";
 import { ErrorPage } from "~/ui/error-page";
 import { useNonce } from "~/ui/nonce";
+import { StylesheetPrefetch } from "~/ui/stylesheet-prefetch";
 import { ToastMessage } from "~/ui/toast";
 
 export const links: LinksFunction = () => [
@@ -29,11 +32,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const headers = new Headers();
   if (csrfCookie) headers.append("Set-Cookie", csrfCookie);
   if (setCookie) headers.append("Set-Cookie", setCookie);
-  return json({ csrfToken, toast }, { headers });
+  // A page that inlines its stylesheets also fetches every stylesheet file for the next pages (decision 130).
+  const prefetchStylesheets = (await browserHasStylesheets(request)) ? [] : EVERY_STYLESHEET;
+  return json({ csrfToken, toast, prefetchStylesheets }, { headers });
 }
 
 function Document({ children }: { children: ReactNode }) {
   const nonce = useNonce();
+  // Also under the error page, whose route's loader may have failed: then there is nothing to fetch.
+  const prefetchStylesheets = useRouteLoaderData<typeof loader>("root")?.prefetchStylesheets ?? [];
   return (
     // The colour scheme on <html>, as Mantine's provider would set it: Mantine's colour variables (button fills
     // among them) hang off it. The portal is light only, so Mantine's ColorSchemeScript (an inline script that
@@ -47,6 +54,7 @@ function Document({ children }: { children: ReactNode }) {
       </head>
       <body>
         {children}
+        <StylesheetPrefetch hrefs={prefetchStylesheets} />
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>

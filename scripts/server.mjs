@@ -41,8 +41,9 @@ export function securityHeaders({ nonce, https }) {
     "Content-Security-Policy": [
       "default-src 'self'",
       `script-src 'self' 'nonce-${nonce}' https://js.stripe.com`,
-      // Mantine and React set style attributes; styles cannot run code.
-      "style-src 'self' 'unsafe-inline'",
+      // Mantine and React set style attributes, and a first page carries its stylesheets as data: URLs
+      // (decision 130); styles cannot run code.
+      "style-src 'self' 'unsafe-inline' data:",
       "img-src 'self' data:",
       "connect-src 'self' https://api.stripe.com",
       "frame-src https://js.stripe.com https://hooks.stripe.com",

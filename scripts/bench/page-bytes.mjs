@@ -1,12 +1,16 @@
 import { request } from "node:http";
 import { gzipSync } from "node:zlib";
 import { startTags } from "./html.mjs";
+import { STYLESHEETS_COOKIE } from "./portal.mjs";
 
 /**
  * What a page makes a browser download: its HTML, the stylesheets it links and the scripts it loads or
  * modulepreloads from the app's own /build/. `gzip` uses zlib's default level, the unit issue 10's goals are
  * written in; `sent` is the body as the portal sends it to a browser that accepts Brotli (pages compressed by
  * the middleware, build assets as the build compressed them: decision 129), which is what the slow link carries.
+ * Each page is fetched with its jar, which holds the stylesheets cookie: the HTML links its stylesheet files.
+ * `html.firstVisitSent` is the HTML as sent to a browser without that cookie, its stylesheets inline
+ * (decision 130).
  */
 export async function measurePages(baseUrl, pages) {
   const assets = new Map();
@@ -30,7 +34,12 @@ export async function measurePages(baseUrl, pages) {
     results.push({
       path,
       status: response.status,
-      html: { raw: html.length, gzip: gzipSync(html).length, sent: await sentBytes(new URL(path, baseUrl), jar) },
+      html: {
+        raw: html.length,
+        gzip: gzipSync(html).length,
+        sent: await sentBytes(new URL(path, baseUrl), jar),
+        firstVisitSent: await sentBytes(new URL(path, baseUrl), jar?.without(STYLESHEETS_COOKIE)),
+      },
       css: await sum(refs.css),
       js: await sum(refs.js),
       external: refs.external,
@@ -46,7 +55,8 @@ function assetRefs(html) {
   const add = (set, href) => (href.startsWith("/build/") ? set : external).add(href);
   for (const link of startTags(html, "link")) {
     const rel = (link.rel ?? "").split(/\s+/);
-    if (rel.includes("stylesheet")) add(css, link.href);
+    // An inlined stylesheet (decision 130) names its file in data-href.
+    if (rel.includes("stylesheet")) add(css, link["data-href"] ?? link.href);
     // The portal marks its module preloads to start after the stylesheets (app/server/module-preloads.server.ts).
     if (rel.includes("modulepreload") || link["data-after-css"] === "modulepreload") add(js, link.href);
   }

@@ -1,5 +1,6 @@
 // paintedAt runs in the page.
 import { setTimeout as sleep } from "node:timers/promises";
+import { STYLESHEETS_COOKIE } from "./portal.mjs";
 import { floor, openOnSlowLink, POLL_MS, TIMEOUT_MS } from "./slow-link.mjs";
 
 /**
@@ -8,11 +9,13 @@ import { floor, openOnSlowLink, POLL_MS, TIMEOUT_MS } from "./slow-link.mjs";
  * before the render-blocking stylesheets have arrived, and then paints the whole server-rendered page,
  * form included) next to the floor of the page's own HTML and CSS bytes. JavaScript is left out of the
  * floor: nothing painted should wait for it. `pages` are rows of the bytes table with their jar.
+ * A cold browser has no stylesheets cookie, so it gets the page with its stylesheets inline (decision 130);
+ * the floor stays that of the HTML and the linked stylesheet files: two round trips.
  */
 export async function measurePaint(browser, baseUrl, pages) {
   const results = [];
   for (const { path, jar, bytes } of pages) {
-    const cookies = jar ? jar.entries().map(([name, value]) => ({ name, value, url: baseUrl })) : [];
+    const cookies = jar ? jar.without(STYLESHEETS_COOKIE).entries().map(([name, value]) => ({ name, value, url: baseUrl })) : [];
     const pageFloor = floor(bytes.html.sent, bytes.css.sent);
     const modes = {};
     for (const javaScript of [true, false]) {

@@ -78,9 +78,22 @@ export async function startPortal(root) {
   }
 }
 
+/**
+ * The cookie that tells the portal a browser has been given the build's stylesheet files
+ * (app/server/stylesheet-delivery.server.ts, decision 130). Without it, a page comes with its CSS inline.
+ */
+export const STYLESHEETS_COOKIE = "gk_styles";
+
 /** The cookies a browser would hold for the portal: enough of RFC 6265 for one host and path "/". */
 export class CookieJar {
   #cookies = new Map();
+
+  /** A copy without the cookie `name`. */
+  without(name) {
+    const copy = new CookieJar();
+    for (const [key, value] of this.#cookies) if (key !== name) copy.#cookies.set(key, value);
+    return copy;
+  }
 
   update(response) {
     for (const setCookie of response.headers.getSetCookie()) {
@@ -104,6 +117,13 @@ export class CookieJar {
   entries() {
     return [...this.#cookies];
   }
+}
+
+/** The cookies a browser holds after its first page, the sign-in form. */
+export async function firstVisit(baseUrl) {
+  const jar = new CookieJar();
+  jar.update(await fetch(`${baseUrl}/login`));
+  return jar;
 }
 
 /** Signs in through the real form, CSRF token included, as a browser without JavaScript would. */

@@ -14,12 +14,14 @@ export async function measureSignIn(browser, url, pageBytes) {
   for (const javaScript of [true, false]) {
     const runs = [];
     for (let run = 0; run < RUNS; run++) runs.push(await loadOnce(browser, url, javaScript));
-    const subresourceBytes = pageBytes.css.sent + (javaScript ? pageBytes.js.sent : 0);
+    // A cold browser gets the page with its stylesheet inline (decision 130): the HTML as a first visit gets it,
+    // then the scripts.
+    const subresourceBytes = javaScript ? pageBytes.js.sent : 0;
     modes.push({
       javaScript,
       usableMs: median(runs.map((run) => run.usableMs)),
       visibleMs: median(runs.map((run) => run.visibleMs)),
-      floor: floor(pageBytes.html.sent, subresourceBytes),
+      floor: floor(pageBytes.html.firstVisitSent, subresourceBytes),
       wire: {
         requests: median(runs.map((run) => run.wire.requests)),
         bytes: median(runs.map((run) => run.wire.bytes)),

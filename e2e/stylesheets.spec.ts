@@ -1,0 +1,65 @@
+import { readdirSync } from "node:fs";
+import type { Page } from "@playwright/test";
+import { DEMO, DEMO_PASSWORD, expect, test } from "./fixtures";
+
+/** The build's stylesheet files, as the portal serves them under /build/. */
+const BUILD_STYLESHEETS = readdirSync("public/build/_assets")
+  .filter((name) => name.endsWith(".css"))
+  .map((name) => `/build/_assets/${name}`);
+
+/** The page's stylesheet links: where each points, and the file an inlined one came from. */
+const stylesheetLinks = (page: Page) =>
+  page.locator('link[rel="stylesheet"]').evaluateAll((links) =>
+    links.map((link) => ({ href: link.getAttribute("href") ?? "", file: link.getAttribute("data-href") })),
+  );
+
+/** Whether every build stylesheet came from the browser's cache on this page load (no bytes over the network). */
+const stylesheetsFromCache = (page: Page) =>
+  page.evaluate(() =>
+    performance
+      .getEntriesByType("resource")
+      .filter((entry) => entry.name.endsWith(".css"))
+      .map((entry) => ({ name: new URL(entry.name).pathname, transferSize: (entry as PerformanceResourceTiming).transferSize })),
+  );
+
+test.describe("stylesheets on a first visit (decision 130)", () => {
+  test("the first page paints from stylesheets in its HTML, fetches every stylesheet file after, and the next pages use them", async ({
+    page,
+    javaScriptEnabled,
+  }) => {
+    const fetched = new Set<string>();
+    page.on("requestfinished", (request) => fetched.add(new URL(request.url()).pathname));
+
+    await page.goto("/login");
+    const [root] = await stylesheetLinks(page);
+    expect(root?.href).toMatch(/^data:text\/css;charset=utf-8,/);
+    expect(root?.file).toMatch(/^\/build\/_assets\/root-[\w-]+\.css$/);
+    // root.css sets the body's margin; a page without its stylesheet would have the browser's 8px.
+    await expect(page.locator("body")).toHaveCSS("margin", "0px");
+    expect((await page.context().cookies()).map((cookie) => cookie.name)).toContain("gk_styles");
+    // Every stylesheet file of the build, for the pages after this one, fetched once the page has loaded.
+    await expect.poll(() => BUILD_STYLESHEETS.filter((file) => !fetched.has(file))).toEqual([]);
+
+    // Signing in on this same page: with JavaScript, /home comes into this document.
+    await page.getByLabel("Email").fill(DEMO.customer);
+    await page.getByLabel("Password").fill(DEMO_PASSWORD);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expect(page).toHaveURL(/\/home$/);
+    await expect(page.locator("body")).toHaveCSS("margin", "0px");
+    const links = await stylesheetLinks(page);
+    if (javaScriptEnabled) {
+      // The same document: the root's inlined stylesheet stays, and the portal's layer comes as its file.
+      expect(links[0]?.href).toBe(root?.href);
+      expect(links.slice(1).map((link) => link.href)).toEqual([expect.stringMatching(/^\/build\/_assets\/portal-/)]);
+    } else {
+      // A new page for a browser that has the files: plain links, answered from its cache.
+      expect(links.map((link) => link.href)).toEqual([
+        expect.stringMatching(/^\/build\/_assets\/root-/),
+        expect.stringMatching(/^\/build\/_assets\/portal-/),
+      ]);
+      const entries = await stylesheetsFromCache(page);
+      expect(entries).toHaveLength(2);
+      for (const entry of entries) expect(entry.transferSize, entry.name).toBe(0);
+    }
+  });
+});
