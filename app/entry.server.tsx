@@ -28,18 +28,25 @@ export default function handleRequest(
   const nonce = loadContext.cspNonce;
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
+    // Cleared once the page is whole: a pending timer kept each finished render (and its page) in memory for
+    // ABORT_DELAY, thousands of them under load.
+    let abortTimer: NodeJS.Timeout | undefined;
     const chunks: Buffer[] = [];
     const page = new Writable({
+      // React aborts a render whose destination closes. This buffer only closes once the page is whole, and
+      // that abort then ended it a second time: an ERR_STREAM_ALREADY_FINISHED error, stack and all, per page.
+      emitClose: false,
       write(chunk: Buffer, _encoding, done) {
         chunks.push(chunk);
         done();
       },
       final(done) {
+        clearTimeout(abortTimer);
         responseHeaders.set("Content-Type", "text/html; charset=utf-8");
         responseHeaders.set("Cache-Control", "no-store");
         const html = preloadScriptsAfterStylesheets(Buffer.concat(chunks).toString("utf8"), nonce);
         deliverStylesheets(request, html, responseHeaders).then(
-          (page) => resolve(new Response(page, { headers: responseHeaders, status: responseStatusCode })),
+          (delivered) => resolve(new Response(delivered, { headers: responseHeaders, status: responseStatusCode })),
           reject,
         );
         done();
@@ -67,8 +74,8 @@ export default function handleRequest(
         },
       },
     );
-    // unref: a finished response must not keep the process alive for ABORT_DELAY after SIGTERM.
-    setTimeout(abort, ABORT_DELAY).unref();
+    // unref: it must not keep the process alive after SIGTERM.
+    abortTimer = setTimeout(abort, ABORT_DELAY).unref();
   });
 }
 
