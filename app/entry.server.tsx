@@ -28,9 +28,6 @@ export default function handleRequest(
   const nonce = loadContext.cspNonce;
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
-    // Cleared once the page is whole: a pending timer kept each finished render (and its page) in memory for
-    // ABORT_DELAY, thousands of them under load.
-    let abortTimer: NodeJS.Timeout | undefined;
     const chunks: Buffer[] = [];
     const page = new Writable({
       // React aborts a render whose destination closes. This buffer only closes once the page is whole, and
@@ -74,8 +71,10 @@ export default function handleRequest(
         },
       },
     );
-    // unref: it must not keep the process alive after SIGTERM.
-    abortTimer = setTimeout(abort, ABORT_DELAY).unref();
+    // Cleared in final once the page is whole (React starts rendering on a later turn, so final always comes
+    // after this line): a pending timer kept each finished render and its page in memory for ABORT_DELAY,
+    // thousands of them under load. unref: it must not keep the process alive after SIGTERM.
+    const abortTimer = setTimeout(abort, ABORT_DELAY).unref();
   });
 }
 
