@@ -5,7 +5,7 @@ import { renderToPipeableStream } from "react-dom/server";
 import { JOB_KINDS } from "~/server/jobs/kinds.server";
 import { startJobRunner } from "~/server/jobs/runner.server";
 import { preloadScriptsAfterStylesheets } from "~/server/module-preloads.server";
-import { deliverStylesheets } from "~/server/stylesheet-delivery.server";
+import { inlineStylesheets, pageInlinesStylesheets } from "~/server/stylesheet-delivery.server";
 import { NonceContext } from "~/ui/nonce";
 
 // The server process runs the durable jobs (orders, ...) and resumes the ones a restart interrupted.
@@ -42,10 +42,8 @@ export default function handleRequest(
         responseHeaders.set("Content-Type", "text/html; charset=utf-8");
         responseHeaders.set("Cache-Control", "no-store");
         const html = preloadScriptsAfterStylesheets(Buffer.concat(chunks).toString("utf8"), nonce);
-        deliverStylesheets(request, html, responseHeaders).then(
-          (delivered) => resolve(new Response(delivered, { headers: responseHeaders, status: responseStatusCode })),
-          reject,
-        );
+        const delivered = pageInlinesStylesheets(remixContext) ? inlineStylesheets(html) : html;
+        resolve(new Response(delivered, { headers: responseHeaders, status: responseStatusCode }));
         done();
       },
     });

@@ -14,7 +14,7 @@ import type { ReactNode } from "react";
 import { AuthenticityTokenProvider } from "remix-utils/csrf/react";
 import { commitCsrfToken } from "~/server/csrf.server";
 import { takeToast } from "~/server/session.server";
-import { browserHasStylesheets, EVERY_STYLESHEET } from "~/server/stylesheet-delivery.server";
+import { stylesheetsToFetch } from "~/server/stylesheet-delivery.server";
 import rootStyles from "~/styles/root.css";
 import { ErrorPage } from "~/ui/error-page";
 import { useNonce } from "~/ui/nonce";
@@ -32,9 +32,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const headers = new Headers();
   if (csrfCookie) headers.append("Set-Cookie", csrfCookie);
   if (setCookie) headers.append("Set-Cookie", setCookie);
-  // A page that inlines its stylesheets also fetches every stylesheet file for the next pages (decision 130).
-  const prefetchStylesheets = (await browserHasStylesheets(request)) ? [] : EVERY_STYLESHEET;
-  return json({ csrfToken, toast, prefetchStylesheets }, { headers });
+  // A page for a browser without the stylesheets inlines them and fetches every file for the next pages
+  // (decision 130); entry.server.tsx inlines them when this list is not empty.
+  const stylesheets = await stylesheetsToFetch(request);
+  if (stylesheets.setCookie) headers.append("Set-Cookie", stylesheets.setCookie);
+  return json({ csrfToken, toast, prefetchStylesheets: stylesheets.hrefs }, { headers });
 }
 
 function Document({ children }: { children: ReactNode }) {

@@ -15,6 +15,14 @@ export function isHttps(request: Request): boolean {
  */
 const prefixed = (https: boolean, name: string) => (https ? `__Host-${name}` : `__${name}`);
 
+/**
+ * A browser's own setting, kept for a year and read only by the server. It is not signed: a forged value only
+ * changes how the portal serves that browser's own pages.
+ */
+export function browserSettingCookie(name: string): Cookie {
+  return createCookie(name, { path: "/", sameSite: "lax", httpOnly: true, maxAge: 60 * 60 * 24 * 365 });
+}
+
 /** The most recent Cookie headers' parsed values are kept, per cookie; more would only be a bigger cache. */
 const PARSED_HEADERS_KEPT = 1000;
 

@@ -1,13 +1,8 @@
-import { createCookie } from "@remix-run/node";
 import { z } from "zod";
+import { browserSettingCookie } from "./cookies.server";
 
 /** Whether the user collapsed the sidebar; kept in a cookie so the server renders it that way on every page. */
-const sidebarCookie = createCookie("gk_sidebar", {
-  path: "/",
-  sameSite: "lax",
-  httpOnly: true,
-  maxAge: 60 * 60 * 24 * 365,
-});
+const sidebarCookie = browserSettingCookie("gk_sidebar");
 
 export async function isSidebarCollapsed(request: Request): Promise<boolean> {
   return (await sidebarCookie.parse(request.headers.get("Cookie"))) === "collapsed";

@@ -1,11 +1,12 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { createCookie } from "@remix-run/node";
+import type { EntryContext } from "@remix-run/node";
 import forms from "~/styles/forms.css";
 import mantineList from "~/styles/mantine-list.css";
 import portal from "~/styles/portal.css";
 import root from "~/styles/root.css";
+import { browserSettingCookie } from "./cookies.server";
 
 /**
  * How a page's stylesheets reach the browser (decision 130). A browser that does not have them yet gets
@@ -13,29 +14,37 @@ import root from "~/styles/root.css";
  * every stylesheet file for later pages; one that has them gets plain links to the cached files.
  */
 
-/** Every stylesheet of the build, the layers of decision 102. `tests/server` checks none is missing. */
+/** Every stylesheet of the build, the layers of decision 102. `e2e/stylesheets.spec.ts` checks none is missing. */
 export const EVERY_STYLESHEET: readonly string[] = [root, portal, mantineList, forms];
 
 /** Names this build's stylesheets: a new build with other CSS has new file names, so a new version. */
 const STYLESHEETS_VERSION = createHash("sha256").update(EVERY_STYLESHEET.join("\n")).digest("base64url").slice(0, 12);
 
-/**
- * "This browser has been given this build's stylesheet files." Not a secret and not signed: a forged or
- * stale value only means plain links, which work either way. It lives as long as the files are cached.
- */
-const stylesheetsCookie = createCookie("gk_styles", {
-  path: "/",
-  sameSite: "lax",
-  httpOnly: true,
-  maxAge: 60 * 60 * 24 * 365,
-});
+/** "This browser has been given this build's stylesheet files": a forged or stale value only means plain links. */
+const stylesheetsCookie = browserSettingCookie("gk_styles");
 
-export async function browserHasStylesheets(request: Request): Promise<boolean> {
-  return (await stylesheetsCookie.parse(request.headers.get("Cookie"))) === STYLESHEETS_VERSION;
+/**
+ * The root loader's one decision per page: for a browser without the stylesheets, the files to fetch after
+ * the page (which then carries them inline) and the cookie that says it has them; for one with them, none.
+ */
+export async function stylesheetsToFetch(request: Request): Promise<{ hrefs: readonly string[]; setCookie: string | null }> {
+  if ((await stylesheetsCookie.parse(request.headers.get("Cookie"))) === STYLESHEETS_VERSION) {
+    return { hrefs: [], setCookie: null };
+  }
+  return { hrefs: EVERY_STYLESHEET, setCookie: await stylesheetsCookie.serialize(STYLESHEETS_VERSION) };
+}
+
+/** Whether the root loader chose to send this page's stylesheets inline (its `prefetchStylesheets`). */
+export function pageInlinesStylesheets(remixContext: EntryContext): boolean {
+  const rootData = remixContext.staticHandlerContext.loaderData.root as { prefetchStylesheets?: readonly string[] } | undefined;
+  return Boolean(rootData?.prefetchStylesheets?.length);
 }
 
 /** A build stylesheet link as Remix's <Links> writes it. */
 const STYLESHEET_LINK = /<link rel="stylesheet" href="(\/build\/_assets\/[\w.-]+\.css)"\/>/g;
+
+/** Where the server serves /build/ from (scripts/server.mjs). */
+const PUBLIC_DIRECTORY = path.join(process.cwd(), "public");
 
 /** Read once per file: build assets never change while the process runs (a new build is a new file). */
 const contents = new Map<string, string | null>();
@@ -71,20 +80,10 @@ export function stylesheetDataUrl(css: string): string {
  * keeps it while its route is on screen. `data-href` names the file, for people and for the bench. A file
  * that cannot be read keeps its plain link.
  */
-export function inlineStylesheets(html: string, publicDirectory: string): string {
+export function inlineStylesheets(html: string, publicDirectory = PUBLIC_DIRECTORY): string {
   return html.replace(STYLESHEET_LINK, (link, href: string) => {
     const css = stylesheetText(href, publicDirectory);
     if (css === null) return link;
     return `<link rel="stylesheet" href="${stylesheetDataUrl(css)}" data-href="${href}"/>`;
   });
-}
-
-/**
- * The page as this browser should get it: its stylesheets inlined, with the cookie that says the files are
- * on their way, unless the browser already has them.
- */
-export async function deliverStylesheets(request: Request, html: string, headers: Headers): Promise<string> {
-  if (await browserHasStylesheets(request)) return html;
-  headers.append("Set-Cookie", await stylesheetsCookie.serialize(STYLESHEETS_VERSION));
-  return inlineStylesheets(html, path.join(process.cwd(), "public"));
 }

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { deliverStylesheets, inlineStylesheets, stylesheetDataUrl } from "~/server/stylesheet-delivery.server";
+import { EVERY_STYLESHEET, inlineStylesheets, stylesheetDataUrl, stylesheetsToFetch } from "~/server/stylesheet-delivery.server";
 
 // Everything a data: URL inside an HTML attribute could trip over: %, #, quotes, &, <, >, tabs, newlines, non-ASCII.
 const TRICKY_CSS = `.a{width:100%;color:#fff;content:"\\"a&b<c>"}\n\t.b::after{content:'→ é'}`;
@@ -41,24 +41,17 @@ describe("a page's stylesheets inline", () => {
 });
 
 describe("which browsers get them inline", () => {
-  const page = "<p>page</p>";
-
   it("inlines them for a browser without the stylesheets cookie and gives it the cookie, then not again", async () => {
-    const firstHeaders = new Headers();
-    await deliverStylesheets(new Request("http://portal.test/login"), page, firstHeaders);
-    const cookie = firstHeaders.get("Set-Cookie");
-    expect(cookie).toMatch(/^gk_styles=[^;]+; Max-Age=31536000; Path=\/; HttpOnly; SameSite=Lax$/);
+    const first = await stylesheetsToFetch(new Request("http://portal.test/login"));
+    expect(first.hrefs).toBe(EVERY_STYLESHEET);
+    expect(first.setCookie).toMatch(/^gk_styles=[^;]+; Max-Age=31536000; Path=\/; HttpOnly; SameSite=Lax$/);
 
-    const laterHeaders = new Headers();
-    const request = new Request("http://portal.test/home", { headers: { Cookie: cookie?.split(";")[0] ?? "" } });
-    expect(await deliverStylesheets(request, page, laterHeaders)).toBe(page);
-    expect(laterHeaders.get("Set-Cookie")).toBeNull();
+    const request = new Request("http://portal.test/home", { headers: { Cookie: first.setCookie?.split(";")[0] ?? "" } });
+    expect(await stylesheetsToFetch(request)).toEqual({ hrefs: [], setCookie: null });
   });
 
   it("inlines them again for a cookie from another build's stylesheets", async () => {
-    const headers = new Headers();
     const request = new Request("http://portal.test/home", { headers: { Cookie: "gk_styles=ImFub3RoZXIi" } });
-    await deliverStylesheets(request, page, headers);
-    expect(headers.get("Set-Cookie")).toMatch(/^gk_styles=/);
+    expect((await stylesheetsToFetch(request)).setCookie).toMatch(/^gk_styles=/);
   });
 });
