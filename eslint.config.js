@@ -65,6 +65,11 @@ export default tseslint.config(
               importNames: ["ValidatedForm"],
               message: "Use ValidatedForm from ~/ui/validated-form: it drops checks that end after the form has gone (decision 105).",
             },
+            {
+              name: "@remix-run/react",
+              importNames: ["Link", "NavLink"],
+              message: "Use Link from ~/ui/link: a plain <a> that one listener in the root navigates (decision 131).",
+            },
             ...[
               "zod",
               "@remix-validated-form/with-zod",

@@ -17,6 +17,7 @@ import { takeToast } from "~/server/session.server";
 import { stylesheetsToFetch } from "~/server/stylesheet-delivery.server";
 import rootStyles from "~/styles/root.css";
 import { ErrorPage } from "~/ui/error-page";
+import { LinkNavigation } from "~/ui/link";
 import { useNonce } from "~/ui/nonce";
 import { StylesheetPrefetch } from "~/ui/stylesheet-prefetch";
 import { ToastMessage } from "~/ui/toast";
@@ -57,6 +58,7 @@ function Document({ children }: { children: ReactNode }) {
       <body>
         {children}
         <StylesheetPrefetch hrefs={prefetchStylesheets} />
+        <LinkNavigation />
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>

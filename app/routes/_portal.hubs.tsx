@@ -1,6 +1,7 @@
 import { Anchor, Text } from "~/ui/typography";
 import { json, redirect, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Link, Outlet, useLoaderData } from "@remix-run/react";
+import { Outlet, useLoaderData } from "@remix-run/react";
+import { Link } from "~/ui/link";
 import { cloudHubStepUrl } from "~/domain/cloud-hub-steps";
 import { formatDate } from "~/domain/format";
 import { HUB_TYPE_LABELS, HUBS_PER_PAGE, hubsHref, hubsSearch, requestedHubType, type HubsQuery, type HubType } from "~/domain/hubs";

@@ -1,5 +1,6 @@
 import type { MetaFunction } from "@remix-run/node";
-import { Link, Outlet } from "@remix-run/react";
+import { Outlet } from "@remix-run/react";
+import { Link } from "~/ui/link";
 import { documentTitle, InfoPage, PageErrorBoundary } from "~/ui/page";
 
 export const handle = { title: "Store" };

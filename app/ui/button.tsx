@@ -1,7 +1,7 @@
 import classes from "@mantine-parts/components/Button/Button.module.css.mjs";
 import loaderClasses from "@mantine-parts/components/Loader/Loader.module.css.mjs";
 import unstyledClasses from "@mantine-parts/components/UnstyledButton/UnstyledButton.module.css.mjs";
-import { Link, type LinkProps } from "@remix-run/react";
+import { Link, type LinkProps } from "~/ui/link";
 import { forwardRef, type ComponentPropsWithoutRef, type CSSProperties, type ReactNode } from "react";
 import { joinClasses, rem } from "./plain-parts";
 
@@ -119,7 +119,7 @@ export const Button = forwardRef<HTMLButtonElement, ButtonLook & ComponentPropsW
 });
 
 /**
- * A Remix `<Link>` drawn as Mantine's Button. While loading it is `aria-disabled`, where Mantine puts
+ * A portal `<Link>` (`~/ui/link`) drawn as Mantine's Button. While loading it is `aria-disabled`, where Mantine puts
  * `disabled` on the `<a>` (not an attribute links have).
  */
 export function LinkButton({ variant, size, loading, loadingLabel, className, style, children, ...others }: ButtonLook & LinkProps) {

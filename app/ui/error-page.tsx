@@ -1,4 +1,5 @@
-import { Link, isRouteErrorResponse } from "@remix-run/react";
+import { isRouteErrorResponse } from "@remix-run/react";
+import { Link } from "~/ui/link";
 
 const TITLES: Record<number, string> = {
   403: "You don't have access to this page",

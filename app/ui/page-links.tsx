@@ -1,4 +1,4 @@
-import { Link } from "@remix-run/react";
+import { Link } from "~/ui/link";
 import { pageLinkNumbers, pageRangeText } from "~/domain/pagination";
 import { ANCHOR_CLASS, GROUP_CLASS, groupStyle, SMALL_TEXT_STYLE, TEXT_CLASS } from "./plain-parts";
 

@@ -1,4 +1,5 @@
-import { Link, useRouteError, type UIMatch } from "@remix-run/react";
+import { useRouteError, type UIMatch } from "@remix-run/react";
+import { Link } from "~/ui/link";
 import type { ReactNode } from "react";
 import { ErrorPage } from "./error-page";
 import type { PageSection } from "~/content/types";

@@ -1,4 +1,5 @@
-import { Link, useNavigate } from "@remix-run/react";
+import { useNavigate } from "@remix-run/react";
+import { Link } from "~/ui/link";
 import { useId, useLayoutEffect, useRef, type CSSProperties, type ReactNode, type SyntheticEvent } from "react";
 
 /**

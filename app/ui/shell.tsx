@@ -1,4 +1,5 @@
-import { Form, Link, useFetcher, useLocation } from "@remix-run/react";
+import { Form, useFetcher, useLocation } from "@remix-run/react";
+import { Link } from "~/ui/link";
 import type { ReactNode } from "react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { isActive, isSubmenu, isSubmenuOpen, sidebarFor, type NavLinkItem } from "~/domain/navigation";

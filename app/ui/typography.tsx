@@ -1,5 +1,5 @@
 import titleClasses from "@mantine-parts/components/Title/Title.module.css.mjs";
-import { Link, type LinkProps } from "@remix-run/react";
+import { Link, type LinkProps } from "~/ui/link";
 import type { ComponentPropsWithoutRef, CSSProperties } from "react";
 import { ANCHOR_CLASS, fontSize, joinClasses, styleProps, TEXT_CLASS, type FontSize, type Spacing, type StyleProps } from "./plain-parts";
 
@@ -30,7 +30,7 @@ export function Text({ size, span = false, className, mt, mb, ml, c, fw, ta, miw
   );
 }
 
-/** Mantine's Anchor rendered as a Remix `<Link>` (every anchor in the portal is a link within it). */
+/** Mantine's Anchor rendered as a portal `<Link>` (`~/ui/link`) (every anchor in the portal is a link within it). */
 export function Anchor({ size, ...others }: LinkProps & { size?: "sm" }) {
   return <Link className={ANCHOR_CLASS} style={fontSize("text", size)} data-size={size} data-underline="hover" {...others} />;
 }

@@ -8,7 +8,7 @@ import {
   Table as MantineTable,
   TextInput as MantineTextInput,
 } from "@mantine/core";
-import { Link } from "@remix-run/react";
+import { Link } from "~/ui/link";
 import { Button, LinkButton } from "~/ui/button";
 import { Checkbox, InputWrapper, NativeSelect, Radio, RadioGroup, TextInput } from "~/ui/inputs";
 import { Table } from "~/ui/table";

@@ -6,7 +6,7 @@ import {
   ThemeIcon as MantineThemeIcon,
   Title as MantineTitle,
 } from "@mantine/core";
-import { Link } from "@remix-run/react";
+import { Link } from "~/ui/link";
 import { ACCESSIBLE_GREEN } from "~/ui/theme";
 import { Badge } from "~/ui/badge";
 import { List, ThemeIcon } from "~/ui/list";
