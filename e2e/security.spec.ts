@@ -34,22 +34,29 @@ test.describe("the HTTP layer", () => {
     const html = await page.text();
     const asset = /src="(\/build\/[^"]+\.js)"/.exec(html)?.[1] ?? /href="(\/build\/[^"]+\.js)"/.exec(html)?.[1];
     expect(asset, "a build asset on the login page").toBeTruthy();
-    const responses = {
+    const pages = {
       document: page,
-      "static file": await api.get("/favicon.svg"),
-      "build asset": await api.get(asset ?? ""),
       "resource route": await api.get("/healthz"),
       "not found": await api.get("/no-such-page"),
       "too large": await api.post("/login", { headers: { "Content-Type": "text/plain" }, data: "x".repeat(1024 * 1024 + 1) }),
     };
-    for (const [what, response] of Object.entries(responses)) {
+    const files = { "static file": await api.get("/favicon.svg"), "build asset": await api.get(asset ?? "") };
+    for (const [what, response] of Object.entries({ ...pages, ...files })) {
       const headers = response.headers();
       expect(headers["x-frame-options"], what).toBe("DENY");
       expect(headers["x-content-type-options"], what).toBe("nosniff");
       expect(headers["referrer-policy"], what).toBe("strict-origin-when-cross-origin");
-      const scriptSrc = /script-src ([^;]+)/.exec(headers["content-security-policy"] ?? "")?.[1] ?? "";
+    }
+    for (const [what, response] of Object.entries(pages)) {
+      const scriptSrc = /script-src ([^;]+)/.exec(response.headers()["content-security-policy"] ?? "")?.[1] ?? "";
       expect(scriptSrc, what).toMatch(/'nonce-[A-Za-z0-9+/=]{20,}'/);
       expect(scriptSrc, what).not.toContain("unsafe-inline");
+    }
+    // A file is no page: opened as a document, it runs and loads nothing (decision 132).
+    for (const [what, response] of Object.entries(files)) {
+      expect(response.headers()["content-security-policy"], what).toBe(
+        "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; sandbox",
+      );
     }
     const nonce = /'nonce-([^']+)'/.exec(page.headers()["content-security-policy"])?.[1];
     const scripts = html.match(/<script\b[^>]*>/g) ?? [];

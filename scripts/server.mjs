@@ -57,6 +57,14 @@ export function securityHeaders({ nonce, https }) {
   return headers;
 }
 
+/**
+ * A file's policy in place of the page policy (build assets and public files): no file is a page of the portal,
+ * so one opened as a document (an SVG, say) runs nothing and loads nothing; only its own inline styles apply.
+ * Each script's response is also 400 bytes shorter than with the page policy and its nonce (decision 132).
+ */
+export const FILE_POLICY = "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; sandbox";
+const withFilePolicy = (res) => res.setHeader("Content-Security-Policy", FILE_POLICY);
+
 function refuse(res, status, message) {
   // The rest of the body is never read, so the connection cannot be reused for another request.
   res.set("Connection", "close").status(status).type("text/plain").send(message);
@@ -140,17 +148,18 @@ export function createApp({ build, mode = process.env.NODE_ENV ?? "production", 
   app.use(compression());
   // The same caching as remix-serve: fingerprinted build assets forever, other public files for an hour. Build
   // assets go out as the build compressed them (scripts/compress-build.mjs, decision 129); the compression
-  // middleware leaves a response that already has its encoding alone.
+  // middleware leaves a response that already has its encoding alone. An immutable asset is never revalidated
+  // or fetched in ranges, so it goes without ETag, Last-Modified and Accept-Ranges (decision 132).
   app.use(
     "/build",
     expressStaticGzip("public/build", {
       enableBrotli: true,
       orderPreference: ["br", "gzip"],
-      serveStatic: { immutable: true, maxAge: "1y" },
+      serveStatic: { immutable: true, maxAge: "1y", etag: false, lastModified: false, acceptRanges: false, setHeaders: withFilePolicy },
     }),
   );
   // Every file in public/ has an extension and no page has one, so a page skips the file-system lookup.
-  const publicFiles = express.static("public", { maxAge: "1h" });
+  const publicFiles = express.static("public", { maxAge: "1h", setHeaders: withFilePolicy });
   app.use((req, res, next) => (path.extname(req.path) ? publicFiles(req, res, next) : next()));
   app.use(morgan("tiny"));
   app.use(limitBody(BODY_LIMIT_BYTES));
