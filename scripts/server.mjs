@@ -62,7 +62,7 @@ export function securityHeaders({ nonce, https }) {
  * so one opened as a document (an SVG, say) runs nothing and loads nothing; only its own inline styles apply.
  * Each script's response is also 400 bytes shorter than with the page policy and its nonce (decision 132).
  */
-export const FILE_POLICY = "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; sandbox";
+const FILE_POLICY = "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; sandbox";
 const withFilePolicy = (res) => res.setHeader("Content-Security-Policy", FILE_POLICY);
 
 function refuse(res, status, message) {

@@ -119,8 +119,8 @@ export const Button = forwardRef<HTMLButtonElement, ButtonLook & ComponentPropsW
 });
 
 /**
- * A portal `<Link>` (`~/ui/link`) drawn as Mantine's Button. While loading it is `aria-disabled`, where Mantine puts
- * `disabled` on the `<a>` (not an attribute links have).
+ * The portal's `<Link>` (`~/ui/link`) drawn as Mantine's Button. While loading it is `aria-disabled`, where
+ * Mantine puts `disabled` on the `<a>` (not an attribute links have).
  */
 export function LinkButton({ variant, size, loading, loadingLabel, className, style, children, ...others }: ButtonLook & LinkProps) {
   const look = { variant, size, loading, loadingLabel };

@@ -30,7 +30,7 @@ export function Text({ size, span = false, className, mt, mb, ml, c, fw, ta, miw
   );
 }
 
-/** Mantine's Anchor rendered as a portal `<Link>` (`~/ui/link`) (every anchor in the portal is a link within it). */
+/** Mantine's Anchor rendered as the portal's `<Link>` from `~/ui/link` (every anchor in the portal is a link within it). */
 export function Anchor({ size, ...others }: LinkProps & { size?: "sm" }) {
   return <Link className={ANCHOR_CLASS} style={fontSize("text", size)} data-size={size} data-underline="hover" {...others} />;
 }
