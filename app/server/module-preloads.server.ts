@@ -10,7 +10,7 @@
  * and it leaves extra nodes at the end of <head> alone.
  */
 const PRELOAD = /<link rel="modulepreload" href="([^"]+)"\/>/g;
-const DEFERRED = '<link data-after-css="modulepreload" href="$1"/>';
+const deferred = (href: string) => `<link data-after-css="modulepreload" href="${href}"/>`;
 const HEAD_END = "</head>";
 
 /** The page's script URLs as a script literal; `<` escaped so that no URL can close the script element. */
@@ -20,9 +20,14 @@ const preloadAfterStylesheets = (hrefs: string[], nonce: string | undefined) =>
 
 /** One page's whole HTML, its module preloads deferred; `nonce` is the page's CSP nonce. */
 export function preloadScriptsAfterStylesheets(html: string, nonce: string | undefined): string {
-  const hrefs = Array.from(html.matchAll(PRELOAD), (match) => match[1] ?? "");
   const headEnd = html.indexOf(HEAD_END);
-  if (hrefs.length === 0 || headEnd < 0) return html;
-  const rewritten = html.slice(headEnd).replace(PRELOAD, DEFERRED);
+  if (headEnd < 0) return html;
+  // One pass over the body: each preload is collected and made inert at once.
+  const hrefs: string[] = [];
+  const rewritten = html.slice(headEnd).replace(PRELOAD, (_preload, href: string) => {
+    hrefs.push(href);
+    return deferred(href);
+  });
+  if (hrefs.length === 0) return html;
   return html.slice(0, headEnd) + preloadAfterStylesheets(hrefs, nonce) + rewritten;
 }

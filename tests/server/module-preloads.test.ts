@@ -30,4 +30,12 @@ describe("module preloads wait for the stylesheets", () => {
     const page = '<head></head><link rel="modulepreload" href="/x</script>.js"/>';
     expect(preloadScriptsAfterStylesheets(page, undefined)).toContain('["/x\\u003c/script>.js"]');
   });
+
+  it("keeps a splat route's file name, whose `$` means nothing to it", () => {
+    const page = '<head></head><link rel="modulepreload" href="/build/routes/$-T3X6RMG6.js"/>';
+    expect(preloadScriptsAfterStylesheets(page, undefined)).toBe(
+      `<head>${PRELOAD("").replace('["/b.js","/c.js"]', '["/build/routes/$-T3X6RMG6.js"]')}</head>` +
+        '<link data-after-css="modulepreload" href="/build/routes/$-T3X6RMG6.js"/>',
+    );
+  });
 });
