@@ -104,8 +104,9 @@ export function loginUrlFor(request: Request): string {
 
 /**
  * The signed-in user and their session, looked up once per request: the shell's loader and the page's
- * loader run with the same Request, so they share one session read and one query. A loader after an
- * action gets a new Request, so it sees what the action changed.
+ * loader run with the same Request (Remix copied it per loader until decision 134's patch), so they share
+ * one session read and one query. A loader after an action gets a new Request, so it sees what the action
+ * changed.
  */
 const signedInByRequest = new WeakMap<Request, Promise<{ user: UserRecord; session: SessionRecord } | null>>();
 

@@ -56,8 +56,9 @@ export function currentSession(request: Request): Promise<SessionRecord | null> 
 
 /**
  * A request's session is read once: the root's CSRF token and the shell's user both ask for it, and the
- * signed cookie's check and the query were a tenth of a page's server time (issue 10's profile). A loader
- * after an action gets a new Request, so it sees what the action changed.
+ * signed cookie's check and the query were a tenth of a page's server time (issue 10's profile). Every
+ * loader of a page gets the same Request only with decision 134's patch; without it, this cache never served
+ * a second loader. A loader after an action gets a new Request, so it sees what the action changed.
  */
 const sessionByRequest = new WeakMap<Request, Promise<SessionRecord | null>>();
 const sessionById = db.select().from(sessions).where(eq(sessions.id, sql.placeholder("id"))).prepare();
