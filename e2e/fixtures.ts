@@ -60,17 +60,23 @@ async function waitForHealth(baseURL: string, port: number, child: ChildProcess,
 
 /**
  * Starts the built portal on a free port with an empty database (migrated and demo-seeded at start), or,
- * given a directory, on the database already there (a restart); the caller then owns the directory.
+ * given a directory, on the database already there (a restart); the caller then owns the directory. With
+ * `workers`, it starts as `npm start` does (scripts/start.mjs: a primary and that many worker processes).
  */
-export async function startPortal({ directory: reused, env: extraEnv = {} }: { directory?: string; env?: Record<string, string> } = {}) {
+export async function startPortal({
+  directory: reused,
+  env: extraEnv = {},
+  workers,
+}: { directory?: string; env?: Record<string, string>; workers?: number } = {}) {
   const directory = reused ?? mkdtempSync(path.join(tmpdir(), "gk-portal-e2e-"));
   const databaseFile = path.join(directory, "portal.sqlite");
   const port = await freePort();
   let stdout = "";
   let stderr = "";
-  const child = spawn(process.execPath, ["scripts/server.mjs"], {
+  const child = spawn(process.execPath, [workers ? "scripts/start.mjs" : "scripts/server.mjs"], {
     env: {
       ...process.env,
+      ...(workers ? { WEB_CONCURRENCY: String(workers) } : {}),
       NODE_ENV: "production",
       PORT: String(port),
       DATABASE_URL: `file:${databaseFile}`,
@@ -93,6 +99,7 @@ export async function startPortal({ directory: reused, env: extraEnv = {} }: { d
   return {
     baseURL,
     directory,
+    pid: child.pid,
     databaseFile,
     stderr: () => stderr,
     stdout: () => stdout,

@@ -6,6 +6,7 @@
 // only from the environment.
 import { randomBytes } from "node:crypto";
 import { statSync, watch } from "node:fs";
+import { createServer } from "node:http";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { Readable } from "node:stream";
@@ -15,6 +16,7 @@ import compression from "compression";
 import express from "express";
 import expressStaticGzip from "express-static-gzip";
 import morgan from "morgan";
+import { FROM_PRIMARY, NEW_CONNECTION, WORKER_READY } from "./start.mjs";
 
 /** Bodies above this are refused with 413: no portal form comes near it. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -167,6 +169,54 @@ export function createApp({ build, mode = process.env.NODE_ENV ?? "production", 
   return app;
 }
 
+/** How long a stopping worker gives its open connections before it exits anyway. */
+const STOP_GRACE_MS = 10_000;
+
+/**
+ * A worker of scripts/start.mjs: the primary listens and sends each new connection to one worker in turn
+ * (decision 135). The worker serves what it is sent until the channel to its primary closes (the portal is
+ * stopping, or the primary is gone and nothing would supervise it); then it takes nothing new, lets its open
+ * connections finish and exits.
+ */
+function serveConnectionsFromPrimary(app) {
+  const server = createServer(app);
+  const open = new Set();
+  let stopping = false;
+  const exitWhenDrained = () => {
+    if (stopping && open.size === 0) process.exit(0);
+  };
+  server.on("connection", (socket) => {
+    open.add(socket);
+    socket.once("close", () => {
+      open.delete(socket);
+      exitWhenDrained();
+    });
+  });
+  server.on("request", (req, res) => {
+    if (stopping) res.setHeader("Connection", "close");
+  });
+  process.on("message", (message, socket) => {
+    if (message !== NEW_CONNECTION || !socket) return;
+    if (stopping) {
+      socket.destroy();
+      return;
+    }
+    server.emit("connection", socket);
+    // The primary accepted it paused, so that no byte was read before it arrived here.
+    socket.resume();
+  });
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    server.closeIdleConnections();
+    exitWhenDrained();
+    setTimeout(() => process.exit(0), STOP_GRACE_MS).unref();
+  };
+  for (const signal of ["SIGTERM", "SIGINT"]) process.once(signal, stop);
+  process.once("disconnect", stop);
+  process.send(WORKER_READY);
+}
+
 /** Starts the portal on PORT (HOST if set), reading configuration only from the environment. */
 export async function startServer() {
   process.env.NODE_ENV ??= "production";
@@ -189,6 +239,10 @@ export async function startServer() {
     watch(path.resolve("build/version.txt"), async () => broadcastDevReady(await load()));
   }
   const app = createApp({ build: development ? load : initialBuild, mode: process.env.NODE_ENV, trustProxy });
+  if (process.env.PORTAL_CONNECTIONS === FROM_PRIMARY && process.connected) {
+    serveConnectionsFromPrimary(app);
+    return;
+  }
   const port = Number(process.env.PORT ?? 3000);
   const onListen = () => {
     console.log(`[portal] http://localhost:${port}`);
@@ -197,14 +251,6 @@ export async function startServer() {
   const server = process.env.HOST ? app.listen(port, process.env.HOST, onListen) : app.listen(port, onListen);
   for (const signal of ["SIGTERM", "SIGINT"]) {
     process.once(signal, () => server.close());
-  }
-  // A cluster worker whose primary is gone (killed before it could stop its workers) must not serve on
-  // alone and unsupervised: when the channel to the primary closes, it finishes its requests and exits.
-  if (process.connected) {
-    process.once("disconnect", () => {
-      server.close(() => process.exit(0));
-      setTimeout(() => process.exit(0), 10_000).unref();
-    });
   }
 }
 
