@@ -1,5 +1,6 @@
 // `npm start` and the Docker image: one portal process per core behind one port (node:cluster). The
-// primary only supervises: it forks the workers, restarts one that dies and stops them all on SIGTERM.
+// primary renders nothing: it forks the workers, restarts one that dies and stops them all on SIGTERM, and it
+// listens on the port and hands each new connection to the next worker in turn (decision 135).
 // WEB_CONCURRENCY sets the number of workers (default: one per core the machine offers this process).
 import cluster from "node:cluster";
 import net from "node:net";
@@ -53,13 +54,14 @@ async function runPrimary() {
   // The workers share the database, and with it the job leases and the throttles' counters (decisions 042, 052).
   cluster.setupPrimary({ exec: SERVER_ENTRY[0], args: SERVER_ENTRY.slice(1) });
   let stopping = false;
+  // Every worker process until its exit event, with the time it started. Not cluster.workers: that drops a
+  // worker as soon as its channel closes, while it may still be finishing its requests.
   const startedAt = new Map();
-
   const ready = new Set();
 
   const fork = () => {
     const worker = cluster.fork({ PORTAL_CONNECTIONS: FROM_PRIMARY });
-    startedAt.set(worker.id, Date.now());
+    startedAt.set(worker, Date.now());
     worker.on("message", (message) => {
       if (message === WORKER_READY) ready.add(worker);
     });
@@ -84,8 +86,8 @@ async function runPrimary() {
   });
 
   cluster.on("exit", (worker, code, signal) => {
-    const lived = Date.now() - (startedAt.get(worker.id) ?? 0);
-    startedAt.delete(worker.id);
+    const lived = Date.now() - (startedAt.get(worker) ?? 0);
+    startedAt.delete(worker);
     ready.delete(worker);
     if (stopping) return;
     console.error(`Portal worker ${worker.process.pid} stopped (${signal ?? `exit code ${code}`}).`);
@@ -103,12 +105,11 @@ async function runPrimary() {
     listener.close();
     // disconnect() drops the IPC channel; the worker then takes no more connections, lets its open requests
     // finish and exits (scripts/server.mjs).
-    for (const worker of Object.values(cluster.workers ?? {})) worker?.disconnect();
+    for (const worker of startedAt.keys()) if (worker.isConnected()) worker.disconnect();
     const force = setTimeout(() => {
-      for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill("SIGKILL");
+      for (const worker of startedAt.keys()) worker.process.kill("SIGKILL");
     }, SHUTDOWN_GRACE_MS);
     force.unref();
-    // Not cluster.workers: it drops a worker as soon as its channel closes, while it is still finishing.
     const done = () => {
       if (startedAt.size === 0) process.exit(exitCode);
     };
