@@ -57,7 +57,7 @@ test.describe("the portal on every core", () => {
     // A worker that dies in its first 5 s stops the portal (a crash loop at start-up); this one has run longer.
     await sleep(CRASH_LOOP_MS + 1_000);
     process.kill(first, "SIGKILL");
-        // The primary forks a replacement once it sees the exit; the portal answers throughout.
+    // The primary forks a replacement once it sees the exit; the portal answers throughout.
     await expect.poll(() => workerPids(cluster).filter((pid) => pid !== first).length, { timeout: 20_000 }).toBe(2);
     const statuses = [];
     for (let request = 0; request < 8; request += 1) statuses.push(await statusOnNewConnection(`${cluster.baseURL}/healthz`));

@@ -16,7 +16,7 @@ import compression from "compression";
 import express from "express";
 import expressStaticGzip from "express-static-gzip";
 import morgan from "morgan";
-import { FROM_PRIMARY, NEW_CONNECTION, WORKER_READY } from "./start.mjs";
+import { FROM_PRIMARY, NEW_CONNECTION, SHUTDOWN_GRACE_MS, WORKER_READY } from "./start.mjs";
 
 /** Bodies above this are refused with 413: no portal form comes near it. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -169,9 +169,6 @@ export function createApp({ build, mode = process.env.NODE_ENV ?? "production", 
   return app;
 }
 
-/** How long a stopping worker gives its open connections before it exits anyway. */
-const STOP_GRACE_MS = 10_000;
-
 /**
  * A worker of scripts/start.mjs: the primary listens and sends each new connection to one worker in turn
  * (decision 135). The worker serves what it is sent until the channel to its primary closes (the portal is
@@ -213,7 +210,7 @@ function serveConnectionsFromPrimary(app) {
     stopping = true;
     server.closeIdleConnections();
     exitWhenDrained();
-    setTimeout(() => process.exit(0), STOP_GRACE_MS).unref();
+    setTimeout(() => process.exit(0), SHUTDOWN_GRACE_MS).unref();
   };
   for (const signal of ["SIGTERM", "SIGINT"]) process.once(signal, stop);
   process.once("disconnect", stop);

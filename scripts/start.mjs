@@ -31,8 +31,8 @@ export function inTurn() {
 
 /** A worker that dies this soon after starting is failing at start-up: give up rather than loop. */
 export const CRASH_LOOP_MS = 5_000;
-/** How long workers get to finish their requests on SIGTERM before they are killed. */
-const SHUTDOWN_GRACE_MS = 10_000;
+/** How long a stopping worker gets to finish its requests: it exits then, and the primary kills one that has not. */
+export const SHUTDOWN_GRACE_MS = 10_000;
 
 export function workerCount(value = process.env.WEB_CONCURRENCY, cores = availableParallelism()) {
   if (value === undefined || value.trim() === "") return cores;
