@@ -3,7 +3,7 @@ import { RemixServer } from "@remix-run/react";
 import { renderToString } from "react-dom/server";
 import { JOB_KINDS } from "~/server/jobs/kinds.server";
 import { startJobRunner } from "~/server/jobs/runner.server";
-import { preloadScriptsAfterStylesheets } from "~/server/module-preloads.server";
+import { deferModulePreloads } from "~/server/module-preloads.server";
 import { handOffDataBeforeRender } from "~/server/page-data-handoff.server";
 import { inlineStylesheets, pageInlinesStylesheets } from "~/server/stylesheet-delivery.server";
 import { NonceContext } from "~/ui/nonce";
@@ -31,9 +31,10 @@ export default async function handleRequest(
       <RemixServer context={remixContext} url={request.url} nonce={nonce} />
     </NonceContext.Provider>,
   );
+  const stylesheetsInline = pageInlinesStylesheets(remixContext);
   // React's string renderer leaves out the doctype that its stream renderer writes before <html>.
-  const html = preloadScriptsAfterStylesheets(`<!DOCTYPE html>${rendered}`, nonce);
-  const page = pageInlinesStylesheets(remixContext) ? inlineStylesheets(html) : html;
+  const html = deferModulePreloads(`<!DOCTYPE html>${rendered}`, nonce, { stylesheetsInline });
+  const page = stylesheetsInline ? inlineStylesheets(html) : html;
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");
   responseHeaders.set("Cache-Control", "no-store");
   // Bytes, not the string: a string body is copied once more (made well-formed) before it is encoded.

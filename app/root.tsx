@@ -18,6 +18,7 @@ import { stylesheetsToFetch } from "~/server/stylesheet-delivery.server";
 import rootStyles from "~/styles/root.css";
 import { ErrorPage } from "~/ui/error-page";
 import { LinkNavigation } from "~/ui/link";
+import { EarlyModulePreloads } from "~/ui/early-module-preloads";
 import { useNonce } from "~/ui/nonce";
 import { StylesheetPrefetch } from "~/ui/stylesheet-prefetch";
 import { ToastMessage } from "~/ui/toast";
@@ -51,6 +52,7 @@ function Document({ children }: { children: ReactNode }) {
     <html lang="en" data-mantine-color-scheme="light">
       <head>
         <meta charSet="utf-8" />
+        {prefetchStylesheets.length ? <EarlyModulePreloads nonce={nonce} /> : null}
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <Meta />
         <Links />

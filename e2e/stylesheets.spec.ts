@@ -70,3 +70,43 @@ test.describe("stylesheets on a first visit (decision 130)", () => {
     }
   });
 });
+
+test.describe("scripts on a first visit (decision 136)", () => {
+  test("a page with its stylesheets inline asks for its scripts from the top of <head>, once each, and only with JavaScript", async ({
+    page,
+    javaScriptEnabled,
+  }) => {
+    const scriptRequests: string[] = [];
+    page.on("request", (request) => {
+      const { pathname } = new URL(request.url());
+      if (pathname.startsWith("/build/") && pathname.endsWith(".js")) scriptRequests.push(pathname);
+    });
+    await page.goto("/login");
+    // The form validates on blur only once React has hydrated it; a hydration mismatch would be a console error.
+    await page.getByLabel("Email").fill("not-an-email");
+    await page.getByLabel("Password").focus();
+    // Remix's own preloads at the end of <body>, inert (decision 063): the page's scripts.
+    const pageScripts = await page.locator('link[data-after-css="modulepreload"]').evaluateAll((links) => links.map((link) => link.getAttribute("href")));
+    expect(pageScripts.length).toBeGreaterThan(1);
+    await page.waitForLoadState("load");
+    if (javaScriptEnabled) {
+      await expect(page.getByLabel("Email")).toHaveAttribute("aria-invalid", "true");
+      // The inert links at the top of <head> became module preloads in their place, before the inline CSS.
+      const head = await page.evaluate(() =>
+        [...document.head.children].map((element) => element.getAttribute("rel") ?? element.tagName.toLowerCase()),
+      );
+      expect(head.indexOf("modulepreload")).toBeGreaterThanOrEqual(0);
+      expect(head.indexOf("modulepreload")).toBeLessThan(head.indexOf("stylesheet"));
+      expect(await page.locator("link[data-early-modulepreload]").count()).toBe(0);
+      const preloaded = await page.locator('head link[rel="modulepreload"]').evaluateAll((links) => links.map((link) => link.getAttribute("href")));
+      expect(new Set(preloaded)).toEqual(new Set(pageScripts));
+      expect([...scriptRequests].sort(), "each script fetched once").toEqual([...new Set(scriptRequests)].sort());
+    } else {
+      expect(scriptRequests, "scripts fetched by a browser without JavaScript").toEqual([]);
+    }
+
+    // A browser that has the stylesheet files links them, so its scripts wait for them again (decision 063).
+    await page.goto("/login");
+    expect(await page.locator("link[data-early-modulepreload]").count()).toBe(0);
+  });
+});

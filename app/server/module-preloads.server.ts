@@ -8,6 +8,9 @@
  * arriving (a page whose stylesheets are inline, decision 130, starts them as soon as its <head> is in).
  * React does not compare attributes when it hydrates in production, so the inert links hydrate as Remix's,
  * and it leaves extra nodes at the end of <head> alone.
+ *
+ * A page whose stylesheets are inline (decision 130) has no stylesheet to wait for: the root starts its
+ * preloads at the top of <head> (`EarlyModulePreloads`, decision 136), so its inert links get no script here.
  */
 const PRELOAD = /<link rel="modulepreload" href="([^"]+)"\/>/g;
 const deferred = (href: string) => `<link data-after-css="modulepreload" href="${href}"/>`;
@@ -18,8 +21,11 @@ const scriptList = (hrefs: string[]) => JSON.stringify(hrefs).replaceAll("<", "\
 const preloadAfterStylesheets = (hrefs: string[], nonce: string | undefined) =>
   `<script${nonce ? ` nonce="${nonce}"` : ""}>for(const h of ${scriptList(hrefs)}){const p=document.createElement("link");p.rel="modulepreload";p.href=h;document.head.append(p)}</script>`;
 
-/** One page's whole HTML, its module preloads deferred; `nonce` is the page's CSP nonce. */
-export function preloadScriptsAfterStylesheets(html: string, nonce: string | undefined): string {
+/**
+ * One page's whole HTML with its module preloads made inert, and started after its stylesheets unless they
+ * are inline; `nonce` is the page's CSP nonce.
+ */
+export function deferModulePreloads(html: string, nonce: string | undefined, { stylesheetsInline }: { stylesheetsInline: boolean }): string {
   const headEnd = html.indexOf(HEAD_END);
   if (headEnd < 0) return html;
   // One pass over the body: each preload is collected and made inert at once.
@@ -29,5 +35,5 @@ export function preloadScriptsAfterStylesheets(html: string, nonce: string | und
     return deferred(href);
   });
   if (hrefs.length === 0) return html;
-  return html.slice(0, headEnd) + preloadAfterStylesheets(hrefs, nonce) + rewritten;
+  return html.slice(0, headEnd) + (stylesheetsInline ? "" : preloadAfterStylesheets(hrefs, nonce)) + rewritten;
 }

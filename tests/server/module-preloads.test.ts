@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { preloadScriptsAfterStylesheets } from "~/server/module-preloads.server";
+import { deferModulePreloads } from "~/server/module-preloads.server";
+
+/** A page that links its stylesheet files (the browser has them): its scripts wait for them. */
+const LINKED = { stylesheetsInline: false };
 
 const PAGE =
   '<html><head><link rel="stylesheet" href="/a.css"/></head><body><p>é</p>' +
@@ -9,33 +12,40 @@ const PRELOAD = (nonce: string) =>
 
 describe("module preloads wait for the stylesheets", () => {
   it("makes the preloads inert and puts one script that preloads them at the end of <head>, after the stylesheets", () => {
-    expect(preloadScriptsAfterStylesheets(PAGE, "N")).toBe(
+    expect(deferModulePreloads(PAGE, "N", LINKED)).toBe(
       `<html><head><link rel="stylesheet" href="/a.css"/>${PRELOAD(' nonce="N"')}</head><body><p>é</p>` +
         '<link data-after-css="modulepreload" href="/b.js"/><link data-after-css="modulepreload" href="/c.js"/><script type="module">import "/b.js"</script></body></html>',
     );
   });
 
   it("writes no nonce it does not have", () => {
-    expect(preloadScriptsAfterStylesheets(PAGE, undefined)).toContain(`${PRELOAD("")}</head>`);
+    expect(deferModulePreloads(PAGE, undefined, LINKED)).toContain(`${PRELOAD("")}</head>`);
   });
 
   it("leaves a page without preloads, or without a <head>, as it is", () => {
-    expect(preloadScriptsAfterStylesheets("<html><head></head><body><p>plain</p></body></html>", "N")).toBe(
+    expect(deferModulePreloads("<html><head></head><body><p>plain</p></body></html>", "N", LINKED)).toBe(
       "<html><head></head><body><p>plain</p></body></html>",
     );
-    expect(preloadScriptsAfterStylesheets('<link rel="modulepreload" href="/b.js"/>', "N")).toBe('<link rel="modulepreload" href="/b.js"/>');
+    expect(deferModulePreloads('<link rel="modulepreload" href="/b.js"/>', "N", LINKED)).toBe('<link rel="modulepreload" href="/b.js"/>');
   });
 
   it("cannot be made to close its script by a URL", () => {
     const page = '<head></head><link rel="modulepreload" href="/x</script>.js"/>';
-    expect(preloadScriptsAfterStylesheets(page, undefined)).toContain('["/x\\u003c/script>.js"]');
+    expect(deferModulePreloads(page, undefined, LINKED)).toContain('["/x\\u003c/script>.js"]');
   });
 
   it("keeps a splat route's file name, whose `$` means nothing to it", () => {
     const page = '<head></head><link rel="modulepreload" href="/build/routes/$-T3X6RMG6.js"/>';
-    expect(preloadScriptsAfterStylesheets(page, undefined)).toBe(
+    expect(deferModulePreloads(page, undefined, LINKED)).toBe(
       `<head>${PRELOAD("").replace('["/b.js","/c.js"]', '["/build/routes/$-T3X6RMG6.js"]')}</head>` +
         '<link data-after-css="modulepreload" href="/build/routes/$-T3X6RMG6.js"/>',
+    );
+  });
+
+  it("adds no script to a page whose stylesheets are inline: the root starts its preloads at the top of <head>", () => {
+    expect(deferModulePreloads(PAGE, "N", { stylesheetsInline: true })).toBe(
+      '<html><head><link rel="stylesheet" href="/a.css"/></head><body><p>é</p>' +
+        '<link data-after-css="modulepreload" href="/b.js"/><link data-after-css="modulepreload" href="/c.js"/><script type="module">import "/b.js"</script></body></html>',
     );
   });
 });
