@@ -38,7 +38,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // (decision 130); entry.server.tsx inlines them when this list is not empty.
   const stylesheets = await stylesheetsToFetch(request);
   if (stylesheets.setCookie) headers.append("Set-Cookie", stylesheets.setCookie);
-  return json({ csrfToken, toast, prefetchStylesheets: stylesheets.hrefs }, { headers });
+  const data = { csrfToken, toast, prefetchStylesheets: stylesheets.hrefs };
+  // Most pages set no cookie here, and then the data goes as it is (decision 137).
+  return headers.has("Set-Cookie") ? json(data, { headers }) : data;
 }
 
 function Document({ children }: { children: ReactNode }) {

@@ -1,4 +1,4 @@
-import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { requireUser } from "~/server/auth.server";
 import { countHubInstallations } from "~/server/hub-installations.server";
@@ -11,12 +11,12 @@ export const meta: MetaFunction = () => documentTitle("Home");
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const licenses = countLicensesByStatus(user.id);
-  return json({
+  return {
     firstName: user.firstName,
     activeLicenses: licenses.active,
     expiredLicenses: licenses.expired,
     hubs: countHubInstallations(user.id),
-  });
+  };
 }
 
 export default function Home() {

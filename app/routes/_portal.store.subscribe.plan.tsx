@@ -1,5 +1,5 @@
 import { Text, Title } from "~/ui/typography";
-import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { useState } from "react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
@@ -29,12 +29,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const offer = await offerFor(user, data.cycle);
   // Opened from the Hubs page, the license is for a cloud Hub; the form carries that, as a page read never writes.
   const fromHubs = new URL(request.url).searchParams.get("origin") === "cloud-hubs";
-  return json({
+  return {
     origin: fromHubs ? "cloud-hubs" : data.origin,
     cycle: data.cycle,
     plans: offer.plans,
     defaults: { tier: data.tier, organization: data.organization, users: data.users },
-  });
+  };
 }
 
 export async function action({ request }: ActionFunctionArgs) {

@@ -1,4 +1,4 @@
-import { json, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/node";
+import { redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { STEP_TITLES, SUBSCRIBE_PATH, SUBSCRIPTION_STEPS, subscriptionStepUrl } from "~/domain/subscription-steps";
 import { requireUser } from "~/server/auth.server";
@@ -19,7 +19,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const segment = new URL(request.url).pathname.slice(SUBSCRIBE_PATH.length + 1).split("/")[0];
   const current = SUBSCRIPTION_STEPS.find((step) => step === segment) ?? "plan";
-  return json({ current, ...subscriptionWizard.chrome(user.id, current) });
+  return { current, ...subscriptionWizard.chrome(user.id, current) };
 }
 
 /** Closing the wizard clears its draft. */

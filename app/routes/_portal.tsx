@@ -1,4 +1,4 @@
-import { json, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/node";
+import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { Outlet, useLoaderData, useMatches, useRouteError } from "@remix-run/react";
 import { isDistributor } from "~/domain/customers";
 import { canStartTrial } from "~/domain/trials";
@@ -23,7 +23,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     isGKAdmin: user.isGKAdmin,
     canStartTrial: canStartTrial(user, countTrials(user.id)),
   };
-  return json({ user: shellUser, sidebarCollapsed: await isSidebarCollapsed(request) });
+  return { user: shellUser, sidebarCollapsed: await isSidebarCollapsed(request) };
 }
 
 function useShellTitle(fallback: string): string {

@@ -38,10 +38,14 @@ export async function formRequest(
   });
 }
 
-/** Runs a loader or action and returns its Response, whether it was returned or thrown. */
+/**
+ * Runs a loader or action and returns its Response, whether it was returned or thrown. Data a loader returns
+ * as it is (decision 137) comes back as a JSON response of that data.
+ */
 export async function respond(run: () => Promise<unknown>): Promise<Response> {
   try {
-    return (await run()) as Response;
+    const result = await run();
+    return result instanceof Response ? result : Response.json(result);
   } catch (thrown) {
     if (thrown instanceof Response) return thrown;
     throw thrown;
