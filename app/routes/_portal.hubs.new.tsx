@@ -1,4 +1,4 @@
-import { json, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/node";
+import { redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { CLOUD_HUB_PATH, CLOUD_HUB_STEPS, CLOUD_HUB_STEP_TITLES, cloudHubStepUrl } from "~/domain/cloud-hub-steps";
 import { requireUser } from "~/server/auth.server";
@@ -21,7 +21,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const segment = new URL(request.url).pathname.slice(CLOUD_HUB_PATH.length + 1).split("/")[0];
   const current = CLOUD_HUB_STEPS.find((step) => step === segment);
   if (!current) throw redirect(cloudHubStepUrl("url"));
-  return json({ current, ...cloudHubWizard.chrome(user.id, current) });
+  return { current, ...cloudHubWizard.chrome(user.id, current) };
 }
 
 /** Closing the wizard clears its draft (and the sealed password in it). */

@@ -1,4 +1,4 @@
-import { json, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/node";
+import { redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData, useNavigation } from "@remix-run/react";
 import { UPDATE_STEPS, UPDATE_STEP_TITLES, updateBasePath, updateStepUrl } from "~/domain/license-update";
 import { requireUser } from "~/server/auth.server";
@@ -19,7 +19,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const current = UPDATE_STEPS.find((step) => step === segment);
   if (!current) throw redirect(updateStepUrl(subscriptionId, "product"));
   const steps = UPDATE_STEPS.map((step) => ({ key: step, title: UPDATE_STEP_TITLES[step], to: updateStepUrl(subscriptionId, step) }));
-  return json({ current, steps, licenseName: license.name, closeAction: updateBasePath(subscriptionId), ...licenseUpdateWizard(subscriptionId).chrome(user.id, current) });
+  return { current, steps, licenseName: license.name, closeAction: updateBasePath(subscriptionId), ...licenseUpdateWizard(subscriptionId).chrome(user.id, current) };
 }
 
 /** Closing the wizard clears its draft. */

@@ -1,4 +1,4 @@
-import { json, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/node";
+import { redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { TRIAL_MODAL_WIDTHS, TRIAL_STEP_TITLES, TRIAL_STEPS_BY_TYPE, TRIAL_WIZARD_TITLES, trialPath, trialStepUrl } from "~/domain/trial-steps";
 import { requireUser } from "~/server/auth.server";
@@ -17,7 +17,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const segment = new URL(request.url).pathname.slice(trialPath(hubType).length + 1).split("/")[0];
   const current = TRIAL_STEPS_BY_TYPE[hubType].find((step) => step === segment);
   if (!current) throw redirect(trialStepUrl(hubType, "welcome"));
-  return json({ hubType, current, ...wizard.chrome(user.id, current) });
+  return { hubType, current, ...wizard.chrome(user.id, current) };
 }
 
 /** Closing the wizard clears the form (spec 001 §2), the sealed password with it. */
