@@ -16,7 +16,7 @@ import compression from "compression";
 import express from "express";
 import expressStaticGzip from "express-static-gzip";
 import morgan from "morgan";
-import { FROM_PRIMARY, NEW_CONNECTION, SHUTDOWN_GRACE_MS, WORKER_READY } from "./start.mjs";
+import { FROM_PRIMARY, listenOnPort, NEW_CONNECTION, SHUTDOWN_GRACE_MS, WORKER_READY } from "./start.mjs";
 
 /** Bodies above this are refused with 413: no portal form comes near it. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -243,12 +243,9 @@ export async function startServer() {
     serveConnectionsFromPrimary(app);
     return;
   }
-  const port = Number(process.env.PORT ?? 3000);
-  const onListen = () => {
-    console.log(`[portal] http://localhost:${port}`);
+  const server = listenOnPort(createServer(app), () => {
     if (development) void broadcastDevReady(initialBuild);
-  };
-  const server = process.env.HOST ? app.listen(port, process.env.HOST, onListen) : app.listen(port, onListen);
+  });
   for (const signal of ["SIGTERM", "SIGINT"]) {
     process.once(signal, () => server.close());
   }

@@ -34,6 +34,19 @@ export const CRASH_LOOP_MS = 5_000;
 /** How long a stopping worker gets to finish its requests: it exits then, and the primary kills one that has not. */
 export const SHUTDOWN_GRACE_MS = 10_000;
 
+/**
+ * Listens on PORT (on HOST if set) and says where, as the primary and the single-process server both do;
+ * `onListening` runs after that.
+ */
+export function listenOnPort(server, onListening = () => {}) {
+  const port = Number(process.env.PORT ?? 3000);
+  const announce = () => {
+    console.log(`[portal] http://localhost:${port}`);
+    onListening();
+  };
+  return process.env.HOST ? server.listen(port, process.env.HOST, announce) : server.listen(port, announce);
+}
+
 export function workerCount(value = process.env.WEB_CONCURRENCY, cores = availableParallelism()) {
   if (value === undefined || value.trim() === "") return cores;
   const count = Number(value);
@@ -127,10 +140,7 @@ async function runPrimary() {
   });
   if (stopping) return;
   for (let index = 1; index < count; index += 1) fork();
-  const port = Number(process.env.PORT ?? 3000);
-  const onListen = () => console.log(`[portal] http://localhost:${port}`);
-  if (process.env.HOST) listener.listen(port, process.env.HOST, onListen);
-  else listener.listen(port, onListen);
+  listenOnPort(listener);
 }
 
 if (cluster.isPrimary && process.argv[1] === fileURLToPath(import.meta.url)) await runPrimary();

@@ -24,7 +24,8 @@ export function EarlyModulePreloads({ nonce }: { nonce: string | undefined }) {
   const hrefs = new Set([manifest.entry.module, ...manifest.entry.imports]);
   for (const match of matches) {
     const route = manifest.routes[match.id];
-    for (const href of [...(route?.imports ?? []), ...(route ? [route.module] : [])]) hrefs.add(href);
+    if (!route) continue;
+    for (const href of [...(route.imports ?? []), route.module]) hrefs.add(href);
   }
   return (
     <>
