@@ -1,5 +1,5 @@
-import { UNSAFE_RemixContext, useMatches } from "@remix-run/react";
-import { useContext } from "react";
+import { useMatches } from "@remix-run/react";
+import { usePageModules } from "~/ui/page-modules";
 
 /**
  * Starts fetching the page's scripts from the top of <head>, on a page whose stylesheets are inline (decision
@@ -10,26 +10,17 @@ import { useContext } from "react";
  * attributes alone, so the swapped links hydrate as these. Elements added rather than swapped would break
  * hydration here: React expects the root's own <meta> next.
  *
- * The list is the one Remix's <Scripts> preloads, in its order: the entry module, its imports, then each
- * matched route's imports and module. Remix has no public hook for its manifest, hence UNSAFE_RemixContext.
+ * The list is the one Remix's <Scripts> preloads, in its order.
  */
 const SWAP_FOR_MODULE_PRELOADS =
   'for(const l of document.querySelectorAll("link[data-early-modulepreload]")){const p=document.createElement("link");p.rel="modulepreload";p.href=l.getAttribute("href");l.replaceWith(p)}';
 
 export function EarlyModulePreloads({ nonce }: { nonce: string | undefined }) {
-  const remix = useContext(UNSAFE_RemixContext);
-  const matches = useMatches();
-  if (!remix) return null;
-  const { manifest } = remix;
-  const hrefs = new Set([manifest.entry.module, ...manifest.entry.imports]);
-  for (const match of matches) {
-    const route = manifest.routes[match.id];
-    if (!route) continue;
-    for (const href of [...(route.imports ?? []), route.module]) hrefs.add(href);
-  }
+  const hrefs = usePageModules(useMatches().map((match) => match.id));
+  if (!hrefs.length) return null;
   return (
     <>
-      {[...hrefs].map((href) => (
+      {hrefs.map((href) => (
         <link key={href} data-early-modulepreload="" href={href} />
       ))}
       <script nonce={nonce} dangerouslySetInnerHTML={{ __html: SWAP_FOR_MODULE_PRELOADS }} />

@@ -1,4 +1,5 @@
 import { useEffect } from "react";
+import { prefetchAfterLoad } from "~/ui/prefetch";
 
 /**
  * Asks the browser to fetch the build's stylesheet files into its cache, for the pages after this one: this
@@ -7,21 +8,7 @@ import { useEffect } from "react";
  * are read at the end of the page, where no script is waiting.
  */
 export function StylesheetPrefetch({ hrefs }: { hrefs: readonly string[] }) {
-  useEffect(() => {
-    if (!hrefs.length) return;
-    const prefetch = () => {
-      for (const href of hrefs) {
-        const link = document.createElement("link");
-        link.rel = "prefetch";
-        link.as = "style";
-        link.href = href;
-        document.head.append(link);
-      }
-    };
-    if (document.readyState === "complete") return prefetch();
-    window.addEventListener("load", prefetch, { once: true });
-    return () => window.removeEventListener("load", prefetch);
-  }, [hrefs]);
+  useEffect(() => prefetchAfterLoad(hrefs.map((href) => ({ href, as: "style" }))), [hrefs]);
 
   if (!hrefs.length) return null;
   return (
