@@ -20,6 +20,7 @@ import { ErrorPage } from "~/ui/error-page";
 import { LinkNavigation } from "~/ui/link";
 import { EarlyModulePreloads } from "~/ui/early-module-preloads";
 import { useNonce } from "~/ui/nonce";
+import { PageScript, usePlainPage } from "~/ui/page-script";
 import { StylesheetPrefetch } from "~/ui/stylesheet-prefetch";
 import { ToastMessage } from "~/ui/toast";
 
@@ -47,6 +48,8 @@ function Document({ children }: { children: ReactNode }) {
   const nonce = useNonce();
   // Also under the error page, whose route's loader may have failed: then there is nothing to fetch.
   const prefetchStylesheets = useRouteLoaderData<typeof loader>("root")?.prefetchStylesheets ?? [];
+  // A page that loads no React runs its own script instead of Remix's (decision 138).
+  const plainPage = usePlainPage();
   return (
     // The colour scheme on <html>, as Mantine's provider would set it: Mantine's colour variables (button fills
     // among them) hang off it. The portal is light only, so Mantine's ColorSchemeScript (an inline script that
@@ -54,7 +57,7 @@ function Document({ children }: { children: ReactNode }) {
     <html lang="en" data-mantine-color-scheme="light">
       <head>
         <meta charSet="utf-8" />
-        {prefetchStylesheets.length ? <EarlyModulePreloads nonce={nonce} /> : null}
+        {prefetchStylesheets.length && !plainPage ? <EarlyModulePreloads nonce={nonce} /> : null}
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <Meta />
         <Links />
@@ -62,9 +65,17 @@ function Document({ children }: { children: ReactNode }) {
       <body>
         {children}
         <StylesheetPrefetch hrefs={prefetchStylesheets} />
-        <LinkNavigation />
-        <ScrollRestoration nonce={nonce} />
-        <Scripts nonce={nonce} />
+        {plainPage ? (
+          plainPage.pageScript ? (
+            <PageScript src={plainPage.pageScript} nonce={nonce} stylesheets={prefetchStylesheets} />
+          ) : null
+        ) : (
+          <>
+            <LinkNavigation />
+            <ScrollRestoration nonce={nonce} />
+            <Scripts nonce={nonce} />
+          </>
+        )}
       </body>
     </html>
   );

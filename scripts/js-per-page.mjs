@@ -1,6 +1,7 @@
-// `node scripts/js-per-page.mjs routes/login [routes/_portal.home ...]` (after `npm run build`): the JavaScript a
-// page loads (entry, root and every matched route's module and imports, from the build's manifest), its gzip
-// size, and which packages and app modules fill it (from esbuild's metafile). Decision 062 explains the chunking.
+// `node scripts/js-per-page.mjs routes/_portal.home [routes/_portal.licenses ...]` (after `npm run build`): the
+// JavaScript a page loads (entry, root and every matched route's module and imports, from the build's manifest),
+// its gzip size, and which packages and app modules fill it (from esbuild's metafile). Decision 062 explains the
+// chunking. The sign-in page loads none of this, only its own script (decision 138, build/page-scripts.json).
 import { readdirSync, readFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 

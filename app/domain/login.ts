@@ -2,10 +2,11 @@ import { MAX_EMAIL_LENGTH, MAX_PASSWORD_LENGTH, tooLong } from "./text-limits";
 
 /**
  * The sign-in form's rules, shared by the browser (errors on blur) and the server. Plain functions rather
- * than a zod schema: the sign-in page's JavaScript then carries neither zod nor remix-validated-form
- * (decision 062).
+ * than a zod schema: the sign-in page's one small script (decision 138) then carries neither zod nor
+ * remix-validated-form (decision 062).
  */
-export type LoginField = "email" | "password";
+export const LOGIN_FIELDS = ["email", "password"] as const;
+export type LoginField = (typeof LOGIN_FIELDS)[number];
 export type LoginErrors = Partial<Record<LoginField, string>>;
 
 const MAX_REDIRECT_LENGTH = 2000;

@@ -1,21 +1,26 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useSearchParams } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
-import { loginFieldError, parseLogin } from "~/domain/login";
+import { parseLogin } from "~/domain/login";
 import { safeRedirect } from "~/domain/redirects";
+import { pageScriptHref } from "~/server/page-scripts.server";
 import { checkCredentials, getUserId, INVALID_CREDENTIALS, isKnownDevice, signIn } from "~/server/auth.server";
 import { validateCsrf } from "~/server/csrf.server";
 import { readForm } from "~/server/forms.server";
 import { reserveSignInAttempt, waitMessage } from "~/server/throttle.server";
+import type { PlainPageData, PlainPageHandle } from "~/ui/page-script";
 import { PlainField } from "~/ui/plain-field";
 
 export const meta: MetaFunction = () => [{ title: "Sign in · GateKeeper Portal" }];
+
+/** The page everyone opens first loads no React, only its own small script (decision 138). */
+export const handle: PlainPageHandle = { plainPage: true };
 
 export async function loader({ request }: LoaderFunctionArgs) {
   if (await getUserId(request)) {
     throw redirect(safeRedirect(new URL(request.url).searchParams.get("redirectTo"), request.url));
   }
-  return null;
+  return { pageScript: pageScriptHref("sign-in") } satisfies PlainPageData;
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -45,8 +50,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 /**
- * Plain elements, drawn by the root's stylesheet, and no validation library: the page everyone opens first
- * loads the least JavaScript (decision 062).
+ * Plain elements, drawn by the root's stylesheet. The page is rendered on the server only: its script
+ * (app/ui/page-scripts/sign-in.ts) checks the fields on blur, and a post is a plain form post (decision 138).
  */
 export default function Login() {
   const [searchParams] = useSearchParams();
@@ -83,7 +88,6 @@ export default function Login() {
             required
             defaultValue={actionData?.email ?? ""}
             error={fieldErrors.email}
-            check={(value) => loginFieldError("email", value)}
           />
           <PlainField
             name="password"
@@ -92,7 +96,6 @@ export default function Login() {
             autoComplete="current-password"
             required
             error={fieldErrors.password}
-            check={(value) => loginFieldError("password", value)}
           />
           <button type="submit" className="gk-button gk-button-block" data-variant="filled">
             Sign in

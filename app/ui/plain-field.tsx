@@ -1,24 +1,19 @@
-import { useEffect, useState, type InputHTMLAttributes } from "react";
+import type { InputHTMLAttributes } from "react";
 
 type PlainFieldProps = Omit<InputHTMLAttributes<HTMLInputElement>, "name" | "id"> & {
   name: string;
   label: string;
   /** The server's message for this field, from the last post. */
   error?: string;
-  /** The browser's check on blur: the message for a value, or undefined when it is fine. */
-  check: (value: string) => string | undefined;
 };
 
 /**
- * A labelled native input with its message below, drawn like Mantine's TextInput by app/styles/app.css,
- * for pages that load no Mantine JavaScript (the sign-in page). Without JavaScript the server's message
- * shows; with it the field is checked again on blur.
+ * A labelled native input with its message below, drawn like Mantine's TextInput by app/styles/app.css, for
+ * the page that loads no React (the sign-in page, decision 138). Without JavaScript the server's message
+ * shows; with it, the page's script checks the field again on blur and writes its message in the same place
+ * (`checkOnBlur` in app/ui/page-scripts/plain-page.ts).
  */
-export function PlainField({ name, label, error, check, required, onBlur, ...input }: PlainFieldProps) {
-  const [checked, setChecked] = useState<{ message?: string } | null>(null);
-  // A new answer from the server replaces what the browser found.
-  useEffect(() => setChecked(null), [error]);
-  const message = checked ? checked.message : error;
+export function PlainField({ name, label, error, required, ...input }: PlainFieldProps) {
   const errorId = `${name}-error`;
   return (
     <div className="gk-field">
@@ -35,16 +30,12 @@ export function PlainField({ name, label, error, check, required, onBlur, ...inp
         id={name}
         name={name}
         required={required}
-        aria-invalid={message ? true : undefined}
-        aria-describedby={message ? errorId : undefined}
-        onBlur={(event) => {
-          setChecked({ message: check(event.currentTarget.value) });
-          onBlur?.(event);
-        }}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? errorId : undefined}
       />
-      {message ? (
+      {error ? (
         <p id={errorId} className="gk-field-error">
-          {message}
+          {error}
         </p>
       ) : null}
     </div>

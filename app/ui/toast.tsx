@@ -1,10 +1,10 @@
 import { useEffect, useState } from "react";
+import { TOAST_VISIBLE_MS } from "~/ui/toast-timing";
 
 export interface ToastView {
   kind: "success" | "error" | "info";
   message: string;
 }
-
 
 /**
  * A flash message from the server. It is in the HTML, so it shows without JavaScript; with
@@ -15,7 +15,7 @@ export function ToastMessage({ toast }: { toast: ToastView }) {
   const [visible, setVisible] = useState(true);
   useEffect(() => {
     setVisible(true);
-    const timer = setTimeout(() => setVisible(false), 8000);
+    const timer = setTimeout(() => setVisible(false), TOAST_VISIBLE_MS);
     return () => clearTimeout(timer);
   }, [toast]);
   if (!visible) return null;

@@ -67,7 +67,10 @@ async function loadOnce(browser, url, javaScript) {
   }
 }
 
-/** Runs in the page: is the email field there, laid out, enabled, and hydrated by React? */
+/**
+ * Runs in the page: is the email field there, laid out, enabled, and are its handlers attached: hydrated by
+ * React, or bound by the page's own script on a page that loads no React (decision 138)?
+ */
 function probeSignInForm() {
   const input = document.querySelector('input[name="email"]');
   const box = input?.getBoundingClientRect();
@@ -82,8 +85,11 @@ function probeSignInForm() {
         box.height > 0 &&
         input.checkVisibility({ visibilityProperty: true, opacityProperty: true }),
     ),
-    // React puts its props on a DOM node when it hydrates it; from then on its handlers answer.
-    hydrated: Boolean(input && Object.keys(input).some((key) => key.startsWith("__reactProps$"))),
+    // React puts its props on a DOM node when it hydrates it; the page script marks the fields it has bound
+    // (app/ui/page-scripts/plain-page.ts). From then on the field's handlers answer.
+    hydrated: Boolean(
+      input && (Object.keys(input).some((key) => key.startsWith("__reactProps$")) || "checksOnBlur" in input.dataset),
+    ),
   };
 }
 
