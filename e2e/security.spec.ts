@@ -69,7 +69,8 @@ test.describe("the HTTP layer", () => {
 
   test("build assets go out as the build compressed them, to a browser that takes the encoding (decision 129)", async ({ portal }) => {
     const html = await (await fetch(new URL("/login", portal.baseURL))).text();
-    const script = /href="(\/build\/[^"]+\.js)"/.exec(html)?.[1];
+    // The sign-in page's own script (decision 138).
+    const script = /src="(\/build\/[^"]+\.js)"/.exec(html)?.[1];
     const stylesheet = /href="(\/build\/[^"]+\.css)"/.exec(html)?.[1];
     for (const asset of [script, stylesheet]) {
       expect(asset, "a script and a stylesheet on the login page").toBeTruthy();
