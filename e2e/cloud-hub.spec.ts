@@ -64,6 +64,24 @@ async function walkAndDeploy(page: Page, subdomain: string) {
 test.describe("deploying a cloud Hub", () => {
   test.use({ expectedServerErrors: [/job-step-failed/] });
 
+  test("a subdomain typed before the page hydrated shows in the Hub's address and lets Next on", async ({ page, javaScriptEnabled }) => {
+    test.skip(!javaScriptEnabled, "without JavaScript nothing tracks the field: the server checks the post");
+    await signInAs(page, DEMO.customer);
+    let hydrate = () => {};
+    const scriptsHeld = new Promise<void>((resolve) => (hydrate = resolve));
+    await page.route(/\/build\/.*\.js$/, async (route) => {
+      await scriptsHeld;
+      await route.continue();
+    });
+    // A document load, as from support's link or after signing in: only its HTML is awaited.
+    await page.goto("/hubs/new/url", { waitUntil: "commit" });
+    const subdomain = subdomainFor("typed-early");
+    await page.locator('input[name="subdomain"]').fill(subdomain);
+    hydrate();
+    await expect(page.getByTestId("hub-address")).toContainText(`https://${subdomain}.${HUB_HOST}`, { timeout: 15_000 });
+    await expect(page.getByRole("button", { name: "Next: License" })).toBeEnabled();
+  });
+
   test("support's link, signed out: sign in, the wizard, a Hub on the simulator, listed, and Go to Hub without a password", async ({ page, portal }) => {
     test.setTimeout(90_000);
     freeDemoLicense(portal.databaseFile);
