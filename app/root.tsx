@@ -66,9 +66,7 @@ function Document({ children }: { children: ReactNode }) {
         {children}
         <StylesheetPrefetch hrefs={prefetchStylesheets} />
         {plainPage ? (
-          plainPage.pageScript ? (
-            <PageScript src={plainPage.pageScript} nonce={nonce} stylesheets={prefetchStylesheets} />
-          ) : null
+          <PageScript src={plainPage.pageScript} nonce={nonce} stylesheets={prefetchStylesheets} />
         ) : (
           <>
             <LinkNavigation />

@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { rmSync } from "node:fs";
-import { DEMO, DEMO_PASSWORD, expect, expectAccessible, signIn, signInAs, startPortal, test, withDatabase } from "./fixtures";
+import { DEMO, DEMO_PASSWORD, expect, expectAccessible, holdScripts, signIn, signInAs, startPortal, test, withDatabase } from "./fixtures";
 import { next, planStep } from "./purchase-steps";
 
 /**
@@ -67,12 +67,7 @@ test.describe("deploying a cloud Hub", () => {
   test("a subdomain typed before the page hydrated shows in the Hub's address and lets Next on", async ({ page, javaScriptEnabled }) => {
     test.skip(!javaScriptEnabled, "without JavaScript nothing tracks the field: the server checks the post");
     await signInAs(page, DEMO.customer);
-    let hydrate = () => {};
-    const scriptsHeld = new Promise<void>((resolve) => (hydrate = resolve));
-    await page.route(/\/build\/.*\.js$/, async (route) => {
-      await scriptsHeld;
-      await route.continue();
-    });
+    const hydrate = await holdScripts(page);
     // A document load, as from support's link or after signing in: only its HTML is awaited.
     await page.goto("/hubs/new/url", { waitUntil: "commit" });
     const subdomain = subdomainFor("typed-early");

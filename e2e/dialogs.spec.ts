@@ -1,5 +1,5 @@
 import type { Locator, Page } from "@playwright/test";
-import { DEMO, expect, signInAs, test } from "./fixtures";
+import { DEMO, expect, holdScripts, signInAs, test } from "./fixtures";
 import { next, planStep } from "./purchase-steps";
 
 /**
@@ -103,13 +103,7 @@ test.describe("with JavaScript", () => {
 
   test("a field typed into before the page hydrated keeps focus when the dialog goes modal", async ({ page }) => {
     await signInAs(page, DEMO.customer);
-    let hydrate = () => {};
-    const scriptsHeld = new Promise<void>((resolve) => (hydrate = resolve));
-    await page.route(/\/build\/.*\.js$/, async (route) => {
-      await scriptsHeld;
-      await route.continue();
-    });
-    // The page's load event waits for its scripts: only its HTML is awaited.
+    const hydrate = await holdScripts(page);
     await page.goto("/store/subscribe/plan", { waitUntil: "commit" });
     const organization = page.getByLabel("Organization name the license is for");
     await organization.fill("Half typ");

@@ -185,6 +185,21 @@ export async function signInAs(page: Page, email: string) {
 }
 
 /**
+ * Holds every build script of the pages to come until the returned `hydrate` is called, so a test can act on a
+ * page that is shown but not yet hydrated, as on a slow link. Open the page with `waitUntil: "commit"`: its
+ * load event waits for the scripts.
+ */
+export async function holdScripts(page: Page): Promise<() => void> {
+  let hydrate = () => {};
+  const scriptsHeld = new Promise<void>((resolve) => (hydrate = resolve));
+  await page.route(/\/build\/.*\.js$/, async (route) => {
+    await scriptsHeld;
+    await route.continue();
+  });
+  return hydrate;
+}
+
+/**
  * No serious or critical WCAG 2 A/AA violation on the current page. axe runs as a script in the page,
  * so without JavaScript the same URL is scanned in a context that runs no script of the portal's own:
  * the DOM is exactly the server's HTML.

@@ -19,12 +19,13 @@ export function usePlainPage(): PlainPageData | null {
 }
 
 /**
- * The plain page's script. It names what the next pages need in `data-prefetch`, for the script to fetch into
+ * The plain page's script, if the build has one (not under `remix dev`). It names what the next pages need in `data-prefetch`, for the script to fetch into
  * the cache after `load`: the stylesheet files when this page had them inline (decision 130), and the scripts
  * every other page starts with (the entry and the root's), so the page after signing in hydrates from cache.
  */
-export function PageScript({ src, nonce, stylesheets }: { src: string; nonce: string | undefined; stylesheets: readonly string[] }) {
+export function PageScript({ src, nonce, stylesheets }: { src: string | null; nonce: string | undefined; stylesheets: readonly string[] }) {
   const scripts = usePageModules(["root"]);
+  if (!src) return null;
   const files: PrefetchFile[] = [
     ...stylesheets.map((href) => ({ href, as: "style" as const })),
     ...scripts.map((href) => ({ href, as: "script" as const })),

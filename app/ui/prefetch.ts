@@ -6,6 +6,7 @@ export type PrefetchFile = { href: string; as: "style" | "script" };
  * they never share a slow link with what this page still needs. Returns what undoes the waiting.
  */
 export function prefetchAfterLoad(files: readonly PrefetchFile[]): () => void {
+  if (!files.length) return () => {};
   const prefetch = () => {
     for (const file of files) {
       const link = document.createElement("link");
@@ -15,7 +16,6 @@ export function prefetchAfterLoad(files: readonly PrefetchFile[]): () => void {
       document.head.append(link);
     }
   };
-  if (!files.length) return () => {};
   if (document.readyState === "complete") {
     prefetch();
     return () => {};
