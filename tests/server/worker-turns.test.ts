@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { oneRequestPerTurn } from "../../scripts/server.mjs";
 import { inTurn, workerCount } from "../../scripts/start.mjs";
 
 describe("which worker gets a new connection (decision 135)", () => {
@@ -22,5 +23,38 @@ describe("how many workers npm start runs", () => {
     expect(workerCount(undefined, 4)).toBe(4);
     expect(workerCount("2", 4)).toBe(2);
     expect(() => workerCount("0", 4)).toThrow(/WEB_CONCURRENCY/);
+  });
+});
+
+describe("how a process starts the requests it has (decision 139)", () => {
+  const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+  it("starts one per turn of the event loop, in the order they arrived, so a turn stays short under load", async () => {
+    const started: string[] = [];
+    const serve = oneRequestPerTurn((request: string) => started.push(request));
+    for (const request of ["first", "second", "third"]) serve(request, {});
+    expect(started).toEqual([]);
+    await nextTurn();
+    expect(started).toEqual(["first"]);
+    serve("fourth", {});
+    await nextTurn();
+    await nextTurn();
+    await nextTurn();
+    expect(started).toEqual(["first", "second", "third", "fourth"]);
+  });
+
+  it("between two of them, reads what else has arrived and runs what is due (a new connection, a lease timer)", async () => {
+    const order: string[] = [];
+    // Each request takes 5 ms, as a render does, so the timer is due by the time the first is done.
+    const serve = oneRequestPerTurn((request: string) => {
+      const end = Date.now() + 5;
+      while (Date.now() < end);
+      order.push(request);
+    });
+    serve("first", {});
+    serve("second", {});
+    setTimeout(() => order.push("timer"), 0);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(order).toEqual(["first", "timer", "second"]);
   });
 });
