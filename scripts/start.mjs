@@ -131,15 +131,20 @@ async function runPrimary() {
   }
   for (const signal of ["SIGTERM", "SIGINT"]) process.on(signal, () => shutdown(0));
 
+  const started = (worker) =>
+    new Promise((resolve) => {
+      worker.on("message", (message) => message === WORKER_READY && resolve());
+      worker.once("exit", resolve);
+    });
   // The first worker migrates (and in demo mode seeds) the database alone; the others start once it
   // is ready, so no two processes run the migrations at the same time.
-  const first = fork();
-  await new Promise((resolve) => {
-    first.on("message", (message) => message === WORKER_READY && resolve());
-    first.once("exit", resolve);
-  });
+  await started(fork());
   if (stopping) return;
-  for (let index = 1; index < count; index += 1) fork();
+  const others = Array.from({ length: count - 1 }, () => fork());
+  // The port opens once every worker is ready: a keep-alive connection stays with the worker it is given, so
+  // the connections opened in the first second (a load balancer's, a benchmark's) would all stay with the first.
+  await Promise.all(others.map(started));
+  if (stopping) return;
   listenOnPort(listener);
 }
 
