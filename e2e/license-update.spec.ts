@@ -1,7 +1,7 @@
 import { createPublicKey, randomUUID, verify } from "node:crypto";
 import type { Page } from "@playwright/test";
 import { hashPasswordSync } from "~/server/passwords.server";
-import { DEMO, DEMO_PASSWORD, expect, expectAccessible, signIn, signInAs, startPortal, test, withDatabase } from "./fixtures";
+import { DEMO, DEMO_PASSWORD, expect, expectAccessible, holdScripts, signIn, signInAs, startPortal, test, withDatabase } from "./fixtures";
 import { next } from "./purchase-steps";
 
 /**
@@ -154,6 +154,20 @@ test.describe("updating a recurring license", () => {
     // Moving up a tier with no users added is a change.
     await chooseUpdate(page, "Ultimate (Monthly Billing)", "0", javaScriptEnabled);
     await expect(page.getByRole("heading", { name: "Billing", exact: true })).toBeVisible();
+  });
+
+  test("a plan chosen and users added before the page hydrated are what the Product step prices", async ({ page, portal, javaScriptEnabled }) => {
+    test.skip(!javaScriptEnabled, "without JavaScript nothing tracks the fields: the form posts what they hold");
+    test.slow();
+    const { subscription } = await signInWithSubscription(page, portal.databaseFile, "core-monthly", 10, 400);
+    const hydrate = await holdScripts(page);
+    // A document load, as from a bookmark: only its HTML is awaited.
+    await page.goto(productUrl(subscription), { waitUntil: "commit" });
+    await page.getByLabel("New Plan").selectOption({ label: "Advanced (Monthly Billing)" });
+    await page.getByLabel("Additional Users").fill("2");
+    hydrate();
+    await expect(page.getByTestId("plan-amount")).toHaveText("$72.00", { timeout: 15_000 });
+    await expect(page.getByRole("button", { name: "Next: Billing" })).toBeEnabled();
   });
 
   test("refuses to move a yearly license to monthly, on the page and on the server", async ({ page, portal, javaScriptEnabled }) => {

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { DEMO, expect, expectAccessible, signInAs, test, withDatabase } from "./fixtures";
+import { DEMO, expect, expectAccessible, holdScripts, signInAs, test, withDatabase } from "./fixtures";
 import { confirmationForm, next, planStep, clearPaymentDetails, subscriptionsOf, walkToOrder } from "./purchase-steps";
 
 test.describe("buying a new recurring license", () => {
@@ -198,6 +198,31 @@ test.describe("buying a new recurring license", () => {
     }
     await expect(page.getByText("Cannot be empty.")).toBeVisible();
     await expect(page.getByText("Must be at least 1.")).toBeVisible();
+  });
+
+  test("a plan picked and fields typed before the page hydrated are what the step shows and keeps", async ({ page, javaScriptEnabled }) => {
+    test.skip(!javaScriptEnabled, "without JavaScript nothing tracks the fields: the form posts what they hold");
+    await signInAs(page, DEMO.admin);
+    const hydrate = await holdScripts(page);
+    // A document load, as after signing in or from a bookmark: only its HTML is awaited.
+    await page.goto("/store/subscribe/plan", { waitUntil: "commit" });
+    // Whichever plan the draft does not have yet (another test of this worker may have left one).
+    const plans = page.getByRole("radio");
+    await expect(plans).toHaveCount(3);
+    const picked = (await plans.first().isChecked()) ? plans.last() : plans.first();
+    await picked.check();
+    await page.getByLabel("Organization name the license is for").fill("Early Clinics");
+    await page.getByLabel("Number of users").fill("3");
+    // Its label says the price per user: "Advanced (Monthly Billing) · $6.00 per user per month".
+    const label = await page.locator(`label[for="${await picked.getAttribute("id")}"]`).innerText();
+    const perUser = Number(/\$([\d.]+)/.exec(label)?.[1]);
+    hydrate();
+    await expect(page.getByTestId("plan-amount")).toHaveText(`$${(perUser * 3).toFixed(2)}`, { timeout: 15_000 });
+    // The next render (another keystroke) keeps the plan picked early instead of putting the rendered one back.
+    await page.getByLabel("Number of users").fill("4");
+    await expect(page.getByTestId("plan-amount")).toHaveText(`$${(perUser * 4).toFixed(2)}`);
+    await expect(picked).toBeChecked();
+    await expect(page.getByRole("button", { name: "Next: Hosting" })).toBeEnabled();
   });
 
   test("the plan step's rules are not in the page's JavaScript, yet a field's message shows on blur before any submit", async ({

@@ -1,5 +1,5 @@
-import { useEffect, useRef, type ChangeEvent, type ChangeEventHandler } from "react";
 import { useField } from "remix-validated-form";
+import { useChangeBeforeHydration } from "./change-before-hydration";
 import type { SelectOption } from "~/domain/billing-views";
 import { NativeSelect, TextInput, type NativeSelectProps, type TextInputProps } from "./inputs";
 
@@ -12,27 +12,8 @@ type FieldProps = Omit<TextInputProps, "name" | "error" | "defaultValue"> & { na
  */
 export function TextField({ name, id = name, onChange, onBlur, ...props }: FieldProps) {
   const field = useField(name);
-  const ref = useChangeBeforeHydration(onChange);
+  const ref = useChangeBeforeHydration<HTMLInputElement>(onChange);
   return <TextInput {...props} {...field.getInputProps({ id, onChange, onBlur })} ref={ref} name={name} error={field.error} />;
-}
-
-/**
- * On a slow link a page shows well before it hydrates, and what the user types or picks meanwhile reaches no
- * `onChange`: a step that tracks a field (the Hub address, the amount, whether Next is enabled) would show
- * the value it rendered, not the one in the field. Once hydrated, this hands a changed text to `onChange`.
- */
-function useChangeBeforeHydration(onChange: ChangeEventHandler<HTMLInputElement> | undefined) {
-  const ref = useRef<HTMLInputElement>(null);
-  const handOver = useRef(onChange);
-  useEffect(() => {
-    const element = ref.current;
-    if (!element || !handOver.current) return;
-    // The handlers read the element only, so the element stands in for React's event.
-    if (element.value !== element.defaultValue) {
-      handOver.current({ target: element, currentTarget: element } as unknown as ChangeEvent<HTMLInputElement>);
-    }
-  }, []);
-  return ref;
 }
 
 export type SelectFieldProps = Omit<NativeSelectProps, "name" | "id" | "error" | "defaultValue" | "children"> & {

@@ -13,6 +13,7 @@ import {
   type CSSProperties,
   type ReactNode,
 } from "react";
+import { useChangeBeforeHydration, useRadioPickedBeforeHydration } from "./change-before-hydration";
 import { joinClasses, rem } from "./plain-parts";
 
 /**
@@ -219,10 +220,11 @@ export type NativeSelectProps = Omit<FieldLook, "description" | "style"> &
  */
 export function NativeSelect({ id, label, error, required, w, children, ...others }: NativeSelectProps) {
   const invalid = Boolean(error);
+  const ref = useChangeBeforeHydration<HTMLSelectElement>(others.onChange);
   return (
     <FieldFrame id={id} selector="NativeSelect" label={label} error={error} required={required} w={w}>
       <div {...inputBoxAttributes({ selector: "NativeSelect", hasDescription: false, error: invalid, rightSection: true })}>
-        <select {...others} required={required} {...inputElementAttributes("NativeSelect", id, invalid, [fieldIds(id, { error }).describedBy])}>
+        <select ref={ref} {...others} required={required} {...inputElementAttributes("NativeSelect", id, invalid, [fieldIds(id, { error }).describedBy])}>
           {children}
         </select>
         <RightSection selector="NativeSelect">
@@ -287,10 +289,11 @@ export function RadioGroup({
 }) {
   const id = useFieldId(givenId);
   const ids = fieldIds(id, { error: look.error });
+  const ref = useRadioPickedBeforeHydration(onChange);
   return (
     <RadioGroupContext.Provider value={{ name, value, onChange }}>
       <FieldFrame id={id} selector="RadioGroup" labelElement="div" {...look}>
-        <div role="radiogroup" aria-labelledby={ids.label} aria-describedby={ids.describedBy}>
+        <div ref={ref} role="radiogroup" aria-labelledby={ids.label} aria-describedby={ids.describedBy}>
           {children}
         </div>
       </FieldFrame>
@@ -409,6 +412,7 @@ export function Radio({ id, value, label, description, disabled = false, checked
  */
 export function Checkbox({ id, label, description, error, disabled = false, checked, ...others }: ControlProps & Pick<ChoiceLook, "error"> & { type?: "checkbox" }) {
   const checkboxId = useFieldId(id);
+  const ref = useChangeBeforeHydration<HTMLInputElement>(others.onChange);
   return (
     <InlineChoice
       part="Checkbox"
@@ -424,6 +428,7 @@ export function Checkbox({ id, label, description, error, disabled = false, chec
     >
       <div className={`${checkboxClasses.inner} mantine-Checkbox-inner`} data-label-position="right">
         <input
+          ref={ref}
           id={checkboxId}
           data-error={error ? true : undefined}
           className={`mantine-focus-auto ${checkboxClasses.input} mantine-Checkbox-input`}
