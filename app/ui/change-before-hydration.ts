@@ -9,6 +9,16 @@ export function changedBeforeHydration(control: Control): boolean {
   return control.value !== control.defaultValue;
 }
 
+/** Runs `run` on the element once, after the page has hydrated (or the component has mounted); the ref goes on the element. */
+function useOnceHydrated<E extends HTMLElement>(run: (element: E) => void) {
+  const ref = useRef<E>(null);
+  const first = useRef(run);
+  useEffect(() => {
+    if (ref.current) first.current(ref.current);
+  }, []);
+  return ref;
+}
+
 /**
  * On a slow link a page shows well before it hydrates, and what the user types or picks meanwhile reaches no
  * `onChange`: a step that tracks a control (the Hub address, the plan and its amount, whether Next is enabled)
@@ -16,25 +26,17 @@ export function changedBeforeHydration(control: Control): boolean {
  * Once hydrated, this hands such a change to `onChange`, once; the returned ref goes on the control.
  */
 export function useChangeBeforeHydration<E extends Control>(onChange: ((event: ChangeEvent<E>) => void) | undefined) {
-  const ref = useRef<E>(null);
-  const handOver = useRef(onChange);
-  useEffect(() => {
-    const control = ref.current;
-    if (!control || !handOver.current || !changedBeforeHydration(control)) return;
+  return useOnceHydrated<E>((control) => {
     // The portal's handlers read the control only, so the control stands in for React's event.
-    handOver.current({ target: control, currentTarget: control } as unknown as ChangeEvent<E>);
-  }, []);
-  return ref;
+    if (onChange && changedBeforeHydration(control)) onChange({ target: control, currentTarget: control } as unknown as ChangeEvent<E>);
+  });
 }
 
 /** The same for a radio group: once hydrated, hands the value of a radio picked before then to `onChange`. */
 export function useRadioPickedBeforeHydration(onChange: (value: string) => void) {
-  const ref = useRef<HTMLDivElement>(null);
-  const handOver = useRef(onChange);
-  useEffect(() => {
-    const radios = ref.current?.querySelectorAll<HTMLInputElement>('input[type="radio"]') ?? [];
+  return useOnceHydrated<HTMLDivElement>((group) => {
+    const radios = group.querySelectorAll<HTMLInputElement>('input[type="radio"]');
     const picked = [...radios].find((radio) => radio.checked && changedBeforeHydration(radio));
-    if (picked) handOver.current(picked.value);
-  }, []);
-  return ref;
+    if (picked) onChange(picked.value);
+  });
 }
