@@ -1,7 +1,8 @@
-// The portal's HTTP server: Express in front of the Remix build, in one process. It replaces remix-serve so
-// that what must happen before Remix can: the client address from the socket (or from a configured number of
-// trusted proxies), a body-size limit enforced before anything reads the body, and the security headers
-// (with a per-request CSP nonce) on every response, static files and errors included.
+// The portal's HTTP server: node:http in front of the Remix build, in one process (Express only for static
+// files, decision 140). It replaces remix-serve so that what must happen before Remix can: the client address
+// from the socket (or from a configured number of trusted proxies), a body-size limit enforced before anything
+// reads the body, and the security headers (with a per-request CSP nonce) on every response, static files and
+// errors included.
 // Run it directly (`node scripts/server.mjs`) and it listens on PORT; or import startServer(). Configuration comes
 // only from the environment.
 import { randomBytes } from "node:crypto";
@@ -9,13 +10,12 @@ import { statSync, watch } from "node:fs";
 import { createServer } from "node:http";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { Readable } from "node:stream";
-import { createRequestHandler } from "@remix-run/express";
-import { broadcastDevReady, installGlobals } from "@remix-run/node";
+import { broadcastDevReady, createRequestHandler as createRemixRequestHandler, installGlobals } from "@remix-run/node";
 import compression from "compression";
 import express from "express";
 import expressStaticGzip from "express-static-gzip";
 import morgan from "morgan";
+import { requestOrigin, sendRemixResponse, toRemixRequest } from "./remix-adapter.mjs";
 import { FROM_PRIMARY, listenOnPort, NEW_CONNECTION, SHUTDOWN_GRACE_MS, WORKER_READY } from "./start.mjs";
 
 /** Bodies above this are refused with 413: no portal form comes near it. */
@@ -69,20 +69,25 @@ const withFilePolicy = (res) => res.setHeader("Content-Security-Policy", FILE_PO
 
 function refuse(res, status, message) {
   // The rest of the body is never read, so the connection cannot be reused for another request.
-  res.set("Connection", "close").status(status).type("text/plain").send(message);
+  res.writeHead(status, { Connection: "close", "Content-Type": "text/plain; charset=utf-8" }).end(message);
 }
+
+/** What readBody resolves to once it has answered 413 itself. */
+const REFUSED = Symbol("refused");
 
 /**
  * Reads the body of a non-GET request into memory, refusing one that declares (Content-Length) or turns out
- * (a streamed body) to be larger than the limit with 413, before any of it reaches Remix.
+ * (a streamed body) to be larger than the limit with 413, before any of it reaches Remix. A GET or HEAD has
+ * no body (null).
  */
-function limitBody(limit) {
-  return (req, res, next) => {
-    if (req.method === "GET" || req.method === "HEAD") return next();
-    const declared = req.headers["content-length"];
-    if (declared !== undefined && !(Number(declared) <= limit)) {
-      return refuse(res, 413, "This request is too large.");
-    }
+function readBody(req, res, limit) {
+  if (req.method === "GET" || req.method === "HEAD") return Promise.resolve(null);
+  const declared = req.headers["content-length"];
+  if (declared !== undefined && !(Number(declared) <= limit)) {
+    refuse(res, 413, "This request is too large.");
+    return Promise.resolve(REFUSED);
+  }
+  return new Promise((resolve, reject) => {
     const chunks = [];
     let size = 0;
     let refused = false;
@@ -93,66 +98,36 @@ function limitBody(limit) {
         refused = true;
         req.pause();
         refuse(res, 413, "This request is too large.");
+        resolve(REFUSED);
         return;
       }
       chunks.push(chunk);
     });
     req.once("end", () => {
-      if (refused) return;
-      res.locals.body = Buffer.concat(chunks);
-      next();
+      if (!refused) resolve(Buffer.concat(chunks));
     });
     req.once("error", (error) => {
-      if (!refused) next(error);
+      if (!refused) reject(error);
     });
-  };
+  });
 }
 
-/** What @remix-run/express reads of the request body (it streams `req` into the Remix Request). */
-const BODY_STREAM_MEMBERS = new Set(["on", "once", "off", "addListener", "removeListener", "pause", "resume", "destroy", "readableHighWaterMark"]);
+/** The request path without its query string. */
+const pathOf = (url) => {
+  const query = url.indexOf("?");
+  return query === -1 ? url : url.slice(0, query);
+};
 
 /**
- * The request as Express knows it, but whose body is the one limitBody already read: @remix-run/express
- * streams the body from `req` itself, which has been consumed by then.
+ * Build assets and public files (decisions 129, 132): Express's static middlewares, with the caching of
+ * remix-serve. Build assets go out as the build compressed them (scripts/compress-build.mjs); the compression
+ * middleware leaves a response that already has its encoding alone. An immutable asset is never revalidated
+ * or fetched in ranges, so it goes without ETag, Last-Modified and Accept-Ranges. Public files get an hour.
  */
-function withBufferedBody(req, body) {
-  const replay = Readable.from(body.length > 0 ? [body] : []);
-  return new Proxy(req, {
-    get(target, member) {
-      if (!BODY_STREAM_MEMBERS.has(member)) return Reflect.get(target, member, target);
-      const value = replay[member];
-      return typeof value === "function" ? value.bind(replay) : value;
-    },
-  });
-}
-
-/** @remix-run/express's handler, given the read body and the load context the app relies on. */
-function remixHandler(build, mode) {
-  const handle = createRequestHandler({
-    build,
-    mode,
-    getLoadContext: (req, res) => ({ clientAddress: req.ip ?? "", cspNonce: res.locals.cspNonce }),
-  });
-  return (req, res, next) => handle(res.locals.body ? withBufferedBody(req, res.locals.body) : req, res, next);
-}
-
-/** The Express app for a Remix build (or a function returning the current one, in development). */
-export function createApp({ build, mode = process.env.NODE_ENV ?? "production", trustProxy = trustedProxyHops() }) {
-  const app = express();
-  app.disable("x-powered-by");
-  // A hop count makes req.ip, req.protocol and req.hostname believe exactly that many proxies.
-  app.set("trust proxy", trustProxy);
-  app.use((req, res, next) => {
-    res.locals.cspNonce = randomBytes(16).toString("base64");
-    res.set(securityHeaders({ nonce: res.locals.cspNonce, https: req.protocol === "https" }));
-    next();
-  });
-  app.use(compression());
-  // The same caching as remix-serve: fingerprinted build assets forever, other public files for an hour. Build
-  // assets go out as the build compressed them (scripts/compress-build.mjs, decision 129); the compression
-  // middleware leaves a response that already has its encoding alone. An immutable asset is never revalidated
-  // or fetched in ranges, so it goes without ETag, Last-Modified and Accept-Ranges (decision 132).
-  app.use(
+function staticFiles() {
+  const files = express();
+  files.disable("x-powered-by");
+  files.use(
     "/build",
     expressStaticGzip("public/build", {
       enableBrotli: true,
@@ -160,13 +135,52 @@ export function createApp({ build, mode = process.env.NODE_ENV ?? "production", 
       serveStatic: { immutable: true, maxAge: "1y", etag: false, lastModified: false, acceptRanges: false, setHeaders: withFilePolicy },
     }),
   );
-  // Every file in public/ has an extension and no page has one, so a page skips the file-system lookup.
-  const publicFiles = express.static("public", { maxAge: "1h", setHeaders: withFilePolicy });
-  app.use((req, res, next) => (path.extname(req.path) ? publicFiles(req, res, next) : next()));
-  app.use(morgan("tiny"));
-  app.use(limitBody(BODY_LIMIT_BYTES));
-  app.all("*", remixHandler(build, mode));
-  return app;
+  files.use(express.static("public", { maxAge: "1h", setHeaders: withFilePolicy }));
+  return files;
+}
+
+/**
+ * The portal's request handler for a Remix build (or a function returning the current one, in development).
+ * Pages go from node:http straight to Remix through scripts/remix-adapter.mjs (decision 140); only a path
+ * with an extension (every file in public/ has one, no page has) goes through Express's static middlewares,
+ * and on to Remix's 404 page if there is no such file.
+ */
+export function createApp({ build, mode = process.env.NODE_ENV ?? "production", trustProxy = trustedProxyHops() }) {
+  const origin = requestOrigin(trustProxy);
+  const handleRemix = createRemixRequestHandler(build, mode);
+  const files = staticFiles();
+  const compress = compression();
+  const logRequest = morgan("tiny");
+
+  const failed = (res, error) => {
+    console.error(error);
+    if (res.headersSent) res.destroy();
+    else res.writeHead(500, { "Content-Type": "text/plain; charset=utf-8" }).end("Internal Server Error");
+  };
+
+  const page = async (req, res, cspNonce) => {
+    try {
+      const body = await readBody(req, res, BODY_LIMIT_BYTES);
+      if (body === REFUSED) return;
+      const url = `${origin.protocol(req)}://${origin.host(req)}${req.url}`;
+      const response = await handleRemix(toRemixRequest(req, res, { url, body }), { clientAddress: origin.clientAddress(req), cspNonce });
+      await sendRemixResponse(res, response);
+    } catch (error) {
+      failed(res, error);
+    }
+  };
+
+  return (req, res) => {
+    const nonce = randomBytes(16).toString("base64");
+    const headers = securityHeaders({ nonce, https: origin.protocol(req) === "https" });
+    for (const name in headers) res.setHeader(name, headers[name]);
+    compress(req, res, () => {
+      // Files are not logged; pages and misses are.
+      const toPage = () => logRequest(req, res, () => void page(req, res, nonce));
+      if (!path.extname(pathOf(req.url))) return toPage();
+      files(req, res, (error) => (error ? failed(res, error) : toPage()));
+    });
+  };
 }
 
 /**
