@@ -35,10 +35,13 @@ export default async function handleRequest(
   // React's string renderer leaves out the doctype that its stream renderer writes before <html>.
   const html = deferModulePreloads(`<!DOCTYPE html>${rendered}`, nonce, { stylesheetsInline });
   const page = stylesheetsInline ? inlineStylesheets(html) : html;
+  // Bytes, not the string: a string body is copied once more (made well-formed) before it is encoded.
+  const body = Buffer.from(page, "utf8");
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");
   responseHeaders.set("Cache-Control", "no-store");
-  // Bytes, not the string: a string body is copied once more (made well-formed) before it is encoded.
-  return new Response(Buffer.from(page, "utf8"), { headers: responseHeaders, status: responseStatusCode });
+  // A whole page has a length: the server sends it in one write, not as chunks (decision 140).
+  responseHeaders.set("Content-Length", String(body.byteLength));
+  return new Response(body, { headers: responseHeaders, status: responseStatusCode });
 }
 
 /**

@@ -41,7 +41,11 @@ export function toRemixRequest(req, res, { url, body }) {
   return new Request(url, init);
 }
 
-/** Sends Remix's Response: status, headers (each Set-Cookie its own), and the body as it streams. */
+/**
+ * Sends Remix's Response: status, headers (each Set-Cookie its own), and the body. A body whose length is
+ * known (a whole page, entry.server) goes out in one write with its headers; any other streams as it comes,
+ * in chunks.
+ */
 export async function sendRemixResponse(res, response) {
   res.statusCode = response.status;
   if (response.statusText) res.statusMessage = response.statusText;
@@ -52,6 +56,7 @@ export async function sendRemixResponse(res, response) {
   if (cookies.length > 0) res.setHeader("Set-Cookie", cookies);
   // An event stream's headers go out at once: its first event may be a while coming.
   if (/text\/event-stream/i.test(response.headers.get("Content-Type") ?? "")) res.flushHeaders();
-  if (response.body) await writeReadableStreamToWritable(response.body, res);
-  else res.end();
+  if (!response.body) res.end();
+  else if (response.headers.has("Content-Length")) res.end(Buffer.from(await response.arrayBuffer()));
+  else await writeReadableStreamToWritable(response.body, res);
 }
