@@ -1,5 +1,6 @@
 import { generateKeyPairSync } from "node:crypto";
 import { request as http } from "node:http";
+import { connect } from "node:net";
 import { request as playwrightRequest, type APIRequestContext } from "@playwright/test";
 import { DEMO, DEMO_PASSWORD, expect, signInAs, startPortal, test } from "./fixtures";
 
@@ -18,6 +19,18 @@ async function csrfOf(api: APIRequestContext, path: string): Promise<string> {
   const token = /name="csrf" value="([^"]+)"/.exec(html)?.[1];
   if (!token) throw new Error(`no CSRF token on ${path}`);
   return token;
+}
+
+/** The status line's code for a request written on the socket as given (`requestLine`), as no HTTP client would. */
+function statusOfRawRequest(baseURL: string, requestLine: string): Promise<number> {
+  const { hostname, port } = new URL(baseURL);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => socket.write(`${requestLine}\r\nHost: ${hostname}:${port}\r\nConnection: close\r\n\r\n`));
+    let answer = "";
+    socket.on("data", (chunk: Buffer) => (answer += chunk.toString()));
+    socket.once("error", reject);
+    socket.once("close", () => resolve(Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1] ?? 0)));
+  });
 }
 
 async function signInWith(api: APIRequestContext, email: string, password = DEMO_PASSWORD, headers: Record<string, string> = {}) {
@@ -186,6 +199,10 @@ test.describe("the HTTP layer", () => {
       expect(response.headers()["cache-control"], path).toBe("no-store");
     }
     expect((await api.get("/login?redirectTo=%2F%09%2Fevil.example%2F")).headers()["location"]).toBe("/home");
+    // A request target that is not a path (a proxy's absolute URL, or `*`), which no browser sends.
+    for (const target of ["http://evil.example/login", "*"]) {
+      expect(await statusOfRawRequest(portal.baseURL, `GET ${target} HTTP/1.1`), target).toBe(400);
+    }
     await Promise.all([anonymous.dispose(), api.dispose()]);
   });
 });

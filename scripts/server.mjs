@@ -171,6 +171,9 @@ export function createApp({ build, mode = process.env.NODE_ENV ?? "production", 
   };
 
   return (req, res) => {
+    // Only a path is a portal address: an absolute URL (a proxy's form) or `*` would otherwise make the
+    // Request's URL unparsable, a 500.
+    if (!req.url.startsWith("/")) return refuse(res, 400, "This request's target is not a path.");
     const nonce = randomBytes(16).toString("base64");
     const headers = securityHeaders({ nonce, https: origin.protocol(req) === "https" });
     for (const name in headers) res.setHeader(name, headers[name]);
