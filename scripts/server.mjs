@@ -158,11 +158,11 @@ export function createApp({ build, mode = process.env.NODE_ENV ?? "production", 
     else res.writeHead(500, { "Content-Type": "text/plain; charset=utf-8" }).end("Internal Server Error");
   };
 
-  const page = async (req, res, cspNonce) => {
+  const page = async (req, res, { protocol, cspNonce }) => {
     try {
       const body = await readBody(req, res, BODY_LIMIT_BYTES);
       if (body === REFUSED) return;
-      const url = `${origin.protocol(req)}://${origin.host(req)}${req.url}`;
+      const url = `${protocol}://${origin.host(req)}${req.url}`;
       const response = await handleRemix(toRemixRequest(req, res, { url, body }), { clientAddress: origin.clientAddress(req), cspNonce });
       await sendRemixResponse(res, response);
     } catch (error) {
@@ -171,15 +171,16 @@ export function createApp({ build, mode = process.env.NODE_ENV ?? "production", 
   };
 
   return (req, res) => {
+    const protocol = origin.protocol(req);
+    const cspNonce = randomBytes(16).toString("base64");
+    const headers = securityHeaders({ nonce: cspNonce, https: protocol === "https" });
+    for (const name in headers) res.setHeader(name, headers[name]);
     // Only a path is a portal address: an absolute URL (a proxy's form) or `*` would otherwise make the
     // Request's URL unparsable, a 500.
     if (!req.url.startsWith("/")) return refuse(res, 400, "This request's target is not a path.");
-    const nonce = randomBytes(16).toString("base64");
-    const headers = securityHeaders({ nonce, https: origin.protocol(req) === "https" });
-    for (const name in headers) res.setHeader(name, headers[name]);
     compress(req, res, () => {
       // Files are not logged; pages and misses are.
-      const toPage = () => logRequest(req, res, () => void page(req, res, nonce));
+      const toPage = () => logRequest(req, res, () => void page(req, res, { protocol, cspNonce }));
       if (!path.extname(pathOf(req.url))) return toPage();
       files(req, res, (error) => (error ? failed(res, error) : toPage()));
     });

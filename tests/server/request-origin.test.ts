@@ -14,20 +14,15 @@ const forwarded = {
 };
 
 describe("where a request came from (decisions 050, 140)", () => {
-  it("believes only the socket when no proxy is trusted: forwarding headers are the client's to write", () => {
-    const origin = requestOrigin(0);
+  it.each([
+    // No proxy trusted: the socket only, as forwarding headers are the client's to write.
+    { hops: 0, clientAddress: "10.0.0.2", protocol: "http", host: "portal.internal:3000" },
+    // One trusted proxy: the address it saw, and the protocol and host it forwarded.
+    { hops: 1, clientAddress: "203.0.113.7", protocol: "https", host: "portal.example.com" },
+  ])("with $hops trusted proxies, believes $clientAddress over $protocol to $host", ({ hops, ...expected }) => {
+    const origin = requestOrigin(hops);
     const req = request(forwarded);
-    expect(origin.clientAddress(req)).toBe("10.0.0.2");
-    expect(origin.protocol(req)).toBe("http");
-    expect(origin.host(req)).toBe("portal.internal:3000");
-  });
-
-  it("takes the address one trusted proxy saw, and the protocol and host it forwarded", () => {
-    const origin = requestOrigin(1);
-    const req = request(forwarded);
-    expect(origin.clientAddress(req)).toBe("203.0.113.7");
-    expect(origin.protocol(req)).toBe("https");
-    expect(origin.host(req)).toBe("portal.example.com");
+    expect({ clientAddress: origin.clientAddress(req), protocol: origin.protocol(req), host: origin.host(req) }).toEqual(expected);
   });
 
   it("goes back as many hops as it trusts, and keeps the socket's protocol when nothing is forwarded", () => {
