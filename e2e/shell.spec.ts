@@ -67,6 +67,16 @@ test.describe("the portal shell", () => {
     await expect(page).toHaveURL(/\/licenses$/);
   });
 
+  test("the menu icon is a character reference in the HTML, so a page of Latin-1 text stays one byte per character on the server (decision 141)", async ({
+    page,
+  }) => {
+    await signInAs(page, DEMO.customer);
+    await expect(page.locator(".gk-burger").first()).toContainText("\u2630");
+    const html = await (await page.request.get("/home")).text();
+    expect(html).toContain("&#9776;");
+    expect([...html].filter((character) => character.charCodeAt(0) > 0xff)).toEqual([]);
+  });
+
   test("the footer links to support and the company site", async ({ page }) => {
     await signInAs(page, DEMO.customer);
     const footer = page.getByRole("contentinfo");

@@ -3,6 +3,7 @@ import { Link } from "~/ui/link";
 import type { ReactNode } from "react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { isActive, isSubmenu, isSubmenuOpen, sidebarFor, type NavLinkItem } from "~/domain/navigation";
+import { SYMBOL_HTML } from "~/ui/symbols";
 
 export interface ShellUser {
   firstName: string;
@@ -43,7 +44,7 @@ export function PortalShell({ user, title, sidebarCollapsed, children }: ShellPr
         <div className="gk-header-start">
           <label htmlFor="gk-nav-toggle" className="gk-burger">
             <span className="gk-visually-hidden">Open or close the menu</span>
-            <span aria-hidden="true">☰</span>
+            <span aria-hidden="true" dangerouslySetInnerHTML={SYMBOL_HTML.menu} />
           </label>
           <sidebarPreference.Form method="post" action="/preferences/sidebar" className="gk-collapse-form">
             <AuthenticityTokenInput name="csrf" />

@@ -1,4 +1,5 @@
 import { Link } from "~/ui/link";
+import { SYMBOL_HTML } from "~/ui/symbols";
 
 export interface StepLink {
   key: string;
@@ -18,9 +19,13 @@ export function WizardStepper({ steps, current, completed, label }: { steps: Ste
           const state = step.key === current ? "current" : completed.includes(step.key) ? "done" : "upcoming";
           return (
             <li key={step.key} data-state={state}>
-              <span className="gk-stepper-number" aria-hidden="true">
-                {state === "done" ? "✓" : index + 1}
-              </span>
+              {state === "done" ? (
+                <span key="done" className="gk-stepper-number" aria-hidden="true" dangerouslySetInnerHTML={SYMBOL_HTML.check} />
+              ) : (
+                <span key="number" className="gk-stepper-number" aria-hidden="true">
+                  {index + 1}
+                </span>
+              )}
               {state === "current" ? (
                 <span aria-current="step">{step.title}</span>
               ) : state === "done" ? (
