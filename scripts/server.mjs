@@ -188,6 +188,14 @@ export function createApp({ build, mode = process.env.NODE_ENV ?? "production", 
 }
 
 /**
+ * A page read whose client has closed its connection while the read waited its turn: nothing can reach the
+ * client any more, so rendering it would only delay the requests behind it (a burst of them when a client
+ * with many connections goes, decision 139). A form post is carried out even then: whether an order is placed
+ * must not depend on whether its customer waited for the answer.
+ */
+const abandonedRead = (req, res) => res.destroyed && (req.method === "GET" || req.method === "HEAD");
+
+/**
  * Starts the requests that have arrived one per turn of the event loop, in the order they arrived (decision
  * 139). Otherwise a turn renders every request that is ready, 50–100 ms under load, and only between turns
  * does a process read its channel to the primary (which sends a worker its next new connection only once it
@@ -196,9 +204,10 @@ export function createApp({ build, mode = process.env.NODE_ENV ?? "production", 
 export function oneRequestPerTurn(handle) {
   const waiting = [];
   const startNext = () => {
-    const [req, res] = waiting.shift();
+    let next = waiting.shift();
+    while (next && abandonedRead(...next)) next = waiting.shift();
     if (waiting.length > 0) setImmediate(startNext);
-    handle(req, res);
+    if (next) handle(...next);
   };
   return (req, res) => {
     if (waiting.push([req, res]) === 1) setImmediate(startNext);

@@ -43,6 +43,19 @@ describe("how a process starts the requests it has (decision 139)", () => {
     expect(started).toEqual(["first", "second", "third", "fourth"]);
   });
 
+  it("skips a page read whose client closed its connection while it waited, but still carries out a form post (decision 139)", async () => {
+    const started: string[] = [];
+    const serve = oneRequestPerTurn((request: { name: string }) => started.push(request.name));
+    const gone = { destroyed: true };
+    serve({ name: "read for a client that has gone", method: "GET" }, gone);
+    serve({ name: "post for a client that has gone", method: "POST" }, gone);
+    serve({ name: "read", method: "GET" }, { destroyed: false });
+    await nextTurn();
+    expect(started).toEqual(["post for a client that has gone"]);
+    await nextTurn();
+    expect(started).toEqual(["post for a client that has gone", "read"]);
+  });
+
   it("between two of them, reads what else has arrived and runs what is due (a new connection, a lease timer)", async () => {
     const order: string[] = [];
     // Each request takes 5 ms, as a render does, so the timer is due by the time the first is done.
