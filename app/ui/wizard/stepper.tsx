@@ -1,5 +1,7 @@
 import { Link } from "~/ui/link";
-import { SYMBOL_HTML } from "~/ui/symbols";
+
+/** ✓ (U+2713) as a character reference, so that a wizard step stays a one-byte string on the server (decision 141). */
+const CHECK_MARK = { __html: "&#10003;" };
 
 export interface StepLink {
   key: string;
@@ -20,7 +22,7 @@ export function WizardStepper({ steps, current, completed, label }: { steps: Ste
           return (
             <li key={step.key} data-state={state}>
               {state === "done" ? (
-                <span key="done" className="gk-stepper-number" aria-hidden="true" dangerouslySetInnerHTML={SYMBOL_HTML.check} />
+                <span key="done" className="gk-stepper-number" aria-hidden="true" dangerouslySetInnerHTML={CHECK_MARK} />
               ) : (
                 <span key="number" className="gk-stepper-number" aria-hidden="true">
                   {index + 1}
