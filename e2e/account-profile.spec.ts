@@ -66,6 +66,8 @@ test.describe("changing the password", () => {
 
     await page.getByText("Alex Morgan").click();
     await page.getByRole("button", { name: "Sign out", exact: true }).click();
+    // As a person would: the sign-in page first. Going to /login at once could cancel the sign-out still in flight.
+    await expect(page).toHaveURL(/\/login$/);
     await signIn(page, DEMO.admin, DEMO_PASSWORD);
     await expect(page.getByRole("alert")).toContainText("The email or password is incorrect.");
     await signIn(page, DEMO.admin, newPassword);
