@@ -12,7 +12,17 @@ const MANTINE_INDEX = {
 };
 
 export default tseslint.config(
-  { ignores: ["build/", "public/build/", ".cache/", "node_modules/", "test-results/", "playwright-report/", "db/migrations/"] },
+  {
+    ignores: [
+      "build/",
+      "public/build/",
+      ".cache/",
+      "node_modules/",
+      "test-results/",
+      "playwright-report/",
+      "db/migrations/",
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -31,7 +41,14 @@ export default tseslint.config(
       // Server-only code must stay out of the browser bundle (DESIGN §2).
       "no-restricted-imports": [
         "error",
-        { patterns: [{ group: ["**/server/**", "~/server/*"], message: "Only routes and server modules may import server code." }] },
+        {
+          patterns: [
+            {
+              group: ["**/server/**", "~/server/*"],
+              message: "Only routes and server modules may import server code.",
+            },
+          ],
+        },
       ],
     },
   },
@@ -63,7 +80,8 @@ export default tseslint.config(
             {
               name: "remix-validated-form",
               importNames: ["ValidatedForm"],
-              message: "Use ValidatedForm from ~/ui/validated-form: it drops checks that end after the form has gone (decision 105).",
+              message:
+                "Use ValidatedForm from ~/ui/validated-form: it drops checks that end after the form has gone (decision 105).",
             },
             {
               name: "@remix-run/react",
@@ -90,7 +108,8 @@ export default tseslint.config(
             ].map((name) => ({
               name,
               allowTypeImports: true,
-              message: "Pages load schemas lazily: lazyValidator(() => import(...)), constants from the *-steps modules, lists from the loader (decision 105).",
+              message:
+                "Pages load schemas lazily: lazyValidator(() => import(...)), constants from the *-steps modules, lists from the loader (decision 105).",
             })),
           ],
         },
@@ -98,7 +117,16 @@ export default tseslint.config(
     },
   },
   {
-    files: ["app/routes/**", "app/server/**", "db/**", "tests/**", "e2e/**", "scripts/**", "app/entry.server.tsx", "app/root.tsx"],
+    files: [
+      "app/routes/**",
+      "app/server/**",
+      "db/**",
+      "tests/**",
+      "e2e/**",
+      "scripts/**",
+      "app/entry.server.tsx",
+      "app/root.tsx",
+    ],
     rules: { "no-restricted-imports": "off" },
   },
   {

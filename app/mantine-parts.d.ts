@@ -46,7 +46,10 @@ declare module "@mantine-parts/components/Group/Group.module.css.mjs" {
 }
 declare module "@mantine-parts/components/Input/Input.module.css.mjs" {
   /** Mantine's Input and Input.Wrapper class names (CSS modules), for fields drawn as Mantine's (app/ui/inputs.tsx). */
-  const classes: Record<"wrapper" | "input" | "section" | "root" | "label" | "required" | "error" | "description", string>;
+  const classes: Record<
+    "wrapper" | "input" | "section" | "root" | "label" | "required" | "error" | "description",
+    string
+  >;
   export default classes;
 }
 declare module "@mantine-parts/components/List/List.module.css.mjs" {
@@ -81,7 +84,10 @@ declare module "@mantine-parts/components/Stack/Stack.module.css.mjs" {
 }
 declare module "@mantine-parts/components/Table/Table.module.css.mjs" {
   /** Mantine's Table class names (CSS modules), for rows rendered without a component per cell. */
-  const classes: Record<"table" | "th" | "tr" | "td" | "tbody" | "thead" | "caption" | "scrollContainer" | "scrollContainerInner", string>;
+  const classes: Record<
+    "table" | "th" | "tr" | "td" | "tbody" | "thead" | "caption" | "scrollContainer" | "scrollContainerInner",
+    string
+  >;
   export default classes;
 }
 declare module "@mantine-parts/components/Text/Text.module.css.mjs" {

@@ -20,7 +20,9 @@ export const users = sqliteTable("users", {
   company: text("company").notNull().default(""),
   phone: text("phone").notNull().default(""),
   /** 'customer' or 'distributor' (a reseller). */
-  customerType: text("customer_type", { enum: ["customer", "distributor"] }).notNull().default("customer"),
+  customerType: text("customer_type", { enum: ["customer", "distributor"] })
+    .notNull()
+    .default("customer"),
   isGKAdmin: integer("is_gk_admin", { mode: "boolean" }).notNull().default(false),
   /** The billing provider's customer id that scopes all of this user's billing data. */
   billingCustomerId: text("billing_customer_id").unique(),

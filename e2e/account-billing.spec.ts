@@ -15,17 +15,25 @@ async function signInAsNewCustomer(page: Page, databaseFile: string) {
   const email = `billing-${randomUUID().slice(0, 8)}@example.com`;
   withDatabase(databaseFile, (db) =>
     db
-      .prepare("INSERT INTO users (id, email, password_hash, first_name, last_name, company, phone) VALUES (?, ?, ?, ?, ?, ?, ?)")
+      .prepare(
+        "INSERT INTO users (id, email, password_hash, first_name, last_name, company, phone) VALUES (?, ?, ?, ?, ?, ?, ?)",
+      )
       .run(randomUUID(), email, hashPasswordSync(DEMO_PASSWORD), "Jordan", "Reyes", "Reyes Security", "+14155550199"),
   );
   await signInAs(page, email);
 }
 
 /** Arms a provider failure in the running portal's embedded billing engine (remaining null: every call). */
-function injectFault(databaseFile: string, call: string, fault: { message: string; mode?: "fail" | "hang"; remaining?: number | null }) {
+function injectFault(
+  databaseFile: string,
+  call: string,
+  fault: { message: string; mode?: "fail" | "hang"; remaining?: number | null },
+) {
   withDatabase(databaseFile, (db) =>
     db
-      .prepare("INSERT OR REPLACE INTO billing_faults (call, mode, kind, message, remaining, hang_ms) VALUES (?, ?, 'final', ?, ?, 1500)")
+      .prepare(
+        "INSERT OR REPLACE INTO billing_faults (call, mode, kind, message, remaining, hang_ms) VALUES (?, ?, 'final', ?, ?, 1500)",
+      )
       .run(call, fault.mode ?? "fail", fault.message, fault.remaining === undefined ? 1 : fault.remaining),
   );
 }
@@ -37,7 +45,10 @@ function clearFault(databaseFile: string, call: string) {
 const countryField = (scope: Locator) => scope.getByRole("combobox", { name: "Country", exact: true });
 
 /** The same labels in every drawer: the card holder's, the billing profile's and the shipping address's. */
-async function fillAddress(drawer: Locator, address: { line1: string; city: string; state: string; zip: string; country: string }) {
+async function fillAddress(
+  drawer: Locator,
+  address: { line1: string; city: string; state: string; zip: string; country: string },
+) {
   await drawer.getByLabel("Address line 1").fill(address.line1);
   await drawer.getByLabel("City").fill(address.city);
   await drawer.getByLabel("State").fill(address.state);
@@ -124,10 +135,19 @@ test.describe("adding a card", () => {
     await expect(page.getByRole("status")).toContainText("Successfully added new payment method.");
     await expect(drawer).toBeHidden();
     const row = methods.getByRole("row").nth(1);
-    await expect(row.getByRole("cell")).toHaveText(["Card", "Valid", "", "4242", "Jordan Reyes", "Sep 2031", "Replace"]);
+    await expect(row.getByRole("cell")).toHaveText([
+      "Card",
+      "Valid",
+      "",
+      "4242",
+      "Jordan Reyes",
+      "Sep 2031",
+      "Replace",
+    ]);
     await expect(row.getByRole("img", { name: "Visa" })).toBeVisible();
 
-    const limit = "Currently only one credit card can be added. Please remove the existing card to use a different credit card.";
+    const limit =
+      "Currently only one credit card can be added. Please remove the existing card to use a different credit card.";
     await expect(methods.getByRole("button", { name: "Add Card" })).toBeDisabled();
     await expect(methods.getByText(limit)).toBeVisible();
     await page.goto("/account/cards/new");
@@ -158,14 +178,20 @@ test.describe("replacing a card", () => {
     await expect(methods.getByRole("row").nth(1)).toContainText("Oct 2032");
 
     await page.goto("/account/cards/src_demo_visa/replace");
-    await expect(page.getByRole("dialog", { name: "Something went wrong" })).toContainText("This payment method does not exist or is not yours.");
+    await expect(page.getByRole("dialog", { name: "Something went wrong" })).toContainText(
+      "This payment method does not exist or is not yours.",
+    );
   });
 });
 
 test.describe("the billing profile", () => {
   test.use({ expectedHttpErrors: [422] });
 
-  test("checks the required fields, reports a provider failure, then saves both parts", async ({ page, portal, javaScriptEnabled }) => {
+  test("checks the required fields, reports a provider failure, then saves both parts", async ({
+    page,
+    portal,
+    javaScriptEnabled,
+  }) => {
     await signInAsNewCustomer(page, portal.databaseFile);
     await page.goto("/account");
     await expect(page.getByRole("region", { name: "Billing Address" })).toContainText("Please update the address");
@@ -189,7 +215,13 @@ test.describe("the billing profile", () => {
     await expect(drawer.getByText("Please select your country.")).toBeVisible();
 
     await drawer.getByLabel("Company").fill("Reyes Security");
-    await fillAddress(drawer, { line1: "10 Fleet Street", city: "London", state: "Greater London", zip: "EC4Y 1AA", country: "GB" });
+    await fillAddress(drawer, {
+      line1: "10 Fleet Street",
+      city: "London",
+      state: "Greater London",
+      zip: "EC4Y 1AA",
+      country: "GB",
+    });
     injectFault(portal.databaseFile, "updateBillingInfo", { message: "The billing address was rejected." });
     await save.click();
     await expect(drawer.getByRole("alert")).toHaveText("The billing address was rejected.");
@@ -203,7 +235,11 @@ test.describe("the billing profile", () => {
     await expect(page.getByRole("region", { name: "Billing Profile" })).toContainText("Reyes Security");
   });
 
-  test("says 'Error fetching billing profile.' when the billing provider cannot be read", async ({ page, portal, javaScriptEnabled }) => {
+  test("says 'Error fetching billing profile.' when the billing provider cannot be read", async ({
+    page,
+    portal,
+    javaScriptEnabled,
+  }) => {
     await signInAsNewCustomer(page, portal.databaseFile);
     await page.goto("/account");
     await addCard(page, "4242 4242 4242 4242");
@@ -222,7 +258,11 @@ test.describe("the billing profile", () => {
 test.describe("the shipping address", () => {
   test.use({ expectedHttpErrors: [422] });
 
-  test("is the billing address until a different one is saved, and can go back to it", async ({ page, portal, javaScriptEnabled }) => {
+  test("is the billing address until a different one is saved, and can go back to it", async ({
+    page,
+    portal,
+    javaScriptEnabled,
+  }) => {
     await signInAsNewCustomer(page, portal.databaseFile);
     await page.goto("/account");
     const panel = page.getByRole("region", { name: "Shipping Address" });

@@ -33,7 +33,9 @@ test.describe("the profile form", () => {
 test.describe("changing the password", () => {
   test.use({ expectedHttpErrors: [401, 422] });
 
-  test("checks the current password, the requirements and the confirmation, then signs in with the new one", async ({ page }) => {
+  test("checks the current password, the requirements and the confirmation, then signs in with the new one", async ({
+    page,
+  }) => {
     // Eight scrypt hashes at OWASP's cost (sign-ins and changes), each seconds long on a busy 2-core machine.
     test.slow();
     await signInAs(page, DEMO.admin);

@@ -1,6 +1,17 @@
 import type { Page } from "@playwright/test";
 import { rmSync } from "node:fs";
-import { DEMO, DEMO_PASSWORD, expect, expectAccessible, holdScripts, signIn, signInAs, startPortal, test, withDatabase } from "./fixtures";
+import {
+  DEMO,
+  DEMO_PASSWORD,
+  expect,
+  expectAccessible,
+  holdScripts,
+  signIn,
+  signInAs,
+  startPortal,
+  test,
+  withDatabase,
+} from "./fixtures";
 import { next, planStep } from "./purchase-steps";
 
 /**
@@ -20,7 +31,10 @@ const freeDemoLicense = (file: string) =>
   });
 
 const tenantsNamed = (file: string, subdomain: string) =>
-  withDatabase(file, (db) => (db.prepare("select count(*) as n from hub_tenants where subdomain = ?").get(subdomain) as { n: number }).n);
+  withDatabase(
+    file,
+    (db) => (db.prepare("select count(*) as n from hub_tenants where subdomain = ?").get(subdomain) as { n: number }).n,
+  );
 
 /** A unique subdomain per project, as both projects' workers may run at once on their own portals. */
 const subdomainFor = (base: string) => `${base}-${test.info().project.name === "javascript" ? "js" : "nojs"}`;
@@ -64,7 +78,10 @@ async function walkAndDeploy(page: Page, subdomain: string) {
 test.describe("deploying a cloud Hub", () => {
   test.use({ expectedServerErrors: [/job-step-failed/] });
 
-  test("a subdomain typed before the page hydrated shows in the Hub's address and lets Next on", async ({ page, javaScriptEnabled }) => {
+  test("a subdomain typed before the page hydrated shows in the Hub's address and lets Next on", async ({
+    page,
+    javaScriptEnabled,
+  }) => {
     test.skip(!javaScriptEnabled, "without JavaScript nothing tracks the field: the server checks the post");
     await signInAs(page, DEMO.customer);
     const hydrate = await holdScripts(page);
@@ -73,11 +90,16 @@ test.describe("deploying a cloud Hub", () => {
     const subdomain = subdomainFor("typed-early");
     await page.locator('input[name="subdomain"]').fill(subdomain);
     hydrate();
-    await expect(page.getByTestId("hub-address")).toContainText(`https://${subdomain}.${HUB_HOST}`, { timeout: 15_000 });
+    await expect(page.getByTestId("hub-address")).toContainText(`https://${subdomain}.${HUB_HOST}`, {
+      timeout: 15_000,
+    });
     await expect(page.getByRole("button", { name: "Next: License" })).toBeEnabled();
   });
 
-  test("support's link, signed out: sign in, the wizard, a Hub on the simulator, listed, and Go to Hub without a password", async ({ page, portal }) => {
+  test("support's link, signed out: sign in, the wizard, a Hub on the simulator, listed, and Go to Hub without a password", async ({
+    page,
+    portal,
+  }) => {
     test.setTimeout(90_000);
     freeDemoLicense(portal.databaseFile);
     const subdomain = subdomainFor("ada-clinic");
@@ -85,15 +107,14 @@ test.describe("deploying a cloud Hub", () => {
     await expect(
       page.getByRole("dialog", {
         name: "Create New Cloud GateKeeper Hub Deployment",
-      })
+      }),
     ).toBeVisible();
     await walkAndDeploy(page, subdomain);
     await expect(page.getByText(READY)).toBeVisible({ timeout: 20_000 });
     for (const stage of ["Create Hub", "Connect to Portal", "Create Account", "Upload License", "Finish"]) {
-      await expect(page.getByRole("list", { name: "Deployment progress" }).getByRole("listitem").filter({ hasText: stage })).toHaveAttribute(
-        "data-state",
-        "done"
-      );
+      await expect(
+        page.getByRole("list", { name: "Deployment progress" }).getByRole("listitem").filter({ hasText: stage }),
+      ).toHaveAttribute("data-state", "done");
     }
 
     // The Hub's own page stands in for the Hub: the link signs in with a ticket, never a password.
@@ -107,7 +128,9 @@ test.describe("deploying a cloud Hub", () => {
     });
     await page.getByRole("link", { name: "Go to Hub" }).click();
     await expect(page.getByRole("heading", { name: "Signed in to your Hub" })).toBeVisible();
-    expect(opened).toMatch(new RegExp(`^https://${subdomain}\\.${HUB_HOST.replace(/\./g, "\\.")}/sign-in\\?ticket=[\\w-]{20,}$`));
+    expect(opened).toMatch(
+      new RegExp(`^https://${subdomain}\\.${HUB_HOST.replace(/\./g, "\\.")}/sign-in\\?ticket=[\\w-]{20,}$`),
+    );
     expect(opened).not.toContain("Secret123");
 
     await page.goto("/hubs");
@@ -147,15 +170,21 @@ test.describe("deploying a cloud Hub", () => {
   ] as const;
 
   for (const failure of failures) {
-    test(`a failure at ${failure.call} shows '${failure.title}', and Try again finishes the deployment once`, async ({ page, portal }) => {
+    test(`a failure at ${failure.call} shows '${failure.title}', and Try again finishes the deployment once`, async ({
+      page,
+      portal,
+    }) => {
       test.setTimeout(90_000);
       freeDemoLicense(portal.databaseFile);
       const subdomain = subdomainFor(`fail-${failure.call.toLowerCase()}`);
       withDatabase(portal.databaseFile, (db) => {
-        const arm = db.prepare("insert into hub_faults (call, mode, kind, message, remaining, hang_ms) values (?, ?, ?, ?, ?, 0)");
+        const arm = db.prepare(
+          "insert into hub_faults (call, mode, kind, message, remaining, hang_ms) values (?, ?, ?, ?, ?, 0)",
+        );
         if (failure.mode === "not_ready") {
           // The Hub stays not ready (or not running) through every automatic retry.
-          if ("notReadyAtCreation" in failure) arm.run("createTenant", "not_ready", "retryable", "The Hub is not ready yet.", 1);
+          if ("notReadyAtCreation" in failure)
+            arm.run("createTenant", "not_ready", "retryable", "The Hub is not ready yet.", 1);
           arm.run(failure.call, "not_ready", "retryable", "The Hub is not ready yet.", null);
         } else {
           arm.run(failure.call, "fail", "final", "Injected failure.", 1);
@@ -186,9 +215,9 @@ test.describe("the URL step", () => {
     withDatabase(portal.databaseFile, (db) =>
       db
         .prepare(
-          "insert or ignore into hub_tenants (id, customer_id, subdomain, url, region, ready_at, running_at, created_at) values (?, 'someone', ?, ?, 1, 0, 0, 0)"
+          "insert or ignore into hub_tenants (id, customer_id, subdomain, url, region, ready_at, running_at, created_at) values (?, 'someone', ?, ?, 1, 0, 0, 0)",
         )
-        .run(`hub_${taken}`, taken, `https://${taken}.${HUB_HOST}`)
+        .run(`hub_${taken}`, taken, `https://${taken}.${HUB_HOST}`),
     );
     await signInAs(page, DEMO.customer);
     await page.goto("/hubs/new/url");
@@ -226,14 +255,18 @@ test.describe("the URL step", () => {
   });
 });
 
-test("a license bought from the Hubs page opens the wizard with it chosen, and the license list searches", async ({ page, portal }) => {
+test("a license bought from the Hubs page opens the wizard with it chosen, and the license list searches", async ({
+  page,
+  portal,
+}) => {
   test.setTimeout(90_000);
   freeDemoLicense(portal.databaseFile);
   const javaScript = test.info().project.name === "javascript";
   await signInAs(page, DEMO.customer);
   await page.goto("/store/subscribe/plan?origin=cloud-hubs");
   await planStep(page, "Hub Buyer Co", "3");
-  for (const label of ["Next: Hardware", "Next: Support", "Next: Review", "Next: Billing", "Next: Order"]) await next(page, label);
+  for (const label of ["Next: Hardware", "Next: Support", "Next: Review", "Next: Billing", "Next: Order"])
+    await next(page, label);
   await page.getByRole("link", { name: "Submit Order" }).click();
   await page.getByRole("dialog", { name: "Place your order." }).getByRole("button", { name: "Purchase" }).click();
   await page.getByRole("link", { name: "Continue GateKeeper Hub Cloud Deployment" }).click({ timeout: 20_000 });
@@ -253,7 +286,9 @@ test("a license bought from the Hubs page opens the wizard with it chosen, and t
   await expect(page.getByText("1-1 of 1 items")).toBeVisible();
 });
 
-test("a portal killed while the Hub's admin setup hangs finishes the deployment once after a restart", async ({ page }) => {
+test("a portal killed while the Hub's admin setup hangs finishes the deployment once after a restart", async ({
+  page,
+}) => {
   test.setTimeout(120_000);
   const subdomain = subdomainFor("crash-clinic");
   const first = await startPortal();
@@ -262,12 +297,18 @@ test("a portal killed while the Hub's admin setup hangs finishes the deployment 
     await signIn(page, DEMO.customer, DEMO_PASSWORD, `${first.baseURL}/login`);
     await expect(page.getByRole("heading", { level: 1, name: "Home" })).toBeVisible();
     withDatabase(first.databaseFile, (db) =>
-      db.exec("insert into hub_faults (call, mode, kind, message, remaining, hang_ms) values ('setUpAdmin', 'hang', 'unknown', 'timeout', 1, 60000)")
+      db.exec(
+        "insert into hub_faults (call, mode, kind, message, remaining, hang_ms) values ('setUpAdmin', 'hang', 'unknown', 'timeout', 1, 60000)",
+      ),
     );
     await page.goto(`${first.baseURL}/hubs?new=true`);
     await walkAndDeploy(page, subdomain);
     const progressPath = new URL(page.url()).pathname;
-    await expect(page.getByRole("listitem").filter({ hasText: "Create Account" })).toHaveAttribute("data-state", "running", { timeout: 20_000 });
+    await expect(page.getByRole("listitem").filter({ hasText: "Create Account" })).toHaveAttribute(
+      "data-state",
+      "running",
+      { timeout: 20_000 },
+    );
     await page.goto("about:blank");
     await first.stop({ signal: "SIGKILL", keepData: true });
     withDatabase(first.databaseFile, (db) => db.exec("delete from hub_faults"));
@@ -278,7 +319,10 @@ test("a portal killed while the Hub's admin setup hangs finishes the deployment 
     expect(tenantsNamed(second.databaseFile, subdomain)).toBe(1);
     const installations = withDatabase(
       second.databaseFile,
-      (db) => db.prepare("select count(*) as n from hub_installations where url like ?").get(`%//${subdomain}.%`) as { n: number }
+      (db) =>
+        db.prepare("select count(*) as n from hub_installations where url like ?").get(`%//${subdomain}.%`) as {
+          n: number;
+        },
     );
     expect(installations.n).toBe(1);
   } finally {
@@ -289,20 +333,26 @@ test("a portal killed while the Hub's admin setup hangs finishes the deployment 
   }
 });
 
-test("'Registering new GateKeeper Hub was interrupted.' offers Try again only after the wait, then finishes the deployment", async ({ page }) => {
+test("'Registering new GateKeeper Hub was interrupted.' offers Try again only after the wait, then finishes the deployment", async ({
+  page,
+}) => {
   test.setTimeout(120_000);
   // The spec's 30 s, shortened to 5 s on a portal of this test's own; the rule and its reload are the same.
   const portal = await startPortal({ env: { HUB_RETRY_WAIT_MS: "5000" } });
   try {
     const subdomain = subdomainFor("wait-clinic");
     withDatabase(portal.databaseFile, (db) =>
-      db.exec("insert into hub_faults (call, mode, kind, message, remaining, hang_ms) values ('registerTenant', 'fail', 'final', 'Injected failure.', 1, 0)"),
+      db.exec(
+        "insert into hub_faults (call, mode, kind, message, remaining, hang_ms) values ('registerTenant', 'fail', 'final', 'Injected failure.', 1, 0)",
+      ),
     );
     await signIn(page, DEMO.customer, DEMO_PASSWORD, `${portal.baseURL}/login`);
     await expect(page.getByRole("heading", { level: 1, name: "Home" })).toBeVisible();
     await page.goto(`${portal.baseURL}/hubs?new=true`);
     await walkAndDeploy(page, subdomain);
-    await expect(page.getByRole("alert").filter({ hasText: "Registering new GateKeeper Hub was interrupted." })).toBeVisible({ timeout: 30_000 });
+    await expect(
+      page.getByRole("alert").filter({ hasText: "Registering new GateKeeper Hub was interrupted." }),
+    ).toBeVisible({ timeout: 30_000 });
     const tryAgain = page.getByRole("button", { name: "Try again" });
     await expect(tryAgain).toBeDisabled();
     await expect(page.getByText(/^You can try again in [1-5] seconds\.$/)).toBeVisible();

@@ -17,9 +17,12 @@ async function box(locator: Locator) {
   return found;
 }
 
-const pageBehindScrolls = (page: Page) => page.evaluate(() => getComputedStyle(document.documentElement).overflow !== "hidden");
+const pageBehindScrolls = (page: Page) =>
+  page.evaluate(() => getComputedStyle(document.documentElement).overflow !== "hidden");
 
-test("a drawer sits on the right at its width (the whole window on a phone), over a page that stays put", async ({ page }) => {
+test("a drawer sits on the right at its width (the whole window on a phone), over a page that stays put", async ({
+  page,
+}) => {
   await signInAs(page, DEMO.customer);
   await page.goto("/account/profile");
   const drawer = page.getByRole("dialog", { name: "Update Billing Profile" });
@@ -53,7 +56,10 @@ test("a modal is centred at its size, and a click on the overlay closes it", asy
 });
 
 test.describe("with JavaScript", () => {
-  test.skip(({ javaScriptEnabled }) => !javaScriptEnabled, "focus, Escape and the top layer are the browser's modal dialog");
+  test.skip(
+    ({ javaScriptEnabled }) => !javaScriptEnabled,
+    "focus, Escape and the top layer are the browser's modal dialog",
+  );
 
   test("focus moves into a drawer, Escape closes it, and focus goes back to what opened it", async ({ page }) => {
     await signInAs(page, DEMO.customer);
@@ -68,7 +74,9 @@ test.describe("with JavaScript", () => {
     await expect(opener).toBeFocused();
   });
 
-  test("a drawer over a wizard's drawer is on top, Escape closes only it, and the wizard stays open", async ({ page }) => {
+  test("a drawer over a wizard's drawer is on top, Escape closes only it, and the wizard stays open", async ({
+    page,
+  }) => {
     test.setTimeout(60_000);
     await signInAs(page, DEMO.customer);
     await page.goto("/store/subscribe/plan");

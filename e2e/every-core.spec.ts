@@ -50,7 +50,9 @@ test.describe("the portal on every core", () => {
     }
   });
 
-  test("a worker that dies is replaced, and the portal answers new connections meanwhile", async ({ javaScriptEnabled }) => {
+  test("a worker that dies is replaced, and the portal answers new connections meanwhile", async ({
+    javaScriptEnabled,
+  }) => {
     test.skip(!javaScriptEnabled, "processes only: once is enough");
     const [first, second] = workerPids(cluster);
     expect(second, "two workers").toBeDefined();
@@ -60,7 +62,8 @@ test.describe("the portal on every core", () => {
     // The primary forks a replacement once it sees the exit; the portal answers throughout.
     await expect.poll(() => workerPids(cluster).filter((pid) => pid !== first).length, { timeout: 20_000 }).toBe(2);
     const statuses = [];
-    for (let request = 0; request < 8; request += 1) statuses.push(await statusOnNewConnection(`${cluster.baseURL}/healthz`));
+    for (let request = 0; request < 8; request += 1)
+      statuses.push(await statusOnNewConnection(`${cluster.baseURL}/healthz`));
     expect(statuses).toEqual(Array(8).fill(200));
   });
 

@@ -34,7 +34,9 @@ function freePort(): Promise<number> {
     probe.once("error", reject);
     probe.listen(0, "127.0.0.1", () => {
       const address = probe.address();
-      probe.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+      probe.close(() =>
+        typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port")),
+      );
     });
   });
 }
@@ -112,7 +114,9 @@ export async function startPortal({
         const stopped = await Promise.race([exit.then(() => true), sleep(STOP_GRACE_MS).then(() => false)]);
         if (!stopped) {
           // Docker's grace before SIGKILL is 10 s: a portal slower than that to stop is a finding, not a hang here.
-          console.warn(`The portal did not exit within ${STOP_GRACE_MS / 1000} s of ${signal}; killed. Its last output:\n${(stdout + stderr).slice(-2_000)}`);
+          console.warn(
+            `The portal did not exit within ${STOP_GRACE_MS / 1000} s of ${signal}; killed. Its last output:\n${(stdout + stderr).slice(-2_000)}`,
+          );
           child.kill("SIGKILL");
           await exit;
         }
@@ -151,7 +155,8 @@ export const test = base.extend<TestFixtures, { portal: PortalServer }>({
       const problems: string[] = [];
       const allowed = new RegExp(`status of (${expectedHttpErrors.join("|") || "none"})\\b`);
       page.on("console", (message) => {
-        if (message.type() === "error" && !allowed.test(message.text())) problems.push(`console.error: ${message.text()}`);
+        if (message.type() === "error" && !allowed.test(message.text()))
+          problems.push(`console.error: ${message.text()}`);
       });
       page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
       const serverOutputBefore = portal.stderr().length;
@@ -226,7 +231,10 @@ async function expectNoSeriousViolations(page: Page) {
   const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
   const serious = results.violations
     .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-    .map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(" ")).join(", ")})`);
+    .map(
+      (violation) =>
+        `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(" ")).join(", ")})`,
+    );
   expect(serious, `accessibility violations on ${page.url()}`).toEqual([]);
 }
 

@@ -21,11 +21,9 @@ async function signInWithHubs(page: Page, databaseFile: string) {
   const hubId = (n: number) => `${userId}-hub-${String(n).padStart(2, "0")}`;
   const now = Date.now();
   withDatabase(databaseFile, (db) => {
-    db.prepare("INSERT INTO users (id, email, password_hash, first_name, last_name) VALUES (?, ?, ?, 'Riley', 'Chen')").run(
-      userId,
-      email,
-      hashPasswordSync(DEMO_PASSWORD),
-    );
+    db.prepare(
+      "INSERT INTO users (id, email, password_hash, first_name, last_name) VALUES (?, ?, ?, 'Riley', 'Chen')",
+    ).run(userId, email, hashPasswordSync(DEMO_PASSWORD));
     const hub = db.prepare(
       `INSERT INTO hub_installations (id, owner_id, type, url, ip, last_seen, version, computers, users, max_users, devices, credentials,
          locks_this_month, locks_this_year, unlocks_this_month, unlocks_this_year, web_credentials_used_this_month, web_credentials_used_this_year)
@@ -33,7 +31,14 @@ async function signInWithHubs(page: Page, databaseFile: string) {
     );
     for (let n = 0; n < 12; n++) {
       const cloud = n < 8;
-      hub.run(hubId(n), userId, cloud ? "cloud" : "local", cloud ? `https://hub-${n}-${userId.slice(0, 6)}.example` : `10.0.0.${n}`, null, now - (12 - n) * 60_000);
+      hub.run(
+        hubId(n),
+        userId,
+        cloud ? "cloud" : "local",
+        cloud ? `https://hub-${n}-${userId.slice(0, 6)}.example` : `10.0.0.${n}`,
+        null,
+        now - (12 - n) * 60_000,
+      );
     }
     const license = db.prepare(
       `INSERT INTO licenses (id, owner_id, external_license_id, name, nodes, plan_type, type, valid_from, valid_to, license_code, is_used)
@@ -45,7 +50,16 @@ async function signInWithHubs(page: Page, databaseFile: string) {
       const externalId = `GK-HUBS-${userId.slice(0, 6)}-${n}`;
       const file = JSON.stringify({ protected: "e30", payload: "e30", signature: `${externalId}-signature` });
       const validTo = n % 2 === 1 ? now - (n + 1) * DAY : now + (n + 10) * DAY;
-      license.run(id, userId, externalId, `Org ${String.fromCharCode(65 + n)}`, 10 + n, now - (100 - n) * DAY, validTo, file);
+      license.run(
+        id,
+        userId,
+        externalId,
+        `Org ${String.fromCharCode(65 + n)}`,
+        10 + n,
+        now - (100 - n) * DAY,
+        validTo,
+        file,
+      );
       link.run(hubId(11), id);
     }
   });
@@ -53,16 +67,36 @@ async function signInWithHubs(page: Page, databaseFile: string) {
   return { newest: hubId(11), withoutLicenses: hubId(10) };
 }
 
-const dataRows = (page: Page, table: string) => page.getByRole("table", { name: table }).getByRole("row").filter({ has: page.getByRole("cell") });
+const dataRows = (page: Page, table: string) =>
+  page
+    .getByRole("table", { name: table })
+    .getByRole("row")
+    .filter({ has: page.getByRole("cell") });
 
 test.describe("the Hubs page", () => {
-  test("shows every column, filters by Type and pages 10 at a time through plain links", async ({ page, portal, javaScriptEnabled }) => {
+  test("shows every column, filters by Type and pages 10 at a time through plain links", async ({
+    page,
+    portal,
+    javaScriptEnabled,
+  }) => {
     test.setTimeout(60_000);
     await signInWithHubs(page, portal.databaseFile);
     await page.goto("/hubs");
     await expect(page.getByRole("heading", { level: 1, name: "GateKeeper Hub Deployments" })).toBeVisible();
     const table = page.getByRole("table", { name: "Hub deployments" });
-    for (const column of ["Type", "URL/IP", "Synced", "Version", "Computers", "Users", "Tokens", "Passwords", "Locks", "Unlocks", "Web"]) {
+    for (const column of [
+      "Type",
+      "URL/IP",
+      "Synced",
+      "Version",
+      "Computers",
+      "Users",
+      "Tokens",
+      "Passwords",
+      "Locks",
+      "Unlocks",
+      "Web",
+    ]) {
       await expect(table.getByRole("columnheader", { name: new RegExp(`^${column}\\b`) })).toBeVisible();
     }
     const rows = dataRows(page, "Hub deployments");
@@ -70,7 +104,8 @@ test.describe("the Hubs page", () => {
     // Most recently seen first: the newest on-premise Hub, with users of max users and month/year figures.
     await expect(rows.first()).toContainText("On-Premise");
     await expect(rows.first()).toContainText("10.0.0.11");
-    for (const text of ["4.12.0", "12/15", "212", "1,840/20,411", "1,795/19,870", "311/3,920"]) await expect(rows.first()).toContainText(text);
+    for (const text of ["4.12.0", "12/15", "212", "1,840/20,411", "1,795/19,870", "311/3,920"])
+      await expect(rows.first()).toContainText(text);
     await expect(page.getByText("1-10 of 12 items")).toBeVisible();
     await expectAccessible(page, javaScriptEnabled);
 
@@ -119,11 +154,18 @@ test.describe("the Hubs page", () => {
 });
 
 test.describe("a Hub's licenses", () => {
-  test("open in a modal with 5 rows, sorted, filtered and paged through the URL, and close back to the table", async ({ page, portal, javaScriptEnabled }) => {
+  test("open in a modal with 5 rows, sorted, filtered and paged through the URL, and close back to the table", async ({
+    page,
+    portal,
+    javaScriptEnabled,
+  }) => {
     test.setTimeout(60_000);
     const { newest } = await signInWithHubs(page, portal.databaseFile);
     await page.goto("/hubs?type=local");
-    await dataRows(page, "Hub deployments").filter({ hasText: "10.0.0.11" }).getByRole("link", { name: "View Licenses" }).click();
+    await dataRows(page, "Hub deployments")
+      .filter({ hasText: "10.0.0.11" })
+      .getByRole("link", { name: "View Licenses" })
+      .click();
     await expect(page).toHaveURL(new RegExp(`/hubs/${newest}/licenses\\?type=local$`));
     const modal = page.getByRole("dialog", { name: "Licenses for this Hub deployment" });
     await expect(modal).toBeVisible();
@@ -143,11 +185,17 @@ test.describe("a Hub's licenses", () => {
 
     await modal.getByRole("link", { name: "Organization Name" }).click();
     await expect(page).toHaveURL(/licensesSort=name$/);
-    await expect(modal.getByRole("columnheader", { name: /Organization Name/ })).toHaveAttribute("aria-sort", "ascending");
+    await expect(modal.getByRole("columnheader", { name: /Organization Name/ })).toHaveAttribute(
+      "aria-sort",
+      "ascending",
+    );
     await expect(rows.first()).toContainText("Org A");
     await modal.getByRole("link", { name: "Organization Name" }).click();
     await expect(page).toHaveURL(/licensesSort=-name$/);
-    await expect(modal.getByRole("columnheader", { name: /Organization Name/ })).toHaveAttribute("aria-sort", "descending");
+    await expect(modal.getByRole("columnheader", { name: /Organization Name/ })).toHaveAttribute(
+      "aria-sort",
+      "descending",
+    );
     await expect(rows.first()).toContainText("Org G");
 
     await modal.getByRole("navigation", { name: "Filter by Status" }).getByRole("link", { name: "Expired" }).click();

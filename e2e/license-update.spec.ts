@@ -1,7 +1,18 @@
 import { createPublicKey, randomUUID, verify } from "node:crypto";
 import type { Page } from "@playwright/test";
 import { hashPasswordSync } from "~/server/passwords.server";
-import { DEMO, DEMO_PASSWORD, expect, expectAccessible, holdScripts, signIn, signInAs, startPortal, test, withDatabase } from "./fixtures";
+import {
+  DEMO,
+  DEMO_PASSWORD,
+  expect,
+  expectAccessible,
+  holdScripts,
+  signIn,
+  signInAs,
+  startPortal,
+  test,
+  withDatabase,
+} from "./fixtures";
 import { next } from "./purchase-steps";
 
 /**
@@ -14,20 +25,37 @@ const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;
 
 /** A new customer with a card on file and one recurring license on `planId` for `users`, 10 days into its term; signed in. */
-async function signInWithSubscription(page: Page, databaseFile: string, planId: string, users: number, unitPrice: number) {
+async function signInWithSubscription(
+  page: Page,
+  databaseFile: string,
+  planId: string,
+  users: number,
+  unitPrice: number,
+) {
   const suffix = randomUUID().slice(0, 8);
   const email = `update-${suffix}@example.com`;
-  const ids = { user: randomUUID(), customer: `cust_e2e_${suffix}`, source: `src_e2e_${suffix}`, subscription: `sub_e2e_${suffix}`, license: `GK-E2E-${suffix.toUpperCase()}` };
+  const ids = {
+    user: randomUUID(),
+    customer: `cust_e2e_${suffix}`,
+    source: `src_e2e_${suffix}`,
+    subscription: `sub_e2e_${suffix}`,
+    license: `GK-E2E-${suffix.toUpperCase()}`,
+  };
   const started = Date.now() - 10 * DAY - HOUR;
   const termEnd = started + (planId.endsWith("yearly") ? 365 : 30) * DAY;
   withDatabase(databaseFile, (db) => {
-    db.prepare("INSERT INTO users (id, email, password_hash, first_name, last_name, billing_customer_id) VALUES (?, ?, ?, 'Robin', 'Hale', ?)").run(
-      ids.user,
-      email,
-      hashPasswordSync(DEMO_PASSWORD),
-      ids.customer,
-    );
-    const address = JSON.stringify({ firstName: "Robin", lastName: "Hale", line1: "1 Market Street", city: "Denver", state: "Colorado", zip: "80202", country: "US" });
+    db.prepare(
+      "INSERT INTO users (id, email, password_hash, first_name, last_name, billing_customer_id) VALUES (?, ?, ?, 'Robin', 'Hale', ?)",
+    ).run(ids.user, email, hashPasswordSync(DEMO_PASSWORD), ids.customer);
+    const address = JSON.stringify({
+      firstName: "Robin",
+      lastName: "Hale",
+      line1: "1 Market Street",
+      city: "Denver",
+      state: "Colorado",
+      zip: "80202",
+      country: "US",
+    });
     db.prepare(
       "INSERT INTO billing_customers (id, first_name, last_name, email, company, billing_address, primary_payment_source_id, created_at) VALUES (?, 'Robin', 'Hale', ?, 'Hale Dental', ?, ?, ?)",
     ).run(ids.customer, email, address, ids.source, started);
@@ -50,7 +78,13 @@ async function signInWithSubscription(page: Page, databaseFile: string, planId: 
 const productUrl = (subscriptionId: string) => `/licenses/${subscriptionId}/update/product`;
 
 /** Chooses on the Product step and presses Next; with JavaScript a refused choice disables Next instead. */
-async function chooseUpdate(page: Page, plan: string, addedUsers: string, javaScriptEnabled: boolean, { expectRefusal = false } = {}) {
+async function chooseUpdate(
+  page: Page,
+  plan: string,
+  addedUsers: string,
+  javaScriptEnabled: boolean,
+  { expectRefusal = false } = {},
+) {
   await page.getByLabel("New Plan").selectOption({ label: plan });
   await page.getByLabel("Additional Users").fill(addedUsers);
   if (expectRefusal && javaScriptEnabled) {
@@ -67,7 +101,10 @@ test.describe("updating a recurring license", () => {
   // Without JavaScript a refused form comes back as 422, which the browser reports.
   test.use({ expectedHttpErrors: [422] });
 
-  test("adds 5 users to the demo Core monthly license and pays the prorated amount the Review showed, once", async ({ page, javaScriptEnabled }) => {
+  test("adds 5 users to the demo Core monthly license and pays the prorated amount the Review showed, once", async ({
+    page,
+    javaScriptEnabled,
+  }) => {
     // A portal of its own and a walk through three steps that each ask the billing engine: slow on a busy machine.
     test.slow();
     // Its own portal: this test changes the demo customer's license, which other tests read.
@@ -78,7 +115,9 @@ test.describe("updating a recurring license", () => {
       await page.goto(`${portal.baseURL}/licenses`);
       await page.getByRole("link", { name: "Add Users to license GK-NWC-2026-0001" }).click();
       await expect(page).toHaveURL(/\/licenses\/sub_demo_core_monthly\/update\/product$/);
-      await expect(page.getByText("You need to upgrade the plan or increase the number of users to update the recurring license.")).toBeVisible();
+      await expect(
+        page.getByText("You need to upgrade the plan or increase the number of users to update the recurring license."),
+      ).toBeVisible();
       await expect(page.getByTestId("current-plan")).toHaveText("Current plan: Core (Monthly Billing) with 10 users");
       await chooseUpdate(page, "Core (Monthly Billing)", "5", javaScriptEnabled);
       await expect(page.getByRole("heading", { name: "Billing", exact: true })).toBeVisible();
@@ -90,16 +129,24 @@ test.describe("updating a recurring license", () => {
 
       // The prorated amount from the term's dates: each line for the whole days left (the day of the change counted).
       const term = withDatabase(portal.databaseFile, (db) =>
-        db.prepare("select current_term_start as start, current_term_end as end from billing_subscriptions where id = 'sub_demo_core_monthly'").get(),
+        db
+          .prepare(
+            "select current_term_start as start, current_term_end as end from billing_subscriptions where id = 'sub_demo_core_monthly'",
+          )
+          .get(),
       ) as { start: number; end: number };
-      const share = Math.min(Math.ceil((term.end - Date.now()) / DAY) * DAY, term.end - term.start) / (term.end - term.start);
+      const share =
+        Math.min(Math.ceil((term.end - Date.now()) / DAY) * DAY, term.end - term.start) / (term.end - term.start);
       const expected = Math.round(15 * 400 * share) - Math.round(10 * 400 * share);
       const dollars = `$${(expected / 100).toFixed(2)}`;
       await expect(page.getByTestId("amount-due")).toHaveText(dollars);
       await expectAccessible(page, javaScriptEnabled);
 
       // Reading the subscription renewed its past terms (it started 120 days ago): those invoices are not this update's.
-      const invoicesBefore = withDatabase(portal.databaseFile, (db) => db.prepare("select id from billing_invoices").all() as { id: string }[]).map((row) => row.id);
+      const invoicesBefore = withDatabase(
+        portal.databaseFile,
+        (db) => db.prepare("select id from billing_invoices").all() as { id: string }[],
+      ).map((row) => row.id);
       await page.getByRole("link", { name: "Submit Order" }).click();
       const dialog = page.getByRole("dialog", { name: "Update your recurring license?" });
       await expect(dialog).toContainText(`Your card will be charged ${dollars} now`);
@@ -109,18 +156,31 @@ test.describe("updating a recurring license", () => {
         intent: "update",
       };
       await dialog.getByRole("button", { name: "Update" }).click();
-      await expect(page.getByText("Successfully updated your Northwind Clinics Recurring License!")).toBeVisible({ timeout: 30_000 });
+      await expect(page.getByText("Successfully updated your Northwind Clinics Recurring License!")).toBeVisible({
+        timeout: 30_000,
+      });
       // The same confirmation posted again (a double click, a second tab) leads to the same update.
-      const again = await page.request.post(`${portal.baseURL}/licenses/sub_demo_core_monthly/update/review`, { form: confirmation, maxRedirects: 0 });
+      const again = await page.request.post(`${portal.baseURL}/licenses/sub_demo_core_monthly/update/review`, {
+        form: confirmation,
+        maxRedirects: 0,
+      });
       expect(again.status()).toBe(302);
       expect(again.headers().location).toBe(new URL(page.url()).pathname);
 
       const after = withDatabase(portal.databaseFile, (db) => ({
-        quantity: (db.prepare("select plan_quantity as n from billing_subscriptions where id = 'sub_demo_core_monthly'").get() as { n: number }).n,
-        paid: (db.prepare("select id, amount_paid as paid from billing_invoices").all() as { id: string; paid: number }[])
+        quantity: (
+          db
+            .prepare("select plan_quantity as n from billing_subscriptions where id = 'sub_demo_core_monthly'")
+            .get() as { n: number }
+        ).n,
+        paid: (
+          db.prepare("select id, amount_paid as paid from billing_invoices").all() as { id: string; paid: number }[]
+        )
           .filter((invoice) => !invoicesBefore.includes(invoice.id))
           .map((invoice) => invoice.paid),
-        license: db.prepare("select nodes, license_code as file from licenses where subscription_id = 'sub_demo_core_monthly'").get() as { nodes: number; file: string },
+        license: db
+          .prepare("select nodes, license_code as file from licenses where subscription_id = 'sub_demo_core_monthly'")
+          .get() as { nodes: number; file: string },
       }));
       expect(after.quantity).toBe(15);
       expect(after.paid).toEqual([expected]);
@@ -128,7 +188,9 @@ test.describe("updating a recurring license", () => {
       // The re-signed file verifies with the public key the portal serves, and says 15 users.
       const file = JSON.parse(after.license.file) as { protected: string; payload: string; signature: string };
       const key = createPublicKey(await (await page.request.get(`${portal.baseURL}/license-public-key.pem`)).text());
-      expect(verify(null, Buffer.from(`${file.protected}.${file.payload}`), key, Buffer.from(file.signature, "base64url"))).toBe(true);
+      expect(
+        verify(null, Buffer.from(`${file.protected}.${file.payload}`), key, Buffer.from(file.signature, "base64url")),
+      ).toBe(true);
       expect(JSON.parse(Buffer.from(file.payload, "base64url").toString())).toMatchObject({ users: 15 });
       // The spec's Close button under the message (the dialog's own close is the other).
       await page.getByRole("link", { name: "Close" }).last().click();
@@ -139,7 +201,11 @@ test.describe("updating a recurring license", () => {
     }
   });
 
-  test("says what is wrong on the Product step in the spec's words, and keeps what was typed", async ({ page, portal, javaScriptEnabled }) => {
+  test("says what is wrong on the Product step in the spec's words, and keeps what was typed", async ({
+    page,
+    portal,
+    javaScriptEnabled,
+  }) => {
     test.slow();
     const { subscription } = await signInWithSubscription(page, portal.databaseFile, "advanced-monthly", 8, 600);
     await page.goto(productUrl(subscription));
@@ -156,7 +222,11 @@ test.describe("updating a recurring license", () => {
     await expect(page.getByRole("heading", { name: "Billing", exact: true })).toBeVisible();
   });
 
-  test("a plan chosen and users added before the page hydrated are what the Product step prices", async ({ page, portal, javaScriptEnabled }) => {
+  test("a plan chosen and users added before the page hydrated are what the Product step prices", async ({
+    page,
+    portal,
+    javaScriptEnabled,
+  }) => {
     test.skip(!javaScriptEnabled, "without JavaScript nothing tracks the fields: the form posts what they hold");
     test.slow();
     const { subscription } = await signInWithSubscription(page, portal.databaseFile, "core-monthly", 10, 400);
@@ -170,7 +240,11 @@ test.describe("updating a recurring license", () => {
     await expect(page.getByRole("button", { name: "Next: Billing" })).toBeEnabled();
   });
 
-  test("refuses to move a yearly license to monthly, on the page and on the server", async ({ page, portal, javaScriptEnabled }) => {
+  test("refuses to move a yearly license to monthly, on the page and on the server", async ({
+    page,
+    portal,
+    javaScriptEnabled,
+  }) => {
     const { subscription } = await signInWithSubscription(page, portal.databaseFile, "core-yearly", 4, 3840);
     await page.goto(productUrl(subscription));
     await expect(page.getByTestId("current-plan")).toHaveText("Current plan: Core (Annual Billing) with 4 users");
@@ -178,13 +252,18 @@ test.describe("updating a recurring license", () => {
     await expect(page.getByText("Yearly plan cannot be changed to monthly.")).toBeVisible();
     // A form posted around the page is refused the same way, and nothing moves on.
     const csrf = await page.locator('input[name="csrf"]').first().inputValue();
-    const posted = await page.request.post(productUrl(subscription), { form: { csrf, plan: "ultimate-monthly", addedUsers: "1" }, maxRedirects: 0 });
+    const posted = await page.request.post(productUrl(subscription), {
+      form: { csrf, plan: "ultimate-monthly", addedUsers: "1" },
+      maxRedirects: 0,
+    });
     expect(posted.status()).toBe(422);
     await page.goto(`/licenses/${subscription}/update/review`);
     await expect(page).toHaveURL(new RegExp(`${productUrl(subscription)}$`));
   });
 
-  test("the picker behind 'No, I'll upgrade existing recurring license' opens the chosen license's update", async ({ page }) => {
+  test("the picker behind 'No, I'll upgrade existing recurring license' opens the chosen license's update", async ({
+    page,
+  }) => {
     await signInAs(page, DEMO.customer);
     await page.goto("/store");
     await page.getByRole("link", { name: "Subscription" }).click();

@@ -85,7 +85,14 @@ test.describe("the licenses page", () => {
     expect(terms).toMatchObject({ id: "GK-NWC-2026-0001", organization: "Northwind Clinics", users: 10, plan: "core" });
     // One changed user makes the signature fail.
     const forged = Buffer.from(JSON.stringify({ ...terms, users: 11 })).toString("base64url");
-    expect(verify(null, Buffer.from(`${file.protected}.${forged}`), createPublicKey(pem), Buffer.from(file.signature, "base64url"))).toBe(false);
+    expect(
+      verify(
+        null,
+        Buffer.from(`${file.protected}.${forged}`),
+        createPublicKey(pem),
+        Buffer.from(file.signature, "base64url"),
+      ),
+    ).toBe(false);
   });
 });
 
@@ -93,8 +100,11 @@ test.describe("another account's license", () => {
   test.use({ expectedHttpErrors: [404] });
 
   test("is not found", async ({ page, portal }) => {
-    const licenseId = withDatabase(portal.databaseFile, (db) =>
-      (db.prepare("SELECT id FROM licenses WHERE external_license_id = 'GK-NWC-2026-0001'").get() as { id: string }).id,
+    const licenseId = withDatabase(
+      portal.databaseFile,
+      (db) =>
+        (db.prepare("SELECT id FROM licenses WHERE external_license_id = 'GK-NWC-2026-0001'").get() as { id: string })
+          .id,
     );
     await signInAs(page, DEMO.distributor);
     const response = await page.goto(`/licenses/${licenseId}/download`);

@@ -40,7 +40,10 @@ test.describe("links within the portal (decision 131)", () => {
   test("a link clicked with a modifier opens in a new tab and leaves the page as it is", async ({ page, context }) => {
     await signInAs(page, DEMO.customer);
     const newTab = context.waitForEvent("page");
-    await page.getByRole("navigation", { name: "Portal" }).getByRole("link", { name: "Store", exact: true }).click({ modifiers: ["ControlOrMeta"] });
+    await page
+      .getByRole("navigation", { name: "Portal" })
+      .getByRole("link", { name: "Store", exact: true })
+      .click({ modifiers: ["ControlOrMeta"] });
     const opened = await newTab;
     await opened.waitForLoadState();
     await expect(opened).toHaveURL(/\/store$/);
@@ -49,7 +52,10 @@ test.describe("links within the portal (decision 131)", () => {
   });
 
   test("a link that keeps the scroll position keeps it", async ({ page, javaScriptEnabled }) => {
-    test.skip(!javaScriptEnabled, "Without JavaScript every link loads a new document, which the browser shows from the top.");
+    test.skip(
+      !javaScriptEnabled,
+      "Without JavaScript every link loads a new document, which the browser shows from the top.",
+    );
     await page.setViewportSize({ width: 1280, height: 360 });
     await signInAs(page, DEMO.customer);
     // From one type to all of them, so that the page does not get shorter than where it is scrolled to.
@@ -65,7 +71,9 @@ test.describe("links within the portal (decision 131)", () => {
 
     await filter.click();
     await expect(page).toHaveURL(/\/hubs$/);
-    await expect(page.getByRole("navigation", { name: "Filter by Type" }).getByRole("link", { name: HUB_TYPE_LABELS.cloud })).toBeVisible();
+    await expect(
+      page.getByRole("navigation", { name: "Filter by Type" }).getByRole("link", { name: HUB_TYPE_LABELS.cloud }),
+    ).toBeVisible();
     expect(await page.evaluate(() => window.scrollY)).toBe(scrolled);
   });
 });

@@ -10,18 +10,23 @@ import { confirmationForm, licensesNamed, next, planStep, subscriptionsOf, walkT
 const SUCCESS = "Successfully created your GateKeeper Enterprise recurring license!";
 
 const lastInvoiceLines = (file: string, email: string) =>
-  withDatabase(file, (db) =>
-    (
-      db
-        .prepare(
-          "select i.line_items as lines from billing_invoices i join users u on u.billing_customer_id = i.customer_id where u.email = ? order by i.date desc, i.rowid desc limit 1",
-        )
-        .get(email) as { lines: string }
-    ).lines,
+  withDatabase(
+    file,
+    (db) =>
+      (
+        db
+          .prepare(
+            "select i.line_items as lines from billing_invoices i join users u on u.billing_customer_id = i.customer_id where u.email = ? order by i.date desc, i.rowid desc limit 1",
+          )
+          .get(email) as { lines: string }
+      ).lines,
   );
 
 test.describe("the rules hold for the whole order", () => {
-  test("going back to choose on-premise hosting drops the virtual installation before anything is charged", async ({ page, portal }) => {
+  test("going back to choose on-premise hosting drops the virtual installation before anything is charged", async ({
+    page,
+    portal,
+  }) => {
     test.setTimeout(90_000);
     await signInAs(page, DEMO.customer);
     await page.goto("/store/subscribe/plan");
@@ -62,14 +67,21 @@ test.describe("the rules hold for the whole order", () => {
     await planStep(page, "Cloud Only Corp", "2");
     await expect(page.getByRole("radio", { name: /On-Premise Hub/ })).toHaveCount(0);
     const csrf = await page.locator('form input[name="csrf"]').first().inputValue();
-    const response = await page.request.post("/store/subscribe/hosting", { form: { csrf, hosting: "on-premise" }, maxRedirects: 0 });
+    const response = await page.request.post("/store/subscribe/hosting", {
+      form: { csrf, hosting: "on-premise" },
+      maxRedirects: 0,
+    });
     expect(response.status()).toBe(422);
     expect(await response.text()).toContain("please choose cloud hosting");
   });
 });
 
 test.describe("a confirmation is for exactly one price", () => {
-  test("a purchase confirmed in one tab after another tab changed the order is refused with the new total", async ({ page, context, portal }) => {
+  test("a purchase confirmed in one tab after another tab changed the order is refused with the new total", async ({
+    page,
+    context,
+    portal,
+  }) => {
     test.setTimeout(90_000);
     await signInAs(page, DEMO.customer);
     await walkToOrder(page, "Two Tabs Inc", "3");
@@ -86,7 +98,11 @@ test.describe("a confirmation is for exactly one price", () => {
     await tabB.close();
 
     await page.getByRole("button", { name: "Purchase" }).click();
-    await expect(page.getByText("Your order changed after you reviewed it, and nothing was charged. The total due today is now $4,099.00")).toBeVisible();
+    await expect(
+      page.getByText(
+        "Your order changed after you reviewed it, and nothing was charged. The total due today is now $4,099.00",
+      ),
+    ).toBeVisible();
     expect(subscriptionsOf(portal.databaseFile, DEMO.customer)).toBe(before);
     // The page now shows the new total; confirming it places that order.
     await expect(page.getByTestId("amount-due")).toHaveText("$4,099.00");
@@ -106,7 +122,11 @@ test.describe("a charge whose answer was lost", () => {
     await walkToOrder(page, "Lost Answer GmbH", "2");
     const before = subscriptionsOf(portal.databaseFile, DEMO.customer);
     withDatabase(portal.databaseFile, (db) =>
-      db.prepare("insert or replace into billing_faults (call, mode, kind, message, remaining, hang_ms) values ('createSubscription', 'lose', 'unknown', 'timeout', 1, 0)").run(),
+      db
+        .prepare(
+          "insert or replace into billing_faults (call, mode, kind, message, remaining, hang_ms) values ('createSubscription', 'lose', 'unknown', 'timeout', 1, 0)",
+        )
+        .run(),
     );
     await page.getByRole("link", { name: "Submit Order" }).click();
     await page.getByRole("button", { name: "Purchase" }).click();
@@ -119,7 +139,11 @@ test.describe("a charge whose answer was lost", () => {
 test.describe("a charge whose outcome stays unknown", () => {
   test.use({ expectedServerErrors: [/"event":"job-step-failed".*"errorKind":"unknown"/] });
 
-  test("waits as needs attention, is listed for admins, and Try again finds the charge instead of repeating it", async ({ page, browser, portal }) => {
+  test("waits as needs attention, is listed for admins, and Try again finds the charge instead of repeating it", async ({
+    page,
+    browser,
+    portal,
+  }) => {
     test.setTimeout(120_000);
     await signInAs(page, DEMO.customer);
     await walkToOrder(page, "Unknown Outcome SA", "2");
@@ -132,11 +156,19 @@ test.describe("a charge whose outcome stays unknown", () => {
     try {
       await page.getByRole("link", { name: "Submit Order" }).click();
       await page.getByRole("button", { name: "Purchase" }).click();
-      await expect(page.getByRole("status").filter({ hasText: "Checking your payment" })).toBeVisible({ timeout: 20_000 });
+      await expect(page.getByRole("status").filter({ hasText: "Checking your payment" })).toBeVisible({
+        timeout: 20_000,
+      });
       // The runner asks again with backoff, then leaves the job to the customer and the admins.
       const givenUp = () =>
         withDatabase(portal.databaseFile, (db) =>
-          Boolean(db.prepare("select 1 from jobs where status = 'needs_attention' and next_run_at is null and input like '%Unknown Outcome SA%'").get()),
+          Boolean(
+            db
+              .prepare(
+                "select 1 from jobs where status = 'needs_attention' and next_run_at is null and input like '%Unknown Outcome SA%'",
+              )
+              .get(),
+          ),
         );
       await expect.poll(givenUp, { timeout: 30_000 }).toBe(true);
       await expect(page.getByRole("button", { name: "Try again" })).toBeVisible();
@@ -166,14 +198,20 @@ test.describe("a failure after the charge", () => {
     await walkToOrder(page, "Full Disk Partners", "2");
     const before = subscriptionsOf(portal.databaseFile, DEMO.customer);
     withDatabase(portal.databaseFile, (db) => {
-      db.exec("create trigger full_disk_e2e before insert on licenses begin select raise(abort, 'database or disk is full'); end");
+      db.exec(
+        "create trigger full_disk_e2e before insert on licenses begin select raise(abort, 'database or disk is full'); end",
+      );
       // No automatic retries left: the customer sees the failure at once.
-      db.exec("create trigger no_retries_e2e after update of attempts on jobs begin update jobs set attempts = 99 where id = new.id and new.attempts < 99; end");
+      db.exec(
+        "create trigger no_retries_e2e after update of attempts on jobs begin update jobs set attempts = 99 where id = new.id and new.attempts < 99; end",
+      );
     });
     try {
       await page.getByRole("link", { name: "Submit Order" }).click();
       await page.getByRole("button", { name: "Purchase" }).click();
-      await expect(page.getByRole("alert")).toContainText("Your subscription was created and charged once.", { timeout: 20_000 });
+      await expect(page.getByRole("alert")).toContainText("Your subscription was created and charged once.", {
+        timeout: 20_000,
+      });
       await expect(page.getByRole("link", { name: "Back to your order" })).toHaveCount(0);
       // A new Purchase of the same draft leads back to this order.
       const progress = page.url();
@@ -181,7 +219,9 @@ test.describe("a failure after the charge", () => {
       await page.getByRole("button", { name: "Purchase" }).click();
       await expect(page).toHaveURL(progress);
     } finally {
-      withDatabase(portal.databaseFile, (db) => db.exec("drop trigger if exists full_disk_e2e; drop trigger if exists no_retries_e2e;"));
+      withDatabase(portal.databaseFile, (db) =>
+        db.exec("drop trigger if exists full_disk_e2e; drop trigger if exists no_retries_e2e;"),
+      );
     }
     await page.getByRole("button", { name: "Try again" }).click();
     await expect(page.getByText(SUCCESS)).toBeVisible({ timeout: 20_000 });
@@ -195,7 +235,11 @@ test.describe("portals that stop or run side by side", () => {
    * A portal of the test's own is killed (SIGKILL) while the order is at `stage`, then started again on the
    * same database: the order finishes once, with one subscription and one license.
    */
-  async function orderThroughACrash(page: Page, organization: string, fault: { arm: string; disarm: string; stage: (file: string, before: number) => Promise<void> }) {
+  async function orderThroughACrash(
+    page: Page,
+    organization: string,
+    fault: { arm: string; disarm: string; stage: (file: string, before: number) => Promise<void> },
+  ) {
     const first = await startPortal();
     let second: Awaited<ReturnType<typeof startPortal>> | null = null;
     try {
@@ -239,7 +283,9 @@ test.describe("portals that stop or run side by side", () => {
     });
   });
 
-  test("a portal killed between the charge and the license finishes with one subscription and one license", async ({ page }) => {
+  test("a portal killed between the charge and the license finishes with one subscription and one license", async ({
+    page,
+  }) => {
     test.setTimeout(120_000);
     await orderThroughACrash(page, "Killed Mid Order Co", {
       arm: "create trigger full_disk_kill before insert on licenses begin select raise(abort, 'database or disk is full'); end",
@@ -252,7 +298,9 @@ test.describe("portals that stop or run side by side", () => {
     });
   });
 
-  test("two portal processes on one database each place an order posted to both at once, charging once", async ({ page }) => {
+  test("two portal processes on one database each place an order posted to both at once, charging once", async ({
+    page,
+  }) => {
     test.setTimeout(150_000);
     const first = await startPortal();
     const second = await startPortal({ directory: first.directory });
@@ -267,7 +315,11 @@ test.describe("portals that stop or run side by side", () => {
         const form = await confirmationForm(page);
         // The same confirmation reaches both processes at the same moment.
         const post = (baseURL: string) =>
-          page.request.post(`${baseURL}/store/subscribe/order`, { form, maxRedirects: 0, headers: { Origin: baseURL } });
+          page.request.post(`${baseURL}/store/subscribe/order`, {
+            form,
+            maxRedirects: 0,
+            headers: { Origin: baseURL },
+          });
         const [a, b] = await Promise.all([post(first.baseURL), post(second.baseURL)]);
         expect(a.headers().location).toMatch(/^\/store\/orders\//);
         expect(b.headers().location).toBe(a.headers().location);

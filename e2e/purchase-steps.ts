@@ -3,24 +3,31 @@ import { expect, withDatabase } from "./fixtures";
 
 /** The user's subscriptions at the embedded billing engine, counted in the portal's database. */
 export const subscriptionsOf = (file: string, email: string) =>
-  withDatabase(file, (db) =>
-    (
-      db
-        .prepare(
-          "select count(*) as n from billing_subscriptions s join users u on u.billing_customer_id = s.customer_id where u.email = ?",
-        )
-        .get(email) as { n: number }
-    ).n,
+  withDatabase(
+    file,
+    (db) =>
+      (
+        db
+          .prepare(
+            "select count(*) as n from billing_subscriptions s join users u on u.billing_customer_id = s.customer_id where u.email = ?",
+          )
+          .get(email) as { n: number }
+      ).n,
   );
 
 export const licensesNamed = (file: string, name: string) =>
-  withDatabase(file, (db) => (db.prepare("select count(*) as n from licenses where name = ?").get(name) as { n: number }).n);
+  withDatabase(
+    file,
+    (db) => (db.prepare("select count(*) as n from licenses where name = ?").get(name) as { n: number }).n,
+  );
 
 /** The account has no card and no billing address on file (another test of this worker's portal may have added them). */
 export const clearPaymentDetails = (file: string, email: string) =>
   withDatabase(file, (db) => {
     const customer = "(select billing_customer_id from users where email = @email)";
-    db.prepare(`update billing_customers set primary_payment_source_id = null, billing_address = null where id = ${customer}`).run({ email });
+    db.prepare(
+      `update billing_customers set primary_payment_source_id = null, billing_address = null where id = ${customer}`,
+    ).run({ email });
     db.prepare(`delete from billing_payment_sources where customer_id = ${customer}`).run({ email });
   });
 
@@ -30,7 +37,8 @@ export const next = (page: Page, label: string) => page.getByRole("button", { na
 export async function walkToOrder(page: Page, organization: string, users: string, baseURL = "") {
   await page.goto(`${baseURL}/store/subscribe/plan`);
   await planStep(page, organization, users);
-  for (const label of ["Next: Hardware", "Next: Support", "Next: Review", "Next: Billing", "Next: Order"]) await next(page, label);
+  for (const label of ["Next: Hardware", "Next: Support", "Next: Review", "Next: Billing", "Next: Order"])
+    await next(page, label);
   await expect(page.getByRole("heading", { name: "Review Order" })).toBeVisible();
 }
 

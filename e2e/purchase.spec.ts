@@ -18,7 +18,9 @@ test.describe("buying a new recurring license", () => {
     await expect(page.getByRole("radio", { name: /^Advanced \(Monthly Billing\)/ })).toBeChecked();
     await page.getByLabel("Organization name the license is for").fill("Contoso Clinics");
     await page.getByRole("button", { name: "Billed Annually (save up to 20%)" }).click();
-    await expect(page.getByRole("radio", { name: /^Advanced \(Annual Billing\) · \$57\.60 per user per year/ })).toBeChecked();
+    await expect(
+      page.getByRole("radio", { name: /^Advanced \(Annual Billing\) · \$57\.60 per user per year/ }),
+    ).toBeChecked();
     await expect(page.getByLabel("Organization name the license is for")).toHaveValue("Contoso Clinics");
     await page.getByLabel("Number of users").fill("12");
     await page.reload();
@@ -73,14 +75,21 @@ test.describe("buying a new recurring license", () => {
 
     await page.getByRole("link", { name: "Submit Order" }).click();
     const confirm = page.getByRole("dialog", { name: "Place your order." });
-    await expect(confirm).toContainText("This will place your order and create a new recurring license for GateKeeper Hub.");
+    await expect(confirm).toContainText(
+      "This will place your order and create a new recurring license for GateKeeper Hub.",
+    );
     await confirm.getByRole("link", { name: "Continue Editing" }).click();
     await expect(confirm).toBeHidden();
     await page.getByRole("link", { name: "Submit Order" }).click();
     await confirm.getByRole("button", { name: "Purchase" }).click();
 
-    await expect(page.getByText("Successfully created your GateKeeper Enterprise recurring license!")).toBeVisible({ timeout: 15_000 });
-    await expect(page.getByRole("link", { name: "Deploy New GateKeeper Cloud Hub" })).toHaveAttribute("href", "/hubs/new/url");
+    await expect(page.getByText("Successfully created your GateKeeper Enterprise recurring license!")).toBeVisible({
+      timeout: 15_000,
+    });
+    await expect(page.getByRole("link", { name: "Deploy New GateKeeper Cloud Hub" })).toHaveAttribute(
+      "href",
+      "/hubs/new/url",
+    );
     await page.getByRole("link", { name: "I'll deploy later" }).click();
     await expect(page.getByRole("row", { name: /Contoso Clinics/ })).toContainText("12");
   });
@@ -92,7 +101,9 @@ test.describe("buying a new recurring license", () => {
     const before = subscriptionsOf(portal.databaseFile, DEMO.distributor);
     await page.goto("/store/subscription");
     await expect(page).toHaveURL(/\/store\/subscribe\/plan$/);
-    await expect(page.getByRole("radio", { name: /^Core \(Monthly Billing\) · \$3\.00 per user per month/ })).toBeVisible();
+    await expect(
+      page.getByRole("radio", { name: /^Core \(Monthly Billing\) · \$3\.00 per user per month/ }),
+    ).toBeVisible();
     await expect(page.getByText(/for resellers/)).toHaveCount(0);
     await planStep(page, "Reseller Customer Ltd", "5");
     await page.getByRole("radio", { name: /GateKeeper On-Premise Hub \(Monthly\)/ }).check();
@@ -109,13 +120,17 @@ test.describe("buying a new recurring license", () => {
     await next(page, "Next: Order");
     await page.getByRole("link", { name: "Submit Order" }).click();
     await page.getByRole("button", { name: "Purchase" }).click();
-    await expect(page.getByText("Successfully created your GateKeeper Enterprise recurring license!")).toBeVisible({ timeout: 15_000 });
+    await expect(page.getByText("Successfully created your GateKeeper Enterprise recurring license!")).toBeVisible({
+      timeout: 15_000,
+    });
     await page.getByRole("link", { name: "Go to Licenses page to download new license" }).click();
     await expect(page.getByRole("row", { name: /Reseller Customer Ltd/ })).toBeVisible();
     expect(subscriptionsOf(portal.databaseFile, DEMO.distributor)).toBe(before + 1);
   });
 
-  test("a bookmarked step sends a new visitor to the first step, and works once the steps before it are done", async ({ page }) => {
+  test("a bookmarked step sends a new visitor to the first step, and works once the steps before it are done", async ({
+    page,
+  }) => {
     await signInAs(page, DEMO.admin);
     await page.goto("/store/subscribe/review");
     await expect(page).toHaveURL(/\/store\/subscribe\/plan$/);
@@ -136,7 +151,10 @@ test.describe("buying a new recurring license", () => {
     await expect(page.getByLabel("Organization name the license is for")).toHaveValue("");
   });
 
-  test("every step survives a refresh and has no serious accessibility violation", async ({ page, javaScriptEnabled }) => {
+  test("every step survives a refresh and has no serious accessibility violation", async ({
+    page,
+    javaScriptEnabled,
+  }) => {
     // Seven steps, each refreshed and scanned: about 40 s on a busy 2-core machine.
     test.setTimeout(150_000);
     await signInAs(page, DEMO.admin);
@@ -155,11 +173,15 @@ test.describe("buying a new recurring license", () => {
         await page.getByLabel("Organization name the license is for").fill("Refresh Ltd");
         await page.getByRole("button", { name: "Billed Annually (save up to 20%)" }).click();
         // The switch is saved when the page shows it; a reload before then would cancel the post.
-        await expect(page.getByRole("button", { name: "Billed Annually (save up to 20%)" })).toHaveAttribute("aria-pressed", "true");
+        await expect(page.getByRole("button", { name: "Billed Annually (save up to 20%)" })).toHaveAttribute(
+          "aria-pressed",
+          "true",
+        );
       }
       await page.reload();
       await expect(wizard.getByRole("heading", { name: heading, exact: true })).toBeVisible();
-      if (heading === "Choose your plan") await expect(page.getByLabel("Organization name the license is for")).toHaveValue("Refresh Ltd");
+      if (heading === "Choose your plan")
+        await expect(page.getByLabel("Organization name the license is for")).toHaveValue("Refresh Ltd");
       await expectAccessible(page, javaScriptEnabled);
       await next(page, button);
     }
@@ -200,7 +222,10 @@ test.describe("buying a new recurring license", () => {
     await expect(page.getByText("Must be at least 1.")).toBeVisible();
   });
 
-  test("a plan picked and fields typed before the page hydrated are what the step shows and keeps", async ({ page, javaScriptEnabled }) => {
+  test("a plan picked and fields typed before the page hydrated are what the step shows and keeps", async ({
+    page,
+    javaScriptEnabled,
+  }) => {
     test.skip(!javaScriptEnabled, "without JavaScript nothing tracks the fields: the form posts what they hold");
     await signInAs(page, DEMO.admin);
     const hydrate = await holdScripts(page);
@@ -234,7 +259,8 @@ test.describe("buying a new recurring license", () => {
     const scriptsWithZod: string[] = [];
     page.on("response", async (response) => {
       if (response.request().resourceType() !== "script") return;
-      if ((await response.text().catch(() => "")).includes('"ZodError"')) scriptsWithZod.push(new URL(response.url()).pathname);
+      if ((await response.text().catch(() => "")).includes('"ZodError"'))
+        scriptsWithZod.push(new URL(response.url()).pathname);
     });
     await signInAs(page, DEMO.admin);
     const html = await (await page.goto("/store/subscribe/plan"))!.text();
@@ -297,7 +323,10 @@ async function addBillingAddressInWizard(page: Page) {
   await drawer.getByLabel("City").fill("London");
   await drawer.getByLabel("State").fill("London");
   await drawer.getByLabel("Zip").fill("EC1A 1BB");
-  await drawer.getByRole("combobox", { name: /^Country/ }).last().selectOption("GB");
+  await drawer
+    .getByRole("combobox", { name: /^Country/ })
+    .last()
+    .selectOption("GB");
   await drawer.getByRole("button", { name: "Save Billing Profile" }).click();
   await expect(page.getByText("Successfully updated billing profile.")).toBeVisible();
 }
@@ -316,7 +345,9 @@ test.describe("an order placed only once", () => {
     expect(first.headers().location).toMatch(/^\/store\/orders\//);
     expect(second.headers().location).toBe(first.headers().location);
     await page.goto(first.headers().location);
-    await expect(page.getByText("Successfully created your GateKeeper Enterprise recurring license!")).toBeVisible({ timeout: 15_000 });
+    await expect(page.getByText("Successfully created your GateKeeper Enterprise recurring license!")).toBeVisible({
+      timeout: 15_000,
+    });
     expect(subscriptionsOf(portal.databaseFile, DEMO.customer)).toBe(before + 1);
   });
 });
@@ -330,7 +361,9 @@ test.describe("an order the billing provider refuses", () => {
     const before = subscriptionsOf(portal.databaseFile, DEMO.customer);
     withDatabase(portal.databaseFile, (db) =>
       db
-        .prepare("insert or replace into billing_faults (call, mode, kind, message, remaining, hang_ms) values ('createSubscription', 'fail', 'final', 'Your card was declined.', 1, 0)")
+        .prepare(
+          "insert or replace into billing_faults (call, mode, kind, message, remaining, hang_ms) values ('createSubscription', 'fail', 'final', 'Your card was declined.', 1, 0)",
+        )
         .run(),
     );
     await page.getByRole("link", { name: "Submit Order" }).click();
@@ -344,7 +377,9 @@ test.describe("an order the billing provider refuses", () => {
     await expect(page.getByRole("heading", { name: "Review Order" })).toBeVisible();
     await page.getByRole("link", { name: "Submit Order" }).click();
     await page.getByRole("button", { name: "Purchase" }).click();
-    await expect(page.getByText("Successfully created your GateKeeper Enterprise recurring license!")).toBeVisible({ timeout: 15_000 });
+    await expect(page.getByText("Successfully created your GateKeeper Enterprise recurring license!")).toBeVisible({
+      timeout: 15_000,
+    });
     expect(subscriptionsOf(portal.databaseFile, DEMO.customer)).toBe(before + 1);
   });
 });

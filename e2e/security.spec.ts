@@ -25,7 +25,9 @@ async function csrfOf(api: APIRequestContext, path: string): Promise<string> {
 function statusOfRawRequest(baseURL: string, requestLine: string): Promise<number> {
   const { hostname, port } = new URL(baseURL);
   return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), hostname, () => socket.write(`${requestLine}\r\nHost: ${hostname}:${port}\r\nConnection: close\r\n\r\n`));
+    const socket = connect(Number(port), hostname, () =>
+      socket.write(`${requestLine}\r\nHost: ${hostname}:${port}\r\nConnection: close\r\n\r\n`),
+    );
     let answer = "";
     socket.on("data", (chunk: Buffer) => (answer += chunk.toString()));
     socket.once("error", reject);
@@ -33,7 +35,12 @@ function statusOfRawRequest(baseURL: string, requestLine: string): Promise<numbe
   });
 }
 
-async function signInWith(api: APIRequestContext, email: string, password = DEMO_PASSWORD, headers: Record<string, string> = {}) {
+async function signInWith(
+  api: APIRequestContext,
+  email: string,
+  password = DEMO_PASSWORD,
+  headers: Record<string, string> = {},
+) {
   const csrf = await csrfOf(api, "/login");
   return api.post("/login", { form: { email, password, csrf }, headers });
 }
@@ -41,7 +48,9 @@ async function signInWith(api: APIRequestContext, email: string, password = DEMO
 test.describe("the HTTP layer", () => {
   test.skip(({ javaScriptEnabled }) => !javaScriptEnabled, "HTTP only: once is enough");
 
-  test("every response carries the security headers, and scripts run only with this response's nonce (§6, §8)", async ({ portal }) => {
+  test("every response carries the security headers, and scripts run only with this response's nonce (§6, §8)", async ({
+    portal,
+  }) => {
     const api = await client(portal.baseURL);
     const page = await api.get("/login");
     const html = await page.text();
@@ -51,7 +60,10 @@ test.describe("the HTTP layer", () => {
       document: page,
       "resource route": await api.get("/healthz"),
       "not found": await api.get("/no-such-page"),
-      "too large": await api.post("/login", { headers: { "Content-Type": "text/plain" }, data: "x".repeat(1024 * 1024 + 1) }),
+      "too large": await api.post("/login", {
+        headers: { "Content-Type": "text/plain" },
+        data: "x".repeat(1024 * 1024 + 1),
+      }),
     };
     const files = { "static file": await api.get("/favicon.svg"), "build asset": await api.get(asset ?? "") };
     for (const [what, response] of Object.entries({ ...pages, ...files })) {
@@ -80,7 +92,9 @@ test.describe("the HTTP layer", () => {
     await api.dispose();
   });
 
-  test("build assets go out as the build compressed them, to a browser that takes the encoding (decision 129)", async ({ portal }) => {
+  test("build assets go out as the build compressed them, to a browser that takes the encoding (decision 129)", async ({
+    portal,
+  }) => {
     const html = await (await fetch(new URL("/login", portal.baseURL))).text();
     // The sign-in page's own script (decision 138).
     const script = /src="(\/build\/[^"]+\.js)"/.exec(html)?.[1];
@@ -91,7 +105,10 @@ test.describe("the HTTP layer", () => {
       const plain = await fetch(url, { headers: { "accept-encoding": "identity" } });
       const plainBody = await plain.text();
       expect(plain.headers.get("content-encoding")).toBeNull();
-      for (const [accepted, sent] of [["br, gzip", "br"], ["gzip", "gzip"]]) {
+      for (const [accepted, sent] of [
+        ["br, gzip", "br"],
+        ["gzip", "gzip"],
+      ]) {
         // fetch decodes the body, so equal text means the compressed copy is this build's file.
         const compressed = await fetch(url, { headers: { "accept-encoding": accepted } });
         expect(compressed.headers.get("content-encoding"), `${asset} for "${accepted}"`).toBe(sent);
@@ -118,18 +135,24 @@ test.describe("the HTTP layer", () => {
         write(request);
       });
     // 30 MB announced, nothing sent: the answer comes without waiting for the body.
-    const declared = await send({ "Content-Type": "application/x-www-form-urlencoded", "Content-Length": 30 * 1024 * 1024 }, (request) =>
-      request.flushHeaders(),
+    const declared = await send(
+      { "Content-Type": "application/x-www-form-urlencoded", "Content-Length": 30 * 1024 * 1024 },
+      (request) => request.flushHeaders(),
     );
     expect(declared).toBe(413);
-    const streamed = await send({ "Content-Type": "application/x-www-form-urlencoded", "Transfer-Encoding": "chunked" }, (request) => {
-      for (let chunk = 0; chunk < 3; chunk += 1) request.write(Buffer.alloc(512 * 1024, "a"));
-      request.end();
-    });
+    const streamed = await send(
+      { "Content-Type": "application/x-www-form-urlencoded", "Transfer-Encoding": "chunked" },
+      (request) => {
+        for (let chunk = 0; chunk < 3; chunk += 1) request.write(Buffer.alloc(512 * 1024, "a"));
+        request.end();
+      },
+    );
     expect(streamed).toBe(413);
   });
 
-  test("the client address comes from the socket: forged forwarding headers do not dodge the throttle (§2)", async ({ portal }) => {
+  test("the client address comes from the socket: forged forwarding headers do not dodge the throttle (§2)", async ({
+    portal,
+  }) => {
     const api = await client(portal.baseURL);
     const statuses = [];
     for (let attempt = 0; attempt < 7; attempt += 1) {
@@ -146,7 +169,9 @@ test.describe("the HTTP layer", () => {
       const api = await client(behindProxy.baseURL);
       const from = (address: string) => ({ "X-Forwarded-For": `10.9.9.9, ${address}` });
       for (let attempt = 0; attempt < 5; attempt += 1) {
-        expect((await signInWith(api, "proxied@example.com", "wrong-password", from("203.0.113.7"))).status()).toBe(401);
+        expect((await signInWith(api, "proxied@example.com", "wrong-password", from("203.0.113.7"))).status()).toBe(
+          401,
+        );
       }
       expect((await signInWith(api, "proxied@example.com", "wrong-password", from("203.0.113.7"))).status()).toBe(429);
       expect((await signInWith(api, "proxied@example.com", "wrong-password", from("203.0.113.8"))).status()).toBe(401);
@@ -160,7 +185,9 @@ test.describe("the HTTP layer", () => {
   test("production without SEED_DEMO=true seeds nothing, and says so only when it seeds (§4)", async ({ portal }) => {
     expect(portal.stdout().match(/Demo accounts seeded/g)).toHaveLength(1);
     const signingKey = generateKeyPairSync("ed25519").privateKey.export({ type: "pkcs8", format: "pem" }).toString();
-    const production = await startPortal({ env: { SEED_DEMO: "", SESSION_SECRET: "s".repeat(40), LICENSE_SIGNING_KEY: signingKey } });
+    const production = await startPortal({
+      env: { SEED_DEMO: "", SESSION_SECRET: "s".repeat(40), LICENSE_SIGNING_KEY: signingKey },
+    });
     try {
       const api = await client(production.baseURL);
       expect((await signInWith(api, DEMO.admin)).status()).toBe(401);
@@ -171,13 +198,17 @@ test.describe("the HTTP layer", () => {
     }
   });
 
-  test("hostile input gets 400 or 404, never a 500 (§7), and signed-in answers are not cacheable (§8)", async ({ portal }) => {
+  test("hostile input gets 400 or 404, never a 500 (§7), and signed-in answers are not cacheable (§8)", async ({
+    portal,
+  }) => {
     const anonymous = await client(portal.baseURL);
     const csrf = await csrfOf(anonymous, "/login");
-    expect((await anonymous.post("/login", { data: { email: DEMO.customer, password: DEMO_PASSWORD, csrf } })).status()).toBe(400);
+    expect(
+      (await anonymous.post("/login", { data: { email: DEMO.customer, password: DEMO_PASSWORD, csrf } })).status(),
+    ).toBe(400);
     const brokenMultipart = await anonymous.post("/login", {
       headers: { "Content-Type": "multipart/form-data; boundary=gk" },
-      data: "--gk\r\nContent-Disposition: form-data; name=\"email\"\r\n\r\nno end",
+      data: '--gk\r\nContent-Disposition: form-data; name="email"\r\n\r\nno end',
     });
     expect(brokenMultipart.status()).toBe(400);
 

@@ -18,7 +18,10 @@ test.describe("the portal shell", () => {
       await sidebar.getByRole("link", { name: item.label, exact: true }).click();
       await expect(page).toHaveURL(new RegExp(`${item.path}$`));
       await expect(page.getByRole("heading", { level: 1, name: item.title })).toBeVisible();
-      await expect(sidebar.getByRole("link", { name: item.label, exact: true })).toHaveAttribute("aria-current", "page");
+      await expect(sidebar.getByRole("link", { name: item.label, exact: true })).toHaveAttribute(
+        "aria-current",
+        "page",
+      );
       await expect(sidebar.locator("[aria-current=page]")).toHaveCount(1);
     }
   });
@@ -32,7 +35,9 @@ test.describe("the portal shell", () => {
       ["Documentation", "Case Studies", "/docs/case-studies"],
     ]) {
       await page.goto(path);
-      await expect(page.getByRole("heading", { level: 1, name: label === "Trident" ? "Trident" : label })).toBeVisible();
+      await expect(
+        page.getByRole("heading", { level: 1, name: label === "Trident" ? "Trident" : label }),
+      ).toBeVisible();
       const details = sidebar.locator("details", { has: page.locator("summary", { hasText: submenu }) });
       await expect(details).toHaveAttribute("open", "");
       await expect(details.getByRole("link", { name: label })).toHaveAttribute("aria-current", "page");
@@ -159,7 +164,9 @@ test.describe("an address that does not exist", () => {
 test.describe("accessibility", () => {
   // Every page of the sidebar (as a distributor sees it, so the reseller documents too), and the trial chooser.
   const pages = [
-    ...sidebarFor(true).flatMap((entry) => (isSubmenu(entry) ? entry.items : [entry])).map((item) => item.to),
+    ...sidebarFor(true)
+      .flatMap((entry) => (isSubmenu(entry) ? entry.items : [entry]))
+      .map((item) => item.to),
     "/trial",
   ];
 
@@ -182,7 +189,10 @@ test.describe("accessibility", () => {
     });
   }
 
-  test("a customer's pages with licenses, Hubs, a card and the subscription choice have no serious violation", async ({ page, javaScriptEnabled }) => {
+  test("a customer's pages with licenses, Hubs, a card and the subscription choice have no serious violation", async ({
+    page,
+    javaScriptEnabled,
+  }) => {
     test.slow();
     await signInAs(page, DEMO.customer);
     for (const path of ["/licenses", "/hubs", "/account", "/store/subscription"]) {

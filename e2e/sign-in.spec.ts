@@ -1,7 +1,9 @@
 import { DEMO, expect, signIn, signInAs, test } from "./fixtures";
 
 test.describe("signing in", () => {
-  test("a visitor who is not signed in is sent to the login page and comes back to where they were going", async ({ page }) => {
+  test("a visitor who is not signed in is sent to the login page and comes back to where they were going", async ({
+    page,
+  }) => {
     await page.goto("/licenses");
     await expect(page).toHaveURL(/\/login\?redirectTo=%2Flicenses$/);
     await page.getByLabel("Email").fill(DEMO.customer);
@@ -11,7 +13,9 @@ test.describe("signing in", () => {
     await expect(page.getByRole("heading", { level: 1, name: "Licenses" })).toBeVisible();
   });
 
-  test("support's link to /hubs?new=true survives sign-in and the login page knows it came from the Hubs page", async ({ page }) => {
+  test("support's link to /hubs?new=true survives sign-in and the login page knows it came from the Hubs page", async ({
+    page,
+  }) => {
     await page.goto("/hubs?new=true");
     const loginUrl = new URL(page.url());
     expect(loginUrl.pathname).toBe("/login");

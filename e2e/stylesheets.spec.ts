@@ -9,9 +9,11 @@ const BUILD_STYLESHEETS = readdirSync("public/build/_assets")
 
 /** The page's stylesheet links: where each points, and the file an inlined one came from. */
 const stylesheetLinks = (page: Page) =>
-  page.locator('link[rel="stylesheet"]').evaluateAll((links) =>
-    links.map((link) => ({ href: link.getAttribute("href") ?? "", file: link.getAttribute("data-href") })),
-  );
+  page
+    .locator('link[rel="stylesheet"]')
+    .evaluateAll((links) =>
+      links.map((link) => ({ href: link.getAttribute("href") ?? "", file: link.getAttribute("data-href") })),
+    );
 
 /** Whether every build stylesheet came from the browser's cache on this page load (no bytes over the network). */
 const stylesheetsFromCache = (page: Page) =>
@@ -19,11 +21,16 @@ const stylesheetsFromCache = (page: Page) =>
     performance
       .getEntriesByType("resource")
       .filter((entry) => entry.name.endsWith(".css"))
-      .map((entry) => ({ name: new URL(entry.name).pathname, transferSize: (entry as PerformanceResourceTiming).transferSize })),
+      .map((entry) => ({
+        name: new URL(entry.name).pathname,
+        transferSize: (entry as PerformanceResourceTiming).transferSize,
+      })),
   );
 
 test.describe("stylesheets on a first visit (decision 130)", () => {
-  test("the first page paints from stylesheets in its HTML, fetches every stylesheet file after, and the next pages use them", async ({ page }) => {
+  test("the first page paints from stylesheets in its HTML, fetches every stylesheet file after, and the next pages use them", async ({
+    page,
+  }) => {
     const fetched = new Set<string>();
     page.on("requestfinished", (request) => fetched.add(new URL(request.url()).pathname));
 
@@ -104,7 +111,9 @@ test.describe("scripts on a first visit (decision 136)", () => {
     // Remix's own preloads at the end of <body>, inert (decision 063): the page's scripts. Read from the HTML as
     // sent: once hydrated, Remix's <Scripts> renders them no more.
     const html = (await response?.text()) ?? "";
-    const pageScripts = [...html.matchAll(/<link data-after-css="modulepreload" href="([^"]+)"\/>/g)].map((match) => match[1]);
+    const pageScripts = [...html.matchAll(/<link data-after-css="modulepreload" href="([^"]+)"\/>/g)].map(
+      (match) => match[1],
+    );
     expect(pageScripts.length).toBeGreaterThan(1);
     await page.waitForLoadState("load");
     if (javaScriptEnabled) {
@@ -117,7 +126,9 @@ test.describe("scripts on a first visit (decision 136)", () => {
       expect(head.indexOf("modulepreload")).toBeGreaterThanOrEqual(0);
       expect(head.indexOf("modulepreload")).toBeLessThan(head.indexOf("stylesheet"));
       expect(await page.locator("link[data-early-modulepreload]").count()).toBe(0);
-      const preloaded = await page.locator('head link[rel="modulepreload"]').evaluateAll((links) => links.map((link) => link.getAttribute("href")));
+      const preloaded = await page
+        .locator('head link[rel="modulepreload"]')
+        .evaluateAll((links) => links.map((link) => link.getAttribute("href")));
       expect(new Set(preloaded)).toEqual(new Set(pageScripts));
       expect([...requested].sort(), "each script fetched once").toEqual([...new Set(requested)].sort());
     } else {
@@ -138,7 +149,11 @@ test.describe("the sign-in page's one script (decision 138)", () => {
     const requested = scriptRequests(page);
     await page.goto("/login");
     await page.waitForLoadState("load");
-    expect(await page.locator("link[data-early-modulepreload], link[rel=modulepreload], script[src*='/build/_shared/']").count()).toBe(0);
+    expect(
+      await page
+        .locator("link[data-early-modulepreload], link[rel=modulepreload], script[src*='/build/_shared/']")
+        .count(),
+    ).toBe(0);
     if (!javaScriptEnabled) {
       expect(requested, "scripts fetched by a browser without JavaScript").toEqual([]);
       return;
@@ -150,7 +165,9 @@ test.describe("the sign-in page's one script (decision 138)", () => {
     await expect(page.getByLabel("Email")).toHaveAttribute("aria-invalid", "true");
     expect(await page.evaluate(() => "__remixContext" in window)).toBe(false);
     // After `load`: the scripts every portal page starts with, for the page after signing in.
-    const prefetched = JSON.parse((await page.locator("script[data-prefetch]").getAttribute("data-prefetch")) ?? "[]") as { href: string; as: string }[];
+    const prefetched = JSON.parse(
+      (await page.locator("script[data-prefetch]").getAttribute("data-prefetch")) ?? "[]",
+    ) as { href: string; as: string }[];
     const nextScripts = prefetched.filter((file) => file.as === "script").map((file) => file.href);
     expect(nextScripts).toContainEqual(expect.stringMatching(/^\/build\/entry\.client-/));
     expect(nextScripts).toContainEqual(expect.stringMatching(/^\/build\/root-/));
@@ -162,16 +179,24 @@ test.describe("the sign-in page's one script (decision 138)", () => {
     await page.getByRole("button", { name: "Sign in" }).click();
     await expect(page.getByRole("heading", { level: 1, name: "Home" })).toBeVisible();
     await expect(page.locator("html")).toHaveAttribute("data-link-navigation", "on");
-    const fromNetwork = await page.evaluate((hrefs) =>
-      performance
-        .getEntriesByType("resource")
-        .filter((entry) => hrefs.includes(new URL(entry.name).pathname) && (entry as PerformanceResourceTiming).transferSize > 0)
-        .map((entry) => entry.name),
-    nextScripts);
+    const fromNetwork = await page.evaluate(
+      (hrefs) =>
+        performance
+          .getEntriesByType("resource")
+          .filter(
+            (entry) =>
+              hrefs.includes(new URL(entry.name).pathname) && (entry as PerformanceResourceTiming).transferSize > 0,
+          )
+          .map((entry) => entry.name),
+      nextScripts,
+    );
     expect(fromNetwork, "scripts fetched again after signing in").toEqual([]);
   });
 
-  test("a flash message on the sign-in page can be dismissed, and fades, without React", async ({ page, javaScriptEnabled }) => {
+  test("a flash message on the sign-in page can be dismissed, and fades, without React", async ({
+    page,
+    javaScriptEnabled,
+  }) => {
     test.skip(!javaScriptEnabled, "without JavaScript the message stays until the next page");
     // A flash message as the root renders one (app/ui/toast.tsx), put into the page as it is sent.
     const toast =

@@ -14,7 +14,9 @@ const resetTrials = (file: string, email: string) =>
     const owner = "(select id from users where email = @email)";
     db.prepare(`delete from trials where user_id = ${owner}`).run({ email });
     db.prepare(`delete from licenses where type = 'trial' and owner_id = ${owner}`).run({ email });
-    db.prepare(`delete from jobs where kind in ('cloud-trial', 'onpremise-trial') and owner_id = ${owner}`).run({ email });
+    db.prepare(`delete from jobs where kind in ('cloud-trial', 'onpremise-trial') and owner_id = ${owner}`).run({
+      email,
+    });
     db.prepare(`delete from drafts where wizard like '%-trial' and owner_id = ${owner}`).run({ email });
     db.exec("delete from hub_faults; delete from billing_faults; drop trigger if exists refuse_trial_licenses");
   });
@@ -29,11 +31,23 @@ const hardwareInvoices = (file: string, email: string) =>
              and customer_id = (select billing_customer_id from users where email = ?) order by date`,
         )
         .all(email) as { lines: string }[]
-    ).map((row) => (JSON.parse(row.lines) as { entityId: string; quantity: number; amount: number }[]).map(({ entityId, quantity, amount }) => ({ entityId, quantity, amount }))),
+    ).map((row) =>
+      (JSON.parse(row.lines) as { entityId: string; quantity: number; amount: number }[]).map(
+        ({ entityId, quantity, amount }) => ({ entityId, quantity, amount }),
+      ),
+    ),
   );
 
 const trialCount = (file: string, email: string) =>
-  withDatabase(file, (db) => (db.prepare("select count(*) as n from trials where user_id = (select id from users where email = ?)").get(email) as { n: number }).n);
+  withDatabase(
+    file,
+    (db) =>
+      (
+        db
+          .prepare("select count(*) as n from trials where user_id = (select id from users where email = ?)")
+          .get(email) as { n: number }
+      ).n,
+  );
 
 /** The customer without a trial and with a failure armed (one SQL statement, as an operator would): the invoices so far. */
 function customerWithFault(file: string, statement: string) {
@@ -101,7 +115,10 @@ test.describe("free trials", () => {
   // Without JavaScript a form with a mistake comes back as 422 with its messages.
   test.use({ expectedServerErrors: [/job-step-failed/], expectedHttpErrors: [422] });
 
-  test("a customer's on-premise trial with 3 tokens: one invoice with one box of shipping, then the trial is used up", async ({ page, portal }) => {
+  test("a customer's on-premise trial with 3 tokens: one invoice with one box of shipping, then the trial is used up", async ({
+    page,
+    portal,
+  }) => {
     test.setTimeout(90_000);
     resetTrials(portal.databaseFile, DEMO.customer);
     const invoicesBefore = hardwareInvoices(portal.databaseFile, DEMO.customer).length;
@@ -128,10 +145,18 @@ test.describe("free trials", () => {
 
     await expect(page.getByText(READY)).toBeVisible({ timeout: 30_000 });
     for (const stage of ["Trial License", "Purchase Hardware", "Finish"]) {
-      await expect(page.getByRole("list", { name: "Trial progress" }).getByRole("listitem").filter({ hasText: stage })).toHaveAttribute("data-state", "done");
+      await expect(
+        page.getByRole("list", { name: "Trial progress" }).getByRole("listitem").filter({ hasText: stage }),
+      ).toHaveAttribute("data-state", "done");
     }
-    await expect(page.getByRole("link", { name: "Download Your Trial License" })).toHaveAttribute("href", /\/licenses\/[\w-]+\/download$/);
-    await expect(page.getByRole("link", { name: "On-Premise Hub setup" })).toHaveAttribute("href", "/setup/onPremiseHub");
+    await expect(page.getByRole("link", { name: "Download Your Trial License" })).toHaveAttribute(
+      "href",
+      /\/licenses\/[\w-]+\/download$/,
+    );
+    await expect(page.getByRole("link", { name: "On-Premise Hub setup" })).toHaveAttribute(
+      "href",
+      "/setup/onPremiseHub",
+    );
 
     const invoices = hardwareInvoices(portal.databaseFile, DEMO.customer);
     expect(invoices.length).toBe(invoicesBefore + 1);
@@ -153,7 +178,10 @@ test.describe("free trials", () => {
     await expect(page.getByRole("link", { name: "Licenses page" })).toHaveAttribute("href", "/licenses");
   });
 
-  test("a distributor runs two cloud trials: reseller hardware on a card added in the step, then one without hardware", async ({ page, portal }) => {
+  test("a distributor runs two cloud trials: reseller hardware on a card added in the step, then one without hardware", async ({
+    page,
+    portal,
+  }) => {
     // Two whole trials: about 50 s on a busy 2-core machine.
     test.setTimeout(180_000);
     resetTrials(portal.databaseFile, DEMO.distributor);
@@ -190,7 +218,9 @@ test.describe("free trials", () => {
         await expect(page.getByText("no card is needed")).toBeVisible();
         await next(page, "Next: Review");
       }
-      await expect(page.getByRole("table", { name: "Your trial" })).toContainText(`https://${subdomain}.hub.gatekeeper.example`);
+      await expect(page.getByRole("table", { name: "Your trial" })).toContainText(
+        `https://${subdomain}.hub.gatekeeper.example`,
+      );
       await confirmAndBuild(page);
       await expect(page.getByText(READY)).toBeVisible({ timeout: 30_000 });
       await expect(page.getByRole("link", { name: "Go to Hub" })).toHaveAttribute("href", /\/hubs\/[\w-]+\/sign-in$/);
@@ -200,12 +230,19 @@ test.describe("free trials", () => {
     expect(trialCount(portal.databaseFile, DEMO.distributor)).toBe(2);
     const invoices = hardwareInvoices(portal.databaseFile, DEMO.distributor);
     expect(invoices).toHaveLength(1);
-    expect(invoices[0]?.map((line) => line.entityId)).toEqual(["reseller-halberd-rechargeable-token", "reseller-usb-sensor", "gatekeeper-shipping"]);
+    expect(invoices[0]?.map((line) => line.entityId)).toEqual([
+      "reseller-halberd-rechargeable-token",
+      "reseller-usb-sensor",
+      "gatekeeper-shipping",
+    ]);
     // A distributor is never refused.
     await expect(page.getByRole("link", { name: "Start GateKeeper Enterprise Trial" })).toBeVisible();
   });
 
-  test("the trial license fails: 'Error Creating Trial License', nothing charged, and Try again builds it", async ({ page, portal }) => {
+  test("the trial license fails: 'Error Creating Trial License', nothing charged, and Try again builds it", async ({
+    page,
+    portal,
+  }) => {
     test.setTimeout(90_000);
     const invoicesBefore = customerWithFault(
       portal.databaseFile,
@@ -213,7 +250,10 @@ test.describe("free trials", () => {
     );
     await signInAs(page, DEMO.customer);
     await onPremiseTrial(page, 1);
-    await expect(page.getByRole("alert").filter({ hasText: "Error Creating Trial License" })).toContainText("Your credit card was not charged.", { timeout: 30_000 });
+    await expect(page.getByRole("alert").filter({ hasText: "Error Creating Trial License" })).toContainText(
+      "Your credit card was not charged.",
+      { timeout: 30_000 },
+    );
     expect(hardwareInvoices(portal.databaseFile, DEMO.customer).length).toBe(invoicesBefore);
     withDatabase(portal.databaseFile, (db) => db.exec("drop trigger refuse_trial_licenses"));
     await next(page, "Try again");
@@ -221,11 +261,16 @@ test.describe("free trials", () => {
     expect(hardwareInvoices(portal.databaseFile, DEMO.customer).length).toBe(invoicesBefore + 1);
   });
 
-  test("the Hub cannot be created: 'Error Creating Hub', and Try again finishes the cloud trial", async ({ page, portal }) => {
+  test("the Hub cannot be created: 'Error Creating Hub', and Try again finishes the cloud trial", async ({
+    page,
+    portal,
+  }) => {
     test.setTimeout(90_000);
     resetTrials(portal.databaseFile, DEMO.distributor);
     withDatabase(portal.databaseFile, (db) =>
-      db.exec("insert into hub_faults (call, mode, kind, message, remaining, hang_ms) values ('createTenant', 'fail', 'final', 'Injected failure.', 1, 0)"),
+      db.exec(
+        "insert into hub_faults (call, mode, kind, message, remaining, hang_ms) values ('createTenant', 'fail', 'final', 'Injected failure.', 1, 0)",
+      ),
     );
     await signInAs(page, DEMO.distributor);
     await startTrial(page, "Cloud GateKeeper Hub");
@@ -238,12 +283,18 @@ test.describe("free trials", () => {
     await hardwareStep(page, 0, 0);
     await next(page, "Next: Review");
     await confirmAndBuild(page);
-    await expect(page.getByRole("alert").filter({ hasText: "Error Creating Hub" })).toContainText("Your credit card was not charged.", { timeout: 30_000 });
+    await expect(page.getByRole("alert").filter({ hasText: "Error Creating Hub" })).toContainText(
+      "Your credit card was not charged.",
+      { timeout: 30_000 },
+    );
     await next(page, "Try again");
     await expect(page.getByText(READY)).toBeVisible({ timeout: 30_000 });
   });
 
-  test("the hardware purchase is refused: 'Hardware purchase failed.' and the trial still finishes", async ({ page, portal }) => {
+  test("the hardware purchase is refused: 'Hardware purchase failed.' and the trial still finishes", async ({
+    page,
+    portal,
+  }) => {
     test.setTimeout(90_000);
     const invoicesBefore = customerWithFault(
       portal.databaseFile,
@@ -252,7 +303,9 @@ test.describe("free trials", () => {
     await signInAs(page, DEMO.customer);
     await onPremiseTrial(page, 2);
     await expect(page.getByText(READY)).toBeVisible({ timeout: 30_000 });
-    await expect(page.getByRole("alert").filter({ hasText: "Hardware purchase failed." })).toContainText("Please use the Store page to place your hardware order");
+    await expect(page.getByRole("alert").filter({ hasText: "Hardware purchase failed." })).toContainText(
+      "Please use the Store page to place your hardware order",
+    );
     expect(hardwareInvoices(portal.databaseFile, DEMO.customer).length).toBe(invoicesBefore);
     expect(trialCount(portal.databaseFile, DEMO.customer)).toBe(1);
   });

@@ -104,7 +104,10 @@ async function main() {
   // customer (without ordering), then measure each step's page like the pages above.
   const wizardSteps = [];
   const wizardFailures = [];
-  const jars = { "customer@example.com": customer, "distributor@example.com": await signIn(portal.baseUrl, "distributor@example.com", DEMO_PASSWORD) };
+  const jars = {
+    "customer@example.com": customer,
+    "distributor@example.com": await signIn(portal.baseUrl, "distributor@example.com", DEMO_PASSWORD),
+  };
   for (const wizard of WIZARDS) {
     const account = wizard.account ?? "customer@example.com";
     const jar = jars[account];
@@ -146,7 +149,13 @@ async function main() {
   // 4. The pages whose cost must stay flat as an account's data grows.
   const growth = await measureGrowth(portal, customer);
 
-  const summary = goals({ pages, paint, load: { home: portalLoad, plan: planLoad, bare: bareLoad }, signIn: signInResult, growth });
+  const summary = goals({
+    pages,
+    paint,
+    load: { home: portalLoad, plan: planLoad, bare: bareLoad },
+    signIn: signInResult,
+    growth,
+  });
   printGoals(summary);
 
   await mkdir(path.dirname(RESULTS), { recursive: true });
@@ -321,7 +330,12 @@ function printGoals(summary) {
   console.log("\nIssue 10's goals, measured in this run");
   const columns = ["measure", "now", "goal", "met"];
   const rows = summary.map(({ measure, now, goal, met }) => [measure, now, goal, met ? "yes" : "NO"]);
-  console.log(table(columns.map((header) => [header, "l"]), rows));
+  console.log(
+    table(
+      columns.map((header) => [header, "l"]),
+      rows,
+    ),
+  );
 }
 
 function printSignIn({ chromium, runsPerMode, modes }) {

@@ -26,7 +26,12 @@ for (const [output, { entryPoint }] of Object.entries(metafile.outputs)) {
   const name = Object.keys(PAGE_SCRIPTS).find((key) => PAGE_SCRIPTS[key] === entryPoint);
   if (name) hrefs[name] = `/${path.relative("public", output).split(path.sep).join("/")}`;
 }
-for (const name of Object.keys(PAGE_SCRIPTS)) if (!hrefs[name]) throw new Error(`no output for the page script ${name}`);
+for (const name of Object.keys(PAGE_SCRIPTS))
+  if (!hrefs[name]) throw new Error(`no output for the page script ${name}`);
 mkdirSync("build", { recursive: true });
 writeFileSync("build/page-scripts.json", `${JSON.stringify(hrefs, null, 2)}\n`);
-console.log(`page scripts: ${Object.entries(hrefs).map(([name, href]) => `${name} → ${href}`).join(", ")}`);
+console.log(
+  `page scripts: ${Object.entries(hrefs)
+    .map(([name, href]) => `${name} → ${href}`)
+    .join(", ")}`,
+);

@@ -30,4 +30,6 @@ for (const file of readdirSync(BUILD, { recursive: true, encoding: "utf8" })) {
   before += source.length;
   after += brotli.length;
 }
-console.log(`compressed ${files} build assets: ${(before / 1000).toFixed(0)} kB → ${(after / 1000).toFixed(0)} kB with Brotli`);
+console.log(
+  `compressed ${files} build assets: ${(before / 1000).toFixed(0)} kB → ${(after / 1000).toFixed(0)} kB with Brotli`,
+);

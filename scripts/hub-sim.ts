@@ -12,7 +12,12 @@ import { openDatabase } from "~/server/sqlite.server";
 
 const { db } = openDatabase(databaseFile(env.HUB_SIM_DATABASE_URL));
 const hubs = createHubSimulator({ store: db, host: env.HUB_HOST, startupMs: simulatorStartupMs() });
-const server = await startHubSimServer({ hubs, token: env.HUB_SERVICE_TOKEN, port: env.HUB_SIM_PORT, hostname: "127.0.0.1" });
+const server = await startHubSimServer({
+  hubs,
+  token: env.HUB_SERVICE_TOKEN,
+  port: env.HUB_SIM_PORT,
+  hostname: "127.0.0.1",
+});
 console.log(`Hub service simulator listening on ${server.url}`);
 
 const stop = () => void server.close().then(() => process.exit(0));

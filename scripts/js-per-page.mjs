@@ -32,7 +32,9 @@ for (const routeId of process.argv.slice(2)) {
       bytesByOwner.set(owner(input), (bytesByOwner.get(owner(input)) ?? 0) + bytesInOutput);
     }
   }
-  console.log(`${routeId}: ${files.size} files, ${(gzip / 1000).toFixed(1)} kB gzip; largest parts (minified, before gzip):`);
+  console.log(
+    `${routeId}: ${files.size} files, ${(gzip / 1000).toFixed(1)} kB gzip; largest parts (minified, before gzip):`,
+  );
   for (const [name, bytes] of [...bytesByOwner].sort((a, b) => b[1] - a[1]).slice(0, TOP)) {
     console.log(`  ${(bytes / 1000).toFixed(1).padStart(6)} kB  ${name}`);
   }

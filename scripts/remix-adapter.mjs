@@ -13,7 +13,7 @@ export function requestOrigin(trustedHops) {
   };
   return {
     clientAddress: (req) => proxyaddr(req, trust) ?? "",
-    protocol: (req) => (req.socket.encrypted ? "https" : forwarded(req, "x-forwarded-proto") ?? "http"),
+    protocol: (req) => (req.socket.encrypted ? "https" : (forwarded(req, "x-forwarded-proto") ?? "http")),
     host: (req) => forwarded(req, "x-forwarded-host") ?? req.headers.host ?? "localhost",
   };
 }

@@ -132,7 +132,14 @@ function staticFiles() {
     expressStaticGzip("public/build", {
       enableBrotli: true,
       orderPreference: ["br", "gzip"],
-      serveStatic: { immutable: true, maxAge: "1y", etag: false, lastModified: false, acceptRanges: false, setHeaders: withFilePolicy },
+      serveStatic: {
+        immutable: true,
+        maxAge: "1y",
+        etag: false,
+        lastModified: false,
+        acceptRanges: false,
+        setHeaders: withFilePolicy,
+      },
     }),
   );
   files.use(express.static("public", { maxAge: "1h", setHeaders: withFilePolicy }));
@@ -163,7 +170,10 @@ export function createApp({ build, mode = process.env.NODE_ENV ?? "production", 
       const body = await readBody(req, res, BODY_LIMIT_BYTES);
       if (body === REFUSED) return;
       const url = `${protocol}://${origin.host(req)}${req.url}`;
-      const response = await handleRemix(toRemixRequest(req, res, { url, body }), { clientAddress: origin.clientAddress(req), cspNonce });
+      const response = await handleRemix(toRemixRequest(req, res, { url, body }), {
+        clientAddress: origin.clientAddress(req),
+        cspNonce,
+      });
       await sendRemixResponse(res, response);
     } catch (error) {
       failed(res, error);

@@ -7,7 +7,11 @@ export const DOC_PAGES: Record<string, ContentPage> = {
     title: "Shared Documents",
     lead: "Documents our team has shared with your organization: quotes, proposals and rollout plans.",
     sections: [
-      { title: "Where they come from", body: "Your account manager shares documents with you here as your project goes on.", links: [ASK_SUPPORT] },
+      {
+        title: "Where they come from",
+        body: "Your account manager shares documents with you here as your project goes on.",
+        links: [ASK_SUPPORT],
+      },
     ],
   },
   "pre-installation-questionnaire": {
@@ -35,7 +39,13 @@ export const DOC_PAGES: Record<string, ContentPage> = {
   "case-studies": {
     title: "Case Studies",
     lead: "How clinics, banks, schools and manufacturers use GateKeeper to secure shared computers.",
-    sections: [{ title: "Read the stories", body: "Ask us for the case studies closest to your industry.", links: [ASK_SUPPORT] }],
+    sections: [
+      {
+        title: "Read the stories",
+        body: "Ask us for the case studies closest to your industry.",
+        links: [ASK_SUPPORT],
+      },
+    ],
   },
   manuals: {
     title: "Manuals",
@@ -49,7 +59,11 @@ export const DOC_PAGES: Record<string, ContentPage> = {
           { label: "On-premise Hub setup", to: "/setup/onPremiseHub" },
         ],
       },
-      { title: "User guides", body: "Logging in with a token, the Password Manager and Trident.", links: [ASK_SUPPORT] },
+      {
+        title: "User guides",
+        body: "Logging in with a token, the Password Manager and Trident.",
+        links: [ASK_SUPPORT],
+      },
     ],
   },
   salesProcessEvaluation: {

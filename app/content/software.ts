@@ -30,7 +30,10 @@ export const SOFTWARE_PAGES: Record<string, ContentPage> = {
     title: "GateKeeper Client",
     lead: "The Client runs on each Windows or Mac computer: it locks the computer when the user's token walks away and logs them in when they return.",
     sections: [
-      { title: "Requirements", body: "Windows 10 or later, or macOS 12 or later, with a USB sensor and a Halberd token per user." },
+      {
+        title: "Requirements",
+        body: "Windows 10 or later, or macOS 12 or later, with a USB sensor and a Halberd token per user.",
+      },
       INSTALL_HELP,
     ],
   },

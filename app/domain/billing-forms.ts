@@ -1,6 +1,14 @@
 import { z } from "zod";
 import { countryCode, phoneFields } from "./contact-fields";
-import { CANNOT_BE_EMPTY, checkbox, optionalEmail, optionalText, requiredEmail, requiredText, SELECT_YOUR_COUNTRY } from "./fields";
+import {
+  CANNOT_BE_EMPTY,
+  checkbox,
+  optionalEmail,
+  optionalText,
+  requiredEmail,
+  requiredText,
+  SELECT_YOUR_COUNTRY,
+} from "./fields";
 
 /** The billing area's forms (spec 000 §3 payment, billing profile and shipping forms; §5 their rules). */
 /**
@@ -35,7 +43,13 @@ export type CardFormInput = z.infer<typeof cardFormSchema>;
 export const SECRET_CARD_FIELDS = ["card_number", "card_expiry", "card_cvc", "card_token"] as const;
 
 const personName = { first_name: requiredText, last_name: requiredText };
-const streetAddress = { line1: requiredText, line2: optionalText, city: requiredText, state: requiredText, zip: requiredText };
+const streetAddress = {
+  line1: requiredText,
+  line2: optionalText,
+  city: requiredText,
+  state: requiredText,
+  zip: requiredText,
+};
 
 /** 'Update Billing Profile': the customer's contact details and the billing address, all but line2 required. */
 export const billingProfileSchema = z

@@ -25,7 +25,8 @@ export const HUB_REGION_OPTIONS = [
 ] as const;
 export type CloudHubRegion = (typeof HUB_REGION_OPTIONS)[number]["region"];
 export const regionFromForm = (value: unknown): CloudHubRegion => (value === "2" ? "EU" : "US");
-export const regionLabel = (region: CloudHubRegion) => HUB_REGION_OPTIONS.find((option) => option.region === region)?.label ?? region;
+export const regionLabel = (region: CloudHubRegion) =>
+  HUB_REGION_OPTIONS.find((option) => option.region === region)?.label ?? region;
 
 export const SELECT_A_LICENSE = "You must select a license.";
 export const UNABLE_TO_VERIFY_LICENSE = "Unable to verify license.";

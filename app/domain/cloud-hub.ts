@@ -52,7 +52,8 @@ export const PASSWORD_REQUIREMENTS = "Does not meet requirements.";
 export const PASSWORD_MISMATCH = "Doesn't match password.";
 
 /** At least 8 characters with a digit, a lowercase and an uppercase letter. */
-export const meetsHubPasswordRules = (password: string) => password.length >= 8 && /\d/.test(password) && /[a-z]/.test(password) && /[A-Z]/.test(password);
+export const meetsHubPasswordRules = (password: string) =>
+  password.length >= 8 && /\d/.test(password) && /[a-z]/.test(password) && /[A-Z]/.test(password);
 
 const filled = z.string().trim().min(1, CANT_BE_EMPTY);
 
@@ -72,7 +73,8 @@ export const adminStepSchema = z
     confirmPassword: z.string().default(""),
   })
   .superRefine((value, ctx) => {
-    if (value.confirmPassword !== value.password) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["confirmPassword"], message: PASSWORD_MISMATCH });
+    if (value.confirmPassword !== value.password)
+      ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["confirmPassword"], message: PASSWORD_MISMATCH });
   });
 
 /** The rules over the whole draft: a step whose values went missing is no longer done. */
@@ -80,7 +82,8 @@ export function checkCloudHubDraft(data: CloudHubDraft): { data: CloudHubDraft; 
   const issues: StepIssue<CloudHubStep>[] = [];
   if (subdomainProblem(data.subdomain)) issues.push({ step: "url", message: "Please choose the Hub's address again." });
   if (!data.licenseId) issues.push({ step: "license", message: SELECT_A_LICENSE });
-  if (!data.administrator || !data.sealedPassword) issues.push({ step: "admin", message: "Please enter the Hub administrator again." });
+  if (!data.administrator || !data.sealedPassword)
+    issues.push({ step: "admin", message: "Please enter the Hub administrator again." });
   return { data, issues };
 }
 
@@ -89,16 +92,27 @@ export const CLOUD_HUB_EXPIRY_GRACE_MS = 24 * 60 * 60 * 1000;
 
 /** The deployment's failure screens (spec 001 §4 and §8), by the stage that stopped. */
 export const DEPLOYMENT_FAILURES = {
-  create: { title: "Error Creating Hub", message: "Error creating your GateKeeper Cloud Hub! Please contact us on the Support page." },
+  create: {
+    title: "Error Creating Hub",
+    message: "Error creating your GateKeeper Cloud Hub! Please contact us on the Support page.",
+  },
   register: {
     title: "Registering new GateKeeper Hub was interrupted.",
-    message: "Your GateKeeper Cloud Hub exists but is not registered with the portal yet. Please check again after 30 seconds.",
+    message:
+      "Your GateKeeper Cloud Hub exists but is not registered with the portal yet. Please check again after 30 seconds.",
   },
-  notReady: { title: "Did not finish creating GateKeeper Cloud Hub.", message: "Your Hub is still being created. Please check again after 30 seconds." },
-  notRunning: { title: "Did not finish starting your GateKeeper Cloud Hub.", message: "Your Hub is still starting. Please check again after 30 seconds." },
+  notReady: {
+    title: "Did not finish creating GateKeeper Cloud Hub.",
+    message: "Your Hub is still being created. Please check again after 30 seconds.",
+  },
+  notRunning: {
+    title: "Did not finish starting your GateKeeper Cloud Hub.",
+    message: "Your Hub is still starting. Please check again after 30 seconds.",
+  },
   admin: {
     title: "Could not set up GateKeeper Cloud Hub admin account.",
-    message: "Failed to create hub administrator account. Your GateKeeper Cloud Hub exists but has no administrator or license yet.",
+    message:
+      "Failed to create hub administrator account. Your GateKeeper Cloud Hub exists but has no administrator or license yet.",
   },
   upload: {
     title: "Could not upload the license to GateKeeper Cloud Hub.",

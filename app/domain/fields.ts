@@ -26,7 +26,6 @@ export const checkbox = boundedString(8)
   .optional()
   .transform((value) => value === "on");
 
-
 /**
  * A whole number as a form posts it: empty means 0; anything else must be a whole number within the
  * bounds, else `message`. (A number input without JavaScript posts whatever was typed.)

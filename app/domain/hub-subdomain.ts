@@ -29,7 +29,9 @@ export const normalSubdomain = (subdomain: string) => subdomain.trim().toLowerCa
 
 export function isSubdomainAllowed(subdomain: string): boolean {
   const name = normalSubdomain(subdomain);
-  return !RESERVED_SUBDOMAINS.includes(name) && !FORBIDDEN_SUBDOMAIN_FRAGMENTS.some((fragment) => name.includes(fragment));
+  return (
+    !RESERVED_SUBDOMAINS.includes(name) && !FORBIDDEN_SUBDOMAIN_FRAGMENTS.some((fragment) => name.includes(fragment))
+  );
 }
 
 export const SUBDOMAIN_MESSAGES = {

@@ -48,7 +48,12 @@ export interface HubLicensesQuery {
 }
 
 /** Newest first unless the URL asks otherwise, like the Licenses page. */
-export const DEFAULT_HUB_LICENSES_QUERY: HubLicensesQuery = { status: "all", sort: "validFrom", direction: "desc", page: 1 };
+export const DEFAULT_HUB_LICENSES_QUERY: HubLicensesQuery = {
+  status: "all",
+  sort: "validFrom",
+  direction: "desc",
+  page: 1,
+};
 
 const isSort = (value: string): value is HubLicenseSort => (HUB_LICENSE_SORTS as readonly string[]).includes(value);
 
@@ -57,7 +62,10 @@ const isSort = (value: string): value is HubLicenseSort => (HUB_LICENSE_SORTS as
  * descending) and `licensesPage`; null when any of them is not one the table offers (the page redirects
  * to the table's default view instead of guessing).
  */
-export function requestedHubLicenses(search: URLSearchParams, page: (value: string | null) => number | null): HubLicensesQuery | null {
+export function requestedHubLicenses(
+  search: URLSearchParams,
+  page: (value: string | null) => number | null,
+): HubLicensesQuery | null {
   const status = search.get("licensesStatus") ?? "all";
   if (status !== "all" && status !== "active" && status !== "expired") return null;
   const sortText = search.get("licensesSort");
@@ -66,14 +74,17 @@ export function requestedHubLicenses(search: URLSearchParams, page: (value: stri
   if (column !== null && !isSort(column)) return null;
   const requested = page(search.get("licensesPage"));
   if (requested === null) return null;
-  return column === null ? { ...DEFAULT_HUB_LICENSES_QUERY, status, page: requested } : { status, sort: column, direction, page: requested };
+  return column === null
+    ? { ...DEFAULT_HUB_LICENSES_QUERY, status, page: requested }
+    : { status, sort: column, direction, page: requested };
 }
 
 /** The query of a licenses-table view, defaults left out, after the Hubs table's own (kept underneath). */
 export function hubLicensesSearch(hubs: HubsQuery, licenses: HubLicensesQuery): string {
   const search = new URLSearchParams(hubsSearch(hubs));
   if (licenses.status !== "all") search.set("licensesStatus", licenses.status);
-  const isDefaultOrder = licenses.sort === DEFAULT_HUB_LICENSES_QUERY.sort && licenses.direction === DEFAULT_HUB_LICENSES_QUERY.direction;
+  const isDefaultOrder =
+    licenses.sort === DEFAULT_HUB_LICENSES_QUERY.sort && licenses.direction === DEFAULT_HUB_LICENSES_QUERY.direction;
   if (!isDefaultOrder) search.set("licensesSort", `${licenses.direction === "desc" ? "-" : ""}${licenses.sort}`);
   if (licenses.page > 1) search.set("licensesPage", String(licenses.page));
   const text = search.toString();

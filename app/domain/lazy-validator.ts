@@ -8,10 +8,14 @@ import type { ZodType, ZodTypeDef } from "zod";
  * The server validates every action with the same object (there the import is a module already in the build).
  * Parametrised schemas take their parameter in the closure: `lazyValidator(() => import(...).then((m) => m.schema(ids)))`.
  */
-export function lazyValidator<Output>(loadSchema: () => Promise<ZodType<Output, ZodTypeDef, unknown>>): Validator<Output> {
+export function lazyValidator<Output>(
+  loadSchema: () => Promise<ZodType<Output, ZodTypeDef, unknown>>,
+): Validator<Output> {
   let loading: Promise<Validator<Output>> | undefined;
   const load = () => {
-    loading ??= Promise.all([import("@remix-validated-form/with-zod"), loadSchema()]).then(([{ withZod }, schema]) => withZod(schema));
+    loading ??= Promise.all([import("@remix-validated-form/with-zod"), loadSchema()]).then(([{ withZod }, schema]) =>
+      withZod(schema),
+    );
     // A chunk that failed to arrive (a dropped connection) is asked for again on the next use.
     loading.catch(() => (loading = undefined));
     return loading;

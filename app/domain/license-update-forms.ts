@@ -1,5 +1,12 @@
 import { z } from "zod";
-import { ADDED_USERS_NOT_A_NUMBER, parsePlanChoice, UPDATE_STEPS, updateProblems, type UpdateBase, type UpdateStep } from "./license-update";
+import {
+  ADDED_USERS_NOT_A_NUMBER,
+  parsePlanChoice,
+  UPDATE_STEPS,
+  updateProblems,
+  type UpdateBase,
+  type UpdateStep,
+} from "./license-update";
 import { wholeNumberField } from "./fields";
 import { SELECT_PAYMENT_METHOD } from "./payment-step";
 import { CYCLES, PLAN_TIERS, type Cycle } from "./subscription";
@@ -12,7 +19,10 @@ const cycle = z.enum(CYCLES as [Cycle, ...Cycle[]]);
  * chosen against: the order adds users to that, and is refused if the subscription moved on since.
  */
 export const updateDraftSchema = z.object({
-  base: z.object({ tier: z.enum(PLAN_TIERS), cycle, quantity: z.number().int().min(1) }).nullable().default(null),
+  base: z
+    .object({ tier: z.enum(PLAN_TIERS), cycle, quantity: z.number().int().min(1) })
+    .nullable()
+    .default(null),
   tier: z.enum(PLAN_TIERS).default("core"),
   cycle: cycle.default("monthly"),
   addedUsers: z.number().int().default(0),

@@ -17,7 +17,8 @@ export const UPDATE_STEP_TITLES: Record<UpdateStep, string> = {
 export const updateBasePath = (subscriptionId: string) => `/licenses/${encodeURIComponent(subscriptionId)}/update`;
 export const updateStepUrl = (subscriptionId: string, step: UpdateStep) => `${updateBasePath(subscriptionId)}/${step}`;
 
-export const UPDATE_INFO = "You need to upgrade the plan or increase the number of users to update the recurring license.";
+export const UPDATE_INFO =
+  "You need to upgrade the plan or increase the number of users to update the recurring license.";
 export const CANNOT_REDUCE_USERS = "Cannot reduce the number of users.";
 export const NO_CHANGES = "Did not make any subscription changes.";
 export const YEARLY_TO_MONTHLY = "Yearly plan cannot be changed to monthly.";
@@ -47,7 +48,8 @@ export function parsePlanChoice(value: string): PlanChoice | null {
 const tierRank = (tier: Tier) => PLAN_TIERS.indexOf(tier);
 
 /** Names joined as a person says them: "Advanced or Ultimate", "Core, Advanced or Ultimate". */
-const orList = (names: string[]) => (names.length < 2 ? names.join("") : `${names.slice(0, -1).join(", ")} or ${names[names.length - 1]}`);
+const orList = (names: string[]) =>
+  names.length < 2 ? names.join("") : `${names.slice(0, -1).join(", ")} or ${names[names.length - 1]}`;
 
 /**
  * Why the plan cannot change from one to the other (spec 000 §4): a yearly plan never becomes monthly, and

@@ -29,7 +29,9 @@ export function loginFieldError(field: LoginField, value: string): string | unde
 export type LoginForm = { email: string; password: string; redirectTo: string | null };
 
 /** The posted sign-in form: its values, or a message per field. A redirect that is too long is dropped. */
-export function parseLogin(form: { get(name: string): unknown }): { data: LoginForm } | { errors: LoginErrors; email: string } {
+export function parseLogin(form: {
+  get(name: string): unknown;
+}): { data: LoginForm } | { errors: LoginErrors; email: string } {
   const text = (name: string) => {
     const value = form.get(name);
     return typeof value === "string" ? value : "";
@@ -37,11 +39,20 @@ export function parseLogin(form: { get(name: string): unknown }): { data: LoginF
   const email = text("email");
   const password = text("password");
   const errors: LoginErrors = {};
-  for (const [field, value] of [["email", email], ["password", password]] as const) {
+  for (const [field, value] of [
+    ["email", email],
+    ["password", password],
+  ] as const) {
     const message = loginFieldError(field, value);
     if (message) errors[field] = message;
   }
   if (errors.email || errors.password) return { errors, email: email.slice(0, MAX_EMAIL_LENGTH) };
   const redirectTo = text("redirectTo");
-  return { data: { email: email.trim(), password, redirectTo: redirectTo && redirectTo.length <= MAX_REDIRECT_LENGTH ? redirectTo : null } };
+  return {
+    data: {
+      email: email.trim(),
+      password,
+      redirectTo: redirectTo && redirectTo.length <= MAX_REDIRECT_LENGTH ? redirectTo : null,
+    },
+  };
 }

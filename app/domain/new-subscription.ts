@@ -12,7 +12,14 @@ import {
   requiresCloud,
   type Hosting,
 } from "./subscription";
-import { CLOUD_HUB_NEEDS_CLOUD_HOSTING, FIX_ERRORS, SUBSCRIPTION_STEPS, addonField, quantityField, type SubscriptionStep } from "./subscription-steps";
+import {
+  CLOUD_HUB_NEEDS_CLOUD_HOSTING,
+  FIX_ERRORS,
+  SUBSCRIPTION_STEPS,
+  addonField,
+  quantityField,
+  type SubscriptionStep,
+} from "./subscription-steps";
 import { wizardProgressFields, type StepIssue } from "./wizard";
 
 export {
@@ -75,7 +82,6 @@ export const hostingStepSchema = z.object({
 /** A quantity field as posted: empty means 0; anything else must be a whole number from 0 to 1000. */
 const quantity = wholeNumberField(QUANTITY_MESSAGE, { min: 0, max: 1000 });
 
-
 /** Step 3: a quantity per hardware item (list ids). */
 export function hardwareStepSchema(itemIds: string[]) {
   return z
@@ -107,9 +113,11 @@ export function supportStepSchema(addons: { id: string; name: string }[], hostin
 }
 
 /** Why a step that was done no longer holds, shown at that step (the step is to be done again). */
-export const OFFSITE_ACCESS_REMOVED = "Offsite access was removed from your order: it reaches an on-premise Hub, and a cloud Hub is reachable from anywhere.";
+export const OFFSITE_ACCESS_REMOVED =
+  "Offsite access was removed from your order: it reaches an on-premise Hub, and a cloud Hub is reachable from anywhere.";
 export const INSTALLATION_REMOVED = `Installation help was removed from your order. ${CLOUD_ONLY_REASON}`;
-export const EXCLUSIVE_ADDON_REMOVED = "Only one kind of installation help can be ordered; the second one was removed from your order.";
+export const EXCLUSIVE_ADDON_REMOVED =
+  "Only one kind of installation help can be ordered; the second one was removed from your order.";
 
 /** What the rules look at: the same in a draft and in an order about to be charged. */
 export interface OrderSelection {
@@ -126,26 +134,38 @@ export interface OrderSelection {
  * Run when any step is saved, when a step loads, when the order is placed and in the job right before it
  * charges, so that going back to an earlier step can never leave a forbidden add-on in the order.
  */
-export function checkSelection<Selection extends OrderSelection>(selection: Selection): { selection: Selection; issues: StepIssue<SubscriptionStep>[] } {
+export function checkSelection<Selection extends OrderSelection>(
+  selection: Selection,
+): { selection: Selection; issues: StepIssue<SubscriptionStep>[] } {
   const issues: StepIssue<SubscriptionStep>[] = [];
-  if (selection.origin === "cloud-hubs" && selection.hosting !== "cloud") issues.push({ step: "hosting", message: CLOUD_HUB_NEEDS_CLOUD_HOSTING });
+  if (selection.origin === "cloud-hubs" && selection.hosting !== "cloud")
+    issues.push({ step: "hosting", message: CLOUD_HUB_NEEDS_CLOUD_HOSTING });
   const offsiteAccess = selection.offsiteAccess && offsiteAllowed(selection.hosting);
   if (selection.offsiteAccess && !offsiteAccess) issues.push({ step: "hosting", message: OFFSITE_ACCESS_REMOVED });
   const kept: string[] = [];
   for (const id of Object.keys(selection.support).filter((key) => (selection.support[key] ?? 0) > 0)) {
-    if (selection.hosting !== "cloud" && requiresCloud(id)) issues.push({ step: "support", message: INSTALLATION_REMOVED });
+    if (selection.hosting !== "cloud" && requiresCloud(id))
+      issues.push({ step: "support", message: INSTALLATION_REMOVED });
     else if (excludedBy(id, kept)) issues.push({ step: "support", message: EXCLUSIVE_ADDON_REMOVED });
     else kept.push(id);
   }
-  const support = Object.fromEntries(Object.entries(selection.support).filter(([id, quantity]) => quantity > 0 && kept.includes(id)));
+  const support = Object.fromEntries(
+    Object.entries(selection.support).filter(([id, quantity]) => quantity > 0 && kept.includes(id)),
+  );
   return { selection: { ...selection, offsiteAccess, support }, issues: dedupe(issues) };
 }
 
 const dedupe = <T extends { step: string; message: string }>(issues: T[]) =>
-  issues.filter((issue, index) => issues.findIndex((other) => other.step === issue.step && other.message === issue.message) === index);
+  issues.filter(
+    (issue, index) =>
+      issues.findIndex((other) => other.step === issue.step && other.message === issue.message) === index,
+  );
 
 /** The whole draft: the selection rules, and what each step needs to count as done. */
-export function checkSubscriptionDraft(draft: SubscriptionDraft): { data: SubscriptionDraft; issues: StepIssue<SubscriptionStep>[] } {
+export function checkSubscriptionDraft(draft: SubscriptionDraft): {
+  data: SubscriptionDraft;
+  issues: StepIssue<SubscriptionStep>[];
+} {
   const { selection, issues } = checkSelection(draft);
   if (!draft.organization.trim() || draft.users < 1) issues.unshift({ step: "plan", message: FIX_ERRORS });
   if (!draft.paymentSourceId) issues.push({ step: "billing", message: SELECT_PAYMENT_METHOD });

@@ -41,4 +41,3 @@ export const INVALID_ADDRESSES = "Please make sure billing & shipping address ar
 export function paymentStepBlockers(selectedSourceUsable: boolean, addressesValid: boolean): string[] {
   return [...(selectedSourceUsable ? [] : [NO_PAYMENT_METHOD]), ...(addressesValid ? [] : [INVALID_ADDRESSES])];
 }
-

@@ -1,4 +1,9 @@
-import { getCountries, getCountryCallingCode, parsePhoneNumberFromString, type CountryCode } from "libphonenumber-js/min";
+import {
+  getCountries,
+  getCountryCallingCode,
+  parsePhoneNumberFromString,
+  type CountryCode,
+} from "libphonenumber-js/min";
 import { COUNTRIES } from "./countries";
 
 /** Listed first in the dial-code select (spec 000 §2 "Other inputs"). */
@@ -37,7 +42,10 @@ export function toE164(country: string, number: string): string | null {
 }
 
 /** Splits a stored number back into the select's country and the national number, for editing. */
-export function splitPhone(stored: string, fallbackCountry: CountryCode = "US"): { country: CountryCode; national: string } {
+export function splitPhone(
+  stored: string,
+  fallbackCountry: CountryCode = "US",
+): { country: CountryCode; national: string } {
   const parsed = stored ? parsePhoneNumberFromString(stored) : undefined;
   if (!parsed) return { country: fallbackCountry, national: stored };
   return { country: parsed.country ?? fallbackCountry, national: parsed.formatNational() };

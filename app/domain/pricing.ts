@@ -40,7 +40,7 @@ export function couponDiscount(coupon: CouponTerms, amount: number): number {
   const discount =
     coupon.discountType === "percentage"
       ? Math.round((amount * (coupon.discountPercentage ?? 0)) / 100)
-      : coupon.discountAmount ?? 0;
+      : (coupon.discountAmount ?? 0);
   return Math.max(0, Math.min(amount, discount));
 }
 

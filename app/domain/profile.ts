@@ -24,9 +24,9 @@ export const passwordChangeSchema = z
     confirm_password: boundedString(MAX_PASSWORD_LENGTH).default(""),
   })
   .superRefine((value, ctx) => {
-    const fail = (field: string, message: string) => ctx.addIssue({ code: z.ZodIssueCode.custom, path: [field], message });
+    const fail = (field: string, message: string) =>
+      ctx.addIssue({ code: z.ZodIssueCode.custom, path: [field], message });
     if (!value.old_password) fail("old_password", CANNOT_BE_EMPTY);
     if (unmetPasswordRequirements(value.new_password).length > 0) fail("new_password", "Doesn't match requirements.");
     if (value.confirm_password !== value.new_password) fail("confirm_password", "Doesn't match new password.");
   });
-

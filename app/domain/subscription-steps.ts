@@ -24,7 +24,8 @@ export const STEP_TITLES: Record<SubscriptionStep, string> = {
 };
 
 export const FIX_ERRORS = "Please fix the errors.";
-export const CLOUD_HUB_NEEDS_CLOUD_HOSTING = "A license for a cloud Hub is hosted in GateKeeper Cloud: please choose cloud hosting.";
+export const CLOUD_HUB_NEEDS_CLOUD_HOSTING =
+  "A license for a cloud Hub is hosted in GateKeeper Cloud: please choose cloud hosting.";
 
 export const quantityField = (id: string) => `quantity-${id}`;
 export const addonField = (id: string) => `addon-${id}`;

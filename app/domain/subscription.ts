@@ -103,7 +103,11 @@ export function tickedQuantity(current: number, ticked: boolean): number {
 /** Where the success screen sends the user (spec 000 §2, closing buttons). */
 export type OrderNextStep = "continue-cloud-deployment" | "deploy-cloud-hub" | "download-license";
 
-export function orderNextStep(order: { origin: string | null; hosting: Hosting; offsiteAccess: boolean }): OrderNextStep {
+export function orderNextStep(order: {
+  origin: string | null;
+  hosting: Hosting;
+  offsiteAccess: boolean;
+}): OrderNextStep {
   if (order.origin === "cloud-hubs") return "continue-cloud-deployment";
   if (order.hosting === "cloud" && !order.offsiteAccess) return "deploy-cloud-hub";
   return "download-license";

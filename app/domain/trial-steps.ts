@@ -11,7 +11,17 @@ export type TrialHubType = (typeof TRIAL_HUB_TYPES)[number];
 export const isTrialHubType = (value: unknown): value is TrialHubType => value === "cloud" || value === "onpremise";
 
 /** Every step either wizard has; each wizard's own list is below, in its order. */
-export const TRIAL_STEPS = ["welcome", "instance", "license", "admin", "hardware", "address", "payment", "review", "order"] as const;
+export const TRIAL_STEPS = [
+  "welcome",
+  "instance",
+  "license",
+  "admin",
+  "hardware",
+  "address",
+  "payment",
+  "review",
+  "order",
+] as const;
 export type TrialStep = (typeof TRIAL_STEPS)[number];
 
 export const TRIAL_STEPS_BY_TYPE: Record<TrialHubType, readonly TrialStep[]> = {
@@ -78,7 +88,10 @@ export const CARD_NOT_CHARGED = "Your credit card was not charged.";
 export function trialValidity(startDate: string, duration: number): { validFrom: Date; validTo: Date } {
   const start = new Date(`${startDate}T00:00:00.000Z`);
   const day = 24 * 60 * 60 * 1000;
-  return { validFrom: new Date(start.getTime() - day), validTo: new Date(start.getTime() + (duration + LICENSE_EXTRA_DAYS) * day) };
+  return {
+    validFrom: new Date(start.getTime() - day),
+    validTo: new Date(start.getTime() + (duration + LICENSE_EXTRA_DAYS) * day),
+  };
 }
 
 /** Today as the date field posts it (YYYY-MM-DD, UTC). */
@@ -97,6 +110,7 @@ export function trialHubDefaults(data: TrialDraft, today: string) {
 }
 
 /** The administrator's username made of the first and last name (spec 001 §2), in the characters a username may have. */
-export const userNameFrom = (firstName: string, lastName: string) => `${firstName}${lastName}`.replace(/[^A-Za-z0-9-]/g, "");
+export const userNameFrom = (firstName: string, lastName: string) =>
+  `${firstName}${lastName}`.replace(/[^A-Za-z0-9-]/g, "");
 
 export const SEVEN_DAYS_NOTICE = `${LICENSE_EXTRA_DAYS} days are added to your trial license, so that your hardware can arrive and be set up.`;

@@ -35,7 +35,12 @@ export * from "./trial-steps";
  */
 
 /** A whole number typed into a field: empty gives `emptyMessage`, the range `rangeMessage` (NumberInput posts raw text). */
-function wholeNumber(range: { min: number; max: number }, emptyMessage: string, belowMessage: string, aboveMessage: string) {
+function wholeNumber(
+  range: { min: number; max: number },
+  emptyMessage: string,
+  belowMessage: string,
+  aboveMessage: string,
+) {
   return z
     .string({ required_error: emptyMessage })
     .trim()
@@ -55,11 +60,19 @@ function wholeNumber(range: { min: number; max: number }, emptyMessage: string, 
 export function trialHubStepSchema(today: string) {
   return z.object({
     nodes: wholeNumber(TRIAL_USERS, MUST_BE_GREATER_THAN_0, MUST_BE_GREATER_THAN_0, TOO_MANY_TRIAL_USERS),
-    employees: wholeNumber({ min: 1, max: 10_000_000 }, MUST_BE_GREATER_THAN_0, MUST_BE_GREATER_THAN_0, "Please enter a smaller number."),
+    employees: wholeNumber(
+      { min: 1, max: 10_000_000 },
+      MUST_BE_GREATER_THAN_0,
+      MUST_BE_GREATER_THAN_0,
+      "Please enter a smaller number.",
+    ),
     startDate: z
       .string({ required_error: INVALID_DATE })
       .trim()
-      .refine((value) => /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(`${value}T00:00:00Z`)), INVALID_DATE)
+      .refine(
+        (value) => /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(`${value}T00:00:00Z`)),
+        INVALID_DATE,
+      )
       .refine((value) => value >= today, START_DATE_IN_PAST),
     duration: wholeNumber(TRIAL_DURATION, DURATION_RANGE, DURATION_RANGE, DURATION_RANGE),
   });
@@ -71,7 +84,11 @@ export const trialInstanceStepSchema = (today: string) => trialHubStepSchema(tod
 const hardwareQuantity = wholeNumber(HARDWARE_QUANTITY, MUST_HAVE_A_VALUE, HARDWARE_RANGE, HARDWARE_RANGE);
 export const trialHardwareStepSchema = z.object({ tokens: hardwareQuantity, sensors: hardwareQuantity });
 
-const addressText = z.string({ required_error: MUST_HAVE_A_VALUE }).trim().min(1, MUST_HAVE_A_VALUE).max(MAX_TEXT_LENGTH, tooLong(MAX_TEXT_LENGTH));
+const addressText = z
+  .string({ required_error: MUST_HAVE_A_VALUE })
+  .trim()
+  .min(1, MUST_HAVE_A_VALUE)
+  .max(MAX_TEXT_LENGTH, tooLong(MAX_TEXT_LENGTH));
 
 /** Where the trial's hardware is shipped (spec 001 §3 "address"); every field must have a value. */
 export const trialAddressSchema = z.object({
@@ -98,7 +115,15 @@ export const trialDraftSchema = z.object({
   tokens: z.number().int().default(0),
   sensors: z.number().int().default(0),
   address: z
-    .object({ name: z.string(), company: z.string(), street: z.string(), city: z.string(), state: z.string(), zipcode: z.string(), country: z.string() })
+    .object({
+      name: z.string(),
+      company: z.string(),
+      street: z.string(),
+      city: z.string(),
+      state: z.string(),
+      zipcode: z.string(),
+      country: z.string(),
+    })
     .nullable()
     .default(null),
   paymentSourceId: z.string().nullable().default(null),
@@ -106,19 +131,27 @@ export const trialDraftSchema = z.object({
 });
 export type TrialDraft = z.infer<typeof trialDraftSchema>;
 
-
 /** The rules over a whole trial draft: a step whose values went missing or no longer hold is not done. */
-export function checkTrialDraft(hubType: TrialHubType, data: TrialDraft, today: string): { data: TrialDraft; issues: StepIssue<TrialStep>[] } {
+export function checkTrialDraft(
+  hubType: TrialHubType,
+  data: TrialDraft,
+  today: string,
+): { data: TrialDraft; issues: StepIssue<TrialStep>[] } {
   const issues: StepIssue<TrialStep>[] = [];
   const hubStep: TrialStep = hubType === "cloud" ? "instance" : "license";
-  if (!data.nodes || !data.employees || !data.startDate) issues.push({ step: hubStep, message: "Please enter your trial's details again." });
-  else if (data.startDate < today) issues.push({ step: hubStep, message: `${START_DATE_IN_PAST} Please choose the start again.` });
+  if (!data.nodes || !data.employees || !data.startDate)
+    issues.push({ step: hubStep, message: "Please enter your trial's details again." });
+  else if (data.startDate < today)
+    issues.push({ step: hubStep, message: `${START_DATE_IN_PAST} Please choose the start again.` });
   if (hubType === "cloud") {
-    if (subdomainProblem(data.subdomain)) issues.push({ step: "instance", message: "Please choose the Hub's address again." });
-    if (!data.administrator || !data.sealedPassword) issues.push({ step: "admin", message: "Please enter the Hub administrator again." });
+    if (subdomainProblem(data.subdomain))
+      issues.push({ step: "instance", message: "Please choose the Hub's address again." });
+    if (!data.administrator || !data.sealedPassword)
+      issues.push({ step: "admin", message: "Please enter the Hub administrator again." });
   }
   if (!data.address) issues.push({ step: "address", message: "Please enter the shipping address again." });
-  if (hardwareCount(data) > 0 && !data.paymentSourceId) issues.push({ step: "payment", message: "Please choose the card for your hardware again." });
+  if (hardwareCount(data) > 0 && !data.paymentSourceId)
+    issues.push({ step: "payment", message: "Please choose the card for your hardware again." });
   return { data, issues };
 }
 
@@ -126,7 +159,8 @@ export function checkTrialDraft(hubType: TrialHubType, data: TrialDraft, today: 
 export const TRIAL_HARDWARE = { tokens: "halberd-rechargeable-token", sensors: "usb-sensor" } as const;
 
 /** The id of a hardware kind as this customer buys it. */
-export const trialHardwareId = (kind: keyof typeof TRIAL_HARDWARE, customer: { customerType: string }) => idFor(TRIAL_HARDWARE[kind], isDistributor(customer));
+export const trialHardwareId = (kind: keyof typeof TRIAL_HARDWARE, customer: { customerType: string }) =>
+  idFor(TRIAL_HARDWARE[kind], isDistributor(customer));
 
 /** The trial's failure screens (spec 001 §4 and §8); every one says the card was not charged, except hardware's own. */
 export const TRIAL_FAILURES = {
@@ -136,6 +170,3 @@ export const TRIAL_FAILURES = {
   },
   hardware: { title: HARDWARE_PURCHASE_FAILED, message: USE_THE_STORE },
 } as const;
-
-
-

@@ -4,7 +4,11 @@ import { z } from "zod";
  * The step order of any wizard (new subscription, update, cloud Hub, trials): each step is a URL, and a
  * bookmarked step whose earlier steps are not done sends the user to the first one that is not.
  */
-export function firstIncompleteBefore<Step extends string>(steps: readonly Step[], step: Step, completed: readonly Step[]): Step | null {
+export function firstIncompleteBefore<Step extends string>(
+  steps: readonly Step[],
+  step: Step,
+  completed: readonly Step[],
+): Step | null {
   return steps.slice(0, steps.indexOf(step)).find((earlier) => !completed.includes(earlier)) ?? null;
 }
 

@@ -1,5 +1,11 @@
 import { Text } from "~/ui/typography";
-import { json, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import {
+  json,
+  type ActionFunctionArgs,
+  type LinksFunction,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from "@remix-run/node";
 import { Outlet, useActionData, useLoaderData } from "@remix-run/react";
 import { validationError, type ValidationErrorResponseData } from "remix-validated-form";
 import { unmetPasswordRequirements } from "~/domain/password-requirements";
@@ -58,7 +64,10 @@ export async function action({ request }: ActionFunctionArgs) {
       return savePassword(request, user, session, formData);
     case "sign-out-others":
       endOtherSessions(user.id, session.id);
-      return redirectWithToast(request, "/account", { kind: "success", message: "You were signed out everywhere else." });
+      return redirectWithToast(request, "/account", {
+        kind: "success",
+        message: "You were signed out everywhere else.",
+      });
     default:
       throw json({ message: "This form is not known on the account page." }, { status: 400 });
   }

@@ -37,8 +37,9 @@ export default function AdminStart() {
     <Stack gap="lg" maw={1200}>
       <Title order={2}>Jobs that need attention</Title>
       <Text>
-        Orders and other jobs that stopped: <strong>needs attention</strong> means a provider call may have taken effect and is being checked before
-        anything is done again; <strong>failed</strong> means the customer was shown why and can try again.
+        Orders and other jobs that stopped: <strong>needs attention</strong> means a provider call may have taken effect
+        and is being checked before anything is done again; <strong>failed</strong> means the customer was shown why and
+        can try again.
       </Text>
       <Table.ScrollContainer minWidth={700}>
         <Table striped withTableBorder>
@@ -75,9 +76,7 @@ export default function AdminStart() {
           </Table.Tbody>
         </Table>
       </Table.ScrollContainer>
-      <Anchor to="/admin/customers">
-        Every account and its licenses
-      </Anchor>
+      <Anchor to="/admin/customers">Every account and its licenses</Anchor>
     </Stack>
   );
 }

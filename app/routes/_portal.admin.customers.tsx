@@ -25,9 +25,7 @@ export default function AdminCustomers() {
   return (
     <Stack gap="lg" maw={1200}>
       <Text size="lg">Every account in the portal and how many licenses each holds.</Text>
-      <Anchor to="/admin">
-        Jobs that need attention
-      </Anchor>
+      <Anchor to="/admin">Jobs that need attention</Anchor>
       <Table.ScrollContainer minWidth={700}>
         <Table striped withTableBorder>
           <Table.Caption>{customers.length} accounts</Table.Caption>

@@ -36,7 +36,8 @@ export const links: LinksFunction = () => FORM_STYLES;
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const hubId = params.hubId ?? "";
-  if (!ownsHubInstallation(user.id, hubId)) throw json({ message: "There is no such Hub deployment." }, { status: 404 });
+  if (!ownsHubInstallation(user.id, hubId))
+    throw json({ message: "There is no such Hub deployment." }, { status: 404 });
   const search = new URL(request.url).searchParams;
   // The Hubs page checks its own query; here it is only carried along.
   const hubs = { type: requestedHubType(search.get("type")) ?? "all", page: requestedPage(search.get("page")) ?? 1 };
@@ -82,7 +83,15 @@ const COLUMNS: { sort: HubLicenseSort; title: string }[] = [
 ];
 
 /** A sortable column's header: a link that sorts by it (or the other way), and aria-sort while it does. */
-function SortHeader({ column, query, href }: { column: (typeof COLUMNS)[number]; query: HubLicensesQuery; href: (query: HubLicensesQuery) => string }) {
+function SortHeader({
+  column,
+  query,
+  href,
+}: {
+  column: (typeof COLUMNS)[number];
+  query: HubLicensesQuery;
+  href: (query: HubLicensesQuery) => string;
+}) {
   const sorted = query.sort === column.sort ? query.direction : null;
   return (
     <Table.Th scope="col" aria-sort={sorted === null ? undefined : sorted === "asc" ? "ascending" : "descending"}>
@@ -104,19 +113,19 @@ export default function HubLicenses() {
         <Stack gap="sm" align="flex-start">
           <Text fw={500}>This Hub deployment has no license.</Text>
           <Text size="sm">
-            Download a license file from the{" "}
-            <Anchor to="/licenses">
-              Licenses page
-            </Anchor>{" "}
-            and upload it to your Hub, or buy a new license.
+            Download a license file from the <Anchor to="/licenses">Licenses page</Anchor> and upload it to your Hub, or
+            buy a new license.
           </Text>
-          <LinkButton to="/store">
-            Purchase GateKeeper License
-          </LinkButton>
+          <LinkButton to="/store">Purchase GateKeeper License</LinkButton>
         </Stack>
       ) : (
         <Stack gap="md">
-          <FilterLinks label="Status" options={STATUS_FILTERS} current={query.status} href={(status) => href({ ...query, status, page: 1 })} />
+          <FilterLinks
+            label="Status"
+            options={STATUS_FILTERS}
+            current={query.status}
+            href={(status) => href({ ...query, status, page: 1 })}
+          />
           <Table.ScrollContainer minWidth={760}>
             <Table striped withTableBorder aria-label="Hub licenses">
               <Table.Thead>
@@ -131,7 +140,12 @@ export default function HubLicenses() {
                 {licenses.map((license) => (
                   <Table.Row
                     key={license.id}
-                    cells={[<code key="key">{license.key}</code>, license.name, license.nodes, ...licenseTermCells(license)]}
+                    cells={[
+                      <code key="key">{license.key}</code>,
+                      license.name,
+                      license.nodes,
+                      ...licenseTermCells(license),
+                    ]}
                   />
                 ))}
               </Table.Tbody>

@@ -16,7 +16,13 @@ import { ValidatedForm } from "~/ui/validated-form";
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const { data } = cloudHubWizard.load(user.id, "admin");
-  const defaults = data.administrator ?? { userName: "", firstName: user.firstName, lastName: user.lastName, phoneNumber: "", email: user.email };
+  const defaults = data.administrator ?? {
+    userName: "",
+    firstName: user.firstName,
+    lastName: user.lastName,
+    phoneNumber: "",
+    email: user.email,
+  };
   return json({ defaults, passwordKept: Boolean(data.sealedPassword) });
 }
 

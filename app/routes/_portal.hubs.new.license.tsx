@@ -66,7 +66,10 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 function pageHref(search: string, page: number) {
-  const query = new URLSearchParams({ ...(search ? { q: search } : {}), ...(page > 1 ? { page: String(page) } : {}) }).toString();
+  const query = new URLSearchParams({
+    ...(search ? { q: search } : {}),
+    ...(page > 1 ? { page: String(page) } : {}),
+  }).toString();
   return query ? `${STEP_URL}?${query}` : STEP_URL;
 }
 
@@ -86,7 +89,10 @@ function LicenseSearch({ search }: { search: string }) {
           defaultValue={search}
           onChange={() => {
             clearTimeout(timer.current);
-            timer.current = setTimeout(() => form.current && submit(form.current, { replace: true }), SEARCH_DEBOUNCE_MS);
+            timer.current = setTimeout(
+              () => form.current && submit(form.current, { replace: true }),
+              SEARCH_DEBOUNCE_MS,
+            );
           }}
         />
         <Button type="submit" variant="default">
@@ -110,9 +116,7 @@ export default function LicenseStep() {
         {licenses.length === 0 ? (
           <Text>
             You have no license that can be used for a new cloud Hub.{" "}
-            <Anchor to="/store/subscribe/plan?origin=cloud-hubs">
-              Purchase GateKeeper License
-            </Anchor>
+            <Anchor to="/store/subscribe/plan?origin=cloud-hubs">Purchase GateKeeper License</Anchor>
           </Text>
         ) : (
           <RadioGroup name="licenseId" value={choice} onChange={setChoice} label="License" error={actionData?.error}>
@@ -156,8 +160,19 @@ export default function LicenseStep() {
             </Table>
           </RadioGroup>
         )}
-        <PageLinks page={page} pageCount={pages} pageSize={LICENSES_PER_PAGE} total={total} href={(number) => pageHref(search, number)} label="License pages" />
-        <StepActions previousTo={cloudHubStepUrl("url")} nextLabel="Next: Administration" disabledReason={hydrated && !choice ? SELECT_A_LICENSE : null} />
+        <PageLinks
+          page={page}
+          pageCount={pages}
+          pageSize={LICENSES_PER_PAGE}
+          total={total}
+          href={(number) => pageHref(search, number)}
+          label="License pages"
+        />
+        <StepActions
+          previousTo={cloudHubStepUrl("url")}
+          nextLabel="Next: Administration"
+          disabledReason={hydrated && !choice ? SELECT_A_LICENSE : null}
+        />
       </Form>
     </Stack>
   );

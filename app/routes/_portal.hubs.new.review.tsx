@@ -17,7 +17,8 @@ import { ConfirmDialog } from "~/ui/wizard/confirm-dialog";
 import { SummaryTable } from "~/ui/wizard/summary-table";
 
 const REVIEW_URL = cloudHubStepUrl("review");
-export const DEPLOYMENT_CHANGED = "Your Hub's details changed since you reviewed them. Please review them and confirm again.";
+export const DEPLOYMENT_CHANGED =
+  "Your Hub's details changed since you reviewed them. Please review them and confirm again.";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
@@ -28,7 +29,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
     region: regionLabel(data.region),
     administrator: data.administrator,
     license: license
-      ? { name: license.name, planType: license.planType, nodes: license.nodes, validFrom: license.validFrom.toISOString(), validTo: license.validTo.toISOString() }
+      ? {
+          name: license.name,
+          planType: license.planType,
+          nodes: license.nodes,
+          validFrom: license.validFrom.toISOString(),
+          validTo: license.validTo.toISOString(),
+        }
       : null,
     deploymentKey: deploymentKey(user.id),
   });
@@ -79,9 +86,7 @@ export default function ReviewStep() {
           Previous
         </LinkButton>
         {deploymentKey ? (
-          <LinkButton to={`${REVIEW_URL}?confirm=1`}>
-            Submit
-          </LinkButton>
+          <LinkButton to={`${REVIEW_URL}?confirm=1`}>Submit</LinkButton>
         ) : (
           <Button disabled>Submit</Button>
         )}

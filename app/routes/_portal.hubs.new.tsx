@@ -13,7 +13,11 @@ export const links: LinksFunction = () => FORM_STYLES;
 /** Spec 001 §2, §9: the create-cloud-Hub drawer is 900 wide. */
 const CLOUD_HUB_DRAWER_WIDTH = 900;
 
-const STEP_LINKS = CLOUD_HUB_STEPS.map((step) => ({ key: step, title: CLOUD_HUB_STEP_TITLES[step], to: cloudHubStepUrl(step) }));
+const STEP_LINKS = CLOUD_HUB_STEPS.map((step) => ({
+  key: step,
+  title: CLOUD_HUB_STEP_TITLES[step],
+  to: cloudHubStepUrl(step),
+}));
 
 /** The create-cloud-Hub wizard (spec 001 §2): a drawer over the Hubs page whose steps are child routes. */
 export async function loader({ request }: LoaderFunctionArgs) {

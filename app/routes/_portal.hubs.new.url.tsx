@@ -29,7 +29,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return json({
     host: env.HUB_HOST,
     license,
-    defaults: { subdomain: data.subdomain, hubRegion: HUB_REGION_OPTIONS.find((option) => option.region === data.region)?.value ?? ("1" as const) },
+    defaults: {
+      subdomain: data.subdomain,
+      hubRegion: HUB_REGION_OPTIONS.find((option) => option.region === data.region)?.value ?? ("1" as const),
+    },
   });
 }
 
@@ -42,7 +45,11 @@ export async function action({ request }: ActionFunctionArgs) {
   if (unavailable) return validationError({ fieldErrors: { subdomain: unavailable } }, result.submittedData);
   const license = String(formData.get("license") ?? "");
   const preselected = selectableLicense(user.id, license) ? { licenseId: license } : {};
-  return cloudHubWizard.complete(user.id, "url", { subdomain: result.data.subdomain, region: regionFromForm(result.data.hubRegion), ...preselected });
+  return cloudHubWizard.complete(user.id, "url", {
+    subdomain: result.data.subdomain,
+    region: regionFromForm(result.data.hubRegion),
+    ...preselected,
+  });
 }
 
 export default function UrlStep() {
@@ -56,7 +63,8 @@ export default function UrlStep() {
       {license ? <input type="hidden" name="license" value={license} /> : null}
       <Stack gap="md">
         <Text>
-          Choose the address of your GateKeeper Cloud Hub. It cannot be changed later, so we recommend using part of your organization&apos;s name.
+          Choose the address of your GateKeeper Cloud Hub. It cannot be changed later, so we recommend using part of
+          your organization&apos;s name.
         </Text>
         <SubdomainField host={host} onChange={setSubdomain} />
         <Text size="sm" data-testid="hub-address">

@@ -4,7 +4,15 @@ import { Outlet, useLoaderData } from "@remix-run/react";
 import { Link } from "~/ui/link";
 import { cloudHubStepUrl } from "~/domain/cloud-hub-steps";
 import { formatDate } from "~/domain/format";
-import { HUB_TYPE_LABELS, HUBS_PER_PAGE, hubsHref, hubsSearch, requestedHubType, type HubsQuery, type HubType } from "~/domain/hubs";
+import {
+  HUB_TYPE_LABELS,
+  HUBS_PER_PAGE,
+  hubsHref,
+  hubsSearch,
+  requestedHubType,
+  type HubsQuery,
+  type HubType,
+} from "~/domain/hubs";
 import { pageCount, requestedPage } from "~/domain/pagination";
 import { requireUser } from "~/server/auth.server";
 import { hubInstallationPage } from "~/server/hub-installations.server";
@@ -88,25 +96,12 @@ function AboutPanel() {
       <Stack gap="xs" mt="sm">
         <Text size="sm">
           The GateKeeper Hub is the server your computers, tokens and USB sensors talk to. Run it in our cloud, or{" "}
-          <Anchor to="/software/hub">
-            download the Hub software
-          </Anchor>{" "}
-          and install it on your own server.
+          <Anchor to="/software/hub">download the Hub software</Anchor> and install it on your own server.
         </Text>
         <Text size="sm">
-          Every Hub needs a license: buy tokens, sensors and licenses in the{" "}
-          <Anchor to="/store">
-            Store
-          </Anchor>
-          , download license files from the{" "}
-          <Anchor to="/licenses">
-            Licenses page
-          </Anchor>
-          , and ask us anything on the{" "}
-          <Anchor to="/support">
-            Support page
-          </Anchor>
-          .
+          Every Hub needs a license: buy tokens, sensors and licenses in the <Anchor to="/store">Store</Anchor>,
+          download license files from the <Anchor to="/licenses">Licenses page</Anchor>, and ask us anything on the{" "}
+          <Anchor to="/support">Support page</Anchor>.
         </Text>
       </Stack>
     </details>
@@ -119,9 +114,7 @@ export default function Hubs() {
     <Stack gap="lg" maw={1400}>
       <Group justify="space-between">
         <Text size="lg">The GateKeeper Hubs registered to you, hosted in our cloud or on your own server.</Text>
-        <LinkButton to={cloudHubStepUrl("url")}>
-          Cloud GateKeeper Hub Deployment
-        </LinkButton>
+        <LinkButton to={cloudHubStepUrl("url")}>Cloud GateKeeper Hub Deployment</LinkButton>
       </Group>
       <AboutPanel />
       <FilterLinks
@@ -131,7 +124,11 @@ export default function Hubs() {
         href={(type) => hubsHref({ type, page: 1 })}
       />
       {hubs.length === 0 ? (
-        <Text>{query.type === "all" ? "No Hub is registered to you yet." : `You have no ${HUB_TYPE_LABELS[query.type]} Hub.`}</Text>
+        <Text>
+          {query.type === "all"
+            ? "No Hub is registered to you yet."
+            : `You have no ${HUB_TYPE_LABELS[query.type]} Hub.`}
+        </Text>
       ) : (
         <Table.ScrollContainer minWidth={1100}>
           <Table striped withTableBorder horizontalSpacing="xs" aria-label="Hub deployments">

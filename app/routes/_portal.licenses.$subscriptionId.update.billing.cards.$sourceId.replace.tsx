@@ -3,7 +3,8 @@ import { updateStepUrl } from "~/domain/license-update";
 import { replaceCardDrawer } from "~/server/billing-drawers.server";
 
 // The account's drawer, mounted over the update wizard's payment step; saving returns to the step.
-const closeTo = ({ params }: { params: LoaderFunctionArgs["params"] }) => updateStepUrl(params.subscriptionId ?? "", "billing");
+const closeTo = ({ params }: { params: LoaderFunctionArgs["params"] }) =>
+  updateStepUrl(params.subscriptionId ?? "", "billing");
 export const loader = (args: LoaderFunctionArgs) => replaceCardDrawer.loader(args, closeTo(args));
 export const action = (args: ActionFunctionArgs) => replaceCardDrawer.action(args, closeTo(args));
 export { ReplaceCardDrawer as default } from "~/ui/billing/card-drawers";

@@ -3,7 +3,8 @@ import { updateStepUrl } from "~/domain/license-update";
 import { billingProfileDrawer } from "~/server/billing-drawers.server";
 
 // The account's drawer, mounted over the update wizard's payment step; saving returns to the step.
-const closeTo = ({ params }: { params: LoaderFunctionArgs["params"] }) => updateStepUrl(params.subscriptionId ?? "", "billing");
+const closeTo = ({ params }: { params: LoaderFunctionArgs["params"] }) =>
+  updateStepUrl(params.subscriptionId ?? "", "billing");
 export const loader = (args: LoaderFunctionArgs) => billingProfileDrawer.loader(args, closeTo(args));
 export const action = (args: ActionFunctionArgs) => billingProfileDrawer.action(args, closeTo(args));
 export { BillingProfileDrawer as default } from "~/ui/billing/address-drawers";

@@ -19,13 +19,25 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const form = await readUserForm(request);
   const subscriptionId = params.subscriptionId ?? "";
   requireOwnLicense(form.user, subscriptionId);
-  return chooseWizardPayment(form, licenseUpdateWizard(subscriptionId), "billing", updateStepUrl(subscriptionId, "product"));
+  return chooseWizardPayment(
+    form,
+    licenseUpdateWizard(subscriptionId),
+    "billing",
+    updateStepUrl(subscriptionId, "product"),
+  );
 }
 
 export default function BillingStep() {
   const problem = useActionData<typeof action>()?.message;
   const drawerBase = updateStepUrl(useParams().subscriptionId ?? "", "billing");
-  return <WizardBillingStep data={useLoaderData<typeof loader>()} problem={problem} nextLabel="Next: Review & Order" drawerBase={drawerBase} />;
+  return (
+    <WizardBillingStep
+      data={useLoaderData<typeof loader>()}
+      problem={problem}
+      nextLabel="Next: Review & Order"
+      drawerBase={drawerBase}
+    />
+  );
 }
 
 export const ErrorBoundary = PageErrorBoundary;

@@ -19,7 +19,8 @@ import { StepActions } from "~/ui/wizard/step-actions";
 import { ValidatedForm } from "~/ui/validated-form";
 
 /** The Product step's rules against the license's plan and users today. */
-const productValidator = (base: UpdateBase) => lazyValidator(() => import("~/domain/license-update-forms").then((module) => module.productStepSchema(base)));
+const productValidator = (base: UpdateBase) =>
+  lazyValidator(() => import("~/domain/license-update-forms").then((module) => module.productStepSchema(base)));
 
 /** Product (spec 000 §2): the plan and users today, the new plan and the users to add. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
@@ -28,7 +29,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const read = await readSubscription(user, subscriptionId);
   if ("error" in read) return json({ status: "error" as const, message: read.error });
   const { base } = read;
-  const { data } = licenseUpdateWizard(subscriptionId).load(user.id, "product", () => ({ base, tier: base.tier, cycle: base.cycle }));
+  const { data } = licenseUpdateWizard(subscriptionId).load(user.id, "product", () => ({
+    base,
+    tier: base.tier,
+    cycle: base.cycle,
+  }));
   const plans = await planOptions(user, base);
   return json({
     status: "ready" as const,
@@ -64,7 +69,13 @@ export default function ProductStep() {
   return <ProductForm {...data} />;
 }
 
-function ProductForm({ base, current, plans, moved, defaults }: Extract<ReturnType<typeof useLoaderData<typeof loader>>, { status: "ready" }>) {
+function ProductForm({
+  base,
+  current,
+  plans,
+  moved,
+  defaults,
+}: Extract<ReturnType<typeof useLoaderData<typeof loader>>, { status: "ready" }>) {
   const actionData = useActionData<typeof action>();
   const formError = actionData && "formError" in actionData ? actionData.formError : null;
   const validator = useMemo(() => productValidator(base), [base]);
@@ -120,11 +131,16 @@ function ProductForm({ base, current, plans, moved, defaults }: Extract<ReturnTy
             Price per user: <strong>{formatCents(chosen.price)}</strong> per {PERIOD[chosen.period]}
           </Text>
           <Text>
-            Amount: <strong data-testid="plan-amount">{formatCents(chosen.price * users)}</strong> per {PERIOD[chosen.period]} for {users} users
+            Amount: <strong data-testid="plan-amount">{formatCents(chosen.price * users)}</strong> per{" "}
+            {PERIOD[chosen.period]} for {users} users
           </Text>
         </Group>
       </Stack>
-      <StepActions nextLabel="Next: Billing" disabledReason={valid ? null : FIX_ERRORS} hint={actionData && !formError ? FIX_ERRORS : null} />
+      <StepActions
+        nextLabel="Next: Billing"
+        disabledReason={valid ? null : FIX_ERRORS}
+        hint={actionData && !formError ? FIX_ERRORS : null}
+      />
     </ValidatedForm>
   );
 }

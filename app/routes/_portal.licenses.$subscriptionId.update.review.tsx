@@ -9,7 +9,12 @@ import { requireUser } from "~/server/auth.server";
 import { readUserForm } from "~/server/forms.server";
 import { redirectWithToast } from "~/server/session.server";
 import { couponIntent } from "~/server/wizards/coupons.server";
-import { licenseUpdateWizard, requireOwnLicense, submitUpdate, updateReview } from "~/server/wizards/license-update.server";
+import {
+  licenseUpdateWizard,
+  requireOwnLicense,
+  submitUpdate,
+  updateReview,
+} from "~/server/wizards/license-update.server";
 import { Button, LinkButton } from "~/ui/button";
 import { Group, Stack } from "~/ui/layout";
 import { PageErrorBoundary } from "~/ui/page";
@@ -29,7 +34,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const reviewUrl = updateStepUrl(subscriptionId, "review");
   const coupon = await couponIntent(form.user, licenseUpdateWizard(subscriptionId), form, reviewUrl);
   if (coupon) return coupon;
-  if (form.intent !== "update") return json({ couponError: "This form is not known on the order page." }, { status: 400 });
+  if (form.intent !== "update")
+    return json({ couponError: "This form is not known on the order page." }, { status: 400 });
   const result = await submitUpdate(form.user, subscriptionId, String(form.formData.get("orderKey") ?? ""));
   if ("jobId" in result) return redirect(`/licenses/updates/${result.jobId}`);
   if ("redirectTo" in result) return redirect(result.redirectTo);
@@ -39,8 +45,21 @@ export async function action({ request, params }: ActionFunctionArgs) {
 const PERIOD = { month: "month", year: "year" } as const;
 
 export default function ReviewStep() {
-  const { licenseName, recurring, addons, orderKey, couponId, couponError, problems, estimate, estimateError, billingProfile, billingAddress, shippingAddress, card } =
-    useLoaderData<typeof loader>();
+  const {
+    licenseName,
+    recurring,
+    addons,
+    orderKey,
+    couponId,
+    couponError,
+    problems,
+    estimate,
+    estimateError,
+    billingProfile,
+    billingAddress,
+    shippingAddress,
+    card,
+  } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const subscriptionId = useParams().subscriptionId ?? "";
   const reviewUrl = updateStepUrl(subscriptionId, "review");
@@ -58,7 +77,8 @@ export default function ReviewStep() {
       {recurring ? (
         <Group gap="sm" data-testid="recurring-line">
           <Text>
-            {recurring.name}: {recurring.users} users x {formatCents(recurring.unitPrice)} per {PERIOD[recurring.period]}
+            {recurring.name}: {recurring.users} users x {formatCents(recurring.unitPrice)} per{" "}
+            {PERIOD[recurring.period]}
           </Text>
           {recurring.addedUsers > 0 ? <Badge variant="light">+{recurring.addedUsers} users</Badge> : null}
         </Group>
@@ -75,7 +95,12 @@ export default function ReviewStep() {
 
       <CouponBox couponId={couponId} error={actionData?.couponError ?? couponError} />
       <EstimateOrError estimate={estimate} error={estimateError} caption="Immediate charges" noteCredits />
-      <OrderParties billingProfile={billingProfile} billingAddress={billingAddress} shippingAddress={shippingAddress} card={card} />
+      <OrderParties
+        billingProfile={billingProfile}
+        billingAddress={billingAddress}
+        shippingAddress={shippingAddress}
+        card={card}
+      />
 
       <Group justify="space-between" mt="md">
         <LinkButton to={updateStepUrl(subscriptionId, "billing")} variant="default">
@@ -101,7 +126,10 @@ export default function ReviewStep() {
           fields={{ orderKey }}
         >
           Your card will be charged {formatCents(estimate.amountDue)} now
-          {estimate.nextBilling ? `, and ${formatCents(estimate.nextBilling.amount)} at the next billing date (${formatDate(estimate.nextBilling.at)})` : ""}.
+          {estimate.nextBilling
+            ? `, and ${formatCents(estimate.nextBilling.amount)} at the next billing date (${formatDate(estimate.nextBilling.at)})`
+            : ""}
+          .
         </ConfirmDialog>
       ) : null}
     </Stack>

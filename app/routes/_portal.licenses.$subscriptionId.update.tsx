@@ -18,8 +18,18 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const segment = new URL(request.url).pathname.slice(updateBasePath(subscriptionId).length + 1).split("/")[0];
   const current = UPDATE_STEPS.find((step) => step === segment);
   if (!current) throw redirect(updateStepUrl(subscriptionId, "product"));
-  const steps = UPDATE_STEPS.map((step) => ({ key: step, title: UPDATE_STEP_TITLES[step], to: updateStepUrl(subscriptionId, step) }));
-  return { current, steps, licenseName: license.name, closeAction: updateBasePath(subscriptionId), ...licenseUpdateWizard(subscriptionId).chrome(user.id, current) };
+  const steps = UPDATE_STEPS.map((step) => ({
+    key: step,
+    title: UPDATE_STEP_TITLES[step],
+    to: updateStepUrl(subscriptionId, step),
+  }));
+  return {
+    current,
+    steps,
+    licenseName: license.name,
+    closeAction: updateBasePath(subscriptionId),
+    ...licenseUpdateWizard(subscriptionId).chrome(user.id, current),
+  };
 }
 
 /** Closing the wizard clears its draft. */
@@ -36,7 +46,11 @@ export default function LicenseUpdateWizard() {
   const navigation = useNavigation();
   // With JavaScript, the spec's words while the next step's loader asks the billing provider.
   const target = navigation.state === "loading" ? navigation.location.pathname : "";
-  const pending = target.endsWith("/update/review") ? "Generating your order..." : target.endsWith("/update/product") ? "Loading subscription data..." : null;
+  const pending = target.endsWith("/update/review")
+    ? "Generating your order..."
+    : target.endsWith("/update/product")
+      ? "Loading subscription data..."
+      : null;
   return (
     <WizardLayout
       title={`Update Recurring License: ${licenseName}`}

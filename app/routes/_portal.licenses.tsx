@@ -63,10 +63,10 @@ export default function Licenses() {
   return (
     <Stack gap="lg" maw={1200}>
       <Group justify="space-between">
-        <Text size="lg">Your GateKeeper licenses. Download a license file and upload it to your Hub to activate it.</Text>
-        <LinkButton to="/store">
-          Buy a license
-        </LinkButton>
+        <Text size="lg">
+          Your GateKeeper licenses. Download a license file and upload it to your Hub to activate it.
+        </Text>
+        <LinkButton to="/store">Buy a license</LinkButton>
       </Group>
       {licenses.length === 0 ? (
         <Text>You have no licenses yet. Buy one in the Store or start a free trial.</Text>

@@ -25,7 +25,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const { job, view } = jobProgress(user.id, params.jobId ?? "", licenseUpdate, STAGES);
   const input = licenseUpdate.input.parse(job.input);
-  return json({ view, licenseName: input.licenseName, reviewUrl: updateStepUrl(input.request.subscriptionId, "review") });
+  return json({
+    view,
+    licenseName: input.licenseName,
+    reviewUrl: updateStepUrl(input.request.subscriptionId, "review"),
+  });
 }
 
 /** "Try again": the same update from where it stopped, never a second one. */
@@ -48,13 +52,15 @@ export default function UpdateProgress() {
         editLabel="Back to your order"
         success={
           <>
-            <Alert color={ACCESSIBLE_GREEN} role="status" title={`Successfully updated your ${licenseName} Recurring License!`}>
+            <Alert
+              color={ACCESSIBLE_GREEN}
+              role="status"
+              title={`Successfully updated your ${licenseName} Recurring License!`}
+            >
               Download the updated license file on the Licenses page and upload it to your Hub.
             </Alert>
             <Group justify="flex-end">
-              <LinkButton to="/licenses">
-                Close
-              </LinkButton>
+              <LinkButton to="/licenses">Close</LinkButton>
             </Group>
           </>
         }

@@ -27,7 +27,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const input = newSubscriptionOrder.input.safeParse(job.input);
   const license = (job.result?.["create-license"] as { licenseId?: string } | undefined)?.licenseId;
   // From the Hubs page, the deployment wizard opens with the new license chosen.
-  const deployTo = license && input.success && input.data.origin === "cloud-hubs" ? `/hubs/new/url?license=${encodeURIComponent(license)}` : "/hubs/new/url";
+  const deployTo =
+    license && input.success && input.data.origin === "cloud-hubs"
+      ? `/hubs/new/url?license=${encodeURIComponent(license)}`
+      : "/hubs/new/url";
   return json({ view, next: input.success ? orderNextStep(input.data) : "download-license", deployTo });
 }
 
@@ -61,27 +64,25 @@ export default function OrderProgress() {
 function OrderSucceeded({ next, deployTo }: { next: ReturnType<typeof orderNextStep>; deployTo: string }) {
   return (
     <>
-      <Alert color={ACCESSIBLE_GREEN} role="status" title="Successfully created your GateKeeper Enterprise recurring license!">
+      <Alert
+        color={ACCESSIBLE_GREEN}
+        role="status"
+        title="Successfully created your GateKeeper Enterprise recurring license!"
+      >
         Your license is ready on the Licenses page.
       </Alert>
       <Group justify="flex-end">
         {next === "continue-cloud-deployment" ? (
-          <LinkButton to={deployTo}>
-            Continue GateKeeper Hub Cloud Deployment
-          </LinkButton>
+          <LinkButton to={deployTo}>Continue GateKeeper Hub Cloud Deployment</LinkButton>
         ) : next === "deploy-cloud-hub" ? (
           <>
             <LinkButton to="/licenses" variant="default">
               I&apos;ll deploy later
             </LinkButton>
-            <LinkButton to={deployTo}>
-              Deploy New GateKeeper Cloud Hub
-            </LinkButton>
+            <LinkButton to={deployTo}>Deploy New GateKeeper Cloud Hub</LinkButton>
           </>
         ) : (
-          <LinkButton to="/licenses">
-            Go to Licenses page to download new license
-          </LinkButton>
+          <LinkButton to="/licenses">Go to Licenses page to download new license</LinkButton>
         )}
       </Group>
     </>

@@ -18,7 +18,14 @@ export async function action({ request }: ActionFunctionArgs) {
 
 export default function BillingStep() {
   const problem = useActionData<typeof action>()?.message;
-  return <WizardBillingStep data={useLoaderData<typeof loader>()} problem={problem} nextLabel="Next: Order" drawerBase={subscriptionStepUrl("billing")} />;
+  return (
+    <WizardBillingStep
+      data={useLoaderData<typeof loader>()}
+      problem={problem}
+      nextLabel="Next: Order"
+      drawerBase={subscriptionStepUrl("billing")}
+    />
+  );
 }
 
 export const ErrorBoundary = PageErrorBoundary;

@@ -20,7 +20,8 @@ import { StepActions } from "~/ui/wizard/step-actions";
 import { ValidatedForm } from "~/ui/validated-form";
 
 /** A quantity per hardware item of the offer (list ids). */
-const hardwareValidator = (itemIds: string[]) => lazyValidator(() => import("~/domain/new-subscription").then((module) => module.hardwareStepSchema(itemIds)));
+const hardwareValidator = (itemIds: string[]) =>
+  lazyValidator(() => import("~/domain/new-subscription").then((module) => module.hardwareStepSchema(itemIds)));
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
@@ -28,7 +29,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const { hardware } = await offerFor(user, data.cycle);
   return json({
     items: hardware,
-    defaults: Object.fromEntries(hardware.map((item) => [quantityField(item.listId), String(data.hardware[item.listId] ?? 0)])),
+    defaults: Object.fromEntries(
+      hardware.map((item) => [quantityField(item.listId), String(data.hardware[item.listId] ?? 0)]),
+    ),
   });
 }
 

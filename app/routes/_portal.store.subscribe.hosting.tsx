@@ -17,7 +17,9 @@ import { Alert, Stack } from "~/ui/layout";
 import { PageErrorBoundary } from "~/ui/page";
 import { StepActions } from "~/ui/wizard/step-actions";
 
-const hostingValidator = lazyValidator(() => import("~/domain/new-subscription").then((module) => module.hostingStepSchema));
+const hostingValidator = lazyValidator(() =>
+  import("~/domain/new-subscription").then((module) => module.hostingStepSchema),
+);
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
@@ -26,10 +28,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return json({
     period: data.cycle === "yearly" ? "year" : "month",
     // From the Hubs page the license is for a cloud Hub, so on-premise is not offered.
-    choices: data.origin === "cloud-hubs" ? [{ hosting: "cloud" as const, item: offer.hosting.cloud }] : [
-      { hosting: "cloud" as const, item: offer.hosting.cloud },
-      { hosting: "on-premise" as const, item: offer.hosting["on-premise"] },
-    ],
+    choices:
+      data.origin === "cloud-hubs"
+        ? [{ hosting: "cloud" as const, item: offer.hosting.cloud }]
+        : [
+            { hosting: "cloud" as const, item: offer.hosting.cloud },
+            { hosting: "on-premise" as const, item: offer.hosting["on-premise"] },
+          ],
     offsiteAccess: offer.offsiteAccess,
     defaults: { hosting: data.origin === "cloud-hubs" ? "cloud" : data.hosting, offsiteAccess: data.offsiteAccess },
   });
@@ -40,7 +45,8 @@ export async function action({ request }: ActionFunctionArgs) {
   const choice = await hostingValidator.validate(formData);
   const { data } = subscriptionWizard.load(user.id, "hosting");
   if (choice.error) return json({ problem: "Please choose a Hub deployment." }, { status: 422 });
-  if (data.origin === "cloud-hubs" && choice.data.hosting !== "cloud") return json({ problem: CLOUD_HUB_NEEDS_CLOUD_HOSTING }, { status: 422 });
+  if (data.origin === "cloud-hubs" && choice.data.hosting !== "cloud")
+    return json({ problem: CLOUD_HUB_NEEDS_CLOUD_HOSTING }, { status: 422 });
   // Choosing cloud hosting clears offsite access (spec 000 §4): a cloud Hub is reachable from anywhere.
   return subscriptionWizard.complete(user.id, "hosting", {
     hosting: choice.data.hosting,
@@ -73,7 +79,12 @@ export default function HostingStep() {
         >
           <Stack gap="sm">
             {choices.map(({ hosting: value, item }) => (
-              <Radio key={value} value={value} label={`${item.name} · ${formatCents(item.price)} per ${period}`} description={item.description} />
+              <Radio
+                key={value}
+                value={value}
+                label={`${item.name} · ${formatCents(item.price)} per ${period}`}
+                description={item.description}
+              />
             ))}
           </Stack>
         </RadioGroup>
@@ -86,7 +97,8 @@ export default function HostingStep() {
           description={offsiteAccess.description}
         />
         <Text size="sm" c="dimmed">
-          Offsite access is for reaching an on-premise Hub from outside your network; a cloud Hub already is, so it is not added to one.
+          Offsite access is for reaching an on-premise Hub from outside your network; a cloud Hub already is, so it is
+          not added to one.
         </Text>
       </Stack>
       <StepActions previousTo={subscriptionStepUrl("plan")} nextLabel="Next: Hardware" />

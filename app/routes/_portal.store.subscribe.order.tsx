@@ -26,7 +26,8 @@ export async function action({ request }: ActionFunctionArgs) {
   const form = await readUserForm(request);
   const coupon = await couponIntent(form.user, subscriptionWizard, form, ORDER_URL);
   if (coupon) return coupon;
-  if (form.intent !== "purchase") return json({ couponError: "This form is not known on the order page." }, { status: 400 });
+  if (form.intent !== "purchase")
+    return json({ couponError: "This form is not known on the order page." }, { status: 400 });
   const result = await purchase(form.user, String(form.formData.get("orderKey") ?? ""));
   if ("jobId" in result) return redirect(`/store/orders/${result.jobId}`);
   if ("redirectTo" in result) return redirect(result.redirectTo);
@@ -34,8 +35,19 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function OrderStep() {
-  const { organization, orderKey, couponId, couponError, problems, estimate, estimateError, billingProfile, billingAddress, shippingAddress, card } =
-    useLoaderData<typeof loader>();
+  const {
+    organization,
+    orderKey,
+    couponId,
+    couponError,
+    problems,
+    estimate,
+    estimateError,
+    billingProfile,
+    billingAddress,
+    shippingAddress,
+    card,
+  } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const [searchParams] = useSearchParams();
   const navigation = useNavigation();
@@ -52,7 +64,12 @@ export default function OrderStep() {
 
       <CouponBox couponId={couponId} error={actionData?.couponError ?? couponError} />
 
-      <OrderParties billingProfile={billingProfile} billingAddress={billingAddress} shippingAddress={shippingAddress} card={card} />
+      <OrderParties
+        billingProfile={billingProfile}
+        billingAddress={billingAddress}
+        shippingAddress={shippingAddress}
+        card={card}
+      />
 
       <Group justify="space-between" mt="md">
         <LinkButton to={subscriptionStepUrl("billing")} variant="default">

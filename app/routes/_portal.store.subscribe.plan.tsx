@@ -85,7 +85,13 @@ export default function PlanStep() {
             ))}
           </Group>
         </div>
-        <RadioGroup name="tier" label="Plan" value={tier} onChange={(value) => setTier(plans.find((item) => item.tier === value)?.tier ?? tier)} required>
+        <RadioGroup
+          name="tier"
+          label="Plan"
+          value={tier}
+          onChange={(value) => setTier(plans.find((item) => item.tier === value)?.tier ?? tier)}
+          required
+        >
           <Stack gap="xs" mt="xs">
             {plans.map((item) => (
               <Radio
@@ -121,7 +127,11 @@ export default function PlanStep() {
           </Text>
         </Group>
       </Stack>
-      <StepActions nextLabel="Next: Hosting" disabledReason={valid ? null : FIX_ERRORS} hint={failedOnServer ? FIX_ERRORS : null} />
+      <StepActions
+        nextLabel="Next: Hosting"
+        disabledReason={valid ? null : FIX_ERRORS}
+        hint={failedOnServer ? FIX_ERRORS : null}
+      />
     </ValidatedForm>
   );
 }

@@ -16,7 +16,10 @@ import { StepActions } from "~/ui/wizard/step-actions";
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const { data } = subscriptionWizard.load(user.id, "review");
-  return json({ organization: data.organization, ...(await estimateForPage(() => estimateDraft(user, data, { withCoupon: false }))) });
+  return json({
+    organization: data.organization,
+    ...(await estimateForPage(() => estimateDraft(user, data, { withCoupon: false }))),
+  });
 }
 
 export async function action({ request }: ActionFunctionArgs) {

@@ -8,7 +8,14 @@ import { validationError } from "remix-validated-form";
 import { formatCents } from "~/domain/format";
 import { lazyValidator } from "~/domain/lazy-validator";
 import { addonField, subscriptionStepUrl } from "~/domain/subscription-steps";
-import { blockedMessage, CLOUD_ONLY_REASON, excludedBy, requiresCloud, tickedQuantity, type Hosting } from "~/domain/subscription";
+import {
+  blockedMessage,
+  CLOUD_ONLY_REASON,
+  excludedBy,
+  requiresCloud,
+  tickedQuantity,
+  type Hosting,
+} from "~/domain/subscription";
 import { requireUser } from "~/server/auth.server";
 import { readUserForm } from "~/server/forms.server";
 import { subscriptionWizard } from "~/server/wizards/new-subscription.server";
@@ -32,7 +39,11 @@ const supportValidator = (addons: { id: string; name: string }[], hosting: Hosti
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { draft, addons } = await supportOffer(await requireUser(request));
-  return json({ addons, hosting: draft.hosting, ticked: addons.filter((addon) => (draft.support[addon.id] ?? 0) > 0).map((addon) => addon.id) });
+  return json({
+    addons,
+    hosting: draft.hosting,
+    ticked: addons.filter((addon) => (draft.support[addon.id] ?? 0) > 0).map((addon) => addon.id),
+  });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -40,13 +51,16 @@ export async function action({ request }: ActionFunctionArgs) {
   const { draft, addons } = await supportOffer(user);
   const result = await supportValidator(addons, draft.hosting).validate(formData);
   if (result.error) return validationError(result.error, result.submittedData);
-  const support = Object.fromEntries(addons.map((addon) => [addon.id, tickedQuantity(draft.support[addon.id] ?? 0, result.data.includes(addon.id))]));
+  const support = Object.fromEntries(
+    addons.map((addon) => [addon.id, tickedQuantity(draft.support[addon.id] ?? 0, result.data.includes(addon.id))]),
+  );
   return subscriptionWizard.complete(user.id, "support", { support });
 }
 
 export default function SupportStep() {
   const { addons, hosting, ticked: initiallyTicked } = useLoaderData<typeof loader>();
-  const errors = (useActionData<typeof action>() as { fieldErrors?: Record<string, string> } | undefined)?.fieldErrors ?? {};
+  const errors =
+    (useActionData<typeof action>() as { fieldErrors?: Record<string, string> } | undefined)?.fieldErrors ?? {};
   const [ticked, setTicked] = useState<string[]>(initiallyTicked);
   // The rules disable boxes live with JavaScript; without it every box posts and the server applies them.
   const hydrated = useHydrated();

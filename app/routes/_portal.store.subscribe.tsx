@@ -12,7 +12,11 @@ export const links: LinksFunction = () => FORM_STYLES;
 
 export const handle = { title: "Store" };
 
-const STEP_LINKS = SUBSCRIPTION_STEPS.map((step) => ({ key: step, title: STEP_TITLES[step], to: subscriptionStepUrl(step) }));
+const STEP_LINKS = SUBSCRIPTION_STEPS.map((step) => ({
+  key: step,
+  title: STEP_TITLES[step],
+  to: subscriptionStepUrl(step),
+}));
 
 /** The new-subscription wizard (spec 000 §2): a drawer over the Store whose steps are child routes. */
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -32,7 +36,15 @@ export async function action({ request }: ActionFunctionArgs) {
 export default function SubscriptionWizard() {
   const { current, reachable, notices } = useLoaderData<typeof loader>();
   return (
-    <WizardLayout title="New Recurring License" stepsLabel="Order steps" steps={STEP_LINKS} current={current} reachable={reachable} notices={notices} closeAction={SUBSCRIBE_PATH} />
+    <WizardLayout
+      title="New Recurring License"
+      stepsLabel="Order steps"
+      steps={STEP_LINKS}
+      current={current}
+      reachable={reachable}
+      notices={notices}
+      closeAction={SUBSCRIBE_PATH}
+    />
   );
 }
 

@@ -45,7 +45,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
       total,
       // Sent without a choice, or with one that is not the user's recurring license: asked again.
       error: search.has("pick") ? CHOOSE_LICENSE : null,
-      licenses: licenses.map(({ externalLicenseId, name, planType, nodes, validTo }) => ({ externalLicenseId, name, planType, nodes, validTo: validTo.toISOString() })),
+      licenses: licenses.map(({ externalLicenseId, name, planType, nodes, validTo }) => ({
+        externalLicenseId,
+        name,
+        planType,
+        nodes,
+        validTo: validTo.toISOString(),
+      })),
     },
   });
 }
@@ -57,7 +63,8 @@ export default function SubscriptionChoice() {
       {upgrade ? (
         <Stack>
           <Alert color="gatekeeper" variant="light">
-            To add users to a license, or move it to a higher plan, use the &apos;Add Users&apos; button on the Licenses page.
+            To add users to a license, or move it to a higher plan, use the &apos;Add Users&apos; button on the Licenses
+            page.
           </Alert>
           <Form method="get" action="/store/subscription">
             <input type="hidden" name="choice" value="upgrade" />
@@ -93,7 +100,14 @@ export default function SubscriptionChoice() {
                   {upgrade.error}
                 </Text>
               ) : null}
-              <PageLinks page={upgrade.page} pageCount={upgrade.pages} pageSize={LICENSES_PER_PAGE} total={upgrade.total} href={pageHref} label="Recurring licenses pages" />
+              <PageLinks
+                page={upgrade.page}
+                pageCount={upgrade.pages}
+                pageSize={LICENSES_PER_PAGE}
+                total={upgrade.total}
+                href={pageHref}
+                label="Recurring licenses pages"
+              />
               <Group justify="flex-end">
                 <LinkButton to="/licenses" variant="default">
                   Add users to an existing license
@@ -110,9 +124,7 @@ export default function SubscriptionChoice() {
             <LinkButton to={UPGRADE_URL} variant="default">
               No, I&apos;ll upgrade existing recurring license
             </LinkButton>
-            <LinkButton to="/store/subscribe/plan">
-              Yes, I want a new recurring license
-            </LinkButton>
+            <LinkButton to="/store/subscribe/plan">Yes, I want a new recurring license</LinkButton>
           </Group>
         </Stack>
       )}

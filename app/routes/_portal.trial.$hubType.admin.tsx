@@ -19,7 +19,13 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const { firstName, lastName, email, phone } = user;
   // The profile's phone is kept when the Hub takes its form (international numbers often do not fit it).
   const phoneNumber = isHubPhone(phone) ? phone : "";
-  const defaults = draft.data.administrator ?? { userName: userNameFrom(firstName, lastName), firstName, lastName, phoneNumber, email };
+  const defaults = draft.data.administrator ?? {
+    userName: userNameFrom(firstName, lastName),
+    firstName,
+    lastName,
+    phoneNumber,
+    email,
+  };
   return json({ hubType, defaults, passwordKept: Boolean(draft.data.sealedPassword) });
 }
 

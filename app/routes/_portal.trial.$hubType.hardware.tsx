@@ -40,8 +40,9 @@ export default function HardwareStep() {
       <AuthenticityTokenInput name="csrf" />
       <Stack gap="md">
         <Text>
-          Order tokens and USB sensors to try GateKeeper with: one token per user, and one USB sensor per computer. Your card is charged only for
-          this hardware and its shipping ({formatCents(SHIPPING_CENTS_PER_BOX)} per box of up to {ITEMS_PER_BOX} items).
+          Order tokens and USB sensors to try GateKeeper with: one token per user, and one USB sensor per computer. Your
+          card is charged only for this hardware and its shipping ({formatCents(SHIPPING_CENTS_PER_BOX)} per box of up
+          to {ITEMS_PER_BOX} items).
         </Text>
         <Table withTableBorder aria-label="Available hardware">
           <Table.Thead>

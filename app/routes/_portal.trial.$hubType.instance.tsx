@@ -22,7 +22,12 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const { hubType, draft } = await loadTrialStep(request, params, "instance");
   const today = isoDay(new Date());
   const region = HUB_REGION_OPTIONS.find((option) => option.region === draft.data.region)?.value ?? "1";
-  return json({ hubType, today, host: env.HUB_HOST, defaults: { ...trialHubDefaults(draft.data, today), subdomain: draft.data.subdomain, hubRegion: region } });
+  return json({
+    hubType,
+    today,
+    host: env.HUB_HOST,
+    defaults: { ...trialHubDefaults(draft.data, today), subdomain: draft.data.subdomain, hubRegion: region },
+  });
 }
 
 /** The Hub Instance step's rules; `today` bounds the start date. */
@@ -48,7 +53,10 @@ export default function InstanceStep() {
       <AuthenticityTokenInput name="csrf" />
       <Stack gap="md">
         <TrialHubFields />
-        <Text>Choose your Hub&apos;s address. It cannot be changed later, so we recommend using part of your organization&apos;s name.</Text>
+        <Text>
+          Choose your Hub&apos;s address. It cannot be changed later, so we recommend using part of your
+          organization&apos;s name.
+        </Text>
         <SubdomainField host={host} />
         <RegionField />
       </Stack>

@@ -21,7 +21,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 /** The Hub step's rules; `today` bounds the start date. */
-const hubStepValidator = (today: string) => lazyValidator(() => import("~/domain/trial-wizard").then((module) => module.trialHubStepSchema(today)));
+const hubStepValidator = (today: string) =>
+  lazyValidator(() => import("~/domain/trial-wizard").then((module) => module.trialHubStepSchema(today)));
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const { user, formData, wizard } = await postTrialStep(request, params, "license");

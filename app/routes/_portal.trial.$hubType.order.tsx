@@ -10,7 +10,8 @@ import { Button, LinkButton } from "~/ui/button";
 import { Group, Stack } from "~/ui/layout";
 import { PageErrorBoundary } from "~/ui/page";
 
-export const TRIAL_CHANGED = "Your trial's details changed since you reviewed them. Please review them and confirm again.";
+export const TRIAL_CHANGED =
+  "Your trial's details changed since you reviewed them. Please review them and confirm again.";
 
 /** The Order step's confirmation (spec 001 §2): 'Build My Trial' posts the trial's key. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
@@ -42,7 +43,8 @@ export default function OrderStep() {
             : "We create your trial license; nothing is charged."}
         </Text>
         <Text size="sm">
-          Building your trial takes a moment. Please keep this window open to follow it; if it closes, the trial is still built, and only once.
+          Building your trial takes a moment. Please keep this window open to follow it; if it closes, the trial is
+          still built, and only once.
         </Text>
         <Group justify="space-between">
           <LinkButton to={previousStepUrl(hubType, "order") ?? "/trial"} variant="default">

@@ -22,7 +22,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const ordersHardware = hardwareCount(draft.data) > 0;
   const step = ordersHardware ? paymentForPage(await loadPaymentStep(user)) : null;
   // The card chosen earlier in this trial stays chosen while it is still on file.
-  const chosen = step?.status === "ready" && step.sources.some((source) => source.id === draft.data.paymentSourceId) ? draft.data.paymentSourceId : null;
+  const chosen =
+    step?.status === "ready" && step.sources.some((source) => source.id === draft.data.paymentSourceId)
+      ? draft.data.paymentSourceId
+      : null;
   const needsCard = step?.status === "ready" && step.sources.length === 0;
   return json({
     hubType,

@@ -24,7 +24,12 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       ? ([
           ["Hub URL", `https://${data.subdomain}.${env.HUB_HOST}`],
           ["Hosting region", regionLabel(data.region)],
-          ["Hub administrator", data.administrator ? `${data.administrator.firstName} ${data.administrator.lastName} (${data.administrator.userName})` : ""],
+          [
+            "Hub administrator",
+            data.administrator
+              ? `${data.administrator.firstName} ${data.administrator.lastName} (${data.administrator.userName})`
+              : "",
+          ],
         ] as [string, string][])
       : ([["Hub", "On-Premise GateKeeper Hub"]] as [string, string][])),
     ["Plan", "Ultimate (trial)"],
@@ -35,12 +40,16 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     ["License valid to", validity ? formatDate(validity.validTo) : ""],
   ];
   const hardware: [string, string][] = [
-    ...quote.lines.filter((line) => line.quantity > 0).map((line): [string, string] => [line.name, `${line.quantity} × ${formatCents(line.unitPrice)}`]),
+    ...quote.lines
+      .filter((line) => line.quantity > 0)
+      .map((line): [string, string] => [line.name, `${line.quantity} × ${formatCents(line.unitPrice)}`]),
     ...(quote.shipping ? ([["Shipping", formatCents(quote.shipping)]] as [string, string][]) : []),
     ["Charged to your card", formatCents(quote.total)],
   ];
   const address = data.address;
-  const shipTo = address ? `${address.name}, ${address.company}, ${address.street}, ${address.city}, ${address.state} ${address.zipcode}, ${address.country}` : "";
+  const shipTo = address
+    ? `${address.name}, ${address.company}, ${address.street}, ${address.city}, ${address.state} ${address.zipcode}, ${address.country}`
+    : "";
   return json({ hubType, rows, hardware, shipTo, ordersHardware: hardwareCount(data) > 0 });
 }
 

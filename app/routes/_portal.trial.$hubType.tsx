@@ -1,6 +1,13 @@
 import { redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { TRIAL_MODAL_WIDTHS, TRIAL_STEP_TITLES, TRIAL_STEPS_BY_TYPE, TRIAL_WIZARD_TITLES, trialPath, trialStepUrl } from "~/domain/trial-steps";
+import {
+  TRIAL_MODAL_WIDTHS,
+  TRIAL_STEP_TITLES,
+  TRIAL_STEPS_BY_TYPE,
+  TRIAL_WIZARD_TITLES,
+  trialPath,
+  trialStepUrl,
+} from "~/domain/trial-steps";
 import { requireUser } from "~/server/auth.server";
 import { readUserForm } from "~/server/forms.server";
 import { trialWizardFor } from "~/server/wizards/trials.server";
@@ -33,7 +40,11 @@ export default function TrialWizard() {
     <WizardLayout
       title={TRIAL_WIZARD_TITLES[hubType]}
       stepsLabel="Trial steps"
-      steps={TRIAL_STEPS_BY_TYPE[hubType].map((step) => ({ key: step, title: TRIAL_STEP_TITLES[step], to: trialStepUrl(hubType, step) }))}
+      steps={TRIAL_STEPS_BY_TYPE[hubType].map((step) => ({
+        key: step,
+        title: TRIAL_STEP_TITLES[step],
+        to: trialStepUrl(hubType, step),
+      }))}
       current={current}
       reachable={reachable}
       notices={notices}

@@ -24,14 +24,16 @@ export default function WelcomeStep() {
       <AuthenticityTokenInput name="csrf" />
       <Stack gap="md">
         <Text>
-          Welcome to your free GateKeeper Enterprise trial: the Ultimate plan for 15 to 30 days, for up to 100 users. You can order tokens and USB
-          sensors with it; your card is charged only for that hardware, and never automatically when the trial ends.
+          Welcome to your free GateKeeper Enterprise trial: the Ultimate plan for 15 to 30 days, for up to 100 users.
+          You can order tokens and USB sensors with it; your card is charged only for that hardware, and never
+          automatically when the trial ends.
         </Text>
         {hubType === "cloud" ? (
           <Text>We create your GateKeeper Cloud Hub and its administrator, and upload your trial license to it.</Text>
         ) : (
           <Alert color="yellow" title="Before you start">
-            The On-Premise Hub is a server application that you install on a Windows Server on your organization&apos;s network.
+            The On-Premise Hub is a server application that you install on a Windows Server on your organization&apos;s
+            network.
           </Alert>
         )}
         <Group justify="flex-end">

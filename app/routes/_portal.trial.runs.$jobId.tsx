@@ -1,7 +1,14 @@
 import { Anchor } from "~/ui/typography";
 import { json, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { HARDWARE_PURCHASE_FAILED, SEVEN_DAYS_NOTICE, TRIAL_MODAL_WIDTHS, TRIAL_WIZARD_TITLES, trialStepUrl, USE_THE_STORE } from "~/domain/trial-steps";
+import {
+  HARDWARE_PURCHASE_FAILED,
+  SEVEN_DAYS_NOTICE,
+  TRIAL_MODAL_WIDTHS,
+  TRIAL_WIZARD_TITLES,
+  trialStepUrl,
+  USE_THE_STORE,
+} from "~/domain/trial-steps";
 import { requireUser } from "~/server/auth.server";
 import { readUserForm } from "~/server/forms.server";
 import { retryWhenOpen, secondsUntilRetry } from "~/server/jobs/hub-provisioning.server";
@@ -46,18 +53,19 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function TrialProgress() {
-  const { hubType, view, hub, licenseId, hardwareFailed, hardwareOrdered, retryInSeconds } = useLoaderData<typeof loader>();
+  const { hubType, view, hub, licenseId, hardwareFailed, hardwareOrdered, retryInSeconds } =
+    useLoaderData<typeof loader>();
   const running = view.status === "queued" || view.status === "running" || view.status === "needs_attention";
   return (
-    <RouteModal title={TRIAL_WIZARD_TITLES[hubType]} closeTo={running ? undefined : "/home"} size={TRIAL_MODAL_WIDTHS[hubType]}>
+    <RouteModal
+      title={TRIAL_WIZARD_TITLES[hubType]}
+      closeTo={running ? undefined : "/home"}
+      size={TRIAL_MODAL_WIDTHS[hubType]}
+    >
       <Stack gap="md">
         {hardwareFailed ? (
           <Alert color="red" role="alert" title={HARDWARE_PURCHASE_FAILED}>
-            {USE_THE_STORE}:{" "}
-            <Anchor to="/store">
-              Store
-            </Anchor>
-            .
+            {USE_THE_STORE}: <Anchor to="/store">Store</Anchor>.
           </Alert>
         ) : null}
         <JobProgressPanel
@@ -97,10 +105,7 @@ export default function TrialProgress() {
         />
         {view.status === "failed" ? (
           <ContactSupport>
-            , or buy hardware in the{" "}
-            <Anchor to="/store">
-              Store
-            </Anchor>
+            , or buy hardware in the <Anchor to="/store">Store</Anchor>
           </ContactSupport>
         ) : null}
       </Stack>

@@ -31,17 +31,16 @@ export default function Trial() {
       <Alert color="orange" title={USED_UP_TRIAL} maw={700} role="alert">
         <Text size="sm">
           Each customer can run one free trial. To keep using GateKeeper Enterprise, buy a license on the{" "}
-          <Anchor to="/licenses">
-            Licenses page
-          </Anchor>
-          .
+          <Anchor to="/licenses">Licenses page</Anchor>.
         </Text>
       </Alert>
     );
   }
   return (
     <Stack gap="lg" maw={1100}>
-      <Text size="lg">Try GateKeeper Enterprise free for 15 to 30 days. Which type of GateKeeper Hub do you want to install?</Text>
+      <Text size="lg">
+        Try GateKeeper Enterprise free for 15 to 30 days. Which type of GateKeeper Hub do you want to install?
+      </Text>
       <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
         <Card withBorder padding="lg" radius="md" aria-labelledby="trial-cloud">
           <Title order={2} size="h4" id="trial-cloud">

@@ -1,7 +1,20 @@
-import { areAddressesValid, INVALID_ADDRESSES, isUsableSource, ONE_CARD_ONLY, preselectSource, SELECT_PAYMENT_METHOD } from "~/domain/payment-step";
+import {
+  areAddressesValid,
+  INVALID_ADDRESSES,
+  isUsableSource,
+  ONE_CARD_ONLY,
+  preselectSource,
+  SELECT_PAYMENT_METHOD,
+} from "~/domain/payment-step";
 import { type BillingProfileInput, type CardFormInput, type ShippingAddressInput } from "~/domain/billing-forms";
 import { countryName, phoneFormValues } from "./contact-options.server";
-import type { AddressFormDefaults, AddressView, BillingProfileView, PaymentSourceView, PaymentStepData } from "~/domain/billing-views";
+import type {
+  AddressFormDefaults,
+  AddressView,
+  BillingProfileView,
+  PaymentSourceView,
+  PaymentStepData,
+} from "~/domain/billing-views";
 import type { ShippingAddress } from "~db/schema";
 import {
   getBilling,
@@ -22,10 +35,17 @@ import { assignBillingCustomerId, saveShippingAddress, type UserRecord } from ".
  */
 
 /** A user's billing customer, created with their profile on first need (the admin and the distributor start without). */
-export async function ensureBillingCustomer(user: UserRecord, billing: BillingProvider = getBilling()): Promise<string> {
+export async function ensureBillingCustomer(
+  user: UserRecord,
+  billing: BillingProvider = getBilling(),
+): Promise<string> {
   const customerId = user.billingCustomerId ?? assignBillingCustomerId(user.id);
   const { firstName, lastName, email, phone, company } = user;
-  await billing.ensureCustomer(customerId, { firstName, lastName, email, phone, company }, `ensure-customer:${customerId}`);
+  await billing.ensureCustomer(
+    customerId,
+    { firstName, lastName, email, phone, company },
+    `ensure-customer:${customerId}`,
+  );
   return customerId;
 }
 
@@ -95,7 +115,11 @@ export function addressForPage(address: AddressView | null | undefined): Address
 /** The payment step's data as a page shows it: the addresses with their countries' names. */
 export function paymentForPage(payment: PaymentStepData): PaymentStepData {
   if (payment.status !== "ready") return payment;
-  return { ...payment, billingAddress: addressForPage(payment.billingAddress), shippingAddress: addressForPage(payment.shippingAddress) };
+  return {
+    ...payment,
+    billingAddress: addressForPage(payment.billingAddress),
+    shippingAddress: addressForPage(payment.shippingAddress),
+  };
 }
 
 type BillingRead = [Loaded<PaymentSource[]>, Loaded<Customer | null>];
@@ -119,7 +143,10 @@ function paymentStepOf([sources, customer]: BillingRead, user: UserRecord): Paym
 }
 
 /** What the payment step shows for this user; "error" when the cards or the customer fail to load. */
-export async function loadPaymentStep(user: UserRecord, billing: BillingProvider = getBilling()): Promise<PaymentStepData> {
+export async function loadPaymentStep(
+  user: UserRecord,
+  billing: BillingProvider = getBilling(),
+): Promise<PaymentStepData> {
   return paymentStepOf(await readBilling(user, billing), user);
 }
 
@@ -157,7 +184,12 @@ export async function choosePayment(
   if (!chosen || !isUsableSource(chosen)) return { ok: false, message: SELECT_PAYMENT_METHOD };
   // The trials ship to their own address step and need only the card.
   if (withAddresses && !step.addressesValid) return { ok: false, message: INVALID_ADDRESSES };
-  return { ok: true, paymentSourceId: chosen.id, billingAddress: step.billingAddress, shippingAddress: step.shippingAddress };
+  return {
+    ok: true,
+    paymentSourceId: chosen.id,
+    billingAddress: step.billingAddress,
+    shippingAddress: step.shippingAddress,
+  };
 }
 
 // --- Cards -------------------------------------------------------------------------------------------
@@ -211,7 +243,13 @@ export async function addCardFor(user: UserRecord, form: FormData, input: CardFo
 }
 
 /** Replaces one of the user's cards (the caller has checked it is theirs) with the posted one. */
-export async function replaceCardFor(user: UserRecord, sourceId: string, form: FormData, input: CardFormInput, idempotencyKey: string) {
+export async function replaceCardFor(
+  user: UserRecord,
+  sourceId: string,
+  form: FormData,
+  input: CardFormInput,
+  idempotencyKey: string,
+) {
   const customerId = await ensureBillingCustomer(user);
   return replaceCard(customerId, sourceId, cardFormOf(form, input), idempotencyKey);
 }
@@ -245,7 +283,11 @@ export async function billingProfileDefaults(user: UserRecord, billing: BillingP
  * Saves the billing profile with the spec's two calls (spec 000 §4 "Billing profile save"): the contact
  * details, then the billing address. It succeeds only when both do; a failure of either is thrown.
  */
-export async function saveBillingProfile(user: UserRecord, input: BillingProfileInput, billing: BillingProvider = getBilling()) {
+export async function saveBillingProfile(
+  user: UserRecord,
+  input: BillingProfileInput,
+  billing: BillingProvider = getBilling(),
+) {
   const customerId = await ensureBillingCustomer(user, billing);
   const { first_name: firstName, last_name: lastName, email, phone, company } = input;
   await billing.updateCustomer(customerId, { firstName, lastName, email, phone, company });
@@ -258,7 +300,19 @@ export function shippingDefaults(user: UserRecord) {
 }
 
 export function saveShipping(user: UserRecord, input: ShippingAddressInput) {
-  const { first_name: firstName, last_name: lastName, email, phone, company, line1, line2, city, state, zip, country } = input;
+  const {
+    first_name: firstName,
+    last_name: lastName,
+    email,
+    phone,
+    company,
+    line1,
+    line2,
+    city,
+    state,
+    zip,
+    country,
+  } = input;
   saveShippingAddress(user.id, { firstName, lastName, email, phone, company, line1, line2, city, state, zip, country });
 }
 

@@ -35,7 +35,10 @@ authenticator.use(
     if (!user || !valid) throw new AuthorizationError(INVALID_CREDENTIALS);
     // A hash made at an older cost is re-made at today's on the way (the password is at hand only now).
     if (needsRehash(user.passwordHash)) {
-      db.update(users).set({ passwordHash: await hashPassword(password) }).where(eq(users.id, user.id)).run();
+      db.update(users)
+        .set({ passwordHash: await hashPassword(password) })
+        .where(eq(users.id, user.id))
+        .run();
     }
     return user.id;
   }),

@@ -3,7 +3,13 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-r
 import { validationError, type ValidationErrorResponseData } from "remix-validated-form";
 import { ONE_CARD_ONLY } from "~/domain/payment-step";
 import { SECRET_CARD_FIELDS, type CardFormInput } from "~/domain/billing-forms";
-import type { BillingProfileDrawerData, CardDrawerData, ContactOptions, FormFailure, ShippingDrawerData } from "~/domain/billing-views";
+import type {
+  BillingProfileDrawerData,
+  CardDrawerData,
+  ContactOptions,
+  FormFailure,
+  ShippingDrawerData,
+} from "~/domain/billing-views";
 import { billingProfileValidator, cardFormValidator, shippingAddressValidator } from "~/domain/billing-validators";
 import {
   addCardFor,
@@ -82,7 +88,8 @@ function cardDrawerValues(user: UserRecord, closeTo: string, replacing?: CardDra
   };
 }
 
-const cardDrawerData = (user: UserRecord, closeTo: string, replacing?: CardDrawerData["replacing"]) => json<CardDrawerData>(cardDrawerValues(user, closeTo, replacing));
+const cardDrawerData = (user: UserRecord, closeTo: string, replacing?: CardDrawerData["replacing"]) =>
+  json<CardDrawerData>(cardDrawerValues(user, closeTo, replacing));
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -111,13 +118,23 @@ async function runCardChange<T>(
   try {
     return { ok: true, value: await change(result.data) };
   } catch (error) {
-    if (error instanceof OneCardLimitError) return { ok: false, response: await redirectWithToast(request, closeTo, { kind: "info", message: ONE_CARD_ONLY }) };
+    if (error instanceof OneCardLimitError)
+      return {
+        ok: false,
+        response: await redirectWithToast(request, closeTo, { kind: "info", message: ONE_CARD_ONLY }),
+      };
     if (!(error instanceof ProviderError)) throw error;
     // The provider's words go next to the card when they are about it, and the form says what failed.
     if (error.field === "card" && error.providerMessage) {
-      return { ok: false, response: refusal(MESSAGES.cardFailed, { card: error.providerMessage }, withoutCard(result.submittedData)) };
+      return {
+        ok: false,
+        response: refusal(MESSAGES.cardFailed, { card: error.providerMessage }, withoutCard(result.submittedData)),
+      };
     }
-    return { ok: false, response: refusal(failureText(MESSAGES.cardFailed, error), {}, withoutCard(result.submittedData)) };
+    return {
+      ok: false,
+      response: refusal(failureText(MESSAGES.cardFailed, error), {}, withoutCard(result.submittedData)),
+    };
   }
 }
 
@@ -133,8 +150,19 @@ async function cardAction({ request }: ActionFunctionArgs, closeTo: string, chan
  * A step's inline new-card form (the trials' payment step when there is no card yet): the new card's id, or
  * the form's answer (field errors, the refusal, or back to `stepUrl` when a card is on file already).
  */
-export function addCardInStep(request: Request, stepUrl: string, user: UserRecord, formData: FormData): Promise<CardOutcome<string>> {
-  return runCardChange(request, stepUrl, user, formData, async (input) => (await addCardFor(user, formData, input, idempotencyKeyOf(formData))).id);
+export function addCardInStep(
+  request: Request,
+  stepUrl: string,
+  user: UserRecord,
+  formData: FormData,
+): Promise<CardOutcome<string>> {
+  return runCardChange(
+    request,
+    stepUrl,
+    user,
+    formData,
+    async (input) => (await addCardFor(user, formData, input, idempotencyKeyOf(formData))).id,
+  );
 }
 
 /** The inline new-card form's data (the drawer's, without a place to close to). */
@@ -185,7 +213,11 @@ export const billingProfileDrawer = {
   async loader({ request }: LoaderFunctionArgs, closeTo: string) {
     const user = await requireUser(request);
     try {
-      return json<BillingProfileDrawerData>({ closeTo, defaults: await billingProfileDefaults(user), ...CONTACT_OPTIONS });
+      return json<BillingProfileDrawerData>({
+        closeTo,
+        defaults: await billingProfileDefaults(user),
+        ...CONTACT_OPTIONS,
+      });
     } catch (error) {
       if (!(error instanceof ProviderError)) throw error;
       return json<BillingProfileDrawerData>({ closeTo, defaults: null, ...CONTACT_OPTIONS });

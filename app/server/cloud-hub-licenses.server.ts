@@ -21,7 +21,10 @@ function matching(search: string) {
   const term = search.trim();
   if (!term) return undefined;
   const pattern = `%${term.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
-  return or(sql`${licenses.name} like ${pattern} escape '\\'`, sql`${licenses.externalLicenseId} like ${pattern} escape '\\'`);
+  return or(
+    sql`${licenses.name} like ${pattern} escape '\\'`,
+    sql`${licenses.externalLicenseId} like ${pattern} escape '\\'`,
+  );
 }
 
 export function cloudHubLicensePage(ownerId: string, search: string, page: number, pageSize: number, now = new Date()) {
@@ -40,5 +43,11 @@ export function cloudHubLicensePage(ownerId: string, search: string, page: numbe
 
 /** The license if a cloud Hub can be made from it by this user, else null. */
 export function selectableLicense(ownerId: string, licenseId: string, now = new Date()) {
-  return db.select().from(licenses).where(and(selectable(ownerId, now), eq(licenses.id, licenseId))).get() ?? null;
+  return (
+    db
+      .select()
+      .from(licenses)
+      .where(and(selectable(ownerId, now), eq(licenses.id, licenseId)))
+      .get() ?? null
+  );
 }

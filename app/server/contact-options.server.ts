@@ -6,7 +6,10 @@ import { DIAL_CODES, splitPhone } from "~/domain/phone";
 // (i18n-iso-countries, libphonenumber-js) stay on the server, out of every page's JavaScript (decision 105).
 
 /** Every ISO country by English name. */
-export const COUNTRY_OPTIONS: SelectOption[] = COUNTRIES.map((country) => ({ value: country.code, label: country.name }));
+export const COUNTRY_OPTIONS: SelectOption[] = COUNTRIES.map((country) => ({
+  value: country.code,
+  label: country.name,
+}));
 
 /** The dial codes libphonenumber knows, US and GB first ('United States (+1)'). */
 export const DIAL_CODE_OPTIONS: SelectOption[] = DIAL_CODES.map((code) => ({ value: code.country, label: code.label }));

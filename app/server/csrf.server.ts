@@ -10,7 +10,12 @@ import { currentSession, type SessionRecord } from "./session.server";
  * own (issued at sign-in, kept in the sessions row): a token planted before sign-in, or taken from another
  * session, is refused. Over HTTPS the cookie is `__Host-` prefixed.
  */
-const csrfCookie = portalCookie("gk_csrf", { path: "/", httpOnly: true, sameSite: "lax", secrets: [secretFor("csrf")] });
+const csrfCookie = portalCookie("gk_csrf", {
+  path: "/",
+  httpOnly: true,
+  sameSite: "lax",
+  secrets: [secretFor("csrf")],
+});
 
 function csrfFor(request: Request) {
   return new CSRF({ cookie: csrfCookie.cookie(request), formDataKey: "csrf", secret: secretFor("csrf") });
@@ -30,14 +35,24 @@ export async function commitCsrfToken(request: Request): Promise<readonly [strin
   const session = await currentSession(request);
   if (!session) return csrfFor(request).commitToken(request);
   const held = await csrfCookie.parse(request);
-  return [session.csrfToken, held === session.csrfToken ? null : await csrfCookie.serialize(request, session.csrfToken)];
+  return [
+    session.csrfToken,
+    held === session.csrfToken ? null : await csrfCookie.serialize(request, session.csrfToken),
+  ];
 }
 
 const expired = () =>
-  json({ message: "This form has expired or did not come from the portal. Reload the page and try again." }, { status: 403 });
+  json(
+    { message: "This form has expired or did not come from the portal. Reload the page and try again." },
+    { status: 403 },
+  );
 
 /** Rejects a form that lacks this visitor's token (or, signed in, this session's token) with a 403 page. */
-export async function validateCsrf(formData: FormData, request: Request, session?: SessionRecord | null): Promise<void> {
+export async function validateCsrf(
+  formData: FormData,
+  request: Request,
+  session?: SessionRecord | null,
+): Promise<void> {
   try {
     await csrfFor(request).validate(formData, request.headers);
   } catch (error) {

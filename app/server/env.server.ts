@@ -20,10 +20,7 @@ const envSchema = z
       .string()
       .min(1, "must name a SQLite file, e.g. file:./data/portal.sqlite")
       .default("file:./data/portal.sqlite"),
-    SESSION_SECRET: z
-      .string()
-      .min(32, "must be at least 32 characters (e.g. `openssl rand -hex 32`)")
-      .optional(),
+    SESSION_SECRET: z.string().min(32, "must be at least 32 characters (e.g. `openssl rand -hex 32`)").optional(),
     /** Unset: on in development and tests, off under NODE_ENV=production (see the transform below). */
     SEED_DEMO: booleanFlag.optional(),
     LICENSE_SIGNING_KEY: z
@@ -49,7 +46,12 @@ const envSchema = z
     /** The first retry's wait; each further retry waits twice as long, up to a minute. */
     JOB_BACKOFF_MS: z.coerce.number().int().min(10).max(60_000).default(1_000),
     /** How long after a deployment stopped at registering or waiting for its Hub 'Try again' opens (spec 001 §9: 30 s). */
-    HUB_RETRY_WAIT_MS: z.coerce.number({ invalid_type_error: "must be a number of milliseconds" }).int().min(0).max(600_000).default(30_000),
+    HUB_RETRY_WAIT_MS: z.coerce
+      .number({ invalid_type_error: "must be a number of milliseconds" })
+      .int()
+      .min(0)
+      .max(600_000)
+      .default(30_000),
     HUB_PROVIDER: z
       .enum(["local", "http"], { errorMap: () => ({ message: "must be local or http" }) })
       .default("local"),
@@ -61,9 +63,18 @@ const envSchema = z
       .regex(/^[a-z0-9.-]+(:\d+)?$/i, "must be a host name, e.g. hub.gatekeeper.example")
       .default("hub.gatekeeper.example"),
     /** The simulator's Hubs are ready this many seconds after creation and running as many later. */
-    HUB_SIM_STARTUP_SECONDS: z.coerce.number({ invalid_type_error: "must be a number of seconds" }).min(0).max(600).optional(),
+    HUB_SIM_STARTUP_SECONDS: z.coerce
+      .number({ invalid_type_error: "must be a number of seconds" })
+      .min(0)
+      .max(600)
+      .optional(),
     HUB_SIM_DATABASE_URL: z.string().min(1).default("file:./data/hub-sim.sqlite"),
-    HUB_SIM_PORT: z.coerce.number({ invalid_type_error: "must be a port number" }).int().min(0).max(65535).default(4010),
+    HUB_SIM_PORT: z.coerce
+      .number({ invalid_type_error: "must be a port number" })
+      .int()
+      .min(0)
+      .max(65535)
+      .default(4010),
   })
   // A production start never seeds the public demo accounts unless SEED_DEMO=true says so (issue 9 §4).
   .transform(({ SEED_DEMO, ...rest }) => ({ ...rest, SEED_DEMO: SEED_DEMO ?? rest.NODE_ENV !== "production" }))
@@ -79,7 +90,8 @@ const envSchema = z
       }
     }
     if (env.CARD_PROVIDER === "stripe") {
-      for (const name of ["STRIPE_SECRET_KEY", "STRIPE_PUBLISHABLE_KEY"] as const) required(name, "CARD_PROVIDER=stripe");
+      for (const name of ["STRIPE_SECRET_KEY", "STRIPE_PUBLISHABLE_KEY"] as const)
+        required(name, "CARD_PROVIDER=stripe");
     }
     if (env.HUB_PROVIDER === "http") {
       for (const name of ["HUB_SERVICE_URL", "HUB_SERVICE_TOKEN"] as const) required(name, "HUB_PROVIDER=http");

@@ -9,7 +9,8 @@ import { licenseListItem } from "./licenses.server";
 const ofOwner = eq(hubInstallations.ownerId, sql.placeholder("ownerId"));
 const ofOwnerAndType = and(ofOwner, eq(hubInstallations.type, sql.placeholder("type")));
 
-const hubCount = (where: SQL | undefined) => db.select({ total: count() }).from(hubInstallations).where(where).prepare();
+const hubCount = (where: SQL | undefined) =>
+  db.select({ total: count() }).from(hubInstallations).where(where).prepare();
 const hubRows = (where: SQL | undefined) =>
   db
     .select({
@@ -69,7 +70,13 @@ export function ownsHubInstallation(ownerId: string, hubId: string): boolean {
  * One page of the licenses uploaded to one of the user's Hubs, filtered by status and ordered as asked,
  * with how many match. Status is derived from valid to (licenseStatus), so it filters and sorts on that.
  */
-export function hubLicensePage(ownerId: string, hubId: string, query: HubLicensesQuery, pageSize: number, now = new Date()) {
+export function hubLicensePage(
+  ownerId: string,
+  hubId: string,
+  query: HubLicensesQuery,
+  pageSize: number,
+  now = new Date(),
+) {
   const isActive = gt(licenses.validTo, now);
   const columns: Record<HubLicenseSort, SQL | typeof licenses.name> = {
     name: licenses.name,

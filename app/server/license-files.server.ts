@@ -40,7 +40,10 @@ const base64url = (value: string | Buffer) => Buffer.from(value).toString("base6
 
 /** The key's id: the start of the SHA-256 of its SubjectPublicKeyInfo, so a Hub can tell keys apart. */
 export function keyIdOf(publicKey: KeyObject): string {
-  return createHash("sha256").update(publicKey.export({ type: "spki", format: "der" })).digest("base64url").slice(0, 16);
+  return createHash("sha256")
+    .update(publicKey.export({ type: "spki", format: "der" }))
+    .digest("base64url")
+    .slice(0, 16);
 }
 
 const protectedHeader = base64url(
@@ -96,7 +99,10 @@ type LicenseRow = typeof licenses.$inferSelect;
 
 /** The terms of a license row, signed now. */
 export function licenseFileOf(
-  row: Pick<LicenseRow, "externalLicenseId" | "name" | "nodes" | "planType" | "hasCloudSupport" | "validFrom" | "validTo" | "type">,
+  row: Pick<
+    LicenseRow,
+    "externalLicenseId" | "name" | "nodes" | "planType" | "hasCloudSupport" | "validFrom" | "validTo" | "type"
+  >,
   issuedAt = new Date(),
 ): string {
   return signLicenseFile({

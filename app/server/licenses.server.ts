@@ -127,7 +127,11 @@ export function createLicenseForSubscription(order: {
   validTo: Date | null;
 }) {
   const ofSubscription = () =>
-    db.select().from(licenses).where(and(eq(licenses.ownerId, order.ownerId), eq(licenses.subscriptionId, order.subscriptionId))).get();
+    db
+      .select()
+      .from(licenses)
+      .where(and(eq(licenses.ownerId, order.ownerId), eq(licenses.subscriptionId, order.subscriptionId)))
+      .get();
   const existing = ofSubscription();
   if (existing) return existing;
   const validFrom = new Date();
@@ -136,7 +140,13 @@ export function createLicenseForSubscription(order: {
   const { ownerId, subscriptionId, name, nodes, planType, hasCloudSupport } = order;
   // The unique index on subscription_id settles a race between two runners: the second insert does nothing.
   db.insert(licenses)
-    .values(licenseRow(ownerId, { externalLicenseId, name, nodes, planType, type: "recurring", hasCloudSupport, validFrom, validTo }, { subscriptionId }))
+    .values(
+      licenseRow(
+        ownerId,
+        { externalLicenseId, name, nodes, planType, type: "recurring", hasCloudSupport, validFrom, validTo },
+        { subscriptionId },
+      ),
+    )
     .onConflictDoNothing({ target: licenses.subscriptionId })
     .run();
   const created = ofSubscription();
@@ -182,11 +192,18 @@ export function hasRecurringLicense(ownerId: string): boolean {
   );
 }
 
-const ownRecurring = (ownerId: string) => and(eq(licenses.ownerId, ownerId), eq(licenses.type, "recurring"), isNotNull(licenses.subscriptionId));
+const ownRecurring = (ownerId: string) =>
+  and(eq(licenses.ownerId, ownerId), eq(licenses.type, "recurring"), isNotNull(licenses.subscriptionId));
 
 /** The user's recurring license paid by this subscription, or null: another account's subscription is not theirs to change. */
 export function recurringLicenseOf(ownerId: string, subscriptionId: string) {
-  return db.select().from(licenses).where(and(ownRecurring(ownerId), eq(licenses.subscriptionId, subscriptionId))).get() ?? null;
+  return (
+    db
+      .select()
+      .from(licenses)
+      .where(and(ownRecurring(ownerId), eq(licenses.subscriptionId, subscriptionId)))
+      .get() ?? null
+  );
 }
 
 /**

@@ -25,7 +25,11 @@ const preloadAfterStylesheets = (hrefs: string[], nonce: string | undefined) =>
  * One page's whole HTML with its module preloads made inert, and started after its stylesheets unless they
  * are inline; `nonce` is the page's CSP nonce.
  */
-export function deferModulePreloads(html: string, nonce: string | undefined, { stylesheetsInline }: { stylesheetsInline: boolean }): string {
+export function deferModulePreloads(
+  html: string,
+  nonce: string | undefined,
+  { stylesheetsInline }: { stylesheetsInline: boolean },
+): string {
   const headEnd = html.indexOf(HEAD_END);
   if (headEnd < 0) return html;
   // One pass over the body: each preload is collected and made inert at once.

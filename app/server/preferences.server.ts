@@ -20,5 +20,7 @@ const sidebarChoice = z.object({
 /** The sidebar toggle's post: the choice ("open" unless it is a known one) and where to go back to. */
 export function readSidebarChoice(formData: FormData): { sidebar: "open" | "collapsed"; redirectTo: string | null } {
   const parsed = sidebarChoice.safeParse(Object.fromEntries(formData));
-  return parsed.success ? { sidebar: parsed.data.sidebar, redirectTo: parsed.data.redirectTo ?? null } : { sidebar: "open", redirectTo: null };
+  return parsed.success
+    ? { sidebar: parsed.data.sidebar, redirectTo: parsed.data.redirectTo ?? null }
+    : { sidebar: "open", redirectTo: null };
 }

@@ -18,7 +18,11 @@ const TOUCH_EVERY_MS = 60 * 1000;
 
 const cookieOptions = { httpOnly: true, sameSite: "lax", path: "/" } as const;
 
-const sessionCookie = portalCookie("gk_session", { ...cookieOptions, maxAge: ABSOLUTE_MS / 1000, secrets: [secretFor("session")] });
+const sessionCookie = portalCookie("gk_session", {
+  ...cookieOptions,
+  maxAge: ABSOLUTE_MS / 1000,
+  secrets: [secretFor("session")],
+});
 
 const digest = (token: string) => createHash("sha256").update(token).digest("hex");
 
@@ -61,7 +65,11 @@ export function currentSession(request: Request): Promise<SessionRecord | null> 
  * a second loader. A loader after an action gets a new Request, so it sees what the action changed.
  */
 const sessionByRequest = new WeakMap<Request, Promise<SessionRecord | null>>();
-const sessionById = db.select().from(sessions).where(eq(sessions.id, sql.placeholder("id"))).prepare();
+const sessionById = db
+  .select()
+  .from(sessions)
+  .where(eq(sessions.id, sql.placeholder("id")))
+  .prepare();
 
 async function readSession(request: Request): Promise<SessionRecord | null> {
   const token: unknown = await sessionCookie.parse(request);
@@ -74,7 +82,10 @@ async function readSession(request: Request): Promise<SessionRecord | null> {
     return null;
   }
   if (now - session.lastSeenAt.getTime() > TOUCH_EVERY_MS) {
-    db.update(sessions).set({ lastSeenAt: new Date(now) }).where(eq(sessions.id, session.id)).run();
+    db.update(sessions)
+      .set({ lastSeenAt: new Date(now) })
+      .where(eq(sessions.id, session.id))
+      .run();
   }
   return session;
 }

@@ -21,4 +21,3 @@ export function openDatabase(file: string): { db: PortalDatabase; sqlite: Databa
   migrate(db, { migrationsFolder: path.join(process.cwd(), "db", "migrations") });
   return { db, sqlite };
 }
-

@@ -27,7 +27,9 @@ const stylesheetsCookie = browserSettingCookie("gk_styles");
  * The root loader's one decision per page: for a browser without the stylesheets, the files to fetch after
  * the page (which then carries them inline) and the cookie that says it has them; for one with them, none.
  */
-export async function stylesheetsToFetch(request: Request): Promise<{ hrefs: readonly string[]; setCookie: string | null }> {
+export async function stylesheetsToFetch(
+  request: Request,
+): Promise<{ hrefs: readonly string[]; setCookie: string | null }> {
   if ((await stylesheetsCookie.parse(request.headers.get("Cookie"))) === STYLESHEETS_VERSION) {
     return { hrefs: [], setCookie: null };
   }
@@ -36,7 +38,8 @@ export async function stylesheetsToFetch(request: Request): Promise<{ hrefs: rea
 
 /** Whether the root loader chose to send this page's stylesheets inline (its `prefetchStylesheets`). */
 export function pageInlinesStylesheets(remixContext: EntryContext): boolean {
-  const rootData = remixContext.staticHandlerContext.loaderData.root as { prefetchStylesheets?: readonly string[] } | undefined;
+  const rootData = remixContext.staticHandlerContext.loaderData.root as
+    { prefetchStylesheets?: readonly string[] } | undefined;
   return Boolean(rootData?.prefetchStylesheets?.length);
 }
 

@@ -20,8 +20,18 @@ import type { UserRecord } from "./users.server";
 export const TRIAL_JOB_KINDS = ["cloud-trial", "onpremise-trial"] as const;
 
 function trialsTakenIn(store: Pick<typeof db, "select">, userId: string): number {
-  const licensed = store.select({ n: count() }).from(licenses).where(and(eq(licenses.ownerId, userId), eq(licenses.type, "trial"))).get()?.n ?? 0;
-  const unlicensed = store.select({ n: count() }).from(trials).where(and(eq(trials.userId, userId), isNull(trials.licenseId))).get()?.n ?? 0;
+  const licensed =
+    store
+      .select({ n: count() })
+      .from(licenses)
+      .where(and(eq(licenses.ownerId, userId), eq(licenses.type, "trial")))
+      .get()?.n ?? 0;
+  const unlicensed =
+    store
+      .select({ n: count() })
+      .from(trials)
+      .where(and(eq(trials.userId, userId), isNull(trials.licenseId)))
+      .get()?.n ?? 0;
   return licensed + unlicensed;
 }
 
@@ -35,7 +45,13 @@ export function hasPendingTrial(userId: string): boolean {
   return db
     .select({ steps: jobs.steps })
     .from(jobs)
-    .where(and(eq(jobs.ownerId, userId), inArray(jobs.kind, [...TRIAL_JOB_KINDS]), inArray(jobs.status, ["queued", "running", "needs_attention"])))
+    .where(
+      and(
+        eq(jobs.ownerId, userId),
+        inArray(jobs.kind, [...TRIAL_JOB_KINDS]),
+        inArray(jobs.status, ["queued", "running", "needs_attention"]),
+      ),
+    )
     .all()
     .some((job) => (job.steps as Record<string, { status?: string }>)["trial-license"]?.status !== "done");
 }
@@ -62,14 +78,31 @@ export function createTrialLicense(request: TrialLicenseRequest) {
   const { id, user, hubType, nodes, startDate, duration } = request;
   return db.transaction(
     (tx) => {
-      const existing = tx.select().from(licenses).where(and(eq(licenses.id, id), eq(licenses.ownerId, user.id))).get();
+      const existing = tx
+        .select()
+        .from(licenses)
+        .where(and(eq(licenses.id, id), eq(licenses.ownerId, user.id)))
+        .get();
       if (existing) return existing;
       if (!canStartTrial(user, trialsTakenIn(tx, user.id))) throw new TrialUsedUpError("You have used up your trial.");
       const { validFrom, validTo } = trialValidity(startDate, duration);
       const externalLicenseId = `GK-TRIAL-${id.slice(0, 8).toUpperCase()}`;
       const name = user.company || `${user.firstName} ${user.lastName}`;
-      const row = licenseRow(user.id, { externalLicenseId, name, nodes, planType: "ultimate", type: "trial", hasCloudSupport: hubType === "cloud", validFrom, validTo });
-      return tx.insert(licenses).values({ ...row, id }).returning().get();
+      const row = licenseRow(user.id, {
+        externalLicenseId,
+        name,
+        nodes,
+        planType: "ultimate",
+        type: "trial",
+        hasCloudSupport: hubType === "cloud",
+        validFrom,
+        validTo,
+      });
+      return tx
+        .insert(licenses)
+        .values({ ...row, id })
+        .returning()
+        .get();
     },
     { behavior: "immediate" },
   );
@@ -108,13 +141,23 @@ export interface TrialHardwareLine {
 }
 
 /** The trial's hardware as this customer buys it (their ids and prices), what shipping adds, and the total in cents. */
-export async function quoteTrialHardware(user: Pick<UserRecord, "customerType">, counts: { tokens: number; sensors: number }) {
+export async function quoteTrialHardware(
+  user: Pick<UserRecord, "customerType">,
+  counts: { tokens: number; sensors: number },
+) {
   const addons = await getBilling().listAddons();
   const lines: TrialHardwareLine[] = (["tokens", "sensors"] as const).map((kind) => {
     const id = trialHardwareId(kind, user);
     const addon = addons.find((item) => item.id === id);
     if (!addon) throw new Error(`The catalogue has no add-on ${id}.`);
-    return { id, name: displayName(addon.name), description: addon.description, quantity: counts[kind], unitPrice: addon.price, amount: addon.price * counts[kind] };
+    return {
+      id,
+      name: displayName(addon.name),
+      description: addon.description,
+      quantity: counts[kind],
+      unitPrice: addon.price,
+      amount: addon.price * counts[kind],
+    };
   });
   const shipping = shippingCharge(lines.reduce((sum, line) => sum + line.quantity, 0))?.unitPrice ?? 0;
   return { lines, shipping, total: lines.reduce((sum, line) => sum + line.amount, 0) + shipping };

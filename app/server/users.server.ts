@@ -54,7 +54,10 @@ export function listCustomersWithLicenseCounts() {
     .all();
 }
 
-export function updateProfile(userId: string, profile: { firstName: string; lastName: string; company: string; phone: string }) {
+export function updateProfile(
+  userId: string,
+  profile: { firstName: string; lastName: string; company: string; phone: string },
+) {
   db.update(users).set(profile).where(eq(users.id, userId)).run();
 }
 

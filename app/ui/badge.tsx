@@ -1,6 +1,13 @@
 import badgeClasses from "@mantine-parts/components/Badge/Badge.module.css.mjs";
 import type { CSSProperties, ReactNode } from "react";
-import { filledColors, lightColors, styleProps, TRANSPARENT_BORDER, type Spacing, type ThemeColor } from "./plain-parts";
+import {
+  filledColors,
+  lightColors,
+  styleProps,
+  TRANSPARENT_BORDER,
+  type Spacing,
+  type ThemeColor,
+} from "./plain-parts";
 
 /**
  * Mantine's Badge as the HTML it renders for the props the portal passes (tests/ui/plain-typography.test.tsx
@@ -19,14 +26,19 @@ type LightColor = "yellow" | keyof typeof LIGHT_SHADES;
 
 export type BadgeLook = { variant: "light"; color?: LightColor } | { variant: "filled"; color: ThemeColor };
 
-const lightBadgeColors = (color: LightColor | "gatekeeper") => (color === "yellow" || color === "gatekeeper" ? lightColors(color) : LIGHT_SHADES[color]);
+const lightBadgeColors = (color: LightColor | "gatekeeper") =>
+  color === "yellow" || color === "gatekeeper" ? lightColors(color) : LIGHT_SHADES[color];
 
 /** Mantine's Badge: a label in the theme's primary colour unless given one. */
 export function Badge({ size, ml, children, ...look }: BadgeLook & { size?: "sm"; ml?: Spacing; children: ReactNode }) {
   const colors = look.variant === "filled" ? filledColors(look.color) : lightBadgeColors(look.color ?? "gatekeeper");
   const style = {
     ...(size
-      ? { "--badge-height": `var(--badge-height-${size})`, "--badge-padding-x": `var(--badge-padding-x-${size})`, "--badge-fz": `var(--badge-fz-${size})` }
+      ? {
+          "--badge-height": `var(--badge-height-${size})`,
+          "--badge-padding-x": `var(--badge-padding-x-${size})`,
+          "--badge-fz": `var(--badge-fz-${size})`,
+        }
       : {}),
     "--badge-bg": colors.bg,
     "--badge-color": colors.color,
@@ -34,7 +46,12 @@ export function Badge({ size, ml, children, ...look }: BadgeLook & { size?: "sm"
     ...styleProps({ ml }),
   } as CSSProperties;
   return (
-    <div className={`${badgeClasses.root} mantine-Badge-root`} style={style} data-variant={look.variant} data-size={size}>
+    <div
+      className={`${badgeClasses.root} mantine-Badge-root`}
+      style={style}
+      data-variant={look.variant}
+      data-size={size}
+    >
       <span className={`${badgeClasses.label} mantine-Badge-label`}>{children}</span>
     </div>
   );

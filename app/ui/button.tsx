@@ -52,7 +52,11 @@ const VARIANT_VARIABLES: Record<NonNullable<ButtonLook["variant"]> | "primary", 
 };
 
 const SIZE_VARIABLES = {
-  xs: { "--button-height": "var(--button-height-xs)", "--button-padding-x": "var(--button-padding-x-xs)", "--button-fz": "var(--mantine-font-size-xs)" },
+  xs: {
+    "--button-height": "var(--button-height-xs)",
+    "--button-padding-x": "var(--button-padding-x-xs)",
+    "--button-fz": "var(--mantine-font-size-xs)",
+  },
 };
 
 /** Mantine's slide-down transition when entered: the loader centred over the label. */
@@ -66,12 +70,24 @@ const LOADER_POSITION: CSSProperties = {
   transform: `translate(-50%, calc(-50% + ${rem(1)}))`,
 };
 
-const LOADER_VARIABLES = { "--loader-size": "calc(var(--button-height) / 1.8)", "--loader-color": "var(--button-color)" } as CSSProperties;
+const LOADER_VARIABLES = {
+  "--loader-size": "calc(var(--button-height) / 1.8)",
+  "--loader-color": "var(--button-color)",
+} as CSSProperties;
 
 /** The root's attributes: what Mantine's Button and UnstyledButton put on it, in their order. */
-function rootAttributes({ variant, size, loading = false }: ButtonLook, disabled: boolean, className: string | undefined, style: CSSProperties | undefined) {
+function rootAttributes(
+  { variant, size, loading = false }: ButtonLook,
+  disabled: boolean,
+  className: string | undefined,
+  style: CSSProperties | undefined,
+) {
   return {
-    style: { ...(size ? SIZE_VARIABLES[size] : {}), ...VARIANT_VARIABLES[variant ?? "primary"], ...style } as CSSProperties,
+    style: {
+      ...(size ? SIZE_VARIABLES[size] : {}),
+      ...VARIANT_VARIABLES[variant ?? "primary"],
+      ...style,
+    } as CSSProperties,
     className: joinClasses(
       "mantine-focus-auto",
       disabled || loading ? null : "mantine-active",
@@ -93,7 +109,11 @@ function ButtonContent({ loading = false, loadingLabel, children }: ButtonLook &
     <>
       {loading ? (
         <span style={LOADER_POSITION} className={`${classes.loader} mantine-Button-loader`} aria-hidden="true">
-          <span style={LOADER_VARIABLES} className={`${loaderClasses.ovalLoader} ${loaderClasses.root} mantine-Loader-root`} aria-label={loadingLabel} />
+          <span
+            style={LOADER_VARIABLES}
+            className={`${loaderClasses.ovalLoader} ${loaderClasses.root} mantine-Loader-root`}
+            aria-label={loadingLabel}
+          />
         </span>
       ) : null}
       <span className={`${classes.inner} mantine-Button-inner`}>
@@ -112,7 +132,13 @@ export const Button = forwardRef<HTMLButtonElement, ButtonLook & ComponentPropsW
 ) {
   const look = { variant, size, loading, loadingLabel };
   return (
-    <button ref={ref} {...rootAttributes(look, disabled, className, style)} type={type} disabled={disabled || loading} {...others}>
+    <button
+      ref={ref}
+      {...rootAttributes(look, disabled, className, style)}
+      type={type}
+      disabled={disabled || loading}
+      {...others}
+    >
       <ButtonContent {...look}>{children}</ButtonContent>
     </button>
   );
@@ -122,7 +148,16 @@ export const Button = forwardRef<HTMLButtonElement, ButtonLook & ComponentPropsW
  * The portal's `<Link>` (`~/ui/link`) drawn as Mantine's Button. While loading it is `aria-disabled`, where
  * Mantine puts `disabled` on the `<a>` (not an attribute links have).
  */
-export function LinkButton({ variant, size, loading, loadingLabel, className, style, children, ...others }: ButtonLook & LinkProps) {
+export function LinkButton({
+  variant,
+  size,
+  loading,
+  loadingLabel,
+  className,
+  style,
+  children,
+  ...others
+}: ButtonLook & LinkProps) {
   const look = { variant, size, loading, loadingLabel };
   return (
     <Link {...rootAttributes(look, false, className, style)} aria-disabled={loading || undefined} {...others}>

@@ -4,7 +4,8 @@ type Control = HTMLInputElement | HTMLSelectElement;
 
 /** Whether a control differs from what the server rendered: the user typed or picked before the page hydrated. */
 export function changedBeforeHydration(control: Control): boolean {
-  if (control instanceof HTMLSelectElement) return [...control.options].some((option) => option.selected !== option.defaultSelected);
+  if (control instanceof HTMLSelectElement)
+    return [...control.options].some((option) => option.selected !== option.defaultSelected);
   if (control.type === "checkbox" || control.type === "radio") return control.checked !== control.defaultChecked;
   return control.value !== control.defaultValue;
 }
@@ -28,7 +29,8 @@ function useOnceHydrated<E extends HTMLElement>(run: (element: E) => void) {
 export function useChangeBeforeHydration<E extends Control>(onChange: ((event: ChangeEvent<E>) => void) | undefined) {
   return useOnceHydrated<E>((control) => {
     // The portal's handlers read the control only, so the control stands in for React's event.
-    if (onChange && changedBeforeHydration(control)) onChange({ target: control, currentTarget: control } as unknown as ChangeEvent<E>);
+    if (onChange && changedBeforeHydration(control))
+      onChange({ target: control, currentTarget: control } as unknown as ChangeEvent<E>);
   });
 }
 

@@ -9,7 +9,11 @@ import { SelectField, TextField, type SelectFieldProps } from "./fields";
 export const COUNTRY_PLACEHOLDER = "-- Select your Country --";
 
 /** ISO 2-letter country codes with their names (spec 000 §2 "Other inputs"). */
-export function CountryField({ name, countries, ...props }: Omit<SelectFieldProps, "data"> & { countries: SelectOption[] }) {
+export function CountryField({
+  name,
+  countries,
+  ...props
+}: Omit<SelectFieldProps, "data"> & { countries: SelectOption[] }) {
   return <SelectField name={name} {...props} data={[{ value: "", label: COUNTRY_PLACEHOLDER }, ...countries]} />;
 }
 
@@ -33,7 +37,15 @@ export function PhoneField({
   return (
     <Group gap="xs" align="flex-start" wrap="nowrap">
       <SelectField name={`${name}_country`} id={`${id}_country`} label="Country code" data={dialCodes} w={170} />
-      <TextField name={name} id={id} label={label} type="tel" autoComplete="tel-national" required={required} style={{ flex: 1 }} />
+      <TextField
+        name={name}
+        id={id}
+        label={label}
+        type="tel"
+        autoComplete="tel-national"
+        required={required}
+        style={{ flex: 1 }}
+      />
     </Group>
   );
 }

@@ -13,7 +13,15 @@ type FieldProps = Omit<TextInputProps, "name" | "error" | "defaultValue"> & { na
 export function TextField({ name, id = name, onChange, onBlur, ...props }: FieldProps) {
   const field = useField(name);
   const ref = useChangeBeforeHydration<HTMLInputElement>(onChange);
-  return <TextInput {...props} {...field.getInputProps({ id, onChange, onBlur })} ref={ref} name={name} error={field.error} />;
+  return (
+    <TextInput
+      {...props}
+      {...field.getInputProps({ id, onChange, onBlur })}
+      ref={ref}
+      name={name}
+      error={field.error}
+    />
+  );
 }
 
 export type SelectFieldProps = Omit<NativeSelectProps, "name" | "id" | "error" | "defaultValue" | "children"> & {

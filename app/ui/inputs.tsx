@@ -43,7 +43,9 @@ type Selector = "TextInput" | "NativeSelect" | "RadioGroup";
 
 /** The CSS variables of the wrapper's parts at Mantine's default size (sm); a radio group has no size. */
 const LABEL_SIZE = { "--input-label-size": "var(--mantine-font-size-sm)" } as CSSProperties;
-const DESCRIPTION_SIZE = { "--input-description-size": `calc(var(--mantine-font-size-sm) - ${rem(2)})` } as CSSProperties;
+const DESCRIPTION_SIZE = {
+  "--input-description-size": `calc(var(--mantine-font-size-sm) - ${rem(2)})`,
+} as CSSProperties;
 const ERROR_SIZE = { "--input-error-size": `calc(var(--mantine-font-size-sm) - ${rem(2)})` } as CSSProperties;
 
 /** The ids Mantine's Input.Wrapper derives from the input's id, and the `aria-describedby` they make. */
@@ -117,13 +119,23 @@ function FieldFrame({
         </Label>
       ) : null}
       {description ? (
-        <p style={sized ? DESCRIPTION_SIZE : undefined} className={wrapperPart("description", selector)} data-size={size} id={ids.description}>
+        <p
+          style={sized ? DESCRIPTION_SIZE : undefined}
+          className={wrapperPart("description", selector)}
+          data-size={size}
+          id={ids.description}
+        >
           {description}
         </p>
       ) : null}
       {children}
       {error ? (
-        <p style={sized ? ERROR_SIZE : undefined} className={wrapperPart("error", selector)} data-size={size} id={ids.error}>
+        <p
+          style={sized ? ERROR_SIZE : undefined}
+          className={wrapperPart("error", selector)}
+          data-size={size}
+          id={ids.error}
+        >
           {error}
         </p>
       ) : null}
@@ -163,7 +175,12 @@ function inputBoxAttributes({ selector, hasDescription, error, rightSection, rig
 }
 
 /** The input element's own Mantine attributes; `aria-describedby` joins the wrapper's ids and the caller's. */
-function inputElementAttributes(selector: BoxLook["selector"], id: string, error: boolean, describedBy: (string | undefined)[]) {
+function inputElementAttributes(
+  selector: BoxLook["selector"],
+  id: string,
+  error: boolean,
+  describedBy: (string | undefined)[],
+) {
   return {
     className: `${inputClasses.input} mantine-Input-input mantine-${selector}-input`,
     "data-variant": "default",
@@ -190,7 +207,19 @@ export type TextInputProps = FieldLook &
 
 /** Mantine's TextInput; the id is generated when not given, as Mantine's. */
 export const TextInput = forwardRef<HTMLInputElement, TextInputProps>(function TextInput(
-  { id, label, description, error, required, w, style, rightSection, rightSectionWidth, "aria-describedby": describedBy, ...others },
+  {
+    id,
+    label,
+    description,
+    error,
+    required,
+    w,
+    style,
+    rightSection,
+    rightSectionWidth,
+    "aria-describedby": describedBy,
+    ...others
+  },
   ref,
 ) {
   const inputId = useFieldId(id);
@@ -198,12 +227,23 @@ export const TextInput = forwardRef<HTMLInputElement, TextInputProps>(function T
   const invalid = Boolean(error);
   return (
     <FieldFrame id={inputId} selector="TextInput" {...look}>
-      <div {...inputBoxAttributes({ selector: "TextInput", hasDescription: Boolean(description), error: invalid, rightSection, rightSectionWidth })}>
+      <div
+        {...inputBoxAttributes({
+          selector: "TextInput",
+          hasDescription: Boolean(description),
+          error: invalid,
+          rightSection,
+          rightSectionWidth,
+        })}
+      >
         <input
           ref={ref}
           {...others}
           required={required}
-          {...inputElementAttributes("TextInput", inputId, invalid, [fieldIds(inputId, { description, error }).describedBy, describedBy])}
+          {...inputElementAttributes("TextInput", inputId, invalid, [
+            fieldIds(inputId, { description, error }).describedBy,
+            describedBy,
+          ])}
         />
         {rightSection ? <RightSection selector="TextInput">{rightSection}</RightSection> : null}
       </div>
@@ -223,8 +263,15 @@ export function NativeSelect({ id, label, error, required, w, children, ...other
   const ref = useChangeBeforeHydration<HTMLSelectElement>(others.onChange);
   return (
     <FieldFrame id={id} selector="NativeSelect" label={label} error={error} required={required} w={w}>
-      <div {...inputBoxAttributes({ selector: "NativeSelect", hasDescription: false, error: invalid, rightSection: true })}>
-        <select ref={ref} {...others} required={required} {...inputElementAttributes("NativeSelect", id, invalid, [fieldIds(id, { error }).describedBy])}>
+      <div
+        {...inputBoxAttributes({ selector: "NativeSelect", hasDescription: false, error: invalid, rightSection: true })}
+      >
+        <select
+          ref={ref}
+          {...others}
+          required={required}
+          {...inputElementAttributes("NativeSelect", id, invalid, [fieldIds(id, { error }).describedBy])}
+        >
           {children}
         </select>
         <RightSection selector="NativeSelect">
@@ -250,7 +297,17 @@ export function NativeSelect({ id, label, error, required, w, children, ...other
 }
 
 /** Mantine's bare Input.Wrapper: a label and an error around content that is not an input (Stripe's card element). */
-export function InputWrapper({ id, label, error, children }: { id: string; label: ReactNode; error?: ReactNode; children: ReactNode }) {
+export function InputWrapper({
+  id,
+  label,
+  error,
+  children,
+}: {
+  id: string;
+  label: ReactNode;
+  error?: ReactNode;
+  children: ReactNode;
+}) {
   return (
     <FieldFrame id={id} label={label} error={error}>
       {children}
@@ -341,18 +398,33 @@ function InlineChoice({
     >
       <div className={`${inlineClasses.body} mantine-${part}-body`}>
         {children}
-        <div className={`${inlineClasses.labelWrapper} mantine-${part}-labelWrapper`} data-disabled={disabled || undefined}>
+        <div
+          className={`${inlineClasses.labelWrapper} mantine-${part}-labelWrapper`}
+          data-disabled={disabled || undefined}
+        >
           {label ? (
-            <label className={`${inlineClasses.label} mantine-${part}-label`} htmlFor={id} data-disabled={disabled || undefined}>
+            <label
+              className={`${inlineClasses.label} mantine-${part}-label`}
+              htmlFor={id}
+              data-disabled={disabled || undefined}
+            >
               {label}
             </label>
           ) : null}
           {description ? (
-            <p className={`${inlineClasses.description} mantine-${part}-description ${inputClasses.description} mantine-InputWrapper-description`}>
+            <p
+              className={`${inlineClasses.description} mantine-${part}-description ${inputClasses.description} mantine-InputWrapper-description`}
+            >
               {description}
             </p>
           ) : null}
-          {error ? <p className={`${inlineClasses.error} mantine-${part}-error ${inputClasses.error} mantine-InputWrapper-error`}>{error}</p> : null}
+          {error ? (
+            <p
+              className={`${inlineClasses.error} mantine-${part}-error ${inputClasses.error} mantine-InputWrapper-error`}
+            >
+              {error}
+            </p>
+          ) : null}
         </div>
       </div>
     </div>
@@ -362,13 +434,24 @@ function InlineChoice({
 const RADIO_COLOR = { "--radio-color": "var(--mantine-color-gatekeeper-filled)" } as CSSProperties;
 const CHECKBOX_COLOR = { "--checkbox-color": "var(--mantine-color-gatekeeper-filled)" } as CSSProperties;
 
-type ControlProps = Omit<ComponentPropsWithoutRef<"input">, "type" | "style" | "className" | "size"> & Omit<ChoiceLook, "error">;
+type ControlProps = Omit<ComponentPropsWithoutRef<"input">, "type" | "style" | "className" | "size"> &
+  Omit<ChoiceLook, "error">;
 
 /**
  * Mantine's Radio in the theme's primary colour. In a RadioGroup it takes the group's name and is checked by the
  * group's value; alone, its own `name`, `checked` and `onChange` (or none: a plain radio in a form).
  */
-export function Radio({ id, value, label, description, disabled = false, checked, onChange, name, ...others }: ControlProps & { value: string }) {
+export function Radio({
+  id,
+  value,
+  label,
+  description,
+  disabled = false,
+  checked,
+  onChange,
+  name,
+  ...others
+}: ControlProps & { value: string }) {
   const group = useContext(RadioGroupContext);
   const radioId = useFieldId(id);
   const isChecked = group ? group.value === value : checked;
@@ -398,7 +481,13 @@ export function Radio({ id, value, label, description, disabled = false, checked
           id={radioId}
           type="radio"
         />
-        <svg xmlns="http://www.w3.org/2000/svg" fill="none" viewBox="0 0 5 5" aria-hidden="true" className={`${radioClasses.icon} mantine-Radio-icon`}>
+        <svg
+          xmlns="http://www.w3.org/2000/svg"
+          fill="none"
+          viewBox="0 0 5 5"
+          aria-hidden="true"
+          className={`${radioClasses.icon} mantine-Radio-icon`}
+        >
           <circle cx="2.5" cy="2.5" r="2.5" fill="currentColor" />
         </svg>
       </div>
@@ -410,7 +499,15 @@ export function Radio({ id, value, label, description, disabled = false, checked
  * Mantine's Checkbox (filled, in the theme's primary colour); its error shows below the label, as Mantine's.
  * `type` is only there for remix-validated-form's `getInputProps({ type: "checkbox" })`.
  */
-export function Checkbox({ id, label, description, error, disabled = false, checked, ...others }: ControlProps & Pick<ChoiceLook, "error"> & { type?: "checkbox" }) {
+export function Checkbox({
+  id,
+  label,
+  description,
+  error,
+  disabled = false,
+  checked,
+  ...others
+}: ControlProps & Pick<ChoiceLook, "error"> & { type?: "checkbox" }) {
   const checkboxId = useFieldId(id);
   const ref = useChangeBeforeHydration<HTMLInputElement>(others.onChange);
   return (
@@ -437,7 +534,13 @@ export function Checkbox({ id, label, description, error, disabled = false, chec
           disabled={disabled}
           type="checkbox"
         />
-        <svg viewBox="0 0 10 7" fill="none" xmlns="http://www.w3.org/2000/svg" aria-hidden="true" className={`${checkboxClasses.icon} mantine-Checkbox-icon`}>
+        <svg
+          viewBox="0 0 10 7"
+          fill="none"
+          xmlns="http://www.w3.org/2000/svg"
+          aria-hidden="true"
+          className={`${checkboxClasses.icon} mantine-Checkbox-icon`}
+        >
           <path
             d="M4 4.586L1.707 2.293A1 1 0 1 0 .293 3.707l3 3a.997.997 0 0 0 1.414 0l5-5A1 1 0 1 0 8.293.293L4 4.586z"
             fill="currentColor"

@@ -4,7 +4,19 @@ import paperClasses from "@mantine-parts/components/Paper/Paper.module.css.mjs";
 import simpleGridClasses from "@mantine-parts/components/SimpleGrid/SimpleGrid.module.css.mjs";
 import stackClasses from "@mantine-parts/components/Stack/Stack.module.css.mjs";
 import { Children, useId, type CSSProperties, type ReactNode } from "react";
-import { GROUP_CLASS, groupStyle, joinClasses, lightColors, spacing, styleProps, TRANSPARENT_BORDER, type GroupAlign, type GroupJustify, type Spacing, type StyleProps } from "./plain-parts";
+import {
+  GROUP_CLASS,
+  groupStyle,
+  joinClasses,
+  lightColors,
+  spacing,
+  styleProps,
+  TRANSPARENT_BORDER,
+  type GroupAlign,
+  type GroupJustify,
+  type Spacing,
+  type StyleProps,
+} from "./plain-parts";
 import type { ACCESSIBLE_GREEN } from "./theme";
 
 /**
@@ -28,7 +40,10 @@ interface StackProps extends Pick<StyleProps, "mt" | "mb" | "maw"> {
 export function Stack({ gap = "md", align = "stretch", className, children, ...style }: StackProps) {
   const variables = { "--stack-gap": spacing(gap), "--stack-align": align, "--stack-justify": "flex-start" };
   return (
-    <div className={joinClasses(className, stackClasses.root, "mantine-Stack-root")} style={{ ...variables, ...styleProps(style) }}>
+    <div
+      className={joinClasses(className, stackClasses.root, "mantine-Stack-root")}
+      style={{ ...variables, ...styleProps(style) }}
+    >
       {children}
     </div>
   );
@@ -48,15 +63,37 @@ interface GroupProps extends Pick<StyleProps, "mt" | "mb" | "w">, DataAttributes
   children?: ReactNode;
 }
 
-export function Group({ gap = "md", align, justify, wrap, grow, component, style, children, mt, mb, w, ...attributes }: GroupProps) {
+export function Group({
+  gap = "md",
+  align,
+  justify,
+  wrap,
+  grow,
+  component,
+  style,
+  children,
+  mt,
+  mb,
+  w,
+  ...attributes
+}: GroupProps) {
   // Mantine drops false, null and empty children, and divides the row between the ones left when growing.
   const shown = Children.toArray(children).filter(Boolean);
   const Root = component ?? "div";
-  const childWidth = grow ? `calc(${100 / shown.length}% - (${spacing(gap)} - ${spacing(gap)} / ${shown.length}))` : undefined;
+  const childWidth = grow
+    ? `calc(${100 / shown.length}% - (${spacing(gap)} - ${spacing(gap)} / ${shown.length}))`
+    : undefined;
   return (
     <Root
       className={GROUP_CLASS}
-      style={{ "--group-child-width": childWidth, ...groupStyle(gap, justify, wrap, align), ...style, ...styleProps({ mt, mb, w }) } as CSSProperties}
+      style={
+        {
+          "--group-child-width": childWidth,
+          ...groupStyle(gap, justify, wrap, align),
+          ...style,
+          ...styleProps({ mt, mb, w }),
+        } as CSSProperties
+      }
       data-grow={grow || undefined}
       {...attributes}
     >
@@ -70,13 +107,25 @@ export function Group({ gap = "md", align, justify, wrap, grow, component, style
  * under a generated class; here they are the forms layer's `gk-grid-*` rules (app/styles/forms.css), one per
  * combination the portal uses, so that only these type-check.
  */
-type SimpleGridProps = ({ cols: { base: 1; sm: 2 | 3 }; spacing?: "md" } | { cols: { base: 1; md: 2 }; spacing: "lg" }) & {
+type SimpleGridProps = (
+  { cols: { base: 1; sm: 2 | 3 }; spacing?: "md" } | { cols: { base: 1; md: 2 }; spacing: "lg" }
+) & {
   children?: ReactNode;
 };
 
 export function SimpleGrid({ cols, spacing: gap = "md", children }: SimpleGridProps) {
   const [breakpoint, columns] = "sm" in cols ? ["sm", cols.sm] : ["md", cols.md];
-  return <div className={joinClasses(simpleGridClasses.root, "mantine-SimpleGrid-root", `gk-grid-${breakpoint}-${columns}-${gap}`)}>{children}</div>;
+  return (
+    <div
+      className={joinClasses(
+        simpleGridClasses.root,
+        "mantine-SimpleGrid-root",
+        `gk-grid-${breakpoint}-${columns}-${gap}`,
+      )}
+    >
+      {children}
+    </div>
+  );
 }
 
 /** Every card in the portal is a bordered `<section>` named by its heading or a label (Mantine's Card on a Paper). */
@@ -88,7 +137,10 @@ type CardProps = {
 } & ({ "aria-labelledby": string } | { "aria-label": string });
 
 export function Card({ withBorder, padding, radius, children, ...name }: CardProps) {
-  const variables = { "--paper-radius": radius && `var(--mantine-radius-${radius})`, "--card-padding": spacing(padding) } as CSSProperties;
+  const variables = {
+    "--paper-radius": radius && `var(--mantine-radius-${radius})`,
+    "--card-padding": spacing(padding),
+  } as CSSProperties;
   return (
     <section
       className={joinClasses(cardClasses.root, "mantine-Card-root", paperClasses.root, "mantine-Paper-root")}
@@ -145,7 +197,11 @@ export function Alert({ color, variant, role = "alert", title, maw, children, ..
             </div>
           ) : null}
           {children ? (
-            <div id={`${id}-body`} className={joinClasses(alertClasses.message, "mantine-Alert-message")} data-variant={variant}>
+            <div
+              id={`${id}-body`}
+              className={joinClasses(alertClasses.message, "mantine-Alert-message")}
+              data-variant={variant}
+            >
               {children}
             </div>
           ) : null}
@@ -156,6 +212,10 @@ export function Alert({ color, variant, role = "alert", title, maw, children, ..
 }
 
 /** A box with a maximum height (Mantine's Box with `mah`), scrolling as its `style` says. */
-export function Box({ mah, style, children }: Pick<StyleProps, "mah"> & { style?: CSSProperties; children?: ReactNode }) {
+export function Box({
+  mah,
+  style,
+  children,
+}: Pick<StyleProps, "mah"> & { style?: CSSProperties; children?: ReactNode }) {
   return <div style={{ ...style, ...styleProps({ mah }) }}>{children}</div>;
 }

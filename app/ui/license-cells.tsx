@@ -8,7 +8,12 @@ import { ACCESSIBLE_GREEN } from "./theme";
  * A license's terms as every license table shows them (spec 000 §3, 001 §2), in this order: status
  * (Active in green, Expired in red), valid from, valid to (MM/DD/YYYY) and days left. Cells for a Table.Row.
  */
-export function licenseTermCells(license: { status: LicenseStatus; validFrom: string; validTo: string; daysLeft: number }): ReactNode[] {
+export function licenseTermCells(license: {
+  status: LicenseStatus;
+  validFrom: string;
+  validTo: string;
+  daysLeft: number;
+}): ReactNode[] {
   return [
     <Badge key="status" color={license.status === "active" ? ACCESSIBLE_GREEN : "red.9"} variant="filled">
       {license.status === "active" ? "Active" : "Expired"}

@@ -41,7 +41,8 @@ export const Link = forwardRef<HTMLAnchorElement, LinkProps>(function Link(
 
 /** The portal link a click should navigate within the page, as React Router's link click handler decides. */
 function linkToNavigate(event: MouseEvent): HTMLAnchorElement | null {
-  if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.altKey || event.ctrlKey || event.shiftKey) return null;
+  if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.altKey || event.ctrlKey || event.shiftKey)
+    return null;
   const link = event.target instanceof Element ? event.target.closest("a[data-discover]") : null;
   if (!(link instanceof HTMLAnchorElement) || link.origin !== window.location.origin) return null;
   if ((link.target !== "" && link.target !== "_self") || link.hasAttribute("download")) return null;

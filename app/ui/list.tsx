@@ -1,7 +1,16 @@
 import listClasses from "@mantine-parts/components/List/List.module.css.mjs";
 import themeIconClasses from "@mantine-parts/components/ThemeIcon/ThemeIcon.module.css.mjs";
 import { createContext, useContext, type ComponentPropsWithoutRef, type CSSProperties, type ReactNode } from "react";
-import { filledColors, fontSize, rem, spacing, styleProps, TRANSPARENT_BORDER, type Spacing, type ThemeColor } from "./plain-parts";
+import {
+  filledColors,
+  fontSize,
+  rem,
+  spacing,
+  styleProps,
+  TRANSPARENT_BORDER,
+  type Spacing,
+  type ThemeColor,
+} from "./plain-parts";
 
 /**
  * Mantine's List and the ThemeIcon its items show as marks, as the HTML they render for the props the portal
@@ -12,7 +21,12 @@ import { filledColors, fontSize, rem, spacing, styleProps, TRANSPARENT_BORDER, t
  * Mantine's ThemeIcon (filled, round): a mark in a coloured circle. Mantine also leaks its `color` and `radius`
  * props onto the `<div>` as attributes, which mean nothing there; they are left out.
  */
-export function ThemeIcon({ size, color, children, ...others }: { size: number; color: ThemeColor; children: ReactNode } & ComponentPropsWithoutRef<"div">) {
+export function ThemeIcon({
+  size,
+  color,
+  children,
+  ...others
+}: { size: number; color: ThemeColor; children: ReactNode } & ComponentPropsWithoutRef<"div">) {
   const colors = filledColors(color);
   const style = {
     "--ti-size": rem(size),
@@ -39,7 +53,10 @@ interface ListProps extends Omit<ComponentPropsWithoutRef<"ul">, "style"> {
 
 /** Mantine's List (unordered, bulleted unless its items have icons). */
 function ListRoot({ size, spacing: gap, center = false, ...others }: ListProps) {
-  const style = { ...fontSize("list", size), ...(gap === undefined ? {} : { "--list-spacing": spacing(gap) }) } as CSSProperties;
+  const style = {
+    ...fontSize("list", size),
+    ...(gap === undefined ? {} : { "--list-spacing": spacing(gap) }),
+  } as CSSProperties;
   return (
     <CenteredList.Provider value={center}>
       <ul className={`${listClasses.root} mantine-List-root`} style={style} data-size={size} {...others} />

@@ -38,7 +38,13 @@ export function PageLinks({
           ) : null}
           {pages.map((n, index) => (
             // A gap in the numbers shows as an ellipsis before the number after it.
-            <PageNumber key={n} n={n} current={n === page} afterGap={index > 0 && n - pages[index - 1] > 1} href={href} />
+            <PageNumber
+              key={n}
+              n={n}
+              current={n === page}
+              afterGap={index > 0 && n - pages[index - 1] > 1}
+              href={href}
+            />
           ))}
           {page < pageCount ? (
             <Link className={ANCHOR_CLASS} data-underline="hover" to={href(page + 1)} rel="next">
@@ -51,7 +57,17 @@ export function PageLinks({
   );
 }
 
-function PageNumber({ n, current, afterGap, href }: { n: number; current: boolean; afterGap: boolean; href: (page: number) => string }) {
+function PageNumber({
+  n,
+  current,
+  afterGap,
+  href,
+}: {
+  n: number;
+  current: boolean;
+  afterGap: boolean;
+  href: (page: number) => string;
+}) {
   return (
     <>
       {afterGap ? (

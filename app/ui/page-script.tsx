@@ -23,7 +23,15 @@ export function usePlainPage(): PlainPageData | null {
  * the cache after `load`: the stylesheet files when this page had them inline (decision 130), and the scripts
  * every other page starts with (the entry and the root's), so the page after signing in hydrates from cache.
  */
-export function PageScript({ src, nonce, stylesheets }: { src: string | null; nonce: string | undefined; stylesheets: readonly string[] }) {
+export function PageScript({
+  src,
+  nonce,
+  stylesheets,
+}: {
+  src: string | null;
+  nonce: string | undefined;
+  stylesheets: readonly string[];
+}) {
   const scripts = usePageModules(["root"]);
   if (!src) return null;
   const files: PrefetchFile[] = [

@@ -28,12 +28,19 @@ export function PageErrorBoundary() {
   return <ErrorPage error={useRouteError()} />;
 }
 
-
 /**
  * A modest content page: a lead paragraph and cards, each with the links a customer needs next. Plain
  * elements styled by app/styles/content.css: static pages render often and need no component machinery.
  */
-export function InfoPage({ lead, sections, children }: { lead: ReactNode; sections: PageSection[]; children?: ReactNode }) {
+export function InfoPage({
+  lead,
+  sections,
+  children,
+}: {
+  lead: ReactNode;
+  sections: PageSection[];
+  children?: ReactNode;
+}) {
   return (
     <div className="gk-info-page">
       <p className="gk-lead">{lead}</p>

@@ -26,7 +26,8 @@ export const joinClasses = (...names: (string | null | undefined)[]) => names.fi
  * The theme colours the portal writes as a `c` or `color` prop: a palette's text colour ("red"), one shade
  * ("red.9"), "dimmed", or a colour of its own (ACCESSIBLE_GREEN).
  */
-export type ThemeColor = "dimmed" | "red" | "red.9" | "yellow.9" | "gatekeeper.7" | "gatekeeper.8" | "gray.6" | "gray.7" | `#${string}`;
+export type ThemeColor =
+  "dimmed" | "red" | "red.9" | "yellow.9" | "gatekeeper.7" | "gatekeeper.8" | "gray.6" | "gray.7" | `#${string}`;
 /** The CSS colour Mantine resolves a theme colour to. */
 export function themeColor(color: ThemeColor) {
   if (color.startsWith("#")) return color;
@@ -72,7 +73,12 @@ export type GroupJustify = "flex-start" | "flex-end" | "space-between";
 export type GroupAlign = "center" | "flex-start" | "flex-end";
 
 /** The CSS variables Group sets from its props (Mantine's defaults: gap md, centred, wrapping). */
-export function groupStyle(gap: Spacing = "md", justify: GroupJustify = "flex-start", wrap: "wrap" | "nowrap" = "wrap", align: GroupAlign = "center") {
+export function groupStyle(
+  gap: Spacing = "md",
+  justify: GroupJustify = "flex-start",
+  wrap: "wrap" | "nowrap" = "wrap",
+  align: GroupAlign = "center",
+) {
   return {
     "--group-gap": spacing(gap),
     "--group-align": align,
@@ -85,7 +91,9 @@ export function groupStyle(gap: Spacing = "md", justify: GroupJustify = "flex-st
 export type FontSize = "xs" | "sm" | "lg";
 /** The CSS variables Text, Anchor (`text`) and List (`list`) set for a font size (with `data-size` on the element). */
 export const fontSize = (part: "text" | "list", size: FontSize | undefined) =>
-  (size ? { [`--${part}-fz`]: `var(--mantine-font-size-${size})`, [`--${part}-lh`]: `var(--mantine-line-height-${size})` } : {}) as CSSProperties;
+  (size
+    ? { [`--${part}-fz`]: `var(--mantine-font-size-${size})`, [`--${part}-lh`]: `var(--mantine-line-height-${size})` }
+    : {}) as CSSProperties;
 
 /** The CSS variables Text sets for size="sm" (with `data-size="sm"` on the element). */
 export const SMALL_TEXT_STYLE = fontSize("text", "sm");
@@ -97,7 +105,8 @@ export const filledColors = (color: ThemeColor) => ({ bg: themeColor(color), col
  * the palette's light colours, or for a colour of its own its 10% tint with the colour itself as text.
  */
 export function lightColors(color: string) {
-  if (!color.startsWith("#")) return { bg: `var(--mantine-color-${color}-light)`, color: `var(--mantine-color-${color}-light-color)` };
+  if (!color.startsWith("#"))
+    return { bg: `var(--mantine-color-${color}-light)`, color: `var(--mantine-color-${color}-light-color)` };
   const [red, green, blue] = [1, 3, 5].map((at) => parseInt(color.slice(at, at + 2), 16));
   return { bg: `rgba(${red}, ${green}, ${blue}, 0.1)`, color };
 }

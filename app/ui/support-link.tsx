@@ -5,10 +5,7 @@ import type { ReactNode } from "react";
 export function ContactSupport({ children }: { children?: ReactNode }) {
   return (
     <Text size="sm">
-      Please contact us on the{" "}
-      <Anchor to="/support">
-        Support page
-      </Anchor>
+      Please contact us on the <Anchor to="/support">Support page</Anchor>
       {children}.
     </Text>
   );

@@ -89,7 +89,13 @@ function Tfoot({ className, ...others }: ComponentPropsWithoutRef<"tfoot">) {
 
 /** Mantine's captions are below the table unless told otherwise. */
 function Caption({ className, ...others }: ComponentPropsWithoutRef<"caption">) {
-  return <caption className={joinClasses(classes.caption, "mantine-Table-caption", className)} data-side="bottom" {...others} />;
+  return (
+    <caption
+      className={joinClasses(classes.caption, "mantine-Table-caption", className)}
+      data-side="bottom"
+      {...others}
+    />
+  );
 }
 
 function Tr({ className, ...others }: ComponentPropsWithoutRef<"tr">) {
@@ -106,11 +112,23 @@ function Tr({ className, ...others }: ComponentPropsWithoutRef<"tr">) {
 }
 
 function Th({ className, style, ta, w, fw, tt, ...others }: ComponentPropsWithoutRef<"th"> & CellStyleProps) {
-  return <th style={cellStyle({ ta, w, fw, tt }, style)} className={joinClasses(classes.th, "mantine-Table-th", className)} {...others} />;
+  return (
+    <th
+      style={cellStyle({ ta, w, fw, tt }, style)}
+      className={joinClasses(classes.th, "mantine-Table-th", className)}
+      {...others}
+    />
+  );
 }
 
 function Td({ className, style, ta, w, fw, tt, ...others }: ComponentPropsWithoutRef<"td"> & CellStyleProps) {
-  return <td style={cellStyle({ ta, w, fw, tt }, style)} className={joinClasses(classes.td, "mantine-Table-td", className)} {...others} />;
+  return (
+    <td
+      style={cellStyle({ ta, w, fw, tt }, style)}
+      className={joinClasses(classes.td, "mantine-Table-td", className)}
+      {...others}
+    />
+  );
 }
 
 /**
@@ -138,7 +156,9 @@ function ScrollContainer({ minWidth, children }: { minWidth: number; children: R
       style={{ "--table-min-width": rem(minWidth), "--table-overflow": "auto" } as CSSProperties}
       className={`${classes.scrollContainer} mantine-TableScrollContainer-scrollContainer`}
     >
-      <div className={`${classes.scrollContainerInner} mantine-TableScrollContainer-scrollContainerInner`}>{children}</div>
+      <div className={`${classes.scrollContainerInner} mantine-TableScrollContainer-scrollContainerInner`}>
+        {children}
+      </div>
     </div>
   );
 }

@@ -21,7 +21,18 @@ export const theme = /* @__PURE__ */ createTheme({
     ],
     // Notices and pending badges: Mantine's yellow, with shades 7-9 (text on the light tint, and the filled
     // colour behind white) darkened to amber so they reach WCAG AA's 4.5:1 (shade 7 is 4.7:1 on its tint).
-    yellow: ["#fff9db", "#fff3bf", "#ffec99", "#ffe066", "#ffd43b", "#fcc419", "#fab005", "#995c00", "#8a5300", "#7d4a00"],
+    yellow: [
+      "#fff9db",
+      "#fff3bf",
+      "#ffec99",
+      "#ffe066",
+      "#ffd43b",
+      "#fcc419",
+      "#fab005",
+      "#995c00",
+      "#8a5300",
+      "#7d4a00",
+    ],
   },
   fontFamily: "system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif",
   defaultRadius: "sm",

@@ -1,7 +1,16 @@
 import titleClasses from "@mantine-parts/components/Title/Title.module.css.mjs";
 import { Link, type LinkProps } from "~/ui/link";
 import type { ComponentPropsWithoutRef, CSSProperties } from "react";
-import { ANCHOR_CLASS, fontSize, joinClasses, styleProps, TEXT_CLASS, type FontSize, type Spacing, type StyleProps } from "./plain-parts";
+import {
+  ANCHOR_CLASS,
+  fontSize,
+  joinClasses,
+  styleProps,
+  TEXT_CLASS,
+  type FontSize,
+  type Spacing,
+  type StyleProps,
+} from "./plain-parts";
 
 /**
  * Mantine's Text, Title and Anchor as the HTML they render for the props the portal passes (their classes, data
@@ -32,7 +41,9 @@ export function Text({ size, span = false, className, mt, mb, ml, c, fw, ta, miw
 
 /** Mantine's Anchor rendered as the portal's `<Link>` from `~/ui/link` (every anchor in the portal is a link within it). */
 export function Anchor({ size, ...others }: LinkProps & { size?: "sm" }) {
-  return <Link className={ANCHOR_CLASS} style={fontSize("text", size)} data-size={size} data-underline="hover" {...others} />;
+  return (
+    <Link className={ANCHOR_CLASS} style={fontSize("text", size)} data-size={size} data-underline="hover" {...others} />
+  );
 }
 
 export interface TitleProps extends Omit<ComponentPropsWithoutRef<"h2">, "style" | "color"> {
@@ -53,5 +64,13 @@ export function Title({ order, size, mb, ...others }: TitleProps) {
     "--title-fz": `var(--mantine-${look}-font-size)`,
     ...styleProps({ mb }),
   } as CSSProperties;
-  return <Heading className={`${titleClasses.root} mantine-Title-root`} style={style} data-size={size} data-order={order} {...others} />;
+  return (
+    <Heading
+      className={`${titleClasses.root} mantine-Title-root`}
+      style={style}
+      data-size={size}
+      data-order={order}
+      {...others}
+    />
+  );
 }

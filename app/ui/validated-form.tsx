@@ -9,12 +9,12 @@ import { ValidatedForm as LibraryValidatedForm, type FormProps, type Validator }
  * promise handed to the library never settles once the form is gone. The rules are also fetched as the form
  * mounts, so that the first blur rarely waits for them.
  */
-// The library's own bound on DataType: a form's parsed data may be any object (an array of chosen ids too).
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export function ValidatedForm<DataType extends { [fieldName: string]: any }, Subaction extends string | undefined = undefined>({
-  validator,
-  ...props
-}: FormProps<DataType, Subaction>) {
+export function ValidatedForm<
+  // The library's own bound on DataType: a form's parsed data may be any object (an array of chosen ids too).
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  DataType extends { [fieldName: string]: any },
+  Subaction extends string | undefined = undefined,
+>({ validator, ...props }: FormProps<DataType, Subaction>) {
   const mounted = useRef(true);
   useEffect(() => {
     mounted.current = true;

@@ -74,7 +74,8 @@ function fill(sqlite, demoEmail) {
     `insert into billing_invoices (id, customer_id, status, line_items, discounts, sub_total, total, credits_applied,
        amount_paid, amount_due, date) values (?, ?, 'paid', '[]', '[]', 10000, 10000, 0, 10000, 0, ?)`,
   );
-  for (let n = 0; n < BIG_ACCOUNT.invoices; n += 1) insertInvoice.run(`bench-invoice-${n}`, billingCustomerId, now - n * DAY_MS);
+  for (let n = 0; n < BIG_ACCOUNT.invoices; n += 1)
+    insertInvoice.run(`bench-invoice-${n}`, billingCustomerId, now - n * DAY_MS);
 }
 
 /** A prepared insert of `template`'s row with some columns replaced. */

@@ -23,7 +23,12 @@ export async function timePages(baseUrl, paths, accounts) {
         if (n >= WARMUP) times[name].push(performance.now() - started);
       }
     }
-    results.push({ path, ...Object.fromEntries(Object.entries(times).map(([name, list]) => [name, { medianMs: medianOf(list), requests: REQUESTS }])) });
+    results.push({
+      path,
+      ...Object.fromEntries(
+        Object.entries(times).map(([name, list]) => [name, { medianMs: medianOf(list), requests: REQUESTS }]),
+      ),
+    });
   }
   return results;
 }

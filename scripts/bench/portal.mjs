@@ -31,22 +31,18 @@ export async function startPortal(root) {
   const log = await open(logFile, "w");
   const port = await freePort();
   // The server logs every request (morgan); a file keeps that cheap and at hand if start-up fails.
-  const child = spawn(
-    process.execPath,
-    [path.join(root, "scripts/start.mjs")],
-    {
-      cwd: root,
-      env: {
-        ...process.env,
-        NODE_ENV: "production",
-        HOST,
-        PORT: String(port),
-        DATABASE_URL: `file:${databaseFile}`,
-        SEED_DEMO: "true",
-      },
-      stdio: ["ignore", log.fd, log.fd],
+  const child = spawn(process.execPath, [path.join(root, "scripts/start.mjs")], {
+    cwd: root,
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      HOST,
+      PORT: String(port),
+      DATABASE_URL: `file:${databaseFile}`,
+      SEED_DEMO: "true",
     },
-  );
+    stdio: ["ignore", log.fd, log.fd],
+  });
   await log.close();
   const exited = new Promise((resolve) => child.once("exit", resolve));
 

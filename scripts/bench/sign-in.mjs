@@ -79,11 +79,11 @@ function probeSignInForm() {
     firstContentfulPaint: performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? null,
     ready: Boolean(
       input &&
-        !input.disabled &&
-        !input.readOnly &&
-        box.width > 0 &&
-        box.height > 0 &&
-        input.checkVisibility({ visibilityProperty: true, opacityProperty: true }),
+      !input.disabled &&
+      !input.readOnly &&
+      box.width > 0 &&
+      box.height > 0 &&
+      input.checkVisibility({ visibilityProperty: true, opacityProperty: true }),
     ),
     // React puts its props on a DOM node when it hydrates it; the page script marks the fields it has bound
     // (app/ui/page-scripts/plain-page.ts). From then on the field's handlers answer.

@@ -72,8 +72,21 @@ const CLOUD_HUB_STEPS = [
 ];
 
 /** The hidden start date the trial's Hub step carries (today, as the page set it), and the trial's figures. */
-const trialFigures = (inputs) => ({ nodes: "5", employees: "40", duration: "20", startDate: inputs.find((input) => input.name === "startDate")?.value ?? "" });
-const TRIAL_ADDRESS = { name: "Bench Person", company: "Bench Org", street: "1 Main Street", city: "Springfield", state: "IL", zipcode: "62701", country: "US" };
+const trialFigures = (inputs) => ({
+  nodes: "5",
+  employees: "40",
+  duration: "20",
+  startDate: inputs.find((input) => input.name === "startDate")?.value ?? "",
+});
+const TRIAL_ADDRESS = {
+  name: "Bench Person",
+  company: "Bench Org",
+  street: "1 Main Street",
+  city: "Springfield",
+  state: "IL",
+  zipcode: "62701",
+  country: "US",
+};
 
 /** The on-premise trial with 3 tokens paid with the card on file; 'Build My Trial' is only fetched. */
 const ONPREMISE_TRIAL_STEPS = [
@@ -89,10 +102,21 @@ const ONPREMISE_TRIAL_STEPS = [
 /** The cloud trial without hardware (the distributor has no card, and needs none then). */
 const CLOUD_TRIAL_STEPS = [
   { path: "/trial/cloud/welcome", fields: () => ({}) },
-  { path: "/trial/cloud/instance", fields: (inputs) => ({ ...trialFigures(inputs), subdomain: `bench-${Date.now().toString(36)}`, hubRegion: "1" }) },
+  {
+    path: "/trial/cloud/instance",
+    fields: (inputs) => ({ ...trialFigures(inputs), subdomain: `bench-${Date.now().toString(36)}`, hubRegion: "1" }),
+  },
   {
     path: "/trial/cloud/admin",
-    fields: () => ({ userName: "bench-admin", firstName: "Bench", lastName: "Person", phoneNumber: "", email: "bench@example.com", password: "Bench1234", confirmPassword: "Bench1234" }),
+    fields: () => ({
+      userName: "bench-admin",
+      firstName: "Bench",
+      lastName: "Person",
+      phoneNumber: "",
+      email: "bench@example.com",
+      password: "Bench1234",
+      confirmPassword: "Bench1234",
+    }),
   },
   { path: "/trial/cloud/hardware", fields: () => ({ tokens: "0", sensors: "0" }) },
   { path: "/trial/cloud/address", fields: () => TRIAL_ADDRESS },

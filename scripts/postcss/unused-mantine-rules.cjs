@@ -26,7 +26,13 @@ const UNUSED = {
   // Inputs variant="filled" and "unstyled", Textarea (multiline), monospace text and the clear button of a
   // clearable Select.
   "Input/Input": {
-    options: ["[data-variant=filled]", "[data-variant=unstyled]", "[data-multiline]", "[data-monospace]", "[data-combined-clear-section]"],
+    options: [
+      "[data-variant=filled]",
+      "[data-variant=unstyled]",
+      "[data-multiline]",
+      "[data-monospace]",
+      "[data-combined-clear-section]",
+    ],
   },
   // Checkbox and Radio variant="outline".
   "Checkbox/Checkbox": { classes: ["input--outline"] },

@@ -104,7 +104,12 @@ export function billingContract(adapter: string, start: (now: () => Date) => Pro
     });
 
     it("estimates a new subscription before the customer exists", async () => {
-      const estimate = await billing.estimateNewSubscription({ planId: "core-monthly", planQuantity: 10, startDate: TERM_START, addons: [{ id: "gatekeeper-cloud-monthly", quantity: 1 }] });
+      const estimate = await billing.estimateNewSubscription({
+        planId: "core-monthly",
+        planQuantity: 10,
+        startDate: TERM_START,
+        addons: [{ id: "gatekeeper-cloud-monthly", quantity: 1 }],
+      });
       expect(estimate.amountDue).toBe(10 * 400 + 9900);
     });
 

@@ -28,7 +28,12 @@ describe("coupon codes (issue 9 §9)", () => {
     const guarded = withInputChecks(inner);
     await expect(guarded.retrieveCoupon("../../customers")).rejects.toMatchObject({ kind: "final", code: "not_found" });
     await expect(
-      guarded.estimateNewSubscription({ customerId: "c", planId: "p", planQuantity: 1, couponIds: ["WELCOME10", "x/y"] }),
+      guarded.estimateNewSubscription({
+        customerId: "c",
+        planId: "p",
+        planQuantity: 1,
+        couponIds: ["WELCOME10", "x/y"],
+      }),
     ).rejects.toBeInstanceOf(ProviderError);
     expect(retrieveCoupon).not.toHaveBeenCalled();
     expect(estimate).not.toHaveBeenCalled();
@@ -44,14 +49,22 @@ function card(number: string): CardForm {
   form.set("card_number", number);
   form.set("card_expiry", "09 / 31");
   form.set("card_cvc", "123");
-  return { form, holder: { firstName: "Pat", lastName: "Cardholder", addressLine1: "1 Main", city: "Reno" }, setAsPrimary: true };
+  return {
+    form,
+    holder: { firstName: "Pat", lastName: "Cardholder", addressLine1: "1 Main", city: "Reno" },
+    setAsPrimary: true,
+  };
 }
 
 describe("cards (issue 9 §9)", () => {
   it("namespace idempotency keys per customer: one form key used by two customers adds a card for each", async () => {
     const providers = { billing: createLocalBilling({ store: db }), cards: createLocalCards({ store: db }) };
     for (const id of ["cust_ns_a", "cust_ns_b"]) {
-      await providers.billing.ensureCustomer(id, { firstName: "P", lastName: "C", email: "p@example.org", phone: "", company: "" }, `${id}:c`);
+      await providers.billing.ensureCustomer(
+        id,
+        { firstName: "P", lastName: "C", email: "p@example.org", phone: "", company: "" },
+        `${id}:c`,
+      );
     }
     const first = await addCard("cust_ns_a", card("4242 4242 4242 4242"), "shared-key", providers);
     const second = await addCard("cust_ns_b", card("4242 4242 4242 4242"), "shared-key", providers);

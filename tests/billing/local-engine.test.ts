@@ -214,7 +214,11 @@ describe("credits", () => {
     clock = new Date("2026-05-05T00:00:00Z");
     await billing.retrieveSubscription("cust_credits", subscription.id);
     const invoices = db
-      .select({ total: billingInvoices.total, credits: billingInvoices.creditsApplied, paid: billingInvoices.amountPaid })
+      .select({
+        total: billingInvoices.total,
+        credits: billingInvoices.creditsApplied,
+        paid: billingInvoices.amountPaid,
+      })
       .from(billingInvoices)
       .where(eq(billingInvoices.subscriptionId, subscription.id))
       .all();
@@ -227,7 +231,9 @@ describe("credits", () => {
     expect((await billing.retrieveCustomer("cust_credits")).creditBalance).toBe(0);
     // Read again in the same term: renewed once, not again.
     await billing.retrieveSubscription("cust_credits", subscription.id);
-    expect(db.select().from(billingInvoices).where(eq(billingInvoices.subscriptionId, subscription.id)).all()).toHaveLength(3);
+    expect(
+      db.select().from(billingInvoices).where(eq(billingInvoices.subscriptionId, subscription.id)).all(),
+    ).toHaveLength(3);
   });
 });
 

@@ -272,7 +272,9 @@ describe("coupons", () => {
     // The referral's source is Customer@Example.com: compared without case.
     expect(couponRejection(coupon("REF-CUSTOMER"), [" CUSTOMER@example.COM "])).toBe(COUPON_MESSAGES.ownReferral);
     // The billing profile's email counts as the customer's own too, whatever the sign-in email is.
-    expect(couponRejection(coupon("REF-CUSTOMER"), ["someone.else@example.org", "customer@example.com"])).toBe(COUPON_MESSAGES.ownReferral);
+    expect(couponRejection(coupon("REF-CUSTOMER"), ["someone.else@example.org", "customer@example.com"])).toBe(
+      COUPON_MESSAGES.ownReferral,
+    );
     const custom: CouponTerms = {
       ...coupon("REF-CUSTOMER"),
       metaData: { type: "promotion", from: "customer@example.com" },

@@ -47,8 +47,12 @@ describe("the billing profile and shipping forms", () => {
   };
 
   it("ask for a country with 'Please select your country.' in the billing profile and 'Cannot be empty.' for shipping", () => {
-    expect(errorsOf(billingProfileSchema.safeParse({ ...filled, country: "" }))).toEqual({ country: ["Please select your country."] });
-    expect(errorsOf(shippingAddressSchema.safeParse({ ...filled, country: "" }))).toEqual({ country: ["Cannot be empty."] });
+    expect(errorsOf(billingProfileSchema.safeParse({ ...filled, country: "" }))).toEqual({
+      country: ["Please select your country."],
+    });
+    expect(errorsOf(shippingAddressSchema.safeParse({ ...filled, country: "" }))).toEqual({
+      country: ["Cannot be empty."],
+    });
   });
 
   it("require email, phone and company in the billing profile only", () => {
@@ -59,7 +63,9 @@ describe("the billing profile and shipping forms", () => {
       phone: ["Cannot be empty."],
     });
     expect(shippingAddressSchema.parse(rest)).toMatchObject({ email: "", company: "", phone: "", line2: "" });
-    expect(errorsOf(shippingAddressSchema.safeParse({ ...rest, email: "dana@" }))).toEqual({ email: ["Invalid Email"] });
+    expect(errorsOf(shippingAddressSchema.safeParse({ ...rest, email: "dana@" }))).toEqual({
+      email: ["Invalid Email"],
+    });
   });
 
   it("store the phone in E.164", () => {

@@ -17,10 +17,19 @@ const errorsOf = (result: { success: boolean; error?: { issues: { path: (string 
 
 describe("the URL step (spec 001 §5)", () => {
   it("says what is wrong with a subdomain in the spec's words, and lowercases a good one", () => {
-    expect(errorsOf(urlStepSchema.safeParse({ subdomain: "acme" }))).toEqual({ subdomain: SUBDOMAIN_MESSAGES.tooShort });
-    expect(errorsOf(urlStepSchema.safeParse({ subdomain: "acme_clinic" }))).toEqual({ subdomain: SUBDOMAIN_MESSAGES.characters });
-    expect(errorsOf(urlStepSchema.safeParse({ subdomain: "support" }))).toEqual({ subdomain: SUBDOMAIN_MESSAGES.notAllowed });
-    expect(urlStepSchema.parse({ subdomain: "Acme-Clinic", hubRegion: "2" })).toEqual({ subdomain: "acme-clinic", hubRegion: "2" });
+    expect(errorsOf(urlStepSchema.safeParse({ subdomain: "acme" }))).toEqual({
+      subdomain: SUBDOMAIN_MESSAGES.tooShort,
+    });
+    expect(errorsOf(urlStepSchema.safeParse({ subdomain: "acme_clinic" }))).toEqual({
+      subdomain: SUBDOMAIN_MESSAGES.characters,
+    });
+    expect(errorsOf(urlStepSchema.safeParse({ subdomain: "support" }))).toEqual({
+      subdomain: SUBDOMAIN_MESSAGES.notAllowed,
+    });
+    expect(urlStepSchema.parse({ subdomain: "Acme-Clinic", hubRegion: "2" })).toEqual({
+      subdomain: "acme-clinic",
+      hubRegion: "2",
+    });
   });
 
   it("makes any region other than 2 region 1", () => {
@@ -37,7 +46,15 @@ describe("the License step", () => {
 });
 
 describe("the Administration step (spec 001 §5)", () => {
-  const admin = { userName: "ada-admin", firstName: "Ada", lastName: "Lovelace", phoneNumber: "", email: "ada@example.com", password: "Secret123", confirmPassword: "Secret123" };
+  const admin = {
+    userName: "ada-admin",
+    firstName: "Ada",
+    lastName: "Lovelace",
+    phoneNumber: "",
+    email: "ada@example.com",
+    password: "Secret123",
+    confirmPassword: "Secret123",
+  };
 
   it("takes a valid administrator, the phone optional", () => {
     expect(adminStepSchema.safeParse(admin).success).toBe(true);
@@ -52,19 +69,36 @@ describe("the Administration step (spec 001 §5)", () => {
       firstName: "Can't be empty.",
       lastName: "Can't be empty.",
     });
-    expect(errorsOf(adminStepSchema.safeParse({ ...admin, userName: "ada admin" }))).toEqual({ userName: USER_NAME_CHARACTERS });
-    expect(errorsOf(adminStepSchema.safeParse({ ...admin, phoneNumber: "555-01" }))).toEqual({ phoneNumber: INVALID_HUB_PHONE });
+    expect(errorsOf(adminStepSchema.safeParse({ ...admin, userName: "ada admin" }))).toEqual({
+      userName: USER_NAME_CHARACTERS,
+    });
+    expect(errorsOf(adminStepSchema.safeParse({ ...admin, phoneNumber: "555-01" }))).toEqual({
+      phoneNumber: INVALID_HUB_PHONE,
+    });
     expect(errorsOf(adminStepSchema.safeParse({ ...admin, email: "ada@" }))).toEqual({ email: "Invalid Email" });
-    expect(errorsOf(adminStepSchema.safeParse({ ...admin, password: "secret123", confirmPassword: "secret123" }))).toEqual({ password: PASSWORD_REQUIREMENTS });
-    expect(errorsOf(adminStepSchema.safeParse({ ...admin, password: "", confirmPassword: "" }))).toEqual({ password: "Can't be empty." });
-    expect(errorsOf(adminStepSchema.safeParse({ ...admin, confirmPassword: "Secret124" }))).toEqual({ confirmPassword: PASSWORD_MISMATCH });
+    expect(
+      errorsOf(adminStepSchema.safeParse({ ...admin, password: "secret123", confirmPassword: "secret123" })),
+    ).toEqual({ password: PASSWORD_REQUIREMENTS });
+    expect(errorsOf(adminStepSchema.safeParse({ ...admin, password: "", confirmPassword: "" }))).toEqual({
+      password: "Can't be empty.",
+    });
+    expect(errorsOf(adminStepSchema.safeParse({ ...admin, confirmPassword: "Secret124" }))).toEqual({
+      confirmPassword: PASSWORD_MISMATCH,
+    });
   });
 });
 
 describe("the draft's rules", () => {
   it("leaves a done step whose values went missing undone", () => {
-    const draft = cloudHubDraftSchema.parse({ subdomain: "acme-clinic", licenseId: "lic", completed: ["url", "license", "admin"] });
+    const draft = cloudHubDraftSchema.parse({
+      subdomain: "acme-clinic",
+      licenseId: "lic",
+      completed: ["url", "license", "admin"],
+    });
     expect(checkCloudHubDraft(draft).issues.map((issue) => issue.step)).toEqual(["admin"]);
-    expect(checkCloudHubDraft({ ...draft, licenseId: null }).issues.map((issue) => issue.step)).toEqual(["license", "admin"]);
+    expect(checkCloudHubDraft({ ...draft, licenseId: null }).issues.map((issue) => issue.step)).toEqual([
+      "license",
+      "admin",
+    ]);
   });
 });

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_HUB_LICENSES_QUERY, hubLicensesSearch, hubsSearch, requestedHubLicenses, requestedHubType, sortedBy } from "~/domain/hubs";
+import {
+  DEFAULT_HUB_LICENSES_QUERY,
+  hubLicensesSearch,
+  hubsSearch,
+  requestedHubLicenses,
+  requestedHubType,
+  sortedBy,
+} from "~/domain/hubs";
 import { requestedPage } from "~/domain/pagination";
 
 describe("the Hubs page's query", () => {
@@ -17,14 +24,22 @@ describe("a Hub's licenses table's query", () => {
 
   it("reads the status, the order (- for descending) and the page, and refuses anything else", () => {
     expect(parse("")).toEqual(DEFAULT_HUB_LICENSES_QUERY);
-    expect(parse("licensesStatus=expired&licensesSort=-nodes&licensesPage=2")).toEqual({ status: "expired", sort: "nodes", direction: "desc", page: 2 });
+    expect(parse("licensesStatus=expired&licensesSort=-nodes&licensesPage=2")).toEqual({
+      status: "expired",
+      sort: "nodes",
+      direction: "desc",
+      page: 2,
+    });
     expect(parse("licensesSort=name")).toMatchObject({ sort: "name", direction: "asc" });
-    for (const bad of ["licensesSort=key", "licensesStatus=soon", "licensesPage=0", "licensesSort=--name"]) expect(parse(bad), bad).toBeNull();
+    for (const bad of ["licensesSort=key", "licensesStatus=soon", "licensesPage=0", "licensesSort=--name"])
+      expect(parse(bad), bad).toBeNull();
   });
 
   it("keeps the Hubs table's own query, and a header sorts by its column ascending first, then the other way, from page 1", () => {
     const query = { status: "active", sort: "name", direction: "asc", page: 2 } as const;
-    expect(hubLicensesSearch({ type: "cloud", page: 2 }, query)).toBe("?type=cloud&page=2&licensesStatus=active&licensesSort=name&licensesPage=2");
+    expect(hubLicensesSearch({ type: "cloud", page: 2 }, query)).toBe(
+      "?type=cloud&page=2&licensesStatus=active&licensesSort=name&licensesPage=2",
+    );
     expect(hubLicensesSearch({ type: "all", page: 1 }, DEFAULT_HUB_LICENSES_QUERY)).toBe("");
     expect(sortedBy(query, "name")).toEqual({ ...query, direction: "desc", page: 1 });
     expect(sortedBy(query, "validTo")).toEqual({ ...query, sort: "validTo", direction: "asc", page: 1 });

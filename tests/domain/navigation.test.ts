@@ -1,8 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { isActive, isSubmenu, isSubmenuOpen, SIDEBAR, sidebarFor, type NavSubmenu } from "~/domain/navigation";
 
-const submenu = (label: string) => SIDEBAR.find((entry): entry is NavSubmenu => isSubmenu(entry) && entry.label === label)!;
-const allLinks = (entries = SIDEBAR) => entries.flatMap((entry) => (isSubmenu(entry) ? entry.items : [entry])).map((item) => item.to);
+const submenu = (label: string) =>
+  SIDEBAR.find((entry): entry is NavSubmenu => isSubmenu(entry) && entry.label === label)!;
+const allLinks = (entries = SIDEBAR) =>
+  entries.flatMap((entry) => (isSubmenu(entry) ? entry.items : [entry])).map((item) => item.to);
 
 describe("the sidebar", () => {
   it("lists every route of the spec's portal shell", () => {

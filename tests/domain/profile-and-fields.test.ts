@@ -8,7 +8,9 @@ const errorsOf = (result: { success: boolean; error?: { issues: { path: (string 
 
 describe("the profile form", () => {
   it("says 'Cannot be empty.' for each missing field", () => {
-    expect(errorsOf(profileSchema.safeParse({ firstName: " ", lastName: "", company: "", phone_country: "US", phone: "" }))).toEqual({
+    expect(
+      errorsOf(profileSchema.safeParse({ firstName: " ", lastName: "", company: "", phone_country: "US", phone: "" })),
+    ).toEqual({
       firstName: "Cannot be empty.",
       lastName: "Cannot be empty.",
       company: "Cannot be empty.",
@@ -59,13 +61,21 @@ describe("changing the password", () => {
   });
 
   it("gives the spec's messages", () => {
-    expect(errorsOf(passwordChangeSchema.safeParse({ old_password: "", new_password: "weak", confirm_password: "other" }))).toEqual({
+    expect(
+      errorsOf(passwordChangeSchema.safeParse({ old_password: "", new_password: "weak", confirm_password: "other" })),
+    ).toEqual({
       old_password: "Cannot be empty.",
       new_password: "Doesn't match requirements.",
       confirm_password: "Doesn't match new password.",
     });
     expect(
-      errorsOf(passwordChangeSchema.safeParse({ old_password: "x", new_password: "Sturdy-Gate-2026", confirm_password: "other" })),
+      errorsOf(
+        passwordChangeSchema.safeParse({
+          old_password: "x",
+          new_password: "Sturdy-Gate-2026",
+          confirm_password: "other",
+        }),
+      ),
     ).toEqual({ confirm_password: "Doesn't match new password." });
   });
 });

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { hardwareStepSchema, planStepSchema, quantityField, addonField, supportStepSchema, subscriptionDraftSchema } from "~/domain/new-subscription";
+import {
+  hardwareStepSchema,
+  planStepSchema,
+  quantityField,
+  addonField,
+  supportStepSchema,
+  subscriptionDraftSchema,
+} from "~/domain/new-subscription";
 import {
   blockedMessage,
   CLOUD_ONLY_REASON,
@@ -20,16 +27,16 @@ const messages = (result: { success: boolean; error?: { issues: { path: (string 
 
 describe("plan and add-on ids", () => {
   it("switching the cycle rewrites the plan, hosting and offsite-access ids together", () => {
-    expect([planId("advanced", "monthly", false), hostingAddonId("cloud", "monthly", false), offsiteAccessAddonId("monthly", false)]).toEqual([
-      "advanced-monthly",
-      "gatekeeper-cloud-monthly",
-      "offsite-access-monthly",
-    ]);
-    expect([planId("advanced", "yearly", false), hostingAddonId("on-premise", "yearly", false), offsiteAccessAddonId("yearly", false)]).toEqual([
-      "advanced-yearly",
-      "on-premise-install-yearly",
-      "offsite-access-yearly",
-    ]);
+    expect([
+      planId("advanced", "monthly", false),
+      hostingAddonId("cloud", "monthly", false),
+      offsiteAccessAddonId("monthly", false),
+    ]).toEqual(["advanced-monthly", "gatekeeper-cloud-monthly", "offsite-access-monthly"]);
+    expect([
+      planId("advanced", "yearly", false),
+      hostingAddonId("on-premise", "yearly", false),
+      offsiteAccessAddonId("yearly", false),
+    ]).toEqual(["advanced-yearly", "on-premise-install-yearly", "offsite-access-yearly"]);
   });
 
   it("gives distributors the reseller- ids and drops 'for resellers' from names", () => {
@@ -56,7 +63,9 @@ describe("support add-on rules", () => {
 
   it("on-site and virtual installation exclude each other, reseller ids too", () => {
     expect(excludedBy("virtual-installation", ["on-site-installation"])).toBe("on-site-installation");
-    expect(excludedBy("reseller-on-site-installation", ["reseller-virtual-installation"])).toBe("reseller-virtual-installation");
+    expect(excludedBy("reseller-on-site-installation", ["reseller-virtual-installation"])).toBe(
+      "reseller-virtual-installation",
+    );
     expect(excludedBy("training-web", ["on-site-installation"])).toBeNull();
     expect(excludedBy("on-site-installation", ["on-site-installation"])).toBeNull();
   });
@@ -72,13 +81,17 @@ describe("support add-on rules", () => {
     expect(messages(supportStepSchema(addons, "cloud").safeParse(both))).toEqual({
       [addonField("virtual-installation")]: blockedMessage("On-Site Installation"),
     });
-    expect(messages(supportStepSchema(addons, "on-premise").safeParse({ [addonField("virtual-installation")]: "on" }))).toEqual({
+    expect(
+      messages(supportStepSchema(addons, "on-premise").safeParse({ [addonField("virtual-installation")]: "on" })),
+    ).toEqual({
       [addonField("virtual-installation")]: CLOUD_ONLY_REASON,
     });
-    expect(supportStepSchema(addons, "cloud").parse({ [addonField("training-web")]: "on", [addonField("virtual-installation")]: "on" })).toEqual([
-      "virtual-installation",
-      "training-web",
-    ]);
+    expect(
+      supportStepSchema(addons, "cloud").parse({
+        [addonField("training-web")]: "on",
+        [addonField("virtual-installation")]: "on",
+      }),
+    ).toEqual(["virtual-installation", "training-web"]);
   });
 
   it("ticking sets 1 or keeps a higher quantity; unticking sets 0", () => {
@@ -94,16 +107,26 @@ describe("the wizard's forms", () => {
       organization: "Cannot be empty.",
       users: "Must be at least 1.",
     });
-    expect(planStepSchema.parse({ tier: "ultimate", organization: "Acme", users: "25" })).toEqual({ tier: "ultimate", organization: "Acme", users: 25 });
+    expect(planStepSchema.parse({ tier: "ultimate", organization: "Acme", users: "25" })).toEqual({
+      tier: "ultimate",
+      organization: "Acme",
+      users: 25,
+    });
   });
 
   it("reads hardware quantities: empty is 0, negatives and fractions are refused", () => {
     const schema = hardwareStepSchema(["usb-sensor", "halberd-rechargeable-token"]);
-    expect(schema.parse({ [quantityField("usb-sensor")]: "6", [quantityField("halberd-rechargeable-token")]: "" })).toEqual({
+    expect(
+      schema.parse({ [quantityField("usb-sensor")]: "6", [quantityField("halberd-rechargeable-token")]: "" }),
+    ).toEqual({
       "usb-sensor": 6,
       "halberd-rechargeable-token": 0,
     });
-    expect(messages(schema.safeParse({ [quantityField("usb-sensor")]: "-1", [quantityField("halberd-rechargeable-token")]: "1.5" }))).toEqual({
+    expect(
+      messages(
+        schema.safeParse({ [quantityField("usb-sensor")]: "-1", [quantityField("halberd-rechargeable-token")]: "1.5" }),
+      ),
+    ).toEqual({
       [quantityField("usb-sensor")]: "Must be a whole number from 0 to 1000.",
       [quantityField("halberd-rechargeable-token")]: "Must be a whole number from 0 to 1000.",
     });
@@ -114,7 +137,16 @@ describe("the step order", () => {
   it("sends a bookmarked step to the first earlier step that is not done", () => {
     expect(firstIncompleteBefore(SUBSCRIPTION_STEPS, "review", ["plan", "hosting"])).toBe("hardware");
     expect(firstIncompleteBefore(SUBSCRIPTION_STEPS, "plan", [])).toBeNull();
-    expect(firstIncompleteBefore(SUBSCRIPTION_STEPS, "order", ["plan", "hosting", "hardware", "support", "review", "billing"])).toBeNull();
+    expect(
+      firstIncompleteBefore(SUBSCRIPTION_STEPS, "order", [
+        "plan",
+        "hosting",
+        "hardware",
+        "support",
+        "review",
+        "billing",
+      ]),
+    ).toBeNull();
     expect(stepAfter(SUBSCRIPTION_STEPS, "support")).toBe("review");
     expect(stepBefore(SUBSCRIPTION_STEPS, "plan")).toBeNull();
     expect(markCompleted(["plan"], "plan")).toEqual(["plan"]);
@@ -123,7 +155,9 @@ describe("the step order", () => {
 
 describe("after the order", () => {
   it("offers what fits the order (spec 000 §2 closing buttons)", () => {
-    expect(orderNextStep({ origin: "cloud-hubs", hosting: "cloud", offsiteAccess: false })).toBe("continue-cloud-deployment");
+    expect(orderNextStep({ origin: "cloud-hubs", hosting: "cloud", offsiteAccess: false })).toBe(
+      "continue-cloud-deployment",
+    );
     expect(orderNextStep({ origin: null, hosting: "cloud", offsiteAccess: false })).toBe("deploy-cloud-hub");
     expect(orderNextStep({ origin: null, hosting: "on-premise", offsiteAccess: true })).toBe("download-license");
     expect(orderNextStep({ origin: null, hosting: "on-premise", offsiteAccess: false })).toBe("download-license");

@@ -48,25 +48,46 @@ describe("the trial's Hub step (spec 001 §5 'Trial Hub / license step')", () =>
     expect(errorsOf(schema.safeParse({ ...valid, duration: "14" }))).toEqual({ duration: DURATION_RANGE });
     expect(errorsOf(schema.safeParse({ ...valid, nodes: "101" }))).toHaveProperty("nodes");
     expect(errorsOf(schema.safeParse({ ...valid, startDate: "23/11/2026" }))).toEqual({ startDate: INVALID_DATE });
-    expect(errorsOf(schema.safeParse({ ...valid, startDate: "2026-11-22" }))).toEqual({ startDate: START_DATE_IN_PAST });
+    expect(errorsOf(schema.safeParse({ ...valid, startDate: "2026-11-22" }))).toEqual({
+      startDate: START_DATE_IN_PAST,
+    });
   });
 
   it("adds the Hub wizard's subdomain rules for the cloud trial", () => {
     const instance = trialInstanceStepSchema(TODAY);
-    expect(instance.parse({ ...valid, subdomain: "Ada-Clinic", hubRegion: "2" })).toMatchObject({ subdomain: "ada-clinic", hubRegion: "2" });
-    expect(errorsOf(instance.safeParse({ ...valid, subdomain: "abc" }))).toEqual({ subdomain: "Must have six or more characters." });
+    expect(instance.parse({ ...valid, subdomain: "Ada-Clinic", hubRegion: "2" })).toMatchObject({
+      subdomain: "ada-clinic",
+      hubRegion: "2",
+    });
+    expect(errorsOf(instance.safeParse({ ...valid, subdomain: "abc" }))).toEqual({
+      subdomain: "Must have six or more characters.",
+    });
   });
 });
 
 describe("hardware and address (spec 001 §5)", () => {
   it("takes 0 to 100 tokens and sensors, each required", () => {
     expect(trialHardwareStepSchema.parse({ tokens: "3", sensors: "0" })).toEqual({ tokens: 3, sensors: 0 });
-    expect(errorsOf(trialHardwareStepSchema.safeParse({ tokens: "", sensors: "101" }))).toEqual({ tokens: MUST_HAVE_A_VALUE, sensors: HARDWARE_RANGE });
-    expect(errorsOf(trialHardwareStepSchema.safeParse({ tokens: "-1", sensors: "1.5" }))).toEqual({ tokens: HARDWARE_RANGE, sensors: HARDWARE_RANGE });
+    expect(errorsOf(trialHardwareStepSchema.safeParse({ tokens: "", sensors: "101" }))).toEqual({
+      tokens: MUST_HAVE_A_VALUE,
+      sensors: HARDWARE_RANGE,
+    });
+    expect(errorsOf(trialHardwareStepSchema.safeParse({ tokens: "-1", sensors: "1.5" }))).toEqual({
+      tokens: HARDWARE_RANGE,
+      sensors: HARDWARE_RANGE,
+    });
   });
 
   it("needs every address field", () => {
-    const address = { name: "Ada Lovelace", company: "Northwind", street: "1 Main Street", city: "Springfield", state: "IL", zipcode: "62701", country: "us" };
+    const address = {
+      name: "Ada Lovelace",
+      company: "Northwind",
+      street: "1 Main Street",
+      city: "Springfield",
+      state: "IL",
+      zipcode: "62701",
+      country: "us",
+    };
     expect(trialAddressSchema.parse(address).country).toBe("US");
     const errors = errorsOf(trialAddressSchema.safeParse({ ...address, street: " ", country: "" }));
     expect(errors).toEqual({ street: MUST_HAVE_A_VALUE, country: MUST_HAVE_A_VALUE });

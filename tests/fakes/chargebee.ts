@@ -248,8 +248,12 @@ export async function startChargebeeFake({ store, now }: { store: EmbeddedStore;
           await engine.estimateNewSubscription({ customerId, ...planOf(params.subscription), ...orderOf(params) }),
         ),
     ),
-    route("POST", /^\/api\/v2\/estimates\/create_subscription$/, order.extend({ subscription: plan }).strict(), async (params) =>
-      estimateJson(await engine.estimateNewSubscription({ ...planOf(params.subscription), ...orderOf(params) })),
+    route(
+      "POST",
+      /^\/api\/v2\/estimates\/create_subscription$/,
+      order.extend({ subscription: plan }).strict(),
+      async (params) =>
+        estimateJson(await engine.estimateNewSubscription({ ...planOf(params.subscription), ...orderOf(params) })),
     ),
     route(
       "GET",
@@ -262,10 +266,18 @@ export async function startChargebeeFake({ store, now }: { store: EmbeddedStore;
         .strict(),
       async (params) => {
         const customerId = params.customer_id.is;
-        const rows = store.select({ id: billingSubscriptions.id }).from(billingSubscriptions).where(eq(billingSubscriptions.customerId, customerId)).all();
+        const rows = store
+          .select({ id: billingSubscriptions.id })
+          .from(billingSubscriptions)
+          .where(eq(billingSubscriptions.customerId, customerId))
+          .all();
         // Chargebee keeps the meta_data sent on creation; the engine keeps the key in its idempotency table.
         const keyOf = (id: string) =>
-          store.select({ key: billingIdempotencyKeys.key }).from(billingIdempotencyKeys).where(eq(billingIdempotencyKeys.result, id)).get()?.key;
+          store
+            .select({ key: billingIdempotencyKeys.key })
+            .from(billingIdempotencyKeys)
+            .where(eq(billingIdempotencyKeys.result, id))
+            .get()?.key;
         return {
           list: await Promise.all(
             rows.map(async ({ id }) => {
@@ -497,7 +509,7 @@ function orderOf(params: z.infer<typeof order>) {
 }
 
 const changeOf = (params: z.infer<typeof planChange>) => ({
-  addons: params.replace_addon_list ? params.addons ?? [] : undefined,
+  addons: params.replace_addon_list ? (params.addons ?? []) : undefined,
   couponIds: params.coupon_ids,
 });
 
@@ -653,7 +665,7 @@ function errorOf(error: ProviderError): FakeResponse {
   return chargebeeError(
     notFound ? 404 : 400,
     error.providerMessage ?? error.message,
-    notFound ? "resource_not_found" : error.code ?? "invalid_request",
+    notFound ? "resource_not_found" : (error.code ?? "invalid_request"),
     error.field,
   );
 }

@@ -8,6 +8,12 @@ import { HOST, hubContract } from "./contract";
  */
 hubContract("http adapter", async (simulator) => {
   const server = await startHubSimServer({ hubs: simulator, token: "contract-token" });
-  const hubs = createHttpHubs({ baseUrl: server.url, token: "contract-token", host: HOST, timeoutMs: 4_000, retries: 0 });
+  const hubs = createHttpHubs({
+    baseUrl: server.url,
+    token: "contract-token",
+    host: HOST,
+    timeoutMs: 4_000,
+    retries: 0,
+  });
   return { hubs, close: () => server.close() };
 });

@@ -43,7 +43,13 @@ export function hubContract(adapter: string, start: (simulator: HubService) => P
     let clock = START;
     let subject: ContractSubject;
     let hubs: HubService;
-    const simulator = createHubSimulator({ store: db, host: HOST, startupMs: STARTUP_MS, verifyLicense, now: () => clock });
+    const simulator = createHubSimulator({
+      store: db,
+      host: HOST,
+      startupMs: STARTUP_MS,
+      verifyLicense,
+      now: () => clock,
+    });
     let made = 0;
     /** A fresh subdomain per test, so the tests share one database without meeting. */
     const fresh = () => `${adapter.replace(/\W/g, "").slice(0, 8)}-hub-${++made}`;
@@ -65,7 +71,12 @@ export function hubContract(adapter: string, start: (simulator: HubService) => P
 
     /** A Hub taken through the whole sequence up to a running instance. */
     async function runningHub(customerId = "cus-contract") {
-      const tenant = await hubs.createTenant({ customerId, subdomain: fresh(), region: "US", idempotencyKey: crypto.randomUUID() });
+      const tenant = await hubs.createTenant({
+        customerId,
+        subdomain: fresh(),
+        region: "US",
+        idempotencyKey: crypto.randomUUID(),
+      });
       await hubs.addTenant(tenant);
       await hubs.registerTenant(tenant.hubId);
       later(2 * STARTUP_MS);
@@ -85,7 +96,12 @@ export function hubContract(adapter: string, start: (simulator: HubService) => P
     it("creates a tenant once per idempotency key, at a lowercase address that is ready, then running, later", async () => {
       const subdomain = fresh();
       const key = crypto.randomUUID();
-      const tenant = await hubs.createTenant({ customerId: "cus-1", subdomain: subdomain.toUpperCase(), region: "EU", idempotencyKey: key });
+      const tenant = await hubs.createTenant({
+        customerId: "cus-1",
+        subdomain: subdomain.toUpperCase(),
+        region: "EU",
+        idempotencyKey: key,
+      });
       expect(tenant).toEqual({
         hubId: expect.stringMatching(/^hub_/),
         url: `https://${subdomain}.${HOST}`,
@@ -111,14 +127,31 @@ export function hubContract(adapter: string, start: (simulator: HubService) => P
       await hubs.createTenant({ customerId: "cus-1", subdomain, region: "US", idempotencyKey: crypto.randomUUID() });
       await expect(
         hubs.createTenant({ customerId: "cus-2", subdomain, region: "US", idempotencyKey: crypto.randomUUID() }),
-      ).rejects.toEqual(failure({ kind: "final", code: "subdomain_taken", providerMessage: SUBDOMAIN_MESSAGES.taken, field: "subdomain" }));
+      ).rejects.toEqual(
+        failure({
+          kind: "final",
+          code: "subdomain_taken",
+          providerMessage: SUBDOMAIN_MESSAGES.taken,
+          field: "subdomain",
+        }),
+      );
       await expect(
-        hubs.createTenant({ customerId: "cus-2", subdomain: "portal", region: "US", idempotencyKey: crypto.randomUUID() }),
+        hubs.createTenant({
+          customerId: "cus-2",
+          subdomain: "portal",
+          region: "US",
+          idempotencyKey: crypto.randomUUID(),
+        }),
       ).rejects.toEqual(failure({ kind: "final", providerMessage: SUBDOMAIN_MESSAGES.notAllowed, field: "subdomain" }));
     });
 
     it("registers a tenant only once it is added, and either call can be repeated", async () => {
-      const tenant = await hubs.createTenant({ customerId: "cus-1", subdomain: fresh(), region: "US", idempotencyKey: crypto.randomUUID() });
+      const tenant = await hubs.createTenant({
+        customerId: "cus-1",
+        subdomain: fresh(),
+        region: "US",
+        idempotencyKey: crypto.randomUUID(),
+      });
       await expect(hubs.registerTenant(tenant.hubId)).rejects.toEqual(failure({ kind: "final", code: "not_added" }));
       await hubs.addTenant(tenant);
       await hubs.addTenant(tenant);
@@ -128,11 +161,22 @@ export function hubContract(adapter: string, start: (simulator: HubService) => P
     });
 
     it("sets up the administrator on a running Hub, again for a repeat, and refuses a second one", async () => {
-      const tenant = await hubs.createTenant({ customerId: "cus-1", subdomain: fresh(), region: "US", idempotencyKey: crypto.randomUUID() });
-      await expect(hubs.setUpAdmin(tenant.url, ADMIN)).rejects.toEqual(failure({ kind: "retryable", code: "not_running" }));
+      const tenant = await hubs.createTenant({
+        customerId: "cus-1",
+        subdomain: fresh(),
+        region: "US",
+        idempotencyKey: crypto.randomUUID(),
+      });
+      await expect(hubs.setUpAdmin(tenant.url, ADMIN)).rejects.toEqual(
+        failure({ kind: "retryable", code: "not_running" }),
+      );
       later(2 * STARTUP_MS);
       const session = await hubs.setUpAdmin(tenant.url, ADMIN);
-      expect(session).toEqual({ jwt: expect.stringMatching(/^[\w-]+\.[\w-]+\.[\w-]+$/), id: expect.any(String), refreshToken: expect.any(String) });
+      expect(session).toEqual({
+        jwt: expect.stringMatching(/^[\w-]+\.[\w-]+\.[\w-]+$/),
+        id: expect.any(String),
+        refreshToken: expect.any(String),
+      });
       const repeat = await hubs.setUpAdmin(tenant.url, ADMIN);
       expect(repeat.jwt).not.toBe(session.jwt);
       await expect(hubs.setUpAdmin(tenant.url, { ...ADMIN, password: "Other-pass-1" })).rejects.toEqual(
@@ -147,16 +191,26 @@ export function hubContract(adapter: string, start: (simulator: HubService) => P
       const tenant = await runningHub("cus-licenses");
       const { jwt } = await hubs.setUpAdmin(tenant.url, ADMIN);
       const code = signed({ externalLicenseId: `GK-${tenant.hubId}` });
-      await expect(hubs.uploadLicense(tenant.url, code, "not-the-session")).rejects.toEqual(failure({ kind: "final", code: "unauthorized" }));
+      await expect(hubs.uploadLicense(tenant.url, code, "not-the-session")).rejects.toEqual(
+        failure({ kind: "final", code: "unauthorized" }),
+      );
       await expect(hubs.uploadLicense(tenant.url, code.replace("SIGNED", "FORGED"), jwt)).rejects.toEqual(
-        failure({ kind: "final", code: "invalid_license", providerMessage: "The license file's signature is not valid." }),
+        failure({
+          kind: "final",
+          code: "invalid_license",
+          providerMessage: "The license file's signature is not valid.",
+        }),
       );
-      await expect(hubs.uploadLicense(tenant.url, signed({ externalLicenseId: "GK-ON-PREMISE", hasCloudSupport: false }), jwt)).rejects.toEqual(
-        failure({ kind: "final", code: "no_cloud_support" }),
-      );
-      await expect(hubs.uploadLicense(tenant.url, signed({ externalLicenseId: "GK-OLD", validTo: "2026-01-01T00:00:00.000Z" }), jwt)).rejects.toEqual(
-        failure({ kind: "final", code: "license_expired" }),
-      );
+      await expect(
+        hubs.uploadLicense(tenant.url, signed({ externalLicenseId: "GK-ON-PREMISE", hasCloudSupport: false }), jwt),
+      ).rejects.toEqual(failure({ kind: "final", code: "no_cloud_support" }));
+      await expect(
+        hubs.uploadLicense(
+          tenant.url,
+          signed({ externalLicenseId: "GK-OLD", validTo: "2026-01-01T00:00:00.000Z" }),
+          jwt,
+        ),
+      ).rejects.toEqual(failure({ kind: "final", code: "license_expired" }));
 
       const license = await hubs.uploadLicense(tenant.url, code, jwt);
       expect(license).toEqual({
@@ -173,7 +227,9 @@ export function hubContract(adapter: string, start: (simulator: HubService) => P
 
       const other = await runningHub("cus-licenses");
       const otherSession = await hubs.setUpAdmin(other.url, ADMIN);
-      await expect(hubs.uploadLicense(other.url, code, otherSession.jwt)).rejects.toEqual(failure({ kind: "final", code: "license_in_use" }));
+      await expect(hubs.uploadLicense(other.url, code, otherSession.jwt)).rejects.toEqual(
+        failure({ kind: "final", code: "license_in_use" }),
+      );
 
       expect(await hubs.customerLicenses("cus-licenses")).toEqual([license]);
       expect(await hubs.licenseList("cus-licenses", [license.licenseId, "GK-NONE"])).toEqual([license]);
@@ -200,7 +256,12 @@ export function hubContract(adapter: string, start: (simulator: HubService) => P
 
     it("fails, hangs or answers not ready when a fault is armed for a call", async () => {
       injectHubFault(db, "createTenant", { message: "Tenant quota reached." });
-      const request = { customerId: "cus-1", subdomain: fresh(), region: "EU", idempotencyKey: crypto.randomUUID() } as const;
+      const request = {
+        customerId: "cus-1",
+        subdomain: fresh(),
+        region: "EU",
+        idempotencyKey: crypto.randomUUID(),
+      } as const;
       await expect(hubs.createTenant(request)).rejects.toEqual(
         failure({ kind: "final", code: "injected_fault", providerMessage: "Tenant quota reached." }),
       );
@@ -220,12 +281,18 @@ export function hubContract(adapter: string, start: (simulator: HubService) => P
       expect(await hubs.startHub(tenant.url)).toEqual({ running: true });
 
       injectHubFault(db, "setUpAdmin", { mode: "not_ready" });
-      await expect(hubs.setUpAdmin(tenant.url, ADMIN)).rejects.toEqual(failure({ kind: "retryable", code: "not_ready" }));
+      await expect(hubs.setUpAdmin(tenant.url, ADMIN)).rejects.toEqual(
+        failure({ kind: "retryable", code: "not_ready" }),
+      );
 
       // The answer is lost after the administrator was made: the caller cannot tell, and a repeat is safe.
       injectHubFault(db, "setUpAdmin", { mode: "lose" });
-      await expect(hubs.setUpAdmin(tenant.url, ADMIN)).rejects.toEqual(failure({ kind: "unknown", code: "injected_fault" }));
-      await expect(hubs.setUpAdmin(tenant.url, { ...ADMIN, userName: "someone-else" })).rejects.toEqual(failure({ code: "admin_exists" }));
+      await expect(hubs.setUpAdmin(tenant.url, ADMIN)).rejects.toEqual(
+        failure({ kind: "unknown", code: "injected_fault" }),
+      );
+      await expect(hubs.setUpAdmin(tenant.url, { ...ADMIN, userName: "someone-else" })).rejects.toEqual(
+        failure({ code: "admin_exists" }),
+      );
       expect(await hubs.setUpAdmin(tenant.url, ADMIN)).toEqual(expect.objectContaining({ jwt: expect.any(String) }));
 
       // Longer than the HTTP adapter waits (4 s), so over HTTP it is the adapter that gives up.

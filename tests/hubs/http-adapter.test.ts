@@ -13,7 +13,14 @@ describe("Hub service HTTP adapter", () => {
   const simulator = createHubSimulator({ store: db, host: "hub.adapter.test" });
   let server: RunningHubSim;
   const adapter = (options: { token?: string; baseUrl?: string } = {}) =>
-    createHttpHubs({ baseUrl: server.url, token: "adapter-token", host: "hub.adapter.test", timeoutMs: 10_000, backoffMs: 1, ...options });
+    createHttpHubs({
+      baseUrl: server.url,
+      token: "adapter-token",
+      host: "hub.adapter.test",
+      timeoutMs: 10_000,
+      backoffMs: 1,
+      ...options,
+    });
 
   beforeAll(async () => {
     server = await startHubSimServer({ hubs: simulator, token: "adapter-token" });
@@ -37,7 +44,12 @@ describe("Hub service HTTP adapter", () => {
 
   it("tries create tenant once, and a repeat with the same key returns the same tenant", async () => {
     injectHubFault(db, "createTenant", { kind: "retryable" });
-    const request = { customerId: "cus-a", subdomain: "adapter-two", region: "US", idempotencyKey: "key-adapter-two" } as const;
+    const request = {
+      customerId: "cus-a",
+      subdomain: "adapter-two",
+      region: "US",
+      idempotencyKey: "key-adapter-two",
+    } as const;
     await expect(adapter().createTenant(request)).rejects.toMatchObject({ kind: "retryable", code: "injected_fault" });
     const first = await adapter().createTenant(request);
     expect((await adapter().createTenant(request)).hubId).toBe(first.hubId);
@@ -53,12 +65,14 @@ describe("Hub service HTTP adapter", () => {
 
   it("calls a service that cannot be reached retryable: nothing happened", async () => {
     const closed = await freePort();
-    await expect(adapter({ baseUrl: `http://127.0.0.1:${closed}` }).createTenant({
-      customerId: "cus-a",
-      subdomain: "adapter-four",
-      region: "US",
-      idempotencyKey: "key-adapter-four",
-    })).rejects.toMatchObject({ kind: "retryable", code: "network" });
+    await expect(
+      adapter({ baseUrl: `http://127.0.0.1:${closed}` }).createTenant({
+        customerId: "cus-a",
+        subdomain: "adapter-four",
+        region: "US",
+        idempotencyKey: "key-adapter-four",
+      }),
+    ).rejects.toMatchObject({ kind: "retryable", code: "network" });
   });
 });
 
@@ -67,9 +81,15 @@ describe("Hub service configuration", () => {
     expect(parseEnv({})).toMatchObject({ HUB_PROVIDER: "local", HUB_HOST: "hub.gatekeeper.example" });
     const http = { HUB_PROVIDER: "http", HUB_SERVICE_URL: "https://hubs.example.com", HUB_SERVICE_TOKEN: "t" };
     expect(parseEnv(http)).toMatchObject(http);
-    expect(() => parseEnv({ ...http, HUB_SERVICE_TOKEN: "" })).toThrowError(new ConfigError("HUB_SERVICE_TOKEN is required when HUB_PROVIDER=http"));
-    expect(() => parseEnv({ ...http, HUB_SERVICE_URL: "hubs" })).toThrowError(/^HUB_SERVICE_URL must be the Hub service's URL/);
-    expect(() => parseEnv({ HUB_PROVIDER: "cloud" })).toThrowError(new ConfigError("HUB_PROVIDER must be local or http"));
+    expect(() => parseEnv({ ...http, HUB_SERVICE_TOKEN: "" })).toThrowError(
+      new ConfigError("HUB_SERVICE_TOKEN is required when HUB_PROVIDER=http"),
+    );
+    expect(() => parseEnv({ ...http, HUB_SERVICE_URL: "hubs" })).toThrowError(
+      /^HUB_SERVICE_URL must be the Hub service's URL/,
+    );
+    expect(() => parseEnv({ HUB_PROVIDER: "cloud" })).toThrowError(
+      new ConfigError("HUB_PROVIDER must be local or http"),
+    );
     expect(() => parseEnv({ HUB_HOST: "https://hub.example" })).toThrowError(/^HUB_HOST must be a host name/);
   });
 });
@@ -79,14 +99,26 @@ describe("npm run hub-sim", () => {
     const port = await freePort();
     // What `npm run hub-sim` runs, in this process's own child (npx or npm would leave it orphaned on kill).
     const child = spawn(process.execPath, ["--import", "tsx", "scripts/hub-sim.ts"], {
-      env: { ...process.env, HUB_SIM_PORT: String(port), HUB_SERVICE_TOKEN: "sim-token", HUB_SIM_DATABASE_URL: `${process.env.DATABASE_URL}-hub-sim` },
+      env: {
+        ...process.env,
+        HUB_SIM_PORT: String(port),
+        HUB_SERVICE_TOKEN: "sim-token",
+        HUB_SIM_DATABASE_URL: `${process.env.DATABASE_URL}-hub-sim`,
+      },
       stdio: ["ignore", "pipe", "pipe"],
     });
     try {
       let output = "";
       child.stdout.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
-      await vi.waitFor(() => expect(output).toContain(`listening on http://127.0.0.1:${port}`), { timeout: 30_000, interval: 100 });
-      const hubs = createHttpHubs({ baseUrl: `http://127.0.0.1:${port}`, token: "sim-token", host: "hub.gatekeeper.example" });
+      await vi.waitFor(() => expect(output).toContain(`listening on http://127.0.0.1:${port}`), {
+        timeout: 30_000,
+        interval: 100,
+      });
+      const hubs = createHttpHubs({
+        baseUrl: `http://127.0.0.1:${port}`,
+        token: "sim-token",
+        host: "hub.gatekeeper.example",
+      });
       expect(await hubs.checkDomain("standalone")).toBe("available");
     } finally {
       child.kill("SIGTERM");

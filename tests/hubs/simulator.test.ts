@@ -6,7 +6,12 @@ import { createHubSimulator } from "~/server/hubs/simulator/simulator.server";
 describe("Hub simulator", () => {
   it("accepts a license file the portal signed and refuses an edited one", async () => {
     const hubs = createHubSimulator({ store: db, host: "hub.simulator.test" });
-    const tenant = await hubs.createTenant({ customerId: "cus-sim", subdomain: "signed-hub", region: "US", idempotencyKey: "key-signed-hub" });
+    const tenant = await hubs.createTenant({
+      customerId: "cus-sim",
+      subdomain: "signed-hub",
+      region: "US",
+      idempotencyKey: "key-signed-hub",
+    });
     expect(tenant).toMatchObject({ ready: true, running: true });
     const { jwt } = await hubs.setUpAdmin(tenant.url, {
       userName: "sim-admin",
@@ -30,6 +35,10 @@ describe("Hub simulator", () => {
     // Whatever the file's format, changing its last characters breaks its signature.
     const edited = code.slice(0, -6) + (code.endsWith("AAAAAA") ? "BBBBBB" : "AAAAAA");
     await expect(hubs.uploadLicense(tenant.url, edited, jwt)).rejects.toMatchObject({ code: "invalid_license" });
-    expect(await hubs.uploadLicense(tenant.url, code, jwt)).toMatchObject({ licenseId: "GK-SIM-1", nodes: 10, hubId: tenant.hubId });
+    expect(await hubs.uploadLicense(tenant.url, code, jwt)).toMatchObject({
+      licenseId: "GK-SIM-1",
+      nodes: 10,
+      hubId: tenant.hubId,
+    });
   });
 });

@@ -10,7 +10,10 @@ import type { PaymentSourceView, PaymentStepData } from "~/domain/billing-views"
 async function render(data: PaymentStepData, props: Partial<PaymentStepProps> = {}) {
   const url = "http://portal.test/store/subscribe/billing";
   const routes = [
-    { path: "/store/subscribe/billing", element: <PaymentStep data={data} nextLabel="Next: Order" drawerBase="/store/subscribe/billing" {...props} /> },
+    {
+      path: "/store/subscribe/billing",
+      element: <PaymentStep data={data} nextLabel="Next: Order" drawerBase="/store/subscribe/billing" {...props} />,
+    },
   ];
   const handler = createStaticHandler(routes);
   const context = await handler.query(new Request(url));
@@ -18,7 +21,11 @@ async function render(data: PaymentStepData, props: Partial<PaymentStepProps> = 
   return renderToString(
     <MantineProvider>
       <AuthenticityTokenProvider token="csrf-token">
-        <StaticRouterProvider router={createStaticRouter(handler.dataRoutes, context)} context={context} hydrate={false} />
+        <StaticRouterProvider
+          router={createStaticRouter(handler.dataRoutes, context)}
+          context={context}
+          hydrate={false}
+        />
       </AuthenticityTokenProvider>
     </MantineProvider>,
   );
@@ -30,7 +37,13 @@ const visa: PaymentSourceView = {
   status: "valid",
   card: { brand: "visa", last4: "4242", holder: "Dana Whitfield", expiryMonth: 9, expiryYear: 2031 },
 };
-const billingAddress = { firstName: "Dana", line1: "450 Mission Street", city: "San Francisco", zip: "94105", country: "US" };
+const billingAddress = {
+  firstName: "Dana",
+  line1: "450 Mission Street",
+  city: "San Francisco",
+  zip: "94105",
+  country: "US",
+};
 const ready = (change: Partial<Extract<PaymentStepData, { status: "ready" }>> = {}): PaymentStepData => ({
   status: "ready",
   sources: [visa],
@@ -62,7 +75,9 @@ describe("the payment step", () => {
   });
 
   it("disables Next with the spec's reasons written out when there is no card and no address", async () => {
-    const html = await render(ready({ sources: [], preselectedSourceId: null, billingAddress: null, addressesValid: false }));
+    const html = await render(
+      ready({ sources: [], preselectedSourceId: null, billingAddress: null, addressesValid: false }),
+    );
     expect(nextButton(html)).toContain("disabled");
     expect(html).toContain("Please add and select a valid payment method.");
     expect(html).toContain("Please make sure billing &amp; shipping address are valid.");

@@ -29,7 +29,13 @@ const settle = (run: Promise<unknown>) =>
 const cookies = new Map<string, string>();
 async function cookieOf(email: string) {
   if (!cookies.has(email)) {
-    const signedIn = await settle(loginAction({ request: await formRequest("/login", { email, password: "GateKeeper-demo-1" }), params: {}, context: {} }));
+    const signedIn = await settle(
+      loginAction({
+        request: await formRequest("/login", { email, password: "GateKeeper-demo-1" }),
+        params: {},
+        context: {},
+      }),
+    );
     cookies.set(email, cookieFrom(signedIn.headers.get("Set-Cookie")));
   }
   return cookies.get(email) ?? "";
@@ -39,7 +45,13 @@ async function get(route: Route, path: string, email: string, params: Record<str
   return settle(route({ request: getRequest(path, await cookieOf(email)), params, context: {} }));
 }
 
-async function post(route: Route, path: string, email: string, fields: Record<string, string>, params: Record<string, string> = {}) {
+async function post(
+  route: Route,
+  path: string,
+  email: string,
+  fields: Record<string, string>,
+  params: Record<string, string> = {},
+) {
   const request = await formRequest(path, fields, { cookie: await cookieOf(email) });
   return settle(route({ request, params, context: {} }));
 }
@@ -94,7 +106,13 @@ describe("the account page", () => {
         id: "src_demo_visa",
         type: "card",
         status: "valid",
-        card: { brand: "visa", last4: "4242", holder: "Dana Whitfield", expiryMonth: 12, expiryYear: expect.any(Number) },
+        card: {
+          brand: "visa",
+          last4: "4242",
+          holder: "Dana Whitfield",
+          expiryMonth: 12,
+          expiryYear: expect.any(Number),
+        },
       },
     ]);
     expect(data.billingProfile).toMatchObject({ firstName: "Dana", company: "Northwind Clinics" });
@@ -111,11 +129,23 @@ describe("the account page", () => {
 describe("adding a card", () => {
   it("says 'Cannot be empty.' for every missing field and the card, and never writes card data back", async () => {
     expect(findUserByEmail("admin@example.com")?.billingCustomerId).toBeNull();
-    const response = await post(newCardAction, "/account/cards/new", "admin@example.com", { card_expiry: "09 / 31", address_line2: "Floor 2" });
+    const response = await post(newCardAction, "/account/cards/new", "admin@example.com", {
+      card_expiry: "09 / 31",
+      address_line2: "Floor 2",
+    });
     expect(response.status).toBe(422);
     const body = await response.json();
     expect(body.fieldErrors).toEqual(
-      cannotBeEmpty("first_name", "last_name", "address_line1", "address_city", "address_state", "address_zip", "address_country", "card"),
+      cannotBeEmpty(
+        "first_name",
+        "last_name",
+        "address_line1",
+        "address_city",
+        "address_state",
+        "address_zip",
+        "address_country",
+        "card",
+      ),
     );
     expect(body.repopulateFields).toMatchObject({ address_line2: "Floor 2" });
     expect(body.repopulateFields).not.toHaveProperty("card_expiry");
@@ -134,7 +164,10 @@ describe("adding a card", () => {
   });
 
   it("adds the card, and then allows no second one", async () => {
-    const added = await post(newCardAction, "/account/cards/new", "admin@example.com", { ...card("4242 4242 4242 4242"), idempotency_key: "k1" });
+    const added = await post(newCardAction, "/account/cards/new", "admin@example.com", {
+      ...card("4242 4242 4242 4242"),
+      idempotency_key: "k1",
+    });
     expect(added.status).toBe(302);
     expect(added.headers.get("Location")).toBe("/account");
     expect(await toastOf(added)).toEqual({ kind: "success", message: "Successfully added new payment method." });
@@ -144,7 +177,8 @@ describe("adding a card", () => {
       { last4: "4242", holder: "Alex Morgan", expiryMonth: 9, expiryYear: 2031 },
     ]);
 
-    const limit = "Currently only one credit card can be added. Please remove the existing card to use a different credit card.";
+    const limit =
+      "Currently only one credit card can be added. Please remove the existing card to use a different credit card.";
     const drawer = await get(newCardLoader, "/account/cards/new", "admin@example.com");
     expect(drawer.headers.get("Location")).toBe("/account");
     expect(await toastOf(drawer)).toEqual({ kind: "info", message: limit });
@@ -153,40 +187,73 @@ describe("adding a card", () => {
   });
 
   it("rejects a form without the portal's CSRF token", async () => {
-    const request = await formRequest("/account/cards/new", card("4242 4242 4242 4242"), { withCsrf: false, cookie: await cookieOf("admin@example.com") });
+    const request = await formRequest("/account/cards/new", card("4242 4242 4242 4242"), {
+      withCsrf: false,
+      cookie: await cookieOf("admin@example.com"),
+    });
     expect((await settle(newCardAction({ request, params: {}, context: {} }))).status).toBe(403);
   });
 });
 
 describe("replacing a card", () => {
   it("opens only for the user's own card", async () => {
-    expect((await get(replaceLoader, "/account/cards/src_demo_visa/replace", "distributor@example.com", { sourceId: "src_demo_visa" })).status).toBe(404);
-    const mine = await get(replaceLoader, "/account/cards/src_demo_visa/replace", "customer@example.com", { sourceId: "src_demo_visa" });
+    expect(
+      (
+        await get(replaceLoader, "/account/cards/src_demo_visa/replace", "distributor@example.com", {
+          sourceId: "src_demo_visa",
+        })
+      ).status,
+    ).toBe(404);
+    const mine = await get(replaceLoader, "/account/cards/src_demo_visa/replace", "customer@example.com", {
+      sourceId: "src_demo_visa",
+    });
     expect((await mine.json()).replacing).toMatchObject({ id: "src_demo_visa", card: { last4: "4242" } });
-    const foreign = await post(replaceAction, "/account/cards/src_demo_visa/replace", "distributor@example.com", card("4242 4242 4242 4242"), { sourceId: "src_demo_visa" });
+    const foreign = await post(
+      replaceAction,
+      "/account/cards/src_demo_visa/replace",
+      "distributor@example.com",
+      card("4242 4242 4242 4242"),
+      { sourceId: "src_demo_visa" },
+    );
     expect(foreign.status).toBe(404);
   });
 
   it("puts the new card in place of the old one", async () => {
-    const response = await post(replaceAction, "/account/cards/src_demo_visa/replace", "customer@example.com", card("5555 5555 5555 4444"), {
-      sourceId: "src_demo_visa",
-    });
+    const response = await post(
+      replaceAction,
+      "/account/cards/src_demo_visa/replace",
+      "customer@example.com",
+      card("5555 5555 5555 4444"),
+      {
+        sourceId: "src_demo_visa",
+      },
+    );
     expect(await toastOf(response)).toEqual({ kind: "success", message: "Successfully replaced new payment method." });
     const step = await loadPaymentStep(findUserByEmail("customer@example.com")!);
-    expect(step.status === "ready" && step.sources.map((source) => [source.card?.brand, source.id === step.preselectedSourceId])).toEqual([
-      ["mastercard", true],
-    ]);
+    expect(
+      step.status === "ready" &&
+        step.sources.map((source) => [source.card?.brand, source.id === step.preselectedSourceId]),
+    ).toEqual([["mastercard", true]]);
   });
 });
 
 describe("the billing profile drawer", () => {
   it("starts from the user's own details before a billing customer exists", async () => {
     const data = await (await get(profileLoader, "/account/profile", "distributor@example.com")).json();
-    expect(data.defaults).toMatchObject({ first_name: "Ravi", email: "distributor@example.com", phone_country: "GB", line1: "", country: "" });
+    expect(data.defaults).toMatchObject({
+      first_name: "Ravi",
+      email: "distributor@example.com",
+      phone_country: "GB",
+      line1: "",
+      country: "",
+    });
   });
 
   it("says 'Cannot be empty.' for each required field and 'Please select your country.' for the country", async () => {
-    const response = await post(profileAction, "/account/profile", "distributor@example.com", { phone_country: "US", phone: "12" });
+    const response = await post(profileAction, "/account/profile", "distributor@example.com", {
+      phone_country: "US",
+      phone: "12",
+    });
     expect((await response.json()).fieldErrors).toEqual({
       ...cannotBeEmpty("first_name", "last_name", "email", "company", "line1", "city", "state", "zip"),
       phone: "Invalid phone number.",
@@ -214,18 +281,32 @@ describe("the billing profile drawer", () => {
       phone: "+442079460321",
       company: "SecureLine Resellers",
     });
-    expect(payment.billingAddress).toEqual({ firstName: "Ravi", lastName: "Patel", line1: "10 Fleet Street", city: "London", state: "Greater London", zip: "EC4Y 1AA", country: "GB", countryName: "United Kingdom" });
+    expect(payment.billingAddress).toEqual({
+      firstName: "Ravi",
+      lastName: "Patel",
+      line1: "10 Fleet Street",
+      city: "London",
+      state: "Greater London",
+      zip: "EC4Y 1AA",
+      country: "GB",
+      countryName: "United Kingdom",
+    });
   });
 
   it("says 'Error fetching billing profile.' (no form) when the customer cannot be read", async () => {
     billingFaults.inject("retrieveCustomer", { message: "Chargebee is down." });
-    expect((await (await get(profileLoader, "/account/profile", "distributor@example.com")).json()).defaults).toBeNull();
+    expect(
+      (await (await get(profileLoader, "/account/profile", "distributor@example.com")).json()).defaults,
+    ).toBeNull();
   });
 });
 
 describe("the shipping address drawer", () => {
   it("requires a name and a street address, and keeps email, phone, company and line2 optional", async () => {
-    const response = await post(shippingAction, "/account/shipping", "customer@example.com", { phone_country: "US", email: "not-an-email" });
+    const response = await post(shippingAction, "/account/shipping", "customer@example.com", {
+      phone_country: "US",
+      email: "not-an-email",
+    });
     expect((await response.json()).fieldErrors).toEqual({
       ...cannotBeEmpty("first_name", "last_name", "line1", "city", "state", "zip", "country"),
       email: "Invalid Email",
@@ -233,11 +314,32 @@ describe("the shipping address drawer", () => {
   });
 
   it("saves a different address and goes back to the billing address on request", async () => {
-    const shipping = { first_name: "Sam", last_name: "Lee", line1: "9 Dock Road", city: "Oakland", state: "CA", zip: "94607", country: "us", phone_country: "US" };
+    const shipping = {
+      first_name: "Sam",
+      last_name: "Lee",
+      line1: "9 Dock Road",
+      city: "Oakland",
+      state: "CA",
+      zip: "94607",
+      country: "us",
+      phone_country: "US",
+    };
     await post(shippingAction, "/account/shipping", "customer@example.com", shipping);
-    const saved = db.select({ shippingAddress: users.shippingAddress }).from(users).where(eq(users.email, "customer@example.com")).get();
-    expect(saved?.shippingAddress).toMatchObject({ firstName: "Sam", line1: "9 Dock Road", country: "US", phone: "", email: "" });
-    expect((await (await get(shippingLoader, "/account/shipping", "customer@example.com")).json()).hasShippingAddress).toBe(true);
+    const saved = db
+      .select({ shippingAddress: users.shippingAddress })
+      .from(users)
+      .where(eq(users.email, "customer@example.com"))
+      .get();
+    expect(saved?.shippingAddress).toMatchObject({
+      firstName: "Sam",
+      line1: "9 Dock Road",
+      country: "US",
+      phone: "",
+      email: "",
+    });
+    expect(
+      (await (await get(shippingLoader, "/account/shipping", "customer@example.com")).json()).hasShippingAddress,
+    ).toBe(true);
 
     const cleared = await post(shippingAction, "/account/shipping", "customer@example.com", { intent: "clear" });
     expect(await toastOf(cleared)).toMatchObject({ kind: "success" });

@@ -67,27 +67,137 @@ function generator(seed: number) {
     t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
-  const pick = <T,>(items: readonly T[]): T => items[Math.floor(next() * items.length)];
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)];
   return { next, pick };
 }
 
 const FIELDS = [
-  "email", "password", "redirectTo", "sidebar", "subaction", "intent", "firstName", "lastName", "company", "phone",
-  "phone_country", "old_password", "new_password", "confirm_password", "first_name", "last_name", "address_line1",
-  "address_line2", "address_city", "address_state", "address_zip", "address_country", "card_number", "card_expiry",
-  "card_cvc", "card_token", "set_as_primary", "idempotency_key", "line1", "line2", "city", "state", "zip", "country",
-  "hosting", "offsiteAccess", "organization", "tier", "users", "coupon", "payment_source_id", "orderKey", "cycle",
+  "email",
+  "password",
+  "redirectTo",
+  "sidebar",
+  "subaction",
+  "intent",
+  "firstName",
+  "lastName",
+  "company",
+  "phone",
+  "phone_country",
+  "old_password",
+  "new_password",
+  "confirm_password",
+  "first_name",
+  "last_name",
+  "address_line1",
+  "address_line2",
+  "address_city",
+  "address_state",
+  "address_zip",
+  "address_country",
+  "card_number",
+  "card_expiry",
+  "card_cvc",
+  "card_token",
+  "set_as_primary",
+  "idempotency_key",
+  "line1",
+  "line2",
+  "city",
+  "state",
+  "zip",
+  "country",
+  "hosting",
+  "offsiteAccess",
+  "organization",
+  "tier",
+  "users",
+  "coupon",
+  "payment_source_id",
+  "orderKey",
+  "cycle",
 ] as const;
-const PROTOTYPE_KEYS = ["__proto__", "constructor", "prototype", "toString", "hasOwnProperty", "valueOf", "__defineGetter__"];
-const INTENTS = ["apply-coupon", "remove-coupon", "next", "back", "save", "cycle", "cancel", "place-order", "profile", "password", "sign-out-others", "delete", "x"];
+const PROTOTYPE_KEYS = [
+  "__proto__",
+  "constructor",
+  "prototype",
+  "toString",
+  "hasOwnProperty",
+  "valueOf",
+  "__defineGetter__",
+];
+const INTENTS = [
+  "apply-coupon",
+  "remove-coupon",
+  "next",
+  "back",
+  "save",
+  "cycle",
+  "cancel",
+  "place-order",
+  "profile",
+  "password",
+  "sign-out-others",
+  "delete",
+  "x",
+];
 const VALUES = [
-  "", " ", "0", "-1", "1e309", "NaN", "Infinity", "true", "null", "undefined", "[object Object]", "{}", "[]",
-  '{"__proto__":{"isGKAdmin":true}}', "<script>alert(1)</script>", "\" onmouseover=\"alert(1)", "'; drop table users; --",
-  "../../etc/passwd", "/\t/evil.example/", "//evil.example", "javascript:alert(1)", "%00", "\u0000", "\u202e\u0041",
-  "ｆｕｌｌｗｉｄｔｈ", "🙂".repeat(50), "e\u0301\u0301\u0301", "\u200b\u200b", "𝔘𝔫𝔦𝔠𝔬𝔡𝔢", "9".repeat(400), "on", "off",
-  "cloud", "on-premise", "satellite", "yearly", "monthly", "weekly", "core", "advanced", "ultimate", "US", "ZZ", "usa",
-  "4242 4242 4242 4242", "4000 0000 0000 0002", "09 / 31", "13 / 99", "123", "WELCOME10", "../coupons/x", "A/B?c=d",
-  "customer@example.com", "not-an-email", "pm_" + "x".repeat(30), "cust_demo_customer", "00000000-0000-4000-8000-000000000000",
+  "",
+  " ",
+  "0",
+  "-1",
+  "1e309",
+  "NaN",
+  "Infinity",
+  "true",
+  "null",
+  "undefined",
+  "[object Object]",
+  "{}",
+  "[]",
+  '{"__proto__":{"isGKAdmin":true}}',
+  "<script>alert(1)</script>",
+  '" onmouseover="alert(1)',
+  "'; drop table users; --",
+  "../../etc/passwd",
+  "/\t/evil.example/",
+  "//evil.example",
+  "javascript:alert(1)",
+  "%00",
+  "\u0000",
+  "\u202e\u0041",
+  "ｆｕｌｌｗｉｄｔｈ",
+  "🙂".repeat(50),
+  "e\u0301\u0301\u0301",
+  "\u200b\u200b",
+  "𝔘𝔫𝔦𝔠𝔬𝔡𝔢",
+  "9".repeat(400),
+  "on",
+  "off",
+  "cloud",
+  "on-premise",
+  "satellite",
+  "yearly",
+  "monthly",
+  "weekly",
+  "core",
+  "advanced",
+  "ultimate",
+  "US",
+  "ZZ",
+  "usa",
+  "4242 4242 4242 4242",
+  "4000 0000 0000 0002",
+  "09 / 31",
+  "13 / 99",
+  "123",
+  "WELCOME10",
+  "../coupons/x",
+  "A/B?c=d",
+  "customer@example.com",
+  "not-an-email",
+  "pm_" + "x".repeat(30),
+  "cust_demo_customer",
+  "00000000-0000-4000-8000-000000000000",
 ];
 
 interface Malformed {
@@ -120,7 +230,13 @@ function malformedForm(random: ReturnType<typeof generator>, csrf: string, other
   if (withCsrf) entries.push(["csrf", csrf]);
   const sourceId = random.pick(["constructor", "__proto__", "../x", otherSourceId, "pm_unknown", "%2e%2e"]);
   const shape = random.next();
-  if (shape < 0.6) return { contentType: "application/x-www-form-urlencoded", body: new URLSearchParams(entries).toString(), withCsrf, sourceId };
+  if (shape < 0.6)
+    return {
+      contentType: "application/x-www-form-urlencoded",
+      body: new URLSearchParams(entries).toString(),
+      withCsrf,
+      sourceId,
+    };
   if (shape < 0.75) {
     const form = new FormData();
     for (const [name, value] of entries) form.append(name, value);
@@ -130,7 +246,12 @@ function malformedForm(random: ReturnType<typeof generator>, csrf: string, other
   return random.pick<Malformed>([
     { contentType: "application/json", body: json, withCsrf, sourceId },
     { contentType: "text/plain", body: json, withCsrf, sourceId },
-    { contentType: "multipart/form-data; boundary=gk", body: `--gk\r\nContent-Disposition: form-data; name="csrf"\r\n\r\n${csrf}`, withCsrf, sourceId },
+    {
+      contentType: "multipart/form-data; boundary=gk",
+      body: `--gk\r\nContent-Disposition: form-data; name="csrf"\r\n\r\n${csrf}`,
+      withCsrf,
+      sourceId,
+    },
     { contentType: "multipart/form-data", body: "no boundary at all", withCsrf, sourceId },
     { contentType: "application/x-www-form-urlencoded; charset=utf-16", body: "%ZZ=%ZZ&&&==&", withCsrf, sourceId },
   ]);
@@ -139,10 +260,16 @@ function malformedForm(random: ReturnType<typeof generator>, csrf: string, other
 /** Every row of every table that names one of the ids, as text, for a before/after comparison. */
 function rowsNaming(ids: string[]): string[] {
   const tables = sqlite
-    .prepare("select name from sqlite_master where type = 'table' and name not like 'sqlite_%' and name not in ('rate_limits', '__drizzle_migrations')")
+    .prepare(
+      "select name from sqlite_master where type = 'table' and name not like 'sqlite_%' and name not in ('rate_limits', '__drizzle_migrations')",
+    )
     .all() as { name: string }[];
   return tables
-    .flatMap(({ name }) => (sqlite.prepare(`select * from "${name}"`).all() as Record<string, unknown>[]).map((row) => `${name} ${JSON.stringify(row)}`))
+    .flatMap(({ name }) =>
+      (sqlite.prepare(`select * from "${name}"`).all() as Record<string, unknown>[]).map(
+        (row) => `${name} ${JSON.stringify(row)}`,
+      ),
+    )
     .filter((row) => ids.some((id) => row.includes(id)))
     .sort();
 }
@@ -191,7 +318,13 @@ describe("the fuzz suite (issue 9)", { timeout: 300_000 }, () => {
         headers,
         body: form.body,
       });
-      const status = await statusOf(() => action({ request, params: { sourceId: form.sourceId, jobId: form.sourceId }, context: { clientAddress: "192.0.2.200" } }));
+      const status = await statusOf(() =>
+        action({
+          request,
+          params: { sourceId: form.sourceId, jobId: form.sourceId },
+          context: { clientAddress: "192.0.2.200" },
+        }),
+      );
       sent += 1;
       if (status !== 403) passedCsrf += 1;
       expect(status, `${path} form #${index}`).toBeLessThan(500);

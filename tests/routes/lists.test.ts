@@ -46,7 +46,11 @@ describe("the Hubs page", () => {
     const cookie = await customerCookie();
 
     const first = await (await call(hubsLoader, "/hubs", cookie)).json();
-    expect(first).toMatchObject({ query: { type: "all", page: 1 }, pages: Math.ceil((before + 21) / 10), total: before + 21 });
+    expect(first).toMatchObject({
+      query: { type: "all", page: 1 },
+      pages: Math.ceil((before + 21) / 10),
+      total: before + 21,
+    });
     expect(first.hubs).toHaveLength(10);
     const last = await (await call(hubsLoader, `/hubs?page=${first.pages}`, cookie)).json();
     expect(last.hubs).toHaveLength((before + 21) % 10 || 10);
@@ -74,9 +78,18 @@ describe("the Hubs page's Type filter", () => {
     const local = all.filter((hub) => hub.type === "local");
     const data = await (await call(hubsLoader, "/hubs?type=local", cookie)).json();
     expect(data.total).toBe(local.length);
-    expect(data.hubs.map((hub: { type: string }) => hub.type)).toEqual(Array(Math.min(10, local.length)).fill("On-Premise"));
+    expect(data.hubs.map((hub: { type: string }) => hub.type)).toEqual(
+      Array(Math.min(10, local.length)).fill("On-Premise"),
+    );
     const seeded = data.hubs.find((hub: { address: string }) => hub.address === "10.20.0.15");
-    expect(seeded).toMatchObject({ users: "8/10", tokens: 9, passwords: 87, locks: "960/11,022", unlocks: "941/10,870", web: "45/601" });
+    expect(seeded).toMatchObject({
+      users: "8/10",
+      tokens: 9,
+      passwords: 87,
+      locks: "960/11,022",
+      unlocks: "941/10,870",
+      web: "45/601",
+    });
     expect(seeded.licensesUrl).toBe(`/hubs/${seeded.id}/licenses?type=local`);
   });
 });
@@ -91,7 +104,9 @@ describe("a Hub's licenses", () => {
   function hubWithLicenses(): string {
     const hubId = "licenses-test-hub";
     const [template] = db.select().from(hubInstallations).where(eq(hubInstallations.ownerId, owner().id)).all();
-    db.insert(hubInstallations).values({ ...template, id: hubId }).run();
+    db.insert(hubInstallations)
+      .values({ ...template, id: hubId })
+      .run();
     const now = Date.now();
     for (let n = 0; n < 7; n += 1) {
       const expired = n % 2 === 1;
@@ -116,25 +131,48 @@ describe("a Hub's licenses", () => {
     const hubId = hubWithLicenses();
     const base = `/hubs/${hubId}/licenses`;
     const first = await (await hubLicenses(base, hubId, cookie)).json();
-    expect(first).toMatchObject({ total: 7, pages: 2, query: { status: "all", sort: "validFrom", direction: "desc", page: 1 }, closeTo: "/hubs" });
-    expect(first.licenses.map((license: { name: string }) => license.name)).toEqual(["Org G", "Org F", "Org E", "Org D", "Org C"]);
+    expect(first).toMatchObject({
+      total: 7,
+      pages: 2,
+      query: { status: "all", sort: "validFrom", direction: "desc", page: 1 },
+      closeTo: "/hubs",
+    });
+    expect(first.licenses.map((license: { name: string }) => license.name)).toEqual([
+      "Org G",
+      "Org F",
+      "Org E",
+      "Org D",
+      "Org C",
+    ]);
     expect(first.licenses[0].key).toMatch(/^.{15}\.\.\.$/);
 
-    const byName = await (await hubLicenses(`${base}?type=local&licensesSort=name&licensesPage=2`, hubId, cookie)).json();
+    const byName = await (
+      await hubLicenses(`${base}?type=local&licensesSort=name&licensesPage=2`, hubId, cookie)
+    ).json();
     expect(byName.licenses.map((license: { name: string }) => license.name)).toEqual(["Org F", "Org G"]);
     expect(byName.closeTo).toBe("/hubs?type=local");
 
-    const expired = await (await hubLicenses(`${base}?licensesStatus=expired&licensesSort=-nodes`, hubId, cookie)).json();
+    const expired = await (
+      await hubLicenses(`${base}?licensesStatus=expired&licensesSort=-nodes`, hubId, cookie)
+    ).json();
     expect(expired.total).toBe(3);
-    expect(expired.licenses.map((license: { nodes: number; status: string }) => [license.nodes, license.status])).toEqual([
+    expect(
+      expired.licenses.map((license: { nodes: number; status: string }) => [license.nodes, license.status]),
+    ).toEqual([
       [15, "expired"],
       [13, "expired"],
       [11, "expired"],
     ]);
-    const byDaysLeft = await (await hubLicenses(`${base}?licensesStatus=active&licensesSort=-daysLeft`, hubId, cookie)).json();
+    const byDaysLeft = await (
+      await hubLicenses(`${base}?licensesStatus=active&licensesSort=-daysLeft`, hubId, cookie)
+    ).json();
     expect(byDaysLeft.licenses.map((license: { daysLeft: number }) => license.daysLeft)).toEqual([7, 5, 3, 1]);
     const byStatus = await (await hubLicenses(`${base}?licensesSort=status`, hubId, cookie)).json();
-    expect(byStatus.licenses.slice(0, 3).map((license: { status: string }) => license.status)).toEqual(["expired", "expired", "expired"]);
+    expect(byStatus.licenses.slice(0, 3).map((license: { status: string }) => license.status)).toEqual([
+      "expired",
+      "expired",
+      "expired",
+    ]);
 
     for (const [path, location] of [
       [`${base}?licensesSort=key`, base],
@@ -150,11 +188,17 @@ describe("a Hub's licenses", () => {
   it("is empty for a Hub without licenses, and not found for someone else's Hub", async () => {
     const cookie = await customerCookie();
     const [template] = db.select().from(hubInstallations).where(eq(hubInstallations.ownerId, owner().id)).all();
-    db.insert(hubInstallations).values({ ...template, id: "no-licenses-hub" }).run();
-    expect(await (await hubLicenses("/hubs/no-licenses-hub/licenses", "no-licenses-hub", cookie)).json()).toMatchObject({ total: 0, licenses: [] });
+    db.insert(hubInstallations)
+      .values({ ...template, id: "no-licenses-hub" })
+      .run();
+    expect(await (await hubLicenses("/hubs/no-licenses-hub/licenses", "no-licenses-hub", cookie)).json()).toMatchObject(
+      { total: 0, licenses: [] },
+    );
 
     const distributor = db.select().from(users).where(eq(users.email, "distributor@example.com")).get()!;
-    db.insert(hubInstallations).values({ ...template, id: "someone-elses-hub", ownerId: distributor.id }).run();
+    db.insert(hubInstallations)
+      .values({ ...template, id: "someone-elses-hub", ownerId: distributor.id })
+      .run();
     expect((await hubLicenses("/hubs/someone-elses-hub/licenses", "someone-elses-hub", cookie)).status).toBe(404);
   });
 });

@@ -25,22 +25,33 @@ async function cookieOf(email: string, password = PASSWORD) {
   return cookieFrom(response.headers.get("Set-Cookie"));
 }
 
-const openAccount = (cookie: string) => respond(() => accountLoader({ request: getRequest("/account", cookie), params: {}, context: {} }));
+const openAccount = (cookie: string) =>
+  respond(() => accountLoader({ request: getRequest("/account", cookie), params: {}, context: {} }));
 const postAccount = async (cookie: string, fields: Record<string, string>) =>
-  respond(async () => accountAction({ request: await formRequest("/account", fields, { cookie }), params: {}, context: {} }));
+  respond(async () =>
+    accountAction({ request: await formRequest("/account", fields, { cookie }), params: {}, context: {} }),
+  );
 
 describe("open redirects (issue 9 §1)", { timeout: 60_000 }, () => {
   it("send a signed-in visitor of /login?redirectTo=/\\t/evil.example/ home, and the sidebar form too", async () => {
     const cookie = await cookieOf("customer@example.com");
     const fromLogin = await respond(() =>
-      loginLoader({ request: getRequest("/login?redirectTo=%2F%09%2Fevil.example%2F", cookie), params: {}, context: {} }),
+      loginLoader({
+        request: getRequest("/login?redirectTo=%2F%09%2Fevil.example%2F", cookie),
+        params: {},
+        context: {},
+      }),
     );
     expect(fromLogin.headers.get("Location")).toBe("/home");
     const afterSignIn = await signIn("customer@example.com", PASSWORD, "/\\evil.example");
     expect(afterSignIn.headers.get("Location")).toBe("/home");
     const fromSidebar = await respond(async () =>
       sidebarAction({
-        request: await formRequest("/preferences/sidebar", { sidebar: "open", redirectTo: "/\t/evil.example/" }, { cookie }),
+        request: await formRequest(
+          "/preferences/sidebar",
+          { sidebar: "open", redirectTo: "/\t/evil.example/" },
+          { cookie },
+        ),
         params: {},
         context: {},
       }),
@@ -57,14 +68,20 @@ describe("server-side sessions (issue 9 §3)", { timeout: 60_000 }, () => {
     const payload = Buffer.from(decodeURIComponent(token).split(".")[0], "base64").toString();
     expect(payload).toMatch(/^"[A-Za-z0-9_-]{43}"$/);
     const user = findUserByEmail("distributor@example.com");
-    const rows = db.select().from(sessions).where(eq(sessions.userId, user?.id ?? "")).all();
+    const rows = db
+      .select()
+      .from(sessions)
+      .where(eq(sessions.userId, user?.id ?? ""))
+      .all();
     expect(rows.at(-1)).toMatchObject({ userAgent: "Test browser for distributor@example.com" });
   });
 
   it("end at sign-out: a copy of the cookie taken before opens nothing", async () => {
     const cookie = await cookieOf("customer@example.com");
     expect((await openAccount(cookie)).status).toBe(200);
-    const out = await respond(async () => logoutAction({ request: await formRequest("/logout", {}, { cookie }), params: {}, context: {} }));
+    const out = await respond(async () =>
+      logoutAction({ request: await formRequest("/logout", {}, { cookie }), params: {}, context: {} }),
+    );
     expect(out.headers.get("Location")).toBe("/login");
     const copied = await openAccount(cookie);
     expect(copied.status).toBe(302);
@@ -125,13 +142,20 @@ describe("passwords and CSRF (issue 9 §10)", { timeout: 60_000 }, () => {
 
   it("throttle the password change form", async () => {
     const cookie = await cookieOf("customer@example.com");
-    const wrong = { subaction: "password", old_password: "Not-the-password-1", new_password: "Brand-new-pass-1", confirm_password: "Brand-new-pass-1" };
+    const wrong = {
+      subaction: "password",
+      old_password: "Not-the-password-1",
+      new_password: "Brand-new-pass-1",
+      confirm_password: "Brand-new-pass-1",
+    };
     for (let attempt = 0; attempt < 5; attempt += 1) {
       const body = await (await postAccount(cookie, wrong)).json();
       expect(body.fieldErrors.old_password).toBe("The current password is incorrect.");
     }
     const body = await (await postAccount(cookie, wrong)).json();
-    expect(body.fieldErrors.old_password).toMatch(/^Too many password change attempts\. Please wait \d+ minutes? and try again\.$/);
+    expect(body.fieldErrors.old_password).toMatch(
+      /^Too many password change attempts\. Please wait \d+ minutes? and try again\.$/,
+    );
   });
 
   it("bind the CSRF token to the session: another session's (or an anonymous) token is refused", async () => {
@@ -143,14 +167,21 @@ describe("passwords and CSRF (issue 9 §10)", { timeout: 60_000 }, () => {
     const sessionOfMine = mine.split("; ").find((pair) => pair.startsWith("__gk_session=")) ?? "";
     const forged = new Request("http://portal.test/account", {
       method: "POST",
-      headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: `${sessionOfMine}; ${csrfCookieOfTheirs}` },
+      headers: {
+        "Content-Type": "application/x-www-form-urlencoded",
+        Cookie: `${sessionOfMine}; ${csrfCookieOfTheirs}`,
+      },
       body: new URLSearchParams({ subaction: "sign-out-others", csrf: token }),
     });
     expect((await respond(() => accountAction({ request: forged, params: {}, context: {} }))).status).toBe(403);
   });
 
   it("use the __Host- prefix for the session and CSRF cookies over HTTPS", async () => {
-    const request = await formRequest("/login", { email: "customer@example.com", password: PASSWORD }, { origin: "https://portal.test" });
+    const request = await formRequest(
+      "/login",
+      { email: "customer@example.com", password: PASSWORD },
+      { origin: "https://portal.test" },
+    );
     const response = await respond(() => loginAction({ request, params: {}, context: {} }));
     const setCookie = response.headers.get("Set-Cookie") ?? "";
     expect(setCookie).toMatch(/__Host-gk_session=[^,]*Path=\/[^,]*Secure/);

@@ -17,12 +17,20 @@ async function signedInCookie(email: string): Promise<string> {
   return cookieFrom(response.headers.get("Set-Cookie"));
 }
 
-const call = (loader: (args: LoaderFunctionArgs) => Promise<unknown>, path: string, cookie = "", params: Record<string, string> = {}) =>
-  respond(async () => loader({ request: getRequest(path, cookie), params, context: {} }));
+const call = (
+  loader: (args: LoaderFunctionArgs) => Promise<unknown>,
+  path: string,
+  cookie = "",
+  params: Record<string, string> = {},
+) => respond(async () => loader({ request: getRequest(path, cookie), params, context: {} }));
 
 describe("signing in", () => {
   it("starts an httpOnly, SameSite=Lax session and goes where the user was going", async () => {
-    const request = await formRequest("/login", { email: "Customer@Example.com", password: PASSWORD, redirectTo: "/hubs?new=true" });
+    const request = await formRequest("/login", {
+      email: "Customer@Example.com",
+      password: PASSWORD,
+      redirectTo: "/hubs?new=true",
+    });
     const response = await respond(async () => loginAction({ request, params: {}, context: {} }));
     expect(response.status).toBe(302);
     expect(response.headers.get("Location")).toBe("/hubs?new=true");
@@ -35,23 +43,36 @@ describe("signing in", () => {
 
   it("marks the session cookie Secure when the portal is reached over HTTPS", async () => {
     // scripts/server.mjs makes the URL https: from the socket, or from X-Forwarded-Proto through TRUST_PROXY hops.
-    const request = await formRequest("/login", { email: "customer@example.com", password: PASSWORD }, { origin: "https://portal.test" });
+    const request = await formRequest(
+      "/login",
+      { email: "customer@example.com", password: PASSWORD },
+      { origin: "https://portal.test" },
+    );
     const response = await respond(async () => loginAction({ request, params: {}, context: {} }));
     expect(response.headers.get("Set-Cookie")).toMatch(/__Host-gk_session=[^;]+;.*Secure/i);
   });
 
   it("never redirects to another site after sign-in", async () => {
-    const request = await formRequest("/login", { email: "customer@example.com", password: PASSWORD, redirectTo: "//evil.example/steal" });
+    const request = await formRequest("/login", {
+      email: "customer@example.com",
+      password: PASSWORD,
+      redirectTo: "//evil.example/steal",
+    });
     const response = await respond(async () => loginAction({ request, params: {}, context: {} }));
     expect(response.headers.get("Location")).toBe("/home");
   });
 
   it("answers an empty or malformed form with a message per field, keeping the email and never the password", async () => {
     for (const [form, fieldErrors] of [
-      [{ email: "", password: "" }, { email: "Enter your email address.", password: "Enter your password." }],
+      [
+        { email: "", password: "" },
+        { email: "Enter your email address.", password: "Enter your password." },
+      ],
       [{ email: "not-an-email", password: PASSWORD }, { email: "Enter a valid email address." }],
     ] as const) {
-      const response = await respond(async () => loginAction({ request: await formRequest("/login", form), params: {}, context: {} }));
+      const response = await respond(async () =>
+        loginAction({ request: await formRequest("/login", form), params: {}, context: {} }),
+      );
       expect(response.status).toBe(422);
       expect(await response.json()).toEqual({ fieldErrors, email: form.email });
     }
@@ -73,17 +94,27 @@ describe("signing in", () => {
   it("stops trying after repeated failures for the same account", async () => {
     const attempt = async (password: string) =>
       respond(async () =>
-        loginAction({ request: await formRequest("/login", { email: "mallory@example.com", password }), params: {}, context: {} }),
+        loginAction({
+          request: await formRequest("/login", { email: "mallory@example.com", password }),
+          params: {},
+          context: {},
+        }),
       );
     for (let failures = 0; failures < 5; failures += 1) expect((await attempt("wrong")).status).toBe(401);
     const blocked = await attempt(PASSWORD);
     expect(blocked.status).toBe(429);
     expect(blocked.headers.get("Retry-After")).toMatch(/^\d+$/);
-    expect((await blocked.json()).formError).toMatch(/^Too many failed sign-in attempts\. Please wait 15 minutes and try again\.$/);
+    expect((await blocked.json()).formError).toMatch(
+      /^Too many failed sign-in attempts\. Please wait 15 minutes and try again\.$/,
+    );
   });
 
   it("rejects a form posted without the portal's CSRF token", async () => {
-    const request = await formRequest("/login", { email: "customer@example.com", password: PASSWORD }, { withCsrf: false });
+    const request = await formRequest(
+      "/login",
+      { email: "customer@example.com", password: PASSWORD },
+      { withCsrf: false },
+    );
     const response = await respond(async () => loginAction({ request, params: {}, context: {} }));
     expect(response.status).toBe(403);
   });
@@ -127,7 +158,9 @@ describe("portal pages", () => {
     expect(forCustomer.status).toBe(403);
     const forAdmin = await call(adminLoader, "/admin/customers", await signedInCookie("admin@example.com"));
     const { customers } = await forAdmin.json();
-    expect(customers.map((customer: { email: string; licenseCount: number }) => [customer.email, customer.licenseCount])).toEqual([
+    expect(
+      customers.map((customer: { email: string; licenseCount: number }) => [customer.email, customer.licenseCount]),
+    ).toEqual([
       ["admin@example.com", 0],
       ["distributor@example.com", 0],
       ["customer@example.com", 4],

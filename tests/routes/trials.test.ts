@@ -16,7 +16,13 @@ import { cookieFrom, formRequest, getRequest, respond } from "../support/request
 const cookies = new Map<string, string>();
 async function cookieOf(email: string) {
   if (!cookies.has(email)) {
-    const signedIn = await respond(async () => loginAction({ request: await formRequest("/login", { email, password: "GateKeeper-demo-1" }), params: {}, context: {} }));
+    const signedIn = await respond(async () =>
+      loginAction({
+        request: await formRequest("/login", { email, password: "GateKeeper-demo-1" }),
+        params: {},
+        context: {},
+      }),
+    );
     cookies.set(email, cookieFrom(signedIn.headers.get("Set-Cookie")));
   }
   return cookies.get(email) ?? "";
@@ -30,12 +36,15 @@ const get = async (loader: Loader, path: string, email: string, params: Record<s
 
 function giveTrial(email: string) {
   const user = findUserByEmail(email)!;
-  db.insert(trials).values({ id: `trial-${email}`, userId: user.id, hubType: "onpremise", nodes: 5, employees: 5, duration: 15 }).run();
+  db.insert(trials)
+    .values({ id: `trial-${email}`, userId: user.id, hubType: "onpremise", nodes: 5, employees: 5, duration: 15 })
+    .run();
 }
 
 beforeEach(() => {
   db.delete(trials).run();
-  for (const email of [CUSTOMER, DISTRIBUTOR]) for (const wizard of Object.values(TRIAL_WIZARDS)) wizard.clear(findUserByEmail(email)!.id);
+  for (const email of [CUSTOMER, DISTRIBUTOR])
+    for (const wizard of Object.values(TRIAL_WIZARDS)) wizard.clear(findUserByEmail(email)!.id);
 });
 
 describe("trial eligibility on the server", () => {
@@ -46,7 +55,11 @@ describe("trial eligibility on the server", () => {
     expect(step.status).toBe(302);
     expect(step.headers.get("Location")).toBe("/trial");
     const posted = await respond(async () =>
-      welcomeAction({ request: await formRequest("/trial/onpremise/welcome", {}, { cookie: await cookieOf(CUSTOMER) }), params: { hubType: "onpremise" }, context: {} }),
+      welcomeAction({
+        request: await formRequest("/trial/onpremise/welcome", {}, { cookie: await cookieOf(CUSTOMER) }),
+        params: { hubType: "onpremise" },
+        context: {},
+      }),
     );
     expect(posted.headers.get("Location")).toBe("/trial");
   });
@@ -68,10 +81,20 @@ describe("a bookmarked trial step", () => {
     const cookie = await cookieOf(CUSTOMER);
     const early = await get(licenseLoader, "/trial/onpremise/license", CUSTOMER, { hubType: "onpremise" });
     expect(early.headers.get("Location")).toBe("/trial/onpremise/welcome");
-    await respond(async () => welcomeAction({ request: await formRequest("/trial/onpremise/welcome", {}, { cookie }), params: { hubType: "onpremise" }, context: {} }));
+    await respond(async () =>
+      welcomeAction({
+        request: await formRequest("/trial/onpremise/welcome", {}, { cookie }),
+        params: { hubType: "onpremise" },
+        context: {},
+      }),
+    );
     const refused = await respond(async () =>
       licenseAction({
-        request: await formRequest("/trial/onpremise/license", { nodes: "0", employees: "9", duration: "40", startDate: "2000-01-01" }, { cookie }),
+        request: await formRequest(
+          "/trial/onpremise/license",
+          { nodes: "0", employees: "9", duration: "40", startDate: "2000-01-01" },
+          { cookie },
+        ),
         params: { hubType: "onpremise" },
         context: {},
       }),
@@ -81,14 +104,30 @@ describe("a bookmarked trial step", () => {
     const today = new Date().toISOString().slice(0, 10);
     const saved = await respond(async () =>
       licenseAction({
-        request: await formRequest("/trial/onpremise/license", { nodes: "7", employees: "9", duration: "15", startDate: today }, { cookie }),
+        request: await formRequest(
+          "/trial/onpremise/license",
+          { nodes: "7", employees: "9", duration: "15", startDate: today },
+          { cookie },
+        ),
         params: { hubType: "onpremise" },
         context: {},
       }),
     );
     expect(saved.headers.get("Location")).toBe("/trial/onpremise/hardware");
     const draft = TRIAL_WIZARDS.onpremise.read(findUserByEmail(CUSTOMER)!.id).data;
-    expect(draft).toMatchObject({ nodes: 7, employees: 9, duration: 15, startDate: today, completed: ["welcome", "license"] });
-    expect(db.select().from(trials).where(eq(trials.userId, findUserByEmail(CUSTOMER)!.id)).all()).toHaveLength(0);
+    expect(draft).toMatchObject({
+      nodes: 7,
+      employees: 9,
+      duration: 15,
+      startDate: today,
+      completed: ["welcome", "license"],
+    });
+    expect(
+      db
+        .select()
+        .from(trials)
+        .where(eq(trials.userId, findUserByEmail(CUSTOMER)!.id))
+        .all(),
+    ).toHaveLength(0);
   });
 });

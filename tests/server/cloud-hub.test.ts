@@ -41,7 +41,13 @@ function confirmDeployment(subdomain: string) {
     subdomain,
     region: "EU",
     licenseId: demoLicenseId,
-    administrator: { userName: "ada-admin", firstName: "Ada", lastName: "Lovelace", phoneNumber: "", email: "ada@example.com" },
+    administrator: {
+      userName: "ada-admin",
+      firstName: "Ada",
+      lastName: "Lovelace",
+      phoneNumber: "",
+      email: "ada@example.com",
+    },
     sealedPassword: sealSecret(PASSWORD),
     completed: ["url", "license", "admin"],
   });
@@ -53,7 +59,8 @@ function confirmDeployment(subdomain: string) {
 }
 
 const job = (id: string) => findOwnedJob(customer().id, id)!;
-const tenantsNamed = (subdomain: string) => db.select().from(hubTenants).where(eq(hubTenants.subdomain, subdomain)).all();
+const tenantsNamed = (subdomain: string) =>
+  db.select().from(hubTenants).where(eq(hubTenants.subdomain, subdomain)).all();
 
 describe("deploying a cloud Hub", () => {
   it("creates, connects and starts the Hub, sets up its administrator, uploads the license and lists the Hub", async () => {
@@ -66,9 +73,18 @@ describe("deploying a cloud Hub", () => {
     const [tenant] = tenantsNamed("ada-clinic");
     expect(tenant).toMatchObject({ customerId: user.id, region: 2 });
     expect(tenant.registeredAt).not.toBeNull();
-    expect(db.select().from(hubAdmins).where(eq(hubAdmins.hubId, tenant.id)).get()).toMatchObject({ userName: "ada-admin" });
-    expect(db.select().from(hubLicenses).where(eq(hubLicenses.hubId, tenant.id)).get()).toMatchObject({ licenseId: "GK-NWC-2026-0002" });
-    expect(db.select().from(hubInstallations).where(eq(hubInstallations.id, tenant.id)).get()).toMatchObject({ ownerId: user.id, type: "cloud", url: tenant.url, maxUsers: 25 });
+    expect(db.select().from(hubAdmins).where(eq(hubAdmins.hubId, tenant.id)).get()).toMatchObject({
+      userName: "ada-admin",
+    });
+    expect(db.select().from(hubLicenses).where(eq(hubLicenses.hubId, tenant.id)).get()).toMatchObject({
+      licenseId: "GK-NWC-2026-0002",
+    });
+    expect(db.select().from(hubInstallations).where(eq(hubInstallations.id, tenant.id)).get()).toMatchObject({
+      ownerId: user.id,
+      type: "cloud",
+      url: tenant.url,
+      maxUsers: 25,
+    });
     expect(db.select().from(licenses).where(eq(licenses.id, demoLicenseId)).get()?.isUsed).toBe(true);
     expect(selectableLicense(user.id, demoLicenseId)).toBeNull();
     // The typed password is gone from the job, and the draft that held it sealed is cleared.
@@ -96,7 +112,11 @@ describe("deploying a cloud Hub", () => {
 
   it("refuses a stale confirmation before any Hub exists", () => {
     const user = customer();
-    cloudHubWizard.save(user.id, { subdomain: "stale-clinic", licenseId: demoLicenseId, completed: ["url", "license"] });
+    cloudHubWizard.save(user.id, {
+      subdomain: "stale-clinic",
+      licenseId: demoLicenseId,
+      completed: ["url", "license"],
+    });
     expect(deploy(user.id, "cloud-hub:x:y")).toEqual({ stale: true });
   });
 
@@ -104,14 +124,24 @@ describe("deploying a cloud Hub", () => {
     hubFaults.inject("registerTenant", { message: "The Hub service refused the request." });
     const id = confirmDeployment("resume-clinic");
     await runJobs();
-    expect(job(id)).toMatchObject({ status: "failed", error: { title: DEPLOYMENT_FAILURES.register.title, message: DEPLOYMENT_FAILURES.register.message } });
+    expect(job(id)).toMatchObject({
+      status: "failed",
+      error: { title: DEPLOYMENT_FAILURES.register.title, message: DEPLOYMENT_FAILURES.register.message },
+    });
     expect(tenantsNamed("resume-clinic")).toHaveLength(1);
 
     expect(retryJob(customer().id, id)).toBe(true);
     await runJobs();
     expect(job(id).status).toBe("succeeded");
     expect(tenantsNamed("resume-clinic")).toHaveLength(1);
-    expect(db.select().from(hubTenants).where(eq(hubTenants.customerId, customer().id)).all().filter((row) => row.subdomain.startsWith("resume"))).toHaveLength(1);
+    expect(
+      db
+        .select()
+        .from(hubTenants)
+        .where(eq(hubTenants.customerId, customer().id))
+        .all()
+        .filter((row) => row.subdomain.startsWith("resume")),
+    ).toHaveLength(1);
   });
 
   it("offers Try again 30 s after registering was interrupted, and refuses it before on the server too", async () => {
@@ -120,10 +150,22 @@ describe("deploying a cloud Hub", () => {
     await runJobs();
     expect(job(id)).toMatchObject({ status: "failed", error: { title: DEPLOYMENT_FAILURES.register.title } });
     const login = await formRequest("/login", { email: "customer@example.com", password: "GateKeeper-demo-1" });
-    const cookie = cookieFrom((await respond(() => loginAction({ request: login, params: {}, context: {} }))).headers.get("Set-Cookie"));
+    const cookie = cookieFrom(
+      (await respond(() => loginAction({ request: login, params: {}, context: {} }))).headers.get("Set-Cookie"),
+    );
     const path = `/hubs/deployments/${id}`;
-    const page = async () => (await respond(() => progressLoader({ request: getRequest(path, cookie), params: { jobId: id }, context: {} }))).json();
-    const retry = async () => respond(async () => progressAction({ request: await formRequest(path, { intent: "retry" }, { cookie }), params: { jobId: id }, context: {} }));
+    const page = async () =>
+      (
+        await respond(() => progressLoader({ request: getRequest(path, cookie), params: { jobId: id }, context: {} }))
+      ).json();
+    const retry = async () =>
+      respond(async () =>
+        progressAction({
+          request: await formRequest(path, { intent: "retry" }, { cookie }),
+          params: { jobId: id },
+          context: {},
+        }),
+      );
 
     const waiting = await page();
     expect(waiting.retryInSeconds).toBeGreaterThan(25);
@@ -132,7 +174,10 @@ describe("deploying a cloud Hub", () => {
     expect(job(id).status).toBe("failed");
 
     // 30 seconds later (the job stopped that long ago) the retry opens and resumes the same deployment.
-    db.update(jobs).set({ updatedAt: new Date(Date.now() - 30_001) }).where(eq(jobs.id, id)).run();
+    db.update(jobs)
+      .set({ updatedAt: new Date(Date.now() - 30_001) })
+      .where(eq(jobs.id, id))
+      .run();
     expect((await page()).retryInSeconds).toBe(0);
     expect((await retry()).status).toBe(302);
     expect(job(id).status).toBe("queued");
@@ -174,7 +219,10 @@ describe("deploying a cloud Hub", () => {
       hubFaults.inject(call, { message: "Injected." });
       const id = confirmDeployment(subdomain);
       await runJobs();
-      expect(job(id), call).toMatchObject({ status: "failed", error: { title: screen.title, message: screen.message } });
+      expect(job(id), call).toMatchObject({
+        status: "failed",
+        error: { title: screen.title, message: screen.message },
+      });
       retryJob(customer().id, id);
       await runJobs();
       expect(job(id).status, call).toBe("succeeded");
@@ -197,7 +245,16 @@ describe("the licenses a cloud Hub can be made from", () => {
 
   it("are unused, with cloud support, not expired more than a day ago, newest first, searchable and paged in SQL", () => {
     const owner = findUserByEmail("distributor@example.com")!.id;
-    const add = (id: string, changes: { isUsed?: boolean; hasCloudSupport?: boolean; validFrom?: number; validTo?: number; name?: string } = {}) => {
+    const add = (
+      id: string,
+      changes: {
+        isUsed?: boolean;
+        hasCloudSupport?: boolean;
+        validFrom?: number;
+        validTo?: number;
+        name?: string;
+      } = {},
+    ) => {
       const { isUsed = false, hasCloudSupport = true, validFrom = -10, validTo = 100, name = `Picker ${id}` } = changes;
       db.insert(licenses)
         .values(
@@ -230,7 +287,11 @@ describe("the licenses a cloud Hub can be made from", () => {
     expect(page("picker")).toMatchObject({ total: 2 });
     expect(page("picker").licenses.map((license) => license.externalLicenseId)).toEqual(["GK-PICK-new", "GK-PICK-old"]);
     expect(page("").total).toBe(8);
-    expect(page("", 2).licenses.map((license) => license.externalLicenseId)).toEqual(["GK-PICK-bulk-2", "GK-PICK-bulk-3", "GK-PICK-bulk-4"]);
+    expect(page("", 2).licenses.map((license) => license.externalLicenseId)).toEqual([
+      "GK-PICK-bulk-2",
+      "GK-PICK-bulk-3",
+      "GK-PICK-bulk-4",
+    ]);
     // Search by license id, in any case; % and _ are searched for as themselves.
     expect(page("gk-pick-OLD").licenses.map((license) => license.externalLicenseId)).toEqual(["GK-PICK-old"]);
     expect(page("100%_").licenses.map((license) => license.externalLicenseId)).toEqual(["GK-PICK-just-expired"]);

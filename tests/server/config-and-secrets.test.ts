@@ -21,12 +21,16 @@ describe("configuration", () => {
     const signingKey = generateKeyPairSync("ed25519").privateKey.export({ type: "pkcs8", format: "pem" }).toString();
     expect(() => parseEnv({ SEED_DEMO: "false" })).toThrowError(/^SESSION_SECRET is required unless SEED_DEMO=true/);
     expect(() => parseEnv({ SEED_DEMO: "false", SESSION_SECRET: "x".repeat(32) })).toThrowError(
-      new ConfigError("LICENSE_SIGNING_KEY is required unless SEED_DEMO=true (e.g. `openssl genpkey -algorithm ed25519`)"),
+      new ConfigError(
+        "LICENSE_SIGNING_KEY is required unless SEED_DEMO=true (e.g. `openssl genpkey -algorithm ed25519`)",
+      ),
     );
     const real = parseEnv({ SEED_DEMO: "false", SESSION_SECRET: "x".repeat(32), LICENSE_SIGNING_KEY: signingKey });
     expect(real.SEED_DEMO).toBe(false);
     // A PEM in one line, its line breaks written as \n, as environment files carry it.
-    expect(parseEnv({ LICENSE_SIGNING_KEY: signingKey.replace(/\n/g, "\\n") }).LICENSE_SIGNING_KEY).toBe(signingKey.trim());
+    expect(parseEnv({ LICENSE_SIGNING_KEY: signingKey.replace(/\n/g, "\\n") }).LICENSE_SIGNING_KEY).toBe(
+      signingKey.trim(),
+    );
   });
 
   it("accepts only an Ed25519 private key for signing licenses", () => {
@@ -40,8 +44,12 @@ describe("configuration", () => {
 
   it("seeds the public demo accounts under NODE_ENV=production only when SEED_DEMO=true says so (issue 9 §4)", () => {
     const signingKey = generateKeyPairSync("ed25519").privateKey.export({ type: "pkcs8", format: "pem" }).toString();
-    expect(() => parseEnv({ NODE_ENV: "production" })).toThrowError(/^SESSION_SECRET is required unless SEED_DEMO=true/);
-    expect(parseEnv({ NODE_ENV: "production", SESSION_SECRET: "x".repeat(32), LICENSE_SIGNING_KEY: signingKey }).SEED_DEMO).toBe(false);
+    expect(() => parseEnv({ NODE_ENV: "production" })).toThrowError(
+      /^SESSION_SECRET is required unless SEED_DEMO=true/,
+    );
+    expect(
+      parseEnv({ NODE_ENV: "production", SESSION_SECRET: "x".repeat(32), LICENSE_SIGNING_KEY: signingKey }).SEED_DEMO,
+    ).toBe(false);
     expect(parseEnv({ NODE_ENV: "production", SEED_DEMO: "true" }).SEED_DEMO).toBe(true);
     expect(parseEnv({ NODE_ENV: "development" }).SEED_DEMO).toBe(true);
   });

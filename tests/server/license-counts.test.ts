@@ -23,7 +23,14 @@ const DAY = 24 * 60 * 60 * 1000;
 function newOwner(): string {
   const id = randomUUID();
   db.insert(users)
-    .values({ id, email: `counts-${id}@example.com`, passwordHash: "x", firstName: "Casey", lastName: "Count", company: "Counting Ltd" })
+    .values({
+      id,
+      email: `counts-${id}@example.com`,
+      passwordHash: "x",
+      firstName: "Casey",
+      lastName: "Count",
+      company: "Counting Ltd",
+    })
     .run();
   return id;
 }
@@ -47,7 +54,8 @@ function addLicenses(ownerId: string, n: number, validFrom: (i: number) => numbe
 }
 
 /** What the owner holds, counted the slow way. */
-const counted = (ownerId: string) => db.select({ n: count() }).from(licenses).where(eq(licenses.ownerId, ownerId)).get()?.n ?? 0;
+const counted = (ownerId: string) =>
+  db.select({ n: count() }).from(licenses).where(eq(licenses.ownerId, ownerId)).get()?.n ?? 0;
 
 describe("an owner's license total (license_counts, kept by triggers)", () => {
   it("is 0 for an owner who never held a license, and follows inserts and deletes", () => {
@@ -55,7 +63,9 @@ describe("an owner's license total (license_counts, kept by triggers)", () => {
     expect(licenseTotal(owner)).toBe(0);
     addLicenses(owner, 12, (i) => Date.UTC(2026, 0, 1 + i));
     expect(licenseTotal(owner)).toBe(12);
-    db.delete(licenses).where(eq(licenses.externalLicenseId, `GK-COUNT-${owner.slice(0, 8)}-003`)).run();
+    db.delete(licenses)
+      .where(eq(licenses.externalLicenseId, `GK-COUNT-${owner.slice(0, 8)}-003`))
+      .run();
     expect(licenseTotal(owner)).toBe(11);
     db.delete(licenses).where(eq(licenses.ownerId, owner)).run();
     expect(licenseTotal(owner)).toBe(0);
@@ -85,7 +95,14 @@ describe("an owner's license total (license_counts, kept by triggers)", () => {
   it("counts a trial's license", () => {
     const owner = newOwner();
     const user = findUserById(owner)!;
-    const request = { id: randomUUID(), user, hubType: "cloud" as const, nodes: 10, startDate: new Date().toISOString().slice(0, 10), duration: 30 };
+    const request = {
+      id: randomUUID(),
+      user,
+      hubType: "cloud" as const,
+      nodes: 10,
+      startDate: new Date().toISOString().slice(0, 10),
+      duration: 30,
+    };
     createTrialLicense(request);
     createTrialLicense(request);
     expect(licenseTotal(owner)).toBe(1);
@@ -94,7 +111,10 @@ describe("an owner's license total (license_counts, kept by triggers)", () => {
   it("moves with a license that changes owner, and goes with a deleted owner", () => {
     const [from, to] = [newOwner(), newOwner()];
     addLicenses(from, 3, (i) => Date.UTC(2026, 1, 1 + i));
-    db.update(licenses).set({ ownerId: to }).where(eq(licenses.externalLicenseId, `GK-COUNT-${from.slice(0, 8)}-001`)).run();
+    db.update(licenses)
+      .set({ ownerId: to })
+      .where(eq(licenses.externalLicenseId, `GK-COUNT-${from.slice(0, 8)}-001`))
+      .run();
     expect([licenseTotal(from), licenseTotal(to)]).toEqual([2, 1]);
     // Updating other columns leaves both alone.
     db.update(licenses).set({ isUsed: true }).where(eq(licenses.ownerId, from)).run();
@@ -122,7 +142,11 @@ describe("an owner's license total (license_counts, kept by triggers)", () => {
     const migration = readFileSync(path.join(process.cwd(), "db/migrations/0010_license_counts_triggers.sql"), "utf8");
     // The database as it was before that migration: the table (0009) empty, no triggers.
     sqlite.transaction(() => {
-      for (const name of ["license_counts_after_insert", "license_counts_after_delete", "license_counts_after_owner_change"]) {
+      for (const name of [
+        "license_counts_after_insert",
+        "license_counts_after_delete",
+        "license_counts_after_owner_change",
+      ]) {
         sqlite.exec(`DROP TRIGGER ${name}`);
       }
       sqlite.exec("DELETE FROM license_counts");
@@ -163,11 +187,31 @@ describe("a page of the user's licenses", () => {
     const now = new Date();
     const { licenses: rows } = licensePage(owner, 1, 5, now);
     expect(rows.map((row) => row.status)).toEqual(["expired", "active", "active"]);
-    expect(rows[1]).toMatchObject({ name: "Office 1", nodes: 2, planType: "core", type: "trial", subscriptionId: null });
+    expect(rows[1]).toMatchObject({
+      name: "Office 1",
+      nodes: 2,
+      planType: "core",
+      type: "trial",
+      subscriptionId: null,
+    });
     expect(rows[1].daysLeft).toBeGreaterThan(98);
     expect(rows[1].key.length).toBeGreaterThan(15);
     expect(Object.keys(rows[0]).sort()).toEqual(
-      ["daysLeft", "externalLicenseId", "id", "key", "licenseCode", "name", "nodes", "planType", "status", "subscriptionId", "type", "validFrom", "validTo"].sort(),
+      [
+        "daysLeft",
+        "externalLicenseId",
+        "id",
+        "key",
+        "licenseCode",
+        "name",
+        "nodes",
+        "planType",
+        "status",
+        "subscriptionId",
+        "type",
+        "validFrom",
+        "validTo",
+      ].sort(),
     );
   });
 
@@ -178,7 +222,9 @@ describe("a page of the user's licenses", () => {
         .all("someone")
         .map((step) => (step as { detail: string }).detail)
         .join("\n");
-    expect(plan("select total from license_counts where owner_id = ?")).toContain("USING INDEX sqlite_autoindex_license_counts_1");
+    expect(plan("select total from license_counts where owner_id = ?")).toContain(
+      "USING INDEX sqlite_autoindex_license_counts_1",
+    );
     const page = plan("select id from licenses where owner_id = ? order by valid_from desc, id desc limit 5 offset 5");
     expect(page).toContain("licenses_owner_valid_from_idx");
     expect(page).not.toContain("TEMP B-TREE");

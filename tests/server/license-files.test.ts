@@ -153,7 +153,9 @@ describe("re-issuing license files at start-up", () => {
     // The old code: HMAC-signed base64url JSON, `GK1.<mac>.<terms>`.
     const body = Buffer.from(JSON.stringify({ externalLicenseId: "GK-OLD-HMAC-1" })).toString("base64url");
     const oldCode = `GK1.${createHmac("sha256", "old").update(body).digest("base64url")}.${body}`;
-    db.insert(licenses).values({ ...row, licenseCode: oldCode }).run();
+    db.insert(licenses)
+      .values({ ...row, licenseCode: oldCode })
+      .run();
 
     expect(reissueLicenseFiles(db)).toBe(1);
     const reissued = customerLicense("GK-OLD-HMAC-1").licenseCode;

@@ -19,7 +19,8 @@ const drain = () => new JobRunner(JOB_KINDS).drain();
 const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;
 
-const subscription = () => db.select().from(billingSubscriptions).where(eq(billingSubscriptions.id, SUBSCRIPTION)).get()!;
+const subscription = () =>
+  db.select().from(billingSubscriptions).where(eq(billingSubscriptions.id, SUBSCRIPTION)).get()!;
 const license = () => db.select().from(licenses).where(eq(licenses.subscriptionId, SUBSCRIPTION)).get()!;
 const invoices = () => db.select().from(billingInvoices).where(eq(billingInvoices.subscriptionId, SUBSCRIPTION)).all();
 const invoiceCount = () => db.select({ n: count() }).from(billingInvoices).get()?.n ?? 0;
@@ -32,19 +33,37 @@ beforeEach(() => {
   // the day of the change counted), before every test.
   const start = new Date(Date.now() - 10 * DAY - HOUR);
   db.update(billingSubscriptions)
-    .set({ planId: "core-monthly", planQuantity: 10, planUnitPrice: 400, addons: [], currentTermStart: start, currentTermEnd: new Date(start.getTime() + 30 * DAY), nextBillingAt: new Date(start.getTime() + 30 * DAY) })
+    .set({
+      planId: "core-monthly",
+      planQuantity: 10,
+      planUnitPrice: 400,
+      addons: [],
+      currentTermStart: start,
+      currentTermEnd: new Date(start.getTime() + 30 * DAY),
+      nextBillingAt: new Date(start.getTime() + 30 * DAY),
+    })
     .where(eq(billingSubscriptions.id, SUBSCRIPTION))
     .run();
   db.update(licenses).set({ nodes: 10, planType: "core" }).where(eq(licenses.subscriptionId, SUBSCRIPTION)).run();
   db.delete(billingInvoices).where(eq(billingInvoices.subscriptionId, SUBSCRIPTION)).run();
-  db.update(billingCustomers).set({ creditBalance: 0 }).where(eq(billingCustomers.id, customer().billingCustomerId!)).run();
+  db.update(billingCustomers)
+    .set({ creditBalance: 0 })
+    .where(eq(billingCustomers.id, customer().billingCustomerId!))
+    .run();
 });
 
 /** The customer's update at Review & Order with the Visa on file, and the confirmation's key. */
 async function atReview(changes: Partial<UpdateDraft>) {
   const user = customer();
   const [card] = await getBilling().listPaymentSources(user.billingCustomerId!);
-  wizard.save(user.id, { base: { tier: "core", cycle: "monthly", quantity: 10 }, tier: "core", cycle: "monthly", paymentSourceId: card.id, completed: ["product", "billing"], ...changes });
+  wizard.save(user.id, {
+    base: { tier: "core", cycle: "monthly", quantity: 10 },
+    tier: "core",
+    cycle: "monthly",
+    paymentSourceId: card.id,
+    completed: ["product", "billing"],
+    ...changes,
+  });
   const review = await updateReview(user, SUBSCRIPTION);
   expect(review.problems).toEqual([]);
   return { user, key: review.orderKey!, review };
@@ -60,7 +79,9 @@ describe("updating a recurring license", () => {
     const { user, key, review } = await atReview({ addedUsers: 5 });
     // 20 of 30 days left: 15 users x $4.00 x 2/3 = $40.00 charged, 10 users x $4.00 x 2/3 = $26.67 credited, one
     // rounding per line: $13.33 due.
-    expect(review.estimate?.lineItems).toEqual([expect.objectContaining({ quantity: 15, unitAmount: 400, amount: 4000 })]);
+    expect(review.estimate?.lineItems).toEqual([
+      expect.objectContaining({ quantity: 15, unitAmount: 400, amount: 4000 }),
+    ]);
     expect(review.estimate).toMatchObject({ creditsApplied: 2667, amountDue: 1333 });
     expect(review.recurring).toMatchObject({ users: 15, addedUsers: 5, unitPrice: 400 });
     const first = jobOf(await submitUpdate(user, SUBSCRIPTION, key));
@@ -72,7 +93,9 @@ describe("updating a recurring license", () => {
     expect(subscription()).toMatchObject({ planQuantity: 15, autoCollection: true });
     expect(invoices().map((invoice) => invoice.amountPaid)).toEqual([1333]);
     expect(license()).toMatchObject({ nodes: 15, planType: "core" });
-    const payload = JSON.parse(Buffer.from(JSON.parse(license().licenseCode).payload, "base64url").toString()) as { users: number };
+    const payload = JSON.parse(Buffer.from(JSON.parse(license().licenseCode).payload, "base64url").toString()) as {
+      users: number;
+    };
     expect(payload.users).toBe(15);
     expect(findDraft(user.id, `license-update:${SUBSCRIPTION}`)).toBeNull();
   });
@@ -89,7 +112,9 @@ describe("updating a recurring license", () => {
     const { user, key } = await atReview({ addedUsers: 5 });
     const before = invoiceCount();
     wizard.save(user.id, { addedUsers: 6 });
-    expect(await submitUpdate(user, SUBSCRIPTION, key)).toEqual({ refused: expect.stringContaining("$16.00") as string });
+    expect(await submitUpdate(user, SUBSCRIPTION, key)).toEqual({
+      refused: expect.stringContaining("$16.00") as string,
+    });
     await drain();
     expect(invoiceCount()).toBe(before);
   });
@@ -99,7 +124,10 @@ describe("updating a recurring license", () => {
     const job = jobOf(await submitUpdate(user, SUBSCRIPTION, key));
     db.update(billingSubscriptions).set({ planQuantity: 12 }).where(eq(billingSubscriptions.id, SUBSCRIPTION)).run();
     await drain();
-    expect(findOwnedJob(user.id, job)).toMatchObject({ status: "failed", error: { title: "Failed to update recurring license.", message: LICENSE_CHANGED } });
+    expect(findOwnedJob(user.id, job)).toMatchObject({
+      status: "failed",
+      error: { title: "Failed to update recurring license.", message: LICENSE_CHANGED },
+    });
     expect(invoices()).toEqual([]);
     // The Review now sends the customer back to the Product step.
     const review = await updateReview(user, SUBSCRIPTION);
@@ -110,7 +138,10 @@ describe("updating a recurring license", () => {
     const { user, key } = await atReview({ addedUsers: 5 });
     const job = jobOf(await submitUpdate(user, SUBSCRIPTION, key));
     const row = db.select().from(jobs).where(eq(jobs.id, job)).get()!;
-    db.update(jobs).set({ input: { ...row.input, digest: "confirmed-at-another-price" } }).where(eq(jobs.id, job)).run();
+    db.update(jobs)
+      .set({ input: { ...row.input, digest: "confirmed-at-another-price" } })
+      .where(eq(jobs.id, job))
+      .run();
     await drain();
     expect(findOwnedJob(user.id, job)).toMatchObject({ status: "failed", error: { message: PRICE_CHANGED } });
     expect(invoices()).toEqual([]);
@@ -121,7 +152,10 @@ describe("updating a recurring license", () => {
     billingFaults.inject("updateSubscription", { message: "Your card was declined.", times: "once" });
     const job = jobOf(await submitUpdate(user, SUBSCRIPTION, key));
     await drain();
-    expect(findOwnedJob(user.id, job)).toMatchObject({ status: "failed", error: { title: "Failed to update recurring license.", message: "Your card was declined." } });
+    expect(findOwnedJob(user.id, job)).toMatchObject({
+      status: "failed",
+      error: { title: "Failed to update recurring license.", message: "Your card was declined." },
+    });
     expect(retryJob(user.id, job)).toBe(true);
     await drain();
     expect(findOwnedJob(user.id, job)?.status).toBe("succeeded");
@@ -144,7 +178,9 @@ describe("updating a recurring license", () => {
 
   it("after the charge, a failing license step is retried without charging again", async () => {
     const { user, key } = await atReview({ addedUsers: 5 });
-    db.run(sql`create trigger full_disk before update on licenses begin select raise(abort, 'database or disk is full'); end`);
+    db.run(
+      sql`create trigger full_disk before update on licenses begin select raise(abort, 'database or disk is full'); end`,
+    );
     let job = "";
     try {
       job = jobOf(await submitUpdate(user, SUBSCRIPTION, key));

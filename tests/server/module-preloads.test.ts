@@ -26,7 +26,9 @@ describe("module preloads wait for the stylesheets", () => {
     expect(deferModulePreloads("<html><head></head><body><p>plain</p></body></html>", "N", LINKED)).toBe(
       "<html><head></head><body><p>plain</p></body></html>",
     );
-    expect(deferModulePreloads('<link rel="modulepreload" href="/b.js"/>', "N", LINKED)).toBe('<link rel="modulepreload" href="/b.js"/>');
+    expect(deferModulePreloads('<link rel="modulepreload" href="/b.js"/>', "N", LINKED)).toBe(
+      '<link rel="modulepreload" href="/b.js"/>',
+    );
   });
 
   it("cannot be made to close its script by a URL", () => {

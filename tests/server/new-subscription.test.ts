@@ -38,7 +38,8 @@ const thrownResponse = (run: () => unknown): Response => {
 };
 
 const subscriptionsOf = (customerId: string) =>
-  db.select({ n: count() }).from(billingSubscriptions).where(eq(billingSubscriptions.customerId, customerId)).get()?.n ?? 0;
+  db.select({ n: count() }).from(billingSubscriptions).where(eq(billingSubscriptions.customerId, customerId)).get()
+    ?.n ?? 0;
 const invoiceCount = () => db.select({ n: count() }).from(billingInvoices).get()?.n ?? 0;
 const licensesNamed = (name: string) => db.select().from(licenses).where(eq(licenses.name, name)).all();
 
@@ -50,11 +51,19 @@ beforeEach(() => {
 describe("the wizard's steps", () => {
   it("sends a bookmarked later step back to the first step not done, and moves on once a step is saved", () => {
     const user = customer();
-    expect(thrownResponse(() => subscriptionWizard.load(user.id, "review")).headers.get("Location")).toBe("/store/subscribe/plan");
+    expect(thrownResponse(() => subscriptionWizard.load(user.id, "review")).headers.get("Location")).toBe(
+      "/store/subscribe/plan",
+    );
     const next = subscriptionWizard.complete(user.id, "plan", { organization: "Acme", users: 5 });
     expect(next.headers.get("Location")).toBe("/store/subscribe/hosting");
-    expect(subscriptionWizard.load(user.id, "hosting").data).toMatchObject({ organization: "Acme", users: 5, completed: ["plan"] });
-    expect(thrownResponse(() => subscriptionWizard.load(user.id, "support")).headers.get("Location")).toBe("/store/subscribe/hosting");
+    expect(subscriptionWizard.load(user.id, "hosting").data).toMatchObject({
+      organization: "Acme",
+      users: 5,
+      completed: ["plan"],
+    });
+    expect(thrownResponse(() => subscriptionWizard.load(user.id, "support")).headers.get("Location")).toBe(
+      "/store/subscribe/hosting",
+    );
   });
 
   it("keeps one draft per user that every tab and refresh reads, and a read never writes one", () => {
@@ -71,13 +80,25 @@ describe("the wizard's steps", () => {
 
   it("drops an installation add-on when hosting becomes on-premise, and sends the order back to the support step with a notice", () => {
     const user = customer();
-    subscriptionWizard.save(user.id, draft({ hosting: "cloud", paymentSourceId: "src_x", completed: ["plan", "hosting", "hardware", "support", "review", "billing"] }));
+    subscriptionWizard.save(
+      user.id,
+      draft({
+        hosting: "cloud",
+        paymentSourceId: "src_x",
+        completed: ["plan", "hosting", "hardware", "support", "review", "billing"],
+      }),
+    );
     subscriptionWizard.complete(user.id, "hosting", { hosting: "on-premise" });
     const { data } = subscriptionWizard.read(user.id);
     expect(data.support).toEqual({});
     expect(data.completed).not.toContain("support");
-    expect(subscriptionWizard.chrome(user.id, "support")).toMatchObject({ reachable: ["plan", "hosting", "hardware"], notices: [INSTALLATION_REMOVED] });
-    expect(thrownResponse(() => subscriptionWizard.load(user.id, "order")).headers.get("Location")).toBe("/store/subscribe/support");
+    expect(subscriptionWizard.chrome(user.id, "support")).toMatchObject({
+      reachable: ["plan", "hosting", "hardware"],
+      notices: [INSTALLATION_REMOVED],
+    });
+    expect(thrownResponse(() => subscriptionWizard.load(user.id, "order")).headers.get("Location")).toBe(
+      "/store/subscribe/support",
+    );
     // Saving the support step again reads the notice.
     subscriptionWizard.complete(user.id, "support", { support: {} });
     expect(subscriptionWizard.chrome(user.id, "support").notices).toEqual([]);
@@ -85,9 +106,14 @@ describe("the wizard's steps", () => {
 
   it("refuses on-premise hosting for a license that is for a cloud Hub", () => {
     const user = customer();
-    subscriptionWizard.save(user.id, draft({ origin: "cloud-hubs", support: {}, completed: ["plan", "hosting", "hardware", "support"] }));
+    subscriptionWizard.save(
+      user.id,
+      draft({ origin: "cloud-hubs", support: {}, completed: ["plan", "hosting", "hardware", "support"] }),
+    );
     subscriptionWizard.save(user.id, { hosting: "on-premise" });
-    expect(thrownResponse(() => subscriptionWizard.load(user.id, "review")).headers.get("Location")).toBe("/store/subscribe/hosting");
+    expect(thrownResponse(() => subscriptionWizard.load(user.id, "review")).headers.get("Location")).toBe(
+      "/store/subscribe/hosting",
+    );
   });
 });
 
@@ -96,13 +122,19 @@ describe("the order's estimate", () => {
     const estimate = await estimateDraft(customer(), draft(), { withCoupon: true });
     // advanced-monthly 10 × $6.00 + cloud Hub $99.00 + 6 USB sensors × $60.00 + shipping 2 boxes × $7.50 + virtual installation $500.00
     expect(estimate.amountDue).toBe(6000 + 9900 + 36000 + 1500 + 50000);
-    expect(estimate.lineItems.find((line) => line.entityId === "gatekeeper-shipping")).toMatchObject({ quantity: 1, unitAmount: 1500 });
+    expect(estimate.lineItems.find((line) => line.entityId === "gatekeeper-shipping")).toMatchObject({
+      quantity: 1,
+      unitAmount: 1500,
+    });
   });
 
   it("prices a distributor's order with the reseller ids, before the distributor has a billing customer", async () => {
     const user = distributor();
     const estimate = await estimateDraft(user, draft({ hardware: {}, support: {} }), { withCoupon: true });
-    expect(estimate.lineItems.map((line) => line.entityId)).toEqual(["reseller-advanced-monthly", "reseller-gatekeeper-cloud-monthly"]);
+    expect(estimate.lineItems.map((line) => line.entityId)).toEqual([
+      "reseller-advanced-monthly",
+      "reseller-gatekeeper-cloud-monthly",
+    ]);
     expect(estimate.amountDue).toBe(10 * 450 + 7920);
     expect(findUserByEmail(user.email)?.billingCustomerId ?? null).toBe(user.billingCustomerId ?? null);
   });
@@ -118,8 +150,12 @@ describe("coupons", () => {
     const user = customer();
     expect(await applyCoupon(user, subscriptionWizard, "  ")).toBe("Please enter a valid coupon code.");
     expect(await applyCoupon(user, subscriptionWizard, "NO-SUCH-CODE")).toBe("Invalid coupon code.");
-    expect(await applyCoupon(user, subscriptionWizard, "SPRING2024")).toBe("This coupon has expired or has already been used.");
-    expect(await applyCoupon(user, subscriptionWizard, "REF-CUSTOMER")).toBe("This referral coupon cannot be applied to your purchases.");
+    expect(await applyCoupon(user, subscriptionWizard, "SPRING2024")).toBe(
+      "This coupon has expired or has already been used.",
+    );
+    expect(await applyCoupon(user, subscriptionWizard, "REF-CUSTOMER")).toBe(
+      "This referral coupon cannot be applied to your purchases.",
+    );
     expect(subscriptionWizard.read(user.id).data.couponId).toBeNull();
     expect(await applyCoupon(user, subscriptionWizard, "WELCOME10")).toBeNull();
     expect(subscriptionWizard.read(user.id).data.couponId).toBe("WELCOME10");
@@ -138,7 +174,14 @@ describe("placing the order", () => {
   async function atOrder(changes: Partial<SubscriptionDraft> = {}) {
     const user = customer();
     const [card] = await getBilling().listPaymentSources(user.billingCustomerId!);
-    subscriptionWizard.save(user.id, draft({ paymentSourceId: card.id, completed: ["plan", "hosting", "hardware", "support", "review", "billing"], ...changes }));
+    subscriptionWizard.save(
+      user.id,
+      draft({
+        paymentSourceId: card.id,
+        completed: ["plan", "hosting", "hardware", "support", "review", "billing"],
+        ...changes,
+      }),
+    );
     const review = await orderReview(user);
     expect(review.problems).toEqual([]);
     return { user, key: review.orderKey!, review };
@@ -166,7 +209,13 @@ describe("placing the order", () => {
   });
 
   it("refuses a confirmation whose order changed since (another tab), with the new total, and charges nothing", async () => {
-    const { user, key } = await atOrder({ organization: "Northwind Two Tabs", tier: "core", users: 3, hardware: {}, support: {} });
+    const { user, key } = await atOrder({
+      organization: "Northwind Two Tabs",
+      tier: "core",
+      users: 3,
+      hardware: {},
+      support: {},
+    });
     const invoicesBefore = invoiceCount();
     // Tab B: 500 Ultimate users.
     subscriptionWizard.save(user.id, { tier: "ultimate", users: 500 });
@@ -181,7 +230,10 @@ describe("placing the order", () => {
     billingFaults.inject("createSubscription", { message: "Your card was declined.", times: "once" });
     const job = jobOf(await purchase(user, key));
     await drain();
-    expect(findOwnedJob(user.id, job)).toMatchObject({ status: "failed", error: { title: "Failed to create a subscription", message: "Your card was declined." } });
+    expect(findOwnedJob(user.id, job)).toMatchObject({
+      status: "failed",
+      error: { title: "Failed to create a subscription", message: "Your card was declined." },
+    });
     expect(retryJob(user.id, job)).toBe(true);
     await drain();
     expect(findOwnedJob(user.id, job)?.status).toBe("succeeded");
@@ -191,10 +243,15 @@ describe("placing the order", () => {
   it("after a failure once charged, finishes the same order and never places a second one", async () => {
     const { user, key } = await atOrder({ organization: "Northwind Full Disk" });
     const subscriptionsBefore = subscriptionsOf(user.billingCustomerId!);
-    db.run(sql`create trigger full_disk before insert on licenses begin select raise(abort, 'database or disk is full'); end`);
+    db.run(
+      sql`create trigger full_disk before insert on licenses begin select raise(abort, 'database or disk is full'); end`,
+    );
     const job = jobOf(await purchase(user, key));
     await drain();
-    expect(findOwnedJob(user.id, job)).toMatchObject({ status: "queued", steps: { "create-subscription": { status: "done" } } });
+    expect(findOwnedJob(user.id, job)).toMatchObject({
+      status: "queued",
+      steps: { "create-subscription": { status: "done" } },
+    });
     // The customer changes the order and purchases again: they are led to the first order.
     subscriptionWizard.save(user.id, { users: 11 });
     const again = await orderReview(user);
@@ -228,7 +285,10 @@ describe("placing the order", () => {
     const job = jobOf(await purchase(user, key));
     // As if the price list changed between the confirmation and the charge: the confirmed digest no longer matches.
     const row = db.select().from(jobs).where(eq(jobs.id, job)).get()!;
-    db.update(jobs).set({ input: { ...row.input, digest: "confirmed-at-another-price" } }).where(eq(jobs.id, job)).run();
+    db.update(jobs)
+      .set({ input: { ...row.input, digest: "confirmed-at-another-price" } })
+      .where(eq(jobs.id, job))
+      .run();
     await drain();
     expect(findOwnedJob(user.id, job)).toMatchObject({ status: "failed", error: { message: PRICE_CHANGED } });
     expect(invoiceCount()).toBe(invoicesBefore);
@@ -265,12 +325,20 @@ describe("the job runner", () => {
     const job = enqueueJob(threeSteps, { ownerId: customer().id, idempotencyKey: "resume-test", input: { note: "x" } });
     // As a server that died after the first step leaves it: running under a lease that has expired.
     db.update(jobs)
-      .set({ status: "running", leaseHolder: "dead-process", leaseUntil: new Date(Date.now() - 1000), steps: { first: { status: "done", result: "FIRST" } } })
+      .set({
+        status: "running",
+        leaseHolder: "dead-process",
+        leaseUntil: new Date(Date.now() - 1000),
+        steps: { first: { status: "done", result: "FIRST" } },
+      })
       .where(eq(jobs.id, job.id))
       .run();
     await new JobRunner(kinds).drain();
     expect(ranSteps).toEqual(["second", "third"]);
-    expect(findOwnedJob(customer().id, job.id)).toMatchObject({ status: "succeeded", result: { first: "FIRST", second: "SECOND", third: "THIRD" } });
+    expect(findOwnedJob(customer().id, job.id)).toMatchObject({
+      status: "succeeded",
+      result: { first: "FIRST", second: "SECOND", third: "THIRD" },
+    });
   });
 
   it("lets only one runner hold a job: another waits for the lease, and the first one's writes stop once it is taken over", async () => {
@@ -280,7 +348,10 @@ describe("the job runner", () => {
     const claimed = first.claim();
     expect(claimed?.id).toBe(job.id);
     expect(second.claim()).toBeNull();
-    db.update(jobs).set({ leaseUntil: new Date(Date.now() - 1) }).where(eq(jobs.id, job.id)).run();
+    db.update(jobs)
+      .set({ leaseUntil: new Date(Date.now() - 1) })
+      .where(eq(jobs.id, job.id))
+      .run();
     const taken = second.claim();
     expect(taken?.leaseHolder).toBe(second.id);
     ranSteps.length = 0;
@@ -308,7 +379,11 @@ describe("the job runner", () => {
       ],
       failure: (step) => ({ step, title: "failed", message: "failed" }),
     };
-    const job = enqueueJob(withSecret, { ownerId: customer().id, idempotencyKey: "secret-test", input: { password: "sealed-text" } });
+    const job = enqueueJob(withSecret, {
+      ownerId: customer().id,
+      idempotencyKey: "secret-test",
+      input: { password: "sealed-text" },
+    });
     await new JobRunner({ [withSecret.name]: withSecret }).drain();
     expect(used).toEqual(["sealed-text"]);
     expect(findOwnedJob(customer().id, job.id)?.input).toEqual({});

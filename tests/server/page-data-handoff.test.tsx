@@ -25,7 +25,13 @@ function entryContext(stream: ReadableStream<Uint8Array>) {
 /** What RemixServer renders after the app: the data scripts, read by StreamTransfer from the first read on. */
 const renderTransfer = (context: EntryContext) =>
   renderToString(
-    <StreamTransfer context={context} identifier={0} reader={context.serverHandoffStream!.getReader()} textDecoder={new TextDecoder()} nonce="N" />,
+    <StreamTransfer
+      context={context}
+      identifier={0}
+      reader={context.serverHandoffStream!.getReader()}
+      textDecoder={new TextDecoder()}
+      nonce="N"
+    />,
   );
 
 describe("the page's data, handed to Remix before a string render", () => {

@@ -22,7 +22,11 @@ describe("where a request came from (decisions 050, 140)", () => {
   ])("with $hops trusted proxies, believes $clientAddress over $protocol to $host", ({ hops, ...expected }) => {
     const origin = requestOrigin(hops);
     const req = request(forwarded);
-    expect({ clientAddress: origin.clientAddress(req), protocol: origin.protocol(req), host: origin.host(req) }).toEqual(expected);
+    expect({
+      clientAddress: origin.clientAddress(req),
+      protocol: origin.protocol(req),
+      host: origin.host(req),
+    }).toEqual(expected);
   });
 
   it("goes back as many hops as it trusts, and keeps the socket's protocol when nothing is forwarded", () => {

@@ -2,7 +2,12 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { EVERY_STYLESHEET, inlineStylesheets, stylesheetDataUrl, stylesheetsToFetch } from "~/server/stylesheet-delivery.server";
+import {
+  EVERY_STYLESHEET,
+  inlineStylesheets,
+  stylesheetDataUrl,
+  stylesheetsToFetch,
+} from "~/server/stylesheet-delivery.server";
 
 // Everything a data: URL inside an HTML attribute could trip over: %, #, quotes, &, <, >, tabs, newlines, non-ASCII.
 const TRICKY_CSS = `.a{width:100%;color:#fff;content:"\\"a&b<c>"}\n\t.b::after{content:'→ é'}`;
@@ -46,7 +51,9 @@ describe("which browsers get them inline", () => {
     expect(first.hrefs).toBe(EVERY_STYLESHEET);
     expect(first.setCookie).toMatch(/^gk_styles=[^;]+; Max-Age=31536000; Path=\/; HttpOnly; SameSite=Lax$/);
 
-    const request = new Request("http://portal.test/home", { headers: { Cookie: first.setCookie?.split(";")[0] ?? "" } });
+    const request = new Request("http://portal.test/home", {
+      headers: { Cookie: first.setCookie?.split(";")[0] ?? "" },
+    });
     expect(await stylesheetsToFetch(request)).toEqual({ hrefs: [], setCookie: null });
   });
 

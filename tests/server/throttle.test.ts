@@ -14,7 +14,9 @@ const at = (clientAddress: string) => ({ clientAddress });
 describe("the sign-in throttle (issue 9 §2)", () => {
   it("counts parallel guesses as they come: a burst gets exactly the allowed number through", async () => {
     const attempts = await Promise.all(
-      Array.from({ length: 12 }, () => reserveSignInAttempt(at("192.0.2.1"), "burst@example.com", { knownDevice: false })),
+      Array.from({ length: 12 }, () =>
+        reserveSignInAttempt(at("192.0.2.1"), "burst@example.com", { knownDevice: false }),
+      ),
     );
     expect(attempts.filter((attempt) => attempt.waitSeconds === 0)).toHaveLength(5);
     expect(attempts.filter((attempt) => attempt.waitSeconds > 0)).toHaveLength(7);
@@ -41,7 +43,9 @@ describe("the sign-in throttle (issue 9 §2)", () => {
   it("slows a stranger spreading guesses over addresses with a growing delay, but not the owner's browser", async () => {
     expect([5, 6, 7, 8, 20].map(accountDelaySeconds)).toEqual([0, 2, 4, 8, 900]);
     for (let failure = 0; failure < 6; failure += 1) {
-      const attempt = await reserveSignInAttempt(at(`198.51.100.${failure}`), "spread@example.com", { knownDevice: false });
+      const attempt = await reserveSignInAttempt(at(`198.51.100.${failure}`), "spread@example.com", {
+        knownDevice: false,
+      });
       expect(attempt.waitSeconds).toBe(0);
       await attempt.failed();
     }

@@ -19,16 +19,34 @@ import { billingInvoices, hubInstallations, hubLicenses, jobs, licenses, trials 
 const customer = () => findUserByEmail("customer@example.com")!;
 const distributor = () => findUserByEmail("distributor@example.com")!;
 
-const ADDRESS = { name: "Ada Lovelace", company: "Northwind", street: "1 Main Street", city: "Springfield", state: "IL", zipcode: "62701", country: "US" };
+const ADDRESS = {
+  name: "Ada Lovelace",
+  company: "Northwind",
+  street: "1 Main Street",
+  city: "Springfield",
+  state: "IL",
+  zipcode: "62701",
+  country: "US",
+};
 
 /** A trial wizard filled in as a customer would, then 'Build My Trial': the placement. */
-async function confirmTrial(user: UserRecord, hubType: "cloud" | "onpremise", hardware: { tokens: number; sensors: number }) {
+async function confirmTrial(
+  user: UserRecord,
+  hubType: "cloud" | "onpremise",
+  hardware: { tokens: number; sensors: number },
+) {
   const wizard = TRIAL_WIZARDS[hubType];
   const cloud =
     hubType === "cloud"
       ? {
           subdomain: `trial-${Math.random().toString(36).slice(2, 10)}`,
-          administrator: { userName: "ada-admin", firstName: "Ada", lastName: "Lovelace", phoneNumber: "", email: "ada@example.com" },
+          administrator: {
+            userName: "ada-admin",
+            firstName: "Ada",
+            lastName: "Lovelace",
+            phoneNumber: "",
+            email: "ada@example.com",
+          },
           sealedPassword: sealSecret("Secret123"),
         }
       : {};
@@ -41,7 +59,10 @@ async function confirmTrial(user: UserRecord, hubType: "cloud" | "onpremise", ha
     address: ADDRESS,
     paymentSourceId: hardware.tokens + hardware.sensors > 0 ? "src_demo_visa" : null,
     ...cloud,
-    completed: hubType === "cloud" ? ["welcome", "instance", "admin", "hardware", "address", "payment", "review"] : ["welcome", "license", "hardware", "address", "payment", "review"],
+    completed:
+      hubType === "cloud"
+        ? ["welcome", "instance", "admin", "hardware", "address", "payment", "review"]
+        : ["welcome", "license", "hardware", "address", "payment", "review"],
   });
   const { key } = await trialOrder(user, hubType, wizard.read(user.id));
   expect(key).not.toBeNull();
@@ -54,7 +75,11 @@ const placedId = (placement: Awaited<ReturnType<typeof buildTrial>>) => {
 };
 
 const invoicesOf = (user: UserRecord) =>
-  db.select().from(billingInvoices).where(and(eq(billingInvoices.customerId, user.billingCustomerId!), isNull(billingInvoices.subscriptionId))).all();
+  db
+    .select()
+    .from(billingInvoices)
+    .where(and(eq(billingInvoices.customerId, user.billingCustomerId!), isNull(billingInvoices.subscriptionId)))
+    .all();
 
 beforeEach(() => {
   billingFaults.clear();
@@ -64,7 +89,8 @@ beforeEach(() => {
   db.delete(hubLicenses).run();
   db.delete(licenses).where(eq(licenses.type, "trial")).run();
   db.delete(billingInvoices).where(isNull(billingInvoices.subscriptionId)).run();
-  for (const user of [customer(), distributor()]) for (const wizard of Object.values(TRIAL_WIZARDS)) wizard.clear(user.id);
+  for (const user of [customer(), distributor()])
+    for (const wizard of Object.values(TRIAL_WIZARDS)) wizard.clear(user.id);
 });
 
 describe("building an on-premise trial", () => {
@@ -77,7 +103,13 @@ describe("building an on-premise trial", () => {
 
     const { licenseId, hardware } = trialOutcome(job);
     const license = db.select().from(licenses).where(eq(licenses.id, licenseId!)).get()!;
-    expect(license).toMatchObject({ ownerId: user.id, type: "trial", planType: "ultimate", nodes: 5, hasCloudSupport: false });
+    expect(license).toMatchObject({
+      ownerId: user.id,
+      type: "trial",
+      planType: "ultimate",
+      nodes: 5,
+      hasCloudSupport: false,
+    });
     expect(verifyLicenseFile(license.licenseCode)).toMatchObject({ type: "trial", plan: "ultimate", users: 5 });
     expect(license.validTo.getTime() - license.validFrom.getTime()).toBe((1 + 20 + 7) * 24 * 60 * 60 * 1000);
 
@@ -88,7 +120,17 @@ describe("building an on-premise trial", () => {
       { entityId: "gatekeeper-shipping", quantity: 1, amount: 750 },
     ]);
     expect(db.select().from(trials).where(eq(trials.userId, user.id)).all()).toEqual([
-      expect.objectContaining({ hubType: "onpremise", hubId: null, hubUrl: null, userName: null, licenseId, tokens: 3, sensors: 0, duration: 20, address: ADDRESS }),
+      expect.objectContaining({
+        hubType: "onpremise",
+        hubId: null,
+        hubUrl: null,
+        userName: null,
+        licenseId,
+        tokens: 3,
+        sensors: 0,
+        duration: 20,
+        address: ADDRESS,
+      }),
     ]);
     expect(findDraft(user.id, "onpremise-trial")).toBeNull();
     expect(mayStartTrial(user)).toBe(false);
@@ -114,12 +156,29 @@ describe("building an on-premise trial", () => {
     const { key } = await confirmTrial(distributor(), "onpremise", { tokens: 0, sensors: 0 });
     const sneaked = db
       .insert(jobs)
-      .values({ ...db.select().from(jobs).where(eq(jobs.idempotencyKey, key)).get()!, id: "sneaked", ownerId: user.id, idempotencyKey: "sneaked", status: "queued", steps: {}, nextRunAt: new Date(0) })
+      .values({
+        ...db.select().from(jobs).where(eq(jobs.idempotencyKey, key)).get()!,
+        id: "sneaked",
+        ownerId: user.id,
+        idempotencyKey: "sneaked",
+        status: "queued",
+        steps: {},
+        nextRunAt: new Date(0),
+      })
       .returning()
       .get();
     await runJobs();
-    expect(findOwnedJob(user.id, sneaked.id)).toMatchObject({ status: "failed", error: { title: TRIAL_FAILURES.license.title } });
-    expect(db.select().from(licenses).where(and(eq(licenses.ownerId, user.id), eq(licenses.type, "trial"))).all()).toHaveLength(1);
+    expect(findOwnedJob(user.id, sneaked.id)).toMatchObject({
+      status: "failed",
+      error: { title: TRIAL_FAILURES.license.title },
+    });
+    expect(
+      db
+        .select()
+        .from(licenses)
+        .where(and(eq(licenses.ownerId, user.id), eq(licenses.type, "trial")))
+        .all(),
+    ).toHaveLength(1);
   });
 
   it("goes on after a refused hardware purchase: 'Hardware purchase failed.', no invoice, the trial recorded", async () => {
@@ -155,8 +214,14 @@ describe("building a cloud trial", () => {
       const job = findOwnedJob(user.id, placedId(placement))!;
       expect(job).toMatchObject({ status: "succeeded" });
       const { hub, licenseId } = trialOutcome(job);
-      expect(db.select().from(hubInstallations).where(eq(hubInstallations.id, hub!.hubId)).get()).toMatchObject({ ownerId: user.id, type: "cloud" });
-      expect(db.select().from(licenses).where(eq(licenses.id, licenseId!)).get()).toMatchObject({ hasCloudSupport: true, isUsed: true });
+      expect(db.select().from(hubInstallations).where(eq(hubInstallations.id, hub!.hubId)).get()).toMatchObject({
+        ownerId: user.id,
+        type: "cloud",
+      });
+      expect(db.select().from(licenses).where(eq(licenses.id, licenseId!)).get()).toMatchObject({
+        hasCloudSupport: true,
+        isUsed: true,
+      });
       expect(job.input).not.toHaveProperty("adminPassword");
     }
     expect(db.select().from(trials).where(eq(trials.userId, user.id)).all()).toEqual([
@@ -193,7 +258,10 @@ describe("building a cloud trial", () => {
     expect(secondsUntilRetry(findOwnedJob(user.id, id)!)).toBeGreaterThan(25);
     retryWhenOpen(user.id, id, kind);
     expect(findOwnedJob(user.id, id)?.status).toBe("failed");
-    db.update(jobs).set({ updatedAt: new Date(Date.now() - 30_001) }).where(eq(jobs.id, id)).run();
+    db.update(jobs)
+      .set({ updatedAt: new Date(Date.now() - 30_001) })
+      .where(eq(jobs.id, id))
+      .run();
     expect(secondsUntilRetry(findOwnedJob(user.id, id)!)).toBe(0);
     retryWhenOpen(user.id, id, kind);
     await runJobs();

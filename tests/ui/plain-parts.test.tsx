@@ -153,9 +153,15 @@ describe("the plain button", () => {
       </MantineButton>,
     );
     expect(mantineLoading).toContain(' disabled=""');
-    expect(normalized(html(<LinkButton to="/order?confirm=1" loading>Submit Order</LinkButton>))).toBe(
-      normalized(mantineLoading.replace(' disabled=""', ' aria-disabled="true"')),
-    );
+    expect(
+      normalized(
+        html(
+          <LinkButton to="/order?confirm=1" loading>
+            Submit Order
+          </LinkButton>,
+        ),
+      ),
+    ).toBe(normalized(mantineLoading.replace(' disabled=""', ' aria-disabled="true"')));
   });
 });
 
@@ -168,25 +174,73 @@ describe("the plain text input", () => {
     ["a required field", { label: "First name", required: true, autoComplete: "given-name", defaultValue: "Ada" }],
     [
       "a number with a description and an error",
-      { label: "Users in the trial", description: "5 to 50", error: "Too many", type: "number", min: 5, max: 50, required: true },
+      {
+        label: "Users in the trial",
+        description: "5 to 50",
+        error: "Too many",
+        type: "number",
+        min: 5,
+        max: 50,
+        required: true,
+      },
     ],
     ["a description without an error", { label: "Duration (days)", description: "7 to 30 days", type: "number" }],
-    ["a quantity named by aria-label, in a table cell", { "aria-label": "Quantity of Readers", type: "number", min: 0 }],
-    ["a subdomain with its host on the right", { label: "Subdomain", required: true, rightSection: <span>.example.com</span>, rightSectionWidth: 160 }],
-    ["the coupon: a width, read-only, an error", { label: "I have a coupon:", w: 260, readOnly: true, defaultValue: "SAVE10", error: "Unknown coupon" }],
+    [
+      "a quantity named by aria-label, in a table cell",
+      { "aria-label": "Quantity of Readers", type: "number", min: 0 },
+    ],
+    [
+      "a subdomain with its host on the right",
+      { label: "Subdomain", required: true, rightSection: <span>.example.com</span>, rightSectionWidth: 160 },
+    ],
+    [
+      "the coupon: a width, read-only, an error",
+      { label: "I have a coupon:", w: 260, readOnly: true, defaultValue: "SAVE10", error: "Unknown coupon" },
+    ],
     [
       "a card number: a style, a placeholder",
-      { label: "Card number", placeholder: "4242 4242 4242 4242", inputMode: "numeric", required: true, style: { flexGrow: 2 } },
+      {
+        label: "Card number",
+        placeholder: "4242 4242 4242 4242",
+        inputMode: "numeric",
+        required: true,
+        style: { flexGrow: 2 },
+      },
     ],
   ] as const)("renders Mantine's markup: %s", (_name, props) => {
-    expectSameMarkup(<TextInput id="field" name="field" {...props} />, <MantineTextInput id="field" name="field" {...props} />);
+    expectSameMarkup(
+      <TextInput id="field" name="field" {...props} />,
+      <MantineTextInput id="field" name="field" {...props} />,
+    );
   });
 
   test("keeps its own aria-describedby beside the error's, where Mantine's drops it", () => {
-    const mantine = html(<MantineTextInput id="new_password" name="new_password" label="New password" error="Too short" aria-describedby="rules" />);
+    const mantine = html(
+      <MantineTextInput
+        id="new_password"
+        name="new_password"
+        label="New password"
+        error="Too short"
+        aria-describedby="rules"
+      />,
+    );
     expect(mantine).toContain('aria-describedby="new_password-error"');
-    expect(normalized(html(<TextInput id="new_password" name="new_password" label="New password" error="Too short" aria-describedby="rules" />))).toBe(
-      normalized(mantine.replace('aria-describedby="new_password-error"', 'aria-describedby="new_password-error rules"')),
+    expect(
+      normalized(
+        html(
+          <TextInput
+            id="new_password"
+            name="new_password"
+            label="New password"
+            error="Too short"
+            aria-describedby="rules"
+          />,
+        ),
+      ),
+    ).toBe(
+      normalized(
+        mantine.replace('aria-describedby="new_password-error"', 'aria-describedby="new_password-error rules"'),
+      ),
     );
   });
 
@@ -263,10 +317,24 @@ describe("the plain radios", () => {
 
   test("a group named by aria-label, with an error and radios named by aria-label, renders Mantine's markup", () => {
     expectSameMarkup(
-      <RadioGroup id="licenseId" name="licenseId" aria-label="Hub deployment" value="" onChange={ignore} error="Choose a license">
+      <RadioGroup
+        id="licenseId"
+        name="licenseId"
+        aria-label="Hub deployment"
+        value=""
+        onChange={ignore}
+        error="Choose a license"
+      >
         <Radio id="license-1" value="1" aria-label="Acme (L-1)" />
       </RadioGroup>,
-      <MantineRadio.Group id="licenseId" name="licenseId" aria-label="Hub deployment" value="" onChange={ignore} error="Choose a license">
+      <MantineRadio.Group
+        id="licenseId"
+        name="licenseId"
+        aria-label="Hub deployment"
+        value=""
+        onChange={ignore}
+        error="Choose a license"
+      >
         <MantineRadio id="license-1" value="1" aria-label="Acme (L-1)" />
       </MantineRadio.Group>,
     );
@@ -274,7 +342,17 @@ describe("the plain radios", () => {
 
   test.each([
     ["a labelled radio in a form", { name: "license", value: "L-1", label: "L-1" }],
-    ["a checked, disabled radio named by aria-label", { name: "source", value: "card_1", checked: true, disabled: true, onChange: ignore, "aria-label": "Pay with Visa" }],
+    [
+      "a checked, disabled radio named by aria-label",
+      {
+        name: "source",
+        value: "card_1",
+        checked: true,
+        disabled: true,
+        onChange: ignore,
+        "aria-label": "Pay with Visa",
+      },
+    ],
   ] as const)("alone, renders Mantine's markup: %s", (_name, props) => {
     expectSameMarkup(<Radio id="radio" {...props} />, <MantineRadio id="radio" {...props} />);
   });
@@ -282,12 +360,27 @@ describe("the plain radios", () => {
 
 describe("the plain checkbox", () => {
   test.each([
-    ["labelled, unchecked", { name: "offsiteAccess", label: "Offsite access", checked: false, onChange: () => undefined }],
+    [
+      "labelled, unchecked",
+      { name: "offsiteAccess", label: "Offsite access", checked: false, onChange: () => undefined },
+    ],
     [
       "checked and disabled, with a description, an error and aria-describedby",
-      { name: "addon", label: "Training", description: "Two hours", error: "Needs a Hub", checked: true, disabled: true, onChange: () => undefined, "aria-describedby": "addon-reason" },
+      {
+        name: "addon",
+        label: "Training",
+        description: "Two hours",
+        error: "Needs a Hub",
+        checked: true,
+        disabled: true,
+        onChange: () => undefined,
+        "aria-describedby": "addon-reason",
+      },
     ],
-    ["as remix-validated-form binds it (type and defaultChecked)", { name: "set_as_primary", label: "Set as primary", type: "checkbox", defaultChecked: true }],
+    [
+      "as remix-validated-form binds it (type and defaultChecked)",
+      { name: "set_as_primary", label: "Set as primary", type: "checkbox", defaultChecked: true },
+    ],
   ] as const)("renders Mantine's markup: %s", (_name, props) => {
     expectSameMarkup(<Checkbox id="choice" {...props} />, <MantineCheckbox id="choice" {...props} />);
   });

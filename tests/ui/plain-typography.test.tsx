@@ -29,10 +29,22 @@ describe("the plain text", () => {
     ["a colour of its own", { c: ACCESSIBLE_GREEN, fw: 600, size: "sm" }, { c: ACCESSIBLE_GREEN, fw: 600, size: "sm" }],
     ["theme and pixel margins", { mt: "xs", mb: "md", size: "sm" }, { mt: "xs", mb: "md", size: "sm" }],
     ["a margin in pixels and a weight", { fw: 600, mb: 4 }, { fw: 600, mb: 4 }],
-    ["right-aligned with a minimum width", { miw: 110, size: "sm", ta: "right" }, { miw: 110, size: "sm", ta: "right" }],
-    ["a class and its own attributes", { className: "gk-no-print", size: "sm", id: "reason", role: "status" }, { className: "gk-no-print", size: "sm", id: "reason", role: "status" }],
+    [
+      "right-aligned with a minimum width",
+      { miw: 110, size: "sm", ta: "right" },
+      { miw: 110, size: "sm", ta: "right" },
+    ],
+    [
+      "a class and its own attributes",
+      { className: "gk-no-print", size: "sm", id: "reason", role: "status" },
+      { className: "gk-no-print", size: "sm", id: "reason", role: "status" },
+    ],
     ["inline", { span: true, size: "xs" }, { span: true, size: "xs" }],
-    ["inline with a colour", { span: true, c: "gatekeeper.8", fw: 700, size: "sm" }, { component: "span", c: "gatekeeper.8", fw: 700, size: "sm" }],
+    [
+      "inline with a colour",
+      { span: true, c: "gatekeeper.8", fw: 700, size: "sm" },
+      { component: "span", c: "gatekeeper.8", fw: 700, size: "sm" },
+    ],
   ] as const)("renders Mantine's markup for %s", (_name, plain, mantine) => {
     expectSameMarkup(<Text {...plain}>Text</Text>, <MantineText {...mantine}>Text</MantineText>);
   });
@@ -83,17 +95,20 @@ describe("the plain badge", () => {
 const withoutLeakedProps = (markup: string) => markup.replace(/ (radius|color)="[^"]*"/g, "");
 
 describe("the plain theme icon", () => {
-  test.each([["gray.6"], ["gray.7"], ["gatekeeper.7"], ["red.9"], [ACCESSIBLE_GREEN]] as const)("renders Mantine's markup in %s", (color) => {
-    expectSameMarkup(
-      <ThemeIcon size={22} color={color} aria-hidden="true">
-        ✓
-      </ThemeIcon>,
-      <MantineThemeIcon size={22} radius="xl" color={color} aria-hidden="true">
-        ✓
-      </MantineThemeIcon>,
-      withoutLeakedProps,
-    );
-  });
+  test.each([["gray.6"], ["gray.7"], ["gatekeeper.7"], ["red.9"], [ACCESSIBLE_GREEN]] as const)(
+    "renders Mantine's markup in %s",
+    (color) => {
+      expectSameMarkup(
+        <ThemeIcon size={22} color={color} aria-hidden="true">
+          ✓
+        </ThemeIcon>,
+        <MantineThemeIcon size={22} radius="xl" color={color} aria-hidden="true">
+          ✓
+        </MantineThemeIcon>,
+        withoutLeakedProps,
+      );
+    },
+  );
 });
 
 describe("the plain list", () => {
@@ -113,22 +128,66 @@ describe("the plain list", () => {
   test("renders Mantine's markup for centred items with icons and colours (the password checklist)", () => {
     expectSameMarkup(
       <List center size="sm" spacing={2} aria-label="Requirements">
-        <List.Item c="red.9" icon={<ThemeIcon size={18} color="red.9" aria-hidden="true">✗</ThemeIcon>}>
+        <List.Item
+          c="red.9"
+          icon={
+            <ThemeIcon size={18} color="red.9" aria-hidden="true">
+              ✗
+            </ThemeIcon>
+          }
+        >
           At least 12 characters
         </List.Item>
-        <List.Item c={ACCESSIBLE_GREEN} icon={<ThemeIcon size={18} color={ACCESSIBLE_GREEN} aria-hidden="true">✓</ThemeIcon>}>
+        <List.Item
+          c={ACCESSIBLE_GREEN}
+          icon={
+            <ThemeIcon size={18} color={ACCESSIBLE_GREEN} aria-hidden="true">
+              ✓
+            </ThemeIcon>
+          }
+        >
           A digit
         </List.Item>
-        <List.Item icon={<ThemeIcon size={18} color="gray.7" aria-hidden="true">•</ThemeIcon>}>A letter</List.Item>
+        <List.Item
+          icon={
+            <ThemeIcon size={18} color="gray.7" aria-hidden="true">
+              •
+            </ThemeIcon>
+          }
+        >
+          A letter
+        </List.Item>
       </List>,
       <MantineList center size="sm" spacing={2} aria-label="Requirements">
-        <MantineList.Item c="red.9" icon={<MantineThemeIcon size={18} radius="xl" color="red.9" aria-hidden="true">✗</MantineThemeIcon>}>
+        <MantineList.Item
+          c="red.9"
+          icon={
+            <MantineThemeIcon size={18} radius="xl" color="red.9" aria-hidden="true">
+              ✗
+            </MantineThemeIcon>
+          }
+        >
           At least 12 characters
         </MantineList.Item>
-        <MantineList.Item c={ACCESSIBLE_GREEN} icon={<MantineThemeIcon size={18} radius="xl" color={ACCESSIBLE_GREEN} aria-hidden="true">✓</MantineThemeIcon>}>
+        <MantineList.Item
+          c={ACCESSIBLE_GREEN}
+          icon={
+            <MantineThemeIcon size={18} radius="xl" color={ACCESSIBLE_GREEN} aria-hidden="true">
+              ✓
+            </MantineThemeIcon>
+          }
+        >
           A digit
         </MantineList.Item>
-        <MantineList.Item icon={<MantineThemeIcon size={18} radius="xl" color="gray.7" aria-hidden="true">•</MantineThemeIcon>}>A letter</MantineList.Item>
+        <MantineList.Item
+          icon={
+            <MantineThemeIcon size={18} radius="xl" color="gray.7" aria-hidden="true">
+              •
+            </MantineThemeIcon>
+          }
+        >
+          A letter
+        </MantineList.Item>
       </MantineList>,
       withoutLeakedProps,
     );
@@ -137,12 +196,26 @@ describe("the plain list", () => {
   test("renders Mantine's markup for a job's stages (data attributes on items)", () => {
     expectSameMarkup(
       <List spacing="sm" center>
-        <List.Item data-state="running" icon={<ThemeIcon size={22} color="gatekeeper.7" aria-hidden="true">…</ThemeIcon>}>
+        <List.Item
+          data-state="running"
+          icon={
+            <ThemeIcon size={22} color="gatekeeper.7" aria-hidden="true">
+              …
+            </ThemeIcon>
+          }
+        >
           Creating the Hub
         </List.Item>
       </List>,
       <MantineList spacing="sm" center>
-        <MantineList.Item data-state="running" icon={<MantineThemeIcon size={22} radius="xl" color="gatekeeper.7" aria-hidden="true">…</MantineThemeIcon>}>
+        <MantineList.Item
+          data-state="running"
+          icon={
+            <MantineThemeIcon size={22} radius="xl" color="gatekeeper.7" aria-hidden="true">
+              …
+            </MantineThemeIcon>
+          }
+        >
           Creating the Hub
         </MantineList.Item>
       </MantineList>,

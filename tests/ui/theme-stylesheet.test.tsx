@@ -6,7 +6,8 @@ import { theme } from "~/ui/theme";
 
 const STYLESHEET = fileURLToPath(new URL("../../app/styles/theme.css", import.meta.url));
 const APP = fileURLToPath(new URL("../../app", import.meta.url));
-const HEADER = "/* Generated from app/ui/theme.ts by tests/ui/theme-stylesheet.test.tsx (UPDATE_THEME_CSS=1 rewrites it). */\n";
+const HEADER =
+  "/* Generated from app/ui/theme.ts by tests/ui/theme-stylesheet.test.tsx (UPDATE_THEME_CSS=1 rewrites it). */\n";
 /** Mantine's palettes that no page paints with; their variables would only add bytes to every page. */
 const UNUSED_PALETTES = ["dark", "pink", "grape", "violet", "indigo", "cyan", "teal", "lime"];
 

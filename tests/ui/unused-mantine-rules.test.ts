@@ -42,7 +42,10 @@ const RENDERS_A_DROPPED_PART: [string, RegExp][] = [
   ["a bars or dots Loader", /<Loader\b[^>]*\btype=/],
   ['a Badge variant="dot"', /variant="dot"/],
   ["Table column borders, a sticky header or a vertical table", /withColumnBorders|stickyHeader|variant="vertical"/],
-  ["a filled or unstyled input", /<(TextInput|NativeSelect|Input|PasswordInput|NumberInput|Select)\b[^>]*variant="(filled|unstyled)"/],
+  [
+    "a filled or unstyled input",
+    /<(TextInput|NativeSelect|Input|PasswordInput|NumberInput|Select)\b[^>]*variant="(filled|unstyled)"/,
+  ],
   ["a Textarea or a clearable Select", /Textarea|clearable/],
   ["an outline Checkbox or Radio", /<(Checkbox|Radio)\b[^>]*variant="outline"/],
   ["gradient, clamped or truncated text", /variant="gradient"|lineClamp|\btruncate\b/],

@@ -16,7 +16,9 @@ let provider: BillingProvider | undefined;
 /** The configured billing provider (BILLING_PROVIDER): the embedded engine unless Chargebee is chosen. */
 export function getBilling(): BillingProvider {
   provider ??= withInputChecks(
-    env.BILLING_PROVIDER === "chargebee" ? createChargebeeBilling(chargebeeOptions()) : createLocalBilling({ store: db }),
+    env.BILLING_PROVIDER === "chargebee"
+      ? createChargebeeBilling(chargebeeOptions())
+      : createLocalBilling({ store: db }),
   );
   return provider;
 }

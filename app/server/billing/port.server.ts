@@ -92,13 +92,7 @@ export interface ItemQuantity {
 }
 
 export type SubscriptionStatus =
-  | "future"
-  | "in_trial"
-  | "active"
-  | "non_renewing"
-  | "paused"
-  | "cancelled"
-  | "transferred";
+  "future" | "in_trial" | "active" | "non_renewing" | "paused" | "cancelled" | "transferred";
 
 export interface Subscription {
   id: string;

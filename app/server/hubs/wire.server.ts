@@ -27,7 +27,11 @@ export const HUB_API = {
 /** "Not yet": the status sync tenant and Hub state answer while the Hub is not ready or not running. */
 export const TOO_EARLY = 425;
 
-export const failureBody = z.object({ message: z.string().optional(), code: z.string().optional(), field: z.string().optional() });
+export const failureBody = z.object({
+  message: z.string().optional(),
+  code: z.string().optional(),
+  field: z.string().optional(),
+});
 
 /** The create-tenant answer; add-tenant takes it back as its body (spec 001 §7). */
 export const tenantBody = z.object({
@@ -97,7 +101,10 @@ export const licenseFromWire = (body: z.infer<typeof licenseBody>): HubLicense =
 });
 
 export const domainBody = z.object({ exists: z.boolean(), allowed: z.boolean() });
-export const adminSessionBody = z.object({ token: z.object({ jwt: z.string(), id: z.string() }), refreshToken: z.string() });
+export const adminSessionBody = z.object({
+  token: z.object({ jwt: z.string(), id: z.string() }),
+  refreshToken: z.string(),
+});
 export const uploadBody = z.object({ data: licenseBody });
 export const signInLinkBody = z.object({ url: z.string(), expiresAt: z.string() });
 

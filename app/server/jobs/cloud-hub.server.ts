@@ -1,6 +1,11 @@
 import { z } from "zod";
 import { DEPLOYMENT_FAILURES } from "~/domain/cloud-hub";
-import { hubProvisioningFields, hubProvisioningSteps, PROVISIONING_STAGES, provisioningFailure } from "./hub-provisioning.server";
+import {
+  hubProvisioningFields,
+  hubProvisioningSteps,
+  PROVISIONING_STAGES,
+  provisioningFailure,
+} from "./hub-provisioning.server";
 import type { JobKind } from "./runner.server";
 import { clearDraftStep } from "./steps.server";
 
@@ -20,10 +25,7 @@ export type DeploymentInput = z.infer<typeof deploymentInputSchema>;
 export const cloudHubDeployment: JobKind<DeploymentInput> = {
   name: "cloud-hub",
   input: deploymentInputSchema,
-  steps: [
-    ...hubProvisioningSteps<DeploymentInput>(({ input }) => input.licenseId),
-    clearDraftStep<DeploymentInput>(),
-  ],
+  steps: [...hubProvisioningSteps<DeploymentInput>(({ input }) => input.licenseId), clearDraftStep<DeploymentInput>()],
   failure(step, error) {
     return provisioningFailure(step, error) ?? { step, ...DEPLOYMENT_FAILURES.other };
   },

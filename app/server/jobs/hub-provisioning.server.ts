@@ -8,7 +8,15 @@ import { env } from "../env.server";
 import { getHubs, HubError, type Tenant } from "../hubs/index.server";
 import { openSecret, sealSecret } from "../wizards/sealed.server";
 import { retryFromProgress } from "./progress.server";
-import { findOwnedJob, StepRefused, type AnyJobKind, type JobContext, type JobFailure, type JobStep, type JobView } from "./runner.server";
+import {
+  findOwnedJob,
+  StepRefused,
+  type AnyJobKind,
+  type JobContext,
+  type JobFailure,
+  type JobStep,
+  type JobView,
+} from "./runner.server";
 
 /**
  * A cloud Hub's provisioning (spec 001 §4), the steps shared by the cloud Hub deployment (decision 090) and
@@ -32,16 +40,23 @@ export type HubProvisioningInput = z.infer<z.ZodObject<typeof hubProvisioningFie
 const notYet = (message: string) => new HubError(message, { kind: "retryable", code: "not_ready" });
 
 const ownedLicense = (ownerId: string, licenseId: string) =>
-  db.select().from(licenses).where(and(eq(licenses.id, licenseId), eq(licenses.ownerId, ownerId))).get();
+  db
+    .select()
+    .from(licenses)
+    .where(and(eq(licenses.id, licenseId), eq(licenses.ownerId, ownerId)))
+    .get();
 
 const tenantOf = (results: Record<string, unknown>) => results["create-tenant"] as Tenant;
 
 /** The Hub a finished provisioning recorded (the 'Go to Hub' link needs its id). */
 export type RecordedHub = { hubId: string; url: string };
-export const recordedHubOf = (results: Record<string, unknown> | null | undefined) => (results?.["record-hub"] as RecordedHub | undefined) ?? null;
+export const recordedHubOf = (results: Record<string, unknown> | null | undefined) =>
+  (results?.["record-hub"] as RecordedHub | undefined) ?? null;
 
 /** The provisioning steps; `licenseIdOf` says which of the user's licenses the Hub gets. */
-export function hubProvisioningSteps<Input extends HubProvisioningInput>(licenseIdOf: (context: JobContext<Input>) => string): JobStep<Input>[] {
+export function hubProvisioningSteps<Input extends HubProvisioningInput>(
+  licenseIdOf: (context: JobContext<Input>) => string,
+): JobStep<Input>[] {
   return [
     {
       name: "create-tenant",
@@ -50,7 +65,12 @@ export function hubProvisioningSteps<Input extends HubProvisioningInput>(license
       async run(context) {
         const { ownerId, input, stepKey } = context;
         if (!selectableLicense(ownerId, licenseIdOf(context))) throw new StepRefused(UNABLE_TO_VERIFY_LICENSE);
-        return getHubs().createTenant({ customerId: ownerId, subdomain: input.subdomain, region: input.region, idempotencyKey: stepKey });
+        return getHubs().createTenant({
+          customerId: ownerId,
+          subdomain: input.subdomain,
+          region: input.region,
+          idempotencyKey: stepKey,
+        });
       },
     },
     {
@@ -71,7 +91,8 @@ export function hubProvisioningSteps<Input extends HubProvisioningInput>(license
       name: "wait-until-ready",
       async run({ results }) {
         const tenant = tenantOf(results);
-        if (!tenant.ready && !(await getHubs().syncTenant(tenant.hubId)).ready) throw notYet("The Hub is not ready yet.");
+        if (!tenant.ready && !(await getHubs().syncTenant(tenant.hubId)).ready)
+          throw notYet("The Hub is not ready yet.");
         return null;
       },
     },
@@ -79,7 +100,8 @@ export function hubProvisioningSteps<Input extends HubProvisioningInput>(license
       name: "start-hub",
       async run({ results }) {
         const tenant = tenantOf(results);
-        if (!tenant.running && !(await getHubs().startHub(tenant.url)).running) throw notYet("The Hub is not running yet.");
+        if (!tenant.running && !(await getHubs().startHub(tenant.url)).running)
+          throw notYet("The Hub is not running yet.");
         return null;
       },
     },
@@ -115,10 +137,20 @@ export function hubProvisioningSteps<Input extends HubProvisioningInput>(license
         const license = ownedLicense(ownerId, licenseId);
         db.transaction((tx) => {
           tx.insert(hubInstallations)
-            .values({ id: tenant.hubId, ownerId, type: "cloud", url: tenant.url, lastSeen: new Date(), maxUsers: license?.nodes ?? 0 })
+            .values({
+              id: tenant.hubId,
+              ownerId,
+              type: "cloud",
+              url: tenant.url,
+              lastSeen: new Date(),
+              maxUsers: license?.nodes ?? 0,
+            })
             .onConflictDoNothing()
             .run();
-          tx.insert(hubInstallationLicenses).values({ hubInstallationId: tenant.hubId, licenseId }).onConflictDoNothing().run();
+          tx.insert(hubInstallationLicenses)
+            .values({ hubInstallationId: tenant.hubId, licenseId })
+            .onConflictDoNothing()
+            .run();
           tx.update(licenses).set({ isUsed: true }).where(eq(licenses.id, licenseId)).run();
         });
         return { hubId: tenant.hubId, url: tenant.url };
@@ -150,7 +182,8 @@ export function provisioningFailure(step: string, error: unknown): JobFailure | 
   })();
   if (!screen) return null;
   // A refusal of the license itself says so; everything else is the spec's screen.
-  const message = error instanceof StepRefused && error.message === UNABLE_TO_VERIFY_LICENSE ? error.message : screen.message;
+  const message =
+    error instanceof StepRefused && error.message === UNABLE_TO_VERIFY_LICENSE ? error.message : screen.message;
   return { step, title: screen.title, message };
 }
 

@@ -6,5 +6,8 @@ import { cloudTrial, onPremiseTrial } from "./trial.server";
 
 /** Every kind of durable job the runner knows, by name. */
 export const JOB_KINDS: Record<string, AnyJobKind> = Object.fromEntries(
-  [newSubscriptionOrder, licenseUpdate, cloudHubDeployment, cloudTrial, onPremiseTrial].map((kind) => [kind.name, kind]),
+  [newSubscriptionOrder, licenseUpdate, cloudHubDeployment, cloudTrial, onPremiseTrial].map((kind) => [
+    kind.name,
+    kind,
+  ]),
 );

@@ -34,9 +34,15 @@ export const updateInputSchema = z.object({
 export type UpdateInput = z.infer<typeof updateInputSchema>;
 
 const LICENSE_FAILED = "Your license could not be updated";
-const LICENSE_FAILED_TEXT = "Your subscription was updated and charged once. Try again to update its license: you will not be charged again.";
+const LICENSE_FAILED_TEXT =
+  "Your subscription was updated and charged once. Try again to update its license: you will not be charged again.";
 
-const change = ({ planId, planQuantity, addons, couponIds }: UpdateInput["request"]) => ({ planId, planQuantity, addons, couponIds });
+const change = ({ planId, planQuantity, addons, couponIds }: UpdateInput["request"]) => ({
+  planId,
+  planQuantity,
+  addons,
+  couponIds,
+});
 
 /** Whether the subscription already is what the update makes it (a first try that took effect). */
 const isUpdated = (subscription: Subscription, request: UpdateInput["request"]) =>
@@ -64,7 +70,10 @@ export const licenseUpdate: JobKind<UpdateInput> = {
       name: "override-billing-profile",
       async run({ input }) {
         const { customerId, subscriptionId, paymentSourceId } = input.request;
-        await getBilling().overrideBillingProfile(customerId, subscriptionId, { paymentSourceId, autoCollection: true });
+        await getBilling().overrideBillingProfile(customerId, subscriptionId, {
+          paymentSourceId,
+          autoCollection: true,
+        });
         return null;
       },
     },
@@ -72,24 +81,45 @@ export const licenseUpdate: JobKind<UpdateInput> = {
       name: "update-subscription",
       charges: true,
       async reconcile({ input }) {
-        const subscription = await getBilling().retrieveSubscription(input.request.customerId, input.request.subscriptionId);
+        const subscription = await getBilling().retrieveSubscription(
+          input.request.customerId,
+          input.request.subscriptionId,
+        );
         return isUpdated(subscription, input.request) ? updatedResult(subscription) : null;
       },
       async run({ input, stepKey }) {
         const { request } = input;
         const billing = getBilling();
         const current = await billing.retrieveSubscription(request.customerId, request.subscriptionId);
-        if (current.planId !== request.from.planId || current.planQuantity !== request.from.planQuantity) throw new StepRefused(LICENSE_CHANGED);
-        const [fromTier, fromCycle, toTier, toCycle] = [tierOf(current.planId), cycleOf(current.planId), tierOf(request.planId), cycleOf(request.planId)];
+        if (current.planId !== request.from.planId || current.planQuantity !== request.from.planQuantity)
+          throw new StepRefused(LICENSE_CHANGED);
+        const [fromTier, fromCycle, toTier, toCycle] = [
+          tierOf(current.planId),
+          cycleOf(current.planId),
+          tierOf(request.planId),
+          cycleOf(request.planId),
+        ];
         if (!fromTier || !fromCycle || !toTier || !toCycle) throw new StepRefused(UPDATE_FAILED);
         const addedUsers = request.planQuantity - current.planQuantity;
-        const problems = updateProblems({ tier: fromTier, cycle: fromCycle, quantity: current.planQuantity }, { tier: toTier, cycle: toCycle, addedUsers });
+        const problems = updateProblems(
+          { tier: fromTier, cycle: fromCycle, quantity: current.planQuantity },
+          { tier: toTier, cycle: toCycle, addedUsers },
+        );
         if (problems.length > 0) throw new StepRefused(problems[0].message);
-        const estimate = await billing.estimateSubscriptionUpdate(request.customerId, request.subscriptionId, change(request));
+        const estimate = await billing.estimateSubscriptionUpdate(
+          request.customerId,
+          request.subscriptionId,
+          change(request),
+        );
         if (orderDigest(request, estimate) !== input.digest) throw new StepRefused(PRICE_CHANGED);
         const { billingAddress, shippingAddress } = request;
         return updatedResult(
-          await billing.updateSubscription(request.customerId, request.subscriptionId, { ...change(request), billingAddress, shippingAddress }, stepKey),
+          await billing.updateSubscription(
+            request.customerId,
+            request.subscriptionId,
+            { ...change(request), billingAddress, shippingAddress },
+            stepKey,
+          ),
         );
       },
     },
@@ -109,9 +139,15 @@ export const licenseUpdate: JobKind<UpdateInput> = {
     clearDraftStep(),
   ],
   failure(step, error) {
-    if (step === "update-license" || step === "clear-draft") return { step, title: LICENSE_FAILED, message: LICENSE_FAILED_TEXT };
+    if (step === "update-license" || step === "clear-draft")
+      return { step, title: LICENSE_FAILED, message: LICENSE_FAILED_TEXT };
     // The spec's text, with the server's words when it gave some (spec 000 §8 "Update subscription fails").
-    const message = error instanceof StepRefused ? error.message : error instanceof ProviderError && error.providerMessage ? error.providerMessage : UPDATE_FAILED;
+    const message =
+      error instanceof StepRefused
+        ? error.message
+        : error instanceof ProviderError && error.providerMessage
+          ? error.providerMessage
+          : UPDATE_FAILED;
     return { step, title: UPDATE_FAILED, message };
   },
 };

@@ -56,9 +56,13 @@ export const CREATE_SUBSCRIPTION_FAILED = "Failed to create a subscription";
 export const PRICE_CHANGED =
   "The price of your order changed before it was charged, so nothing was charged. Please review your order and confirm it again.";
 const LICENSE_FAILED = "Your license could not be created";
-const LICENSE_FAILED_TEXT = "Your subscription was created and charged once. Try again to create its license: you will not be charged again.";
+const LICENSE_FAILED_TEXT =
+  "Your subscription was created and charged once. Try again to create its license: you will not be charged again.";
 
-const newSubscription = (request: OrderInput["request"]): NewSubscriptionRequest => ({ ...request, startDate: new Date() });
+const newSubscription = (request: OrderInput["request"]): NewSubscriptionRequest => ({
+  ...request,
+  startDate: new Date(),
+});
 
 /**
  * The order (spec 000 §2 "Create Recurring License", then Finish). Right before charging, the rules and
@@ -79,7 +83,12 @@ export const newSubscriptionOrder: JobKind<OrderInput> = {
       },
       async run({ input, stepKey }) {
         const support = Object.fromEntries(input.request.oneTimeAddons.map((addon) => [addon.id, addon.quantity]));
-        const { issues } = checkSelection({ origin: input.origin, hosting: input.hosting, offsiteAccess: input.offsiteAccess, support });
+        const { issues } = checkSelection({
+          origin: input.origin,
+          hosting: input.hosting,
+          offsiteAccess: input.offsiteAccess,
+          support,
+        });
         if (issues.length > 0) throw new StepRefused(issues[0].message);
         const estimate = await getBilling().estimateNewSubscription(newSubscription(input.request));
         if (orderDigest(input.request, estimate) !== input.digest) throw new StepRefused(PRICE_CHANGED);
@@ -107,7 +116,11 @@ export const newSubscriptionOrder: JobKind<OrderInput> = {
   failure(step, error) {
     if (step !== "create-subscription") return { step, title: LICENSE_FAILED, message: LICENSE_FAILED_TEXT };
     const message =
-      error instanceof StepRefused ? error.message : error instanceof ProviderError && error.providerMessage ? error.providerMessage : CREATE_SUBSCRIPTION_FAILED;
+      error instanceof StepRefused
+        ? error.message
+        : error instanceof ProviderError && error.providerMessage
+          ? error.providerMessage
+          : CREATE_SUBSCRIPTION_FAILED;
     return { step, title: CREATE_SUBSCRIPTION_FAILED, message };
   },
 };
@@ -117,6 +130,13 @@ interface CreatedSubscription {
   termEnd: string | null;
 }
 
-function createdResult(subscription: { id: string; currentTermEnd: Date | null; nextBillingAt: Date | null }): CreatedSubscription {
-  return { subscriptionId: subscription.id, termEnd: (subscription.currentTermEnd ?? subscription.nextBillingAt)?.toISOString() ?? null };
+function createdResult(subscription: {
+  id: string;
+  currentTermEnd: Date | null;
+  nextBillingAt: Date | null;
+}): CreatedSubscription {
+  return {
+    subscriptionId: subscription.id,
+    termEnd: (subscription.currentTermEnd ?? subscription.nextBillingAt)?.toISOString() ?? null,
+  };
 }

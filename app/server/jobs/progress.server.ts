@@ -6,7 +6,12 @@ import { findOwnedJob, mayHaveCharged, retryJob, type AnyJobKind } from "./runne
  * One progress page for any job (the order, the update, a cloud Hub, a trial): the job of that kind if it
  * is the user's (404 otherwise, DESIGN §1.8), as the spec's stages, with what the customer can do next.
  */
-export function jobProgress(ownerId: string, jobId: string, kind: AnyJobKind, stages: { title: string; steps: string[] }[]) {
+export function jobProgress(
+  ownerId: string,
+  jobId: string,
+  kind: AnyJobKind,
+  stages: { title: string; steps: string[] }[],
+) {
   const job = findOwnedJob(ownerId, jobId, kind.name);
   if (!job) throw json({ message: "There is no such order." }, { status: 404 });
   return {

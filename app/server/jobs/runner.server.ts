@@ -127,7 +127,14 @@ export function enqueueJob<Input extends Record<string, unknown>>(
   job: { ownerId: string; idempotencyKey: string; input: Input },
 ): JobView {
   db.insert(jobs)
-    .values({ id: randomUUID(), kind: kind.name, ...job, input: kind.input.parse(job.input) as Record<string, unknown>, steps: {}, nextRunAt: now() })
+    .values({
+      id: randomUUID(),
+      kind: kind.name,
+      ...job,
+      input: kind.input.parse(job.input) as Record<string, unknown>,
+      steps: {},
+      nextRunAt: now(),
+    })
     .onConflictDoNothing({ target: jobs.idempotencyKey })
     .run();
   const row = db.select().from(jobs).where(eq(jobs.idempotencyKey, job.idempotencyKey)).get();
@@ -138,7 +145,11 @@ export function enqueueJob<Input extends Record<string, unknown>>(
 
 /** The user's job with this idempotency key, or null. */
 export function findJobByKey(ownerId: string, idempotencyKey: string): JobView | null {
-  const row = db.select().from(jobs).where(and(eq(jobs.ownerId, ownerId), eq(jobs.idempotencyKey, idempotencyKey))).get();
+  const row = db
+    .select()
+    .from(jobs)
+    .where(and(eq(jobs.ownerId, ownerId), eq(jobs.idempotencyKey, idempotencyKey)))
+    .get();
   return row ? toView(row) : null;
 }
 
@@ -155,7 +166,11 @@ export function findJobsByKeyPrefix(ownerId: string, prefix: string): JobView[] 
 
 /** The user's job of this kind, or null: a job id from a URL is never trusted on its own. */
 export function findOwnedJob(ownerId: string, jobId: string, kind?: string): JobView | null {
-  const row = db.select().from(jobs).where(and(eq(jobs.ownerId, ownerId), eq(jobs.id, jobId))).get();
+  const row = db
+    .select()
+    .from(jobs)
+    .where(and(eq(jobs.ownerId, ownerId), eq(jobs.id, jobId)))
+    .get();
   return row && (!kind || row.kind === kind) ? toView(row) : null;
 }
 
@@ -205,7 +220,19 @@ export function retryJob(ownerId: string, jobId: string): boolean {
 /** One JSON line on stderr per failure, with the job, the step and the stack: greppable, and whole in any log collector. */
 function logJobFailure(row: JobRow, step: string, kind: string, error: unknown): void {
   const { message, stack } = error instanceof Error ? error : { message: String(error), stack: undefined };
-  console.error(JSON.stringify({ level: "error", event: "job-step-failed", jobId: row.id, jobKind: row.kind, step, errorKind: kind, run: row.attempts, message, stack }));
+  console.error(
+    JSON.stringify({
+      level: "error",
+      event: "job-step-failed",
+      jobId: row.id,
+      jobKind: row.kind,
+      step,
+      errorKind: kind,
+      run: row.attempts,
+      message,
+      stack,
+    }),
+  );
 }
 
 const backoff = (attempts: number) => Math.min(MAX_BACKOFF_MS, env.JOB_BACKOFF_MS * 2 ** Math.max(0, attempts - 1));
@@ -229,8 +256,16 @@ export class JobRunner {
     return (
       db
         .update(jobs)
-        .set({ status: "running", leaseHolder: this.id, leaseUntil: new Date(at.getTime() + this.leaseMs), attempts: sql`${jobs.attempts} + 1`, updatedAt: at })
-        .where(and(eq(jobs.id, sql`(select ${jobs.id} from ${jobs} where ${due} order by ${jobs.nextRunAt} limit 1)`), due))
+        .set({
+          status: "running",
+          leaseHolder: this.id,
+          leaseUntil: new Date(at.getTime() + this.leaseMs),
+          attempts: sql`${jobs.attempts} + 1`,
+          updatedAt: at,
+        })
+        .where(
+          and(eq(jobs.id, sql`(select ${jobs.id} from ${jobs} where ${due} order by ${jobs.nextRunAt} limit 1)`), due),
+        )
         .returning()
         .get() ?? null
     );
@@ -249,13 +284,16 @@ export class JobRunner {
   /** Keeps the lease while a step runs; `lost` turns true when another runner took the job. */
   private holdLease(jobId: string) {
     const state = { lost: false };
-    const timer = setInterval(() => {
-      try {
-        this.write(jobId, { leaseUntil: new Date(Date.now() + this.leaseMs) });
-      } catch {
-        state.lost = true;
-      }
-    }, Math.max(100, Math.floor(this.leaseMs / 3)));
+    const timer = setInterval(
+      () => {
+        try {
+          this.write(jobId, { leaseUntil: new Date(Date.now() + this.leaseMs) });
+        } catch {
+          state.lost = true;
+        }
+      },
+      Math.max(100, Math.floor(this.leaseMs / 3)),
+    );
     timer.unref();
     return { state, release: () => clearInterval(timer) };
   }
@@ -266,7 +304,9 @@ export class JobRunner {
     const input = kind?.input.safeParse(row.input);
     if (!kind || !input?.success) {
       logJobFailure(row, "", "final", new Error(kind ? "Its input does not parse." : "No such job kind."));
-      this.finish(row.id, "failed", { error: { step: "", title: "Something went wrong", message: "This job cannot run. Please contact support." } });
+      this.finish(row.id, "failed", {
+        error: { step: "", title: "Something went wrong", message: "This job cannot run. Please contact support." },
+      });
       return;
     }
     const steps = { ...(row.steps as Record<string, StepState>) };
@@ -316,8 +356,16 @@ export class JobRunner {
   }
 
   /** Records why a step stopped the job, and what happens next (see the class comment). */
-  private recordFailure(row: JobRow, kind: AnyJobKind, stepName: string, steps: Record<string, StepState>, refusals: number, error: unknown) {
-    const kindOfError = error instanceof ProviderError ? error.kind : error instanceof StepRefused ? "final" : "retryable";
+  private recordFailure(
+    row: JobRow,
+    kind: AnyJobKind,
+    stepName: string,
+    steps: Record<string, StepState>,
+    refusals: number,
+    error: unknown,
+  ) {
+    const kindOfError =
+      error instanceof ProviderError ? error.kind : error instanceof StepRefused ? "final" : "retryable";
     const failure = kind.failure(stepName, error);
     logJobFailure(row, stepName, kindOfError, error);
     const canRetry = row.attempts < MAX_AUTOMATIC_ATTEMPTS;
@@ -336,7 +384,13 @@ export class JobRunner {
       });
     } else if (canRetry) {
       // The step is left as started: it may have done part of its work, so its own checks decide on the rerun.
-      this.write(row.id, { status: "queued", steps, leaseHolder: null, leaseUntil: null, nextRunAt: new Date(Date.now() + backoff(row.attempts)) });
+      this.write(row.id, {
+        status: "queued",
+        steps,
+        leaseHolder: null,
+        leaseUntil: null,
+        nextRunAt: new Date(Date.now() + backoff(row.attempts)),
+      });
     } else {
       this.finish(row.id, "failed", { steps, error: { ...failure } });
     }

@@ -5,7 +5,13 @@ import { ensureBillingCustomer } from "../account-billing.server";
 import { getBilling, ProviderError, type Address } from "../billing/index.server";
 import { createTrialLicense, quoteTrialHardware, recordTrial, TrialUsedUpError } from "../trials.server";
 import { findUserById } from "../users.server";
-import { hubProvisioningFields, hubProvisioningSteps, PROVISIONING_STAGES, provisioningFailure, recordedHubOf } from "./hub-provisioning.server";
+import {
+  hubProvisioningFields,
+  hubProvisioningSteps,
+  PROVISIONING_STAGES,
+  provisioningFailure,
+  recordedHubOf,
+} from "./hub-provisioning.server";
 import { clearDraftStep } from "./steps.server";
 import { StepRefused, type JobContext, type JobKind, type JobStep, type JobView } from "./runner.server";
 
@@ -16,7 +22,15 @@ import { StepRefused, type JobContext, type JobKind, type JobStep, type JobView 
  * step's key, so a repeat after a crash or a lost answer never charges twice. A refused hardware purchase
  * does not stop the trial: the step records the failure and the finish screen says 'Hardware purchase failed.'.
  */
-const addressSchema = z.object({ name: z.string(), company: z.string(), street: z.string(), city: z.string(), state: z.string(), zipcode: z.string(), country: z.string() });
+const addressSchema = z.object({
+  name: z.string(),
+  company: z.string(),
+  street: z.string(),
+  city: z.string(),
+  state: z.string(),
+  zipcode: z.string(),
+  country: z.string(),
+});
 
 const trialFields = {
   draftId: z.string(),
@@ -44,7 +58,8 @@ const owner = (ownerId: string) => {
   return user;
 };
 
-export const trialLicenseOf = (results: Record<string, unknown> | null | undefined) => (results?.["trial-license"] as { licenseId: string } | undefined)?.licenseId ?? null;
+export const trialLicenseOf = (results: Record<string, unknown> | null | undefined) =>
+  (results?.["trial-license"] as { licenseId: string } | undefined)?.licenseId ?? null;
 
 function trialLicenseStep<Input extends TrialInput>(hubType: "cloud" | "onpremise"): JobStep<Input> {
   return {
@@ -53,7 +68,14 @@ function trialLicenseStep<Input extends TrialInput>(hubType: "cloud" | "onpremis
     charges: true,
     async run({ id, ownerId, input }) {
       try {
-        const license = createTrialLicense({ id, user: owner(ownerId), hubType, nodes: input.nodes, startDate: input.startDate, duration: input.duration });
+        const license = createTrialLicense({
+          id,
+          user: owner(ownerId),
+          hubType,
+          nodes: input.nodes,
+          startDate: input.startDate,
+          duration: input.duration,
+        });
         return { licenseId: license.id };
       } catch (error) {
         if (error instanceof TrialUsedUpError) throw new StepRefused(USED_UP_TRIAL);
@@ -65,11 +87,21 @@ function trialLicenseStep<Input extends TrialInput>(hubType: "cloud" | "onpremis
 
 function shippingAddressOf(address: TrialAddress): Address {
   const [firstName = "", ...rest] = address.name.trim().split(/\s+/);
-  return { firstName, lastName: rest.join(" "), company: address.company, line1: address.street, city: address.city, state: address.state, zip: address.zipcode, country: address.country };
+  return {
+    firstName,
+    lastName: rest.join(" "),
+    company: address.company,
+    line1: address.street,
+    city: address.city,
+    state: address.state,
+    zip: address.zipcode,
+    country: address.country,
+  };
 }
 
 export type HardwarePurchase = { status: "none" } | { status: "invoiced"; invoiceId: string } | { status: "failed" };
-export const hardwarePurchaseOf = (results: Record<string, unknown> | null | undefined) => (results?.["purchase-hardware"] as HardwarePurchase | undefined) ?? null;
+export const hardwarePurchaseOf = (results: Record<string, unknown> | null | undefined) =>
+  (results?.["purchase-hardware"] as HardwarePurchase | undefined) ?? null;
 
 /** The hardware invoice, only when something is ordered; a refusal is recorded, and the trial goes on. */
 function purchaseHardwareStep<Input extends TrialInput>(): JobStep<Input> {
@@ -86,7 +118,12 @@ function purchaseHardwareStep<Input extends TrialInput>(): JobStep<Input> {
         const customerId = await ensureBillingCustomer(user);
         const hardware = quote.lines.filter((line) => line.quantity > 0).map(({ id, quantity }) => ({ id, quantity }));
         const invoice = await getBilling().createHardwareInvoice(
-          { customerId, paymentSourceId: input.paymentSourceId, hardware, shippingAddress: shippingAddressOf(input.address) },
+          {
+            customerId,
+            paymentSourceId: input.paymentSourceId,
+            hardware,
+            shippingAddress: shippingAddressOf(input.address),
+          },
           stepKey,
         );
         return { status: "invoiced", invoiceId: invoice.id };
@@ -100,7 +137,10 @@ function purchaseHardwareStep<Input extends TrialInput>(): JobStep<Input> {
 }
 
 /** The trial record (spec 001 §3); its failure is only logged (spec 001 §4), as the trial itself exists. */
-function recordTrialStep<Input extends TrialInput>(hubType: "cloud" | "onpremise", userNameOf: (input: Input) => string | null): JobStep<Input> {
+function recordTrialStep<Input extends TrialInput>(
+  hubType: "cloud" | "onpremise",
+  userNameOf: (input: Input) => string | null,
+): JobStep<Input> {
   return {
     name: "record-trial",
     async run({ id, ownerId, input, results }: JobContext<Input>) {
@@ -123,7 +163,14 @@ function recordTrialStep<Input extends TrialInput>(hubType: "cloud" | "onpremise
         });
         return { recorded: true };
       } catch (error) {
-        console.error(JSON.stringify({ level: "error", event: "trial-record-failed", jobId: id, message: error instanceof Error ? error.message : String(error) }));
+        console.error(
+          JSON.stringify({
+            level: "error",
+            event: "trial-record-failed",
+            jobId: id,
+            message: error instanceof Error ? error.message : String(error),
+          }),
+        );
         return { recorded: false };
       }
     },
@@ -144,7 +191,12 @@ function trialFailure(step: string, error: unknown) {
 export const onPremiseTrial: JobKind<OnPremiseTrialInput> = {
   name: "onpremise-trial",
   input: onPremiseTrialInput,
-  steps: [trialLicenseStep("onpremise"), purchaseHardwareStep(), recordTrialStep("onpremise", () => null), clearDraftStep()],
+  steps: [
+    trialLicenseStep("onpremise"),
+    purchaseHardwareStep(),
+    recordTrialStep("onpremise", () => null),
+    clearDraftStep(),
+  ],
   failure: trialFailure,
 };
 
@@ -166,7 +218,12 @@ const HARDWARE_STAGE = { title: "Purchase Hardware", steps: ["purchase-hardware"
 
 /** The progress lists of spec 001 §2. */
 export const TRIAL_STAGES = {
-  cloud: [LICENSE_STAGE, ...PROVISIONING_STAGES, HARDWARE_STAGE, { title: "Finish", steps: ["record-hub", "record-trial", "clear-draft"] }],
+  cloud: [
+    LICENSE_STAGE,
+    ...PROVISIONING_STAGES,
+    HARDWARE_STAGE,
+    { title: "Finish", steps: ["record-hub", "record-trial", "clear-draft"] },
+  ],
   onpremise: [LICENSE_STAGE, HARDWARE_STAGE, { title: "Finish", steps: ["record-trial", "clear-draft"] }],
 };
 
@@ -174,6 +231,8 @@ export const TRIAL_JOBS = { cloud: cloudTrial, onpremise: onPremiseTrial };
 
 /** What a trial has made so far, from its finished steps: the Hub, the license and the hardware purchase. */
 export function trialOutcome(job: JobView) {
-  const results = Object.fromEntries(Object.entries(job.steps).flatMap(([name, state]) => (state.status === "done" ? [[name, state.result]] : [])));
+  const results = Object.fromEntries(
+    Object.entries(job.steps).flatMap(([name, state]) => (state.status === "done" ? [[name, state.result]] : [])),
+  );
   return { hub: recordedHubOf(results), licenseId: trialLicenseOf(results), hardware: hardwarePurchaseOf(results) };
 }

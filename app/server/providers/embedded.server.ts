@@ -26,7 +26,13 @@ const refused = (message: string) => new ProviderError(message, { kind: "final",
  * caller's mistake and is refused, as the real providers do. Every embedded provider shares the one key
  * table (billing_idempotency_keys, named for the first of them); `call` keeps their keys apart.
  */
-export function once(store: EmbeddedStore, key: string, call: string, now: Date, create: (tx: EmbeddedStore) => string) {
+export function once(
+  store: EmbeddedStore,
+  key: string,
+  call: string,
+  now: Date,
+  create: (tx: EmbeddedStore) => string,
+) {
   if (!key) throw refused("An idempotency key is required.");
   const { billingIdempotencyKeys: keys } = schema;
   return store.transaction((tx) => {

@@ -2,7 +2,13 @@ import { and, eq } from "drizzle-orm";
 import { validationError } from "remix-validated-form";
 import { SUBDOMAIN_MESSAGES } from "~/domain/hub-subdomain";
 import { administratorValidator } from "~/domain/cloud-hub-validators";
-import { CLOUD_HUB_PATH, CLOUD_HUB_STEPS, checkCloudHubDraft, cloudHubDraftSchema, type CloudHubDraft } from "~/domain/cloud-hub";
+import {
+  CLOUD_HUB_PATH,
+  CLOUD_HUB_STEPS,
+  checkCloudHubDraft,
+  cloudHubDraftSchema,
+  type CloudHubDraft,
+} from "~/domain/cloud-hub";
 import { hubInstallations } from "~db/schema";
 import { db } from "../db.server";
 import { getHubs, HubError } from "../hubs/index.server";
@@ -35,13 +41,19 @@ export async function subdomainUnavailable(subdomain: string): Promise<string | 
 }
 
 /** The deployment the draft describes, with its digest, or null while a step is missing. */
-function currentDeployment(ownerId: string, draft: LoadedDraft<CloudHubDraft>): { digest: string; input: DeploymentInput } | null {
+function currentDeployment(
+  ownerId: string,
+  draft: LoadedDraft<CloudHubDraft>,
+): { digest: string; input: DeploymentInput } | null {
   const { subdomain, region, licenseId, administrator, sealedPassword } = draft.data;
   if (!draft.id || !licenseId || !administrator || !sealedPassword) return null;
   if (!selectableLicense(ownerId, licenseId)) return null;
   const request = { subdomain, region, licenseId, administrator, sealedPassword };
   const digest = requestDigest(request);
-  return { digest, input: { draftId: draft.id, digest, subdomain, region, licenseId, administrator, adminPassword: sealedPassword } };
+  return {
+    digest,
+    input: { draftId: draft.id, digest, subdomain, region, licenseId, administrator, adminPassword: sealedPassword },
+  };
 }
 
 /** The confirmation's key for the draft as it stands (the Review page posts it back). */
@@ -54,7 +66,12 @@ export function deploymentKey(ownerId: string): string | null {
 /** 'Yes, Deploy': the deployment of the confirmed draft, once (a double submit finds the first job). */
 export function deploy(ownerId: string, postedKey: string) {
   const draft = cloudHubWizard.read(ownerId);
-  return placeOnce(cloudHubDeployment, { ownerId, draftId: draft.id, postedKey, current: currentDeployment(ownerId, draft) });
+  return placeOnce(cloudHubDeployment, {
+    ownerId,
+    draftId: draft.id,
+    postedKey,
+    current: currentDeployment(ownerId, draft),
+  });
 }
 
 /** 'Go to Hub' (decision 070): a one-time sign-in link to the user's own cloud Hub, or null when it is not theirs. */
@@ -62,7 +79,9 @@ export async function hubSignInLink(ownerId: string, hubId: string): Promise<str
   const hub = db
     .select({ url: hubInstallations.url })
     .from(hubInstallations)
-    .where(and(eq(hubInstallations.id, hubId), eq(hubInstallations.ownerId, ownerId), eq(hubInstallations.type, "cloud")))
+    .where(
+      and(eq(hubInstallations.id, hubId), eq(hubInstallations.ownerId, ownerId), eq(hubInstallations.type, "cloud")),
+    )
     .get();
   return hub?.url ? (await getHubs().signInLink(hub.url)).url : null;
 }

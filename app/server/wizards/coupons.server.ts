@@ -53,8 +53,16 @@ export function removeCoupon(user: UserRecord, wizard: CouponDraft): string | nu
 }
 
 /** An order page's coupon buttons: back to the page, or the reason next to the field; null for other intents. */
-export async function couponIntent(user: UserRecord, wizard: CouponDraft, { intent, formData }: { intent: string; formData: FormData }, pageUrl: string) {
+export async function couponIntent(
+  user: UserRecord,
+  wizard: CouponDraft,
+  { intent, formData }: { intent: string; formData: FormData },
+  pageUrl: string,
+) {
   if (intent !== "apply-coupon" && intent !== "remove-coupon") return null;
-  const problem = intent === "apply-coupon" ? await applyCoupon(user, wizard, String(formData.get("coupon") ?? "")) : removeCoupon(user, wizard);
+  const problem =
+    intent === "apply-coupon"
+      ? await applyCoupon(user, wizard, String(formData.get("coupon") ?? ""))
+      : removeCoupon(user, wizard);
   return problem ? json({ couponError: problem }, { status: 422 }) : redirect(pageUrl);
 }

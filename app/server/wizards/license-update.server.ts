@@ -22,7 +22,14 @@ import { recurringLicenseOf } from "../licenses.server";
 import type { UserRecord } from "../users.server";
 import { couponProblem } from "./coupons.server";
 import { defineWizard, type LoadedDraft } from "./kit.server";
-import { ESTIMATE_FAILED, orderDigest, orderKey, submitOrder, type PricedOrder, type Submission } from "./orders.server";
+import {
+  ESTIMATE_FAILED,
+  orderDigest,
+  orderKey,
+  submitOrder,
+  type PricedOrder,
+  type Submission,
+} from "./orders.server";
 
 /** One draft per user and subscription: two licenses can be updated side by side. */
 const definition = defineWizard({
@@ -70,10 +77,12 @@ export function readSubscription(user: UserRecord, subscriptionId: string): Prom
   return subscriptionOf(requireOwnLicense(user, subscriptionId).customerId, subscriptionId);
 }
 
-const sameBase = (a: UpdateBase, b: UpdateBase) => a.tier === b.tier && a.cycle === b.cycle && a.quantity === b.quantity;
+const sameBase = (a: UpdateBase, b: UpdateBase) =>
+  a.tier === b.tier && a.cycle === b.cycle && a.quantity === b.quantity;
 
 /** Why the draft's choice no longer applies: the subscription moved on since the Product step. */
-export const baseMoved = (draft: UpdateDraft, live: UpdateBase) => (draft.base && !sameBase(draft.base, live) ? LICENSE_CHANGED : null);
+export const baseMoved = (draft: UpdateDraft, live: UpdateBase) =>
+  draft.base && !sameBase(draft.base, live) ? LICENSE_CHANGED : null;
 
 /** The plans the New Plan selector offers, this customer's ids, each with why it cannot be chosen (or null). */
 export async function planOptions(user: UserRecord, base: UpdateBase) {
@@ -110,7 +119,12 @@ function changeOf(user: UserRecord, draft: UpdateDraft, base: UpdateBase, subscr
  * outside the draft (the subscription as it is, the card, the addresses, the coupon), priced, and digested
  * for the confirmation. The loader and the update compute it the same way.
  */
-async function currentUpdate(user: UserRecord, own: OwnLicense, subscriptionId: string, draft: LoadedDraft<UpdateDraft>) {
+async function currentUpdate(
+  user: UserRecord,
+  own: OwnLicense,
+  subscriptionId: string,
+  draft: LoadedDraft<UpdateDraft>,
+) {
   // Three independent provider reads: asked at once.
   const [read, { payment, billingProfile }, couponError] = await Promise.all([
     subscriptionOf(own.customerId, subscriptionId),
@@ -119,7 +133,8 @@ async function currentUpdate(user: UserRecord, own: OwnLicense, subscriptionId: 
   ]);
   const data = couponError ? { ...draft.data, couponId: null } : draft.data;
   const ready = payment.status === "ready" ? payment : null;
-  const source = ready?.sources.find((candidate) => candidate.id === data.paymentSourceId && isUsableSource(candidate)) ?? null;
+  const source =
+    ready?.sources.find((candidate) => candidate.id === data.paymentSourceId && isUsableSource(candidate)) ?? null;
   const problems: StepIssue<UpdateStep>[] = [];
   if ("error" in read) problems.push({ step: "product", message: read.error });
   const moved = "base" in read ? baseMoved(data, read.base) : null;
@@ -152,10 +167,27 @@ async function currentUpdate(user: UserRecord, own: OwnLicense, subscriptionId: 
       estimateError = errorMessage(error, ESTIMATE_FAILED);
     }
     if (estimate && problems.length === 0 && draft.id) {
-      input = { draftId: draft.id, digest: orderDigest(request, estimate), request, licenseName: own.license.name, tier: data.tier };
+      input = {
+        draftId: draft.id,
+        digest: orderDigest(request, estimate),
+        request,
+        licenseName: own.license.name,
+        tier: data.tier,
+      };
     }
   }
-  return { data, read, couponError, estimate, estimateError, problems, input, payment: ready, billingProfile, card: source?.card ?? null };
+  return {
+    data,
+    read,
+    couponError,
+    estimate,
+    estimateError,
+    problems,
+    input,
+    payment: ready,
+    billingProfile,
+    card: source?.card ?? null,
+  };
 }
 
 /** What the Review & Order step shows, and the confirmation's key (null while the update cannot be made). */
@@ -174,7 +206,13 @@ export async function updateReview(user: UserRecord, subscriptionId: string) {
   return {
     licenseName: own.license.name,
     recurring: plan
-      ? { name: displayName(plan.name), users: (update.data.base?.quantity ?? 0) + update.data.addedUsers, unitPrice: plan.price, period: plan.period, addedUsers: update.data.addedUsers }
+      ? {
+          name: displayName(plan.name),
+          users: (update.data.base?.quantity ?? 0) + update.data.addedUsers,
+          unitPrice: plan.price,
+          period: plan.period,
+          addedUsers: update.data.addedUsers,
+        }
       : null,
     addons: addons.map((addon) => {
       const id = withCycle(addon.id, update.data.cycle);

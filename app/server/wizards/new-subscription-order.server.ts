@@ -24,7 +24,8 @@ async function currentOrder(user: UserRecord, draft: LoadedDraft<SubscriptionDra
   // A coupon that stopped being valid is left out of the order, and the page says why (spec 000 §4).
   const data = couponError ? { ...draft.data, couponId: null } : draft.data;
   const ready = payment.status === "ready" ? payment : null;
-  const source = ready?.sources.find((candidate) => candidate.id === data.paymentSourceId && isUsableSource(candidate)) ?? null;
+  const source =
+    ready?.sources.find((candidate) => candidate.id === data.paymentSourceId && isUsableSource(candidate)) ?? null;
   const problems: StepIssue<SubscriptionStep>[] = [];
   if (!source || !user.billingCustomerId) problems.push({ step: "billing", message: NO_PAYMENT_METHOD });
   if (ready && !ready.addressesValid) problems.push({ step: "billing", message: INVALID_ADDRESSES });
@@ -39,7 +40,11 @@ async function currentOrder(user: UserRecord, draft: LoadedDraft<SubscriptionDra
   let estimate: Estimate | null = null;
   let estimateError: string | null = null;
   try {
-    estimate = await getBilling().estimateNewSubscription({ ...request, customerId: request.customerId || undefined, startDate: new Date() });
+    estimate = await getBilling().estimateNewSubscription({
+      ...request,
+      customerId: request.customerId || undefined,
+      startDate: new Date(),
+    });
   } catch (error) {
     if (!(error instanceof ProviderError)) throw error;
     estimateError = errorMessage(error, ESTIMATE_FAILED);
@@ -58,7 +63,17 @@ async function currentOrder(user: UserRecord, draft: LoadedDraft<SubscriptionDra
           origin: data.origin,
         }
       : null;
-  return { data, couponError, estimate, estimateError, problems, input, payment: ready, billingProfile, card: source?.card ?? null };
+  return {
+    data,
+    couponError,
+    estimate,
+    estimateError,
+    problems,
+    input,
+    payment: ready,
+    billingProfile,
+    card: source?.card ?? null,
+  };
 }
 
 /** What the Order step shows, and the confirmation's key (null while the order cannot be placed). */

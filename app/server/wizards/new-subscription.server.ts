@@ -59,9 +59,17 @@ export function orderItems(draft: SubscriptionDraft, reseller: boolean) {
  * What the draft's items cost, before the customer's own balance and addresses come in (the Review step):
  * made without a billing customer, so that a page read never has to create one.
  */
-export function estimateDraft(user: UserRecord, draft: SubscriptionDraft, options: { withCoupon: boolean }): Promise<Estimate> {
+export function estimateDraft(
+  user: UserRecord,
+  draft: SubscriptionDraft,
+  options: { withCoupon: boolean },
+): Promise<Estimate> {
   const items = orderItems(draft, isDistributor(user));
-  return getBilling().estimateNewSubscription({ ...items, couponIds: options.withCoupon ? items.couponIds : [], startDate: new Date() });
+  return getBilling().estimateNewSubscription({
+    ...items,
+    couponIds: options.withCoupon ? items.couponIds : [],
+    startDate: new Date(),
+  });
 }
 
 /** An estimate for a page, or the message to show in its place (spec 000 §8 "Estimate fails"). */

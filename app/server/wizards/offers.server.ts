@@ -1,5 +1,16 @@
 import { isDistributor } from "~/domain/customers";
-import { displayName, hostingAddonId, idFor, listId, offsiteAccessAddonId, PLAN_TIERS, planId, type Cycle, type Hosting, type Tier } from "~/domain/subscription";
+import {
+  displayName,
+  hostingAddonId,
+  idFor,
+  listId,
+  offsiteAccessAddonId,
+  PLAN_TIERS,
+  planId,
+  type Cycle,
+  type Hosting,
+  type Tier,
+} from "~/domain/subscription";
 import { getBilling, type Addon, type Plan } from "../billing/index.server";
 import type { UserRecord } from "../users.server";
 

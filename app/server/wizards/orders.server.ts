@@ -2,7 +2,15 @@ import { createHash } from "node:crypto";
 import { formatCents } from "~/domain/format";
 import type { StepIssue } from "~/domain/wizard";
 import type { Estimate } from "../billing/index.server";
-import { enqueueJob, findJobByKey, findJobsByKeyPrefix, mayHaveCharged, retryJob, type JobKind, type JobView } from "../jobs/runner.server";
+import {
+  enqueueJob,
+  findJobByKey,
+  findJobsByKeyPrefix,
+  mayHaveCharged,
+  retryJob,
+  type JobKind,
+  type JobView,
+} from "../jobs/runner.server";
 
 /**
  * Placing an order from a wizard, once (decision 043, the money rule): the confirmation carries the key
@@ -16,7 +24,13 @@ import { enqueueJob, findJobByKey, findJobsByKeyPrefix, mayHaveCharged, retryJob
 /** The parts of an estimate the customer confirmed: what each line costs and what is due today. */
 export function confirmedAmounts(estimate: Estimate) {
   return {
-    lineItems: estimate.lineItems.map(({ entityId, description, quantity, unitAmount, amount }) => ({ entityId, description, quantity, unitAmount, amount })),
+    lineItems: estimate.lineItems.map(({ entityId, description, quantity, unitAmount, amount }) => ({
+      entityId,
+      description,
+      quantity,
+      unitAmount,
+      amount,
+    })),
     discounts: estimate.discounts.map(({ entityId, description, amount }) => ({ entityId, description, amount })),
     total: estimate.total,
     creditsApplied: estimate.creditsApplied,
@@ -47,7 +61,8 @@ export function requestDigest(request: unknown): string {
   return createHash("sha256").update(canonical(request)).digest("base64url");
 }
 
-export const orderKey = (kind: { name: string }, draftId: string, digest: string) => `${kind.name}:${draftId}:${digest}`;
+export const orderKey = (kind: { name: string }, draftId: string, digest: string) =>
+  `${kind.name}:${draftId}:${digest}`;
 
 export type Placement = { placed: JobView } | { stale: true };
 
@@ -57,7 +72,12 @@ export type Placement = { placed: JobView } | { stale: true };
  */
 export function placeOnce<Input extends Record<string, unknown>>(
   kind: JobKind<Input>,
-  { ownerId, draftId, postedKey, current }: { ownerId: string; draftId: string | null; postedKey: string; current: { digest: string; input: Input } | null },
+  {
+    ownerId,
+    draftId,
+    postedKey,
+    current,
+  }: { ownerId: string; draftId: string | null; postedKey: string; current: { digest: string; input: Input } | null },
 ): Placement {
   const posted = postedKey ? findJobByKey(ownerId, postedKey) : null;
   if (posted) {

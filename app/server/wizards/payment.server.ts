@@ -10,10 +10,17 @@ interface PaymentWizard<Step extends string> {
 }
 
 /** The shared payment step (spec 000 §4 "Payment step") in a wizard: the card chosen earlier stays chosen while on file. */
-export async function wizardPaymentStep<Step extends string>(user: UserRecord, wizard: PaymentWizard<Step>, step: Step) {
+export async function wizardPaymentStep<Step extends string>(
+  user: UserRecord,
+  wizard: PaymentWizard<Step>,
+  step: Step,
+) {
   const { data: draft } = wizard.load(user.id, step);
   const payment = paymentForPage(await loadPaymentStep(user));
-  const chosen = payment.status === "ready" && payment.sources.some((source) => source.id === draft.paymentSourceId) ? draft.paymentSourceId : null;
+  const chosen =
+    payment.status === "ready" && payment.sources.some((source) => source.id === draft.paymentSourceId)
+      ? draft.paymentSourceId
+      : null;
   return json(payment.status === "ready" && chosen ? { ...payment, preselectedSourceId: chosen } : payment);
 }
 

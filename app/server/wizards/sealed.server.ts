@@ -6,13 +6,16 @@ import { secretFor } from "../secrets.server";
  * and the job keep it sealed with AES-256-GCM under a key derived from the root secret, and the job deletes
  * it once used (decision 043). Sealed text is `v1.<iv>.<tag>.<ciphertext>` in base64url.
  */
-const key = () => Buffer.from(hkdfSync("sha256", secretFor("wizard-secrets"), Buffer.alloc(0), "gatekeeper wizard secrets v1", 32));
+const key = () =>
+  Buffer.from(hkdfSync("sha256", secretFor("wizard-secrets"), Buffer.alloc(0), "gatekeeper wizard secrets v1", 32));
 
 export function sealSecret(plaintext: string): string {
   const iv = randomBytes(12);
   const cipher = createCipheriv("aes-256-gcm", key(), iv);
   const sealed = Buffer.concat([cipher.update(plaintext, "utf8"), cipher.final()]);
-  return ["v1", iv, cipher.getAuthTag(), sealed].map((part) => (typeof part === "string" ? part : part.toString("base64url"))).join(".");
+  return ["v1", iv, cipher.getAuthTag(), sealed]
+    .map((part) => (typeof part === "string" ? part : part.toString("base64url")))
+    .join(".");
 }
 
 /** The plaintext, or null when the text was not sealed here (another root secret, or altered). */

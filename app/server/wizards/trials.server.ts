@@ -39,7 +39,10 @@ export type TrialWizard = (typeof TRIAL_WIZARDS)[TrialHubType];
  * The wizard of the URL's hub type, for a user who may start a trial; anyone else is sent to /trial, which
  * says 'You have used up your trial.' (enforced here, not only by hiding the header button).
  */
-export function trialWizardFor(user: UserRecord, hubType: string | undefined): { hubType: TrialHubType; wizard: TrialWizard } {
+export function trialWizardFor(
+  user: UserRecord,
+  hubType: string | undefined,
+): { hubType: TrialHubType; wizard: TrialWizard } {
   if (!isTrialHubType(hubType)) throw json({ message: "There is no such trial." }, { status: 404 });
   if (!mayStartTrial(user)) throw redirect("/trial");
   return { hubType, wizard: TRIAL_WIZARDS[hubType] };
@@ -70,7 +73,17 @@ async function currentTrial(user: UserRecord, hubType: TrialHubType, draft: Load
   if (!data.administrator || !data.sealedPassword) return null;
   const hub = { subdomain: data.subdomain, region: data.region, administrator: data.administrator };
   const digest = requestDigest({ hubType, ...common, ...hub, sealedPassword: data.sealedPassword });
-  return { digest, quote, input: { draftId: draft.id, digest, ...common, ...hub, adminPassword: data.sealedPassword } satisfies CloudTrialInput };
+  return {
+    digest,
+    quote,
+    input: {
+      draftId: draft.id,
+      digest,
+      ...common,
+      ...hub,
+      adminPassword: data.sealedPassword,
+    } satisfies CloudTrialInput,
+  };
 }
 
 /** What the Review and Order steps show: the draft, the hardware's cost, and the confirmation's key. */
@@ -90,7 +103,8 @@ export async function buildTrial(user: UserRecord, hubType: TrialHubType, posted
   const current = await currentTrial(user, hubType, draft);
   const isNew = current && draft.id && postedKey === orderKey(kind, draft.id, current.digest);
   // A distributor may run trials side by side; a regular customer's one trial may already be on its way.
-  if (isNew && !findJobByKey(user.id, postedKey) && !isDistributor(user) && hasPendingTrial(user.id)) return { usedUp: true as const };
+  if (isNew && !findJobByKey(user.id, postedKey) && !isDistributor(user) && hasPendingTrial(user.id))
+    return { usedUp: true as const };
   return placeOnce(kind, { ownerId: user.id, draftId: draft.id, postedKey, current });
 }
 

@@ -12,7 +12,9 @@ import { PasswordChecklist } from "~/ui/password-checklist";
 import { ValidatedForm } from "~/ui/validated-form";
 
 export const profileValidator = lazyValidator(() => import("~/domain/profile").then((module) => module.profileSchema));
-export const passwordValidator = lazyValidator(() => import("~/domain/profile").then((module) => module.passwordChangeSchema));
+export const passwordValidator = lazyValidator(() =>
+  import("~/domain/profile").then((module) => module.passwordChangeSchema),
+);
 
 export interface ProfileDefaults {
   firstName: string;
@@ -25,7 +27,12 @@ export interface ProfileDefaults {
 function SubmitButton({ formId, label, busyLabel }: { formId: string; label: string; busyLabel: string }) {
   const submitting = useIsSubmitting(formId);
   return (
-    <Button type="submit" loading={submitting} loadingLabel={busyLabel} style={{ marginTop: "var(--mantine-spacing-xs)" }}>
+    <Button
+      type="submit"
+      loading={submitting}
+      loadingLabel={busyLabel}
+      style={{ marginTop: "var(--mantine-spacing-xs)" }}
+    >
       {submitting ? busyLabel : label}
     </Button>
   );
@@ -38,7 +45,14 @@ export function ProfileForm({ defaults, dialCodes }: { defaults: ProfileDefaults
       <Title order={2} size="h4" id="profile-title" mb="sm">
         Profile
       </Title>
-      <ValidatedForm id="profile" subaction="profile" validator={profileValidator} method="post" defaultValues={defaults} noValidate>
+      <ValidatedForm
+        id="profile"
+        subaction="profile"
+        validator={profileValidator}
+        method="post"
+        defaultValues={defaults}
+        noValidate
+      >
         <Stack gap="sm">
           <AuthenticityTokenInput name="csrf" />
           <TextField name="firstName" label="First name" autoComplete="given-name" required />
@@ -63,10 +77,23 @@ export function PasswordForm({ unmetAfterSubmit }: { unmetAfterSubmit: string[] 
       <Title order={2} size="h4" id="password-title" mb="sm">
         Change password
       </Title>
-      <ValidatedForm id="password" subaction="password" validator={passwordValidator} method="post" noValidate resetAfterSubmit>
+      <ValidatedForm
+        id="password"
+        subaction="password"
+        validator={passwordValidator}
+        method="post"
+        noValidate
+        resetAfterSubmit
+      >
         <Stack gap="sm">
           <AuthenticityTokenInput name="csrf" />
-          <TextField name="old_password" label="Current password" type="password" autoComplete="current-password" required />
+          <TextField
+            name="old_password"
+            label="Current password"
+            type="password"
+            autoComplete="current-password"
+            required
+          />
           <TextField
             name="new_password"
             label="New password"
@@ -79,8 +106,18 @@ export function PasswordForm({ unmetAfterSubmit }: { unmetAfterSubmit: string[] 
           <Text size="sm" id="password-requirements-intro">
             Your new password needs:
           </Text>
-          <PasswordChecklist id="password-requirements" unmet={typed === null ? unmetAfterSubmit : null} password={typed} />
-          <TextField name="confirm_password" label="Confirm new password" type="password" autoComplete="new-password" required />
+          <PasswordChecklist
+            id="password-requirements"
+            unmet={typed === null ? unmetAfterSubmit : null}
+            password={typed}
+          />
+          <TextField
+            name="confirm_password"
+            label="Confirm new password"
+            type="password"
+            autoComplete="new-password"
+            required
+          />
           <SubmitButton formId="password" label="Change password" busyLabel="Saving..." />
         </Stack>
       </ValidatedForm>

@@ -13,7 +13,8 @@ export interface SessionView {
   lastSeenAt: string;
 }
 
-const when = (iso: string) => new Date(iso).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
+const when = (iso: string) =>
+  new Date(iso).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
 
 /** Where the account is signed in, with "Sign out everywhere else" (issue 9 §3). */
 export function SessionsCard({ sessions }: { sessions: SessionView[] }) {

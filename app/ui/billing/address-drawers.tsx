@@ -7,7 +7,12 @@ import { Button } from "~/ui/button";
 import { Stack } from "~/ui/layout";
 import { RouteDrawer } from "../route-dialogs";
 import { AddressFields, ContactFields, FormFailureAlert, NameFields, SaveButton } from "./form-parts";
-import type { AddressFormDefaults, BillingProfileDrawerData, ContactOptions, ShippingDrawerData } from "~/domain/billing-views";
+import type {
+  AddressFormDefaults,
+  BillingProfileDrawerData,
+  ContactOptions,
+  ShippingDrawerData,
+} from "~/domain/billing-views";
 import { billingProfileValidator, shippingAddressValidator } from "~/domain/billing-validators";
 import { ValidatedForm } from "~/ui/validated-form";
 

@@ -9,7 +9,13 @@ import type { BillingProfileView } from "~/domain/billing-views";
  * The Billing Profile card: who is billed, and Update to open the 'Update Billing Profile' drawer
  * (`updateTo`). 'Error fetching billing profile.' when the customer could not be read.
  */
-export function BillingProfileCard({ profile, updateTo }: { profile: BillingProfileView | null | "error"; updateTo: string }) {
+export function BillingProfileCard({
+  profile,
+  updateTo,
+}: {
+  profile: BillingProfileView | null | "error";
+  updateTo: string;
+}) {
   return (
     <SectionCard
       id="billing-profile-title"

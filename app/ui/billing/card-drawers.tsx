@@ -20,7 +20,8 @@ const FORM_ID = "payment-method";
  */
 function CardField({ entry }: { entry: CardDrawerData["entry"] }) {
   const card = useField("card");
-  if (entry.mode === "stripe") return <CardEntry mode="stripe" publishableKey={entry.publishableKey} error={card.error} />;
+  if (entry.mode === "stripe")
+    return <CardEntry mode="stripe" publishableKey={entry.publishableKey} error={card.error} />;
   return (
     // Blur bubbles in React; no keyboard or pointer handling is added here.
     <div onBlur={() => void card.validate()}>

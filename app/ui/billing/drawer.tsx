@@ -29,7 +29,10 @@ export function BillingProfilePending({ drawerBase }: { drawerBase: string }) {
   const target = `${drawerBase}/profile`;
   // Only while opening it: not while the open drawer's own form is saved and the page reloads its data.
   const opening =
-    navigation.state === "loading" && !navigation.formMethod && navigation.location.pathname === target && location.pathname !== target;
+    navigation.state === "loading" &&
+    !navigation.formMethod &&
+    navigation.location.pathname === target &&
+    location.pathname !== target;
   if (!opening) return null;
   return (
     <RouteDrawer title="Update Billing Profile" closeTo={drawerBase}>

@@ -25,26 +25,61 @@ export function FormFailureAlert() {
 
 export function CheckboxField({ formId, name, label }: { formId: string; name: string; label: string }) {
   const field = useField(name);
-  return <Checkbox {...field.getInputProps({ type: "checkbox", id: fieldId(formId, name) })} name={name} label={label} />;
+  return (
+    <Checkbox {...field.getInputProps({ type: "checkbox", id: fieldId(formId, name) })} name={name} label={label} />
+  );
 }
 
 /** First and last name, side by side. */
 export function NameFields({ formId }: { formId: string }) {
   return (
     <Group grow align="flex-start">
-      <TextField id={fieldId(formId, "first_name")} name="first_name" label="First name" autoComplete="given-name" required />
-      <TextField id={fieldId(formId, "last_name")} name="last_name" label="Last name" autoComplete="family-name" required />
+      <TextField
+        id={fieldId(formId, "first_name")}
+        name="first_name"
+        label="First name"
+        autoComplete="given-name"
+        required
+      />
+      <TextField
+        id={fieldId(formId, "last_name")}
+        name="last_name"
+        label="Last name"
+        autoComplete="family-name"
+        required
+      />
     </Group>
   );
 }
 
 /** Email, phone and company; required in the billing profile, optional on a shipping address. */
-export function ContactFields({ formId, required, dialCodes }: { formId: string; required: boolean; dialCodes: SelectOption[] }) {
+export function ContactFields({
+  formId,
+  required,
+  dialCodes,
+}: {
+  formId: string;
+  required: boolean;
+  dialCodes: SelectOption[];
+}) {
   return (
     <>
       <Group grow align="flex-start">
-        <TextField id={fieldId(formId, "email")} name="email" label="Email" type="email" autoComplete="email" required={required} />
-        <TextField id={fieldId(formId, "company")} name="company" label="Company" autoComplete="organization" required={required} />
+        <TextField
+          id={fieldId(formId, "email")}
+          name="email"
+          label="Email"
+          type="email"
+          autoComplete="email"
+          required={required}
+        />
+        <TextField
+          id={fieldId(formId, "company")}
+          name="company"
+          label="Company"
+          autoComplete="organization"
+          required={required}
+        />
       </Group>
       <PhoneField id={fieldId(formId, "phone")} name="phone" label="Phone" required={required} dialCodes={dialCodes} />
     </>
@@ -55,7 +90,15 @@ export function ContactFields({ formId, required, dialCodes }: { formId: string;
  * Street, town, state, zip and country. The card form names them address_line1 and so on (spec 000 §3
  * payment form), the billing and shipping forms line1 and so on: `prefix` says which.
  */
-export function AddressFields({ formId, prefix = "", countries }: { formId: string; prefix?: "" | "address_"; countries: SelectOption[] }) {
+export function AddressFields({
+  formId,
+  prefix = "",
+  countries,
+}: {
+  formId: string;
+  prefix?: "" | "address_";
+  countries: SelectOption[];
+}) {
   const field = (name: string) => ({ id: fieldId(formId, `${prefix}${name}`), name: `${prefix}${name}` });
   return (
     <>
@@ -76,7 +119,12 @@ export const FIX_ERRORS = "Please fix the errors to save changes.";
 /** The form's fields as the user set them (hidden fields are the page's, not the user's). */
 function typedValues(form: HTMLFormElement): string {
   const typed = [...form.elements].flatMap((element) => {
-    if (!(element instanceof HTMLInputElement || element instanceof HTMLSelectElement || element instanceof HTMLTextAreaElement)) return [];
+    if (!(
+      element instanceof HTMLInputElement ||
+      element instanceof HTMLSelectElement ||
+      element instanceof HTMLTextAreaElement
+    ))
+      return [];
     if (element.type === "hidden" || !element.name) return [];
     const checkable = element instanceof HTMLInputElement && (element.type === "checkbox" || element.type === "radio");
     return [[element.name, checkable ? String(element.checked) : element.value]];
@@ -91,7 +139,11 @@ type Readiness = "before-javascript" | "unchanged" | "invalid" | "ready";
  * runs it is "before-javascript", so a browser without it gets an enabled button (the server validates).
  * `ignoreCard`: Stripe's card element is not a form field; its own errors show in it.
  */
-function useReadiness(button: RefObject<HTMLButtonElement>, validator: Validator<Record<string, unknown>>, ignoreCard: boolean): Readiness {
+function useReadiness(
+  button: RefObject<HTMLButtonElement>,
+  validator: Validator<Record<string, unknown>>,
+  ignoreCard: boolean,
+): Readiness {
   const [readiness, setReadiness] = useState<Readiness>("before-javascript");
   useEffect(() => {
     const form = button.current?.form;
@@ -141,7 +193,12 @@ export function SaveButton({
   const hintId = `${formId}-save-hint`;
   return (
     <Stack gap={4} align="flex-start">
-      <Button ref={button} type="submit" disabled={submitting || hint !== null} aria-describedby={hint ? hintId : undefined}>
+      <Button
+        ref={button}
+        type="submit"
+        disabled={submitting || hint !== null}
+        aria-describedby={hint ? hintId : undefined}
+      >
         {submitting ? "Saving..." : label}
       </Button>
       {hint ? (

@@ -36,13 +36,31 @@ export const describeCard = (source: PaymentSourceView) =>
 
 export function CardBrandLogo({ brand }: { brand: string }) {
   if (!(brand in CARD_BRANDS)) return <Text size="sm">{brandName(brand)}</Text>;
-  return <img src={`/card-brands/${brand}.svg`} alt={CARD_BRANDS[brand]} width={48} height={30} style={{ display: "block" }} />;
+  return (
+    <img
+      src={`/card-brands/${brand}.svg`}
+      alt={CARD_BRANDS[brand]}
+      width={48}
+      height={30}
+      style={{ display: "block" }}
+    />
+  );
 }
 
 /** 'Valid' in green, 'Invalid' in red, any other status as it is. */
 export function SourceStatus({ status }: { status: string }) {
-  if (status === "valid") return <Text size="sm" fw={600} c={ACCESSIBLE_GREEN}>Valid</Text>;
-  if (status === "invalid") return <Text size="sm" fw={600} c="red.9">Invalid</Text>;
+  if (status === "valid")
+    return (
+      <Text size="sm" fw={600} c={ACCESSIBLE_GREEN}>
+        Valid
+      </Text>
+    );
+  if (status === "invalid")
+    return (
+      <Text size="sm" fw={600} c="red.9">
+        Invalid
+      </Text>
+    );
   return <Text size="sm">{status}</Text>;
 }
 
@@ -171,7 +189,11 @@ export function PaymentMethodsSection({
       title="Payment Methods"
       action={<AddCardButton to={`${drawerBase}/cards/new`} hasCard={sources.length > 0} />}
     >
-      <PaymentMethodsTable sources={sources} selection={selection} replaceTo={(id) => `${drawerBase}/cards/${id}/replace`} />
+      <PaymentMethodsTable
+        sources={sources}
+        selection={selection}
+        replaceTo={(id) => `${drawerBase}/cards/${id}/replace`}
+      />
     </SectionCard>
   );
 }

@@ -78,7 +78,10 @@ function ReadyPaymentStep({
   // After a drawer added or replaced a card, the step starts again from the new preselection.
   useEffect(() => setSelected(data.preselectedSourceId), [data.preselectedSourceId]);
   const chosen = data.sources.find((source) => source.id === selected);
-  const blockers = paymentStepBlockers(Boolean(chosen && isUsableSource(chosen)), !withAddresses || data.addressesValid);
+  const blockers = paymentStepBlockers(
+    Boolean(chosen && isUsableSource(chosen)),
+    !withAddresses || data.addressesValid,
+  );
 
   if (newCard && data.sources.length === 0) {
     return (

@@ -19,5 +19,12 @@ export function SubdomainField({ host, onChange }: { host: string; onChange?: (s
 
 /** The hosting region as the form posts it ('1' US, '2' EU). */
 export function RegionField() {
-  return <SelectField name="hubRegion" label="Hosting region" data={HUB_REGION_OPTIONS.map(({ value, label }) => ({ value, label }))} w={260} />;
+  return (
+    <SelectField
+      name="hubRegion"
+      label="Hosting region"
+      data={HUB_REGION_OPTIONS.map(({ value, label }) => ({ value, label }))}
+      w={260}
+    />
+  );
 }

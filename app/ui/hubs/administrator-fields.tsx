@@ -24,7 +24,13 @@ export function HubAdministratorFields({ passwordKept }: { passwordKept: boolean
           autoComplete="new-password"
           description={`At least 8 characters with a digit, a lowercase and an uppercase letter.${passwordKept ? " Please type it again." : ""}`}
         />
-        <TextField name="confirmPassword" label="Confirm password" type="password" required autoComplete="new-password" />
+        <TextField
+          name="confirmPassword"
+          label="Confirm password"
+          type="password"
+          required
+          autoComplete="new-password"
+        />
       </SimpleGrid>
     </>
   );

@@ -28,7 +28,14 @@ export function TrialHubFields() {
           max={TRIAL_USERS.max}
           required
         />
-        <TextField name="employees" label="Total employees" description="Everyone in your organization" type="number" min={1} required />
+        <TextField
+          name="employees"
+          label="Total employees"
+          description="Everyone in your organization"
+          type="number"
+          min={1}
+          required
+        />
         <TextField
           name="duration"
           label="Duration (days)"

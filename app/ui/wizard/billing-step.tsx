@@ -8,7 +8,17 @@ import { PaymentStep } from "../billing/payment-step";
  * A wizard's Billing step: the shared payment step, what the server refused above it, and the billing drawers
  * (child routes of the step) below.
  */
-export function WizardBillingStep({ data, problem, nextLabel, drawerBase }: { data: PaymentStepData; problem?: string; nextLabel: string; drawerBase: string }) {
+export function WizardBillingStep({
+  data,
+  problem,
+  nextLabel,
+  drawerBase,
+}: {
+  data: PaymentStepData;
+  problem?: string;
+  nextLabel: string;
+  drawerBase: string;
+}) {
   return (
     <Stack gap="md">
       <Title order={3}>Billing</Title>

@@ -79,7 +79,12 @@ export function JobProgressPanel({
   checking = { title: "Checking your payment", text: CHECKING_OUTCOME },
   retryInSeconds = 0,
 }: {
-  view: { status: JobStatusName; error: { title: string; message: string } | null; stages: ProgressStage[]; canEdit: boolean };
+  view: {
+    status: JobStatusName;
+    error: { title: string; message: string } | null;
+    stages: ProgressStage[];
+    canEdit: boolean;
+  };
   label: string;
   runningText: string;
   editTo: string;
@@ -127,7 +132,13 @@ export function JobProgressPanel({
           ) : null}
           <Form method="post">
             <AuthenticityTokenInput name="csrf" />
-            <Button type="submit" name="intent" value="retry" disabled={retryInSeconds > 0} aria-describedby={retryInSeconds > 0 ? "retry-wait" : undefined}>
+            <Button
+              type="submit"
+              name="intent"
+              value="retry"
+              disabled={retryInSeconds > 0}
+              aria-describedby={retryInSeconds > 0 ? "retry-wait" : undefined}
+            >
               Try again
             </Button>
           </Form>

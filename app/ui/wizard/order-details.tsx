@@ -5,17 +5,20 @@ import { Alert, Card, SimpleGrid } from "~/ui/layout";
 import { AddressLines } from "../billing/address-panels";
 
 /** What stops an order from being placed, each with a link to the step that fixes it. */
-export function OrderProblems({ problems, stepTitle }: { problems: { step: string; message: string; to: string }[]; stepTitle: (step: string) => string }) {
+export function OrderProblems({
+  problems,
+  stepTitle,
+}: {
+  problems: { step: string; message: string; to: string }[];
+  stepTitle: (step: string) => string;
+}) {
   if (problems.length === 0) return null;
   return (
     <Alert color="red" role="alert" title="Your order cannot be placed yet">
       <List size="sm">
         {problems.map((problem) => (
           <List.Item key={problem.message}>
-            {problem.message}{" "}
-            <Anchor to={problem.to}>
-              Go to {stepTitle(problem.step)}
-            </Anchor>
+            {problem.message} <Anchor to={problem.to}>Go to {stepTitle(problem.step)}</Anchor>
           </List.Item>
         ))}
       </List>
@@ -41,7 +44,11 @@ export function OrderParties({
         <Text fw={600} mb={4}>
           Billing info
         </Text>
-        {billingProfile ? <AddressLines address={{ ...billingProfile, ...(billingAddress ?? {}) }} /> : <Text size="sm">Not available</Text>}
+        {billingProfile ? (
+          <AddressLines address={{ ...billingProfile, ...(billingAddress ?? {}) }} />
+        ) : (
+          <Text size="sm">Not available</Text>
+        )}
       </Card>
       <Card withBorder padding="md" aria-label="Shipping address">
         <Text fw={600} mb={4}>

@@ -32,7 +32,14 @@ export function StepActions({
         ) : (
           <span />
         )}
-        <Button type="submit" name="intent" value="next" disabled={Boolean(disabledReason)} loading={busy} aria-describedby={disabledReason ? "next-disabled-reason" : undefined}>
+        <Button
+          type="submit"
+          name="intent"
+          value="next"
+          disabled={Boolean(disabledReason)}
+          loading={busy}
+          aria-describedby={disabledReason ? "next-disabled-reason" : undefined}
+        >
           {busy && busyLabel ? busyLabel : nextLabel}
         </Button>
       </Group>

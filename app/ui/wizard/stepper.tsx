@@ -13,7 +13,17 @@ export interface StepLink {
  * The wizard's steps in order. Done steps are links (DESIGN §3: earlier titles can be revisited, with or
  * without JavaScript); the current one is marked for screen readers; later ones are plain text.
  */
-export function WizardStepper({ steps, current, completed, label }: { steps: StepLink[]; current: string; completed: string[]; label: string }) {
+export function WizardStepper({
+  steps,
+  current,
+  completed,
+  label,
+}: {
+  steps: StepLink[];
+  current: string;
+  completed: string[];
+  label: string;
+}) {
   return (
     <nav aria-label={label} className="gk-stepper">
       <ol>
@@ -22,7 +32,12 @@ export function WizardStepper({ steps, current, completed, label }: { steps: Ste
           return (
             <li key={step.key} data-state={state}>
               {state === "done" ? (
-                <span key="done" className="gk-stepper-number" aria-hidden="true" dangerouslySetInnerHTML={CHECK_MARK} />
+                <span
+                  key="done"
+                  className="gk-stepper-number"
+                  aria-hidden="true"
+                  dangerouslySetInnerHTML={CHECK_MARK}
+                />
               ) : (
                 <span key="number" className="gk-stepper-number" aria-hidden="true">
                   {index + 1}

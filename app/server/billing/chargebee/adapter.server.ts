@@ -210,7 +210,10 @@ class ChargebeeBilling implements BillingProvider {
         ? // The flat query has the same parameters in the form the SDK cannot produce itself (see flatQuery).
           cb.estimate.createSubForCustomerEstimate(
             customerId,
-            flatQuery({ ...params, use_existing_balances: true }) as ChargebeeEstimate.CreateSubForCustomerEstimateInputParam,
+            flatQuery({
+              ...params,
+              use_existing_balances: true,
+            }) as ChargebeeEstimate.CreateSubForCustomerEstimateInputParam,
           )
         : // Before the customer exists (their first order's Review), the estimate is made without one.
           cb.estimate.createSubscription(params),
@@ -245,7 +248,9 @@ class ChargebeeBilling implements BillingProvider {
     const { list } = await this.call("subscription.list", false, (cb) =>
       cb.subscription.list({ limit: 100, customer_id: { is: customerId } }),
     );
-    const made = list.find((entry) => (entry.subscription.meta_data as { order_key?: string } | undefined)?.order_key === idempotencyKey);
+    const made = list.find(
+      (entry) => (entry.subscription.meta_data as { order_key?: string } | undefined)?.order_key === idempotencyKey,
+    );
     return made ? subscriptionOf(made.subscription) : null;
   }
 

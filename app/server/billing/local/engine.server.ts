@@ -3,7 +3,13 @@ import { addPeriod, COUPON_MESSAGES } from "~/domain/pricing";
 import { attachedCard, gatewayCustomerFor, spendToken } from "~/server/cards/local/vault.server";
 import { INVALID_CUSTOMER_ID, parseGatewayReference } from "~/server/cards/port.server";
 import { newId, once, wholeSeconds, type EmbeddedStore } from "~/server/providers/embedded.server";
-import { billingCustomers, billingIdempotencyKeys, billingInvoices, billingPaymentSources, billingSubscriptions } from "~db/schema";
+import {
+  billingCustomers,
+  billingIdempotencyKeys,
+  billingInvoices,
+  billingPaymentSources,
+  billingSubscriptions,
+} from "~db/schema";
 import { catalogue } from "../catalogue.server";
 import { BillingError, notFound, refused } from "../errors.server";
 import { hardwareCharges, oneTimeCharges, ordered, type OneTimeCharge } from "../orders.server";
@@ -43,7 +49,10 @@ type SourceRow = typeof billingPaymentSources.$inferSelect;
 class LocalBilling implements BillingProvider {
   readonly name = "local";
 
-  constructor(private readonly store: EmbeddedStore, private readonly clock: () => Date) {}
+  constructor(
+    private readonly store: EmbeddedStore,
+    private readonly clock: () => Date,
+  ) {}
 
   private now(): Date {
     return wholeSeconds(this.clock());
@@ -187,7 +196,11 @@ class LocalBilling implements BillingProvider {
 
   async findSubscriptionByKey(customerId: string, idempotencyKey: string) {
     const keys = billingIdempotencyKeys;
-    const made = this.store.select().from(keys).where(and(eq(keys.key, idempotencyKey), eq(keys.call, "createSubscription"))).get();
+    const made = this.store
+      .select()
+      .from(keys)
+      .where(and(eq(keys.key, idempotencyKey), eq(keys.call, "createSubscription")))
+      .get();
     return made ? this.subscriptionOf(this.ownSubscription(this.store, customerId, String(made.result))) : null;
   }
 
@@ -300,7 +313,8 @@ class LocalBilling implements BillingProvider {
 
   private customer(store: EmbeddedStore, customerId: string): Customer {
     const row = this.findCustomer(store, customerId) ?? this.missing(`Customer ${customerId}`);
-    const { id, firstName, lastName, email, phone, company, billingAddress, primaryPaymentSourceId, creditBalance } = row;
+    const { id, firstName, lastName, email, phone, company, billingAddress, primaryPaymentSourceId, creditBalance } =
+      row;
     return { id, firstName, lastName, email, phone, company, billingAddress, primaryPaymentSourceId, creditBalance };
   }
 

@@ -60,7 +60,11 @@ export function invoiceTotals(lineItems: LineItem[], coupons: Coupon[], credits 
  * An invoice with credits: those this invoice issues (the unused part of replaced items) and the customer's
  * balance from earlier ones. What the invoice cannot use becomes the customer's new balance.
  */
-export function billed(lineItems: LineItem[], coupons: Coupon[], credits: { issued?: number; balance: number }): Billed {
+export function billed(
+  lineItems: LineItem[],
+  coupons: Coupon[],
+  credits: { issued?: number; balance: number },
+): Billed {
   const issued = credits.issued ?? 0;
   const totals = invoiceTotals(lineItems, coupons, issued + credits.balance);
   return { ...totals, creditsIssued: issued, creditBalance: issued + credits.balance - totals.creditsApplied };

@@ -25,11 +25,17 @@ export function clearBillingFaults(store: EmbeddedStore): void {
 /** The provider with every call passing the fault check. */
 export function withFaults<T extends object>(provider: T, store: EmbeddedStore): T {
   // Every call of the engine looks for its fault: one prepared statement, not a query built each time.
-  const faultOf = store.select().from(billingFaults).where(eq(billingFaults.call, sql.placeholder("call"))).prepare();
+  const faultOf = store
+    .select()
+    .from(billingFaults)
+    .where(eq(billingFaults.call, sql.placeholder("call")))
+    .prepare();
   return withHooks(provider, {
     arm: (call) => {
       const fault = faultOf.get({ call });
-      return due(fault, (remaining) => store.update(billingFaults).set({ remaining }).where(eq(billingFaults.call, call)).run());
+      return due(fault, (remaining) =>
+        store.update(billingFaults).set({ remaining }).where(eq(billingFaults.call, call)).run(),
+      );
     },
     error: (message, details) => new BillingError(message, details),
   });

@@ -22,7 +22,10 @@ class LocalCards implements CardProvider {
   readonly name = "local";
   readonly entry = { mode: "local" } as const;
 
-  constructor(private readonly store: EmbeddedStore, private readonly clock: () => Date) {}
+  constructor(
+    private readonly store: EmbeddedStore,
+    private readonly clock: () => Date,
+  ) {}
 
   async temporaryToken(form: FormData, holder: CardHolder, idempotencyKey: string) {
     const now = wholeSeconds(this.clock());

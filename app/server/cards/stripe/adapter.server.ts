@@ -26,8 +26,8 @@ function cardErrorOf(operation: string, failure: unknown): ProviderError {
     failure instanceof Stripe.errors.StripeRateLimitError
       ? "retryable"
       : failure instanceof Stripe.errors.StripeConnectionError || failure instanceof Stripe.errors.StripeAPIError
-      ? "unknown"
-      : "final";
+        ? "unknown"
+        : "final";
   return new CardError(`Stripe ${operation} failed: ${failure.message}`, {
     kind,
     // A connection error's text is the SDK's, not Stripe's.

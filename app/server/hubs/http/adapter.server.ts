@@ -105,7 +105,11 @@ class HttpHubs implements HubService {
     }
   }
 
-  private async attempt<T>(call: HubCall, request: HubRequest, shape: z.ZodType<T>): Promise<{ status: number; body: T }> {
+  private async attempt<T>(
+    call: HubCall,
+    request: HubRequest,
+    shape: z.ZodType<T>,
+  ): Promise<{ status: number; body: T }> {
     const headers: Record<string, string> = {
       authorization: `Bearer ${this.options.token}`,
       accept: "application/json",
@@ -137,7 +141,11 @@ class HttpHubs implements HubService {
   }
 
   async checkDomain(subdomain: string): Promise<DomainAvailability> {
-    const { body } = await this.send("checkDomain", { method: "GET", path: HUB_API.validateDomain + encodeURIComponent(subdomain) }, domainBody);
+    const { body } = await this.send(
+      "checkDomain",
+      { method: "GET", path: HUB_API.validateDomain + encodeURIComponent(subdomain) },
+      domainBody,
+    );
     return !body.allowed ? "not_allowed" : body.exists ? "taken" : "available";
   }
 
@@ -151,7 +159,11 @@ class HttpHubs implements HubService {
   }
 
   async licenseList(customerId: string, licenseIds: string[]) {
-    const request = { method: "POST", path: HUB_API.licenseList, body: { userId: customerId, license_ids: licenseIds } } as const;
+    const request = {
+      method: "POST",
+      path: HUB_API.licenseList,
+      body: { userId: customerId, license_ids: licenseIds },
+    } as const;
     const { body } = await this.send("licenseList", request, licenseBody.array());
     return body.map(licenseFromWire);
   }
@@ -163,7 +175,12 @@ class HttpHubs implements HubService {
       hostNames: [`${tenant.subdomain}.${this.options.host}`],
       hubRegion: HUB_REGIONS[tenant.region],
     };
-    const request = { method: "POST", path: HUB_API.createTenant, body, idempotencyKey: tenant.idempotencyKey } as const;
+    const request = {
+      method: "POST",
+      path: HUB_API.createTenant,
+      body,
+      idempotencyKey: tenant.idempotencyKey,
+    } as const;
     const { body: created } = await this.send("createTenant", request, tenantBody);
     return tenantFromWire(created);
   }
@@ -201,7 +218,11 @@ class HttpHubs implements HubService {
   }
 
   async signInLink(hubUrl: string) {
-    const { body } = await this.send("signInLink", { method: "POST", path: HUB_API.signInLink, body: { hubUrl } }, signInLinkBody);
+    const { body } = await this.send(
+      "signInLink",
+      { method: "POST", path: HUB_API.signInLink, body: { hubUrl } },
+      signInLinkBody,
+    );
     return { url: body.url, expiresAt: new Date(body.expiresAt) };
   }
 }
@@ -214,6 +235,11 @@ const parseJson = (text: string): unknown => {
   }
 };
 
-export function createHttpHubs({ timeoutMs = 15_000, retries = 2, backoffMs = 500, ...options }: HttpHubOptions): HubService {
+export function createHttpHubs({
+  timeoutMs = 15_000,
+  retries = 2,
+  backoffMs = 500,
+  ...options
+}: HttpHubOptions): HubService {
   return new HttpHubs({ ...options, timeoutMs, retries, backoffMs });
 }

@@ -22,7 +22,14 @@ export function injectHubFault(store: EmbeddedStore, call: HubCall, fault: HubFa
     timeout: HUB_TIMEOUT_MESSAGE,
     refusal: notReady ? "The Hub is not ready yet." : "The Hub service refused the request.",
   };
-  const row = { call, ...armedFault<HubFaultMode>({ ...fault, kind: fault.kind ?? (notReady ? "retryable" : undefined) }, "fail", messages) };
+  const row = {
+    call,
+    ...armedFault<HubFaultMode>(
+      { ...fault, kind: fault.kind ?? (notReady ? "retryable" : undefined) },
+      "fail",
+      messages,
+    ),
+  };
   store.insert(hubFaults).values(row).onConflictDoUpdate({ target: hubFaults.call, set: row }).run();
 }
 
@@ -35,7 +42,9 @@ export function withHubFaults(hubs: HubService, store: EmbeddedStore): HubServic
   return withFaults<HubService, HubFaultMode>(hubs, {
     arm: (call) => {
       const fault = store.select().from(hubFaults).where(eq(hubFaults.call, call)).get();
-      return due(fault, (remaining) => store.update(hubFaults).set({ remaining }).where(eq(hubFaults.call, call)).run());
+      return due(fault, (remaining) =>
+        store.update(hubFaults).set({ remaining }).where(eq(hubFaults.call, call)).run(),
+      );
     },
     error: (message, details) => new HubError(message, details),
     other: async (fault, call, run) => {

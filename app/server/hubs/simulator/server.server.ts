@@ -4,14 +4,7 @@ import type { z } from "zod";
 import { ProviderError } from "~/server/providers/errors.server";
 import { HubError } from "../errors.server";
 import { regionOf, type HubService } from "../port.server";
-import {
-  HUB_API,
-  licenseToWire,
-  requests,
-  tenantFromWire,
-  tenantToWire,
-  TOO_EARLY,
-} from "../wire.server";
+import { HUB_API, licenseToWire, requests, tenantFromWire, tenantToWire, TOO_EARLY } from "../wire.server";
 
 export interface HubSimServerOptions {
   hubs: HubService;
@@ -59,7 +52,13 @@ const ok = (body: unknown, status = 200): Answer => ({ status, body });
  * suite's loopback run of the HTTP adapter: each route parses its body, calls the simulator and maps its
  * HubErrors to statuses (final 4xx, retryable 503, unknown 500).
  */
-async function route(hubs: HubService, method: string, url: URL, body: unknown, idempotencyKey: string): Promise<Answer> {
+async function route(
+  hubs: HubService,
+  method: string,
+  url: URL,
+  body: unknown,
+  idempotencyKey: string,
+): Promise<Answer> {
   const path = url.pathname;
   if (method === "GET" && path.startsWith(HUB_API.validateDomain)) {
     const availability = await hubs.checkDomain(decodeURIComponent(path.slice(HUB_API.validateDomain.length)));
@@ -95,7 +94,9 @@ async function route(hubs: HubService, method: string, url: URL, body: unknown, 
     }
     case `PUT ${HUB_API.hubState}`: {
       const { running } = await hubs.startHub(parse(requests.hubState, body).hubUrl);
-      return running ? ok({ running }, 202) : ok({ running, code: "not_running", message: "The Hub is not running yet." }, TOO_EARLY);
+      return running
+        ? ok({ running }, 202)
+        : ok({ running, code: "not_running", message: "The Hub is not running yet." }, TOO_EARLY);
     }
     case `POST ${HUB_API.adminSetup}`: {
       const request = parse(requests.adminSetup, body);
@@ -125,9 +126,18 @@ async function answer(options: HubSimServerOptions, req: IncomingMessage, res: S
   try {
     const body = text ? (JSON.parse(text) as unknown) : undefined;
     const key = req.headers["idempotency-key"];
-    send(await route(options.hubs, req.method ?? "GET", new URL(req.url ?? "/", "http://hub-sim"), body, typeof key === "string" ? key : ""));
+    send(
+      await route(
+        options.hubs,
+        req.method ?? "GET",
+        new URL(req.url ?? "/", "http://hub-sim"),
+        body,
+        typeof key === "string" ? key : "",
+      ),
+    );
   } catch (error) {
-    if (error instanceof SyntaxError) return send({ status: 400, body: { message: "The body is not JSON.", code: "bad_request" } });
+    if (error instanceof SyntaxError)
+      return send({ status: 400, body: { message: "The body is not JSON.", code: "bad_request" } });
     if (!(error instanceof ProviderError)) throw error;
     send({ status: statusOf(error), body: { message: error.providerMessage, code: error.code, field: error.field } });
   }

@@ -196,9 +196,15 @@ class Simulator implements HubService {
     const existing = this.admin(row.id);
     if (existing) {
       // A repeat of the same setup (say after a lost answer) signs the same administrator in again.
-      const same = existing.userName === administrator.userName && (await verifyPassword(administrator.password, existing.passwordHash));
+      const same =
+        existing.userName === administrator.userName &&
+        (await verifyPassword(administrator.password, existing.passwordHash));
       if (!same) throw hubRefused("This Hub already has an administrator.", "admin_exists");
-      this.store.update(hubAdmins).set({ tokenHash: sha256(token.jwt) }).where(eq(hubAdmins.hubId, row.id)).run();
+      this.store
+        .update(hubAdmins)
+        .set({ tokenHash: sha256(token.jwt) })
+        .where(eq(hubAdmins.hubId, row.id))
+        .run();
     } else {
       const { userName, firstName, lastName, email, phoneNumber } = administrator;
       this.store
@@ -236,9 +242,14 @@ class Simulator implements HubService {
     if (!terms.hasCloudSupport) throw hubRefused("This license does not include cloud support.", "no_cloud_support");
     const now = this.now();
     if (new Date(terms.validTo) <= now) throw hubRefused("This license has expired.", "license_expired");
-    const uploaded = this.store.select().from(hubLicenses).where(eq(hubLicenses.licenseId, terms.externalLicenseId)).get();
+    const uploaded = this.store
+      .select()
+      .from(hubLicenses)
+      .where(eq(hubLicenses.licenseId, terms.externalLicenseId))
+      .get();
     if (uploaded) {
-      if (uploaded.hubId !== tenant.id) throw hubRefused("This license is already in use on another Hub.", "license_in_use");
+      if (uploaded.hubId !== tenant.id)
+        throw hubRefused("This license is already in use on another Hub.", "license_in_use");
       return licenseOf(uploaded);
     }
     const row = {
@@ -270,10 +281,13 @@ class Simulator implements HubService {
       .run();
     return { url: `${tenant.url}/sign-in?ticket=${ticket}`, expiresAt };
   }
-
 }
 
-export function createHubSimulator({ now = () => new Date(), startupMs = 0, ...options }: SimulatorOptions): HubService {
+export function createHubSimulator({
+  now = () => new Date(),
+  startupMs = 0,
+  ...options
+}: SimulatorOptions): HubService {
   return withHubFaults(new Simulator({ ...options, now, startupMs }), options.store);
 }
 
