@@ -7,6 +7,7 @@ import {
   planChoiceValue,
   SUBSCRIPTION_DATA_FAILED,
   UPDATE_STEPS,
+  UPDATE_STEP_TITLES,
   updateBasePath,
   type UpdateBase,
   type UpdateStep,
@@ -21,7 +22,7 @@ import { licenseUpdate, type UpdateInput } from "../jobs/license-update.server";
 import { recurringLicenseOf } from "../licenses.server";
 import type { UserRecord } from "../users.server";
 import { couponProblem } from "./coupons.server";
-import { defineWizard, type LoadedDraft } from "./kit.server";
+import { defineWizard, wizardLayout, type LoadedDraft } from "./kit.server";
 import {
   ESTIMATE_FAILED,
   orderDigest,
@@ -35,6 +36,7 @@ import {
 const definition = defineWizard({
   draftName: ({ subscriptionId }: { subscriptionId: string }) => `license-update:${subscriptionId}`,
   steps: UPDATE_STEPS,
+  stepTitles: UPDATE_STEP_TITLES,
   basePath: ({ subscriptionId }: { subscriptionId: string }) => updateBasePath(subscriptionId),
   schema: updateDraftSchema,
   check: checkUpdateDraft,
@@ -55,6 +57,13 @@ export function requireOwnLicense(user: UserRecord, subscriptionId: string): Own
   if (!license || !user.billingCustomerId) throw notFound();
   return { license, customerId: user.billingCustomerId };
 }
+
+/** The wizard's layout route: a drawer over the Licenses page, for the user's own license only. */
+export const licenseUpdateWizardLayout = wizardLayout((user, params) => {
+  const subscriptionId = params.subscriptionId ?? "";
+  const { license } = requireOwnLicense(user, subscriptionId);
+  return { wizard: licenseUpdateWizard(subscriptionId), view: { licenseName: license.name } };
+}, "/licenses");
 
 export type SubscriptionRead = { subscription: Subscription; base: UpdateBase } | { error: string };
 

@@ -9,19 +9,24 @@ import {
   SUBSCRIPTION_STEPS,
   type SubscriptionDraft,
 } from "~/domain/new-subscription";
+import { STEP_TITLES } from "~/domain/subscription-steps";
 import { hostingAddonId, idFor, offsiteAccessAddonId, planId } from "~/domain/subscription";
 import { errorMessage, getBilling, ProviderError, type Estimate } from "../billing/index.server";
 import type { UserRecord } from "../users.server";
-import { defineWizard } from "./kit.server";
+import { defineWizard, wizardLayout } from "./kit.server";
 import { ESTIMATE_FAILED } from "./orders.server";
 
 export const subscriptionWizard = defineWizard({
   draftName: () => "new-subscription",
   steps: SUBSCRIPTION_STEPS,
+  stepTitles: STEP_TITLES,
   basePath: () => SUBSCRIBE_PATH,
   schema: subscriptionDraftSchema,
   check: checkSubscriptionDraft,
 }).at({});
+
+/** The wizard's layout route: a drawer over the Store; Close goes back to it. */
+export const subscriptionWizardLayout = wizardLayout(() => ({ wizard: subscriptionWizard, view: {} }), "/store");
 
 /**
  * The plan step's cycle buttons (intent "cycle-monthly" or "cycle-yearly"): the draft's new cycle with whatever

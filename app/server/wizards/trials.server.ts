@@ -6,6 +6,7 @@ import {
   trialDraftSchema,
   trialPath,
   TRIAL_HUB_TYPES,
+  TRIAL_STEP_TITLES,
   TRIAL_STEPS_BY_TYPE,
   trialStepUrl,
   type TrialDraft,
@@ -19,7 +20,7 @@ import { findJobByKey, findOwnedJob } from "../jobs/runner.server";
 import { TRIAL_JOBS, TRIAL_STAGES, type CloudTrialInput, type OnPremiseTrialInput } from "../jobs/trial.server";
 import { hasPendingTrial, mayStartTrial, quoteTrialHardware } from "../trials.server";
 import type { UserRecord } from "../users.server";
-import { defineWizard, type LoadedDraft } from "./kit.server";
+import { defineWizard, wizardLayout, type LoadedDraft } from "./kit.server";
 import { orderKey, placeOnce, requestDigest } from "./orders.server";
 
 /** The two trial wizards on the kit (decision 043): one draft each, the same rules with their own steps. */
@@ -27,6 +28,7 @@ const definition = (hubType: TrialHubType) =>
   defineWizard({
     draftName: () => `${hubType}-trial`,
     steps: TRIAL_STEPS_BY_TYPE[hubType],
+    stepTitles: TRIAL_STEP_TITLES,
     basePath: () => trialPath(hubType),
     schema: trialDraftSchema,
     check: (data: TrialDraft) => checkTrialDraft(hubType, data, isoDay(new Date())),
@@ -47,6 +49,12 @@ export function trialWizardFor(
   if (!mayStartTrial(user)) throw redirect("/trial");
   return { hubType, wizard: TRIAL_WIZARDS[hubType] };
 }
+
+/** The wizards' layout route: a modal for users who may start a trial; Close goes back to the trial chooser. */
+export const trialWizardLayout = wizardLayout((user, params) => {
+  const { hubType, wizard } = trialWizardFor(user, params.hubType);
+  return { wizard, view: { hubType } };
+}, "/trial");
 
 /** The trial the draft describes, with its digest and the job's input; null while a step is missing. */
 async function currentTrial(user: UserRecord, hubType: TrialHubType, draft: LoadedDraft<TrialDraft>) {
