@@ -71,8 +71,11 @@ async function customerCookie() {
   return signedInCookie;
 }
 
-const load = async (loader: (args: LoaderFunctionArgs) => Promise<unknown>, path: string, params: object) =>
-  respond(async () => loader({ request: getRequest(path, await customerCookie()), params, context: {} }));
+const load = async (
+  loader: (args: LoaderFunctionArgs) => Promise<unknown>,
+  path: string,
+  params: LoaderFunctionArgs["params"],
+) => respond(async () => loader({ request: getRequest(path, await customerCookie()), params, context: {} }));
 
 describe.each(LAYOUTS)("the $name wizard's layout", ({ route, base, params, first, later, closeTo, draft }) => {
   it("shows the step the URL names, with every step's link, and only the first one reachable on a new draft", async () => {

@@ -156,7 +156,10 @@ export function wizardLayout<View extends Record<string, unknown>>(
   open: (
     user: UserRecord,
     params: RouteParams,
-  ) => { wizard: { layout(ownerId: string, pathname: string): WizardChrome; clear(ownerId: string): void }; view: View },
+  ) => {
+    wizard: { layout(ownerId: string, pathname: string): WizardChrome; clear(ownerId: string): void };
+    view: View;
+  },
   closeTo: string,
 ) {
   return {
