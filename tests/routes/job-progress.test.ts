@@ -1,13 +1,13 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { action as loginAction } from "~/routes/login";
 import { db } from "~/server/db.server";
 import { jobProgressRoute, ofKind } from "~/server/jobs/progress.server";
 import { enqueueJob, findOwnedJob, type JobKind } from "~/server/jobs/runner.server";
 import { findUserByEmail } from "~/server/users.server";
 import { jobs } from "~db/schema";
-import { cookieFrom, formRequest, getRequest, respond } from "../support/requests";
+import { formRequest, getRequest, respond } from "../support/requests";
+import { demoCookie } from "../support/sign-in";
 
 /** The one loader and action behind every job's progress page (an order, an update, a deployment, a trial). */
 const kind: JobKind<{ label: string }> = {
@@ -21,20 +21,7 @@ const page = jobProgressRoute({
   details: (job) => ({ label: String(job.input.label) }),
 });
 
-const cookies = new Map<string, string>();
-async function cookieOf(email: string) {
-  if (!cookies.has(email)) {
-    const signedIn = await respond(async () =>
-      loginAction({
-        request: await formRequest("/login", { email, password: "GateKeeper-demo-1" }),
-        params: {},
-        context: {},
-      }),
-    );
-    cookies.set(email, cookieFrom(signedIn.headers.get("Set-Cookie")));
-  }
-  return cookies.get(email) ?? "";
-}
+const cookieOf = demoCookie;
 
 const show = async (email: string, jobId: string) =>
   respond(async () =>

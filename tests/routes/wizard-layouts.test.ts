@@ -1,6 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { describe, expect, it } from "vitest";
-import { action as loginAction } from "~/routes/login";
 import * as cloudHub from "~/routes/_portal.hubs.new";
 import * as update from "~/routes/_portal.licenses.$subscriptionId.update";
 import * as subscribe from "~/routes/_portal.store.subscribe";
@@ -10,7 +9,8 @@ import { cloudHubWizard } from "~/server/wizards/cloud-hub.server";
 import { licenseUpdateWizard } from "~/server/wizards/license-update.server";
 import { subscriptionWizard } from "~/server/wizards/new-subscription.server";
 import { TRIAL_WIZARDS } from "~/server/wizards/trials.server";
-import { cookieFrom, formRequest, getRequest, respond } from "../support/requests";
+import { formRequest, getRequest, respond } from "../support/requests";
+import { demoCookie } from "../support/sign-in";
 
 /** The four wizard layout routes run on one loader and action from the wizard kit: they must answer alike. */
 const SUBSCRIPTION = "sub_demo_core_monthly";
@@ -57,19 +57,7 @@ const LAYOUTS = [
   },
 ] as const;
 
-let signedInCookie: string | undefined;
-async function customerCookie() {
-  if (signedInCookie) return signedInCookie;
-  const signedIn = await respond(async () =>
-    loginAction({
-      request: await formRequest("/login", { email: "customer@example.com", password: "GateKeeper-demo-1" }),
-      params: {},
-      context: {},
-    }),
-  );
-  signedInCookie = cookieFrom(signedIn.headers.get("Set-Cookie"));
-  return signedInCookie;
-}
+const customerCookie = () => demoCookie("customer@example.com");
 
 const load = async (
   loader: (args: LoaderFunctionArgs) => Promise<unknown>,
