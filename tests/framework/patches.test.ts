@@ -3,6 +3,8 @@ import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeF
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import type * as Router from "@remix-run/router";
+import type * as StaticRouter from "react-router-dom/server";
 import { describe, expect, it } from "vitest";
 
 /**
@@ -108,7 +110,7 @@ describe("what the route-matching patches do (decision 110)", () => {
   const require = createRequire(path.join(ROOT, "package.json"));
 
   it("@remix-run/router matches a routes array against branches ranked once, and hands out copies", () => {
-    const { matchRoutes } = require("@remix-run/router") as typeof import("@remix-run/router");
+    const { matchRoutes } = require("@remix-run/router") as typeof Router;
     const routes = [{ id: "a", path: "/a" }];
     const first = matchRoutes(routes, "/a");
     // The tree changed in place after its branches were ranked: the cached branches still match /a.
@@ -120,7 +122,7 @@ describe("what the route-matching patches do (decision 110)", () => {
   });
 
   it("react-router-dom's static router converts a routes array to data routes once", () => {
-    const { createStaticRouter } = require("react-router-dom/server.js") as typeof import("react-router-dom/server");
+    const { createStaticRouter } = require("react-router-dom/server.js") as typeof StaticRouter;
     const routes = [{ id: "root", path: "/" }];
     const context = {
       basename: "/",
@@ -163,13 +165,13 @@ describe("a patch that no longer applies", () => {
     return scratch;
   }
 
-  /** Runs a patch-package command line in the scratch project, outside CI (as the Dockerfile's `npm ci` runs). */
+  /** Runs a patch-package command line in the scratch project outside CI and outside a test run, as the Dockerfile's `npm ci` runs it. */
   function run(command: string, cwd: string) {
     const [program, ...args] = command.split(" ");
     expect(program).toBe("patch-package");
     return spawnSync(process.execPath, [path.join(ROOT, "node_modules/patch-package/index.js"), ...args], {
       cwd,
-      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "" },
+      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", NODE_ENV: "development" },
       encoding: "utf8",
     });
   }
