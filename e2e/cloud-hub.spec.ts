@@ -255,6 +255,25 @@ test.describe("the URL step", () => {
   });
 });
 
+test.describe("the demo's cloud Hub", () => {
+  test.use({ expectedHttpErrors: [422] });
+
+  test("its address, listed on /hubs, is refused for a new Hub: the Hub service knows it is taken", async ({
+    page,
+  }) => {
+    await signInAs(page, DEMO.customer);
+    await page.goto("/hubs");
+    await expect(page.getByRole("row", { name: new RegExp(`northwind-west\\.${HUB_HOST}`) })).toBeVisible();
+    await page.goto("/hubs/new/url");
+    const field = page.locator('input[name="subdomain"]');
+    await field.fill("northwind-west");
+    await page.getByRole("button", { name: "Next: License" }).click();
+    await expect(page.getByText("This domain is unavailable. Please choose a different domain.")).toBeVisible();
+    await expect(page).toHaveURL(/\/hubs\/new\/url$/);
+    await expect(field).toHaveValue("northwind-west");
+  });
+});
+
 test("a license bought from the Hubs page opens the wizard with it chosen, and the license list searches", async ({
   page,
   portal,
