@@ -2,12 +2,12 @@ import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import type {
   Address,
   Discount,
-  Invoice,
+  InvoiceStatus,
   ItemQuantity,
   LineItem,
   PaymentSourceStatus,
   SubscriptionStatus,
-} from "~/server/billing/port.server";
+} from "./billing-values";
 import { faultColumns, timestamp } from "./provider-columns";
 
 /**
@@ -86,7 +86,7 @@ export const billingInvoices = sqliteTable(
       .notNull()
       .references(() => billingCustomers.id, { onDelete: "cascade" }),
     subscriptionId: text("subscription_id"),
-    status: text("status").$type<Invoice["status"]>().notNull(),
+    status: text("status").$type<InvoiceStatus>().notNull(),
     lineItems: text("line_items", { mode: "json" }).$type<LineItem[]>().notNull(),
     discounts: text("discounts", { mode: "json" }).$type<Discount[]>().notNull(),
     subTotal: integer("sub_total").notNull(),

@@ -24,7 +24,7 @@ import {
   type Customer,
   type PaymentSource,
 } from "./billing/index.server";
-import { addCard, replaceCard, type CardForm } from "./billing/payment-methods.server";
+import { addCard, replaceCard, type CardForm } from "./payment-methods.server";
 import { holdCardSlot, releaseCardSlot } from "./throttle.server";
 import { assignBillingCustomerId, saveShippingAddress, type UserRecord } from "./users.server";
 

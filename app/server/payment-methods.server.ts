@@ -1,13 +1,6 @@
-import {
-  getCards,
-  INVALID_CUSTOMER_ID,
-  parseGatewayReference,
-  type CardHolder,
-  type CardProvider,
-} from "~/server/cards/index.server";
-import { notFound, refused } from "./errors.server";
-import { getBilling } from "./index.server";
-import type { BillingProvider, PaymentSource } from "./port.server";
+import { getBilling, notFound, refused, type BillingProvider, type PaymentSource } from "./billing/index.server";
+import { getCards, type CardHolder, type CardProvider } from "./cards/index.server";
+import { INVALID_CUSTOMER_ID, parseGatewayReference } from "./providers/card-gateway.server";
 
 /** A posted card form: the card part (fields or a browser token), the holder, and set_as_primary. */
 export interface CardForm {

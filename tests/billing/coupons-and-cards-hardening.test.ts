@@ -3,7 +3,7 @@ import { couponCodeSchema, isCouponCode } from "~/domain/pricing";
 import { addCardFor } from "~/server/account-billing.server";
 import { withInputChecks } from "~/server/billing/input-checks.server";
 import { createLocalBilling } from "~/server/billing/local/engine.server";
-import { addCard, type CardForm } from "~/server/billing/payment-methods.server";
+import { addCard, type CardForm } from "~/server/payment-methods.server";
 import { getBilling, ProviderError } from "~/server/billing/index.server";
 import { createLocalCards } from "~/server/cards/local/provider.server";
 import { idempotencyKeyOf } from "~/server/billing-drawers.server";

@@ -1,4 +1,4 @@
-import { addCard, replaceCard, type CardForm } from "~/server/billing/payment-methods.server";
+import { addCard, replaceCard, type CardForm } from "~/server/payment-methods.server";
 import { createLocalBilling } from "~/server/billing/local/engine.server";
 import { createLocalCards } from "~/server/cards/local/provider.server";
 import { db } from "~/server/db.server";
