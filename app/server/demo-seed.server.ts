@@ -21,6 +21,7 @@ const CLOUD_HUB = {
     firstName: "Dana",
     lastName: "Whitfield",
     email: "customer@example.com",
+    phoneNumber: "+1 415 555 0134",
     password: DEMO_PASSWORD,
   },
 };
@@ -169,7 +170,15 @@ export function seedDemo(db: BetterSQLite3Database<typeof schema>, now = new Dat
       {
         ...CLOUD_HUB,
         customerId,
-        license: { ...cloudInUse, licenseCode: cloudInUse.licenseCode ?? "" },
+        license: {
+          licenseId: cloudInUse.externalLicenseId,
+          licenseCode: cloudInUse.licenseCode ?? "",
+          name: cloudInUse.name,
+          nodes: cloudInUse.nodes,
+          planType: cloudInUse.planType,
+          validFrom: cloudInUse.validFrom,
+          validTo: cloudInUse.validTo,
+        },
         createdAt: new Date(now.getTime() - 200 * DAY),
       },
     ]);

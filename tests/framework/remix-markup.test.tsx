@@ -5,6 +5,7 @@ import { createRequestHandler, type EntryContext, type ServerBuild } from "@remi
 import { Links, Outlet, RemixServer, Scripts, useLoaderData } from "@remix-run/react";
 import { renderToString } from "react-dom/server";
 import { describe, expect, it } from "vitest";
+import remixConfig from "../../remix.config.js";
 import { handOffDataBeforeRender } from "~/server/page-data-handoff.server";
 import { renderPage } from "~/server/render-page.server";
 import { stylesheetDataUrl } from "~/server/stylesheet-delivery.server";
@@ -107,15 +108,8 @@ function appWith(render: Render, { inline }: { inline: boolean }): ServerBuild {
     assets: ASSETS,
     publicPath: "/build/",
     assetsBuildDirectory: "public/build",
-    future: {
-      v3_fetcherPersist: true,
-      v3_relativeSplatPath: true,
-      v3_throwAbortReason: true,
-      v3_lazyRouteDiscovery: true,
-      v3_singleFetch: true,
-      v3_routeConfig: false,
-      unstable_optimizeDeps: false,
-    },
+    // The portal's own future flags: single fetch, lazy route discovery.
+    future: { ...remixConfig.future, v3_routeConfig: false, unstable_optimizeDeps: false },
     isSpaMode: false,
   } as ServerBuild;
 }

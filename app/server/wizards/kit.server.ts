@@ -80,6 +80,7 @@ export function defineWizard<Step extends string, Data extends Progress<Step>, P
       }
 
       return {
+        steps,
         urlOf,
         read,
         /** The draft for a step, or a redirect to the first earlier step that is not done. */

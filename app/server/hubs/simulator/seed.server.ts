@@ -3,7 +3,7 @@ import { env } from "~/server/env.server";
 import { hashPasswordSync } from "~/server/passwords.server";
 import { wholeSeconds, type EmbeddedStore } from "~/server/providers/embedded.server";
 import { hubAdmins, hubLicenses, hubTenants } from "~db/schema";
-import { HUB_REGIONS } from "../port.server";
+import { HUB_REGIONS, type HubAdministrator, type HubLicense } from "../port.server";
 
 /** A cloud Hub's address on the configured Hub host, as the Hub service gives it. */
 export const cloudHubUrl = (subdomain: string, host = env.HUB_HOST) => `https://${subdomain}.${host}`;
@@ -13,16 +13,8 @@ export interface DemoCloudHub {
   /** The portal user it was made for (the service's customer). */
   customerId: string;
   subdomain: string;
-  administrator: { userName: string; firstName: string; lastName: string; email: string; password: string };
-  license: {
-    externalLicenseId: string;
-    licenseCode: string;
-    name: string;
-    nodes: number;
-    planType: string;
-    validFrom: Date;
-    validTo: Date;
-  };
+  administrator: HubAdministrator;
+  license: Omit<HubLicense, "hubId">;
   /** When it was made. */
   createdAt: Date;
 }
@@ -65,11 +57,10 @@ export function seedHubDemo(store: EmbeddedStore, hubs: DemoCloudHub[], provider
         createdAt: since,
       })
       .run();
-    const { externalLicenseId, ...license } = hub.license;
+    const license = hub.license;
     store
       .insert(hubLicenses)
       .values({
-        licenseId: externalLicenseId,
         hubId: id,
         customerId: hub.customerId,
         ...license,
