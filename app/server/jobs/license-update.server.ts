@@ -1,12 +1,12 @@
 import { z } from "zod";
 import { LICENSE_CHANGED, UPDATE_FAILED, updateProblems } from "~/domain/license-update";
 import { cycleOf, PLAN_TIERS, tierOf } from "~/domain/subscription";
-import { getBilling, ProviderError, type Subscription } from "../billing/index.server";
+import { getBilling, type Subscription } from "../billing/index.server";
 import { updateLicenseForSubscription } from "../licenses.server";
 import { orderDigest } from "../wizards/orders.server";
 import { addressInput, itemInput, PRICE_CHANGED } from "./new-subscription.server";
 import { StepRefused, type JobKind } from "./runner.server";
-import { clearDraftStep } from "./steps.server";
+import { clearDraftStep, failureText } from "./steps.server";
 
 /** What the update job needs, saved with the job so that a restart finishes it without the draft. */
 export const updateInputSchema = z.object({
@@ -142,12 +142,6 @@ export const licenseUpdate: JobKind<UpdateInput> = {
     if (step === "update-license" || step === "clear-draft")
       return { step, title: LICENSE_FAILED, message: LICENSE_FAILED_TEXT };
     // The spec's text, with the server's words when it gave some (spec 000 §8 "Update subscription fails").
-    const message =
-      error instanceof StepRefused
-        ? error.message
-        : error instanceof ProviderError && error.providerMessage
-          ? error.providerMessage
-          : UPDATE_FAILED;
-    return { step, title: UPDATE_FAILED, message };
+    return { step, title: UPDATE_FAILED, message: failureText(error, UPDATE_FAILED) };
   },
 };
