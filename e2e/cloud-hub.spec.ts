@@ -15,7 +15,7 @@ import {
 import { next, planStep } from "./purchase-steps";
 
 /**
- * Deploying a cloud Hub (issue 12): support's link, the wizard, the deployment as a job on the Hub
+ * Deploying a cloud Hub: support's link, the wizard, the deployment as a job on the Hub
  * simulator, each failure screen and its retry, and 'Go to Hub' through a one-time link.
  */
 const HUB_HOST = "hub.gatekeeper.example";

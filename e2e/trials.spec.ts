@@ -3,7 +3,7 @@ import { DEMO, expect, expectAccessible, signInAs, test, withDatabase } from "./
 import { clearPaymentDetails } from "./purchase-steps";
 
 /**
- * Free trials (issue 13): the chooser and eligibility, the on-premise and cloud wizards, the trial as a
+ * Free trials: the chooser and eligibility, the on-premise and cloud wizards, the trial as a
  * durable job with its hardware invoice, and each failure screen, with JavaScript on and off.
  */
 const READY = "Your GateKeeper Enterprise trial is ready!";

@@ -14,7 +14,7 @@ import { PageErrorBoundary } from "~/ui/page";
 export const TRIAL_CHANGED =
   "Your trial's details changed since you reviewed them. Please review them and confirm again.";
 
-/** The Order step's confirmation (spec 001 §2): 'Build My Trial' posts the trial's key. */
+/** The Order step's confirmation: 'Build My Trial' posts the trial's key. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { user, hubType, draft } = await loadTrialStep(request, params, "order");
   const { quote, key } = await trialOrder(user, hubType, draft);

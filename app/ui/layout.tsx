@@ -24,7 +24,7 @@ import type { ACCESSIBLE_GREEN } from "./theme";
  * (tests/ui/plain-layout.test.tsx compares them): their classes, data attributes and CSS variables, drawn by
  * Mantine's own stylesheets. Mantine's components keep its provider and Box machinery (style props, the styles
  * API, colour functions: about 20 kB gzip) in every page's JavaScript and run it per part on the server
- * (issue 10, decision 128).
+ * (decision 128).
  */
 
 /** `data-*` attributes (test ids), passed to the root as Mantine passes them. */

@@ -14,7 +14,7 @@ export function ordered(items: ItemQuantity[] | undefined): ItemQuantity[] {
 
 /**
  * An order's one-time charges, as every adapter sends them: the one-time add-ons, the hardware, and the
- * shipping line the hardware needs (spec 000 §9).
+ * shipping line the hardware needs.
  */
 export function oneTimeCharges(order: { oneTimeAddons?: ItemQuantity[]; hardware?: ItemQuantity[] }): OneTimeCharge[] {
   const hardware = ordered(order.hardware);

@@ -1,12 +1,12 @@
 /**
- * The billing port: every billing call the portal makes (spec 000 §7, spec 001 §7), typed in the portal's
+ * The billing port: every billing call the portal makes, typed in the portal's
  * own terms. Adapters (the embedded engine, Chargebee) translate to and from their provider; no vendor
  * type or error crosses this line. Money is integer cents; dates are Dates.
  *
  * Calls that read or change a customer's data take the billing customer id of the signed-in user, and
- * the adapters refuse a subscription or payment source that belongs to someone else (DESIGN §1.8).
+ * the adapters refuse a subscription or payment source that belongs to someone else.
  * Calls that create something or move money take an idempotency key: a repeated call with the same
- * key returns the first result (DESIGN §1.5).
+ * key returns the first result.
  */
 
 import type {
@@ -159,7 +159,7 @@ export interface Invoice extends InvoiceTotals {
   date: Date;
 }
 
-/** What a new subscription's estimate needs; hardware brings the shipping charge of spec 000 §9 with it. */
+/** What a new subscription's estimate needs; hardware brings its shipping charge with it. */
 export interface NewSubscriptionEstimateRequest {
   /** The customer, when there is one yet: an estimate never creates one (a page's read must not write). */
   customerId?: string;

@@ -5,7 +5,7 @@
  * turns the card into a token and the server sees only that.
  */
 
-/** The holder and address fields of the card form (spec 000 §3 payment form). */
+/** The holder and address fields of the card form. */
 export interface CardHolder {
   firstName: string;
   lastName: string;

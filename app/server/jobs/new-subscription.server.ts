@@ -65,7 +65,7 @@ const newSubscription = (request: OrderInput["request"]): NewSubscriptionRequest
 });
 
 /**
- * The order (spec 000 §2 "Create Recurring License", then Finish). Right before charging, the rules and
+ * The order. Right before charging, the rules and
  * the price are checked again against what the customer confirmed; the subscription is created with the
  * step's key, and after an unknown outcome the provider is asked for it by that key before anything is
  * charged again. The license is one per subscription (a unique index), and the draft is cleared last.

@@ -142,7 +142,7 @@ async function currentUpdate(
   if ("subscription" in read && base) {
     const { subscription } = read;
     const change = changeOf(user, data, base, subscription);
-    // Shipping falls back to billing when it has no street line (spec 000 §4 "Update wizard").
+    // Shipping falls back to billing when it has no street line.
     const billingAddress = ready?.billingAddress ?? undefined;
     const shippingAddress = ready?.shippingAddress?.line1 ? ready.shippingAddress : billingAddress;
     const request: UpdateInput["request"] = {
