@@ -21,7 +21,8 @@ ENV PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
 WORKDIR /app
 
 # Lockfile first, so the dependency layer (and its native compile) is reused when only source changes.
-# patches/ too: the install's postinstall applies them (patch-package, decision 110).
+# patches/ too: the install's postinstall applies them (patch-package --error-on-fail, decisions 110 and 150),
+# so a patch that no longer applies stops the build here instead of shipping an unpatched image.
 COPY package.json package-lock.json ./
 COPY patches ./patches
 RUN npm ci --no-audit --no-fund
