@@ -39,10 +39,16 @@ const isRoot = () => process.getuid?.() === 0;
 /** Runs a PostgreSQL program as a user the server accepts. */
 async function runPostgres(program, args) {
   const file = path.join(postgresBin(), program);
+  if (path.isAbsolute(file) && !existsSync(file)) {
+    throw new Error(`PostgreSQL's ${program} was not found: apt-get install postgresql-15, or set POSTGRES_BIN.`);
+  }
   const [command, commandArgs] = isRoot() ? ["runuser", ["-u", SUPERUSER, "--", file, ...args]] : [file, args];
   try {
     return await run(command, commandArgs, { env: { ...process.env, LC_ALL: "C.UTF-8" } });
   } catch (error) {
+    if (error.code === "ENOENT") {
+      throw new Error(`PostgreSQL's ${program} was not found: apt-get install postgresql-15, or set POSTGRES_BIN.`);
+    }
     const output = [error.stdout, error.stderr].filter(Boolean).join("\n").trim();
     throw new Error(`${program} failed${output ? `: ${output}` : ` (${error.message})`}`, { cause: error });
   }
