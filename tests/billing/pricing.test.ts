@@ -19,7 +19,7 @@ import {
 import { oneTimeCharges } from "~/server/billing/orders.server";
 import type { Billed } from "~/server/billing/port.server";
 
-/** The pricing rules with worked numbers: shipping (spec 000 §9), proration, coupons. */
+/** The pricing rules with worked numbers: shipping (750 cents per box of five items), proration, coupons. */
 
 describe("shipping", () => {
   it.each([

@@ -317,33 +317,22 @@ class ChargebeeBilling implements BillingProvider {
   async estimateNewSubscription(request: NewSubscriptionEstimateRequest) {
     const { customerId } = request;
     const creditBalance = customerId ? (await this.retrieveCustomer(customerId)).creditBalance : 0;
-    const addons = await this.items(ordered(request.addons));
-    const eventBasedAddons = await this.onCreation(request);
-    const couponIds = request.couponIds?.length ? request.couponIds : undefined;
-    const shippingAddress = request.shippingAddress ? toEstimateAddress(request.shippingAddress) : undefined;
-    const { estimate } = await this.call("estimate.create_subscription_estimate", false, (cb) => {
-      // Before the customer exists (their first order's Review), the estimate is made without one.
-      if (!customerId) {
-        return cb.estimate.createSubscription({
-          invoice_immediately: true,
-          coupon_ids: couponIds,
-          subscription: this.subscriptionParams(request),
-          addons,
-          event_based_addons: eventBasedAddons,
-          shipping_address: shippingAddress,
-        });
-      }
-      const params: ChargebeeEstimate.CreateSubForCustomerEstimateInputParam = {
-        use_existing_balances: true,
-        invoice_immediately: true,
-        coupon_ids: couponIds,
-        subscription: this.subscriptionParams(request),
-        addons,
-        event_based_addons: eventBasedAddons,
-        shipping_address: shippingAddress,
-      };
-      return cb.estimate.createSubForCustomerEstimate(customerId, flatQuery(params));
-    });
+    // The same order for both estimate endpoints, checked against both of the SDK's parameter types.
+    const order = {
+      invoice_immediately: true,
+      coupon_ids: request.couponIds?.length ? request.couponIds : undefined,
+      subscription: this.subscriptionParams(request),
+      addons: await this.items(ordered(request.addons)),
+      event_based_addons: await this.onCreation(request),
+      shipping_address: request.shippingAddress ? toEstimateAddress(request.shippingAddress) : undefined,
+    } satisfies ChargebeeEstimate.CreateSubscriptionInputParam &
+      ChargebeeEstimate.CreateSubForCustomerEstimateInputParam;
+    const { estimate } = await this.call("estimate.create_subscription_estimate", false, (cb) =>
+      customerId
+        ? cb.estimate.createSubForCustomerEstimate(customerId, flatQuery({ ...order, use_existing_balances: true }))
+        : // Before the customer exists (their first order's Review), the estimate is made without one.
+          cb.estimate.createSubscription(order),
+    );
     const renewal = await this.renewalOf(estimate, request.planId, request.planQuantity, request.addons ?? []);
     return estimateOf(estimate, renewal, creditBalance);
   }

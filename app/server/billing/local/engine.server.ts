@@ -214,13 +214,8 @@ class LocalBilling implements BillingProvider {
   }
 
   async findSubscriptionByKey(customerId: string, idempotencyKey: string) {
-    const keys = billingIdempotencyKeys;
-    const made = this.store
-      .select()
-      .from(keys)
-      .where(and(eq(keys.key, idempotencyKey), eq(keys.call, "createSubscription")))
-      .get();
-    return made ? this.subscriptionOf(this.ownSubscription(this.store, customerId, String(made.result))) : null;
+    const made = this.madeWith(idempotencyKey, "createSubscription");
+    return made ? this.subscriptionOf(this.ownSubscription(this.store, customerId, made)) : null;
   }
 
   async estimateSubscriptionUpdate(customerId: string, subscriptionId: string, change: SubscriptionChange) {
@@ -321,19 +316,25 @@ class LocalBilling implements BillingProvider {
   }
 
   async findInvoiceByKey(customerId: string, idempotencyKey: string) {
-    const keys = billingIdempotencyKeys;
-    const made = this.store
-      .select()
-      .from(keys)
-      .where(and(eq(keys.key, idempotencyKey), eq(keys.call, "createHardwareInvoice")))
-      .get();
+    const made = this.madeWith(idempotencyKey, "createHardwareInvoice");
     if (!made) return null;
     const row = this.store
       .select()
       .from(billingInvoices)
-      .where(and(eq(billingInvoices.id, String(made.result)), eq(billingInvoices.customerId, customerId)))
+      .where(and(eq(billingInvoices.id, made), eq(billingInvoices.customerId, customerId)))
       .get();
     return row ? invoiceOfRow(row) : null;
+  }
+
+  /** The id of what a creating call made with this key, or null when it made nothing. */
+  private madeWith(idempotencyKey: string, call: BillingCall): string | null {
+    const keys = billingIdempotencyKeys;
+    const made = this.store
+      .select()
+      .from(keys)
+      .where(and(eq(keys.key, idempotencyKey), eq(keys.call, call)))
+      .get();
+    return made ? String(made.result) : null;
   }
 
   /** A creating call, once per idempotency key; `read` gives back what it made, on the first call or a repeat. */
