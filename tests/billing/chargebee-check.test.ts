@@ -119,15 +119,18 @@ describe("chargebee:check", () => {
     expect(checkCustomers()).toEqual([]);
   });
 
-  it("refuses a live site and a missing key before calling anything", async () => {
+  it("refuses a live site, a live key and a missing key before calling anything", async () => {
     const before = fake.requests.length;
     const lines: string[] = [];
     const live = { ...(await testSite()), CHARGEBEE_SITE: "gatekeeper" };
     expect(await runChargebeeCheck(live, (line) => lines.push(line), toFake())).toBe(2);
+    const liveKey = { ...(await testSite()), CHARGEBEE_API_KEY: "live_abc" };
+    expect(await runChargebeeCheck(liveKey, (line) => lines.push(line), toFake())).toBe(2);
     const noKey = { ...(await testSite()), CHARGEBEE_API_KEY: "" };
     expect(await runChargebeeCheck(noKey, (line) => lines.push(line), toFake())).toBe(2);
     expect(lines).toEqual([
       "chargebee:check refused: CHARGEBEE_SITE must be a test site (its name ends in -test): the check creates and charges a customer",
+      "chargebee:check refused: CHARGEBEE_API_KEY is a live site's key (live_...): the check needs a test site's",
       "chargebee:check refused: CHARGEBEE_API_KEY is required",
     ]);
     expect(fake.requests.length).toBe(before);

@@ -22,7 +22,10 @@ const configSchema = z.object({
     .string({ required_error: "is required (the test site's name, e.g. acme-test)" })
     .min(1, "is required (the test site's name, e.g. acme-test)")
     .regex(TEST_SITE, "must be a test site (its name ends in -test): the check creates and charges a customer"),
-  CHARGEBEE_API_KEY: z.string({ required_error: "is required" }).min(1, "is required"),
+  CHARGEBEE_API_KEY: z
+    .string({ required_error: "is required" })
+    .min(1, "is required")
+    .refine((key) => !key.startsWith("live_"), "is a live site's key (live_...): the check needs a test site's"),
   CHARGEBEE_GATEWAY_ACCOUNT_ID: z.string({ required_error: "is required" }).min(1, "is required"),
   /** A card token the site's Stripe gateway takes; Stripe's test token for a Visa by default. */
   CHARGEBEE_CHECK_CARD_TOKEN: z.string().min(1).default("tok_visa"),
