@@ -21,7 +21,8 @@ ENV PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
 WORKDIR /app
 
 # Lockfile first, so the dependency layer (and its native compile) is reused when only source changes.
-# patches/ too: the install's postinstall applies them (patch-package, decision 110).
+# patches/ too: the install's postinstall applies them (patch-package --error-on-fail, decisions 110 and 150),
+# so a patch that no longer applies stops the build here instead of shipping an unpatched image.
 COPY package.json package-lock.json ./
 COPY patches ./patches
 RUN npm ci --no-audit --no-fund
@@ -50,13 +51,14 @@ ENV NODE_ENV=production \
 WORKDIR /app
 
 # Owned by root and so read-only for the 'node' user that runs the server: only /data is writable.
-# The server reads db/migrations relative to its working directory (/app).
+# The server reads db/migrations relative to its working directory (/app). Every script the server loads
+# at run time is named here: tests/server/docker-runtime.test.ts follows their imports and fails on one left out.
 COPY --from=build /app/package.json ./package.json
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/build ./build
 COPY --from=build /app/public ./public
 COPY --from=build /app/db/migrations ./db/migrations
-COPY --from=build /app/scripts/start.mjs /app/scripts/server.mjs ./scripts/
+COPY --from=build /app/scripts/start.mjs /app/scripts/server.mjs /app/scripts/remix-adapter.mjs ./scripts/
 
 # The directory must exist and belong to 'node' before VOLUME, so a fresh named volume inherits that owner.
 RUN mkdir -p /data && chown node:node /data

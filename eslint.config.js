@@ -39,7 +39,7 @@ export default tseslint.config(
       "react/prop-types": "off",
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
       "@typescript-eslint/consistent-type-imports": ["error", { fixStyle: "inline-type-imports" }],
-      // Server-only code must stay out of the browser bundle (DESIGN §2).
+      // Server-only code must stay out of the browser bundle.
       "no-restricted-imports": [
         "error",
         {

@@ -1,13 +1,5 @@
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import type {
-  Address,
-  Discount,
-  Invoice,
-  ItemQuantity,
-  LineItem,
-  PaymentSourceStatus,
-  SubscriptionStatus,
-} from "~/server/billing/port.server";
+import type * as Stored from "./billing-values";
 import { faultColumns, timestamp } from "./provider-columns";
 
 /**
@@ -25,7 +17,7 @@ export const billingCustomers = sqliteTable("billing_customers", {
   email: text("email").notNull().default(""),
   phone: text("phone").notNull().default(""),
   company: text("company").notNull().default(""),
-  billingAddress: text("billing_address", { mode: "json" }).$type<Address>(),
+  billingAddress: text("billing_address", { mode: "json" }).$type<Stored.Address>(),
   primaryPaymentSourceId: text("primary_payment_source_id"),
   /** Credits kept for the customer's next invoices (cents), e.g. the unused part of a plan that exceeded an invoice. */
   creditBalance: integer("credit_balance").notNull().default(0),
@@ -39,7 +31,7 @@ export const billingPaymentSources = sqliteTable(
     customerId: text("customer_id")
       .notNull()
       .references(() => billingCustomers.id, { onDelete: "cascade" }),
-    status: text("status").$type<PaymentSourceStatus>().notNull(),
+    status: text("status").$type<Stored.PaymentSourceStatus>().notNull(),
     /** `<gateway customer>/<card or payment method>` in the card gateway. */
     referenceId: text("reference_id").notNull(),
     brand: text("brand").notNull(),
@@ -64,14 +56,14 @@ export const billingSubscriptions = sqliteTable(
     planQuantity: integer("plan_quantity").notNull(),
     planUnitPrice: integer("plan_unit_price").notNull(),
     /** Recurring add-ons. */
-    addons: text("addons", { mode: "json" }).$type<ItemQuantity[]>().notNull(),
-    status: text("status").$type<SubscriptionStatus>().notNull(),
+    addons: text("addons", { mode: "json" }).$type<Stored.ItemQuantity[]>().notNull(),
+    status: text("status").$type<Stored.SubscriptionStatus>().notNull(),
     currentTermStart: timestamp("current_term_start").notNull(),
     currentTermEnd: timestamp("current_term_end").notNull(),
     nextBillingAt: timestamp("next_billing_at").notNull(),
     paymentSourceId: text("payment_source_id"),
     autoCollection: integer("auto_collection", { mode: "boolean" }).notNull().default(true),
-    shippingAddress: text("shipping_address", { mode: "json" }).$type<Address>(),
+    shippingAddress: text("shipping_address", { mode: "json" }).$type<Stored.Address>(),
     licenseAssignment: text("license_assignment"),
     createdAt: timestamp("created_at").notNull(),
   },
@@ -86,16 +78,16 @@ export const billingInvoices = sqliteTable(
       .notNull()
       .references(() => billingCustomers.id, { onDelete: "cascade" }),
     subscriptionId: text("subscription_id"),
-    status: text("status").$type<Invoice["status"]>().notNull(),
-    lineItems: text("line_items", { mode: "json" }).$type<LineItem[]>().notNull(),
-    discounts: text("discounts", { mode: "json" }).$type<Discount[]>().notNull(),
+    status: text("status").$type<Stored.InvoiceStatus>().notNull(),
+    lineItems: text("line_items", { mode: "json" }).$type<Stored.LineItem[]>().notNull(),
+    discounts: text("discounts", { mode: "json" }).$type<Stored.Discount[]>().notNull(),
     subTotal: integer("sub_total").notNull(),
     total: integer("total").notNull(),
     creditsApplied: integer("credits_applied").notNull(),
     amountPaid: integer("amount_paid").notNull(),
     amountDue: integer("amount_due").notNull(),
     paymentSourceId: text("payment_source_id"),
-    shippingAddress: text("shipping_address", { mode: "json" }).$type<Address>(),
+    shippingAddress: text("shipping_address", { mode: "json" }).$type<Stored.Address>(),
     date: timestamp("date").notNull(),
   },
   (table) => [index("billing_invoices_customer_idx").on(table.customerId)],

@@ -4,7 +4,7 @@ import { hashPasswordSync } from "~/server/passwords.server";
 import { DEMO_PASSWORD, expect, expectAccessible, signInAs, test, withDatabase } from "./fixtures";
 
 /**
- * The account's billing area (spec 000 §2, §4, §5, §8): cards, billing profile and shipping address in
+ * The account's billing area: cards, billing profile and shipping address in
  * drawers that are child routes of /account, with JavaScript and without it. Each test that changes data
  * signs up a customer of its own, so tests never depend on each other's order and the demo accounts stay
  * as the other specs expect them.

@@ -15,7 +15,7 @@ import {
 import { next, planStep } from "./purchase-steps";
 
 /**
- * Deploying a cloud Hub (issue 12): support's link, the wizard, the deployment as a job on the Hub
+ * Deploying a cloud Hub: support's link, the wizard, the deployment as a job on the Hub
  * simulator, each failure screen and its retry, and 'Go to Hub' through a one-time link.
  */
 const HUB_HOST = "hub.gatekeeper.example";
@@ -252,6 +252,25 @@ test.describe("the URL step", () => {
     await expect(page.getByText("This domain is unavailable. Please choose a different domain.")).toBeVisible();
     await expect(page).toHaveURL(/\/hubs\/new\/url$/);
     await expect(field).toHaveValue(taken);
+  });
+});
+
+test.describe("the demo's cloud Hub", () => {
+  test.use({ expectedHttpErrors: [422] });
+
+  test("its address, listed on /hubs, is refused for a new Hub: the Hub service knows it is taken", async ({
+    page,
+  }) => {
+    await signInAs(page, DEMO.customer);
+    await page.goto("/hubs");
+    await expect(page.getByRole("row", { name: new RegExp(`northwind-west\\.${HUB_HOST}`) })).toBeVisible();
+    await page.goto("/hubs/new/url");
+    const field = page.locator('input[name="subdomain"]');
+    await field.fill("northwind-west");
+    await page.getByRole("button", { name: "Next: License" }).click();
+    await expect(page.getByText("This domain is unavailable. Please choose a different domain.")).toBeVisible();
+    await expect(page).toHaveURL(/\/hubs\/new\/url$/);
+    await expect(field).toHaveValue("northwind-west");
   });
 });
 

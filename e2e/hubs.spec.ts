@@ -4,7 +4,7 @@ import { hashPasswordSync } from "~/server/passwords.server";
 import { DEMO_PASSWORD, expect, expectAccessible, signInAs, test, withDatabase } from "./fixtures";
 
 /**
- * The Hubs page (spec 001 §2): every column, the Type filter and 10 rows a page through plain links, the
+ * The Hubs page: every column, the Type filter and 10 rows a page through plain links, the
  * about panel, and each Hub's licenses in a modal route (5 rows, sorted, filtered and paged through the
  * URL, the empty state), with JavaScript and without.
  */

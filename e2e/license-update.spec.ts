@@ -16,8 +16,7 @@ import {
 import { next } from "./purchase-steps";
 
 /**
- * Adding users to a recurring license, or moving it up a tier (spec 000 §2 "Update recurring license wizard",
- * §4, §5, issue 11), with JavaScript and without: the prorated charge the Review showed, once; the rules'
+ * Adding users to a recurring license, or moving it up a tier, with JavaScript and without: the prorated charge the Review showed, once; the rules'
  * messages; the picker behind "No, I'll upgrade existing recurring license"; nobody else's license.
  */
 

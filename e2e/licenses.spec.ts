@@ -5,7 +5,7 @@ import { hashPasswordSync } from "~/server/passwords.server";
 import { DEMO, DEMO_PASSWORD, expect, expectAccessible, signInAs, test, withDatabase } from "./fixtures";
 
 /**
- * The licenses page (spec 000 §3, §9): five rows a page behind plain `?page=` links, signed license files
+ * The licenses page: five rows a page behind plain `?page=` links, signed license files
  * that verify with the public key the portal serves, and nobody else's license, with JavaScript and without.
  */
 

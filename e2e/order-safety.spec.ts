@@ -4,7 +4,7 @@ import { DEMO, DEMO_PASSWORD, expect, signIn, signInAs, startPortal, test, withD
 import { confirmationForm, licensesNamed, next, planStep, subscriptionsOf, walkToOrder } from "./purchase-steps";
 
 /**
- * The money rule (issue 8): a customer is charged exactly what they confirmed, exactly once, whatever
+ * The money rule: a customer is charged exactly what they confirmed, exactly once, whatever
  * they click, go back to, open in two tabs, or whatever fails or restarts in between.
  */
 const SUCCESS = "Successfully created your GateKeeper Enterprise recurring license!";

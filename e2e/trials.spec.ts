@@ -3,7 +3,7 @@ import { DEMO, expect, expectAccessible, signInAs, test, withDatabase } from "./
 import { clearPaymentDetails } from "./purchase-steps";
 
 /**
- * Free trials (issue 13): the chooser and eligibility, the on-premise and cloud wizards, the trial as a
+ * Free trials: the chooser and eligibility, the on-premise and cloud wizards, the trial as a
  * durable job with its hardware invoice, and each failure screen, with JavaScript on and off.
  */
 const READY = "Your GateKeeper Enterprise trial is ready!";
@@ -237,6 +237,45 @@ test.describe("free trials", () => {
     ]);
     // A distributor is never refused.
     await expect(page.getByRole("link", { name: "Start GateKeeper Enterprise Trial" })).toBeVisible();
+  });
+
+  test("'Build My Trial' posted twice at once, then double-clicked: every answer is the same trial's page", async ({
+    page,
+    portal,
+  }) => {
+    test.setTimeout(90_000);
+    resetTrials(portal.databaseFile, DEMO.customer);
+    await signInAs(page, DEMO.customer);
+    await page.goto("/home");
+    await startTrial(page, "On-Premise GateKeeper Hub");
+    await trialFigures(page);
+    await next(page, "Next: Hardware");
+    await hardwareStep(page, 0, 0);
+    await next(page, "Next: Review");
+    await next(page, "Order Confirmation");
+    await expect(page).toHaveURL(/\/order$/);
+
+    // The Order page's form, posted twice at once (as two tabs, or a double click that reaches the server twice).
+    const form = page.locator("form").filter({ has: page.getByRole("button", { name: "Build My Trial" }) });
+    const fields = {
+      csrf: (await form.locator('input[name="csrf"]').inputValue()) ?? "",
+      trialKey: (await form.locator('input[name="trialKey"]').inputValue()) ?? "",
+      intent: "build",
+    };
+    const post = () =>
+      page.request.post(page.url(), { form: fields, maxRedirects: 0, headers: { Origin: portal.baseURL } });
+    const answers = await Promise.all([post(), post()]);
+    const runs = answers.map((answer) => answer.headers()["location"]);
+    expect(answers.map((answer) => answer.status())).toEqual([302, 302]);
+    expect(runs[0]).toMatch(/^\/trial\/runs\/[\w-]+$/);
+    expect(runs[1]).toBe(runs[0]);
+
+    // The button on the page, double-clicked, once that trial has taken the customer's trial: its page again.
+    await page.getByRole("button", { name: "Build My Trial" }).dblclick();
+    await expect(page).toHaveURL(new RegExp(`${runs[0]}$`));
+    await expect(page.getByText(READY)).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByText("You have used up your trial.")).toHaveCount(0);
+    expect(trialCount(portal.databaseFile, DEMO.customer)).toBe(1);
   });
 
   test("the trial license fails: 'Error Creating Trial License', nothing charged, and Try again builds it", async ({

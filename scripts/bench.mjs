@@ -1,7 +1,7 @@
 // `npm run bench` (after `npm run build`): measures the built portal, started as `npm start` starts it,
 // on loopback and prints tables: bytes per page, each page painted on an emulated slow link, /home and a
 // wizard step under concurrent load next to a bare node:http server, the time to a usable sign-in form,
-// and pages for a big account next to the demo account; then every goal of issue 10 beside its figure.
+// and pages for a big account next to the demo account; then every performance goal (docs/performance.md) beside its figure.
 // The numbers also go to bench-results/latest.json. `--only growth` runs only the big-account part (a
 // fresh portal, the demo customer and the big account, nothing else) and writes bench-results/growth.json.
 // Timings never fail the run; a page that does not answer 200, failed requests under load or a form
@@ -43,7 +43,7 @@ const CUSTOMER_PAGES = [
   "/docs/manuals",
 ];
 const ADMIN_PAGES = ["/admin/customers"];
-/** The pages whose render time must not grow with the account's data (issue 10, point 5). */
+/** The pages whose render time must not grow with the account's data. */
 const GROWTH_PAGES = ["/home", "/licenses", "/hubs", "/hubs?type=cloud"];
 
 const stops = [];
@@ -327,7 +327,7 @@ function printGrowth(growth) {
 }
 
 function printGoals(summary) {
-  console.log("\nIssue 10's goals, measured in this run");
+  console.log("\nThe performance goals (docs/performance.md), measured in this run");
   const columns = ["measure", "now", "goal", "met"];
   const rows = summary.map(({ measure, now, goal, met }) => [measure, now, goal, met ? "yes" : "NO"]);
   console.log(

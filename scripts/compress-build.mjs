@@ -2,7 +2,7 @@
 // (quality 11) and a gzip (level 9) copy beside it, which the server sends as they are to a browser that accepts
 // them (express-static-gzip, scripts/server.mjs). The assets are fingerprinted and never change, so they are
 // compressed once, as hard as the formats allow, instead of on every request at the compression middleware's
-// quick settings: on the 400 kbps link of the bench, /login's scripts are 78 kB instead of 90 (decision 129).
+// quick settings, which sends fewer bytes on a slow link (decision 129; the figures: docs/performance.md).
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";

@@ -1,7 +1,7 @@
 // `npm run build` runs this after `remix build` and before compress-build.mjs: every script in public/build is
 // minified again with terser (decision 136). esbuild, which the Remix compiler minifies with, works file by
-// file in one pass; terser's second pass and its name mangling leave /login's framework chunk 3 kB (Brotli)
-// smaller, 60 ms on the bench's 400 kbps link. The output is a pure function of esbuild's, so a file's
+// file in one pass; terser's second pass and its name mangling leave the scripts smaller still (the figures:
+// docs/performance.md). The output is a pure function of esbuild's, so a file's
 // fingerprinted name still names one content. License comments (`/*!`) stay.
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";

@@ -47,7 +47,7 @@ export type PaymentStepData =
   | {
       status: "ready";
       sources: PaymentSourceView[];
-      /** The primary card when usable, else the first usable one (spec 000 §4 "Payment step"). */
+      /** The primary card when usable, else the first usable one. */
       preselectedSourceId: string | null;
       billingAddress: AddressView | null;
       /** null: same as billing. */

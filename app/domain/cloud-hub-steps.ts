@@ -4,7 +4,7 @@
  * this) only when a form is validated (decisions 062 and 105).
  */
 
-/** The four steps of the create-cloud-Hub wizard (spec 001 §2), each a URL under /hubs/new. */
+/** The four steps of the create-cloud-Hub wizard, each a URL under /hubs/new. */
 export const CLOUD_HUB_STEPS = ["url", "license", "admin", "review"] as const;
 export type CloudHubStep = (typeof CLOUD_HUB_STEPS)[number];
 
@@ -18,7 +18,7 @@ export const CLOUD_HUB_STEP_TITLES: Record<CloudHubStep, string> = {
   review: "Review",
 };
 
-/** Regions as the form posts them (spec 001 §3: '1' = US, '2' = EU; any other value becomes '1'). */
+/** Regions as the form posts them. */
 export const HUB_REGION_OPTIONS = [
   { value: "1", label: "United States", region: "US" },
   { value: "2", label: "European Union", region: "EU" },
@@ -34,6 +34,6 @@ export const FAILED_TO_FETCH_LICENSE = "Failed to fetch license data...";
 export const FIX_THE_ERRORS = "Please fix the errors to save changes.";
 export const CONFIRM_DEPLOYMENT = "Confirm creation of new GateKeeper Hub cloud deployment?";
 
-/** Spec 001 §5: optional plus, three digits, three digits, then 4 to 6, with optional brackets, dashes, spaces or dots. */
+/** A Hub administrator's phone: optional plus, three digits, three digits, then 4 to 6, with optional brackets, dashes, spaces or dots. */
 const HUB_PHONE = /^\+?\(?\d{3}\)?[-. ]?\(?\d{3}\)?[-. ]?\d{4,6}$/;
 export const isHubPhone = (value: string) => HUB_PHONE.test(value);

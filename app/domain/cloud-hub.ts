@@ -37,7 +37,7 @@ export const urlStepSchema = z.object({
       if (problem) ctx.addIssue({ code: z.ZodIssueCode.custom, message: problem });
     })
     .transform(normalSubdomain),
-  /** Any value other than "2" is region 1 (spec 001 §3). */
+  /** Any value other than "2" is region 1. */
   hubRegion: z.enum(["1", "2"]).catch("1"),
 });
 
@@ -57,7 +57,7 @@ export const meetsHubPasswordRules = (password: string) =>
 
 const filled = z.string().trim().min(1, CANT_BE_EMPTY);
 
-/** Step 3, the Hub administrator (spec 001 §5 "Administrator"). */
+/** Step 3, the Hub administrator. */
 export const adminStepSchema = z
   .object({
     userName: filled.pipe(z.string().regex(/^[A-Za-z0-9-]+$/, USER_NAME_CHARACTERS)),
@@ -87,10 +87,10 @@ export function checkCloudHubDraft(data: CloudHubDraft): { data: CloudHubDraft; 
   return { data, issues };
 }
 
-/** A license that expired less than a day ago can still make a cloud Hub (spec 001 §3). */
+/** A license that expired less than a day ago can still make a cloud Hub. */
 export const CLOUD_HUB_EXPIRY_GRACE_MS = 24 * 60 * 60 * 1000;
 
-/** The deployment's failure screens (spec 001 §4 and §8), by the stage that stopped. */
+/** The deployment's failure screens, by the stage that stopped. */
 export const DEPLOYMENT_FAILURES = {
   create: {
     title: "Error Creating Hub",

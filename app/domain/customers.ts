@@ -1,4 +1,4 @@
-/** A reseller: buys the reseller- plans and add-ons, sees the reseller documents and has unlimited trials (spec 000 §1, §6). */
+/** A reseller: buys the reseller- plans and add-ons, sees the reseller documents and has unlimited trials. */
 export function isDistributor(customer: { customerType: string }): boolean {
   return customer.customerType === "distributor";
 }

@@ -12,7 +12,7 @@ export interface EstimateView {
   nextBilling: { at: string; amount: number } | null;
 }
 
-/** The port's estimate for a page: 'for resellers' dropped from every line (spec 000 §1), dates as ISO strings. */
+/** The port's estimate for a page: 'for resellers' dropped from every line, dates as ISO strings. */
 export function estimateView(
   estimate: Omit<EstimateView, "nextBilling"> & { nextBilling: { at: Date; amount: number } | null },
 ): EstimateView {

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { MAX_TEXT_LENGTH, tooLong } from "./text-limits";
 
-/** Form fields and their messages, shared by every form of the portal (spec 000 §5, spec 001 §5). */
+/** Form fields and their messages, shared by every form of the portal. */
 
 export { MAX_PASSWORD_LENGTH, MAX_TEXT_LENGTH, tooLong } from "./text-limits";
 
@@ -9,13 +9,13 @@ export { MAX_PASSWORD_LENGTH, MAX_TEXT_LENGTH, tooLong } from "./text-limits";
 export const boundedString = (max = MAX_TEXT_LENGTH, requiredMessage?: string) =>
   z.string({ required_error: requiredMessage }).max(max, tooLong(max));
 
-/** Messages of spec 000 §5. */
+/** The product specification's field messages. */
 export const CANNOT_BE_EMPTY = "Cannot be empty.";
 
 export const requiredText = boundedString(MAX_TEXT_LENGTH, CANNOT_BE_EMPTY).trim().min(1, CANNOT_BE_EMPTY);
 
 export const SELECT_YOUR_COUNTRY = "Please select your country.";
-/** Spec 001 §5's email message; spec 000 names no message for a malformed email. */
+/** The Hub forms' email message, which the product specification also gives the portal's forms (it names none of their own). */
 export const INVALID_EMAIL = "Invalid Email";
 
 export const optionalText = boundedString().trim().default("");

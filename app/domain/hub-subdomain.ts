@@ -1,6 +1,6 @@
 /**
- * Which cloud Hub subdomains the Hub service refuses (spec 001 §5: 'This subdomain is not allowed. Please
- * choose a different one.'). The spec does not show its lists; these are the names of the service's own
+ * Which cloud Hub subdomains the Hub service refuses, with the product specification's 'This subdomain is not
+ * allowed. Please choose a different one.' The specification does not show its lists; these are the names of the service's own
  * hosts and words that would pass a Hub off as GateKeeper or as something it is not.
  */
 export const RESERVED_SUBDOMAINS: readonly string[] = [
@@ -45,7 +45,7 @@ export const SUBDOMAIN_MESSAGES = {
 /** A DNS label holds at most 63 characters. */
 export const SUBDOMAIN_MAX_LENGTH = 63;
 
-/** What is wrong with a subdomain's form (spec 001 §5), before asking the Hub service; null when nothing. */
+/** What is wrong with a subdomain's form, before asking the Hub service; null when nothing. */
 export function subdomainProblem(subdomain: string): string | null {
   const name = normalSubdomain(subdomain);
   if (!/^[a-z0-9-]*$/.test(name)) return SUBDOMAIN_MESSAGES.characters;

@@ -1,11 +1,11 @@
 /**
- * The Hubs page and a Hub's licenses table (spec 001 §2): what their URLs may ask for. Filters, order and
+ * The Hubs page and a Hub's licenses table: what their URLs may ask for. Filters, order and
  * page live in the query, so every view is a link that works without JavaScript and can be bookmarked.
  * The licenses modal is a child route of /hubs: its parameters carry a `licenses` prefix where they would
  * otherwise collide with the Hubs table's own (`page`).
  */
 
-/** Spec 001 §9: the Hub table shows 10 rows per page, the license table 5. */
+/** The product specification pages the Hub table by 10 rows, a Hub's license table by 5. */
 export const HUBS_PER_PAGE = 10;
 export const HUB_LICENSES_PER_PAGE = 5;
 
@@ -34,7 +34,7 @@ export function hubsSearch({ type, page }: HubsQuery): string {
 
 export const hubsHref = (query: HubsQuery) => `/hubs${hubsSearch(query)}`;
 
-/** The licenses table's sortable columns: all but the key (spec 001 §2). Days left orders as valid to does. */
+/** The licenses table's sortable columns: all but the key. Days left orders as valid to does. */
 export const HUB_LICENSE_SORTS = ["name", "nodes", "status", "validFrom", "validTo", "daysLeft"] as const;
 export type HubLicenseSort = (typeof HUB_LICENSE_SORTS)[number];
 export type SortDirection = "asc" | "desc";

@@ -3,6 +3,10 @@ export type ProgressState = "done" | "running" | "waiting" | "failed";
 
 export type JobStatusName = "queued" | "running" | "succeeded" | "failed" | "needs_attention";
 
+/** A job that has not finished: queued, running, or asking a provider what became of a step. */
+export const isUnfinished = (status: JobStatusName) =>
+  status === "queued" || status === "running" || status === "needs_attention";
+
 export interface ProgressStage {
   title: string;
   state: ProgressState;

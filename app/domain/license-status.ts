@@ -1,4 +1,4 @@
-/** License status (spec 000 §4): expired when valid-to is not in the future; days left rounds up. */
+/** License status: expired when valid-to is not in the future; days left rounds up. */
 export type LicenseStatus = "active" | "expired";
 
 const DAY_MS = 24 * 60 * 60 * 1000;

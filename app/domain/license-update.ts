@@ -1,7 +1,7 @@
 import { PLAN_TIERS, type Cycle, type Tier } from "./subscription";
 
 /**
- * The update-license wizard (spec 000 §2 "Update recurring license wizard", §4 "Update wizard", §5): add
+ * The update-license wizard: add
  * users to a recurring license or move it to a higher tier. Its steps, titles and rules, free of schemas,
  * so that the wizard's layout loads none (the forms' schemas are in license-update-forms.ts).
  */
@@ -52,7 +52,7 @@ const orList = (names: string[]) =>
   names.length < 2 ? names.join("") : `${names.slice(0, -1).join(", ")} or ${names[names.length - 1]}`;
 
 /**
- * Why the plan cannot change from one to the other (spec 000 §4): a yearly plan never becomes monthly, and
+ * Why the plan cannot change from one to the other: a yearly plan never becomes monthly, and
  * only the same or a higher tier is allowed. Null when the change is allowed.
  */
 export function planChangeProblem(from: PlanChoice, to: PlanChoice): string | null {
@@ -76,7 +76,7 @@ export interface UpdateChoice extends PlanChoice {
 
 export type ProductField = "plan" | "addedUsers";
 
-/** Every reason the chosen update cannot be made, by field (spec 000 §5 "Update"). */
+/** Every reason the chosen update cannot be made, by field. */
 export function updateProblems(base: UpdateBase, choice: UpdateChoice): { field: ProductField; message: string }[] {
   const problems: { field: ProductField; message: string }[] = [];
   if (choice.addedUsers < 0) problems.push({ field: "addedUsers", message: CANNOT_REDUCE_USERS });

@@ -1,5 +1,5 @@
 /**
- * The portal sidebar (spec 000 §2 "Portal shell"): its items, which one matches a path, and which
+ * The portal sidebar: its items, which one matches a path, and which
  * submenu opens for it. Pure so that the server render and the browser agree.
  */
 export interface NavLinkItem {

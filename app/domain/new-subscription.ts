@@ -70,7 +70,7 @@ export const planStepSchema = z.object({
 
 export const cycleSchema = z.enum(CYCLES as ["monthly", "yearly"]);
 
-/** Step 2: no validation beyond the two choices (spec 000 §5: hosting is always valid). */
+/** Step 2: no validation beyond the two choices. */
 export const hostingStepSchema = z.object({
   hosting: z.enum(["cloud", "on-premise"]).default("cloud"),
   offsiteAccess: z
@@ -129,7 +129,7 @@ export interface OrderSelection {
 }
 
 /**
- * The add-on rules over a whole selection (spec 000 §4 "Add-on rules", decision 041), whatever order the
+ * The add-on rules over a whole selection (decision 041), whatever order the
  * steps were saved in: the selection with every choice that became impossible dropped, and why, by step.
  * Run when any step is saved, when a step loads, when the order is placed and in the job right before it
  * charges, so that going back to an earlier step can never leave a forbidden add-on in the order.

@@ -1,4 +1,4 @@
-/** Paging of tables through plain `?page=` links (spec 000 §9: licenses 5 rows per page). */
+/** Paging of tables through plain `?page=` links. */
 
 export const LICENSES_PER_PAGE = 5;
 
@@ -13,7 +13,7 @@ export function pageCount(total: number, pageSize: number): number {
   return Math.max(1, Math.ceil(total / pageSize));
 }
 
-/** 'x-y of n items', the range of rows a page shows (spec 001 §3). */
+/** 'x-y of n items', the range of rows a page shows. */
 export function pageRangeText(page: number, pageSize: number, total: number): string {
   if (total === 0) return "0 items";
   const first = (page - 1) * pageSize + 1;

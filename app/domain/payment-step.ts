@@ -1,4 +1,4 @@
-/** The payment step's rules (spec 000 §4 "Payment step"), shared by every wizard that takes a payment. */
+/** The payment step's rules, shared by every wizard that takes a payment. */
 /** The part of an address these rules read. */
 export interface AddressLike {
   firstName?: string | null;
@@ -29,10 +29,10 @@ export function preselectSource<Source extends { id: string; status: string }>(
   return (usable.find((source) => source.id === primaryId) ?? usable[0])?.id ?? null;
 }
 
-/** Spec 000 §2 "Billing step": the Add Card button's reason for being disabled (at most one card, §9). */
+/** Why the billing step's Add Card is disabled: a customer keeps at most one card. */
 export const ONE_CARD_ONLY =
   "Currently only one credit card can be added. Please remove the existing card to use a different credit card.";
-/** Spec 000 §8 "Next without selection". */
+/** Next on the billing step with no card chosen. */
 export const SELECT_PAYMENT_METHOD = "Please select a payment method.";
 export const NO_PAYMENT_METHOD = "Please add and select a valid payment method.";
 export const INVALID_ADDRESSES = "Please make sure billing & shipping address are valid.";

@@ -6,7 +6,7 @@ import {
 } from "libphonenumber-js/min";
 import { COUNTRIES } from "./countries";
 
-/** Listed first in the dial-code select (spec 000 §2 "Other inputs"). */
+/** Listed first in the dial-code select. */
 const PREFERRED: CountryCode[] = ["US", "GB"];
 
 export interface DialCode {

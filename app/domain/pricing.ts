@@ -44,7 +44,7 @@ export function couponDiscount(coupon: CouponTerms, amount: number): number {
   return Math.max(0, Math.min(amount, discount));
 }
 
-/** The coupon messages of spec 000 §5 and §8, verbatim. */
+/** The product specification's coupon messages, verbatim. */
 export const COUPON_MESSAGES = {
   empty: "Please enter a valid coupon code.",
   inactive: "This coupon has expired or has already been used.",
@@ -54,7 +54,7 @@ export const COUPON_MESSAGES = {
 } as const;
 
 /**
- * What a coupon code may look like before any provider sees it (issue 9 §9): letters, digits, "-" and "_",
+ * What a coupon code may look like before any provider sees it: letters, digits, "-" and "_",
  * at most 50 characters. The code ends up in the provider's request path (Chargebee's /coupons/{id}), so
  * "/", "?", "%", dots and spaces never get that far.
  */

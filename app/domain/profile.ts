@@ -5,7 +5,7 @@ import { unmetPasswordRequirements } from "./password-requirements";
 
 export { PASSWORD_REQUIREMENTS, unmetPasswordRequirements } from "./password-requirements";
 
-/** The profile and password forms of /account (spec 000 §3, §5). */
+/** The profile and password forms of /account. */
 export const profileSchema = z
   .object({
     firstName: requiredText,

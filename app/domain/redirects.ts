@@ -2,7 +2,7 @@
 export const DEFAULT_REDIRECT = "/home";
 
 /**
- * A redirect target that stays on the portal (issue 9 §1): a path starting with one "/", with no control
+ * A redirect target that stays on the portal: a path starting with one "/", with no control
  * characters, whitespace or backslashes (browsers drop or rewrite those, turning "/\t/evil.example" into
  * "//evil.example"), that resolves to the portal's own origin. Anything else goes to /home. `origin` is
  * any URL of the portal (e.g. the request's).

@@ -1,5 +1,5 @@
 /**
- * Shipping for a hardware order (spec 000 §9, spec 001 §9): the gatekeeper-shipping charge, quantity 1,
+ * Shipping for a hardware order: the gatekeeper-shipping charge, quantity 1,
  * 750 cents per box of up to five items, at most 20 boxes; no shipping line when nothing is shipped.
  */
 export const SHIPPING_ADDON_ID = "gatekeeper-shipping";

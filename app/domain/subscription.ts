@@ -1,5 +1,5 @@
 /**
- * Rules of the new-subscription wizard (spec 000 §4 "New purchase wizard", "Add-on rules"): billing
+ * Rules of the new-subscription wizard: billing
  * cycles, reseller ids, hosting and its pairing with offsite access, support add-ons that exclude each
  * other, and where the user goes when the order is done. Pure, shared by the pages and the server.
  */
@@ -32,7 +32,7 @@ export function idFor(id: string, isDistributor: boolean): string {
   return isDistributor ? `${RESELLER_PREFIX}${listId(id)}` : listId(id);
 }
 
-/** Names as customers see them: 'for resellers' is dropped (spec 000 §1). */
+/** Names as customers see them: 'for resellers' is dropped. */
 export function displayName(name: string): string {
   return name.replace(/\s*\(?for resellers\)?/gi, "").trim();
 }
@@ -100,7 +100,7 @@ export function tickedQuantity(current: number, ticked: boolean): number {
   return ticked ? Math.max(1, current) : 0;
 }
 
-/** Where the success screen sends the user (spec 000 §2, closing buttons). */
+/** Where the success screen sends the user. */
 export type OrderNextStep = "continue-cloud-deployment" | "deploy-cloud-hub" | "download-license";
 
 export function orderNextStep(order: {

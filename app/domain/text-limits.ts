@@ -1,5 +1,5 @@
 /**
- * Every text field has a ceiling (issue 9 §5): names, addresses and codes fit easily; a megabyte of text
+ * Every text field has a ceiling: names, addresses and codes fit easily; a megabyte of text
  * in a name field is refused with a message next to the field instead of being stored or sent on.
  * No zod here: the sign-in page checks its fields with these alone (decision 062).
  */

@@ -3,7 +3,19 @@
  * §5, §9). No zod here: the pages load this, and the step schemas in ./trial-wizard only when a form is
  * validated (decisions 062 and 105).
  */
-import type { TrialDraft } from "./trial-wizard";
+
+/**
+ * The draft's figures the helpers below read. The draft's schema is in ./trial-wizard, which builds on this
+ * module: this one names only what it reads, so the two do not import each other.
+ */
+interface TrialFigures {
+  nodes: number | null;
+  employees: number | null;
+  startDate: string | null;
+  duration: number;
+  tokens: number;
+  sensors: number;
+}
 
 /** The two trial wizards (spec 001 §2): a cloud Hub we host, or a Hub the customer installs. */
 export const TRIAL_HUB_TYPES = ["cloud", "onpremise"] as const;
@@ -97,10 +109,10 @@ export function trialValidity(startDate: string, duration: number): { validFrom:
 /** Today as the date field posts it (YYYY-MM-DD, UTC). */
 export const isoDay = (date: Date) => date.toISOString().slice(0, 10);
 
-export const hardwareCount = (draft: Pick<TrialDraft, "tokens" | "sensors">) => draft.tokens + draft.sensors;
+export const hardwareCount = (draft: Pick<TrialFigures, "tokens" | "sensors">) => draft.tokens + draft.sensors;
 
 /** The Hub step's form values from the draft; a start that has passed becomes today. */
-export function trialHubDefaults(data: TrialDraft, today: string) {
+export function trialHubDefaults(data: TrialFigures, today: string) {
   return {
     nodes: data.nodes ?? undefined,
     employees: data.employees ?? undefined,

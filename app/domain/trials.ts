@@ -1,6 +1,6 @@
 import { isDistributor } from "./customers";
 
-/** Trial eligibility (spec 001 §4): a regular customer gets one trial, a distributor any number. */
+/** Trial eligibility: a regular customer gets one trial, a distributor any number. */
 export function canStartTrial(customer: { customerType: string }, trialsSoFar: number): boolean {
   return isDistributor(customer) || trialsSoFar === 0;
 }

@@ -30,7 +30,7 @@ import { Table } from "~/ui/table";
 export const links: LinksFunction = () => FORM_STYLES;
 
 /**
- * 'Licenses for this Hub deployment' (spec 001 §2): a modal route over the Hubs table, which stays as it
+ * 'Licenses for this Hub deployment': a modal route over the Hubs table, which stays as it
  * was underneath (its own query is kept in every link). Sorting, the Status filter and paging are links.
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {

@@ -36,7 +36,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   });
 }
 
-/** Next: the form's rules, then the service's availability check (spec 001 §4), then the License step. */
+/** Next: the form's rules, then the service's availability check, then the License step. */
 export async function action({ request }: ActionFunctionArgs) {
   const { user, formData } = await readUserForm(request);
   const result = await validator.validate(formData);

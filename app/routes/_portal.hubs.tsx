@@ -29,12 +29,12 @@ export const links: LinksFunction = () => LIST_STYLES;
 export const handle = { title: "GateKeeper Hub Deployments" };
 export const meta: MetaFunction = () => documentTitle("GateKeeper Hub Deployments");
 
-/** A figure counted this month and this year, as the table shows it (spec 001 §2). */
+/** A figure counted this month and this year, as the table shows it. */
 const monthYear = (month: number, year: number) => `${month.toLocaleString("en-US")}/${year.toLocaleString("en-US")}`;
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  // Support's link /hubs?new=true opens the create-cloud-Hub wizard (spec 001 §2), and the query is dropped.
+  // Support's link /hubs?new=true opens the create-cloud-Hub wizard, and the query is dropped.
   const url = new URL(request.url);
   if (url.pathname === "/hubs" && url.searchParams.get("new") === "true") {
     const license = url.searchParams.get("license");

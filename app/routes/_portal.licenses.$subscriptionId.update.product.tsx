@@ -22,7 +22,7 @@ import { ValidatedForm } from "~/ui/validated-form";
 const productValidator = (base: UpdateBase) =>
   lazyValidator(() => import("~/domain/license-update-forms").then((module) => module.productStepSchema(base)));
 
-/** Product (spec 000 §2): the plan and users today, the new plan and the users to add. */
+/** Product: the plan and users today, the new plan and the users to add. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const subscriptionId = params.subscriptionId ?? "";

@@ -1,8 +1,8 @@
 import { Badge } from "~/ui/badge";
 import { List } from "~/ui/list";
-import { Text, Title } from "~/ui/typography";
+import { Text } from "~/ui/typography";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { useActionData, useLoaderData, useNavigation, useParams, useSearchParams } from "@remix-run/react";
+import { useLoaderData, useParams } from "@remix-run/react";
 import { formatCents, formatDate } from "~/domain/format";
 import { UPDATE_STEP_TITLES, updateStepUrl, type UpdateStep } from "~/domain/license-update";
 import { requireUser } from "~/server/auth.server";
@@ -15,13 +15,9 @@ import {
   submitUpdate,
   updateReview,
 } from "~/server/wizards/license-update.server";
-import { Button, LinkButton } from "~/ui/button";
-import { Group, Stack } from "~/ui/layout";
+import { Group } from "~/ui/layout";
 import { PageErrorBoundary } from "~/ui/page";
-import { ConfirmDialog } from "~/ui/wizard/confirm-dialog";
-import { CouponBox } from "~/ui/wizard/coupon-box";
-import { OrderParties, OrderProblems } from "~/ui/wizard/order-details";
-import { EstimateOrError } from "~/ui/wizard/order-summary";
+import { OrderReview } from "~/ui/wizard/order-review";
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   return json(await updateReview(await requireUser(request), params.subscriptionId ?? ""));
@@ -45,94 +41,59 @@ export async function action({ request, params }: ActionFunctionArgs) {
 const PERIOD = { month: "month", year: "year" } as const;
 
 export default function ReviewStep() {
-  const {
-    licenseName,
-    recurring,
-    addons,
-    orderKey,
-    couponId,
-    couponError,
-    problems,
-    estimate,
-    estimateError,
-    billingProfile,
-    billingAddress,
-    shippingAddress,
-    card,
-  } = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>();
+  const { licenseName, recurring, addons, ...review } = useLoaderData<typeof loader>();
   const subscriptionId = useParams().subscriptionId ?? "";
-  const reviewUrl = updateStepUrl(subscriptionId, "review");
-  const [searchParams] = useSearchParams();
-  const navigation = useNavigation();
-  const updating = navigation.state !== "idle" && navigation.formData?.get("intent") === "update";
-
+  const { estimate } = review;
   return (
-    <Stack gap="md">
-      <Title order={3}>Review Order</Title>
-      <Text>
-        Recurring license for <strong>{licenseName}</strong>
-      </Text>
-      <OrderProblems problems={problems} stepTitle={(step) => UPDATE_STEP_TITLES[step as UpdateStep]} />
-      {recurring ? (
-        <Group gap="sm" data-testid="recurring-line">
-          <Text>
-            {recurring.name}: {recurring.users} users x {formatCents(recurring.unitPrice)} per{" "}
-            {PERIOD[recurring.period]}
-          </Text>
-          {recurring.addedUsers > 0 ? <Badge variant="light">+{recurring.addedUsers} users</Badge> : null}
-        </Group>
-      ) : null}
-      {addons.length > 0 ? (
-        <List size="sm" aria-label="Add-ons">
-          {addons.map((addon) => (
-            <List.Item key={addon.id}>
-              {addon.name} x {addon.quantity}
-            </List.Item>
-          ))}
-        </List>
-      ) : null}
-
-      <CouponBox couponId={couponId} error={actionData?.couponError ?? couponError} />
-      <EstimateOrError estimate={estimate} error={estimateError} caption="Immediate charges" noteCredits />
-      <OrderParties
-        billingProfile={billingProfile}
-        billingAddress={billingAddress}
-        shippingAddress={shippingAddress}
-        card={card}
-      />
-
-      <Group justify="space-between" mt="md">
-        <LinkButton to={updateStepUrl(subscriptionId, "billing")} variant="default">
-          Previous
-        </LinkButton>
-        {orderKey ? (
-          <LinkButton to={`${reviewUrl}?confirm=1`} loading={updating}>
-            {updating ? "Updating Subscription..." : "Submit Order"}
-          </LinkButton>
-        ) : (
-          <Button disabled>Submit Order</Button>
-        )}
-      </Group>
-
-      {searchParams.get("confirm") && orderKey && estimate ? (
-        <ConfirmDialog
-          title="Update your recurring license?"
-          confirmLabel="Update"
-          busyLabel="Updating Subscription..."
-          cancelLabel="Edit Recurring License"
-          cancelTo={reviewUrl}
-          intent="update"
-          fields={{ orderKey }}
-        >
-          Your card will be charged {formatCents(estimate.amountDue)} now
-          {estimate.nextBilling
-            ? `, and ${formatCents(estimate.nextBilling.amount)} at the next billing date (${formatDate(estimate.nextBilling.at)})`
-            : ""}
-          .
-        </ConfirmDialog>
-      ) : null}
-    </Stack>
+    <OrderReview
+      review={review}
+      licenseFor={licenseName}
+      stepTitle={(step) => UPDATE_STEP_TITLES[step as UpdateStep]}
+      lines={
+        <>
+          {recurring ? (
+            <Group gap="sm" data-testid="recurring-line">
+              <Text>
+                {recurring.name}: {recurring.users} users x {formatCents(recurring.unitPrice)} per{" "}
+                {PERIOD[recurring.period]}
+              </Text>
+              {recurring.addedUsers > 0 ? <Badge variant="light">+{recurring.addedUsers} users</Badge> : null}
+            </Group>
+          ) : null}
+          {addons.length > 0 ? (
+            <List size="sm" aria-label="Add-ons">
+              {addons.map((addon) => (
+                <List.Item key={addon.id}>
+                  {addon.name} x {addon.quantity}
+                </List.Item>
+              ))}
+            </List>
+          ) : null}
+        </>
+      }
+      couponFirst
+      estimateCaption="Immediate charges"
+      noteCredits
+      pageUrl={updateStepUrl(subscriptionId, "review")}
+      previousTo={updateStepUrl(subscriptionId, "billing")}
+      intent="update"
+      busyLabel="Updating Subscription..."
+      confirm={{
+        title: "Update your recurring license?",
+        confirmLabel: "Update",
+        cancelLabel: "Edit Recurring License",
+        needsEstimate: true,
+        text: estimate ? (
+          <>
+            Your card will be charged {formatCents(estimate.amountDue)} now
+            {estimate.nextBilling
+              ? `, and ${formatCents(estimate.nextBilling.amount)} at the next billing date (${formatDate(estimate.nextBilling.at)})`
+              : ""}
+            .
+          </>
+        ) : null,
+      }}
+    />
   );
 }
 

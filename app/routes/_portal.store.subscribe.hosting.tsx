@@ -47,7 +47,7 @@ export async function action({ request }: ActionFunctionArgs) {
   if (choice.error) return json({ problem: "Please choose a Hub deployment." }, { status: 422 });
   if (data.origin === "cloud-hubs" && choice.data.hosting !== "cloud")
     return json({ problem: CLOUD_HUB_NEEDS_CLOUD_HOSTING }, { status: 422 });
-  // Choosing cloud hosting clears offsite access (spec 000 §4): a cloud Hub is reachable from anywhere.
+  // Choosing cloud hosting clears offsite access: a cloud Hub is reachable from anywhere.
   return subscriptionWizard.complete(user.id, "hosting", {
     hosting: choice.data.hosting,
     offsiteAccess: choice.data.offsiteAccess && offsiteAllowed(choice.data.hosting),

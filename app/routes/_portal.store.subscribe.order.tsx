@@ -1,6 +1,5 @@
-import { Text, Title } from "~/ui/typography";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
 import { STEP_TITLES, subscriptionStepUrl } from "~/domain/subscription-steps";
 import { requireUser } from "~/server/auth.server";
 import { readUserForm } from "~/server/forms.server";
@@ -8,13 +7,8 @@ import { redirectWithToast } from "~/server/session.server";
 import { couponIntent } from "~/server/wizards/coupons.server";
 import { orderReview, purchase } from "~/server/wizards/new-subscription-order.server";
 import { subscriptionWizard } from "~/server/wizards/new-subscription.server";
-import { Button, LinkButton } from "~/ui/button";
-import { Group, Stack } from "~/ui/layout";
 import { PageErrorBoundary } from "~/ui/page";
-import { ConfirmDialog } from "~/ui/wizard/confirm-dialog";
-import { CouponBox } from "~/ui/wizard/coupon-box";
-import { EstimateOrError } from "~/ui/wizard/order-summary";
-import { OrderParties, OrderProblems } from "~/ui/wizard/order-details";
+import { OrderReview } from "~/ui/wizard/order-review";
 
 const ORDER_URL = subscriptionStepUrl("order");
 
@@ -35,69 +29,24 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function OrderStep() {
-  const {
-    organization,
-    orderKey,
-    couponId,
-    couponError,
-    problems,
-    estimate,
-    estimateError,
-    billingProfile,
-    billingAddress,
-    shippingAddress,
-    card,
-  } = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>();
-  const [searchParams] = useSearchParams();
-  const navigation = useNavigation();
-  const placing = navigation.state !== "idle" && navigation.formData?.get("intent") === "purchase";
-
+  const { organization, ...review } = useLoaderData<typeof loader>();
   return (
-    <Stack gap="md">
-      <Title order={3}>Review Order</Title>
-      <Text>
-        Recurring license for <strong>{organization}</strong>
-      </Text>
-      <OrderProblems problems={problems} stepTitle={(step) => STEP_TITLES[step as keyof typeof STEP_TITLES]} />
-      <EstimateOrError estimate={estimate} error={estimateError} caption="Your order" />
-
-      <CouponBox couponId={couponId} error={actionData?.couponError ?? couponError} />
-
-      <OrderParties
-        billingProfile={billingProfile}
-        billingAddress={billingAddress}
-        shippingAddress={shippingAddress}
-        card={card}
-      />
-
-      <Group justify="space-between" mt="md">
-        <LinkButton to={subscriptionStepUrl("billing")} variant="default">
-          Previous
-        </LinkButton>
-        {orderKey ? (
-          <LinkButton to={`${ORDER_URL}?confirm=1`} loading={placing}>
-            {placing ? "Creating Recurring License..." : "Submit Order"}
-          </LinkButton>
-        ) : (
-          <Button disabled>Submit Order</Button>
-        )}
-      </Group>
-
-      {searchParams.get("confirm") && orderKey ? (
-        <ConfirmDialog
-          title="Place your order."
-          confirmLabel="Purchase"
-          busyLabel="Creating Recurring License..."
-          cancelLabel="Continue Editing"
-          cancelTo={ORDER_URL}
-          intent="purchase"
-          fields={{ orderKey }}
-        >
-          This will place your order and create a new recurring license for GateKeeper Hub.
-        </ConfirmDialog>
-      ) : null}
-    </Stack>
+    <OrderReview
+      review={review}
+      licenseFor={organization}
+      stepTitle={(step) => STEP_TITLES[step as keyof typeof STEP_TITLES]}
+      estimateCaption="Your order"
+      pageUrl={ORDER_URL}
+      previousTo={subscriptionStepUrl("billing")}
+      intent="purchase"
+      busyLabel="Creating Recurring License..."
+      confirm={{
+        title: "Place your order.",
+        confirmLabel: "Purchase",
+        cancelLabel: "Continue Editing",
+        text: "This will place your order and create a new recurring license for GateKeeper Hub.",
+      }}
+    />
   );
 }
 

@@ -16,7 +16,7 @@ import { FORM_STYLES } from "~/ui/stylesheets";
 import { Table } from "~/ui/table";
 
 /**
- * The Subscription button's first stop (spec 000 §2 "Existing-license choice before purchase"): a user
+ * The Subscription button's first stop: a user
  * with recurring licenses is asked whether they want a new one or to upgrade; anyone else goes straight
  * to the wizard. Upgrading shows the notice and the picker of existing licenses (a GET form, so a chosen
  * license is a plain link into its update wizard).

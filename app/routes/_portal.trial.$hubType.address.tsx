@@ -16,7 +16,7 @@ import { ValidatedForm } from "~/ui/validated-form";
 
 const validator = lazyValidator(() => import("~/domain/trial-wizard").then((module) => module.trialAddressSchema));
 
-/** Where the trial's hardware is shipped (spec 001 §2 "Address"), starting from the profile and its shipping address. */
+/** Where the trial's hardware is shipped, starting from the profile and its shipping address. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { user, hubType, draft } = await loadTrialStep(request, params, "address");
   const shipping = user.shippingAddress;

@@ -13,7 +13,7 @@ import { PageErrorBoundary } from "~/ui/page";
 import { StepActions } from "~/ui/wizard/step-actions";
 import { ValidatedForm } from "~/ui/validated-form";
 
-/** The cloud trial's Hub Admin step, prefilled from the profile with a username made of the names (spec 001 §2). */
+/** The cloud trial's Hub Admin step, prefilled from the profile with a username made of the names. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { user, hubType, draft } = await loadTrialStep(request, params, "admin");
   const { firstName, lastName, email, phone } = user;

@@ -18,7 +18,7 @@ import { ValidatedForm } from "~/ui/validated-form";
 
 const validator = lazyValidator(() => import("~/domain/trial-wizard").then((module) => module.trialHardwareStepSchema));
 
-/** Tokens and sensors for the trial (spec 001 §2 "Hardware"), in this customer's ids and prices. */
+/** Tokens and sensors for the trial, in this customer's ids and prices. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { user, hubType, draft } = await loadTrialStep(request, params, "hardware");
   const { lines } = await quoteTrialHardware(user, draft.data);

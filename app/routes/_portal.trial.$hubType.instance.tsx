@@ -34,7 +34,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 const instanceStepValidator = (today: string) =>
   lazyValidator(() => import("~/domain/trial-wizard").then((module) => module.trialInstanceStepSchema(today)));
 
-/** Next: the form's rules, then the Hub service's availability check (spec 001 §4), as in the Hub wizard. */
+/** Next: the form's rules, then the Hub service's availability check, as in the Hub wizard. */
 export async function action({ request, params }: ActionFunctionArgs) {
   const { user, formData, wizard } = await postTrialStep(request, params, "instance");
   const result = await instanceStepValidator(isoDay(new Date())).validate(formData);

@@ -3,9 +3,10 @@ import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from
 import { Form, useLoaderData, useNavigation } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { formatCents } from "~/domain/format";
-import { previousStepUrl, trialStepUrl } from "~/domain/trial-steps";
+import { isTrialHubType, previousStepUrl, trialStepUrl } from "~/domain/trial-steps";
+import { readUserForm } from "~/server/forms.server";
 import { redirectWithToast } from "~/server/session.server";
-import { buildTrial, loadTrialStep, postTrialStep, trialOrder } from "~/server/wizards/trials.server";
+import { buildTrial, loadTrialStep, trialOrder } from "~/server/wizards/trials.server";
 import { Button, LinkButton } from "~/ui/button";
 import { Group, Stack } from "~/ui/layout";
 import { PageErrorBoundary } from "~/ui/page";
@@ -13,20 +14,21 @@ import { PageErrorBoundary } from "~/ui/page";
 export const TRIAL_CHANGED =
   "Your trial's details changed since you reviewed them. Please review them and confirm again.";
 
-/** The Order step's confirmation (spec 001 §2): 'Build My Trial' posts the trial's key. */
+/** The Order step's confirmation: 'Build My Trial' posts the trial's key. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { user, hubType, draft } = await loadTrialStep(request, params, "order");
   const { quote, key } = await trialOrder(user, hubType, draft);
   return json({ hubType, key, total: quote.total });
 }
 
-/** 'Build My Trial': the trial runs as a job, once; the page follows it. */
+/** 'Build My Trial': the trial runs as a job, once; the page follows it, however often the button is pressed. */
 export async function action({ request, params }: ActionFunctionArgs) {
-  const { user, formData, hubType } = await postTrialStep(request, params, "order");
-  const placement = await buildTrial(user, hubType, String(formData.get("trialKey") ?? ""));
+  const { user, formData } = await readUserForm(request);
+  const placement = await buildTrial(user, params.hubType, String(formData.get("trialKey") ?? ""));
   if ("usedUp" in placement) return redirect("/trial");
   if ("placed" in placement) return redirect(`/trial/runs/${placement.placed.id}`);
-  return redirectWithToast(request, trialStepUrl(hubType, "review"), { kind: "error", message: TRIAL_CHANGED });
+  const review = isTrialHubType(params.hubType) ? trialStepUrl(params.hubType, "review") : "/trial";
+  return redirectWithToast(request, review, { kind: "error", message: TRIAL_CHANGED });
 }
 
 export default function OrderStep() {

@@ -14,7 +14,7 @@ import { Alert, Group, Stack } from "~/ui/layout";
 import { PageErrorBoundary } from "~/ui/page";
 
 /**
- * The trial's Payment step (spec 001 §2, "Payment step and card form"): the card the hardware is charged
+ * The trial's Payment step: the card the hardware is charged
  * to, or the new-card form when there is none yet. Without hardware no card is needed.
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
@@ -38,7 +38,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const { user, formData, intent, hubType, wizard, draft } = await postTrialStep(request, params, "payment");
   if (hardwareCount(draft.data) === 0) return wizard.complete(user.id, "payment", { paymentSourceId: null });
   if (intent === "add-card") {
-    // Saving a card chooses it and goes on (spec 001 §2).
+    // Saving a card chooses it and goes on.
     const added = await addCardInStep(request, trialStepUrl(hubType, "payment"), user, formData);
     return added.ok ? wizard.complete(user.id, "payment", { paymentSourceId: added.value }) : added.response;
   }

@@ -13,7 +13,7 @@ import { Alert, Group, Stack } from "~/ui/layout";
 import { PageErrorBoundary } from "~/ui/page";
 import { SummaryTable } from "~/ui/wizard/summary-table";
 
-/** The trial's Review (spec 001 §2): everything chosen, the license's dates and what the hardware costs. */
+/** The trial's Review: everything chosen, the license's dates and what the hardware costs. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { user, hubType, draft } = await loadTrialStep(request, params, "review");
   const { data } = draft;

@@ -15,7 +15,7 @@ export const links: LinksFunction = () => FORM_STYLES;
 export const handle = { title: "Start GateKeeper Enterprise Trial" };
 export const meta: MetaFunction = () => documentTitle("Start GateKeeper Enterprise Trial");
 
-/** The trial chooser (spec 001 §2): which Hub to try, or why there is no trial left. The wizards are its child routes. */
+/** The trial chooser: which Hub to try, or why there is no trial left. The wizards are its child routes. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   return json({ eligible: mayStartTrial(user) });

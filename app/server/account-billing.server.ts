@@ -24,14 +24,14 @@ import {
   type Customer,
   type PaymentSource,
 } from "./billing/index.server";
-import { addCard, replaceCard, type CardForm } from "./billing/payment-methods.server";
+import { addCard, replaceCard, type CardForm } from "./payment-methods.server";
 import { holdCardSlot, releaseCardSlot } from "./throttle.server";
 import { assignBillingCustomerId, saveShippingAddress, type UserRecord } from "./users.server";
 
 /**
  * The account's billing data (cards, billing profile, shipping address) for the /account page, its
  * drawers and the wizards' payment step, read and changed through the billing and card ports. Every
- * call is scoped to the signed-in user's billing customer (DESIGN §1.8).
+ * call is scoped to the signed-in user's billing customer.
  */
 
 /** A user's billing customer, created with their profile on first need (the admin and the distributor start without). */
@@ -194,7 +194,7 @@ export async function choosePayment(
 
 // --- Cards -------------------------------------------------------------------------------------------
 
-/** Thrown when a card is added while one is on file (spec 000 §9: at most one card). */
+/** Thrown when a card is added while one is on file. */
 export class OneCardLimitError extends Error {
   constructor() {
     super(ONE_CARD_ONLY);
@@ -280,7 +280,7 @@ export async function billingProfileDefaults(user: UserRecord, billing: BillingP
 }
 
 /**
- * Saves the billing profile with the spec's two calls (spec 000 §4 "Billing profile save"): the contact
+ * Saves the billing profile with the spec's two calls: the contact
  * details, then the billing address. It succeeds only when both do; a failure of either is thrown.
  */
 export async function saveBillingProfile(

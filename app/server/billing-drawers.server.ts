@@ -33,8 +33,8 @@ import { redirectWithToast } from "./session.server";
 import type { UserRecord } from "./users.server";
 
 /**
- * The loaders and actions of the billing drawers (spec 000 §2 "Payment-method drawers", "Billing Profile
- * card", the shipping address drawer). Each takes the URL the drawer closes to, so any page can mount a
+ * The loaders and actions of the billing drawers (the payment-method drawers, the billing profile's and the
+ * shipping address's). Each takes the URL the drawer closes to, so any page can mount a
  * drawer as its own child route with a route module of a few lines:
  *
  *   export const loader = (args: LoaderFunctionArgs) => newCardDrawer.loader(args, "/store/subscribe/billing");
@@ -55,7 +55,7 @@ const MESSAGES = {
   shippingCleared: "Your shipping address is now the same as your billing address.",
 } as const;
 
-/** The spec's failure text (§8): the provider's own message when it gave one, else the page's. */
+/** The spec's failure text: the provider's own message when it gave one, else the page's. */
 function failureText(fallback: string, error: ProviderError): string {
   return error.providerMessage ?? fallback;
 }

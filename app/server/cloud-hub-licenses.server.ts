@@ -4,7 +4,7 @@ import { licenses } from "~db/schema";
 import { db } from "./db.server";
 
 /**
- * The licenses a cloud Hub can be made from (spec 001 §3): the user's, unused, with cloud support, and not
+ * The licenses a cloud Hub can be made from: the user's, unused, with cloud support, and not
  * expired more than a day ago; newest first. Filtered, counted and paged in SQL (decision 082).
  */
 function selectable(ownerId: string, now: Date) {

@@ -1,5 +1,5 @@
 import type Database from "better-sqlite3";
-import { DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemo } from "~db/seed";
+import { DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemo } from "./demo-seed.server";
 import { databaseFile, env } from "./env.server";
 import { reissueLicenseFiles } from "./license-files.server";
 import { openDatabase, type PortalDatabase } from "./sqlite.server";

@@ -55,7 +55,7 @@ export function hubInstallationPage(ownerId: string, type: HubType | "all", page
 
 export type HubInstallationRow = ReturnType<typeof hubInstallationPage>["hubs"][number];
 
-/** Whether the Hub installation is the user's: a Hub's licenses are shown to its owner only (DESIGN §1.8). */
+/** Whether the Hub installation is the user's: a Hub's licenses are shown to its owner only. */
 export function ownsHubInstallation(ownerId: string, hubId: string): boolean {
   return Boolean(
     db

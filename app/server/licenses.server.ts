@@ -208,7 +208,7 @@ export function recurringLicenseOf(ownerId: string, subscriptionId: string) {
 
 /**
  * One page of the recurring licenses the user can upgrade (active, with a subscription), newest first: the
- * existing-license picker (spec 000 §2, 5 rows per page, keyed by external license id).
+ * existing-license picker.
  */
 export function upgradableLicensePage(ownerId: string, page: number, pageSize: number, now = new Date()) {
   return pageOf(and(ownRecurring(ownerId), gt(licenses.validTo, now)), page, pageSize, now);

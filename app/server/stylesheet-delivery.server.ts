@@ -10,7 +10,7 @@ import { browserSettingCookie } from "./cookies.server";
 
 /**
  * How a page's stylesheets reach the browser (decision 130). A browser that does not have them yet gets
- * them inside the HTML, so the page paints one round trip sooner (400 ms on a slow link), then fetches
+ * them inside the HTML, so the page paints one round trip sooner (docs/performance.md), then fetches
  * every stylesheet file for later pages; one that has them gets plain links to the cached files.
  */
 
@@ -68,7 +68,7 @@ function stylesheetText(href: string, publicDirectory: string): string | null {
 /**
  * The characters a CSS text must not carry raw in a `data:` URL inside a double-quoted HTML attribute: `%`
  * and `#` mean something to the URL parser, which also drops tabs and newlines; `"`, `&`, `<` and `>` to
- * HTML. Everything else stays as it is, so the page compresses as well as the file would (≈ 0.5 % larger).
+ * HTML. Everything else stays as it is, so the page compresses about as well as the file would.
  */
 const UNSAFE_IN_DATA_URL = /[%#"&<>\t\n\r]/g;
 const percentEncoded = (character: string) => `%${character.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`;

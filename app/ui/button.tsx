@@ -8,8 +8,8 @@ import { joinClasses, rem } from "./plain-parts";
 /**
  * Mantine's Button as a plain `<button>` or `<Link>`: the classes, data attributes and CSS variables Mantine's
  * `Button` renders for the portal's theme (tests/ui/plain-parts.test.tsx compares them), so Mantine's Button
- * stylesheet draws it unchanged. Mantine's component brings its Loader and Transition (about 3 kB gzip of
- * JavaScript) to every page that imports it, although the loader is only markup and the transition a 150 ms fade.
+ * stylesheet draws it unchanged. Mantine's component brings its Loader and Transition to every page that imports
+ * it, although the loader is only markup and the transition a short fade (what that cost: docs/performance.md).
  * While `loading`, the button is disabled and shows Mantine's oval loader over its hidden label, as Mantine's does.
  */
 export interface ButtonLook {

@@ -76,7 +76,7 @@ function loadStripe(): Promise<NonNullable<Window["Stripe"]>> {
   });
 }
 
-/** The holder's name and address from the surrounding card form (spec 000 §3 payment form fields). */
+/** The holder's name and address from the surrounding card form. */
 function holderData(form: HTMLFormElement): Record<string, string> {
   const value = (name: string) => {
     const field = form.elements.namedItem(name);

@@ -8,7 +8,7 @@ import { SelectField, TextField, type SelectFieldProps } from "./fields";
 
 export const COUNTRY_PLACEHOLDER = "-- Select your Country --";
 
-/** ISO 2-letter country codes with their names (spec 000 §2 "Other inputs"). */
+/** ISO 2-letter country codes with their names. */
 export function CountryField({
   name,
   countries,

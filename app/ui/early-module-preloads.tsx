@@ -4,7 +4,7 @@ import { usePageModules } from "~/ui/page-modules";
 /**
  * Starts fetching the page's scripts from the top of <head>, on a page whose stylesheets are inline (decision
  * 136): there is no stylesheet for them to wait for, and waiting for the end of <head> meant waiting for the
- * 5 kB of inline CSS to arrive. The links are inert, so a browser without JavaScript fetches nothing; the
+ * inline CSS to arrive. The links are inert, so a browser without JavaScript fetches nothing; the
  * script after them swaps each for a new `<link rel="modulepreload">` in its place (a changed `rel` fetches
  * nothing, decision 063). React matches elements by tag when it hydrates and, in production, leaves their
  * attributes alone, so the swapped links hydrate as these. Elements added rather than swapped would break

@@ -21,7 +21,7 @@ import { joinClasses, rem } from "./plain-parts";
  * ids, aria-* and data attributes, classes and CSS variables Mantine 8 renders for the props the portal passes
  * (tests/ui/plain-parts.test.tsx compares them), so Mantine's Input, InlineInput, Radio and Checkbox stylesheets
  * (the forms layer, decision 102) draw them unchanged. Mantine's components brought their render machinery (styles
- * API, props resolution, polymorphic boxes: 4–8 kB gzip per form page) for what is markup (decisions 125, 126).
+ * API, props resolution, polymorphic boxes) for what is markup (decisions 125, 126; docs/performance.md).
  *
  * One deliberate difference: an input's own `aria-describedby` is kept beside its description and error, where
  * Mantine's Input overwrites it with theirs (and drops it when there are none).

@@ -23,8 +23,8 @@ import type { ACCESSIBLE_GREEN } from "./theme";
  * Mantine's Stack, Group, SimpleGrid, Card, Alert and Box as the HTML they render for the props the portal passes
  * (tests/ui/plain-layout.test.tsx compares them): their classes, data attributes and CSS variables, drawn by
  * Mantine's own stylesheets. Mantine's components keep its provider and Box machinery (style props, the styles
- * API, colour functions: about 20 kB gzip) in every page's JavaScript and run it per part on the server
- * (issue 10, decision 128).
+ * API, colour functions) in every page's JavaScript and run it per part on the server (decision 128; what that
+ * cost: docs/performance.md).
  */
 
 /** `data-*` attributes (test ids), passed to the root as Mantine passes them. */

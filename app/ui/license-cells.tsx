@@ -5,7 +5,7 @@ import type { LicenseStatus } from "~/domain/license-status";
 import { ACCESSIBLE_GREEN } from "./theme";
 
 /**
- * A license's terms as every license table shows them (spec 000 §3, 001 §2), in this order: status
+ * A license's terms as every license table shows them, in this order: status
  * (Active in green, Expired in red), valid from, valid to (MM/DD/YYYY) and days left. Cells for a Table.Row.
  */
 export function licenseTermCells(license: {

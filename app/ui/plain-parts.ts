@@ -6,7 +6,7 @@ import type { CSSProperties } from "react";
 /**
  * Mantine's Text, Anchor and Group as the HTML they render (their own classes, data attributes and CSS
  * variables), for parts repeated per row or per page link: each Mantine component costs its render machinery
- * on the server, and a big account's list pages render a full set of them (issue 10, decision 120). Give an
+ * on the server, and a big account's list pages render a full set of them (decision 120). Give an
  * anchor `data-underline="hover"` as Anchor does. Also what Mantine resolves props to (sizes, spacing, theme
  * colours, style props), shared by the parts drawn as Mantine's (app/ui/typography.tsx, button.tsx, inputs.tsx).
  */

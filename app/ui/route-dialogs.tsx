@@ -3,7 +3,7 @@ import { Link } from "~/ui/link";
 import { useId, useLayoutEffect, useRef, type CSSProperties, type ReactNode, type SyntheticEvent } from "react";
 
 /**
- * Drawers and modals that are routes (DESIGN §3), as a native <dialog> drawn by app/styles/dialogs.css
+ * Drawers and modals that are routes, as a native <dialog> drawn by app/styles/dialogs.css
  * (decision 101). The server renders it open, so it shows and its forms post without JavaScript; the close
  * button and the overlay are links to `closeTo`. Once hydrated it is shown again with showModal(): the
  * browser then makes the page behind inert, moves focus into the dialog and closes it on Escape (which
@@ -139,14 +139,14 @@ function CloseIcon() {
 }
 
 /**
- * Spec 000: the payment and purchase drawers are 1100 wide (the default); spec 001: the cloud Hub drawer 900.
+ * The product specification's widths: the payment and purchase drawers 1100 (the default), the cloud Hub drawer 900.
  * On a phone a drawer takes the whole width.
  */
 export function RouteDrawer({ width = 1100, ...props }: RouteDialogProps & { width?: number }) {
   return <RouteDialog kind="drawer" width={width} {...props} />;
 }
 
-/** Spec 000: modals are 600 or 700 wide. */
+/** The product specification draws modals 600 or 700 wide. */
 export function RouteModal({ size = 600, ...props }: RouteDialogProps & { size?: number }) {
   return <RouteDialog kind="modal" width={size} {...props} />;
 }

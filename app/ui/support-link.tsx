@@ -1,7 +1,7 @@
 import { Anchor, Text } from "~/ui/typography";
 import type { ReactNode } from "react";
 
-/** 'Please contact us on the Support page', under a failure screen (spec 001 §8), with anything else to add. */
+/** 'Please contact us on the Support page', under a failure screen, with anything else to add. */
 export function ContactSupport({ children }: { children?: ReactNode }) {
   return (
     <Text size="sm">

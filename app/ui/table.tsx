@@ -6,7 +6,7 @@ import { joinClasses, rem } from "./plain-parts";
  * Mantine's Table as plain elements: the same tags, classes, data attributes and CSS variables Mantine's
  * `Table` renders (tests/ui/plain-parts.test.tsx compares them), so Mantine's Table stylesheet draws them
  * unchanged, without Mantine's component machinery per cell or the ScrollArea its `Table.ScrollContainer`
- * brings to every page that imports `Table` (about 4 kB gzip of JavaScript; issue 10).
+ * brings to every page that imports `Table` (docs/performance.md).
  * The API is Mantine's where the portal uses it: `<Table striped withTableBorder>` with `Table.Tr`, `Table.Td`...
  */
 

@@ -16,7 +16,7 @@ import {
  * Mantine's Text, Title and Anchor as the HTML they render for the props the portal passes (their classes, data
  * attributes and CSS variables; tests/ui/plain-typography.test.tsx compares them), so Mantine's stylesheets draw
  * them unchanged. Mantine's components bring its provider, styles API and Box machinery to every page's
- * JavaScript, and run it per element on the server (issue 10, decision 127). Badges are in badge.tsx and lists in
+ * JavaScript, and run it per element on the server (decision 127). Badges are in badge.tsx and lists in
  * list.tsx: a module's code loads whole with the first part a page uses, and most pages show neither.
  */
 

@@ -1,13 +1,5 @@
 import { boolean, index, integer, jsonb, pgTable, text } from "drizzle-orm/pg-core";
-import type {
-  Address,
-  Discount,
-  Invoice,
-  ItemQuantity,
-  LineItem,
-  PaymentSourceStatus,
-  SubscriptionStatus,
-} from "~/server/billing/port.server";
+import type * as Stored from "../billing-values";
 import { faultColumns, timestamp } from "./provider-columns";
 
 /**
@@ -22,7 +14,7 @@ export const billingCustomers = pgTable("billing_customers", {
   email: text("email").notNull().default(""),
   phone: text("phone").notNull().default(""),
   company: text("company").notNull().default(""),
-  billingAddress: jsonb("billing_address").$type<Address>(),
+  billingAddress: jsonb("billing_address").$type<Stored.Address>(),
   primaryPaymentSourceId: text("primary_payment_source_id"),
   creditBalance: integer("credit_balance").notNull().default(0),
   createdAt: timestamp("created_at").notNull(),
@@ -35,7 +27,7 @@ export const billingPaymentSources = pgTable(
     customerId: text("customer_id")
       .notNull()
       .references(() => billingCustomers.id, { onDelete: "cascade" }),
-    status: text("status").$type<PaymentSourceStatus>().notNull(),
+    status: text("status").$type<Stored.PaymentSourceStatus>().notNull(),
     referenceId: text("reference_id").notNull(),
     brand: text("brand").notNull(),
     last4: text("last4").notNull(),
@@ -58,14 +50,14 @@ export const billingSubscriptions = pgTable(
     planId: text("plan_id").notNull(),
     planQuantity: integer("plan_quantity").notNull(),
     planUnitPrice: integer("plan_unit_price").notNull(),
-    addons: jsonb("addons").$type<ItemQuantity[]>().notNull(),
-    status: text("status").$type<SubscriptionStatus>().notNull(),
+    addons: jsonb("addons").$type<Stored.ItemQuantity[]>().notNull(),
+    status: text("status").$type<Stored.SubscriptionStatus>().notNull(),
     currentTermStart: timestamp("current_term_start").notNull(),
     currentTermEnd: timestamp("current_term_end").notNull(),
     nextBillingAt: timestamp("next_billing_at").notNull(),
     paymentSourceId: text("payment_source_id"),
     autoCollection: boolean("auto_collection").notNull().default(true),
-    shippingAddress: jsonb("shipping_address").$type<Address>(),
+    shippingAddress: jsonb("shipping_address").$type<Stored.Address>(),
     licenseAssignment: text("license_assignment"),
     createdAt: timestamp("created_at").notNull(),
   },
@@ -80,16 +72,16 @@ export const billingInvoices = pgTable(
       .notNull()
       .references(() => billingCustomers.id, { onDelete: "cascade" }),
     subscriptionId: text("subscription_id"),
-    status: text("status").$type<Invoice["status"]>().notNull(),
-    lineItems: jsonb("line_items").$type<LineItem[]>().notNull(),
-    discounts: jsonb("discounts").$type<Discount[]>().notNull(),
+    status: text("status").$type<Stored.InvoiceStatus>().notNull(),
+    lineItems: jsonb("line_items").$type<Stored.LineItem[]>().notNull(),
+    discounts: jsonb("discounts").$type<Stored.Discount[]>().notNull(),
     subTotal: integer("sub_total").notNull(),
     total: integer("total").notNull(),
     creditsApplied: integer("credits_applied").notNull(),
     amountPaid: integer("amount_paid").notNull(),
     amountDue: integer("amount_due").notNull(),
     paymentSourceId: text("payment_source_id"),
-    shippingAddress: jsonb("shipping_address").$type<Address>(),
+    shippingAddress: jsonb("shipping_address").$type<Stored.Address>(),
     date: timestamp("date").notNull(),
   },
   (table) => [index("billing_invoices_customer_idx").on(table.customerId)],

@@ -1,10 +1,10 @@
 import { kB } from "./table.mjs";
 
-/** /home's requests per second on the landed build when issue 10 was written (its table's "now"). */
+/** /home's requests per second on the build the performance goals were set against (their table's "now"). */
 const HOME_RPS_BEFORE = 117;
 
 /**
- * Issue 10's table: each measure of this run beside its goal. `now` and `goal` are text for the table;
+ * The performance goals' table (docs/performance.md): each measure of this run beside its goal. `now` and `goal` are text for the table;
  * `met` says whether the figure reaches the goal.
  */
 export function goals({ pages, paint, load, signIn, growth }) {
@@ -69,7 +69,7 @@ export function goals({ pages, paint, load, signIn, growth }) {
   ];
 }
 
-/** Point 5 of issue 10 alone: each page's big ÷ demo beside its goal (also what `--only growth` prints). */
+/** The goal that pages do not grow with the account alone: each page's big ÷ demo beside its goal (also what `--only growth` prints). */
 export function growthGoals(growth) {
   return growth.map(({ path, demo, big }) => ({
     measure: `${path} for the big account ÷ the demo account`,

@@ -5,7 +5,7 @@ import { STYLESHEETS_COOKIE } from "./portal.mjs";
 
 /**
  * What a page makes a browser download: its HTML, the stylesheets it links and the scripts it loads or
- * modulepreloads from the app's own /build/. `gzip` uses zlib's default level, the unit issue 10's goals are
+ * modulepreloads from the app's own /build/. `gzip` uses zlib's default level, the unit the performance goals are
  * written in; `sent` is the body as the portal sends it to a browser that accepts Brotli (pages compressed by
  * the middleware, build assets as the build compressed them: decision 129), which is what the slow link carries.
  * Each page is fetched with its jar, which holds the stylesheets cookie: the HTML links its stylesheet files.

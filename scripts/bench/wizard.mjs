@@ -127,7 +127,7 @@ const CLOUD_TRIAL_STEPS = [
 
 /**
  * The wizards the bench walks and measures, each as its account (the customer unless `account` says);
- * their steps count as wizard steps in issue 10's goals.
+ * their steps count as wizard steps in the performance goals.
  */
 export const WIZARDS = [
   { name: "New-subscription wizard", steps: NEW_SUBSCRIPTION_STEPS },

@@ -1,9 +1,9 @@
-import { addCard, replaceCard, type CardForm } from "~/server/billing/payment-methods.server";
+import { addCard, replaceCard, type CardForm } from "~/server/payment-methods.server";
 import { createLocalBilling } from "~/server/billing/local/engine.server";
 import { createLocalCards } from "~/server/cards/local/provider.server";
 import { db } from "~/server/db.server";
 
-/** Adding and replacing a card (spec 000 §4) across the card and billing ports, on the embedded providers. */
+/** Adding and replacing a card across the card and billing ports, on the embedded providers. */
 const providers = { billing: createLocalBilling({ store: db }), cards: createLocalCards({ store: db }) };
 const { billing } = providers;
 

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { getCards } from "~/server/cards/index.server";
-import { attachedCard } from "~/server/cards/local/vault.server";
+import { attachedCard } from "~/server/providers/card-vault.server";
 import { db } from "~/server/db.server";
 import { cardTokens } from "~db/schema";
 

@@ -15,7 +15,7 @@ import { SUBDOMAIN_MESSAGES } from "~/domain/hub-subdomain";
 const errorsOf = (result: { success: boolean; error?: { issues: { path: (string | number)[]; message: string }[] } }) =>
   Object.fromEntries((result.error?.issues ?? []).map((issue) => [issue.path.join("."), issue.message]));
 
-describe("the URL step (spec 001 §5)", () => {
+describe("the URL step", () => {
   it("says what is wrong with a subdomain in the spec's words, and lowercases a good one", () => {
     expect(errorsOf(urlStepSchema.safeParse({ subdomain: "acme" }))).toEqual({
       subdomain: SUBDOMAIN_MESSAGES.tooShort,
@@ -45,7 +45,7 @@ describe("the License step", () => {
   });
 });
 
-describe("the Administration step (spec 001 §5)", () => {
+describe("the Administration step", () => {
   const admin = {
     userName: "ada-admin",
     firstName: "Ada",

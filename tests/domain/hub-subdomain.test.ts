@@ -1,6 +1,6 @@
 import { isSubdomainAllowed, normalSubdomain, SUBDOMAIN_MESSAGES, subdomainProblem } from "~/domain/hub-subdomain";
 
-describe("cloud Hub subdomains (spec 001 §5)", () => {
+describe("cloud Hub subdomains", () => {
   it("take letters, digits and hyphens, six or more, in any case", () => {
     expect(subdomainProblem("Acme-Clinic-01")).toBeNull();
     expect(normalSubdomain(" Acme-Clinic ")).toBe("acme-clinic");

@@ -11,7 +11,7 @@ import { checkUpdateDraft, productStepSchema, updateDraftSchema } from "~/domain
 
 const coreMonthly10: UpdateBase = { tier: "core", cycle: "monthly", quantity: 10 };
 
-describe("which plan changes an update allows (spec 000 §4)", () => {
+describe("which plan changes an update allows", () => {
   it("never moves a yearly plan to monthly", () => {
     expect(planChangeProblem({ tier: "core", cycle: "yearly" }, { tier: "ultimate", cycle: "monthly" })).toBe(
       YEARLY_TO_MONTHLY,

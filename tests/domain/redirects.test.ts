@@ -3,7 +3,7 @@ import { safeRedirect } from "~/domain/redirects";
 
 const ORIGIN = "https://portal.example/login";
 
-describe("redirect targets (issue 9 §1)", () => {
+describe("redirect targets", () => {
   it("keep paths, queries and fragments on the portal", () => {
     expect(safeRedirect("/hubs?new=true", ORIGIN)).toBe("/hubs?new=true");
     expect(safeRedirect("/store/subscribe/plan#top", ORIGIN)).toBe("/store/subscribe/plan#top");

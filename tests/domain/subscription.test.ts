@@ -154,7 +154,7 @@ describe("the step order", () => {
 });
 
 describe("after the order", () => {
-  it("offers what fits the order (spec 000 §2 closing buttons)", () => {
+  it("offers the closing buttons that fit the order", () => {
     expect(orderNextStep({ origin: "cloud-hubs", hosting: "cloud", offsiteAccess: false })).toBe(
       "continue-cloud-deployment",
     );

@@ -6,7 +6,7 @@ import { parseLogin } from "~/domain/login";
 const messageFor = (result: { error?: { issues: { path: (string | number)[]; message: string }[] } }, field: string) =>
   result.error?.issues.find((issue) => issue.path.join(".") === field)?.message;
 
-describe("text fields have a maximum length with a clear message (issue 9 §5)", () => {
+describe("text fields have a maximum length with a clear message", () => {
   it("names, companies and addresses stop at 200 characters", () => {
     const long = "x".repeat(201);
     const profile = profileSchema.safeParse({

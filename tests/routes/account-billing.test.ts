@@ -1,7 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { action as loginAction } from "~/routes/login";
 import { loader as accountLoader } from "~/routes/_portal.account";
 import { action as newCardAction, loader as newCardLoader } from "~/routes/_portal.account.cards.new";
 import { action as replaceAction, loader as replaceLoader } from "~/routes/_portal.account.cards.$sourceId.replace";
@@ -13,7 +12,8 @@ import { db } from "~/server/db.server";
 import { toastStorage } from "~/server/session.server";
 import { findUserByEmail } from "~/server/users.server";
 import { users } from "~db/schema";
-import { cookieFrom, formRequest, getRequest } from "../support/requests";
+import { formRequest, getRequest } from "../support/requests";
+import { demoCookie } from "../support/sign-in";
 
 /** The account's billing drawers, called as Remix calls them, with real Requests on the demo seed. */
 
@@ -26,20 +26,7 @@ const settle = (run: Promise<unknown>) =>
     (thrown: unknown) => (thrown instanceof Response ? thrown : Promise.reject(thrown)),
   );
 
-const cookies = new Map<string, string>();
-async function cookieOf(email: string) {
-  if (!cookies.has(email)) {
-    const signedIn = await settle(
-      loginAction({
-        request: await formRequest("/login", { email, password: "GateKeeper-demo-1" }),
-        params: {},
-        context: {},
-      }),
-    );
-    cookies.set(email, cookieFrom(signedIn.headers.get("Set-Cookie")));
-  }
-  return cookies.get(email) ?? "";
-}
+const cookieOf = demoCookie;
 
 async function get(route: Route, path: string, email: string, params: Record<string, string> = {}) {
   return settle(route({ request: getRequest(path, await cookieOf(email)), params, context: {} }));

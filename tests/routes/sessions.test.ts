@@ -32,7 +32,7 @@ const postAccount = async (cookie: string, fields: Record<string, string>) =>
     accountAction({ request: await formRequest("/account", fields, { cookie }), params: {}, context: {} }),
   );
 
-describe("open redirects (issue 9 §1)", { timeout: 60_000 }, () => {
+describe("open redirects", { timeout: 60_000 }, () => {
   it("send a signed-in visitor of /login?redirectTo=/\\t/evil.example/ home, and the sidebar form too", async () => {
     const cookie = await cookieOf("customer@example.com");
     const fromLogin = await respond(() =>
@@ -60,7 +60,7 @@ describe("open redirects (issue 9 §1)", { timeout: 60_000 }, () => {
   });
 });
 
-describe("server-side sessions (issue 9 §3)", { timeout: 60_000 }, () => {
+describe("server-side sessions", { timeout: 60_000 }, () => {
   it("put only a random token in the cookie, and keep who it is on the server", async () => {
     const response = await signIn("distributor@example.com");
     const setCookie = response.headers.get("Set-Cookie") ?? "";
@@ -127,7 +127,7 @@ describe("server-side sessions (issue 9 §3)", { timeout: 60_000 }, () => {
   });
 });
 
-describe("passwords and CSRF (issue 9 §10)", { timeout: 60_000 }, () => {
+describe("passwords and CSRF", { timeout: 60_000 }, () => {
   it("re-hash a password stored at an older cost on the next sign-in", async () => {
     const email = "distributor@example.com";
     db.update(users)

@@ -1,7 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
-import { action as loginAction } from "~/routes/login";
 import { loader as chooserLoader } from "~/routes/_portal.trial";
 import { loader as wizardLoader } from "~/routes/_portal.trial.$hubType";
 import { action as licenseAction, loader as licenseLoader } from "~/routes/_portal.trial.$hubType.license";
@@ -10,23 +9,11 @@ import { db } from "~/server/db.server";
 import { findUserByEmail } from "~/server/users.server";
 import { TRIAL_WIZARDS } from "~/server/wizards/trials.server";
 import { trials } from "~db/schema";
-import { cookieFrom, formRequest, getRequest, respond } from "../support/requests";
+import { formRequest, getRequest, respond } from "../support/requests";
+import { demoCookie } from "../support/sign-in";
 
 /** The trial routes called as Remix calls them, with real Requests on the demo seed: eligibility is the server's. */
-const cookies = new Map<string, string>();
-async function cookieOf(email: string) {
-  if (!cookies.has(email)) {
-    const signedIn = await respond(async () =>
-      loginAction({
-        request: await formRequest("/login", { email, password: "GateKeeper-demo-1" }),
-        params: {},
-        context: {},
-      }),
-    );
-    cookies.set(email, cookieFrom(signedIn.headers.get("Set-Cookie")));
-  }
-  return cookies.get(email) ?? "";
-}
+const cookieOf = demoCookie;
 
 const CUSTOMER = "customer@example.com";
 const DISTRIBUTOR = "distributor@example.com";

@@ -42,7 +42,7 @@ describe("configuration", () => {
     }
   });
 
-  it("seeds the public demo accounts under NODE_ENV=production only when SEED_DEMO=true says so (issue 9 §4)", () => {
+  it("seeds the public demo accounts under NODE_ENV=production only when SEED_DEMO=true says so", () => {
     const signingKey = generateKeyPairSync("ed25519").privateKey.export({ type: "pkcs8", format: "pem" }).toString();
     expect(() => parseEnv({ NODE_ENV: "production" })).toThrowError(
       /^SESSION_SECRET is required unless SEED_DEMO=true/,
@@ -62,7 +62,7 @@ describe("configuration", () => {
 describe("passwords", () => {
   it("verify against their scrypt hash, async or from the seed's sync hash", async () => {
     const hash = await hashPassword("Correct-horse-1");
-    // OWASP's minimum for scrypt: N=2^17, r=8, p=1 (issue 9 §10).
+    // OWASP's minimum for scrypt: N=2^17, r=8, p=1.
     expect(hash).toMatch(/^scrypt\$131072\$8\$1\$/);
     expect(await verifyPassword("Correct-horse-1", hash)).toBe(true);
     expect(await verifyPassword("correct-horse-1", hash)).toBe(false);

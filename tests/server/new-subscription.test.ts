@@ -92,7 +92,7 @@ describe("the wizard's steps", () => {
     const { data } = subscriptionWizard.read(user.id);
     expect(data.support).toEqual({});
     expect(data.completed).not.toContain("support");
-    expect(subscriptionWizard.chrome(user.id, "support")).toMatchObject({
+    expect(subscriptionWizard.layout(user.id, "/store/subscribe/support")).toMatchObject({
       reachable: ["plan", "hosting", "hardware"],
       notices: [INSTALLATION_REMOVED],
     });
@@ -101,7 +101,7 @@ describe("the wizard's steps", () => {
     );
     // Saving the support step again reads the notice.
     subscriptionWizard.complete(user.id, "support", { support: {} });
-    expect(subscriptionWizard.chrome(user.id, "support").notices).toEqual([]);
+    expect(subscriptionWizard.layout(user.id, "/store/subscribe/support").notices).toEqual([]);
   });
 
   it("refuses on-premise hosting for a license that is for a cloud Hub", () => {

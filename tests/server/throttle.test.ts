@@ -11,7 +11,7 @@ import {
 
 const at = (clientAddress: string) => ({ clientAddress });
 
-describe("the sign-in throttle (issue 9 §2)", () => {
+describe("the sign-in throttle", () => {
   it("counts parallel guesses as they come: a burst gets exactly the allowed number through", async () => {
     const attempts = await Promise.all(
       Array.from({ length: 12 }, () =>
@@ -63,21 +63,21 @@ describe("the sign-in throttle (issue 9 §2)", () => {
 });
 
 describe("other throttles", () => {
-  it("allow five password-change attempts per user in fifteen minutes (issue 9 §10)", async () => {
+  it("allow five password-change attempts per user in fifteen minutes", async () => {
     const waits = [];
     for (let attempt = 0; attempt < 6; attempt += 1) waits.push(await reservePasswordChange("user-password"));
     expect(waits.slice(0, 5)).toEqual([0, 0, 0, 0, 0]);
     expect(waits[5]).toBeGreaterThan(0);
   });
 
-  it("allow ten coupon Applies per user in ten minutes (issue 9 §9)", async () => {
+  it("allow ten coupon Applies per user in ten minutes", async () => {
     const waits = [];
     for (let attempt = 0; attempt < 11; attempt += 1) waits.push(await takeCouponApply("user-coupon"));
     expect(waits.filter((wait) => wait === 0)).toHaveLength(10);
     expect(waits[10]).toBeGreaterThan(0);
   });
 
-  it("hand the one-card slot to one request at a time (issue 9 §9)", async () => {
+  it("hand the one-card slot to one request at a time", async () => {
     const holds = await Promise.all([holdCardSlot("user-card"), holdCardSlot("user-card")]);
     expect(holds.sort()).toEqual([false, true]);
     await releaseCardSlot("user-card");

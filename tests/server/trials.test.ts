@@ -1,6 +1,9 @@
 import { and, eq, isNull } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
+import { action as orderAction } from "~/routes/_portal.trial.$hubType.order";
 import { runJobs } from "../support/jobs";
+import { formRequest, respond } from "../support/requests";
+import { demoCookie } from "../support/sign-in";
 import { isoDay, TRIAL_FAILURES } from "~/domain/trial-wizard";
 import { billingFaults } from "~/server/billing/index.server";
 import { db } from "~/server/db.server";
@@ -145,6 +148,42 @@ describe("building an on-premise trial", () => {
     expect((await confirmTrial(user, "cloud", { tokens: 0, sensors: 0 })).placement).toEqual({ usedUp: true });
     await runJobs();
     expect(invoicesOf(user)).toHaveLength(0);
+    expect(db.select().from(trials).where(eq(trials.userId, user.id)).all()).toHaveLength(1);
+  });
+
+  it("answers 'Build My Trial' posted again with the trial it started, also once that trial has used up the user's trial", async () => {
+    const user = customer();
+    const { key, placement } = await confirmTrial(user, "cloud", { tokens: 0, sensors: 0 });
+    const id = placedId(placement);
+    await runJobs();
+    // The trial took the license and cleared the draft: the customer may start no other trial now.
+    expect(mayStartTrial(user)).toBe(false);
+    expect(findDraft(user.id, "cloud-trial")).toBeNull();
+    // The page's form posted again (a double click without JavaScript): the trial's page, not /trial.
+    for (const hubType of ["cloud", "onpremise"]) {
+      const answer = await respond(async () =>
+        orderAction({
+          request: await formRequest(
+            `/trial/${hubType}/order`,
+            { intent: "build", trialKey: key },
+            { cookie: await demoCookie("customer@example.com") },
+          ),
+          params: { hubType },
+          context: {},
+        }),
+      );
+      expect(answer.headers.get("Location")).toBe(`/trial/runs/${id}`);
+    }
+  });
+
+  it("answers two 'Build My Trial' posted at once with one trial", async () => {
+    const user = customer();
+    const wizard = TRIAL_WIZARDS.onpremise;
+    const { key, placement } = await confirmTrial(user, "onpremise", { tokens: 0, sensors: 0 });
+    const [second, third] = await Promise.all([buildTrial(user, "onpremise", key), buildTrial(user, "onpremise", key)]);
+    expect([placedId(second), placedId(third)]).toEqual([placedId(placement), placedId(placement)]);
+    await runJobs();
+    expect(wizard.read(user.id).id).toBeNull();
     expect(db.select().from(trials).where(eq(trials.userId, user.id)).all()).toHaveLength(1);
   });
 

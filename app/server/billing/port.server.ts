@@ -10,7 +10,19 @@
  * the same key returns the first result, so nothing is charged twice.
  */
 
-import type { PaymentCard } from "~/server/cards/port.server";
+import type {
+  Address,
+  Discount,
+  InvoiceStatus,
+  ItemQuantity,
+  LineItem,
+  PaymentSourceStatus,
+  SubscriptionStatus,
+} from "~db/billing-values";
+import type { PaymentCard } from "../providers/card-gateway.server";
+
+/** The value types the embedded billing engine's tables store as they are (db/billing-values.ts). */
+export type { Address, Discount, InvoiceStatus, ItemQuantity, LineItem, PaymentSourceStatus, SubscriptionStatus };
 
 export type BillingPeriod = "month" | "year";
 export type PlanTier = "core" | "advanced" | "ultimate";
@@ -47,21 +59,6 @@ export interface Addon {
   chargedPerUnit: boolean;
 }
 
-export interface Address {
-  firstName?: string;
-  lastName?: string;
-  email?: string;
-  company?: string;
-  phone?: string;
-  line1?: string;
-  line2?: string;
-  city?: string;
-  state?: string;
-  stateCode?: string;
-  zip?: string;
-  country?: string;
-}
-
 export interface CustomerProfile {
   firstName: string;
   lastName: string;
@@ -81,8 +78,6 @@ export interface Customer extends CustomerProfile {
   creditBalance: number;
 }
 
-export type PaymentSourceStatus = "valid" | "expiring" | "expired" | "invalid" | "pending_verification";
-
 /** A stored card is the card gateway's, which the billing provider reads, as Chargebee reads Stripe. */
 export type { PaymentCard };
 
@@ -95,14 +90,6 @@ export interface PaymentSource {
   referenceId: string;
   card: PaymentCard | null;
 }
-
-export interface ItemQuantity {
-  id: string;
-  quantity: number;
-}
-
-export type SubscriptionStatus =
-  "future" | "in_trial" | "active" | "non_renewing" | "paused" | "cancelled" | "transferred";
 
 export interface Subscription {
   id: string;
@@ -133,31 +120,6 @@ export interface Coupon {
   /** Set for fixed-amount coupons, in cents. */
   discountAmount: number | null;
   metaData: { type?: string; from?: string };
-}
-
-export interface LineItem {
-  entityType: "plan" | "addon" | "adhoc";
-  entityId: string | null;
-  description: string;
-  quantity: number;
-  unitAmount: number;
-  amount: number;
-  /** The service period charged; shorter than a term for a prorated charge. */
-  dateFrom: Date | null;
-  dateTo: Date | null;
-}
-
-export interface Discount {
-  entityType:
-    | "document_level_coupon"
-    | "item_level_coupon"
-    | "promotional_credits"
-    | "prorated_credits"
-    | "item_level_discount"
-    | "document_level_discount";
-  entityId: string | null;
-  description: string;
-  amount: number;
 }
 
 export interface InvoiceTotals {
@@ -208,7 +170,7 @@ export interface Invoice extends InvoiceTotals {
   id: string;
   customerId: string;
   subscriptionId: string | null;
-  status: "paid" | "posted" | "payment_due" | "not_paid" | "voided" | "pending";
+  status: InvoiceStatus;
   amountPaid: number;
   date: Date;
 }

@@ -5,7 +5,7 @@
  * turns the card into a token and the server sees only that.
  */
 
-/** The holder and address fields of the card form (spec 000 §3 payment form). */
+/** The holder and address fields of the card form. */
 export interface CardHolder {
   firstName: string;
   lastName: string;
@@ -15,16 +15,6 @@ export interface CardHolder {
   state?: string;
   zip?: string;
   country?: string;
-}
-
-/** What the gateway keeps of a card: never its number. */
-export interface PaymentCard {
-  brand: string;
-  last4: string;
-  firstName: string;
-  lastName: string;
-  expiryMonth: number;
-  expiryYear: number;
 }
 
 /** What the card entry needs in the browser: plain fields, or Stripe's element with this key. */
@@ -53,16 +43,3 @@ export const CARD_FIELDS = {
   cvc: "card_cvc",
   token: "card_token",
 } as const;
-
-/**
- * A payment source's gateway reference `<gateway customer>/<payment method>` in its parts, or null when
- * a part is missing (which the portal reports as 'Invalid customer id', spec 000 §8).
- */
-export function parseGatewayReference(
-  referenceId: string,
-): { gatewayCustomer: string; paymentMethodId: string } | null {
-  const [gatewayCustomer, paymentMethodId, ...rest] = referenceId.split("/");
-  return gatewayCustomer && paymentMethodId && rest.length === 0 ? { gatewayCustomer, paymentMethodId } : null;
-}
-
-export const INVALID_CUSTOMER_ID = "Invalid customer id";

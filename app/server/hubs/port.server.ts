@@ -1,19 +1,19 @@
 /**
- * The Hub service port: every call the portal makes to the GateKeeper Hub cloud service (spec 001 §7),
+ * The Hub service port: every call the portal makes to the GateKeeper Hub cloud service,
  * typed in the portal's own terms. Adapters (the embedded simulator, the HTTP client of the real service)
  * translate to and from the wire; failures are HubErrors of the shared kinds (final, retryable, unknown).
  *
- * The provisioning sequence of a cloud Hub (spec 001 §4) is: createTenant → addTenant → registerTenant →
+ * The provisioning sequence of a cloud Hub is: createTenant → addTenant → registerTenant →
  * syncTenant until ready → startHub until running → setUpAdmin → uploadLicense. Every call after
  * createTenant can be repeated safely (repeating one has no further effect), so a job that stopped part-way
  * repeats its step; createTenant takes an idempotency key instead, and a repeat with the same key returns
  * the tenant the first call made.
  */
 
-/** Where a cloud Hub runs: 'US' is region 1 (the default), 'EU' region 2 (spec 001 §3). */
+/** Where a cloud Hub runs: 'US' is region 1 (the default), 'EU' region 2. */
 export type HubRegion = "US" | "EU";
 
-/** What the service says of a subdomain (spec 001 §5): free to take, already a Hub's, or refused. */
+/** What the service says of a subdomain: free to take, already a Hub's, or refused. */
 export type DomainAvailability = "available" | "taken" | "not_allowed";
 
 export interface NewTenant {
@@ -38,7 +38,7 @@ export interface Tenant {
   running: boolean;
 }
 
-/** The Hub's administrator account (spec 001 §3), made by admin setup. */
+/** The Hub's administrator account, made by admin setup. */
 export interface HubAdministrator {
   userName: string;
   firstName: string;
@@ -135,5 +135,5 @@ export const SIGN_IN_LINK_SECONDS = 60;
 
 export const HUB_REGIONS: Record<HubRegion, number> = { US: 1, EU: 2 };
 
-/** The service's region number as a region; any other value is the default, US (spec 001 §3). */
+/** The service's region number as a region; any other value is the default, US. */
 export const regionOf = (value: unknown): HubRegion => (Number(value) === HUB_REGIONS.EU ? "EU" : "US");

@@ -3,7 +3,7 @@ import type { HubLicense, Tenant } from "./port.server";
 import { HUB_REGIONS, regionOf } from "./port.server";
 
 /**
- * The Hub service's HTTP API as the portal speaks it (spec 001 §7, under /api/v1), shared by the HTTP
+ * The Hub service's HTTP API as the portal speaks it, shared by the HTTP
  * adapter and the simulator's standalone server so the two cannot drift apart. Bodies are JSON; dates are
  * ISO strings; a failure answers 4xx or 5xx with { message, code, field }. Calls that can answer "not yet"
  * (sync tenant, Hub state) answer 425 Too Early for it. docs/hub-service.md lists the calls.
@@ -33,7 +33,7 @@ export const failureBody = z.object({
   field: z.string().optional(),
 });
 
-/** The create-tenant answer; add-tenant takes it back as its body (spec 001 §7). */
+/** The create-tenant answer; add-tenant takes it back as its body. */
 export const tenantBody = z.object({
   hubId: z.string(),
   url: z.string(),

@@ -1,12 +1,12 @@
 import { z } from "zod";
 import { LICENSE_CHANGED, UPDATE_FAILED, updateProblems } from "~/domain/license-update";
 import { cycleOf, PLAN_TIERS, tierOf } from "~/domain/subscription";
-import { getBilling, ProviderError, type Subscription } from "../billing/index.server";
+import { getBilling, type Subscription } from "../billing/index.server";
 import { updateLicenseForSubscription } from "../licenses.server";
 import { orderDigest } from "../wizards/orders.server";
 import { addressInput, itemInput, PRICE_CHANGED } from "./new-subscription.server";
 import { StepRefused, type JobKind } from "./runner.server";
-import { clearDraftStep } from "./steps.server";
+import { clearDraftStep, failureText } from "./steps.server";
 
 /** What the update job needs, saved with the job so that a restart finishes it without the draft. */
 export const updateInputSchema = z.object({
@@ -57,7 +57,7 @@ const updatedResult = (subscription: Subscription): UpdatedSubscription => ({
 });
 
 /**
- * The update (spec 000 §4 "Update wizard" submit sequence): the billing profile set to the chosen card with
+ * The update, in the order the product specification gives: the billing profile set to the chosen card with
  * auto collection on, then the subscription updated (plan, quantity, add-ons, addresses) once, then its
  * license re-signed with the new terms, then the draft cleared. Right before charging, the rules, the
  * subscription it started from and the price are checked again against what the customer confirmed.
@@ -141,13 +141,7 @@ export const licenseUpdate: JobKind<UpdateInput> = {
   failure(step, error) {
     if (step === "update-license" || step === "clear-draft")
       return { step, title: LICENSE_FAILED, message: LICENSE_FAILED_TEXT };
-    // The spec's text, with the server's words when it gave some (spec 000 §8 "Update subscription fails").
-    const message =
-      error instanceof StepRefused
-        ? error.message
-        : error instanceof ProviderError && error.providerMessage
-          ? error.providerMessage
-          : UPDATE_FAILED;
-    return { step, title: UPDATE_FAILED, message };
+    // The spec's text, with the server's words when it gave some.
+    return { step, title: UPDATE_FAILED, message: failureText(error, UPDATE_FAILED) };
   },
 };

@@ -1,11 +1,11 @@
 import { z } from "zod";
 import { checkSelection } from "~/domain/new-subscription";
 import { PLAN_TIERS } from "~/domain/subscription";
-import { getBilling, ProviderError, type NewSubscriptionRequest } from "../billing/index.server";
+import { getBilling, type NewSubscriptionRequest } from "../billing/index.server";
 import { createLicenseForSubscription } from "../licenses.server";
 import { orderDigest } from "../wizards/orders.server";
 import { StepRefused, type JobKind } from "./runner.server";
-import { clearDraftStep } from "./steps.server";
+import { clearDraftStep, failureText } from "./steps.server";
 
 /** An item and its quantity, and an address, as a job's input keeps them (shared by the order and the update). */
 export const itemInput = z.object({ id: z.string(), quantity: z.number().int().min(1) });
@@ -65,7 +65,7 @@ const newSubscription = (request: OrderInput["request"]): NewSubscriptionRequest
 });
 
 /**
- * The order (spec 000 §2 "Create Recurring License", then Finish). Right before charging, the rules and
+ * The order. Right before charging, the rules and
  * the price are checked again against what the customer confirmed; the subscription is created with the
  * step's key, and after an unknown outcome the provider is asked for it by that key before anything is
  * charged again. The license is one per subscription (a unique index), and the draft is cleared last.
@@ -115,13 +115,7 @@ export const newSubscriptionOrder: JobKind<OrderInput> = {
   ],
   failure(step, error) {
     if (step !== "create-subscription") return { step, title: LICENSE_FAILED, message: LICENSE_FAILED_TEXT };
-    const message =
-      error instanceof StepRefused
-        ? error.message
-        : error instanceof ProviderError && error.providerMessage
-          ? error.providerMessage
-          : CREATE_SUBSCRIPTION_FAILED;
-    return { step, title: CREATE_SUBSCRIPTION_FAILED, message };
+    return { step, title: CREATE_SUBSCRIPTION_FAILED, message: failureText(error, CREATE_SUBSCRIPTION_FAILED) };
   },
 };
 

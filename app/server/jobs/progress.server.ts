@@ -1,17 +1,18 @@
-import { json } from "@remix-run/node";
-import { progressOf } from "~/domain/jobs";
-import { findOwnedJob, mayHaveCharged, retryJob, type AnyJobKind } from "./runner.server";
+import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { isUnfinished, progressOf } from "~/domain/jobs";
+import { requireUser } from "../auth.server";
+import { readUserForm } from "../forms.server";
+import { findOwnedJob, mayHaveCharged, retryJob, type AnyJobKind, type JobView } from "./runner.server";
+
+/** The product specification's progress stages of a job: each a title over the job steps it stands for. */
+export type ProgressStages = { title: string; steps: string[] }[];
 
 /**
  * One progress page for any job (the order, the update, a cloud Hub, a trial): the job of that kind if it
- * is the user's (404 otherwise, DESIGN §1.8), as the spec's stages, with what the customer can do next.
+ * is the user's (404 otherwise: another account's id is never found), as the specification's stages, with
+ * what the customer can do next.
  */
-export function jobProgress(
-  ownerId: string,
-  jobId: string,
-  kind: AnyJobKind,
-  stages: { title: string; steps: string[] }[],
-) {
+export function jobProgress(ownerId: string, jobId: string, kind: AnyJobKind, stages: ProgressStages) {
   const job = findOwnedJob(ownerId, jobId, kind.name);
   if (!job) throw json({ message: "There is no such order." }, { status: 404 });
   return {
@@ -20,6 +21,8 @@ export function jobProgress(
       status: job.status,
       error: job.error,
       stages: progressOf(job.status, job.steps, stages),
+      // Not finished: the page follows the job and offers no close (closing would look like cancelling).
+      running: isUnfinished(job.status),
       // Only a job that cannot have charged may be left for an edited order; any other is finished or retried.
       canEdit: job.status === "failed" && !mayHaveCharged(kind, job),
     },
@@ -31,3 +34,38 @@ export function retryFromProgress(ownerId: string, jobId: string, kind: AnyJobKi
   if (!findOwnedJob(ownerId, jobId, kind.name)) throw json({ message: "There is no such order." }, { status: 404 });
   retryJob(ownerId, jobId);
 }
+
+/**
+ * The loader and action of a job's progress route (`.../:jobId`), one for every job. `open` names the
+ * kind of the URL's job and its stages (and may refuse the URL); `details` adds what the page shows beyond
+ * the progress (what comes next, the new Hub, ...). "Try again" posts to the page itself: the same job is
+ * retried from where it stopped (`retry`, immediately by default) and the page shown again.
+ */
+export function jobProgressRoute<Opened extends { kind: AnyJobKind; stages: ProgressStages }, Details extends object>({
+  open,
+  details,
+  retry = retryFromProgress,
+}: {
+  open: (ownerId: string, jobId: string) => Opened;
+  details: (job: JobView, opened: Opened) => Details;
+  retry?: (ownerId: string, jobId: string, kind: AnyJobKind) => void;
+}) {
+  return {
+    async loader({ request, params }: LoaderFunctionArgs) {
+      const user = await requireUser(request);
+      const jobId = params.jobId ?? "";
+      const opened = open(user.id, jobId);
+      const { job, view } = jobProgress(user.id, jobId, opened.kind, opened.stages);
+      return { view, ...details(job, opened) };
+    },
+    async action({ request, params }: ActionFunctionArgs) {
+      const { user } = await readUserForm(request);
+      const jobId = params.jobId ?? "";
+      retry(user.id, jobId, open(user.id, jobId).kind);
+      return redirect(new URL(request.url).pathname);
+    },
+  };
+}
+
+/** A route whose jobs are all of one kind. */
+export const ofKind = (kind: AnyJobKind, stages: ProgressStages) => () => ({ kind, stages });

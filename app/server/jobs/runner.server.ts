@@ -8,7 +8,7 @@ import { env } from "../env.server";
 import { ProviderError } from "../providers/errors.server";
 
 /**
- * Durable jobs (DESIGN §6, decision 042): a long sequence runs as a row whose steps are recorded one by
+ * Durable jobs (decision 042): a long sequence runs as a row whose steps are recorded one by
  * one, so closing the window, refreshing or restarting the server loses nothing and a step that finished
  * is never run again. Any number of processes may run jobs on one database: a runner claims a due job
  * with one atomic update that takes an absent or expired lease, renews the lease while a step runs, and

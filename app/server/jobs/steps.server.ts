@@ -1,5 +1,6 @@
 import { deleteDraftById } from "../drafts.server";
-import type { JobStep } from "./runner.server";
+import { ProviderError } from "../providers/errors.server";
+import { StepRefused, type JobStep } from "./runner.server";
 
 /**
  * The last step of a wizard's job: the draft the order came from is cleared, and only that one (a draft
@@ -13,4 +14,14 @@ export function clearDraftStep<Input extends { draftId: string }>(): JobStep<Inp
       return null;
     },
   };
+}
+
+/**
+ * What a charging step's failure screen says: the step's own refusal (a price or rule that no longer holds),
+ * else the provider's words when it gave some, else the page's message.
+ */
+export function failureText(error: unknown, fallback: string): string {
+  if (error instanceof StepRefused) return error.message;
+  if (error instanceof ProviderError && error.providerMessage) return error.providerMessage;
+  return fallback;
 }

@@ -5,7 +5,7 @@
  * - retryable: nothing happened (rate limit, provider busy, no connection); try again later;
  * - unknown: the request may or may not have taken effect (timeout, server error); repeat only with the
  *   same idempotency key, which makes a repeat safe.
- * `providerMessage` is the provider's own text, for pages that show it (spec 000 §8); it is absent when
+ * `providerMessage` is the provider's own text, for pages that show it; it is absent when
  * the provider gave none (e.g. an HTML error page), so the page uses its fallback.
  */
 export type ErrorKind = "final" | "retryable" | "unknown";
@@ -36,7 +36,7 @@ export class ProviderError extends Error {
 
 /**
  * The message a page shows for a failed call: the provider's own text when it gave one, else the
- * page's fallback (spec 000 §8, e.g. 'Failed to update recurring license.').
+ * page's fallback.
  */
 export function errorMessage(error: unknown, fallback: string): string {
   return error instanceof ProviderError && error.providerMessage ? error.providerMessage : fallback;

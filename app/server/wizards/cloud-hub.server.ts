@@ -1,5 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { validationError } from "remix-validated-form";
+import { CLOUD_HUB_STEP_TITLES } from "~/domain/cloud-hub-steps";
 import { SUBDOMAIN_MESSAGES } from "~/domain/hub-subdomain";
 import { administratorValidator } from "~/domain/cloud-hub-validators";
 import {
@@ -14,18 +15,21 @@ import { db } from "../db.server";
 import { getHubs, HubError } from "../hubs/index.server";
 import { cloudHubDeployment, type DeploymentInput } from "../jobs/cloud-hub.server";
 import { selectableLicense } from "../cloud-hub-licenses.server";
-import type { LoadedDraft } from "./kit.server";
-import { defineWizard } from "./kit.server";
+import { defineWizard, wizardLayout, type LoadedDraft } from "./kit.server";
 import { orderKey, placeOnce, requestDigest } from "./orders.server";
 import { sealSecret } from "./sealed.server";
 
 export const cloudHubWizard = defineWizard({
   draftName: () => "cloud-hub",
   steps: CLOUD_HUB_STEPS,
+  stepTitles: CLOUD_HUB_STEP_TITLES,
   basePath: () => CLOUD_HUB_PATH,
   schema: cloudHubDraftSchema,
   check: checkCloudHubDraft,
 }).at({});
+
+/** The wizard's layout route: a drawer over the Hubs page; Close (which drops the sealed password too) goes back to it. */
+export const cloudHubWizardLayout = wizardLayout(() => ({ wizard: cloudHubWizard, view: {} }), "/hubs");
 
 /** Whether the service would take the subdomain (checked on Next of the URL step): null, or the spec's message. */
 export async function subdomainUnavailable(subdomain: string): Promise<string | null> {

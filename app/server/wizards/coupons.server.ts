@@ -21,7 +21,7 @@ async function ownEmails(user: UserRecord): Promise<string[]> {
   }
 }
 
-/** Why the coupon cannot be used on this customer's order, or null when it can (spec 000 §5, §8). */
+/** Why the coupon cannot be used on this customer's order, or null when it can. */
 export async function couponProblem(user: UserRecord, code: string): Promise<string | null> {
   const trimmed = code.trim();
   if (!trimmed) return COUPON_MESSAGES.empty;
@@ -35,11 +35,11 @@ export async function couponProblem(user: UserRecord, code: string): Promise<str
 }
 
 /**
- * The coupon box's two buttons (spec 000 §4 "Coupon"): Apply checks the coupon and keeps it, or removes
+ * The coupon box's two buttons: Apply checks the coupon and keeps it, or removes
  * it and says why; Remove clears it ('No coupon added.' when there is none).
  */
 export async function applyCoupon(user: UserRecord, wizard: CouponDraft, code: string): Promise<string | null> {
-  // Each Apply is a provider call with a guessable secret: throttled per account (issue 9 §9).
+  // Each Apply is a provider call with a guessable secret: throttled per account.
   const waitSeconds = code.trim() ? await takeCouponApply(user.id) : 0;
   const problem = waitSeconds > 0 ? waitMessage("coupon attempts", waitSeconds) : await couponProblem(user, code);
   wizard.save(user.id, { couponId: problem ? null : code.trim() });

@@ -1,7 +1,10 @@
-import { redirect } from "@remix-run/node";
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import type { z } from "zod";
 import { firstIncompleteBefore, markCompleted, reachableSteps, stepAfter, type StepIssue } from "~/domain/wizard";
+import { requireUser } from "../auth.server";
 import { deleteDraft, findDraft, writeDraft } from "../drafts.server";
+import { readUserForm } from "../forms.server";
+import type { UserRecord } from "../users.server";
 
 /**
  * The wizard kit (decision 043): every wizard is a definition here, a few short route modules (one per
@@ -25,6 +28,8 @@ export interface WizardDefinition<Step extends string, Data extends Progress<Ste
   /** The drafts table's key for this wizard and these parameters. */
   draftName: (params: Params) => string;
   steps: readonly Step[];
+  /** What the stepper calls each step. */
+  stepTitles: Record<Step, string>;
   /** The URL of the steps, e.g. /store/subscribe; a step is `${basePath(params)}/${step}`. */
   basePath: (params: Params) => string;
   /** Parses a stored draft, filling defaults; a draft that no longer parses starts over. */
@@ -42,7 +47,7 @@ export interface LoadedDraft<Data> {
 export function defineWizard<Step extends string, Data extends Progress<Step>, Params = Record<string, never>>(
   definition: WizardDefinition<Step, Data, Params>,
 ) {
-  const { steps, schema, check } = definition;
+  const { steps, stepTitles, schema, check } = definition;
 
   /** The draft with the rules applied: a done step with an issue is no longer done, and says why. */
   function checked(data: Data): Data {
@@ -75,6 +80,7 @@ export function defineWizard<Step extends string, Data extends Progress<Step>, P
       }
 
       return {
+        steps,
         urlOf,
         read,
         /** The draft for a step, or a redirect to the first earlier step that is not done. */
@@ -84,12 +90,23 @@ export function defineWizard<Step extends string, Data extends Progress<Step>, P
           if (missing) throw redirect(urlOf(missing));
           return draft;
         },
-        /** What the wizard's layout shows: the steps the stepper links to and the current step's notices. */
-        chrome(ownerId: string, current: Step) {
+        /**
+         * What the wizard's layout shows for a URL under it: the step the URL names (any other URL under the
+         * wizard goes to its first step), every step's link, the steps the stepper links to, and the current
+         * step's notices.
+         */
+        layout(ownerId: string, pathname: string): WizardChrome {
+          const basePath = definition.basePath(params);
+          const segment = pathname.startsWith(`${basePath}/`) ? pathname.slice(basePath.length + 1).split("/")[0] : "";
+          const current = steps.find((step) => step === segment);
+          if (!current) throw redirect(urlOf(steps[0]));
           const { data } = read(ownerId);
           return {
+            current,
+            steps: steps.map((step) => ({ key: step, title: stepTitles[step], to: urlOf(step) })),
             reachable: reachableSteps(steps, data.completed),
             notices: data.notices.filter((notice) => notice.step === current).map((notice) => notice.message),
+            closeAction: basePath,
           };
         },
         /** Saves changes without moving on (a cycle switch, a coupon), keeping what the step already has. */
@@ -108,11 +125,54 @@ export function defineWizard<Step extends string, Data extends Progress<Step>, P
           const next = stepAfter(steps, step);
           return redirect(next ? urlOf(next) : urlOf(step));
         },
-        /** Starts over: closing the wizard clears its draft. With an id, only that draft (not a newer one). */
+        /** Starts over: closing the wizard clears its draft. */
         clear(ownerId: string): void {
           deleteDraft(ownerId, name);
         },
       };
+    },
+  };
+}
+
+/** What a wizard's layout route renders around the current step (ui/wizard/wizard-layout). */
+export interface WizardChrome {
+  current: string;
+  steps: { key: string; title: string; to: string }[];
+  /** The steps the stepper links to: those before the first one not done. */
+  reachable: string[];
+  notices: string[];
+  /** The layout's own URL, which Close posts to. */
+  closeAction: string;
+}
+
+type RouteParams = LoaderFunctionArgs["params"];
+
+/**
+ * The loader and action of a wizard's layout route, one for every wizard. `open` finds the wizard for the
+ * signed-in user and the URL's parameters (refusing a user or a parameter the wizard is not for) and what
+ * else the layout shows; the loader works out the step from the URL, and Close (the action) clears the
+ * draft and goes back to `closeTo`.
+ */
+export function wizardLayout<View extends Record<string, unknown>>(
+  open: (
+    user: UserRecord,
+    params: RouteParams,
+  ) => {
+    wizard: { layout(ownerId: string, pathname: string): WizardChrome; clear(ownerId: string): void };
+    view: View;
+  },
+  closeTo: string,
+) {
+  return {
+    async loader({ request, params }: LoaderFunctionArgs): Promise<View & WizardChrome> {
+      const user = await requireUser(request);
+      const { wizard, view } = open(user, params);
+      return { ...view, ...wizard.layout(user.id, new URL(request.url).pathname) };
+    },
+    async action({ request, params }: ActionFunctionArgs) {
+      const { user } = await readUserForm(request);
+      open(user, params).wizard.clear(user.id);
+      return redirect(closeTo);
     },
   };
 }

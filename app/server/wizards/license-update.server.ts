@@ -1,40 +1,32 @@
 import { json } from "@remix-run/node";
 import { isDistributor } from "~/domain/customers";
-import { estimateView } from "~/domain/estimate";
 import {
   LICENSE_CHANGED,
   planChangeProblem,
   planChoiceValue,
   SUBSCRIPTION_DATA_FAILED,
   UPDATE_STEPS,
+  UPDATE_STEP_TITLES,
   updateBasePath,
   type UpdateBase,
   type UpdateStep,
 } from "~/domain/license-update";
 import { checkUpdateDraft, updateDraftSchema, type UpdateDraft } from "~/domain/license-update-forms";
-import { INVALID_ADDRESSES, isUsableSource, NO_PAYMENT_METHOD } from "~/domain/payment-step";
 import { CYCLES, cycleOf, displayName, PLAN_TIERS, planId, tierOf, withCycle } from "~/domain/subscription";
-import { firstIncompleteBefore, type StepIssue } from "~/domain/wizard";
-import { addressForPage, loadAccountBilling } from "../account-billing.server";
+import type { StepIssue } from "~/domain/wizard";
 import { errorMessage, getBilling, ProviderError, type Estimate, type Subscription } from "../billing/index.server";
 import { licenseUpdate, type UpdateInput } from "../jobs/license-update.server";
 import { recurringLicenseOf } from "../licenses.server";
 import type { UserRecord } from "../users.server";
-import { couponProblem } from "./coupons.server";
-import { defineWizard, type LoadedDraft } from "./kit.server";
-import {
-  ESTIMATE_FAILED,
-  orderDigest,
-  orderKey,
-  submitOrder,
-  type PricedOrder,
-  type Submission,
-} from "./orders.server";
+import { defineWizard, wizardLayout, type LoadedDraft } from "./kit.server";
+import { checkedOrder, orderReviewOf, submitReviewedOrder } from "./order-review.server";
+import { ESTIMATE_FAILED, orderDigest, type Submission } from "./orders.server";
 
 /** One draft per user and subscription: two licenses can be updated side by side. */
 const definition = defineWizard({
   draftName: ({ subscriptionId }: { subscriptionId: string }) => `license-update:${subscriptionId}`,
   steps: UPDATE_STEPS,
+  stepTitles: UPDATE_STEP_TITLES,
   basePath: ({ subscriptionId }: { subscriptionId: string }) => updateBasePath(subscriptionId),
   schema: updateDraftSchema,
   check: checkUpdateDraft,
@@ -55,6 +47,13 @@ export function requireOwnLicense(user: UserRecord, subscriptionId: string): Own
   if (!license || !user.billingCustomerId) throw notFound();
   return { license, customerId: user.billingCustomerId };
 }
+
+/** The wizard's layout route: a drawer over the Licenses page, for the user's own license only. */
+export const licenseUpdateWizardLayout = wizardLayout((user, params) => {
+  const subscriptionId = params.subscriptionId ?? "";
+  const { license } = requireOwnLicense(user, subscriptionId);
+  return { wizard: licenseUpdateWizard(subscriptionId), view: { licenseName: license.name } };
+}, "/licenses");
 
 export type SubscriptionRead = { subscription: Subscription; base: UpdateBase } | { error: string };
 
@@ -125,22 +124,17 @@ async function currentUpdate(
   subscriptionId: string,
   draft: LoadedDraft<UpdateDraft>,
 ) {
-  // Three independent provider reads: asked at once.
-  const [read, { payment, billingProfile }, couponError] = await Promise.all([
+  // Independent provider reads: asked at once.
+  const [read, checked] = await Promise.all([
     subscriptionOf(own.customerId, subscriptionId),
-    loadAccountBilling(user),
-    draft.data.couponId ? couponProblem(user, draft.data.couponId) : null,
+    checkedOrder(user, draft.data),
   ]);
-  const data = couponError ? { ...draft.data, couponId: null } : draft.data;
-  const ready = payment.status === "ready" ? payment : null;
-  const source =
-    ready?.sources.find((candidate) => candidate.id === data.paymentSourceId && isUsableSource(candidate)) ?? null;
+  const { data, payment: ready } = checked;
   const problems: StepIssue<UpdateStep>[] = [];
   if ("error" in read) problems.push({ step: "product", message: read.error });
   const moved = "base" in read ? baseMoved(data, read.base) : null;
   if (moved) problems.push({ step: "product", message: moved });
-  if (!source) problems.push({ step: "billing", message: NO_PAYMENT_METHOD });
-  if (ready && !ready.addressesValid) problems.push({ step: "billing", message: INVALID_ADDRESSES });
+  problems.push(...checked.problems);
   let estimate: Estimate | null = null;
   let estimateError: string | null = null;
   let input: UpdateInput | null = null;
@@ -148,7 +142,7 @@ async function currentUpdate(
   if ("subscription" in read && base) {
     const { subscription } = read;
     const change = changeOf(user, data, base, subscription);
-    // Shipping falls back to billing when it has no street line (spec 000 §4 "Update wizard").
+    // Shipping falls back to billing when it has no street line.
     const billingAddress = ready?.billingAddress ?? undefined;
     const shippingAddress = ready?.shippingAddress?.line1 ? ready.shippingAddress : billingAddress;
     const request: UpdateInput["request"] = {
@@ -176,18 +170,7 @@ async function currentUpdate(
       };
     }
   }
-  return {
-    data,
-    read,
-    couponError,
-    estimate,
-    estimateError,
-    problems,
-    input,
-    payment: ready,
-    billingProfile,
-    card: source?.card ?? null,
-  };
+  return { ...checked, read, estimate, estimateError, problems, input };
 }
 
 /** What the Review & Order step shows, and the confirmation's key (null while the update cannot be made). */
@@ -218,33 +201,17 @@ export async function updateReview(user: UserRecord, subscriptionId: string) {
       const id = withCycle(addon.id, update.data.cycle);
       return { id, name: addonNames.get(id) ?? id, quantity: addon.quantity };
     }),
-    couponId: update.data.couponId,
-    couponError: update.couponError,
-    estimate: update.estimate ? estimateView(update.estimate) : null,
-    estimateError: update.estimateError,
-    problems: update.problems.map((problem) => ({ ...problem, to: wizard.urlOf(problem.step) })),
-    orderKey: update.input && draft.id ? orderKey(licenseUpdate, draft.id, update.input.digest) : null,
-    billingProfile: update.billingProfile === "error" ? null : update.billingProfile,
-    billingAddress: addressForPage(update.payment?.billingAddress),
-    shippingAddress: addressForPage(update.payment?.shippingAddress),
-    card: update.card,
+    ...orderReviewOf(licenseUpdate, draft.id, update, wizard.urlOf),
   };
 }
 
 /** 'Update': the update the confirmation was for, made once; a second post finds the first. */
-export async function submitUpdate(user: UserRecord, subscriptionId: string, postedKey: string): Promise<Submission> {
-  const wizard = licenseUpdateWizard(subscriptionId);
-  const draft = wizard.read(user.id);
-  return submitOrder(licenseUpdate, {
+export function submitUpdate(user: UserRecord, subscriptionId: string, postedKey: string): Promise<Submission> {
+  return submitReviewedOrder(licenseUpdate, {
     ownerId: user.id,
-    draftId: draft.id,
+    wizard: licenseUpdateWizard(subscriptionId),
+    reviewStep: "review",
     postedKey,
-    missing: firstIncompleteBefore(UPDATE_STEPS, "review", draft.data.completed),
-    urlOf: wizard.urlOf,
-    price: async (): Promise<PricedOrder<UpdateInput, UpdateStep>> => {
-      const update = await currentUpdate(user, requireOwnLicense(user, subscriptionId), subscriptionId, draft);
-      if (update.couponError && draft.data.couponId) wizard.save(user.id, { couponId: null });
-      return update;
-    },
+    price: (draft) => currentUpdate(user, requireOwnLicense(user, subscriptionId), subscriptionId, draft),
   });
 }

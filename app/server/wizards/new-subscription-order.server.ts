@@ -1,34 +1,24 @@
-import { INVALID_ADDRESSES, isUsableSource, NO_PAYMENT_METHOD } from "~/domain/payment-step";
 import { isDistributor } from "~/domain/customers";
-import { estimateView } from "~/domain/estimate";
-import { SUBSCRIPTION_STEPS, type SubscriptionDraft, type SubscriptionStep } from "~/domain/new-subscription";
-import { firstIncompleteBefore, type StepIssue } from "~/domain/wizard";
-import { addressForPage, loadAccountBilling } from "../account-billing.server";
+import type { SubscriptionDraft, SubscriptionStep } from "~/domain/new-subscription";
+import type { StepIssue } from "~/domain/wizard";
 import { errorMessage, getBilling, ProviderError, type Estimate } from "../billing/index.server";
 import { newSubscriptionOrder, type OrderInput } from "../jobs/new-subscription.server";
 import type { UserRecord } from "../users.server";
-import { couponProblem } from "./coupons.server";
 import type { LoadedDraft } from "./kit.server";
 import { orderItems, subscriptionWizard } from "./new-subscription.server";
-import { ESTIMATE_FAILED, orderDigest, orderKey, submitOrder, type Submission } from "./orders.server";
+import { checkedOrder, orderReviewOf, submitReviewedOrder } from "./order-review.server";
+import { ESTIMATE_FAILED, orderDigest, type Submission } from "./orders.server";
 
 /**
- * The Order step (spec 000 §2 step 7) and the purchase: the draft's order as it stands now, checked
- * against what lies outside the draft (the card still on file, valid addresses, a coupon still valid),
- * priced, and digested for the confirmation. The loader and the purchase compute it the same way, so
+ * The Order step (the new-license wizard's seventh) and the purchase: the draft's order as it stands now,
+ * checked against what lies outside the draft (the card still on file, valid addresses, a coupon still
+ * valid), priced, and digested for the confirmation. The loader and the purchase compute it the same way, so
  * the purchase places exactly what the page showed, or refuses.
  */
 async function currentOrder(user: UserRecord, draft: LoadedDraft<SubscriptionDraft>) {
-  const { payment, billingProfile } = await loadAccountBilling(user);
-  const couponError = draft.data.couponId ? await couponProblem(user, draft.data.couponId) : null;
-  // A coupon that stopped being valid is left out of the order, and the page says why (spec 000 §4).
-  const data = couponError ? { ...draft.data, couponId: null } : draft.data;
-  const ready = payment.status === "ready" ? payment : null;
-  const source =
-    ready?.sources.find((candidate) => candidate.id === data.paymentSourceId && isUsableSource(candidate)) ?? null;
-  const problems: StepIssue<SubscriptionStep>[] = [];
-  if (!source || !user.billingCustomerId) problems.push({ step: "billing", message: NO_PAYMENT_METHOD });
-  if (ready && !ready.addressesValid) problems.push({ step: "billing", message: INVALID_ADDRESSES });
+  const checked = await checkedOrder(user, draft.data);
+  const { data, payment: ready } = checked;
+  const problems: StepIssue<SubscriptionStep>[] = [...checked.problems];
   const shippingAddress = ready ? (ready.shippingAddress ?? ready.billingAddress ?? undefined) : undefined;
   const request: OrderInput["request"] = {
     customerId: user.billingCustomerId ?? "",
@@ -63,17 +53,7 @@ async function currentOrder(user: UserRecord, draft: LoadedDraft<SubscriptionDra
           origin: data.origin,
         }
       : null;
-  return {
-    data,
-    couponError,
-    estimate,
-    estimateError,
-    problems,
-    input,
-    payment: ready,
-    billingProfile,
-    card: source?.card ?? null,
-  };
+  return { ...checked, estimate, estimateError, problems, input };
 }
 
 /** What the Order step shows, and the confirmation's key (null while the order cannot be placed). */
@@ -82,16 +62,7 @@ export async function orderReview(user: UserRecord) {
   const order = await currentOrder(user, draft);
   return {
     organization: order.data.organization,
-    couponId: order.data.couponId,
-    couponError: order.couponError,
-    estimate: order.estimate ? estimateView(order.estimate) : null,
-    estimateError: order.estimateError,
-    problems: order.problems.map((problem) => ({ ...problem, to: subscriptionWizard.urlOf(problem.step) })),
-    orderKey: order.input && draft.id ? orderKey(newSubscriptionOrder, draft.id, order.input.digest) : null,
-    billingProfile: order.billingProfile === "error" ? null : order.billingProfile,
-    billingAddress: addressForPage(order.payment?.billingAddress),
-    shippingAddress: addressForPage(order.payment?.shippingAddress),
-    card: order.card,
+    ...orderReviewOf(newSubscriptionOrder, draft.id, order, subscriptionWizard.urlOf),
   };
 }
 
@@ -99,19 +70,12 @@ export async function orderReview(user: UserRecord) {
  * Purchase: the order the confirmation was for, placed once; a second post of it, or any purchase after
  * an order of this draft may have charged, leads to that order's progress page instead.
  */
-export async function purchase(user: UserRecord, postedKey: string): Promise<Submission> {
-  const draft = subscriptionWizard.read(user.id);
-  return submitOrder(newSubscriptionOrder, {
+export function purchase(user: UserRecord, postedKey: string): Promise<Submission> {
+  return submitReviewedOrder(newSubscriptionOrder, {
     ownerId: user.id,
-    draftId: draft.id,
+    wizard: subscriptionWizard,
+    reviewStep: "order",
     postedKey,
-    missing: firstIncompleteBefore(SUBSCRIPTION_STEPS, "order", draft.data.completed),
-    urlOf: subscriptionWizard.urlOf,
-    price: async () => {
-      const order = await currentOrder(user, draft);
-      // A coupon that stopped being valid leaves the draft too, so the Order page says so once.
-      if (order.couponError && draft.data.couponId) subscriptionWizard.save(user.id, { couponId: null });
-      return order;
-    },
+    price: (draft) => currentOrder(user, draft),
   });
 }

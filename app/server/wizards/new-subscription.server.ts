@@ -9,19 +9,24 @@ import {
   SUBSCRIPTION_STEPS,
   type SubscriptionDraft,
 } from "~/domain/new-subscription";
+import { STEP_TITLES } from "~/domain/subscription-steps";
 import { hostingAddonId, idFor, offsiteAccessAddonId, planId } from "~/domain/subscription";
 import { errorMessage, getBilling, ProviderError, type Estimate } from "../billing/index.server";
 import type { UserRecord } from "../users.server";
-import { defineWizard } from "./kit.server";
+import { defineWizard, wizardLayout } from "./kit.server";
 import { ESTIMATE_FAILED } from "./orders.server";
 
 export const subscriptionWizard = defineWizard({
   draftName: () => "new-subscription",
   steps: SUBSCRIPTION_STEPS,
+  stepTitles: STEP_TITLES,
   basePath: () => SUBSCRIBE_PATH,
   schema: subscriptionDraftSchema,
   check: checkSubscriptionDraft,
 }).at({});
+
+/** The wizard's layout route: a drawer over the Store; Close goes back to it. */
+export const subscriptionWizardLayout = wizardLayout(() => ({ wizard: subscriptionWizard, view: {} }), "/store");
 
 /**
  * The plan step's cycle buttons (intent "cycle-monthly" or "cycle-yearly"): the draft's new cycle with whatever
@@ -39,12 +44,12 @@ const quantities = (byListId: Record<string, number>, reseller: boolean) =>
     .filter(([, quantity]) => quantity > 0)
     .map(([id, quantity]) => ({ id: idFor(id, reseller), quantity }));
 
-/** The order the draft describes, in the billing port's terms (spec 000 §7 estimate and create calls). */
+/** The order the draft describes, in the billing port's terms (for its estimate and its creation). */
 export function orderItems(draft: SubscriptionDraft, reseller: boolean) {
   return {
     planId: planId(draft.tier, draft.cycle, reseller),
     planQuantity: draft.users,
-    // The hosting add-on, and offsite access when chosen, each with quantity 1 (spec 000 §9).
+    // The hosting add-on, and offsite access when chosen, each with quantity 1.
     addons: [
       { id: hostingAddonId(draft.hosting, draft.cycle, reseller), quantity: 1 },
       ...(draft.offsiteAccess ? [{ id: offsiteAccessAddonId(draft.cycle, reseller), quantity: 1 }] : []),
@@ -72,7 +77,7 @@ export function estimateDraft(
   });
 }
 
-/** An estimate for a page, or the message to show in its place (spec 000 §8 "Estimate fails"). */
+/** An estimate for a page, or the message to show in its place. */
 export async function estimateForPage(estimate: () => Promise<Estimate>) {
   try {
     return { estimate: estimateView(await estimate()), estimateError: null };

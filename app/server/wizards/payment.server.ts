@@ -9,7 +9,7 @@ interface PaymentWizard<Step extends string> {
   complete(ownerId: string, step: Step, changes: { paymentSourceId: string }): Response;
 }
 
-/** The shared payment step (spec 000 §4 "Payment step") in a wizard: the card chosen earlier stays chosen while on file. */
+/** The shared payment step in a wizard: the card chosen earlier stays chosen while on file. */
 export async function wizardPaymentStep<Step extends string>(
   user: UserRecord,
   wizard: PaymentWizard<Step>,

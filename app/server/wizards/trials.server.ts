@@ -6,6 +6,7 @@ import {
   trialDraftSchema,
   trialPath,
   TRIAL_HUB_TYPES,
+  TRIAL_STEP_TITLES,
   TRIAL_STEPS_BY_TYPE,
   trialStepUrl,
   type TrialDraft,
@@ -19,7 +20,7 @@ import { findJobByKey, findOwnedJob } from "../jobs/runner.server";
 import { TRIAL_JOBS, TRIAL_STAGES, type CloudTrialInput, type OnPremiseTrialInput } from "../jobs/trial.server";
 import { hasPendingTrial, mayStartTrial, quoteTrialHardware } from "../trials.server";
 import type { UserRecord } from "../users.server";
-import { defineWizard, type LoadedDraft } from "./kit.server";
+import { defineWizard, wizardLayout, type LoadedDraft } from "./kit.server";
 import { orderKey, placeOnce, requestDigest } from "./orders.server";
 
 /** The two trial wizards on the kit (decision 043): one draft each, the same rules with their own steps. */
@@ -27,6 +28,7 @@ const definition = (hubType: TrialHubType) =>
   defineWizard({
     draftName: () => `${hubType}-trial`,
     steps: TRIAL_STEPS_BY_TYPE[hubType],
+    stepTitles: TRIAL_STEP_TITLES,
     basePath: () => trialPath(hubType),
     schema: trialDraftSchema,
     check: (data: TrialDraft) => checkTrialDraft(hubType, data, isoDay(new Date())),
@@ -47,6 +49,12 @@ export function trialWizardFor(
   if (!mayStartTrial(user)) throw redirect("/trial");
   return { hubType, wizard: TRIAL_WIZARDS[hubType] };
 }
+
+/** The wizards' layout route: a modal for users who may start a trial; Close goes back to the trial chooser. */
+export const trialWizardLayout = wizardLayout((user, params) => {
+  const { hubType, wizard } = trialWizardFor(user, params.hubType);
+  return { wizard, view: { hubType } };
+}, "/trial");
 
 /** The trial the draft describes, with its digest and the job's input; null while a step is missing. */
 async function currentTrial(user: UserRecord, hubType: TrialHubType, draft: LoadedDraft<TrialDraft>) {
@@ -93,17 +101,27 @@ export async function trialOrder(user: UserRecord, hubType: TrialHubType, draft:
   return { quote, key: current && draft.id ? orderKey(TRIAL_JOBS[hubType], draft.id, current.digest) : null };
 }
 
+/** Whether a job is a trial, of either kind. */
+const isTrialJob = (job: { kind: string }) => TRIAL_HUB_TYPES.some((type) => TRIAL_JOBS[type].name === job.kind);
+
 /**
- * 'Build My Trial': the trial of the confirmed draft, once. A double submit finds the first job; a trial
- * that has taken its license is never replaced; a second trial is not queued beside one still running.
+ * 'Build My Trial' on the URL's wizard: the trial of the confirmed draft, once. A repeated post of the same
+ * confirmation (a double click, a refresh) answers with the trial it started, before anything else is
+ * checked: by then that trial may have taken the user's one trial and cleared the draft. A trial that has
+ * taken its license is never replaced, and a second trial is not queued beside one still running.
  */
-export async function buildTrial(user: UserRecord, hubType: TrialHubType, postedKey: string) {
-  const draft = TRIAL_WIZARDS[hubType].read(user.id);
+export async function buildTrial(user: UserRecord, hubTypeParam: string | undefined, postedKey: string) {
+  const repeated = postedKey ? findJobByKey(user.id, postedKey) : null;
+  if (repeated && isTrialJob(repeated)) return { placed: repeated };
+  const { hubType, wizard } = trialStepOf(user, { hubType: hubTypeParam }, "order");
+  const draft = wizard.load(user.id, "order");
   const kind = TRIAL_JOBS[hubType];
   const current = await currentTrial(user, hubType, draft);
   const isNew = current && draft.id && postedKey === orderKey(kind, draft.id, current.digest);
-  // A distributor may run trials side by side; a regular customer's one trial may already be on its way.
-  if (isNew && !findJobByKey(user.id, postedKey) && !isDistributor(user) && hasPendingTrial(user.id))
+  // A distributor may run trials side by side; a regular customer's one trial may already be on its way. The
+  // pending trial is looked for before this confirmation's own job: one placed meanwhile (another process
+  // answering the first of two posts) is then found by its key, not taken for another trial.
+  if (isNew && !isDistributor(user) && hasPendingTrial(user.id) && !findJobByKey(user.id, postedKey))
     return { usedUp: true as const };
   return placeOnce(kind, { ownerId: user.id, draftId: draft.id, postedKey, current });
 }

@@ -38,7 +38,7 @@ function SubmitButton({ formId, label, busyLabel }: { formId: string; label: str
   );
 }
 
-/** Name, company and phone of the signed-in user (spec 000 §3 "Profile form"). */
+/** Name, company and phone of the signed-in user. */
 export function ProfileForm({ defaults, dialCodes }: { defaults: ProfileDefaults; dialCodes: SelectOption[] }) {
   return (
     <Card withBorder padding="lg" radius="md" aria-labelledby="profile-title">

@@ -16,7 +16,7 @@ export interface SessionView {
 const when = (iso: string) =>
   new Date(iso).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
 
-/** Where the account is signed in, with "Sign out everywhere else" (issue 9 §3). */
+/** Where the account is signed in, with "Sign out everywhere else". */
 export function SessionsCard({ sessions }: { sessions: SessionView[] }) {
   const others = sessions.filter((session) => !session.current).length;
   return (

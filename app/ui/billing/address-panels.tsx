@@ -31,7 +31,7 @@ export function AddressLines({ address }: { address: AddressView }) {
 }
 
 /**
- * The Billing Address and Shipping Address panels (spec 000 §2 "Billing step"). The billing address is
+ * The Billing Address and Shipping Address panels. The billing address is
  * changed in the billing profile drawer (`profileTo`), the shipping address in its own (`shippingTo`).
  */
 export function AddressPanels({

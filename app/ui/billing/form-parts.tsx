@@ -12,7 +12,7 @@ import { Checkbox } from "../inputs";
 /** Field ids carry the form's id: the drawers sit on /account beside the profile form, whose names overlap. */
 export const fieldId = (formId: string, name: string) => `${formId}-${name}`;
 
-/** The provider's refusal of the whole form (spec 000 §8 message), from the drawer's action. */
+/** The provider's refusal of the whole form, from the drawer's action. */
 export function FormFailureAlert() {
   const failure = useActionData<FormFailure>();
   if (!failure?.formError) return null;
@@ -87,8 +87,7 @@ export function ContactFields({
 }
 
 /**
- * Street, town, state, zip and country. The card form names them address_line1 and so on (spec 000 §3
- * payment form), the billing and shipping forms line1 and so on: `prefix` says which.
+ * Street, town, state, zip and country. The card form names them address_line1 and so on, the billing and shipping forms line1 and so on: `prefix` says which.
  */
 export function AddressFields({
   formId,

@@ -8,7 +8,7 @@ import { ACCESSIBLE_GREEN } from "../theme";
 import { SectionCard } from "./section-card";
 import type { PaymentSourceView } from "~/domain/billing-views";
 
-/** The brands with a logo in public/card-brands (spec 000 §3 "Payment source"), by their display name. */
+/** The brands with a logo in public/card-brands, by their display name. */
 export const CARD_BRANDS: Record<string, string> = {
   american_express: "American Express",
   cirrus: "Cirrus",
@@ -23,7 +23,7 @@ export const CARD_BRANDS: Record<string, string> = {
 
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 
-/** 'Mon YYYY', months in three letters (spec 000 §2 "Billing step"). */
+/** 'Mon YYYY', months in three letters. */
 export const formatExpiry = (month: number, year: number) => `${MONTHS[month - 1] ?? month} ${year}`;
 
 export const capitalise = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);

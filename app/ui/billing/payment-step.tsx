@@ -1,5 +1,5 @@
 /**
- * The payment step of the purchase, update and trial wizards (spec 000 §2 "Billing step", §4 "Payment step").
+ * The payment step of the purchase, update and trial wizards.
  *
  * Server (app/server/account-billing.server.ts):
  *   loadPaymentStep(user): Promise<PaymentStepData>   what the step shows; { status: "error" } when the
@@ -26,8 +26,8 @@
  * reads the new card or address.
  *
  * The trials' mode: `withAddresses={false}` leaves out the address panels and their rule (a trial has its
- * own shipping address step), and `newCard` is shown in place of the cards table while there is no card
- * (spec 001 §2 "Payment"); its route's action adds the card and goes on.
+ * own shipping address step), and `newCard` is shown in place of the cards table while there is no card:
+ * its route's action adds the card and goes on.
  */
 import { Text } from "~/ui/typography";
 import { Form } from "@remix-run/react";

@@ -2,7 +2,7 @@ import { SimpleGrid } from "~/ui/layout";
 import { TextField } from "../fields";
 
 /**
- * A cloud Hub's administrator (spec 001 §5 "Administrator"), in the Hub wizard and the cloud trial. The
+ * A cloud Hub's administrator, in the Hub wizard and the cloud trial. The
  * password is never sent back to the page: once kept (sealed), the step asks for it again.
  */
 export function HubAdministratorFields({ passwordKept }: { passwordKept: boolean }) {

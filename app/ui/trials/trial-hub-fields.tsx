@@ -5,7 +5,7 @@ import { SimpleGrid } from "~/ui/layout";
 import { TextField } from "../fields";
 
 /**
- * The trial's Hub fields (spec 001 §2 "Hub Instance", "License"): users, employees and duration, and the
+ * The trial's Hub fields: users, employees and duration, and the
  * start date as a hidden field (today unless the draft has a later one). Bounded on the server too.
  */
 export function TrialHubFields() {

@@ -5,7 +5,7 @@ import { Group } from "~/ui/layout";
 import { TextInput } from "../inputs";
 
 /**
- * The coupon box of every order page (spec 000 §4 "Coupon"): 'I have a coupon:' with Apply and Remove.
+ * The coupon box of every order page: 'I have a coupon:' with Apply and Remove.
  * Apply is disabled while a coupon is set; a refused code is removed and the input cleared, with the
  * reason next to the field. The page's action handles the intents apply-coupon and remove-coupon.
  */

@@ -6,7 +6,8 @@ import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import type { JobStatusName, ProgressStage, ProgressState } from "~/domain/jobs";
 import { Button, LinkButton } from "~/ui/button";
 import type { ThemeColor } from "~/ui/plain-parts";
-import { Alert, Group } from "~/ui/layout";
+import { Alert, Group, Stack } from "~/ui/layout";
+import { RouteModal } from "../route-dialogs";
 import { ACCESSIBLE_GREEN } from "../theme";
 
 /** A durable job's stages as a vertical list the user can follow (the progress modals of the spec). */
@@ -64,6 +65,29 @@ function useFollowWhileRunning(running: boolean) {
 export const CHECKING_OUTCOME =
   "We could not confirm whether your payment went through. Before anything is charged again we ask the billing provider what happened; this page follows it.";
 
+/** A job's progress as its page's loader gives it (app/server/jobs/progress.server). */
+export interface JobProgressView {
+  status: JobStatusName;
+  error: { title: string; message: string } | null;
+  stages: ProgressStage[];
+  /** Not finished yet: the page follows it. */
+  running: boolean;
+  canEdit: boolean;
+}
+
+interface JobProgressPanelProps {
+  view: JobProgressView;
+  label: string;
+  runningText: string;
+  editTo: string;
+  editLabel: string;
+  success: ReactNode;
+  /** What an unknown outcome says while it is asked about (the order's payment by default). */
+  checking?: { title: string; text: string };
+  /** 'Try again' opens only this many seconds from now (the server refuses it before, too). */
+  retryInSeconds?: number;
+}
+
 /**
  * The body of every job's progress page: the stages, and by status what the customer reads and can do.
  * A job that stopped is retried as the same job ("Try again", posting intent=retry to the page); only one
@@ -78,25 +102,9 @@ export function JobProgressPanel({
   success,
   checking = { title: "Checking your payment", text: CHECKING_OUTCOME },
   retryInSeconds = 0,
-}: {
-  view: {
-    status: JobStatusName;
-    error: { title: string; message: string } | null;
-    stages: ProgressStage[];
-    canEdit: boolean;
-  };
-  label: string;
-  runningText: string;
-  editTo: string;
-  editLabel: string;
-  success: ReactNode;
-  /** What an unknown outcome says while it is asked about (the order's payment by default). */
-  checking?: { title: string; text: string };
-  /** 'Try again' opens only this many seconds from now (the server refuses it before, too). */
-  retryInSeconds?: number;
-}) {
-  const running = view.status === "queued" || view.status === "running";
-  const following = running || view.status === "needs_attention";
+}: JobProgressPanelProps) {
+  const following = view.running;
+  const running = following && view.status !== "needs_attention";
   useFollowWhileRunning(following);
   useReloadAfter(retryInSeconds);
   return (
@@ -150,5 +158,35 @@ export function JobProgressPanel({
         </Text>
       ) : null}
     </>
+  );
+}
+
+/**
+ * Every job's progress page: a modal with the panel, which has no close while the job runs (closing would
+ * look like cancelling, which it is not), and whatever the page shows above or below the progress.
+ */
+export function JobProgressPage({
+  title,
+  closeTo,
+  size,
+  above,
+  below,
+  ...panel
+}: JobProgressPanelProps & {
+  title: string;
+  /** Where closing the finished page goes. */
+  closeTo: string;
+  size?: number;
+  above?: ReactNode;
+  below?: ReactNode;
+}) {
+  return (
+    <RouteModal title={title} closeTo={panel.view.running ? undefined : closeTo} size={size}>
+      <Stack gap="md">
+        {above}
+        <JobProgressPanel {...panel} />
+        {below}
+      </Stack>
+    </RouteModal>
   );
 }

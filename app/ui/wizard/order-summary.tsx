@@ -89,7 +89,7 @@ export function OrderSummary({
   );
 }
 
-/** The estimate, or the reason it could not be made (spec 000 §8 "Estimate fails") in its place. */
+/** The estimate, or the reason it could not be made in its place. */
 export function EstimateOrError({
   estimate,
   error,
@@ -99,7 +99,7 @@ export function EstimateOrError({
   estimate: EstimateView | null;
   error: string | null;
   caption: string;
-  /** Say that credits are applied even when this invoice uses none (the update's Review, spec 000 §2). */
+  /** Say that credits are applied even when this invoice uses none (the update's Review always says it). */
   noteCredits?: boolean;
 }) {
   return estimate ? (

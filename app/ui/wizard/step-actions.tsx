@@ -4,7 +4,7 @@ import { Group, Stack } from "~/ui/layout";
 
 /**
  * Previous and Next of a wizard step. Next is a submit of the step's form; when it cannot go on, it is
- * disabled and the reason is visible text (DESIGN §3), so the hint exists without hover or JavaScript.
+ * disabled and the reason is visible text, so the hint exists without hover or JavaScript.
  */
 export function StepActions({
   previousTo,

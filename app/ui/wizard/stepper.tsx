@@ -10,8 +10,8 @@ export interface StepLink {
 }
 
 /**
- * The wizard's steps in order. Done steps are links (DESIGN §3: earlier titles can be revisited, with or
- * without JavaScript); the current one is marked for screen readers; later ones are plain text.
+ * The wizard's steps in order. Done steps are links (earlier steps can be revisited, with or without
+ * JavaScript); the current one is marked for screen readers; later ones are plain text.
  */
 export function WizardStepper({
   steps,

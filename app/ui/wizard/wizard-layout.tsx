@@ -10,7 +10,7 @@ import { WizardStepper, type StepLink } from "./stepper";
  * The chrome of every wizard (one layout route per wizard renders it): a drawer over the page with a
  * Close that clears the draft, the stepper (links only to the steps that can be reached), the notices of
  * the current step (why it has to be done again), and the step's own route below. With `modalSize` it is
- * a modal of that width instead (the trials, spec 001 §2), which the mask does not close.
+ * a modal of that width instead (the trials), which the mask does not close.
  */
 export function WizardLayout({
   title,

@@ -1,7 +1,7 @@
 import { and, asc, eq, gte, sql } from "drizzle-orm";
 import { addPeriod, COUPON_MESSAGES } from "~/domain/pricing";
-import { attachedCard, gatewayCustomerFor, spendToken } from "~/server/cards/local/vault.server";
-import { INVALID_CUSTOMER_ID, parseGatewayReference } from "~/server/cards/port.server";
+import { INVALID_CUSTOMER_ID, parseGatewayReference } from "~/server/providers/card-gateway.server";
+import { attachedCard, gatewayCustomerFor, spendToken } from "~/server/providers/card-vault.server";
 import { newId, once, wholeSeconds, type EmbeddedStore } from "~/server/providers/embedded.server";
 import {
   billingCustomers,

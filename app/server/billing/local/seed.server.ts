@@ -1,5 +1,5 @@
 import { addPeriod } from "~/domain/pricing";
-import { gatewayCustomerFor } from "~/server/cards/local/vault.server";
+import { gatewayCustomerFor } from "~/server/providers/card-vault.server";
 import { env } from "~/server/env.server";
 import { wholeSeconds, type EmbeddedStore } from "~/server/providers/embedded.server";
 import { billingCustomers, billingPaymentSources, billingSubscriptions } from "~db/schema";

@@ -2,7 +2,7 @@ import { once, wholeSeconds, type EmbeddedStore } from "~/server/providers/embed
 import { CardError } from "../errors.server";
 import { CARD_FIELDS, type CardHolder, type CardProvider } from "../port.server";
 import { checkCard } from "./test-cards.server";
-import { attachPaymentMethod, paymentMethodFromToken, storeToken } from "./vault.server";
+import { attachPaymentMethod, paymentMethodFromToken, storeToken } from "~/server/providers/card-vault.server";
 
 const field = (form: FormData, name: string) => {
   const value = form.get(name);

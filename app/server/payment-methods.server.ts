@@ -1,13 +1,6 @@
-import {
-  getCards,
-  INVALID_CUSTOMER_ID,
-  parseGatewayReference,
-  type CardHolder,
-  type CardProvider,
-} from "~/server/cards/index.server";
-import { notFound, refused } from "./errors.server";
-import { getBilling } from "./index.server";
-import type { BillingProvider, PaymentSource } from "./port.server";
+import { getBilling, notFound, refused, type BillingProvider, type PaymentSource } from "./billing/index.server";
+import { getCards, type CardHolder, type CardProvider } from "./cards/index.server";
+import { INVALID_CUSTOMER_ID, parseGatewayReference } from "./providers/card-gateway.server";
 
 /** A posted card form: the card part (fields or a browser token), the holder, and set_as_primary. */
 export interface CardForm {
@@ -24,13 +17,13 @@ interface Providers {
 const configured = (): Providers => ({ billing: getBilling(), cards: getCards() });
 
 /**
- * Card idempotency keys are namespaced by the customer (issue 9 §9): a key copied from another customer's
+ * Card idempotency keys are namespaced by the customer: a key copied from another customer's
  * form can never replay or collide with that customer's request at the provider.
  */
 const keyFor = (customerId: string, idempotencyKey: string, step: string) => `${customerId}:${idempotencyKey}:${step}`;
 
 /**
- * Adding a card (spec 000 §4): a one-time token from the card provider, then a payment source from it.
+ * Adding a card: a one-time token from the card provider, then a payment source from it.
  * The key is per form submission, so a double submit adds one card.
  */
 export async function addCard(
@@ -47,7 +40,7 @@ export async function addCard(
 }
 
 /**
- * Replacing a card (spec 000 §4): token, payment method, attached to the gateway customer that holds the
+ * Replacing a card: token, payment method, attached to the gateway customer that holds the
  * old card, a new payment source from it, and the old one removed from billing. The new card is added
  * before the old one goes, so a failure part-way never leaves the customer without a card; each step has
  * its own key, so repeating a call that failed part-way finishes it without a second card.

@@ -1,7 +1,7 @@
 import { and, eq, isNull } from "drizzle-orm";
 import { cardTokens } from "~db/schema";
-import { newId, type EmbeddedStore } from "~/server/providers/embedded.server";
-import type { PaymentCard } from "../port.server";
+import type { PaymentCard } from "./card-gateway.server";
+import { newId, type EmbeddedStore } from "./embedded.server";
 
 /**
  * The embedded card gateway's vault, shared by the test tokenizer (which fills it) and the embedded

@@ -1,10 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { count } from "drizzle-orm";
 import type { BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
-import { seedBillingDemo } from "~/server/billing/local/seed.server";
-import { licenseRow } from "~/server/license-files.server";
-import { hashPasswordSync } from "~/server/passwords.server";
-import * as schema from "./schema";
+import * as schema from "~db/schema";
+import { seedBillingDemo } from "./billing/local/seed.server";
+import { cloudHubUrl, seedHubDemo } from "./hubs/simulator/seed.server";
+import { licenseRow } from "./license-files.server";
+import { hashPasswordSync } from "./passwords.server";
 
 /** Every demo account signs in with this password; the README lists the accounts. */
 export const DEMO_PASSWORD = "GateKeeper-demo-1";
@@ -12,9 +13,24 @@ export const DEMO_ACCOUNTS = ["customer@example.com", "distributor@example.com",
 
 const DAY = 24 * 60 * 60 * 1000;
 
+/** The demo customer's cloud Hub, listed on /hubs and known to the Hub service at its address. */
+const CLOUD_HUB = {
+  subdomain: "northwind-west",
+  administrator: {
+    userName: "dana.whitfield",
+    firstName: "Dana",
+    lastName: "Whitfield",
+    email: "customer@example.com",
+    phoneNumber: "+1 415 555 0134",
+    password: DEMO_PASSWORD,
+  },
+};
+
 /**
- * Demo accounts, licenses and Hub installations, created only on an empty database so that a
- * restart never duplicates or overwrites what a user changed.
+ * Demo accounts, licenses and Hub installations, created only on an empty database so that a restart never
+ * duplicates or overwrites what a user changed (db.server runs it when SEED_DEMO is set). The embedded billing
+ * engine and Hub service get the same demo customer's subscription, card and cloud Hub, so that what the
+ * portal shows is what its providers know.
  */
 export function seedDemo(db: BetterSQLite3Database<typeof schema>, now = new Date()): boolean {
   const [{ users }] = db.select({ users: count() }).from(schema.users).all();
@@ -106,7 +122,7 @@ export function seedDemo(db: BetterSQLite3Database<typeof schema>, now = new Dat
           id: cloudHubId,
           ownerId: customerId,
           type: "cloud",
-          url: "https://northwind-west.hub.gatekeeper.local",
+          url: cloudHubUrl(CLOUD_HUB.subdomain),
           lastSeen: new Date(now.getTime() - 2 * 60 * 60 * 1000),
           version: "4.12.0",
           computers: 14,
@@ -150,6 +166,22 @@ export function seedDemo(db: BetterSQLite3Database<typeof schema>, now = new Dat
       ])
       .run();
     seedBillingDemo(tx, now);
+    seedHubDemo(tx, [
+      {
+        ...CLOUD_HUB,
+        customerId,
+        license: {
+          licenseId: cloudInUse.externalLicenseId,
+          licenseCode: cloudInUse.licenseCode ?? "",
+          name: cloudInUse.name,
+          nodes: cloudInUse.nodes,
+          planType: cloudInUse.planType,
+          validFrom: cloudInUse.validFrom,
+          validTo: cloudInUse.validTo,
+        },
+        createdAt: new Date(now.getTime() - 200 * DAY),
+      },
+    ]);
   });
   return true;
 }

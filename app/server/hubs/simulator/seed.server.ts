@@ -1,0 +1,73 @@
+import { createHash, randomBytes } from "node:crypto";
+import { env } from "~/server/env.server";
+import { hashPasswordSync } from "~/server/passwords.server";
+import { wholeSeconds, type EmbeddedStore } from "~/server/providers/embedded.server";
+import { hubAdmins, hubLicenses, hubTenants } from "~db/schema";
+import { HUB_REGIONS, type HubAdministrator, type HubLicense } from "../port.server";
+
+/** A cloud Hub's address on the configured Hub host, as the Hub service gives it. */
+export const cloudHubUrl = (subdomain: string, host = env.HUB_HOST) => `https://${subdomain}.${host}`;
+
+/** A demo cloud Hub as the Hub service knows it: its tenant, its administrator and the license on it. */
+export interface DemoCloudHub {
+  /** The portal user it was made for (the service's customer). */
+  customerId: string;
+  subdomain: string;
+  administrator: HubAdministrator;
+  license: Omit<HubLicense, "hubId">;
+  /** When it was made. */
+  createdAt: Date;
+}
+
+/**
+ * The demo's cloud Hubs in the embedded Hub service, so that the service knows what the Hubs page lists: their
+ * subdomains are taken (a second Hub cannot be deployed at the same address), their administrators can be
+ * signed in with 'Go to Hub', and their licenses are in use. With the real Hub service there is nothing to
+ * seed here.
+ */
+export function seedHubDemo(store: EmbeddedStore, hubs: DemoCloudHub[], provider = env.HUB_PROVIDER): void {
+  if (provider !== "local") return;
+  for (const hub of hubs) {
+    const id = `hub_demo_${hub.subdomain}`;
+    const since = wholeSeconds(hub.createdAt);
+    store
+      .insert(hubTenants)
+      .values({
+        id,
+        customerId: hub.customerId,
+        subdomain: hub.subdomain,
+        url: cloudHubUrl(hub.subdomain),
+        region: HUB_REGIONS.US,
+        readyAt: since,
+        runningAt: since,
+        addedAt: since,
+        registeredAt: since,
+        createdAt: since,
+      })
+      .run();
+    const { password, ...administrator } = hub.administrator;
+    store
+      .insert(hubAdmins)
+      .values({
+        hubId: id,
+        ...administrator,
+        passwordHash: hashPasswordSync(password),
+        // No session was handed out for the demo: a hash of nothing anyone holds.
+        tokenHash: createHash("sha256").update(randomBytes(32)).digest("base64url"),
+        createdAt: since,
+      })
+      .run();
+    const license = hub.license;
+    store
+      .insert(hubLicenses)
+      .values({
+        hubId: id,
+        customerId: hub.customerId,
+        ...license,
+        validFrom: wholeSeconds(license.validFrom),
+        validTo: wholeSeconds(license.validTo),
+        uploadedAt: since,
+      })
+      .run();
+  }
+}

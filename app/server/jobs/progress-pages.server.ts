@@ -1,0 +1,69 @@
+import { orderNextStep } from "~/domain/subscription";
+import { updateStepUrl } from "~/domain/license-update";
+import { trialRun } from "../wizards/trials.server";
+import { cloudHubDeployment, DEPLOYMENT_STAGES } from "./cloud-hub.server";
+import { recordedHubOf, retryWhenOpen, secondsUntilRetry } from "./hub-provisioning.server";
+import { licenseUpdate } from "./license-update.server";
+import { newSubscriptionOrder } from "./new-subscription.server";
+import { jobProgressRoute, ofKind } from "./progress.server";
+import { trialOutcome } from "./trial.server";
+
+/** The four progress pages: a placed order, an update, a cloud Hub deployment and a trial. */
+
+/** A new recurring license: the product specification's 'Create Recurring License', then Finish. */
+export const orderProgress = jobProgressRoute({
+  open: ofKind(newSubscriptionOrder, [
+    { title: "Create Recurring License", steps: ["create-subscription", "create-license"] },
+    { title: "Finish", steps: ["clear-draft"] },
+  ]),
+  details(job) {
+    const input = newSubscriptionOrder.input.safeParse(job.input);
+    const license = (job.result?.["create-license"] as { licenseId?: string } | undefined)?.licenseId;
+    // From the Hubs page, the deployment wizard opens with the new license chosen.
+    const deployTo =
+      license && input.success && input.data.origin === "cloud-hubs"
+        ? `/hubs/new/url?license=${encodeURIComponent(license)}`
+        : "/hubs/new/url";
+    return { next: input.success ? orderNextStep(input.data) : ("download-license" as const), deployTo };
+  },
+});
+
+/** An update of a recurring license: 'Update Recurring License', then Finish. */
+export const updateProgress = jobProgressRoute({
+  open: ofKind(licenseUpdate, [
+    { title: "Update Recurring License", steps: ["override-billing-profile", "update-subscription", "update-license"] },
+    { title: "Finish", steps: ["clear-draft"] },
+  ]),
+  details(job) {
+    const input = licenseUpdate.input.parse(job.input);
+    return { licenseName: input.licenseName, reviewUrl: updateStepUrl(input.request.subscriptionId, "review") };
+  },
+});
+
+/** A cloud Hub deployment. Its Hub steps open 'Try again' only after a wait (decision 096). */
+export const deploymentProgress = jobProgressRoute({
+  open: ofKind(cloudHubDeployment, DEPLOYMENT_STAGES),
+  details: (job) => ({
+    hub: recordedHubOf(job.result),
+    failedAtCreation: job.error?.step === "create-tenant",
+    retryInSeconds: secondsUntilRetry(job),
+  }),
+  retry: retryWhenOpen,
+});
+
+/** A trial of either kind; the cloud trial's Hub steps wait before 'Try again' as a deployment's do. */
+export const trialProgress = jobProgressRoute({
+  open: trialRun,
+  details(job, { hubType }) {
+    const { hub, licenseId, hardware } = trialOutcome(job);
+    return {
+      hubType,
+      hub,
+      licenseId,
+      hardwareFailed: hardware?.status === "failed",
+      hardwareOrdered: hardware?.status === "invoiced",
+      retryInSeconds: secondsUntilRetry(job),
+    };
+  },
+  retry: retryWhenOpen,
+});

@@ -1,0 +1,113 @@
+import { INVALID_ADDRESSES, isUsableSource, NO_PAYMENT_METHOD } from "~/domain/payment-step";
+import { estimateView } from "~/domain/estimate";
+import { firstIncompleteBefore, type StepIssue } from "~/domain/wizard";
+import { addressForPage, loadAccountBilling } from "../account-billing.server";
+import type { JobKind } from "../jobs/runner.server";
+import type { UserRecord } from "../users.server";
+import { couponProblem } from "./coupons.server";
+import type { LoadedDraft } from "./kit.server";
+import { orderKey, submitOrder, type PricedOrder, type Submission } from "./orders.server";
+
+/**
+ * What the two order reviews share (the new license's Order step and the update's Review & Order): the
+ * payment and coupon checks of the order as it stands, what the page shows of it, and the confirmation's
+ * submission. Each wizard prices its own order between the checks and the page.
+ */
+
+/** The wizard an order review belongs to: a draft with a coupon and a billing step. */
+interface OrderWizard<Step extends string, Data extends { couponId: string | null; completed: Step[] }> {
+  steps: readonly Step[];
+  read(ownerId: string): LoadedDraft<Data>;
+  save(ownerId: string, changes: { couponId: null }): unknown;
+  urlOf(step: Step): string;
+}
+
+/**
+ * The checks of an order outside its draft: the card still on file and usable, valid addresses, the coupon
+ * still valid. A coupon that stopped being valid is left out of the order (`data`), and the page says why.
+ */
+export async function checkedOrder<Data extends { couponId: string | null; paymentSourceId: string | null }>(
+  user: UserRecord,
+  draft: Data,
+) {
+  const [{ payment, billingProfile }, couponError] = await Promise.all([
+    loadAccountBilling(user),
+    draft.couponId ? couponProblem(user, draft.couponId) : null,
+  ]);
+  const data = couponError ? { ...draft, couponId: null } : draft;
+  const ready = payment.status === "ready" ? payment : null;
+  const source =
+    ready?.sources.find((candidate) => candidate.id === data.paymentSourceId && isUsableSource(candidate)) ?? null;
+  const problems: StepIssue<"billing">[] = [];
+  // No card to charge: none usable on file, or no billing customer to hold one.
+  if (!source || !user.billingCustomerId) problems.push({ step: "billing", message: NO_PAYMENT_METHOD });
+  if (ready && !ready.addressesValid) problems.push({ step: "billing", message: INVALID_ADDRESSES });
+  return { data, couponError, payment: ready, source, card: source?.card ?? null, billingProfile, problems };
+}
+
+type CheckedOrder = Awaited<ReturnType<typeof checkedOrder>>;
+
+/** An order as its wizard priced it, with the checks it went through. */
+type ReviewedOrder<Input, Step extends string> = PricedOrder<Input, Step> &
+  Pick<CheckedOrder, "couponError" | "payment" | "billingProfile" | "card"> & { data: { couponId: string | null } };
+
+/** What an order review page shows of the order, and the confirmation's key (null while it cannot be placed). */
+export function orderReviewOf<Input extends { digest: string }, Step extends string>(
+  kind: JobKind<Input & Record<string, unknown>>,
+  draftId: string | null,
+  order: ReviewedOrder<Input, Step>,
+  urlOf: (step: Step) => string,
+) {
+  return {
+    couponId: order.data.couponId,
+    couponError: order.couponError,
+    estimate: order.estimate ? estimateView(order.estimate) : null,
+    estimateError: order.estimateError,
+    problems: order.problems.map((problem) => ({ ...problem, to: urlOf(problem.step) })),
+    orderKey: order.input && draftId ? orderKey(kind, draftId, order.input.digest) : null,
+    billingProfile: order.billingProfile === "error" ? null : order.billingProfile,
+    billingAddress: addressForPage(order.payment?.billingAddress),
+    shippingAddress: addressForPage(order.payment?.shippingAddress),
+    card: order.card,
+  };
+}
+
+/**
+ * The confirmation of a review posted (Purchase, Update): the order placed once, or where to go, or why not.
+ * A coupon found no longer valid leaves the draft too, so the page says so once.
+ */
+export function submitReviewedOrder<
+  Input extends { digest: string } & Record<string, unknown>,
+  Step extends string,
+  Data extends { couponId: string | null; completed: Step[] },
+>(
+  kind: JobKind<Input>,
+  {
+    ownerId,
+    wizard,
+    reviewStep,
+    postedKey,
+    price,
+  }: {
+    ownerId: string;
+    wizard: OrderWizard<Step, Data>;
+    /** The step the review is: the steps before it must be done. */
+    reviewStep: Step;
+    postedKey: string;
+    price: (draft: LoadedDraft<Data>) => Promise<PricedOrder<Input, Step> & { couponError: string | null }>;
+  },
+): Promise<Submission> {
+  const draft = wizard.read(ownerId);
+  return submitOrder(kind, {
+    ownerId,
+    draftId: draft.id,
+    postedKey,
+    missing: firstIncompleteBefore(wizard.steps, reviewStep, draft.data.completed),
+    urlOf: wizard.urlOf,
+    price: async () => {
+      const order = await price(draft);
+      if (order.couponError && draft.data.couponId) wizard.save(ownerId, { couponId: null });
+      return order;
+    },
+  });
+}
