@@ -7,23 +7,26 @@ interface SmtpFailure {
   code?: string;
   /** The SMTP server's reply code, when it answered. */
   responseCode?: number;
-  /** The command the failure answered ('CONN', 'AUTH PLAIN', 'RCPT TO', 'DATA', ...). */
-  command?: string;
 }
 
 /**
+ * Connections that broke off once the exchange had begun (the server closed it, or stopped answering): the
+ * message may have been sent whole and only the answer lost.
+ */
+const BROKEN_OFF = new Set(["ECONNECTION", "ETIMEDOUT"]);
+
+/**
  * A failure as the job runner acts on it. A 5xx reply is a refusal for good (no such mailbox, a message the
- * server will never take); a 4xx, or no connection, delivered nothing and may pass. A connection lost after the
- * whole message was sent (the answer to the end of DATA never came) is unknown: the server may have taken it,
- * so a retry sends it again with the same Message-ID, by which mail systems recognize one message.
+ * server will never take); a 4xx, or no connection at all, delivered nothing and may pass later. A connection
+ * that broke off is unknown: the server may have taken the message, so the retry sends it again with the same
+ * Message-ID, by which mail systems recognize one message.
  */
 export function smtpFailure(error: unknown): ProviderError {
-  const { code, responseCode, command } = (error ?? {}) as SmtpFailure;
+  const { code, responseCode } = (error ?? {}) as SmtpFailure;
   const message = error instanceof Error ? error.message : String(error);
   if (responseCode !== undefined && responseCode >= 500) return new ProviderError(message, { kind: "final", code });
   if (responseCode !== undefined && responseCode >= 400) return new ProviderError(message, { kind: "retryable", code });
-  const messageSent = command === "DATA" || command === "." || code === "EMESSAGE";
-  return new ProviderError(message, { kind: messageSent ? "unknown" : "retryable", code });
+  return new ProviderError(message, { kind: code && BROKEN_OFF.has(code) ? "unknown" : "retryable", code });
 }
 
 /**
