@@ -98,11 +98,14 @@ export function createTrialLicense(request: TrialLicenseRequest) {
         validFrom,
         validTo,
       });
-      return tx
-        .insert(licenses)
-        .values({ ...row, id })
-        .returning()
-        .get();
+      return (
+        tx
+          .insert(licenses)
+          // A cloud trial's license is held by the trial from the start: no Hub can be made from it elsewhere.
+          .values({ ...row, id, hubJobId: hubType === "cloud" ? id : null })
+          .returning()
+          .get()
+      );
     },
     { behavior: "immediate" },
   );
