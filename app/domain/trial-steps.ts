@@ -76,6 +76,9 @@ export const LICENSE_EXTRA_DAYS = 7;
 export const MUST_BE_GREATER_THAN_0 = "Must be greater than 0";
 export const INVALID_DATE = "This is an invalid date";
 export const START_DATE_IN_PAST = "The start date cannot be in the past.";
+/** How far ahead a trial may start: far enough to plan, near enough that the trial is still wanted. */
+export const START_DATE_WINDOW_DAYS = 90;
+export const START_DATE_TOO_FAR = `The start date must be within ${START_DATE_WINDOW_DAYS} days from today.`;
 export const DURATION_RANGE = "Must be between 15 and 30";
 export const TOO_MANY_TRIAL_USERS = `A trial has at most ${TRIAL_USERS.max} users.`;
 export const MUST_HAVE_A_VALUE = "Must have a value";

@@ -8,6 +8,7 @@ import {
   MUST_BE_GREATER_THAN_0,
   MUST_HAVE_A_VALUE,
   START_DATE_IN_PAST,
+  START_DATE_TOO_FAR,
   trialAddressSchema,
   trialDraftSchema,
   trialHardwareId,
@@ -22,7 +23,7 @@ const TODAY = "2026-11-23";
 const errorsOf = (result: { success: boolean; error?: { issues: { path: (string | number)[]; message: string }[] } }) =>
   Object.fromEntries((result.error?.issues ?? []).map((issue) => [issue.path.join("."), issue.message]));
 
-describe("trial eligibility (spec 001 §4)", () => {
+describe("trial eligibility", () => {
   it("gives a regular customer one trial and a distributor any number", () => {
     expect(canStartTrial({ customerType: "customer" }, 0)).toBe(true);
     expect(canStartTrial({ customerType: "customer" }, 1)).toBe(false);
@@ -30,7 +31,7 @@ describe("trial eligibility (spec 001 §4)", () => {
   });
 });
 
-describe("the trial's Hub step (spec 001 §5 'Trial Hub / license step')", () => {
+describe("the trial's Hub step", () => {
   const schema = trialHubStepSchema(TODAY);
   const valid = { nodes: "5", employees: "40", startDate: TODAY, duration: "20" };
 
@@ -53,6 +54,21 @@ describe("the trial's Hub step (spec 001 §5 'Trial Hub / license step')", () =>
     });
   });
 
+  it("takes only a real calendar day from today to 90 days ahead as the start", () => {
+    expect(schema.parse({ ...valid, startDate: "2027-02-21" })).toMatchObject({ startDate: "2027-02-21" });
+    for (const [startDate, message] of [
+      ["2027-02-22", START_DATE_TOO_FAR],
+      ["9999-12-31", START_DATE_TOO_FAR],
+      ["2027-02-30", INVALID_DATE],
+      ["2026-02-29", INVALID_DATE],
+      ["2026-13-01", INVALID_DATE],
+      ["+10000-01-01", INVALID_DATE],
+    ]) {
+      expect(errorsOf(schema.safeParse({ ...valid, startDate })), startDate).toEqual({ startDate: message });
+    }
+    expect(START_DATE_TOO_FAR).toBe("The start date must be within 90 days from today.");
+  });
+
   it("adds the Hub wizard's subdomain rules for the cloud trial", () => {
     const instance = trialInstanceStepSchema(TODAY);
     expect(instance.parse({ ...valid, subdomain: "Ada-Clinic", hubRegion: "2" })).toMatchObject({
@@ -65,7 +81,7 @@ describe("the trial's Hub step (spec 001 §5 'Trial Hub / license step')", () =>
   });
 });
 
-describe("hardware and address (spec 001 §5)", () => {
+describe("hardware and address", () => {
   it("takes 0 to 100 tokens and sensors, each required", () => {
     expect(trialHardwareStepSchema.parse({ tokens: "3", sensors: "0" })).toEqual({ tokens: 3, sensors: 0 });
     expect(errorsOf(trialHardwareStepSchema.safeParse({ tokens: "", sensors: "101" }))).toEqual({
@@ -99,7 +115,7 @@ describe("hardware and address (spec 001 §5)", () => {
   });
 });
 
-describe("the trial license's dates (spec 001 §7)", () => {
+describe("the trial license's dates", () => {
   it("runs from the day before the start to the start plus the duration plus 7 days", () => {
     const { validFrom, validTo } = trialValidity("2026-11-23", 20);
     expect(validFrom.toISOString()).toBe("2026-11-22T00:00:00.000Z");
