@@ -4,7 +4,7 @@ import { knownDevices, oneTimeTokens, sessions, users } from "~db/schema";
 import { loader as portalLoader } from "~/routes/_portal";
 import { action as loginAction } from "~/routes/login";
 import { action as linkRequestAction } from "~/routes/login_.link";
-import { action as linkAction, loader as linkLoader } from "~/routes/login_.link.$token";
+import { action as linkAction, loader as linkLoader } from "~/routes/login_.link_.$token";
 import { action as logoutAction } from "~/routes/logout";
 import { db } from "~/server/db.server";
 import { hashPassword } from "~/server/passwords.server";

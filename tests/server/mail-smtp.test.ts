@@ -63,7 +63,7 @@ const { queueMail } = await import("~/server/mail/index.server");
 const { issueSignInLink } = await import("~/server/sign-in-links.server");
 const { findUserByEmail } = await import("~/server/users.server");
 const { findOwnedJob } = await import("~/server/jobs/runner.server");
-const { action: linkAction } = await import("~/routes/login_.link.$token");
+const { action: linkAction } = await import("~/routes/login_.link_.$token");
 const { runJobs } = await import("../support/jobs");
 const { formRequest, respond } = await import("../support/requests");
 
