@@ -5,7 +5,7 @@ import { request as playwrightRequest, type APIRequestContext } from "@playwrigh
 import { DEMO, DEMO_PASSWORD, expect, signInAs, startPortal, test } from "./fixtures";
 
 /**
- * Issue 9 at the HTTP level, against the built server (scripts/server.mjs) as an attacker would try it.
+ * The security promises (docs/security.md) at the HTTP level, against the built server (scripts/server.mjs) as an attacker would try it.
  * The HTTP-only tests run once, in the javascript project: no browser is involved in them.
  */
 

@@ -32,7 +32,7 @@ import { wizardProgressFields, type StepIssue } from "./wizard";
 export * from "./trial-steps";
 
 /**
- * The trial wizards' rules (spec 001 §2, §4, §5, §9): each step's form, the whole draft's check and the
+ * The trial wizards' rules: each step's form, the whole draft's check and the
  * hardware the trial orders; steps, titles, limits and messages are in ./trial-steps (re-exported here). Eligibility is in ./trials (every page's
  * header asks it, so it stays small).
  */
@@ -111,7 +111,7 @@ const addressText = z
   .min(1, MUST_HAVE_A_VALUE)
   .max(MAX_TEXT_LENGTH, tooLong(MAX_TEXT_LENGTH));
 
-/** Where the trial's hardware is shipped (spec 001 §3 "address"); every field must have a value. */
+/** Where the trial's hardware is shipped; every field must have a value. */
 export const trialAddressSchema = z.object({
   name: addressText,
   company: addressText,
@@ -179,14 +179,14 @@ export function checkTrialDraft(
   return { data, issues };
 }
 
-/** The hardware a trial can order (spec 001 §3): list ids; a distributor buys their reseller- variants. */
+/** The hardware a trial can order: list ids; a distributor buys their reseller- variants. */
 export const TRIAL_HARDWARE = { tokens: "halberd-rechargeable-token", sensors: "usb-sensor" } as const;
 
 /** The id of a hardware kind as this customer buys it. */
 export const trialHardwareId = (kind: keyof typeof TRIAL_HARDWARE, customer: { customerType: string }) =>
   idFor(TRIAL_HARDWARE[kind], isDistributor(customer));
 
-/** The trial's failure screens (spec 001 §4 and §8); every one says the card was not charged, except hardware's own. */
+/** The trial's failure screens, in the product specification's words; every one says the card was not charged, except hardware's own. */
 export const TRIAL_FAILURES = {
   license: {
     title: "Error Creating Trial License",

@@ -23,7 +23,7 @@ import { StepActions } from "~/ui/wizard/step-actions";
 
 const STEP_URL = cloudHubStepUrl("license");
 const licenseValidator = lazyValidator(() => import("~/domain/cloud-hub").then((module) => module.licenseStepSchema));
-/** Spec 001 §9: the search is debounced by 500 ms. */
+/** The product specification debounces the search by 500 ms. */
 const SEARCH_DEBOUNCE_MS = 500;
 
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -47,7 +47,7 @@ const envSchema = z
     JOB_LEASE_MS: z.coerce.number().int().min(500).max(600_000).default(20_000),
     /** The first retry's wait; each further retry waits twice as long, up to a minute. */
     JOB_BACKOFF_MS: z.coerce.number().int().min(10).max(60_000).default(1_000),
-    /** How long after a deployment stopped at registering or waiting for its Hub 'Try again' opens (spec 001 §9: 30 s). */
+    /** How long after a deployment stopped at registering or waiting for its Hub 'Try again' opens (the product specification says 30 s). */
     HUB_RETRY_WAIT_MS: z.coerce
       .number({ invalid_type_error: "must be a number of milliseconds" })
       .int()
@@ -104,7 +104,7 @@ const envSchema = z
       .max(65535)
       .default(4010),
   })
-  // A production start never seeds the public demo accounts unless SEED_DEMO=true says so (issue 9 §4).
+  // A production start never seeds the public demo accounts unless SEED_DEMO=true says so.
   .transform(({ SEED_DEMO, MAIL_FROM, ...rest }) => ({
     ...rest,
     SEED_DEMO: SEED_DEMO ?? rest.NODE_ENV !== "production",

@@ -10,7 +10,7 @@ import { licenseRow } from "./license-files.server";
 import type { UserRecord } from "./users.server";
 
 /**
- * Trials as the portal keeps them (spec 001 §3 "Saved trial record", "Trial license payload"). A trial is
+ * Trials as the portal keeps them (the saved trial record and the trial license's terms). A trial is
  * taken when its license is made: each trial makes exactly one license of type trial, so counting those
  * (and older records without a license) says how many trials a user has had, including one whose record
  * is not written yet. The license is made in an immediate transaction that checks eligibility first, so
@@ -72,7 +72,7 @@ export interface TrialLicenseRequest {
 
 /**
  * The trial's license: type trial, ultimate plan, cloud support for a cloud trial, valid from the day before
- * the start to the start plus the duration plus 7 days (spec 001 §7). Made once per id.
+ * the start to the start plus the duration plus 7 days. Made once per id.
  */
 export function createTrialLicense(request: TrialLicenseRequest) {
   const { id, user, hubType, nodes, startDate, duration } = request;
@@ -128,7 +128,7 @@ export interface TrialRecord {
   address: TrialAddress;
 }
 
-/** The saved trial record (spec 001 §3); for an on-premise trial the Hub fields are null. */
+/** The saved trial record; for an on-premise trial the Hub fields are null. */
 export function recordTrial(record: TrialRecord): void {
   db.insert(trials).values(record).onConflictDoNothing().run();
 }

@@ -233,7 +233,7 @@ export function provisioningFailure(step: string, error: unknown): JobFailure | 
   return { step, title: screen.title, message };
 }
 
-/** The progress stages of provisioning (spec 001 §2); each job adds its own Finish. */
+/** The progress stages of provisioning, as the product specification names them; each job adds its own Finish. */
 export const PROVISIONING_STAGES = [
   { title: "Create Hub", steps: ["create-tenant"] },
   { title: "Connect to Portal", steps: ["add-tenant", "register-tenant", "wait-until-ready", "start-hub"] },
@@ -242,7 +242,7 @@ export const PROVISIONING_STAGES = [
 ];
 
 /**
- * Steps whose failure screen asks the customer to check again after 30 seconds (spec 001 §8, §9): the Hub
+ * Steps whose failure screen asks the customer to check again after 30 seconds: the Hub
  * exists and is still coming up, so an immediate retry would most likely stop at the same point.
  */
 const WAIT_BEFORE_RETRY = new Set(["add-tenant", "register-tenant", "wait-until-ready", "start-hub"]);

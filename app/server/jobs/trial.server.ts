@@ -17,7 +17,7 @@ import { clearDraftStep } from "./steps.server";
 import { StepRefused, type JobContext, type JobKind, type JobStep, type JobView } from "./runner.server";
 
 /**
- * Building a trial (spec 001 §4 "Trial flow"): the trial license, for a cloud trial the Hub's provisioning
+ * Building a trial: the trial license, for a cloud trial the Hub's provisioning
  * (the same steps as a cloud Hub deployment), the hardware invoice when something is ordered, the trial
  * record, and the draft cleared. The license step checks eligibility atomically; the invoice carries the
  * step's key, so a repeat after a crash or a lost answer never charges twice. A refused hardware purchase
@@ -137,7 +137,7 @@ function purchaseHardwareStep<Input extends TrialInput>(): JobStep<Input> {
   };
 }
 
-/** The trial record (spec 001 §3); its failure is only logged (spec 001 §4), as the trial itself exists. */
+/** The trial record; its failure is only logged (the product specification says so), as the trial itself exists. */
 function recordTrialStep<Input extends TrialInput>(
   hubType: "cloud" | "onpremise",
   userNameOf: (input: Input) => string | null,
@@ -178,7 +178,7 @@ function recordTrialStep<Input extends TrialInput>(
   };
 }
 
-/** Every trial screen says the card was not charged (spec 001 §8): nothing is charged before the hardware. */
+/** Every trial screen says the card was not charged: nothing is charged before the hardware. */
 function trialFailure(step: string, error: unknown) {
   if (step === "purchase-hardware") return { step, ...TRIAL_FAILURES.hardware };
   if (step === "trial-license" && error instanceof StepRefused && error.message === USED_UP_TRIAL) {
@@ -219,7 +219,7 @@ export const cloudTrial: JobKind<CloudTrialInput> = {
 const LICENSE_STAGE = { title: "Trial License", steps: ["trial-license"] };
 const HARDWARE_STAGE = { title: "Purchase Hardware", steps: ["purchase-hardware"] };
 
-/** The progress lists of spec 001 §2. */
+/** The progress lists, as the product specification names their stages. */
 export const TRIAL_STAGES = {
   cloud: [
     LICENSE_STAGE,
