@@ -7,7 +7,8 @@ import { db } from "~/server/db.server";
 import { findDraft } from "~/server/drafts.server";
 import { hubFaults } from "~/server/hubs/index.server";
 import { redeemSignInLink } from "~/server/hubs/simulator/simulator.server";
-import { findOwnedJob, retryJob } from "~/server/jobs/runner.server";
+import { enqueueJob, findJobByKey, findOwnedJob, JobRefused, retryJob } from "~/server/jobs/runner.server";
+import { cloudHubDeployment, type DeploymentInput } from "~/server/jobs/cloud-hub.server";
 import { cloudHubLicensePage, selectableLicense } from "~/server/cloud-hub-licenses.server";
 import { licenseRow } from "~/server/license-files.server";
 import { cloudHubWizard, deploy, deploymentKey, hubSignInLink } from "~/server/wizards/cloud-hub.server";
@@ -38,10 +39,9 @@ beforeEach(() => {
   demoLicenseId = cloudHubLicensePage(user.id, "", 1, 5).licenses[0].id;
 });
 
-/** The wizard filled in as a customer would, then confirmed: the deployment's job. */
-function confirmDeployment(subdomain: string) {
-  const user = customer();
-  cloudHubWizard.save(user.id, {
+/** The wizard filled in as a customer would, with the demo's cloud license, up to its review. */
+function fillWizard(subdomain: string) {
+  cloudHubWizard.save(customer().id, {
     subdomain,
     region: "EU",
     licenseId: demoLicenseId,
@@ -55,6 +55,12 @@ function confirmDeployment(subdomain: string) {
     sealedPassword: sealSecret(PASSWORD),
     completed: ["url", "license", "admin"],
   });
+}
+
+/** The wizard filled in, then confirmed: the deployment's job. */
+function confirmDeployment(subdomain: string) {
+  const user = customer();
+  fillWizard(subdomain);
   const key = deploymentKey(user.id);
   expect(key).not.toBeNull();
   const placement = deploy(user.id, key!);
@@ -242,13 +248,7 @@ describe("deploying a cloud Hub", () => {
     expect(cloudHubLicensePage(user.id, "", 1, 5).licenses.map((license) => license.id)).not.toContain(demoLicenseId);
     // The wizard was closed (its draft cleared) and filled in again with the same license.
     cloudHubWizard.clear(user.id);
-    cloudHubWizard.save(user.id, {
-      subdomain: "second-of-two",
-      licenseId: demoLicenseId,
-      administrator: { userName: "b", firstName: "B", lastName: "B", phoneNumber: "", email: "b@example.com" },
-      sealedPassword: sealSecret(PASSWORD),
-      completed: ["url", "license", "admin"],
-    });
+    fillWizard("second-of-two");
     expect(deploy(user.id, `cloud-hub:${cloudHubWizard.read(user.id).id}:any`)).toEqual({
       refused: "Unable to verify license.",
     });
@@ -258,23 +258,16 @@ describe("deploying a cloud Hub", () => {
     expect(db.select().from(jobs).all()).toHaveLength(1);
   });
 
-  it("refuses the second of two deployments of one license confirmed at the same moment, before any Hub", async () => {
+  it("refuses the second of two deployments of one license queued at the same moment: the queueing takes the license", () => {
     const user = customer();
-    confirmDeployment("raced-one");
-    // The other tab's confirmation had passed its checks: the license is taken in the queueing itself.
-    db.update(licenses).set({ hubJobId: "another tab's deployment" }).where(eq(licenses.id, demoLicenseId)).run();
-    cloudHubWizard.clear(user.id);
-    cloudHubWizard.save(user.id, {
-      subdomain: "raced-two",
-      licenseId: demoLicenseId,
-      administrator: { userName: "c", firstName: "C", lastName: "C", phoneNumber: "", email: "c@example.com" },
-      sealedPassword: sealSecret(PASSWORD),
-      completed: ["url", "license", "admin"],
-    });
-    db.update(licenses).set({ hubJobId: null }).where(eq(licenses.id, demoLicenseId)).run();
-    const key = deploymentKey(user.id);
-    db.update(licenses).set({ hubJobId: "another tab's deployment" }).where(eq(licenses.id, demoLicenseId)).run();
-    expect(deploy(user.id, key!)).toEqual({ refused: "Unable to verify license." });
+    const first = confirmDeployment("raced-one");
+    // Another tab's confirmation that passed every page check before the first was queued.
+    const second = { ...job(first).input, draftId: "another-draft", subdomain: "raced-two" } as DeploymentInput;
+    expect(() =>
+      enqueueJob(cloudHubDeployment, { ownerId: user.id, idempotencyKey: "raced-two", input: second }),
+    ).toThrow(JobRefused);
+    expect(findJobByKey(user.id, "raced-two")).toBeNull();
+    expect(db.select().from(licenses).where(eq(licenses.id, demoLicenseId)).get()?.hubJobId).toBe(first);
   });
 
   it("gives the license back when the deployment fails before its Hub exists, and takes it again on Try again", async () => {
