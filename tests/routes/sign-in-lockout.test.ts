@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { knownDevices, oneTimeTokens, sessions, users } from "~db/schema";
 import { loader as portalLoader } from "~/routes/_portal";
+import { action as accountAction } from "~/routes/_portal.account";
 import { action as loginAction } from "~/routes/login";
 import { action as linkRequestAction } from "~/routes/login_.link";
 import { action as linkAction, loader as linkLoader } from "~/routes/login_.link_.$token";
@@ -216,6 +217,30 @@ describe("the known-device cookie", { timeout: 60_000 }, () => {
       /^__gk_device=;.*Expires=Thu, 01 Jan 1970/i,
     );
     expect(rows()).toHaveLength(count - 1);
+  });
+});
+
+describe("signing out everywhere else", { timeout: 60_000 }, () => {
+  it("forgets the user's other browsers: whoever holds one meets the pause like a stranger", async () => {
+    const email = await account("elsewhere@example.com");
+    const here = jar("", await postLogin(email, PASSWORD, { address: "192.0.2.95" }));
+    const there = jar("", await postLogin(email, PASSWORD, { address: "192.0.2.96" }));
+    const user = findUserByEmail(email);
+    const devices = () =>
+      db
+        .select()
+        .from(knownDevices)
+        .where(eq(knownDevices.userId, user?.id ?? ""))
+        .all();
+    expect(devices()).toHaveLength(2);
+    const request = await formRequest("/account", { subaction: "sign-out-others" }, { cookie: here });
+    expect((await respond(() => accountAction({ request, params: {}, context: {} }))).status).toBe(302);
+    expect(devices()).toHaveLength(1);
+    for (let failure = 0; failure < UNTRUSTED_CHECKS_PER_HOUR; failure += 1) {
+      await postLogin(email, "wrong", { address: `203.0.113.${100 + failure}` });
+    }
+    expect((await postLogin(email, PASSWORD, { address: "192.0.2.96", cookie: there })).status).toBe(429);
+    expect((await postLogin(email, PASSWORD, { address: "192.0.2.95", cookie: here })).status).toBe(302);
   });
 });
 
