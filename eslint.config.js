@@ -21,6 +21,7 @@ export default tseslint.config(
       "test-results/",
       "playwright-report/",
       "db/migrations/",
+      "db/migrations-postgres/",
     ],
   },
   js.configs.recommended,

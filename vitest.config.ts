@@ -10,12 +10,31 @@ export default defineConfig({
     },
   },
   test: {
-    include: ["tests/**/*.test.ts", "tests/**/*.test.tsx"],
     globals: true,
     environment: "node",
     // Each test file gets its own temporary SQLite database (see tests/setup.ts).
     setupFiles: ["tests/setup.ts"],
     pool: "forks",
     testTimeout: 20_000,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "sqlite",
+          include: ["tests/**/*.test.ts", "tests/**/*.test.tsx"],
+          exclude: ["tests/postgres/**"],
+        },
+      },
+      {
+        // Tests against PostgreSQL: a throwaway cluster (or TEST_POSTGRES_URL's server) and a migrated template,
+        // set up only when a run includes one of them; each file copies the template (tests/support/postgres.ts).
+        extends: true,
+        test: {
+          name: "postgres",
+          include: ["tests/postgres/**/*.test.ts"],
+          globalSetup: ["tests/support/postgres-global-setup.ts"],
+        },
+      },
+    ],
   },
 });

@@ -18,10 +18,14 @@ const envSchema = z
   .object({
     NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
     PORT: z.coerce.number({ invalid_type_error: "must be a port number" }).int().min(0).max(65535).default(3000),
+    /** file:PATH is a SQLite file (the default), postgres://… a PostgreSQL database (see databaseChoice). */
     DATABASE_URL: z
       .string()
-      .min(1, "must name a SQLite file, e.g. file:./data/portal.sqlite")
-      .default("file:./data/portal.sqlite"),
+      .default("file:./data/portal.sqlite")
+      .refine(
+        (url) => databaseChoice(url) !== undefined,
+        "must be file:PATH for SQLite (e.g. file:./data/portal.sqlite) or postgres://… for PostgreSQL",
+      ),
     SESSION_SECRET: z.string().min(32, "must be at least 32 characters (e.g. `openssl rand -hex 32`)").optional(),
     /** Unset: on in development and tests, off under NODE_ENV=production (see the transform below). */
     SEED_DEMO: booleanFlag.optional(),
@@ -205,7 +209,25 @@ function loadEnv(): PortalEnv {
 
 export const env = loadEnv();
 
-/** The SQLite file named by DATABASE_URL (`file:` prefix optional). */
+/** The database DATABASE_URL names: which engine, and the SQLite file or the PostgreSQL connection URL. */
+export type DatabaseChoice = { engine: "sqlite"; file: string } | { engine: "postgres"; url: string };
+
+/** What a database URL names; undefined for a form the portal does not know. */
+export function databaseChoice(url: string): DatabaseChoice | undefined {
+  if (/^postgres(ql)?:\/\/./.test(url)) return { engine: "postgres", url };
+  if (url.startsWith("file:") && url.length > "file:".length)
+    return { engine: "sqlite", file: url.slice("file:".length) };
+  return undefined;
+}
+
+/**
+ * The SQLite file a database URL names (`file:` prefix optional). A PostgreSQL URL is refused rather than
+ * taken for a path (it would make a folder named `postgres:`).
+ */
 export function databaseFile(url = env.DATABASE_URL): string {
-  return url.startsWith("file:") ? url.slice("file:".length) : url;
+  const choice = databaseChoice(url);
+  if (choice?.engine === "postgres") {
+    throw new ConfigError("The database URL names PostgreSQL; only a SQLite file (file:PATH) can be opened here.");
+  }
+  return choice?.file ?? url;
 }

@@ -3,7 +3,7 @@ import { db } from "~/server/db.server";
 import { FAKE_API_KEY, FAKE_GATEWAY_ACCOUNT_ID, FAKE_SITE, startChargebeeFake } from "../fakes/chargebee";
 import { billingContract } from "./contract";
 
-/** The Chargebee adapter through the real SDK against the wire-level fake; no request may break Chargebee's shapes. */
+/** The Chargebee adapter through the real SDK against the wire-level fake; no request may be one Chargebee refuses. */
 billingContract("chargebee adapter", async (now) => {
   const fake = await startChargebeeFake({ store: db, now });
   const billing = createChargebeeBilling({
@@ -16,7 +16,7 @@ billingContract("chargebee adapter", async (now) => {
     billing,
     close: async () => {
       await fake.close();
-      expect(fake.shapeErrors).toEqual([]);
+      expect(fake.refusals).toEqual([]);
     },
   };
 });

@@ -74,7 +74,7 @@ export function billingContract(adapter: string, start: (now: () => Date) => Pro
         { customerId: customer.id, tmpToken, setAsPrimary: true },
         `${customer.id}:source`,
       );
-      return { customerId: customer.id, source };
+      return { customerId: customer.id, source, tmpToken };
     }
 
     /** Core monthly for 10 users with a cloud Hub, from the start of the term. */
@@ -133,10 +133,24 @@ export function billingContract(adapter: string, start: (now: () => Date) => Pro
 
       const addons = await billing.listAddons();
       const byId = (id: string) => addons.find((addon) => addon.id === id);
-      expect(byId("halberd-rechargeable-token")).toMatchObject({ addonType: "hardware", price: 4500, period: null });
-      expect(byId("gatekeeper-cloud-monthly")).toMatchObject({ addonType: "recurring", price: 9900, period: "month" });
+      expect(byId("halberd-rechargeable-token")).toMatchObject({
+        addonType: "hardware",
+        price: 4500,
+        period: null,
+        chargedPerUnit: true,
+      });
+      expect(byId("gatekeeper-cloud-monthly")).toMatchObject({
+        addonType: "recurring",
+        price: 9900,
+        period: "month",
+        chargedPerUnit: false,
+      });
       expect(byId("on-site-installation")).toMatchObject({ addonType: "non-recurring", price: 150000 });
-      expect(byId("gatekeeper-shipping")).toMatchObject({ addonType: "shipping", price: 750 });
+      expect(byId("gatekeeper-shipping")).toMatchObject({ addonType: "shipping", price: 750, chargedPerUnit: false });
+      // Every hosting and service add-on and the shipping line are present or absent; only hardware is counted.
+      expect(addons.filter((addon) => addon.chargedPerUnit).every((addon) => addon.addonType === "hardware")).toBe(
+        true,
+      );
     });
 
     it("retrieves coupons with status and referral source, and refuses unknown codes", async () => {
@@ -194,7 +208,7 @@ export function billingContract(adapter: string, start: (now: () => Date) => Pro
     });
 
     it("adds a card from a temporary token, once per idempotency key", async () => {
-      const { customerId, source } = await customerWithCard();
+      const { customerId, source, tmpToken: firstToken } = await customerWithCard();
       expect(source).toMatchObject({
         customerId,
         type: "card",
@@ -210,8 +224,9 @@ export function billingContract(adapter: string, start: (now: () => Date) => Pro
       });
       expect((await billing.retrieveCustomer(customerId)).primaryPaymentSourceId).toBe(source.id);
 
+      // A repeat (a double submit) sends the same request with the same key, and gets the first card back.
       const repeat = await billing.createPaymentSourceFromTempToken(
-        { customerId, tmpToken: "tok_never_used", setAsPrimary: true },
+        { customerId, tmpToken: firstToken, setAsPrimary: true },
         `${customerId}:source`,
       );
       expect(repeat.id).toBe(source.id);
@@ -304,12 +319,36 @@ export function billingContract(adapter: string, start: (now: () => Date) => Pro
     it("refuses an expired coupon and an unknown plan", async () => {
       const { id: customerId } = await newCustomer();
       const request = { customerId, planId: "core-monthly", planQuantity: 1 };
+      // Refused alike; what the customer reads is the page's own message (the provider's words are for the log).
       await expect(billing.estimateNewSubscription({ ...request, couponIds: ["SPRING2024"] })).rejects.toEqual(
-        failure({ kind: "final", providerMessage: "This coupon has expired or has already been used." }),
+        failure({ kind: "final" }),
       );
       await expect(billing.estimateNewSubscription({ ...request, planId: "core-weekly" })).rejects.toEqual(
         failure({ kind: "final", code: "not_found" }),
       );
+    });
+
+    it("orders an add-on that is present or absent once, and refuses a quantity for it", async () => {
+      const { id: customerId } = await newCustomer();
+      const request = { customerId, planId: "core-monthly", planQuantity: 1 };
+      const twice = [{ id: "gatekeeper-cloud-monthly", quantity: 2 }];
+      await expect(billing.estimateNewSubscription({ ...request, addons: twice })).rejects.toEqual(
+        failure({ kind: "final", code: "quantity_not_allowed" }),
+      );
+      const threePeople = [{ id: "training-web", quantity: 3 }];
+      await expect(billing.estimateNewSubscription({ ...request, oneTimeAddons: threePeople })).rejects.toEqual(
+        failure({ kind: "final", code: "quantity_not_allowed" }),
+      );
+      const once = await billing.estimateNewSubscription({
+        ...request,
+        addons: [{ id: "gatekeeper-cloud-monthly", quantity: 1 }],
+        oneTimeAddons: [{ id: "training-web", quantity: 1 }],
+      });
+      expect(lines(once)).toEqual([
+        ["core-monthly", 1, 400, 400],
+        ["gatekeeper-cloud-monthly", 1, 9900, 9900],
+        ["training-web", 1, 15000, 15000],
+      ]);
     });
 
     it("creates a subscription once per idempotency key, visible to its customer only", async () => {
@@ -494,6 +533,40 @@ export function billingContract(adapter: string, start: (now: () => Date) => Pro
       );
     });
 
+    it("lowers a renewal nobody paid by the unused part of its term, instead of crediting the customer", async () => {
+      const { customerId, source, subscription } = await subscribed();
+      await billing.deleteLocalPaymentSource(customerId, source.id);
+      // Mid-May: May's renewal found no card and still asks for 4000 + 9900; 16 of May's 31 days are left.
+      clock = new Date("2026-05-16T00:00:00Z");
+      const change = { planId: "core-monthly", planQuantity: 15 };
+      const estimate = await billing.estimateSubscriptionUpdate(customerId, subscription.id, change);
+      // Charged: 15 x 400 x 16/31 = 3096.77 -> 3097 and 9900 x 16/31 = 5110. The unused part of the old items,
+      // 4000 x 16/31 = 2065 and 5110, is taken off the unpaid renewal: no credit for a term nobody paid.
+      expect(lines(estimate)).toEqual([
+        ["core-monthly", 15, 400, 3097],
+        ["gatekeeper-cloud-monthly", 1, 9900, 5110],
+      ]);
+      expect(estimate).toMatchObject({
+        adjustments: 2065 + 5110,
+        creditsIssued: 0,
+        creditsApplied: 0,
+        amountDue: 8207,
+        creditBalance: 0,
+      });
+
+      const tmpToken = await tokenFor("4242 4242 4242 4242", `${customerId}:new-card-token`);
+      const card = await billing.createPaymentSourceFromTempToken(
+        { customerId, tmpToken, setAsPrimary: true },
+        `${customerId}:new-card`,
+      );
+      await billing.overrideBillingProfile(customerId, subscription.id, {
+        paymentSourceId: card.id,
+        autoCollection: true,
+      });
+      await billing.updateSubscription(customerId, subscription.id, change, `${subscription.id}:after-unpaid`);
+      expect((await billing.retrieveCustomer(customerId)).creditBalance).toBe(0);
+    });
+
     it("overrides the subscription's billing profile with one of the customer's cards", async () => {
       const { customerId, source, subscription } = await subscribed();
       const changed = await billing.overrideBillingProfile(customerId, subscription.id, {
@@ -536,6 +609,14 @@ export function billingContract(adapter: string, start: (now: () => Date) => Pro
         amountDue: 0,
       });
       expect((await billing.createHardwareInvoice(order, `${customerId}:hardware`)).id).toBe(invoice.id);
+      // What a job asks after an unknown outcome: the invoice the key made, for its customer only.
+      expect(await billing.findInvoiceByKey(customerId, `${customerId}:hardware`)).toMatchObject({
+        id: invoice.id,
+        total: 59250,
+      });
+      expect(await billing.findInvoiceByKey(customerId, `${customerId}:never-sent`)).toBeNull();
+      const stranger = await newCustomer();
+      expect(await billing.findInvoiceByKey(stranger.id, `${customerId}:hardware`)).toBeNull();
       await expect(
         billing.createHardwareInvoice(
           { ...order, hardware: [{ id: "usb-sensor", quantity: 0 }] },

@@ -19,7 +19,7 @@ import {
 import { oneTimeCharges } from "~/server/billing/orders.server";
 import type { Billed } from "~/server/billing/port.server";
 
-/** The pricing rules with worked numbers: shipping (spec 000 §9), proration, coupons. */
+/** The pricing rules with worked numbers: shipping (750 cents per box of five items), proration, coupons. */
 
 describe("shipping", () => {
   it.each([
@@ -116,6 +116,22 @@ describe("proration", () => {
     ]);
     expect(money(estimate)).toEqual({ total: 1733, issued: 1333, applied: 1333, due: 400, kept: 0 });
     expect(estimate.nextBilling).toEqual({ at: termEnd, amount: 5200, amountDue: 5200 });
+  });
+
+  it("lowers a term's unpaid invoice by the unused part instead of crediting it, and credits only the rest", () => {
+    const change = {
+      current: { recurring: [core(10)], period: "month" as const, termStart, termEnd },
+      next: { recurring: [core(13)], period: "month" as const },
+      coupons: [],
+      now: new Date("2026-03-21T00:00:00Z"),
+      creditBalance: 0,
+    };
+    // The unused part is 1333 (10 x 400 x 10/30); the renewal that no card paid still asks for 1000 of it.
+    const estimate = changeEstimate({ ...change, unpaid: 1000 });
+    expect(estimate.adjustments).toBe(1000);
+    expect(money(estimate)).toEqual({ total: 1733, issued: 333, applied: 333, due: 1400, kept: 0 });
+    const wholeTermUnpaid = changeEstimate({ ...change, unpaid: 4000 });
+    expect(wholeTermUnpaid).toMatchObject({ adjustments: 1333, creditsIssued: 0, amountDue: 1733, creditBalance: 0 });
   });
 
   it("prorates a tier change over a 31-day month: advanced to ultimate, 7 users and the cloud Hub, 9 days left", () => {

@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { and, asc, desc, eq, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import { shippingCharge, SHIPPING_ADDON_ID } from "~/domain/shipping";
 import { catalogue } from "~/server/billing/catalogue.server";
@@ -9,7 +9,7 @@ import {
 } from "~/server/billing/chargebee/mapping.server";
 import { notFound } from "~/server/billing/errors.server";
 import { ProviderError } from "~/server/providers/errors.server";
-import { createLocalBilling } from "~/server/billing/local/engine.server";
+import { createLocalBilling, invoiceOfRow } from "~/server/billing/local/engine.server";
 import type { EmbeddedStore } from "~/server/providers/embedded.server";
 import type {
   Address,
@@ -22,20 +22,27 @@ import type {
   Subscription,
 } from "~/server/billing/port.server";
 import priceList from "~db/catalogue.json";
-import { billingIdempotencyKeys, billingPaymentSources, billingSubscriptions } from "~db/schema";
+import { billingCustomers, billingInvoices, billingPaymentSources, billingSubscriptions } from "~db/schema";
 import { formBoolean, formNumber, startFake, type FakeRequest, type FakeResponse } from "./http";
 
 /**
- * A wire-level fake of Chargebee's API v2 (Product Catalog 1.0) for the calls the portal makes. It checks
- * every request the SDK really sends against the shape Chargebee documents (strict: an unknown or
- * misspelt parameter is an error), then serves it from the embedded billing engine, so the contract
- * suite holds the Chargebee adapter to exactly the engine's behaviour. Shape errors are answered with a
- * 400 and collected in `shapeErrors` for the test to assert on.
+ * A wire-level fake of Chargebee's API v2 (Product Catalog 1.0) for the calls the portal makes, as strict as
+ * Chargebee: it refuses, with Chargebee's error shape and code, what a real site refuses (each rule below says
+ * which Chargebee behaviour it mirrors), then serves the request from the embedded billing engine, so the
+ * contract suite holds the Chargebee adapter to exactly the engine's behaviour. Every refused request is also
+ * collected in `refusals` for the test to assert on. The idempotency window runs on the clock the test gives.
  */
 
 export const FAKE_SITE = "127.0.0.1";
 export const FAKE_API_KEY = "test_fake_chargebee_key";
 export const FAKE_GATEWAY_ACCOUNT_ID = "gw_fake_stripe";
+
+/** Chargebee replays a key's first answer for 30 minutes (its documented idempotency window). */
+export const IDEMPOTENCY_WINDOW_MS = 30 * 60_000;
+/** Chargebee takes idempotency keys of at most 100 characters. */
+const MAX_KEY_LENGTH = 100;
+/** Chargebee's largest page; a list says where the next page starts in `next_offset`. */
+const MAX_PAGE = 100;
 
 export interface RecordedRequest {
   method: string;
@@ -54,6 +61,7 @@ const address = z
     phone: text,
     line1: text,
     line2: text,
+    line3: text,
     city: text,
     state: text,
     state_code: text,
@@ -63,9 +71,20 @@ const address = z
   .partial()
   .strict();
 type AddressParams = z.infer<typeof address>;
-const item = z.object({ id: text, quantity: formNumber }).strict();
+/** The estimate endpoints' shipping address has no name, company, email, phone or state name. */
+const estimateAddress = address.pick({
+  line1: true,
+  line2: true,
+  line3: true,
+  city: true,
+  state_code: true,
+  zip: true,
+  country: true,
+});
+/** An add-on of an order; whether it may carry a quantity depends on its type (see onOffQuantity). */
+const item = z.object({ id: text, quantity: formNumber.optional() }).strict();
 const pricedItem = item.extend({ unit_price: formNumber.optional() }).strict();
-type PricedParams = z.infer<typeof pricedItem>;
+type ItemParams = z.infer<typeof pricedItem>;
 const eventBasedAddon = pricedItem
   .extend({
     on_event: z.literal("subscription_creation"),
@@ -74,16 +93,15 @@ const eventBasedAddon = pricedItem
   })
   .strict();
 const none = z.object({}).strict();
-const listQuery = z
-  .object({ limit: z.literal("100"), status: z.object({ is: z.literal("active") }).strict() })
-  .strict();
+const page = { limit: formNumber.pipe(z.number().min(1).max(MAX_PAGE)), offset: text.optional() };
+const listQuery = z.object({ ...page, status: z.object({ is: z.literal("active") }).strict() }).strict();
+const ofCustomer = z.object({ is: text }).strict();
 const plan = z.object({ plan_id: text, plan_quantity: formNumber, start_date: formNumber.optional() }).strict();
 const order = z
   .object({
     coupon_ids: z.array(text).optional(),
     addons: z.array(item).optional(),
     event_based_addons: z.array(eventBasedAddon).optional(),
-    shipping_address: address.optional(),
     invoice_immediately: z.literal("true"),
   })
   .strict();
@@ -109,7 +127,7 @@ const newSource = z
 interface Route {
   method: "GET" | "POST";
   path: RegExp;
-  /** Creating calls must carry the chargebee-idempotency-key header. */
+  /** Creating calls must carry the chargebee-idempotency-key header (the portal's own rule: never charge twice). */
   idempotent: boolean;
   parse(params: unknown): z.SafeParseReturnType<unknown, unknown>;
   handle(params: unknown, match: string[], key: string): Promise<unknown>;
@@ -132,11 +150,36 @@ function route<S extends z.ZodTypeAny>(
   };
 }
 
+/** A key's first use: when, with what request, and what was answered (only a success is replayed). */
+interface KeyUse {
+  at: number;
+  request: string;
+  answer?: FakeResponse;
+}
+
+/** The portal's answer to a request Chargebee would refuse, as Chargebee's error body. */
+class Refusal extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly code: string,
+    readonly param?: string,
+  ) {
+    super(message);
+  }
+}
+
 export async function startChargebeeFake({ store, now }: { store: EmbeddedStore; now: () => Date }) {
   const engine = createLocalBilling({ store, now });
   const requests: RecordedRequest[] = [];
-  const shapeErrors: string[] = [];
-  let nextResponse: FakeResponse | undefined;
+  const refusals: string[] = [];
+  const keys = new Map<string, KeyUse>();
+  /** What Chargebee keeps as sent and the engine does not: a subscription's meta_data, an invoice's PO number. */
+  const metaData = new Map<string, Record<string, unknown>>();
+  const poNumbers = new Map<string, string>();
+  /** Credits the business granted (promotional) or the customer overpaid (excess payments), by customer. */
+  const granted = new Map<string, { promotional: number; excess: number }>();
+  let nextResponse: { response: FakeResponse; method?: string; path?: string } | undefined;
 
   /** Chargebee serves any object on the site; the engine wants its owner, which the fake looks up. */
   const ownerOf = (table: typeof billingSubscriptions | typeof billingPaymentSources, id: string) =>
@@ -146,15 +189,52 @@ export async function startChargebeeFake({ store, now }: { store: EmbeddedStore;
     if (!source) throw notFound(`Payment source ${id}`);
     return source;
   };
+  const subscriptionJsonOf = async (customerId: string, id: string) => {
+    const json = subscriptionJson(await engine.retrieveSubscription(customerId, id));
+    return { ...json, meta_data: { ...json.meta_data, ...metaData.get(id) } };
+  };
+  /**
+   * The engine keeps one balance, which pays the next invoices first, as Chargebee uses all three kinds of
+   * credit; the customer's grants are reported as promotional credits and excess payments, the rest (credit
+   * notes) as refundable credits.
+   */
+  const customerJsonOf = (customer: Customer) => {
+    const grant = granted.get(customer.id) ?? { promotional: 0, excess: 0 };
+    const promotional = Math.min(grant.promotional, customer.creditBalance);
+    const excess = Math.min(grant.excess, customer.creditBalance - promotional);
+    return {
+      ...customerJson(customer),
+      refundable_credits: customer.creditBalance - promotional - excess,
+      promotional_credits: promotional,
+      excess_payments: excess,
+    };
+  };
+  const invoiceJsonOf = (invoice: Invoice) => ({ ...invoiceJson(invoice), po_number: poNumbers.get(invoice.id) });
+
+  /**
+   * Chargebee refuses a past start date unless backdating is enabled on the site (off by default): 'Subscription
+   * start date cannot be before the billing period'. The adapter must send a start date only when it is ahead.
+   */
+  function refusePastStart(startDate: number | undefined, param: string) {
+    if (startDate !== undefined && startDate < seconds(now())) {
+      throw new Refusal(400, "Subscription start date cannot be before the billing period", "param_wrong_value", param);
+    }
+  }
 
   const routes: Route[] = [
     // The engine answers (and can be made to fail); Chargebee's entries are the price list's own.
-    route("GET", /^\/api\/v2\/plans$/, listQuery, async () => ({
-      list: (await engine.listPlans()).map(({ id }) => ({ plan: priceList.plans.find((entry) => entry.id === id) })),
-    })),
-    route("GET", /^\/api\/v2\/addons$/, listQuery, async () => ({
-      list: (await engine.listAddons()).map(({ id }) => ({ addon: priceList.addons.find((entry) => entry.id === id) })),
-    })),
+    route("GET", /^\/api\/v2\/plans$/, listQuery, async (params) =>
+      listPage(
+        (await engine.listPlans()).map(({ id }) => ({ plan: priceList.plans.find((entry) => entry.id === id) })),
+        params,
+      ),
+    ),
+    route("GET", /^\/api\/v2\/addons$/, listQuery, async (params) =>
+      listPage(
+        (await engine.listAddons()).map(({ id }) => ({ addon: priceList.addons.find((entry) => entry.id === id) })),
+        params,
+      ),
+    ),
     route("GET", /^\/api\/v2\/coupons\/([^/]+)$/, none, async (_params, [code]) => {
       await engine.retrieveCoupon(code);
       return { coupon: priceList.coupons.find((coupon) => coupon.id === code) };
@@ -163,34 +243,46 @@ export async function startChargebeeFake({ store, now }: { store: EmbeddedStore;
       "POST",
       /^\/api\/v2\/customers$/,
       profile.extend({ id: text }).strict(),
-      async ({ id, ...fields }, _match, key) => ({
-        customer: customerJson(await engine.ensureCustomer(id, profileOf(fields), key)),
-      }),
+      async ({ id, ...fields }, _match, key) => {
+        // Chargebee refuses a customer id already on the site: 400 duplicate_entry on `id`.
+        if (store.select().from(billingCustomers).where(eq(billingCustomers.id, id)).get()) {
+          throw new Refusal(400, `id : The value ${id} is already present.`, "duplicate_entry", "id");
+        }
+        return { customer: customerJsonOf(await engine.ensureCustomer(id, profileOf(fields), key)) };
+      },
       true,
     ),
     route("GET", /^\/api\/v2\/customers\/([^/]+)$/, none, async (_params, [id]) => ({
-      customer: customerJson(await engine.retrieveCustomer(id)),
+      customer: customerJsonOf(await engine.retrieveCustomer(id)),
     })),
     route("POST", /^\/api\/v2\/customers\/([^/]+)$/, profile, async (fields, [id]) => ({
-      customer: customerJson(await engine.updateCustomer(id, profileOf(fields))),
+      customer: customerJsonOf(await engine.updateCustomer(id, profileOf(fields))),
     })),
     route(
       "POST",
       /^\/api\/v2\/customers\/([^/]+)\/update_billing_info$/,
       z.object({ billing_address: address }).strict(),
       async ({ billing_address }, [id]) => ({
-        customer: customerJson(await engine.updateBillingInfo(id, addressOf(billing_address))),
+        customer: customerJsonOf(await engine.updateBillingInfo(id, addressOf(billing_address))),
       }),
     ),
+    route("POST", /^\/api\/v2\/customers\/([^/]+)\/delete$/, none, async (_params, [id]) => {
+      const customer = customerJsonOf(await engine.retrieveCustomer(id));
+      // Deleting a customer takes its subscriptions, cards and invoices with it (on a test site).
+      store.delete(billingCustomers).where(eq(billingCustomers.id, id)).run();
+      return { customer: { ...customer, deleted: true } };
+    }),
     route(
       "GET",
       /^\/api\/v2\/payment_sources$/,
-      z.object({ limit: z.literal("100"), customer_id: z.object({ is: text }).strict() }).strict(),
-      async ({ customer_id }) => ({
-        list: (await engine.listPaymentSources(customer_id.is)).map((source) => ({
-          payment_source: sourceJson(source),
-        })),
-      }),
+      z.object({ ...page, customer_id: ofCustomer }).strict(),
+      async (params) =>
+        listPage(
+          (await engine.listPaymentSources(params.customer_id.is)).map((source) => ({
+            payment_source: sourceJson(source),
+          })),
+          params,
+        ),
     ),
     route("GET", /^\/api\/v2\/payment_sources\/([^/]+)$/, none, async (_params, [id]) => ({
       payment_source: sourceJson(await sourceOf(id)),
@@ -237,55 +329,57 @@ export async function startChargebeeFake({ store, now }: { store: EmbeddedStore;
       return { payment_source: sourceJson(source) };
     }),
     route("GET", /^\/api\/v2\/subscriptions\/([^/]+)$/, none, async (_params, [id]) => ({
-      subscription: subscriptionJson(await engine.retrieveSubscription(ownerOf(billingSubscriptions, id), id)),
+      subscription: await subscriptionJsonOf(ownerOf(billingSubscriptions, id), id),
     })),
+    route("POST", /^\/api\/v2\/subscriptions\/([^/]+)\/delete$/, none, async (_params, [id]) => {
+      const subscription = await subscriptionJsonOf(ownerOf(billingSubscriptions, id), id);
+      store.delete(billingSubscriptions).where(eq(billingSubscriptions.id, id)).run();
+      return { subscription: { ...subscription, deleted: true } };
+    }),
     route(
       "GET",
       /^\/api\/v2\/customers\/([^/]+)\/create_subscription_estimate$/,
-      order.extend({ use_existing_balances: z.literal("true"), subscription: plan }).strict(),
-      async (params, [customerId]) =>
-        estimateJson(
+      order
+        .extend({
+          use_existing_balances: z.literal("true"),
+          subscription: plan,
+          shipping_address: estimateAddress.optional(),
+        })
+        .strict(),
+      async (params, [customerId]) => {
+        refusePastStart(params.subscription.start_date, "subscription[start_date]");
+        return estimateJson(
           await engine.estimateNewSubscription({ customerId, ...planOf(params.subscription), ...orderOf(params) }),
-        ),
+        );
+      },
     ),
     route(
       "POST",
       /^\/api\/v2\/estimates\/create_subscription$/,
-      order.extend({ subscription: plan }).strict(),
-      async (params) =>
-        estimateJson(await engine.estimateNewSubscription({ ...planOf(params.subscription), ...orderOf(params) })),
+      order.extend({ subscription: plan, shipping_address: estimateAddress.optional() }).strict(),
+      async (params) => {
+        refusePastStart(params.subscription.start_date, "subscription[start_date]");
+        return estimateJson(
+          await engine.estimateNewSubscription({ ...planOf(params.subscription), ...orderOf(params) }),
+        );
+      },
     ),
     route(
       "GET",
       /^\/api\/v2\/subscriptions$/,
-      z
-        .object({
-          limit: z.literal("100"),
-          customer_id: z.object({ is: text }).strict(),
-        })
-        .strict(),
+      z.object({ ...page, customer_id: ofCustomer }).strict(),
       async (params) => {
         const customerId = params.customer_id.is;
         const rows = store
           .select({ id: billingSubscriptions.id })
           .from(billingSubscriptions)
           .where(eq(billingSubscriptions.customerId, customerId))
+          .orderBy(asc(billingSubscriptions.createdAt), sql`rowid`)
           .all();
-        // Chargebee keeps the meta_data sent on creation; the engine keeps the key in its idempotency table.
-        const keyOf = (id: string) =>
-          store
-            .select({ key: billingIdempotencyKeys.key })
-            .from(billingIdempotencyKeys)
-            .where(eq(billingIdempotencyKeys.result, id))
-            .get()?.key;
-        return {
-          list: await Promise.all(
-            rows.map(async ({ id }) => {
-              const json = subscriptionJson(await engine.retrieveSubscription(customerId, id));
-              return { subscription: { ...json, meta_data: { ...json.meta_data, order_key: keyOf(id) } } };
-            }),
-          ),
-        };
+        const list = await Promise.all(
+          rows.map(async ({ id }) => ({ subscription: await subscriptionJsonOf(customerId, id) })),
+        );
+        return listPage(list, params);
       },
     ),
     route(
@@ -294,6 +388,7 @@ export async function startChargebeeFake({ store, now }: { store: EmbeddedStore;
       order
         .merge(plan)
         .extend({
+          shipping_address: address.optional(),
           auto_collection: z.literal("on"),
           payment_source_id: text,
           meta_data: z
@@ -302,20 +397,28 @@ export async function startChargebeeFake({ store, now }: { store: EmbeddedStore;
             .pipe(z.object({ license_assignment: text, order_key: text }).strict()),
         })
         .strict(),
-      async (params, [customerId], key) => ({
-        subscription: subscriptionJson(
-          await engine.createSubscription(
+      async (params, [customerId], key) => {
+        refusePastStart(params.start_date, "start_date");
+        const subscription = await keeping(
+          engine.createSubscription(
             {
               customerId,
               ...planOf(params),
               ...orderOf(params),
+              shippingAddress: params.shipping_address && addressOf(params.shipping_address),
               paymentSourceId: params.payment_source_id,
               licenseAssignment: params.meta_data.license_assignment,
             },
             key,
           ),
-        ),
-      }),
+          // Chargebee keeps meta_data as it was sent.
+          async () => {
+            const made = await engine.findSubscriptionByKey(customerId, key);
+            if (made) metaData.set(made.id, params.meta_data);
+          },
+        );
+        return { subscription: await subscriptionJsonOf(customerId, subscription.id) };
+      },
       true,
     ),
     route(
@@ -344,35 +447,35 @@ export async function startChargebeeFake({ store, now }: { store: EmbeddedStore;
         .merge(plan.omit({ start_date: true }))
         .extend({ billing_address: address.optional(), shipping_address: address.optional() })
         .strict(),
-      async (params, [id], key) => ({
-        subscription: subscriptionJson(
-          await engine.updateSubscription(
-            ownerOf(billingSubscriptions, id),
-            id,
-            {
-              ...planOf(params),
-              ...changeOf(params),
-              billingAddress: params.billing_address && addressOf(params.billing_address),
-              shippingAddress: params.shipping_address && addressOf(params.shipping_address),
-            },
-            key,
-          ),
-        ),
-      }),
+      async (params, [id], key) => {
+        const customerId = ownerOf(billingSubscriptions, id);
+        await engine.updateSubscription(
+          customerId,
+          id,
+          {
+            ...planOf(params),
+            ...changeOf(params),
+            billingAddress: params.billing_address && addressOf(params.billing_address),
+            shippingAddress: params.shipping_address && addressOf(params.shipping_address),
+          },
+          key,
+        );
+        return { subscription: await subscriptionJsonOf(customerId, id) };
+      },
       true,
     ),
     route(
       "POST",
       /^\/api\/v2\/subscriptions\/([^/]+)\/override_billing_profile$/,
       z.object({ payment_source_id: text, auto_collection: z.enum(["on", "off"]) }).strict(),
-      async (params, [id]) => ({
-        subscription: subscriptionJson(
-          await engine.overrideBillingProfile(ownerOf(billingSubscriptions, id), id, {
-            paymentSourceId: params.payment_source_id,
-            autoCollection: params.auto_collection === "on",
-          }),
-        ),
-      }),
+      async (params, [id]) => {
+        const customerId = ownerOf(billingSubscriptions, id);
+        await engine.overrideBillingProfile(customerId, id, {
+          paymentSourceId: params.payment_source_id,
+          autoCollection: params.auto_collection === "on",
+        });
+        return { subscription: await subscriptionJsonOf(customerId, id) };
+      },
     ),
     route(
       "POST",
@@ -384,11 +487,12 @@ export async function startChargebeeFake({ store, now }: { store: EmbeddedStore;
           payment_source_id: text,
           addons: z.array(pricedItem),
           shipping_address: address.optional(),
+          po_number: text.max(100).optional(),
         })
         .strict(),
-      async (params, _match, key) => ({
-        invoice: invoiceJson(
-          await engine.createHardwareInvoice(
+      async (params, _match, key) => {
+        const invoice = await keeping(
+          engine.createHardwareInvoice(
             {
               customerId: params.customer_id,
               paymentSourceId: params.payment_source_id,
@@ -397,39 +501,119 @@ export async function startChargebeeFake({ store, now }: { store: EmbeddedStore;
             },
             key,
           ),
-        ),
-      }),
+          // Chargebee keeps the purchase order number on the invoice it made.
+          async () => {
+            const made = await engine.findInvoiceByKey(params.customer_id, key);
+            if (made && params.po_number !== undefined) poNumbers.set(made.id, params.po_number);
+          },
+        );
+        return { invoice: invoiceJsonOf(invoice) };
+      },
       true,
     ),
+    route(
+      "GET",
+      /^\/api\/v2\/invoices$/,
+      z
+        .object({
+          ...page,
+          customer_id: ofCustomer,
+          recurring: z.object({ is: z.literal("false") }).strict(),
+          sort_by: z.object({ desc: z.literal("date") }).strict(),
+        })
+        .strict(),
+      async (params) => {
+        // Invoices of no subscription (not recurring), newest first.
+        const rows = store
+          .select()
+          .from(billingInvoices)
+          .where(and(eq(billingInvoices.customerId, params.customer_id.is), isNull(billingInvoices.subscriptionId)))
+          .orderBy(desc(billingInvoices.date), sql`rowid desc`)
+          .all();
+        return listPage(
+          rows.map((row) => ({ invoice: invoiceJsonOf(invoiceOfRow(row)) })),
+          params,
+        );
+      },
+    ),
   ];
+
+  /**
+   * Chargebee's idempotency: a key of at most 100 characters; within 30 minutes the same key with the same
+   * request replays the first answer, and with another request it is refused. What Chargebee does with a key
+   * after its window is not documented (it may well run the request again, a second charge): the fake refuses
+   * it, so that nothing in the portal can depend on it, and a late retry has to ask what the first call made.
+   * The codes of these refusals are not documented either; the fake answers 400 invalid_request.
+   */
+  function replayed(key: string, request: string): FakeResponse | undefined {
+    if (key.length > MAX_KEY_LENGTH) {
+      throw new Refusal(
+        400,
+        `chargebee-idempotency-key : is longer than ${MAX_KEY_LENGTH} characters`,
+        "invalid_request",
+      );
+    }
+    const use = keys.get(key);
+    if (!use) {
+      keys.set(key, { at: now().getTime(), request });
+      return undefined;
+    }
+    if (now().getTime() - use.at > IDEMPOTENCY_WINDOW_MS) {
+      throw new Refusal(400, "chargebee-idempotency-key : was used more than 30 minutes ago", "invalid_request");
+    }
+    if (use.request !== request) {
+      throw new Refusal(400, "chargebee-idempotency-key : was used with other parameters", "invalid_request");
+    }
+    return use.answer;
+  }
 
   const respond = async (request: FakeRequest): Promise<FakeResponse> => {
     const key = headerOf(request, "chargebee-idempotency-key");
     requests.push({ method: request.method, path: request.path, params: request.params, idempotencyKey: key });
-    if (nextResponse) {
-      const response = nextResponse;
+    const canned = nextResponse;
+    if (
+      canned &&
+      (canned.path ?? request.path) === request.path &&
+      (canned.method ?? request.method) === request.method
+    ) {
       nextResponse = undefined;
-      return response;
+      return canned.response;
     }
     if (request.headers.authorization !== `Basic ${Buffer.from(`${FAKE_API_KEY}:`).toString("base64")}`) {
       return chargebeeError(401, "Sorry, authentication failed. Invalid api key", "api_authentication_failed");
     }
+    const refuse = (refusal: Refusal) => {
+      refusals.push(`${request.method} ${request.path}: ${refusal.message}`);
+      return chargebeeError(refusal.status, refusal.message, refusal.code, refusal.param);
+    };
     for (const route of routes) {
       const match = route.method === request.method ? route.path.exec(request.path) : null;
       if (!match) continue;
-      const parsed = route.parse(request.params);
-      const problems = [
-        ...(parsed.success ? [] : parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`)),
-        ...(route.idempotent && !key ? ["chargebee-idempotency-key header missing"] : []),
-      ];
-      if (problems.length > 0) {
-        shapeErrors.push(`${request.method} ${request.path}: ${problems.join("; ")}`);
-        return chargebeeError(400, problems.join("; "), "param_wrong_value");
-      }
       try {
+        if (route.idempotent && !key)
+          throw new Refusal(400, "chargebee-idempotency-key header missing", "invalid_request");
+        const fingerprint = JSON.stringify([request.method, request.path, request.params]);
+        const replay = route.idempotent && key ? replayed(key, fingerprint) : undefined;
+        if (replay) return replay;
+        onOffQuantity(request.params);
+        const parsed = route.parse(request.params);
+        if (!parsed.success) {
+          // Chargebee refuses a parameter an endpoint does not have, or one of the wrong form.
+          const issue = parsed.error.issues[0];
+          throw new Refusal(
+            400,
+            `${issue.path.join(".")} : ${issue.message}`,
+            "param_wrong_value",
+            issue.path.join("."),
+          );
+        }
         const body = await route.handle(parsed.data, match.slice(1).map(decodeURIComponent), key ?? "");
-        return { status: 200, json: body };
+        const answer = { status: 200, json: body };
+        const use = key ? keys.get(key) : undefined;
+        if (use && route.idempotent) use.answer = answer;
+        return answer;
       } catch (error) {
+        if (error instanceof Refusal) return refuse(error);
         if (!(error instanceof ProviderError)) throw error;
         return errorOf(error);
       }
@@ -442,18 +626,81 @@ export async function startChargebeeFake({ store, now }: { store: EmbeddedStore;
     port: server.port,
     close: server.close,
     requests,
-    shapeErrors,
+    refusals,
     /** The last request to a path, to check what the adapter sent. */
     lastRequest: (method: string, path: string) =>
       requests.filter((r) => r.method === method && r.path === path).at(-1),
-    /** Answers the next request with this response instead of serving it. */
-    answerNextWith: (response: FakeResponse) => {
-      nextResponse = response;
+    /**
+     * Credits given to a customer outside the portal, as a site's operator can in Chargebee: promotional credits,
+     * or an excess payment recorded against the customer. Chargebee takes them off the next invoices.
+     */
+    grantCredits: (customerId: string, credits: { promotional?: number; excess?: number }) => {
+      const grant = granted.get(customerId) ?? { promotional: 0, excess: 0 };
+      const promotional = credits.promotional ?? 0;
+      const excess = credits.excess ?? 0;
+      granted.set(customerId, { promotional: grant.promotional + promotional, excess: grant.excess + excess });
+      store
+        .update(billingCustomers)
+        .set({ creditBalance: sql`${billingCustomers.creditBalance} + ${promotional + excess}` })
+        .where(eq(billingCustomers.id, customerId))
+        .run();
+    },
+    /** Answers the next request (to this path, when given) with this response instead of serving it. */
+    answerNextWith: (response: FakeResponse, to: { method?: string; path?: string } = {}) => {
+      nextResponse = { response, ...to };
     },
   };
 }
 
 export type ChargebeeFake = Awaited<ReturnType<typeof startChargebeeFake>>;
+
+/**
+ * A creating call, and then what Chargebee keeps of the request on what it made: also when the engine made it
+ * and then lost its answer (an injected fault), as the object exists at Chargebee all the same.
+ */
+async function keeping<T>(creating: Promise<T>, keep: () => Promise<void>): Promise<T> {
+  try {
+    return await creating;
+  } finally {
+    await keep();
+  }
+}
+
+// --- what Chargebee refuses beyond a request's shape ----------------------------------------------
+
+/**
+ * Chargebee refuses a quantity for an on_off add-on, 400 'addons[quantity][0] : This param should not be sent
+ * for on_off addon type' (Chargebee support KB 257026), and requires one for a quantity add-on ('Mandatory for
+ * quantity based addons', the add-on parameters of every PC 1.0 endpoint), on every list of add-ons.
+ */
+function onOffQuantity(params: Record<string, unknown>) {
+  for (const list of ["addons", "event_based_addons"]) {
+    const items = params[list];
+    if (!Array.isArray(items)) continue;
+    items.forEach((entry: Partial<Record<string, unknown>>, index) => {
+      const type = priceList.addons.find((addon) => addon.id === entry.id)?.type;
+      const param = `${list}[quantity][${index}]`;
+      if (type === "on_off" && entry.quantity !== undefined) {
+        throw new Refusal(
+          400,
+          `${param} : This param should not be sent for on_off addon type`,
+          "param_wrong_value",
+          param,
+        );
+      }
+      if (type !== undefined && type !== "on_off" && entry.quantity === undefined) {
+        throw new Refusal(400, `${param} : cannot be blank`, "param_wrong_value", param);
+      }
+    });
+  }
+}
+
+/** One page of a list: `limit` entries from `offset`, and where the next page starts when there is one. */
+function listPage<T>(entries: T[], { limit, offset }: { limit: number; offset?: string }) {
+  const start = offset === undefined ? 0 : Number(offset);
+  const end = start + limit;
+  return { list: entries.slice(start, end), next_offset: end < entries.length ? String(end) : undefined };
+}
 
 // --- requests to the engine's terms ------------------------------------------------------------
 
@@ -479,37 +726,39 @@ const planOf = (params: Omit<z.infer<typeof plan>, "start_date"> & { start_date?
   startDate: params.start_date === undefined ? undefined : new Date(params.start_date * 1000),
 });
 
+/** An add-on of an order in the engine's terms: an on_off add-on (sent without quantity) is ordered once. */
+const quantityOf = ({ id, quantity }: ItemParams): ItemQuantity => ({ id, quantity: quantity ?? 1 });
+
 /**
- * The adapter sends the shipping line itself; the fake checks it is the one spec 000 §9 asks for the
- * hardware in the order (the engine then adds it again from the hardware).
+ * The adapter sends the shipping line itself; the fake checks it is the one the hardware in the order needs
+ * (750 cents per box of five, as its price), and the engine then adds it again from the hardware.
  */
-function withoutShipping(charges: PricedParams[]): ItemQuantity[] {
-  const items = charges.filter((charge) => charge.id !== SHIPPING_ADDON_ID);
+function withoutShipping(charges: ItemParams[]): ItemQuantity[] {
+  const items = charges.filter((charge) => charge.id !== SHIPPING_ADDON_ID).map(quantityOf);
   const hardwareCount = items
     .filter((charge) => catalogue.addon(charge.id)?.addonType === "hardware")
     .reduce((count, charge) => count + charge.quantity, 0);
   const sent = charges.find((charge) => charge.id === SHIPPING_ADDON_ID);
   const expected = shippingCharge(hardwareCount);
-  if ((sent?.unit_price ?? null) !== (expected?.unitPrice ?? null) || (sent && sent.quantity !== 1)) {
+  if ((sent?.unit_price ?? null) !== (expected?.unitPrice ?? null)) {
     throw new Error(`shipping line ${JSON.stringify(sent)} does not match ${JSON.stringify(expected)}`);
   }
-  return items.map(({ id, quantity }) => ({ id, quantity }));
+  return items;
 }
 
 function orderOf(params: z.infer<typeof order>) {
   const oneTime = withoutShipping(params.event_based_addons ?? []);
   const isHardware = (charge: ItemQuantity) => catalogue.addon(charge.id)?.addonType === "hardware";
   return {
-    addons: params.addons,
+    addons: params.addons?.map(quantityOf),
     oneTimeAddons: oneTime.filter((charge) => !isHardware(charge)),
     hardware: oneTime.filter(isHardware),
     couponIds: params.coupon_ids,
-    shippingAddress: params.shipping_address && addressOf(params.shipping_address),
   };
 }
 
 const changeOf = (params: z.infer<typeof planChange>) => ({
-  addons: params.replace_addon_list ? (params.addons ?? []) : undefined,
+  addons: params.replace_addon_list ? (params.addons ?? []).map(quantityOf) : undefined,
   couponIds: params.coupon_ids,
 });
 
@@ -529,6 +778,9 @@ function customerJson(customer: Customer) {
     billing_address: addressJson(customer.billingAddress),
     primary_payment_source_id: customer.primaryPaymentSourceId ?? undefined,
     refundable_credits: customer.creditBalance,
+    promotional_credits: 0,
+    excess_payments: 0,
+    unbilled_charges: 0,
     auto_collection: "on",
     deleted: false,
   };
@@ -603,34 +855,55 @@ function totalsJson(totals: InvoiceTotals) {
   };
 }
 
+const creditNote = (type: "adjustment" | "refundable", total: number, allocated: number) => ({
+  type,
+  price_type: "tax_exclusive",
+  currency_code: "USD",
+  sub_total: total,
+  total,
+  amount_allocated: allocated,
+  amount_available: total - allocated,
+});
+
 /**
- * Chargebee leaves the invoice estimate out when nothing is invoiced now, and gives no next-invoice estimate
- * then. The unused part of replaced items is a refundable credit note, allocated to the invoice as far as it
- * goes; the rest stays available for the next invoices.
+ * An estimate as Chargebee gives it. Nothing invoiced now: no invoice estimate, and the next invoice estimated
+ * instead (Chargebee returns next_invoice_estimate only then). The unused part of replaced items is a
+ * refundable credit note, allocated to the invoice as far as it goes; the part of a term still unpaid is an
+ * adjustment credit note against that unpaid invoice, allocated to it in full.
  */
 function estimateJson(estimate: Estimate) {
-  const allocated = Math.min(estimate.creditsIssued, estimate.creditsApplied);
+  const next = estimate.nextBilling;
+  const invoicedNow = estimate.lineItems.length > 0;
+  const notes = [
+    ...(estimate.adjustments > 0 ? [creditNote("adjustment", estimate.adjustments, estimate.adjustments)] : []),
+    ...(estimate.creditsIssued > 0
+      ? [creditNote("refundable", estimate.creditsIssued, Math.min(estimate.creditsIssued, estimate.creditsApplied))]
+      : []),
+  ];
   return {
     estimate: {
       created_at: Math.floor(Date.now() / 1000),
-      invoice_estimate: estimate.lineItems.length > 0 ? totalsJson(estimate) : undefined,
-      credit_note_estimates:
-        estimate.creditsIssued > 0
-          ? [
-              {
-                type: "refundable",
-                price_type: "tax_exclusive",
-                currency_code: "USD",
-                sub_total: estimate.creditsIssued,
-                total: estimate.creditsIssued,
-                amount_allocated: allocated,
-                amount_available: estimate.creditsIssued - allocated,
-              },
-            ]
+      invoice_estimate: invoicedNow ? totalsJson(estimate) : undefined,
+      next_invoice_estimate:
+        !invoicedNow && next
+          ? {
+              ...totalsJson({
+                lineItems: [],
+                discounts: [],
+                subTotal: next.amount,
+                total: next.amount,
+                creditsApplied: 0,
+                amountDue: next.amount,
+              }),
+              recurring: true,
+              price_type: "tax_exclusive",
+              currency_code: "USD",
+            }
           : undefined,
+      credit_note_estimates: notes.length > 0 ? notes : undefined,
       subscription_estimate: {
         currency_code: "USD",
-        next_billing_at: secondsOrUndefined(estimate.nextBilling?.at ?? null),
+        next_billing_at: secondsOrUndefined(next?.at ?? null),
       },
     },
   };
@@ -642,6 +915,7 @@ function invoiceJson(invoice: Invoice) {
     id: invoice.id,
     customer_id: invoice.customerId,
     subscription_id: invoice.subscriptionId ?? undefined,
+    recurring: invoice.subscriptionId !== null,
     status: invoice.status,
     amount_paid: invoice.amountPaid,
     date: seconds(invoice.date),
@@ -650,21 +924,38 @@ function invoiceJson(invoice: Invoice) {
 
 // --- errors ------------------------------------------------------------------------------------
 
-function chargebeeError(status: number, message: string, code: string, param?: string): FakeResponse {
-  return {
-    status,
-    json: { message, type: "invalid_request", api_error_code: code, param, http_status_code: status },
-  };
+function chargebeeError(
+  status: number,
+  message: string,
+  code: string,
+  param?: string,
+  type: "invalid_request" | "payment" = "invalid_request",
+): FakeResponse {
+  return { status, json: { message, type, api_error_code: code, param, http_status_code: status } };
 }
 
-/** The engine's failure as Chargebee answers: 4xx with its message for a refusal, 503 when busy, 500 otherwise. */
+/**
+ * The engine's failure as Chargebee answers: a card that cannot be charged as a payment error quoting the
+ * gateway's reason after 'Error message:' (Chargebee's documented payment_processing_failed sample); another
+ * refusal 4xx with its message; 503 when busy; 500 otherwise.
+ */
 function errorOf(error: ProviderError): FakeResponse {
   if (error.kind === "retryable") return chargebeeError(503, error.message, "site_not_ready");
   if (error.kind === "unknown") return chargebeeError(500, error.message, "internal_error");
+  const message = error.providerMessage ?? error.message;
+  if (error.code === "payment_method_not_usable") {
+    return chargebeeError(
+      400,
+      `We are not able to collect the payment from the card on file. Error message: (card_declined) ${message}`,
+      "payment_processing_failed",
+      undefined,
+      "payment",
+    );
+  }
   const notFound = error.code === "not_found";
   return chargebeeError(
     notFound ? 404 : 400,
-    error.providerMessage ?? error.message,
+    message,
     notFound ? "resource_not_found" : (error.code ?? "invalid_request"),
     error.field,
   );

@@ -27,6 +27,8 @@ export interface CatalogueEntry {
   unit?: string;
   currency_code?: string;
   charge_type?: string;
+  /** An add-on's type: on_off (present or absent), or quantity, tiered, volume, stairstep (per unit). */
+  type?: string;
   status?: string;
   discount_type?: string;
   discount_percentage?: number;
@@ -61,6 +63,7 @@ export function addonOf(entry: CatalogueEntry): Addon {
     currencyCode: entry.currency_code ?? "USD",
     addonType: addonTypeOf(entry),
     period: entry.charge_type === "recurring" ? periodOf(entry.period_unit) : null,
+    chargedPerUnit: entry.type !== "on_off",
   };
 }
 

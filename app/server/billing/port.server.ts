@@ -1,12 +1,13 @@
 /**
- * The billing port: every billing call the portal makes (spec 000 §7, spec 001 §7), typed in the portal's
- * own terms. Adapters (the embedded engine, Chargebee) translate to and from their provider; no vendor
- * type or error crosses this line. Money is integer cents; dates are Dates.
+ * The billing port: every billing call the portal makes (the product specification's call tables for the
+ * store, the license update and the trials), typed in the portal's own terms. Adapters (the embedded
+ * engine, Chargebee) translate to and from their provider; no vendor type or error crosses this line.
+ * Money is integer cents; dates are Dates.
  *
  * Calls that read or change a customer's data take the billing customer id of the signed-in user, and
- * the adapters refuse a subscription or payment source that belongs to someone else (DESIGN §1.8).
- * Calls that create something or move money take an idempotency key: a repeated call with the same
- * key returns the first result (DESIGN §1.5).
+ * the adapters refuse a subscription or payment source that belongs to someone else: the organization is
+ * the boundary. Calls that create something or move money take an idempotency key: a repeated call with
+ * the same key returns the first result, so nothing is charged twice.
  */
 
 import type { PaymentCard } from "~/server/cards/port.server";
@@ -38,6 +39,12 @@ export interface Addon {
   addonType: AddonType;
   /** The billing period of a recurring add-on; null for one-time charges. */
   period: BillingPeriod | null;
+  /**
+   * Whether the add-on is charged per unit and takes a quantity (Chargebee's quantity, tiered, volume and
+   * stairstep types). An add-on that is not (Chargebee's on_off) is present or absent: it is ordered with
+   * quantity 1, and its price may be set for the order (the shipping line's price per order).
+   */
+  chargedPerUnit: boolean;
 }
 
 export interface Address {
@@ -67,7 +74,10 @@ export interface Customer extends CustomerProfile {
   id: string;
   billingAddress: Address | null;
   primaryPaymentSourceId: string | null;
-  /** Credits kept for the customer's next invoices, in cents (Chargebee's refundable credits). */
+  /**
+   * Credits kept for the customer's next invoices, in cents: everything the provider takes off them before
+   * charging the card (Chargebee's refundable and promotional credits and excess payments).
+   */
   creditBalance: number;
 }
 
@@ -184,6 +194,12 @@ export interface NextBilling {
 }
 
 export interface Estimate extends Billed {
+  /**
+   * What a change takes off the subscription's invoices that are still unpaid (Chargebee's adjustment credit
+   * notes): the unused part of a term nobody paid for is not the customer's credit, so it is neither in
+   * `creditsIssued` nor in the balance; it only lowers what those invoices still ask for.
+   */
+  adjustments: number;
   /** The next renewal: when it falls and what it will charge ('Amount on next billing cycle (date)'). */
   nextBilling: NextBilling | null;
 }
@@ -197,12 +213,13 @@ export interface Invoice extends InvoiceTotals {
   date: Date;
 }
 
-/** What a new subscription's estimate needs; hardware brings the shipping charge of spec 000 §9 with it. */
+/** What a new subscription's estimate needs; hardware brings its shipping charge (per box of items) with it. */
 export interface NewSubscriptionEstimateRequest {
   /** The customer, when there is one yet: an estimate never creates one (a page's read must not write). */
   customerId?: string;
   planId: string;
   planQuantity: number;
+  /** When the subscription starts; a date that is not in the future means now. */
   startDate?: Date;
   /** Recurring add-ons (hosting, offsite access). */
   addons?: ItemQuantity[];
@@ -298,6 +315,12 @@ export interface BillingProvider {
 
   /** A one-time invoice for hardware plus its shipping line, charged now. */
   createHardwareInvoice(order: HardwareOrder, idempotencyKey: string): Promise<Invoice>;
+  /**
+   * The invoice an earlier createHardwareInvoice with this key made for this customer, or null when it made
+   * none: what a job asks after a call whose outcome is unknown, before it may charge again (a provider
+   * forgets idempotency keys after a while, so a late retry could otherwise invoice twice).
+   */
+  findInvoiceByKey(customerId: string, idempotencyKey: string): Promise<Invoice | null>;
 }
 
 /** The names of the provider's calls, e.g. for fault injection. */

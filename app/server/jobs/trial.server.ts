@@ -17,11 +17,13 @@ import { clearDraftStep } from "./steps.server";
 import { StepRefused, type JobContext, type JobKind, type JobStep, type JobView } from "./runner.server";
 
 /**
- * Building a trial: the trial license, for a cloud trial the Hub's provisioning
- * (the same steps as a cloud Hub deployment), the hardware invoice when something is ordered, the trial
- * record, and the draft cleared. The license step checks eligibility atomically; the invoice carries the
- * step's key, so a repeat after a crash or a lost answer never charges twice. A refused hardware purchase
- * does not stop the trial: the step records the failure and the finish screen says 'Hardware purchase failed.'.
+ * Building a trial (the product specification's trial flow): the trial license, for a cloud trial the Hub's
+ * provisioning (the same steps as a cloud Hub deployment), the hardware invoice when something is ordered,
+ * the trial record, and the draft cleared. The license step checks eligibility atomically; the invoice carries
+ * the step's key, and after a crash or a lost answer the provider is asked for the invoice that key made
+ * before anything is charged again, so a repeat never charges twice, however late it comes. A refused hardware
+ * purchase does not stop the trial: the step records the failure and the finish screen says 'Hardware
+ * purchase failed.'.
  */
 const addressSchema = z.object({
   name: z.string(),
@@ -104,11 +106,20 @@ export type HardwarePurchase = { status: "none" } | { status: "invoiced"; invoic
 export const hardwarePurchaseOf = (results: Record<string, unknown> | null | undefined) =>
   (results?.["purchase-hardware"] as HardwarePurchase | undefined) ?? null;
 
-/** The hardware invoice, only when something is ordered; a refusal is recorded, and the trial goes on. */
+/**
+ * The hardware invoice, only when something is ordered; a refusal is recorded, and the trial goes on. After an
+ * unknown outcome the invoice is looked up by the step's key first: the provider replays a key only for a
+ * while (Chargebee for 30 minutes), and a retry after that would invoice again.
+ */
 function purchaseHardwareStep<Input extends TrialInput>(): JobStep<Input> {
   return {
     name: "purchase-hardware",
     charges: true,
+    async reconcile({ ownerId, stepKey }): Promise<HardwarePurchase | null> {
+      const customerId = owner(ownerId).billingCustomerId;
+      const invoice = customerId ? await getBilling().findInvoiceByKey(customerId, stepKey) : null;
+      return invoice ? { status: "invoiced", invoiceId: invoice.id } : null;
+    },
     async run({ ownerId, input, stepKey }): Promise<HardwarePurchase> {
       if (input.tokens + input.sensors === 0 || !input.paymentSourceId) return { status: "none" };
       const user = owner(ownerId);
@@ -137,7 +148,7 @@ function purchaseHardwareStep<Input extends TrialInput>(): JobStep<Input> {
   };
 }
 
-/** The trial record; its failure is only logged (the product specification says so), as the trial itself exists. */
+/** The trial record; its failure is only logged (as the product specification says), as the trial itself exists. */
 function recordTrialStep<Input extends TrialInput>(
   hubType: "cloud" | "onpremise",
   userNameOf: (input: Input) => string | null,
@@ -178,7 +189,7 @@ function recordTrialStep<Input extends TrialInput>(
   };
 }
 
-/** Every trial screen says the card was not charged: nothing is charged before the hardware. */
+/** Every trial failure screen says the card was not charged: nothing is charged before the hardware. */
 function trialFailure(step: string, error: unknown) {
   if (step === "purchase-hardware") return { step, ...TRIAL_FAILURES.hardware };
   if (step === "trial-license" && error instanceof StepRefused && error.message === USED_UP_TRIAL) {
@@ -219,7 +230,7 @@ export const cloudTrial: JobKind<CloudTrialInput> = {
 const LICENSE_STAGE = { title: "Trial License", steps: ["trial-license"] };
 const HARDWARE_STAGE = { title: "Purchase Hardware", steps: ["purchase-hardware"] };
 
-/** The progress lists, as the product specification names their stages. */
+/** The progress lists the product specification gives for each kind of trial. */
 export const TRIAL_STAGES = {
   cloud: [
     LICENSE_STAGE,

@@ -1,10 +1,12 @@
+import { createHash } from "node:crypto";
 import Chargebee, { type Estimate as ChargebeeEstimate } from "chargebee";
 import { INVALID_CUSTOMER_ID, parseGatewayReference } from "~/server/cards/port.server";
 import { addonOf, couponOf, planOf } from "../catalogue.server";
 import { ProviderError } from "~/server/providers/errors.server";
 import { notFound, refused } from "../errors.server";
-import { hardwareCharges, oneTimeCharges, ordered, type OneTimeCharge } from "../orders.server";
+import { checkOrderedOnce, hardwareCharges, oneTimeCharges, ordered, type OneTimeCharge } from "../orders.server";
 import type {
+  Addon,
   Address,
   BillingProvider,
   CustomerProfile,
@@ -13,6 +15,7 @@ import type {
   NewPaymentSource,
   NewSubscriptionEstimateRequest,
   NewSubscriptionRequest,
+  Plan,
   SubscriptionChange,
   SubscriptionUpdate,
 } from "../port.server";
@@ -25,6 +28,7 @@ import {
   seconds,
   subscriptionOf,
   toChargebeeAddress,
+  toEstimateAddress,
 } from "./mapping.server";
 
 export interface ChargebeeOptions {
@@ -37,30 +41,53 @@ export interface ChargebeeOptions {
   timeoutMs?: number;
 }
 
-const idempotent = (key: string) => ({ "chargebee-idempotency-key": key });
+/**
+ * The key Chargebee gets for an idempotency key of the portal's: Chargebee takes at most 100 characters, and a
+ * job's keys (kind, draft, order digest, step) are longer, so it gets their SHA-256 (43 characters). The full
+ * key stays readable where the adapter looks for what a call made (a subscription's meta_data).
+ */
+export const chargebeeKey = (idempotencyKey: string) => createHash("sha256").update(idempotencyKey).digest("base64url");
 
-/** Chargebee's event-based add-on: a one-time charge on the subscription's creation. */
-const onCreation = (charge: OneTimeCharge) => ({
-  id: charge.id,
-  quantity: charge.quantity,
-  unit_price: charge.unitPrice,
-  on_event: "subscription_creation" as const,
-  charge_once: true,
-  charge_on: "on_event" as const,
-});
+const idempotent = (idempotencyKey: string) => ({ "chargebee-idempotency-key": chargebeeKey(idempotencyKey) });
+
+/** The most Chargebee lists in one page; it says where the next page starts (`next_offset`). */
+const PAGE_SIZE = 100;
 
 /**
- * The SDK serializes a nested object in a GET query wrongly (each key nests under the previous one),
- * so the query is given flat, Chargebee's own `subscription[plan_id]` form.
+ * How long the adapter trusts the plans and add-ons it listed (their add-on types and list prices): Chargebee
+ * keeps an add-on's type once it is in use, and a price change reaches the portal's own reads at once.
  */
-function flatQuery(params: Record<string, unknown>): Record<string, unknown> {
+const CATALOGUE_TTL_MS = 10 * 60_000;
+
+/** An add-on in an order as Chargebee takes it: a quantity only when it is charged per unit. */
+interface ChargebeeItem {
+  id: string;
+  quantity?: number;
+  unit_price?: number;
+}
+
+/**
+ * The SDK serializes a nested object in a GET query wrongly (each key nests under the previous one), so a
+ * query built with the SDK's own parameter type is sent flat, in Chargebee's `subscription[plan_id]` form.
+ */
+function flatQuery(params: ChargebeeEstimate.CreateSubForCustomerEstimateInputParam): Record<string, unknown> {
   return Object.fromEntries(
-    Object.entries(params).flatMap(([key, value]) =>
+    Object.entries(params).flatMap(([key, value]: [string, unknown]) =>
       value !== null && typeof value === "object" && !Array.isArray(value)
         ? Object.entries(value).map(([field, inner]) => [`${key}[${field}]`, inner])
         : [[key, value]],
     ),
   );
+}
+
+/** A start date Chargebee is given only when it is in the future: an earlier one would be backdating. */
+const futureStart = (startDate: Date | undefined) =>
+  startDate && seconds(startDate) > seconds(new Date()) ? seconds(startDate) : undefined;
+
+interface Catalogue {
+  plans: Map<string, Plan>;
+  addons: Map<string, Addon>;
+  listedAt: number;
 }
 
 /**
@@ -70,6 +97,7 @@ function flatQuery(params: Record<string, unknown>): Record<string, unknown> {
 class ChargebeeBilling implements BillingProvider {
   readonly name = "chargebee";
   private readonly chargebee: Chargebee;
+  private catalogue: Promise<Catalogue> | null = null;
 
   constructor(private readonly options: ChargebeeOptions) {
     this.chargebee = new Chargebee({
@@ -84,22 +112,114 @@ class ChargebeeBilling implements BillingProvider {
     try {
       return await request(this.chargebee);
     } catch (failure) {
-      throw billingErrorOf(operation, writes, failure);
+      const error = billingErrorOf(operation, writes, failure);
+      logWithheld(operation, error, failure);
+      throw error;
     }
   }
 
+  /** Every entry of a list, page by page. */
+  private async all<T>(
+    operation: string,
+    page: (chargebee: Chargebee, offset: string | undefined) => Promise<{ list: T[]; next_offset?: string }>,
+  ): Promise<T[]> {
+    const entries: T[] = [];
+    await this.find(operation, page, (entry) => {
+      entries.push(entry);
+      return false;
+    });
+    return entries;
+  }
+
+  /** The first entry of a list that matches, reading no further page than needed. */
+  private async find<T>(
+    operation: string,
+    page: (chargebee: Chargebee, offset: string | undefined) => Promise<{ list: T[]; next_offset?: string }>,
+    matches: (entry: T) => boolean,
+  ): Promise<T | undefined> {
+    let offset: string | undefined;
+    do {
+      const { list, next_offset } = await this.call(operation, false, (cb) => page(cb, offset));
+      const found = list.find(matches);
+      if (found) return found;
+      offset = next_offset;
+    } while (offset);
+    return undefined;
+  }
+
   async listPlans() {
-    const { list } = await this.call("plan.list", false, (cb) =>
-      cb.plan.list({ limit: 100, status: { is: "active" } }),
+    const list = await this.all("plan.list", (cb, offset) =>
+      cb.plan.list({ limit: PAGE_SIZE, offset, status: { is: "active" } }),
     );
     return list.map((entry) => planOf(entry.plan));
   }
 
   async listAddons() {
-    const { list } = await this.call("addon.list", false, (cb) =>
-      cb.addon.list({ limit: 100, status: { is: "active" } }),
+    const list = await this.all("addon.list", (cb, offset) =>
+      cb.addon.list({ limit: PAGE_SIZE, offset, status: { is: "active" } }),
     );
     return list.map((entry) => addonOf(entry.addon));
+  }
+
+  /** The plans and add-ons as listed lately: what the adapter needs to know of them to send an order. */
+  private async knownCatalogue(ids: string[] = []): Promise<Catalogue> {
+    const cached = this.catalogue ? await this.catalogue.catch(() => null) : null;
+    const fresh = cached && Date.now() - cached.listedAt < CATALOGUE_TTL_MS;
+    // An id it has not seen (an add-on created since) is worth listing again for.
+    if (cached && fresh && ids.every((id) => cached.plans.has(id) || cached.addons.has(id))) return cached;
+    const listing = Promise.all([this.listPlans(), this.listAddons()]).then(([plans, addons]) => ({
+      plans: new Map(plans.map((plan) => [plan.id, plan])),
+      addons: new Map(addons.map((addon) => [addon.id, addon])),
+      listedAt: Date.now(),
+    }));
+    this.catalogue = listing;
+    return listing;
+  }
+
+  /**
+   * An order's add-ons as Chargebee takes them: a quantity for those charged per unit only (Chargebee refuses
+   * one for an on_off add-on, which is simply present), and a unit price where the order sets one (shipping).
+   */
+  private async items(charges: OneTimeCharge[]): Promise<ChargebeeItem[]> {
+    if (charges.length === 0) return [];
+    const { addons } = await this.knownCatalogue(charges.map((charge) => charge.id));
+    return charges.map((charge) => {
+      const addon = addons.get(charge.id);
+      if (!addon) throw notFound(`Add-on ${charge.id}`);
+      checkOrderedOnce(addon, charge.quantity);
+      return {
+        id: charge.id,
+        ...(addon.chargedPerUnit ? { quantity: charge.quantity } : {}),
+        ...(charge.unitPrice === undefined ? {} : { unit_price: charge.unitPrice }),
+      };
+    });
+  }
+
+  /** An order's one-time charges as Chargebee's event-based add-ons, charged once on the subscription's creation. */
+  private async onCreation(request: NewSubscriptionEstimateRequest) {
+    return (await this.items(oneTimeCharges(request))).map((item) => ({
+      ...item,
+      on_event: "subscription_creation" as const,
+      charge_once: true,
+      charge_on: "on_event" as const,
+    }));
+  }
+
+  /**
+   * What the next cycle charges when Chargebee does not say (it gives a next-invoice estimate only when nothing
+   * is invoiced now): the plan and recurring add-ons at the prices it listed.
+   */
+  private async listPriceRenewal(planId: string, quantity: number, addons: ItemQuantity[]) {
+    const catalogue = await this.knownCatalogue([planId, ...addons.map((addon) => addon.id)]);
+    const priceOf = (item: Plan | Addon | undefined) => item?.price ?? 0;
+    return ordered(addons).reduce(
+      (amount, addon) => amount + priceOf(catalogue.addons.get(addon.id)) * addon.quantity,
+      priceOf(catalogue.plans.get(planId)) * quantity,
+    );
+  }
+
+  private async renewalOf(estimate: ChargebeeEstimate, planId: string, quantity: number, addons: ItemQuantity[]) {
+    return estimate.next_invoice_estimate?.total ?? this.listPriceRenewal(planId, quantity, addons);
   }
 
   async retrieveCoupon(code: string) {
@@ -139,8 +259,8 @@ class ChargebeeBilling implements BillingProvider {
   }
 
   async listPaymentSources(customerId: string) {
-    const { list } = await this.call("payment_source.list", false, (cb) =>
-      cb.paymentSource.list({ customer_id: { is: customerId }, limit: 100 }),
+    const list = await this.all("payment_source.list", (cb, offset) =>
+      cb.paymentSource.list({ customer_id: { is: customerId }, limit: PAGE_SIZE, offset }),
     );
     return list.map((entry) => paymentSourceOf(entry.payment_source));
   }
@@ -195,34 +315,31 @@ class ChargebeeBilling implements BillingProvider {
   }
 
   async estimateNewSubscription(request: NewSubscriptionEstimateRequest) {
-    const params = {
+    const { customerId } = request;
+    const creditBalance = customerId ? (await this.retrieveCustomer(customerId)).creditBalance : 0;
+    // The same order for both estimate endpoints, checked against both of the SDK's parameter types.
+    const order = {
       invoice_immediately: true,
       coupon_ids: request.couponIds?.length ? request.couponIds : undefined,
       subscription: this.subscriptionParams(request),
-      addons: ordered(request.addons),
-      event_based_addons: oneTimeCharges(request).map(onCreation),
-      shipping_address: request.shippingAddress ? toChargebeeAddress(request.shippingAddress) : undefined,
-    };
-    const { customerId } = request;
-    const creditBalance = customerId ? (await this.retrieveCustomer(customerId)).creditBalance : 0;
+      addons: await this.items(ordered(request.addons)),
+      event_based_addons: await this.onCreation(request),
+      shipping_address: request.shippingAddress ? toEstimateAddress(request.shippingAddress) : undefined,
+    } satisfies ChargebeeEstimate.CreateSubscriptionInputParam &
+      ChargebeeEstimate.CreateSubForCustomerEstimateInputParam;
     const { estimate } = await this.call("estimate.create_subscription_estimate", false, (cb) =>
       customerId
-        ? // The flat query has the same parameters in the form the SDK cannot produce itself (see flatQuery).
-          cb.estimate.createSubForCustomerEstimate(
-            customerId,
-            flatQuery({
-              ...params,
-              use_existing_balances: true,
-            }) as ChargebeeEstimate.CreateSubForCustomerEstimateInputParam,
-          )
+        ? cb.estimate.createSubForCustomerEstimate(customerId, flatQuery({ ...order, use_existing_balances: true }))
         : // Before the customer exists (their first order's Review), the estimate is made without one.
-          cb.estimate.createSubscription(params),
+          cb.estimate.createSubscription(order),
     );
-    const renewal = await this.renewalAmount(request.planId, request.planQuantity, request.addons);
+    const renewal = await this.renewalOf(estimate, request.planId, request.planQuantity, request.addons ?? []);
     return estimateOf(estimate, renewal, creditBalance);
   }
 
   async createSubscription(request: NewSubscriptionRequest, idempotencyKey: string) {
+    const addons = await this.items(ordered(request.addons));
+    const eventBasedAddons = await this.onCreation(request);
     const { subscription } = await this.call("subscription.create_for_customer", true, (cb) =>
       cb.subscription.createForCustomer(
         request.customerId,
@@ -231,11 +348,11 @@ class ChargebeeBilling implements BillingProvider {
           auto_collection: "on",
           payment_source_id: request.paymentSourceId,
           coupon_ids: request.couponIds,
-          addons: ordered(request.addons),
-          event_based_addons: oneTimeCharges(request).map(onCreation),
+          addons,
+          event_based_addons: eventBasedAddons,
           shipping_address: request.shippingAddress ? toChargebeeAddress(request.shippingAddress) : undefined,
           invoice_immediately: true,
-          // The key again, readable: findSubscriptionByKey looks for it after a call whose outcome was unknown.
+          // The full key, readable: findSubscriptionByKey looks for it after a call whose outcome was unknown.
           meta_data: { license_assignment: request.licenseAssignment, order_key: idempotencyKey },
         },
         idempotent(idempotencyKey),
@@ -245,10 +362,9 @@ class ChargebeeBilling implements BillingProvider {
   }
 
   async findSubscriptionByKey(customerId: string, idempotencyKey: string) {
-    const { list } = await this.call("subscription.list", false, (cb) =>
-      cb.subscription.list({ limit: 100, customer_id: { is: customerId } }),
-    );
-    const made = list.find(
+    const made = await this.find(
+      "subscription.list",
+      (cb, offset) => cb.subscription.list({ limit: PAGE_SIZE, offset, customer_id: { is: customerId } }),
       (entry) => (entry.subscription.meta_data as { order_key?: string } | undefined)?.order_key === idempotencyKey,
     );
     return made ? subscriptionOf(made.subscription) : null;
@@ -259,15 +375,15 @@ class ChargebeeBilling implements BillingProvider {
     // prorates against the current term, and the credits it issues add to the balance read here.
     const current = await this.retrieveSubscription(customerId, subscriptionId);
     const customer = await this.retrieveCustomer(customerId);
+    const changeParams = await this.changeParams(change);
     const { estimate } = await this.call("estimate.update_subscription", false, (cb) =>
       cb.estimate.updateSubscription({
-        ...this.changeParams(change),
+        ...changeParams,
         subscription: { id: subscriptionId, plan_id: change.planId, plan_quantity: change.planQuantity },
         use_existing_balances: true,
       }),
     );
-    const addons = change.addons ?? current.addons;
-    const renewal = await this.renewalAmount(change.planId, change.planQuantity, addons);
+    const renewal = await this.renewalOf(estimate, change.planId, change.planQuantity, change.addons ?? current.addons);
     return estimateOf(estimate, renewal, customer.creditBalance);
   }
 
@@ -278,11 +394,12 @@ class ChargebeeBilling implements BillingProvider {
     idempotencyKey: string,
   ) {
     await this.retrieveSubscription(customerId, subscriptionId);
+    const changeParams = await this.changeParams(update);
     const { subscription } = await this.call("subscription.update", true, (cb) =>
       cb.subscription.update(
         subscriptionId,
         {
-          ...this.changeParams(update),
+          ...changeParams,
           plan_id: update.planId,
           plan_quantity: update.planQuantity,
           billing_address: update.billingAddress ? toChargebeeAddress(update.billingAddress) : undefined,
@@ -311,20 +428,41 @@ class ChargebeeBilling implements BillingProvider {
   }
 
   async createHardwareInvoice(order: HardwareOrder, idempotencyKey: string) {
-    const charges = hardwareCharges(order.hardware);
+    const addons = await this.items(hardwareCharges(order.hardware));
     const { invoice } = await this.call("invoice.create", true, (cb) =>
       cb.invoice.create(
         {
           customer_id: order.customerId,
           auto_collection: "on",
           payment_source_id: order.paymentSourceId,
-          addons: charges.map((charge) => ({ id: charge.id, quantity: charge.quantity, unit_price: charge.unitPrice })),
+          addons,
           shipping_address: order.shippingAddress ? toChargebeeAddress(order.shippingAddress) : undefined,
+          // The invoice keeps the key Chargebee got (its purchase order number), so findInvoiceByKey finds it
+          // after Chargebee has forgotten the key itself.
+          po_number: chargebeeKey(idempotencyKey),
         },
         idempotent(idempotencyKey),
       ),
     );
     return invoiceOf(invoice);
+  }
+
+  async findInvoiceByKey(customerId: string, idempotencyKey: string) {
+    const poNumber = chargebeeKey(idempotencyKey);
+    // Hardware invoices belong to no subscription; the newest come first.
+    const made = await this.find(
+      "invoice.list",
+      (cb, offset) =>
+        cb.invoice.list({
+          limit: PAGE_SIZE,
+          offset,
+          customer_id: { is: customerId },
+          recurring: { is: false },
+          "sort_by[desc]": "date",
+        }),
+      (entry) => entry.invoice.po_number === poNumber,
+    );
+    return made ? invoiceOf(made.invoice) : null;
   }
 
   private profileParams(profile: CustomerProfile) {
@@ -333,18 +471,14 @@ class ChargebeeBilling implements BillingProvider {
   }
 
   private subscriptionParams(request: NewSubscriptionEstimateRequest) {
-    return {
-      plan_id: request.planId,
-      plan_quantity: request.planQuantity,
-      start_date: request.startDate ? seconds(request.startDate) : undefined,
-    };
+    return { plan_id: request.planId, plan_quantity: request.planQuantity, start_date: futureStart(request.startDate) };
   }
 
   /** What a plan change sends in both its estimate and the update itself. */
-  private changeParams(change: SubscriptionChange) {
+  private async changeParams(change: SubscriptionChange) {
     return {
       replace_addon_list: change.addons !== undefined,
-      addons: change.addons ? ordered(change.addons) : undefined,
+      addons: change.addons ? await this.items(ordered(change.addons)) : undefined,
       coupon_ids: change.couponIds?.length ? change.couponIds : undefined,
       invoice_immediately: true,
       prorate: true,
@@ -357,17 +491,19 @@ class ChargebeeBilling implements BillingProvider {
     );
     if (payment_source.customer_id !== customerId) throw notFound(`Payment source ${paymentSourceId}`);
   }
+}
 
-  /** What the plan and recurring add-ons charge per full period, from Chargebee's own prices. */
-  private async renewalAmount(planId: string, quantity: number, addons: ItemQuantity[] | undefined) {
-    const [plans, addonList] = await Promise.all([this.listPlans(), this.listAddons()]);
-    const priceOf = (id: string, items: { id: string; price: number }[]) =>
-      items.find((item) => item.id === id)?.price ?? 0;
-    return ordered(addons).reduce(
-      (amount, addon) => amount + priceOf(addon.id, addonList) * addon.quantity,
-      priceOf(planId, plans) * quantity,
-    );
-  }
+/**
+ * What Chargebee said when no customer is shown it (everything but a card's decline reason), as one JSON line
+ * on stderr, so an operator sees the parameter or site problem behind the page's general message. A missing
+ * resource is not logged: the adapter asks for customers that do not exist yet on purpose.
+ */
+function logWithheld(operation: string, error: ProviderError, failure: unknown) {
+  if (error.providerMessage !== undefined || error.code === "not_found") return;
+  const said = typeof failure === "object" && failure !== null && !(failure instanceof Error);
+  if (!said) return;
+  const { message, api_error_code: code, param, http_status_code: status } = failure as Record<string, unknown>;
+  console.warn(JSON.stringify({ level: "warn", event: "chargebee-refused", operation, status, code, param, message }));
 }
 
 export function createChargebeeBilling(options: ChargebeeOptions): BillingProvider {

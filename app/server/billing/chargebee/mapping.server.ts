@@ -53,6 +53,15 @@ export function toChargebeeAddress(address: Address): ChargebeeAddress {
   );
 }
 
+/**
+ * The part of an address Chargebee's estimate endpoints take (their shipping address has no name, company,
+ * email, phone or state name): the lines, city, state code, zip and country, which is all a tax needs.
+ */
+export function toEstimateAddress(address: Address): ChargebeeEstimate.ShippingAddressCreateSubscriptionInputParam {
+  const { line1, line2, city, stateCode: state_code, zip, country } = address;
+  return { line1, line2, city, state_code, zip, country };
+}
+
 export function addressOf(address: ChargebeeAddress | undefined): Address | null {
   if (!address) return null;
   return Object.fromEntries(
@@ -73,8 +82,10 @@ export function customerOf(customer: ChargebeeCustomer): Customer {
     company: customer.company ?? "",
     billingAddress: addressOf(customer.billing_address),
     primaryPaymentSourceId: customer.primary_payment_source_id ?? null,
-    // Credits left over from earlier invoices are refundable credits, which Chargebee applies to the next ones.
-    creditBalance: customer.refundable_credits ?? 0,
+    // Chargebee takes all three off the next invoices before charging the card: credits left over from earlier
+    // invoices (refundable), credits granted by the business (promotional), and money paid beyond an invoice.
+    creditBalance:
+      (customer.refundable_credits ?? 0) + (customer.promotional_credits ?? 0) + (customer.excess_payments ?? 0),
   };
 }
 
@@ -173,22 +184,30 @@ function totalsOf(invoice: ChargebeeTotals | undefined): InvoiceTotals {
   };
 }
 
+/** The total of an estimate's credit notes of one type. */
+const creditNotes = (estimate: ChargebeeEstimate, type: "adjustment" | "refundable") =>
+  (estimate.credit_note_estimates ?? [])
+    .filter((note) => note.type === type)
+    .reduce((sum, note) => sum + note.total, 0);
+
 /**
- * An estimate. `renewalAmount` fills in what the next cycle charges when Chargebee does not say (it returns a
- * next-invoice estimate only when nothing is invoiced now). Credits: the change's credit notes (the unused part
- * of replaced items) and the customer's refundable credits (`creditBalance`, before the change) pay the
- * invoice; what it does not use stays the customer's balance for the next invoice.
+ * An estimate. `renewalAmount` is what the next cycle charges (the caller takes Chargebee's next-invoice
+ * estimate when there is one). Credits: the change's refundable credit notes (the unused part of replaced
+ * items) and the customer's balance (`creditBalance`, before the change) pay the invoice; what it does not use
+ * stays the customer's balance for the next invoice. Adjustment credit notes only lower an unpaid invoice of
+ * the subscription: they are no credit of the customer's.
  */
 export function estimateOf(estimate: ChargebeeEstimate, renewalAmount: number, creditBalance: number): Estimate {
   const at = dateOf(estimate.subscription_estimate?.next_billing_at);
   const totals = totalsOf(estimate.invoice_estimate);
-  const creditsIssued = (estimate.credit_note_estimates ?? []).reduce((sum, note) => sum + note.total, 0);
+  const creditsIssued = creditNotes(estimate, "refundable");
   const balance = creditBalance + creditsIssued - totals.creditsApplied;
   return {
     ...totals,
     creditsIssued,
     creditBalance: balance,
-    nextBilling: at ? nextBillingOf(at, estimate.next_invoice_estimate?.total ?? renewalAmount, balance) : null,
+    adjustments: creditNotes(estimate, "adjustment"),
+    nextBilling: at ? nextBillingOf(at, renewalAmount, balance) : null,
   };
 }
 
@@ -215,22 +234,41 @@ interface ChargebeeFailure {
 }
 
 /**
- * Chargebee's failure as a BillingError. A JSON error body is Chargebee speaking: 4xx is final with its
- * message, 429 and 503 are retryable. Everything else (timeouts, connection failures, bodies that are not
- * JSON) carries no message of Chargebee's; a read is then safe to retry, while a write may have happened.
+ * The card gateway's own words in a payment failure, which Chargebee quotes after "Error message:" with the
+ * gateway's code in brackets ("... Error message: (card_declined) Your card was declined."), or undefined.
+ */
+export function declineReason(message: string): string | undefined {
+  const reason = /Error message\s*:\s*(?:\([^)]*\)\s*)?(.+)$/s.exec(message)?.[1].trim();
+  return reason || undefined;
+}
+
+/**
+ * Chargebee's failure as a BillingError. A JSON error body is Chargebee speaking: 4xx is final, 429 and 503
+ * are retryable. Everything else (timeouts, connection failures, bodies that are not JSON) carries no message
+ * of Chargebee's; a read is then safe to retry, while a write may have happened.
+ *
+ * Chargebee writes its messages for developers ("addons[quantity][0] : This param ..."), not for customers,
+ * so the only text that reaches a customer is a card's decline reason as the gateway gave it; any other
+ * message stays in the error (and the log) and the page shows the product specification's own message.
  */
 export function billingErrorOf(operation: string, writes: boolean, failure: unknown): ProviderError {
   if (failure instanceof ProviderError) return failure;
   const details = (typeof failure === "object" && failure !== null ? failure : {}) as ChargebeeFailure;
   const status = typeof details.http_status_code === "number" ? details.http_status_code : undefined;
   const unsure: ErrorKind = writes ? "unknown" : "retryable";
-  const spoke = !(failure instanceof Error) && typeof details.message === "string";
+  const chargebeeMessage =
+    !(failure instanceof Error) && typeof details.message === "string" ? details.message : undefined;
   const kind: ErrorKind =
-    status === 429 || status === 503 ? "retryable" : spoke && status !== undefined && status < 500 ? "final" : unsure;
-  const providerMessage = spoke ? (details.message as string) : undefined;
+    status === 429 || status === 503
+      ? "retryable"
+      : chargebeeMessage !== undefined && status !== undefined && status < 500
+        ? "final"
+        : unsure;
+  const providerMessage =
+    chargebeeMessage !== undefined && details.type === "payment" ? declineReason(chargebeeMessage) : undefined;
   const code =
     details.api_error_code === "resource_not_found" ? "not_found" : stringOrUndefined(details.api_error_code);
-  const summary = providerMessage ?? (failure instanceof Error ? failure.message : "no answer");
+  const summary = chargebeeMessage ?? (failure instanceof Error ? failure.message : "no answer");
   return new BillingError(`Chargebee ${operation} failed: ${summary}`, {
     kind,
     providerMessage,

@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, gte, sql } from "drizzle-orm";
 import { addPeriod, COUPON_MESSAGES } from "~/domain/pricing";
 import { attachedCard, gatewayCustomerFor, spendToken } from "~/server/cards/local/vault.server";
 import { INVALID_CUSTOMER_ID, parseGatewayReference } from "~/server/cards/port.server";
@@ -12,7 +12,7 @@ import {
 } from "~db/schema";
 import { catalogue } from "../catalogue.server";
 import { BillingError, notFound, refused } from "../errors.server";
-import { hardwareCharges, oneTimeCharges, ordered, type OneTimeCharge } from "../orders.server";
+import { checkOrderedOnce, hardwareCharges, oneTimeCharges, ordered, type OneTimeCharge } from "../orders.server";
 import type {
   Address,
   BillingCall,
@@ -35,11 +35,30 @@ import type {
   SubscriptionChange,
   SubscriptionUpdate,
 } from "../port.server";
-import { changeEstimate, creationEstimate, oneTimeInvoice, renewalInvoice, type PricedItem } from "./estimates.server";
+import {
+  changeEstimate,
+  creationEstimate,
+  oneTimeInvoice,
+  renewalInvoice,
+  sum,
+  type PricedItem,
+} from "./estimates.server";
 import { withFaults } from "./faults.server";
 
 type SubscriptionRow = typeof billingSubscriptions.$inferSelect;
 type SourceRow = typeof billingPaymentSources.$inferSelect;
+type InvoiceRow = typeof billingInvoices.$inferSelect;
+
+/** An invoice as the engine keeps it, in the port's terms (the JSON line items give back ISO strings). */
+export function invoiceOfRow(row: InvoiceRow): Invoice {
+  const { paymentSourceId: _source, shippingAddress: _shipping, lineItems, ...invoice } = row;
+  const dated = lineItems.map((item) => ({
+    ...item,
+    dateFrom: item.dateFrom ? new Date(item.dateFrom) : null,
+    dateTo: item.dateTo ? new Date(item.dateTo) : null,
+  }));
+  return { ...invoice, lineItems: dated };
+}
 
 /**
  * The embedded billing engine: Chargebee's behaviour for the calls the portal makes, on the portal's
@@ -195,13 +214,8 @@ class LocalBilling implements BillingProvider {
   }
 
   async findSubscriptionByKey(customerId: string, idempotencyKey: string) {
-    const keys = billingIdempotencyKeys;
-    const made = this.store
-      .select()
-      .from(keys)
-      .where(and(eq(keys.key, idempotencyKey), eq(keys.call, "createSubscription")))
-      .get();
-    return made ? this.subscriptionOf(this.ownSubscription(this.store, customerId, String(made.result))) : null;
+    const made = this.madeWith(idempotencyKey, "createSubscription");
+    return made ? this.subscriptionOf(this.ownSubscription(this.store, customerId, made)) : null;
   }
 
   async estimateSubscriptionUpdate(customerId: string, subscriptionId: string, change: SubscriptionChange) {
@@ -230,6 +244,7 @@ class LocalBilling implements BillingProvider {
           );
           this.invoice(tx, { customerId, subscriptionId, source, totals: estimate, now });
         }
+        this.adjustUnpaid(tx, row, estimate.adjustments);
         const newTerm = plan.period !== this.plan(row.planId).period;
         tx.update(billingSubscriptions)
           .set({
@@ -298,6 +313,28 @@ class LocalBilling implements BillingProvider {
       },
       (id) => this.invoiceOf(this.store.select().from(billingInvoices).where(eq(billingInvoices.id, id)).get()),
     );
+  }
+
+  async findInvoiceByKey(customerId: string, idempotencyKey: string) {
+    const made = this.madeWith(idempotencyKey, "createHardwareInvoice");
+    if (!made) return null;
+    const row = this.store
+      .select()
+      .from(billingInvoices)
+      .where(and(eq(billingInvoices.id, made), eq(billingInvoices.customerId, customerId)))
+      .get();
+    return row ? invoiceOfRow(row) : null;
+  }
+
+  /** The id of what a creating call made with this key, or null when it made nothing. */
+  private madeWith(idempotencyKey: string, call: BillingCall): string | null {
+    const keys = billingIdempotencyKeys;
+    const made = this.store
+      .select()
+      .from(keys)
+      .where(and(eq(keys.key, idempotencyKey), eq(keys.call, call)))
+      .get();
+    return made ? String(made.result) : null;
   }
 
   /** A creating call, once per idempotency key; `read` gives back what it made, on the first call or a repeat. */
@@ -487,6 +524,7 @@ class LocalBilling implements BillingProvider {
         if (addon.period !== plan.period) {
           throw refused(`The add-on ${addon.id} is not billed on the same period as the plan ${plan.id}.`);
         }
+        checkOrderedOnce(addon, item.quantity);
         return {
           entityType: "addon" as const,
           id: addon.id,
@@ -506,6 +544,7 @@ class LocalBilling implements BillingProvider {
       const addon = catalogue.addon(charge.id);
       const expected = hardwareIds.has(charge.id) ? ["hardware"] : ["non-recurring", "shipping"];
       if (!addon || !expected.includes(addon.addonType)) return this.missing(`One-time add-on ${charge.id}`);
+      checkOrderedOnce(addon, charge.quantity);
       return {
         entityType: "addon",
         id: addon.id,
@@ -558,7 +597,39 @@ class LocalBilling implements BillingProvider {
       coupons: this.coupons(change.couponIds),
       now: this.now(),
       creditBalance: this.customer(store, row.customerId).creditBalance,
+      unpaid: sum(this.unpaidInTerm(store, row).map((invoice) => invoice.amountDue)),
     });
+  }
+
+  /** The subscription's invoices of its current term that are still unpaid (a renewal no card could pay), oldest first. */
+  private unpaidInTerm(store: EmbeddedStore, row: SubscriptionRow): InvoiceRow[] {
+    return store
+      .select()
+      .from(billingInvoices)
+      .where(
+        and(
+          eq(billingInvoices.subscriptionId, row.id),
+          eq(billingInvoices.status, "payment_due"),
+          gte(billingInvoices.date, row.currentTermStart),
+        ),
+      )
+      .orderBy(asc(billingInvoices.date), sql`rowid`)
+      .all();
+  }
+
+  /** A change's adjustments lower what the term's unpaid invoices ask for, oldest first; one asking nothing is settled. */
+  private adjustUnpaid(tx: EmbeddedStore, row: SubscriptionRow, adjustments: number) {
+    let left = adjustments;
+    for (const invoice of this.unpaidInTerm(tx, row)) {
+      if (left === 0) return;
+      const taken = Math.min(left, invoice.amountDue);
+      left -= taken;
+      const amountDue = invoice.amountDue - taken;
+      tx.update(billingInvoices)
+        .set({ amountDue, status: amountDue === 0 ? "paid" : "payment_due" })
+        .where(eq(billingInvoices.id, invoice.id))
+        .run();
+    }
   }
 
   // --- invoices ---------------------------------------------------------------------------------
@@ -603,16 +674,9 @@ class LocalBilling implements BillingProvider {
     return id;
   }
 
-  private invoiceOf(row: typeof billingInvoices.$inferSelect | undefined): Invoice {
+  private invoiceOf(row: InvoiceRow | undefined): Invoice {
     if (!row) throw new BillingError("The invoice disappeared.", { kind: "unknown" });
-    const { paymentSourceId: _source, shippingAddress: _shipping, lineItems, ...invoice } = row;
-    // JSON columns give back ISO strings where Dates went in.
-    const dated = lineItems.map((item) => ({
-      ...item,
-      dateFrom: item.dateFrom ? new Date(item.dateFrom) : null,
-      dateTo: item.dateTo ? new Date(item.dateTo) : null,
-    }));
-    return { ...invoice, lineItems: dated };
+    return invoiceOfRow(row);
   }
 
   private missing(what: string): never {

@@ -18,7 +18,7 @@ export interface PricedItem {
   quantity: number;
 }
 
-const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
+export const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
 
 /** The full-period charge of one line. */
 const fullAmount = (item: PricedItem) => item.unitPrice * item.quantity;
@@ -88,7 +88,11 @@ export function creationEstimate({ recurring, oneTime, period, coupons, start, c
     ...oneTime.map((item) => line(item, start, start)),
   ];
   const invoice = billed(lines, coupons, { balance: creditBalance });
-  return { ...invoice, nextBilling: nextBillingOf(end, recurringAmount(recurring), invoice.creditBalance) };
+  return {
+    ...invoice,
+    adjustments: 0,
+    nextBilling: nextBillingOf(end, recurringAmount(recurring), invoice.creditBalance),
+  };
 }
 
 /** A renewal: the next full term of the recurring items, paid from the credit balance first. */
@@ -115,6 +119,8 @@ export interface TermChange {
   coupons: Coupon[];
   now: Date;
   creditBalance: number;
+  /** What the subscription's invoices of the current term still ask for (a renewal no card could pay). */
+  unpaid?: number;
 }
 
 const sameItems = (a: PricedItem[], b: PricedItem[]) =>
@@ -125,18 +131,22 @@ const sameItems = (a: PricedItem[], b: PricedItem[]) =>
  * same billing period, each new line is charged, and each old line credited, for the share of the term that
  * is left, one rounding per line. A new billing period (monthly to yearly) starts a new term now: the new
  * items are charged in full and the unused old term is credited. Nothing changed, nothing charged.
+ * The unused part of a term still unpaid is no credit of the customer's: it first lowers what the term's
+ * unpaid invoices ask for (Chargebee's adjustment credit notes), and only the rest is credited.
  */
-export function changeEstimate({ current, next, coupons, now, creditBalance }: TermChange): Estimate {
+export function changeEstimate({ current, next, coupons, now, creditBalance, unpaid = 0 }: TermChange): Estimate {
   const termMs = current.termEnd.getTime() - current.termStart.getTime();
   // Whole days, the day of the change counted as left: a confirmed price holds for a day (decision 083).
   const leftMs = Math.ceil((current.termEnd.getTime() - now.getTime()) / DAY_MS) * DAY_MS;
   const remainingShare = (item: PricedItem) => prorate(fullAmount(item), leftMs, termMs);
-  const issued = sum(current.recurring.map(remainingShare));
+  const unused = sum(current.recurring.map(remainingShare));
+  const adjustments = Math.min(unused, unpaid);
+  const issued = unused - adjustments;
   const renewalAmount = recurringAmount(next.recurring);
 
   if (sameItems(current.recurring, next.recurring)) {
     const nothing = billed([], coupons, { balance: creditBalance });
-    return { ...nothing, nextBilling: nextBillingOf(current.termEnd, renewalAmount, creditBalance) };
+    return { ...nothing, adjustments: 0, nextBilling: nextBillingOf(current.termEnd, renewalAmount, creditBalance) };
   }
   const newTerm = next.period !== current.period;
   const end = newTerm ? addPeriod(now, next.period) : current.termEnd;
@@ -144,5 +154,5 @@ export function changeEstimate({ current, next, coupons, now, creditBalance }: T
     newTerm ? line(item, now, end) : line(item, now, end, remainingShare(item)),
   );
   const invoice = billed(lines, coupons, { issued, balance: creditBalance });
-  return { ...invoice, nextBilling: nextBillingOf(end, renewalAmount, invoice.creditBalance) };
+  return { ...invoice, adjustments, nextBilling: nextBillingOf(end, renewalAmount, invoice.creditBalance) };
 }

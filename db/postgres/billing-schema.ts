@@ -1,0 +1,119 @@
+import { boolean, index, integer, jsonb, pgTable, text } from "drizzle-orm/pg-core";
+import type {
+  Address,
+  Discount,
+  Invoice,
+  ItemQuantity,
+  LineItem,
+  PaymentSourceStatus,
+  SubscriptionStatus,
+} from "~/server/billing/port.server";
+import { faultColumns, timestamp } from "./provider-columns";
+
+/**
+ * The embedded billing engine's (`billing_*`) and card gateway's (`card_*`) tables on PostgreSQL, the same as
+ * on SQLite (db/billing-schema.ts, where each is described).
+ */
+
+export const billingCustomers = pgTable("billing_customers", {
+  id: text("id").primaryKey(),
+  firstName: text("first_name").notNull().default(""),
+  lastName: text("last_name").notNull().default(""),
+  email: text("email").notNull().default(""),
+  phone: text("phone").notNull().default(""),
+  company: text("company").notNull().default(""),
+  billingAddress: jsonb("billing_address").$type<Address>(),
+  primaryPaymentSourceId: text("primary_payment_source_id"),
+  creditBalance: integer("credit_balance").notNull().default(0),
+  createdAt: timestamp("created_at").notNull(),
+});
+
+export const billingPaymentSources = pgTable(
+  "billing_payment_sources",
+  {
+    id: text("id").primaryKey(),
+    customerId: text("customer_id")
+      .notNull()
+      .references(() => billingCustomers.id, { onDelete: "cascade" }),
+    status: text("status").$type<PaymentSourceStatus>().notNull(),
+    referenceId: text("reference_id").notNull(),
+    brand: text("brand").notNull(),
+    last4: text("last4").notNull(),
+    firstName: text("first_name").notNull().default(""),
+    lastName: text("last_name").notNull().default(""),
+    expiryMonth: integer("expiry_month").notNull(),
+    expiryYear: integer("expiry_year").notNull(),
+    createdAt: timestamp("created_at").notNull(),
+  },
+  (table) => [index("billing_payment_sources_customer_idx").on(table.customerId)],
+);
+
+export const billingSubscriptions = pgTable(
+  "billing_subscriptions",
+  {
+    id: text("id").primaryKey(),
+    customerId: text("customer_id")
+      .notNull()
+      .references(() => billingCustomers.id, { onDelete: "cascade" }),
+    planId: text("plan_id").notNull(),
+    planQuantity: integer("plan_quantity").notNull(),
+    planUnitPrice: integer("plan_unit_price").notNull(),
+    addons: jsonb("addons").$type<ItemQuantity[]>().notNull(),
+    status: text("status").$type<SubscriptionStatus>().notNull(),
+    currentTermStart: timestamp("current_term_start").notNull(),
+    currentTermEnd: timestamp("current_term_end").notNull(),
+    nextBillingAt: timestamp("next_billing_at").notNull(),
+    paymentSourceId: text("payment_source_id"),
+    autoCollection: boolean("auto_collection").notNull().default(true),
+    shippingAddress: jsonb("shipping_address").$type<Address>(),
+    licenseAssignment: text("license_assignment"),
+    createdAt: timestamp("created_at").notNull(),
+  },
+  (table) => [index("billing_subscriptions_customer_idx").on(table.customerId)],
+);
+
+export const billingInvoices = pgTable(
+  "billing_invoices",
+  {
+    id: text("id").primaryKey(),
+    customerId: text("customer_id")
+      .notNull()
+      .references(() => billingCustomers.id, { onDelete: "cascade" }),
+    subscriptionId: text("subscription_id"),
+    status: text("status").$type<Invoice["status"]>().notNull(),
+    lineItems: jsonb("line_items").$type<LineItem[]>().notNull(),
+    discounts: jsonb("discounts").$type<Discount[]>().notNull(),
+    subTotal: integer("sub_total").notNull(),
+    total: integer("total").notNull(),
+    creditsApplied: integer("credits_applied").notNull(),
+    amountPaid: integer("amount_paid").notNull(),
+    amountDue: integer("amount_due").notNull(),
+    paymentSourceId: text("payment_source_id"),
+    shippingAddress: jsonb("shipping_address").$type<Address>(),
+    date: timestamp("date").notNull(),
+  },
+  (table) => [index("billing_invoices_customer_idx").on(table.customerId)],
+);
+
+export const billingIdempotencyKeys = pgTable("billing_idempotency_keys", {
+  key: text("key").primaryKey(),
+  call: text("call").notNull(),
+  result: jsonb("result").$type<unknown>().notNull(),
+  createdAt: timestamp("created_at").notNull(),
+});
+
+export const billingFaults = pgTable("billing_faults", faultColumns(["fail", "hang", "lose"]));
+
+export const cardTokens = pgTable("card_tokens", {
+  id: text("id").primaryKey(),
+  kind: text("kind", { enum: ["token", "payment_method"] }).notNull(),
+  brand: text("brand").notNull(),
+  last4: text("last4").notNull(),
+  expiryMonth: integer("expiry_month").notNull(),
+  expiryYear: integer("expiry_year").notNull(),
+  firstName: text("first_name").notNull().default(""),
+  lastName: text("last_name").notNull().default(""),
+  gatewayCustomer: text("gateway_customer"),
+  usedAt: timestamp("used_at"),
+  createdAt: timestamp("created_at").notNull(),
+});

@@ -1,0 +1,244 @@
+import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { JOB_STATUSES, type ShippingAddress } from "../schema";
+import { timestamp } from "./provider-columns";
+
+/**
+ * The portal's tables on PostgreSQL: the same tables, columns, defaults and indexes under the same names as the
+ * SQLite schema (db/schema.ts, where each table and column is described), in PostgreSQL's own types: timestamptz
+ * to the millisecond, boolean, jsonb. tests/db/schema-parity.test.ts fails when the two differ.
+ */
+
+export { JOB_STATUSES, type JobStatus, type ShippingAddress } from "../schema";
+
+const createdAt = () => timestamp("created_at").notNull().defaultNow();
+const updatedAt = () => timestamp("updated_at").notNull().defaultNow();
+
+export const users = pgTable("users", {
+  id: text("id").primaryKey(),
+  email: text("email").notNull().unique(),
+  passwordHash: text("password_hash").notNull(),
+  firstName: text("first_name").notNull(),
+  lastName: text("last_name").notNull(),
+  company: text("company").notNull().default(""),
+  phone: text("phone").notNull().default(""),
+  customerType: text("customer_type", { enum: ["customer", "distributor"] })
+    .notNull()
+    .default("customer"),
+  isGKAdmin: boolean("is_gk_admin").notNull().default(false),
+  billingCustomerId: text("billing_customer_id").unique(),
+  shippingAddress: jsonb("shipping_address").$type<ShippingAddress>(),
+  createdAt: createdAt(),
+});
+
+export const licenses = pgTable(
+  "licenses",
+  {
+    id: text("id").primaryKey(),
+    ownerId: text("owner_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    externalLicenseId: text("external_license_id").notNull().unique(),
+    name: text("name").notNull(),
+    nodes: integer("nodes").notNull(),
+    planType: text("plan_type", { enum: ["core", "advanced", "ultimate"] }).notNull(),
+    type: text("type", { enum: ["recurring", "trial"] }).notNull(),
+    hasCloudSupport: boolean("has_cloud_support").notNull().default(false),
+    validFrom: timestamp("valid_from").notNull(),
+    validTo: timestamp("valid_to").notNull(),
+    licenseCode: text("license_code").notNull(),
+    isUsed: boolean("is_used").notNull().default(false),
+    hubJobId: text("hub_job_id"),
+    subscriptionId: text("subscription_id"),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    index("licenses_owner_valid_from_idx").on(table.ownerId, table.validFrom, table.id),
+    uniqueIndex("licenses_subscription_idx").on(table.subscriptionId),
+    index("licenses_owner_valid_to_idx").on(table.ownerId, table.validTo),
+    index("licenses_owner_type_idx").on(table.ownerId, table.type),
+  ],
+);
+
+/** Kept by triggers on `licenses` (the hand-written migration license_counts_triggers in db/migrations-postgres). */
+export const licenseCounts = pgTable("license_counts", {
+  ownerId: text("owner_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  total: integer("total").notNull(),
+});
+
+export const hubInstallations = pgTable(
+  "hub_installations",
+  {
+    id: text("id").primaryKey(),
+    ownerId: text("owner_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    type: text("type", { enum: ["cloud", "local"] }).notNull(),
+    url: text("url"),
+    ip: text("ip"),
+    lastSeen: timestamp("last_seen"),
+    version: text("version"),
+    computers: integer("computers").notNull().default(0),
+    users: integer("users").notNull().default(0),
+    maxUsers: integer("max_users").notNull().default(0),
+    devices: integer("devices").notNull().default(0),
+    credentials: integer("credentials").notNull().default(0),
+    locksThisMonth: integer("locks_this_month").notNull().default(0),
+    locksThisYear: integer("locks_this_year").notNull().default(0),
+    unlocksThisMonth: integer("unlocks_this_month").notNull().default(0),
+    unlocksThisYear: integer("unlocks_this_year").notNull().default(0),
+    webCredentialsUsedThisMonth: integer("web_credentials_used_this_month").notNull().default(0),
+    webCredentialsUsedThisYear: integer("web_credentials_used_this_year").notNull().default(0),
+    adminToken: text("admin_token"),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    index("hub_installations_owner_last_seen_idx").on(table.ownerId, table.lastSeen, table.id),
+    index("hub_installations_owner_type_last_seen_idx").on(table.ownerId, table.type, table.lastSeen, table.id),
+  ],
+);
+
+export const hubInstallationLicenses = pgTable(
+  "hub_installation_licenses",
+  {
+    hubInstallationId: text("hub_installation_id")
+      .notNull()
+      .references(() => hubInstallations.id, { onDelete: "cascade" }),
+    licenseId: text("license_id")
+      .notNull()
+      .references(() => licenses.id, { onDelete: "cascade" }),
+  },
+  (table) => [primaryKey({ columns: [table.hubInstallationId, table.licenseId] })],
+);
+
+export const trials = pgTable(
+  "trials",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    hubType: text("hub_type", { enum: ["cloud", "onpremise"] }).notNull(),
+    hubId: text("hub_id"),
+    hubUrl: text("hub_url"),
+    licenseId: text("license_id").references(() => licenses.id),
+    nodes: integer("nodes").notNull(),
+    employees: integer("employees").notNull(),
+    tokens: integer("tokens").notNull().default(0),
+    sensors: integer("sensors").notNull().default(0),
+    duration: integer("duration").notNull(),
+    userName: text("user_name"),
+    address: jsonb("address").$type<Record<string, string>>(),
+    createdAt: createdAt(),
+  },
+  (table) => [index("trials_user_idx").on(table.userId)],
+);
+
+export const drafts = pgTable(
+  "drafts",
+  {
+    id: text("id").primaryKey(),
+    ownerId: text("owner_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    wizard: text("wizard").notNull(),
+    data: jsonb("data").notNull().$type<Record<string, unknown>>(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [uniqueIndex("drafts_owner_wizard_idx").on(table.ownerId, table.wizard)],
+);
+
+export const jobs = pgTable(
+  "jobs",
+  {
+    id: text("id").primaryKey(),
+    kind: text("kind").notNull(),
+    ownerId: text("owner_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    idempotencyKey: text("idempotency_key").notNull().unique(),
+    input: jsonb("input").notNull().$type<Record<string, unknown>>(),
+    steps: jsonb("steps").notNull().$type<Record<string, unknown>>(),
+    status: text("status", { enum: JOB_STATUSES }).notNull().default("queued"),
+    error: jsonb("error").$type<Record<string, unknown>>(),
+    result: jsonb("result").$type<Record<string, unknown>>(),
+    attempts: integer("attempts").notNull().default(0),
+    nextRunAt: timestamp("next_run_at"),
+    leaseHolder: text("lease_holder"),
+    leaseUntil: timestamp("lease_until"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    finishedAt: timestamp("finished_at"),
+  },
+  (table) => [index("jobs_owner_idx").on(table.ownerId), index("jobs_due_idx").on(table.status, table.nextRunAt)],
+);
+
+export const sessions = pgTable(
+  "sessions",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: timestamp("created_at").notNull(),
+    lastSeenAt: timestamp("last_seen_at").notNull(),
+    expiresAt: timestamp("expires_at").notNull(),
+    userAgent: text("user_agent").notNull().default(""),
+    csrfToken: text("csrf_token").notNull(),
+  },
+  (table) => [index("sessions_user_idx").on(table.userId)],
+);
+
+export const knownDevices = pgTable(
+  "known_devices",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+    expiresAt: timestamp("expires_at").notNull(),
+  },
+  (table) => [index("known_devices_user_idx").on(table.userId)],
+);
+
+export const oneTimeTokens = pgTable(
+  "one_time_tokens",
+  {
+    id: text("id").primaryKey(),
+    purpose: text("purpose").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    data: jsonb("data").notNull().$type<Record<string, string>>(),
+    createdAt: createdAt(),
+    expiresAt: timestamp("expires_at").notNull(),
+  },
+  (table) => [index("one_time_tokens_user_idx").on(table.userId, table.purpose)],
+);
+
+export const outbox = pgTable("outbox", {
+  id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+  messageId: text("message_id").notNull().unique(),
+  from: text("from_address").notNull(),
+  to: text("to_address").notNull(),
+  subject: text("subject").notNull(),
+  text: text("text_body").notNull(),
+  html: text("html_body").notNull(),
+  createdAt: createdAt(),
+});
+
+/**
+ * Throttle counters in rate-limiter-flexible's Postgres layout. `expire` is in epoch milliseconds, past what a
+ * 32-bit integer holds, hence bigint (SQLite's integer is 64-bit).
+ */
+export const rateLimits = pgTable("rate_limits", {
+  key: text("key").primaryKey(),
+  points: integer("points").notNull().default(0),
+  expire: bigint("expire", { mode: "number" }),
+});
+
+export * from "./billing-schema";
+export * from "./hub-schema";
