@@ -1,4 +1,5 @@
-import type { AppLoadContext, EntryContext, HandleDataRequestFunction } from "@remix-run/node";
+import type { AppLoadContext, EntryContext, HandleDataRequestFunction, HandleErrorFunction } from "@remix-run/node";
+import { isRouteErrorResponse } from "@remix-run/react";
 import { JOB_KINDS } from "~/server/jobs/kinds.server";
 import { startJobRunner } from "~/server/jobs/runner.server";
 import { renderPage } from "~/server/render-page.server";
@@ -24,4 +25,19 @@ export default function handleRequest(
 export const handleDataRequest: HandleDataRequestFunction = (response) => {
   response.headers.set("Cache-Control", "no-store");
   return response;
+};
+
+const LEGACY_DATA_REQUEST_WARNING = "Warning: Single fetch-enabled apps should not be making ?_data requests";
+
+/**
+ * What Remix logs. A 4xx it answers itself (a POST to a page or file that takes none, a route that does not
+ * exist) is the visitor's mistake and already a line of the access log, and so is a legacy `?_data=` request
+ * (Remix warns of each, with a stack): logging them again, over several lines each, only let anonymous
+ * requests fill stderr. Errors of the server are logged whole.
+ */
+export const handleError: HandleErrorFunction = (error, { request }) => {
+  if (request.signal.aborted) return;
+  if (isRouteErrorResponse(error) && error.status < 500) return;
+  if (error instanceof Error && error.message.startsWith(LEGACY_DATA_REQUEST_WARNING)) return;
+  console.error(error);
 };

@@ -65,6 +65,12 @@ export const licenses = sqliteTable(
     licenseCode: text("license_code").notNull(),
     /** Set once the license has been uploaded to a Hub. */
     isUsed: integer("is_used", { mode: "boolean" }).notNull().default(false),
+    /**
+     * The cloud Hub job (a deployment, a cloud trial) the license is reserved for while it runs: taken when the
+     * job is queued, so no second Hub can be made from it meanwhile, and given back if the job fails before its
+     * Hub exists.
+     */
+    hubJobId: text("hub_job_id"),
     /** The billing subscription that pays for a recurring license. */
     subscriptionId: text("subscription_id"),
     createdAt: createdAt(),
@@ -116,6 +122,11 @@ export const hubInstallations = sqliteTable(
     unlocksThisYear: integer("unlocks_this_year").notNull().default(0),
     webCredentialsUsedThisMonth: integer("web_credentials_used_this_month").notNull().default(0),
     webCredentialsUsedThisYear: integer("web_credentials_used_this_year").notNull().default(0),
+    /**
+     * A cloud Hub's administrator session token (a JWT), sealed (app/server/wizards/sealed.server.ts): what a
+     * renewed license is uploaded with. Kept here only; never in the deployment job's saved results.
+     */
+    adminToken: text("admin_token"),
     createdAt: createdAt(),
   },
   (table) => [
@@ -255,6 +266,64 @@ export const sessions = sqliteTable(
   },
   (table) => [index("sessions_user_idx").on(table.userId)],
 );
+
+/**
+ * A browser that signed in to an account (the known-device cookie): the cookie carries only a random token,
+ * the row its SHA-256 and whose browser it is. Such a browser is outside the lockout of the account's
+ * untrusted clients and has a small failure limit of its own. Sign-out forgets it; decision 170.
+ */
+export const knownDevices = sqliteTable(
+  "known_devices",
+  {
+    /** SHA-256 (hex) of the token in the cookie. */
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+    expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (table) => [index("known_devices_user_idx").on(table.userId)],
+);
+
+/**
+ * Single-use links mailed to an account's address (a sign-in link, later email verification and password
+ * reset): the link carries a random token, the row only its SHA-256, so the table cannot be replayed. Using a
+ * link deletes its row; an expired row is worth nothing and is deleted when met.
+ */
+export const oneTimeTokens = sqliteTable(
+  "one_time_tokens",
+  {
+    /** SHA-256 (hex) of the token in the link. */
+    id: text("id").primaryKey(),
+    /** What the link is for ('sign-in', ...): a token is only ever redeemed for its own purpose. */
+    purpose: text("purpose").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** What the link carries besides who it is for (where to go after signing in). */
+    data: text("data", { mode: "json" }).notNull().$type<Record<string, string>>(),
+    createdAt: createdAt(),
+    expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (table) => [index("one_time_tokens_user_idx").on(table.userId, table.purpose)],
+);
+
+/**
+ * Mail kept by the embedded mail adapter (no SMTP_URL): a GateKeeper administrator reads it at /admin/outbox.
+ * The Message-ID is derived from the send job, so a send repeated after a lost answer finds its row.
+ */
+export const outbox = sqliteTable("outbox", {
+  /** In the order the messages were kept: the page lists the newest first. */
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  messageId: text("message_id").notNull().unique(),
+  from: text("from_address").notNull(),
+  to: text("to_address").notNull(),
+  subject: text("subject").notNull(),
+  text: text("text_body").notNull(),
+  html: text("html_body").notNull(),
+  createdAt: createdAt(),
+});
 
 /**
  * Throttle counters (sign-in, password change, coupon Apply), in rate-limiter-flexible's SQLite layout, so

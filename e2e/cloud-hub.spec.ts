@@ -25,7 +25,9 @@ const DEMO_LICENSE = /Northwind Clinics East/;
 /** The demo's one cloud license is free again (unused, on no Hub), so each test can deploy with it. */
 const freeDemoLicense = (file: string) =>
   withDatabase(file, (db) => {
-    db.prepare("update licenses set is_used = 0 where external_license_id = 'GK-NWC-2026-0002'").run();
+    db.prepare(
+      "update licenses set is_used = 0, hub_job_id = null where external_license_id = 'GK-NWC-2026-0002'",
+    ).run();
     db.prepare("delete from hub_licenses").run();
     db.prepare("delete from hub_faults").run();
   });
@@ -204,6 +206,54 @@ test.describe("deploying a cloud Hub", () => {
       await expect(page.getByRole("row", { name: new RegExp(subdomain) })).toHaveCount(1);
     });
   }
+});
+
+test.describe("a license whose deployment is under way", () => {
+  test.use({ expectedHttpErrors: [422], expectedServerErrors: [/job-step-failed/] });
+
+  test("is refused for a second deployment from a page left open, and is in no list, while the first runs", async ({
+    page,
+    portal,
+  }) => {
+    test.setTimeout(90_000);
+    freeDemoLicense(portal.databaseFile);
+    // The first deployment's Hub never becomes ready while this test runs: its job is under way throughout.
+    withDatabase(portal.databaseFile, (db) => {
+      const arm = db.prepare(
+        "insert into hub_faults (call, mode, kind, message, remaining, hang_ms) values (?, 'not_ready', 'retryable', 'The Hub is not ready yet.', ?, 0)",
+      );
+      arm.run("createTenant", 1);
+      arm.run("syncTenant", null);
+    });
+    await signInAs(page, DEMO.customer);
+    // A second tab, left open on the License step with the license listed.
+    const leftOpen = await page.context().newPage();
+    await leftOpen.goto("/hubs/new/url");
+    await urlStep(leftOpen, subdomainFor("second-of-one"));
+    await expect(leftOpen.getByRole("radio", { name: DEMO_LICENSE })).toBeVisible();
+
+    await page.goto("/hubs?new=true");
+    await walkAndDeploy(page, subdomainFor("first-of-one"));
+    await expect(page.getByText(READY)).toHaveCount(0);
+
+    await leftOpen.getByRole("radio", { name: DEMO_LICENSE }).check();
+    await leftOpen.getByRole("button", { name: "Next: Administration" }).click();
+    await expect(leftOpen.getByText("Unable to verify license.")).toBeVisible();
+    await expect(leftOpen).toHaveURL(/\/hubs\/new\/license$/);
+    // Opened afresh, the step lists no license the running deployment holds.
+    await leftOpen.goto("/hubs/new/license");
+    await expect(leftOpen.getByRole("radio", { name: DEMO_LICENSE })).toHaveCount(0);
+    expect(tenantsNamed(portal.databaseFile, subdomainFor("second-of-one"))).toBe(0);
+    await leftOpen.close();
+    // The first deployment stops at its screen (the Hub never became ready), so no job of this test is left to
+    // finish during the next one.
+    await expect(
+      page.getByRole("alert").filter({ hasText: "Did not finish creating GateKeeper Cloud Hub." }),
+    ).toBeVisible({
+      timeout: 30_000,
+    });
+    withDatabase(portal.databaseFile, (db) => db.prepare("delete from hub_faults").run());
+  });
 });
 
 test.describe("the URL step", () => {

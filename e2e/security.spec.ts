@@ -21,18 +21,34 @@ async function csrfOf(api: APIRequestContext, path: string): Promise<string> {
   return token;
 }
 
-/** The status line's code for a request written on the socket as given (`requestLine`), as no HTTP client would. */
-function statusOfRawRequest(baseURL: string, requestLine: string): Promise<number> {
+/**
+ * A request written on the socket as given (`requestLine`, then `headers`: the portal's own Host unless one is
+ * given), as no HTTP client would; its status and whole answer.
+ */
+function rawRequest(
+  baseURL: string,
+  requestLine: string,
+  headers: string[] = [],
+): Promise<{ status: number; answer: string }> {
   const { hostname, port } = new URL(baseURL);
+  const lines = headers.some((header) => /^host:/i.test(header)) ? headers : [`Host: ${hostname}:${port}`, ...headers];
   return new Promise((resolve, reject) => {
     const socket = connect(Number(port), hostname, () =>
-      socket.write(`${requestLine}\r\nHost: ${hostname}:${port}\r\nConnection: close\r\n\r\n`),
+      socket.write(`${requestLine}\r\n${[...lines, "Connection: close"].join("\r\n")}\r\n\r\n`),
     );
     let answer = "";
     socket.on("data", (chunk: Buffer) => (answer += chunk.toString()));
     socket.once("error", reject);
-    socket.once("close", () => resolve(Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1] ?? 0)));
+    socket.once("close", () => resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1] ?? 0), answer }));
   });
+}
+
+const statusOfRawRequest = async (baseURL: string, requestLine: string) =>
+  (await rawRequest(baseURL, requestLine)).status;
+
+/** The Cookie header a client's jar would send to the portal. */
+async function cookieHeaderOf(api: APIRequestContext): Promise<string> {
+  return (await api.storageState()).cookies.map(({ name, value }) => `${name}=${value}`).join("; ");
 }
 
 async function signInWith(
@@ -176,6 +192,24 @@ test.describe("the HTTP layer", () => {
       expect((await signInWith(api, "proxied@example.com", "wrong-password", from("203.0.113.7"))).status()).toBe(429);
       expect((await signInWith(api, "proxied@example.com", "wrong-password", from("203.0.113.8"))).status()).toBe(401);
       await api.dispose();
+      // The proxy appended its own scheme after the client's: the trusted hop's (right-most) is the one believed.
+      const appended = await client(behindProxy.baseURL, { "X-Forwarded-Proto": "http, https" });
+      const page = await appended.get("/login");
+      expect(page.headers()["strict-transport-security"]).toBe("max-age=31536000; includeSubDomains");
+      expect(
+        page.headersArray().find(({ name, value }) => name === "Set-Cookie" && value.startsWith("__Host-gk_csrf="))
+          ?.value,
+      ).toMatch(/; Secure/);
+      await appended.dispose();
+      const forged = await client(behindProxy.baseURL, { "X-Forwarded-Proto": "https, http" });
+      expect((await forged.get("/login")).headers()["strict-transport-security"]).toBeUndefined();
+      await forged.dispose();
+      // A forwarded host that carries a path is refused like such a Host.
+      const { status } = await rawRequest(behindProxy.baseURL, "GET /home HTTP/1.1", [
+        `Host: ${new URL(behindProxy.baseURL).host}`,
+        "X-Forwarded-Host: portal.example/admin/customers?",
+      ]);
+      expect(status).toBe(400);
       expect(behindProxy.stderr()).toBe("");
     } finally {
       await behindProxy.stop();
@@ -235,6 +269,79 @@ test.describe("the HTTP layer", () => {
       expect(await statusOfRawRequest(portal.baseURL, `GET ${target} HTTP/1.1`), target).toBe(400);
     }
     await Promise.all([anonymous.dispose(), api.dispose()]);
+  });
+});
+
+test.describe("the request's origin and method", () => {
+  test.skip(({ javaScriptEnabled }) => !javaScriptEnabled, "HTTP only: once is enough");
+
+  test("a Host that is no host name never picks the page: 400, as are the hostile ones, with one access-log line and no stack", async ({
+    portal,
+  }) => {
+    const admin = await client(portal.baseURL);
+    expect((await signInWith(admin, DEMO.admin)).status()).toBe(302);
+    const cookie = `Cookie: ${await cookieHeaderOf(admin)}`;
+    const logBefore = portal.stdout().length;
+    for (const [target, host] of [
+      ["/home", "x/admin/customers?"],
+      ["/healthz", "x/admin/customers#"],
+      ["/anything.txt", "x/admin/customers#"],
+    ]) {
+      const { status, answer } = await rawRequest(portal.baseURL, `GET ${target} HTTP/1.1`, [`Host: ${host}`, cookie]);
+      expect(status, host).toBe(400);
+      expect(answer).not.toContain("Customers");
+    }
+    for (const host of ["a b", "[", "x:99999", "%", "a@b", "::1", "x:y:z"]) {
+      expect((await rawRequest(portal.baseURL, "GET /login HTTP/1.1", [`Host: ${host}`])).status, host).toBe(400);
+    }
+    // Two Host headers are refused too (node:http would keep the first).
+    const { hostname, port } = new URL(portal.baseURL);
+    const twice = await rawRequest(portal.baseURL, "GET /home HTTP/1.1", [
+      `Host: ${hostname}:${port}`,
+      "Host: x",
+      cookie,
+    ]);
+    expect(twice.status).toBe(400);
+    // The same admin, with the portal's own Host, does get the page.
+    const own = await rawRequest(portal.baseURL, "GET /admin/customers HTTP/1.1", [cookie]);
+    expect(own.status).toBe(200);
+    expect(own.answer).toContain("Customers");
+    const log = portal.stdout().slice(logBefore).trim().split("\n");
+    expect(log.filter((line) => / 400 /.test(line))).toHaveLength(11);
+    await admin.dispose();
+  });
+
+  test("an unknown method gets 405, and a post to a file or a page that takes none gets 405, without a stack", async ({
+    portal,
+  }) => {
+    const trace = await rawRequest(portal.baseURL, "TRACE /login HTTP/1.1");
+    expect(trace.status).toBe(405);
+    expect(trace.answer).toMatch(/^Allow: GET, HEAD, POST\r$/im);
+    for (const method of ["PUT", "DELETE", "PROPFIND", "OPTIONS"]) {
+      expect((await rawRequest(portal.baseURL, `${method} /login HTTP/1.1`)).status, method).toBe(405);
+    }
+    const api = await client(portal.baseURL);
+    for (const path of ["/license-public-key.pem", "/healthz", "/favicon.ico"]) {
+      expect((await api.post(path, { form: { a: "b" } })).status(), path).toBe(405);
+    }
+    // A legacy ?_data= request is answered as before, without Remix's warning and its stack on stderr.
+    expect((await api.get("/login?_data=routes/login")).status()).toBe(200);
+    await api.dispose();
+  });
+
+  test("a 429 carries Retry-After as a document, as single fetch's .data, and as ?_data", async ({ portal }) => {
+    const api = await client(portal.baseURL);
+    const email = "retry-after@example.com";
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      expect((await signInWith(api, email, "wrong-password")).status()).toBe(401);
+    }
+    const csrf = await csrfOf(api, "/login");
+    for (const path of ["/login", "/login.data", "/login?_data=routes%2Flogin"]) {
+      const refused = await api.post(path, { form: { email, password: "wrong-password", csrf } });
+      expect(refused.status(), path).toBe(429);
+      expect(refused.headers()["retry-after"], path).toMatch(/^\d+$/);
+    }
+    await api.dispose();
   });
 });
 

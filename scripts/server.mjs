@@ -1,8 +1,9 @@
 // The portal's HTTP server: node:http in front of the Remix build, in one process (Express only for static
 // files, decision 140). It replaces remix-serve so that what must happen before Remix can: the client address
-// from the socket (or from a configured number of trusted proxies), a body-size limit enforced before anything
-// reads the body, and the security headers (with a per-request CSP nonce) on every response, static files and
-// errors included.
+// from the socket (or from a configured number of trusted proxies), the request's URL on the configured public
+// origin (or on a Host that is a host name), requests no page could answer refused with 400 or 405, a body-size
+// limit enforced before anything reads the body, and the security headers (with a per-request CSP nonce) on
+// every response, static files and errors included.
 // Run it directly (`node scripts/server.mjs`) and it listens on PORT; or import startServer(). Configuration comes
 // only from the environment.
 import { randomBytes } from "node:crypto";
@@ -15,6 +16,7 @@ import compression from "compression";
 import express from "express";
 import expressStaticGzip from "express-static-gzip";
 import morgan from "morgan";
+import { parsePublicUrl } from "./public-url.mjs";
 import { requestOrigin, sendRemixResponse, toRemixRequest } from "./remix-adapter.mjs";
 import { FROM_PRIMARY, listenOnPort, NEW_CONNECTION, SHUTDOWN_GRACE_MS, WORKER_READY } from "./start.mjs";
 
@@ -30,6 +32,13 @@ export function trustedProxyHops(value = process.env.TRUST_PROXY) {
   if (!/^\d{1,2}$/.test(value)) throw new Error("TRUST_PROXY must be the number of trusted proxy hops (0 for none)");
   return Number(value);
 }
+
+/**
+ * The methods a page of the portal answers: its forms post, everything else reads. Any other (TRACE, PUT,
+ * PROPFIND, ...) is refused with 405 before it reaches Remix, which would answer a method it does not know
+ * with a 500.
+ */
+const METHODS = new Set(["GET", "HEAD", "POST"]);
 
 /** The policy every response carries; the nonce lets exactly the portal's own inline scripts run. */
 export function securityHeaders({ nonce, https }) {
@@ -67,9 +76,9 @@ export function securityHeaders({ nonce, https }) {
 const FILE_POLICY = "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; sandbox";
 const withFilePolicy = (res) => res.setHeader("Content-Security-Policy", FILE_POLICY);
 
-function refuse(res, status, message) {
+function refuse(res, status, message, headers = {}) {
   // The rest of the body is never read, so the connection cannot be reused for another request.
-  res.writeHead(status, { Connection: "close", "Content-Type": "text/plain; charset=utf-8" }).end(message);
+  res.writeHead(status, { ...headers, Connection: "close", "Content-Type": "text/plain; charset=utf-8" }).end(message);
 }
 
 /** What readBody resolves to once it has answered 413 itself. */
@@ -152,8 +161,13 @@ function staticFiles() {
  * with an extension (every file in public/ has one, no page has) goes through Express's static middlewares,
  * and on to Remix's 404 page if there is no such file.
  */
-export function createApp({ build, mode = process.env.NODE_ENV ?? "production", trustProxy = trustedProxyHops() }) {
-  const origin = requestOrigin(trustProxy);
+export function createApp({
+  build,
+  mode = process.env.NODE_ENV ?? "production",
+  trustProxy = trustedProxyHops(),
+  publicOrigin = parsePublicUrl(process.env.PUBLIC_URL),
+}) {
+  const origin = requestOrigin(trustProxy, publicOrigin);
   const handleRemix = createRemixRequestHandler(build, mode);
   const files = staticFiles();
   const compress = compression();
@@ -165,11 +179,10 @@ export function createApp({ build, mode = process.env.NODE_ENV ?? "production", 
     else res.writeHead(500, { "Content-Type": "text/plain; charset=utf-8" }).end("Internal Server Error");
   };
 
-  const page = async (req, res, { protocol, cspNonce }) => {
+  const page = async (req, res, { url, cspNonce }) => {
     try {
       const body = await readBody(req, res, BODY_LIMIT_BYTES);
       if (body === REFUSED) return;
-      const url = `${protocol}://${origin.host(req)}${req.url}`;
       const response = await handleRemix(toRemixRequest(req, res, { url, body }), {
         clientAddress: origin.clientAddress(req),
         cspNonce,
@@ -180,17 +193,33 @@ export function createApp({ build, mode = process.env.NODE_ENV ?? "production", 
     }
   };
 
-  return (req, res) => {
-    const protocol = origin.protocol(req);
-    const cspNonce = randomBytes(16).toString("base64");
-    const headers = securityHeaders({ nonce: cspNonce, https: protocol === "https" });
-    for (const name in headers) res.setHeader(name, headers[name]);
+  /**
+   * Why the request is answered before anything else sees it, or null. Each refusal is one line of the access
+   * log and nothing on stderr: they are a visitor's mistakes (or probes), not the server's.
+   */
+  const refusal = (req, where) => {
     // Only a path is a portal address: an absolute URL (a proxy's form) or `*` would otherwise make the
-    // Request's URL unparsable, a 500.
-    if (!req.url.startsWith("/")) return refuse(res, 400, "This request's target is not a path.");
+    // Request's URL unparsable.
+    if (!req.url.startsWith("/")) return [400, "This request's target is not a path."];
+    // A Host carrying a path would move the real path into the query (`Host: x/admin?`), and the page served
+    // would not be the one the access log and any proxy in front saw.
+    if (!where) return [400, "This request's Host is not a host name."];
+    if (!METHODS.has(req.method)) return [405, "This method is not allowed here.", { Allow: [...METHODS].join(", ") }];
+    return null;
+  };
+
+  return (req, res) => {
+    const where = origin.of(req);
+    const cspNonce = randomBytes(16).toString("base64");
+    const https = where ? where.protocol === "https" : Boolean(req.socket.encrypted);
+    const headers = securityHeaders({ nonce: cspNonce, https });
+    for (const name in headers) res.setHeader(name, headers[name]);
+    const refused = refusal(req, where);
+    if (refused) return logRequest(req, res, () => refuse(res, ...refused));
+    const url = `${where.protocol}://${where.host}${req.url}`;
     compress(req, res, () => {
       // Files are not logged; pages and misses are.
-      const toPage = () => logRequest(req, res, () => void page(req, res, { protocol, cspNonce }));
+      const toPage = () => logRequest(req, res, () => void page(req, res, { url, cspNonce }));
       if (!path.extname(pathOf(req.url))) return toPage();
       files(req, res, (error) => (error ? failed(res, error) : toPage()));
     });
@@ -276,10 +305,17 @@ function serveConnectionsFromPrimary(app) {
 export async function startServer() {
   process.env.NODE_ENV ??= "production";
   let trustProxy;
+  let publicOrigin;
   try {
     trustProxy = trustedProxyHops();
   } catch (error) {
     console.error(`Configuration error: ${error.message}`);
+    process.exit(1);
+  }
+  try {
+    publicOrigin = parsePublicUrl(process.env.PUBLIC_URL);
+  } catch (error) {
+    console.error(`Configuration error: PUBLIC_URL ${error.message}`);
     process.exit(1);
   }
   const buildPath = path.resolve("build/index.js");
@@ -293,7 +329,12 @@ export async function startServer() {
   if (development) {
     watch(path.resolve("build/version.txt"), async () => broadcastDevReady(await load()));
   }
-  const app = createApp({ build: development ? load : initialBuild, mode: process.env.NODE_ENV, trustProxy });
+  const app = createApp({
+    build: development ? load : initialBuild,
+    mode: process.env.NODE_ENV,
+    trustProxy,
+    publicOrigin,
+  });
   if (process.env.PORTAL_CONNECTIONS === FROM_PRIMARY && process.connected) {
     serveConnectionsFromPrimary(app);
     return;

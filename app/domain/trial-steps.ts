@@ -1,6 +1,6 @@
 /**
- * The trial wizards' steps, titles, URLs, limits and messages, and the helpers their pages use (spec 001 §2,
- * §5, §9). No zod here: the pages load this, and the step schemas in ./trial-wizard only when a form is
+ * The trial wizards' steps, titles, URLs, limits and messages, and the helpers their pages use (the product
+ * specification's trial flows). No zod here: the pages load this, and the step schemas in ./trial-wizard only when a form is
  * validated (decisions 062 and 105).
  */
 
@@ -17,7 +17,7 @@ interface TrialFigures {
   sensors: number;
 }
 
-/** The two trial wizards (spec 001 §2): a cloud Hub we host, or a Hub the customer installs. */
+/** The two trial wizards: a cloud Hub we host, or a Hub the customer installs. */
 export const TRIAL_HUB_TYPES = ["cloud", "onpremise"] as const;
 export type TrialHubType = (typeof TRIAL_HUB_TYPES)[number];
 export const isTrialHubType = (value: unknown): value is TrialHubType => value === "cloud" || value === "onpremise";
@@ -58,7 +58,7 @@ export const TRIAL_WIZARD_TITLES: Record<TrialHubType, string> = {
   onpremise: "GateKeeper On-Premise Hub Trial Setup",
 };
 
-/** Spec 001 §9: the trial modals are 1060 (cloud) and 1000 (on-premise) wide. */
+/** The product specification's trial modals are 1060 (cloud) and 1000 (on-premise) wide. */
 export const TRIAL_MODAL_WIDTHS: Record<TrialHubType, number> = { cloud: 1060, onpremise: 1000 };
 
 export const trialPath = (hubType: TrialHubType) => `/trial/${hubType}`;
@@ -77,17 +77,20 @@ export const previousStepUrl = (hubType: TrialHubType, step: TrialStep): string 
   return previous ? trialStepUrl(hubType, previous) : undefined;
 };
 
-// --- Limits and messages (spec 001 §5 and §9) --------------------------------------------------------------
+// --- Limits and messages (the product specification's words) ----------------------------------------------------
 
 export const TRIAL_USERS = { min: 1, max: 100 } as const;
 export const TRIAL_DURATION = { min: 15, max: 30, default: 30 } as const;
 export const HARDWARE_QUANTITY = { min: 0, max: 100 } as const;
-/** Spec 001 §9: the license always runs 7 days past the trial, so hardware can arrive and be set up. */
+/** A trial license always runs 7 days past the trial, so hardware can arrive and be set up. */
 export const LICENSE_EXTRA_DAYS = 7;
 
 export const MUST_BE_GREATER_THAN_0 = "Must be greater than 0";
 export const INVALID_DATE = "This is an invalid date";
 export const START_DATE_IN_PAST = "The start date cannot be in the past.";
+/** How far ahead a trial may start: far enough to plan, near enough that the trial is still wanted. */
+export const START_DATE_WINDOW_DAYS = 90;
+export const START_DATE_TOO_FAR = `The start date must be within ${START_DATE_WINDOW_DAYS} days from today.`;
 export const DURATION_RANGE = "Must be between 15 and 30";
 export const TOO_MANY_TRIAL_USERS = `A trial has at most ${TRIAL_USERS.max} users.`;
 export const MUST_HAVE_A_VALUE = "Must have a value";
@@ -96,7 +99,7 @@ export const HARDWARE_PURCHASE_FAILED = "Hardware purchase failed.";
 export const USE_THE_STORE = "Please use the Store page to place your hardware order";
 export const CARD_NOT_CHARGED = "Your credit card was not charged.";
 
-/** The license's dates (spec 001 §7): from the day before the start to the start plus duration plus 7 days. */
+/** The license's dates: from the day before the start to the start plus duration plus 7 days. */
 export function trialValidity(startDate: string, duration: number): { validFrom: Date; validTo: Date } {
   const start = new Date(`${startDate}T00:00:00.000Z`);
   const day = 24 * 60 * 60 * 1000;
@@ -121,7 +124,7 @@ export function trialHubDefaults(data: TrialFigures, today: string) {
   };
 }
 
-/** The administrator's username made of the first and last name (spec 001 §2), in the characters a username may have. */
+/** The administrator's username made of the first and last name, in the characters a username may have. */
 export const userNameFrom = (firstName: string, lastName: string) =>
   `${firstName}${lastName}`.replace(/[^A-Za-z0-9-]/g, "");
 

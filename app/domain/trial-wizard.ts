@@ -15,12 +15,15 @@ import {
   MUST_BE_GREATER_THAN_0,
   MUST_HAVE_A_VALUE,
   START_DATE_IN_PAST,
+  START_DATE_TOO_FAR,
+  START_DATE_WINDOW_DAYS,
   TOO_MANY_TRIAL_USERS,
   TRIAL_DURATION,
   TRIAL_STEPS,
   TRIAL_USERS,
   USE_THE_STORE,
   hardwareCount,
+  isoDay,
   type TrialHubType,
   type TrialStep,
 } from "./trial-steps";
@@ -29,7 +32,7 @@ import { wizardProgressFields, type StepIssue } from "./wizard";
 export * from "./trial-steps";
 
 /**
- * The trial wizards' rules (spec 001 §2, §4, §5, §9): each step's form, the whole draft's check and the
+ * The trial wizards' rules: each step's form, the whole draft's check and the
  * hardware the trial orders; steps, titles, limits and messages are in ./trial-steps (re-exported here). Eligibility is in ./trials (every page's
  * header asks it, so it stays small).
  */
@@ -56,6 +59,25 @@ function wholeNumber(
     });
 }
 
+/**
+ * What is wrong with a trial's start date, or undefined: it must be a real calendar day (`2027-02-30` is not;
+ * JavaScript would make it March 2) from today to START_DATE_WINDOW_DAYS ahead, so that the license's dates are
+ * ones a license file can carry.
+ */
+export function startDateProblem(value: string, today: string): string | undefined {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || isoDayOrNull(value) !== value) return INVALID_DATE;
+  if (value < today) return START_DATE_IN_PAST;
+  if (value > addDays(today, START_DATE_WINDOW_DAYS)) return START_DATE_TOO_FAR;
+  return undefined;
+}
+
+const isoDayOrNull = (value: string) => {
+  const date = new Date(`${value}T00:00:00.000Z`);
+  return Number.isNaN(date.getTime()) ? null : isoDay(date);
+};
+
+const addDays = (day: string, days: number) => isoDay(new Date(Date.parse(`${day}T00:00:00.000Z`) + days * 86_400_000));
+
 /** The trial's Hub: users, employees, start (a hidden field) and duration; `today` bounds the start. */
 export function trialHubStepSchema(today: string) {
   return z.object({
@@ -69,11 +91,10 @@ export function trialHubStepSchema(today: string) {
     startDate: z
       .string({ required_error: INVALID_DATE })
       .trim()
-      .refine(
-        (value) => /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(`${value}T00:00:00Z`)),
-        INVALID_DATE,
-      )
-      .refine((value) => value >= today, START_DATE_IN_PAST),
+      .superRefine((value, ctx) => {
+        const problem = startDateProblem(value, today);
+        if (problem) ctx.addIssue({ code: z.ZodIssueCode.custom, message: problem });
+      }),
     duration: wholeNumber(TRIAL_DURATION, DURATION_RANGE, DURATION_RANGE, DURATION_RANGE),
   });
 }
@@ -90,7 +111,7 @@ const addressText = z
   .min(1, MUST_HAVE_A_VALUE)
   .max(MAX_TEXT_LENGTH, tooLong(MAX_TEXT_LENGTH));
 
-/** Where the trial's hardware is shipped (spec 001 §3 "address"); every field must have a value. */
+/** Where the trial's hardware is shipped; every field must have a value. */
 export const trialAddressSchema = z.object({
   name: addressText,
   company: addressText,
@@ -141,8 +162,11 @@ export function checkTrialDraft(
   const hubStep: TrialStep = hubType === "cloud" ? "instance" : "license";
   if (!data.nodes || !data.employees || !data.startDate)
     issues.push({ step: hubStep, message: "Please enter your trial's details again." });
-  else if (data.startDate < today)
-    issues.push({ step: hubStep, message: `${START_DATE_IN_PAST} Please choose the start again.` });
+  else if (startDateProblem(data.startDate, today))
+    issues.push({
+      step: hubStep,
+      message: `${startDateProblem(data.startDate, today)} Please choose the start again.`,
+    });
   if (hubType === "cloud") {
     if (subdomainProblem(data.subdomain))
       issues.push({ step: "instance", message: "Please choose the Hub's address again." });
@@ -155,14 +179,14 @@ export function checkTrialDraft(
   return { data, issues };
 }
 
-/** The hardware a trial can order (spec 001 §3): list ids; a distributor buys their reseller- variants. */
+/** The hardware a trial can order: list ids; a distributor buys their reseller- variants. */
 export const TRIAL_HARDWARE = { tokens: "halberd-rechargeable-token", sensors: "usb-sensor" } as const;
 
 /** The id of a hardware kind as this customer buys it. */
 export const trialHardwareId = (kind: keyof typeof TRIAL_HARDWARE, customer: { customerType: string }) =>
   idFor(TRIAL_HARDWARE[kind], isDistributor(customer));
 
-/** The trial's failure screens (spec 001 §4 and §8); every one says the card was not charged, except hardware's own. */
+/** The trial's failure screens, in the product specification's words; every one says the card was not charged, except hardware's own. */
 export const TRIAL_FAILURES = {
   license: {
     title: "Error Creating Trial License",

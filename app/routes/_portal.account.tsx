@@ -10,10 +10,10 @@ import { Outlet, useActionData, useLoaderData } from "@remix-run/react";
 import { validationError, type ValidationErrorResponseData } from "remix-validated-form";
 import { unmetPasswordRequirements } from "~/domain/password-requirements";
 import { loadAccountBilling, paymentForPage } from "~/server/account-billing.server";
-import { requireSession } from "~/server/auth.server";
+import { requireSession, signOutEverywhereElse } from "~/server/auth.server";
 import { DIAL_CODE_OPTIONS, phoneFormValues } from "~/server/contact-options.server";
 import { readUserForm } from "~/server/forms.server";
-import { endOtherSessions, listSessions, redirectWithToast, type SessionRecord } from "~/server/session.server";
+import { listSessions, redirectWithToast, type SessionRecord } from "~/server/session.server";
 import { releasePasswordChange, reservePasswordChange, waitMessage } from "~/server/throttle.server";
 import { changePassword, updateProfile, type UserRecord } from "~/server/users.server";
 import { PasswordForm, ProfileForm, passwordValidator, profileValidator } from "~/ui/account/profile-forms";
@@ -63,7 +63,7 @@ export async function action({ request }: ActionFunctionArgs) {
     case "password":
       return savePassword(request, user, session, formData);
     case "sign-out-others":
-      endOtherSessions(user.id, session.id);
+      await signOutEverywhereElse(request, user.id, session.id);
       return redirectWithToast(request, "/account", {
         kind: "success",
         message: "You were signed out everywhere else.",
@@ -104,7 +104,7 @@ async function savePassword(request: Request, user: UserRecord, session: Session
   }
   await releasePasswordChange(user.id);
   // Whoever else holds a session (perhaps the reason for the change) is signed out.
-  endOtherSessions(user.id, session.id);
+  await signOutEverywhereElse(request, user.id, session.id);
   return redirectWithToast(request, "/account", { kind: "success", message: "Your password was changed." });
 }
 

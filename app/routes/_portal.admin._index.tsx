@@ -77,6 +77,7 @@ export default function AdminStart() {
         </Table>
       </Table.ScrollContainer>
       <Anchor to="/admin/customers">Every account and its licenses</Anchor>
+      <Anchor to="/admin/outbox">The outbox: mail the portal kept instead of sending</Anchor>
     </Stack>
   );
 }

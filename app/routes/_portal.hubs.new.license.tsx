@@ -5,7 +5,7 @@ import { Form, useActionData, useLoaderData, useSubmit } from "@remix-run/react"
 import { useEffect, useRef, useState } from "react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { useHydrated } from "remix-utils/use-hydrated";
-import { cloudHubStepUrl, SELECT_A_LICENSE } from "~/domain/cloud-hub-steps";
+import { cloudHubStepUrl, SELECT_A_LICENSE, UNABLE_TO_VERIFY_LICENSE } from "~/domain/cloud-hub-steps";
 import { formatDate } from "~/domain/format";
 import { lazyValidator } from "~/domain/lazy-validator";
 import { LICENSES_PER_PAGE, pageCount, requestedPage } from "~/domain/pagination";
@@ -59,8 +59,9 @@ export async function action({ request }: ActionFunctionArgs) {
   const { user, formData } = await readUserForm(request);
   const parsed = await licenseValidator.validate(formData);
   if (parsed.error) return json({ error: SELECT_A_LICENSE }, { status: 422 });
+  // Another account's license, a used one, or one a deployment under way holds (a page left open meanwhile).
   if (!selectableLicense(user.id, parsed.data.licenseId)) {
-    return json({ error: "This license cannot be used for a new cloud Hub. Please choose another." }, { status: 422 });
+    return json({ error: UNABLE_TO_VERIFY_LICENSE }, { status: 422 });
   }
   return cloudHubWizard.complete(user.id, "license", { licenseId: parsed.data.licenseId });
 }
@@ -113,6 +114,12 @@ export default function LicenseStep() {
       <LicenseSearch search={search} />
       <Form method="post" id="license-step">
         <AuthenticityTokenInput name="csrf" />
+        {licenses.length === 0 && actionData?.error ? (
+          // The license chosen on a page left open is no longer listed (a deployment under way holds it).
+          <Text role="alert" c="red.9">
+            {actionData.error}
+          </Text>
+        ) : null}
         {licenses.length === 0 ? (
           <Text>
             You have no license that can be used for a new cloud Hub.{" "}

@@ -46,6 +46,10 @@ export async function action({ request }: ActionFunctionArgs) {
   const { user, formData } = await readUserForm(request);
   const placement = deploy(user.id, String(formData.get("deploymentKey") ?? ""));
   if ("placed" in placement) return redirect(`/hubs/deployments/${placement.placed.id}`);
+  // The license is no longer one a Hub can be made from (another deployment holds it): choose another.
+  if ("refused" in placement) {
+    return redirectWithToast(request, cloudHubStepUrl("license"), { kind: "error", message: placement.refused });
+  }
   return redirectWithToast(request, REVIEW_URL, { kind: "error", message: DEPLOYMENT_CHANGED });
 }
 

@@ -1,13 +1,20 @@
-import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import {
+  json,
+  redirect,
+  type ActionFunctionArgs,
+  type HeadersFunction,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from "@remix-run/node";
 import { Form, useActionData, useSearchParams } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { parseLogin } from "~/domain/login";
 import { safeRedirect } from "~/domain/redirects";
 import { pageScriptHref } from "~/server/page-scripts.server";
-import { checkCredentials, getUserId, INVALID_CREDENTIALS, isKnownDevice, signIn } from "~/server/auth.server";
+import { attemptSignIn, getUserId, INVALID_CREDENTIALS } from "~/server/auth.server";
 import { validateCsrf } from "~/server/csrf.server";
 import { readForm } from "~/server/forms.server";
-import { reserveSignInAttempt, waitMessage } from "~/server/throttle.server";
+import { keepRetryAfter, signInPausedMessage, waitMessage } from "~/server/throttle.server";
 import type { PlainPageData, PlainPageHandle } from "~/ui/page-script";
 import { PlainField } from "~/ui/plain-field";
 
@@ -29,25 +36,23 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const parsed = parseLogin(formData);
   // The password is never echoed back into the page.
   if ("errors" in parsed) return json({ fieldErrors: parsed.errors, email: parsed.email }, { status: 422 });
-  const { email, password, redirectTo } = parsed.data;
-
-  // A point is reserved before the password is checked, so parallel guesses are all counted.
-  const attempt = await reserveSignInAttempt(context, email, { knownDevice: await isKnownDevice(request, email) });
-  if (attempt.waitSeconds > 0) {
-    return json(
-      { formError: waitMessage("failed sign-in attempts", attempt.waitSeconds), email },
-      { status: 429, headers: { "Retry-After": String(attempt.waitSeconds) } },
-    );
-  }
-
-  const userId = await checkCredentials(request, email, password);
-  if (!userId) {
-    await attempt.failed();
-    return json({ formError: INVALID_CREDENTIALS, email }, { status: 401 });
-  }
-  await attempt.succeeded();
-  return signIn(request, userId, email, redirectTo);
+  const { email } = parsed.data;
+  const outcome = await attemptSignIn(request, context, parsed.data);
+  if ("signedIn" in outcome) return outcome.signedIn;
+  if (outcome.refused === "credentials") return json({ formError: INVALID_CREDENTIALS, email }, { status: 401 });
+  const { waitSeconds, accountPaused } = outcome;
+  return json(
+    {
+      formError: accountPaused ? signInPausedMessage(waitSeconds) : waitMessage("failed sign-in attempts", waitSeconds),
+      email,
+      offerSignInLink: true,
+    },
+    { status: 429, headers: { "Retry-After": String(waitSeconds) } },
+  );
 }
+
+/** The 429's Retry-After reaches the browser on the document and on single fetch's .data answer alike. */
+export const headers: HeadersFunction = keepRetryAfter;
 
 /**
  * Plain elements, drawn by the root's stylesheet. The page is rendered on the server only: its script
@@ -77,6 +82,9 @@ export default function Login() {
             <p>{formError}</p>
           </div>
         ) : null}
+        {actionData && "offerSignInLink" in actionData ? (
+          <SignInLinkOffer email={actionData.email} redirectTo={searchParams.get("redirectTo") ?? ""} />
+        ) : null}
         <Form method="post" noValidate className="gk-stack" data-gap="sm">
           <AuthenticityTokenInput name="csrf" />
           <input type="hidden" name="redirectTo" value={searchParams.get("redirectTo") ?? ""} />
@@ -103,5 +111,25 @@ export default function Login() {
         </Form>
       </div>
     </main>
+  );
+}
+
+/**
+ * While sign-in is refused, the way in that does not wait: a one-time link mailed to the account's address
+ * (app/routes/login_.link.tsx). The email comes along, so it is one click.
+ */
+function SignInLinkOffer({ email, redirectTo }: { email: string; redirectTo: string }) {
+  return (
+    <Form method="post" action="/login/link" className="gk-stack" data-gap="sm">
+      <AuthenticityTokenInput name="csrf" />
+      <input type="hidden" name="email" value={email} />
+      <input type="hidden" name="redirectTo" value={redirectTo} />
+      <p className="gk-dimmed">
+        We can email a one-time sign-in link to the account&apos;s address. It signs you in without waiting.
+      </p>
+      <button type="submit" className="gk-button gk-button-block" data-variant="light">
+        Email me a sign-in link
+      </button>
+    </Form>
   );
 }

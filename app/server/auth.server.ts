@@ -1,4 +1,4 @@
-import { createMemorySessionStorage, json, redirect } from "@remix-run/node";
+import { createMemorySessionStorage, json, redirect, type AppLoadContext } from "@remix-run/node";
 import { Authenticator, AuthorizationError } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 import { eq } from "drizzle-orm";
@@ -8,8 +8,9 @@ import { issueCsrfToken } from "./csrf.server";
 import { db } from "./db.server";
 import { hashPassword, needsRehash, verifyPassword } from "./passwords.server";
 import { secretFor } from "./secrets.server";
-import { portalCookie } from "./cookies.server";
-import { currentSession, startSession, type SessionRecord } from "./session.server";
+import { forgetOtherDevices, knownDeviceOf, rememberDevice } from "./known-devices.server";
+import { currentSession, endOtherSessions, endSession, startSession, type SessionRecord } from "./session.server";
+import { reserveSignInAttempt } from "./throttle.server";
 import { findUserByEmail, findUserById, type UserRecord } from "./users.server";
 
 export const INVALID_CREDENTIALS = "The email or password is incorrect.";
@@ -62,32 +63,55 @@ export async function checkCredentials(request: Request, email: string, password
   }
 }
 
-/**
- * A browser that has signed in to an account before carries this signed cookie naming it, so the account's
- * growing sign-in delay (throttle.server) slows strangers, not the owner.
- */
-const knownDeviceCookie = portalCookie("gk_device", {
-  httpOnly: true,
-  sameSite: "lax",
-  path: "/",
-  maxAge: 60 * 60 * 24 * 365,
-  secrets: [secretFor("session")],
-});
+export type SignInOutcome =
+  | { signedIn: Response }
+  | { refused: "credentials" }
+  | { refused: "throttled"; waitSeconds: number; accountPaused: boolean };
 
-export async function isKnownDevice(request: Request, email: string): Promise<boolean> {
-  const known = await knownDeviceCookie.parse(request);
-  return typeof known === "string" && known === email.trim().toLowerCase();
+/**
+ * A sign-in form's attempt: the throttles' allowances taken first (from this browser's own when it is a known
+ * device of the account), then the password checked, then the session started. A refused attempt checked
+ * no password.
+ */
+export async function attemptSignIn(
+  request: Request,
+  context: AppLoadContext | undefined,
+  { email, password, redirectTo }: { email: string; password: string; redirectTo: string | null },
+): Promise<SignInOutcome> {
+  const deviceId = await knownDeviceOf(request, findUserByEmail(email)?.id);
+  const attempt = await reserveSignInAttempt(context, email, deviceId);
+  if (attempt.waitSeconds > 0) {
+    return { refused: "throttled", waitSeconds: attempt.waitSeconds, accountPaused: attempt.accountPaused };
+  }
+  const userId = await checkCredentials(request, email, password);
+  if (!userId) return { refused: "credentials" };
+  await attempt.succeeded();
+  return { signedIn: await signIn(request, userId, redirectTo) };
 }
 
-/** Starts a server-side session (with its own CSRF token) and sends the user where they were going. */
-export async function signIn(request: Request, userId: string, email: string, redirectTo: string | null) {
+/**
+ * Starts a server-side session (with its own CSRF token) and sends the user where they were going. The
+ * session the browser held until now, anyone's, ends: one browser holds one session. The browser becomes a
+ * known device of the user.
+ */
+export async function signIn(request: Request, userId: string, redirectTo: string | null) {
+  await endSession(request);
   const [csrfToken, csrfCookie] = await issueCsrfToken(request);
   const { setCookie } = await startSession(request, userId, csrfToken);
   const headers = new Headers();
   headers.append("Set-Cookie", setCookie);
   headers.append("Set-Cookie", csrfCookie);
-  headers.append("Set-Cookie", await knownDeviceCookie.serialize(request, email.trim().toLowerCase()));
+  headers.append("Set-Cookie", await rememberDevice(request, userId));
   return redirect(safeRedirect(redirectTo, request.url), { headers });
+}
+
+/**
+ * Signs the user out of every other browser (a password change, "Sign out everywhere else"): their sessions end,
+ * and those browsers are known devices no more, so whoever holds one meets the account's pause like a stranger.
+ */
+export async function signOutEverywhereElse(request: Request, userId: string, keepSessionId: string) {
+  endOtherSessions(userId, keepSessionId);
+  await forgetOtherDevices(request, userId);
 }
 
 export async function getUserId(request: Request): Promise<string | null> {

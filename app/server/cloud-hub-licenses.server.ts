@@ -1,13 +1,13 @@
-import { and, count, desc, eq, gt, or, sql } from "drizzle-orm";
+import { and, count, desc, eq, gt, isNull, or, sql } from "drizzle-orm";
 import { CLOUD_HUB_EXPIRY_GRACE_MS } from "~/domain/cloud-hub";
 import { licenses } from "~db/schema";
 import { db } from "./db.server";
 
 /**
- * The licenses a cloud Hub can be made from: the user's, unused, with cloud support, and not
- * expired more than a day ago; newest first. Filtered, counted and paged in SQL (decision 082).
+ * A license a cloud Hub could be made from, whether or not a running job holds it: the user's, unused, with
+ * cloud support, and not expired more than a day ago (the product specification's selectable list).
  */
-function selectable(ownerId: string, now: Date) {
+export function selectableFor(ownerId: string, now: Date) {
   return and(
     eq(licenses.ownerId, ownerId),
     eq(licenses.isUsed, false),
@@ -15,6 +15,12 @@ function selectable(ownerId: string, now: Date) {
     gt(licenses.validTo, new Date(now.getTime() - CLOUD_HUB_EXPIRY_GRACE_MS)),
   );
 }
+
+/**
+ * The licenses a cloud Hub can be made from now: the selectable ones no deployment or cloud trial under way
+ * holds; newest first. Filtered, counted and paged in SQL (decision 082).
+ */
+const selectable = (ownerId: string, now: Date) => and(selectableFor(ownerId, now), isNull(licenses.hubJobId));
 
 /** Organization name or license id containing the search, in any case (SQLite's LIKE ignores ASCII case). */
 function matching(search: string) {

@@ -1,5 +1,7 @@
 import { createPrivateKey } from "node:crypto";
+import addressparser from "nodemailer/lib/addressparser";
 import { z } from "zod";
+import { parsePublicUrl } from "../../scripts/public-url.mjs";
 
 /**
  * The portal's configuration, read once from the environment and validated at start-up.
@@ -72,6 +74,32 @@ const envSchema = z
       .min(0)
       .max(600)
       .optional(),
+    /**
+     * The portal's public origin (https://portal.example.com): every request's URL is built on it (scripts/server.mjs)
+     * and so is every link in a mail. Unset, the URL takes a Host that is a host name.
+     */
+    PUBLIC_URL: z
+      .string()
+      .transform((value, ctx) => {
+        try {
+          return parsePublicUrl(value);
+        } catch (error) {
+          ctx.addIssue({ code: z.ZodIssueCode.custom, message: (error as Error).message });
+          return z.NEVER;
+        }
+      })
+      .optional(),
+    /** The SMTP server mail goes out through (STARTTLS when it offers it); unset, mail is kept in the outbox table. */
+    SMTP_URL: z
+      .string()
+      .url("must be an SMTP URL, e.g. smtp://user:password@mail.example.com:587")
+      .refine((value) => /^smtps?:$/.test(new URL(value).protocol), "must start with smtp:// or smtps://")
+      .optional(),
+    /** Who the portal's mail is from: an address, or a name and an address ('GateKeeper Portal <portal@example.com>'). */
+    MAIL_FROM: z
+      .string()
+      .refine(isOneMailbox, "must be one address, e.g. GateKeeper Portal <portal@example.com>")
+      .optional(),
     HUB_SIM_DATABASE_URL: z.string().min(1).default("file:./data/hub-sim.sqlite"),
     HUB_SIM_PORT: z.coerce
       .number({ invalid_type_error: "must be a port number" })
@@ -81,7 +109,12 @@ const envSchema = z
       .default(4010),
   })
   // A production start never seeds the public demo accounts unless SEED_DEMO=true says so.
-  .transform(({ SEED_DEMO, ...rest }) => ({ ...rest, SEED_DEMO: SEED_DEMO ?? rest.NODE_ENV !== "production" }))
+  .transform(({ SEED_DEMO, MAIL_FROM, ...rest }) => ({
+    ...rest,
+    SEED_DEMO: SEED_DEMO ?? rest.NODE_ENV !== "production",
+    // Only the embedded outbox may do without one: its mail never leaves the portal.
+    MAIL_FROM: MAIL_FROM ?? (rest.SMTP_URL ? "" : "GateKeeper Portal <portal@localhost>"),
+  }))
   .superRefine((env, ctx) => {
     // A real provider needs its keys, and the two real ones only work together: Chargebee takes card
     // tokens from Stripe, and the embedded engine only knows the embedded test cards.
@@ -107,6 +140,12 @@ const envSchema = z
         message: "must be stripe with BILLING_PROVIDER=chargebee, and local with BILLING_PROVIDER=local",
       });
     }
+    // Mail that leaves the portal names a real sender, and its links the portal's real address: a link built on
+    // a Host a visitor sent could hand a sign-in link to their site.
+    if (env.SMTP_URL) {
+      required("MAIL_FROM", "SMTP_URL is set");
+      required("PUBLIC_URL", "SMTP_URL is set");
+    }
     // Demo mode may generate its own secret; a real deployment must bring one so that
     // sessions survive a redeploy and are the same on every instance.
     if (!env.SEED_DEMO && !env.SESSION_SECRET) {
@@ -125,6 +164,11 @@ const envSchema = z
       });
     }
   });
+
+function isOneMailbox(value: string): boolean {
+  const parsed = addressparser(value, { flatten: true });
+  return parsed.length === 1 && z.string().email().safeParse(parsed[0].address).success;
+}
 
 function isEd25519PrivateKey(pem: string): boolean {
   try {

@@ -7,7 +7,7 @@ import { isHttps, portalCookie } from "./cookies.server";
 import { secretFor } from "./secrets.server";
 
 /**
- * Server-side sessions (issue 9 §3, decision 050): the cookie holds a random token, the sessions table holds
+ * Server-side sessions (decision 051): the cookie holds a random token, the sessions table holds
  * who it belongs to, so signing out, or changing the password, really ends a session. A session ends after
  * IDLE_MS without a request, and at the latest ABSOLUTE_MS after sign-in.
  */
@@ -60,7 +60,7 @@ export function currentSession(request: Request): Promise<SessionRecord | null> 
 
 /**
  * A request's session is read once: the root's CSRF token and the shell's user both ask for it, and the
- * signed cookie's check and the query were a tenth of a page's server time (issue 10's profile). Every
+ * signed cookie's check and the query were a tenth of a page's server time when profiled. Every
  * loader of a page gets the same Request only with decision 134's patch; without it, this cache never served
  * a second loader. A loader after an action gets a new Request, so it sees what the action changed.
  */

@@ -1,4 +1,4 @@
-import type { AppLoadContext } from "@remix-run/node";
+import type { AppLoadContext, HeadersFunction } from "@remix-run/node";
 import { RateLimiterRes, RateLimiterSQLite } from "rate-limiter-flexible";
 import { sqlite } from "./db.server";
 import { env } from "./env.server";
@@ -6,7 +6,7 @@ import { env } from "./env.server";
 /**
  * Throttles on the counters in the rate_limits table (rate-limiter-flexible's SQLite store on the portal's
  * own connection): they survive a restart, every server process shares them, and each consume is one
- * atomic upsert, so parallel requests cannot all slip under a limit. Decision 051.
+ * atomic upsert, so parallel requests cannot all slip under a limit (decisions 052 and 170).
  */
 function limiter(keyPrefix: string, points: number, durationSeconds: number) {
   return new RateLimiterSQLite({
@@ -22,7 +22,7 @@ function limiter(keyPrefix: string, points: number, durationSeconds: number) {
 }
 
 const WINDOW_SECONDS = 15 * 60;
-const MAX_DELAY_SECONDS = 15 * 60;
+const HOUR_SECONDS = 60 * 60;
 
 /** The client's address as scripts/server.mjs saw it (socket, or TRUST_PROXY hops); "unknown" outside it. */
 export function clientAddressOf(context: AppLoadContext | undefined): string {
@@ -45,74 +45,115 @@ async function take(rateLimiter: RateLimiterSQLite, key: string): Promise<number
   }
 }
 
+type Allowance = { limiter: RateLimiterSQLite; key: string };
+
+/**
+ * Takes one point of each allowance, in order, each atomically (one upsert), so that parallel requests are
+ * counted as they come, never all let through by a read that preceded every write. When one refuses, the
+ * points already taken are given back: nothing was tried. Returns the refusing allowance's wait, or 0.
+ */
+async function takeAll(allowances: Allowance[]): Promise<{ waitSeconds: number; refusedBy: Allowance | null }> {
+  for (const [index, allowance] of allowances.entries()) {
+    const waitSeconds = await take(allowance.limiter, allowance.key);
+    if (waitSeconds > 0) {
+      await Promise.all(allowances.slice(0, index).map(({ limiter, key }) => limiter.reward(key, 1)));
+      return { waitSeconds, refusedBy: allowance };
+    }
+  }
+  return { waitSeconds: 0, refusedBy: null };
+}
+
 // --- Sign-in -------------------------------------------------------------------------------------------
 
+/** Checks an hour the account's browsers it does not know get together, from any number of addresses. */
+export const UNTRUSTED_CHECKS_PER_HOUR = env.LOGIN_MAX_FAILURES * 2;
+
+/**
+ * Sign-in attempts, after OWASP's device cookies (decision 170). Every allowance is taken before the password
+ * is checked; a failed check keeps what it took, a successful one gives its points back.
+ */
 const signIn = {
   /** One address cannot walk through many accounts. */
   byAddress: limiter("login-address", env.LOGIN_MAX_FAILURES * 10, WINDOW_SECONDS),
   /** One address cannot guess one account's password more than a few times. */
   byAccountAndAddress: limiter("login-account-address", env.LOGIN_MAX_FAILURES, WINDOW_SECONDS),
-  /** Failures on an account from anywhere, for the growing delay. */
-  accountFailures: limiter("login-account-failures", 10_000, 60 * 60),
-  /** The growing delay itself: blocked keys are accounts that must wait. */
-  accountDelay: limiter("login-account-delay", 1, 1),
+  /**
+   * The account's allowance for every browser it does not know, from any address: once spent, sign-in from
+   * them pauses until the hour is out. However many addresses a guesser spreads over, the account gets this
+   * many checks an hour; its owner signs in from a known browser, or through a mailed one-time link.
+   */
+  untrustedClients: limiter("login-untrusted", UNTRUSTED_CHECKS_PER_HOUR, HOUR_SECONDS),
+  /** A known browser's own allowance: a stolen device cookie buys a few guesses, not the account's owner's pass. */
+  knownDevice: limiter("login-device", env.LOGIN_MAX_FAILURES, WINDOW_SECONDS),
 };
-
-/**
- * The growing delay once the account's failures (from any address) pass the limit: 2, 4, 8 … seconds, at
- * most 15 minutes.
- * It applies to browsers that never signed in to the account; one that did (the known-device cookie) skips
- * it, so a stranger's guessing slows the stranger, not the owner.
- */
-export function accountDelaySeconds(failures: number): number {
-  const over = failures - env.LOGIN_MAX_FAILURES;
-  return over <= 0 ? 0 : Math.min(2 ** over, MAX_DELAY_SECONDS);
-}
 
 export interface SignInAttempt {
   /** Seconds to wait before trying again; 0 when this attempt may go ahead. */
   waitSeconds: number;
+  /** The account's untrusted browsers are paused: a known browser, or a mailed sign-in link, still gets in. */
+  accountPaused: boolean;
+  /** The password was right: the points this attempt took are given back, and the owner's typos forgotten. */
   succeeded(): Promise<void>;
-  failed(): Promise<void>;
 }
 
 /**
- * Reserves a sign-in attempt before the password is checked (so parallel guesses are counted as they
- * come), to be given back when the password was right.
+ * Reserves a sign-in attempt before the password is checked: from a known device of the account (`deviceId`,
+ * see known-devices.server) its own allowance, else the address's with this account and the account's
+ * allowance for untrusted browsers; and the address's overall allowance either way. A failure keeps them spent.
  */
 export async function reserveSignInAttempt(
   context: AppLoadContext | undefined,
   email: string,
-  { knownDevice }: { knownDevice: boolean },
+  deviceId: string | null,
 ): Promise<SignInAttempt> {
   const address = clientAddressOf(context);
   const account = email.trim().toLowerCase();
-  const pair = `${account}|${address}`;
-  const noop = async () => {};
-  if (!knownDevice) {
-    const delay = await signIn.accountDelay.get(account);
-    if (delay && delay.consumedPoints > 1) {
-      return { waitSeconds: secondsOf(delay), succeeded: noop, failed: noop };
-    }
-  }
-  const byAddressWait = await take(signIn.byAddress, address);
-  if (byAddressWait) return { waitSeconds: byAddressWait, succeeded: noop, failed: noop };
-  const pairWait = await take(signIn.byAccountAndAddress, pair);
-  if (pairWait) {
-    await signIn.byAddress.reward(address, 1);
-    return { waitSeconds: pairWait, succeeded: noop, failed: noop };
-  }
+  const byAddress = { limiter: signIn.byAddress, key: address };
+  const allowances: Allowance[] = deviceId
+    ? [{ limiter: signIn.knownDevice, key: deviceId }, byAddress]
+    : [
+        { limiter: signIn.untrustedClients, key: account },
+        { limiter: signIn.byAccountAndAddress, key: `${account}|${address}` },
+        byAddress,
+      ];
+  const { waitSeconds, refusedBy } = await takeAll(allowances);
   return {
-    waitSeconds: 0,
+    waitSeconds,
+    accountPaused: refusedBy?.limiter === signIn.untrustedClients,
     async succeeded() {
-      await Promise.all([signIn.byAddress.reward(address, 1), signIn.byAccountAndAddress.delete(pair)]);
-    },
-    async failed() {
-      const failures = (await signIn.accountFailures.penalty(account, 1)).consumedPoints;
-      const seconds = accountDelaySeconds(failures);
-      if (seconds > 0) await signIn.accountDelay.block(account, seconds);
+      // The allowances shared with others (the address's, the account's for untrusted browsers) get this
+      // attempt's point back; those that are the owner's alone (this browser, this address with this account)
+      // start again, so the owner's own typos never add up. Strangers' failures stay counted.
+      await Promise.all(
+        allowances.map(({ limiter, key }) =>
+          limiter === signIn.byAddress || limiter === signIn.untrustedClients
+            ? limiter.reward(key, 1)
+            : limiter.delete(key),
+        ),
+      );
     },
   };
+}
+
+// --- Sign-in links -------------------------------------------------------------------------------------
+
+const signInLinks = {
+  /** Mails to one address: enough to retry a lost one, too few to flood an inbox. */
+  byEmail: limiter("sign-in-link-email", 3, HOUR_SECONDS),
+  /** Requests from one client, whatever the addresses. */
+  byAddress: limiter("sign-in-link-address", 10, HOUR_SECONDS),
+};
+
+/**
+ * Counts a request for a mailed sign-in link, per email address and per client, whether or not an account has
+ * that address (so the limit tells nothing). 0 when allowed, else the seconds to wait.
+ */
+export async function takeSignInLinkRequest(context: AppLoadContext | undefined, email: string): Promise<number> {
+  const { waitSeconds } = await takeAll([
+    { limiter: signInLinks.byAddress, key: clientAddressOf(context) },
+    { limiter: signInLinks.byEmail, key: email.trim().toLowerCase() },
+  ]);
+  return waitSeconds;
 }
 
 // --- Password change and coupons ---------------------------------------------------------------------------
@@ -132,7 +173,7 @@ const couponApplies = limiter("coupon-apply", 10, 10 * 60);
 export const takeCouponApply = (userId: string) => take(couponApplies, userId);
 
 /**
- * The one-card limit's lock (issue 9 §9): adding a card holds it, so two tabs adding at once cannot both
+ * The one-card limit's lock: adding a card holds it, so two tabs adding at once cannot both
  * pass the "no card yet" check. It expires by itself should a process die holding it.
  */
 const cardSlots = limiter("card-add", 1, 2 * 60);
@@ -146,8 +187,22 @@ export async function releaseCardSlot(userId: string): Promise<void> {
   await cardSlots.delete(userId);
 }
 
+const minutesOf = (seconds: number) => {
+  const minutes = Math.max(1, Math.ceil(seconds / 60));
+  return `${minutes} minute${minutes === 1 ? "" : "s"}`;
+};
+
 /** "Please wait N minutes": what a throttled form says. */
 export function waitMessage(what: string, seconds: number): string {
-  const minutes = Math.max(1, Math.ceil(seconds / 60));
-  return `Too many ${what}. Please wait ${minutes} minute${minutes === 1 ? "" : "s"} and try again.`;
+  return `Too many ${what}. Please wait ${minutesOf(seconds)} and try again.`;
 }
+
+/** What the sign-in page says while the account's untrusted browsers are paused. */
+export const signInPausedMessage = (seconds: number) =>
+  `Signing in to this account from a new browser is paused for ${minutesOf(seconds)} after too many failed attempts.`;
+
+/** A route's `headers`: the Retry-After its loader or action answered with (a 429) goes out on every kind of answer. */
+export const keepRetryAfter: HeadersFunction = ({ actionHeaders, loaderHeaders }) => {
+  const retryAfter = actionHeaders.get("Retry-After") ?? loaderHeaders.get("Retry-After");
+  return retryAfter ? { "Retry-After": retryAfter } : new Headers();
+};

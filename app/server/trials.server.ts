@@ -10,7 +10,7 @@ import { licenseRow } from "./license-files.server";
 import type { UserRecord } from "./users.server";
 
 /**
- * Trials as the portal keeps them. A trial is
+ * Trials as the portal keeps them (the saved trial record and the trial license's terms). A trial is
  * taken when its license is made: each trial makes exactly one license of type trial, so counting those
  * (and older records without a license) says how many trials a user has had, including one whose record
  * is not written yet. The license is made in an immediate transaction that checks eligibility first, so
@@ -98,11 +98,14 @@ export function createTrialLicense(request: TrialLicenseRequest) {
         validFrom,
         validTo,
       });
-      return tx
-        .insert(licenses)
-        .values({ ...row, id })
-        .returning()
-        .get();
+      return (
+        tx
+          .insert(licenses)
+          // A cloud trial's license is held by the trial from the start: no Hub can be made from it elsewhere.
+          .values({ ...row, id, hubJobId: hubType === "cloud" ? id : null })
+          .returning()
+          .get()
+      );
     },
     { behavior: "immediate" },
   );

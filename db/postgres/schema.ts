@@ -47,6 +47,7 @@ export const licenses = pgTable(
     validTo: timestamp("valid_to").notNull(),
     licenseCode: text("license_code").notNull(),
     isUsed: boolean("is_used").notNull().default(false),
+    hubJobId: text("hub_job_id"),
     subscriptionId: text("subscription_id"),
     createdAt: createdAt(),
   },
@@ -89,6 +90,7 @@ export const hubInstallations = pgTable(
     unlocksThisYear: integer("unlocks_this_year").notNull().default(0),
     webCredentialsUsedThisMonth: integer("web_credentials_used_this_month").notNull().default(0),
     webCredentialsUsedThisYear: integer("web_credentials_used_this_year").notNull().default(0),
+    adminToken: text("admin_token"),
     createdAt: createdAt(),
   },
   (table) => [
@@ -188,6 +190,45 @@ export const sessions = pgTable(
   },
   (table) => [index("sessions_user_idx").on(table.userId)],
 );
+
+export const knownDevices = pgTable(
+  "known_devices",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+    expiresAt: timestamp("expires_at").notNull(),
+  },
+  (table) => [index("known_devices_user_idx").on(table.userId)],
+);
+
+export const oneTimeTokens = pgTable(
+  "one_time_tokens",
+  {
+    id: text("id").primaryKey(),
+    purpose: text("purpose").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    data: jsonb("data").notNull().$type<Record<string, string>>(),
+    createdAt: createdAt(),
+    expiresAt: timestamp("expires_at").notNull(),
+  },
+  (table) => [index("one_time_tokens_user_idx").on(table.userId, table.purpose)],
+);
+
+export const outbox = pgTable("outbox", {
+  id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+  messageId: text("message_id").notNull().unique(),
+  from: text("from_address").notNull(),
+  to: text("to_address").notNull(),
+  subject: text("subject").notNull(),
+  text: text("text_body").notNull(),
+  html: text("html_body").notNull(),
+  createdAt: createdAt(),
+});
 
 /**
  * Throttle counters in rate-limiter-flexible's Postgres layout. `expire` is in epoch milliseconds, past what a

@@ -8,6 +8,7 @@ import {
   MUST_BE_GREATER_THAN_0,
   MUST_HAVE_A_VALUE,
   START_DATE_IN_PAST,
+  START_DATE_TOO_FAR,
   trialAddressSchema,
   trialDraftSchema,
   trialHardwareId,
@@ -51,6 +52,21 @@ describe("the trial's Hub and license step", () => {
     expect(errorsOf(schema.safeParse({ ...valid, startDate: "2026-11-22" }))).toEqual({
       startDate: START_DATE_IN_PAST,
     });
+  });
+
+  it("takes only a real calendar day from today to 90 days ahead as the start", () => {
+    expect(schema.parse({ ...valid, startDate: "2027-02-21" })).toMatchObject({ startDate: "2027-02-21" });
+    for (const [startDate, message] of [
+      ["2027-02-22", START_DATE_TOO_FAR],
+      ["9999-12-31", START_DATE_TOO_FAR],
+      ["2027-02-30", INVALID_DATE],
+      ["2026-02-29", INVALID_DATE],
+      ["2026-13-01", INVALID_DATE],
+      ["+10000-01-01", INVALID_DATE],
+    ]) {
+      expect(errorsOf(schema.safeParse({ ...valid, startDate })), startDate).toEqual({ startDate: message });
+    }
+    expect(START_DATE_TOO_FAR).toBe("The start date must be within 90 days from today.");
   });
 
   it("adds the Hub wizard's subdomain rules for the cloud trial", () => {

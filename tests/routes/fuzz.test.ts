@@ -20,6 +20,8 @@ import * as subscribe from "~/routes/_portal.store.subscribe";
 import * as orderProgress from "~/routes/_portal.store.orders.$jobId";
 import * as login from "~/routes/login";
 import * as logout from "~/routes/logout";
+import * as signInLinkRequest from "~/routes/login_.link";
+import * as signInLink from "~/routes/login_.link_.$token";
 import * as sidebar from "~/routes/preferences.sidebar";
 import { getBilling } from "~/server/billing/index.server";
 import { sqlite } from "~/server/db.server";
@@ -34,6 +36,8 @@ const FORMS_PER_ACTION = 60;
 type Action = (args: ActionFunctionArgs) => unknown;
 const ACTIONS: [string, Action][] = [
   ["/login", login.action],
+  ["/login/link", signInLinkRequest.action],
+  ["/login/link/:id", signInLink.action],
   ["/preferences/sidebar", sidebar.action],
   ["/account", account.action],
   ["/account/cards/new", accountCardNew.action],
@@ -320,7 +324,7 @@ describe("the fuzz suite", { timeout: 300_000 }, () => {
       const status = await statusOf(() =>
         action({
           request,
-          params: { sourceId: form.sourceId, jobId: form.sourceId },
+          params: { sourceId: form.sourceId, jobId: form.sourceId, token: form.sourceId },
           context: { clientAddress: "192.0.2.200" },
         }),
       );

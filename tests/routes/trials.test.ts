@@ -88,6 +88,25 @@ describe("a bookmarked trial step", () => {
     );
     expect(refused.status).toBe(422);
     expect(JSON.stringify(await refused.json())).toContain("Must be between 15 and 30");
+    // A start far ahead, or a day no calendar has, is refused at the field: no job is ever queued with it.
+    for (const [startDate, message] of [
+      ["9999-12-31", "The start date must be within 90 days from today."],
+      ["2027-02-30", "This is an invalid date"],
+    ]) {
+      const startRefused = await respond(async () =>
+        licenseAction({
+          request: await formRequest(
+            "/trial/onpremise/license",
+            { nodes: "5", employees: "9", duration: "20", startDate },
+            { cookie },
+          ),
+          params: { hubType: "onpremise" },
+          context: {},
+        }),
+      );
+      expect(startRefused.status, startDate).toBe(422);
+      expect((await startRefused.json()).fieldErrors, startDate).toEqual({ startDate: message });
+    }
     const today = new Date().toISOString().slice(0, 10);
     const saved = await respond(async () =>
       licenseAction({

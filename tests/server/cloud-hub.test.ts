@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { runJobs } from "../support/jobs";
@@ -6,7 +7,8 @@ import { db } from "~/server/db.server";
 import { findDraft } from "~/server/drafts.server";
 import { hubFaults } from "~/server/hubs/index.server";
 import { redeemSignInLink } from "~/server/hubs/simulator/simulator.server";
-import { findOwnedJob, retryJob } from "~/server/jobs/runner.server";
+import { enqueueJob, findJobByKey, findOwnedJob, JobRefused, retryJob } from "~/server/jobs/runner.server";
+import { cloudHubDeployment, type DeploymentInput } from "~/server/jobs/cloud-hub.server";
 import { cloudHubLicensePage, selectableLicense } from "~/server/cloud-hub-licenses.server";
 import { licenseRow } from "~/server/license-files.server";
 import { cloudHubWizard, deploy, deploymentKey, hubSignInLink } from "~/server/wizards/cloud-hub.server";
@@ -29,15 +31,17 @@ beforeEach(() => {
   // Each test runs its own deployments only.
   db.delete(jobs).run();
   // The demo's one cloud license, free again for each test.
-  db.update(licenses).set({ isUsed: false }).where(eq(licenses.externalLicenseId, "GK-NWC-2026-0002")).run();
+  db.update(licenses)
+    .set({ isUsed: false, hubJobId: null })
+    .where(eq(licenses.externalLicenseId, "GK-NWC-2026-0002"))
+    .run();
   db.delete(hubLicenses).run();
   demoLicenseId = cloudHubLicensePage(user.id, "", 1, 5).licenses[0].id;
 });
 
-/** The wizard filled in as a customer would, then confirmed: the deployment's job. */
-function confirmDeployment(subdomain: string) {
-  const user = customer();
-  cloudHubWizard.save(user.id, {
+/** The wizard filled in as a customer would, with the demo's cloud license, up to its review. */
+function fillWizard(subdomain: string) {
+  cloudHubWizard.save(customer().id, {
     subdomain,
     region: "EU",
     licenseId: demoLicenseId,
@@ -51,6 +55,12 @@ function confirmDeployment(subdomain: string) {
     sealedPassword: sealSecret(PASSWORD),
     completed: ["url", "license", "admin"],
   });
+}
+
+/** The wizard filled in, then confirmed: the deployment's job. */
+function confirmDeployment(subdomain: string) {
+  const user = customer();
+  fillWizard(subdomain);
   const key = deploymentKey(user.id);
   expect(key).not.toBeNull();
   const placement = deploy(user.id, key!);
@@ -214,7 +224,7 @@ describe("deploying a cloud Hub", () => {
       { call: "uploadLicense", subdomain: "fail-upload", screen: DEPLOYMENT_FAILURES.upload },
     ] as const;
     for (const { call, subdomain, screen } of cases) {
-      db.update(licenses).set({ isUsed: false }).where(eq(licenses.id, demoLicenseId)).run();
+      db.update(licenses).set({ isUsed: false, hubJobId: null }).where(eq(licenses.id, demoLicenseId)).run();
       db.delete(hubLicenses).run();
       hubFaults.inject(call, { message: "Injected." });
       const id = confirmDeployment(subdomain);
@@ -228,6 +238,73 @@ describe("deploying a cloud Hub", () => {
       expect(job(id).status, call).toBe("succeeded");
       expect(tenantsNamed(subdomain)).toHaveLength(1);
     }
+  });
+
+  it("holds the license from the moment the deployment is queued: a second deployment of it is refused while the first runs", async () => {
+    const user = customer();
+    const first = confirmDeployment("first-of-two");
+    expect(job(first).status).toBe("queued");
+    expect(selectableLicense(user.id, demoLicenseId)).toBeNull();
+    expect(cloudHubLicensePage(user.id, "", 1, 5).licenses.map((license) => license.id)).not.toContain(demoLicenseId);
+    // The wizard was closed (its draft cleared) and filled in again with the same license.
+    cloudHubWizard.clear(user.id);
+    fillWizard("second-of-two");
+    expect(deploy(user.id, `cloud-hub:${cloudHubWizard.read(user.id).id}:any`)).toEqual({
+      refused: "Unable to verify license.",
+    });
+    await runJobs();
+    expect(job(first).status).toBe("succeeded");
+    expect(tenantsNamed("second-of-two")).toHaveLength(0);
+    expect(db.select().from(jobs).all()).toHaveLength(1);
+  });
+
+  it("refuses the second of two deployments of one license queued at the same moment: the queueing takes the license", () => {
+    const user = customer();
+    const first = confirmDeployment("raced-one");
+    // Another tab's confirmation that passed every page check before the first was queued.
+    const second = { ...job(first).input, draftId: "another-draft", subdomain: "raced-two" } as DeploymentInput;
+    expect(() =>
+      enqueueJob(cloudHubDeployment, { ownerId: user.id, idempotencyKey: "raced-two", input: second }),
+    ).toThrow(JobRefused);
+    expect(findJobByKey(user.id, "raced-two")).toBeNull();
+    expect(db.select().from(licenses).where(eq(licenses.id, demoLicenseId)).get()?.hubJobId).toBe(first);
+  });
+
+  it("gives the license back when the deployment fails before its Hub exists, and takes it again on Try again", async () => {
+    const user = customer();
+    hubFaults.inject("createTenant", { message: "Refused." });
+    const id = confirmDeployment("given-back");
+    await runJobs();
+    expect(job(id).status).toBe("failed");
+    expect(selectableLicense(user.id, demoLicenseId)).not.toBeNull();
+    retryJob(user.id, id);
+    await runJobs();
+    expect(job(id).status).toBe("succeeded");
+    // Once its Hub exists, a failed deployment keeps the license for that Hub.
+    db.update(licenses).set({ isUsed: false, hubJobId: null }).where(eq(licenses.id, demoLicenseId)).run();
+    hubFaults.inject("uploadLicense", { message: "Refused." });
+    const kept = confirmDeployment("kept-license");
+    await runJobs();
+    expect(job(kept).status).toBe("failed");
+    expect(selectableLicense(user.id, demoLicenseId)).toBeNull();
+  });
+
+  it("keeps the Hub administrator's token sealed on the Hub installation only, never in the job", async () => {
+    const user = customer();
+    const id = confirmDeployment("token-clinic");
+    await runJobs();
+    const row = db.select().from(jobs).where(eq(jobs.id, id)).get();
+    expect(row?.status).toBe("succeeded");
+    expect(row?.input).not.toHaveProperty("adminToken");
+    expect(JSON.stringify([row?.steps, row?.result, row?.input])).not.toMatch(/v1\.|eyJ/);
+    const [tenant] = tenantsNamed("token-clinic");
+    const hub = db.select().from(hubInstallations).where(eq(hubInstallations.id, tenant.id)).get();
+    expect(hub?.adminToken).toMatch(/^v1\./);
+    const admin = db.select().from(hubAdmins).where(eq(hubAdmins.hubId, tenant.id)).get();
+    // It opens to the token the Hub holds for its administrator now.
+    const token = openSecret(hub?.adminToken ?? "") ?? "";
+    expect(createHash("sha256").update(token).digest("base64url")).toBe(admin?.tokenHash);
+    expect(user.id).toBe(hub?.ownerId);
   });
 
   it("never stores the typed password in plaintext in the draft", () => {

@@ -1,30 +1,46 @@
 import { describe, expect, it } from "vitest";
 import { sqlite } from "~/server/db.server";
 import {
-  accountDelaySeconds,
   holdCardSlot,
   releaseCardSlot,
   reservePasswordChange,
   reserveSignInAttempt,
   takeCouponApply,
+  takeSignInLinkRequest,
+  UNTRUSTED_CHECKS_PER_HOUR,
+  type SignInAttempt,
 } from "~/server/throttle.server";
 
 const at = (clientAddress: string) => ({ clientAddress });
 
 describe("the sign-in throttle", () => {
-  it("counts parallel guesses as they come: a burst gets exactly the allowed number through", async () => {
+  it("counts parallel guesses as they come: a burst from one address gets exactly the allowed number through", async () => {
     const attempts = await Promise.all(
-      Array.from({ length: 12 }, () =>
-        reserveSignInAttempt(at("192.0.2.1"), "burst@example.com", { knownDevice: false }),
-      ),
+      Array.from({ length: 12 }, () => reserveSignInAttempt(at("192.0.2.1"), "burst@example.com", null)),
     );
     expect(attempts.filter((attempt) => attempt.waitSeconds === 0)).toHaveLength(5);
     expect(attempts.filter((attempt) => attempt.waitSeconds > 0)).toHaveLength(7);
   });
 
-  it("gives the reserved point back on success, so the owner's typos never add up", async () => {
-    for (let round = 0; round < 8; round += 1) {
-      const attempt = await reserveSignInAttempt(at("192.0.2.2"), "owner@example.com", { knownDevice: false });
+  it("lets 40 parallel guesses from 8 addresses through no more often than a sequence of them", async () => {
+    const guesses = (account: string) =>
+      Array.from(
+        { length: 40 },
+        (_, index) => () => reserveSignInAttempt(at(`198.51.100.${index % 8}`), account, null),
+      );
+    const parallel = await Promise.all(guesses("parallel@example.com").map((guess) => guess()));
+    const sequential = [];
+    for (const guess of guesses("sequential@example.com")) sequential.push(await guess());
+    const letThrough = (attempts: SignInAttempt[]) => attempts.filter((attempt) => attempt.waitSeconds === 0).length;
+    expect(letThrough(sequential)).toBe(UNTRUSTED_CHECKS_PER_HOUR);
+    expect(letThrough(parallel)).toBe(letThrough(sequential));
+    // Past the allowance, every refusal says the account's new browsers are paused.
+    expect(parallel.filter((attempt) => attempt.waitSeconds > 0).every((attempt) => attempt.accountPaused)).toBe(true);
+  });
+
+  it("gives the reserved points back on success, so the owner's typos never add up", async () => {
+    for (let round = 0; round < 12; round += 1) {
+      const attempt = await reserveSignInAttempt(at("192.0.2.2"), "owner@example.com", null);
       expect(attempt.waitSeconds).toBe(0);
       await attempt.succeeded();
     }
@@ -32,33 +48,72 @@ describe("the sign-in throttle", () => {
 
   it("keys on the address it is given, and keeps every address to its own budget", async () => {
     for (let failure = 0; failure < 5; failure += 1) {
-      const attempt = await reserveSignInAttempt(at("192.0.2.3"), "victim@example.com", { knownDevice: false });
+      const attempt = await reserveSignInAttempt(at("192.0.2.3"), "victim@example.com", null);
       expect(attempt.waitSeconds).toBe(0);
-      await attempt.failed();
     }
-    const blocked = await reserveSignInAttempt(at("192.0.2.3"), "victim@example.com", { knownDevice: false });
+    const blocked = await reserveSignInAttempt(at("192.0.2.3"), "victim@example.com", null);
     expect(blocked.waitSeconds).toBeGreaterThan(14 * 60);
+    expect(blocked.accountPaused).toBe(false);
+    expect((await reserveSignInAttempt(at("192.0.2.4"), "victim@example.com", null)).waitSeconds).toBe(0);
   });
 
-  it("slows a stranger spreading guesses over addresses with a growing delay, but not the owner's browser", async () => {
-    expect([5, 6, 7, 8, 20].map(accountDelaySeconds)).toEqual([0, 2, 4, 8, 900]);
-    for (let failure = 0; failure < 6; failure += 1) {
-      const attempt = await reserveSignInAttempt(at(`198.51.100.${failure}`), "spread@example.com", {
-        knownDevice: false,
-      });
-      expect(attempt.waitSeconds).toBe(0);
-      await attempt.failed();
+  it("keeps a known browser outside the pause of the account's new browsers, with a small limit of its own", async () => {
+    for (let failure = 0; failure < UNTRUSTED_CHECKS_PER_HOUR; failure += 1) {
+      await reserveSignInAttempt(at(`203.0.113.${failure}`), "paused@example.com", null);
     }
-    const stranger = await reserveSignInAttempt(at("198.51.100.99"), "spread@example.com", { knownDevice: false });
+    const stranger = await reserveSignInAttempt(at("203.0.113.99"), "paused@example.com", null);
+    expect(stranger).toMatchObject({ accountPaused: true });
     expect(stranger.waitSeconds).toBeGreaterThan(0);
-    const owner = await reserveSignInAttempt(at("203.0.113.5"), "spread@example.com", { knownDevice: true });
+    const owner = await reserveSignInAttempt(at("203.0.113.99"), "paused@example.com", "device-of-the-owner");
     expect(owner.waitSeconds).toBe(0);
+    // Someone at the owner's known browser gets a few tries of their own, no more.
+    for (let failure = 1; failure < 5; failure += 1) {
+      expect(
+        (await reserveSignInAttempt(at("203.0.113.99"), "paused@example.com", "device-of-the-owner")).waitSeconds,
+      ).toBe(0);
+    }
+    const device = await reserveSignInAttempt(at("203.0.113.99"), "paused@example.com", "device-of-the-owner");
+    expect(device.waitSeconds).toBeGreaterThan(0);
+    expect(device.accountPaused).toBe(false);
+  });
+
+  it("keeps strangers' failures counted when the owner signs in", async () => {
+    for (let failure = 0; failure < UNTRUSTED_CHECKS_PER_HOUR - 1; failure += 1) {
+      await reserveSignInAttempt(at(`203.0.113.${failure}`), "kept@example.com", null);
+    }
+    // The owner's sign-in from a new browser takes the last point and gives back only its own.
+    const owner = await reserveSignInAttempt(at("192.0.2.77"), "kept@example.com", null);
+    expect(owner.waitSeconds).toBe(0);
+    await owner.succeeded();
+    expect((await reserveSignInAttempt(at("203.0.113.50"), "kept@example.com", null)).waitSeconds).toBe(0);
+    expect((await reserveSignInAttempt(at("203.0.113.51"), "kept@example.com", null)).accountPaused).toBe(true);
   });
 
   it("keeps its counters in the database, where a restarted or second process finds them", async () => {
-    await reserveSignInAttempt(at("192.0.2.9"), "stored@example.com", { knownDevice: false });
-    const rows = sqlite.prepare("select key, points from rate_limits where key like '%stored@example.com%'").all();
-    expect(rows).toEqual([{ key: "login-account-address:stored@example.com|192.0.2.9", points: 1 }]);
+    await reserveSignInAttempt(at("192.0.2.9"), "stored@example.com", null);
+    const rows = sqlite
+      .prepare("select key, points from rate_limits where key like '%stored@example.com%' order by key")
+      .all();
+    expect(rows).toEqual([
+      { key: "login-account-address:stored@example.com|192.0.2.9", points: 1 },
+      { key: "login-untrusted:stored@example.com", points: 1 },
+    ]);
+  });
+});
+
+describe("sign-in link requests", () => {
+  it("are counted per email address and per client, whether or not an account has the address", async () => {
+    const waits = [];
+    for (let request = 0; request < 4; request += 1) {
+      waits.push(await takeSignInLinkRequest(at(`192.0.2.${100 + request}`), "nobody-here@example.com"));
+    }
+    expect(waits.slice(0, 3)).toEqual([0, 0, 0]);
+    expect(waits[3]).toBeGreaterThan(0);
+    const fromOneClient = [];
+    for (let request = 0; request < 11; request += 1) {
+      fromOneClient.push(await takeSignInLinkRequest(at("192.0.2.200"), `someone-${request}@example.com`));
+    }
+    expect(fromOneClient.filter((wait) => wait === 0)).toHaveLength(10);
   });
 });
 

@@ -1,10 +1,12 @@
 import { z } from "zod";
 import { DEPLOYMENT_FAILURES } from "~/domain/cloud-hub";
 import {
+  holdLicense,
   hubProvisioningFields,
   hubProvisioningSteps,
   PROVISIONING_STAGES,
   provisioningFailure,
+  releaseLicense,
 } from "./hub-provisioning.server";
 import type { JobKind } from "./runner.server";
 import { clearDraftStep } from "./steps.server";
@@ -29,6 +31,9 @@ export const cloudHubDeployment: JobKind<DeploymentInput> = {
   failure(step, error) {
     return provisioningFailure(step, error) ?? { step, ...DEPLOYMENT_FAILURES.other };
   },
+  // The license is the deployment's from the moment it is queued: a second one of it is refused meanwhile.
+  reserve: (job) => holdLicense(job, job.input.licenseId),
+  release: releaseLicense,
 };
 
 /** The progress of a deployment as the spec's stages. */

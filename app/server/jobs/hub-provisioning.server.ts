@@ -1,8 +1,8 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, isNull, or } from "drizzle-orm";
 import { z } from "zod";
 import { DEPLOYMENT_FAILURES, hubAdministratorSchema, UNABLE_TO_VERIFY_LICENSE } from "~/domain/cloud-hub";
 import { hubInstallationLicenses, hubInstallations, licenses } from "~db/schema";
-import { selectableLicense } from "../cloud-hub-licenses.server";
+import { selectableFor } from "../cloud-hub-licenses.server";
 import { db } from "../db.server";
 import { env } from "../env.server";
 import { getHubs, HubError, type Tenant } from "../hubs/index.server";
@@ -16,14 +16,18 @@ import {
   type JobFailure,
   type JobStep,
   type JobView,
+  type StepState,
 } from "./runner.server";
 
 /**
- * A cloud Hub's provisioning (spec 001 §4), the steps shared by the cloud Hub deployment (decision 090) and
- * the cloud trial: Create Hub, Connect to Portal, Create Account, Upload License, and recording the Hub.
- * Creation carries the step's key, so a repeat after a lost answer or a crash returns the first tenant
- * instead of making a second; every later call can simply be repeated. Waiting for the Hub is a step that
- * fails as retryable while it is not ready, so the runner's backoff paces the checks.
+ * A cloud Hub's provisioning, the steps shared by the cloud Hub deployment (decision 090) and the cloud trial:
+ * Create Hub, Connect to Portal, Create Account, Upload License, and recording the Hub. Creation carries the
+ * step's key, so a repeat after a lost answer or a crash returns the first tenant instead of making a second;
+ * every later call can simply be repeated. Waiting for the Hub is a step that fails as retryable while it is
+ * not ready, so the runner's backoff paces the checks.
+ *
+ * The license is the job's from the moment it is queued (licenses.hubJobId): no second Hub can be made from
+ * it while this one is being made; a job that fails before its Hub exists gives it back (releaseLicense).
  */
 
 /** What provisioning needs in a job's input. */
@@ -33,6 +37,12 @@ export const hubProvisioningFields = {
   administrator: hubAdministratorSchema,
   /** Sealed; deleted from the saved input once the Hub's administrator exists (the license upload forgets it). */
   adminPassword: z.string().optional(),
+  /**
+   * The Hub administrator's session token, sealed, from set-up until the Hub is recorded, which moves it to the
+   * Hub installation (where a renewed license's upload will find it) and deletes it here. Never a step's result:
+   * results stay in the job for good.
+   */
+  adminToken: z.string().optional(),
 };
 export type HubProvisioningInput = z.infer<z.ZodObject<typeof hubProvisioningFields>>;
 
@@ -47,6 +57,35 @@ const ownedLicense = (ownerId: string, licenseId: string) =>
     .get();
 
 const tenantOf = (results: Record<string, unknown>) => results["create-tenant"] as Tenant;
+
+/**
+ * Reserves the license for the job (one atomic update): true when it is now the job's, because it was free to
+ * make a Hub from, or already the job's.
+ */
+export function holdLicense(job: { id: string; ownerId: string }, licenseId: string, now = new Date()): boolean {
+  return (
+    db
+      .update(licenses)
+      .set({ hubJobId: job.id })
+      .where(
+        and(
+          eq(licenses.id, licenseId),
+          selectableFor(job.ownerId, now),
+          or(isNull(licenses.hubJobId), eq(licenses.hubJobId, job.id)),
+        ),
+      )
+      .run().changes === 1
+  );
+}
+
+/** Gives the job's license back when the job failed before its Hub existed; a Hub that exists keeps it. */
+export function releaseLicense(job: { id: string; steps: Record<string, StepState> }): void {
+  if (job.steps["create-tenant"]?.status === "done") return;
+  db.update(licenses)
+    .set({ hubJobId: null })
+    .where(and(eq(licenses.hubJobId, job.id), eq(licenses.isUsed, false)))
+    .run();
+}
 
 /** The Hub a finished provisioning recorded (the 'Go to Hub' link needs its id). */
 export type RecordedHub = { hubId: string; url: string };
@@ -64,7 +103,8 @@ export function hubProvisioningSteps<Input extends HubProvisioningInput>(
       charges: true,
       async run(context) {
         const { ownerId, input, stepKey } = context;
-        if (!selectableLicense(ownerId, licenseIdOf(context))) throw new StepRefused(UNABLE_TO_VERIFY_LICENSE);
+        // Held since the job was queued; taken again if a failure gave it back and the customer retries.
+        if (!holdLicense(context, licenseIdOf(context))) throw new StepRefused(UNABLE_TO_VERIFY_LICENSE);
         return getHubs().createTenant({
           customerId: ownerId,
           subdomain: input.subdomain,
@@ -107,22 +147,25 @@ export function hubProvisioningSteps<Input extends HubProvisioningInput>(
     },
     {
       name: "set-up-admin",
-      async run({ input, results }) {
+      async run({ input, results, remember }) {
+        // A repeat after the token was kept (a crash before the step was recorded) has nothing left to do.
+        if (input.adminToken) return null;
         const password = input.adminPassword ? openSecret(input.adminPassword) : null;
         if (!password) throw new StepRefused(DEPLOYMENT_FAILURES.admin.message);
         const session = await getHubs().setUpAdmin(tenantOf(results).url, { ...input.administrator, password });
-        // The session token is a credential too: kept sealed like the password, and only until the upload.
-        return { jwt: sealSecret(session.jwt) };
+        // The session token is a credential too: sealed like the password, and kept where the next steps read it.
+        remember("adminToken", sealSecret(session.jwt));
+        return null;
       },
     },
     {
       name: "upload-license",
       async run(context) {
-        const { ownerId, results, forget } = context;
+        const { ownerId, input, results, forget } = context;
         // The administrator exists now (set-up-admin is recorded done), so the typed password has served.
         forget("adminPassword");
         const license = ownedLicense(ownerId, licenseIdOf(context));
-        const jwt = openSecret((results["set-up-admin"] as { jwt: string }).jwt);
+        const jwt = input.adminToken ? openSecret(input.adminToken) : null;
         if (!license || !jwt) throw new StepRefused(DEPLOYMENT_FAILURES.upload.message);
         await getHubs().uploadLicense(tenantOf(results).url, license.licenseCode, jwt);
         return null;
@@ -131,7 +174,7 @@ export function hubProvisioningSteps<Input extends HubProvisioningInput>(
     {
       name: "record-hub",
       async run(context): Promise<RecordedHub> {
-        const { ownerId, results } = context;
+        const { ownerId, input, results, forget } = context;
         const tenant = tenantOf(results);
         const licenseId = licenseIdOf(context);
         const license = ownedLicense(ownerId, licenseId);
@@ -144,6 +187,7 @@ export function hubProvisioningSteps<Input extends HubProvisioningInput>(
               url: tenant.url,
               lastSeen: new Date(),
               maxUsers: license?.nodes ?? 0,
+              adminToken: input.adminToken ?? null,
             })
             .onConflictDoNothing()
             .run();
@@ -153,6 +197,8 @@ export function hubProvisioningSteps<Input extends HubProvisioningInput>(
             .run();
           tx.update(licenses).set({ isUsed: true }).where(eq(licenses.id, licenseId)).run();
         });
+        // The token now lives on the Hub installation only (a repeat of this step finds the row made).
+        forget("adminToken");
         return { hubId: tenant.hubId, url: tenant.url };
       },
     },
@@ -187,7 +233,7 @@ export function provisioningFailure(step: string, error: unknown): JobFailure | 
   return { step, title: screen.title, message };
 }
 
-/** The progress stages of provisioning (spec 001 §2); each job adds its own Finish. */
+/** The progress stages of provisioning, as the product specification names them; each job adds its own Finish. */
 export const PROVISIONING_STAGES = [
   { title: "Create Hub", steps: ["create-tenant"] },
   { title: "Connect to Portal", steps: ["add-tenant", "register-tenant", "wait-until-ready", "start-hub"] },
@@ -196,7 +242,7 @@ export const PROVISIONING_STAGES = [
 ];
 
 /**
- * Steps whose failure screen asks the customer to check again after 30 seconds (spec 001 §8, §9): the Hub
+ * Steps whose failure screen asks the customer to check again after 30 seconds: the Hub
  * exists and is still coming up, so an immediate retry would most likely stop at the same point.
  */
 const WAIT_BEFORE_RETRY = new Set(["add-tenant", "register-tenant", "wait-until-ready", "start-hub"]);

@@ -1,3 +1,4 @@
+import { sendMail } from "../mail/send-job.server";
 import { cloudHubDeployment } from "./cloud-hub.server";
 import { licenseUpdate } from "./license-update.server";
 import { newSubscriptionOrder } from "./new-subscription.server";
@@ -6,7 +7,7 @@ import { cloudTrial, onPremiseTrial } from "./trial.server";
 
 /** Every kind of durable job the runner knows, by name. */
 export const JOB_KINDS: Record<string, AnyJobKind> = Object.fromEntries(
-  [newSubscriptionOrder, licenseUpdate, cloudHubDeployment, cloudTrial, onPremiseTrial].map((kind) => [
+  [newSubscriptionOrder, licenseUpdate, cloudHubDeployment, cloudTrial, onPremiseTrial, sendMail].map((kind) => [
     kind.name,
     kind,
   ]),

@@ -33,6 +33,11 @@ export interface JobContext<Input> {
   stepKey: string;
   /** Deletes a field of the saved input once it has served (a sealed password): it is then gone from the database. */
   forget(field: string): void;
+  /**
+   * Saves a field into the job's input for the steps after this one (a sealed credential they need), where
+   * `forget` deletes it: unlike a step's result, which stays with the job for good.
+   */
+  remember(field: string, value: string): void;
 }
 
 export interface JobStep<Input> {
@@ -54,6 +59,13 @@ export interface JobKind<Input> {
   steps: JobStep<Input>[];
   /** Turns a step's failure into what the progress page shows (the spec's messages). */
   failure(step: string, error: unknown): JobFailure;
+  /**
+   * What the job takes for itself as it is queued (a license a Hub is to be made from), in the transaction that
+   * queues it, so two jobs cannot both take it; false refuses the job (enqueueJob throws JobRefused).
+   */
+  reserve?(job: { id: string; ownerId: string; input: Input }): boolean;
+  /** Called once the job has failed, to give back what it reserved and no finished step has made its own. */
+  release?(job: { id: string; steps: Record<string, StepState> }): void;
 }
 
 export interface JobFailure {
@@ -97,6 +109,11 @@ export class LeaseLostError extends Error {
   override name = "LeaseLostError";
 }
 
+/** A job its kind refused to queue: what it must reserve is taken. */
+export class JobRefused extends Error {
+  override name = "JobRefused";
+}
+
 /** A step's own refusal (a rule or a price that no longer holds): final, like a provider's refusal. */
 export class StepRefused extends Error {
   override name = "StepRefused";
@@ -120,23 +137,25 @@ function toView(row: JobRow): JobView {
 
 /**
  * Queues a job, or returns the existing one with the same idempotency key: a double submit, a resubmitted
- * form or a refresh gets the first job, never a second.
+ * form or a refresh gets the first job, never a second. Throws JobRefused when its kind cannot reserve what
+ * it needs (nothing is queued then).
  */
 export function enqueueJob<Input extends Record<string, unknown>>(
   kind: JobKind<Input>,
   job: { ownerId: string; idempotencyKey: string; input: Input },
 ): JobView {
-  db.insert(jobs)
-    .values({
-      id: randomUUID(),
-      kind: kind.name,
-      ...job,
-      input: kind.input.parse(job.input) as Record<string, unknown>,
-      steps: {},
-      nextRunAt: now(),
-    })
-    .onConflictDoNothing({ target: jobs.idempotencyKey })
-    .run();
+  const id = randomUUID();
+  const input = kind.input.parse(job.input);
+  db.transaction((tx) => {
+    const queued = tx
+      .insert(jobs)
+      .values({ id, kind: kind.name, ...job, input: input as Record<string, unknown>, steps: {}, nextRunAt: now() })
+      .onConflictDoNothing({ target: jobs.idempotencyKey })
+      .run().changes;
+    if (queued && kind.reserve && !kind.reserve({ id, ownerId: job.ownerId, input })) {
+      throw new JobRefused(`The ${kind.name} job could not reserve what it needs.`);
+    }
+  });
   const row = db.select().from(jobs).where(eq(jobs.idempotencyKey, job.idempotencyKey)).get();
   if (!row) throw new Error(`The job ${job.idempotencyKey} was not saved.`);
   wakeRunner();
@@ -329,6 +348,12 @@ export class JobRunner {
           row.input = kept;
           this.write(row.id, { input: kept });
         },
+        remember: (field, value) => {
+          row.input = { ...row.input, [field]: value };
+          this.write(row.id, { input: row.input });
+          // The steps after this one in this run read the parsed input.
+          (input.data as Record<string, unknown>)[field] = value;
+        },
       };
       const lease = this.holdLease(row.id);
       try {
@@ -372,6 +397,7 @@ export class JobRunner {
     if (kindOfError === "final") {
       steps[stepName] = { status: "failed", refusals: refusals + 1, message: failure.message };
       this.finish(row.id, "failed", { steps, error: { ...failure } });
+      kind.release?.({ id: row.id, steps });
     } else if (kindOfError === "unknown") {
       steps[stepName] = { status: "unknown", refusals, message: failure.message };
       this.write(row.id, {
@@ -393,6 +419,7 @@ export class JobRunner {
       });
     } else {
       this.finish(row.id, "failed", { steps, error: { ...failure } });
+      kind.release?.({ id: row.id, steps });
     }
   }
 

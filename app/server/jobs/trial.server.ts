@@ -11,6 +11,7 @@ import {
   PROVISIONING_STAGES,
   provisioningFailure,
   recordedHubOf,
+  releaseLicense,
 } from "./hub-provisioning.server";
 import { clearDraftStep } from "./steps.server";
 import { StepRefused, type JobContext, type JobKind, type JobStep, type JobView } from "./runner.server";
@@ -222,6 +223,8 @@ export const cloudTrial: JobKind<CloudTrialInput> = {
     clearDraftStep<CloudTrialInput>(),
   ],
   failure: trialFailure,
+  // The trial license is made held by the trial (createTrialLicense); a trial that fails before its Hub gives it back.
+  release: releaseLicense,
 };
 
 const LICENSE_STAGE = { title: "Trial License", steps: ["trial-license"] };

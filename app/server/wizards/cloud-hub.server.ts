@@ -8,6 +8,7 @@ import {
   CLOUD_HUB_STEPS,
   checkCloudHubDraft,
   cloudHubDraftSchema,
+  UNABLE_TO_VERIFY_LICENSE,
   type CloudHubDraft,
 } from "~/domain/cloud-hub";
 import { hubInstallations } from "~db/schema";
@@ -16,7 +17,7 @@ import { getHubs, HubError } from "../hubs/index.server";
 import { cloudHubDeployment, type DeploymentInput } from "../jobs/cloud-hub.server";
 import { selectableLicense } from "../cloud-hub-licenses.server";
 import { defineWizard, wizardLayout, type LoadedDraft } from "./kit.server";
-import { orderKey, placeOnce, requestDigest } from "./orders.server";
+import { orderKey, placeOnce, requestDigest, type Placement } from "./orders.server";
 import { sealSecret } from "./sealed.server";
 
 export const cloudHubWizard = defineWizard({
@@ -67,15 +68,24 @@ export function deploymentKey(ownerId: string): string | null {
   return current && draft.id ? orderKey(cloudHubDeployment, draft.id, current.digest) : null;
 }
 
-/** 'Yes, Deploy': the deployment of the confirmed draft, once (a double submit finds the first job). */
-export function deploy(ownerId: string, postedKey: string) {
+/**
+ * 'Yes, Deploy': the deployment of the confirmed draft, once (a double submit finds the first job). A license
+ * another deployment holds (one still running, from a closed wizard or another tab) is refused with the
+ * product specification's words.
+ */
+export function deploy(ownerId: string, postedKey: string): Placement | { refused: string } {
   const draft = cloudHubWizard.read(ownerId);
-  return placeOnce(cloudHubDeployment, {
+  const placement = placeOnce(cloudHubDeployment, {
     ownerId,
     draftId: draft.id,
     postedKey,
     current: currentDeployment(ownerId, draft),
   });
+  const { licenseId } = draft.data;
+  if ("stale" in placement && licenseId && !selectableLicense(ownerId, licenseId)) {
+    return { refused: UNABLE_TO_VERIFY_LICENSE };
+  }
+  return placement;
 }
 
 /** 'Go to Hub' (decision 070): a one-time sign-in link to the user's own cloud Hub, or null when it is not theirs. */

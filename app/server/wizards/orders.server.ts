@@ -6,6 +6,7 @@ import {
   enqueueJob,
   findJobByKey,
   findJobsByKeyPrefix,
+  JobRefused,
   mayHaveCharged,
   retryJob,
   type JobKind,
@@ -89,7 +90,13 @@ export function placeOnce<Input extends Record<string, unknown>>(
   const earlier = findJobsByKeyPrefix(ownerId, `${kind.name}:${draftId}:`).find((job) => mayHaveCharged(kind, job));
   if (earlier) return { placed: earlier };
   if (!current || postedKey !== orderKey(kind, draftId, current.digest)) return { stale: true };
-  return { placed: enqueueJob(kind, { ownerId, idempotencyKey: postedKey, input: current.input }) };
+  try {
+    return { placed: enqueueJob(kind, { ownerId, idempotencyKey: postedKey, input: current.input }) };
+  } catch (error) {
+    // What the order needs was taken meanwhile (another tab's deployment of the same license): not placed.
+    if (error instanceof JobRefused) return { stale: true };
+    throw error;
+  }
 }
 
 export const ESTIMATE_FAILED = "Failed to generate your order.";
