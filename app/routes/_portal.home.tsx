@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { requireUser } from "~/server/auth.server";
+import { requireMember } from "~/server/access.server";
 import { countHubInstallations } from "~/server/hub-installations.server";
 import { countLicensesByStatus } from "~/server/licenses.server";
 import { documentTitle, InfoPage, PageErrorBoundary } from "~/ui/page";
@@ -9,13 +9,13 @@ export const handle = { title: "Home" };
 export const meta: MetaFunction = () => documentTitle("Home");
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await requireUser(request);
-  const licenses = countLicensesByStatus(user.id);
+  const member = await requireMember(request);
+  const licenses = countLicensesByStatus(member.organization.id);
   return {
-    firstName: user.firstName,
+    firstName: member.user.firstName,
     activeLicenses: licenses.active,
     expiredLicenses: licenses.expired,
-    hubs: countHubInstallations(user.id),
+    hubs: countHubInstallations(member.organization.id),
   };
 }
 

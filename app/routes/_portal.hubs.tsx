@@ -14,7 +14,7 @@ import {
   type HubType,
 } from "~/domain/hubs";
 import { pageCount, requestedPage } from "~/domain/pagination";
-import { requireUser } from "~/server/auth.server";
+import { requireMember } from "~/server/access.server";
 import { hubInstallationPage } from "~/server/hub-installations.server";
 import { LinkButton } from "~/ui/button";
 import { FilterLinks } from "~/ui/filter-links";
@@ -33,7 +33,7 @@ export const meta: MetaFunction = () => documentTitle("GateKeeper Hub Deployment
 const monthYear = (month: number, year: number) => `${month.toLocaleString("en-US")}/${year.toLocaleString("en-US")}`;
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await requireUser(request);
+  const member = await requireMember(request);
   // Support's link /hubs?new=true opens the create-cloud-Hub wizard, and the query is dropped.
   const url = new URL(request.url);
   if (url.pathname === "/hubs" && url.searchParams.get("new") === "true") {
@@ -43,7 +43,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const type = requestedHubType(url.searchParams.get("type"));
   const page = requestedPage(url.searchParams.get("page"));
   if (type === null || page === null) throw redirect(hubsHref({ type: type ?? "all", page: 1 }));
-  const { total, hubs } = hubInstallationPage(user.id, type, page, HUBS_PER_PAGE);
+  const { total, hubs } = hubInstallationPage(member.organization.id, type, page, HUBS_PER_PAGE);
   const pages = pageCount(total, HUBS_PER_PAGE);
   // A bookmarked page past the end (Hubs were removed) shows the last one.
   if (page > pages) throw redirect(hubsHref({ type, page: pages }));

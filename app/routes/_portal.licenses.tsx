@@ -5,7 +5,7 @@ import { Link } from "~/ui/link";
 import { shortLicenseKey } from "~/domain/license-status";
 import { updateStepUrl } from "~/domain/license-update";
 import { LICENSES_PER_PAGE, pageCount, requestedPage } from "~/domain/pagination";
-import { requireUser } from "~/server/auth.server";
+import { requireMember } from "~/server/access.server";
 import { licensePage } from "~/server/licenses.server";
 import { LinkButton } from "~/ui/button";
 import { Group, Stack } from "~/ui/layout";
@@ -24,10 +24,10 @@ export const meta: MetaFunction = () => documentTitle("Licenses");
 const pageHref = (page: number) => (page > 1 ? `/licenses?page=${page}` : "/licenses");
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await requireUser(request);
+  const member = await requireMember(request);
   const page = requestedPage(new URL(request.url).searchParams.get("page"));
   if (page === null) throw redirect(pageHref(1));
-  const { total, licenses } = licensePage(user.id, page, LICENSES_PER_PAGE);
+  const { total, licenses } = licensePage(member.organization.id, page, LICENSES_PER_PAGE);
   const pages = pageCount(total, LICENSES_PER_PAGE);
   // A bookmarked page past the end (licenses were removed) shows the last one.
   if (page > pages) throw redirect(pageHref(pages));

@@ -4,7 +4,14 @@ import { createLocalBilling } from "~/server/billing/local/engine.server";
 import { DEMO_BILLING } from "~/server/billing/local/seed.server";
 import { createLocalCards } from "~/server/cards/local/provider.server";
 import { db } from "~/server/db.server";
-import { billingCustomers, billingInvoices, billingPaymentSources, cardTokens, licenses, users } from "~db/schema";
+import {
+  billingCustomers,
+  billingInvoices,
+  billingPaymentSources,
+  cardTokens,
+  licenses,
+  organizations,
+} from "~db/schema";
 
 /** What only the embedded engine has: the demo seed, fault injection, lazy renewals, its ledger of invoices. */
 const DAY = 24 * 60 * 60 * 1000;
@@ -78,9 +85,9 @@ describe("demo seed", () => {
     expect(subscription.nextBillingAt).toEqual(subscription.currentTermEnd);
     // It pays for the demo customer's on-premise license.
     const paidFor = db
-      .select({ license: licenses.externalLicenseId, billingCustomerId: users.billingCustomerId })
+      .select({ license: licenses.externalLicenseId, billingCustomerId: organizations.billingCustomerId })
       .from(licenses)
-      .innerJoin(users, eq(users.id, licenses.ownerId))
+      .innerJoin(organizations, eq(organizations.id, licenses.ownerId))
       .where(eq(licenses.subscriptionId, subscription.id))
       .get();
     expect(paidFor).toEqual({ license: "GK-NWC-2026-0001", billingCustomerId: DEMO_BILLING.customerId });

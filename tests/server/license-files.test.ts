@@ -9,7 +9,7 @@ import { action as loginAction } from "~/routes/login";
 import { db } from "~/server/db.server";
 import { licenseRow, licenseVerifier, reissueLicenseFiles, verifyLicenseFile } from "~/server/license-files.server";
 import { updateLicenseForSubscription } from "~/server/licenses.server";
-import { findUserByEmail } from "~/server/users.server";
+import { memberByEmail } from "../support/members";
 import { licenses } from "~db/schema";
 import { cookieFrom, formRequest, getRequest } from "../support/requests";
 
@@ -117,7 +117,7 @@ describe("a downloaded license file", () => {
 
 describe("a subscription's license after the subscription changed", () => {
   it("takes the new users, plan and validity, and its file is re-signed with them", () => {
-    const customer = findUserByEmail("customer@example.com")!;
+    const customer = memberByEmail("customer@example.com").organization;
     const validTo = new Date("2027-06-01T00:00:00Z");
     const updated = updateLicenseForSubscription(customer.id, "sub_demo_core_monthly", {
       nodes: 15,
@@ -131,7 +131,7 @@ describe("a subscription's license after the subscription changed", () => {
       plan: "advanced",
       validTo: validTo.toISOString(),
     });
-    const distributor = findUserByEmail("distributor@example.com")!;
+    const distributor = memberByEmail("distributor@example.com").organization;
     expect(updateLicenseForSubscription(distributor.id, "sub_demo_core_monthly", { nodes: 99 })).toBeNull();
     updateLicenseForSubscription(customer.id, "sub_demo_core_monthly", { nodes: 10, planType: "core" });
   });
@@ -139,7 +139,7 @@ describe("a subscription's license after the subscription changed", () => {
 
 describe("re-issuing license files at start-up", () => {
   it("re-signs licenses from before signed files, once", () => {
-    const owner = findUserByEmail("admin@example.com")!;
+    const owner = memberByEmail("admin@example.com").organization;
     const row = licenseRow(owner.id, {
       externalLicenseId: "GK-OLD-HMAC-1",
       name: "Old Format Ltd",
@@ -187,7 +187,7 @@ describe("the licenses page", () => {
   });
 
   it("pages by five in SQL, and sends a page out of range to the nearest one", async () => {
-    const owner = findUserByEmail("admin@example.com")!;
+    const owner = memberByEmail("admin@example.com").organization;
     const rows = Array.from({ length: 12 }, (_, i) =>
       licenseRow(owner.id, {
         externalLicenseId: `GK-PAGE-${String(i).padStart(2, "0")}`,

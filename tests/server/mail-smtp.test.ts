@@ -61,7 +61,7 @@ process.env.PUBLIC_URL = "http://portal.test";
 
 const { queueMail } = await import("~/server/mail/index.server");
 const { issueSignInLink } = await import("~/server/sign-in-links.server");
-const { findUserByEmail } = await import("~/server/users.server");
+const { memberByEmail } = await import("../support/members");
 const { findOwnedJob } = await import("~/server/jobs/runner.server");
 const { action: linkAction } = await import("~/routes/login_.link_.$token");
 const { runJobs } = await import("../support/jobs");
@@ -71,11 +71,10 @@ afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 describe("mail through SMTP", { timeout: 60_000 }, () => {
   it("goes out over STARTTLS, signed in, with both parts, its Message-ID and a link that works", async () => {
-    const user = findUserByEmail("customer@example.com");
-    if (!user) throw new Error("no demo customer");
+    const { user, organization } = memberByEmail("customer@example.com");
     const link = issueSignInLink(new Request("http://portal.test/login/link"), user.id, "/hubs");
     const { jobId, messageId } = queueMail({
-      accountId: user.id,
+      accountId: organization.id,
       to: user.email,
       subject: "Your <sign-in> link & more",
       content: {
@@ -85,7 +84,7 @@ describe("mail through SMTP", { timeout: 60_000 }, () => {
       },
     });
     await runJobs();
-    expect(findOwnedJob(user.id, jobId)?.status).toBe("succeeded");
+    expect(findOwnedJob(organization.id, jobId)?.status).toBe("succeeded");
     expect(deliveries).toHaveLength(1);
     const [delivery] = deliveries;
     expect(delivery).toMatchObject({ secure: true, user: "portal", to: ["customer@example.com"] });
@@ -113,18 +112,17 @@ describe("mail through SMTP", { timeout: 60_000 }, () => {
   });
 
   it("sends a message whose answer was lost again as the same message: one Message-ID, and the job done", async () => {
-    const user = findUserByEmail("distributor@example.com");
-    if (!user) throw new Error("no demo distributor");
+    const { user, organization } = memberByEmail("distributor@example.com");
     deliveries.length = 0;
     loseNextAnswer = true;
     const { jobId, messageId } = queueMail({
-      accountId: user.id,
+      accountId: organization.id,
       to: user.email,
       subject: "Lost answer",
       content: { paragraphs: ["Once."] },
     });
     await runJobs();
-    const job = findOwnedJob(user.id, jobId);
+    const job = findOwnedJob(organization.id, jobId);
     expect(job?.status).toBe("succeeded");
     expect(job?.attempts).toBe(2);
     const ids = await Promise.all(deliveries.map(async ({ raw }) => (await simpleParser(raw)).messageId));

@@ -26,6 +26,7 @@ export const orderProgress = jobProgressRoute({
         : "/hubs/new/url";
     return { next: input.success ? orderNextStep(input.data) : ("download-license" as const), deployTo };
   },
+  retryNeeds: "purchase",
 });
 
 /** An update of a recurring license: 'Update Recurring License', then Finish. */
@@ -38,6 +39,7 @@ export const updateProgress = jobProgressRoute({
     const input = licenseUpdate.input.parse(job.input);
     return { licenseName: input.licenseName, reviewUrl: updateStepUrl(input.request.subscriptionId, "review") };
   },
+  retryNeeds: "licenses.update",
 });
 
 /** A cloud Hub deployment. Its Hub steps open 'Try again' only after a wait (decision 096). */
@@ -48,6 +50,7 @@ export const deploymentProgress = jobProgressRoute({
     failedAtCreation: job.error?.step === "create-tenant",
     retryInSeconds: secondsUntilRetry(job),
   }),
+  retryNeeds: "hubs.deploy",
   retry: retryWhenOpen,
 });
 
@@ -65,5 +68,6 @@ export const trialProgress = jobProgressRoute({
       retryInSeconds: secondsUntilRetry(job),
     };
   },
+  retryNeeds: "trials.start",
   retry: retryWhenOpen,
 });
