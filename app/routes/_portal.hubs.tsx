@@ -14,9 +14,9 @@ import {
   type HubType,
 } from "~/domain/hubs";
 import { pageCount, requestedPage } from "~/domain/pagination";
-import { requireMember } from "~/server/access.server";
+import { requireMember, whyNot } from "~/server/access.server";
 import { hubInstallationPage } from "~/server/hub-installations.server";
-import { LinkButton } from "~/ui/button";
+import { GuardedLinkButton } from "~/ui/button";
 import { FilterLinks } from "~/ui/filter-links";
 import { Group, Stack } from "~/ui/layout";
 import { documentTitle, PageErrorBoundary } from "~/ui/page";
@@ -52,6 +52,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     query,
     pages,
     total,
+    deployRefused: whyNot(member, "hubs.deploy"),
     hubs: hubs.map((hub) => ({
       id: hub.id,
       type: HUB_TYPE_LABELS[hub.type],
@@ -109,12 +110,14 @@ function AboutPanel() {
 }
 
 export default function Hubs() {
-  const { hubs, query, pages, total } = useLoaderData<typeof loader>();
+  const { hubs, query, pages, total, deployRefused } = useLoaderData<typeof loader>();
   return (
     <Stack gap="lg" maw={1400}>
       <Group justify="space-between">
         <Text size="lg">The GateKeeper Hubs registered to you, hosted in our cloud or on your own server.</Text>
-        <LinkButton to={cloudHubStepUrl("url")}>Cloud GateKeeper Hub Deployment</LinkButton>
+        <GuardedLinkButton to={cloudHubStepUrl("url")} reason={deployRefused}>
+          Cloud GateKeeper Hub Deployment
+        </GuardedLinkButton>
       </Group>
       <AboutPanel />
       <FilterLinks

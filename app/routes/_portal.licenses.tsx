@@ -5,9 +5,9 @@ import { Link } from "~/ui/link";
 import { shortLicenseKey } from "~/domain/license-status";
 import { updateStepUrl } from "~/domain/license-update";
 import { LICENSES_PER_PAGE, pageCount, requestedPage } from "~/domain/pagination";
-import { requireMember } from "~/server/access.server";
+import { mayDo, requireMember, whyNot } from "~/server/access.server";
 import { licensePage } from "~/server/licenses.server";
-import { LinkButton } from "~/ui/button";
+import { GuardedLinkButton } from "~/ui/button";
 import { Group, Stack } from "~/ui/layout";
 import { licenseTermCells } from "~/ui/license-cells";
 import { documentTitle, PageErrorBoundary } from "~/ui/page";
@@ -31,10 +31,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const pages = pageCount(total, LICENSES_PER_PAGE);
   // A bookmarked page past the end (licenses were removed) shows the last one.
   if (page > pages) throw redirect(pageHref(pages));
+  // What the member's role may do with them: a Viewer sees the list only.
+  const mayDownload = mayDo(member, "licenses.download");
+  const mayUpdate = mayDo(member, "licenses.update");
   return json({
     page,
     pages,
     total,
+    buyRefused: whyNot(member, "purchase"),
     licenses: licenses.map((license) => ({
       id: license.id,
       key: shortLicenseKey(license.key),
@@ -46,10 +50,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
       validFrom: license.validFrom.toISOString(),
       validTo: license.validTo.toISOString(),
       daysLeft: license.daysLeft,
-      downloadUrl: `/licenses/${license.id}/download`,
+      downloadUrl: mayDownload ? `/licenses/${license.id}/download` : null,
       // Users are added to a running subscription: the owner's active recurring licenses (the wizard's URL).
       addUsersUrl:
-        license.type === "recurring" && license.subscriptionId && license.status === "active"
+        mayUpdate && license.type === "recurring" && license.subscriptionId && license.status === "active"
           ? updateStepUrl(license.subscriptionId, "product")
           : null,
     })),
@@ -57,7 +61,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export default function Licenses() {
-  const { licenses, page, pages, total } = useLoaderData<typeof loader>();
+  const { licenses, page, pages, total, buyRefused } = useLoaderData<typeof loader>();
   const navigation = useNavigation();
   const openingUpdate = navigation.state === "loading" && /\/update\/product$/.test(navigation.location.pathname);
   return (
@@ -66,7 +70,9 @@ export default function Licenses() {
         <Text size="lg">
           Your GateKeeper licenses. Download a license file and upload it to your Hub to activate it.
         </Text>
-        <LinkButton to="/store">Buy a license</LinkButton>
+        <GuardedLinkButton to="/store" reason={buyRefused}>
+          Buy a license
+        </GuardedLinkButton>
       </Group>
       {licenses.length === 0 ? (
         <Text>You have no licenses yet. Buy one in the Store or start a free trial.</Text>
@@ -103,15 +109,17 @@ export default function Licenses() {
                       ...licenseTermCells(license),
                       <div key="actions" className={GROUP_CLASS} style={groupStyle("sm", "flex-start", "nowrap")}>
                         {/* A plain download: the browser saves the attachment, with or without JavaScript. */}
-                        <a
-                          className={ANCHOR_CLASS}
-                          data-underline="hover"
-                          href={license.downloadUrl}
-                          download
-                          aria-label={`Download license ${license.externalLicenseId}`}
-                        >
-                          Download
-                        </a>
+                        {license.downloadUrl ? (
+                          <a
+                            className={ANCHOR_CLASS}
+                            data-underline="hover"
+                            href={license.downloadUrl}
+                            download
+                            aria-label={`Download license ${license.externalLicenseId}`}
+                          >
+                            Download
+                          </a>
+                        ) : null}
                         {license.addUsersUrl ? (
                           <Link
                             className={ANCHOR_CLASS}

@@ -1,7 +1,7 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { isUnfinished, progressOf } from "~/domain/jobs";
 import type { Action } from "~/domain/roles";
-import { readMemberForm, requireMember } from "../access.server";
+import { readMemberForm, requireMember, whyNot } from "../access.server";
 import { findOwnedJob, mayHaveCharged, retryJob, type AnyJobKind, type JobView } from "./runner.server";
 
 /** The product specification's progress stages of a job: each a title over the job steps it stands for. */
@@ -55,11 +55,13 @@ export function jobProgressRoute<Opened extends { kind: AnyJobKind; stages: Prog
 }) {
   return {
     async loader({ request, params }: LoaderFunctionArgs) {
-      const { organization } = await requireMember(request);
+      const member = await requireMember(request);
+      const { organization } = member;
       const jobId = params.jobId ?? "";
       const opened = open(organization.id, jobId);
       const { job, view } = jobProgress(organization.id, jobId, opened.kind, opened.stages);
-      return { view, ...details(job, opened) };
+      // Every member follows the job; only one whose role may do what it does is offered 'Try again'.
+      return { view: { ...view, retryRefused: whyNot(member, retryNeeds) }, ...details(job, opened) };
     },
     async action({ request, params }: ActionFunctionArgs) {
       const { organization } = await readMemberForm(request, retryNeeds);
