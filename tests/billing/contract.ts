@@ -368,6 +368,10 @@ export function billingContract(adapter: string, start: (now: () => Date) => Pro
         autoCollection: true,
         shippingAddress: null,
         licenseAssignment: "Contract Clinics",
+        cancelledAt: null,
+        totalDues: 0,
+        dueSince: null,
+        resourceVersion: TERM_START.getTime(),
       });
       const repeat = await subscription(customerId, source.id);
       expect(repeat.id).toBe(created.id);
