@@ -106,8 +106,6 @@ export const billingInvoices = sqliteTable(
     paymentSourceId: text("payment_source_id"),
     shippingAddress: text("shipping_address", { mode: "json" }).$type<Address>(),
     date: timestamp("date").notNull(),
-    /** The number the customer sees; null only on invoices made before invoices were numbered. */
-    number: text("number").unique(),
     /** What the invoice was for; invoices made before it was kept count as renewals (the migration fixes the rest). */
     purpose: text("purpose").$type<InvoicePurpose>().notNull().default("renewal"),
     /** The customer's billing address when the invoice was made. */

@@ -22,7 +22,6 @@ CREATE TABLE "billing_sequences" (
 	"value" integer NOT NULL
 );
 --> statement-breakpoint
-ALTER TABLE "billing_invoices" ADD COLUMN "number" text;--> statement-breakpoint
 ALTER TABLE "billing_invoices" ADD COLUMN "purpose" text DEFAULT 'renewal' NOT NULL;--> statement-breakpoint
 ALTER TABLE "billing_invoices" ADD COLUMN "billing_address" jsonb;--> statement-breakpoint
 ALTER TABLE "billing_invoices" ADD COLUMN "paid_at" timestamp (3) with time zone;--> statement-breakpoint
@@ -35,6 +34,5 @@ ALTER TABLE "card_tokens" ADD COLUMN "charge_decline" text;--> statement-breakpo
 CREATE INDEX "billing_events_occurred_idx" ON "billing_events" USING btree ("occurred_at");--> statement-breakpoint
 CREATE INDEX "billing_invoices_retry_idx" ON "billing_invoices" USING btree ("status","next_retry_at");--> statement-breakpoint
 CREATE INDEX "billing_subscriptions_due_idx" ON "billing_subscriptions" USING btree ("status","current_term_end");--> statement-breakpoint
-ALTER TABLE "billing_invoices" ADD CONSTRAINT "billing_invoices_number_unique" UNIQUE("number");--> statement-breakpoint
 UPDATE billing_invoices SET purpose = 'one_time' WHERE subscription_id IS NULL;--> statement-breakpoint
 UPDATE billing_invoices SET purpose = 'new_subscription' WHERE subscription_id IS NOT NULL AND date = (SELECT min(earliest.date) FROM billing_invoices AS earliest WHERE earliest.subscription_id = billing_invoices.subscription_id);

@@ -23,14 +23,12 @@ CREATE TABLE `billing_sequences` (
 	`value` integer NOT NULL
 );
 --> statement-breakpoint
-ALTER TABLE `billing_invoices` ADD `number` text;--> statement-breakpoint
 ALTER TABLE `billing_invoices` ADD `purpose` text DEFAULT 'renewal' NOT NULL;--> statement-breakpoint
 ALTER TABLE `billing_invoices` ADD `billing_address` text;--> statement-breakpoint
 ALTER TABLE `billing_invoices` ADD `paid_at` integer;--> statement-breakpoint
 ALTER TABLE `billing_invoices` ADD `next_retry_at` integer;--> statement-breakpoint
 ALTER TABLE `billing_invoices` ADD `payment_attempts` integer DEFAULT 0 NOT NULL;--> statement-breakpoint
 ALTER TABLE `billing_invoices` ADD `resource_version` integer DEFAULT 0 NOT NULL;--> statement-breakpoint
-CREATE UNIQUE INDEX `billing_invoices_number_unique` ON `billing_invoices` (`number`);--> statement-breakpoint
 CREATE INDEX `billing_invoices_retry_idx` ON `billing_invoices` (`status`,`next_retry_at`);--> statement-breakpoint
 ALTER TABLE `billing_subscriptions` ADD `cancelled_at` integer;--> statement-breakpoint
 ALTER TABLE `billing_subscriptions` ADD `resource_version` integer DEFAULT 0 NOT NULL;--> statement-breakpoint

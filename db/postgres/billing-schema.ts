@@ -98,7 +98,6 @@ export const billingInvoices = pgTable(
     paymentSourceId: text("payment_source_id"),
     shippingAddress: jsonb("shipping_address").$type<Address>(),
     date: timestamp("date").notNull(),
-    number: text("number").unique(),
     purpose: text("purpose").$type<InvoicePurpose>().notNull().default("renewal"),
     billingAddress: jsonb("billing_address").$type<Address>(),
     paidAt: timestamp("paid_at"),

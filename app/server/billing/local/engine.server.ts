@@ -116,8 +116,8 @@ function invoiceOfRow(row: InvoiceRow): Invoice {
     amountPaid: row.amountPaid,
     amountDue: row.amountDue,
     date: row.date,
-    // Invoices made before they were numbered show their id.
-    number: row.number ?? row.id,
+    // As on Chargebee, an invoice's id is its number.
+    number: row.id,
     purpose: row.purpose,
     paidAt: row.paidAt,
     nextRetryAt: row.nextRetryAt,
@@ -502,7 +502,7 @@ class LocalBilling implements EmbeddedBilling {
         (tx) => {
           const row = this.ownInvoice(tx, customerId, invoiceId);
           if (!UNPAID.includes(row.status) || row.amountDue === 0) {
-            throw refused(`Invoice ${row.number ?? row.id} has nothing to pay.`, "invalid_state_for_request");
+            throw refused(`Invoice ${row.id} has nothing to pay.`, "invalid_state_for_request");
           }
           const source = this.chargeableSource(tx, customerId, paymentSourceId);
           const decline = chargeDeclineOf(tx, source.referenceId);
@@ -1172,7 +1172,10 @@ class LocalBilling implements EmbeddedBilling {
     return this.findInvoice(store, customerId, invoiceId) ?? this.missing(`Invoice ${invoiceId}`);
   }
 
-  /** The next invoice number: one counter, incremented in the transaction that makes the invoice. */
+  /**
+   * The next invoice number, which is the invoice's id as on Chargebee (1, 2, 3, ...): one counter, incremented in
+   * the transaction that makes the invoice, so numbers are never skipped or given twice.
+   */
   private nextInvoiceNumber(tx: EmbeddedStore): string {
     const counter = tx
       .insert(billingSequences)
@@ -1208,11 +1211,10 @@ class LocalBilling implements EmbeddedBilling {
     const collection: Collection = amountDue === 0 ? "settled" : !source ? "no_card" : decline ? "declined" : "charged";
     const paid = collection === "settled" || collection === "charged";
     const customer = this.customer(tx, invoice.customerId);
-    const id = newId("inv");
+    const id = this.nextInvoiceNumber(tx);
     tx.insert(billingInvoices)
       .values({
         id,
-        number: this.nextInvoiceNumber(tx),
         customerId: invoice.customerId,
         subscriptionId: invoice.subscriptionId,
         purpose: invoice.purpose,

@@ -29,15 +29,17 @@ const STATUS_LABELS: Record<Invoice["status"], string> = {
 
 const PAGE_MARGIN = 50;
 const PAGE_WIDTH = 612;
+/** Where the content of a US Letter page ends, above the bottom margin. */
+const PAGE_BOTTOM = 792 - PAGE_MARGIN;
 const CONTENT_WIDTH = PAGE_WIDTH - 2 * PAGE_MARGIN;
-/** The line table's columns: x and width in points. */
-const COLUMNS = {
-  description: { x: PAGE_MARGIN, width: 190 },
-  period: { x: 245, width: 130 },
-  quantity: { x: 380, width: 40 },
-  unit: { x: 425, width: 60 },
-  amount: { x: 490, width: 72 },
-};
+/** The line table's columns, in order: x and width in points, and how their text aligns. */
+const COLUMNS = [
+  { x: PAGE_MARGIN, width: 190, align: "left" },
+  { x: 245, width: 130, align: "left" },
+  { x: 380, width: 40, align: "right" },
+  { x: 425, width: 60, align: "right" },
+  { x: 490, width: 72, align: "right" },
+] as const;
 
 /** The address as printed lines: name, company, street lines, city line, country. */
 function addressLines(address: Address | null): string[] {
@@ -112,41 +114,37 @@ export function renderInvoicePdf(sheet: InvoiceSheet): Promise<Uint8Array> {
   if (shipTo.length > 0) block("Ship to", shipTo, 320);
   y += 14 + 12 * Math.max(billedTo.length, shipTo.length, 1) + 24;
 
-  const row = (cells: Partial<Record<keyof typeof COLUMNS, string>>, font = "Helvetica") => {
+  /** A new page when the next `height` points do not fit on this one. */
+  const room = (height: number) => {
+    if (y + height <= PAGE_BOTTOM) return;
+    doc.addPage();
+    y = PAGE_MARGIN;
+  };
+  const row = (cells: string[], font = "Helvetica") => {
     doc.font(font);
-    let height = 0;
-    for (const [column, value] of Object.entries(cells) as [keyof typeof COLUMNS, string][]) {
-      const { x, width } = COLUMNS[column];
-      const align = column === "description" || column === "period" ? "left" : "right";
-      doc.text(value, x, y, { width, align });
-      height = Math.max(height, doc.heightOfString(value, { width }));
-    }
+    const height = Math.max(...cells.map((text, i) => doc.heightOfString(text, { width: COLUMNS[i].width })));
+    room(height);
+    cells.forEach((text, i) => doc.text(text, COLUMNS[i].x, y, { width: COLUMNS[i].width, align: COLUMNS[i].align }));
     y += height + 6;
   };
-  row(
-    { description: "Description", period: "Period", quantity: "Qty", unit: "Unit price", amount: "Amount" },
-    "Helvetica-Bold",
-  );
+  row(["Description", "Period", "Qty", "Unit price", "Amount"], "Helvetica-Bold");
   doc
     .moveTo(PAGE_MARGIN, y - 3)
     .lineTo(PAGE_MARGIN + CONTENT_WIDTH, y - 3)
     .stroke();
   for (const line of invoice.lineItems) {
-    if (y > 680) {
-      doc.addPage();
-      y = PAGE_MARGIN;
-    }
-    row({
-      description: line.description,
-      period: period(line.dateFrom, line.dateTo),
-      quantity: String(line.quantity),
-      unit: formatCents(line.unitAmount),
-      amount: formatCents(line.amount),
-    });
+    row([
+      line.description,
+      period(line.dateFrom, line.dateTo),
+      String(line.quantity),
+      formatCents(line.unitAmount),
+      formatCents(line.amount),
+    ]);
   }
 
   y += 8;
   const total = (label: string, cents: number, font = "Helvetica") => {
+    room(16);
     doc.font(font).text(label, 300, y, { width: 180, align: "right" });
     doc.text(formatCents(cents), 490, y, { width: 72, align: "right" });
     y += 16;
