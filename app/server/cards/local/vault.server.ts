@@ -77,23 +77,21 @@ export function attachPaymentMethod(store: EmbeddedStore, paymentMethodId: strin
   return result.changes > 0;
 }
 
+/** The payment method, attached to this gateway customer. */
+const attachedTo = (paymentMethodId: string, gatewayCustomer: string) =>
+  and(
+    eq(cardTokens.id, paymentMethodId),
+    eq(cardTokens.kind, "payment_method"),
+    eq(cardTokens.gatewayCustomer, gatewayCustomer),
+  );
+
 /** The card of a payment method attached to this gateway customer, or null. */
 export function attachedCard(
   store: EmbeddedStore,
   paymentMethodId: string,
   gatewayCustomer: string,
 ): PaymentCard | null {
-  const row = store
-    .select()
-    .from(cardTokens)
-    .where(
-      and(
-        eq(cardTokens.id, paymentMethodId),
-        eq(cardTokens.kind, "payment_method"),
-        eq(cardTokens.gatewayCustomer, gatewayCustomer),
-      ),
-    )
-    .get();
+  const row = store.select().from(cardTokens).where(attachedTo(paymentMethodId, gatewayCustomer)).get();
   return row ? cardOf(row) : null;
 }
 
@@ -108,13 +106,7 @@ export function chargeDeclineOf(store: EmbeddedStore, referenceId: string): { co
   const row = store
     .select({ chargeDecline: cardTokens.chargeDecline })
     .from(cardTokens)
-    .where(
-      and(
-        eq(cardTokens.id, reference.paymentMethodId),
-        eq(cardTokens.kind, "payment_method"),
-        eq(cardTokens.gatewayCustomer, reference.gatewayCustomer),
-      ),
-    )
+    .where(attachedTo(reference.paymentMethodId, reference.gatewayCustomer))
     .get();
   const code = row?.chargeDecline;
   return code ? { code, message: chargeDeclineMessage(code) } : null;
