@@ -130,6 +130,10 @@ describe("a webhook's body", () => {
       providerType: "coupon_created",
       customerId: null,
     });
+    // Its content is not read: a shape the portal does not know is no reason to refuse it.
+    expect(
+      parseChargebeeWebhook(event("subscription_ramp_created", { ramp: { id: "r1" }, subscription: { id: "sub_1" } })),
+    ).toMatchObject({ type: "other", providerType: "subscription_ramp_created", subscription: null, customerId: null });
   });
 
   it("that is not a Chargebee event is refused, as malformed", () => {

@@ -491,6 +491,23 @@ describe("renewals nobody can charge", () => {
   });
 });
 
+describe("auto-renew off", () => {
+  it("moves with the term it ends when the billing period changes", async () => {
+    const source = await customerWithCard("cust_off_yearly");
+    const subscription = await subscribe("cust_off_yearly", source.id, 2);
+    await billing.cancelSubscriptionAtTermEnd("cust_off_yearly", subscription.id, "off-yearly:off");
+    clock = new Date("2026-04-16T00:00:00Z");
+    const yearly = await billing.updateSubscription(
+      "cust_off_yearly",
+      subscription.id,
+      { planId: "core-yearly", planQuantity: 2 },
+      "off-yearly:yearly",
+    );
+    const yearLater = new Date("2027-04-16T00:00:00Z");
+    expect(yearly).toMatchObject({ status: "non_renewing", currentTermEnd: yearLater, cancelledAt: yearLater });
+  });
+});
+
 describe("invoices", () => {
   it("are numbered one after another across customers, their number their id", async () => {
     const first = await customerWithCard("cust_numbered_1");

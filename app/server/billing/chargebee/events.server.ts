@@ -49,24 +49,31 @@ const EVENT_TYPES: Partial<Record<WebhookEventTypeValue, ProviderEventType>> = {
 const normalized = (eventType: string): ProviderEventType =>
   (EVENT_TYPES as Partial<Record<string, ProviderEventType>>)[eventType] ?? "other";
 
-/** What the portal reads of a resource in an event's content; the rest of it is taken as Chargebee sent it. */
-const owned = z.object({ id: z.string().min(1), customer_id: z.string().min(1) }).passthrough();
+/** An event's envelope; its content is read only for the types the portal acts on. */
 const chargebeeEvent = z.object({
   id: z.string().min(1),
   occurred_at: z.number().int(),
   event_type: z.string().min(1),
-  content: z
-    .object({
-      subscription: owned.extend({ status: z.string() }).optional(),
-      invoice: owned.extend({ status: z.string(), sub_total: z.number() }).optional(),
-      payment_source: owned.extend({ status: z.string(), reference_id: z.string() }).optional(),
-      customer: z
-        .object({ id: z.string().min(1) })
-        .passthrough()
-        .optional(),
-    })
-    .passthrough(),
+  content: z.record(z.unknown()),
 });
+/** What the portal reads of a resource in an event's content; the rest of it is taken as Chargebee sent it. */
+const owned = z.object({ id: z.string().min(1), customer_id: z.string().min(1) }).passthrough();
+const resources = z
+  .object({
+    subscription: owned.extend({ status: z.string() }).optional(),
+    invoice: owned.extend({ status: z.string(), sub_total: z.number() }).optional(),
+    payment_source: owned.extend({ status: z.string(), reference_id: z.string() }).optional(),
+    customer: z
+      .object({ id: z.string().min(1) })
+      .passthrough()
+      .optional(),
+  })
+  .passthrough();
+
+const malformed = (error: z.ZodError) => {
+  const issue = error.issues[0];
+  return refused(`Not a Chargebee event: ${issue.path.join(".")} ${issue.message}`, "malformed_event");
+};
 
 /** The resource an event is about, by its type: a subscription's events, an invoice's (and payments'), a card's. */
 function resourceTypeOf(type: ProviderEventType): ProviderResourceType {
@@ -82,21 +89,21 @@ function resourceTypeOf(type: ProviderEventType): ProviderResourceType {
  */
 export function eventOf(body: unknown): ProviderEvent {
   const parsed = chargebeeEvent.safeParse(body);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw refused(`Not a Chargebee event: ${issue.path.join(".")} ${issue.message}`, "malformed_event");
-  }
-  const { id, occurred_at, event_type, content } = parsed.data;
+  if (!parsed.success) throw malformed(parsed.error);
+  const { id, occurred_at, event_type } = parsed.data;
   const type = normalized(event_type);
-  const known = type !== "other";
+  // Only the customer's id is read of an event the portal has no use for.
+  const read = resources.safeParse(type === "other" ? { customer: parsed.data.content.customer } : parsed.data.content);
+  if (!read.success) throw malformed(read.error);
+  const content = read.data;
   // Chargebee's content is taken as its resources' types once the fields the portal relies on are there.
-  const subscription =
-    known && content.subscription ? subscriptionOf(content.subscription as unknown as ChargebeeSubscription) : null;
-  const invoice = known && content.invoice ? invoiceOf(content.invoice as unknown as ChargebeeInvoice) : null;
-  const paymentSource =
-    known && content.payment_source
-      ? paymentSourceOf(content.payment_source as unknown as ChargebeePaymentSource)
-      : null;
+  const subscription = content.subscription
+    ? subscriptionOf(content.subscription as unknown as ChargebeeSubscription)
+    : null;
+  const invoice = content.invoice ? invoiceOf(content.invoice as unknown as ChargebeeInvoice) : null;
+  const paymentSource = content.payment_source
+    ? paymentSourceOf(content.payment_source as unknown as ChargebeePaymentSource)
+    : null;
   const resourceType = resourceTypeOf(type);
   const resource =
     resourceType === "subscription"

@@ -93,6 +93,38 @@ const isDecline = (error: unknown) => error instanceof BillingError && error.cod
 const changedMeanwhile = (what: string) =>
   new BillingError(`${what} changed while it was being updated.`, { kind: "retryable" });
 
+/**
+ * The earliest of each kind of thing due by a time (`now`, in milliseconds): a future subscription's start, a
+ * term's end, a failed payment's retry. Every call of the engine asks, so they are prepared once.
+ */
+function dueQueries(store: EmbeddedStore) {
+  const subs = billingSubscriptions;
+  const now = sql.placeholder("now");
+  return {
+    starts: store
+      .select({ id: subs.id, at: subs.currentTermStart })
+      .from(subs)
+      .where(and(eq(subs.status, "future"), lte(subs.currentTermStart, now)))
+      .orderBy(asc(subs.currentTermStart))
+      .limit(1)
+      .prepare(),
+    termEnds: store
+      .select({ id: subs.id, at: subs.currentTermEnd })
+      .from(subs)
+      .where(and(inArray(subs.status, RENEWING), lte(subs.currentTermEnd, now)))
+      .orderBy(asc(subs.currentTermEnd))
+      .limit(1)
+      .prepare(),
+    retries: store
+      .select({ id: billingInvoices.id, at: billingInvoices.nextRetryAt })
+      .from(billingInvoices)
+      .where(and(eq(billingInvoices.status, "payment_due"), lte(billingInvoices.nextRetryAt, now)))
+      .orderBy(asc(billingInvoices.nextRetryAt))
+      .limit(1)
+      .prepare(),
+  };
+}
+
 /** How an invoice was collected when it was made. */
 type Collection = "settled" | "charged" | "declined" | "no_card";
 
@@ -161,12 +193,15 @@ class LocalBilling implements EmbeddedBilling {
   private pending: ProviderEvent[] | null = null;
   /** Committed events not yet handed to the listener. */
   private committed: ProviderEvent[] = [];
+  private readonly due: ReturnType<typeof dueQueries>;
 
   constructor(
     private readonly store: EmbeddedStore,
     private readonly clock: EngineClock,
     private readonly dunning: Dunning,
-  ) {}
+  ) {
+    this.due = dueQueries(store);
+  }
 
   private now(): Date {
     return this.clock.now();
@@ -614,28 +649,10 @@ class LocalBilling implements EmbeddedBilling {
 
   /** The earliest thing due by `now`: a subscription's start or term end, or an invoice's payment retry. */
   private nextDue(now: Date): { kind: "subscription" | "invoice"; id: string; at: Date } | null {
-    const subs = billingSubscriptions;
-    const termEnd = this.store
-      .select({ id: subs.id, at: subs.currentTermEnd })
-      .from(subs)
-      .where(and(inArray(subs.status, RENEWING), lte(subs.currentTermEnd, now)))
-      .orderBy(asc(subs.currentTermEnd))
-      .limit(1)
-      .get();
-    const start = this.store
-      .select({ id: subs.id, at: subs.currentTermStart })
-      .from(subs)
-      .where(and(eq(subs.status, "future"), lte(subs.currentTermStart, now)))
-      .orderBy(asc(subs.currentTermStart))
-      .limit(1)
-      .get();
-    const retry = this.store
-      .select({ id: billingInvoices.id, at: billingInvoices.nextRetryAt })
-      .from(billingInvoices)
-      .where(and(eq(billingInvoices.status, "payment_due"), lte(billingInvoices.nextRetryAt, now)))
-      .orderBy(asc(billingInvoices.nextRetryAt))
-      .limit(1)
-      .get();
+    const at = { now: now.getTime() };
+    const start = this.due.starts.get(at);
+    const termEnd = this.due.termEnds.get(at);
+    const retry = this.due.retries.get(at);
     const candidates = [
       ...(start ? [{ kind: "subscription" as const, id: start.id, at: start.at }] : []),
       ...(termEnd ? [{ kind: "subscription" as const, id: termEnd.id, at: termEnd.at }] : []),
