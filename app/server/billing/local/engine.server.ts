@@ -766,9 +766,13 @@ class LocalBilling implements EmbeddedBilling {
     return read(this.committing(() => once(this.store, key, call, this.now(), create)));
   }
 
-  /** A transaction whose events are kept once it commits. */
+  /**
+   * A transaction whose events are kept once it commits. It takes SQLite's write lock up front: it reads before it
+   * writes, and another process catching up on the same renewal must wait for this one and then see it done,
+   * rather than fail on a read that went stale.
+   */
   private write<T>(change: (tx: EmbeddedStore) => T): T {
-    return this.committing(() => this.store.transaction(change));
+    return this.committing(() => this.store.transaction(change, { behavior: "immediate" }));
   }
 
   private committing<T>(transaction: () => T): T {
