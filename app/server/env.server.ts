@@ -42,6 +42,12 @@ const envSchema = z
     CHARGEBEE_SITE: z.string().optional(),
     CHARGEBEE_API_KEY: z.string().optional(),
     CHARGEBEE_GATEWAY_ACCOUNT_ID: z.string().optional(),
+    /** The basic-auth user name and password Chargebee's webhook settings send to POST /webhooks/chargebee. */
+    CHARGEBEE_WEBHOOK_USERNAME: z.string().optional(),
+    CHARGEBEE_WEBHOOK_PASSWORD: z
+      .string()
+      .min(16, "must be at least 16 characters (e.g. `openssl rand -hex 16`): it lets in the provider's events")
+      .optional(),
     CARD_PROVIDER: z
       .enum(["local", "stripe"], { errorMap: () => ({ message: "must be local or stripe" }) })
       .default("local"),
@@ -122,7 +128,13 @@ const envSchema = z
       if (!env[name]) ctx.addIssue({ code: z.ZodIssueCode.custom, path: [name], message: `is required when ${when}` });
     };
     if (env.BILLING_PROVIDER === "chargebee") {
-      for (const name of ["CHARGEBEE_SITE", "CHARGEBEE_API_KEY", "CHARGEBEE_GATEWAY_ACCOUNT_ID"] as const) {
+      for (const name of [
+        "CHARGEBEE_SITE",
+        "CHARGEBEE_API_KEY",
+        "CHARGEBEE_GATEWAY_ACCOUNT_ID",
+        "CHARGEBEE_WEBHOOK_USERNAME",
+        "CHARGEBEE_WEBHOOK_PASSWORD",
+      ] as const) {
         required(name, "BILLING_PROVIDER=chargebee");
       }
     }
