@@ -5,8 +5,8 @@ import { getBilling, type Subscription } from "../billing/index.server";
 import { updateLicenseForSubscription } from "../licenses.server";
 import { orderDigest } from "../wizards/orders.server";
 import { addressInput, itemInput, PRICE_CHANGED } from "./new-subscription.server";
-import { StepRefused, type JobKind } from "./runner.server";
-import { clearDraftStep, failureText } from "./steps.server";
+import { resultOf, StepRefused, type JobKind } from "./runner.server";
+import { clearDraftStep, failureText, type ClearDraftResult } from "./steps.server";
 
 /** What the update job needs, saved with the job so that a restart finishes it without the draft. */
 export const updateInputSchema = z.object({
@@ -52,6 +52,13 @@ interface UpdatedSubscription {
   termEnd: string | null;
 }
 
+/** What the update's steps return. */
+export type UpdateResults = {
+  "override-billing-profile": null;
+  "update-subscription": UpdatedSubscription;
+  "update-license": { licenseId: string };
+} & ClearDraftResult;
+
 const updatedResult = (subscription: Subscription): UpdatedSubscription => ({
   termEnd: (subscription.currentTermEnd ?? subscription.nextBillingAt)?.toISOString() ?? null,
 });
@@ -62,7 +69,7 @@ const updatedResult = (subscription: Subscription): UpdatedSubscription => ({
  * license re-signed with the new terms, then the draft cleared. Right before charging, the rules, the
  * subscription it started from and the price are checked again against what the customer confirmed.
  */
-export const licenseUpdate: JobKind<UpdateInput> = {
+export const licenseUpdate: JobKind<UpdateInput, UpdateResults> = {
   name: "license-update",
   input: updateInputSchema,
   steps: [
@@ -126,7 +133,7 @@ export const licenseUpdate: JobKind<UpdateInput> = {
     {
       name: "update-license",
       async run({ ownerId, input, results }) {
-        const { termEnd } = results["update-subscription"] as UpdatedSubscription;
+        const { termEnd } = resultOf(results, "update-subscription");
         const license = updateLicenseForSubscription(ownerId, input.request.subscriptionId, {
           nodes: input.request.planQuantity,
           planType: input.tier,

@@ -4,8 +4,8 @@ import { PLAN_TIERS } from "~/domain/subscription";
 import { getBilling, type NewSubscriptionRequest } from "../billing/index.server";
 import { createLicenseForSubscription } from "../licenses.server";
 import { orderDigest } from "../wizards/orders.server";
-import { StepRefused, type JobKind } from "./runner.server";
-import { clearDraftStep, failureText } from "./steps.server";
+import { resultOf, StepRefused, type JobKind } from "./runner.server";
+import { clearDraftStep, failureText, type ClearDraftResult } from "./steps.server";
 
 /** An item and its quantity, and an address, as a job's input keeps them (shared by the order and the update). */
 export const itemInput = z.object({ id: z.string(), quantity: z.number().int().min(1) });
@@ -70,7 +70,7 @@ const newSubscription = (request: OrderInput["request"]): NewSubscriptionRequest
  * step's key, and after an unknown outcome the provider is asked for it by that key before anything is
  * charged again. The license is one per subscription (a unique index), and the draft is cleared last.
  */
-export const newSubscriptionOrder: JobKind<OrderInput> = {
+export const newSubscriptionOrder: JobKind<OrderInput, OrderResults> = {
   name: "new-subscription",
   input: orderInputSchema,
   steps: [
@@ -98,7 +98,7 @@ export const newSubscriptionOrder: JobKind<OrderInput> = {
     {
       name: "create-license",
       async run({ ownerId, input, results }) {
-        const { subscriptionId, termEnd } = results["create-subscription"] as CreatedSubscription;
+        const { subscriptionId, termEnd } = resultOf(results, "create-subscription");
         const license = createLicenseForSubscription({
           ownerId,
           subscriptionId,
@@ -123,6 +123,12 @@ interface CreatedSubscription {
   subscriptionId: string;
   termEnd: string | null;
 }
+
+/** What the order's steps return. */
+export type OrderResults = {
+  "create-subscription": CreatedSubscription;
+  "create-license": { licenseId: string };
+} & ClearDraftResult;
 
 function createdResult(subscription: {
   id: string;

@@ -2,10 +2,11 @@ import { orderNextStep } from "~/domain/subscription";
 import { updateStepUrl } from "~/domain/license-update";
 import { trialRun } from "../wizards/trials.server";
 import { cloudHubDeployment, DEPLOYMENT_STAGES } from "./cloud-hub.server";
-import { recordedHubOf, retryWhenOpen, secondsUntilRetry } from "./hub-provisioning.server";
+import { retryWhenOpen, secondsUntilRetry } from "./hub-provisioning.server";
 import { licenseUpdate } from "./license-update.server";
 import { newSubscriptionOrder } from "./new-subscription.server";
 import { jobProgressRoute, ofKind } from "./progress.server";
+import { finishedResults } from "./runner.server";
 import { trialOutcome } from "./trial.server";
 
 /** The four progress pages: a placed order, an update, a cloud Hub deployment and a trial. */
@@ -18,7 +19,7 @@ export const orderProgress = jobProgressRoute({
   ]),
   details(job) {
     const input = newSubscriptionOrder.input.safeParse(job.input);
-    const license = (job.result?.["create-license"] as { licenseId?: string } | undefined)?.licenseId;
+    const license = finishedResults(newSubscriptionOrder, job)["create-license"]?.licenseId;
     // From the Hubs page, the deployment wizard opens with the new license chosen.
     const deployTo =
       license && input.success && input.data.origin === "cloud-hubs"
@@ -44,7 +45,7 @@ export const updateProgress = jobProgressRoute({
 export const deploymentProgress = jobProgressRoute({
   open: ofKind(cloudHubDeployment, DEPLOYMENT_STAGES),
   details: (job) => ({
-    hub: recordedHubOf(job.result),
+    hub: finishedResults(cloudHubDeployment, job)["record-hub"] ?? null,
     failedAtCreation: job.error?.step === "create-tenant",
     retryInSeconds: secondsUntilRetry(job),
   }),
