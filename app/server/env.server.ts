@@ -57,6 +57,16 @@ const envSchema = z
     JOB_LEASE_MS: z.coerce.number().int().min(500).max(600_000).default(20_000),
     /** The first retry's wait; each further retry waits twice as long, up to a minute. */
     JOB_BACKOFF_MS: z.coerce.number().int().min(10).max(60_000).default(1_000),
+    /**
+     * How often the portal reconciles its copy of the billing provider's state (polls the events list, re-reads
+     * every running subscription); also at start-up when a run fell due while the portal was down.
+     */
+    RECONCILIATION_MINUTES: z.coerce
+      .number({ invalid_type_error: "must be a number of minutes" })
+      .int()
+      .min(1)
+      .max(1440)
+      .default(60),
     /** How long after a deployment stopped at registering or waiting for its Hub 'Try again' opens. */
     HUB_RETRY_WAIT_MS: z.coerce
       .number({ invalid_type_error: "must be a number of milliseconds" })

@@ -3,7 +3,7 @@ import { and, count, desc, eq, gt, isNotNull, sql, type SQL } from "drizzle-orm"
 import { daysLeft, licenseStatus } from "~/domain/license-status";
 import { licenseCounts, licenses } from "~db/schema";
 import { db } from "./db.server";
-import { licenseFileOf, licenseKeyOf, licenseRow } from "./license-files.server";
+import { licenseKeyOf, licenseRow } from "./license-files.server";
 
 type LicenseRow = typeof licenses.$inferSelect;
 
@@ -152,33 +152,6 @@ export function createLicenseForSubscription(order: {
   const created = ofSubscription();
   if (!created) throw new Error(`Subscription ${subscriptionId} belongs to another account.`);
   return created;
-}
-
-/**
- * A subscription's license after the subscription changed (more users, a higher tier, a new term), its file
- * re-signed with the new terms. Idempotent: the same terms give the same license. Null for a subscription
- * without a license of this owner.
- */
-export function updateLicenseForSubscription(
-  ownerId: string,
-  subscriptionId: string,
-  terms: Partial<Pick<LicenseRow, "nodes" | "planType" | "hasCloudSupport" | "validTo">>,
-) {
-  return db.transaction((tx) => {
-    const current = tx
-      .select()
-      .from(licenses)
-      .where(and(eq(licenses.ownerId, ownerId), eq(licenses.subscriptionId, subscriptionId)))
-      .get();
-    if (!current) return null;
-    const next = { ...current, ...terms };
-    return tx
-      .update(licenses)
-      .set({ ...terms, licenseCode: licenseFileOf(next) })
-      .where(eq(licenses.id, current.id))
-      .returning()
-      .get();
-  });
 }
 
 /** Whether the user holds a recurring license (the Store then asks before starting a new one). */

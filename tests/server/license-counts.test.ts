@@ -5,17 +5,19 @@ import { count, eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { pageCount } from "~/domain/pagination";
 import { db, sqlite } from "~/server/db.server";
+import { saveSubscriptionCopy } from "~/server/events/copies.server";
+import { licenseFollowsSubscription } from "~/server/events/licenses.server";
 import { licenseRow } from "~/server/license-files.server";
 import {
   countLicensesByStatus,
   createLicenseForSubscription,
   licensePage,
   licenseTotal,
-  updateLicenseForSubscription,
 } from "~/server/licenses.server";
 import { createTrialLicense } from "~/server/trials.server";
 import { findUserById, listCustomersWithLicenseCounts } from "~/server/users.server";
 import { licenseCounts, licenses, users } from "~db/schema";
+import { subscriptionFixture } from "../support/billing-copies";
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -71,7 +73,7 @@ describe("an owner's license total (license_counts, kept by triggers)", () => {
     expect(licenseTotal(owner)).toBe(0);
   });
 
-  it("counts a purchase once, even when the order's step runs again, and not an update of its terms", () => {
+  it("counts a purchase once, even when the order's step runs again, and not an update of its terms", async () => {
     const owner = newOwner();
     const order = {
       ownerId: owner,
@@ -87,7 +89,13 @@ describe("an owner's license total (license_counts, kept by triggers)", () => {
     // A resumed order job: the unique subscription index makes the insert do nothing.
     createLicenseForSubscription(order);
     expect(licenseTotal(owner)).toBe(1);
-    updateLicenseForSubscription(owner, order.subscriptionId, { nodes: 20, planType: "advanced" });
+    // The subscription changed at the provider: the license follows it, and is still one.
+    const account = { ownerId: owner, customerId: "cust_fixture" };
+    await saveSubscriptionCopy(
+      account,
+      subscriptionFixture({ id: order.subscriptionId, planId: "advanced-monthly", planQuantity: 20 }),
+    );
+    expect(await licenseFollowsSubscription(account, order.subscriptionId)).toMatchObject({ resigned: true });
     expect(licenseTotal(owner)).toBe(1);
     expect(countLicensesByStatus(owner)).toEqual({ active: 1, expired: 0 });
   });

@@ -2,10 +2,11 @@ import { z } from "zod";
 import { LICENSE_CHANGED, UPDATE_FAILED, updateProblems } from "~/domain/license-update";
 import { cycleOf, PLAN_TIERS, tierOf } from "~/domain/subscription";
 import { getBilling, type Subscription } from "../billing/index.server";
-import { updateLicenseForSubscription } from "../licenses.server";
+import { saveSubscriptionCopy } from "../events/copies.server";
+import { licenseFollowsSubscription } from "../events/licenses.server";
 import { orderDigest } from "../wizards/orders.server";
 import { addressInput, itemInput, PRICE_CHANGED } from "./new-subscription.server";
-import { resultOf, StepRefused, type JobKind } from "./runner.server";
+import { StepRefused, type JobKind } from "./runner.server";
 import { clearDraftStep, failureText, type ClearDraftResult } from "./steps.server";
 
 /** What the update job needs, saved with the job so that a restart finishes it without the draft. */
@@ -132,15 +133,14 @@ export const licenseUpdate: JobKind<UpdateInput, UpdateResults> = {
     },
     {
       name: "update-license",
-      async run({ ownerId, input, results }) {
-        const { termEnd } = resultOf(results, "update-subscription");
-        const license = updateLicenseForSubscription(ownerId, input.request.subscriptionId, {
-          nodes: input.request.planQuantity,
-          planType: input.tier,
-          ...(termEnd ? { validTo: new Date(termEnd) } : {}),
-        });
-        if (!license) throw new Error(`Subscription ${input.request.subscriptionId} has no license of this account.`);
-        return { licenseId: license.id };
+      async run({ ownerId, input }) {
+        // The subscription as the provider has it after the update is the account's copy; the license follows it.
+        const { customerId, subscriptionId } = input.request;
+        const account = { ownerId, customerId };
+        await saveSubscriptionCopy(account, await getBilling().retrieveSubscription(customerId, subscriptionId));
+        const license = await licenseFollowsSubscription(account, subscriptionId);
+        if (!license) throw new Error(`Subscription ${subscriptionId} has no license of this account.`);
+        return { licenseId: license.licenseId };
       },
     },
     clearDraftStep(),

@@ -1,7 +1,10 @@
 import { z } from "zod";
 import { checkSelection } from "~/domain/new-subscription";
+import { licenseEndOf } from "~/domain/renewals";
 import { PLAN_TIERS } from "~/domain/subscription";
 import { getBilling, type NewSubscriptionRequest } from "../billing/index.server";
+import { saveSubscriptionCopy } from "../events/copies.server";
+import { licenseFollowsSubscription } from "../events/licenses.server";
 import { createLicenseForSubscription } from "../licenses.server";
 import { orderDigest } from "../wizards/orders.server";
 import { resultOf, StepRefused, type JobKind } from "./runner.server";
@@ -98,16 +101,21 @@ export const newSubscriptionOrder: JobKind<OrderInput, OrderResults> = {
     {
       name: "create-license",
       async run({ ownerId, input, results }) {
-        const { subscriptionId, termEnd } = resultOf(results, "create-subscription");
-        const license = createLicenseForSubscription({
+        const { subscriptionId } = resultOf(results, "create-subscription");
+        // The subscription as the provider has it now is the account's copy, and the license's terms follow it.
+        const account = { ownerId, customerId: input.request.customerId };
+        const subscription = await getBilling().retrieveSubscription(account.customerId, subscriptionId);
+        await saveSubscriptionCopy(account, subscription);
+        const license = await createLicenseForSubscription({
           ownerId,
           subscriptionId,
           name: input.organization,
           nodes: input.users,
           planType: input.tier,
           hasCloudSupport: input.hosting === "cloud",
-          validTo: termEnd ? new Date(termEnd) : null,
+          validTo: licenseEndOf(subscription),
         });
+        await licenseFollowsSubscription(account, subscriptionId);
         return { licenseId: license.id };
       },
     },

@@ -1277,6 +1277,12 @@ class LocalBilling implements EmbeddedBilling {
       },
       at,
     );
+    // The subscription's dues changed with it (Chargebee's subscription carries total_dues and due_since), so its
+    // resource has a new version too: a copy kept by version learns that the renewal was paid.
+    const subscription = row.subscriptionId
+      ? tx.select().from(billingSubscriptions).where(eq(billingSubscriptions.id, row.subscriptionId)).get()
+      : undefined;
+    if (subscription) this.changeSubscriptionRow(tx, subscription, {}, at);
   }
 
   /** Writes a change to an invoice read in this transaction, with a new resource version. */
@@ -1306,8 +1312,11 @@ export interface LocalBillingOptions {
   onEvents?: (events: ProviderEvent[]) => void | Promise<void>;
 }
 
-/** Calls that process what is due themselves, and report what that did. */
-const PROCESSING = new Set<string>(["advanceClock", "processDue"]);
+/**
+ * Calls that do not catch up first: those that process what is due themselves (and report what that did), and
+ * reading the clock, which every page judging a license's dates asks and must stay one read.
+ */
+const WITHOUT_CATCH_UP = new Set<string>(["advanceClock", "processDue", "clockNow"]);
 
 /**
  * The engine with every call brought up to the engine's clock first (what fell due is processed, in time order),
@@ -1320,7 +1329,7 @@ function upToDate(engine: LocalBilling, onEvents: LocalBillingOptions["onEvents"
       if (typeof value !== "function" || typeof property !== "string") return value;
       return async (...args: unknown[]) => {
         try {
-          if (!PROCESSING.has(property)) target.catchUp();
+          if (!WITHOUT_CATCH_UP.has(property)) target.catchUp();
           return await value.apply(target, args);
         } finally {
           await deliver(target.takeCommitted(), onEvents);

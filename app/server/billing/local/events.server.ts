@@ -2,6 +2,7 @@ import { and, asc, gt, gte } from "drizzle-orm";
 import { newId, type EmbeddedStore } from "~/server/providers/embedded.server";
 import { billingEvents } from "~db/schema";
 import { refused } from "../errors.server";
+import { eventResourcesOfJson } from "../event-json.server";
 import { eventPageSize } from "../input-checks.server";
 import type {
   EventPage,
@@ -96,7 +97,6 @@ export function listEvents(store: EmbeddedStore, { since, limit: asked, pageToke
 }
 
 function eventOfRow(row: typeof billingEvents.$inferSelect): ProviderEvent {
-  const content = row.content as { subscription: unknown; invoice: unknown; paymentSource: PaymentSource | null };
   return {
     id: row.id,
     occurredAt: row.occurredAt,
@@ -106,38 +106,6 @@ function eventOfRow(row: typeof billingEvents.$inferSelect): ProviderEvent {
     resourceId: row.resourceId,
     resourceVersion: row.resourceVersion,
     customerId: row.customerId,
-    subscription: content.subscription ? subscriptionOfJson(content.subscription as Stored<Subscription>) : null,
-    invoice: content.invoice ? invoiceOfJson(content.invoice as Stored<Invoice>) : null,
-    paymentSource: content.paymentSource,
-  };
-}
-
-/** A value as JSON gives it back: its dates as ISO strings. */
-type Stored<T> = { [K in keyof T]: T[K] extends Date ? string : T[K] extends Date | null ? string | null : T[K] };
-
-const dateOf = (value: string | null) => (value === null ? null : new Date(value));
-
-function subscriptionOfJson(stored: Stored<Subscription>): Subscription {
-  return {
-    ...stored,
-    currentTermStart: dateOf(stored.currentTermStart),
-    currentTermEnd: dateOf(stored.currentTermEnd),
-    nextBillingAt: dateOf(stored.nextBillingAt),
-    cancelledAt: dateOf(stored.cancelledAt),
-    dueSince: dateOf(stored.dueSince),
-  };
-}
-
-function invoiceOfJson(stored: Stored<Invoice>): Invoice {
-  return {
-    ...stored,
-    date: new Date(stored.date),
-    paidAt: dateOf(stored.paidAt),
-    nextRetryAt: dateOf(stored.nextRetryAt),
-    lineItems: stored.lineItems.map((item) => ({
-      ...item,
-      dateFrom: item.dateFrom && new Date(item.dateFrom),
-      dateTo: item.dateTo && new Date(item.dateTo),
-    })),
+    ...eventResourcesOfJson(row.content),
   };
 }
