@@ -170,7 +170,11 @@ export const hubInstallationLicenses = sqliteTable(
     uploadState: text("upload_state", { enum: LICENSE_UPLOAD_STATES }),
     uploadMessage: text("upload_message"),
   },
-  (table) => [primaryKey({ columns: [table.hubInstallationId, table.licenseId] })],
+  (table) => [
+    primaryKey({ columns: [table.hubInstallationId, table.licenseId] }),
+    // The Hubs a license is on: where its renewed file goes, and whether one of them could not take it.
+    index("hub_installation_licenses_license_idx").on(table.licenseId),
+  ],
 );
 
 /** A free trial the user started; a regular customer gets one, a distributor any number. */

@@ -126,3 +126,35 @@ export function invoiceStatusLabel(status: InvoiceStatus): "Paid" | "Payment due
  */
 export const isPayable = (invoice: { status: InvoiceStatus; amountDue: number }) =>
   invoice.status === "payment_due" && invoice.amountDue > 0;
+
+/** A failed renewal or a subscription ended for one, as the home, licenses and invoices pages tell of it. */
+export type RenewalNoticeView =
+  | {
+      kind: "payment_failed";
+      licenseName: string;
+      externalLicenseId: string;
+      amountDue: number;
+      stopsOn: string;
+      payUrl: string;
+    }
+  | {
+      kind: "cancelled_unpaid";
+      licenseName: string;
+      externalLicenseId: string;
+      stopsOn: string;
+      /** Set once the license has stopped: 'Renew' starts a new license like it. */
+      renewUrl: string | null;
+    };
+
+
+const segment = encodeURIComponent;
+
+/** The pages after checkout, by what they are for. */
+export const afterCheckoutUrls = {
+  invoices: "/account/invoices",
+  invoicePdf: (invoiceId: string) => `/account/invoices/${segment(invoiceId)}/pdf`,
+  payNow: (invoiceId: string) => `/account/invoices/${segment(invoiceId)}/pay`,
+  payment: (jobId: string) => `/account/invoices/payments/${segment(jobId)}`,
+  autoRenew: (subscriptionId: string) => `/licenses/${segment(subscriptionId)}/auto-renew`,
+  renew: (licenseId: string) => `/licenses/${segment(licenseId)}/renew`,
+};

@@ -70,4 +70,5 @@ CREATE INDEX "invoices_subscription_status_idx" ON "invoices" USING btree ("subs
 CREATE INDEX "provider_events_pending_idx" ON "provider_events" USING btree ("applied_at","received_at");--> statement-breakpoint
 CREATE INDEX "provider_events_customer_outcome_idx" ON "provider_events" USING btree ("customer_id","outcome");--> statement-breakpoint
 CREATE INDEX "subscriptions_owner_status_idx" ON "subscriptions" USING btree ("owner_id","status");--> statement-breakpoint
+CREATE INDEX "hub_installation_licenses_license_idx" ON "hub_installation_licenses" USING btree ("license_id");--> statement-breakpoint
 CREATE INDEX "trials_hardware_invoice_idx" ON "trials" USING btree ("hardware_invoice_id");

@@ -68,6 +68,7 @@ CREATE TABLE `subscriptions` (
 CREATE INDEX `subscriptions_owner_status_idx` ON `subscriptions` (`owner_id`,`status`);--> statement-breakpoint
 ALTER TABLE `hub_installation_licenses` ADD `upload_state` text;--> statement-breakpoint
 ALTER TABLE `hub_installation_licenses` ADD `upload_message` text;--> statement-breakpoint
+CREATE INDEX `hub_installation_licenses_license_idx` ON `hub_installation_licenses` (`license_id`);--> statement-breakpoint
 ALTER TABLE `licenses` ADD `terms_version` integer DEFAULT 0 NOT NULL;--> statement-breakpoint
 ALTER TABLE `trials` ADD `hardware_invoice_id` text;--> statement-breakpoint
 CREATE INDEX `trials_hardware_invoice_idx` ON `trials` (`hardware_invoice_id`);

@@ -133,7 +133,10 @@ export const hubInstallationLicenses = pgTable(
     uploadState: text("upload_state", { enum: LICENSE_UPLOAD_STATES }),
     uploadMessage: text("upload_message"),
   },
-  (table) => [primaryKey({ columns: [table.hubInstallationId, table.licenseId] })],
+  (table) => [
+    primaryKey({ columns: [table.hubInstallationId, table.licenseId] }),
+    index("hub_installation_licenses_license_idx").on(table.licenseId),
+  ],
 );
 
 export const trials = pgTable(

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { DEPLOYMENT_FAILURES, hubAdministratorSchema, UNABLE_TO_VERIFY_LICENSE } from "~/domain/cloud-hub";
 import { hubInstallationLicenses, hubInstallations, licenses } from "~db/schema";
 import { selectableFor } from "../cloud-hub-licenses.server";
+import { portalNow } from "../clock.server";
 import { db } from "../db.server";
 import { env } from "../env.server";
 import { getHubs, HubError, type Tenant } from "../hubs/index.server";
@@ -122,7 +123,7 @@ export function hubProvisioningSteps<Input extends LicensedInput>(): Provisionin
       async run(context) {
         const { ownerId, input, stepKey } = context;
         // Held since the job was queued; taken again if a failure gave it back and the customer retries.
-        if (!holdLicense(context, licenseIdOf(context))) throw new StepRefused(UNABLE_TO_VERIFY_LICENSE);
+        if (!holdLicense(context, licenseIdOf(context), await portalNow())) throw new StepRefused(UNABLE_TO_VERIFY_LICENSE);
         return getHubs().createTenant({
           customerId: ownerId,
           subdomain: input.subdomain,
