@@ -146,7 +146,6 @@ export type RenewalNoticeView =
       renewUrl: string | null;
     };
 
-
 const segment = encodeURIComponent;
 
 /** The pages after checkout, by what they are for. */

@@ -249,7 +249,8 @@ export async function confirmAutoRenew(request: Request, subscriptionId: string)
 /** 'Renew' posted: the new license's wizard filled in from the ended one, or back to the licenses page. */
 export async function renewFromLicense(request: Request, licenseId: string) {
   const { user } = await readUserForm(request);
-  if (await startRenewal(billingAccountOf(user), licenseId, await portalNow())) return redirect(subscriptionStepUrl("plan"));
+  if (await startRenewal(billingAccountOf(user), licenseId, await portalNow()))
+    return redirect(subscriptionStepUrl("plan"));
   return redirectWithToast(request, LICENSES, {
     kind: "info",
     message: "Only a license that has stopped, and whose subscription ended, is renewed as a new license.",

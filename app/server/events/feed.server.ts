@@ -110,3 +110,23 @@ async function logUnknownCustomers(rows: { id: string; customerId: string | null
     );
   }
 }
+
+/**
+ * Waits until these events are applied (their jobs run in this process or another), at most `timeoutMs`: true when
+ * they all are. For a page that has just made them (the time machine), so that the next page shows their effect.
+ */
+export async function eventsApplied(eventIds: string[], timeoutMs = 20_000): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const pending = eventIds.length
+      ? await db
+          .select({ n: count() })
+          .from(providerEvents)
+          .where(and(inArray(providerEvents.id, eventIds), isNull(providerEvents.appliedAt)))
+          .get()
+      : { n: 0 };
+    if (!pending?.n) return true;
+    if (Date.now() > deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

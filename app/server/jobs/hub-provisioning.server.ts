@@ -123,7 +123,8 @@ export function hubProvisioningSteps<Input extends LicensedInput>(): Provisionin
       async run(context) {
         const { ownerId, input, stepKey } = context;
         // Held since the job was queued; taken again if a failure gave it back and the customer retries.
-        if (!holdLicense(context, licenseIdOf(context), await portalNow())) throw new StepRefused(UNABLE_TO_VERIFY_LICENSE);
+        if (!holdLicense(context, licenseIdOf(context), await portalNow()))
+          throw new StepRefused(UNABLE_TO_VERIFY_LICENSE);
         return getHubs().createTenant({
           customerId: ownerId,
           subdomain: input.subdomain,

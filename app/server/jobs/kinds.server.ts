@@ -5,6 +5,7 @@ import { cloudHubDeployment } from "./cloud-hub.server";
 import { hubLicenseUpload } from "./hub-license-upload.server";
 import { licenseUpdate } from "./license-update.server";
 import { newSubscriptionOrder } from "./new-subscription.server";
+import { payNow } from "./pay-now.server";
 import type { AnyJobKind } from "./runner.server";
 import { cloudTrial, onPremiseTrial } from "./trial.server";
 
@@ -20,5 +21,6 @@ export const JOB_KINDS: Record<string, AnyJobKind> = Object.fromEntries(
     providerEventJob,
     reconciliation,
     hubLicenseUpload,
+    payNow,
   ].map((kind) => [kind.name, kind]),
 );

@@ -1,15 +1,17 @@
 import { orderNextStep } from "~/domain/subscription";
 import { updateStepUrl } from "~/domain/license-update";
+import { afterCheckoutUrls } from "~/domain/renewals";
 import { trialRun } from "../wizards/trials.server";
 import { cloudHubDeployment, DEPLOYMENT_STAGES } from "./cloud-hub.server";
 import { retryWhenOpen, secondsUntilRetry } from "./hub-provisioning.server";
 import { licenseUpdate } from "./license-update.server";
 import { newSubscriptionOrder } from "./new-subscription.server";
+import { payNow } from "./pay-now.server";
 import { jobProgressRoute, ofKind } from "./progress.server";
 import { finishedResults } from "./runner.server";
 import { trialOutcome } from "./trial.server";
 
-/** The four progress pages: a placed order, an update, a cloud Hub deployment and a trial. */
+/** The progress pages: a placed order, an update, a cloud Hub deployment, a trial, and a payment of a renewal. */
 
 /** A new recurring license: the product specification's 'Create Recurring License', then Finish. */
 export const orderProgress = jobProgressRoute({
@@ -67,4 +69,16 @@ export const trialProgress = jobProgressRoute({
     };
   },
   retry: retryWhenOpen,
+});
+
+/** Pay now: the renewal's invoice collected once, then the license extended. */
+export const paymentProgress = jobProgressRoute({
+  open: ofKind(payNow, [
+    { title: "Pay Invoice", steps: ["collect"] },
+    { title: "Extend License", steps: ["extend-license"] },
+  ]),
+  details(job) {
+    const input = payNow.input.parse(job.input);
+    return { amount: input.amount, payUrl: afterCheckoutUrls.payNow(input.invoiceId) };
+  },
 });

@@ -160,6 +160,10 @@ function purchaseHardwareStep<Input extends TrialInput>(): JobStep<Input, TrialR
   };
 }
 
+/** The hardware's invoice, when one was made: the invoices page says it was the trial's. */
+const invoiceOf = (purchase: HardwarePurchase | undefined) =>
+  purchase?.status === "invoiced" ? purchase.invoiceId : null;
+
 /** The trial record; its failure is only logged (as the product specification says), as the trial itself exists. */
 function recordTrialStep<Input extends TrialInput>(
   hubType: "cloud" | "onpremise",
@@ -184,6 +188,7 @@ function recordTrialStep<Input extends TrialInput>(
           duration: input.duration,
           userName: userNameOf(input),
           address: input.address,
+          hardwareInvoiceId: invoiceOf(results["purchase-hardware"]),
         });
         return { recorded: true };
       } catch (error) {

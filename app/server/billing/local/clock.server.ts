@@ -1,4 +1,5 @@
 import { eq, sql } from "drizzle-orm";
+import { MAX_TIME_MACHINE_DAYS } from "~/domain/time-machine";
 import { wholeSeconds, type EmbeddedStore } from "~/server/providers/embedded.server";
 import { billingClock } from "~db/schema";
 import { refused } from "../errors.server";
@@ -6,7 +7,7 @@ import { refused } from "../errors.server";
 const CLOCK_ROW = "engine";
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** The furthest one move of the time machine goes: ten years of renewals is more than any demo needs. */
-export const MAX_ADVANCE_DAYS = 3660;
+export const MAX_ADVANCE_DAYS = MAX_TIME_MACHINE_DAYS;
 
 /**
  * The embedded engine's clock: real time (or the clock a test pins) plus how far its time machine has moved it
