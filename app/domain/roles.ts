@@ -48,8 +48,12 @@ export const PERMISSIONS = {
   purchase: { roles: BILLING, what: "buy licenses", needsVerifiedEmail: true },
   /** The update wizard: more users or a higher tier, charged at once. */
   "licenses.update": { roles: BILLING, what: "change licenses", needsVerifiedEmail: true },
-  /** Cards, billing profile and addresses, invoices and paying them, auto-renew. */
+  /** Cards, billing profile and addresses, and the invoices. */
   "billing.manage": { roles: BILLING, what: "see or change cards, billing details and invoices" },
+  /** Paying an unpaid invoice (a renewal that could not be charged) with a card. */
+  "invoices.pay": { roles: BILLING, what: "pay invoices" },
+  /** Turning a subscription's auto-renew off or on. */
+  "licenses.auto_renew": { roles: BILLING, what: "turn auto-renew off or on" },
   "licenses.download": {
     roles: ["owner", "billing_admin", "technical_contact"],
     what: "download license files",

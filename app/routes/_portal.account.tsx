@@ -1,4 +1,4 @@
-import { Text } from "~/ui/typography";
+import { Anchor, Text } from "~/ui/typography";
 import {
   json,
   type ActionFunctionArgs,
@@ -24,7 +24,7 @@ import { AddressPanels } from "~/ui/billing/address-panels";
 import { BillingProfileCard } from "~/ui/billing/billing-profile-card";
 import { BillingProfilePending } from "~/ui/billing/drawer";
 import { PaymentMethodsSection } from "~/ui/billing/payment-methods";
-import { SimpleGrid, Stack } from "~/ui/layout";
+import { Group, SimpleGrid, Stack } from "~/ui/layout";
 import { documentTitle, PageErrorBoundary } from "~/ui/page";
 import { FORM_STYLES } from "~/ui/stylesheets";
 
@@ -124,11 +124,14 @@ export default function Account() {
   const actionData = useActionData<PasswordErrorData>();
   return (
     <Stack gap="lg" maw={1100}>
-      <Text size="lg">
-        {billing
-          ? "Your organization's payment method, billing profile and shipping address; your profile and password."
-          : "Your profile, password and where you are signed in."}
-      </Text>
+      <Group justify="space-between">
+        <Text size="lg">
+          {billing
+            ? "Your organization's payment method, billing profile and shipping address; your profile and password."
+            : "Your profile, password and where you are signed in."}
+        </Text>
+        {billing ? <Anchor to="/account/invoices">Invoices</Anchor> : null}
+      </Group>
       {billingRefused ? <Text>{billingRefused}</Text> : null}
       {billing ? <BillingSections {...billing} /> : null}
       <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">

@@ -1,26 +1,33 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { requireMember } from "~/server/access.server";
+import { mayDo, requireMember } from "~/server/access.server";
 import { countHubInstallations } from "~/server/hub-installations.server";
+import { portalNow } from "~/server/clock.server";
+import { billingAccountOf } from "~/server/billing-accounts.server";
 import { countLicensesByStatus } from "~/server/licenses.server";
+import { renewalNoticeViews } from "~/server/renewals.server";
 import { documentTitle, InfoPage, PageErrorBoundary } from "~/ui/page";
+import { RenewalNotices } from "~/ui/renewal-notices";
 
 export const handle = { title: "Home" };
 export const meta: MetaFunction = () => documentTitle("Home");
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const member = await requireMember(request);
-  const licenses = countLicensesByStatus(member.organization.id);
+  const now = await portalNow();
+  const licenses = countLicensesByStatus(member.organization.id, now);
   return {
     firstName: member.user.firstName,
     activeLicenses: licenses.active,
     expiredLicenses: licenses.expired,
     hubs: countHubInstallations(member.organization.id),
+    // A renewal that failed, or a subscription it ended, is what the organization's payers must hear of first.
+    notices: mayDo(member, "invoices.pay") ? await renewalNoticeViews(billingAccountOf(member.organization), now) : [],
   };
 }
 
 export default function Home() {
-  const { firstName, activeLicenses, expiredLicenses, hubs } = useLoaderData<typeof loader>();
+  const { firstName, activeLicenses, expiredLicenses, hubs, notices } = useLoaderData<typeof loader>();
   return (
     <InfoPage
       lead={`Welcome back, ${firstName}. Here is where you manage your GateKeeper licenses, Hubs and billing.`}
@@ -57,6 +64,7 @@ export default function Home() {
         },
       ]}
     >
+      <RenewalNotices notices={notices} />
       <div className="gk-stats">
         <Stat label="Active licenses" value={activeLicenses} />
         <Stat label="Expired licenses" value={expiredLicenses} />

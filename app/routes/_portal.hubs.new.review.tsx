@@ -7,6 +7,7 @@ import { formatDate } from "~/domain/format";
 import { readMemberForm, requireMember } from "~/server/access.server";
 import { env } from "~/server/env.server";
 import { redirectWithToast } from "~/server/session.server";
+import { portalNow } from "~/server/clock.server";
 import { selectableLicense } from "~/server/cloud-hub-licenses.server";
 import { cloudHubWizard, deploy, deploymentKey } from "~/server/wizards/cloud-hub.server";
 import { Button, LinkButton } from "~/ui/button";
@@ -22,7 +23,7 @@ export const DEPLOYMENT_CHANGED =
 export async function loader({ request }: LoaderFunctionArgs) {
   const member = await requireMember(request, "hubs.deploy");
   const { data } = cloudHubWizard.load(member, "review");
-  const license = data.licenseId ? selectableLicense(member.organization.id, data.licenseId) : null;
+  const license = data.licenseId ? selectableLicense(member.organization.id, data.licenseId, await portalNow()) : null;
   return json({
     address: `https://${data.subdomain}.${env.HUB_HOST}`,
     region: regionLabel(data.region),

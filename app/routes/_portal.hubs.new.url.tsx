@@ -9,6 +9,7 @@ import { lazyValidator } from "~/domain/lazy-validator";
 import { normalSubdomain } from "~/domain/hub-subdomain";
 import { readMemberForm, requireMember } from "~/server/access.server";
 import { env } from "~/server/env.server";
+import { portalNow } from "~/server/clock.server";
 import { selectableLicense } from "~/server/cloud-hub-licenses.server";
 import { cloudHubWizard, subdomainUnavailable } from "~/server/wizards/cloud-hub.server";
 import { RegionField, SubdomainField } from "~/ui/hubs/address-fields";
@@ -43,7 +44,9 @@ export async function action({ request }: ActionFunctionArgs) {
   const unavailable = await subdomainUnavailable(result.data.subdomain);
   if (unavailable) return validationError({ fieldErrors: { subdomain: unavailable } }, result.submittedData);
   const license = String(formData.get("license") ?? "");
-  const preselected = selectableLicense(member.organization.id, license) ? { licenseId: license } : {};
+  const preselected = selectableLicense(member.organization.id, license, await portalNow())
+    ? { licenseId: license }
+    : {};
   return cloudHubWizard.complete(member, "url", {
     subdomain: result.data.subdomain,
     region: regionFromForm(result.data.hubRegion),

@@ -24,6 +24,8 @@ export const ACTIVITY_ACTIONS = [
   "member.left",
   "order.placed",
   "license.update_placed",
+  "license.auto_renew_changed",
+  "invoice.payment_placed",
   "hub.deployment_started",
   "trial.started",
   "card.added",

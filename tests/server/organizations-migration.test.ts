@@ -1,12 +1,13 @@
-import { readFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { migrateSqlite } from "~/server/sqlite.server";
 
 /**
- * The migration that turns every account into an organization of one (0012_organizations, then
- * 0013_users_lose_billing_columns), run on a copy of the demo database as the portal left it before them
+ * The migration that turns every account into an organization of one (0014_organizations, then
+ * 0015_users_lose_billing_columns), run on a copy of the demo database as the portal left it before them
  * (tests/fixtures/demo-database-before-organizations.sql: the demo seed, plus a draft, a finished order, a queued
  * mail, a distributor's trial, a session, a known browser, a sign-in link and a shipping address): nothing lost.
  */
@@ -14,17 +15,34 @@ const FIXTURE = path.join(process.cwd(), "tests/fixtures/demo-database-before-or
 
 type Row = Record<string, unknown>;
 
+const MIGRATIONS = path.join(process.cwd(), "db/migrations");
+
+/** The fixture, brought up to the migration before the organizations one (others came between them). */
 function demoDatabase() {
   const sqlite = new Database(":memory:");
   sqlite.exec(readFileSync(FIXTURE, "utf8"));
   sqlite.pragma("foreign_keys = ON");
+  const folder = mkdtempSync(path.join(tmpdir(), "gk-migrations-"));
+  try {
+    cpSync(MIGRATIONS, folder, { recursive: true });
+    const journalFile = path.join(folder, "meta/_journal.json");
+    const journal = JSON.parse(readFileSync(journalFile, "utf8")) as { entries: { tag: string }[] };
+    journal.entries = journal.entries.slice(
+      0,
+      journal.entries.findIndex((entry) => entry.tag.endsWith("_organizations")),
+    );
+    writeFileSync(journalFile, JSON.stringify(journal));
+    migrateSqlite(sqlite, folder);
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
   return sqlite;
 }
 
 const all = (sqlite: Database.Database, query: string) => sqlite.prepare(query).all() as Row[];
 const one = (sqlite: Database.Database, query: string) => sqlite.prepare(query).get() as Row;
 
-describe("migration 0012_organizations on a copy of the demo database", () => {
+describe("migration 0014_organizations on a copy of the demo database", () => {
   const sqlite = demoDatabase();
   const before = {
     users: all(sqlite, "select * from users order by email"),
@@ -39,7 +57,7 @@ describe("migration 0012_organizations on a copy of the demo database", () => {
     tokens: all(sqlite, "select * from one_time_tokens"),
     billingCustomers: all(sqlite, "select * from billing_customers order by id"),
   };
-  migrateSqlite(sqlite, path.join(process.cwd(), "db/migrations"));
+  migrateSqlite(sqlite, MIGRATIONS);
   const customer = before.users.find((user) => user.email === "customer@example.com")!;
   const distributor = before.users.find((user) => user.email === "distributor@example.com")!;
 

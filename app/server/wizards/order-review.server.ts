@@ -5,7 +5,7 @@ import { addressForPage, loadAccountBilling } from "../account-billing.server";
 import type { Scope } from "../access.server";
 import type { DraftOwner } from "../drafts.server";
 import type { ActivityEntry } from "../activity.server";
-import type { JobKind } from "../jobs/runner.server";
+import type { JobKind, StepResults } from "../jobs/runner.server";
 import { couponProblem } from "./coupons.server";
 import type { LoadedDraft } from "./kit.server";
 import { orderKey, submitOrder, type PricedOrder, type Submission } from "./orders.server";
@@ -55,7 +55,7 @@ type ReviewedOrder<Input, Step extends string> = PricedOrder<Input, Step> &
 
 /** What an order review page shows of the order, and the confirmation's key (null while it cannot be placed). */
 export function orderReviewOf<Input extends { digest: string }, Step extends string>(
-  kind: JobKind<Input & Record<string, unknown>>,
+  kind: { name: string },
   draftId: string | null,
   order: ReviewedOrder<Input, Step>,
   urlOf: (step: Step) => string,
@@ -80,10 +80,11 @@ export function orderReviewOf<Input extends { digest: string }, Step extends str
  */
 export function submitReviewedOrder<
   Input extends { digest: string } & Record<string, unknown>,
+  Results extends StepResults,
   Step extends string,
   Data extends { couponId: string | null; completed: Step[] },
 >(
-  kind: JobKind<Input>,
+  kind: JobKind<Input, Results>,
   {
     scope,
     wizard,

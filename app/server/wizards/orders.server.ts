@@ -13,6 +13,7 @@ import {
   retryJob,
   type JobKind,
   type JobView,
+  type StepResults,
 } from "../jobs/runner.server";
 
 /**
@@ -77,8 +78,8 @@ export type OrderActivity<Input> = (input: Input) => Pick<ActivityEntry, "action
  * job, with the activity log's entry written in the same transaction. `current` is the draft's order as it is
  * now (its digest and the job's input), computed by the wizard.
  */
-export function placeOnce<Input extends Record<string, unknown>>(
-  kind: JobKind<Input>,
+export function placeOnce<Input extends Record<string, unknown>, Results extends StepResults>(
+  kind: JobKind<Input, Results>,
   {
     scope,
     draftId,
@@ -134,8 +135,12 @@ export type Submission = { jobId: string } | { redirectTo: string } | { refused:
  * second post of a placed order finds its job before anything is priced again; otherwise the order is priced
  * as it stands and placed only if that is what the confirmation was for.
  */
-export async function submitOrder<Input extends { digest: string } & Record<string, unknown>, Step extends string>(
-  kind: JobKind<Input>,
+export async function submitOrder<
+  Input extends { digest: string } & Record<string, unknown>,
+  Results extends StepResults,
+  Step extends string,
+>(
+  kind: JobKind<Input, Results>,
   order: {
     scope: Scope;
     activity: OrderActivity<Input>;

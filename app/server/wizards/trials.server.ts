@@ -15,7 +15,7 @@ import {
 } from "~/domain/trial-wizard";
 import { assertMay, readMemberForm, requireMember, type Scope } from "../access.server";
 import { isDistributor } from "~/domain/customers";
-import { findJobByKey, findOwnedJob } from "../jobs/runner.server";
+import { findJobByKey, findOwnedJob, type AnyJobKind } from "../jobs/runner.server";
 import { TRIAL_JOBS, TRIAL_STAGES, type CloudTrialInput, type OnPremiseTrialInput } from "../jobs/trial.server";
 import { hasPendingTrial, mayStartTrial, quoteTrialHardware } from "../trials.server";
 import { defineWizard, wizardLayout, type LoadedDraft } from "./kit.server";
@@ -125,7 +125,8 @@ export async function buildTrial(member: Scope, hubTypeParam: string | undefined
   const draft = wizard.load(member, "order");
   // Hardware is bought with the organization's card: only a role that may buy orders it.
   if (draft.data.tokens + draft.data.sensors > 0) assertMay(member, "purchase");
-  const kind = TRIAL_JOBS[hubType];
+  // Either kind of trial: the confirmation's input was made for the URL's kind by currentTrial.
+  const kind: AnyJobKind = TRIAL_JOBS[hubType];
   const current = await currentTrial(member, hubType, draft);
   const isNew = current && draft.id && postedKey === orderKey(kind, draft.id, current.digest);
   // A distributor may run trials side by side; a regular customer's one trial may already be on its way. The

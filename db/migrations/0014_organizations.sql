@@ -94,6 +94,30 @@ DROP TABLE `hub_installations`;--> statement-breakpoint
 ALTER TABLE `__new_hub_installations` RENAME TO `hub_installations`;--> statement-breakpoint
 CREATE INDEX `hub_installations_owner_last_seen_idx` ON `hub_installations` (`owner_id`,`last_seen`,`id`);--> statement-breakpoint
 CREATE INDEX `hub_installations_owner_type_last_seen_idx` ON `hub_installations` (`owner_id`,`type`,`last_seen`,`id`);--> statement-breakpoint
+CREATE TABLE `__new_invoices` (
+	`id` text PRIMARY KEY NOT NULL,
+	`owner_id` text NOT NULL,
+	`customer_id` text NOT NULL,
+	`subscription_id` text,
+	`number` text NOT NULL,
+	`date` integer NOT NULL,
+	`purpose` text NOT NULL,
+	`status` text NOT NULL,
+	`total` integer NOT NULL,
+	`amount_paid` integer NOT NULL,
+	`amount_due` integer NOT NULL,
+	`paid_at` integer,
+	`next_retry_at` integer,
+	`resource_version` integer NOT NULL,
+	`updated_at` integer DEFAULT (unixepoch('subsec') * 1000) NOT NULL,
+	FOREIGN KEY (`owner_id`) REFERENCES `organizations`(`id`) ON UPDATE no action ON DELETE cascade
+);
+--> statement-breakpoint
+INSERT INTO `__new_invoices`("id", "owner_id", "customer_id", "subscription_id", "number", "date", "purpose", "status", "total", "amount_paid", "amount_due", "paid_at", "next_retry_at", "resource_version", "updated_at") SELECT "id", "owner_id", "customer_id", "subscription_id", "number", "date", "purpose", "status", "total", "amount_paid", "amount_due", "paid_at", "next_retry_at", "resource_version", "updated_at" FROM `invoices`;--> statement-breakpoint
+DROP TABLE `invoices`;--> statement-breakpoint
+ALTER TABLE `__new_invoices` RENAME TO `invoices`;--> statement-breakpoint
+CREATE INDEX `invoices_owner_date_idx` ON `invoices` (`owner_id`,`date`,`id`);--> statement-breakpoint
+CREATE INDEX `invoices_subscription_status_idx` ON `invoices` (`subscription_id`,`status`);--> statement-breakpoint
 CREATE TABLE `__new_jobs` (
 	`id` text PRIMARY KEY NOT NULL,
 	`kind` text NOT NULL,
@@ -149,11 +173,12 @@ CREATE TABLE `__new_licenses` (
 	`is_used` integer DEFAULT false NOT NULL,
 	`hub_job_id` text,
 	`subscription_id` text,
+	`terms_version` integer DEFAULT 0 NOT NULL,
 	`created_at` integer DEFAULT (unixepoch('subsec') * 1000) NOT NULL,
 	FOREIGN KEY (`owner_id`) REFERENCES `organizations`(`id`) ON UPDATE no action ON DELETE cascade
 );
 --> statement-breakpoint
-INSERT INTO `__new_licenses`("id", "owner_id", "external_license_id", "name", "nodes", "plan_type", "type", "has_cloud_support", "valid_from", "valid_to", "license_code", "is_used", "hub_job_id", "subscription_id", "created_at") SELECT "id", "owner_id", "external_license_id", "name", "nodes", "plan_type", "type", "has_cloud_support", "valid_from", "valid_to", "license_code", "is_used", "hub_job_id", "subscription_id", "created_at" FROM `licenses`;--> statement-breakpoint
+INSERT INTO `__new_licenses`("id", "owner_id", "external_license_id", "name", "nodes", "plan_type", "type", "has_cloud_support", "valid_from", "valid_to", "license_code", "is_used", "hub_job_id", "subscription_id", "terms_version", "created_at") SELECT "id", "owner_id", "external_license_id", "name", "nodes", "plan_type", "type", "has_cloud_support", "valid_from", "valid_to", "license_code", "is_used", "hub_job_id", "subscription_id", "terms_version", "created_at" FROM `licenses`;--> statement-breakpoint
 DROP TABLE `licenses`;--> statement-breakpoint
 ALTER TABLE `__new_licenses` RENAME TO `licenses`;--> statement-breakpoint
 CREATE UNIQUE INDEX `licenses_external_license_id_unique` ON `licenses` (`external_license_id`);--> statement-breakpoint
@@ -179,6 +204,29 @@ CREATE TRIGGER `license_counts_after_owner_change` AFTER UPDATE OF `owner_id` ON
 		ON CONFLICT (`owner_id`) DO UPDATE SET `total` = `total` + 1;
 END;
 --> statement-breakpoint
+CREATE TABLE `__new_subscriptions` (
+	`id` text PRIMARY KEY NOT NULL,
+	`owner_id` text NOT NULL,
+	`customer_id` text NOT NULL,
+	`plan_id` text NOT NULL,
+	`plan_quantity` integer NOT NULL,
+	`status` text NOT NULL,
+	`addons` text NOT NULL,
+	`current_term_start` integer,
+	`current_term_end` integer,
+	`next_billing_at` integer,
+	`cancelled_at` integer,
+	`total_dues` integer DEFAULT 0 NOT NULL,
+	`due_since` integer,
+	`resource_version` integer NOT NULL,
+	`updated_at` integer DEFAULT (unixepoch('subsec') * 1000) NOT NULL,
+	FOREIGN KEY (`owner_id`) REFERENCES `organizations`(`id`) ON UPDATE no action ON DELETE cascade
+);
+--> statement-breakpoint
+INSERT INTO `__new_subscriptions`("id", "owner_id", "customer_id", "plan_id", "plan_quantity", "status", "addons", "current_term_start", "current_term_end", "next_billing_at", "cancelled_at", "total_dues", "due_since", "resource_version", "updated_at") SELECT "id", "owner_id", "customer_id", "plan_id", "plan_quantity", "status", "addons", "current_term_start", "current_term_end", "next_billing_at", "cancelled_at", "total_dues", "due_since", "resource_version", "updated_at" FROM `subscriptions`;--> statement-breakpoint
+DROP TABLE `subscriptions`;--> statement-breakpoint
+ALTER TABLE `__new_subscriptions` RENAME TO `subscriptions`;--> statement-breakpoint
+CREATE INDEX `subscriptions_owner_status_idx` ON `subscriptions` (`owner_id`,`status`);--> statement-breakpoint
 CREATE TABLE `__new_trials` (
 	`id` text PRIMARY KEY NOT NULL,
 	`owner_id` text NOT NULL,
@@ -194,6 +242,7 @@ CREATE TABLE `__new_trials` (
 	`duration` integer NOT NULL,
 	`user_name` text,
 	`address` text,
+	`hardware_invoice_id` text,
 	`created_at` integer DEFAULT (unixepoch('subsec') * 1000) NOT NULL,
 	FOREIGN KEY (`owner_id`) REFERENCES `organizations`(`id`) ON UPDATE no action ON DELETE cascade,
 	FOREIGN KEY (`user_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE set null,
@@ -201,10 +250,11 @@ CREATE TABLE `__new_trials` (
 );
 --> statement-breakpoint
 -- A trial was its user's: it becomes their organization's, started by them.
-INSERT INTO `__new_trials`("id", "owner_id", "user_id", "hub_type", "hub_id", "hub_url", "license_id", "nodes", "employees", "tokens", "sensors", "duration", "user_name", "address", "created_at") SELECT "id", "user_id", "user_id", "hub_type", "hub_id", "hub_url", "license_id", "nodes", "employees", "tokens", "sensors", "duration", "user_name", "address", "created_at" FROM `trials`;--> statement-breakpoint
+INSERT INTO `__new_trials`("id", "owner_id", "user_id", "hub_type", "hub_id", "hub_url", "license_id", "nodes", "employees", "tokens", "sensors", "duration", "user_name", "address", "hardware_invoice_id", "created_at") SELECT "id", "user_id", "user_id", "hub_type", "hub_id", "hub_url", "license_id", "nodes", "employees", "tokens", "sensors", "duration", "user_name", "address", "hardware_invoice_id", "created_at" FROM `trials`;--> statement-breakpoint
 DROP TABLE `trials`;--> statement-breakpoint
 ALTER TABLE `__new_trials` RENAME TO `trials`;--> statement-breakpoint
 CREATE INDEX `trials_owner_idx` ON `trials` (`owner_id`);--> statement-breakpoint
+CREATE INDEX `trials_hardware_invoice_idx` ON `trials` (`hardware_invoice_id`);--> statement-breakpoint
 CREATE TABLE `__new_one_time_tokens` (
 	`id` text PRIMARY KEY NOT NULL,
 	`purpose` text NOT NULL,

@@ -41,11 +41,15 @@ ALTER TABLE "drafts" DROP CONSTRAINT "drafts_owner_id_users_id_fk";
 --> statement-breakpoint
 ALTER TABLE "hub_installations" DROP CONSTRAINT "hub_installations_owner_id_users_id_fk";
 --> statement-breakpoint
+ALTER TABLE "invoices" DROP CONSTRAINT "invoices_owner_id_users_id_fk";
+--> statement-breakpoint
 ALTER TABLE "jobs" DROP CONSTRAINT "jobs_owner_id_users_id_fk";
 --> statement-breakpoint
 ALTER TABLE "license_counts" DROP CONSTRAINT "license_counts_owner_id_users_id_fk";
 --> statement-breakpoint
 ALTER TABLE "licenses" DROP CONSTRAINT "licenses_owner_id_users_id_fk";
+--> statement-breakpoint
+ALTER TABLE "subscriptions" DROP CONSTRAINT "subscriptions_owner_id_users_id_fk";
 --> statement-breakpoint
 ALTER TABLE "trials" DROP CONSTRAINT "trials_user_id_users_id_fk";
 --> statement-breakpoint
@@ -101,11 +105,13 @@ CREATE INDEX "memberships_user_idx" ON "memberships" USING btree ("user_id");-->
 ALTER TABLE "drafts" ADD CONSTRAINT "drafts_owner_id_organizations_id_fk" FOREIGN KEY ("owner_id") REFERENCES "public"."organizations"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "drafts" ADD CONSTRAINT "drafts_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "hub_installations" ADD CONSTRAINT "hub_installations_owner_id_organizations_id_fk" FOREIGN KEY ("owner_id") REFERENCES "public"."organizations"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "invoices" ADD CONSTRAINT "invoices_owner_id_organizations_id_fk" FOREIGN KEY ("owner_id") REFERENCES "public"."organizations"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "jobs" ADD CONSTRAINT "jobs_owner_id_organizations_id_fk" FOREIGN KEY ("owner_id") REFERENCES "public"."organizations"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "license_counts" ADD CONSTRAINT "license_counts_owner_id_organizations_id_fk" FOREIGN KEY ("owner_id") REFERENCES "public"."organizations"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "licenses" ADD CONSTRAINT "licenses_owner_id_organizations_id_fk" FOREIGN KEY ("owner_id") REFERENCES "public"."organizations"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "one_time_tokens" ADD CONSTRAINT "one_time_tokens_invitation_id_invitations_id_fk" FOREIGN KEY ("invitation_id") REFERENCES "public"."invitations"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "sessions" ADD CONSTRAINT "sessions_organization_id_organizations_id_fk" FOREIGN KEY ("organization_id") REFERENCES "public"."organizations"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "subscriptions" ADD CONSTRAINT "subscriptions_owner_id_organizations_id_fk" FOREIGN KEY ("owner_id") REFERENCES "public"."organizations"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "trials" ADD CONSTRAINT "trials_owner_id_organizations_id_fk" FOREIGN KEY ("owner_id") REFERENCES "public"."organizations"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "trials" ADD CONSTRAINT "trials_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 CREATE UNIQUE INDEX "drafts_owner_user_wizard_idx" ON "drafts" USING btree ("owner_id","user_id","wizard");--> statement-breakpoint
