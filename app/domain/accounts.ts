@@ -53,3 +53,35 @@ export const invitationSchema = z.object({ email, role });
 
 /** A member's new role. */
 export const roleChangeSchema = z.object({ role });
+
+/** The fields a posted form sent, as text (files and repeated fields are not part of these forms). */
+export const formFields = (form: FormData): Record<string, string> =>
+  Object.fromEntries(
+    [...form.entries()].flatMap(([name, value]) => (typeof value === "string" ? [[name, value]] : [])),
+  );
+
+/**
+ * A posted form checked with its schema: the data, or the first message of each field with what was typed (never
+ * the passwords) and the password requirements still unmet, so the page shows every message and loses nothing.
+ */
+export type ParsedAccountForm<Data> =
+  | { ok: true; data: Data }
+  | { ok: false; errors: Record<string, string>; typed: Record<string, string>; unmet: string[] | null };
+
+export function parseAccountForm<Schema extends z.ZodTypeAny>(
+  schema: Schema,
+  form: FormData,
+): ParsedAccountForm<z.infer<Schema>> {
+  const fields = formFields(form);
+  const parsed = schema.safeParse(fields);
+  if (parsed.success) return { ok: true, data: parsed.data as z.infer<Schema> };
+  const errors: Record<string, string> = {};
+  for (const issue of parsed.error.issues) {
+    const field = String(issue.path[0] ?? "");
+    errors[field] ??= issue.message;
+  }
+  const { new_password = "", confirm_password: _confirm, csrf: _csrf, ...typed } = fields;
+  void _confirm;
+  void _csrf;
+  return { ok: false, errors, typed, unmet: "new_password" in fields ? unmetPasswordRequirements(new_password) : null };
+}
