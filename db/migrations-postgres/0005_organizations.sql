@@ -86,13 +86,14 @@ INSERT INTO "activity" ("organization_id", "actor_user_id", "actor_name", "actio
 	SELECT "id", NULL, 'GateKeeper', 'organization.created',
 		'The account of ' || trim("first_name" || ' ' || "last_name") || ' became this organization, with them as its Owner.'
 	FROM "users";--> statement-breakpoint
--- The activity log is never changed once written.
+-- The activity log is never changed once written; only the link to a member whose account was deleted goes
+-- (ON DELETE SET NULL: the entry keeps their name).
 CREATE FUNCTION "activity_never_changes"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
 	RAISE EXCEPTION 'The activity log is never changed.';
 END;
 $$;--> statement-breakpoint
-CREATE TRIGGER "activity_never_changes" BEFORE UPDATE ON "activity"
+CREATE TRIGGER "activity_never_changes" BEFORE UPDATE OF "id", "organization_id", "actor_name", "action", "summary", "created_at" ON "activity"
 	FOR EACH ROW EXECUTE FUNCTION "activity_never_changes"();--> statement-breakpoint
 ALTER TABLE "activity" ADD CONSTRAINT "activity_organization_id_organizations_id_fk" FOREIGN KEY ("organization_id") REFERENCES "public"."organizations"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "activity" ADD CONSTRAINT "activity_actor_user_id_users_id_fk" FOREIGN KEY ("actor_user_id") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint

@@ -293,7 +293,8 @@ INSERT INTO `activity` (`organization_id`, `actor_user_id`, `actor_name`, `actio
 		'The account of ' || trim(`first_name` || ' ' || `last_name`) || ' became this organization, with them as its Owner.',
 		CAST(unixepoch('subsec') * 1000 AS integer)
 	FROM `users`;--> statement-breakpoint
--- The activity log is never changed once written.
-CREATE TRIGGER `activity_never_changes` BEFORE UPDATE ON `activity` BEGIN
+-- The activity log is never changed once written; only the link to a member whose account was deleted goes
+-- (ON DELETE SET NULL: the entry keeps their name).
+CREATE TRIGGER `activity_never_changes` BEFORE UPDATE OF `id`, `organization_id`, `actor_name`, `action`, `summary`, `created_at` ON `activity` BEGIN
 	SELECT RAISE(ABORT, 'The activity log is never changed.');
 END;

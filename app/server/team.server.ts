@@ -1,0 +1,90 @@
+import { json } from "@remix-run/node";
+import { invitationSchema, roleChangeSchema } from "~/domain/accounts";
+import { ROLE_NAMES } from "~/domain/roles";
+import { assertMay, mayDo, readMemberForm, requireMember } from "./access.server";
+import { memberActor } from "./activity.server";
+import { inviteMember, pendingInvitations, resendInvitation, revokeInvitation } from "./invitations.server";
+import { changeRole, memberPage, MembershipRefused, removeMember } from "./organizations.server";
+import { redirectWithToast } from "./session.server";
+import { waitMessage } from "./throttle.server";
+
+/**
+ * /account/team: every member sees who is in the organization; an Owner invites, re-sends and revokes invitations,
+ * changes roles and removes members. Each post is checked on the server against the role table.
+ */
+const TEAM = "/account/team";
+
+export async function teamPage(request: Request, page: number, pageSize: number) {
+  const member = await requireMember(request);
+  const mayManage = mayDo(member, "members.manage");
+  const { total, members } = await memberPage(member.organization.id, page, pageSize);
+  return {
+    member,
+    mayManage,
+    total,
+    members,
+    invitations: mayManage ? await pendingInvitations(member.organization.id) : [],
+  };
+}
+
+const refused = (message: string, values: Record<string, string> = {}) =>
+  json({ formError: message, values }, { status: 422 });
+
+export async function teamAction(request: Request) {
+  const { member, formData, intent } = await readMemberForm(request);
+  // Every member may leave; everything else here is an Owner's (403 with the reason otherwise).
+  if (intent !== "leave") assertMay(member, "members.manage");
+  const actor = memberActor(member.user);
+  const organizationId = member.organization.id;
+  const userId = String(formData.get("userId") ?? "");
+  const invitationId = String(formData.get("invitationId") ?? "");
+  try {
+    switch (intent) {
+      case "invite": {
+        const parsed = invitationSchema.safeParse({ email: formData.get("email"), role: formData.get("role") });
+        const values = { email: String(formData.get("email") ?? ""), role: String(formData.get("role") ?? "") };
+        if (!parsed.success) {
+          const fieldErrors = Object.fromEntries(parsed.error.issues.map((issue) => [issue.path[0], issue.message]));
+          return json({ fieldErrors, values }, { status: 422 });
+        }
+        const wait = await inviteMember(request, organizationId, parsed.data, actor);
+        if (wait > 0) return refused(waitMessage("invitations", wait), values);
+        return redirectWithToast(request, TEAM, {
+          kind: "success",
+          message: `We sent an invitation to ${parsed.data.email} as ${ROLE_NAMES[parsed.data.role]}.`,
+        });
+      }
+      case "resend": {
+        const wait = await resendInvitation(request, organizationId, invitationId, actor);
+        if (wait > 0) return refused(waitMessage("invitations", wait));
+        return redirectWithToast(request, TEAM, { kind: "success", message: "The invitation was sent again." });
+      }
+      case "revoke":
+        await revokeInvitation(organizationId, invitationId, actor);
+        return redirectWithToast(request, TEAM, { kind: "success", message: "The invitation was revoked." });
+      case "role": {
+        const parsed = roleChangeSchema.safeParse({ role: formData.get("role") });
+        if (!parsed.success) return refused(parsed.error.issues[0].message);
+        await changeRole(organizationId, userId, parsed.data.role, actor);
+        return redirectWithToast(request, TEAM, { kind: "success", message: "The role was changed." });
+      }
+      case "remove":
+        await removeMember(organizationId, userId, actor);
+        return redirectWithToast(request, TEAM, {
+          kind: "success",
+          message: "The member was removed, and signed out of this organization.",
+        });
+      case "leave":
+        await removeMember(organizationId, member.user.id, actor);
+        return redirectWithToast(request, "/login", {
+          kind: "success",
+          message: `You left ${member.organization.name}.`,
+        });
+      default:
+        throw json({ message: "This form is not known on the team page." }, { status: 400 });
+    }
+  } catch (error) {
+    if (error instanceof MembershipRefused) return refused(error.message);
+    throw error;
+  }
+}
