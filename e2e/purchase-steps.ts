@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { expect, withDatabase } from "./fixtures";
+import { billingCustomerOf, expect, withDatabase } from "./fixtures";
 
 /** The user's subscriptions at the embedded billing engine, counted in the portal's database. */
 export const subscriptionsOf = (file: string, email: string) =>
@@ -8,9 +8,7 @@ export const subscriptionsOf = (file: string, email: string) =>
     (db) =>
       (
         db
-          .prepare(
-            "select count(*) as n from billing_subscriptions s join users u on u.billing_customer_id = s.customer_id where u.email = ?",
-          )
+          .prepare(`select count(*) as n from billing_subscriptions s where s.customer_id = ${billingCustomerOf("?")}`)
           .get(email) as { n: number }
       ).n,
   );
@@ -24,7 +22,7 @@ export const licensesNamed = (file: string, name: string) =>
 /** The account has no card and no billing address on file (another test of this worker's portal may have added them). */
 export const clearPaymentDetails = (file: string, email: string) =>
   withDatabase(file, (db) => {
-    const customer = "(select billing_customer_id from users where email = @email)";
+    const customer = billingCustomerOf("@email");
     db.prepare(
       `update billing_customers set primary_payment_source_id = null, billing_address = null where id = ${customer}`,
     ).run({ email });
