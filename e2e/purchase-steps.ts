@@ -57,3 +57,37 @@ export async function confirmationForm(page: Page) {
     intent: "purchase",
   };
 }
+
+/** The distributor has no card yet: add the Visa test card through the payment step's drawer. */
+export async function addCardInWizard(page: Page) {
+  await page.getByRole("link", { name: "Add Card" }).click();
+  const drawer = page.getByRole("dialog", { name: "Create new payment method" });
+  await drawer.getByLabel("Card number").fill("4242 4242 4242 4242");
+  await drawer.getByLabel("Expiry").fill("12 / 30");
+  await drawer.getByLabel("Security code").fill("123");
+  await drawer.getByLabel("First name").fill("Ravi");
+  await drawer.getByLabel("Last name").fill("Patel");
+  await drawer.getByLabel("Address line 1").fill("1 Reseller Way");
+  await drawer.getByLabel("City").fill("London");
+  await drawer.getByLabel("State").fill("London");
+  await drawer.getByLabel("Zip").fill("EC1A 1BB");
+  await drawer.getByRole("combobox", { name: /^Country/ }).selectOption("GB");
+  await drawer.getByRole("button", { name: "Save Card" }).click();
+  await expect(page.getByText("Successfully added new payment method.")).toBeVisible();
+}
+
+/** ... and a billing address, through the Billing Address panel's drawer (name, email and phone come prefilled). */
+export async function addBillingAddressInWizard(page: Page) {
+  await page.getByRole("link", { name: "Update Billing Profile" }).click();
+  const drawer = page.getByRole("dialog", { name: "Update Billing Profile" });
+  await drawer.getByLabel("Address line 1").fill("1 Reseller Way");
+  await drawer.getByLabel("City").fill("London");
+  await drawer.getByLabel("State").fill("London");
+  await drawer.getByLabel("Zip").fill("EC1A 1BB");
+  await drawer
+    .getByRole("combobox", { name: /^Country/ })
+    .last()
+    .selectOption("GB");
+  await drawer.getByRole("button", { name: "Save Billing Profile" }).click();
+  await expect(page.getByText("Successfully updated billing profile.")).toBeVisible();
+}

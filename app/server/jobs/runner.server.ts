@@ -238,11 +238,12 @@ export function findOwnedJob(ownerId: string, jobId: string, kind?: string): Job
 }
 
 /** Jobs an administrator should look at: those waiting on an unknown outcome, and failed ones, newest first. */
-export function listJobsNeedingAttention(limit = 100): JobView[] {
+export function listJobsNeedingAttention(limit = 100, ownerId?: string): JobView[] {
+  const stopped = inArray(jobs.status, ["needs_attention", "failed"]);
   return db
     .select()
     .from(jobs)
-    .where(inArray(jobs.status, ["needs_attention", "failed"]))
+    .where(ownerId ? and(eq(jobs.ownerId, ownerId), stopped) : stopped)
     .orderBy(sql`${jobs.updatedAt} desc`)
     .limit(limit)
     .all()
