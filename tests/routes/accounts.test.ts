@@ -152,6 +152,32 @@ describe("sign-up", { timeout: 60_000 }, () => {
     expect(body.unmet).toEqual(["length", "digit", "uppercase", "symbol"]);
   });
 
+  it("a guessed or altered link opens nothing", async () => {
+    const email = "guess@newman.example";
+    await post(signUpAction, "/signup", signUpForm(email));
+    const token = linkToken((await lastMailTo(email))!.text, "/verify-email");
+    // 256 random bits, as base64url.
+    expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const altered = `${token.slice(0, -1)}${token.endsWith("A") ? "B" : "A"}`;
+    for (const guess of [altered, "A".repeat(43), ""]) {
+      const opened = await (
+        await respond(async () =>
+          verifyLoader({ request: getRequest(`/verify-email/${guess}`), params: { token: guess }, context: {} }),
+        )
+      ).json();
+      expect(opened.email).toBeNull();
+      expect((await post(verifyAction, `/verify-email/${guess}`, {}, { params: { token: guess } })).status).toBe(410);
+      const reset = await post(
+        resetAction,
+        `/reset-password/${guess}`,
+        { new_password: PASSWORD, confirm_password: PASSWORD },
+        { params: { token: guess } },
+      );
+      expect(reset.status).toBe(410);
+    }
+    expect(memberByEmail(email).user.emailVerifiedAt).toBeNull();
+  });
+
   it("refuses a verification link past its 24 hours", async () => {
     const email = "late@newman.example";
     await post(signUpAction, "/signup", signUpForm(email));
