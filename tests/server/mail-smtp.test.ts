@@ -64,6 +64,8 @@ const { issueSignInLink } = await import("~/server/sign-in-links.server");
 const { memberByEmail } = await import("../support/members");
 const { findOwnedJob } = await import("~/server/jobs/runner.server");
 const { action: linkAction } = await import("~/routes/login_.link_.$token");
+const { action: forgotAction } = await import("~/routes/forgot-password");
+const { action: resetAction } = await import("~/routes/reset-password.$token");
 const { runJobs } = await import("../support/jobs");
 const { formRequest, respond } = await import("../support/requests");
 
@@ -127,5 +129,34 @@ describe("mail through SMTP", { timeout: 60_000 }, () => {
     expect(job?.attempts).toBe(2);
     const ids = await Promise.all(deliveries.map(async ({ raw }) => (await simpleParser(raw)).messageId));
     expect(ids).toEqual([messageId, messageId]);
+  });
+
+  it("carries a password reset link that works: the new password is set from the parsed message's link", async () => {
+    deliveries.length = 0;
+    const asked = await respond(async () =>
+      forgotAction({
+        request: await formRequest("/forgot-password", { email: "technical@example.com" }),
+        params: {},
+        context: { clientAddress: "192.0.2.200" },
+      }),
+    );
+    expect(asked.status).toBe(200);
+    await runJobs();
+    expect(deliveries.map((delivery) => delivery.to)).toEqual([["technical@example.com"]]);
+    const mail = await simpleParser(deliveries[0].raw);
+    expect(mail.subject).toBe("Set a new password for the GateKeeper Portal");
+    const [href] = [...String(mail.html).matchAll(/href="([^"]+)"/g)].map(([, link]) => link);
+    expect(mail.text).toContain(href);
+    expect(href).toMatch(/^http:\/\/portal\.test\/reset-password\/[A-Za-z0-9_-]{43}$/);
+    const token = new URL(href).pathname.split("/").at(-1) ?? "";
+    const password = "Through-smtp-22";
+    const reset = await respond(async () =>
+      resetAction({
+        request: await formRequest(`/reset-password/${token}`, { new_password: password, confirm_password: password }),
+        params: { token },
+        context: {},
+      }),
+    );
+    expect(reset.headers.get("Location")).toBe("/login");
   });
 });
