@@ -3,6 +3,7 @@ import { and, eq, isNotNull } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { licenseEndOf } from "~/domain/renewals";
 import { loader as invoicesLoader } from "~/routes/_portal.account_.invoices";
+import { loader as invoicePdfLoader } from "~/routes/_portal.account_.invoices.$invoiceId.pdf";
 import { loader as licensesLoader } from "~/routes/_portal.licenses";
 import { getBilling } from "~/server/billing/index.server";
 import { db } from "~/server/db.server";
@@ -73,6 +74,29 @@ describe("the demo data", () => {
     }
     expect(listed.map((invoice) => invoice.id)).toEqual(atEngine.map((invoice) => invoice.id));
     expect(new Set(listed.map((invoice) => invoice.status))).toEqual(new Set(["Paid"]));
+  });
+
+  it("gives each of them as a PDF to its account only: another account's invoice is 404", async () => {
+    const [invoice] = await getBilling().listInvoices(customer().billingCustomerId!);
+    const pdf = (email: string) =>
+      demoCookie(email).then((cookie) =>
+        respond(async () =>
+          invoicePdfLoader({
+            request: getRequest(`/account/invoices/${invoice.id}/pdf`, cookie),
+            params: { invoiceId: invoice.id },
+            context: {},
+          }),
+        ),
+      );
+    const own = await pdf("customer@example.com");
+    expect(own.status).toBe(200);
+    expect(own.headers.get("Content-Type")).toBe("application/pdf");
+    expect(
+      Buffer.from(await own.arrayBuffer())
+        .subarray(0, 5)
+        .toString(),
+    ).toBe("%PDF-");
+    expect((await pdf("distributor@example.com")).status).toBe(404);
   });
 
   it("keeps the session of the cloud Hub's administrator, sealed, so that a renewed license can be uploaded to it", () => {
