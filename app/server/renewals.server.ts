@@ -14,7 +14,7 @@ import { idempotencyKeyOf } from "./billing-drawers.server";
 import { portalNow } from "./clock.server";
 import { db } from "./db.server";
 import { saveSubscriptionCopy, subscriptionCopy } from "./events/copies.server";
-import { licenseFollowsSubscription } from "./events/licenses.server";
+import { licenseFollowsSubscription, subscriptionWithLicense } from "./events/licenses.server";
 import { readUserForm } from "./forms.server";
 import { payableInvoiceIdOf } from "./invoices.server";
 import { redirectWithToast } from "./session.server";
@@ -109,14 +109,9 @@ const notFound = () => json({ message: "There is no such recurring license." }, 
 
 /** The account's subscription with its license: another account's, or one without a license, is a 404. */
 async function ownRecurring(account: BillingAccount, subscriptionId: string) {
-  const copy = await subscriptionCopy(account, subscriptionId);
-  const license = await db
-    .select()
-    .from(licenses)
-    .where(and(eq(licenses.ownerId, account.ownerId), eq(licenses.subscriptionId, subscriptionId)))
-    .get();
-  if (!copy || !license) throw notFound();
-  return { copy, license };
+  const found = await subscriptionWithLicense(account, subscriptionId);
+  if (!found) throw notFound();
+  return found;
 }
 
 /**

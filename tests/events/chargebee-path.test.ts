@@ -4,20 +4,13 @@ import { and, count, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { LICENSE_GRACE_DAYS } from "~/domain/renewals";
 import { action as webhookAction } from "~/routes/webhooks.chargebee";
-import { createChargebeeBilling } from "~/server/billing/chargebee/adapter.server";
 import type * as BillingModule from "~/server/billing/index.server";
 import type { BillingProvider } from "~/server/billing/port.server";
 import { db } from "~/server/db.server";
 import { subscriptionCopy } from "~/server/events/copies.server";
 import { verifyLicenseFile } from "~/server/license-files.server";
 import { billingClock, invoices, providerEvents } from "~db/schema";
-import {
-  FAKE_API_KEY,
-  FAKE_GATEWAY_ACCOUNT_ID,
-  FAKE_SITE,
-  startChargebeeFake,
-  type ChargebeeFake,
-} from "../fakes/chargebee";
+import { chargebeeBillingOf, startChargebeeFake, type ChargebeeFake } from "../fakes/chargebee";
 import { addCard, buyLicense, licenseNow, newCustomer } from "../support/accounts";
 import { runJobs } from "../support/jobs";
 
@@ -43,12 +36,7 @@ let portal: Server;
 beforeAll(async () => {
   db.delete(billingClock).run();
   fake = await startChargebeeFake({ store: db, now: () => new Date() });
-  billing = createChargebeeBilling({
-    site: FAKE_SITE,
-    apiKey: FAKE_API_KEY,
-    gatewayAccountId: FAKE_GATEWAY_ACCOUNT_ID,
-    endpoint: { protocol: "http", hostSuffix: "", port: fake.port },
-  });
+  billing = chargebeeBillingOf(fake);
   // The portal's webhook route, served over HTTP as the built server serves it.
   portal = createServer((incoming, outgoing) => {
     let body = "";

@@ -221,27 +221,15 @@ function seedInvoice(
     nextRetryAt: null,
     resourceVersion: term.start.getTime(),
   };
+  // The engine's row is the invoice with how it was paid; its number is its id.
+  const { number: _number, ...columns } = invoice;
   store
     .insert(billingInvoices)
     .values({
-      id,
-      customerId: invoice.customerId,
-      subscriptionId: spec.id,
-      purpose,
-      status: "paid",
-      lineItems,
-      discounts: [],
-      subTotal: total,
-      total,
-      creditsApplied: 0,
-      amountPaid: total,
-      amountDue: 0,
+      ...columns,
       paymentSourceId: DEMO_BILLING.paymentSourceId,
       billingAddress: BILLING_ADDRESS,
-      date: term.start,
-      paidAt: term.start,
       paymentAttempts: 1,
-      resourceVersion: invoice.resourceVersion,
     })
     .run();
   return invoice;
