@@ -44,7 +44,15 @@ const CUSTOMER_PAGES = [
 ];
 const ADMIN_PAGES = ["/admin/customers"];
 /** The pages whose render time must not grow with the account's data. */
-const GROWTH_PAGES = ["/home", "/licenses", "/hubs", "/hubs?type=cloud", "/account/team", "/account/activity"];
+const GROWTH_PAGES = [
+  "/home",
+  "/licenses",
+  "/hubs",
+  "/hubs?type=cloud",
+  "/account/invoices",
+  "/account/team",
+  "/account/activity",
+];
 
 const stops = [];
 async function stopAll() {

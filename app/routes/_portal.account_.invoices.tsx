@@ -10,7 +10,6 @@ import { invoicePage } from "~/server/invoices.server";
 import { renewalNoticeViews } from "~/server/renewals.server";
 import { Badge } from "~/ui/badge";
 import { Group, Stack } from "~/ui/layout";
-import { Link } from "~/ui/link";
 import { documentTitle, PageErrorBoundary } from "~/ui/page";
 import { PageLinks } from "~/ui/page-links";
 import { ANCHOR_CLASS, GROUP_CLASS, groupStyle } from "~/ui/plain-parts";
@@ -117,14 +116,9 @@ export default function Invoices() {
                           PDF
                         </a>
                         {invoice.payUrl ? (
-                          <Link
-                            className={ANCHOR_CLASS}
-                            data-underline="hover"
-                            to={invoice.payUrl}
-                            aria-label={`Pay now invoice ${invoice.number}`}
-                          >
+                          <Anchor to={invoice.payUrl} aria-label={`Pay now invoice ${invoice.number}`}>
                             Pay now
-                          </Link>
+                          </Anchor>
                         ) : null}
                       </div>,
                     ]}

@@ -17,31 +17,28 @@ export const action = ({ request, params }: ActionFunctionArgs) =>
 export default function AutoRenew() {
   const { change, key } = useLoaderData<typeof loader>();
   const license = `License ${change.externalLicenseId} (${change.licenseName})`;
-  return change.turn === "off" ? (
+  const { turn } = change;
+  return (
     <ConfirmDialog
-      title="Turn off auto-renew?"
-      confirmLabel="Turn off auto-renew"
-      busyLabel="Turning off auto-renew"
-      cancelLabel="Keep auto-renew"
+      title={`Turn ${turn} auto-renew?`}
+      confirmLabel={`Turn ${turn} auto-renew`}
+      busyLabel={`Turning ${turn} auto-renew`}
+      cancelLabel={turn === "off" ? "Keep auto-renew" : "Keep it off"}
       cancelTo="/licenses"
-      intent="off"
+      intent={turn}
       fields={{ idempotency_key: key }}
     >
-      {license} will not renew. Its last day is {formatDate(change.lastDay)}: it stays valid until then, and nothing
-      more is charged.
-    </ConfirmDialog>
-  ) : (
-    <ConfirmDialog
-      title="Turn on auto-renew?"
-      confirmLabel="Turn on auto-renew"
-      busyLabel="Turning on auto-renew"
-      cancelLabel="Keep it off"
-      cancelTo="/licenses"
-      intent="on"
-      fields={{ idempotency_key: key }}
-    >
-      {license} renews on {formatDate(change.renewsOn)} and is charged then, to your card on file. Nothing is charged
-      now.
+      {change.turn === "off" ? (
+        <>
+          {license} will not renew. Its last day is {formatDate(change.lastDay)}: it stays valid until then, and nothing
+          more is charged.
+        </>
+      ) : (
+        <>
+          {license} renews on {formatDate(change.renewsOn)} and is charged then, to your card on file. Nothing is
+          charged now.
+        </>
+      )}
     </ConfirmDialog>
   );
 }

@@ -1,7 +1,6 @@
-import { Text } from "~/ui/typography";
+import { Anchor, Text } from "~/ui/typography";
 import { json, redirect, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Outlet, useLoaderData, useNavigation } from "@remix-run/react";
-import { Link } from "~/ui/link";
 import { formatCents, formatDate } from "~/domain/format";
 import { shortLicenseKey } from "~/domain/license-status";
 import { updateStepUrl } from "~/domain/license-update";
@@ -182,29 +181,20 @@ export default function Licenses() {
                             </a>
                           ) : null}
                           {license.addUsersUrl ? (
-                            <Link
-                              className={ANCHOR_CLASS}
-                              data-underline="hover"
+                            <Anchor
                               to={license.addUsersUrl}
                               aria-label={`Add Users to license ${license.externalLicenseId}`}
                             >
                               Add Users
-                            </Link>
+                            </Anchor>
                           ) : null}
                           {license.payUrl ? (
-                            <Link
-                              className={ANCHOR_CLASS}
-                              data-underline="hover"
-                              to={license.payUrl}
-                              aria-label={`Pay now for license ${license.externalLicenseId}`}
-                            >
+                            <Anchor to={license.payUrl} aria-label={`Pay now for license ${license.externalLicenseId}`}>
                               Pay now
-                            </Link>
+                            </Anchor>
                           ) : null}
                           {license.autoRenewUrl ? (
-                            <Link
-                              className={ANCHOR_CLASS}
-                              data-underline="hover"
+                            <Anchor
                               to={license.autoRenewUrl}
                               preventScrollReset
                               aria-label={`${license.renewal?.kind === "auto_renew_off" ? "Turn on" : "Turn off"} auto-renew of license ${license.externalLicenseId}`}
@@ -212,7 +202,7 @@ export default function Licenses() {
                               {license.renewal?.kind === "auto_renew_off"
                                 ? "Turn on auto-renew"
                                 : "Turn off auto-renew"}
-                            </Link>
+                            </Anchor>
                           ) : null}
                           {license.renewUrl ? (
                             <RenewButton

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, sql } from "drizzle-orm";
+import { and, count, desc, eq, sql, type Column } from "drizzle-orm";
 import { invoiceForOf, invoiceStatusLabel, isPayable } from "~/domain/renewals";
 import { invoices, trials } from "~db/schema";
 import { getBilling, ProviderError, type InvoicePdf } from "./billing/index.server";
@@ -21,6 +21,18 @@ export async function ownInvoice(account: BillingAccount, invoiceId: string) {
       .get()) ?? null
   );
 }
+
+/**
+ * The unpaid renewal of a subscription that its customer can pay now (the newest, if several), as a subquery of a
+ * row that has the subscription's id and its owner. The owner is compared as an expression so that the database
+ * finds the invoice by the (subscription, status) index, among a few rows, and not by the (owner, date) one, which
+ * would read every invoice the account ever had.
+ */
+export const payableInvoiceIdOf = (subscriptionId: Column, ownerId: Column) => sql<string | null>`(select ${invoices.id}
+  from ${invoices}
+  where ${invoices.subscriptionId} = ${subscriptionId} and ${invoices.status} = 'payment_due'
+    and ${invoices.amountDue} > 0 and coalesce(${invoices.ownerId}, '') = ${ownerId}
+  order by ${invoices.date} desc limit 1)`;
 
 // Prepared once: the invoices page reads its total and one page on every visit, off the (owner, date, id) index.
 const invoiceTotalOf = db

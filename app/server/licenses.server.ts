@@ -2,8 +2,9 @@ import { randomBytes } from "node:crypto";
 import { and, count, desc, eq, gt, isNotNull, sql, type SQL } from "drizzle-orm";
 import { daysLeft, licenseStatus } from "~/domain/license-status";
 import { renewalStateOf } from "~/domain/renewals";
-import { hubInstallationLicenses, invoices, licenseCounts, licenses, subscriptions } from "~db/schema";
+import { hubInstallationLicenses, licenseCounts, licenses, subscriptions } from "~db/schema";
 import { db } from "./db.server";
+import { payableInvoiceIdOf } from "./invoices.server";
 import { licenseKeyOf, licenseRow } from "./license-files.server";
 
 type LicenseRow = typeof licenses.$inferSelect;
@@ -53,11 +54,6 @@ const licenseTotalOf = db
   .from(licenseCounts)
   .where(eq(licenseCounts.ownerId, sql.placeholder("ownerId")))
   .prepare();
-/** The unpaid renewal of the license's subscription, which the customer can pay now (the newest, if several). */
-const payableInvoiceOfLicense = sql<string | null>`(select ${invoices.id} from ${invoices}
-  where ${invoices.subscriptionId} = ${licenses.subscriptionId} and ${invoices.ownerId} = ${licenses.ownerId}
-    and ${invoices.status} = 'payment_due' and ${invoices.amountDue} > 0
-  order by ${invoices.date} desc limit 1)`;
 /** Why the license's new file is not on one of its Hubs, if it is not. */
 const hubUploadProblemOfLicense = sql<string | null>`(select ${hubInstallationLicenses.uploadMessage}
   from ${hubInstallationLicenses}
@@ -83,7 +79,7 @@ const ownLicensesNewestFirst = db
     cancelledAt: subscriptions.cancelledAt,
     totalDues: subscriptions.totalDues,
     dueSince: subscriptions.dueSince,
-    payableInvoiceId: payableInvoiceOfLicense,
+    payableInvoiceId: payableInvoiceIdOf(licenses.subscriptionId, licenses.ownerId),
     hubUploadProblem: hubUploadProblemOfLicense,
   })
   .from(licenses)

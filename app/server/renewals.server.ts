@@ -1,11 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { json, redirect } from "@remix-run/node";
-import { and, desc, eq, gt, inArray, sql } from "drizzle-orm";
+import { and, desc, eq, gt, inArray } from "drizzle-orm";
 import { formatDate } from "~/domain/format";
 import { subscriptionStepUrl } from "~/domain/subscription-steps";
 import { afterCheckoutUrls, type RenewalNoticeView } from "~/domain/renewals";
 import { cycleOf, listId, tierOf, type Hosting } from "~/domain/subscription";
-import { invoices, licenses, subscriptions } from "~db/schema";
+import type { SubscriptionStatus } from "~db/billing-values";
+import { licenses, subscriptions } from "~db/schema";
 import { getBilling, ProviderError } from "./billing/index.server";
 import { readMemberForm, requireMember, type Scope } from "./access.server";
 import { memberActor, recordActivity } from "./activity.server";
@@ -14,7 +15,8 @@ import { idempotencyKeyOf } from "./billing-drawers.server";
 import { portalNow } from "./clock.server";
 import { db } from "./db.server";
 import { saveSubscriptionCopy, subscriptionCopy } from "./events/copies.server";
-import { licenseFollowsSubscription } from "./events/licenses.server";
+import { licenseFollowsSubscription, subscriptionWithLicense } from "./events/licenses.server";
+import { payableInvoiceIdOf } from "./invoices.server";
 import { redirectWithToast } from "./session.server";
 import { subscriptionWizard } from "./wizards/new-subscription.server";
 
@@ -40,12 +42,30 @@ export type RenewalNotice =
     }
   | { kind: "cancelled_unpaid"; licenseName: string; externalLicenseId: string; licenseId: string; stopsOn: Date };
 
+const NOTICE_STATUSES: SubscriptionStatus[] = ["active", "non_renewing", "future", "cancelled"];
+
 /**
  * The account's renewals that failed and are still due (with the invoice to pay and the day the license stops),
  * and subscriptions the provider cancelled because a renewal was never paid, whose license stopped less than a
  * month ago or is about to: newest first.
  */
 export async function renewalNotices(account: BillingAccount, now: Date): Promise<RenewalNotice[]> {
+  // The account's subscriptions with something due first, off the (owner, status) index: most accounts have none,
+  // and the licenses are read by those subscriptions only, never by walking all of the account's licenses.
+  const owing = (
+    await db
+      .select({ id: subscriptions.id })
+      .from(subscriptions)
+      .where(
+        and(
+          eq(subscriptions.ownerId, account.ownerId),
+          inArray(subscriptions.status, NOTICE_STATUSES),
+          gt(subscriptions.totalDues, 0),
+        ),
+      )
+      .all()
+  ).map((row) => row.id);
+  if (owing.length === 0) return [];
   const rows = await db
     .select({
       status: subscriptions.status,
@@ -54,10 +74,7 @@ export async function renewalNotices(account: BillingAccount, now: Date): Promis
       licenseName: licenses.name,
       externalLicenseId: licenses.externalLicenseId,
       validTo: licenses.validTo,
-      invoiceId: sql<string | null>`(select ${invoices.id} from ${invoices}
-        where ${invoices.subscriptionId} = ${subscriptions.id} and ${invoices.ownerId} = ${subscriptions.ownerId}
-          and ${invoices.status} = 'payment_due' and ${invoices.amountDue} > 0
-        order by ${invoices.date} desc limit 1)`,
+      invoiceId: payableInvoiceIdOf(subscriptions.id, subscriptions.ownerId),
     })
     .from(subscriptions)
     .innerJoin(
@@ -67,8 +84,7 @@ export async function renewalNotices(account: BillingAccount, now: Date): Promis
     .where(
       and(
         eq(subscriptions.ownerId, account.ownerId),
-        gt(subscriptions.totalDues, 0),
-        inArray(subscriptions.status, ["active", "non_renewing", "future", "cancelled"]),
+        inArray(subscriptions.id, owing),
         gt(licenses.validTo, new Date(now.getTime() - ENDED_NOTICE_DAYS * DAY_MS)),
       ),
     )
@@ -93,14 +109,9 @@ const notFound = () => json({ message: "There is no such recurring license." }, 
 
 /** The account's subscription with its license: another account's, or one without a license, is a 404. */
 async function ownRecurring(account: BillingAccount, subscriptionId: string) {
-  const copy = await subscriptionCopy(account, subscriptionId);
-  const license = await db
-    .select()
-    .from(licenses)
-    .where(and(eq(licenses.ownerId, account.ownerId), eq(licenses.subscriptionId, subscriptionId)))
-    .get();
-  if (!copy || !license) throw notFound();
-  return { copy, license };
+  const found = await subscriptionWithLicense(account, subscriptionId);
+  if (!found) throw notFound();
+  return found;
 }
 
 /**

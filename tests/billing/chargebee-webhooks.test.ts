@@ -1,19 +1,12 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createChargebeeBilling } from "~/server/billing/chargebee/adapter.server";
 import { parseChargebeeWebhook, webhookAuthorized } from "~/server/billing/chargebee/events.server";
 import type { BillingProvider, ProviderEvent } from "~/server/billing/port.server";
 import { createLocalCards } from "~/server/cards/local/provider.server";
 import { db } from "~/server/db.server";
 import { billingClock } from "~db/schema";
-import {
-  FAKE_API_KEY,
-  FAKE_GATEWAY_ACCOUNT_ID,
-  FAKE_SITE,
-  startChargebeeFake,
-  type ChargebeeFake,
-} from "../fakes/chargebee";
+import { chargebeeBillingOf, startChargebeeFake, type ChargebeeFake } from "../fakes/chargebee";
 
 /**
  * Chargebee's webhooks as the portal's route takes them: the basic auth of Chargebee's webhook settings, checked
@@ -168,12 +161,7 @@ describe("Chargebee's webhooks from the loopback fake", () => {
 
   beforeAll(async () => {
     fake = await startChargebeeFake({ store: db, now: () => clock });
-    billing = createChargebeeBilling({
-      site: FAKE_SITE,
-      apiKey: FAKE_API_KEY,
-      gatewayAccountId: FAKE_GATEWAY_ACCOUNT_ID,
-      endpoint: { protocol: "http", hostSuffix: "", port: fake.port },
-    });
+    billing = chargebeeBillingOf(fake);
     // The portal's route in miniature: basic auth, then the body as the port's event.
     endpoint = createServer((request, response) => {
       let body = "";

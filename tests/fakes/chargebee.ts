@@ -7,6 +7,7 @@ import {
   seconds,
   toChargebeeAddress,
 } from "~/server/billing/chargebee/mapping.server";
+import { createChargebeeBilling } from "~/server/billing/chargebee/adapter.server";
 import { notFound } from "~/server/billing/errors.server";
 import { ProviderError } from "~/server/providers/errors.server";
 import { createLocalBilling } from "~/server/billing/local/engine.server";
@@ -861,6 +862,15 @@ export async function startChargebeeFake({ store, now }: { store: EmbeddedStore;
 }
 
 export type ChargebeeFake = Awaited<ReturnType<typeof startChargebeeFake>>;
+
+/** The portal's Chargebee adapter, talking to the fake as it would to a Chargebee site. */
+export const chargebeeBillingOf = (fake: ChargebeeFake) =>
+  createChargebeeBilling({
+    site: FAKE_SITE,
+    apiKey: FAKE_API_KEY,
+    gatewayAccountId: FAKE_GATEWAY_ACCOUNT_ID,
+    endpoint: { protocol: "http", hostSuffix: "", port: fake.port },
+  });
 
 /**
  * A creating call, and then what Chargebee keeps of the request on what it made: also when the engine made it

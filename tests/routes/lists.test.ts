@@ -107,7 +107,7 @@ describe("a Hub's licenses", () => {
     db.insert(hubInstallations)
       .values({ ...template, id: hubId })
       .run();
-    // In whole seconds, as the engine's clock (the portal's now for licenses) tells time: days left round up.
+    // In whole seconds, as the engine's clock that the pages judge licenses by keeps time.
     const now = Math.floor(Date.now() / 1000) * 1000;
     for (let n = 0; n < 7; n += 1) {
       const expired = n % 2 === 1;

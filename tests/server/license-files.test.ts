@@ -199,7 +199,12 @@ describe("the licenses page", () => {
     const core = data.licenses[1];
     expect(core.downloadUrl).toBe(`/licenses/${customerLicense("GK-NWC-2026-0001").id}/download`);
     expect(core.addUsersUrl).toBe("/licenses/sub_demo_core_monthly/update/product");
-    expect(data.licenses.filter((license) => license.addUsersUrl)).toHaveLength(1);
+    // Users are added to each running subscription: not to the license whose subscription ended.
+    expect(data.licenses.filter((license) => license.addUsersUrl).map((license) => license.externalLicenseId)).toEqual([
+      "GK-NWC-2026-0002",
+      "GK-NWC-2026-0001",
+      "GK-NWC-2025-0007",
+    ]);
   });
 
   it("pages by five in SQL, and sends a page out of range to the nearest one", async () => {

@@ -3,6 +3,7 @@ import { invoices, subscriptions } from "~db/schema";
 import type { Invoice, Subscription } from "../billing/index.server";
 import type { BillingAccount } from "../billing-accounts.server";
 import { db } from "../db.server";
+import { invoiceCopyRow, subscriptionCopyRow } from "./copy-rows.server";
 
 /**
  * The portal's copies of its customers' subscriptions and invoices at the billing provider. Whoever learns of a
@@ -18,22 +19,8 @@ const newerThan = (version: typeof subscriptions.resourceVersion | typeof invoic
 
 /** Saves the subscription's copy for the account; true when it was new or newer than the one kept. */
 export async function saveSubscriptionCopy(account: BillingAccount, subscription: Subscription): Promise<boolean> {
-  const row = {
-    ownerId: account.ownerId,
-    customerId: subscription.customerId,
-    planId: subscription.planId,
-    planQuantity: subscription.planQuantity,
-    status: subscription.status,
-    addons: subscription.addons,
-    currentTermStart: subscription.currentTermStart,
-    currentTermEnd: subscription.currentTermEnd,
-    nextBillingAt: subscription.nextBillingAt,
-    cancelledAt: subscription.cancelledAt,
-    totalDues: subscription.totalDues,
-    dueSince: subscription.dueSince,
-    resourceVersion: subscription.resourceVersion,
-    updatedAt: new Date(),
-  };
+  const row = subscriptionCopyRow(account.ownerId, subscription);
+
   const saved = await db
     .insert(subscriptions)
     .values({ id: subscription.id, ...row })
@@ -45,22 +32,8 @@ export async function saveSubscriptionCopy(account: BillingAccount, subscription
 
 /** Saves the invoice's copy for the account; true when it was new or newer than the one kept. */
 export async function saveInvoiceCopy(account: BillingAccount, invoice: Invoice): Promise<boolean> {
-  const row = {
-    ownerId: account.ownerId,
-    customerId: invoice.customerId,
-    subscriptionId: invoice.subscriptionId,
-    number: invoice.number,
-    date: invoice.date,
-    purpose: invoice.purpose,
-    status: invoice.status,
-    total: invoice.total,
-    amountPaid: invoice.amountPaid,
-    amountDue: invoice.amountDue,
-    paidAt: invoice.paidAt,
-    nextRetryAt: invoice.nextRetryAt,
-    resourceVersion: invoice.resourceVersion,
-    updatedAt: new Date(),
-  };
+  const row = invoiceCopyRow(account.ownerId, invoice);
+
   const saved = await db
     .insert(invoices)
     .values({ id: invoice.id, ...row })

@@ -22,6 +22,17 @@ export interface FollowedLicense {
   resigned: boolean;
 }
 
+/** The account's copy of the subscription and the license it pays for; null when either is missing. */
+export async function subscriptionWithLicense(account: BillingAccount, subscriptionId: string) {
+  const copy = await subscriptionCopy(account, subscriptionId);
+  const license = await db
+    .select()
+    .from(licenses)
+    .where(and(eq(licenses.ownerId, account.ownerId), eq(licenses.subscriptionId, subscriptionId)))
+    .get();
+  return copy && license ? { copy, license } : null;
+}
+
 /**
  * Brings the subscription's license in line with the account's copy of it. Idempotent, and safe from two
  * processes at once: the license records the copy's version it follows (terms_version) and is only written from a
@@ -31,13 +42,9 @@ export async function licenseFollowsSubscription(
   account: BillingAccount,
   subscriptionId: string,
 ): Promise<FollowedLicense | null> {
-  const copy = await subscriptionCopy(account, subscriptionId);
-  const license = await db
-    .select()
-    .from(licenses)
-    .where(and(eq(licenses.ownerId, account.ownerId), eq(licenses.subscriptionId, subscriptionId)))
-    .get();
-  if (!copy || !license) return null;
+  const found = await subscriptionWithLicense(account, subscriptionId);
+  if (!found) return null;
+  const { copy, license } = found;
   if (copy.resourceVersion <= license.termsVersion) return { licenseId: license.id, resigned: false };
   const terms = {
     nodes: copy.planQuantity,

@@ -287,6 +287,12 @@ class LocalBilling implements EmbeddedBilling {
     this.write((tx) => {
       const source = this.paymentSourceOf(this.ownSource(tx, customerId, paymentSourceId));
       tx.delete(billingPaymentSources).where(eq(billingPaymentSources.id, paymentSourceId)).run();
+      // A subscription paid with the deleted card is paid with the customer's primary one from now on, as at
+      // Chargebee: a card replaced on the account page pays the next renewal.
+      tx.update(billingSubscriptions)
+        .set({ paymentSourceId: null })
+        .where(eq(billingSubscriptions.paymentSourceId, paymentSourceId))
+        .run();
       const customer = this.customer(tx, customerId);
       if (customer.primaryPaymentSourceId === paymentSourceId) {
         // As Chargebee does, another card on file (if any) becomes the primary one.
