@@ -76,10 +76,12 @@ export async function addCardInWizard(page: Page) {
   await expect(page.getByText("Successfully added new payment method.")).toBeVisible();
 }
 
-/** ... and a billing address, through the Billing Address panel's drawer (name, email and phone come prefilled). */
-export async function addBillingAddressInWizard(page: Page) {
+/** ... and a billing address, through the Billing Address panel's drawer (name and email come prefilled, and the phone unless given). */
+export async function addBillingAddressInWizard(page: Page, phone?: string) {
   await page.getByRole("link", { name: "Update Billing Profile" }).click();
   const drawer = page.getByRole("dialog", { name: "Update Billing Profile" });
+  // A customer who signed up has given no phone number yet.
+  if (phone) await drawer.getByRole("textbox", { name: "Phone" }).fill(phone);
   await drawer.getByLabel("Address line 1").fill("1 Reseller Way");
   await drawer.getByLabel("City").fill("London");
   await drawer.getByLabel("State").fill("London");

@@ -20,6 +20,7 @@ function newAccount(databaseFile: string): string {
       passwordHash: hashPasswordSync(DEMO_PASSWORD),
       firstName: "Olive",
       lastName: "Owner",
+      company: "Olive Gardens",
     }),
   );
   return email;

@@ -7,7 +7,7 @@ import { action as loginAction } from "~/routes/login";
 import { action as resetAction, loader as resetLoader } from "~/routes/reset-password.$token";
 import { action as signUpAction } from "~/routes/signup";
 import { loader as planLoader } from "~/routes/_portal.store.subscribe.plan";
-import { action as verifyAction, loader as verifyLoader } from "~/routes/verify-email.$token";
+import { action as verifyAction, loader as verifyLoader } from "~/routes/verify-email_.$token";
 import { action as resendAction } from "~/routes/verify-email";
 import { db } from "~/server/db.server";
 import { outboxPage } from "~/server/mail/index.server";
