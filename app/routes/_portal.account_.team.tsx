@@ -13,7 +13,8 @@ import { MEMBERS_PER_PAGE, pageCount, requestedPage } from "~/domain/pagination"
 import { ROLE_DESCRIPTIONS, ROLE_NAMES, ROLES } from "~/domain/roles";
 import { teamAction, teamPage } from "~/server/team.server";
 import { Button } from "~/ui/button";
-import { NativeSelect, TextInput } from "~/ui/inputs";
+import { NativeSelect } from "~/ui/inputs";
+import { InviteForm, ROLE_OPTIONS, type InvitationFormData } from "~/ui/account/invite-form";
 import { Alert, Card, Group, Stack } from "~/ui/layout";
 import { documentTitle, PageErrorBoundary } from "~/ui/page";
 import { PageLinks } from "~/ui/page-links";
@@ -53,21 +54,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export const action = ({ request }: ActionFunctionArgs) => teamAction(request);
 
-type ActionData = {
-  formError?: string;
-  fieldErrors?: Record<string, string>;
-  values?: Record<string, string>;
-};
-
-const ROLE_OPTIONS = ROLES.map((role) => (
-  <option key={role} value={role}>
-    {ROLE_NAMES[role]}
-  </option>
-));
-
 export default function Team() {
   const { organizationName, me, mayManage, members, invitations, page, pages, total } = useLoaderData<typeof loader>();
-  const actionData = useActionData<ActionData>();
+  const actionData = useActionData<InvitationFormData>();
   return (
     <Stack gap="lg" maw={1100}>
       <Text size="lg">
@@ -154,7 +143,7 @@ export default function Team() {
         href={pageHref}
         label="Members pages"
       />
-      {mayManage ? <InviteCard actionData={actionData} /> : null}
+      {mayManage ? <InviteForm title="Invite someone" defaultRole="technical_contact" actionData={actionData} /> : null}
       {mayManage && invitations.length > 0 ? (
         <Stack gap="sm">
           <Title order={2} size="h4">
@@ -230,53 +219,6 @@ export default function Team() {
         </Button>
       </Form>
     </Stack>
-  );
-}
-
-/** An Owner's invitation: an address and a role; the link is mailed, valid 7 days. */
-function InviteCard({ actionData }: { actionData: ActionData | undefined }) {
-  const errors = actionData?.fieldErrors ?? {};
-  const values = actionData?.values ?? {};
-  return (
-    <Card withBorder padding="md" aria-label="Invite someone">
-      <Form method="post" noValidate>
-        <AuthenticityTokenInput name="csrf" />
-        <Stack gap="sm">
-          <Title order={2} size="h4">
-            Invite someone
-          </Title>
-          <Text size="sm">We email them a link to join, valid for 7 days.</Text>
-          <Group align="flex-start" gap="sm">
-            <TextInput
-              id="invite-email"
-              name="email"
-              type="email"
-              label="Email"
-              required
-              defaultValue={values.email}
-              error={errors.email}
-              w={320}
-            />
-            <NativeSelect
-              id="invite-role"
-              name="role"
-              label="Role"
-              required
-              defaultValue={values.role ?? "technical_contact"}
-              error={errors.role}
-              w={220}
-            >
-              {ROLE_OPTIONS}
-            </NativeSelect>
-          </Group>
-          <Group>
-            <Button type="submit" name="intent" value="invite">
-              Send invitation
-            </Button>
-          </Group>
-        </Stack>
-      </Form>
-    </Card>
   );
 }
 

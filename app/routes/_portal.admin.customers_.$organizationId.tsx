@@ -6,15 +6,13 @@ import {
   type LoaderFunctionArgs,
   type MetaFunction,
 } from "@remix-run/node";
-import { Form, useActionData, useLoaderData } from "@remix-run/react";
-import { AuthenticityTokenInput } from "remix-utils/csrf/react";
+import { useActionData, useLoaderData } from "@remix-run/react";
 import { isDistributor } from "~/domain/customers";
 import { formatCents, formatDate } from "~/domain/format";
-import { ROLE_NAMES, ROLES } from "~/domain/roles";
+import { ROLE_NAMES } from "~/domain/roles";
 import { adminInvite, adminOrganizationPage } from "~/server/admin-organizations.server";
-import { Button } from "~/ui/button";
-import { NativeSelect, TextInput } from "~/ui/inputs";
-import { Card, Group, Stack } from "~/ui/layout";
+import { InviteForm, type InvitationFormData } from "~/ui/account/invite-form";
+import { Stack } from "~/ui/layout";
 import { documentTitle, PageErrorBoundary } from "~/ui/page";
 import { FORM_STYLES } from "~/ui/stylesheets";
 import { Table } from "~/ui/table";
@@ -68,12 +66,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export const action = ({ request, params }: ActionFunctionArgs) => adminInvite(request, params.organizationId ?? "");
 
-type ActionData = { formError?: string; fieldErrors?: Record<string, string>; values?: Record<string, string> };
-
 export default function AdminOrganization() {
   const { organization, memberTotal, members, invitations, licenses, subscriptions, jobs } =
     useLoaderData<typeof loader>();
-  const actionData = useActionData<ActionData>();
+  const actionData = useActionData<InvitationFormData>();
   const hasOwner = members.some((member) => member.role === "owner");
   return (
     <Stack gap="lg" maw={1200}>
@@ -83,48 +79,16 @@ export default function AdminOrganization() {
         {organization.type}
         {organization.billingCustomerId ? ` · billing customer ${organization.billingCustomerId}` : ""}
       </Text>
-      <Card withBorder padding="md" aria-label="Invite a member">
-        <Form method="post" noValidate>
-          <AuthenticityTokenInput name="csrf" />
-          <Stack gap="sm">
-            <Text fw={600}>{hasOwner ? "Invite a member" : "Invite the first Owner"}</Text>
-            {actionData?.formError ? (
-              <Text c="red.9" role="alert">
-                {actionData.formError}
-              </Text>
-            ) : null}
-            <Group align="flex-start" gap="sm">
-              <TextInput
-                id="invite-email"
-                name="email"
-                type="email"
-                label="Email"
-                required
-                defaultValue={actionData?.values?.email}
-                error={actionData?.fieldErrors?.email}
-                w={320}
-              />
-              <NativeSelect
-                id="invite-role"
-                name="role"
-                label="Role"
-                defaultValue={actionData?.values?.role ?? "owner"}
-                error={actionData?.fieldErrors?.role}
-                w={220}
-              >
-                {ROLES.map((role) => (
-                  <option key={role} value={role}>
-                    {ROLE_NAMES[role]}
-                  </option>
-                ))}
-              </NativeSelect>
-            </Group>
-            <Group>
-              <Button type="submit">Send invitation</Button>
-            </Group>
-          </Stack>
-        </Form>
-      </Card>
+      {actionData?.formError ? (
+        <Text c="red.9" role="alert">
+          {actionData.formError}
+        </Text>
+      ) : null}
+      <InviteForm
+        title={hasOwner ? "Invite a member" : "Invite the first Owner"}
+        defaultRole="owner"
+        actionData={actionData}
+      />
       <Section title={`Members (${memberTotal})`} empty="No member yet." rows={members.length}>
         <Table striped withTableBorder aria-label="Members">
           <Table.Thead>

@@ -1,16 +1,14 @@
 import { json } from "@remix-run/node";
 import { desc, eq } from "drizzle-orm";
-import { invitationSchema } from "~/domain/accounts";
 import { licenses, subscriptions } from "~db/schema";
 import { GATEKEEPER } from "./activity.server";
 import { requireAdmin } from "./auth.server";
 import { db } from "./db.server";
 import { readAdminForm } from "./forms.server";
-import { inviteMember, pendingInvitations } from "./invitations.server";
+import { pendingInvitations, postInvitation } from "./invitations.server";
 import { listJobsNeedingAttention } from "./jobs/runner.server";
-import { createOrganizationForCustomer, findOrganization, memberPage, MembershipRefused } from "./organizations.server";
+import { createOrganizationForCustomer, findOrganization, memberPage } from "./organizations.server";
 import { redirectWithToast } from "./session.server";
-import { waitMessage } from "./throttle.server";
 import { z } from "zod";
 import { requiredText } from "~/domain/fields";
 
@@ -51,25 +49,9 @@ export async function adminOrganizationPage(request: Request, organizationId: st
 /** The invitation an administrator sends (the first Owner, or any member): from GateKeeper. */
 export async function adminInvite(request: Request, organizationId: string) {
   const { formData } = await readAdminForm(request);
-  const values = { email: String(formData.get("email") ?? ""), role: String(formData.get("role") ?? "") };
-  const parsed = invitationSchema.safeParse(values);
-  if (!parsed.success) {
-    const fieldErrors = Object.fromEntries(parsed.error.issues.map((issue) => [issue.path[0], issue.message]));
-    return json({ fieldErrors, values }, { status: 422 });
-  }
   if (!(await findOrganization(organizationId)))
     throw json({ message: "There is no such organization." }, { status: 404 });
-  try {
-    const wait = await inviteMember(request, organizationId, parsed.data, GATEKEEPER);
-    if (wait > 0) return json({ formError: waitMessage("invitations", wait), values }, { status: 429 });
-  } catch (error) {
-    if (error instanceof MembershipRefused) return json({ formError: error.message, values }, { status: 422 });
-    throw error;
-  }
-  return redirectWithToast(request, `/admin/customers/${organizationId}`, {
-    kind: "success",
-    message: `We sent an invitation to ${parsed.data.email}.`,
-  });
+  return postInvitation(request, organizationId, formData, GATEKEEPER, `/admin/customers/${organizationId}`);
 }
 
 const newOrganizationSchema = z.object({

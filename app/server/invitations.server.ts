@@ -1,5 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { and, asc, eq, sql } from "drizzle-orm";
+import { json } from "@remix-run/node";
+import { invitationSchema } from "~/domain/accounts";
 import { ROLE_NAMES, type Role } from "~/domain/roles";
 import { invitations, memberships, organizations, users } from "~db/schema";
 import { GATEKEEPER, memberActor, recordActivity, type ActivityActor } from "./activity.server";
@@ -7,7 +9,8 @@ import { db } from "./db.server";
 import { linkOrigin, queueMail } from "./mail/index.server";
 import { issueOneTimeToken, peekOneTimeToken, redeemOneTimeToken, revokeOneTimeTokens } from "./one-time-tokens.server";
 import { MembershipRefused } from "./organizations.server";
-import { takeInvitationMail } from "./throttle.server";
+import { redirectWithToast } from "./session.server";
+import { takeInvitationMail, waitMessage } from "./throttle.server";
 import { findUserByEmail, type UserRecord } from "./users.server";
 
 /**
@@ -134,6 +137,36 @@ export async function inviteMember(
   });
   mailInvitation(request, { organizationId, email: address, role, invitedBy }, organization.name, token);
   return 0;
+}
+
+/**
+ * An invitation form's post (the team page's Owner, an administrator): the address and role checked, the mail
+ * sent, and back to `back` with what happened; a refusal keeps what was typed next to its message.
+ */
+export async function postInvitation(
+  request: Request,
+  organizationId: string,
+  formData: FormData,
+  actor: ActivityActor,
+  back: string,
+) {
+  const values = { email: String(formData.get("email") ?? ""), role: String(formData.get("role") ?? "") };
+  const parsed = invitationSchema.safeParse(values);
+  if (!parsed.success) {
+    const fieldErrors = Object.fromEntries(parsed.error.issues.map((issue) => [issue.path[0], issue.message]));
+    return json({ fieldErrors, values }, { status: 422 });
+  }
+  try {
+    const wait = await inviteMember(request, organizationId, parsed.data, actor);
+    if (wait > 0) return json({ formError: waitMessage("invitations", wait), values }, { status: 429 });
+  } catch (error) {
+    if (error instanceof MembershipRefused) return json({ formError: error.message, values }, { status: 422 });
+    throw error;
+  }
+  return redirectWithToast(request, back, {
+    kind: "success",
+    message: `We sent an invitation to ${parsed.data.email} as ${ROLE_NAMES[parsed.data.role]}.`,
+  });
 }
 
 /** A new link for a pending invitation, valid 7 days again; the old link stops working. 0, or seconds to wait. */

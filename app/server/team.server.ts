@@ -1,9 +1,8 @@
 import { json } from "@remix-run/node";
-import { invitationSchema, roleChangeSchema } from "~/domain/accounts";
-import { ROLE_NAMES } from "~/domain/roles";
+import { roleChangeSchema } from "~/domain/accounts";
 import { assertMay, mayDo, readMemberForm, requireMember } from "./access.server";
 import { memberActor } from "./activity.server";
-import { inviteMember, pendingInvitations, resendInvitation, revokeInvitation } from "./invitations.server";
+import { pendingInvitations, postInvitation, resendInvitation, revokeInvitation } from "./invitations.server";
 import { changeRole, memberPage, MembershipRefused, removeMember } from "./organizations.server";
 import { redirectWithToast } from "./session.server";
 import { waitMessage } from "./throttle.server";
@@ -27,8 +26,7 @@ export async function teamPage(request: Request, page: number, pageSize: number)
   };
 }
 
-const refused = (message: string, values: Record<string, string> = {}) =>
-  json({ formError: message, values }, { status: 422 });
+const refused = (message: string) => json({ formError: message }, { status: 422 });
 
 export async function teamAction(request: Request) {
   const { member, formData, intent } = await readMemberForm(request);
@@ -40,20 +38,8 @@ export async function teamAction(request: Request) {
   const invitationId = String(formData.get("invitationId") ?? "");
   try {
     switch (intent) {
-      case "invite": {
-        const parsed = invitationSchema.safeParse({ email: formData.get("email"), role: formData.get("role") });
-        const values = { email: String(formData.get("email") ?? ""), role: String(formData.get("role") ?? "") };
-        if (!parsed.success) {
-          const fieldErrors = Object.fromEntries(parsed.error.issues.map((issue) => [issue.path[0], issue.message]));
-          return json({ fieldErrors, values }, { status: 422 });
-        }
-        const wait = await inviteMember(request, organizationId, parsed.data, actor);
-        if (wait > 0) return refused(waitMessage("invitations", wait), values);
-        return redirectWithToast(request, TEAM, {
-          kind: "success",
-          message: `We sent an invitation to ${parsed.data.email} as ${ROLE_NAMES[parsed.data.role]}.`,
-        });
-      }
+      case "invite":
+        return postInvitation(request, organizationId, formData, actor, TEAM);
       case "resend": {
         const wait = await resendInvitation(request, organizationId, invitationId, actor);
         if (wait > 0) return refused(waitMessage("invitations", wait));

@@ -1,7 +1,7 @@
 import type { ReactNode, SelectHTMLAttributes } from "react";
 import { PASSWORD_REQUIREMENTS } from "~/domain/password-requirements";
 import type { SelectOption } from "~/domain/billing-views";
-import { PlainField } from "./plain-field";
+import { PlainField, PlainFieldFrame, plainControlAttributes } from "./plain-field";
 
 /**
  * The pages of a person without a session (sign-up, a verification or reset link, an invitation): plain elements
@@ -50,25 +50,9 @@ type SelectProps = Omit<SelectHTMLAttributes<HTMLSelectElement>, "name" | "id"> 
 
 /** A labelled native select with its message below, drawn like PlainField. */
 export function PlainSelect({ name, label, options, placeholder, error, required, ...select }: SelectProps) {
-  const errorId = `${name}-error`;
   return (
-    <div className="gk-field">
-      <label htmlFor={name}>
-        {label}
-        {required ? (
-          <span className="gk-field-required" aria-hidden="true">
-            {" *"}
-          </span>
-        ) : null}
-      </label>
-      <select
-        {...select}
-        id={name}
-        name={name}
-        required={required}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? errorId : undefined}
-      >
+    <PlainFieldFrame name={name} label={label} required={required} error={error}>
+      <select {...select} {...plainControlAttributes(name, error)} required={required}>
         <option value="">{placeholder}</option>
         {options.map((option) => (
           <option key={option.value} value={option.value}>
@@ -76,12 +60,7 @@ export function PlainSelect({ name, label, options, placeholder, error, required
           </option>
         ))}
       </select>
-      {error ? (
-        <p id={errorId} className="gk-field-error">
-          {error}
-        </p>
-      ) : null}
-    </div>
+    </PlainFieldFrame>
   );
 }
 
