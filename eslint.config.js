@@ -104,6 +104,7 @@ export default tseslint.config(
               "~/domain/new-subscription",
               "~/domain/phone",
               "~/domain/profile",
+              "~/domain/time-machine-form",
               "~/domain/trial-wizard",
               "~/domain/wizard",
             ].map((name) => ({

@@ -66,8 +66,16 @@ export const billingSubscriptions = sqliteTable(
     shippingAddress: text("shipping_address", { mode: "json" }).$type<Stored.Address>(),
     licenseAssignment: text("license_assignment"),
     createdAt: timestamp("created_at").notNull(),
+    /** When it was cancelled, or (non_renewing) when its scheduled cancellation takes effect. */
+    cancelledAt: timestamp("cancelled_at"),
+    /** Chargebee's resource_version: milliseconds, greater after every change. */
+    resourceVersion: integer("resource_version").notNull().default(0),
   },
-  (table) => [index("billing_subscriptions_customer_idx").on(table.customerId)],
+  (table) => [
+    index("billing_subscriptions_customer_idx").on(table.customerId),
+    // What the engine's clock has made due: renewals, scheduled cancellations and starts, by status.
+    index("billing_subscriptions_due_idx").on(table.status, table.currentTermEnd),
+  ],
 );
 
 export const billingInvoices = sqliteTable(
@@ -89,9 +97,58 @@ export const billingInvoices = sqliteTable(
     paymentSourceId: text("payment_source_id"),
     shippingAddress: text("shipping_address", { mode: "json" }).$type<Stored.Address>(),
     date: timestamp("date").notNull(),
+    /** What the invoice was for; invoices made before it was kept count as renewals (the migration fixes the rest). */
+    purpose: text("purpose").$type<Stored.InvoicePurpose>().notNull().default("renewal"),
+    /** The customer's billing address when the invoice was made. */
+    billingAddress: text("billing_address", { mode: "json" }).$type<Stored.Address>(),
+    paidAt: timestamp("paid_at"),
+    /** Dunning: the next automatic attempt to collect a failed payment, and how many were made. */
+    nextRetryAt: timestamp("next_retry_at"),
+    paymentAttempts: integer("payment_attempts").notNull().default(0),
+    resourceVersion: integer("resource_version").notNull().default(0),
   },
-  (table) => [index("billing_invoices_customer_idx").on(table.customerId)],
+  (table) => [
+    index("billing_invoices_customer_idx").on(table.customerId),
+    index("billing_invoices_retry_idx").on(table.status, table.nextRetryAt),
+  ],
 );
+
+/**
+ * The events the engine caused (Chargebee's events), each written in the transaction of its change. `seq` is
+ * the order they were written in; `content` holds the port's snapshots of the resources after the change.
+ */
+export const billingEvents = sqliteTable(
+  "billing_events",
+  {
+    seq: integer("seq").primaryKey(),
+    id: text("id").notNull().unique(),
+    occurredAt: timestamp("occurred_at").notNull(),
+    type: text("type").$type<Stored.ProviderEventType>().notNull(),
+    /** Chargebee's name for the event (its event_type). */
+    providerType: text("provider_type").notNull(),
+    resourceType: text("resource_type").$type<Stored.ProviderResourceType>().notNull(),
+    resourceId: text("resource_id").notNull(),
+    resourceVersion: integer("resource_version"),
+    customerId: text("customer_id").notNull(),
+    content: text("content", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
+  },
+  (table) => [index("billing_events_occurred_idx").on(table.occurredAt)],
+);
+
+/**
+ * The engine's clock, one row: how far its time machine has moved it ahead of real time. A row, not process
+ * memory, so that every process of the portal agrees on the engine's date.
+ */
+export const billingClock = sqliteTable("billing_clock", {
+  id: text("id").primaryKey(),
+  advancedMs: integer("advanced_ms").notNull().default(0),
+});
+
+/** Counters the engine numbers things with (invoices), one row each, incremented in the numbering transaction. */
+export const billingSequences = sqliteTable("billing_sequences", {
+  name: text("name").primaryKey(),
+  value: integer("value").notNull(),
+});
 
 /** The first result of every creating call, by its idempotency key. */
 export const billingIdempotencyKeys = sqliteTable("billing_idempotency_keys", {
@@ -119,6 +176,8 @@ export const cardTokens = sqliteTable("card_tokens", {
   lastName: text("last_name").notNull().default(""),
   /** The gateway customer a payment method is attached to. */
   gatewayCustomer: text("gateway_customer"),
+  /** The decline every charge to this card gets (a test card that saves but cannot be charged), or null. */
+  chargeDecline: text("charge_decline"),
   usedAt: timestamp("used_at"),
   createdAt: timestamp("created_at").notNull(),
 });

@@ -56,3 +56,35 @@ export interface Discount {
 }
 
 export type InvoiceStatus = "paid" | "posted" | "payment_due" | "not_paid" | "voided" | "pending";
+
+/**
+ * What an invoice was for: a subscription's first term (a new license), a renewal, a change within the term
+ * (a license update), or a one-time invoice of no subscription (hardware; the portal knows which of its trials
+ * made one). Chargebee does not say, so its adapter derives it: an invoice of no subscription is one-time, the
+ * subscription's first is new, one that applies credits of a subscription change or charges part of a billing
+ * period is a change, any other a renewal.
+ */
+export type InvoicePurpose = "new_subscription" | "renewal" | "subscription_change" | "one_time";
+
+/**
+ * What happened at the billing provider, in the portal's terms. The provider's own name of an event is kept in
+ * `providerType`; one the portal has no use for is `other`.
+ */
+export type ProviderEventType =
+  | "subscription_created"
+  | "subscription_changed"
+  | "subscription_renewed"
+  | "subscription_cancelled"
+  | "subscription_cancellation_scheduled"
+  | "subscription_scheduled_cancellation_removed"
+  | "subscription_reactivated"
+  | "invoice_generated"
+  | "invoice_updated"
+  | "invoice_paid"
+  | "payment_failed"
+  | "payment_source_added"
+  | "payment_source_updated"
+  | "payment_source_deleted"
+  | "other";
+
+export type ProviderResourceType = "subscription" | "invoice" | "payment_source" | "other";

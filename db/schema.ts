@@ -1,5 +1,13 @@
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import type {
+  InvoicePurpose,
+  InvoiceStatus,
+  ItemQuantity,
+  ProviderEventType,
+  ProviderResourceType,
+  SubscriptionStatus,
+} from "./billing-values";
 
 /**
  * The portal's own data. Tables of the emulated outside services carry their port's prefix
@@ -73,6 +81,11 @@ export const licenses = sqliteTable(
     hubJobId: text("hub_job_id"),
     /** The billing subscription that pays for a recurring license. */
     subscriptionId: text("subscription_id"),
+    /**
+     * The version (resourceVersion) of the portal's copy of the subscription whose terms the license and its file
+     * follow: a license is re-signed only from a newer copy, so two processes can never write an older one last.
+     */
+    termsVersion: integer("terms_version").notNull().default(0),
     createdAt: createdAt(),
   },
   (table) => [
@@ -137,6 +150,8 @@ export const hubInstallations = sqliteTable(
   ],
 );
 
+export const LICENSE_UPLOAD_STATES = ["pending", "uploaded", "failed"] as const;
+
 /** Which licenses are uploaded to which Hub installation. */
 export const hubInstallationLicenses = sqliteTable(
   "hub_installation_licenses",
@@ -147,8 +162,19 @@ export const hubInstallationLicenses = sqliteTable(
     licenseId: text("license_id")
       .notNull()
       .references(() => licenses.id, { onDelete: "cascade" }),
+    /**
+     * The license's newest file on this Hub since it last changed (a renewal, a change at the provider): pending
+     * while the portal uploads it, uploaded, or failed (why in upload_message, and the pages offer the file).
+     * Null: nothing has changed since the license was put on the Hub.
+     */
+    uploadState: text("upload_state", { enum: LICENSE_UPLOAD_STATES }),
+    uploadMessage: text("upload_message"),
   },
-  (table) => [primaryKey({ columns: [table.hubInstallationId, table.licenseId] })],
+  (table) => [
+    primaryKey({ columns: [table.hubInstallationId, table.licenseId] }),
+    // The Hubs a license is on: where its renewed file goes, and whether one of them could not take it.
+    index("hub_installation_licenses_license_idx").on(table.licenseId),
+  ],
 );
 
 /** A free trial the user started; a regular customer gets one, a distributor any number. */
@@ -171,9 +197,14 @@ export const trials = sqliteTable(
     userName: text("user_name"),
     /** The shipping address as entered, JSON. */
     address: text("address", { mode: "json" }).$type<Record<string, string>>(),
+    /** The billing provider's invoice for the trial's hardware, if any: the invoices page says what it was for. */
+    hardwareInvoiceId: text("hardware_invoice_id"),
     createdAt: createdAt(),
   },
-  (table) => [index("trials_user_idx").on(table.userId)],
+  (table) => [
+    index("trials_user_idx").on(table.userId),
+    index("trials_hardware_invoice_idx").on(table.hardwareInvoiceId),
+  ],
 );
 
 const updatedAt = () =>
@@ -333,6 +364,131 @@ export const rateLimits = sqliteTable("rate_limits", {
   key: text("key").primaryKey(),
   points: integer("points").notNull().default(0),
   expire: integer("expire"),
+});
+
+// --- The billing provider's side, as the portal keeps it -------------------------------------------------------
+
+export const PROVIDER_EVENT_SOURCES = ["webhook", "engine", "poll"] as const;
+export const PROVIDER_EVENT_OUTCOMES = ["applied", "ignored", "unknown_customer"] as const;
+
+/**
+ * Every event the billing provider told the portal of (Chargebee's webhooks, the embedded engine's events, the
+ * reconciliation's poll of the events list), stored by its id before anything acts on it: a delivery seen twice is
+ * one row. The consumer (a durable job per event) applies it to the portal's copies and sets applied_at.
+ */
+export const providerEvents = sqliteTable(
+  "provider_events",
+  {
+    id: text("id").primaryKey(),
+    type: text("type").$type<ProviderEventType>().notNull(),
+    /** The provider's own name of the event (Chargebee's event_type). */
+    providerType: text("provider_type").notNull(),
+    resourceType: text("resource_type").$type<ProviderResourceType>().notNull(),
+    resourceId: text("resource_id"),
+    resourceVersion: integer("resource_version"),
+    /** The billing customer; null for an event of no customer. */
+    customerId: text("customer_id"),
+    occurredAt: integer("occurred_at", { mode: "timestamp_ms" }).notNull(),
+    /** The resources after the change, as the event carried them (the port's types as JSON). */
+    payload: text("payload", { mode: "json" }).notNull().$type<Record<string, unknown>>(),
+    receivedFrom: text("received_from", { enum: PROVIDER_EVENT_SOURCES }).notNull(),
+    receivedAt: integer("received_at", { mode: "timestamp_ms" })
+      .notNull()
+      .default(sql`(unixepoch('subsec') * 1000)`),
+    /** Set once the event is applied, or ignored (an event the portal has no use for, of a customer it does not know). */
+    appliedAt: integer("applied_at", { mode: "timestamp_ms" }),
+    outcome: text("outcome", { enum: PROVIDER_EVENT_OUTCOMES }),
+  },
+  (table) => [
+    // The reconciliation's sweep finds events stored but not applied (a process that died between the two).
+    index("provider_events_pending_idx").on(table.appliedAt, table.receivedAt),
+    // An unknown customer is logged once: whether an earlier event of theirs was already set aside.
+    index("provider_events_customer_outcome_idx").on(table.customerId, table.outcome),
+  ],
+);
+
+/**
+ * The portal's copy of each of its customers' subscriptions at the billing provider, kept by the events and the
+ * reconciliation: a row is only ever replaced by a newer resource version, so a late or repeated event changes
+ * nothing. Licenses follow it (app/server/events/licenses.server.ts).
+ */
+export const subscriptions = sqliteTable(
+  "subscriptions",
+  {
+    id: text("id").primaryKey(),
+    /** The account whose billing customer holds the subscription. */
+    ownerId: text("owner_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    customerId: text("customer_id").notNull(),
+    planId: text("plan_id").notNull(),
+    planQuantity: integer("plan_quantity").notNull(),
+    status: text("status").$type<SubscriptionStatus>().notNull(),
+    addons: text("addons", { mode: "json" }).$type<ItemQuantity[]>().notNull(),
+    currentTermStart: integer("current_term_start", { mode: "timestamp_ms" }),
+    currentTermEnd: integer("current_term_end", { mode: "timestamp_ms" }),
+    nextBillingAt: integer("next_billing_at", { mode: "timestamp_ms" }),
+    /** When it was cancelled, or (auto-renew off) when its scheduled cancellation takes effect. */
+    cancelledAt: integer("cancelled_at", { mode: "timestamp_ms" }),
+    /** What its unpaid invoices still ask for, in cents, and the date of the oldest of them. */
+    totalDues: integer("total_dues").notNull().default(0),
+    dueSince: integer("due_since", { mode: "timestamp_ms" }),
+    /** The provider's resource version of this copy: milliseconds, greater after every change. */
+    resourceVersion: integer("resource_version").notNull(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    // The reconciliation re-reads an account's subscriptions that have not ended.
+    index("subscriptions_owner_status_idx").on(table.ownerId, table.status),
+  ],
+);
+
+/**
+ * The portal's copy of its customers' invoices at the billing provider, kept like `subscriptions`: what
+ * /account/invoices pages through in SQL, newest first. The PDF is always the provider's.
+ */
+export const invoices = sqliteTable(
+  "invoices",
+  {
+    id: text("id").primaryKey(),
+    ownerId: text("owner_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    customerId: text("customer_id").notNull(),
+    subscriptionId: text("subscription_id"),
+    /** The number the customer sees (Chargebee's invoice id). */
+    number: text("number").notNull(),
+    date: integer("date", { mode: "timestamp_ms" }).notNull(),
+    purpose: text("purpose").$type<InvoicePurpose>().notNull(),
+    status: text("status").$type<InvoiceStatus>().notNull(),
+    total: integer("total").notNull(),
+    amountPaid: integer("amount_paid").notNull(),
+    amountDue: integer("amount_due").notNull(),
+    paidAt: integer("paid_at", { mode: "timestamp_ms" }),
+    /** Dunning's next automatic attempt to collect it. */
+    nextRetryAt: integer("next_retry_at", { mode: "timestamp_ms" }),
+    resourceVersion: integer("resource_version").notNull(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    // The invoices page pages an account's invoices newest first straight off this index.
+    index("invoices_owner_date_idx").on(table.ownerId, table.date, table.id),
+    // A subscription's unpaid renewals (the Pay now notices).
+    index("invoices_subscription_status_idx").on(table.subscriptionId, table.status),
+  ],
+);
+
+/**
+ * The schedule of the reconciliation, one row shared by every process: the point the next poll of the provider's
+ * events list starts from, when the next run is due, and which process runs it now (a lease, so that one does).
+ */
+export const providerSync = sqliteTable("provider_sync", {
+  id: text("id").primaryKey(),
+  eventsSince: integer("events_since", { mode: "timestamp_ms" }).notNull(),
+  nextRunAt: integer("next_run_at", { mode: "timestamp_ms" }).notNull(),
+  lastRunAt: integer("last_run_at", { mode: "timestamp_ms" }),
+  leaseHolder: text("lease_holder"),
+  leaseUntil: integer("lease_until", { mode: "timestamp_ms" }),
 });
 
 export * from "./billing-schema";

@@ -44,7 +44,7 @@ const CUSTOMER_PAGES = [
 ];
 const ADMIN_PAGES = ["/admin/customers"];
 /** The pages whose render time must not grow with the account's data. */
-const GROWTH_PAGES = ["/home", "/licenses", "/hubs", "/hubs?type=cloud"];
+const GROWTH_PAGES = ["/home", "/licenses", "/hubs", "/hubs?type=cloud", "/account/invoices"];
 
 const stops = [];
 async function stopAll() {

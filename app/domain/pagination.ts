@@ -28,3 +28,5 @@ export function pageLinkNumbers(page: number, pages: number): number[] {
   const near = Array.from({ length: 5 }, (_, index) => page - 2 + index).filter((n) => n > 1 && n < pages);
   return pages > 1 ? [1, ...near, pages] : [1];
 }
+
+export const INVOICES_PER_PAGE = 10;

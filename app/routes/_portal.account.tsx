@@ -1,4 +1,4 @@
-import { Text } from "~/ui/typography";
+import { Anchor, Text } from "~/ui/typography";
 import {
   json,
   type ActionFunctionArgs,
@@ -22,7 +22,7 @@ import { AddressPanels } from "~/ui/billing/address-panels";
 import { BillingProfileCard } from "~/ui/billing/billing-profile-card";
 import { BillingProfilePending } from "~/ui/billing/drawer";
 import { PaymentMethodsSection } from "~/ui/billing/payment-methods";
-import { SimpleGrid, Stack } from "~/ui/layout";
+import { Group, SimpleGrid, Stack } from "~/ui/layout";
 import { documentTitle, PageErrorBoundary } from "~/ui/page";
 import { FORM_STYLES } from "~/ui/stylesheets";
 
@@ -116,7 +116,10 @@ export default function Account() {
   const actionData = useActionData<PasswordErrorData>();
   return (
     <Stack gap="lg" maw={1100}>
-      <Text size="lg">Your payment method, billing profile, shipping address, profile and password.</Text>
+      <Group justify="space-between">
+        <Text size="lg">Your payment method, billing profile, shipping address, profile and password.</Text>
+        <Anchor to="/account/invoices">Invoices</Anchor>
+      </Group>
       {payment.status === "ready" ? (
         <>
           <PaymentMethodsSection sources={payment.sources} drawerBase={DRAWER_BASE} />

@@ -5,6 +5,7 @@ import { useLoaderData } from "@remix-run/react";
 import { formatDate } from "~/domain/format";
 import { requireAdmin } from "~/server/auth.server";
 import { listJobsNeedingAttention } from "~/server/jobs/runner.server";
+import { hasTimeMachine } from "~/server/time-machine.server";
 import { Stack } from "~/ui/layout";
 import { documentTitle, PageErrorBoundary } from "~/ui/page";
 import { LIST_STYLES } from "~/ui/stylesheets";
@@ -28,11 +29,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
     message: job.error?.message ?? "",
     updatedAt: job.updatedAt.toISOString(),
   }));
-  return json({ jobs });
+  return json({ jobs, timeMachine: hasTimeMachine() });
 }
 
 export default function AdminStart() {
-  const { jobs } = useLoaderData<typeof loader>();
+  const { jobs, timeMachine } = useLoaderData<typeof loader>();
   return (
     <Stack gap="lg" maw={1200}>
       <Title order={2}>Jobs that need attention</Title>
@@ -78,6 +79,11 @@ export default function AdminStart() {
       </Table.ScrollContainer>
       <Anchor to="/admin/customers">Every account and its licenses</Anchor>
       <Anchor to="/admin/outbox">The outbox: mail the portal kept instead of sending</Anchor>
+      {timeMachine ? (
+        <Anchor to="/admin/time-machine">
+          The time machine: move the embedded billing engine&apos;s clock forward
+        </Anchor>
+      ) : null}
     </Stack>
   );
 }

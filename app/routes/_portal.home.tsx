@@ -2,25 +2,32 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { requireUser } from "~/server/auth.server";
 import { countHubInstallations } from "~/server/hub-installations.server";
+import { portalNow } from "~/server/clock.server";
+import { billingAccountOf } from "~/server/billing-accounts.server";
 import { countLicensesByStatus } from "~/server/licenses.server";
+import { renewalNoticeViews } from "~/server/renewals.server";
 import { documentTitle, InfoPage, PageErrorBoundary } from "~/ui/page";
+import { RenewalNotices } from "~/ui/renewal-notices";
 
 export const handle = { title: "Home" };
 export const meta: MetaFunction = () => documentTitle("Home");
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  const licenses = countLicensesByStatus(user.id);
+  const now = await portalNow();
+  const licenses = countLicensesByStatus(user.id, now);
   return {
     firstName: user.firstName,
     activeLicenses: licenses.active,
     expiredLicenses: licenses.expired,
     hubs: countHubInstallations(user.id),
+    // A renewal that failed, or a subscription it ended, is what the customer must hear of first.
+    notices: await renewalNoticeViews(billingAccountOf(user), now),
   };
 }
 
 export default function Home() {
-  const { firstName, activeLicenses, expiredLicenses, hubs } = useLoaderData<typeof loader>();
+  const { firstName, activeLicenses, expiredLicenses, hubs, notices } = useLoaderData<typeof loader>();
   return (
     <InfoPage
       lead={`Welcome back, ${firstName}. Here is where you manage your GateKeeper licenses, Hubs and billing.`}
@@ -57,6 +64,7 @@ export default function Home() {
         },
       ]}
     >
+      <RenewalNotices notices={notices} />
       <div className="gk-stats">
         <Stat label="Active licenses" value={activeLicenses} />
         <Stat label="Expired licenses" value={expiredLicenses} />

@@ -16,6 +16,7 @@ import {
 import { shortLicenseKey } from "~/domain/license-status";
 import { pageCount, requestedPage } from "~/domain/pagination";
 import { requireUser } from "~/server/auth.server";
+import { portalNow } from "~/server/clock.server";
 import { hubLicensePage, ownsHubInstallation } from "~/server/hub-installations.server";
 import { LinkButton } from "~/ui/button";
 import { FilterLinks } from "~/ui/filter-links";
@@ -44,7 +45,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const base = `/hubs/${encodeURIComponent(hubId)}/licenses`;
   const query = requestedHubLicenses(search, requestedPage);
   if (query === null) throw redirect(`${base}${hubLicensesSearch(hubs, DEFAULT_HUB_LICENSES_QUERY)}`);
-  const { total, licenses } = hubLicensePage(user.id, hubId, query, HUB_LICENSES_PER_PAGE);
+  const { total, licenses } = hubLicensePage(user.id, hubId, query, HUB_LICENSES_PER_PAGE, await portalNow());
   const pages = pageCount(total, HUB_LICENSES_PER_PAGE);
   if (query.page > pages) throw redirect(`${base}${hubLicensesSearch(hubs, { ...query, page: pages })}`);
   return json({

@@ -11,6 +11,7 @@ import { lazyValidator } from "~/domain/lazy-validator";
 import { LICENSES_PER_PAGE, pageCount, requestedPage } from "~/domain/pagination";
 import { requireUser } from "~/server/auth.server";
 import { readUserForm } from "~/server/forms.server";
+import { portalNow } from "~/server/clock.server";
 import { cloudHubLicensePage, selectableLicense } from "~/server/cloud-hub-licenses.server";
 import { cloudHubWizard } from "~/server/wizards/cloud-hub.server";
 import { Button } from "~/ui/button";
@@ -33,7 +34,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const search = url.searchParams.get("q") ?? "";
   const page = requestedPage(url.searchParams.get("page"));
   if (page === null) throw redirect(pageHref(search, 1));
-  const { total, licenses } = cloudHubLicensePage(user.id, search, page, LICENSES_PER_PAGE);
+  const { total, licenses } = cloudHubLicensePage(user.id, search, page, LICENSES_PER_PAGE, await portalNow());
   const pages = pageCount(total, LICENSES_PER_PAGE);
   if (page > pages) throw redirect(pageHref(search, pages));
   const now = Date.now();
@@ -60,7 +61,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const parsed = await licenseValidator.validate(formData);
   if (parsed.error) return json({ error: SELECT_A_LICENSE }, { status: 422 });
   // Another account's license, a used one, or one a deployment under way holds (a page left open meanwhile).
-  if (!selectableLicense(user.id, parsed.data.licenseId)) {
+  if (!selectableLicense(user.id, parsed.data.licenseId, await portalNow())) {
     return json({ error: UNABLE_TO_VERIFY_LICENSE }, { status: 422 });
   }
   return cloudHubWizard.complete(user.id, "license", { licenseId: parsed.data.licenseId });

@@ -8,6 +8,7 @@ import { requireUser } from "~/server/auth.server";
 import { env } from "~/server/env.server";
 import { readUserForm } from "~/server/forms.server";
 import { redirectWithToast } from "~/server/session.server";
+import { portalNow } from "~/server/clock.server";
 import { selectableLicense } from "~/server/cloud-hub-licenses.server";
 import { cloudHubWizard, deploy, deploymentKey } from "~/server/wizards/cloud-hub.server";
 import { Button, LinkButton } from "~/ui/button";
@@ -23,7 +24,7 @@ export const DEPLOYMENT_CHANGED =
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const { data } = cloudHubWizard.load(user.id, "review");
-  const license = data.licenseId ? selectableLicense(user.id, data.licenseId) : null;
+  const license = data.licenseId ? selectableLicense(user.id, data.licenseId, await portalNow()) : null;
   return json({
     address: `https://${data.subdomain}.${env.HUB_HOST}`,
     region: regionLabel(data.region),

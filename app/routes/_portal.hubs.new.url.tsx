@@ -10,6 +10,7 @@ import { normalSubdomain } from "~/domain/hub-subdomain";
 import { requireUser } from "~/server/auth.server";
 import { env } from "~/server/env.server";
 import { readUserForm } from "~/server/forms.server";
+import { portalNow } from "~/server/clock.server";
 import { selectableLicense } from "~/server/cloud-hub-licenses.server";
 import { cloudHubWizard, subdomainUnavailable } from "~/server/wizards/cloud-hub.server";
 import { RegionField, SubdomainField } from "~/ui/hubs/address-fields";
@@ -44,7 +45,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const unavailable = await subdomainUnavailable(result.data.subdomain);
   if (unavailable) return validationError({ fieldErrors: { subdomain: unavailable } }, result.submittedData);
   const license = String(formData.get("license") ?? "");
-  const preselected = selectableLicense(user.id, license) ? { licenseId: license } : {};
+  const preselected = selectableLicense(user.id, license, await portalNow()) ? { licenseId: license } : {};
   return cloudHubWizard.complete(user.id, "url", {
     subdomain: result.data.subdomain,
     region: regionFromForm(result.data.hubRegion),

@@ -67,6 +67,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
       web: monthYear(hub.webCredentialsUsedThisMonth, hub.webCredentialsUsedThisYear),
       // The modal opens over this very view of the table, and closes back to it.
       licensesUrl: `/hubs/${encodeURIComponent(hub.id)}/licenses${hubsSearch(query)}`,
+      // A license's new file the portal could not upload to this Hub: why, and the file to upload by hand.
+      notUploaded: hub.notUploadedLicenseId
+        ? { message: hub.notUploadedMessage ?? "", downloadUrl: `/licenses/${hub.notUploadedLicenseId}/download` }
+        : null,
     })),
   });
 }
@@ -169,6 +173,14 @@ export default function Hubs() {
                     <Link to={hub.licensesUrl} preventScrollReset className="gk-link gk-nowrap">
                       View Licenses
                     </Link>
+                    {hub.notUploaded ? (
+                      <p className="gk-hub-upload-problem" role="alert">
+                        {hub.notUploaded.message}{" "}
+                        <a href={hub.notUploaded.downloadUrl} download className="gk-link">
+                          Download the license file
+                        </a>
+                      </p>
+                    ) : null}
                   </Table.Td>
                 </Table.Tr>
               ))}

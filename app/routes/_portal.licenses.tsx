@@ -1,12 +1,16 @@
-import { Text } from "~/ui/typography";
+import { Anchor, Text } from "~/ui/typography";
 import { json, redirect, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Outlet, useLoaderData, useNavigation } from "@remix-run/react";
-import { Link } from "~/ui/link";
+import { formatCents, formatDate } from "~/domain/format";
 import { shortLicenseKey } from "~/domain/license-status";
 import { updateStepUrl } from "~/domain/license-update";
 import { LICENSES_PER_PAGE, pageCount, requestedPage } from "~/domain/pagination";
 import { requireUser } from "~/server/auth.server";
+import { afterCheckoutUrls, type RenewalState } from "~/domain/renewals";
+import { billingAccountOf } from "~/server/billing-accounts.server";
+import { portalNow } from "~/server/clock.server";
 import { licensePage } from "~/server/licenses.server";
+import { renewalNoticeViews } from "~/server/renewals.server";
 import { LinkButton } from "~/ui/button";
 import { Group, Stack } from "~/ui/layout";
 import { licenseTermCells } from "~/ui/license-cells";
@@ -14,6 +18,8 @@ import { documentTitle, PageErrorBoundary } from "~/ui/page";
 import { PageLinks } from "~/ui/page-links";
 import { ANCHOR_CLASS, GROUP_CLASS, groupStyle } from "~/ui/plain-parts";
 import { LIST_STYLES } from "~/ui/stylesheets";
+import { RenewalNotices } from "~/ui/renewal-notices";
+import { RenewButton } from "~/ui/renew-button";
 import { Table } from "~/ui/table";
 
 export const links: LinksFunction = () => LIST_STYLES;
@@ -27,7 +33,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const page = requestedPage(new URL(request.url).searchParams.get("page"));
   if (page === null) throw redirect(pageHref(1));
-  const { total, licenses } = licensePage(user.id, page, LICENSES_PER_PAGE);
+  const now = await portalNow();
+  const account = billingAccountOf(user);
+  const { total, licenses } = await licensePage(account.ownerId, page, LICENSES_PER_PAGE, now);
   const pages = pageCount(total, LICENSES_PER_PAGE);
   // A bookmarked page past the end (licenses were removed) shows the last one.
   if (page > pages) throw redirect(pageHref(pages));
@@ -35,29 +43,64 @@ export async function loader({ request }: LoaderFunctionArgs) {
     page,
     pages,
     total,
-    licenses: licenses.map((license) => ({
-      id: license.id,
-      key: shortLicenseKey(license.key),
-      externalLicenseId: license.externalLicenseId,
-      name: license.name,
-      nodes: license.nodes,
-      planType: license.planType,
-      status: license.status,
-      validFrom: license.validFrom.toISOString(),
-      validTo: license.validTo.toISOString(),
-      daysLeft: license.daysLeft,
-      downloadUrl: `/licenses/${license.id}/download`,
-      // Users are added to a running subscription: the owner's active recurring licenses (the wizard's URL).
-      addUsersUrl:
-        license.type === "recurring" && license.subscriptionId && license.status === "active"
-          ? updateStepUrl(license.subscriptionId, "product")
-          : null,
-    })),
+    notices: await renewalNoticeViews(account, now),
+    licenses: licenses.map((license) => {
+      const { renewal } = license;
+      const running = license.status === "active" && renewal?.kind !== "cancelled";
+      return {
+        id: license.id,
+        key: shortLicenseKey(license.key),
+        externalLicenseId: license.externalLicenseId,
+        name: license.name,
+        nodes: license.nodes,
+        planType: license.planType,
+        status: license.status,
+        validFrom: license.validFrom.toISOString(),
+        validTo: license.validTo.toISOString(),
+        daysLeft: license.daysLeft,
+        renewal: renewalView(renewal),
+        downloadUrl: `/licenses/${license.id}/download`,
+        // Users are added to a running subscription: the owner's active recurring licenses (the wizard's URL).
+        addUsersUrl:
+          license.type === "recurring" && license.subscriptionId && running
+            ? updateStepUrl(license.subscriptionId, "product")
+            : null,
+        autoRenewUrl:
+          license.subscriptionId && running && (renewal?.kind === "renewing" || renewal?.kind === "auto_renew_off")
+            ? afterCheckoutUrls.autoRenew(license.subscriptionId)
+            : null,
+        payUrl:
+          renewal?.kind === "payment_failed" && license.payableInvoiceId
+            ? afterCheckoutUrls.payNow(license.payableInvoiceId)
+            : null,
+        // A recurring license whose subscription ended, and that has stopped, is bought again as a new one.
+        renewUrl:
+          license.type === "recurring" && license.status === "expired" && (!renewal || renewal.kind === "cancelled")
+            ? afterCheckoutUrls.renew(license.id)
+            : null,
+        hubUploadProblem: license.hubUploadProblem,
+      };
+    }),
   });
 }
 
+/** Where a recurring license stands with its subscription, for its Renewal cell (dates as ISO strings). */
+function renewalView(renewal: RenewalState | null) {
+  if (!renewal) return null;
+  switch (renewal.kind) {
+    case "renewing":
+      return { kind: renewal.kind, on: renewal.renewsOn?.toISOString() ?? null };
+    case "payment_failed":
+      return { kind: renewal.kind, on: renewal.stopsOn.toISOString(), amountDue: renewal.amountDue };
+    case "auto_renew_off":
+      return { kind: renewal.kind, on: renewal.lastDay.toISOString() };
+    case "cancelled":
+      return { kind: renewal.kind, on: renewal.endedOn.toISOString(), unpaid: renewal.unpaid };
+  }
+}
+
 export default function Licenses() {
-  const { licenses, page, pages, total } = useLoaderData<typeof loader>();
+  const { licenses, page, pages, total, notices } = useLoaderData<typeof loader>();
   const navigation = useNavigation();
   const openingUpdate = navigation.state === "loading" && /\/update\/product$/.test(navigation.location.pathname);
   return (
@@ -68,11 +111,15 @@ export default function Licenses() {
         </Text>
         <LinkButton to="/store">Buy a license</LinkButton>
       </Group>
+      <RenewalNotices
+        notices={notices}
+        renew={(notice) => <RenewButton to={notice.renewUrl} label={`Renew license ${notice.externalLicenseId}`} />}
+      />
       {licenses.length === 0 ? (
         <Text>You have no licenses yet. Buy one in the Store or start a free trial.</Text>
       ) : (
         <>
-          <Table.ScrollContainer minWidth={900}>
+          <Table.ScrollContainer minWidth={1100}>
             <Table striped withTableBorder>
               <Table.Thead>
                 <Table.Tr>
@@ -85,6 +132,7 @@ export default function Licenses() {
                   <Table.Th scope="col">Valid from</Table.Th>
                   <Table.Th scope="col">Valid to</Table.Th>
                   <Table.Th scope="col">Days left</Table.Th>
+                  <Table.Th scope="col">Renewal</Table.Th>
                   <Table.Th scope="col">Actions</Table.Th>
                 </Table.Tr>
               </Table.Thead>
@@ -101,26 +149,55 @@ export default function Licenses() {
                       </span>,
                       license.nodes,
                       ...licenseTermCells(license),
-                      <div key="actions" className={GROUP_CLASS} style={groupStyle("sm", "flex-start", "nowrap")}>
-                        {/* A plain download: the browser saves the attachment, with or without JavaScript. */}
-                        <a
-                          className={ANCHOR_CLASS}
-                          data-underline="hover"
-                          href={license.downloadUrl}
-                          download
-                          aria-label={`Download license ${license.externalLicenseId}`}
-                        >
-                          Download
-                        </a>
-                        {license.addUsersUrl ? (
-                          <Link
+                      <RenewalCell key="renewal" renewal={license.renewal} />,
+                      <div key="actions">
+                        <div className={GROUP_CLASS} style={groupStyle("sm", "flex-start", "nowrap")}>
+                          {/* A plain download: the browser saves the attachment, with or without JavaScript. */}
+                          <a
                             className={ANCHOR_CLASS}
                             data-underline="hover"
-                            to={license.addUsersUrl}
-                            aria-label={`Add Users to license ${license.externalLicenseId}`}
+                            href={license.downloadUrl}
+                            download
+                            aria-label={`Download license ${license.externalLicenseId}`}
                           >
-                            Add Users
-                          </Link>
+                            Download
+                          </a>
+                          {license.addUsersUrl ? (
+                            <Anchor
+                              to={license.addUsersUrl}
+                              aria-label={`Add Users to license ${license.externalLicenseId}`}
+                            >
+                              Add Users
+                            </Anchor>
+                          ) : null}
+                          {license.payUrl ? (
+                            <Anchor to={license.payUrl} aria-label={`Pay now for license ${license.externalLicenseId}`}>
+                              Pay now
+                            </Anchor>
+                          ) : null}
+                          {license.autoRenewUrl ? (
+                            <Anchor
+                              to={license.autoRenewUrl}
+                              preventScrollReset
+                              aria-label={`${license.renewal?.kind === "auto_renew_off" ? "Turn on" : "Turn off"} auto-renew of license ${license.externalLicenseId}`}
+                            >
+                              {license.renewal?.kind === "auto_renew_off"
+                                ? "Turn on auto-renew"
+                                : "Turn off auto-renew"}
+                            </Anchor>
+                          ) : null}
+                          {license.renewUrl ? (
+                            <RenewButton
+                              to={license.renewUrl}
+                              label={`Renew license ${license.externalLicenseId}`}
+                              variant="default"
+                            />
+                          ) : null}
+                        </div>
+                        {license.hubUploadProblem ? (
+                          <Text size="sm" c="red.9">
+                            The new file is not on its Hub. {license.hubUploadProblem}
+                          </Text>
                         ) : null}
                       </div>,
                     ]}
@@ -148,6 +225,27 @@ export default function Licenses() {
       <Outlet />
     </Stack>
   );
+}
+
+type RenewalView = ReturnType<typeof useLoaderData<typeof loader>>["licenses"][number]["renewal"];
+
+/** Where a recurring license stands with its subscription: when it renews, what a failed renewal asks, its last day. */
+function RenewalCell({ renewal }: { renewal: RenewalView }) {
+  if (!renewal) return <span className="gk-dimmed">—</span>;
+  switch (renewal.kind) {
+    case "renewing":
+      return <>{renewal.on ? `Renews ${formatDate(renewal.on)}` : "Renews"}</>;
+    case "payment_failed":
+      return (
+        <Text span c="red.9" fw={600}>
+          Payment failed: {formatCents(renewal.amountDue)} due, stops {formatDate(renewal.on)}
+        </Text>
+      );
+    case "auto_renew_off":
+      return <>Auto-renew off: last day {formatDate(renewal.on)}</>;
+    case "cancelled":
+      return <>{renewal.unpaid ? "Cancelled: the renewal was not paid" : "Cancelled"}</>;
+  }
 }
 
 export const ErrorBoundary = PageErrorBoundary;

@@ -5,6 +5,7 @@ import { formatDate } from "~/domain/format";
 import { updateStepUrl } from "~/domain/license-update";
 import { LICENSES_PER_PAGE, pageCount, requestedPage } from "~/domain/pagination";
 import { requireUser } from "~/server/auth.server";
+import { portalNow } from "~/server/clock.server";
 import { hasRecurringLicense, subscriptionOfLicense, upgradableLicensePage } from "~/server/licenses.server";
 import { Button, LinkButton } from "~/ui/button";
 import { Radio } from "~/ui/inputs";
@@ -37,7 +38,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const subscriptionId = chosen ? subscriptionOfLicense(user.id, chosen) : null;
   if (subscriptionId) throw redirect(updateStepUrl(subscriptionId, "product"));
   const page = requestedPage(search.get("page")) ?? 1;
-  const { total, licenses } = upgradableLicensePage(user.id, page, LICENSES_PER_PAGE);
+  const { total, licenses } = upgradableLicensePage(user.id, page, LICENSES_PER_PAGE, await portalNow());
   return json({
     upgrade: {
       page,

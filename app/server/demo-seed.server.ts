@@ -4,8 +4,11 @@ import type { BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
 import * as schema from "~db/schema";
 import { seedBillingDemo } from "./billing/local/seed.server";
 import { cloudHubUrl, seedHubDemo } from "./hubs/simulator/seed.server";
+import { licenseEndOf } from "~/domain/renewals";
+import { invoiceCopyRow, subscriptionCopyRow } from "./events/copy-rows.server";
 import { licenseRow } from "./license-files.server";
 import { hashPasswordSync } from "./passwords.server";
+import { sealSecret } from "./wizards/sealed.server";
 
 /** Every demo account signs in with this password; the README lists the accounts. */
 export const DEMO_PASSWORD = "GateKeeper-demo-1";
@@ -77,13 +80,34 @@ export function seedDemo(db: BetterSQLite3Database<typeof schema>, now = new Dat
       ])
       .run();
 
+    // The embedded engine's subscriptions behind the recurring licenses (none with a real provider).
+    const billing = seedBillingDemo(tx, now);
+    const subscriptionOf = (id: string) => billing?.subscriptions.find((subscription) => subscription.id === id);
+    /** A recurring license; with its subscription at the engine, valid to what that subscription gives it. */
     const license = (
       externalLicenseId: string,
       terms: { name: string; nodes: number; planType: "core" | "advanced" | "ultimate"; hasCloudSupport: boolean },
       validFrom: Date,
       validTo: Date,
-      extra: { isUsed?: boolean; subscriptionId?: string } = {},
-    ) => licenseRow(customerId, { externalLicenseId, type: "recurring", validFrom, validTo, ...terms }, extra);
+      extra: { isUsed?: boolean; subscriptionId: string },
+    ) => {
+      const subscription = subscriptionOf(extra.subscriptionId);
+      return licenseRow(
+        customerId,
+        {
+          externalLicenseId,
+          type: "recurring",
+          validFrom,
+          validTo: (subscription && licenseEndOf(subscription)) ?? validTo,
+          ...terms,
+        },
+        {
+          isUsed: extra.isUsed,
+          subscriptionId: subscription?.id ?? null,
+          termsVersion: subscription?.resourceVersion ?? 0,
+        },
+      );
+    };
 
     const onPremise = license(
       "GK-NWC-2026-0001",
@@ -97,22 +121,55 @@ export function seedDemo(db: BetterSQLite3Database<typeof schema>, now = new Dat
       { name: "Northwind Clinics East", nodes: 25, planType: "advanced", hasCloudSupport: true },
       new Date(now.getTime() - 10 * DAY),
       new Date(now.getTime() + 355 * DAY),
+      { subscriptionId: "sub_demo_advanced_yearly" },
     );
     const cloudInUse = license(
       "GK-NWC-2025-0007",
       { name: "Northwind Clinics West", nodes: 15, planType: "ultimate", hasCloudSupport: true },
       new Date(now.getTime() - 200 * DAY),
       new Date(now.getTime() + 165 * DAY),
-      { isUsed: true },
+      { isUsed: true, subscriptionId: "sub_demo_ultimate_yearly" },
     );
     const expired = license(
       "GK-NWC-2024-0003",
       { name: "Northwind Clinics", nodes: 5, planType: "core", hasCloudSupport: false },
       new Date(now.getTime() - 430 * DAY),
       new Date(now.getTime() - 65 * DAY),
-      { isUsed: true },
+      { isUsed: true, subscriptionId: "sub_demo_core_yearly" },
     );
     tx.insert(schema.licenses).values([onPremise, cloudReady, cloudInUse, expired]).run();
+    // The portal's copies of what the engine holds, as its events and reconciliation would have made them.
+    if (billing) {
+      tx.insert(schema.subscriptions)
+        .values(
+          billing.subscriptions.map((subscription) => ({
+            id: subscription.id,
+            ...subscriptionCopyRow(customerId, subscription),
+          })),
+        )
+        .run();
+      tx.insert(schema.invoices)
+        .values(billing.invoices.map((invoice) => ({ id: invoice.id, ...invoiceCopyRow(customerId, invoice) })))
+        .run();
+    }
+
+    const hubSessions = seedHubDemo(tx, [
+      {
+        ...CLOUD_HUB,
+        customerId,
+        license: {
+          licenseId: cloudInUse.externalLicenseId,
+          licenseCode: cloudInUse.licenseCode ?? "",
+          name: cloudInUse.name,
+          nodes: cloudInUse.nodes,
+          planType: cloudInUse.planType,
+          validFrom: cloudInUse.validFrom,
+          validTo: cloudInUse.validTo,
+        },
+        createdAt: new Date(now.getTime() - 200 * DAY),
+      },
+    ]);
+    const cloudHubSession = hubSessions[CLOUD_HUB.subdomain];
 
     const cloudHubId = randomUUID();
     const localHubId = randomUUID();
@@ -136,6 +193,8 @@ export function seedDemo(db: BetterSQLite3Database<typeof schema>, now = new Dat
           unlocksThisYear: 19870,
           webCredentialsUsedThisMonth: 311,
           webCredentialsUsedThisYear: 3920,
+          // Its administrator's session, as a deployment keeps it: a renewed license is uploaded with it.
+          adminToken: cloudHubSession ? sealSecret(cloudHubSession) : null,
         },
         {
           id: localHubId,
@@ -165,23 +224,6 @@ export function seedDemo(db: BetterSQLite3Database<typeof schema>, now = new Dat
         { hubInstallationId: localHubId, licenseId: expired.id },
       ])
       .run();
-    seedBillingDemo(tx, now);
-    seedHubDemo(tx, [
-      {
-        ...CLOUD_HUB,
-        customerId,
-        license: {
-          licenseId: cloudInUse.externalLicenseId,
-          licenseCode: cloudInUse.licenseCode ?? "",
-          name: cloudInUse.name,
-          nodes: cloudInUse.nodes,
-          planType: cloudInUse.planType,
-          validFrom: cloudInUse.validFrom,
-          validTo: cloudInUse.validTo,
-        },
-        createdAt: new Date(now.getTime() - 200 * DAY),
-      },
-    ]);
   });
   return true;
 }

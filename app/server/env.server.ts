@@ -42,6 +42,12 @@ const envSchema = z
     CHARGEBEE_SITE: z.string().optional(),
     CHARGEBEE_API_KEY: z.string().optional(),
     CHARGEBEE_GATEWAY_ACCOUNT_ID: z.string().optional(),
+    /** The basic-auth user name and password Chargebee's webhook settings send to POST /webhooks/chargebee. */
+    CHARGEBEE_WEBHOOK_USERNAME: z.string().optional(),
+    CHARGEBEE_WEBHOOK_PASSWORD: z
+      .string()
+      .min(16, "must be at least 16 characters (e.g. `openssl rand -hex 16`): it lets in the provider's events")
+      .optional(),
     CARD_PROVIDER: z
       .enum(["local", "stripe"], { errorMap: () => ({ message: "must be local or stripe" }) })
       .default("local"),
@@ -51,6 +57,16 @@ const envSchema = z
     JOB_LEASE_MS: z.coerce.number().int().min(500).max(600_000).default(20_000),
     /** The first retry's wait; each further retry waits twice as long, up to a minute. */
     JOB_BACKOFF_MS: z.coerce.number().int().min(10).max(60_000).default(1_000),
+    /**
+     * How often the portal reconciles its copy of the billing provider's state (polls the events list, re-reads
+     * every running subscription); also at start-up when a run fell due while the portal was down.
+     */
+    RECONCILIATION_MINUTES: z.coerce
+      .number({ invalid_type_error: "must be a number of minutes" })
+      .int()
+      .min(1)
+      .max(1440)
+      .default(60),
     /** How long after a deployment stopped at registering or waiting for its Hub 'Try again' opens. */
     HUB_RETRY_WAIT_MS: z.coerce
       .number({ invalid_type_error: "must be a number of milliseconds" })
@@ -122,7 +138,13 @@ const envSchema = z
       if (!env[name]) ctx.addIssue({ code: z.ZodIssueCode.custom, path: [name], message: `is required when ${when}` });
     };
     if (env.BILLING_PROVIDER === "chargebee") {
-      for (const name of ["CHARGEBEE_SITE", "CHARGEBEE_API_KEY", "CHARGEBEE_GATEWAY_ACCOUNT_ID"] as const) {
+      for (const name of [
+        "CHARGEBEE_SITE",
+        "CHARGEBEE_API_KEY",
+        "CHARGEBEE_GATEWAY_ACCOUNT_ID",
+        "CHARGEBEE_WEBHOOK_USERNAME",
+        "CHARGEBEE_WEBHOOK_PASSWORD",
+      ] as const) {
         required(name, "BILLING_PROVIDER=chargebee");
       }
     }

@@ -9,6 +9,14 @@ import { licenseListItem } from "./licenses.server";
 const ofOwner = eq(hubInstallations.ownerId, sql.placeholder("ownerId"));
 const ofOwnerAndType = and(ofOwner, eq(hubInstallations.type, sql.placeholder("type")));
 
+/** A license of the Hub whose new file the portal could not put on it (renewed, or changed at the provider). */
+const notUploaded = (column: typeof licenses.id | typeof hubInstallationLicenses.uploadMessage) =>
+  sql<string | null>`(select ${column} from ${hubInstallationLicenses}
+    inner join ${licenses} on ${licenses.id} = ${hubInstallationLicenses.licenseId}
+    where ${hubInstallationLicenses.hubInstallationId} = ${hubInstallations.id}
+      and ${hubInstallationLicenses.uploadState} = 'failed'
+    limit 1)`;
+
 const hubCount = (where: SQL | undefined) =>
   db.select({ total: count() }).from(hubInstallations).where(where).prepare();
 const hubRows = (where: SQL | undefined) =>
@@ -31,6 +39,8 @@ const hubRows = (where: SQL | undefined) =>
       unlocksThisYear: hubInstallations.unlocksThisYear,
       webCredentialsUsedThisMonth: hubInstallations.webCredentialsUsedThisMonth,
       webCredentialsUsedThisYear: hubInstallations.webCredentialsUsedThisYear,
+      notUploadedLicenseId: notUploaded(licenses.id),
+      notUploadedMessage: notUploaded(hubInstallationLicenses.uploadMessage),
     })
     .from(hubInstallations)
     .where(where)

@@ -131,7 +131,7 @@ type LicenseFacts = Pick<
 export function licenseRow(
   ownerId: string,
   facts: LicenseFacts,
-  extra: Pick<NewLicenseRow, "subscriptionId" | "isUsed"> = {},
+  extra: Pick<NewLicenseRow, "subscriptionId" | "isUsed" | "termsVersion"> = {},
 ): NewLicenseRow {
   return { id: randomUUID(), ownerId, ...facts, licenseCode: licenseFileOf(facts), ...extra };
 }

@@ -1,9 +1,11 @@
 import { randomBytes } from "node:crypto";
 import { and, count, desc, eq, gt, isNotNull, sql, type SQL } from "drizzle-orm";
 import { daysLeft, licenseStatus } from "~/domain/license-status";
-import { licenseCounts, licenses } from "~db/schema";
+import { renewalStateOf } from "~/domain/renewals";
+import { hubInstallationLicenses, licenseCounts, licenses, subscriptions } from "~db/schema";
 import { db } from "./db.server";
-import { licenseFileOf, licenseKeyOf, licenseRow } from "./license-files.server";
+import { payableInvoiceIdOf } from "./invoices.server";
+import { licenseKeyOf, licenseRow } from "./license-files.server";
 
 type LicenseRow = typeof licenses.$inferSelect;
 
@@ -52,6 +54,12 @@ const licenseTotalOf = db
   .from(licenseCounts)
   .where(eq(licenseCounts.ownerId, sql.placeholder("ownerId")))
   .prepare();
+/** Why the license's new file is not on one of its Hubs, if it is not. */
+const hubUploadProblemOfLicense = sql<string | null>`(select ${hubInstallationLicenses.uploadMessage}
+  from ${hubInstallationLicenses}
+  where ${hubInstallationLicenses.licenseId} = ${licenses.id} and ${hubInstallationLicenses.uploadState} = 'failed'
+  limit 1)`;
+
 const ownLicensesNewestFirst = db
   .select({
     id: licenses.id,
@@ -64,8 +72,21 @@ const ownLicensesNewestFirst = db
     validFrom: licenses.validFrom,
     validTo: licenses.validTo,
     licenseCode: licenses.licenseCode,
+    // The portal's copy of the subscription (null without one): where the license stands with it.
+    subscriptionStatus: subscriptions.status,
+    currentTermStart: subscriptions.currentTermStart,
+    currentTermEnd: subscriptions.currentTermEnd,
+    cancelledAt: subscriptions.cancelledAt,
+    totalDues: subscriptions.totalDues,
+    dueSince: subscriptions.dueSince,
+    payableInvoiceId: payableInvoiceIdOf(licenses.subscriptionId, licenses.ownerId),
+    hubUploadProblem: hubUploadProblemOfLicense,
   })
   .from(licenses)
+  .leftJoin(
+    subscriptions,
+    and(eq(subscriptions.id, licenses.subscriptionId), eq(subscriptions.ownerId, licenses.ownerId)),
+  )
   .where(eq(licenses.ownerId, sql.placeholder("ownerId")))
   .orderBy(...NEWEST_FIRST)
   .limit(sql.placeholder("limit"))
@@ -82,9 +103,23 @@ export function licenseTotal(ownerId: string): number {
  * SQL off the (owner, valid from, id) index and the total is one row, so an account with thousands of licenses
  * costs about what one with five does (page 1; a deep page still walks the index up to its offset).
  */
-export function licensePage(ownerId: string, page: number, pageSize: number, now = new Date()) {
-  const rows = ownLicensesNewestFirst.all({ ownerId, limit: pageSize, offset: (page - 1) * pageSize });
-  return { total: licenseTotal(ownerId), licenses: rows.map((license) => licenseListItem(license, now)) };
+export async function licensePage(ownerId: string, page: number, pageSize: number, now: Date) {
+  const rows = await ownLicensesNewestFirst.all({ ownerId, limit: pageSize, offset: (page - 1) * pageSize });
+  return {
+    total: await licenseTotal(ownerId),
+    licenses: rows.map(
+      ({ subscriptionStatus, currentTermStart, currentTermEnd, cancelledAt, totalDues, dueSince, ...license }) => ({
+        ...licenseListItem(license, now),
+        renewal:
+          license.type === "recurring" && subscriptionStatus !== null && totalDues !== null
+            ? renewalStateOf(
+                { status: subscriptionStatus, currentTermStart, currentTermEnd, cancelledAt, totalDues, dueSince },
+                license.validTo,
+              )
+            : null,
+      }),
+    ),
+  };
 }
 
 /** The signed license file of one of the user's licenses; null for anyone else's or an unknown id. */
@@ -152,33 +187,6 @@ export function createLicenseForSubscription(order: {
   const created = ofSubscription();
   if (!created) throw new Error(`Subscription ${subscriptionId} belongs to another account.`);
   return created;
-}
-
-/**
- * A subscription's license after the subscription changed (more users, a higher tier, a new term), its file
- * re-signed with the new terms. Idempotent: the same terms give the same license. Null for a subscription
- * without a license of this owner.
- */
-export function updateLicenseForSubscription(
-  ownerId: string,
-  subscriptionId: string,
-  terms: Partial<Pick<LicenseRow, "nodes" | "planType" | "hasCloudSupport" | "validTo">>,
-) {
-  return db.transaction((tx) => {
-    const current = tx
-      .select()
-      .from(licenses)
-      .where(and(eq(licenses.ownerId, ownerId), eq(licenses.subscriptionId, subscriptionId)))
-      .get();
-    if (!current) return null;
-    const next = { ...current, ...terms };
-    return tx
-      .update(licenses)
-      .set({ ...terms, licenseCode: licenseFileOf(next) })
-      .where(eq(licenses.id, current.id))
-      .returning()
-      .get();
-  });
 }
 
 /** Whether the user holds a recurring license (the Store then asks before starting a new one). */

@@ -126,6 +126,8 @@ export interface TrialRecord {
   duration: number;
   userName: string | null;
   address: TrialAddress;
+  /** The billing provider's invoice for the trial's hardware, when some was bought. */
+  hardwareInvoiceId: string | null;
 }
 
 /** The saved trial record; for an on-premise trial the Hub fields are null. */

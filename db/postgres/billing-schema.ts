@@ -1,4 +1,4 @@
-import { boolean, index, integer, jsonb, pgTable, text } from "drizzle-orm/pg-core";
+import { bigint, boolean, index, integer, jsonb, pgTable, text } from "drizzle-orm/pg-core";
 import type * as Stored from "../billing-values";
 import { faultColumns, timestamp } from "./provider-columns";
 
@@ -60,8 +60,14 @@ export const billingSubscriptions = pgTable(
     shippingAddress: jsonb("shipping_address").$type<Stored.Address>(),
     licenseAssignment: text("license_assignment"),
     createdAt: timestamp("created_at").notNull(),
+    cancelledAt: timestamp("cancelled_at"),
+    // Milliseconds since 1970 outgrow PostgreSQL's 4-byte integer.
+    resourceVersion: bigint("resource_version", { mode: "number" }).notNull().default(0),
   },
-  (table) => [index("billing_subscriptions_customer_idx").on(table.customerId)],
+  (table) => [
+    index("billing_subscriptions_customer_idx").on(table.customerId),
+    index("billing_subscriptions_due_idx").on(table.status, table.currentTermEnd),
+  ],
 );
 
 export const billingInvoices = pgTable(
@@ -83,9 +89,45 @@ export const billingInvoices = pgTable(
     paymentSourceId: text("payment_source_id"),
     shippingAddress: jsonb("shipping_address").$type<Stored.Address>(),
     date: timestamp("date").notNull(),
+    purpose: text("purpose").$type<Stored.InvoicePurpose>().notNull().default("renewal"),
+    billingAddress: jsonb("billing_address").$type<Stored.Address>(),
+    paidAt: timestamp("paid_at"),
+    nextRetryAt: timestamp("next_retry_at"),
+    paymentAttempts: integer("payment_attempts").notNull().default(0),
+    resourceVersion: bigint("resource_version", { mode: "number" }).notNull().default(0),
   },
-  (table) => [index("billing_invoices_customer_idx").on(table.customerId)],
+  (table) => [
+    index("billing_invoices_customer_idx").on(table.customerId),
+    index("billing_invoices_retry_idx").on(table.status, table.nextRetryAt),
+  ],
 );
+
+export const billingEvents = pgTable(
+  "billing_events",
+  {
+    seq: integer("seq").primaryKey().generatedByDefaultAsIdentity(),
+    id: text("id").notNull().unique(),
+    occurredAt: timestamp("occurred_at").notNull(),
+    type: text("type").$type<Stored.ProviderEventType>().notNull(),
+    providerType: text("provider_type").notNull(),
+    resourceType: text("resource_type").$type<Stored.ProviderResourceType>().notNull(),
+    resourceId: text("resource_id").notNull(),
+    resourceVersion: bigint("resource_version", { mode: "number" }),
+    customerId: text("customer_id").notNull(),
+    content: jsonb("content").$type<Record<string, unknown>>().notNull(),
+  },
+  (table) => [index("billing_events_occurred_idx").on(table.occurredAt)],
+);
+
+export const billingClock = pgTable("billing_clock", {
+  id: text("id").primaryKey(),
+  advancedMs: bigint("advanced_ms", { mode: "number" }).notNull().default(0),
+});
+
+export const billingSequences = pgTable("billing_sequences", {
+  name: text("name").primaryKey(),
+  value: integer("value").notNull(),
+});
 
 export const billingIdempotencyKeys = pgTable("billing_idempotency_keys", {
   key: text("key").primaryKey(),
@@ -106,6 +148,7 @@ export const cardTokens = pgTable("card_tokens", {
   firstName: text("first_name").notNull().default(""),
   lastName: text("last_name").notNull().default(""),
   gatewayCustomer: text("gateway_customer"),
+  chargeDecline: text("charge_decline"),
   usedAt: timestamp("used_at"),
   createdAt: timestamp("created_at").notNull(),
 });

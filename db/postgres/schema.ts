@@ -1,5 +1,19 @@
 import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
-import { JOB_STATUSES, type ShippingAddress } from "../schema";
+import type {
+  InvoicePurpose,
+  InvoiceStatus,
+  ItemQuantity,
+  ProviderEventType,
+  ProviderResourceType,
+  SubscriptionStatus,
+} from "../billing-values";
+import {
+  JOB_STATUSES,
+  LICENSE_UPLOAD_STATES,
+  PROVIDER_EVENT_OUTCOMES,
+  PROVIDER_EVENT_SOURCES,
+  type ShippingAddress,
+} from "../schema";
 import { timestamp } from "./provider-columns";
 
 /**
@@ -8,7 +22,14 @@ import { timestamp } from "./provider-columns";
  * to the millisecond, boolean, jsonb. tests/db/schema-parity.test.ts fails when the two differ.
  */
 
-export { JOB_STATUSES, type JobStatus, type ShippingAddress } from "../schema";
+export {
+  JOB_STATUSES,
+  LICENSE_UPLOAD_STATES,
+  PROVIDER_EVENT_OUTCOMES,
+  PROVIDER_EVENT_SOURCES,
+  type JobStatus,
+  type ShippingAddress,
+} from "../schema";
 
 const createdAt = () => timestamp("created_at").notNull().defaultNow();
 const updatedAt = () => timestamp("updated_at").notNull().defaultNow();
@@ -49,6 +70,7 @@ export const licenses = pgTable(
     isUsed: boolean("is_used").notNull().default(false),
     hubJobId: text("hub_job_id"),
     subscriptionId: text("subscription_id"),
+    termsVersion: bigint("terms_version", { mode: "number" }).notNull().default(0),
     createdAt: createdAt(),
   },
   (table) => [
@@ -108,8 +130,13 @@ export const hubInstallationLicenses = pgTable(
     licenseId: text("license_id")
       .notNull()
       .references(() => licenses.id, { onDelete: "cascade" }),
+    uploadState: text("upload_state", { enum: LICENSE_UPLOAD_STATES }),
+    uploadMessage: text("upload_message"),
   },
-  (table) => [primaryKey({ columns: [table.hubInstallationId, table.licenseId] })],
+  (table) => [
+    primaryKey({ columns: [table.hubInstallationId, table.licenseId] }),
+    index("hub_installation_licenses_license_idx").on(table.licenseId),
+  ],
 );
 
 export const trials = pgTable(
@@ -130,9 +157,13 @@ export const trials = pgTable(
     duration: integer("duration").notNull(),
     userName: text("user_name"),
     address: jsonb("address").$type<Record<string, string>>(),
+    hardwareInvoiceId: text("hardware_invoice_id"),
     createdAt: createdAt(),
   },
-  (table) => [index("trials_user_idx").on(table.userId)],
+  (table) => [
+    index("trials_user_idx").on(table.userId),
+    index("trials_hardware_invoice_idx").on(table.hardwareInvoiceId),
+  ],
 );
 
 export const drafts = pgTable(
@@ -238,6 +269,89 @@ export const rateLimits = pgTable("rate_limits", {
   key: text("key").primaryKey(),
   points: integer("points").notNull().default(0),
   expire: bigint("expire", { mode: "number" }),
+});
+
+export const providerEvents = pgTable(
+  "provider_events",
+  {
+    id: text("id").primaryKey(),
+    type: text("type").$type<ProviderEventType>().notNull(),
+    providerType: text("provider_type").notNull(),
+    resourceType: text("resource_type").$type<ProviderResourceType>().notNull(),
+    resourceId: text("resource_id"),
+    resourceVersion: bigint("resource_version", { mode: "number" }),
+    customerId: text("customer_id"),
+    occurredAt: timestamp("occurred_at").notNull(),
+    payload: jsonb("payload").notNull().$type<Record<string, unknown>>(),
+    receivedFrom: text("received_from", { enum: PROVIDER_EVENT_SOURCES }).notNull(),
+    receivedAt: timestamp("received_at").notNull().defaultNow(),
+    appliedAt: timestamp("applied_at"),
+    outcome: text("outcome", { enum: PROVIDER_EVENT_OUTCOMES }),
+  },
+  (table) => [
+    index("provider_events_pending_idx").on(table.appliedAt, table.receivedAt),
+    index("provider_events_customer_outcome_idx").on(table.customerId, table.outcome),
+  ],
+);
+
+export const subscriptions = pgTable(
+  "subscriptions",
+  {
+    id: text("id").primaryKey(),
+    ownerId: text("owner_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    customerId: text("customer_id").notNull(),
+    planId: text("plan_id").notNull(),
+    planQuantity: integer("plan_quantity").notNull(),
+    status: text("status").$type<SubscriptionStatus>().notNull(),
+    addons: jsonb("addons").$type<ItemQuantity[]>().notNull(),
+    currentTermStart: timestamp("current_term_start"),
+    currentTermEnd: timestamp("current_term_end"),
+    nextBillingAt: timestamp("next_billing_at"),
+    cancelledAt: timestamp("cancelled_at"),
+    totalDues: integer("total_dues").notNull().default(0),
+    dueSince: timestamp("due_since"),
+    resourceVersion: bigint("resource_version", { mode: "number" }).notNull(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [index("subscriptions_owner_status_idx").on(table.ownerId, table.status)],
+);
+
+export const invoices = pgTable(
+  "invoices",
+  {
+    id: text("id").primaryKey(),
+    ownerId: text("owner_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    customerId: text("customer_id").notNull(),
+    subscriptionId: text("subscription_id"),
+    number: text("number").notNull(),
+    date: timestamp("date").notNull(),
+    purpose: text("purpose").$type<InvoicePurpose>().notNull(),
+    status: text("status").$type<InvoiceStatus>().notNull(),
+    total: integer("total").notNull(),
+    amountPaid: integer("amount_paid").notNull(),
+    amountDue: integer("amount_due").notNull(),
+    paidAt: timestamp("paid_at"),
+    nextRetryAt: timestamp("next_retry_at"),
+    resourceVersion: bigint("resource_version", { mode: "number" }).notNull(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    index("invoices_owner_date_idx").on(table.ownerId, table.date, table.id),
+    index("invoices_subscription_status_idx").on(table.subscriptionId, table.status),
+  ],
+);
+
+export const providerSync = pgTable("provider_sync", {
+  id: text("id").primaryKey(),
+  eventsSince: timestamp("events_since").notNull(),
+  nextRunAt: timestamp("next_run_at").notNull(),
+  lastRunAt: timestamp("last_run_at"),
+  leaseHolder: text("lease_holder"),
+  leaseUntil: timestamp("lease_until"),
 });
 
 export * from "./billing-schema";

@@ -8,7 +8,8 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * Adds an account that has held the portal for years to the bench's database: BIG_ACCOUNT.licenses
  * licenses (a third of them expired), BIG_ACCOUNT.hubs Hubs and BIG_ACCOUNT.invoices invoices. It signs
  * in with the demo password. Rows are copies of the demo customer's, so they stay valid whatever columns
- * the schema has gained; only keys, owners, names and dates change. One transaction, written straight to
+ * the schema has gained; only keys, owners, names and dates change. Its invoices are at the embedded engine and
+ * in the portal's copies that /account/invoices lists. One transaction, written straight to
  * the SQLite file while the portal runs (WAL lets it read meanwhile).
  */
 export function addBigAccount(databaseFile, demoEmail) {
@@ -74,8 +75,23 @@ function fill(sqlite, demoEmail) {
     `insert into billing_invoices (id, customer_id, status, line_items, discounts, sub_total, total, credits_applied,
        amount_paid, amount_due, date) values (?, ?, 'paid', '[]', '[]', 10000, 10000, 0, 10000, 0, ?)`,
   );
-  for (let n = 0; n < BIG_ACCOUNT.invoices; n += 1)
-    insertInvoice.run(`bench-invoice-${n}`, billingCustomerId, now - n * DAY_MS);
+  // The portal's copies of them, which /account/invoices lists, as the provider's events would have made them.
+  const invoice = sqlite.prepare("select * from invoices where owner_id = ? limit 1").get(demo.id);
+  const insertInvoiceCopy = copier(sqlite, "invoices", invoice);
+  for (let n = 0; n < BIG_ACCOUNT.invoices; n += 1) {
+    const date = now - n * DAY_MS;
+    insertInvoice.run(`bench-invoice-${n}`, billingCustomerId, date);
+    insertInvoiceCopy({
+      id: `bench-invoice-${n}`,
+      owner_id: ownerId,
+      customer_id: billingCustomerId,
+      subscription_id: null,
+      number: `B${n}`,
+      date,
+      paid_at: date,
+      resource_version: date,
+    });
+  }
 }
 
 /** A prepared insert of `template`'s row with some columns replaced. */

@@ -2,10 +2,11 @@ import Chargebee from "chargebee";
 import { eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { chargebeeKey, createChargebeeBilling, type ChargebeeOptions } from "~/server/billing/chargebee/adapter.server";
+import { invoiceOf, invoicePurposeOf, seconds, subscriptionOf } from "~/server/billing/chargebee/mapping.server";
 import { clearBillingFaults, injectBillingFault } from "~/server/billing/local/faults.server";
 import { createLocalCards } from "~/server/cards/local/provider.server";
 import { db } from "~/server/db.server";
-import { billingPaymentSources, billingSubscriptions } from "~db/schema";
+import { billingInvoices, billingPaymentSources, billingSubscriptions } from "~db/schema";
 import {
   FAKE_API_KEY,
   FAKE_GATEWAY_ACCOUNT_ID,
@@ -158,6 +159,171 @@ describe("orders: quantities only for add-ons charged per unit", () => {
         { id: "gatekeeper-shipping", unit_price: "15000" },
       ],
       po_number: chargebeeKey(`${customerId}:hardware`),
+    });
+  });
+});
+
+describe("after checkout: what the adapter sends", () => {
+  /** A new customer's subscription, made through the adapter. */
+  async function subscription() {
+    const { customerId, source } = await customerWithCard();
+    const created = await billing().createSubscription(
+      { customerId, planId: "core-monthly", planQuantity: 2, paymentSourceId: source.id, licenseAssignment: "N" },
+      `${customerId}:subscribe`,
+    );
+    return { customerId, source, created };
+  }
+
+  it("turns auto-renew off with cancel end_of_term and on with remove_scheduled_cancellation, each with its key", async () => {
+    const { customerId, created } = await subscription();
+    const off = jobKey("auto-renew-off");
+    await billing().cancelSubscriptionAtTermEnd(customerId, created.id, off);
+    const cancel = fake.lastRequest("POST", `/api/v2/subscriptions/${created.id}/cancel`);
+    expect(cancel).toMatchObject({ params: { end_of_term: "true" }, idempotencyKey: chargebeeKey(off) });
+    // Already scheduled: nothing is sent again.
+    await billing().cancelSubscriptionAtTermEnd(customerId, created.id, jobKey("auto-renew-off-again"));
+    expect(requestsTo("POST", `/api/v2/subscriptions/${created.id}/cancel`)).toBe(1);
+
+    const on = jobKey("auto-renew-on");
+    await billing().removeScheduledCancellation(customerId, created.id, on);
+    const remove = fake.lastRequest("POST", `/api/v2/subscriptions/${created.id}/remove_scheduled_cancellation`);
+    expect(remove).toMatchObject({ params: {}, idempotencyKey: chargebeeKey(on) });
+    await billing().removeScheduledCancellation(customerId, created.id, jobKey("auto-renew-on-again"));
+    expect(requestsTo("POST", `/api/v2/subscriptions/${created.id}/remove_scheduled_cancellation`)).toBe(1);
+    expect(fake.refusals).toEqual([]);
+  });
+
+  it("collects an invoice's payment with the card and the key's digest, and asks for a PDF to download", async () => {
+    const { customerId, source, created } = await subscription();
+    const [invoice] = await billing().listInvoices(customerId, { subscriptionId: created.id });
+    expect(fake.lastRequest("GET", "/api/v2/invoices")?.params).toEqual({
+      limit: "100",
+      customer_id: { is: customerId },
+      subscription_id: { is: created.id },
+      sort_by: { desc: "date" },
+    });
+    // The first invoice left due, as a renewal the card did not pay leaves it.
+    db.update(billingInvoices)
+      .set({ status: "payment_due", amountDue: invoice.total, amountPaid: 0 })
+      .where(eq(billingInvoices.id, invoice.id))
+      .run();
+    const key = jobKey("pay-now");
+    const paid = await billing().collectPayment(customerId, invoice.id, source.id, key);
+    expect(paid).toMatchObject({ status: "paid", amountDue: 0 });
+    expect(fake.lastRequest("POST", `/api/v2/invoices/${invoice.id}/collect_payment`)).toMatchObject({
+      params: { payment_source_id: source.id },
+      idempotencyKey: chargebeeKey(key),
+    });
+
+    const pdf = await billing().invoicePdf(customerId, invoice.id);
+    expect(fake.lastRequest("POST", `/api/v2/invoices/${invoice.id}/pdf`)?.params).toEqual({
+      disposition_type: "attachment",
+    });
+    expect(pdf).toEqual({
+      kind: "url",
+      url: `http://127.0.0.1:${fake.port}/downloads/invoices/${invoice.id}.pdf`,
+      expiresAt: expect.any(Date),
+    });
+    expect(fake.refusals).toEqual([]);
+  });
+
+  it("lists events after the second before `since`, oldest first, and pages with next_offset", async () => {
+    const since = new Date("2026-11-20T10:00:00.500Z");
+    await billing().listEvents({ since, limit: 5, pageToken: "7" });
+    expect(fake.lastRequest("GET", "/api/v2/events")?.params).toEqual({
+      limit: "5",
+      offset: "7",
+      occurred_at: { after: String(seconds(since) - 1) },
+      sort_by: { asc: "occurred_at" },
+    });
+    expect(fake.refusals).toEqual([]);
+  });
+});
+
+describe("after checkout: how Chargebee's invoices and subscriptions read", () => {
+  const may = Date.UTC(2026, 4, 1) / 1000;
+  const june = Date.UTC(2026, 5, 1) / 1000;
+  const mid = Date.UTC(2026, 4, 16) / 1000;
+  const line = (date_from: number, date_to: number, entity_type = "plan") => ({
+    entity_type,
+    date_from,
+    date_to,
+    unit_amount: 400,
+    amount: 400,
+    description: "Core",
+  });
+  const invoice = (fields: Record<string, unknown>) =>
+    ({
+      id: "1042",
+      customer_id: "cust_1",
+      subscription_id: "sub_1",
+      recurring: true,
+      status: "paid",
+      sub_total: 400,
+      date: may,
+      line_items: [line(may, june)],
+      ...fields,
+    }) as unknown as Parameters<typeof invoiceOf>[0];
+
+  it("says what an invoice was for from what Chargebee says of it", () => {
+    expect(invoicePurposeOf(invoice({ subscription_id: undefined, recurring: false }))).toBe("one_time");
+    expect(invoicePurposeOf(invoice({ first_invoice: true }))).toBe("new_subscription");
+    expect(invoicePurposeOf(invoice({}))).toBe("renewal");
+    const year = Date.UTC(2027, 4, 1) / 1000;
+    expect(invoicePurposeOf(invoice({ line_items: [line(may, year), line(may, year, "addon")] }))).toBe("renewal");
+    // Part of a period: a prorated change; a whole new period with the credits of a change: a change too.
+    expect(invoicePurposeOf(invoice({ line_items: [line(mid, june, "addon")] }))).toBe("subscription_change");
+    expect(
+      invoicePurposeOf(
+        invoice({
+          line_items: [line(mid, Date.UTC(2027, 4, 16) / 1000)],
+          applied_credits: [
+            { cn_id: "cn_1", applied_amount: 100, applied_at: mid, cn_reason_code: "subscription_change" },
+          ],
+        }),
+      ),
+    ).toBe("subscription_change");
+  });
+
+  it("reads the invoice's number, payment and dunning, and the subscription's cancellation and dues", () => {
+    expect(
+      invoiceOf(
+        invoice({
+          status: "payment_due",
+          dunning_status: "in_progress",
+          next_retry_at: mid,
+          resource_version: 1778000000123,
+        }),
+      ),
+    ).toMatchObject({
+      number: "1042",
+      nextRetryAt: new Date(mid * 1000),
+      paidAt: null,
+      resourceVersion: 1778000000123,
+    });
+    expect(
+      invoiceOf(invoice({ status: "not_paid", dunning_status: "exhausted", next_retry_at: mid })).nextRetryAt,
+    ).toBe(null);
+    expect(invoiceOf(invoice({ paid_at: may })).paidAt).toEqual(new Date(may * 1000));
+
+    const nonRenewing = subscriptionOf({
+      id: "sub_1",
+      customer_id: "cust_1",
+      status: "non_renewing",
+      current_term_start: may,
+      current_term_end: june,
+      cancelled_at: june,
+      total_dues: 1500,
+      due_since: may,
+      resource_version: 1778000000456,
+    } as unknown as Parameters<typeof subscriptionOf>[0]);
+    expect(nonRenewing).toMatchObject({
+      status: "non_renewing",
+      cancelledAt: new Date(june * 1000),
+      nextBillingAt: null,
+      totalDues: 1500,
+      dueSince: new Date(may * 1000),
+      resourceVersion: 1778000000456,
     });
   });
 });

@@ -14,6 +14,13 @@ billingContract("chargebee adapter", async (now) => {
   });
   return {
     billing,
+    // A test site's time machine: Chargebee renews, retries and cancels as its clock passes.
+    advanceClock: (days) => fake.advanceClock(days),
+    loseNextAnswer: ({ method, path }) =>
+      fake.answerNextWith(
+        { status: 504, html: "<html><body>Gateway Timeout</body></html>" },
+        { method, path, served: true },
+      ),
     close: async () => {
       await fake.close();
       expect(fake.refusals).toEqual([]);

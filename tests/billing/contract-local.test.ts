@@ -1,5 +1,13 @@
 import { createLocalBilling } from "~/server/billing/local/engine.server";
+import { injectBillingFault } from "~/server/billing/local/faults.server";
 import { db } from "~/server/db.server";
 import { billingContract } from "./contract";
 
-billingContract("embedded engine", async (now) => ({ billing: createLocalBilling({ store: db, now }) }));
+billingContract("embedded engine", async (now) => {
+  const billing = createLocalBilling({ store: db, now });
+  return {
+    billing,
+    advanceClock: (days) => billing.advanceClock(days),
+    loseNextAnswer: ({ call }) => injectBillingFault(db, call, { mode: "lose", times: "once" }),
+  };
+});

@@ -1,7 +1,17 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { formatCents } from "~/domain/format";
 import { createLocalCards } from "~/server/cards/local/provider.server";
 import { db } from "~/server/db.server";
-import type { BillingProvider, CustomerProfile, LineItem } from "~/server/billing/port.server";
+import type {
+  BillingCall,
+  BillingProvider,
+  CustomerProfile,
+  InvoicePdf,
+  LineItem,
+  ProviderEvent,
+} from "~/server/billing/port.server";
+import { billingClock } from "~db/schema";
+import { pdfText } from "../support/pdf-text";
 
 /**
  * The billing port's behaviour contract, run against every adapter: the same calls give the same results
@@ -10,6 +20,10 @@ import type { BillingProvider, CustomerProfile, LineItem } from "~/server/billin
  */
 export interface ContractSubject {
   billing: BillingProvider;
+  /** Moves the provider's clock forward (the embedded engine's time machine; a Chargebee test site's). */
+  advanceClock: (days: number) => Promise<unknown>;
+  /** The next such call takes effect and its answer is lost on the way back (a timeout after the provider acted). */
+  loseNextAnswer: (to: { call: BillingCall; method: string; path: string }) => void;
   close?: () => Promise<void>;
 }
 
@@ -17,6 +31,20 @@ export interface ContractSubject {
 export const TERM_START = new Date("2026-04-01T00:00:00Z");
 export const TERM_END = new Date("2026-05-01T00:00:00Z");
 export const MID_TERM = new Date("2026-04-16T00:00:00Z");
+/** The renewed term: May 2026. */
+const NEXT_TERM_END = new Date("2026-06-01T00:00:00Z");
+const DAY = 24 * 60 * 60 * 1000;
+const daysAfter = (date: Date, days: number) => new Date(date.getTime() + days * DAY);
+/** What core-monthly for 10 users with a cloud Hub costs a term. */
+const TERM_AMOUNT = 10 * 400 + 9900;
+
+/** The bytes of an invoice's PDF: the document itself, or what its download address serves. */
+async function pdfBytes(pdf: InvoicePdf): Promise<Uint8Array> {
+  if (pdf.kind === "document") return pdf.bytes;
+  const response = await fetch(pdf.url);
+  expect(response.headers.get("content-type")).toBe("application/pdf");
+  return new Uint8Array(await response.arrayBuffer());
+}
 
 const PROFILE: CustomerProfile = {
   firstName: "Erin",
@@ -50,6 +78,8 @@ export function billingContract(adapter: string, start: (now: () => Date) => Pro
     });
     beforeEach(() => {
       clock = TERM_START;
+      // Each test starts with the time machine at rest.
+      db.delete(billingClock).run();
     });
 
     const cardForm = (number: string) => {
@@ -368,6 +398,10 @@ export function billingContract(adapter: string, start: (now: () => Date) => Pro
         autoCollection: true,
         shippingAddress: null,
         licenseAssignment: "Contract Clinics",
+        cancelledAt: null,
+        totalDues: 0,
+        dueSince: null,
+        resourceVersion: TERM_START.getTime(),
       });
       const repeat = await subscription(customerId, source.id);
       expect(repeat.id).toBe(created.id);
@@ -623,6 +657,363 @@ export function billingContract(adapter: string, start: (now: () => Date) => Pro
           `${customerId}:nothing`,
         ),
       ).rejects.toEqual(failure({ kind: "final" }));
+    });
+
+    // --- after checkout ----------------------------------------------------------------------------------
+
+    /** The customer's events since `since`, oldest first, read page by page. */
+    async function eventsOf(customerId: string, since = TERM_START, limit?: number): Promise<ProviderEvent[]> {
+      const events: ProviderEvent[] = [];
+      let pageToken: string | undefined;
+      do {
+        const page = await billing.listEvents({ since, limit, pageToken });
+        events.push(...page.events);
+        pageToken = page.nextPageToken ?? undefined;
+      } while (pageToken);
+      return events.filter((event) => event.customerId === customerId);
+    }
+
+    const typesOf = (events: ProviderEvent[]) => events.map((event) => [event.type, event.providerType]);
+
+    /** The subscription now charges a card that saves but declines every charge (Stripe's 4000 0000 0000 0341). */
+    async function decliningCardFor(customerId: string, subscriptionId: string) {
+      const tmpToken = await tokenFor("4000 0000 0000 0341", `${customerId}:declining-token`);
+      const card = await billing.createPaymentSourceFromTempToken(
+        { customerId, tmpToken, setAsPrimary: true },
+        `${customerId}:declining`,
+      );
+      await billing.overrideBillingProfile(customerId, subscriptionId, {
+        paymentSourceId: card.id,
+        autoCollection: true,
+      });
+      return card;
+    }
+
+    async function goodCardFor(customerId: string) {
+      const tmpToken = await tokenFor("5555 5555 5555 4444", `${customerId}:good-token`);
+      return billing.createPaymentSourceFromTempToken(
+        { customerId, tmpToken, setAsPrimary: true },
+        `${customerId}:good`,
+      );
+    }
+
+    /** A subscription whose renewal on May 1 was declined; the clock stands at May 1. */
+    async function declinedRenewal() {
+      const { customerId, subscription } = await subscribed();
+      const declining = await decliningCardFor(customerId, subscription.id);
+      await subject.advanceClock(30);
+      const [renewal] = await billing.listInvoices(customerId);
+      return { customerId, subscription, declining, renewal };
+    }
+
+    it("renews at the end of the term as time passes: renewed, invoiced and paid, each version newer", async () => {
+      const { customerId, subscription: created } = await subscribed();
+      await subject.advanceClock(30);
+
+      const renewed = await billing.retrieveSubscription(customerId, created.id);
+      expect(renewed).toMatchObject({
+        status: "active",
+        currentTermStart: TERM_END,
+        currentTermEnd: NEXT_TERM_END,
+        nextBillingAt: NEXT_TERM_END,
+        cancelledAt: null,
+        totalDues: 0,
+        dueSince: null,
+      });
+      const events = await eventsOf(customerId);
+      expect(typesOf(events)).toEqual([
+        ["payment_source_added", "payment_source_added"],
+        ["subscription_created", "subscription_created"],
+        ["invoice_generated", "invoice_generated"],
+        ["invoice_paid", "payment_succeeded"],
+        ["subscription_renewed", "subscription_renewed"],
+        ["invoice_generated", "invoice_generated"],
+        ["invoice_paid", "payment_succeeded"],
+      ]);
+      const [renewedEvent, generated, paid] = events.slice(4);
+      expect(renewedEvent).toMatchObject({
+        occurredAt: TERM_END,
+        resourceType: "subscription",
+        resourceId: created.id,
+        resourceVersion: renewed.resourceVersion,
+        customerId,
+        subscription: { id: created.id, currentTermStart: TERM_END, currentTermEnd: NEXT_TERM_END },
+        invoice: { id: generated.resourceId, purpose: "renewal" },
+      });
+      expect(paid).toMatchObject({
+        occurredAt: TERM_END,
+        resourceType: "invoice",
+        resourceId: generated.resourceId,
+        invoice: { purpose: "renewal", status: "paid", total: TERM_AMOUNT, amountPaid: TERM_AMOUNT, paidAt: TERM_END },
+      });
+
+      // Another month: a second renewal, and the subscription's versions keep growing.
+      await subject.advanceClock(31);
+      const versions = (await eventsOf(customerId))
+        .filter((event) => event.resourceType === "subscription")
+        .map((event) => event.resourceVersion ?? 0);
+      expect(versions).toHaveLength(3);
+      expect(versions[0]).toBe(created.resourceVersion);
+      expect(versions[1]).toBeGreaterThan(versions[0]);
+      expect(versions[2]).toBeGreaterThan(versions[1]);
+    });
+
+    it("retries a declined renewal on the dunning schedule, then gives up: not paid, the subscription cancelled", async () => {
+      const { customerId, subscription, renewal } = await declinedRenewal();
+      expect(renewal).toMatchObject({
+        purpose: "renewal",
+        status: "payment_due",
+        total: TERM_AMOUNT,
+        amountDue: TERM_AMOUNT,
+        amountPaid: 0,
+        paidAt: null,
+        nextRetryAt: daysAfter(TERM_END, 1),
+      });
+      expect(await billing.retrieveSubscription(customerId, subscription.id)).toMatchObject({
+        status: "active",
+        currentTermEnd: NEXT_TERM_END,
+        totalDues: TERM_AMOUNT,
+        dueSince: TERM_END,
+      });
+
+      await subject.advanceClock(1);
+      expect(await billing.retrieveInvoice(customerId, renewal.id)).toMatchObject({
+        status: "payment_due",
+        nextRetryAt: daysAfter(TERM_END, 3),
+      });
+      await subject.advanceClock(6);
+      expect(await billing.retrieveInvoice(customerId, renewal.id)).toMatchObject({
+        status: "not_paid",
+        amountDue: TERM_AMOUNT,
+        nextRetryAt: null,
+      });
+      const cancelled = await billing.retrieveSubscription(customerId, subscription.id);
+      expect(cancelled).toMatchObject({
+        status: "cancelled",
+        cancelledAt: daysAfter(TERM_END, 7),
+        nextBillingAt: null,
+        totalDues: TERM_AMOUNT,
+      });
+
+      const events = await eventsOf(customerId, TERM_END);
+      expect(events.map((event) => [event.type, event.occurredAt])).toEqual([
+        ["subscription_renewed", TERM_END],
+        ["invoice_generated", TERM_END],
+        ["payment_failed", TERM_END],
+        ["payment_failed", daysAfter(TERM_END, 1)],
+        ["payment_failed", daysAfter(TERM_END, 3)],
+        ["payment_failed", daysAfter(TERM_END, 7)],
+        ["invoice_updated", daysAfter(TERM_END, 7)],
+        ["subscription_cancelled", daysAfter(TERM_END, 7)],
+      ]);
+      expect(events.at(-1)).toMatchObject({ resourceVersion: cancelled.resourceVersion, subscription: cancelled });
+
+      // A cancelled subscription renews no more.
+      await subject.advanceClock(30);
+      expect(await billing.listInvoices(customerId)).toHaveLength(2);
+    });
+
+    it("collects a failed renewal once per key with a card that pays; a declined card is told in the gateway's words", async () => {
+      const { customerId, subscription, declining, renewal } = await declinedRenewal();
+      await expect(billing.collectPayment(customerId, renewal.id, declining.id, `${renewal.id}:pay:1`)).rejects.toEqual(
+        failure({ kind: "final", code: "payment_processing_failed", providerMessage: "Your card was declined." }),
+      );
+      expect(await billing.findInvoicePayment(customerId, renewal.id)).toBeNull();
+
+      const card = await goodCardFor(customerId);
+      const paid = await billing.collectPayment(customerId, renewal.id, card.id, `${renewal.id}:pay:2`);
+      expect(paid).toMatchObject({
+        id: renewal.id,
+        status: "paid",
+        amountPaid: TERM_AMOUNT,
+        amountDue: 0,
+        paidAt: TERM_END,
+        nextRetryAt: null,
+      });
+      expect(paid.resourceVersion).toBeGreaterThan(renewal.resourceVersion);
+      // The same key again (a double submit): the first payment, nothing charged again.
+      expect(await billing.collectPayment(customerId, renewal.id, card.id, `${renewal.id}:pay:2`)).toEqual(paid);
+      expect(await billing.findInvoicePayment(customerId, renewal.id)).toEqual(paid);
+      // Another key: the invoice has nothing left to pay.
+      await expect(billing.collectPayment(customerId, renewal.id, card.id, `${renewal.id}:pay:3`)).rejects.toEqual(
+        failure({ kind: "final", code: "invalid_state_for_request" }),
+      );
+      const stranger = await customerWithCard();
+      await expect(
+        billing.collectPayment(stranger.customerId, renewal.id, stranger.source.id, `${renewal.id}:stranger`),
+      ).rejects.toEqual(failure({ kind: "final", code: "not_found" }));
+      await expect(billing.findInvoicePayment(stranger.customerId, renewal.id)).rejects.toEqual(
+        failure({ kind: "final", code: "not_found" }),
+      );
+
+      // Paid, dunning stops: past its retries nothing more is tried, and the subscription stays.
+      await subject.advanceClock(8);
+      expect(await billing.retrieveSubscription(customerId, subscription.id)).toMatchObject({
+        status: "active",
+        totalDues: 0,
+        dueSince: null,
+      });
+      const invoiceEvents = (await eventsOf(customerId, TERM_END)).filter((event) => event.resourceId === renewal.id);
+      expect(invoiceEvents.map((event) => event.type)).toEqual([
+        "invoice_generated",
+        "payment_failed",
+        "payment_failed",
+        "invoice_paid",
+      ]);
+    });
+
+    it("collects once after the answer was lost: the reconcile finds the invoice paid, and the key gets the same", async () => {
+      const { customerId, renewal } = await declinedRenewal();
+      const card = await goodCardFor(customerId);
+      const key = `${renewal.id}:pay:lost`;
+      subject.loseNextAnswer({
+        call: "collectPayment",
+        method: "POST",
+        path: `/api/v2/invoices/${renewal.id}/collect_payment`,
+      });
+      await expect(billing.collectPayment(customerId, renewal.id, card.id, key)).rejects.toEqual(
+        failure({ kind: "unknown" }),
+      );
+      const found = await billing.findInvoicePayment(customerId, renewal.id);
+      expect(found).toMatchObject({ id: renewal.id, status: "paid", amountPaid: TERM_AMOUNT, amountDue: 0 });
+      expect(await billing.collectPayment(customerId, renewal.id, card.id, key)).toEqual(found);
+      const payments = (await eventsOf(customerId, TERM_END)).filter(
+        (event) => event.resourceId === renewal.id && event.type === "invoice_paid",
+      );
+      expect(payments).toHaveLength(1);
+    });
+
+    it("turns auto-renew off: nothing renews at the term's end, and the subscription is cancelled then", async () => {
+      const { customerId, subscription } = await subscribed();
+      clock = MID_TERM;
+      const scheduled = await billing.cancelSubscriptionAtTermEnd(
+        customerId,
+        subscription.id,
+        `${subscription.id}:off`,
+      );
+      expect(scheduled).toMatchObject({
+        status: "non_renewing",
+        cancelledAt: TERM_END,
+        currentTermEnd: TERM_END,
+        nextBillingAt: null,
+      });
+      expect(scheduled.resourceVersion).toBeGreaterThan(subscription.resourceVersion);
+      // Again, with another key: already scheduled, nothing changes.
+      expect(await billing.cancelSubscriptionAtTermEnd(customerId, subscription.id, `${subscription.id}:off2`)).toEqual(
+        scheduled,
+      );
+      const stranger = await newCustomer();
+      await expect(
+        billing.cancelSubscriptionAtTermEnd(stranger.id, subscription.id, `${subscription.id}:stranger`),
+      ).rejects.toEqual(failure({ kind: "final", code: "not_found" }));
+
+      await subject.advanceClock(15);
+      const cancelled = await billing.retrieveSubscription(customerId, subscription.id);
+      expect(cancelled).toMatchObject({ status: "cancelled", cancelledAt: TERM_END, currentTermEnd: TERM_END });
+      expect(await billing.listInvoices(customerId)).toHaveLength(1);
+      expect(typesOf((await eventsOf(customerId)).slice(-2))).toEqual([
+        ["subscription_cancellation_scheduled", "subscription_cancellation_scheduled"],
+        ["subscription_cancelled", "subscription_cancelled"],
+      ]);
+      await expect(
+        billing.removeScheduledCancellation(customerId, subscription.id, `${subscription.id}:too-late`),
+      ).rejects.toEqual(failure({ kind: "final", code: "invalid_state_for_request" }));
+    });
+
+    it("turns auto-renew on again before the term ends: nothing charged then, and the subscription renews", async () => {
+      const { customerId, subscription } = await subscribed();
+      await billing.cancelSubscriptionAtTermEnd(customerId, subscription.id, `${subscription.id}:off`);
+      const resumed = await billing.removeScheduledCancellation(customerId, subscription.id, `${subscription.id}:on`);
+      expect(resumed).toMatchObject({ status: "active", cancelledAt: null, nextBillingAt: TERM_END });
+      expect(await billing.listInvoices(customerId)).toHaveLength(1);
+      expect(await billing.removeScheduledCancellation(customerId, subscription.id, `${subscription.id}:on2`)).toEqual(
+        resumed,
+      );
+
+      await subject.advanceClock(30);
+      expect(await billing.retrieveSubscription(customerId, subscription.id)).toMatchObject({
+        status: "active",
+        currentTermEnd: NEXT_TERM_END,
+      });
+      expect(typesOf(await eventsOf(customerId)).map(([type]) => type)).toEqual([
+        "payment_source_added",
+        "subscription_created",
+        "invoice_generated",
+        "invoice_paid",
+        "subscription_cancellation_scheduled",
+        "subscription_scheduled_cancellation_removed",
+        "subscription_renewed",
+        "invoice_generated",
+        "invoice_paid",
+      ]);
+    });
+
+    it("lists a customer's invoices newest first, says what each was for, and gives each as a PDF", async () => {
+      const { customerId, source, subscription } = await subscribed();
+      clock = MID_TERM;
+      await billing.updateSubscription(
+        customerId,
+        subscription.id,
+        { planId: "core-monthly", planQuantity: 15 },
+        `${subscription.id}:users`,
+      );
+      await billing.createHardwareInvoice(
+        { customerId, paymentSourceId: source.id, hardware: [{ id: "usb-sensor", quantity: 1 }] },
+        `${customerId}:sensor`,
+      );
+      await subject.advanceClock(15);
+
+      const invoices = await billing.listInvoices(customerId);
+      expect(invoices.map((invoice) => [invoice.purpose, invoice.total, invoice.status])).toEqual([
+        ["renewal", 15 * 400 + 9900, "paid"],
+        ["one_time", 6000 + 750, "paid"],
+        ["subscription_change", 3000 + 4950, "paid"],
+        ["new_subscription", TERM_AMOUNT, "paid"],
+      ]);
+      expect(new Set(invoices.map((invoice) => invoice.number)).size).toBe(4);
+      expect(
+        (await billing.listInvoices(customerId, { subscriptionId: subscription.id })).map((invoice) => invoice.id),
+      ).toEqual([invoices[0].id, invoices[2].id, invoices[3].id]);
+      const [renewal] = invoices;
+      expect(await billing.retrieveInvoice(customerId, renewal.id)).toEqual(renewal);
+
+      const text = await pdfText(await pdfBytes(await billing.invoicePdf(customerId, renewal.id)));
+      expect(text).toContain(renewal.number);
+      expect(text).toContain(formatCents(15 * 400 + 9900));
+      expect(text).toContain("Contract Clinics");
+      expect(text).toContain("Core (Monthly Billing)");
+
+      const stranger = await newCustomer();
+      await expect(billing.retrieveInvoice(stranger.id, renewal.id)).rejects.toEqual(
+        failure({ kind: "final", code: "not_found" }),
+      );
+      await expect(billing.invoicePdf(stranger.id, renewal.id)).rejects.toEqual(
+        failure({ kind: "final", code: "not_found" }),
+      );
+      expect(await billing.listInvoices(stranger.id)).toEqual([]);
+    });
+
+    it("pages the events list oldest first, from a point in time", async () => {
+      const { customerId } = await subscribed();
+      await subject.advanceClock(30);
+      const whole = await eventsOf(customerId);
+      const paged = await eventsOf(customerId, TERM_START, 2);
+      expect(paged).toEqual(whole);
+      expect(whole).toHaveLength(7);
+      expect(new Set(whole.map((event) => event.id)).size).toBe(7);
+      const times = whole.map((event) => event.occurredAt.getTime());
+      expect(times).toEqual([...times].sort((a, b) => a - b));
+
+      const page = await billing.listEvents({ since: TERM_START, limit: 2 });
+      expect(page.events).toHaveLength(2);
+      expect(page.nextPageToken).not.toBeNull();
+      // From the renewal on: the events of the first term are before it.
+      expect(typesOf(await eventsOf(customerId, TERM_END)).map(([type]) => type)).toEqual([
+        "subscription_renewed",
+        "invoice_generated",
+        "invoice_paid",
+      ]);
+      await expect(billing.listEvents({ since: TERM_START, limit: 101 })).rejects.toEqual(failure({ kind: "final" }));
     });
   });
 }

@@ -1,10 +1,20 @@
 import { eq } from "drizzle-orm";
-import { billingFaults, getBilling } from "~/server/billing/index.server";
+import { billingFaults, getBilling, getBillingClock, onBillingEvents } from "~/server/billing/index.server";
 import { createLocalBilling } from "~/server/billing/local/engine.server";
+import type { ProviderEvent } from "~/server/billing/port.server";
 import { DEMO_BILLING } from "~/server/billing/local/seed.server";
 import { createLocalCards } from "~/server/cards/local/provider.server";
 import { db } from "~/server/db.server";
-import { billingCustomers, billingInvoices, billingPaymentSources, cardTokens, licenses, users } from "~db/schema";
+import {
+  billingClock,
+  billingCustomers,
+  billingEvents,
+  billingInvoices,
+  billingPaymentSources,
+  cardTokens,
+  licenses,
+  users,
+} from "~db/schema";
 
 /** What only the embedded engine has: the demo seed, fault injection, lazy renewals, its ledger of invoices. */
 const DAY = 24 * 60 * 60 * 1000;
@@ -15,6 +25,7 @@ const cards = createLocalCards({ store: db, now: () => clock });
 afterEach(() => {
   billingFaults.clear();
   clock = new Date("2026-04-01T00:00:00Z");
+  db.delete(billingClock).run();
 });
 
 /** A monthly core subscription for the customer's card, from the clock's now. */
@@ -24,18 +35,25 @@ const subscribe = (customerId: string, paymentSourceId: string, planQuantity: nu
     `${customerId}:subscribe`,
   );
 
-async function customerWithCard(id: string, expiry = "12 / 34") {
+const VISA = "4242 4242 4242 4242";
+
+/** The customer (created once) with a card; another card of theirs gets keys of its own. */
+async function customerWithCard(id: string, expiry = "12 / 34", number = VISA) {
+  const another = number === VISA ? "" : `:${number}`;
   await billing.ensureCustomer(
     id,
     { firstName: "Kai", lastName: "Engine", email: "kai@example.org", phone: "", company: "K" },
     `${id}:c`,
   );
   const form = new FormData();
-  form.set("card_number", "4242 4242 4242 4242");
+  form.set("card_number", number);
   form.set("card_expiry", expiry);
   form.set("card_cvc", "123");
-  const tmpToken = await cards.temporaryToken(form, { firstName: "Kai", lastName: "Engine" }, `${id}:t`);
-  return billing.createPaymentSourceFromTempToken({ customerId: id, tmpToken, setAsPrimary: true }, `${id}:s`);
+  const tmpToken = await cards.temporaryToken(form, { firstName: "Kai", lastName: "Engine" }, `${id}:t${another}`);
+  return billing.createPaymentSourceFromTempToken(
+    { customerId: id, tmpToken, setAsPrimary: true },
+    `${id}:s${another}`,
+  );
 }
 
 describe("demo seed", () => {
@@ -247,5 +265,258 @@ describe("the vault", () => {
     expect(stored[0]).toHaveLength(1);
     expect(JSON.stringify(stored)).toContain('"last4":"4242"');
     expect(JSON.stringify(stored)).not.toContain("4242424242424242");
+  });
+});
+
+const APRIL = new Date("2026-04-01T00:00:00Z");
+const MAY = new Date("2026-05-01T00:00:00Z");
+const eventsOf = (customerId: string) =>
+  db.select().from(billingEvents).where(eq(billingEvents.customerId, customerId)).all();
+
+describe("the time machine", () => {
+  it("moves the engine's clock, kept in the database so that every engine on it reads the same date", async () => {
+    const other = createLocalBilling({ store: db, now: () => clock });
+    expect(await billing.clockNow()).toEqual(APRIL);
+    const moved = await billing.advanceClock(30);
+    expect(moved).toMatchObject({ from: APRIL, to: MAY });
+    expect(await other.clockNow()).toEqual(MAY);
+    // Real time goes on under it.
+    clock = new Date(APRIL.getTime() + 60_000);
+    expect(await other.clockNow()).toEqual(new Date(MAY.getTime() + 60_000));
+  });
+
+  it("renews what falls due on the way, with nobody reading, and says what it did", async () => {
+    const source = await customerWithCard("cust_machine");
+    const subscription = await subscribe("cust_machine", source.id, 2);
+    const moved = await billing.advanceClock(61);
+    // Two renewals (May 1, June 1), each invoiced and paid, without a read of the subscription.
+    const renewals = db.select().from(billingInvoices).where(eq(billingInvoices.subscriptionId, subscription.id)).all();
+    expect(renewals.map((invoice) => [invoice.purpose, invoice.date, invoice.status])).toEqual([
+      ["new_subscription", APRIL, "paid"],
+      ["renewal", MAY, "paid"],
+      ["renewal", new Date("2026-06-01T00:00:00Z"), "paid"],
+    ]);
+    const mine = moved.events.filter((event) => event.customerId === "cust_machine");
+    expect(mine.map((event) => event.type)).toEqual([
+      "subscription_renewed",
+      "invoice_generated",
+      "invoice_paid",
+      "subscription_renewed",
+      "invoice_generated",
+      "invoice_paid",
+    ]);
+    // Time passing without the machine does the same, at the next call of anyone: June 2, and the machine's 61
+    // days on top, is August 2.
+    clock = new Date("2026-06-02T00:00:00Z");
+    const due = await billing.processDue();
+    expect(due.filter((event) => event.resourceId === subscription.id).map((event) => event.occurredAt)).toEqual([
+      new Date("2026-07-01T00:00:00Z"),
+      new Date("2026-08-01T00:00:00Z"),
+    ]);
+  });
+
+  it("moves forward only, by 1 to 3660 whole days", async () => {
+    for (const days of [0, -1, 1.5, 3661, Number.NaN]) {
+      await expect(billing.advanceClock(days)).rejects.toMatchObject({ kind: "final", code: "invalid_days" });
+    }
+    expect(await billing.clockNow()).toEqual(APRIL);
+  });
+
+  it("is the embedded engine's only, through the billing module", async () => {
+    const machine = getBillingClock();
+    expect(machine).not.toBeNull();
+    const before = await machine!.now();
+    const { to } = await machine!.advance(2);
+    expect(to.getTime() - before.getTime()).toBeGreaterThanOrEqual(2 * DAY);
+    expect(await machine!.now()).toEqual(to);
+  });
+});
+
+describe("events", () => {
+  it("are written in the transaction of their change: a refused call records none", async () => {
+    const source = await customerWithCard("cust_refused");
+    const before = eventsOf("cust_refused").length;
+    await expect(
+      billing.createSubscription(
+        {
+          customerId: "cust_refused",
+          planId: "core-weekly",
+          planQuantity: 1,
+          paymentSourceId: source.id,
+          licenseAssignment: "R",
+        },
+        "refused:1",
+      ),
+    ).rejects.toMatchObject({ code: "not_found" });
+    billingFaults.inject("createSubscription", { message: "Down." });
+    await expect(
+      getBilling().createSubscription(
+        {
+          customerId: "cust_refused",
+          planId: "core-monthly",
+          planQuantity: 1,
+          paymentSourceId: source.id,
+          licenseAssignment: "R",
+        },
+        "refused:2",
+      ),
+    ).rejects.toThrow("Down.");
+    expect(eventsOf("cust_refused")).toHaveLength(before);
+  });
+
+  it("reach a listener in the process after their call commits, in the order they were written", async () => {
+    const told: ProviderEvent[][] = [];
+    const stop = onBillingEvents((events) => {
+      told.push(events);
+    });
+    try {
+      const provider = getBilling();
+      await provider.ensureCustomer(
+        "cust_listened",
+        { firstName: "L", lastName: "Istener", email: "l@example.org", phone: "", company: "L" },
+        "listened:c",
+      );
+      const form = new FormData();
+      form.set("card_number", "4242 4242 4242 4242");
+      form.set("card_expiry", "12 / 34");
+      form.set("card_cvc", "123");
+      const tmpToken = await createLocalCards({ store: db }).temporaryToken(
+        form,
+        { firstName: "L", lastName: "Istener" },
+        "listened:t",
+      );
+      const card = await provider.createPaymentSourceFromTempToken(
+        { customerId: "cust_listened", tmpToken, setAsPrimary: true },
+        "listened:s",
+      );
+      expect(told.flat().filter((event) => event.customerId === "cust_listened")).toEqual([
+        expect.objectContaining({ type: "payment_source_added", resourceId: card.id, paymentSource: card }),
+      ]);
+      // A repeat with the key changes nothing and tells nothing.
+      told.length = 0;
+      await provider.createPaymentSourceFromTempToken(
+        { customerId: "cust_listened", tmpToken, setAsPrimary: true },
+        "listened:s",
+      );
+      expect(told).toEqual([]);
+    } finally {
+      stop();
+    }
+  });
+
+  it("stay in the list when a listener fails; the call itself succeeds", async () => {
+    const errors = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const listened = createLocalBilling({
+      store: db,
+      now: () => clock,
+      onEvents: () => {
+        throw new Error("The portal's store is down.");
+      },
+    });
+    await listened.ensureCustomer(
+      "cust_unheard",
+      { firstName: "U", lastName: "Nheard", email: "u@example.org", phone: "", company: "U" },
+      "unheard:c",
+    );
+    const source = await customerWithCard("cust_unheard_card");
+    await expect(listened.deleteLocalPaymentSource("cust_unheard_card", source.id)).resolves.toBeUndefined();
+    expect(errors).toHaveBeenCalledWith(expect.stringContaining('"event":"billing-events-listener-failed"'));
+    expect(eventsOf("cust_unheard_card").map((event) => event.type)).toEqual([
+      "payment_source_added",
+      "payment_source_deleted",
+    ]);
+  });
+});
+
+describe("the declining test card", () => {
+  it("saves, and every charge to it is declined in Stripe's words; nothing is made", async () => {
+    const card = await customerWithCard("cust_declining", "12 / 34", "4000 0000 0000 0341");
+    expect(card).toMatchObject({ status: "valid", card: { brand: "visa", last4: "0341" } });
+    const declined = { kind: "final", code: "payment_processing_failed", providerMessage: "Your card was declined." };
+    await expect(subscribe("cust_declining", card.id, 1)).rejects.toMatchObject(declined);
+    await expect(
+      billing.createHardwareInvoice(
+        { customerId: "cust_declining", paymentSourceId: card.id, hardware: [{ id: "usb-sensor", quantity: 1 }] },
+        "declining:hardware",
+      ),
+    ).rejects.toMatchObject(declined);
+    expect(db.select().from(billingInvoices).where(eq(billingInvoices.customerId, "cust_declining")).all()).toEqual([]);
+    expect(eventsOf("cust_declining").map((event) => event.type)).toEqual(["payment_source_added"]);
+  });
+});
+
+describe("renewals nobody can charge", () => {
+  it("follow a dunning schedule the engine is given", async () => {
+    const engine = createLocalBilling({ store: db, now: () => clock, dunning: { retryAfterDays: [2] } });
+    const good = await customerWithCard("cust_short_dunning");
+    const subscription = await engine.createSubscription(
+      {
+        customerId: "cust_short_dunning",
+        planId: "core-monthly",
+        planQuantity: 1,
+        paymentSourceId: good.id,
+        licenseAssignment: "S",
+      },
+      "short:subscribe",
+    );
+    const declining = await customerWithCard("cust_short_dunning", "12 / 34", "4000 0000 0000 0341");
+    await engine.overrideBillingProfile("cust_short_dunning", subscription.id, {
+      paymentSourceId: declining.id,
+      autoCollection: true,
+    });
+    // May 1 the renewal is declined; May 3 the only retry is too, and the engine gives up.
+    await engine.advanceClock(32);
+    expect(await engine.retrieveSubscription("cust_short_dunning", subscription.id)).toMatchObject({
+      status: "cancelled",
+      cancelledAt: new Date("2026-05-03T00:00:00Z"),
+    });
+  });
+
+  it("without automatic collection are left due, untried", async () => {
+    const source = await customerWithCard("cust_manual");
+    const subscription = await subscribe("cust_manual", source.id, 1);
+    await billing.overrideBillingProfile("cust_manual", subscription.id, {
+      paymentSourceId: source.id,
+      autoCollection: false,
+    });
+    await billing.advanceClock(40);
+    const [renewal] = await billing.listInvoices("cust_manual");
+    expect(renewal).toMatchObject({ purpose: "renewal", status: "payment_due", nextRetryAt: null, amountDue: 400 });
+    expect(eventsOf("cust_manual").map((event) => event.type)).not.toContain("payment_failed");
+    expect(await billing.retrieveSubscription("cust_manual", subscription.id)).toMatchObject({
+      status: "active",
+      totalDues: 400,
+      dueSince: MAY,
+    });
+  });
+});
+
+describe("auto-renew off", () => {
+  it("moves with the term it ends when the billing period changes", async () => {
+    const source = await customerWithCard("cust_off_yearly");
+    const subscription = await subscribe("cust_off_yearly", source.id, 2);
+    await billing.cancelSubscriptionAtTermEnd("cust_off_yearly", subscription.id, "off-yearly:off");
+    clock = new Date("2026-04-16T00:00:00Z");
+    const yearly = await billing.updateSubscription(
+      "cust_off_yearly",
+      subscription.id,
+      { planId: "core-yearly", planQuantity: 2 },
+      "off-yearly:yearly",
+    );
+    const yearLater = new Date("2027-04-16T00:00:00Z");
+    expect(yearly).toMatchObject({ status: "non_renewing", currentTermEnd: yearLater, cancelledAt: yearLater });
+  });
+});
+
+describe("invoices", () => {
+  it("are numbered one after another across customers, their number their id", async () => {
+    const first = await customerWithCard("cust_numbered_1");
+    const second = await customerWithCard("cust_numbered_2");
+    const a = await subscribe("cust_numbered_1", first.id, 1);
+    const b = await subscribe("cust_numbered_2", second.id, 1);
+    const [invoiceA] = await billing.listInvoices("cust_numbered_1", { subscriptionId: a.id });
+    const [invoiceB] = await billing.listInvoices("cust_numbered_2", { subscriptionId: b.id });
+    expect(invoiceA.number).toBe(invoiceA.id);
+    expect(Number(invoiceB.number)).toBe(Number(invoiceA.number) + 1);
   });
 });

@@ -6,6 +6,8 @@ const chargebee = {
   CHARGEBEE_SITE: "gatekeeper-test",
   CHARGEBEE_API_KEY: "test_abc",
   CHARGEBEE_GATEWAY_ACCOUNT_ID: "gw_123",
+  CHARGEBEE_WEBHOOK_USERNAME: "chargebee",
+  CHARGEBEE_WEBHOOK_PASSWORD: "0123456789abcdef",
 };
 const stripe = { CARD_PROVIDER: "stripe", STRIPE_SECRET_KEY: "sk_test_abc", STRIPE_PUBLISHABLE_KEY: "pk_test_abc" };
 
@@ -30,6 +32,12 @@ describe("provider configuration", () => {
     );
     expect(() => parseEnv({ ...chargebee, ...stripe, STRIPE_SECRET_KEY: "pk_live_oops" })).toThrowError(
       new ConfigError("STRIPE_SECRET_KEY must be a Stripe secret key (sk_...)"),
+    );
+    expect(() => parseEnv({ ...chargebee, CHARGEBEE_WEBHOOK_PASSWORD: undefined, ...stripe })).toThrowError(
+      new ConfigError("CHARGEBEE_WEBHOOK_PASSWORD is required when BILLING_PROVIDER=chargebee"),
+    );
+    expect(() => parseEnv({ ...chargebee, CHARGEBEE_WEBHOOK_PASSWORD: "short", ...stripe })).toThrowError(
+      /^CHARGEBEE_WEBHOOK_PASSWORD must be at least 16 characters/,
     );
     expect(() => parseEnv({ BILLING_PROVIDER: "recurly" })).toThrowError(
       new ConfigError("BILLING_PROVIDER must be local or chargebee"),

@@ -1,4 +1,4 @@
-import { CARD_MESSAGES, checkCard, passesLuhn } from "~/server/cards/local/test-cards.server";
+import { CARD_MESSAGES, chargeDeclineMessage, checkCard, passesLuhn } from "~/server/cards/local/test-cards.server";
 
 /** The embedded tokenizer's accept and decline paths, with Stripe's test numbers and messages. */
 const now = new Date("2026-04-15T12:00:00Z");
@@ -30,6 +30,14 @@ describe("the test tokenizer", () => {
     ["4000 0000 0000 0127", "incorrect_cvc", "Your card's security code is incorrect."],
   ])("declines %s as Stripe's test card does", (number, code, message) => {
     expect(check(number)).toEqual({ ok: false, code, message });
+  });
+
+  it("accepts 4000 0000 0000 0341, which saves and then declines every charge, as Stripe's test card does", () => {
+    expect(check("4000 0000 0000 0341")).toEqual({
+      ok: true,
+      card: { brand: "visa", last4: "0341", expiryMonth: 12, expiryYear: 2030, chargeDecline: "card_declined" },
+    });
+    expect(chargeDeclineMessage("card_declined")).toBe("Your card was declined.");
   });
 
   it("declines a card that is not a test card, so no real card goes into a demo", () => {

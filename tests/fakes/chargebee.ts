@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, isNull, sql } from "drizzle-orm";
+import { asc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import { shippingCharge, SHIPPING_ADDON_ID } from "~/domain/shipping";
 import { catalogue } from "~/server/billing/catalogue.server";
@@ -7,9 +7,10 @@ import {
   seconds,
   toChargebeeAddress,
 } from "~/server/billing/chargebee/mapping.server";
+import { createChargebeeBilling } from "~/server/billing/chargebee/adapter.server";
 import { notFound } from "~/server/billing/errors.server";
 import { ProviderError } from "~/server/providers/errors.server";
-import { createLocalBilling, invoiceOfRow } from "~/server/billing/local/engine.server";
+import { createLocalBilling } from "~/server/billing/local/engine.server";
 import type { EmbeddedStore } from "~/server/providers/embedded.server";
 import type {
   Address,
@@ -19,6 +20,7 @@ import type {
   InvoiceTotals,
   ItemQuantity,
   PaymentSource,
+  ProviderEvent,
   Subscription,
 } from "~/server/billing/port.server";
 import priceList from "~db/catalogue.json";
@@ -150,6 +152,14 @@ function route<S extends z.ZodTypeAny>(
   };
 }
 
+/** A response the test has the fake give instead of the one it would (after serving the request, when `served`). */
+interface CannedAnswer {
+  response: FakeResponse;
+  method?: string;
+  path?: string;
+  served?: boolean;
+}
+
 /** A key's first use: when, with what request, and what was answered (only a success is replayed). */
 interface KeyUse {
   at: number;
@@ -179,20 +189,25 @@ export async function startChargebeeFake({ store, now }: { store: EmbeddedStore;
   const poNumbers = new Map<string, string>();
   /** Credits the business granted (promotional) or the customer overpaid (excess payments), by customer. */
   const granted = new Map<string, { promotional: number; excess: number }>();
-  let nextResponse: { response: FakeResponse; method?: string; path?: string } | undefined;
+  let nextResponse: CannedAnswer | undefined;
 
   /** Chargebee serves any object on the site; the engine wants its owner, which the fake looks up. */
-  const ownerOf = (table: typeof billingSubscriptions | typeof billingPaymentSources, id: string) =>
-    store.select({ customerId: table.customerId }).from(table).where(eq(table.id, id)).get()?.customerId ?? "";
+  const ownerOf = (
+    table: typeof billingSubscriptions | typeof billingPaymentSources | typeof billingInvoices,
+    id: string,
+  ) => store.select({ customerId: table.customerId }).from(table).where(eq(table.id, id)).get()?.customerId ?? "";
   const sourceOf = async (id: string) => {
     const source = (await engine.listPaymentSources(ownerOf(billingPaymentSources, id))).find((s) => s.id === id);
     if (!source) throw notFound(`Payment source ${id}`);
     return source;
   };
-  const subscriptionJsonOf = async (customerId: string, id: string) => {
-    const json = subscriptionJson(await engine.retrieveSubscription(customerId, id));
-    return { ...json, meta_data: { ...json.meta_data, ...metaData.get(id) } };
+  /** A subscription as Chargebee gives it, with the meta_data it was sent. */
+  const keptSubscriptionJson = (subscription: Subscription) => {
+    const json = subscriptionJson(subscription);
+    return { ...json, meta_data: { ...json.meta_data, ...metaData.get(subscription.id) } };
   };
+  const subscriptionJsonOf = async (customerId: string, id: string) =>
+    keptSubscriptionJson(await engine.retrieveSubscription(customerId, id));
   /**
    * The engine keeps one balance, which pays the next invoices first, as Chargebee uses all three kinds of
    * credit; the customer's grants are reported as promotional credits and excess payments, the rest (credit
@@ -210,6 +225,31 @@ export async function startChargebeeFake({ store, now }: { store: EmbeddedStore;
     };
   };
   const invoiceJsonOf = (invoice: Invoice) => ({ ...invoiceJson(invoice), po_number: poNumbers.get(invoice.id) });
+
+  /**
+   * An engine's event as Chargebee's (its events list and its webhooks): the engine records Chargebee's event
+   * types, and its snapshots become the content's resources. A payment's events carry its transaction.
+   */
+  const eventJson = (event: ProviderEvent) => ({
+    id: event.id,
+    occurred_at: seconds(event.occurredAt),
+    source: "system",
+    object: "event",
+    api_version: "v2",
+    event_type: event.providerType,
+    webhook_status: webhooks.target ? "scheduled" : "not_configured",
+    content: {
+      // The portal reads only the customer's id of an event.
+      customer: event.customerId ? { id: event.customerId, object: "customer" } : undefined,
+      subscription: event.subscription ? keptSubscriptionJson(event.subscription) : undefined,
+      invoice: event.invoice ? invoiceJsonOf(event.invoice) : undefined,
+      payment_source: event.paymentSource ? sourceJson(event.paymentSource) : undefined,
+      transaction:
+        event.invoice && (event.providerType === "payment_succeeded" || event.providerType === "payment_failed")
+          ? transactionJson(event.invoice, event.providerType === "payment_succeeded" ? "success" : "failure")
+          : undefined,
+    },
+  });
 
   /**
    * Chargebee refuses a past start date unless backdating is enabled on the site (off by default): 'Subscription
@@ -518,22 +558,99 @@ export async function startChargebeeFake({ store, now }: { store: EmbeddedStore;
         .object({
           ...page,
           customer_id: ofCustomer,
-          recurring: z.object({ is: z.literal("false") }).strict(),
+          subscription_id: z.object({ is: text }).strict().optional(),
+          recurring: z
+            .object({ is: z.literal("false") })
+            .strict()
+            .optional(),
           sort_by: z.object({ desc: z.literal("date") }).strict(),
         })
         .strict(),
       async (params) => {
-        // Invoices of no subscription (not recurring), newest first.
-        const rows = store
-          .select()
-          .from(billingInvoices)
-          .where(and(eq(billingInvoices.customerId, params.customer_id.is), isNull(billingInvoices.subscriptionId)))
-          .orderBy(desc(billingInvoices.date), sql`rowid desc`)
-          .all();
+        // Newest first; `recurring[is]=false` keeps the invoices of no subscription.
+        const invoices = await engine.listInvoices(params.customer_id.is, {
+          subscriptionId: params.subscription_id?.is,
+        });
         return listPage(
-          rows.map((row) => ({ invoice: invoiceJsonOf(invoiceOfRow(row)) })),
+          invoices
+            .filter((invoice) => !params.recurring || invoice.subscriptionId === null)
+            .map((invoice) => ({ invoice: invoiceJsonOf(invoice) })),
           params,
         );
+      },
+    ),
+    route("GET", /^\/api\/v2\/invoices\/([^/]+)$/, none, async (_params, [id]) => ({
+      invoice: invoiceJsonOf(await engine.retrieveInvoice(ownerOf(billingInvoices, id), id)),
+    })),
+    route(
+      "POST",
+      /^\/api\/v2\/invoices\/([^/]+)\/pdf$/,
+      z.object({ disposition_type: z.enum(["attachment", "inline"]).optional() }).strict(),
+      async (_params, [id]) => {
+        await engine.retrieveInvoice(ownerOf(billingInvoices, id), id);
+        // Chargebee's download address is good for a while (its valid_till); the fake's for an hour.
+        return {
+          download: {
+            download_url: `http://127.0.0.1:${server.port}/downloads/invoices/${encodeURIComponent(id)}.pdf`,
+            valid_till: seconds(now()) + 3600,
+            mime_type: "application/pdf",
+          },
+        };
+      },
+    ),
+    route(
+      "POST",
+      /^\/api\/v2\/invoices\/([^/]+)\/collect_payment$/,
+      z.object({ payment_source_id: text }).strict(),
+      async (params, [id], key) => {
+        const invoice = await engine.collectPayment(ownerOf(billingInvoices, id), id, params.payment_source_id, key);
+        return { invoice: invoiceJsonOf(invoice), transaction: transactionJson(invoice, "success") };
+      },
+      true,
+    ),
+    route(
+      "POST",
+      /^\/api\/v2\/subscriptions\/([^/]+)\/cancel$/,
+      z.object({ end_of_term: z.literal("true") }).strict(),
+      async (_params, [id], key) => {
+        const customerId = ownerOf(billingSubscriptions, id);
+        const subscription = await engine.cancelSubscriptionAtTermEnd(customerId, id, key);
+        return { subscription: keptSubscriptionJson(subscription), customer: { id: customerId } };
+      },
+      true,
+    ),
+    route(
+      "POST",
+      /^\/api\/v2\/subscriptions\/([^/]+)\/remove_scheduled_cancellation$/,
+      none,
+      async (_params, [id], key) => {
+        const customerId = ownerOf(billingSubscriptions, id);
+        const subscription = await engine.removeScheduledCancellation(customerId, id, key);
+        return { subscription: keptSubscriptionJson(subscription), customer: { id: customerId } };
+      },
+      true,
+    ),
+    route(
+      "GET",
+      /^\/api\/v2\/events$/,
+      z
+        .object({
+          ...page,
+          occurred_at: z.object({ after: formNumber }).strict(),
+          sort_by: z.object({ asc: z.literal("occurred_at") }).strict(),
+        })
+        .strict(),
+      async (params) => {
+        // The engine writes events in the order they occur; `after` is strictly after, in seconds.
+        const listed = await engine.listEvents({
+          since: new Date((params.occurred_at.after + 1) * 1000),
+          limit: params.limit,
+          pageToken: params.offset,
+        });
+        return {
+          list: listed.events.map((event) => ({ event: eventJson(event) })),
+          next_offset: listed.nextPageToken ?? undefined,
+        };
       },
     ),
   ];
@@ -567,18 +684,8 @@ export async function startChargebeeFake({ store, now }: { store: EmbeddedStore;
     return use.answer;
   }
 
-  const respond = async (request: FakeRequest): Promise<FakeResponse> => {
-    const key = headerOf(request, "chargebee-idempotency-key");
-    requests.push({ method: request.method, path: request.path, params: request.params, idempotencyKey: key });
-    const canned = nextResponse;
-    if (
-      canned &&
-      (canned.path ?? request.path) === request.path &&
-      (canned.method ?? request.method) === request.method
-    ) {
-      nextResponse = undefined;
-      return canned.response;
-    }
+  /** A request to Chargebee's API: its key checked, then the route that serves it. */
+  const serve = async (request: FakeRequest, key: string | undefined): Promise<FakeResponse> => {
     if (request.headers.authorization !== `Basic ${Buffer.from(`${FAKE_API_KEY}:`).toString("base64")}`) {
       return chargebeeError(401, "Sorry, authentication failed. Invalid api key", "api_authentication_failed");
     }
@@ -621,7 +728,73 @@ export async function startChargebeeFake({ store, now }: { store: EmbeddedStore;
     return { status: 404, html: "<html><body><h1>404 Not Found</h1></body></html>" };
   };
 
+  /** An invoice's PDF at the download address Chargebee gave (a signed link: no API key). */
+  const download = async (request: FakeRequest): Promise<FakeResponse | undefined> => {
+    const match = /^\/downloads\/invoices\/([^/]+)\.pdf$/.exec(request.path);
+    if (request.method !== "GET" || !match) return undefined;
+    const id = decodeURIComponent(match[1]);
+    const pdf = await engine.invoicePdf(ownerOf(billingInvoices, id), id).catch(() => null);
+    return pdf?.kind === "document"
+      ? { status: 200, bytes: pdf.bytes, contentType: "application/pdf" }
+      : { status: 404, html: "<html><body><h1>404 Not Found</h1></body></html>" };
+  };
+
+  const respond = async (request: FakeRequest): Promise<FakeResponse> => {
+    const key = headerOf(request, "chargebee-idempotency-key");
+    requests.push({ method: request.method, path: request.path, params: request.params, idempotencyKey: key });
+    const downloaded = await download(request);
+    if (downloaded) return downloaded;
+    const canned = nextResponse;
+    if (
+      canned &&
+      (canned.path ?? request.path) === request.path &&
+      (canned.method ?? request.method) === request.method
+    ) {
+      nextResponse = undefined;
+      // An answer lost on the way back: Chargebee did what was asked all the same.
+      if (canned.served) await serve(request, key);
+      return canned.response;
+    }
+    return serve(request, key);
+  };
+
   const server = await startFake(respond);
+
+  /**
+   * Chargebee's webhooks: the events the engine recorded, posted as Chargebee posts them (JSON, with the basic
+   * auth of its webhook settings) to the address a test configures. An event whose post was not answered 2xx
+   * is posted again on the next delivery, as Chargebee retries.
+   */
+  const webhooks: {
+    target?: { url: string; username: string; password: string };
+    /** The events whose post was answered 2xx: Chargebee does not send them again. */
+    delivered: Set<string>;
+  } = { delivered: new Set() };
+
+  const post = async (event: ProviderEvent, authorization: string | undefined) => {
+    const target = webhooks.target;
+    if (!target) throw new Error("Configure the webhook target first.");
+    const response = await fetch(target.url, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...(authorization ? { authorization } : {}) },
+      body: JSON.stringify(eventJson(event)),
+    });
+    await response.arrayBuffer();
+    return response.status;
+  };
+
+  /** Every event the engine recorded that no post has delivered yet, oldest first. */
+  const undelivered = async () => {
+    const events: ProviderEvent[] = [];
+    let pageToken: string | undefined;
+    do {
+      const page = await engine.listEvents({ since: new Date(0), pageToken });
+      events.push(...page.events.filter((event) => !webhooks.delivered.has(event.id)));
+      pageToken = page.nextPageToken ?? undefined;
+    } while (pageToken);
+    return events;
+  };
+
   return {
     port: server.port,
     close: server.close,
@@ -645,14 +818,59 @@ export async function startChargebeeFake({ store, now }: { store: EmbeddedStore;
         .where(eq(billingCustomers.id, customerId))
         .run();
     },
-    /** Answers the next request (to this path, when given) with this response instead of serving it. */
-    answerNextWith: (response: FakeResponse, to: { method?: string; path?: string } = {}) => {
+    /**
+     * Answers the next request (to this path, when given) with this response instead of serving it; with
+     * `served`, the request is served first and its answer lost (the caller cannot know it took effect).
+     */
+    answerNextWith: (response: FakeResponse, to: { method?: string; path?: string; served?: boolean } = {}) => {
       nextResponse = { response, ...to };
+    },
+    /** A test site's time machine: moves Chargebee's clock forward, processing what falls due on the way. */
+    advanceClock: (days: number) => engine.advanceClock(days),
+    webhooks: {
+      /** Where Chargebee posts its events, with the user name and password of its webhook settings. */
+      configure: (target: { url: string; username: string; password: string }) => {
+        webhooks.target = target;
+      },
+      /**
+       * Posts the events no post has delivered yet (new ones, and those a post failed for), oldest first,
+       * or newest first with `reversed`; each twice with `duplicate`. `auth` sends the configured credentials
+       * (right), others (wrong) or none. What the endpoint answered, by event.
+       */
+      deliver: async (
+        options: { reversed?: boolean; duplicate?: boolean; auth?: "right" | "wrong" | "none" } = {},
+      ): Promise<{ eventId: string; eventType: string; status: number }[]> => {
+        const target = webhooks.target;
+        if (!target) throw new Error("Configure the webhook target first.");
+        const credentials =
+          options.auth === "wrong" ? `${target.username}:not-the-password` : `${target.username}:${target.password}`;
+        const authorization =
+          options.auth === "none" ? undefined : `Basic ${Buffer.from(credentials).toString("base64")}`;
+        const due = await undelivered();
+        const ordered = options.reversed ? due.reverse() : due;
+        const posts = options.duplicate ? ordered.flatMap((event) => [event, event]) : ordered;
+        const statuses: { eventId: string; eventType: string; status: number }[] = [];
+        for (const event of posts) {
+          const status = await post(event, authorization);
+          statuses.push({ eventId: event.id, eventType: event.providerType, status });
+          if (status >= 200 && status < 300) webhooks.delivered.add(event.id);
+        }
+        return statuses;
+      },
     },
   };
 }
 
 export type ChargebeeFake = Awaited<ReturnType<typeof startChargebeeFake>>;
+
+/** The portal's Chargebee adapter, talking to the fake as it would to a Chargebee site. */
+export const chargebeeBillingOf = (fake: ChargebeeFake) =>
+  createChargebeeBilling({
+    site: FAKE_SITE,
+    apiKey: FAKE_API_KEY,
+    gatewayAccountId: FAKE_GATEWAY_ACCOUNT_ID,
+    endpoint: { protocol: "http", hostSuffix: "", port: fake.port },
+  });
 
 /**
  * A creating call, and then what Chargebee keeps of the request on what it made: also when the engine made it
@@ -825,6 +1043,10 @@ function subscriptionJson(subscription: Subscription) {
     auto_collection: subscription.autoCollection ? "on" : "off",
     shipping_address: addressJson(subscription.shippingAddress),
     meta_data: subscription.licenseAssignment ? { license_assignment: subscription.licenseAssignment } : undefined,
+    cancelled_at: secondsOrUndefined(subscription.cancelledAt),
+    total_dues: subscription.totalDues > 0 ? subscription.totalDues : undefined,
+    due_since: secondsOrUndefined(subscription.dueSince),
+    resource_version: subscription.resourceVersion,
     currency_code: "USD",
     deleted: false,
   };
@@ -909,16 +1131,58 @@ function estimateJson(estimate: Estimate) {
   };
 }
 
+/**
+ * An invoice as Chargebee gives it. Its id is its number, as on Chargebee; what it was for is only in what
+ * Chargebee says of it: the subscription's first invoice (`first_invoice`), and the credits a change applies
+ * (`applied_credits` of a credit note for a subscription change). Dunning in progress has its next retry.
+ */
 function invoiceJson(invoice: Invoice) {
+  const change = invoice.purpose === "subscription_change" && invoice.creditsApplied > 0;
   return {
     ...totalsJson(invoice),
     id: invoice.id,
     customer_id: invoice.customerId,
     subscription_id: invoice.subscriptionId ?? undefined,
     recurring: invoice.subscriptionId !== null,
+    first_invoice: invoice.purpose === "new_subscription",
+    applied_credits: change
+      ? [
+          {
+            cn_id: `cn_${invoice.id}`,
+            applied_amount: invoice.creditsApplied,
+            applied_at: seconds(invoice.date),
+            cn_reason_code: "subscription_change",
+          },
+        ]
+      : undefined,
     status: invoice.status,
     amount_paid: invoice.amountPaid,
+    paid_at: secondsOrUndefined(invoice.paidAt),
+    dunning_status: invoice.nextRetryAt ? "in_progress" : invoice.status === "not_paid" ? "exhausted" : undefined,
+    next_retry_at: secondsOrUndefined(invoice.nextRetryAt),
+    resource_version: invoice.resourceVersion,
     date: seconds(invoice.date),
+    price_type: "tax_exclusive",
+    currency_code: "USD",
+    tax: 0,
+    term_finalized: true,
+    is_gifted: false,
+    deleted: false,
+  };
+}
+
+/** The transaction of a payment's event or of collect_payment: the invoice's amount, succeeded or failed. */
+function transactionJson(invoice: Invoice, status: "success" | "failure") {
+  return {
+    id: `txn_${invoice.id}_${invoice.resourceVersion}`,
+    customer_id: invoice.customerId,
+    subscription_id: invoice.subscriptionId ?? undefined,
+    type: "payment",
+    status,
+    amount: status === "success" ? invoice.amountPaid : invoice.amountDue,
+    currency_code: "USD",
+    date: seconds(invoice.paidAt ?? invoice.date),
+    linked_invoices: [{ invoice_id: invoice.id, applied_amount: invoice.amountPaid }],
   };
 }
 
@@ -943,7 +1207,7 @@ function errorOf(error: ProviderError): FakeResponse {
   if (error.kind === "retryable") return chargebeeError(503, error.message, "site_not_ready");
   if (error.kind === "unknown") return chargebeeError(500, error.message, "internal_error");
   const message = error.providerMessage ?? error.message;
-  if (error.code === "payment_method_not_usable") {
+  if (error.code === "payment_method_not_usable" || error.code === "payment_processing_failed") {
     return chargebeeError(
       400,
       `We are not able to collect the payment from the card on file. Error message: (card_declined) ${message}`,

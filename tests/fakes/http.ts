@@ -20,6 +20,9 @@ export interface FakeResponse {
   json?: unknown;
   /** A non-JSON body, e.g. the HTML page of a proxy's 404. */
   html?: string;
+  /** A file, e.g. a PDF, of this content type. */
+  bytes?: Uint8Array;
+  contentType?: string;
 }
 
 export interface RunningFake {
@@ -39,6 +42,11 @@ export async function startFake(handle: (request: FakeRequest) => Promise<FakeRe
         .catch((error: unknown): FakeResponse => ({ status: 500, html: `<html><body>${String(error)}</body></html>` }))
         .then((response) => {
           if (res.destroyed) return;
+          if (response.bytes) {
+            res.writeHead(response.status, { "content-type": response.contentType ?? "application/octet-stream" });
+            res.end(response.bytes);
+            return;
+          }
           const type = response.html === undefined ? "application/json" : "text/html";
           res.writeHead(response.status, { "content-type": type });
           res.end(response.html ?? JSON.stringify(response.json));

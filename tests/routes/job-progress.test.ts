@@ -10,7 +10,7 @@ import { formRequest, getRequest, respond } from "../support/requests";
 import { demoCookie } from "../support/sign-in";
 
 /** The one loader and action behind every job's progress page (an order, an update, a deployment, a trial). */
-const kind: JobKind<{ label: string }> = {
+const kind: JobKind<{ label: string }, { only: Record<string, never> }> = {
   name: "progress-page-test",
   input: z.object({ label: z.string() }),
   steps: [{ name: "only", run: async () => ({}) }],

@@ -5,17 +5,19 @@ import { count, eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { pageCount } from "~/domain/pagination";
 import { db, sqlite } from "~/server/db.server";
+import { saveSubscriptionCopy } from "~/server/events/copies.server";
+import { licenseFollowsSubscription } from "~/server/events/licenses.server";
 import { licenseRow } from "~/server/license-files.server";
 import {
   countLicensesByStatus,
   createLicenseForSubscription,
   licensePage,
   licenseTotal,
-  updateLicenseForSubscription,
 } from "~/server/licenses.server";
 import { createTrialLicense } from "~/server/trials.server";
 import { findUserById, listCustomersWithLicenseCounts } from "~/server/users.server";
 import { licenseCounts, licenses, users } from "~db/schema";
+import { subscriptionFixture } from "../support/billing-copies";
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -71,7 +73,7 @@ describe("an owner's license total (license_counts, kept by triggers)", () => {
     expect(licenseTotal(owner)).toBe(0);
   });
 
-  it("counts a purchase once, even when the order's step runs again, and not an update of its terms", () => {
+  it("counts a purchase once, even when the order's step runs again, and not an update of its terms", async () => {
     const owner = newOwner();
     const order = {
       ownerId: owner,
@@ -87,7 +89,13 @@ describe("an owner's license total (license_counts, kept by triggers)", () => {
     // A resumed order job: the unique subscription index makes the insert do nothing.
     createLicenseForSubscription(order);
     expect(licenseTotal(owner)).toBe(1);
-    updateLicenseForSubscription(owner, order.subscriptionId, { nodes: 20, planType: "advanced" });
+    // The subscription changed at the provider: the license follows it, and is still one.
+    const account = { ownerId: owner, customerId: "cust_fixture" };
+    await saveSubscriptionCopy(
+      account,
+      subscriptionFixture({ id: order.subscriptionId, planId: "advanced-monthly", planQuantity: 20 }),
+    );
+    expect(await licenseFollowsSubscription(account, order.subscriptionId)).toMatchObject({ resigned: true });
     expect(licenseTotal(owner)).toBe(1);
     expect(countLicensesByStatus(owner)).toEqual({ active: 1, expired: 0 });
   });
@@ -159,7 +167,7 @@ describe("an owner's license total (license_counts, kept by triggers)", () => {
 });
 
 describe("a page of the user's licenses", () => {
-  it("gives every license once over its pages, newest first with the id breaking ties, and the total", () => {
+  it("gives every license once over its pages, newest first with the id breaking ties, and the total", async () => {
     const owner = newOwner();
     // 23 licenses, started on 9 different days: many share a start, so the order rests on the id too.
     addLicenses(owner, 23, (i) => Date.UTC(2025, 5, 1 + (i % 9)));
@@ -170,22 +178,23 @@ describe("a page of the user's licenses", () => {
       .orderBy(sql`${licenses.validFrom} desc, ${licenses.id} desc`)
       .all()
       .map((row) => row.id);
-    const first = licensePage(owner, 1, 5);
+    const now = new Date();
+    const first = await licensePage(owner, 1, 5, now);
     expect(first.total).toBe(23);
     const pages = pageCount(first.total, 5);
     expect(pages).toBe(5);
-    const shown = Array.from({ length: pages }, (_, index) => licensePage(owner, index + 1, 5));
+    const shown = await Promise.all(Array.from({ length: pages }, (_, index) => licensePage(owner, index + 1, 5, now)));
     expect(shown.map((page) => page.licenses.length)).toEqual([5, 5, 5, 5, 3]);
     expect(shown.flatMap((page) => page.licenses.map((license) => license.id))).toEqual(expected);
     expect(shown.every((page) => page.total === 23)).toBe(true);
-    expect(licensePage(owner, 6, 5).licenses).toEqual([]);
+    expect((await licensePage(owner, 6, 5, now)).licenses).toEqual([]);
   });
 
-  it("shows each row's terms: key, derived status and days left, and only the columns the page needs", () => {
+  it("shows each row's terms: key, derived status and days left, and only the columns the page needs", async () => {
     const owner = newOwner();
     addLicenses(owner, 3, (i) => Date.UTC(2026, 0, 10 + i));
     const now = new Date();
-    const { licenses: rows } = licensePage(owner, 1, 5, now);
+    const { licenses: rows } = await licensePage(owner, 1, 5, now);
     expect(rows.map((row) => row.status)).toEqual(["expired", "active", "active"]);
     expect(rows[1]).toMatchObject({
       name: "Office 1",
@@ -200,12 +209,15 @@ describe("a page of the user's licenses", () => {
       [
         "daysLeft",
         "externalLicenseId",
+        "hubUploadProblem",
         "id",
         "key",
         "licenseCode",
         "name",
         "nodes",
+        "payableInvoiceId",
         "planType",
+        "renewal",
         "status",
         "subscriptionId",
         "type",

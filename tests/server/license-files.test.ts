@@ -8,9 +8,12 @@ import { loader as downloadLoader } from "~/routes/_portal.licenses.$licenseId.d
 import { action as loginAction } from "~/routes/login";
 import { db } from "~/server/db.server";
 import { licenseRow, licenseVerifier, reissueLicenseFiles, verifyLicenseFile } from "~/server/license-files.server";
-import { updateLicenseForSubscription } from "~/server/licenses.server";
+import { LICENSE_GRACE_DAYS } from "~/domain/renewals";
+import { saveSubscriptionCopy, subscriptionCopy } from "~/server/events/copies.server";
+import { licenseFollowsSubscription } from "~/server/events/licenses.server";
 import { findUserByEmail } from "~/server/users.server";
 import { licenses } from "~db/schema";
+import { subscriptionFixture } from "../support/billing-copies";
 import { cookieFrom, formRequest, getRequest } from "../support/requests";
 
 /** License files: signed with Ed25519, verified with the public key alone, re-issued at start-up. */
@@ -116,14 +119,26 @@ describe("a downloaded license file", () => {
 });
 
 describe("a subscription's license after the subscription changed", () => {
-  it("takes the new users, plan and validity, and its file is re-signed with them", () => {
+  it("takes the new users, plan and validity from the account's copy, and its file is re-signed with them", async () => {
     const customer = findUserByEmail("customer@example.com")!;
-    const validTo = new Date("2027-06-01T00:00:00Z");
-    const updated = updateLicenseForSubscription(customer.id, "sub_demo_core_monthly", {
-      nodes: 15,
-      planType: "advanced",
-      validTo,
-    });
+    const account = { ownerId: customer.id, customerId: customer.billingCustomerId };
+    const termEnd = new Date("2027-06-01T00:00:00Z");
+    const before = await subscriptionCopy(account, "sub_demo_core_monthly");
+    await saveSubscriptionCopy(
+      account,
+      subscriptionFixture({
+        id: "sub_demo_core_monthly",
+        customerId: customer.billingCustomerId!,
+        planId: "advanced-monthly",
+        planQuantity: 15,
+        currentTermStart: new Date("2027-05-01T00:00:00Z"),
+        currentTermEnd: termEnd,
+        resourceVersion: (before?.resourceVersion ?? 0) + 1,
+      }),
+    );
+    expect(await licenseFollowsSubscription(account, "sub_demo_core_monthly")).toMatchObject({ resigned: true });
+    const validTo = new Date(termEnd.getTime() + LICENSE_GRACE_DAYS * 24 * 60 * 60 * 1000);
+    const updated = db.select().from(licenses).where(eq(licenses.subscriptionId, "sub_demo_core_monthly")).get();
     expect(updated).toMatchObject({ externalLicenseId: "GK-NWC-2026-0001", nodes: 15, planType: "advanced", validTo });
     expect(verifyLicenseFile(updated!.licenseCode)).toMatchObject({
       id: "GK-NWC-2026-0001",
@@ -131,9 +146,14 @@ describe("a subscription's license after the subscription changed", () => {
       plan: "advanced",
       validTo: validTo.toISOString(),
     });
+    // Another account has no copy of the subscription, nor its license: nothing of theirs follows it.
     const distributor = findUserByEmail("distributor@example.com")!;
-    expect(updateLicenseForSubscription(distributor.id, "sub_demo_core_monthly", { nodes: 99 })).toBeNull();
-    updateLicenseForSubscription(customer.id, "sub_demo_core_monthly", { nodes: 10, planType: "core" });
+    expect(
+      await licenseFollowsSubscription(
+        { ownerId: distributor.id, customerId: distributor.billingCustomerId },
+        "sub_demo_core_monthly",
+      ),
+    ).toBeNull();
   });
 });
 
@@ -183,7 +203,12 @@ describe("the licenses page", () => {
     const core = data.licenses[1];
     expect(core.downloadUrl).toBe(`/licenses/${customerLicense("GK-NWC-2026-0001").id}/download`);
     expect(core.addUsersUrl).toBe("/licenses/sub_demo_core_monthly/update/product");
-    expect(data.licenses.filter((license) => license.addUsersUrl)).toHaveLength(1);
+    // Users are added to each running subscription: not to the license whose subscription ended.
+    expect(data.licenses.filter((license) => license.addUsersUrl).map((license) => license.externalLicenseId)).toEqual([
+      "GK-NWC-2026-0002",
+      "GK-NWC-2026-0001",
+      "GK-NWC-2025-0007",
+    ]);
   });
 
   it("pages by five in SQL, and sends a page out of range to the nearest one", async () => {

@@ -306,10 +306,10 @@ describe("placing the order", () => {
 
 describe("the job runner", () => {
   const ranSteps: string[] = [];
-  const threeSteps: JobKind<{ note: string }> = {
+  const threeSteps: JobKind<{ note: string }, Record<"first" | "second" | "third", string>> = {
     name: "three-steps",
     input: z.object({ note: z.string() }),
-    steps: ["first", "second", "third"].map((name) => ({
+    steps: (["first", "second", "third"] as const).map((name) => ({
       name,
       run: async () => {
         ranSteps.push(name);
@@ -364,7 +364,7 @@ describe("the job runner", () => {
 
   it("forgets a secret of its input once a step has used it", async () => {
     const used: string[] = [];
-    const withSecret: JobKind<{ password?: string }> = {
+    const withSecret: JobKind<{ password?: string }, { use: null }> = {
       name: "uses-a-secret",
       input: z.object({ password: z.string().optional() }),
       steps: [

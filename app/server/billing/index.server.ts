@@ -1,26 +1,61 @@
 import { db } from "~/server/db.server";
 import { env } from "~/server/env.server";
 import { createChargebeeBilling } from "./chargebee/adapter.server";
+import type { WebhookCredentials } from "./chargebee/events.server";
 import { withInputChecks } from "./input-checks.server";
-import { createLocalBilling } from "./local/engine.server";
+import { createLocalBilling, type ClockAdvance, type EmbeddedBilling } from "./local/engine.server";
 import { clearBillingFaults, injectBillingFault, type Fault } from "./local/faults.server";
-import type { BillingCall, BillingProvider } from "./port.server";
+import type { BillingCall, BillingProvider, ProviderEvent } from "./port.server";
 
 export * from "~/server/providers/errors.server";
 export * from "./errors.server";
 export * from "./port.server";
 export type { Fault } from "./local/faults.server";
+export type { ClockAdvance } from "./local/engine.server";
+export { parseChargebeeWebhook, webhookAuthorized, type WebhookCredentials } from "./chargebee/events.server";
 
 let provider: BillingProvider | undefined;
+let embedded: EmbeddedBilling | null = null;
 
 /** The configured billing provider (BILLING_PROVIDER): the embedded engine unless Chargebee is chosen. */
 export function getBilling(): BillingProvider {
-  provider ??= withInputChecks(
-    env.BILLING_PROVIDER === "chargebee"
-      ? createChargebeeBilling(chargebeeOptions())
-      : createLocalBilling({ store: db }),
-  );
+  if (!provider) {
+    embedded =
+      env.BILLING_PROVIDER === "chargebee" ? null : createLocalBilling({ store: db, onEvents: tellEventListeners });
+    provider = withInputChecks(embedded ?? createChargebeeBilling(chargebeeOptions()));
+  }
   return provider;
+}
+
+/** The embedded engine's clock and its time machine; Chargebee's time is Chargebee's, so there is none with it. */
+export interface BillingClock {
+  now(): Promise<Date>;
+  /** Moves the engine's clock forward by whole days, processing everything that falls due on the way. */
+  advance(days: number): Promise<ClockAdvance>;
+}
+
+export function getBillingClock(): BillingClock | null {
+  getBilling();
+  const engine = embedded;
+  return engine && { now: () => engine.clockNow(), advance: (days) => engine.advanceClock(days) };
+}
+
+type EventListener = (events: ProviderEvent[]) => void | Promise<void>;
+const eventListeners = new Set<EventListener>();
+
+/**
+ * Tells the listener, in this process and after each embedded engine call commits, of the events the call
+ * recorded (Chargebee's events reach the portal as webhooks instead). Events recorded by other processes, or
+ * while a listener failed, are only in listEvents: the listener saves a poll, not the need for one. Returns the
+ * function that stops it.
+ */
+export function onBillingEvents(listener: EventListener): () => void {
+  eventListeners.add(listener);
+  return () => eventListeners.delete(listener);
+}
+
+async function tellEventListeners(events: ProviderEvent[]) {
+  for (const listener of eventListeners) await listener(events);
 }
 
 function chargebeeOptions() {
@@ -28,6 +63,12 @@ function chargebeeOptions() {
   // env.server refuses to start without them when BILLING_PROVIDER=chargebee; this only satisfies the types.
   if (!site || !apiKey || !gatewayAccountId) throw new Error("Chargebee is not configured.");
   return { site, apiKey, gatewayAccountId };
+}
+
+/** What Chargebee's webhooks must send (basic auth); null with the embedded engine, which sends none. */
+export function chargebeeWebhookCredentials(): WebhookCredentials | null {
+  const { CHARGEBEE_WEBHOOK_USERNAME: username, CHARGEBEE_WEBHOOK_PASSWORD: password } = env;
+  return env.BILLING_PROVIDER === "chargebee" && username && password ? { username, password } : null;
 }
 
 /** Fault injection into the embedded engine, for tests and demos (it has no effect on Chargebee). */

@@ -2,6 +2,17 @@ import { isCouponCode } from "~/domain/pricing";
 import { refused } from "./errors.server";
 import type { BillingProvider } from "./port.server";
 
+/** The most events a page of the provider's events holds (Chargebee's largest page). */
+export const EVENT_PAGE_SIZE = 100;
+
+/** A page size of the events list: 1 to 100, 100 when not given. */
+export function eventPageSize(limit = EVENT_PAGE_SIZE): number {
+  if (!Number.isInteger(limit) || limit < 1 || limit > EVENT_PAGE_SIZE) {
+    throw refused(`A page holds 1 to ${EVENT_PAGE_SIZE} events.`, "invalid_limit", "limit");
+  }
+  return limit;
+}
+
 function checkCoupons(couponIds: string[] | undefined) {
   const malformed = couponIds?.find((code) => !isCouponCode(code));
   if (malformed !== undefined) throw refused("Invalid coupon code.", "not_found", "coupon");

@@ -13,16 +13,30 @@
 import type {
   Address,
   Discount,
+  InvoicePurpose,
   InvoiceStatus,
   ItemQuantity,
   LineItem,
   PaymentSourceStatus,
+  ProviderEventType,
+  ProviderResourceType,
   SubscriptionStatus,
 } from "~db/billing-values";
 import type { PaymentCard } from "../providers/card-gateway.server";
 
 /** The value types the embedded billing engine's tables store as they are (db/billing-values.ts). */
-export type { Address, Discount, InvoiceStatus, ItemQuantity, LineItem, PaymentSourceStatus, SubscriptionStatus };
+export type {
+  Address,
+  Discount,
+  InvoicePurpose,
+  InvoiceStatus,
+  ItemQuantity,
+  LineItem,
+  PaymentSourceStatus,
+  ProviderEventType,
+  ProviderResourceType,
+  SubscriptionStatus,
+};
 
 export type BillingPeriod = "month" | "year";
 export type PlanTier = "core" | "advanced" | "ultimate";
@@ -108,6 +122,17 @@ export interface Subscription {
   shippingAddress: Address | null;
   /** The organization the license is assigned to. */
   licenseAssignment: string | null;
+  /**
+   * When the subscription was cancelled; for a `non_renewing` one (auto-renew off: its cancellation is scheduled)
+   * when that cancellation takes effect, the end of the current term. Null while it renews.
+   */
+  cancelledAt: Date | null;
+  /** What the subscription's unpaid invoices still ask for, in cents (0 when it is paid up). */
+  totalDues: number;
+  /** The date of its oldest unpaid invoice; null when it is paid up. */
+  dueSince: Date | null;
+  /** Grows with every change of the subscription (Chargebee's resource_version): of two copies, the larger is newer. */
+  resourceVersion: number;
 }
 
 export interface Coupon {
@@ -173,6 +198,16 @@ export interface Invoice extends InvoiceTotals {
   status: InvoiceStatus;
   amountPaid: number;
   date: Date;
+  /** The invoice number the customer sees (Chargebee's invoice id; the embedded engine numbers 1, 2, 3, ...). */
+  number: string;
+  /** What the invoice was for (see InvoicePurpose). */
+  purpose: InvoicePurpose;
+  /** When it was paid in full; null while anything is due. */
+  paidAt: Date | null;
+  /** The next automatic attempt to collect a failed payment (dunning); null when none is scheduled. */
+  nextRetryAt: Date | null;
+  /** Grows with every change of the invoice (Chargebee's resource_version): of two copies, the larger is newer. */
+  resourceVersion: number;
 }
 
 /** What a new subscription's estimate needs; hardware brings its shipping charge (per box of items) with it. */
@@ -283,7 +318,104 @@ export interface BillingProvider {
    * forgets idempotency keys after a while, so a late retry could otherwise invoice twice).
    */
   findInvoiceByKey(customerId: string, idempotencyKey: string): Promise<Invoice | null>;
+
+  /** Every invoice of the customer (of one subscription, when given), newest first: what reconciliation reads. */
+  listInvoices(customerId: string, filter?: { subscriptionId?: string }): Promise<Invoice[]>;
+  /** Fails with code not_found for an invoice of another customer. */
+  retrieveInvoice(customerId: string, invoiceId: string): Promise<Invoice>;
+  /** The invoice as a PDF: the document, or where to download it for a while (see InvoicePdf). */
+  invoicePdf(customerId: string, invoiceId: string): Promise<InvoicePdf>;
+  /**
+   * Charges what the invoice still asks for (a renewal whose payment failed) to the customer's payment source,
+   * once per key: the paid invoice. A declined card fails with kind final, code `payment_processing_failed` and
+   * the gateway's words as providerMessage; an invoice with nothing to pay is refused with code
+   * `invalid_state_for_request`.
+   */
+  collectPayment(
+    customerId: string,
+    invoiceId: string,
+    paymentSourceId: string,
+    idempotencyKey: string,
+  ): Promise<Invoice>;
+  /**
+   * The invoice once it is paid; null while it is still due: what a job asks after a collectPayment whose outcome
+   * is unknown, before it may collect again. An invoice is paid at most once, so this answers for every key a
+   * collect was sent with (Chargebee keeps no key on a payment, and forgets its keys after 30 minutes).
+   */
+  findInvoicePayment(customerId: string, invoiceId: string): Promise<Invoice | null>;
+
+  /**
+   * Auto-renew off: the subscription is cancelled at the end of its current term (status `non_renewing`,
+   * `cancelledAt` the term end) and charged nothing more. One already non_renewing is returned as it is.
+   */
+  cancelSubscriptionAtTermEnd(
+    customerId: string,
+    subscriptionId: string,
+    idempotencyKey: string,
+  ): Promise<Subscription>;
+  /**
+   * Auto-renew on again before the term ends: the scheduled cancellation is removed (status `active`), nothing is
+   * charged now. One with no scheduled cancellation is returned as it is; a cancelled one is refused.
+   */
+  removeScheduledCancellation(
+    customerId: string,
+    subscriptionId: string,
+    idempotencyKey: string,
+  ): Promise<Subscription>;
+
+  /**
+   * The provider's events that occurred at or after `since` (to the second), oldest first, a page at a time:
+   * what reconciliation replays. The embedded engine lists the events it recorded, Chargebee its events API
+   * (which keeps 90 days).
+   */
+  listEvents(query: EventQuery): Promise<EventPage>;
 }
 
 /** The names of the provider's calls, e.g. for fault injection. */
 export type BillingCall = Exclude<keyof BillingProvider, "name">;
+
+// --- after checkout: invoices and the provider's events ------------------------------------------------------
+
+/**
+ * An invoice's PDF. The embedded engine renders the document itself (`document`); Chargebee gives a download
+ * address that works for a while (`url`, until `expiresAt`), to redirect to or stream from.
+ */
+export type InvoicePdf =
+  { kind: "document"; fileName: string; bytes: Uint8Array } | { kind: "url"; url: string; expiresAt: Date };
+
+export interface ProviderEvent {
+  /** Unique per event: a delivery seen twice has the same id. */
+  id: string;
+  occurredAt: Date;
+  type: ProviderEventType;
+  /** The provider's name of the event (Chargebee's event_type), kept whatever `type` is. */
+  providerType: string;
+  /** The resource the event is about: a subscription's events carry it, an invoice's or a payment's the invoice. */
+  resourceType: ProviderResourceType;
+  resourceId: string | null;
+  /**
+   * The resource's version after the change (its resourceVersion); null when the provider gives none. An event
+   * whose version is not above the one the portal holds for the resource is older news.
+   */
+  resourceVersion: number | null;
+  /** The billing customer the resource belongs to; null for events of no customer (the provider's catalogue). */
+  customerId: string | null;
+  /** The resources after the change, as the event carries them (each with its own resourceVersion). */
+  subscription: Subscription | null;
+  invoice: Invoice | null;
+  paymentSource: PaymentSource | null;
+}
+
+export interface EventQuery {
+  since: Date;
+  /** At most 100 a page (the default). */
+  limit?: number;
+  /** Where the next page starts: the previous page's nextPageToken. */
+  pageToken?: string;
+}
+
+export interface EventPage {
+  events: ProviderEvent[];
+  /** Null on the last page. */
+  nextPageToken: string | null;
+}

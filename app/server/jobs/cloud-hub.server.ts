@@ -7,9 +7,10 @@ import {
   PROVISIONING_STAGES,
   provisioningFailure,
   releaseLicense,
+  type ProvisioningResults,
 } from "./hub-provisioning.server";
 import type { JobKind } from "./runner.server";
-import { clearDraftStep } from "./steps.server";
+import { clearDraftStep, type ClearDraftResult } from "./steps.server";
 
 /** What the deployment needs, saved with the job so that a restart finishes it without the draft. */
 export const deploymentInputSchema = z.object({
@@ -24,10 +25,10 @@ export type DeploymentInput = z.infer<typeof deploymentInputSchema>;
  * A cloud Hub's deployment from a license the customer holds (decision 090): the provisioning steps
  * (./hub-provisioning.server.ts) with that license, then the wizard's draft is cleared.
  */
-export const cloudHubDeployment: JobKind<DeploymentInput> = {
+export const cloudHubDeployment: JobKind<DeploymentInput, ProvisioningResults & ClearDraftResult> = {
   name: "cloud-hub",
   input: deploymentInputSchema,
-  steps: [...hubProvisioningSteps<DeploymentInput>(({ input }) => input.licenseId), clearDraftStep<DeploymentInput>()],
+  steps: [...hubProvisioningSteps<DeploymentInput>(), clearDraftStep<DeploymentInput>()],
   failure(step, error) {
     return provisioningFailure(step, error) ?? { step, ...DEPLOYMENT_FAILURES.other };
   },

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { DEPLOYMENT_FAILURES, hubAdministratorSchema, UNABLE_TO_VERIFY_LICENSE } from "~/domain/cloud-hub";
 import { hubInstallationLicenses, hubInstallations, licenses } from "~db/schema";
 import { selectableFor } from "../cloud-hub-licenses.server";
+import { portalNow } from "../clock.server";
 import { db } from "../db.server";
 import { env } from "../env.server";
 import { getHubs, HubError, type Tenant } from "../hubs/index.server";
@@ -10,12 +11,12 @@ import { openSecret, sealSecret } from "../wizards/sealed.server";
 import { retryFromProgress } from "./progress.server";
 import {
   findOwnedJob,
+  resultOf,
   StepRefused,
   type AnyJobKind,
-  type JobContext,
   type JobFailure,
-  type JobStep,
   type JobView,
+  type StepOf,
   type StepState,
 } from "./runner.server";
 
@@ -56,7 +57,7 @@ const ownedLicense = (ownerId: string, licenseId: string) =>
     .where(and(eq(licenses.id, licenseId), eq(licenses.ownerId, ownerId)))
     .get();
 
-const tenantOf = (results: Record<string, unknown>) => results["create-tenant"] as Tenant;
+const tenantOf = (results: Partial<ProvisioningResults>) => resultOf(results, "create-tenant");
 
 /**
  * Reserves the license for the job (one atomic update): true when it is now the job's, because it was free to
@@ -89,13 +90,31 @@ export function releaseLicense(job: { id: string; steps: Record<string, StepStat
 
 /** The Hub a finished provisioning recorded (the 'Go to Hub' link needs its id). */
 export type RecordedHub = { hubId: string; url: string };
-export const recordedHubOf = (results: Record<string, unknown> | null | undefined) =>
-  (results?.["record-hub"] as RecordedHub | undefined) ?? null;
 
-/** The provisioning steps; `licenseIdOf` says which of the user's licenses the Hub gets. */
-export function hubProvisioningSteps<Input extends HubProvisioningInput>(
-  licenseIdOf: (context: JobContext<Input>) => string,
-): JobStep<Input>[] {
+/** What the provisioning steps return. */
+export type ProvisioningResults = {
+  "create-tenant": Tenant;
+  "add-tenant": null;
+  "register-tenant": null;
+  "wait-until-ready": null;
+  "start-hub": null;
+  "set-up-admin": null;
+  "upload-license": null;
+  "record-hub": RecordedHub;
+};
+
+/** The license the Hub gets: the deployment's from the start, the cloud trial's once its first step made it. */
+type LicensedInput = HubProvisioningInput & { licenseId?: string };
+
+function licenseIdOf({ input }: { input: LicensedInput }): string {
+  if (!input.licenseId) throw new StepRefused(UNABLE_TO_VERIFY_LICENSE);
+  return input.licenseId;
+}
+
+type ProvisioningStep<Input> = StepOf<Input, ProvisioningResults>;
+
+/** The provisioning steps, for the license the job's input names (`licenseId`). */
+export function hubProvisioningSteps<Input extends LicensedInput>(): ProvisioningStep<Input>[] {
   return [
     {
       name: "create-tenant",
@@ -104,7 +123,8 @@ export function hubProvisioningSteps<Input extends HubProvisioningInput>(
       async run(context) {
         const { ownerId, input, stepKey } = context;
         // Held since the job was queued; taken again if a failure gave it back and the customer retries.
-        if (!holdLicense(context, licenseIdOf(context))) throw new StepRefused(UNABLE_TO_VERIFY_LICENSE);
+        if (!holdLicense(context, licenseIdOf(context), await portalNow()))
+          throw new StepRefused(UNABLE_TO_VERIFY_LICENSE);
         return getHubs().createTenant({
           customerId: ownerId,
           subdomain: input.subdomain,
@@ -173,7 +193,7 @@ export function hubProvisioningSteps<Input extends HubProvisioningInput>(
     },
     {
       name: "record-hub",
-      async run(context): Promise<RecordedHub> {
+      async run(context) {
         const { ownerId, input, results, forget } = context;
         const tenant = tenantOf(results);
         const licenseId = licenseIdOf(context);

@@ -2,11 +2,12 @@ import { z } from "zod";
 import { LICENSE_CHANGED, UPDATE_FAILED, updateProblems } from "~/domain/license-update";
 import { cycleOf, PLAN_TIERS, tierOf } from "~/domain/subscription";
 import { getBilling, type Subscription } from "../billing/index.server";
-import { updateLicenseForSubscription } from "../licenses.server";
+import { saveSubscriptionCopy } from "../events/copies.server";
+import { licenseFollowsSubscription } from "../events/licenses.server";
 import { orderDigest } from "../wizards/orders.server";
 import { addressInput, itemInput, PRICE_CHANGED } from "./new-subscription.server";
 import { StepRefused, type JobKind } from "./runner.server";
-import { clearDraftStep, failureText } from "./steps.server";
+import { clearDraftStep, failureText, type ClearDraftResult } from "./steps.server";
 
 /** What the update job needs, saved with the job so that a restart finishes it without the draft. */
 export const updateInputSchema = z.object({
@@ -52,6 +53,13 @@ interface UpdatedSubscription {
   termEnd: string | null;
 }
 
+/** What the update's steps return. */
+export type UpdateResults = {
+  "override-billing-profile": null;
+  "update-subscription": UpdatedSubscription;
+  "update-license": { licenseId: string };
+} & ClearDraftResult;
+
 const updatedResult = (subscription: Subscription): UpdatedSubscription => ({
   termEnd: (subscription.currentTermEnd ?? subscription.nextBillingAt)?.toISOString() ?? null,
 });
@@ -62,7 +70,7 @@ const updatedResult = (subscription: Subscription): UpdatedSubscription => ({
  * license re-signed with the new terms, then the draft cleared. Right before charging, the rules, the
  * subscription it started from and the price are checked again against what the customer confirmed.
  */
-export const licenseUpdate: JobKind<UpdateInput> = {
+export const licenseUpdate: JobKind<UpdateInput, UpdateResults> = {
   name: "license-update",
   input: updateInputSchema,
   steps: [
@@ -125,15 +133,14 @@ export const licenseUpdate: JobKind<UpdateInput> = {
     },
     {
       name: "update-license",
-      async run({ ownerId, input, results }) {
-        const { termEnd } = results["update-subscription"] as UpdatedSubscription;
-        const license = updateLicenseForSubscription(ownerId, input.request.subscriptionId, {
-          nodes: input.request.planQuantity,
-          planType: input.tier,
-          ...(termEnd ? { validTo: new Date(termEnd) } : {}),
-        });
-        if (!license) throw new Error(`Subscription ${input.request.subscriptionId} has no license of this account.`);
-        return { licenseId: license.id };
+      async run({ ownerId, input }) {
+        // The subscription as the provider has it after the update is the account's copy; the license follows it.
+        const { customerId, subscriptionId } = input.request;
+        const account = { ownerId, customerId };
+        await saveSubscriptionCopy(account, await getBilling().retrieveSubscription(customerId, subscriptionId));
+        const license = await licenseFollowsSubscription(account, subscriptionId);
+        if (!license) throw new Error(`Subscription ${subscriptionId} has no license of this account.`);
+        return { licenseId: license.licenseId };
       },
     },
     clearDraftStep(),

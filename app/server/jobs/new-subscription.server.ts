@@ -1,11 +1,14 @@
 import { z } from "zod";
 import { checkSelection } from "~/domain/new-subscription";
+import { licenseEndOf } from "~/domain/renewals";
 import { PLAN_TIERS } from "~/domain/subscription";
 import { getBilling, type NewSubscriptionRequest } from "../billing/index.server";
+import { saveSubscriptionCopy } from "../events/copies.server";
+import { licenseFollowsSubscription } from "../events/licenses.server";
 import { createLicenseForSubscription } from "../licenses.server";
 import { orderDigest } from "../wizards/orders.server";
-import { StepRefused, type JobKind } from "./runner.server";
-import { clearDraftStep, failureText } from "./steps.server";
+import { resultOf, StepRefused, type JobKind } from "./runner.server";
+import { clearDraftStep, failureText, type ClearDraftResult } from "./steps.server";
 
 /** An item and its quantity, and an address, as a job's input keeps them (shared by the order and the update). */
 export const itemInput = z.object({ id: z.string(), quantity: z.number().int().min(1) });
@@ -70,7 +73,7 @@ const newSubscription = (request: OrderInput["request"]): NewSubscriptionRequest
  * step's key, and after an unknown outcome the provider is asked for it by that key before anything is
  * charged again. The license is one per subscription (a unique index), and the draft is cleared last.
  */
-export const newSubscriptionOrder: JobKind<OrderInput> = {
+export const newSubscriptionOrder: JobKind<OrderInput, OrderResults> = {
   name: "new-subscription",
   input: orderInputSchema,
   steps: [
@@ -98,16 +101,21 @@ export const newSubscriptionOrder: JobKind<OrderInput> = {
     {
       name: "create-license",
       async run({ ownerId, input, results }) {
-        const { subscriptionId, termEnd } = results["create-subscription"] as CreatedSubscription;
-        const license = createLicenseForSubscription({
+        const { subscriptionId } = resultOf(results, "create-subscription");
+        // The subscription as the provider has it now is the account's copy, and the license's terms follow it.
+        const account = { ownerId, customerId: input.request.customerId };
+        const subscription = await getBilling().retrieveSubscription(account.customerId, subscriptionId);
+        await saveSubscriptionCopy(account, subscription);
+        const license = await createLicenseForSubscription({
           ownerId,
           subscriptionId,
           name: input.organization,
           nodes: input.users,
           planType: input.tier,
           hasCloudSupport: input.hosting === "cloud",
-          validTo: termEnd ? new Date(termEnd) : null,
+          validTo: licenseEndOf(subscription),
         });
+        await licenseFollowsSubscription(account, subscriptionId);
         return { licenseId: license.id };
       },
     },
@@ -123,6 +131,12 @@ interface CreatedSubscription {
   subscriptionId: string;
   termEnd: string | null;
 }
+
+/** What the order's steps return. */
+export type OrderResults = {
+  "create-subscription": CreatedSubscription;
+  "create-license": { licenseId: string };
+} & ClearDraftResult;
 
 function createdResult(subscription: {
   id: string;

@@ -1,14 +1,17 @@
 import { orderNextStep } from "~/domain/subscription";
 import { updateStepUrl } from "~/domain/license-update";
+import { afterCheckoutUrls } from "~/domain/renewals";
 import { trialRun } from "../wizards/trials.server";
 import { cloudHubDeployment, DEPLOYMENT_STAGES } from "./cloud-hub.server";
-import { recordedHubOf, retryWhenOpen, secondsUntilRetry } from "./hub-provisioning.server";
+import { retryWhenOpen, secondsUntilRetry } from "./hub-provisioning.server";
 import { licenseUpdate } from "./license-update.server";
 import { newSubscriptionOrder } from "./new-subscription.server";
+import { payNow } from "./pay-now.server";
 import { jobProgressRoute, ofKind } from "./progress.server";
+import { finishedResults } from "./runner.server";
 import { trialOutcome } from "./trial.server";
 
-/** The four progress pages: a placed order, an update, a cloud Hub deployment and a trial. */
+/** The progress pages: a placed order, an update, a cloud Hub deployment, a trial, and a payment of a renewal. */
 
 /** A new recurring license: the product specification's 'Create Recurring License', then Finish. */
 export const orderProgress = jobProgressRoute({
@@ -18,7 +21,7 @@ export const orderProgress = jobProgressRoute({
   ]),
   details(job) {
     const input = newSubscriptionOrder.input.safeParse(job.input);
-    const license = (job.result?.["create-license"] as { licenseId?: string } | undefined)?.licenseId;
+    const license = finishedResults(newSubscriptionOrder, job)["create-license"]?.licenseId;
     // From the Hubs page, the deployment wizard opens with the new license chosen.
     const deployTo =
       license && input.success && input.data.origin === "cloud-hubs"
@@ -44,7 +47,7 @@ export const updateProgress = jobProgressRoute({
 export const deploymentProgress = jobProgressRoute({
   open: ofKind(cloudHubDeployment, DEPLOYMENT_STAGES),
   details: (job) => ({
-    hub: recordedHubOf(job.result),
+    hub: finishedResults(cloudHubDeployment, job)["record-hub"] ?? null,
     failedAtCreation: job.error?.step === "create-tenant",
     retryInSeconds: secondsUntilRetry(job),
   }),
@@ -66,4 +69,16 @@ export const trialProgress = jobProgressRoute({
     };
   },
   retry: retryWhenOpen,
+});
+
+/** Pay now: the renewal's invoice collected once, then the license extended. */
+export const paymentProgress = jobProgressRoute({
+  open: ofKind(payNow, [
+    { title: "Pay Invoice", steps: ["collect"] },
+    { title: "Extend License", steps: ["extend-license"] },
+  ]),
+  details(job) {
+    const input = payNow.input.parse(job.input);
+    return { amount: input.amount, payUrl: afterCheckoutUrls.payNow(input.invoiceId) };
+  },
 });

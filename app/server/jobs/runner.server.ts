@@ -22,13 +22,19 @@ import { ProviderError } from "../providers/errors.server";
  * - anything else that may pass (`retryable`, a bug, a full disk): retried with backoff, then failed.
  * A failed or needs_attention job is retried as the same job (`retryJob`), never placed anew.
  */
-export interface JobContext<Input> {
+/**
+ * What each step of a kind returns, by step name. Results are saved with the job as JSON, so they are plain data
+ * (strings, numbers, booleans, null, arrays and objects of them; a date as its ISO string).
+ */
+export type StepResults = Record<string, unknown>;
+
+export interface JobContext<Input, Results extends StepResults> {
   id: string;
   ownerId: string;
   idempotencyKey: string;
   input: Input;
-  /** What the earlier steps returned, by step name. */
-  results: Record<string, unknown>;
+  /** What the earlier steps returned, by step name: every step before the running one is done (see `resultOf`). */
+  results: Partial<Results>;
   /** The key this step passes to its provider: the job's key, the step, and how many times it was refused. */
   stepKey: string;
   /** Deletes a field of the saved input once it has served (a sealed password): it is then gone from the database. */
@@ -40,23 +46,33 @@ export interface JobContext<Input> {
   remember(field: string, value: string): void;
 }
 
-export interface JobStep<Input> {
-  name: string;
+/** One step of a kind; `Name` is its name among the kind's results, and what it returns is that result. */
+export interface JobStep<Input, Results extends StepResults, Name extends keyof Results & string> {
+  name: Name;
   /** A step that charges the customer: a job whose charging step may have run cannot be replaced by a new order. */
   charges?: boolean;
-  run(context: JobContext<Input>): Promise<unknown>;
+  run(context: JobContext<Input, Results>): Promise<Results[Name]>;
   /**
    * Whether an earlier try whose outcome is unknown (a timeout, a crash mid-step) took effect: what the
    * step would have returned, or null when it did not. Asked before the step runs again.
    */
-  reconcile?(context: JobContext<Input>): Promise<unknown>;
+  reconcile?(context: JobContext<Input, Results>): Promise<Results[Name] | null>;
 }
 
-export interface JobKind<Input> {
+/** Any one of a kind's steps: each name of its results with the step that makes that result. */
+export type StepOf<Input, Results extends StepResults> = {
+  [Name in keyof Results & string]: JobStep<Input, Results, Name>;
+}[keyof Results & string];
+
+/**
+ * A kind of job: its input (zod), its steps in order, and what each step returns (`Results`, by step name), so
+ * that a later step, and the kind's progress page, read an earlier step's result in its own type.
+ */
+export interface JobKind<Input, Results extends StepResults> {
   name: string;
   /** The job's input as saved; parsed again when the job runs, so a runner never trusts a stored shape. */
   input: z.ZodType<Input, z.ZodTypeDef, unknown>;
-  steps: JobStep<Input>[];
+  steps: StepOf<Input, Results>[];
   /** Turns a step's failure into what the progress page shows (the spec's messages). */
   failure(step: string, error: unknown): JobFailure;
   /**
@@ -66,6 +82,31 @@ export interface JobKind<Input> {
   reserve?(job: { id: string; ownerId: string; input: Input }): boolean;
   /** Called once the job has failed, to give back what it reserved and no finished step has made its own. */
   release?(job: { id: string; steps: Record<string, StepState> }): void;
+}
+
+/** The results of a kind, by step name. */
+export type ResultsOf<Kind> = Kind extends JobKind<infer _Input, infer Results> ? Results : never;
+
+/**
+ * An earlier step's result. The runner runs a kind's steps in order and each only after the ones before it are
+ * done, so a result missing here is a bug in the kind (a step reading one that comes after it).
+ */
+export function resultOf<Results extends StepResults, Name extends keyof Results & string>(
+  results: Partial<Results>,
+  name: Name,
+): Results[Name] {
+  if (!(name in results)) throw new Error(`The step ${name} has not run yet.`);
+  return results[name] as Results[Name];
+}
+
+/**
+ * The results of a job's finished steps, in its kind's types: they were saved by that kind's own steps (the job
+ * row's kind is the kind's name, which the callers have checked), so this is the one place their type is restored.
+ */
+export function finishedResults<Kind extends AnyJobKind>(_kind: Kind, job: JobView): Partial<ResultsOf<Kind>> {
+  return Object.fromEntries(
+    Object.entries(job.steps).flatMap(([name, state]) => (state.status === "done" ? [[name, state.result]] : [])),
+  ) as Partial<ResultsOf<Kind>>;
 }
 
 export interface JobFailure {
@@ -93,8 +134,8 @@ export interface JobView {
   updatedAt: Date;
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each kind has its own input type; the registry holds them all
-export type AnyJobKind = JobKind<any>;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each kind has its own input and results; the registry holds them all
+export type AnyJobKind = JobKind<any, any>;
 
 /** Runs of a job (claims) before an automatic retry gives up and leaves it to the customer or an admin. */
 export const MAX_AUTOMATIC_ATTEMPTS = 5;
@@ -140,8 +181,8 @@ function toView(row: JobRow): JobView {
  * form or a refresh gets the first job, never a second. Throws JobRefused when its kind cannot reserve what
  * it needs (nothing is queued then).
  */
-export function enqueueJob<Input extends Record<string, unknown>>(
-  kind: JobKind<Input>,
+export function enqueueJob<Input extends Record<string, unknown>, Results extends StepResults>(
+  kind: JobKind<Input, Results>,
   job: { ownerId: string; idempotencyKey: string; input: Input },
 ): JobView {
   const id = randomUUID();
@@ -336,7 +377,7 @@ export class JobRunner {
       const state = steps[step.name];
       if (state?.status === "done") continue;
       const refusals = state?.refusals ?? 0;
-      const context: JobContext<unknown> = {
+      const context: JobContext<unknown, StepResults> = {
         id: row.id,
         ownerId: row.ownerId,
         idempotencyKey: row.idempotencyKey,

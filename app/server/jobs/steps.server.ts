@@ -2,11 +2,14 @@ import { deleteDraftById } from "../drafts.server";
 import { ProviderError } from "../providers/errors.server";
 import { StepRefused, type JobStep } from "./runner.server";
 
+/** What the last step of a wizard's job returns. */
+export type ClearDraftResult = { "clear-draft": null };
+
 /**
  * The last step of a wizard's job: the draft the order came from is cleared, and only that one (a draft
  * started since stays). Deleting twice is harmless, so a resumed job may run it again.
  */
-export function clearDraftStep<Input extends { draftId: string }>(): JobStep<Input> {
+export function clearDraftStep<Input extends { draftId: string }>(): JobStep<Input, ClearDraftResult, "clear-draft"> {
   return {
     name: "clear-draft",
     async run({ ownerId, input }) {

@@ -10,11 +10,11 @@ import {
   hubProvisioningSteps,
   PROVISIONING_STAGES,
   provisioningFailure,
-  recordedHubOf,
   releaseLicense,
+  type ProvisioningResults,
 } from "./hub-provisioning.server";
-import { clearDraftStep } from "./steps.server";
-import { StepRefused, type JobContext, type JobKind, type JobStep, type JobView } from "./runner.server";
+import { clearDraftStep, type ClearDraftResult } from "./steps.server";
+import { finishedResults, StepRefused, type JobKind, type JobStep, type JobView } from "./runner.server";
 
 /**
  * Building a trial (the product specification's trial flow): the trial license, for a cloud trial the Hub's
@@ -50,7 +50,12 @@ const trialFields = {
   hardwareCents: z.number().int(),
 };
 const onPremiseTrialInput = z.object(trialFields);
-const cloudTrialInput = z.object({ ...trialFields, ...hubProvisioningFields });
+const cloudTrialInput = z.object({
+  ...trialFields,
+  ...hubProvisioningFields,
+  /** The trial's license, kept here by its first step for the Hub's steps. */
+  licenseId: z.string().optional(),
+});
 export type OnPremiseTrialInput = z.infer<typeof onPremiseTrialInput>;
 export type CloudTrialInput = z.infer<typeof cloudTrialInput>;
 type TrialInput = OnPremiseTrialInput;
@@ -61,15 +66,24 @@ const owner = (ownerId: string) => {
   return user;
 };
 
-export const trialLicenseOf = (results: Record<string, unknown> | null | undefined) =>
-  (results?.["trial-license"] as { licenseId: string } | undefined)?.licenseId ?? null;
+export type HardwarePurchase = { status: "none" } | { status: "invoiced"; invoiceId: string } | { status: "failed" };
 
-function trialLicenseStep<Input extends TrialInput>(hubType: "cloud" | "onpremise"): JobStep<Input> {
+/** What a trial's own steps return; a cloud trial's also has the provisioning steps' results. */
+export type TrialResults = {
+  "trial-license": { licenseId: string };
+  "purchase-hardware": HardwarePurchase;
+  "record-trial": { recorded: boolean };
+} & ClearDraftResult;
+type CloudTrialResults = TrialResults & ProvisioningResults;
+
+function trialLicenseStep<Input extends TrialInput>(
+  hubType: "cloud" | "onpremise",
+): JobStep<Input, TrialResults, "trial-license"> {
   return {
     name: "trial-license",
     // A trial taken cannot be given back: a later confirmation of the same draft leads back to this job.
     charges: true,
-    async run({ id, ownerId, input }) {
+    async run({ id, ownerId, input, remember }) {
       try {
         const license = createTrialLicense({
           id,
@@ -79,6 +93,8 @@ function trialLicenseStep<Input extends TrialInput>(hubType: "cloud" | "onpremis
           startDate: input.startDate,
           duration: input.duration,
         });
+        // The cloud trial's Hub gets this license (the provisioning steps read it from the input).
+        if (hubType === "cloud") remember("licenseId", license.id);
         return { licenseId: license.id };
       } catch (error) {
         if (error instanceof TrialUsedUpError) throw new StepRefused(USED_UP_TRIAL);
@@ -102,25 +118,21 @@ function shippingAddressOf(address: TrialAddress): Address {
   };
 }
 
-export type HardwarePurchase = { status: "none" } | { status: "invoiced"; invoiceId: string } | { status: "failed" };
-export const hardwarePurchaseOf = (results: Record<string, unknown> | null | undefined) =>
-  (results?.["purchase-hardware"] as HardwarePurchase | undefined) ?? null;
-
 /**
  * The hardware invoice, only when something is ordered; a refusal is recorded, and the trial goes on. After an
  * unknown outcome the invoice is looked up by the step's key first: the provider replays a key only for a
  * while (Chargebee for 30 minutes), and a retry after that would invoice again.
  */
-function purchaseHardwareStep<Input extends TrialInput>(): JobStep<Input> {
+function purchaseHardwareStep<Input extends TrialInput>(): JobStep<Input, TrialResults, "purchase-hardware"> {
   return {
     name: "purchase-hardware",
     charges: true,
-    async reconcile({ ownerId, stepKey }): Promise<HardwarePurchase | null> {
+    async reconcile({ ownerId, stepKey }) {
       const customerId = owner(ownerId).billingCustomerId;
       const invoice = customerId ? await getBilling().findInvoiceByKey(customerId, stepKey) : null;
       return invoice ? { status: "invoiced", invoiceId: invoice.id } : null;
     },
-    async run({ ownerId, input, stepKey }): Promise<HardwarePurchase> {
+    async run({ ownerId, input, stepKey }) {
       if (input.tokens + input.sensors === 0 || !input.paymentSourceId) return { status: "none" };
       const user = owner(ownerId);
       // The money rule: the invoice must cost what the customer confirmed, or nothing is charged.
@@ -148,15 +160,19 @@ function purchaseHardwareStep<Input extends TrialInput>(): JobStep<Input> {
   };
 }
 
+/** The hardware's invoice, when one was made: the invoices page says it was the trial's. */
+const invoiceOf = (purchase: HardwarePurchase | undefined) =>
+  purchase?.status === "invoiced" ? purchase.invoiceId : null;
+
 /** The trial record; its failure is only logged (as the product specification says), as the trial itself exists. */
 function recordTrialStep<Input extends TrialInput>(
   hubType: "cloud" | "onpremise",
   userNameOf: (input: Input) => string | null,
-): JobStep<Input> {
+): JobStep<Input, CloudTrialResults, "record-trial"> {
   return {
     name: "record-trial",
-    async run({ id, ownerId, input, results }: JobContext<Input>) {
-      const hub = recordedHubOf(results);
+    async run({ id, ownerId, input, results }) {
+      const hub = results["record-hub"] ?? null;
       try {
         recordTrial({
           id,
@@ -164,7 +180,7 @@ function recordTrialStep<Input extends TrialInput>(
           hubType,
           hubId: hub?.hubId ?? null,
           hubUrl: hub?.url ?? null,
-          licenseId: trialLicenseOf(results) ?? "",
+          licenseId: results["trial-license"]?.licenseId ?? "",
           nodes: input.nodes,
           employees: input.employees,
           tokens: input.tokens,
@@ -172,6 +188,7 @@ function recordTrialStep<Input extends TrialInput>(
           duration: input.duration,
           userName: userNameOf(input),
           address: input.address,
+          hardwareInvoiceId: invoiceOf(results["purchase-hardware"]),
         });
         return { recorded: true };
       } catch (error) {
@@ -200,7 +217,7 @@ function trialFailure(step: string, error: unknown) {
   return { step, ...TRIAL_FAILURES.license };
 }
 
-export const onPremiseTrial: JobKind<OnPremiseTrialInput> = {
+export const onPremiseTrial: JobKind<OnPremiseTrialInput, TrialResults> = {
   name: "onpremise-trial",
   input: onPremiseTrialInput,
   steps: [
@@ -212,12 +229,12 @@ export const onPremiseTrial: JobKind<OnPremiseTrialInput> = {
   failure: trialFailure,
 };
 
-export const cloudTrial: JobKind<CloudTrialInput> = {
+export const cloudTrial: JobKind<CloudTrialInput, CloudTrialResults> = {
   name: "cloud-trial",
   input: cloudTrialInput,
   steps: [
     trialLicenseStep<CloudTrialInput>("cloud"),
-    ...hubProvisioningSteps<CloudTrialInput>(({ results }) => trialLicenseOf(results) ?? ""),
+    ...hubProvisioningSteps<CloudTrialInput>(),
     purchaseHardwareStep<CloudTrialInput>(),
     recordTrialStep<CloudTrialInput>("cloud", (input) => input.administrator.userName),
     clearDraftStep<CloudTrialInput>(),
@@ -245,8 +262,10 @@ export const TRIAL_JOBS = { cloud: cloudTrial, onpremise: onPremiseTrial };
 
 /** What a trial has made so far, from its finished steps: the Hub, the license and the hardware purchase. */
 export function trialOutcome(job: JobView) {
-  const results = Object.fromEntries(
-    Object.entries(job.steps).flatMap(([name, state]) => (state.status === "done" ? [[name, state.result]] : [])),
-  );
-  return { hub: recordedHubOf(results), licenseId: trialLicenseOf(results), hardware: hardwarePurchaseOf(results) };
+  const results = finishedResults(cloudTrial, job);
+  return {
+    hub: results["record-hub"] ?? null,
+    licenseId: results["trial-license"]?.licenseId ?? null,
+    hardware: results["purchase-hardware"] ?? null,
+  };
 }

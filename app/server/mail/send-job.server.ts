@@ -34,7 +34,7 @@ export const outgoingMail = (jobId: string, input: MailInput): OutgoingMail => (
  * message goes again with its Message-ID), so a slow or absent mail server delays mail but never loses it,
  * and never holds up the request that queued it.
  */
-export const sendMail: JobKind<MailInput> = {
+export const sendMail: JobKind<MailInput, { send: null }> = {
   name: "mail",
   input: mailInput,
   steps: [

@@ -2,7 +2,7 @@ import { INVALID_ADDRESSES, isUsableSource, NO_PAYMENT_METHOD } from "~/domain/p
 import { estimateView } from "~/domain/estimate";
 import { firstIncompleteBefore, type StepIssue } from "~/domain/wizard";
 import { addressForPage, loadAccountBilling } from "../account-billing.server";
-import type { JobKind } from "../jobs/runner.server";
+import type { JobKind, StepResults } from "../jobs/runner.server";
 import type { UserRecord } from "../users.server";
 import { couponProblem } from "./coupons.server";
 import type { LoadedDraft } from "./kit.server";
@@ -53,7 +53,7 @@ type ReviewedOrder<Input, Step extends string> = PricedOrder<Input, Step> &
 
 /** What an order review page shows of the order, and the confirmation's key (null while it cannot be placed). */
 export function orderReviewOf<Input extends { digest: string }, Step extends string>(
-  kind: JobKind<Input & Record<string, unknown>>,
+  kind: { name: string },
   draftId: string | null,
   order: ReviewedOrder<Input, Step>,
   urlOf: (step: Step) => string,
@@ -78,10 +78,11 @@ export function orderReviewOf<Input extends { digest: string }, Step extends str
  */
 export function submitReviewedOrder<
   Input extends { digest: string } & Record<string, unknown>,
+  Results extends StepResults,
   Step extends string,
   Data extends { couponId: string | null; completed: Step[] },
 >(
-  kind: JobKind<Input>,
+  kind: JobKind<Input, Results>,
   {
     ownerId,
     wizard,

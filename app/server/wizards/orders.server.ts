@@ -11,6 +11,7 @@ import {
   retryJob,
   type JobKind,
   type JobView,
+  type StepResults,
 } from "../jobs/runner.server";
 
 /**
@@ -71,8 +72,8 @@ export type Placement = { placed: JobView } | { stale: true };
  * Places the order the customer confirmed with `postedKey`, or finds the one already placed. `current`
  * is the draft's order as it is now (its digest and the job's input), computed by the wizard.
  */
-export function placeOnce<Input extends Record<string, unknown>>(
-  kind: JobKind<Input>,
+export function placeOnce<Input extends Record<string, unknown>, Results extends StepResults>(
+  kind: JobKind<Input, Results>,
   {
     ownerId,
     draftId,
@@ -119,8 +120,12 @@ export type Submission = { jobId: string } | { redirectTo: string } | { refused:
  * second post of a placed order finds its job before anything is priced again; otherwise the order is priced
  * as it stands and placed only if that is what the confirmation was for.
  */
-export async function submitOrder<Input extends { digest: string } & Record<string, unknown>, Step extends string>(
-  kind: JobKind<Input>,
+export async function submitOrder<
+  Input extends { digest: string } & Record<string, unknown>,
+  Results extends StepResults,
+  Step extends string,
+>(
+  kind: JobKind<Input, Results>,
   order: {
     ownerId: string;
     draftId: string | null;

@@ -16,7 +16,7 @@ import {
 import { requireUser } from "../auth.server";
 import { readUserForm } from "../forms.server";
 import { isDistributor } from "~/domain/customers";
-import { findJobByKey, findOwnedJob } from "../jobs/runner.server";
+import { findJobByKey, findOwnedJob, type AnyJobKind } from "../jobs/runner.server";
 import { TRIAL_JOBS, TRIAL_STAGES, type CloudTrialInput, type OnPremiseTrialInput } from "../jobs/trial.server";
 import { hasPendingTrial, mayStartTrial, quoteTrialHardware } from "../trials.server";
 import type { UserRecord } from "../users.server";
@@ -115,7 +115,8 @@ export async function buildTrial(user: UserRecord, hubTypeParam: string | undefi
   if (repeated && isTrialJob(repeated)) return { placed: repeated };
   const { hubType, wizard } = trialStepOf(user, { hubType: hubTypeParam }, "order");
   const draft = wizard.load(user.id, "order");
-  const kind = TRIAL_JOBS[hubType];
+  // Either kind of trial: the confirmation's input was made for the URL's kind by currentTrial.
+  const kind: AnyJobKind = TRIAL_JOBS[hubType];
   const current = await currentTrial(user, hubType, draft);
   const isNew = current && draft.id && postedKey === orderKey(kind, draft.id, current.digest);
   // A distributor may run trials side by side; a regular customer's one trial may already be on its way. The

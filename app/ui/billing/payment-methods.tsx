@@ -1,3 +1,4 @@
+import { Fragment } from "react";
 import { Anchor, Text } from "~/ui/typography";
 import { isUsableSource, ONE_CARD_ONLY } from "~/domain/payment-step";
 import { Button, LinkButton } from "~/ui/button";
@@ -70,6 +71,9 @@ export interface SourceSelection {
   onChange: (id: string) => void;
 }
 
+/** The provider's words about a card, by card id (a charge it declined), shown next to the card. */
+export type CardRefusals = Record<string, string>;
+
 /**
  * The Payment Methods table (no pagination; it scrolls beyond 500px). With `selection` each usable card
  * has a radio (the payment step); with `replaceTo` each card has a Replace link to its drawer.
@@ -78,10 +82,12 @@ export function PaymentMethodsTable({
   sources,
   selection,
   replaceTo,
+  refusals = {},
 }: {
   sources: PaymentSourceView[];
   selection?: SourceSelection;
   replaceTo?: (sourceId: string) => string;
+  refusals?: CardRefusals;
 }) {
   const columns = ["Type", "Status", "Brand", "Last four digits", "Name", "Expiry"];
   return (
@@ -113,35 +119,49 @@ export function PaymentMethodsTable({
             </Table.Tr>
           ) : null}
           {sources.map((source) => (
-            <Table.Tr key={source.id}>
-              {selection ? (
+            <Fragment key={source.id}>
+              <Table.Tr>
+                {selection ? (
+                  <Table.Td>
+                    <Radio
+                      name={selection.name}
+                      value={source.id}
+                      checked={selection.value === source.id}
+                      onChange={() => selection.onChange(source.id)}
+                      disabled={!isUsableSource(source)}
+                      aria-label={`Pay with ${describeCard(source)}`}
+                      aria-describedby={refusals[source.id] ? `refusal-${source.id}` : undefined}
+                    />
+                  </Table.Td>
+                ) : null}
+                <Table.Td>{capitalise(source.type)}</Table.Td>
                 <Table.Td>
-                  <Radio
-                    name={selection.name}
-                    value={source.id}
-                    checked={selection.value === source.id}
-                    onChange={() => selection.onChange(source.id)}
-                    disabled={!isUsableSource(source)}
-                    aria-label={`Pay with ${describeCard(source)}`}
-                  />
+                  <SourceStatus status={source.status} />
                 </Table.Td>
-              ) : null}
-              <Table.Td>{capitalise(source.type)}</Table.Td>
-              <Table.Td>
-                <SourceStatus status={source.status} />
-              </Table.Td>
-              <Table.Td>{source.card ? <CardBrandLogo brand={source.card.brand} /> : null}</Table.Td>
-              <Table.Td>{source.card?.last4}</Table.Td>
-              <Table.Td>{source.card?.holder}</Table.Td>
-              <Table.Td>{source.card ? formatExpiry(source.card.expiryMonth, source.card.expiryYear) : null}</Table.Td>
-              {replaceTo ? (
+                <Table.Td>{source.card ? <CardBrandLogo brand={source.card.brand} /> : null}</Table.Td>
+                <Table.Td>{source.card?.last4}</Table.Td>
+                <Table.Td>{source.card?.holder}</Table.Td>
                 <Table.Td>
-                  <Anchor to={replaceTo(source.id)} preventScrollReset aria-label={`Replace ${describeCard(source)}`}>
-                    Replace
-                  </Anchor>
+                  {source.card ? formatExpiry(source.card.expiryMonth, source.card.expiryYear) : null}
                 </Table.Td>
+                {replaceTo ? (
+                  <Table.Td>
+                    <Anchor to={replaceTo(source.id)} preventScrollReset aria-label={`Replace ${describeCard(source)}`}>
+                      Replace
+                    </Anchor>
+                  </Table.Td>
+                ) : null}
+              </Table.Tr>
+              {refusals[source.id] ? (
+                <Table.Tr>
+                  <Table.Td colSpan={columns.length + (selection ? 1 : 0) + (replaceTo ? 1 : 0)}>
+                    <Text size="sm" fw={600} c="red.9" id={`refusal-${source.id}`} role="alert">
+                      {refusals[source.id]}
+                    </Text>
+                  </Table.Td>
+                </Table.Tr>
               ) : null}
-            </Table.Tr>
+            </Fragment>
           ))}
         </Table.Tbody>
       </Table>
@@ -178,10 +198,12 @@ export function PaymentMethodsSection({
   sources,
   drawerBase,
   selection,
+  refusals,
 }: {
   sources: PaymentSourceView[];
   drawerBase: string;
   selection?: SourceSelection;
+  refusals?: CardRefusals;
 }) {
   return (
     <SectionCard
@@ -192,6 +214,7 @@ export function PaymentMethodsSection({
       <PaymentMethodsTable
         sources={sources}
         selection={selection}
+        refusals={refusals}
         replaceTo={(id) => `${drawerBase}/cards/${id}/replace`}
       />
     </SectionCard>

@@ -38,7 +38,7 @@ import { Button, LinkButton } from "~/ui/button";
 import { Group, Stack } from "~/ui/layout";
 import { AddressPanels } from "./address-panels";
 import { BillingProfilePending } from "./drawer";
-import { PaymentMethodsSection } from "./payment-methods";
+import { PaymentMethodsSection, type CardRefusals } from "./payment-methods";
 import type { PaymentStepData } from "~/domain/billing-views";
 
 export interface PaymentStepProps {
@@ -53,6 +53,8 @@ export interface PaymentStepProps {
   withAddresses?: boolean;
   /** The new-card form shown in place of the cards while there is none (the trials). */
   newCard?: ReactNode;
+  /** The provider's words next to a card it declined (pay now). */
+  refusals?: CardRefusals;
 }
 
 export function PaymentStep({ data, ...props }: PaymentStepProps) {
@@ -73,6 +75,7 @@ function ReadyPaymentStep({
   drawerBase,
   withAddresses = true,
   newCard,
+  refusals,
 }: PaymentStepProps & { data: Extract<PaymentStepData, { status: "ready" }> }) {
   const [selected, setSelected] = useState(data.preselectedSourceId);
   // After a drawer added or replaced a card, the step starts again from the new preselection.
@@ -104,6 +107,7 @@ function ReadyPaymentStep({
             sources={data.sources}
             drawerBase={drawerBase}
             selection={{ name: "payment_source_id", value: selected, onChange: setSelected }}
+            refusals={refusals}
           />
           {withAddresses ? (
             <AddressPanels

@@ -5,11 +5,13 @@ import { addonOf, couponOf, planOf } from "../catalogue.server";
 import { ProviderError } from "~/server/providers/errors.server";
 import { notFound, refused } from "../errors.server";
 import { checkOrderedOnce, hardwareCharges, oneTimeCharges, ordered, type OneTimeCharge } from "../orders.server";
+import { eventPageSize } from "../input-checks.server";
 import type {
   Addon,
   Address,
   BillingProvider,
   CustomerProfile,
+  EventQuery,
   HardwareOrder,
   ItemQuantity,
   NewPaymentSource,
@@ -30,6 +32,7 @@ import {
   toChargebeeAddress,
   toEstimateAddress,
 } from "./mapping.server";
+import { eventOf } from "./events.server";
 
 export interface ChargebeeOptions {
   site: string;
@@ -463,6 +466,81 @@ class ChargebeeBilling implements BillingProvider {
       (entry) => entry.invoice.po_number === poNumber,
     );
     return made ? invoiceOf(made.invoice) : null;
+  }
+
+  async listInvoices(customerId: string, filter: { subscriptionId?: string } = {}) {
+    const list = await this.all("invoice.list", (cb, offset) =>
+      cb.invoice.list({
+        limit: PAGE_SIZE,
+        offset,
+        customer_id: { is: customerId },
+        subscription_id: filter.subscriptionId === undefined ? undefined : { is: filter.subscriptionId },
+        "sort_by[desc]": "date",
+      }),
+    );
+    return list.map((entry) => invoiceOf(entry.invoice));
+  }
+
+  async retrieveInvoice(customerId: string, invoiceId: string) {
+    const { invoice } = await this.call("invoice.retrieve", false, (cb) => cb.invoice.retrieve(invoiceId));
+    if (invoice.customer_id !== customerId) throw notFound(`Invoice ${invoiceId}`);
+    return invoiceOf(invoice);
+  }
+
+  async invoicePdf(customerId: string, invoiceId: string) {
+    await this.retrieveInvoice(customerId, invoiceId);
+    // Making the download address changes nothing at Chargebee: safe to ask again.
+    const { download } = await this.call("invoice.pdf", false, (cb) =>
+      cb.invoice.pdf(invoiceId, { disposition_type: "attachment" }),
+    );
+    return { kind: "url" as const, url: download.download_url, expiresAt: new Date(download.valid_till * 1000) };
+  }
+
+  async collectPayment(customerId: string, invoiceId: string, paymentSourceId: string, idempotencyKey: string) {
+    await this.retrieveInvoice(customerId, invoiceId);
+    await this.ownPaymentSource(customerId, paymentSourceId);
+    const { invoice } = await this.call("invoice.collect_payment", true, (cb) =>
+      cb.invoice.collectPayment(invoiceId, { payment_source_id: paymentSourceId }, idempotent(idempotencyKey)),
+    );
+    return invoiceOf(invoice);
+  }
+
+  async findInvoicePayment(customerId: string, invoiceId: string) {
+    const invoice = await this.retrieveInvoice(customerId, invoiceId);
+    return invoice.status === "paid" ? invoice : null;
+  }
+
+  async cancelSubscriptionAtTermEnd(customerId: string, subscriptionId: string, idempotencyKey: string) {
+    const current = await this.retrieveSubscription(customerId, subscriptionId);
+    if (current.status === "non_renewing") return current;
+    // Product Catalog 1.0: end_of_term leaves the subscription non_renewing until its term ends.
+    const { subscription } = await this.call("subscription.cancel", true, (cb) =>
+      cb.subscription.cancel(subscriptionId, { end_of_term: true }, idempotent(idempotencyKey)),
+    );
+    return subscriptionOf(subscription);
+  }
+
+  async removeScheduledCancellation(customerId: string, subscriptionId: string, idempotencyKey: string) {
+    const current = await this.retrieveSubscription(customerId, subscriptionId);
+    // Nothing scheduled, nothing to remove; Chargebee itself refuses a cancelled subscription.
+    if (current.status !== "non_renewing" && current.status !== "cancelled") return current;
+    const { subscription } = await this.call("subscription.remove_scheduled_cancellation", true, (cb) =>
+      cb.subscription.removeScheduledCancellation(subscriptionId, {}, idempotent(idempotencyKey)),
+    );
+    return subscriptionOf(subscription);
+  }
+
+  async listEvents({ since, limit, pageToken }: EventQuery) {
+    const { list, next_offset } = await this.call("event.list", false, (cb) =>
+      cb.event.list({
+        limit: eventPageSize(limit),
+        offset: pageToken,
+        // Chargebee's filter is strictly after, in seconds: the second before `since` takes in all of its second.
+        occurred_at: { after: seconds(since) - 1 },
+        "sort_by[asc]": "occurred_at",
+      }),
+    );
+    return { events: list.map((entry) => eventOf(entry.event)), nextPageToken: next_offset ?? null };
   }
 
   private profileParams(profile: CustomerProfile) {

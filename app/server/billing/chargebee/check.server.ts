@@ -130,6 +130,7 @@ export async function walkChargebee(
     return detail;
   };
 
+  const started = new Date();
   const runId = randomUUID();
   const customerId = `cust_check_${runId.slice(0, 8)}`;
   // As long as a job's keys (kind, draft, digest, step, refusals): the adapter must shorten them for Chargebee.
@@ -291,7 +292,57 @@ export async function walkChargebee(
   await run("invoice.list", async () => {
     const made = need(invoice, "the invoice");
     const found = await billing.findInvoiceByKey(made.customerId, key("purchase-hardware"));
-    return { value: found, detail: check(found?.id === made.id, `found ${found?.id ?? "nothing"} by its key`) };
+    const all = await billing.listInvoices(made.customerId);
+    const purposes = all.map((listed) => listed.purpose).join(", ");
+    return {
+      value: found,
+      detail: check(
+        found?.id === made.id && all.some((listed) => listed.id === made.id),
+        `found ${found?.id ?? "nothing"} by its key; ${all.length} invoices (${purposes})`,
+      ),
+    };
+  });
+  await run("invoice.retrieve", async () => {
+    const made = need(invoice, "the invoice");
+    const retrieved = await billing.retrieveInvoice(made.customerId, made.id);
+    return {
+      value: retrieved,
+      detail: check(retrieved.purpose === "one_time", `invoice ${retrieved.number}, ${retrieved.purpose}`),
+    };
+  });
+  await run("invoice.pdf", async () => {
+    const made = need(invoice, "the invoice");
+    const pdf = await billing.invoicePdf(made.customerId, made.id);
+    return {
+      value: pdf,
+      detail: check(
+        pdf.kind === "url",
+        pdf.kind === "url" ? `download until ${pdf.expiresAt.toISOString()}` : "no URL",
+      ),
+    };
+  });
+  await run("subscription.cancel", async () => {
+    const made = need(subscription, "the subscription");
+    const scheduled = await billing.cancelSubscriptionAtTermEnd(made.customerId, made.id, key("auto-renew-off"));
+    return {
+      value: scheduled,
+      detail: check(
+        scheduled.status === "non_renewing",
+        `${scheduled.status}, cancelled at ${scheduled.cancelledAt?.toISOString() ?? "no date"}`,
+      ),
+    };
+  });
+  await run("subscription.remove_scheduled_cancellation", async () => {
+    const made = need(subscription, "the subscription");
+    const resumed = await billing.removeScheduledCancellation(made.customerId, made.id, key("auto-renew-on"));
+    return { value: resumed, detail: check(resumed.status === "active", resumed.status) };
+  });
+  await run("event.list", async () => {
+    const id = need(customer, "the customer").id;
+    // Every event Chargebee lists must read as the port's; the check's own may take a moment to be listed.
+    const { events } = await billing.listEvents({ since: started });
+    const mine = events.filter((event) => event.customerId === id);
+    return { value: mine, detail: `${events.length} events since the check began, ${mine.length} of its customer` };
   });
   await run("payment_source.delete_local", async () => {
     const id = need(card, "the card").id;

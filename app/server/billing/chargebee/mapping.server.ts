@@ -5,6 +5,7 @@ import type {
   PaymentSource as ChargebeePaymentSource,
   Subscription as ChargebeeSubscription,
 } from "chargebee";
+import { addPeriod } from "~/domain/pricing";
 import { ProviderError, type ErrorKind } from "~/server/providers/errors.server";
 import { BillingError } from "../errors.server";
 import { nextBillingOf } from "../orders.server";
@@ -14,6 +15,7 @@ import type {
   Discount,
   Estimate,
   Invoice,
+  InvoicePurpose,
   InvoiceTotals,
   LineItem,
   PaymentSource,
@@ -128,6 +130,11 @@ export function subscriptionOf(subscription: ChargebeeSubscription): Subscriptio
     autoCollection: subscription.auto_collection !== "off",
     shippingAddress: addressOf(subscription.shipping_address),
     licenseAssignment: typeof metaData?.license_assignment === "string" ? metaData.license_assignment : null,
+    // For a non_renewing subscription Chargebee's cancelled_at is when its scheduled cancellation takes effect.
+    cancelledAt: dateOf(subscription.cancelled_at),
+    totalDues: subscription.total_dues ?? 0,
+    dueSince: dateOf(subscription.due_since),
+    resourceVersion: subscription.resource_version ?? 0,
   };
 }
 
@@ -211,6 +218,30 @@ export function estimateOf(estimate: ChargebeeEstimate, renewalAmount: number, c
   };
 }
 
+/** Whether a line charges one whole billing period (a month or a year) rather than part of one. */
+function wholePeriod(line: ChargebeeLineItem): boolean {
+  const from = new Date(line.date_from * 1000);
+  return (["month", "year"] as const).some((period) => seconds(addPeriod(from, period)) === line.date_to);
+}
+
+/**
+ * What an invoice was for, which Chargebee does not say: one of no subscription is one-time; the subscription's
+ * first invoice is its first term; one that applies the credits of a subscription change, or charges a recurring
+ * item for part of a billing period (a prorated change), is a change; any other (each recurring item for a whole
+ * period) is a renewal.
+ */
+export function invoicePurposeOf(invoice: ChargebeeInvoice): InvoicePurpose {
+  if (!invoice.subscription_id) return "one_time";
+  if (invoice.first_invoice) return "new_subscription";
+  const changeCredits = (invoice.applied_credits ?? []).some(
+    (credit) => credit.cn_reason_code === "subscription_change",
+  );
+  const prorated = (invoice.line_items ?? []).some(
+    (line) => (line.entity_type === "plan" || line.entity_type === "addon") && !wholePeriod(line),
+  );
+  return changeCredits || prorated ? "subscription_change" : "renewal";
+}
+
 export function invoiceOf(invoice: ChargebeeInvoice): Invoice {
   return {
     ...totalsOf(invoice),
@@ -220,6 +251,13 @@ export function invoiceOf(invoice: ChargebeeInvoice): Invoice {
     status: invoice.status,
     amountPaid: invoice.amount_paid ?? 0,
     date: dateOf(invoice.date) ?? new Date(),
+    // Chargebee's invoice id is the invoice's number (with the site's prefix, if it has one).
+    number: invoice.id,
+    purpose: invoicePurposeOf(invoice),
+    paidAt: dateOf(invoice.paid_at),
+    // Chargebee gives the next retry while dunning is in progress.
+    nextRetryAt: invoice.dunning_status === "in_progress" ? dateOf(invoice.next_retry_at) : null,
+    resourceVersion: invoice.resource_version ?? 0,
   };
 }
 

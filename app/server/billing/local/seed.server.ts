@@ -1,9 +1,17 @@
+import { sql } from "drizzle-orm";
 import { addPeriod } from "~/domain/pricing";
 import { gatewayCustomerFor } from "~/server/providers/card-vault.server";
 import { env } from "~/server/env.server";
 import { wholeSeconds, type EmbeddedStore } from "~/server/providers/embedded.server";
-import { billingCustomers, billingPaymentSources, billingSubscriptions } from "~db/schema";
+import {
+  billingCustomers,
+  billingInvoices,
+  billingPaymentSources,
+  billingSequences,
+  billingSubscriptions,
+} from "~db/schema";
 import { catalogue } from "../catalogue.server";
+import type { Address, Invoice, InvoicePurpose, ItemQuantity, LineItem, Subscription } from "../port.server";
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -14,15 +22,89 @@ export const DEMO_BILLING = {
   paymentSourceId: "src_demo_visa",
 } as const;
 
+/** A demo subscription: what it is, when it started, and whether auto-renew was turned off before its term ended. */
+export interface DemoSubscriptionSpec {
+  id: string;
+  planId: string;
+  planQuantity: number;
+  addons: ItemQuantity[];
+  /** Days before now it started. */
+  startedDaysAgo: number;
+  /** The organization its license is for. */
+  licenseAssignment: string;
+  /** Auto-renew turned off: cancelled at the end of its first term (a term that has ended by now). */
+  endedAtFirstTerm?: boolean;
+}
+
+/** The demo customer's subscriptions, behind their four recurring licenses (app/server/demo-seed.server.ts). */
+export const DEMO_SUBSCRIPTIONS: DemoSubscriptionSpec[] = [
+  {
+    id: DEMO_BILLING.subscriptionId,
+    planId: "core-monthly",
+    planQuantity: 10,
+    addons: [],
+    startedDaysAgo: 120,
+    licenseAssignment: "Northwind Clinics",
+  },
+  {
+    id: "sub_demo_advanced_yearly",
+    planId: "advanced-yearly",
+    planQuantity: 25,
+    addons: [{ id: "gatekeeper-cloud-yearly", quantity: 1 }],
+    startedDaysAgo: 10,
+    licenseAssignment: "Northwind Clinics East",
+  },
+  {
+    id: "sub_demo_ultimate_yearly",
+    planId: "ultimate-yearly",
+    planQuantity: 15,
+    addons: [{ id: "gatekeeper-cloud-yearly", quantity: 1 }],
+    startedDaysAgo: 200,
+    licenseAssignment: "Northwind Clinics West",
+  },
+  {
+    id: "sub_demo_core_yearly",
+    planId: "core-yearly",
+    planQuantity: 5,
+    addons: [],
+    startedDaysAgo: 430,
+    licenseAssignment: "Northwind Clinics",
+    endedAtFirstTerm: true,
+  },
+];
+
+/** What the seed made at the engine, in the port's terms: the portal's copies are made from it. */
+export interface DemoBilling {
+  subscriptions: Subscription[];
+  invoices: Invoice[];
+}
+
+const BILLING_ADDRESS: Address = {
+  firstName: "Dana",
+  lastName: "Whitfield",
+  line1: "450 Mission Street",
+  line2: "Suite 300",
+  city: "San Francisco",
+  state: "California",
+  stateCode: "CA",
+  zip: "94105",
+  country: "US",
+};
+
 /**
- * The demo customer's billing data in the embedded engine: a Visa on file, a billing address, and the
- * core-monthly subscription for 10 users behind their license GK-NWC-2026-0001, started 120 days ago
- * with the license. The distributor gets nothing: their billing customer is created on first need.
- * With a real billing provider there is nothing to seed here.
+ * The demo customer's billing data in the embedded engine: a Visa on file, a billing address, and a subscription
+ * behind each of their recurring licenses, in the term it is in today (one ended at its first term, its auto-renew
+ * off), with a paid invoice for every term so far. Nothing is due when the engine first looks, so what the portal
+ * is seeded with is what the engine holds. The distributor gets nothing: their billing customer is created on
+ * first need. With a real billing provider there is nothing to seed here (null).
  */
-export function seedBillingDemo(store: EmbeddedStore, now = new Date(), provider = env.BILLING_PROVIDER): void {
-  if (provider !== "local") return;
-  const { customerId, subscriptionId, paymentSourceId } = DEMO_BILLING;
+export function seedBillingDemo(
+  store: EmbeddedStore,
+  now = new Date(),
+  provider = env.BILLING_PROVIDER,
+): DemoBilling | null {
+  if (provider !== "local") return null;
+  const { customerId, paymentSourceId } = DEMO_BILLING;
   const today = wholeSeconds(now);
   store
     .insert(billingCustomers)
@@ -33,19 +115,9 @@ export function seedBillingDemo(store: EmbeddedStore, now = new Date(), provider
       email: "customer@example.com",
       phone: "+1 415 555 0134",
       company: "Northwind Clinics",
-      billingAddress: {
-        firstName: "Dana",
-        lastName: "Whitfield",
-        line1: "450 Mission Street",
-        line2: "Suite 300",
-        city: "San Francisco",
-        state: "California",
-        stateCode: "CA",
-        zip: "94105",
-        country: "US",
-      },
+      billingAddress: BILLING_ADDRESS,
       primaryPaymentSourceId: paymentSourceId,
-      createdAt: new Date(today.getTime() - 120 * DAY),
+      createdAt: new Date(today.getTime() - 430 * DAY),
     })
     .run();
   store
@@ -61,32 +133,153 @@ export function seedBillingDemo(store: EmbeddedStore, now = new Date(), provider
       lastName: "Whitfield",
       expiryMonth: 12,
       expiryYear: today.getUTCFullYear() + 3,
-      createdAt: new Date(today.getTime() - 120 * DAY),
+      createdAt: new Date(today.getTime() - 430 * DAY),
     })
     .run();
+  const made: DemoBilling = { subscriptions: [], invoices: [] };
+  let number = 0;
+  for (const spec of DEMO_SUBSCRIPTIONS) {
+    const terms = termsSoFar(spec, today);
+    for (const [index, term] of terms.entries()) {
+      number += 1;
+      made.invoices.push(seedInvoice(store, spec, term, String(number), index === 0 ? "new_subscription" : "renewal"));
+    }
+    made.subscriptions.push(seedSubscription(store, spec, terms[terms.length - 1], terms[0].start));
+  }
+  // Invoices made from now on are numbered after the seeded ones.
+  store
+    .insert(billingSequences)
+    .values({ name: "invoice", value: number })
+    .onConflictDoUpdate({ target: billingSequences.name, set: { value: sql`${number}` } })
+    .run();
+  return made;
+}
 
-  const plan = catalogue.plan("core-monthly");
-  if (!plan) throw new Error("The price list has no core-monthly plan.");
-  // Its first term; the engine renews it up to the current term when it is first read.
-  const started = new Date(today.getTime() - 120 * DAY);
-  const termEnd = addPeriod(started, plan.period);
+type Term = { start: Date; end: Date };
+
+/** The subscription's terms from its start to the one it is in today (its first only, when it ended there). */
+function termsSoFar(spec: DemoSubscriptionSpec, today: Date): Term[] {
+  const plan = catalogue.plan(spec.planId);
+  if (!plan) throw new Error(`The price list has no plan ${spec.planId}.`);
+  const terms: Term[] = [];
+  let start = new Date(today.getTime() - spec.startedDaysAgo * DAY);
+  for (;;) {
+    const end = addPeriod(start, plan.period);
+    terms.push({ start, end });
+    if (spec.endedAtFirstTerm || end > today) return terms;
+    start = end;
+  }
+}
+
+/** The recurring items of a term, priced from the catalogue. */
+function lineItemsOf(spec: DemoSubscriptionSpec, term: Term): LineItem[] {
+  const items: (ItemQuantity & { entityType: "plan" | "addon" })[] = [
+    { id: spec.planId, quantity: spec.planQuantity, entityType: "plan" },
+    ...spec.addons.map((addon) => ({ ...addon, entityType: "addon" as const })),
+  ];
+  return items.map(({ id, quantity, entityType }) => {
+    const item = entityType === "plan" ? catalogue.plan(id) : catalogue.addon(id);
+    if (!item) throw new Error(`The price list has no ${id}.`);
+    return {
+      entityType,
+      entityId: id,
+      description: item.name,
+      quantity,
+      unitAmount: item.price,
+      amount: item.price * quantity,
+      dateFrom: term.start,
+      dateTo: term.end,
+    };
+  });
+}
+
+function seedInvoice(
+  store: EmbeddedStore,
+  spec: DemoSubscriptionSpec,
+  term: Term,
+  id: string,
+  purpose: InvoicePurpose,
+): Invoice {
+  const lineItems = lineItemsOf(spec, term);
+  const total = lineItems.reduce((sum, item) => sum + item.amount, 0);
+  const invoice: Invoice = {
+    id,
+    customerId: DEMO_BILLING.customerId,
+    subscriptionId: spec.id,
+    status: "paid",
+    lineItems,
+    discounts: [],
+    subTotal: total,
+    total,
+    creditsApplied: 0,
+    amountPaid: total,
+    amountDue: 0,
+    date: term.start,
+    number: id,
+    purpose,
+    paidAt: term.start,
+    nextRetryAt: null,
+    resourceVersion: term.start.getTime(),
+  };
+  // The engine's row is the invoice with how it was paid; its number is its id.
+  const { number: _number, ...columns } = invoice;
+  store
+    .insert(billingInvoices)
+    .values({
+      ...columns,
+      paymentSourceId: DEMO_BILLING.paymentSourceId,
+      billingAddress: BILLING_ADDRESS,
+      paymentAttempts: 1,
+    })
+    .run();
+  return invoice;
+}
+
+function seedSubscription(store: EmbeddedStore, spec: DemoSubscriptionSpec, term: Term, startedAt: Date): Subscription {
+  const plan = catalogue.plan(spec.planId);
+  if (!plan) throw new Error(`The price list has no plan ${spec.planId}.`);
+  const ended = Boolean(spec.endedAtFirstTerm);
+  const subscription: Subscription = {
+    id: spec.id,
+    customerId: DEMO_BILLING.customerId,
+    planId: plan.id,
+    planQuantity: spec.planQuantity,
+    planUnitPrice: plan.price,
+    status: ended ? "cancelled" : "active",
+    addons: spec.addons,
+    currentTermStart: term.start,
+    currentTermEnd: term.end,
+    nextBillingAt: ended ? null : term.end,
+    paymentSourceId: DEMO_BILLING.paymentSourceId,
+    autoCollection: true,
+    shippingAddress: null,
+    licenseAssignment: spec.licenseAssignment,
+    cancelledAt: ended ? term.end : null,
+    totalDues: 0,
+    dueSince: null,
+    resourceVersion: (ended ? term.end : term.start).getTime(),
+  };
   store
     .insert(billingSubscriptions)
     .values({
-      id: subscriptionId,
-      customerId,
+      id: spec.id,
+      customerId: subscription.customerId,
       planId: plan.id,
-      planQuantity: 10,
+      planQuantity: spec.planQuantity,
       planUnitPrice: plan.price,
-      addons: [],
-      status: "active",
-      currentTermStart: started,
-      currentTermEnd: termEnd,
-      nextBillingAt: termEnd,
-      paymentSourceId,
+      addons: spec.addons,
+      status: subscription.status,
+      currentTermStart: term.start,
+      currentTermEnd: term.end,
+      // The engine keeps the date a cancelled subscription would have billed; the port says null.
+      nextBillingAt: term.end,
+      paymentSourceId: DEMO_BILLING.paymentSourceId,
       autoCollection: true,
-      licenseAssignment: "Northwind Clinics",
-      createdAt: started,
+      licenseAssignment: spec.licenseAssignment,
+      createdAt: startedAt,
+      cancelledAt: subscription.cancelledAt,
+      resourceVersion: subscription.resourceVersion,
     })
     .run();
+  return subscription;
 }

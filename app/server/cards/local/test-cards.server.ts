@@ -15,6 +15,8 @@ export interface CheckedCard {
   last4: string;
   expiryMonth: number;
   expiryYear: number;
+  /** The decline code every charge to the card gets, for a card that saves but cannot be charged. */
+  chargeDecline?: string;
 }
 
 export type CardCheck = { ok: true; card: CheckedCard } | { ok: false; code: string; message: string };
@@ -55,6 +57,17 @@ const DECLINED: Record<string, { code: string; message: string }> = {
   "4000000000009995": { code: "insufficient_funds", message: CARD_MESSAGES.insufficientFunds },
   "4000000000000127": { code: "incorrect_cvc", message: CARD_MESSAGES.incorrectCvc },
 };
+
+/**
+ * Stripe's documented test number that saves (attaching it to a customer succeeds) while every charge to it
+ * fails, with the decline code it fails with: how a card that was good at checkout fails at a renewal.
+ */
+const DECLINED_WHEN_CHARGED: Record<string, string> = { "4000000000000341": "card_declined" };
+
+/** What a charge to a card with this decline code is told, in Stripe's words. */
+export function chargeDeclineMessage(code: string): string {
+  return Object.values(DECLINED).find((decline) => decline.code === code)?.message ?? CARD_MESSAGES.declined;
+}
 
 const BRANDS: { brand: string; pattern: RegExp; minLength: number; cvc: number }[] = [
   { brand: "american_express", pattern: /^3[47]/, minLength: 15, cvc: 4 },
@@ -109,9 +122,8 @@ export function checkCard(fields: CardFields, now: Date): CardCheck {
 
   const declined = DECLINED[digits];
   if (declined) return fail(declined.code, declined.message);
-  if (!ACCEPTED.has(digits)) return fail("card_declined", CARD_MESSAGES.notATestCard);
-  return {
-    ok: true,
-    card: { brand: brand.brand, last4: digits.slice(-4), expiryMonth: expiry.month, expiryYear: expiry.year },
-  };
+  const chargeDecline = DECLINED_WHEN_CHARGED[digits];
+  if (!ACCEPTED.has(digits) && !chargeDecline) return fail("card_declined", CARD_MESSAGES.notATestCard);
+  const card = { brand: brand.brand, last4: digits.slice(-4), expiryMonth: expiry.month, expiryYear: expiry.year };
+  return { ok: true, card: chargeDecline ? { ...card, chargeDecline } : card };
 }

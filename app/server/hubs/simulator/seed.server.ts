@@ -22,11 +22,17 @@ export interface DemoCloudHub {
 /**
  * The demo's cloud Hubs in the embedded Hub service, so that the service knows what the Hubs page lists: their
  * subdomains are taken (a second Hub cannot be deployed at the same address), their administrators can be
- * signed in with 'Go to Hub', and their licenses are in use. With the real Hub service there is nothing to
- * seed here.
+ * signed in with 'Go to Hub', and their licenses are in use. Each administrator is signed in, as a deployment
+ * leaves it: the session token, by subdomain, is what the portal keeps to upload a renewed license. With the real
+ * Hub service there is nothing to seed here (no tokens).
  */
-export function seedHubDemo(store: EmbeddedStore, hubs: DemoCloudHub[], provider = env.HUB_PROVIDER): void {
-  if (provider !== "local") return;
+export function seedHubDemo(
+  store: EmbeddedStore,
+  hubs: DemoCloudHub[],
+  provider = env.HUB_PROVIDER,
+): Record<string, string> {
+  const sessions: Record<string, string> = {};
+  if (provider !== "local") return sessions;
   for (const hub of hubs) {
     const id = `hub_demo_${hub.subdomain}`;
     const since = wholeSeconds(hub.createdAt);
@@ -46,14 +52,15 @@ export function seedHubDemo(store: EmbeddedStore, hubs: DemoCloudHub[], provider
       })
       .run();
     const { password, ...administrator } = hub.administrator;
+    const session = `demo.${randomBytes(32).toString("base64url")}`;
+    sessions[hub.subdomain] = session;
     store
       .insert(hubAdmins)
       .values({
         hubId: id,
         ...administrator,
         passwordHash: hashPasswordSync(password),
-        // No session was handed out for the demo: a hash of nothing anyone holds.
-        tokenHash: createHash("sha256").update(randomBytes(32)).digest("base64url"),
+        tokenHash: createHash("sha256").update(session).digest("base64url"),
         createdAt: since,
       })
       .run();
@@ -70,4 +77,5 @@ export function seedHubDemo(store: EmbeddedStore, hubs: DemoCloudHub[], provider
       })
       .run();
   }
+  return sessions;
 }

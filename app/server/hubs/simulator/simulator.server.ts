@@ -247,11 +247,8 @@ class Simulator implements HubService {
       .from(hubLicenses)
       .where(eq(hubLicenses.licenseId, terms.externalLicenseId))
       .get();
-    if (uploaded) {
-      if (uploaded.hubId !== tenant.id)
-        throw hubRefused("This license is already in use on another Hub.", "license_in_use");
-      return licenseOf(uploaded);
-    }
+    if (uploaded && uploaded.hubId !== tenant.id)
+      throw hubRefused("This license is already in use on another Hub.", "license_in_use");
     const row = {
       licenseId: terms.externalLicenseId,
       hubId: tenant.id,
@@ -264,7 +261,8 @@ class Simulator implements HubService {
       validTo: wholeSeconds(new Date(terms.validTo)),
       uploadedAt: now,
     };
-    this.store.insert(hubLicenses).values(row).run();
+    // A license the Hub holds takes the file uploaded now (renewed, or changed), in place of the one it had.
+    this.store.insert(hubLicenses).values(row).onConflictDoUpdate({ target: hubLicenses.licenseId, set: row }).run();
     return licenseOf(row);
   }
 

@@ -1,0 +1,43 @@
+import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { formatCents } from "~/domain/format";
+import { paymentProgress } from "~/server/jobs/progress-pages.server";
+import { LinkButton } from "~/ui/button";
+import { Alert, Group } from "~/ui/layout";
+import { PageErrorBoundary } from "~/ui/page";
+import { FORM_STYLES } from "~/ui/stylesheets";
+import { ACCESSIBLE_GREEN } from "~/ui/theme";
+import { JobProgressPage } from "~/ui/wizard/job-progress";
+
+export const links: LinksFunction = () => FORM_STYLES;
+
+/** A payment's progress; "Try again" continues the same payment from where it stopped, never a second one. */
+export const loader = (args: LoaderFunctionArgs) => paymentProgress.loader(args);
+export const action = (args: ActionFunctionArgs) => paymentProgress.action(args);
+
+export default function PaymentProgress() {
+  const { view, amount, payUrl } = useLoaderData<typeof loader>();
+  return (
+    <JobProgressPage
+      title="Pay Now"
+      closeTo="/account/invoices"
+      view={view}
+      label="Payment progress"
+      runningText="Your payment is being collected. You can leave this page: it goes on, and is charged only once."
+      editTo={payUrl}
+      editLabel="Choose another card"
+      success={
+        <>
+          <Alert color={ACCESSIBLE_GREEN} role="status" title={`Paid ${formatCents(amount)}. Thank you!`}>
+            Your license is extended: download its new file on the Licenses page.
+          </Alert>
+          <Group justify="flex-end">
+            <LinkButton to="/licenses">Go to Licenses</LinkButton>
+          </Group>
+        </>
+      }
+    />
+  );
+}
+
+export const ErrorBoundary = PageErrorBoundary;

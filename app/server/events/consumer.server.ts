@@ -1,0 +1,90 @@
+import { and, eq, isNull } from "drizzle-orm";
+import { z } from "zod";
+import { providerEvents } from "~db/schema";
+import { eventResourcesOfJson } from "../billing/event-json.server";
+import { getBilling, type Invoice, type Subscription } from "../billing/index.server";
+import { billingAccountOfOwner, type BillingAccount } from "../billing-accounts.server";
+import { db } from "../db.server";
+import { resultOf, StepRefused, type JobKind } from "../jobs/runner.server";
+import { saveInvoiceCopy, saveSubscriptionCopy } from "./copies.server";
+import { licenseFollowsSubscription } from "./licenses.server";
+
+/**
+ * The one consumer of the provider's events (decision 185): a durable job per stored event, owned by the account
+ * the event is about, that applies it to the portal's copies and brings the subscription's license along. However
+ * often an event arrives, its job is one (keyed by the event id) and applying it again changes nothing; events of
+ * one resource applied in any order, by any number of processes, leave the newest copy (copies.server.ts).
+ */
+
+const eventInput = z.object({ eventId: z.string() });
+type EventInput = z.infer<typeof eventInput>;
+
+export type ProviderEventResults = {
+  /** The subscription the event was about, or whose invoice it was: its license follows next. */
+  apply: { subscriptionId: string | null };
+  "follow-license": { licenseId: string | null; resigned: boolean };
+};
+
+/** A resource the event carried without a version (0) is read again from the provider, which has the current one. */
+async function currentSubscription(account: BillingAccount & { customerId: string }, subscription: Subscription) {
+  return subscription.resourceVersion > 0
+    ? subscription
+    : getBilling().retrieveSubscription(account.customerId, subscription.id);
+}
+
+async function currentInvoice(account: BillingAccount & { customerId: string }, invoice: Invoice) {
+  return invoice.resourceVersion > 0 ? invoice : getBilling().retrieveInvoice(account.customerId, invoice.id);
+}
+
+/** The job's account with its customer: an event is only ever applied to the account of its own customer. */
+async function accountOf(ownerId: string) {
+  const account = await billingAccountOfOwner(ownerId);
+  if (!account.customerId) throw new StepRefused("The account has no billing customer.");
+  return { ...account, customerId: account.customerId };
+}
+
+export const providerEventJob: JobKind<EventInput, ProviderEventResults> = {
+  name: "provider-event",
+  input: eventInput,
+  steps: [
+    {
+      name: "apply",
+      async run({ ownerId, input }) {
+        const account = await accountOf(ownerId);
+        const row = await db
+          .select()
+          .from(providerEvents)
+          .where(and(eq(providerEvents.id, input.eventId), eq(providerEvents.customerId, account.customerId)))
+          .get();
+        if (!row) throw new StepRefused(`The event ${input.eventId} is not this account's.`);
+        const { subscription, invoice } = eventResourcesOfJson(row.payload);
+        const subscriptionId = subscription?.id ?? invoice?.subscriptionId ?? null;
+        if (row.appliedAt === null) {
+          if (subscription) await saveSubscriptionCopy(account, await currentSubscription(account, subscription));
+          if (invoice) await saveInvoiceCopy(account, await currentInvoice(account, invoice));
+          await db
+            .update(providerEvents)
+            .set({ appliedAt: new Date(), outcome: "applied" })
+            .where(and(eq(providerEvents.id, row.id), isNull(providerEvents.appliedAt)))
+            .run();
+        }
+        return { subscriptionId };
+      },
+    },
+    {
+      name: "follow-license",
+      async run({ ownerId, results }) {
+        const { subscriptionId } = resultOf(results, "apply");
+        const followed = subscriptionId
+          ? await licenseFollowsSubscription(await accountOf(ownerId), subscriptionId)
+          : null;
+        return { licenseId: followed?.licenseId ?? null, resigned: followed?.resigned ?? false };
+      },
+    },
+  ],
+  failure: (step) => ({
+    step,
+    title: "Event not applied",
+    message: "The billing provider's event is applied again later.",
+  }),
+};

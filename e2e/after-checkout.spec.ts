@@ -1,0 +1,236 @@
+import { readFile } from "node:fs/promises";
+import type { Browser, BrowserContext, Locator, Page } from "@playwright/test";
+import { pdfText } from "../tests/support/pdf-text";
+import { DEMO, DEMO_PASSWORD, expect, startPortal, test, withDatabase } from "./fixtures";
+import { walkToOrder } from "./purchase-steps";
+
+/**
+ * A recurring license after checkout, in a portal of each test's own: the time machine moves that portal's billing
+ * engine a month on, which no other test may see. A customer's monthly license renews (new valid-to, a renewal
+ * invoice downloadable as a PDF), a renewal declined by the card on file is paid once with Pay now and a new card,
+ * and auto-renew is turned off and on again.
+ */
+
+const usDate = new Intl.DateTimeFormat("en-US", { month: "2-digit", day: "2-digit", year: "numeric", timeZone: "UTC" });
+
+const usd = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" });
+
+type Portal = Awaited<ReturnType<typeof startPortal>>;
+
+/** A portal of the test's own, the customer and an administrator signed in, each in a browser of their own. */
+async function ownPortal(
+  browser: Browser,
+  javaScriptEnabled: boolean,
+  run: (parts: { portal: Portal; customer: Page; admin: Page }) => Promise<void>,
+) {
+  const portal = await startPortal();
+  const problems: string[] = [];
+  const contexts: BrowserContext[] = [];
+  try {
+    const signedIn = async (email: string) => {
+      const context = await browser.newContext({ baseURL: portal.baseURL, javaScriptEnabled });
+      contexts.push(context);
+      const page = await context.newPage();
+      page.on("console", (message) => {
+        if (message.type() === "error") problems.push(`console.error: ${message.text()}`);
+      });
+      page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
+      await page.goto("/login");
+      await page.getByLabel("Email").fill(email);
+      await page.getByLabel("Password").fill(DEMO_PASSWORD);
+      await page.getByRole("button", { name: "Sign in" }).click();
+      await expect(page.getByRole("heading", { level: 1, name: "Home" })).toBeVisible();
+      return page;
+    };
+    await run({ portal, customer: await signedIn(DEMO.customer), admin: await signedIn(DEMO.admin) });
+    expect(portal.stderr(), "no errors on the server").toBe("");
+    expect(problems, "no errors in the browser").toEqual([]);
+  } finally {
+    for (const context of contexts) await context.close();
+    await portal.stop();
+  }
+}
+
+/** Buys a monthly license for the organization with the card on file, and opens the licenses page. */
+async function buyMonthly(page: Page, organization: string) {
+  await walkToOrder(page, organization, "3");
+  await page.getByRole("link", { name: "Submit Order" }).click();
+  await page.getByRole("dialog", { name: "Place your order." }).getByRole("button", { name: "Purchase" }).click();
+  await expect(page.getByText("Successfully created your GateKeeper Enterprise recurring license!")).toBeVisible({
+    timeout: 20_000,
+  });
+  await page.goto("/licenses");
+}
+
+/** The administrator moves the engine's clock `days` on at /admin/time-machine. */
+async function moveClock(admin: Page, days: number) {
+  await admin.goto("/admin/time-machine");
+  await admin.getByLabel("Days to move forward").fill(String(days));
+  await admin.getByRole("button", { name: "Move the clock forward" }).click();
+  await expect(admin.getByRole("status")).toContainText(`The engine's clock moved ${days} days`, { timeout: 20_000 });
+}
+
+const licenseOf = (portal: Portal, organization: string) =>
+  withDatabase(
+    portal.databaseFile,
+    (db) =>
+      db
+        .prepare("select external_license_id as id, valid_to as validTo from licenses where name = ?")
+        .get(organization) as { id: string; validTo: number },
+  );
+
+/** The renewal invoice of the license bought for the organization: its number and total in cents. */
+const renewalInvoiceOf = (portal: Portal, organization: string) =>
+  withDatabase(
+    portal.databaseFile,
+    (db) =>
+      db
+        .prepare(
+          `select i.number, i.total from invoices i join licenses l on l.subscription_id = i.subscription_id
+           where l.name = ? and i.purpose = 'renewal'`,
+        )
+        .get(organization) as { number: string; total: number },
+  );
+
+const rowOf = (page: Page, organization: string): Locator => page.getByRole("row", { name: new RegExp(organization) });
+
+test.describe("a recurring license after checkout", () => {
+  test("renews a month on: the new valid-to, and the renewal's invoice as a PDF with its amount", async ({
+    browser,
+    javaScriptEnabled,
+  }) => {
+    test.setTimeout(180_000);
+    await ownPortal(browser, javaScriptEnabled, async ({ portal, customer, admin }) => {
+      await buyMonthly(customer, "Renewal Probe Co");
+      const bought = licenseOf(portal, "Renewal Probe Co");
+      await expect(rowOf(customer, "Renewal Probe Co")).toContainText(usDate.format(bought.validTo));
+
+      await moveClock(admin, 31);
+
+      await expect
+        .poll(() => licenseOf(portal, "Renewal Probe Co").validTo, { timeout: 20_000 })
+        .toBeGreaterThan(bought.validTo);
+      const renewed = licenseOf(portal, "Renewal Probe Co");
+      const days = (renewed.validTo - bought.validTo) / (24 * 60 * 60 * 1000);
+      expect(days).toBeGreaterThanOrEqual(28);
+      expect(days).toBeLessThanOrEqual(31);
+      await customer.goto("/licenses");
+      const row = rowOf(customer, "Renewal Probe Co");
+      await expect(row).toContainText(usDate.format(renewed.validTo));
+      await expect(row).toContainText("Active");
+
+      // The renewal's invoice on /account/invoices, and its PDF with the amount.
+      const invoice = renewalInvoiceOf(portal, "Renewal Probe Co");
+      await customer.goto("/account/invoices");
+      const renewal = customer.getByRole("row", { name: new RegExp(`^${invoice.number} `) });
+      await expect(renewal).toContainText("Renewal");
+      await expect(renewal).toContainText("Paid");
+      const amount = (await renewal.getByRole("cell").nth(3).innerText()).trim();
+      expect(amount).toBe(usd.format(invoice.total / 100));
+      const download = customer.waitForEvent("download");
+      await renewal.getByRole("link", { name: `Download invoice ${invoice.number} as a PDF` }).click();
+      const text = (await pdfText(await readFile(await (await download).path()))).replace(/\s+/g, " ");
+      expect(text).toContain(`Invoice number: ${invoice.number}`);
+      expect(text).toContain(`Total ${amount}`);
+    });
+  });
+
+  test("a renewal declined by the card on file is paid once with Pay now and a new card", async ({
+    browser,
+    javaScriptEnabled,
+  }) => {
+    test.setTimeout(180_000);
+    await ownPortal(browser, javaScriptEnabled, async ({ portal, customer, admin }) => {
+      await buyMonthly(customer, "Declined Renewal Co");
+      const { id } = licenseOf(portal, "Declined Renewal Co");
+
+      // The Visa on file is replaced by Stripe's test card that saves and then declines every charge.
+      await customer.goto("/account");
+      await customer.getByRole("link", { name: "Replace Visa ending in 4242" }).click();
+      await replaceCard(customer, "4000 0000 0000 0341");
+      await expect(customer.getByRole("status")).toContainText("Successfully replaced new payment method.");
+
+      await moveClock(admin, 31);
+
+      await customer.goto("/licenses");
+      const row = rowOf(customer, "Declined Renewal Co");
+      await expect(row).toContainText(/Payment failed: \$[\d,.]+ due, stops \d\d\/\d\d\/\d{4}/, { timeout: 20_000 });
+      await row.getByRole("link", { name: `Pay now for license ${id}` }).click();
+
+      const drawer = customer.getByRole("dialog", { name: /^Pay invoice \d+$/ });
+      await expect(drawer).toContainText(`The renewal of Declined Renewal Co (license ${id}) could not be charged.`);
+      const due = (await drawer.locator("strong").first().innerText()).trim();
+      await drawer.getByRole("link", { name: "Replace Visa ending in 0341" }).click();
+      await replaceCard(customer, "4242 4242 4242 4242");
+      await expect(customer.getByRole("status")).toContainText("Successfully replaced new payment method.");
+      await customer.getByRole("button", { name: "Next: Confirm Payment" }).click();
+      await expect(customer.getByTestId("pay-amount")).toHaveText(due);
+      await customer.getByRole("button", { name: `Pay ${due} now` }).click();
+      await expect(customer.getByText(`Paid ${due}. Thank you!`)).toBeVisible({ timeout: 20_000 });
+
+      // Charged once; the license runs on.
+      const payments = withDatabase(
+        portal.databaseFile,
+        (db) =>
+          db
+            .prepare(
+              `select count(*) as n from billing_events e join licenses l on l.name = ?
+               join billing_invoices i on i.subscription_id = l.subscription_id and i.purpose = 'renewal'
+               where e.resource_id = i.id and e.type = 'invoice_paid'`,
+            )
+            .get("Declined Renewal Co") as { n: number },
+      );
+      expect(payments.n).toBe(1);
+      await customer.goto("/licenses");
+      await expect(rowOf(customer, "Declined Renewal Co")).toContainText(/Renews \d\d\/\d\d\/\d{4}/);
+    });
+  });
+
+  test("auto-renew is turned off, with the license's last day, and on again", async ({
+    browser,
+    javaScriptEnabled,
+  }) => {
+    test.setTimeout(120_000);
+    await ownPortal(browser, javaScriptEnabled, async ({ customer }) => {
+      await customer.goto("/licenses");
+      const license = "GK-NWC-2026-0001";
+      const row = customer.getByRole("row", { name: new RegExp(license) });
+      await expect(row).toContainText(/Renews (\d\d\/\d\d\/\d{4})/);
+      const renewsOn = /Renews (\d\d\/\d\d\/\d{4})/.exec(await row.innerText())![1];
+
+      await row.getByRole("link", { name: `Turn off auto-renew of license ${license}` }).click();
+      const off = customer.getByRole("dialog", { name: "Turn off auto-renew?" });
+      await expect(off).toContainText(`Its last day is ${renewsOn}`);
+      await off.getByRole("button", { name: "Turn off auto-renew" }).click();
+      await expect(customer.getByRole("status")).toContainText(
+        `Auto-renew is off. License ${license} stays valid until ${renewsOn}`,
+      );
+      await expect(row).toContainText(`Auto-renew off: last day ${renewsOn}`);
+
+      await row.getByRole("link", { name: `Turn on auto-renew of license ${license}` }).click();
+      const on = customer.getByRole("dialog", { name: "Turn on auto-renew?" });
+      await expect(on).toContainText("Nothing is charged now.");
+      await on.getByRole("button", { name: "Turn on auto-renew" }).click();
+      await expect(customer.getByRole("status")).toContainText(
+        `Auto-renew is on. License ${license} renews on ${renewsOn}`,
+      );
+      await expect(row).toContainText(`Renews ${renewsOn}`);
+    });
+  });
+});
+
+/** Fills the replace-card drawer open on the page with the card and its holder, and saves it. */
+async function replaceCard(page: Page, number: string) {
+  const drawer = page.getByRole("dialog", { name: "Replace payment method" });
+  await drawer.getByLabel("First name").fill("Dana");
+  await drawer.getByLabel("Last name").fill("Whitfield");
+  await drawer.getByLabel("Address line 1").fill("450 Mission Street");
+  await drawer.getByLabel("City").fill("San Francisco");
+  await drawer.getByLabel("State").fill("CA");
+  await drawer.getByLabel("Zip").fill("94105");
+  await drawer.getByRole("combobox", { name: /^Country/ }).selectOption("US");
+  await drawer.getByLabel("Card number").fill(number);
+  await drawer.getByLabel("Expiry").fill("12 / 34");
+  await drawer.getByLabel("Security code").fill("123");
+  await drawer.getByRole("button", { name: "Save Card" }).click();
+}

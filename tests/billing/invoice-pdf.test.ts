@@ -1,0 +1,136 @@
+import { formatCents } from "~/domain/format";
+import { createLocalBilling } from "~/server/billing/local/engine.server";
+import type { InvoicePdf } from "~/server/billing/port.server";
+import { createLocalCards } from "~/server/cards/local/provider.server";
+import { db } from "~/server/db.server";
+import { pdfText } from "../support/pdf-text";
+
+/**
+ * The embedded engine's invoice PDF, read back as a person reads it (its text, through pdf.js): who was billed
+ * and where it ships, the number, date and status, each line, discounts, credits and what is due.
+ */
+let clock = new Date("2026-04-01T00:00:00Z");
+const billing = createLocalBilling({ store: db, now: () => clock });
+const cards = createLocalCards({ store: db, now: () => clock });
+const CUSTOMER = "cust_pdf";
+const BILLING_ADDRESS = {
+  firstName: "Priya",
+  lastName: "Dalton",
+  company: "Pdf Clinics",
+  line1: "12 Harbor Way",
+  line2: "Floor 3",
+  city: "Portland",
+  stateCode: "OR",
+  zip: "97201",
+  country: "US",
+};
+const SHIPPING_ADDRESS = { firstName: "Dock", lastName: "Team", line1: "9 Pier Road", city: "Astoria", zip: "97103" };
+
+async function card(number: string, key: string) {
+  const form = new FormData();
+  form.set("card_number", number);
+  form.set("card_expiry", "12 / 34");
+  form.set("card_cvc", "123");
+  const tmpToken = await cards.temporaryToken(form, { firstName: "Priya", lastName: "Dalton" }, `${key}:token`);
+  return billing.createPaymentSourceFromTempToken({ customerId: CUSTOMER, tmpToken, setAsPrimary: true }, key);
+}
+
+async function textOf(pdf: InvoicePdf) {
+  if (pdf.kind !== "document") throw new Error("The embedded engine renders the document itself.");
+  expect(new TextDecoder().decode(pdf.bytes.slice(0, 5))).toBe("%PDF-");
+  return pdfText(pdf.bytes);
+}
+
+beforeAll(async () => {
+  await billing.ensureCustomer(
+    CUSTOMER,
+    { firstName: "Priya", lastName: "Dalton", email: "priya@example.org", phone: "", company: "Pdf Clinics" },
+    "pdf:customer",
+  );
+  await billing.updateBillingInfo(CUSTOMER, BILLING_ADDRESS);
+});
+
+describe("an invoice's PDF", () => {
+  it("has the number, date, status, who was billed, where it ships, its lines, the discount and the totals", async () => {
+    const visa = await card("4242 4242 4242 4242", "pdf:visa");
+    const subscription = await billing.createSubscription(
+      {
+        customerId: CUSTOMER,
+        planId: "core-monthly",
+        planQuantity: 10,
+        addons: [{ id: "gatekeeper-cloud-monthly", quantity: 1 }],
+        couponIds: ["WELCOME10"],
+        shippingAddress: SHIPPING_ADDRESS,
+        paymentSourceId: visa.id,
+        licenseAssignment: "Pdf Clinics",
+      },
+      "pdf:subscribe",
+    );
+    const [first] = await billing.listInvoices(CUSTOMER, { subscriptionId: subscription.id });
+    const pdf = await billing.invoicePdf(CUSTOMER, first.id);
+    expect(pdf).toMatchObject({ kind: "document", fileName: `invoice-${first.number}.pdf` });
+    const text = await textOf(pdf);
+    for (const expected of [
+      `Invoice number:   ${first.number}`,
+      "Invoice date:   04/01/2026",
+      "Status:   Paid",
+      "Paid on:   04/01/2026",
+      "Pdf Clinics",
+      "Priya Dalton",
+      "priya@example.org",
+      "12 Harbor Way",
+      "Floor 3",
+      "Portland, OR 97201",
+      "United States of America",
+      "Ship to",
+      "Dock Team",
+      "9 Pier Road",
+      "Astoria, 97103",
+      "Core (Monthly Billing)   04/01/2026 – 05/01/2026   10   $4.00   $40.00",
+      "GateKeeper Cloud Hub (Monthly)   04/01/2026 – 05/01/2026   1   $99.00   $99.00",
+      `Subtotal   ${formatCents(13900)}`,
+      `Discount: Welcome 10% off   -${formatCents(1390)}`,
+      `Total   ${formatCents(12510)}`,
+      `Amount paid   ${formatCents(12510)}`,
+      "Amount due   $0.00",
+    ]) {
+      expect(text).toContain(expected);
+    }
+  });
+
+  it("shows the credits a change applied, and what a declined renewal still asks for", async () => {
+    const subscription = await billing.findSubscriptionByKey(CUSTOMER, "pdf:subscribe");
+    if (!subscription) throw new Error("The first test makes the subscription.");
+    clock = new Date("2026-04-16T00:00:00Z");
+    await billing.updateSubscription(
+      CUSTOMER,
+      subscription.id,
+      { planId: "core-monthly", planQuantity: 15 },
+      "pdf:more-users",
+    );
+    const declining = await card("4000 0000 0000 0341", "pdf:declining");
+    await billing.overrideBillingProfile(CUSTOMER, subscription.id, {
+      paymentSourceId: declining.id,
+      autoCollection: true,
+    });
+    await billing.advanceClock(15);
+
+    const [renewal, change] = await billing.listInvoices(CUSTOMER, { subscriptionId: subscription.id });
+    expect(change.purpose).toBe("subscription_change");
+    const changeText = await textOf(await billing.invoicePdf(CUSTOMER, change.id));
+    // 15 x 400 x 1/2 + 9900 x 1/2 = 7950, less the unused half of the old term (2000 + 4950).
+    expect(changeText).toContain(`Credits applied   -${formatCents(6950)}`);
+    expect(changeText).toContain(`Amount due   $0.00`);
+
+    expect(renewal).toMatchObject({ purpose: "renewal", status: "payment_due" });
+    const renewalText = await textOf(await billing.invoicePdf(CUSTOMER, renewal.id));
+    expect(renewalText).toContain("Status:   Payment due");
+    expect(renewalText).toContain(`Amount due   ${formatCents(15 * 400 + 9900)}`);
+    expect(renewalText).not.toContain("Paid on");
+  });
+
+  it("of another customer's invoice is not found", async () => {
+    const [invoice] = await billing.listInvoices(CUSTOMER);
+    await expect(billing.invoicePdf("cust_demo_customer", invoice.id)).rejects.toMatchObject({ code: "not_found" });
+  });
+});

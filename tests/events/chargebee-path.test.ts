@@ -1,0 +1,130 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { and, count, eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { LICENSE_GRACE_DAYS } from "~/domain/renewals";
+import { action as webhookAction } from "~/routes/webhooks.chargebee";
+import type * as BillingModule from "~/server/billing/index.server";
+import type { BillingProvider } from "~/server/billing/port.server";
+import { db } from "~/server/db.server";
+import { subscriptionCopy } from "~/server/events/copies.server";
+import { verifyLicenseFile } from "~/server/license-files.server";
+import { billingClock, invoices, providerEvents } from "~db/schema";
+import { chargebeeBillingOf, startChargebeeFake, type ChargebeeFake } from "../fakes/chargebee";
+import { addCard, buyLicense, licenseNow, newCustomer } from "../support/accounts";
+import { runJobs } from "../support/jobs";
+
+/**
+ * The portal on Chargebee, through the loopback fake of its HTTP API: a renewal made at Chargebee reaches the
+ * portal only by Chargebee's webhooks to the portal's own route (`POST /webhooks/chargebee`), which lets in only
+ * the configured basic auth, stores each event by its id before it answers 200, and answers 5xx when it could
+ * not, so that Chargebee posts the event again.
+ */
+const CREDENTIALS = { username: "chargebee-webhooks", password: "a-long-webhook-password-for-tests" };
+const DAY = 24 * 60 * 60 * 1000;
+
+let billing: BillingProvider;
+vi.mock("~/server/billing/index.server", async (importOriginal) => ({
+  ...(await importOriginal<typeof BillingModule>()),
+  getBilling: () => billing,
+  chargebeeWebhookCredentials: () => CREDENTIALS,
+}));
+
+let fake: ChargebeeFake;
+let portal: Server;
+
+beforeAll(async () => {
+  db.delete(billingClock).run();
+  fake = await startChargebeeFake({ store: db, now: () => new Date() });
+  billing = chargebeeBillingOf(fake);
+  // The portal's webhook route, served over HTTP as the built server serves it.
+  portal = createServer((incoming, outgoing) => {
+    let body = "";
+    incoming.setEncoding("utf8");
+    incoming.on("data", (chunk: string) => (body += chunk));
+    incoming.on("end", () => {
+      const headers = new Headers();
+      for (const [name, value] of Object.entries(incoming.headers))
+        if (typeof value === "string") headers.set(name, value);
+      const request = new Request(`http://portal.test${incoming.url}`, { method: "POST", headers, body });
+      void Promise.resolve(webhookAction({ request, params: {}, context: {} })).then(async (response) => {
+        outgoing.writeHead(response.status).end(await response.text());
+      });
+    });
+  });
+  await new Promise<void>((resolve) => portal.listen(0, "127.0.0.1", resolve));
+  fake.webhooks.configure({
+    url: `http://127.0.0.1:${(portal.address() as AddressInfo).port}/webhooks/chargebee`,
+    ...CREDENTIALS,
+  });
+});
+afterAll(async () => {
+  await fake.close();
+  await new Promise((resolve) => portal.close(resolve));
+  db.delete(billingClock).run();
+});
+
+const storedEvents = () => db.select({ n: count() }).from(providerEvents).get()!.n;
+
+describe("the portal on Chargebee", () => {
+  it("takes Chargebee's webhooks with the right basic auth only, and extends the license of a renewal they tell of", async () => {
+    const user = await newCustomer("chargebee-renewal");
+    await addCard(user);
+    const { license, subscriptionId } = await buyLicense(user, { users: 3 });
+    const account = { ownerId: user.id, customerId: user.billingCustomerId };
+    const bought = (await subscriptionCopy(account, subscriptionId))!;
+
+    // A month on at Chargebee: renewed and paid there, and the portal knows nothing of it yet.
+    await fake.advanceClock(31);
+    expect(licenseNow(license.id).validTo).toEqual(license.validTo);
+
+    // Missing or wrong credentials: 401, and nothing is stored.
+    const before = storedEvents();
+    for (const auth of ["none", "wrong"] as const) {
+      const answers = await fake.webhooks.deliver({ auth });
+      expect(answers.length).toBeGreaterThan(0);
+      expect(new Set(answers.map((answer) => answer.status))).toEqual(new Set([401]));
+    }
+    expect(storedEvents()).toBe(before);
+
+    // The store fails: 503, so that Chargebee posts them again; nothing is lost.
+    db.run(sql`create trigger provider_events_full before insert on provider_events
+      begin select raise(abort, 'database or disk is full'); end`);
+    const errors = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    try {
+      const answers = await fake.webhooks.deliver();
+      expect(new Set(answers.map((answer) => answer.status))).toEqual(new Set([503]));
+    } finally {
+      db.run(sql`drop trigger provider_events_full`);
+    }
+    expect(errors).toHaveBeenCalledWith(expect.stringContaining("webhook-not-stored"));
+    errors.mockRestore();
+    expect(storedEvents()).toBe(before);
+
+    // The right credentials, each event twice and newest first: stored once each, then applied in order.
+    const answers = await fake.webhooks.deliver({ auth: "right", duplicate: true, reversed: true });
+    expect(new Set(answers.map((answer) => answer.status))).toEqual(new Set([200]));
+    const renewedEvent = db
+      .select()
+      .from(providerEvents)
+      .where(and(eq(providerEvents.resourceId, subscriptionId), eq(providerEvents.type, "subscription_renewed")))
+      .all();
+    expect(renewedEvent).toMatchObject([{ receivedFrom: "webhook" }]);
+    await runJobs();
+
+    const renewed = (await subscriptionCopy(account, subscriptionId))!;
+    expect(renewed.currentTermStart).toEqual(bought.currentTermEnd);
+    const after = licenseNow(license.id);
+    expect(after.validTo).toEqual(new Date(renewed.currentTermEnd!.getTime() + LICENSE_GRACE_DAYS * DAY));
+    expect(verifyLicenseFile(after.licenseCode)).toMatchObject({ users: 3, validTo: after.validTo.toISOString() });
+    expect(
+      db
+        .select()
+        .from(invoices)
+        .where(and(eq(invoices.ownerId, user.id), eq(invoices.purpose, "renewal")))
+        .all(),
+    ).toMatchObject([{ status: "paid", subscriptionId, amountDue: 0 }]);
+    // Delivered, they are not posted again.
+    expect(await fake.webhooks.deliver()).toEqual([]);
+  });
+});

@@ -1,0 +1,352 @@
+import { and, count, eq, like } from "drizzle-orm";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { LICENSE_GRACE_DAYS } from "~/domain/renewals";
+import {
+  billingFaults,
+  getBilling,
+  getBillingClock,
+  onBillingEvents,
+  type ProviderEvent,
+} from "~/server/billing/index.server";
+import { db } from "~/server/db.server";
+import { providerEventJob } from "~/server/events/consumer.server";
+import { subscriptionCopy } from "~/server/events/copies.server";
+import { storeProviderEvents } from "~/server/events/feed.server";
+import { reconcileWhenDue } from "~/server/events/reconciliation.server";
+import { enqueueJob } from "~/server/jobs/runner.server";
+import { verifyLicenseFile } from "~/server/license-files.server";
+import { createLicenseForSubscription, licenseFileFor } from "~/server/licenses.server";
+import {
+  billingClock,
+  billingEvents,
+  invoices,
+  jobs,
+  licenses as licenseTable,
+  providerEvents,
+  providerSync,
+} from "~db/schema";
+import { addCard, buyLicense, licenseNow, newCustomer } from "../support/accounts";
+import { subscriptionFixture } from "../support/billing-copies";
+import { runJobs } from "../support/jobs";
+
+/**
+ * The provider's events as the portal follows them: stored by id, applied once by the consumer's job, in order
+ * per resource whatever order they came in, and repaired by the reconciliation when one never came.
+ */
+const DAY = 24 * 60 * 60 * 1000;
+const graceAfter = (date: Date) => new Date(date.getTime() + LICENSE_GRACE_DAYS * DAY);
+
+let listening: (() => void) | null = null;
+const listen = () => {
+  listening = onBillingEvents((events) => storeProviderEvents(events, "engine"));
+};
+const deaf = () => {
+  listening?.();
+  listening = null;
+};
+
+beforeAll(listen);
+afterAll(deaf);
+afterEach(() => {
+  billingFaults.clear();
+  db.delete(billingClock).run();
+  db.delete(providerSync).run();
+  if (!listening) listen();
+});
+
+/** Moves the engine's clock and applies whatever the listener stored. */
+async function monthsLater(days = 31) {
+  await getBillingClock()!.advance(days);
+  await runJobs();
+}
+
+const eventJobs = (eventId: string) =>
+  db
+    .select({ n: count() })
+    .from(jobs)
+    .where(eq(jobs.idempotencyKey, `provider-event:${eventId}`))
+    .get()!.n;
+
+/** An event of the port, as Chargebee or the engine would send it, about a subscription of `customerId`. */
+function subscriptionEvent(
+  id: string,
+  type: ProviderEvent["type"],
+  subscription: ReturnType<typeof subscriptionFixture>,
+): ProviderEvent {
+  return {
+    id,
+    occurredAt: new Date(subscription.resourceVersion),
+    type,
+    providerType: type,
+    resourceType: "subscription",
+    resourceId: subscription.id,
+    resourceVersion: subscription.resourceVersion,
+    customerId: subscription.customerId,
+    subscription,
+    invoice: null,
+    paymentSource: null,
+  };
+}
+
+describe("a paid renewal", () => {
+  it("extends the license to the new term's end plus the grace, with a newly signed file at the same Download link", async () => {
+    const user = await newCustomer("renewal-probe");
+    await addCard(user);
+    const { license, subscriptionId } = await buyLicense(user, { users: 3 });
+    const account = { ownerId: user.id, customerId: user.billingCustomerId };
+    const bought = (await subscriptionCopy(account, subscriptionId))!;
+    expect(license.validTo).toEqual(graceAfter(bought.currentTermEnd!));
+
+    await monthsLater();
+
+    const renewed = (await subscriptionCopy(account, subscriptionId))!;
+    expect(renewed.currentTermStart).toEqual(bought.currentTermEnd);
+    const after = licenseNow(license.id);
+    expect(after.validTo).toEqual(graceAfter(renewed.currentTermEnd!));
+    expect(after.licenseCode).not.toBe(license.licenseCode);
+    expect(verifyLicenseFile(after.licenseCode)).toMatchObject({
+      id: license.externalLicenseId,
+      users: 3,
+      validTo: after.validTo.toISOString(),
+    });
+    // The same link gives the new file.
+    expect(licenseFileFor(user.id, license.id)?.content).toBe(after.licenseCode);
+    // The renewal's invoice is the account's, paid.
+    const renewal = db
+      .select()
+      .from(invoices)
+      .where(and(eq(invoices.ownerId, user.id), eq(invoices.purpose, "renewal")))
+      .all();
+    expect(renewal).toMatchObject([{ status: "paid", subscriptionId, amountDue: 0, total: 3 * 400 }]);
+  });
+});
+
+describe("an event", () => {
+  it("applied twice changes nothing: one job per event id, and a second application leaves the copy and the file", async () => {
+    const user = await newCustomer("twice");
+    await addCard(user);
+    const { license, subscriptionId } = await buyLicense(user);
+    await monthsLater();
+    const renewed = db
+      .select()
+      .from(providerEvents)
+      .where(
+        and(eq(providerEvents.customerId, user.billingCustomerId!), eq(providerEvents.type, "subscription_renewed")),
+      )
+      .get()!;
+    expect(renewed).toMatchObject({ outcome: "applied", receivedFrom: "engine" });
+    const file = licenseNow(license.id).licenseCode;
+    const copy = await subscriptionCopy({ ownerId: user.id, customerId: null }, subscriptionId);
+
+    // Delivered again (a webhook retried, the poll listing it): still one row, one job.
+    const [event] = (await getBilling().listEvents({ since: new Date(0) })).events.filter(
+      (listed) => listed.id === renewed.id,
+    );
+    await storeProviderEvents([event, event], "poll");
+    // And applied once more by a job of its own.
+    await enqueueJob(providerEventJob, {
+      ownerId: user.id,
+      idempotencyKey: "apply-again",
+      input: { eventId: event.id },
+    });
+    await runJobs();
+
+    expect(eventJobs(event.id)).toBe(1);
+    expect(db.select().from(providerEvents).where(eq(providerEvents.id, event.id)).all()).toHaveLength(1);
+    expect(licenseNow(license.id).licenseCode).toBe(file);
+    expect(await subscriptionCopy({ ownerId: user.id, customerId: null }, subscriptionId)).toEqual(copy);
+  });
+
+  it("older than the copy (a lower resource version) never overwrites a newer one, whatever order they came in", async () => {
+    const user = await newCustomer("out-of-order");
+    const subscriptionId = `sub_out_of_order_${user.id.slice(0, 8)}`;
+    createLicenseForSubscription({
+      ownerId: user.id,
+      subscriptionId,
+      name: "Out of Order",
+      nodes: 3,
+      planType: "core",
+      hasCloudSupport: false,
+      validTo: null,
+    });
+    const base = { id: subscriptionId, customerId: user.billingCustomerId! };
+    const older = subscriptionFixture({ ...base, planQuantity: 3, resourceVersion: 1_000 });
+    const newer = subscriptionFixture({ ...base, planQuantity: 8, resourceVersion: 2_000 });
+    // The newer comes first, the older after it (Chargebee does not promise an order).
+    await storeProviderEvents(
+      [subscriptionEvent(`ev_new_${subscriptionId}`, "subscription_changed", newer)],
+      "webhook",
+    );
+    await runJobs();
+    await storeProviderEvents(
+      [subscriptionEvent(`ev_old_${subscriptionId}`, "subscription_changed", older)],
+      "webhook",
+    );
+    await runJobs();
+
+    const account = { ownerId: user.id, customerId: null };
+    expect(await subscriptionCopy(account, subscriptionId)).toMatchObject({ planQuantity: 8, resourceVersion: 2_000 });
+    const license = db.select().from(licenseTable).where(eq(licenseTable.subscriptionId, subscriptionId)).get()!;
+    expect(license).toMatchObject({ nodes: 8, termsVersion: 2_000 });
+    expect(verifyLicenseFile(license.licenseCode)).toMatchObject({ users: 8 });
+  });
+
+  it("'subscription changed' arriving late, after 'subscription cancelled', does not bring the subscription back", async () => {
+    const user = await newCustomer("late-change");
+    const subscriptionId = `sub_late_${user.id.slice(0, 8)}`;
+    createLicenseForSubscription({
+      ownerId: user.id,
+      subscriptionId,
+      name: "Late Change",
+      nodes: 3,
+      planType: "core",
+      hasCloudSupport: false,
+      validTo: null,
+    });
+    const base = { id: subscriptionId, customerId: user.billingCustomerId! };
+    const termEnd = new Date("2026-12-01T00:00:00Z");
+    const changed = subscriptionFixture({ ...base, currentTermEnd: termEnd, resourceVersion: 5_000 });
+    const cancelledAt = new Date("2026-11-20T00:00:00Z");
+    const cancelled = subscriptionFixture({
+      ...base,
+      currentTermEnd: termEnd,
+      status: "cancelled",
+      cancelledAt,
+      nextBillingAt: null,
+      resourceVersion: 6_000,
+    });
+    await storeProviderEvents(
+      [subscriptionEvent(`ev_cancelled_${subscriptionId}`, "subscription_cancelled", cancelled)],
+      "webhook",
+    );
+    await runJobs();
+    await storeProviderEvents(
+      [subscriptionEvent(`ev_changed_${subscriptionId}`, "subscription_changed", changed)],
+      "webhook",
+    );
+    await runJobs();
+
+    expect(await subscriptionCopy({ ownerId: user.id, customerId: null }, subscriptionId)).toMatchObject({
+      status: "cancelled",
+      resourceVersion: 6_000,
+    });
+    const license = db.select().from(licenseTable).where(eq(licenseTable.subscriptionId, subscriptionId)).get()!;
+    // The license ends the day it was cancelled, not at the term's end plus the grace the late event would give.
+    expect(license.validTo).toEqual(cancelledAt);
+  });
+
+  it("of a customer the portal does not know is stored and set aside, and logged once", async () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    const stranger = (id: string, version: number) =>
+      subscriptionEvent(
+        id,
+        "subscription_changed",
+        subscriptionFixture({ id: "sub_stranger", customerId: "cust_nobody_knows", resourceVersion: version }),
+      );
+    await storeProviderEvents([stranger("ev_stranger_1", 1)], "webhook");
+    await storeProviderEvents([stranger("ev_stranger_1", 1), stranger("ev_stranger_2", 2)], "webhook");
+    await storeProviderEvents([stranger("ev_stranger_3", 3)], "poll");
+
+    const logged = warn.mock.calls.filter(([line]) => String(line).includes("provider-event-unknown-customer"));
+    expect(logged).toHaveLength(1);
+    expect(JSON.parse(String(logged[0][0]))).toMatchObject({
+      customerId: "cust_nobody_knows",
+      eventId: "ev_stranger_1",
+    });
+    const stored = db.select().from(providerEvents).where(like(providerEvents.id, "ev_stranger_%")).all();
+    expect(stored.map((row) => row.outcome)).toEqual(["unknown_customer", "unknown_customer", "unknown_customer"]);
+    expect(db.select().from(jobs).where(like(jobs.idempotencyKey, "provider-event:ev_stranger_%")).all()).toEqual([]);
+    warn.mockRestore();
+  });
+
+  it("the portal has no use for is stored and ignored, not an error", async () => {
+    const user = await newCustomer("other-event");
+    await storeProviderEvents(
+      [
+        {
+          id: "ev_coupon_created",
+          occurredAt: new Date(),
+          type: "other",
+          providerType: "coupon_created",
+          resourceType: "other",
+          resourceId: null,
+          resourceVersion: null,
+          customerId: user.billingCustomerId,
+          subscription: null,
+          invoice: null,
+          paymentSource: null,
+        },
+      ],
+      "webhook",
+    );
+    expect(db.select().from(providerEvents).where(eq(providerEvents.id, "ev_coupon_created")).get()).toMatchObject({
+      outcome: "ignored",
+      providerType: "coupon_created",
+    });
+    expect(eventJobs("ev_coupon_created")).toBe(0);
+  });
+});
+
+describe("the reconciliation", () => {
+  it("repairs a license whose renewal's events were lost, from the provider's state of its subscription", async () => {
+    const user = await newCustomer("lost-event");
+    await addCard(user);
+    const { license, subscriptionId } = await buyLicense(user);
+    await reconcileWhenDue();
+    await runJobs();
+
+    // The renewal happens while nothing listens, and its events are lost for good.
+    deaf();
+    await getBillingClock()!.advance(31);
+    const before = licenseNow(license.id);
+    db.delete(billingEvents).where(eq(billingEvents.customerId, user.billingCustomerId!)).run();
+    expect(before.validTo).toEqual(license.validTo);
+
+    // The next run (an hour later) re-reads the account's running subscriptions.
+    expect(await reconcileWhenDue(new Date(Date.now() + 61 * 60 * 1000))).toBe(true);
+    await runJobs();
+
+    const copy = (await subscriptionCopy({ ownerId: user.id, customerId: null }, subscriptionId))!;
+    expect(copy.currentTermEnd!.getTime()).toBeGreaterThan(license.validTo.getTime() - LICENSE_GRACE_DAYS * DAY);
+    const after = licenseNow(license.id);
+    expect(after.validTo).toEqual(graceAfter(copy.currentTermEnd!));
+    expect(verifyLicenseFile(after.licenseCode)?.validTo).toBe(after.validTo.toISOString());
+    // And the renewal's invoice is listed.
+    expect(
+      db
+        .select()
+        .from(invoices)
+        .where(and(eq(invoices.subscriptionId, subscriptionId), eq(invoices.purpose, "renewal")))
+        .all(),
+    ).toHaveLength(1);
+  });
+
+  it("stores the events a webhook never delivered, from the provider's events list", async () => {
+    const user = await newCustomer("lost-webhook");
+    await addCard(user);
+    const { license } = await buyLicense(user);
+    deaf();
+    await getBillingClock()!.advance(31);
+    expect(licenseNow(license.id).validTo).toEqual(license.validTo);
+
+    expect(await reconcileWhenDue()).toBe(true);
+    await runJobs();
+
+    const polled = db
+      .select()
+      .from(providerEvents)
+      .where(and(eq(providerEvents.customerId, user.billingCustomerId!), eq(providerEvents.receivedFrom, "poll")))
+      .all();
+    expect(polled.map((event) => event.type)).toContain("subscription_renewed");
+    expect(licenseNow(license.id).validTo.getTime()).toBeGreaterThan(license.validTo.getTime());
+  });
+
+  it("runs once per period whichever process asks, and at once when the portal was down when it fell due", async () => {
+    const now = new Date();
+    expect(await reconcileWhenDue(now, "process-a")).toBe(true);
+    expect(await reconcileWhenDue(now, "process-b")).toBe(false);
+    expect(await reconcileWhenDue(new Date(now.getTime() + 30 * 60 * 1000), "process-b")).toBe(false);
+    // Started again three hours later: the run that fell due meanwhile runs now.
+    expect(await reconcileWhenDue(new Date(now.getTime() + 3 * 60 * 60 * 1000), "process-b")).toBe(true);
+  });
+});

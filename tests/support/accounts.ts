@@ -1,0 +1,119 @@
+import { randomUUID } from "node:crypto";
+import { and, eq } from "drizzle-orm";
+import { ensureBillingCustomer } from "~/server/account-billing.server";
+import { getBilling } from "~/server/billing/index.server";
+import { getCards } from "~/server/cards/index.server";
+import { db } from "~/server/db.server";
+import { enqueueJob } from "~/server/jobs/runner.server";
+import { newSubscriptionOrder, type OrderInput } from "~/server/jobs/new-subscription.server";
+import { findUserById, type UserRecord } from "~/server/users.server";
+import { orderDigest } from "~/server/wizards/orders.server";
+import { licenses, users } from "~db/schema";
+import { runJobs } from "./jobs";
+
+export const VISA = "4242 4242 4242 4242";
+/** Stripe's test card that saves, and then every charge to it is declined. */
+export const DECLINING = "4000 0000 0000 0341";
+
+/** A new customer account that signs in with the demo password, with a billing customer at the embedded engine. */
+export async function newCustomer(label: string): Promise<UserRecord> {
+  const id = randomUUID();
+  db.insert(users)
+    .values({
+      id,
+      email: `${label}-${id.slice(0, 8)}@example.com`,
+      // The demo password's hash, so that route tests can sign in as this account.
+      passwordHash: db
+        .select({ hash: users.passwordHash })
+        .from(users)
+        .where(eq(users.email, "customer@example.com"))
+        .get()!.hash,
+      firstName: "Robin",
+      lastName: "Renewal",
+      company: `${label} Co`,
+      billingCustomerId: `cust_${label}_${id.slice(0, 8)}`,
+    })
+    .run();
+  const user = findUserById(id)!;
+  await ensureBillingCustomer(user);
+  await getBilling().updateBillingInfo(user.billingCustomerId!, {
+    firstName: "Robin",
+    lastName: "Renewal",
+    line1: "1 Main Street",
+    city: "Springfield",
+    state: "Illinois",
+    zip: "62701",
+    country: "US",
+  });
+  return user;
+}
+
+/** Puts a card on the account (the embedded tokenizer's test numbers), the primary one; its payment source. */
+export async function addCard(user: UserRecord, number = VISA) {
+  const form = new FormData();
+  form.set("card_number", number);
+  form.set("card_expiry", "12 / 34");
+  form.set("card_cvc", "123");
+  const key = `${user.id}:${number}:${randomUUID()}`;
+  const tmpToken = await getCards().temporaryToken(form, { firstName: "Robin", lastName: "Renewal" }, `${key}:t`);
+  return getBilling().createPaymentSourceFromTempToken(
+    { customerId: user.billingCustomerId!, tmpToken, setAsPrimary: true },
+    `${key}:s`,
+  );
+}
+
+/**
+ * A recurring license bought the way the order job buys it (the new-subscription job, run to its end): a core plan
+ * for `users` users on the account's primary card. The license, and the subscription's id.
+ */
+export async function buyLicense(
+  user: UserRecord,
+  {
+    users: planQuantity = 3,
+    cycle = "monthly",
+    cloud = false,
+  }: { users?: number; cycle?: "monthly" | "yearly"; cloud?: boolean } = {},
+) {
+  const [card] = await getBilling().listPaymentSources(user.billingCustomerId!);
+  const organization = `${user.company} ${randomUUID().slice(0, 4)}`;
+  const request: OrderInput["request"] = {
+    customerId: user.billingCustomerId!,
+    planId: `core-${cycle}`,
+    planQuantity,
+    addons: cloud ? [{ id: `gatekeeper-cloud-${cycle}`, quantity: 1 }] : [],
+    oneTimeAddons: [],
+    hardware: [],
+    couponIds: [],
+    paymentSourceId: card.id,
+    licenseAssignment: organization,
+  };
+  const estimate = await getBilling().estimateNewSubscription({ ...request, startDate: new Date() });
+  const draftId = randomUUID();
+  const digest = orderDigest(request, estimate);
+  await enqueueJob(newSubscriptionOrder, {
+    ownerId: user.id,
+    idempotencyKey: `new-subscription:${draftId}:${digest}`,
+    input: {
+      draftId,
+      digest,
+      request,
+      organization,
+      users: planQuantity,
+      tier: "core",
+      hosting: cloud ? "cloud" : "on-premise",
+      offsiteAccess: false,
+      origin: null,
+    },
+  });
+  await runJobs();
+  const license = db
+    .select()
+    .from(licenses)
+    .where(and(eq(licenses.ownerId, user.id), eq(licenses.name, organization)))
+    .get();
+  if (!license?.subscriptionId) throw new Error("The order made no license.");
+  return { license, subscriptionId: license.subscriptionId };
+}
+
+/** The license as it is now. */
+export const licenseNow = (licenseId: string) => db.select().from(licenses).where(eq(licenses.id, licenseId)).get()!;
