@@ -287,8 +287,9 @@ class LocalBilling implements EmbeddedBilling {
     this.write((tx) => {
       const source = this.paymentSourceOf(this.ownSource(tx, customerId, paymentSourceId));
       tx.delete(billingPaymentSources).where(eq(billingPaymentSources.id, paymentSourceId)).run();
-      // A subscription paid with the deleted card is paid with the customer's primary one from now on, as at
-      // Chargebee: a card replaced on the account page pays the next renewal.
+      // A subscription paid with the deleted card has no card of its own any more, and is charged to the customer's
+      // primary one, as Chargebee charges a subscription without one: a card replaced on the account page pays the
+      // next renewal.
       tx.update(billingSubscriptions)
         .set({ paymentSourceId: null })
         .where(eq(billingSubscriptions.paymentSourceId, paymentSourceId))
