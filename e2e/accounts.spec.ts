@@ -202,6 +202,7 @@ test.describe("a team", () => {
 
     // The Owner removes them: their open session ends at once.
     await page.goto("/account/team");
+    await page.getByRole("link", { name: "Manage Tess Tech" }).click();
     await page.getByRole("button", { name: "Remove Tess Tech" }).click();
     await expect(page.getByText("The member was removed")).toBeVisible();
     await member.goto("/licenses");

@@ -18,6 +18,8 @@ import { InviteForm, ROLE_OPTIONS, type InvitationFormData } from "~/ui/account/
 import { Alert, Card, Group, Stack } from "~/ui/layout";
 import { documentTitle, PageErrorBoundary } from "~/ui/page";
 import { PageLinks } from "~/ui/page-links";
+import { Link } from "~/ui/link";
+import { ANCHOR_CLASS } from "~/ui/plain-parts";
 import { FORM_STYLES } from "~/ui/stylesheets";
 import { Table } from "~/ui/table";
 import { Text, Title } from "~/ui/typography";
@@ -28,21 +30,50 @@ export const handle = { title: "Team" };
 export const meta: MetaFunction = () => documentTitle("Team");
 
 const TEAM = "/account/team";
-const pageHref = (page: number) => (page > 1 ? `${TEAM}?page=${page}` : TEAM);
+/**
+ * The team page's address with the members' page and the invitations' page (each left out when it is the first),
+ * and the member whose role and membership the Owner is managing.
+ */
+function teamHref(page: number, invitationsPage: number, manage?: string) {
+  const query = new URLSearchParams({
+    ...(page > 1 ? { page: String(page) } : {}),
+    ...(invitationsPage > 1 ? { invitations: String(invitationsPage) } : {}),
+    ...(manage ? { manage } : {}),
+  }).toString();
+  return query ? `${TEAM}?${query}` : TEAM;
+}
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const page = requestedPage(new URL(request.url).searchParams.get("page"));
-  if (page === null) throw redirect(pageHref(1));
-  const { member, mayManage, total, members, invitations } = await teamPage(request, page, MEMBERS_PER_PAGE);
+  const search = new URL(request.url).searchParams;
+  const page = requestedPage(search.get("page"));
+  const invitationsPage = requestedPage(search.get("invitations"));
+  if (page === null || invitationsPage === null) throw redirect(TEAM);
+  const { member, mayManage, total, members, invitationTotal, invitations } = await teamPage(request, {
+    page,
+    invitationsPage,
+    pageSize: MEMBERS_PER_PAGE,
+  });
   const pages = pageCount(total, MEMBERS_PER_PAGE);
-  if (page > pages) throw redirect(pageHref(pages));
+  const invitationPages = pageCount(invitationTotal, MEMBERS_PER_PAGE);
+  if (page > pages || (invitationTotal > 0 && invitationsPage > invitationPages))
+    throw redirect(teamHref(Math.min(page, pages), Math.min(invitationsPage, invitationPages)));
+  const manage = mayManage ? search.get("manage") : null;
+  const managing = members.find((row) => row.userId === manage) ?? null;
   return json({
+    managing: managing && {
+      userId: managing.userId,
+      name: `${managing.firstName} ${managing.lastName}`.trim(),
+      role: managing.role,
+    },
     organizationName: member.organization.name,
     me: member.user.id,
     mayManage,
     page,
     pages,
     total,
+    invitationsPage,
+    invitationPages,
+    invitationTotal,
     members: members.map((row) => ({
       ...row,
       lastSignedInAt: row.lastSignedInAt?.toISOString() ?? null,
@@ -55,7 +86,20 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export const action = ({ request }: ActionFunctionArgs) => teamAction(request);
 
 export default function Team() {
-  const { organizationName, me, mayManage, members, invitations, page, pages, total } = useLoaderData<typeof loader>();
+  const {
+    managing,
+    organizationName,
+    me,
+    mayManage,
+    members,
+    invitations,
+    page,
+    pages,
+    total,
+    invitationsPage,
+    invitationPages,
+    invitationTotal,
+  } = useLoaderData<typeof loader>();
   const actionData = useActionData<InvitationFormData>();
   return (
     <Stack gap="lg" maw={1100}>
@@ -92,41 +136,14 @@ export default function Team() {
                   <Table.Td>{member.lastSignedInAt ? formatDate(member.lastSignedInAt) : "Never"}</Table.Td>
                   {mayManage ? (
                     <Table.Td>
-                      <Group gap="xs" wrap="nowrap">
-                        <Form method="post">
-                          <AuthenticityTokenInput name="csrf" />
-                          <input type="hidden" name="userId" value={member.userId} />
-                          <Group gap="xs" wrap="nowrap">
-                            <NativeSelect
-                              id={`role-${member.userId}`}
-                              name="role"
-                              aria-label={`Role of ${name}`}
-                              defaultValue={member.role}
-                            >
-                              {ROLE_OPTIONS}
-                            </NativeSelect>
-                            <Button type="submit" name="intent" value="role" variant="default" size="xs">
-                              Change role
-                            </Button>
-                          </Group>
-                        </Form>
-                        {member.userId === me ? null : (
-                          <Form method="post">
-                            <AuthenticityTokenInput name="csrf" />
-                            <input type="hidden" name="userId" value={member.userId} />
-                            <Button
-                              type="submit"
-                              name="intent"
-                              value="remove"
-                              variant="default"
-                              size="xs"
-                              aria-label={`Remove ${name}`}
-                            >
-                              Remove
-                            </Button>
-                          </Form>
-                        )}
-                      </Group>
+                      <Link
+                        className={ANCHOR_CLASS}
+                        to={teamHref(page, invitationsPage, member.userId)}
+                        aria-label={`Manage ${name}`}
+                        preventScrollReset
+                      >
+                        Manage
+                      </Link>
                     </Table.Td>
                   ) : null}
                 </Table.Tr>
@@ -135,12 +152,51 @@ export default function Team() {
           </Table.Tbody>
         </Table>
       </Table.ScrollContainer>
+      {managing ? (
+        <Card withBorder padding="md" aria-label={`Manage ${managing.name}`}>
+          <Stack gap="sm">
+            <Title order={2} size="h4">
+              {managing.name}
+              {managing.userId === me ? " (you)" : ""}
+            </Title>
+            <Group gap="md" align="flex-end">
+              <Form method="post" action={teamHref(page, invitationsPage)}>
+                <AuthenticityTokenInput name="csrf" />
+                <input type="hidden" name="userId" value={managing.userId} />
+                <Group gap="xs" align="flex-end" wrap="nowrap">
+                  <NativeSelect id="member-role" name="role" label="Role" defaultValue={managing.role} w={220}>
+                    {ROLE_OPTIONS}
+                  </NativeSelect>
+                  <Button type="submit" name="intent" value="role" variant="default">
+                    Change role
+                  </Button>
+                </Group>
+              </Form>
+              {managing.userId === me ? null : (
+                <Form method="post" action={teamHref(page, invitationsPage)}>
+                  <AuthenticityTokenInput name="csrf" />
+                  <input type="hidden" name="userId" value={managing.userId} />
+                  <Button
+                    type="submit"
+                    name="intent"
+                    value="remove"
+                    variant="default"
+                    aria-label={`Remove ${managing.name}`}
+                  >
+                    Remove from {organizationName}
+                  </Button>
+                </Form>
+              )}
+            </Group>
+          </Stack>
+        </Card>
+      ) : null}
       <PageLinks
         page={page}
         pageCount={pages}
         pageSize={MEMBERS_PER_PAGE}
         total={total}
-        href={pageHref}
+        href={(to) => teamHref(to, invitationsPage)}
         label="Members pages"
       />
       {mayManage ? <InviteForm title="Invite someone" defaultRole="technical_contact" actionData={actionData} /> : null}
@@ -167,37 +223,42 @@ export default function Team() {
                   <Table.Td>{invitation.invitedBy}</Table.Td>
                   <Table.Td>{formatDate(invitation.expiresAt)}</Table.Td>
                   <Table.Td>
-                    <Form method="post">
+                    {/* Plain buttons, drawn by the root stylesheet: a page of them costs little to render. */}
+                    <Form method="post" className="gk-row-actions">
                       <AuthenticityTokenInput name="csrf" />
                       <input type="hidden" name="invitationId" value={invitation.id} />
-                      <Group gap="xs" wrap="nowrap">
-                        <Button
-                          type="submit"
-                          name="intent"
-                          value="resend"
-                          variant="default"
-                          size="xs"
-                          aria-label={`Send the invitation to ${invitation.email} again`}
-                        >
-                          Send again
-                        </Button>
-                        <Button
-                          type="submit"
-                          name="intent"
-                          value="revoke"
-                          variant="default"
-                          size="xs"
-                          aria-label={`Revoke the invitation to ${invitation.email}`}
-                        >
-                          Revoke
-                        </Button>
-                      </Group>
+                      <button
+                        type="submit"
+                        name="intent"
+                        value="resend"
+                        className="gk-link gk-link-button"
+                        aria-label={`Send the invitation to ${invitation.email} again`}
+                      >
+                        Send again
+                      </button>
+                      <button
+                        type="submit"
+                        name="intent"
+                        value="revoke"
+                        className="gk-link gk-link-button"
+                        aria-label={`Revoke the invitation to ${invitation.email}`}
+                      >
+                        Revoke
+                      </button>
                     </Form>
                   </Table.Td>
                 </Table.Tr>
               ))}
             </Table.Tbody>
           </Table>
+          <PageLinks
+            page={invitationsPage}
+            pageCount={invitationPages}
+            pageSize={MEMBERS_PER_PAGE}
+            total={invitationTotal}
+            href={(to) => teamHref(page, to)}
+            label="Pending invitations pages"
+          />
         </Stack>
       ) : null}
       <Card withBorder padding="md" aria-label="Roles">

@@ -27,7 +27,7 @@ export async function adminOrganizationPage(request: Request, organizationId: st
     organization,
     memberTotal,
     members,
-    invitations: await pendingInvitations(organizationId),
+    invitations: (await pendingInvitations(organizationId, 1, SHOWN)).invitations,
     licenses: db
       .select()
       .from(licenses)

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, count, eq, sql } from "drizzle-orm";
 import { json } from "@remix-run/node";
 import { invitationSchema } from "~/domain/accounts";
 import { ROLE_NAMES, type Role } from "~/domain/roles";
@@ -38,9 +38,17 @@ export interface InvitationView {
   expiresAt: Date;
 }
 
-/** The organization's pending invitations, newest first. */
-export async function pendingInvitations(organizationId: string): Promise<InvitationView[]> {
-  return db
+/** One page of the organization's pending invitations, by address, and how many there are: paged in SQL. */
+export async function pendingInvitations(
+  organizationId: string,
+  page: number,
+  pageSize: number,
+): Promise<{ total: number; invitations: InvitationView[] }> {
+  const [{ total }] = await db
+    .select({ total: count() })
+    .from(invitations)
+    .where(eq(invitations.organizationId, organizationId));
+  const rows = await db
     .select({
       id: invitations.id,
       email: invitations.email,
@@ -50,7 +58,10 @@ export async function pendingInvitations(organizationId: string): Promise<Invita
     })
     .from(invitations)
     .where(eq(invitations.organizationId, organizationId))
-    .orderBy(asc(invitations.email));
+    .orderBy(asc(invitations.email))
+    .limit(pageSize)
+    .offset((page - 1) * pageSize);
+  return { total, invitations: rows };
 }
 
 const actorName = (actor: ActivityActor) => (actor === GATEKEEPER ? GATEKEEPER : actor.name);

@@ -13,17 +13,18 @@ import { waitMessage } from "./throttle.server";
  */
 const TEAM = "/account/team";
 
-export async function teamPage(request: Request, page: number, pageSize: number) {
+/** The members' page and the pending invitations' page asked for, each `pageSize` rows, paged in SQL. */
+export async function teamPage(
+  request: Request,
+  { page, invitationsPage, pageSize }: { page: number; invitationsPage: number; pageSize: number },
+) {
   const member = await requireMember(request);
   const mayManage = mayDo(member, "members.manage");
   const { total, members } = await memberPage(member.organization.id, page, pageSize);
-  return {
-    member,
-    mayManage,
-    total,
-    members,
-    invitations: mayManage ? await pendingInvitations(member.organization.id) : [],
-  };
+  const pending = mayManage
+    ? await pendingInvitations(member.organization.id, invitationsPage, pageSize)
+    : { total: 0, invitations: [] };
+  return { member, mayManage, total, members, invitationTotal: pending.total, invitations: pending.invitations };
 }
 
 const refused = (message: string) => json({ formError: message }, { status: 422 });
