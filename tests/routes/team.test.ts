@@ -361,3 +361,27 @@ describe("invitations", { timeout: 120_000 }, () => {
     ).toBeGreaterThanOrEqual(1);
   });
 });
+
+describe("the team page", { timeout: 60_000 }, () => {
+  it("pages the members and the pending invitations ten at a time in SQL, and opens one member's panel", async () => {
+    const hash = memberByEmail("customer@example.com").user.passwordHash;
+    const { organizationId } = createAccount("owner@many.example", hash);
+    for (let n = 0; n < 24; n += 1)
+      createAccount(`member-${String(n).padStart(2, "0")}@many.example`, hash, { organizationId, role: "viewer" });
+    const owner = await signIn("owner@many.example");
+    const first = await (await open(teamLoader, "/account/team", owner)).json();
+    expect(first).toMatchObject({ total: 25, pages: 3, page: 1, managing: null });
+    expect(first.members).toHaveLength(10);
+    const last = await (await open(teamLoader, "/account/team?page=3", owner)).json();
+    expect(last.members).toHaveLength(5);
+    expect((await open(teamLoader, "/account/team?page=9", owner)).headers.get("Location")).toBe(
+      "/account/team?page=3",
+    );
+    const someone = last.members[0];
+    const panel = await (await open(teamLoader, `/account/team?page=3&manage=${someone.userId}`, owner)).json();
+    expect(panel.managing).toMatchObject({ userId: someone.userId, role: "viewer" });
+    // Another organization's member is no one to manage here.
+    const stranger = memberByEmail("customer@example.com").user.id;
+    expect((await (await open(teamLoader, `/account/team?manage=${stranger}`, owner)).json()).managing).toBeNull();
+  });
+});
