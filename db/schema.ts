@@ -19,6 +19,10 @@ const createdAt = () =>
     .notNull()
     .default(sql`(unixepoch('subsec') * 1000)`);
 
+/**
+ * A person who signs in. What they can see and do belongs to the organizations they are members of
+ * (memberships); being a GateKeeper administrator is the person's own.
+ */
 export const users = sqliteTable("users", {
   id: text("id").primaryKey(),
   email: text("email").notNull().unique(),
@@ -27,17 +31,104 @@ export const users = sqliteTable("users", {
   lastName: text("last_name").notNull(),
   company: text("company").notNull().default(""),
   phone: text("phone").notNull().default(""),
-  /** 'customer' or 'distributor' (a reseller). */
+  isGKAdmin: integer("is_gk_admin", { mode: "boolean" }).notNull().default(false),
+  /** When the person proved they read the address's mail (a verification or invitation link); null until then. */
+  emailVerifiedAt: integer("email_verified_at", { mode: "timestamp_ms" }),
+  lastSignedInAt: integer("last_signed_in_at", { mode: "timestamp_ms" }),
+  createdAt: createdAt(),
+});
+
+/**
+ * A customer of GateKeeper: one billing customer, and the licenses, Hubs, trials, drafts and jobs that go with
+ * it, whichever member made them. Its people are its memberships.
+ */
+export const organizations = sqliteTable("organizations", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  /** 'customer' or 'distributor' (a reseller): decides the price list and how many trials it gets. */
   customerType: text("customer_type", { enum: ["customer", "distributor"] })
     .notNull()
     .default("customer"),
-  isGKAdmin: integer("is_gk_admin", { mode: "boolean" }).notNull().default(false),
-  /** The billing provider's customer id that scopes all of this user's billing data. */
+  /** The billing provider's customer id that scopes all of the organization's billing data; set on first need. */
   billingCustomerId: text("billing_customer_id").unique(),
   /** Where hardware is shipped when it differs from the billing address; null means "same as billing". */
   shippingAddress: text("shipping_address", { mode: "json" }).$type<ShippingAddress>(),
+  /** ISO 3166 code given at sign-up: the billing address's country until one is saved; "" when not known. */
+  country: text("country").notNull().default(""),
   createdAt: createdAt(),
 });
+
+/** The roles a member can have (app/domain/roles.ts says what each may do). */
+export const MEMBER_ROLES = ["owner", "billing_admin", "technical_contact", "viewer"] as const;
+export type MemberRole = (typeof MEMBER_ROLES)[number];
+
+/** A person's place in an organization, with their role. An organization with members keeps at least one owner. */
+export const memberships = sqliteTable(
+  "memberships",
+  {
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    role: text("role", { enum: MEMBER_ROLES }).notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.organizationId, table.userId] }),
+    // A person's organizations (the header's switcher, sign-in).
+    index("memberships_user_idx").on(table.userId),
+  ],
+);
+
+/**
+ * An invitation to join an organization with a role, while it is pending: accepting or revoking it deletes it.
+ * Its link is a one-time token (one_time_tokens.invitation_id); re-sending replaces the token.
+ */
+export const invitations = sqliteTable(
+  "invitations",
+  {
+    id: text("id").primaryKey(),
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    /** Lowercased: one pending invitation per address and organization. */
+    email: text("email").notNull(),
+    role: text("role", { enum: MEMBER_ROLES }).notNull(),
+    /** Who sent it, as the team page and the mail name them (a member, or GateKeeper). */
+    invitedBy: text("invited_by").notNull(),
+    createdAt: createdAt(),
+    /** When its current link stops working (7 days after it was sent or last re-sent). */
+    expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (table) => [uniqueIndex("invitations_organization_email_idx").on(table.organizationId, table.email)],
+);
+
+/**
+ * What happened to an organization, newest first on /account/activity: who (a member, or GateKeeper for the
+ * billing provider and the portal itself) did what. Written in the transaction of the change it records, and
+ * never changed afterwards: a trigger refuses every update (migration 0012).
+ */
+export const activity = sqliteTable(
+  "activity",
+  {
+    /** In the order the entries were written: the page lists the newest first and pages on it. */
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    /** The member who did it; null for GateKeeper, or once the person's account is gone (their name stays). */
+    actorUserId: text("actor_user_id").references(() => users.id, { onDelete: "set null" }),
+    /** The name shown: the member's at the time, or 'GateKeeper'. */
+    actorName: text("actor_name").notNull(),
+    /** What kind of event (app/server/activity.server.ts), for filtering; the summary says it in words. */
+    action: text("action").notNull(),
+    summary: text("summary").notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [index("activity_organization_idx").on(table.organizationId, table.id)],
+);
 
 export interface ShippingAddress {
   firstName: string;
@@ -59,7 +150,7 @@ export const licenses = sqliteTable(
     id: text("id").primaryKey(),
     ownerId: text("owner_id")
       .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+      .references(() => organizations.id, { onDelete: "cascade" }),
     externalLicenseId: text("external_license_id").notNull().unique(),
     /** The organization the license is assigned to. */
     name: text("name").notNull(),
@@ -108,7 +199,7 @@ export const licenses = sqliteTable(
 export const licenseCounts = sqliteTable("license_counts", {
   ownerId: text("owner_id")
     .primaryKey()
-    .references(() => users.id, { onDelete: "cascade" }),
+    .references(() => organizations.id, { onDelete: "cascade" }),
   total: integer("total").notNull(),
 });
 
@@ -118,7 +209,7 @@ export const hubInstallations = sqliteTable(
     id: text("id").primaryKey(),
     ownerId: text("owner_id")
       .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+      .references(() => organizations.id, { onDelete: "cascade" }),
     type: text("type", { enum: ["cloud", "local"] }).notNull(),
     url: text("url"),
     ip: text("ip"),
@@ -177,14 +268,16 @@ export const hubInstallationLicenses = sqliteTable(
   ],
 );
 
-/** A free trial the user started; a regular customer gets one, a distributor any number. */
+/** A free trial an organization started; a regular customer gets one, a distributor any number. */
 export const trials = sqliteTable(
   "trials",
   {
     id: text("id").primaryKey(),
-    userId: text("user_id")
+    ownerId: text("owner_id")
       .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    /** The member who started it; null once their account is gone (the trial stays the organization's). */
+    userId: text("user_id").references(() => users.id, { onDelete: "set null" }),
     hubType: text("hub_type", { enum: ["cloud", "onpremise"] }).notNull(),
     hubId: text("hub_id"),
     hubUrl: text("hub_url"),
@@ -202,7 +295,7 @@ export const trials = sqliteTable(
     createdAt: createdAt(),
   },
   (table) => [
-    index("trials_user_idx").on(table.userId),
+    index("trials_owner_idx").on(table.ownerId),
     index("trials_hardware_invoice_idx").on(table.hardwareInvoiceId),
   ],
 );
@@ -214,13 +307,17 @@ const updatedAt = () =>
 
 /**
  * A wizard's progress, saved by every step's action, so a refresh, the back button, a second tab or a
- * dropped connection loses nothing. One draft per user and wizard: both tabs edit the same draft.
+ * dropped connection loses nothing. One draft per member and wizard: both tabs of one person edit the same
+ * draft, and two members of an organization each have their own.
  */
 export const drafts = sqliteTable(
   "drafts",
   {
     id: text("id").primaryKey(),
     ownerId: text("owner_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    userId: text("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
     /** Which wizard: new-subscription, subscription-update, cloud-hub, cloud-trial, onpremise-trial. */
@@ -229,7 +326,7 @@ export const drafts = sqliteTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (table) => [uniqueIndex("drafts_owner_wizard_idx").on(table.ownerId, table.wizard)],
+  (table) => [uniqueIndex("drafts_owner_user_wizard_idx").on(table.ownerId, table.userId, table.wizard)],
 );
 
 export const JOB_STATUSES = ["queued", "running", "succeeded", "failed", "needs_attention"] as const;
@@ -252,7 +349,7 @@ export const jobs = sqliteTable(
     kind: text("kind").notNull(),
     ownerId: text("owner_id")
       .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+      .references(() => organizations.id, { onDelete: "cascade" }),
     idempotencyKey: text("idempotency_key").notNull().unique(),
     input: text("input", { mode: "json" }).notNull().$type<Record<string, unknown>>(),
     /** Per step: its status and what it produced, keyed by step name. */
@@ -294,6 +391,8 @@ export const sessions = sqliteTable(
     userAgent: text("user_agent").notNull().default(""),
     /** The CSRF token of this session: forms of a signed-in user must carry exactly this one. */
     csrfToken: text("csrf_token").notNull(),
+    /** The organization the person chose in this browser (the header's switcher); null: their first one. */
+    organizationId: text("organization_id").references(() => organizations.id, { onDelete: "set null" }),
   },
   (table) => [index("sessions_user_idx").on(table.userId)],
 );
@@ -318,9 +417,9 @@ export const knownDevices = sqliteTable(
 );
 
 /**
- * Single-use links mailed to an account's address (a sign-in link, later email verification and password
- * reset): the link carries a random token, the row only its SHA-256, so the table cannot be replayed. Using a
- * link deletes its row; an expired row is worth nothing and is deleted when met.
+ * Single-use links mailed to an address (a sign-in link, email verification, password reset, an invitation):
+ * the link carries a random token, the row only its SHA-256, so the table cannot be replayed. Using a link
+ * deletes its row; an expired row is worth nothing and is deleted when met.
  */
 export const oneTimeTokens = sqliteTable(
   "one_time_tokens",
@@ -329,15 +428,19 @@ export const oneTimeTokens = sqliteTable(
     id: text("id").primaryKey(),
     /** What the link is for ('sign-in', ...): a token is only ever redeemed for its own purpose. */
     purpose: text("purpose").notNull(),
-    userId: text("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    /** The person it is for; null for an invitation, which may be for someone without an account yet. */
+    userId: text("user_id").references(() => users.id, { onDelete: "cascade" }),
+    /** The invitation it accepts: revoking the invitation deletes its link. */
+    invitationId: text("invitation_id").references(() => invitations.id, { onDelete: "cascade" }),
     /** What the link carries besides who it is for (where to go after signing in). */
     data: text("data", { mode: "json" }).notNull().$type<Record<string, string>>(),
     createdAt: createdAt(),
     expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
   },
-  (table) => [index("one_time_tokens_user_idx").on(table.userId, table.purpose)],
+  (table) => [
+    index("one_time_tokens_user_idx").on(table.userId, table.purpose),
+    index("one_time_tokens_invitation_idx").on(table.invitationId),
+  ],
 );
 
 /**
@@ -416,10 +519,10 @@ export const subscriptions = sqliteTable(
   "subscriptions",
   {
     id: text("id").primaryKey(),
-    /** The account whose billing customer holds the subscription. */
+    /** The organization whose billing customer holds the subscription. */
     ownerId: text("owner_id")
       .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+      .references(() => organizations.id, { onDelete: "cascade" }),
     customerId: text("customer_id").notNull(),
     planId: text("plan_id").notNull(),
     planQuantity: integer("plan_quantity").notNull(),
@@ -453,7 +556,7 @@ export const invoices = sqliteTable(
     id: text("id").primaryKey(),
     ownerId: text("owner_id")
       .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+      .references(() => organizations.id, { onDelete: "cascade" }),
     customerId: text("customer_id").notNull(),
     subscriptionId: text("subscription_id"),
     /** The number the customer sees (Chargebee's invoice id). */

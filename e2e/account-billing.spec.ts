@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Locator, Page } from "@playwright/test";
 import { hashPasswordSync } from "~/server/passwords.server";
-import { DEMO_PASSWORD, expect, expectAccessible, signInAs, test, withDatabase } from "./fixtures";
+import { DEMO_PASSWORD, expect, expectAccessible, insertAccount, signInAs, test, withDatabase } from "./fixtures";
 
 /**
  * The account's billing area: cards, billing profile and shipping address in
@@ -14,11 +14,15 @@ import { DEMO_PASSWORD, expect, expectAccessible, signInAs, test, withDatabase }
 async function signInAsNewCustomer(page: Page, databaseFile: string) {
   const email = `billing-${randomUUID().slice(0, 8)}@example.com`;
   withDatabase(databaseFile, (db) =>
-    db
-      .prepare(
-        "INSERT INTO users (id, email, password_hash, first_name, last_name, company, phone) VALUES (?, ?, ?, ?, ?, ?, ?)",
-      )
-      .run(randomUUID(), email, hashPasswordSync(DEMO_PASSWORD), "Jordan", "Reyes", "Reyes Security", "+14155550199"),
+    insertAccount(db, {
+      id: randomUUID(),
+      email,
+      passwordHash: hashPasswordSync(DEMO_PASSWORD),
+      firstName: "Jordan",
+      lastName: "Reyes",
+      company: "Reyes Security",
+      phone: "+14155550199",
+    }),
   );
   await signInAs(page, email);
 }

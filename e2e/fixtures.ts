@@ -249,3 +249,52 @@ export function withDatabase<T>(file: string, use: (db: Database.Database) => T)
     db.close();
   }
 }
+
+/** The organization a person works in first (their own, for the demo accounts), as SQL given the email parameter. */
+export const organizationOf = (email: string) =>
+  `(select m.organization_id from memberships m join users u on u.id = m.user_id where u.email = ${email} order by m.created_at limit 1)`;
+
+/** That organization's billing customer, as SQL given the email parameter. */
+export const billingCustomerOf = (email: string) =>
+  `(select o.billing_customer_id from organizations o where o.id = ${organizationOf(email)})`;
+
+/**
+ * A new person who owns a new organization (its id is the person's, as for accounts from before organizations),
+ * with a verified address: what sign-up and verification make, written straight into the portal's database.
+ */
+export function insertAccount(
+  db: Database.Database,
+  account: {
+    id: string;
+    email: string;
+    passwordHash: string;
+    firstName: string;
+    lastName: string;
+    company?: string;
+    phone?: string;
+    billingCustomerId?: string | null;
+  },
+) {
+  const company = account.company ?? "";
+  db.prepare(
+    "INSERT INTO users (id, email, password_hash, first_name, last_name, company, phone, email_verified_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+  ).run(
+    account.id,
+    account.email,
+    account.passwordHash,
+    account.firstName,
+    account.lastName,
+    company,
+    account.phone ?? "",
+    Date.now(),
+  );
+  db.prepare("INSERT INTO organizations (id, name, billing_customer_id) VALUES (?, ?, ?)").run(
+    account.id,
+    company || `${account.firstName} ${account.lastName}`,
+    account.billingCustomerId ?? null,
+  );
+  db.prepare("INSERT INTO memberships (organization_id, user_id, role) VALUES (?, ?, 'owner')").run(
+    account.id,
+    account.id,
+  );
+}

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Page } from "@playwright/test";
 import { hashPasswordSync } from "~/server/passwords.server";
-import { DEMO_PASSWORD, expect, expectAccessible, signInAs, test, withDatabase } from "./fixtures";
+import { DEMO_PASSWORD, expect, expectAccessible, insertAccount, signInAs, test, withDatabase } from "./fixtures";
 
 /**
  * The Hubs page: every column, the Type filter and 10 rows a page through plain links, the
@@ -21,9 +21,13 @@ async function signInWithHubs(page: Page, databaseFile: string) {
   const hubId = (n: number) => `${userId}-hub-${String(n).padStart(2, "0")}`;
   const now = Date.now();
   withDatabase(databaseFile, (db) => {
-    db.prepare(
-      "INSERT INTO users (id, email, password_hash, first_name, last_name) VALUES (?, ?, ?, 'Riley', 'Chen')",
-    ).run(userId, email, hashPasswordSync(DEMO_PASSWORD));
+    insertAccount(db, {
+      id: userId,
+      email,
+      passwordHash: hashPasswordSync(DEMO_PASSWORD),
+      firstName: "Riley",
+      lastName: "Chen",
+    });
     const hub = db.prepare(
       `INSERT INTO hub_installations (id, owner_id, type, url, ip, last_seen, version, computers, users, max_users, devices, credentials,
          locks_this_month, locks_this_year, unlocks_this_month, unlocks_this_year, web_credentials_used_this_month, web_credentials_used_this_year)

@@ -7,6 +7,7 @@ import {
   expect,
   expectAccessible,
   holdScripts,
+  insertAccount,
   signIn,
   signInAs,
   startPortal,
@@ -43,9 +44,14 @@ async function signInWithSubscription(
   const started = Date.now() - 10 * DAY - HOUR;
   const termEnd = started + (planId.endsWith("yearly") ? 365 : 30) * DAY;
   withDatabase(databaseFile, (db) => {
-    db.prepare(
-      "INSERT INTO users (id, email, password_hash, first_name, last_name, billing_customer_id) VALUES (?, ?, ?, 'Robin', 'Hale', ?)",
-    ).run(ids.user, email, hashPasswordSync(DEMO_PASSWORD), ids.customer);
+    insertAccount(db, {
+      id: ids.user,
+      email,
+      passwordHash: hashPasswordSync(DEMO_PASSWORD),
+      firstName: "Robin",
+      lastName: "Hale",
+      billingCustomerId: ids.customer,
+    });
     const address = JSON.stringify({
       firstName: "Robin",
       lastName: "Hale",

@@ -2,7 +2,7 @@ import { createPublicKey, randomUUID, verify } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import type { Page } from "@playwright/test";
 import { hashPasswordSync } from "~/server/passwords.server";
-import { DEMO, DEMO_PASSWORD, expect, expectAccessible, signInAs, test, withDatabase } from "./fixtures";
+import { DEMO, DEMO_PASSWORD, expect, expectAccessible, insertAccount, signInAs, test, withDatabase } from "./fixtures";
 
 /**
  * The licenses page: five rows a page behind plain `?page=` links, signed license files
@@ -17,13 +17,13 @@ async function signInWithLicenses(page: Page, databaseFile: string, count: numbe
   const userId = randomUUID();
   const prefix = `GK-E2E-${userId.slice(0, 6).toUpperCase()}`;
   withDatabase(databaseFile, (db) => {
-    db.prepare("INSERT INTO users (id, email, password_hash, first_name, last_name) VALUES (?, ?, ?, ?, ?)").run(
-      userId,
+    insertAccount(db, {
+      id: userId,
       email,
-      hashPasswordSync(DEMO_PASSWORD),
-      "Morgan",
-      "Lee",
-    );
+      passwordHash: hashPasswordSync(DEMO_PASSWORD),
+      firstName: "Morgan",
+      lastName: "Lee",
+    });
     const insert = db.prepare(
       `INSERT INTO licenses (id, owner_id, external_license_id, name, nodes, plan_type, type, valid_from, valid_to, license_code)
        VALUES (?, ?, ?, 'Paging Clinics', 5, 'core', 'trial', ?, ?, ?)`,

@@ -1,6 +1,16 @@
 import { rmSync } from "node:fs";
 import type { Page } from "@playwright/test";
-import { DEMO, DEMO_PASSWORD, expect, signIn, signInAs, startPortal, test, withDatabase } from "./fixtures";
+import {
+  billingCustomerOf,
+  DEMO,
+  DEMO_PASSWORD,
+  expect,
+  signIn,
+  signInAs,
+  startPortal,
+  test,
+  withDatabase,
+} from "./fixtures";
 import { confirmationForm, licensesNamed, next, planStep, subscriptionsOf, walkToOrder } from "./purchase-steps";
 
 /**
@@ -16,7 +26,7 @@ const lastInvoiceLines = (file: string, email: string) =>
       (
         db
           .prepare(
-            "select i.line_items as lines from billing_invoices i join users u on u.billing_customer_id = i.customer_id where u.email = ? order by i.date desc, i.rowid desc limit 1",
+            `select i.line_items as lines from billing_invoices i where i.customer_id = ${billingCustomerOf("?")} order by i.date desc, i.rowid desc limit 1`,
           )
           .get(email) as { lines: string }
       ).lines,

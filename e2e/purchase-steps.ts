@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { expect, withDatabase } from "./fixtures";
+import { billingCustomerOf, expect, withDatabase } from "./fixtures";
 
 /** The user's subscriptions at the embedded billing engine, counted in the portal's database. */
 export const subscriptionsOf = (file: string, email: string) =>
@@ -8,9 +8,7 @@ export const subscriptionsOf = (file: string, email: string) =>
     (db) =>
       (
         db
-          .prepare(
-            "select count(*) as n from billing_subscriptions s join users u on u.billing_customer_id = s.customer_id where u.email = ?",
-          )
+          .prepare(`select count(*) as n from billing_subscriptions s where s.customer_id = ${billingCustomerOf("?")}`)
           .get(email) as { n: number }
       ).n,
   );
@@ -24,7 +22,7 @@ export const licensesNamed = (file: string, name: string) =>
 /** The account has no card and no billing address on file (another test of this worker's portal may have added them). */
 export const clearPaymentDetails = (file: string, email: string) =>
   withDatabase(file, (db) => {
-    const customer = "(select billing_customer_id from users where email = @email)";
+    const customer = billingCustomerOf("@email");
     db.prepare(
       `update billing_customers set primary_payment_source_id = null, billing_address = null where id = ${customer}`,
     ).run({ email });
@@ -58,4 +56,40 @@ export async function confirmationForm(page: Page) {
     orderKey: await dialog.locator('input[name="orderKey"]').inputValue(),
     intent: "purchase",
   };
+}
+
+/** The distributor has no card yet: add the Visa test card through the payment step's drawer. */
+export async function addCardInWizard(page: Page) {
+  await page.getByRole("link", { name: "Add Card" }).click();
+  const drawer = page.getByRole("dialog", { name: "Create new payment method" });
+  await drawer.getByLabel("Card number").fill("4242 4242 4242 4242");
+  await drawer.getByLabel("Expiry").fill("12 / 30");
+  await drawer.getByLabel("Security code").fill("123");
+  await drawer.getByLabel("First name").fill("Ravi");
+  await drawer.getByLabel("Last name").fill("Patel");
+  await drawer.getByLabel("Address line 1").fill("1 Reseller Way");
+  await drawer.getByLabel("City").fill("London");
+  await drawer.getByLabel("State").fill("London");
+  await drawer.getByLabel("Zip").fill("EC1A 1BB");
+  await drawer.getByRole("combobox", { name: /^Country/ }).selectOption("GB");
+  await drawer.getByRole("button", { name: "Save Card" }).click();
+  await expect(page.getByText("Successfully added new payment method.")).toBeVisible();
+}
+
+/** ... and a billing address, through the Billing Address panel's drawer (name and email come prefilled, and the phone unless given). */
+export async function addBillingAddressInWizard(page: Page, phone?: string) {
+  await page.getByRole("link", { name: "Update Billing Profile" }).click();
+  const drawer = page.getByRole("dialog", { name: "Update Billing Profile" });
+  // A customer who signed up has given no phone number yet.
+  if (phone) await drawer.getByRole("textbox", { name: "Phone" }).fill(phone);
+  await drawer.getByLabel("Address line 1").fill("1 Reseller Way");
+  await drawer.getByLabel("City").fill("London");
+  await drawer.getByLabel("State").fill("London");
+  await drawer.getByLabel("Zip").fill("EC1A 1BB");
+  await drawer
+    .getByRole("combobox", { name: /^Country/ })
+    .last()
+    .selectOption("GB");
+  await drawer.getByRole("button", { name: "Save Billing Profile" }).click();
+  await expect(page.getByText("Successfully updated billing profile.")).toBeVisible();
 }

@@ -1,6 +1,14 @@
-import type { Page } from "@playwright/test";
 import { DEMO, expect, expectAccessible, holdScripts, signInAs, test, withDatabase } from "./fixtures";
-import { confirmationForm, next, planStep, clearPaymentDetails, subscriptionsOf, walkToOrder } from "./purchase-steps";
+import {
+  addBillingAddressInWizard,
+  addCardInWizard,
+  confirmationForm,
+  next,
+  planStep,
+  clearPaymentDetails,
+  subscriptionsOf,
+  walkToOrder,
+} from "./purchase-steps";
 
 test.describe("buying a new recurring license", () => {
   test.use({ expectedHttpErrors: [422] });
@@ -296,40 +304,6 @@ test.describe("buying a new recurring license", () => {
     }
   });
 });
-
-/** The distributor has no card yet: add the Visa test card through the payment step's drawer. */
-async function addCardInWizard(page: Page) {
-  await page.getByRole("link", { name: "Add Card" }).click();
-  const drawer = page.getByRole("dialog", { name: "Create new payment method" });
-  await drawer.getByLabel("Card number").fill("4242 4242 4242 4242");
-  await drawer.getByLabel("Expiry").fill("12 / 30");
-  await drawer.getByLabel("Security code").fill("123");
-  await drawer.getByLabel("First name").fill("Ravi");
-  await drawer.getByLabel("Last name").fill("Patel");
-  await drawer.getByLabel("Address line 1").fill("1 Reseller Way");
-  await drawer.getByLabel("City").fill("London");
-  await drawer.getByLabel("State").fill("London");
-  await drawer.getByLabel("Zip").fill("EC1A 1BB");
-  await drawer.getByRole("combobox", { name: /^Country/ }).selectOption("GB");
-  await drawer.getByRole("button", { name: "Save Card" }).click();
-  await expect(page.getByText("Successfully added new payment method.")).toBeVisible();
-}
-
-/** ... and a billing address, through the Billing Address panel's drawer (name, email and phone come prefilled). */
-async function addBillingAddressInWizard(page: Page) {
-  await page.getByRole("link", { name: "Update Billing Profile" }).click();
-  const drawer = page.getByRole("dialog", { name: "Update Billing Profile" });
-  await drawer.getByLabel("Address line 1").fill("1 Reseller Way");
-  await drawer.getByLabel("City").fill("London");
-  await drawer.getByLabel("State").fill("London");
-  await drawer.getByLabel("Zip").fill("EC1A 1BB");
-  await drawer
-    .getByRole("combobox", { name: /^Country/ })
-    .last()
-    .selectOption("GB");
-  await drawer.getByRole("button", { name: "Save Billing Profile" }).click();
-  await expect(page.getByText("Successfully updated billing profile.")).toBeVisible();
-}
 
 test.describe("an order placed only once", () => {
   test("a double-submitted Purchase creates one subscription", async ({ page, portal }) => {

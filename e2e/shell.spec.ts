@@ -127,16 +127,19 @@ test.describe("distributor-only documents", () => {
 });
 
 test.describe("the admin portal", () => {
-  test("an administrator has the link and sees every customer with their licenses", async ({ page }) => {
+  test("an administrator has the link, sees every organization with its licenses, and opens one", async ({ page }) => {
     await signInAs(page, DEMO.admin);
     await page.getByRole("link", { name: "Go to admin portal" }).click();
     await expect(page).toHaveURL(/\/admin\/customers$/);
-    const row = page.getByRole("row", { name: /Dana Whitfield/ });
-    await expect(row).toContainText("customer@example.com");
-    await expect(row).toContainText("Northwind Clinics");
+    const row = page.getByRole("row", { name: /^Northwind Clinics Customer/ });
     // Four seeded licenses, or more when a purchase test of this worker ran first.
     await expect(row.getByRole("cell").nth(4)).toHaveText(/^([4-9]|\d\d+)$/);
-    await expect(page.getByRole("row", { name: /Ravi Patel/ })).toContainText("Distributor");
+    await expect(page.getByRole("row", { name: /^SecureLine Resellers/ })).toContainText("Distributor");
+    await row.getByRole("link", { name: "Northwind Clinics" }).click();
+    await expect(page.getByRole("heading", { name: "Northwind Clinics" })).toBeVisible();
+    await expect(page.getByRole("table", { name: "Members" })).toContainText("customer@example.com");
+    await expect(page.getByRole("table", { name: "Members" })).toContainText("Technical contact");
+    await expect(page.getByRole("table", { name: "Licenses" })).toContainText("GK-NWC-2026-0001");
   });
 
   test.describe("for anyone else", () => {

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { request as http } from "node:http";
 import type { Browser, Page } from "@playwright/test";
 import { hashPasswordSync } from "../app/server/passwords.server";
-import { DEMO, DEMO_PASSWORD, expect, signIn, signInAs, test, withDatabase } from "./fixtures";
+import { DEMO, DEMO_PASSWORD, expect, insertAccount, signIn, signInAs, test, withDatabase } from "./fixtures";
 
 /**
  * A stranger's failed guesses, from many addresses, pause signing in to an account from browsers it does not
@@ -14,9 +14,14 @@ import { DEMO, DEMO_PASSWORD, expect, signIn, signInAs, test, withDatabase } fro
 function newAccount(databaseFile: string): string {
   const email = `owner-${randomUUID().slice(0, 8)}@example.com`;
   withDatabase(databaseFile, (db) =>
-    db
-      .prepare("insert into users (id, email, password_hash, first_name, last_name) values (?, ?, ?, 'Olive', 'Owner')")
-      .run(randomUUID(), email, hashPasswordSync(DEMO_PASSWORD)),
+    insertAccount(db, {
+      id: randomUUID(),
+      email,
+      passwordHash: hashPasswordSync(DEMO_PASSWORD),
+      firstName: "Olive",
+      lastName: "Owner",
+      company: "Olive Gardens",
+    }),
   );
   return email;
 }

@@ -1,5 +1,14 @@
 import type { Page } from "@playwright/test";
-import { DEMO, expect, expectAccessible, signInAs, test, withDatabase } from "./fixtures";
+import {
+  billingCustomerOf,
+  DEMO,
+  expect,
+  expectAccessible,
+  organizationOf,
+  signInAs,
+  test,
+  withDatabase,
+} from "./fixtures";
 import { clearPaymentDetails } from "./purchase-steps";
 
 /**
@@ -11,8 +20,8 @@ const READY = "Your GateKeeper Enterprise trial is ready!";
 /** The account starts with no trial, so each test sees the chooser (a worker's portal is shared by its tests). */
 const resetTrials = (file: string, email: string) =>
   withDatabase(file, (db) => {
-    const owner = "(select id from users where email = @email)";
-    db.prepare(`delete from trials where user_id = ${owner}`).run({ email });
+    const owner = organizationOf("@email");
+    db.prepare(`delete from trials where owner_id = ${owner}`).run({ email });
     db.prepare(`delete from licenses where type = 'trial' and owner_id = ${owner}`).run({ email });
     db.prepare(`delete from jobs where kind in ('cloud-trial', 'onpremise-trial') and owner_id = ${owner}`).run({
       email,
@@ -28,7 +37,7 @@ const hardwareInvoices = (file: string, email: string) =>
       db
         .prepare(
           `select line_items as lines from billing_invoices where subscription_id is null
-             and customer_id = (select billing_customer_id from users where email = ?) order by date`,
+             and customer_id = ${billingCustomerOf("?")} order by date`,
         )
         .all(email) as { lines: string }[]
     ).map((row) =>
@@ -43,9 +52,9 @@ const trialCount = (file: string, email: string) =>
     file,
     (db) =>
       (
-        db
-          .prepare("select count(*) as n from trials where user_id = (select id from users where email = ?)")
-          .get(email) as { n: number }
+        db.prepare(`select count(*) as n from trials where owner_id = ${organizationOf("?")}`).get(email) as {
+          n: number;
+        }
       ).n,
   );
 

@@ -44,7 +44,15 @@ const CUSTOMER_PAGES = [
 ];
 const ADMIN_PAGES = ["/admin/customers"];
 /** The pages whose render time must not grow with the account's data. */
-const GROWTH_PAGES = ["/home", "/licenses", "/hubs", "/hubs?type=cloud", "/account/invoices"];
+const GROWTH_PAGES = [
+  "/home",
+  "/licenses",
+  "/hubs",
+  "/hubs?type=cloud",
+  "/account/invoices",
+  "/account/team",
+  "/account/activity",
+];
 
 const stops = [];
 async function stopAll() {
@@ -309,7 +317,8 @@ function printPaint(paint) {
 function printGrowth(growth) {
   console.log(
     `\nOne request at a time: median ms over ${growth[0]?.demo.requests} requests each, the demo customer and ${BIG_ACCOUNT.email} taking turns ` +
-      `(${BIG_ACCOUNT.licenses} licenses, ${BIG_ACCOUNT.hubs} Hubs, ${BIG_ACCOUNT.invoices} invoices)`,
+      `(${BIG_ACCOUNT.licenses} licenses, ${BIG_ACCOUNT.hubs} Hubs, ${BIG_ACCOUNT.invoices} invoices, ` +
+      `${BIG_ACCOUNT.members} members, ${BIG_ACCOUNT.invitations} invitations, ${BIG_ACCOUNT.activity} activity entries)`,
   );
   const columns = ["page", "demo ms", "big ms", "big ÷ demo"];
   const rows = growth.map(({ path: page, demo, big }) => [

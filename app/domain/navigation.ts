@@ -1,3 +1,5 @@
+import type { Action } from "./roles";
+
 /**
  * The portal sidebar: its items, which one matches a path, and which
  * submenu opens for it. Pure so that the server render and the browser agree.
@@ -7,6 +9,8 @@ export interface NavLinkItem {
   to: string;
   /** Only distributors (resellers) see it. */
   distributorOnly?: boolean;
+  /** Only members whose role may do this see it (the page itself refuses the others with 403). */
+  needs?: Action;
 }
 
 export interface NavSubmenu {
@@ -22,10 +26,12 @@ export const isSubmenu = (entry: NavEntry): entry is NavSubmenu => "items" in en
 
 export const SIDEBAR: NavEntry[] = [
   { label: "Home", to: "/home" },
-  { label: "Store", to: "/store" },
+  { label: "Store", to: "/store", needs: "purchase" },
   { label: "Hub Deployments", to: "/hubs" },
   { label: "Licenses", to: "/licenses" },
   { label: "Account", to: "/account" },
+  { label: "Team", to: "/account/team" },
+  { label: "Activity", to: "/account/activity", needs: "activity.view" },
   {
     label: "Software",
     prefix: "/software",
@@ -62,20 +68,37 @@ export const SIDEBAR: NavEntry[] = [
   { label: "Support", to: "/support" },
 ];
 
-/** The sidebar as this user may see it: distributor-only documents removed for everyone else. */
-export function sidebarFor(isDistributor: boolean): NavEntry[] {
-  return SIDEBAR.map((entry) =>
-    isSubmenu(entry)
-      ? { ...entry, items: entry.items.filter((item) => isDistributor || !item.distributorOnly) }
-      : entry,
-  ).filter((entry) => !isSubmenu(entry) || entry.items.length > 0);
+/**
+ * The sidebar as this member may see it: distributor-only documents removed for every other organization, and
+ * what the member's role may not do (`may`, from the role table) removed.
+ */
+export function sidebarFor(isDistributor: boolean, may: (action: Action) => boolean = () => true): NavEntry[] {
+  const shown = (item: NavLinkItem) => (isDistributor || !item.distributorOnly) && (!item.needs || may(item.needs));
+  return SIDEBAR.map((entry) => (isSubmenu(entry) ? { ...entry, items: entry.items.filter(shown) } : entry)).filter(
+    (entry) => (isSubmenu(entry) ? entry.items.length > 0 : shown(entry)),
+  );
 }
 
 const withinPath = (pathname: string, to: string) => pathname === to || pathname.startsWith(`${to}/`);
 
-/** The item to highlight for a path: its own entry, or the entry of the section it sits in. */
+/**
+ * The item to highlight for a path: its own entry, or the entry of the section it sits in (the most specific
+ * one: /account/team is Team's, not Account's).
+ */
 export function isActive(item: NavLinkItem, pathname: string): boolean {
-  return withinPath(pathname, item.to);
+  if (!withinPath(pathname, item.to)) return false;
+  return !SIDEBAR.some(
+    (entry) => !isSubmenu(entry) && entry.to.length > item.to.length && withinPath(pathname, entry.to),
+  );
+}
+
+/**
+ * The sidebar's page a path belongs to (/licenses for /licenses/7/download), or /home: where switching to another
+ * organization leads, since ids in the path were the other organization's.
+ */
+export function sectionOf(pathname: string): string {
+  const items = SIDEBAR.flatMap((entry) => (isSubmenu(entry) ? entry.items : [entry]));
+  return items.find((item) => isActive(item, pathname))?.to ?? "/home";
 }
 
 /** Software, setup and docs paths open their parent submenu. */

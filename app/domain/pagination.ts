@@ -30,3 +30,7 @@ export function pageLinkNumbers(page: number, pages: number): number[] {
 }
 
 export const INVOICES_PER_PAGE = 10;
+
+/** The team page's members (and its pending invitations) and the activity log's entries, a page each. */
+export const MEMBERS_PER_PAGE = 10;
+export const ACTIVITY_PER_PAGE = 25;

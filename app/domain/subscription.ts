@@ -13,6 +13,7 @@ export const CYCLE_LABELS: Record<Cycle, string> = {
 export const PLAN_TIERS = ["core", "advanced", "ultimate"] as const;
 export type Tier = (typeof PLAN_TIERS)[number];
 export const DEFAULT_TIER: Tier = "advanced";
+export const TIER_NAMES: Record<Tier, string> = { core: "Core", advanced: "Advanced", ultimate: "Ultimate" };
 
 const RESELLER_PREFIX = "reseller-";
 const CYCLE_SUFFIX = /-(monthly|yearly)$/;

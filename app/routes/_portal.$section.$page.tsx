@@ -1,14 +1,14 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { CONTENT_SECTIONS } from "~/content";
-import { requireUser } from "~/server/auth.server";
+import { requireMember } from "~/server/access.server";
 import { contentPageFor, ownEntry } from "~/server/content-pages.server";
 import { contentHandle, contentMeta, ContentPageView } from "~/ui/content-page";
 import { PageErrorBoundary } from "~/ui/page";
 
 /** The software, setup and docs pages (/software/hub, /setup/cloudHub, /docs/manuals, ...). */
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const user = await requireUser(request);
-  return contentPageFor(ownEntry(CONTENT_SECTIONS, params.section) ?? {}, params.page, user);
+  const member = await requireMember(request);
+  return contentPageFor(ownEntry(CONTENT_SECTIONS, params.section) ?? {}, params.page, member.organization);
 }
 
 export const handle = contentHandle;

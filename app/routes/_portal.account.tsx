@@ -5,10 +5,12 @@ import {
   type LinksFunction,
   type LoaderFunctionArgs,
   type MetaFunction,
+  type SerializeFrom,
 } from "@remix-run/node";
 import { Outlet, useActionData, useLoaderData } from "@remix-run/react";
 import { validationError, type ValidationErrorResponseData } from "remix-validated-form";
 import { unmetPasswordRequirements } from "~/domain/password-requirements";
+import { currentMember, whyNot } from "~/server/access.server";
 import { loadAccountBilling, paymentForPage } from "~/server/account-billing.server";
 import { requireSession, signOutEverywhereElse } from "~/server/auth.server";
 import { DIAL_CODE_OPTIONS, phoneFormValues } from "~/server/contact-options.server";
@@ -31,9 +33,15 @@ export const links: LinksFunction = () => FORM_STYLES;
 export const handle = { title: "Account" };
 export const meta: MetaFunction = () => documentTitle("Account");
 
+/**
+ * The person's own profile, password and sessions, and (for an Owner or a Billing admin) the organization's
+ * card, billing profile and addresses. Other roles see why those are not theirs to see.
+ */
 export async function loader({ request }: LoaderFunctionArgs) {
   const { user, session: current } = await requireSession(request);
-  const { payment, billingProfile } = await loadAccountBilling(user);
+  const member = await currentMember(request);
+  const billingRefused = member ? whyNot(member, "billing.manage") : null;
+  const billing = member && billingRefused === null ? await loadAccountBilling(member) : null;
   return json({
     sessions: listSessions(user.id).map((session) => ({
       // The row id is a hash of the cookie's token; the page shows only a prefix of it, as a list key.
@@ -43,8 +51,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
       createdAt: session.createdAt.toISOString(),
       lastSeenAt: session.lastSeenAt.toISOString(),
     })),
-    payment: paymentForPage(payment),
-    billingProfile,
+    billing: billing && { payment: paymentForPage(billing.payment), billingProfile: billing.billingProfile },
+    billingRefused,
     profile: {
       firstName: user.firstName,
       lastName: user.lastName,
@@ -112,33 +120,20 @@ async function savePassword(request: Request, user: UserRecord, session: Session
 const DRAWER_BASE = "/account";
 
 export default function Account() {
-  const { profile, dialCodes, payment, billingProfile, sessions } = useLoaderData<typeof loader>();
+  const { profile, dialCodes, billing, billingRefused, sessions } = useLoaderData<typeof loader>();
   const actionData = useActionData<PasswordErrorData>();
   return (
     <Stack gap="lg" maw={1100}>
       <Group justify="space-between">
-        <Text size="lg">Your payment method, billing profile, shipping address, profile and password.</Text>
-        <Anchor to="/account/invoices">Invoices</Anchor>
+        <Text size="lg">
+          {billing
+            ? "Your organization's payment method, billing profile and shipping address; your profile and password."
+            : "Your profile, password and where you are signed in."}
+        </Text>
+        {billing ? <Anchor to="/account/invoices">Invoices</Anchor> : null}
       </Group>
-      {payment.status === "ready" ? (
-        <>
-          <PaymentMethodsSection sources={payment.sources} drawerBase={DRAWER_BASE} />
-          <BillingProfileCard profile={billingProfile} updateTo={`${DRAWER_BASE}/profile`} />
-          <AddressPanels
-            billing={payment.billingAddress}
-            shipping={payment.shippingAddress}
-            profileTo={`${DRAWER_BASE}/profile`}
-            shippingTo={`${DRAWER_BASE}/shipping`}
-          />
-        </>
-      ) : (
-        <>
-          <Text c="red.9" fw={600} role="alert">
-            Error
-          </Text>
-          <BillingProfileCard profile={billingProfile} updateTo={`${DRAWER_BASE}/profile`} />
-        </>
-      )}
+      {billingRefused ? <Text>{billingRefused}</Text> : null}
+      {billing ? <BillingSections {...billing} /> : null}
       <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
         <ProfileForm defaults={profile} dialCodes={dialCodes} />
         <PasswordForm unmetAfterSubmit={actionData?.subaction === "password" ? (actionData.unmet ?? null) : null} />
@@ -147,6 +142,34 @@ export default function Account() {
       <Outlet />
       <BillingProfilePending drawerBase={DRAWER_BASE} />
     </Stack>
+  );
+}
+
+type BillingData = NonNullable<SerializeFrom<typeof loader>["billing"]>;
+
+/** The organization's card, billing profile and addresses, or 'Error' when the provider could not be read. */
+function BillingSections({ payment, billingProfile }: BillingData) {
+  if (payment.status !== "ready") {
+    return (
+      <>
+        <Text c="red.9" fw={600} role="alert">
+          Error
+        </Text>
+        <BillingProfileCard profile={billingProfile} updateTo={`${DRAWER_BASE}/profile`} />
+      </>
+    );
+  }
+  return (
+    <>
+      <PaymentMethodsSection sources={payment.sources} drawerBase={DRAWER_BASE} />
+      <BillingProfileCard profile={billingProfile} updateTo={`${DRAWER_BASE}/profile`} />
+      <AddressPanels
+        billing={payment.billingAddress}
+        shipping={payment.shippingAddress}
+        profileTo={`${DRAWER_BASE}/profile`}
+        shippingTo={`${DRAWER_BASE}/shipping`}
+      />
+    </>
   );
 }
 

@@ -1,10 +1,13 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { requireUser } from "~/server/auth.server";
+import { requireMember } from "~/server/access.server";
 import { billingAccountOf } from "~/server/billing-accounts.server";
 import { invoicePdfResponse } from "~/server/invoices.server";
 
-/** An invoice of the account as a PDF: the document, or the provider's download address; another account's is 404. */
+/**
+ * An invoice of the organization as a PDF: the document, or the provider's download address; another
+ * organization's is 404. Invoices are for the members who may see billing (an Owner or a Billing admin).
+ */
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const user = await requireUser(request);
-  return invoicePdfResponse(billingAccountOf(user), params.invoiceId ?? "");
+  const member = await requireMember(request, "billing.manage");
+  return invoicePdfResponse(billingAccountOf(member.organization), params.invoiceId ?? "");
 }

@@ -3,7 +3,7 @@ import { Outlet, useLoaderData } from "@remix-run/react";
 import { formatCents, formatDate } from "~/domain/format";
 import { INVOICES_PER_PAGE, pageCount, requestedPage } from "~/domain/pagination";
 import { afterCheckoutUrls } from "~/domain/renewals";
-import { requireUser } from "~/server/auth.server";
+import { mayDo, requireMember } from "~/server/access.server";
 import { billingAccountOf } from "~/server/billing-accounts.server";
 import { portalNow } from "~/server/clock.server";
 import { invoicePage } from "~/server/invoices.server";
@@ -28,12 +28,16 @@ export const meta: MetaFunction = () => documentTitle("Invoices");
 const pageHref = (page: number) =>
   page > 1 ? `${afterCheckoutUrls.invoices}?page=${page}` : afterCheckoutUrls.invoices;
 
-/** Every invoice of the account, newest first, ten a page behind plain `?page=` links, each with its PDF. */
+/**
+ * Every invoice of the organization, newest first, ten a page behind plain `?page=` links, each with its PDF: for
+ * an Owner or a Billing admin.
+ */
 export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await requireUser(request);
+  const member = await requireMember(request, "billing.manage");
+  const mayPay = mayDo(member, "invoices.pay");
   const page = requestedPage(new URL(request.url).searchParams.get("page"));
   if (page === null) throw redirect(pageHref(1));
-  const account = billingAccountOf(user);
+  const account = billingAccountOf(member.organization);
   const { total, invoices } = await invoicePage(account, page, INVOICES_PER_PAGE);
   const pages = pageCount(total, INVOICES_PER_PAGE);
   if (page > pages) throw redirect(pageHref(pages));
@@ -41,12 +45,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
     page,
     pages,
     total,
-    notices: await renewalNoticeViews(account, await portalNow()),
+    notices: mayPay ? await renewalNoticeViews(account, await portalNow()) : [],
     invoices: invoices.map((invoice) => ({
       ...invoice,
       date: invoice.date.toISOString(),
       pdfUrl: afterCheckoutUrls.invoicePdf(invoice.id),
-      payUrl: invoice.payable ? afterCheckoutUrls.payNow(invoice.id) : null,
+      payUrl: mayPay && invoice.payable ? afterCheckoutUrls.payNow(invoice.id) : null,
     })),
   });
 }

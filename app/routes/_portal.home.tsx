@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { requireUser } from "~/server/auth.server";
+import { mayDo, requireMember } from "~/server/access.server";
 import { countHubInstallations } from "~/server/hub-installations.server";
 import { portalNow } from "~/server/clock.server";
 import { billingAccountOf } from "~/server/billing-accounts.server";
@@ -13,16 +13,16 @@ export const handle = { title: "Home" };
 export const meta: MetaFunction = () => documentTitle("Home");
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await requireUser(request);
+  const member = await requireMember(request);
   const now = await portalNow();
-  const licenses = countLicensesByStatus(user.id, now);
+  const licenses = countLicensesByStatus(member.organization.id, now);
   return {
-    firstName: user.firstName,
+    firstName: member.user.firstName,
     activeLicenses: licenses.active,
     expiredLicenses: licenses.expired,
-    hubs: countHubInstallations(user.id),
-    // A renewal that failed, or a subscription it ended, is what the customer must hear of first.
-    notices: await renewalNoticeViews(billingAccountOf(user), now),
+    hubs: countHubInstallations(member.organization.id),
+    // A renewal that failed, or a subscription it ended, is what the organization's payers must hear of first.
+    notices: mayDo(member, "invoices.pay") ? await renewalNoticeViews(billingAccountOf(member.organization), now) : [],
   };
 }
 

@@ -15,7 +15,7 @@ import {
 } from "~/domain/hubs";
 import { shortLicenseKey } from "~/domain/license-status";
 import { pageCount, requestedPage } from "~/domain/pagination";
-import { requireUser } from "~/server/auth.server";
+import { requireMember } from "~/server/access.server";
 import { portalNow } from "~/server/clock.server";
 import { hubLicensePage, ownsHubInstallation } from "~/server/hub-installations.server";
 import { LinkButton } from "~/ui/button";
@@ -35,9 +35,9 @@ export const links: LinksFunction = () => FORM_STYLES;
  * was underneath (its own query is kept in every link). Sorting, the Status filter and paging are links.
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const user = await requireUser(request);
+  const member = await requireMember(request);
   const hubId = params.hubId ?? "";
-  if (!ownsHubInstallation(user.id, hubId))
+  if (!ownsHubInstallation(member.organization.id, hubId))
     throw json({ message: "There is no such Hub deployment." }, { status: 404 });
   const search = new URL(request.url).searchParams;
   // The Hubs page checks its own query; here it is only carried along.
@@ -45,7 +45,13 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const base = `/hubs/${encodeURIComponent(hubId)}/licenses`;
   const query = requestedHubLicenses(search, requestedPage);
   if (query === null) throw redirect(`${base}${hubLicensesSearch(hubs, DEFAULT_HUB_LICENSES_QUERY)}`);
-  const { total, licenses } = hubLicensePage(user.id, hubId, query, HUB_LICENSES_PER_PAGE, await portalNow());
+  const { total, licenses } = hubLicensePage(
+    member.organization.id,
+    hubId,
+    query,
+    HUB_LICENSES_PER_PAGE,
+    await portalNow(),
+  );
   const pages = pageCount(total, HUB_LICENSES_PER_PAGE);
   if (query.page > pages) throw redirect(`${base}${hubLicensesSearch(hubs, { ...query, page: pages })}`);
   return json({

@@ -1,5 +1,5 @@
 import { json, redirect, type LoaderFunctionArgs } from "@remix-run/node";
-import { requireUser } from "~/server/auth.server";
+import { requireMember } from "~/server/access.server";
 import { HubError } from "~/server/hubs/index.server";
 import { redirectWithToast } from "~/server/session.server";
 import { hubSignInLink } from "~/server/wizards/cloud-hub.server";
@@ -12,9 +12,9 @@ export const HUB_LINK_FAILED = "Could not open your Hub. Please try again.";
  * another origin. Link prefetching is off, so a link is made only for a click.
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const user = await requireUser(request);
+  const member = await requireMember(request, "hubs.deploy");
   try {
-    const link = await hubSignInLink(user.id, params.hubId ?? "");
+    const link = await hubSignInLink(member.organization.id, params.hubId ?? "");
     if (!link) throw json({ message: "There is no such Hub." }, { status: 404 });
     return redirect(link);
   } catch (error) {

@@ -4,8 +4,7 @@ import { useLoaderData } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { cloudHubStepUrl } from "~/domain/cloud-hub-steps";
 import { administratorValidator } from "~/domain/cloud-hub-validators";
-import { requireUser } from "~/server/auth.server";
-import { readUserForm } from "~/server/forms.server";
+import { readMemberForm, requireMember } from "~/server/access.server";
 import { cloudHubWizard, readAdministrator } from "~/server/wizards/cloud-hub.server";
 import { HubAdministratorFields } from "~/ui/hubs/administrator-fields";
 import { Stack } from "~/ui/layout";
@@ -14,23 +13,23 @@ import { StepActions } from "~/ui/wizard/step-actions";
 import { ValidatedForm } from "~/ui/validated-form";
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await requireUser(request);
-  const { data } = cloudHubWizard.load(user.id, "admin");
+  const member = await requireMember(request, "hubs.deploy");
+  const { data } = cloudHubWizard.load(member, "admin");
   const defaults = data.administrator ?? {
     userName: "",
-    firstName: user.firstName,
-    lastName: user.lastName,
+    firstName: member.user.firstName,
+    lastName: member.user.lastName,
     phoneNumber: "",
-    email: user.email,
+    email: member.user.email,
   };
   return json({ defaults, passwordKept: Boolean(data.sealedPassword) });
 }
 
 /** The typed password is sealed before it is stored, and never sent back to the page, not even with an error. */
 export async function action({ request }: ActionFunctionArgs) {
-  const { user, formData } = await readUserForm(request);
+  const { member, formData } = await readMemberForm(request, "hubs.deploy");
   const posted = await readAdministrator(formData);
-  return posted.ok ? cloudHubWizard.complete(user.id, "admin", posted.values) : posted.response;
+  return posted.ok ? cloudHubWizard.complete(member, "admin", posted.values) : posted.response;
 }
 
 export default function AdminStep() {

@@ -9,8 +9,7 @@ import { cloudHubStepUrl, SELECT_A_LICENSE, UNABLE_TO_VERIFY_LICENSE } from "~/d
 import { formatDate } from "~/domain/format";
 import { lazyValidator } from "~/domain/lazy-validator";
 import { LICENSES_PER_PAGE, pageCount, requestedPage } from "~/domain/pagination";
-import { requireUser } from "~/server/auth.server";
-import { readUserForm } from "~/server/forms.server";
+import { readMemberForm, requireMember } from "~/server/access.server";
 import { portalNow } from "~/server/clock.server";
 import { cloudHubLicensePage, selectableLicense } from "~/server/cloud-hub-licenses.server";
 import { cloudHubWizard } from "~/server/wizards/cloud-hub.server";
@@ -28,13 +27,19 @@ const licenseValidator = lazyValidator(() => import("~/domain/cloud-hub").then((
 const SEARCH_DEBOUNCE_MS = 500;
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await requireUser(request);
-  const { data } = cloudHubWizard.load(user.id, "license");
+  const member = await requireMember(request, "hubs.deploy");
+  const { data } = cloudHubWizard.load(member, "license");
   const url = new URL(request.url);
   const search = url.searchParams.get("q") ?? "";
   const page = requestedPage(url.searchParams.get("page"));
   if (page === null) throw redirect(pageHref(search, 1));
-  const { total, licenses } = cloudHubLicensePage(user.id, search, page, LICENSES_PER_PAGE, await portalNow());
+  const { total, licenses } = cloudHubLicensePage(
+    member.organization.id,
+    search,
+    page,
+    LICENSES_PER_PAGE,
+    await portalNow(),
+  );
   const pages = pageCount(total, LICENSES_PER_PAGE);
   if (page > pages) throw redirect(pageHref(search, pages));
   const now = Date.now();
@@ -57,14 +62,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const { user, formData } = await readUserForm(request);
+  const { member, formData } = await readMemberForm(request, "hubs.deploy");
   const parsed = await licenseValidator.validate(formData);
   if (parsed.error) return json({ error: SELECT_A_LICENSE }, { status: 422 });
   // Another account's license, a used one, or one a deployment under way holds (a page left open meanwhile).
-  if (!selectableLicense(user.id, parsed.data.licenseId, await portalNow())) {
+  if (!selectableLicense(member.organization.id, parsed.data.licenseId, await portalNow())) {
     return json({ error: UNABLE_TO_VERIFY_LICENSE }, { status: 422 });
   }
-  return cloudHubWizard.complete(user.id, "license", { licenseId: parsed.data.licenseId });
+  return cloudHubWizard.complete(member, "license", { licenseId: parsed.data.licenseId });
 }
 
 function pageHref(search: string, page: number) {

@@ -4,9 +4,8 @@ import { useLoaderData, useSearchParams } from "@remix-run/react";
 import { CONFIRM_DEPLOYMENT, FAILED_TO_FETCH_LICENSE, regionLabel } from "~/domain/cloud-hub-steps";
 import { cloudHubStepUrl } from "~/domain/cloud-hub-steps";
 import { formatDate } from "~/domain/format";
-import { requireUser } from "~/server/auth.server";
+import { readMemberForm, requireMember } from "~/server/access.server";
 import { env } from "~/server/env.server";
-import { readUserForm } from "~/server/forms.server";
 import { redirectWithToast } from "~/server/session.server";
 import { portalNow } from "~/server/clock.server";
 import { selectableLicense } from "~/server/cloud-hub-licenses.server";
@@ -22,9 +21,9 @@ export const DEPLOYMENT_CHANGED =
   "Your Hub's details changed since you reviewed them. Please review them and confirm again.";
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await requireUser(request);
-  const { data } = cloudHubWizard.load(user.id, "review");
-  const license = data.licenseId ? selectableLicense(user.id, data.licenseId, await portalNow()) : null;
+  const member = await requireMember(request, "hubs.deploy");
+  const { data } = cloudHubWizard.load(member, "review");
+  const license = data.licenseId ? selectableLicense(member.organization.id, data.licenseId, await portalNow()) : null;
   return json({
     address: `https://${data.subdomain}.${env.HUB_HOST}`,
     region: regionLabel(data.region),
@@ -38,14 +37,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
           validTo: license.validTo.toISOString(),
         }
       : null,
-    deploymentKey: deploymentKey(user.id),
+    deploymentKey: deploymentKey(member),
   });
 }
 
 /** 'Yes, Deploy': the deployment runs as a job; the page follows it. */
 export async function action({ request }: ActionFunctionArgs) {
-  const { user, formData } = await readUserForm(request);
-  const placement = deploy(user.id, String(formData.get("deploymentKey") ?? ""));
+  const { member, formData } = await readMemberForm(request, "hubs.deploy");
+  const placement = deploy(member, String(formData.get("deploymentKey") ?? ""));
   if ("placed" in placement) return redirect(`/hubs/deployments/${placement.placed.id}`);
   // The license is no longer one a Hub can be made from (another deployment holds it): choose another.
   if ("refused" in placement) {

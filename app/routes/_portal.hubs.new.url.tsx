@@ -7,9 +7,8 @@ import { validationError } from "remix-validated-form";
 import { FIX_THE_ERRORS, HUB_REGION_OPTIONS, regionFromForm } from "~/domain/cloud-hub-steps";
 import { lazyValidator } from "~/domain/lazy-validator";
 import { normalSubdomain } from "~/domain/hub-subdomain";
-import { requireUser } from "~/server/auth.server";
+import { readMemberForm, requireMember } from "~/server/access.server";
 import { env } from "~/server/env.server";
-import { readUserForm } from "~/server/forms.server";
 import { portalNow } from "~/server/clock.server";
 import { selectableLicense } from "~/server/cloud-hub-licenses.server";
 import { cloudHubWizard, subdomainUnavailable } from "~/server/wizards/cloud-hub.server";
@@ -23,8 +22,8 @@ import { ValidatedForm } from "~/ui/validated-form";
 const validator = lazyValidator(() => import("~/domain/cloud-hub").then((module) => module.urlStepSchema));
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await requireUser(request);
-  const { data } = cloudHubWizard.load(user.id, "url");
+  const member = await requireMember(request, "hubs.deploy");
+  const { data } = cloudHubWizard.load(member, "url");
   // A purchase's success button names the new license; the form carries it, as a page read never writes.
   const license = new URL(request.url).searchParams.get("license");
   return json({
@@ -39,14 +38,16 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 /** Next: the form's rules, then the service's availability check, then the License step. */
 export async function action({ request }: ActionFunctionArgs) {
-  const { user, formData } = await readUserForm(request);
+  const { member, formData } = await readMemberForm(request, "hubs.deploy");
   const result = await validator.validate(formData);
   if (result.error) return validationError(result.error, result.submittedData);
   const unavailable = await subdomainUnavailable(result.data.subdomain);
   if (unavailable) return validationError({ fieldErrors: { subdomain: unavailable } }, result.submittedData);
   const license = String(formData.get("license") ?? "");
-  const preselected = selectableLicense(user.id, license, await portalNow()) ? { licenseId: license } : {};
-  return cloudHubWizard.complete(user.id, "url", {
+  const preselected = selectableLicense(member.organization.id, license, await portalNow())
+    ? { licenseId: license }
+    : {};
+  return cloudHubWizard.complete(member, "url", {
     subdomain: result.data.subdomain,
     region: regionFromForm(result.data.hubRegion),
     ...preselected,

@@ -14,9 +14,9 @@ import {
   type HubType,
 } from "~/domain/hubs";
 import { pageCount, requestedPage } from "~/domain/pagination";
-import { requireUser } from "~/server/auth.server";
+import { requireMember, whyNot } from "~/server/access.server";
 import { hubInstallationPage } from "~/server/hub-installations.server";
-import { LinkButton } from "~/ui/button";
+import { GuardedLinkButton } from "~/ui/button";
 import { FilterLinks } from "~/ui/filter-links";
 import { Group, Stack } from "~/ui/layout";
 import { documentTitle, PageErrorBoundary } from "~/ui/page";
@@ -33,7 +33,7 @@ export const meta: MetaFunction = () => documentTitle("GateKeeper Hub Deployment
 const monthYear = (month: number, year: number) => `${month.toLocaleString("en-US")}/${year.toLocaleString("en-US")}`;
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await requireUser(request);
+  const member = await requireMember(request);
   // Support's link /hubs?new=true opens the create-cloud-Hub wizard, and the query is dropped.
   const url = new URL(request.url);
   if (url.pathname === "/hubs" && url.searchParams.get("new") === "true") {
@@ -43,7 +43,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const type = requestedHubType(url.searchParams.get("type"));
   const page = requestedPage(url.searchParams.get("page"));
   if (type === null || page === null) throw redirect(hubsHref({ type: type ?? "all", page: 1 }));
-  const { total, hubs } = hubInstallationPage(user.id, type, page, HUBS_PER_PAGE);
+  const { total, hubs } = hubInstallationPage(member.organization.id, type, page, HUBS_PER_PAGE);
   const pages = pageCount(total, HUBS_PER_PAGE);
   // A bookmarked page past the end (Hubs were removed) shows the last one.
   if (page > pages) throw redirect(hubsHref({ type, page: pages }));
@@ -52,6 +52,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     query,
     pages,
     total,
+    deployRefused: whyNot(member, "hubs.deploy"),
     hubs: hubs.map((hub) => ({
       id: hub.id,
       type: HUB_TYPE_LABELS[hub.type],
@@ -113,12 +114,14 @@ function AboutPanel() {
 }
 
 export default function Hubs() {
-  const { hubs, query, pages, total } = useLoaderData<typeof loader>();
+  const { hubs, query, pages, total, deployRefused } = useLoaderData<typeof loader>();
   return (
     <Stack gap="lg" maw={1400}>
       <Group justify="space-between">
         <Text size="lg">The GateKeeper Hubs registered to you, hosted in our cloud or on your own server.</Text>
-        <LinkButton to={cloudHubStepUrl("url")}>Cloud GateKeeper Hub Deployment</LinkButton>
+        <GuardedLinkButton to={cloudHubStepUrl("url")} reason={deployRefused}>
+          Cloud GateKeeper Hub Deployment
+        </GuardedLinkButton>
       </Group>
       <AboutPanel />
       <FilterLinks

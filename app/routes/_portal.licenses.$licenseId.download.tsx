@@ -1,11 +1,11 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { requireUser } from "~/server/auth.server";
+import { requireMember } from "~/server/access.server";
 import { licenseFileFor } from "~/server/licenses.server";
 
 /** The signed license file as an attachment; another account's license, like an unknown one, is 404. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const user = await requireUser(request);
-  const file = licenseFileFor(user.id, params.licenseId ?? "");
+  const member = await requireMember(request, "licenses.download");
+  const file = licenseFileFor(member.organization.id, params.licenseId ?? "");
   if (!file) throw new Response("Not Found", { status: 404 });
   return new Response(file.content, {
     headers: {

@@ -1,24 +1,23 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { useActionData, useLoaderData, useParams } from "@remix-run/react";
 import { updateStepUrl } from "~/domain/license-update";
-import { requireUser } from "~/server/auth.server";
-import { readUserForm } from "~/server/forms.server";
+import { readMemberForm, requireMember } from "~/server/access.server";
 import { licenseUpdateWizard, requireOwnLicense } from "~/server/wizards/license-update.server";
 import { chooseWizardPayment, wizardPaymentStep } from "~/server/wizards/payment.server";
 import { PageErrorBoundary } from "~/ui/page";
 import { WizardBillingStep } from "~/ui/wizard/billing-step";
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const user = await requireUser(request);
+  const member = await requireMember(request, "licenses.update");
   const subscriptionId = params.subscriptionId ?? "";
-  requireOwnLicense(user, subscriptionId);
-  return wizardPaymentStep(user, licenseUpdateWizard(subscriptionId), "billing");
+  requireOwnLicense(member, subscriptionId);
+  return wizardPaymentStep(member, licenseUpdateWizard(subscriptionId), "billing");
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
-  const form = await readUserForm(request);
+  const form = await readMemberForm(request, "licenses.update");
   const subscriptionId = params.subscriptionId ?? "";
-  requireOwnLicense(form.user, subscriptionId);
+  requireOwnLicense(form.member, subscriptionId);
   return chooseWizardPayment(
     form,
     licenseUpdateWizard(subscriptionId),

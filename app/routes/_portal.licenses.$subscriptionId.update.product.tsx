@@ -8,8 +8,7 @@ import { formatCents } from "~/domain/format";
 import { UPDATE_INFO, planChoiceValue, type UpdateBase } from "~/domain/license-update";
 import { lazyValidator } from "~/domain/lazy-validator";
 import { FIX_ERRORS } from "~/domain/subscription-steps";
-import { requireUser } from "~/server/auth.server";
-import { readUserForm } from "~/server/forms.server";
+import { readMemberForm, requireMember } from "~/server/access.server";
 import { baseMoved, licenseUpdateWizard, planOptions, readSubscription } from "~/server/wizards/license-update.server";
 import { SelectField, TextField } from "~/ui/fields";
 import { Alert, Group, Stack } from "~/ui/layout";
@@ -24,17 +23,17 @@ const productValidator = (base: UpdateBase) =>
 
 /** Product: the plan and users today, the new plan and the users to add. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const user = await requireUser(request);
+  const member = await requireMember(request, "licenses.update");
   const subscriptionId = params.subscriptionId ?? "";
-  const read = await readSubscription(user, subscriptionId);
+  const read = await readSubscription(member, subscriptionId);
   if ("error" in read) return json({ status: "error" as const, message: read.error });
   const { base } = read;
-  const { data } = licenseUpdateWizard(subscriptionId).load(user.id, "product", () => ({
+  const { data } = licenseUpdateWizard(subscriptionId).load(member, "product", () => ({
     base,
     tier: base.tier,
     cycle: base.cycle,
   }));
-  const plans = await planOptions(user, base);
+  const plans = await planOptions(member.organization, base);
   return json({
     status: "ready" as const,
     base,
@@ -46,13 +45,13 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
-  const { user, formData } = await readUserForm(request);
+  const { member, formData } = await readMemberForm(request, "licenses.update");
   const subscriptionId = params.subscriptionId ?? "";
-  const read = await readSubscription(user, subscriptionId);
+  const read = await readSubscription(member, subscriptionId);
   if ("error" in read) return json({ formError: read.error }, { status: 503 });
   const result = await productValidator(read.base).validate(formData);
   if (result.error) return validationError(result.error, result.submittedData);
-  return licenseUpdateWizard(subscriptionId).complete(user.id, "product", { base: read.base, ...result.data });
+  return licenseUpdateWizard(subscriptionId).complete(member, "product", { base: read.base, ...result.data });
 }
 
 const PERIOD = { month: "month", year: "year" } as const;

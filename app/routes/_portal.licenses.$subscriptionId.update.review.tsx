@@ -5,8 +5,7 @@ import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from
 import { useLoaderData, useParams } from "@remix-run/react";
 import { formatCents, formatDate } from "~/domain/format";
 import { UPDATE_STEP_TITLES, updateStepUrl, type UpdateStep } from "~/domain/license-update";
-import { requireUser } from "~/server/auth.server";
-import { readUserForm } from "~/server/forms.server";
+import { readMemberForm, requireMember } from "~/server/access.server";
 import { redirectWithToast } from "~/server/session.server";
 import { couponIntent } from "~/server/wizards/coupons.server";
 import {
@@ -20,19 +19,19 @@ import { PageErrorBoundary } from "~/ui/page";
 import { OrderReview } from "~/ui/wizard/order-review";
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  return json(await updateReview(await requireUser(request), params.subscriptionId ?? ""));
+  return json(await updateReview(await requireMember(request, "licenses.update"), params.subscriptionId ?? ""));
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
-  const form = await readUserForm(request);
+  const form = await readMemberForm(request, "licenses.update");
   const subscriptionId = params.subscriptionId ?? "";
-  requireOwnLicense(form.user, subscriptionId);
+  requireOwnLicense(form.member, subscriptionId);
   const reviewUrl = updateStepUrl(subscriptionId, "review");
-  const coupon = await couponIntent(form.user, licenseUpdateWizard(subscriptionId), form, reviewUrl);
+  const coupon = await couponIntent(form.member, licenseUpdateWizard(subscriptionId), form, reviewUrl);
   if (coupon) return coupon;
   if (form.intent !== "update")
     return json({ couponError: "This form is not known on the order page." }, { status: 400 });
-  const result = await submitUpdate(form.user, subscriptionId, String(form.formData.get("orderKey") ?? ""));
+  const result = await submitUpdate(form.member, subscriptionId, String(form.formData.get("orderKey") ?? ""));
   if ("jobId" in result) return redirect(`/licenses/updates/${result.jobId}`);
   if ("redirectTo" in result) return redirect(result.redirectTo);
   return redirectWithToast(request, reviewUrl, { kind: "error", message: result.refused });

@@ -5,13 +5,13 @@ import { formatCents, formatDate } from "~/domain/format";
 import { shortLicenseKey } from "~/domain/license-status";
 import { updateStepUrl } from "~/domain/license-update";
 import { LICENSES_PER_PAGE, pageCount, requestedPage } from "~/domain/pagination";
-import { requireUser } from "~/server/auth.server";
+import { mayDo, requireMember, whyNot } from "~/server/access.server";
 import { afterCheckoutUrls, type RenewalState } from "~/domain/renewals";
 import { billingAccountOf } from "~/server/billing-accounts.server";
 import { portalNow } from "~/server/clock.server";
 import { licensePage } from "~/server/licenses.server";
 import { renewalNoticeViews } from "~/server/renewals.server";
-import { LinkButton } from "~/ui/button";
+import { GuardedLinkButton } from "~/ui/button";
 import { Group, Stack } from "~/ui/layout";
 import { licenseTermCells } from "~/ui/license-cells";
 import { documentTitle, PageErrorBoundary } from "~/ui/page";
@@ -30,20 +30,28 @@ export const meta: MetaFunction = () => documentTitle("Licenses");
 const pageHref = (page: number) => (page > 1 ? `/licenses?page=${page}` : "/licenses");
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await requireUser(request);
+  const member = await requireMember(request);
   const page = requestedPage(new URL(request.url).searchParams.get("page"));
   if (page === null) throw redirect(pageHref(1));
   const now = await portalNow();
-  const account = billingAccountOf(user);
+  const account = billingAccountOf(member.organization);
   const { total, licenses } = await licensePage(account.ownerId, page, LICENSES_PER_PAGE, now);
   const pages = pageCount(total, LICENSES_PER_PAGE);
   // A bookmarked page past the end (licenses were removed) shows the last one.
   if (page > pages) throw redirect(pageHref(pages));
+  // What the member's role may do with them: a Viewer sees the list only.
+  const mayDownload = mayDo(member, "licenses.download");
+  const mayUpdate = mayDo(member, "licenses.update");
+  const mayChangeAutoRenew = mayDo(member, "licenses.auto_renew");
+  const mayPay = mayDo(member, "invoices.pay");
+  const mayBuy = mayDo(member, "purchase");
   return json({
     page,
     pages,
     total,
-    notices: await renewalNoticeViews(account, now),
+    buyRefused: whyNot(member, "purchase"),
+    // Failed renewals and what they cost are for the members who pay (an Owner or a Billing admin).
+    notices: mayPay ? await renewalNoticeViews(account, now) : [],
     licenses: licenses.map((license) => {
       const { renewal } = license;
       const running = license.status === "active" && renewal?.kind !== "cancelled";
@@ -59,23 +67,29 @@ export async function loader({ request }: LoaderFunctionArgs) {
         validTo: license.validTo.toISOString(),
         daysLeft: license.daysLeft,
         renewal: renewalView(renewal),
-        downloadUrl: `/licenses/${license.id}/download`,
+        downloadUrl: mayDownload ? `/licenses/${license.id}/download` : null,
         // Users are added to a running subscription: the owner's active recurring licenses (the wizard's URL).
         addUsersUrl:
-          license.type === "recurring" && license.subscriptionId && running
+          mayUpdate && license.type === "recurring" && license.subscriptionId && running
             ? updateStepUrl(license.subscriptionId, "product")
             : null,
         autoRenewUrl:
-          license.subscriptionId && running && (renewal?.kind === "renewing" || renewal?.kind === "auto_renew_off")
+          mayChangeAutoRenew &&
+          license.subscriptionId &&
+          running &&
+          (renewal?.kind === "renewing" || renewal?.kind === "auto_renew_off")
             ? afterCheckoutUrls.autoRenew(license.subscriptionId)
             : null,
         payUrl:
-          renewal?.kind === "payment_failed" && license.payableInvoiceId
+          mayPay && renewal?.kind === "payment_failed" && license.payableInvoiceId
             ? afterCheckoutUrls.payNow(license.payableInvoiceId)
             : null,
         // A recurring license whose subscription ended, and that has stopped, is bought again as a new one.
         renewUrl:
-          license.type === "recurring" && license.status === "expired" && (!renewal || renewal.kind === "cancelled")
+          mayBuy &&
+          license.type === "recurring" &&
+          license.status === "expired" &&
+          (!renewal || renewal.kind === "cancelled")
             ? afterCheckoutUrls.renew(license.id)
             : null,
         hubUploadProblem: license.hubUploadProblem,
@@ -100,7 +114,7 @@ function renewalView(renewal: RenewalState | null) {
 }
 
 export default function Licenses() {
-  const { licenses, page, pages, total, notices } = useLoaderData<typeof loader>();
+  const { licenses, page, pages, total, buyRefused, notices } = useLoaderData<typeof loader>();
   const navigation = useNavigation();
   const openingUpdate = navigation.state === "loading" && /\/update\/product$/.test(navigation.location.pathname);
   return (
@@ -109,7 +123,9 @@ export default function Licenses() {
         <Text size="lg">
           Your GateKeeper licenses. Download a license file and upload it to your Hub to activate it.
         </Text>
-        <LinkButton to="/store">Buy a license</LinkButton>
+        <GuardedLinkButton to="/store" reason={buyRefused}>
+          Buy a license
+        </GuardedLinkButton>
       </Group>
       <RenewalNotices
         notices={notices}
@@ -153,15 +169,17 @@ export default function Licenses() {
                       <div key="actions">
                         <div className={GROUP_CLASS} style={groupStyle("sm", "flex-start", "nowrap")}>
                           {/* A plain download: the browser saves the attachment, with or without JavaScript. */}
-                          <a
-                            className={ANCHOR_CLASS}
-                            data-underline="hover"
-                            href={license.downloadUrl}
-                            download
-                            aria-label={`Download license ${license.externalLicenseId}`}
-                          >
-                            Download
-                          </a>
+                          {license.downloadUrl ? (
+                            <a
+                              className={ANCHOR_CLASS}
+                              data-underline="hover"
+                              href={license.downloadUrl}
+                              download
+                              aria-label={`Download license ${license.externalLicenseId}`}
+                            >
+                              Download
+                            </a>
+                          ) : null}
                           {license.addUsersUrl ? (
                             <Anchor
                               to={license.addUsersUrl}

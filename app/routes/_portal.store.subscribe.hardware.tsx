@@ -8,8 +8,7 @@ import { formatCents } from "~/domain/format";
 import { lazyValidator } from "~/domain/lazy-validator";
 import { quantityField, subscriptionStepUrl } from "~/domain/subscription-steps";
 import { ITEMS_PER_BOX, SHIPPING_CENTS_PER_BOX, shippingCharge } from "~/domain/shipping";
-import { requireUser } from "~/server/auth.server";
-import { readUserForm } from "~/server/forms.server";
+import { readMemberForm, requireMember } from "~/server/access.server";
 import { subscriptionWizard } from "~/server/wizards/new-subscription.server";
 import { offerFor } from "~/server/wizards/offers.server";
 import { TextField } from "~/ui/fields";
@@ -24,9 +23,9 @@ const hardwareValidator = (itemIds: string[]) =>
   lazyValidator(() => import("~/domain/new-subscription").then((module) => module.hardwareStepSchema(itemIds)));
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await requireUser(request);
-  const { data } = subscriptionWizard.load(user.id, "hardware");
-  const { hardware } = await offerFor(user, data.cycle);
+  const member = await requireMember(request, "purchase");
+  const { data } = subscriptionWizard.load(member, "hardware");
+  const { hardware } = await offerFor(member.organization, data.cycle);
   return json({
     items: hardware,
     defaults: Object.fromEntries(
@@ -36,12 +35,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const { user, formData } = await readUserForm(request);
-  const { data } = subscriptionWizard.load(user.id, "hardware");
-  const { hardware } = await offerFor(user, data.cycle);
+  const { member, formData } = await readMemberForm(request, "purchase");
+  const { data } = subscriptionWizard.load(member, "hardware");
+  const { hardware } = await offerFor(member.organization, data.cycle);
   const result = await hardwareValidator(hardware.map((item) => item.listId)).validate(formData);
   if (result.error) return validationError(result.error, result.submittedData);
-  return subscriptionWizard.complete(user.id, "hardware", { hardware: result.data });
+  return subscriptionWizard.complete(member, "hardware", { hardware: result.data });
 }
 
 export default function HardwareStep() {

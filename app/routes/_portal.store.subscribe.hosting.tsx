@@ -8,8 +8,7 @@ import { formatCents } from "~/domain/format";
 import { lazyValidator } from "~/domain/lazy-validator";
 import { CLOUD_HUB_NEEDS_CLOUD_HOSTING, subscriptionStepUrl } from "~/domain/subscription-steps";
 import { offsiteAllowed, type Hosting } from "~/domain/subscription";
-import { requireUser } from "~/server/auth.server";
-import { readUserForm } from "~/server/forms.server";
+import { readMemberForm, requireMember } from "~/server/access.server";
 import { subscriptionWizard } from "~/server/wizards/new-subscription.server";
 import { offerFor } from "~/server/wizards/offers.server";
 import { Checkbox, Radio, RadioGroup } from "~/ui/inputs";
@@ -22,9 +21,9 @@ const hostingValidator = lazyValidator(() =>
 );
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await requireUser(request);
-  const { data } = subscriptionWizard.load(user.id, "hosting");
-  const offer = await offerFor(user, data.cycle);
+  const member = await requireMember(request, "purchase");
+  const { data } = subscriptionWizard.load(member, "hosting");
+  const offer = await offerFor(member.organization, data.cycle);
   return json({
     period: data.cycle === "yearly" ? "year" : "month",
     // From the Hubs page the license is for a cloud Hub, so on-premise is not offered.
@@ -41,14 +40,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const { user, formData } = await readUserForm(request);
+  const { member, formData } = await readMemberForm(request, "purchase");
   const choice = await hostingValidator.validate(formData);
-  const { data } = subscriptionWizard.load(user.id, "hosting");
+  const { data } = subscriptionWizard.load(member, "hosting");
   if (choice.error) return json({ problem: "Please choose a Hub deployment." }, { status: 422 });
   if (data.origin === "cloud-hubs" && choice.data.hosting !== "cloud")
     return json({ problem: CLOUD_HUB_NEEDS_CLOUD_HOSTING }, { status: 422 });
   // Choosing cloud hosting clears offsite access: a cloud Hub is reachable from anywhere.
-  return subscriptionWizard.complete(user.id, "hosting", {
+  return subscriptionWizard.complete(member, "hosting", {
     hosting: choice.data.hosting,
     offsiteAccess: choice.data.offsiteAccess && offsiteAllowed(choice.data.hosting),
   });

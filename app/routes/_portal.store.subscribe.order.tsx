@@ -1,8 +1,7 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { STEP_TITLES, subscriptionStepUrl } from "~/domain/subscription-steps";
-import { requireUser } from "~/server/auth.server";
-import { readUserForm } from "~/server/forms.server";
+import { readMemberForm, requireMember } from "~/server/access.server";
 import { redirectWithToast } from "~/server/session.server";
 import { couponIntent } from "~/server/wizards/coupons.server";
 import { orderReview, purchase } from "~/server/wizards/new-subscription-order.server";
@@ -13,16 +12,16 @@ import { OrderReview } from "~/ui/wizard/order-review";
 const ORDER_URL = subscriptionStepUrl("order");
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  return json(await orderReview(await requireUser(request)));
+  return json(await orderReview(await requireMember(request, "purchase")));
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const form = await readUserForm(request);
-  const coupon = await couponIntent(form.user, subscriptionWizard, form, ORDER_URL);
+  const form = await readMemberForm(request, "purchase");
+  const coupon = await couponIntent(form.member, subscriptionWizard, form, ORDER_URL);
   if (coupon) return coupon;
   if (form.intent !== "purchase")
     return json({ couponError: "This form is not known on the order page." }, { status: 400 });
-  const result = await purchase(form.user, String(form.formData.get("orderKey") ?? ""));
+  const result = await purchase(form.member, String(form.formData.get("orderKey") ?? ""));
   if ("jobId" in result) return redirect(`/store/orders/${result.jobId}`);
   if ("redirectTo" in result) return redirect(result.redirectTo);
   return redirectWithToast(request, ORDER_URL, { kind: "error", message: result.refused });

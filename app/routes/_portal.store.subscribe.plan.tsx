@@ -8,8 +8,7 @@ import { formatCents } from "~/domain/format";
 import { lazyValidator } from "~/domain/lazy-validator";
 import { FIX_ERRORS, subscriptionStepUrl } from "~/domain/subscription-steps";
 import { CYCLE_LABELS, CYCLES, type Cycle } from "~/domain/subscription";
-import { requireUser } from "~/server/auth.server";
-import { readUserForm } from "~/server/forms.server";
+import { readMemberForm, requireMember } from "~/server/access.server";
 import { cycleSwitch, subscriptionWizard } from "~/server/wizards/new-subscription.server";
 import { offerFor } from "~/server/wizards/offers.server";
 import { Button } from "~/ui/button";
@@ -24,9 +23,9 @@ import { ValidatedForm } from "~/ui/validated-form";
 const validator = lazyValidator(() => import("~/domain/new-subscription").then((module) => module.planStepSchema));
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await requireUser(request);
-  const { data } = subscriptionWizard.load(user.id, "plan");
-  const offer = await offerFor(user, data.cycle);
+  const member = await requireMember(request, "purchase");
+  const { data } = subscriptionWizard.load(member, "plan");
+  const offer = await offerFor(member.organization, data.cycle);
   // Opened from the Hubs page, the license is for a cloud Hub; the form carries that, as a page read never writes.
   const fromHubs = new URL(request.url).searchParams.get("origin") === "cloud-hubs";
   return {
@@ -38,16 +37,16 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const { user, formData, intent } = await readUserForm(request);
+  const { member, formData, intent } = await readMemberForm(request, "purchase");
   const origin = formData.get("origin") === "cloud-hubs" ? { origin: "cloud-hubs" } : {};
   const switched = cycleSwitch(intent, formData);
   if (switched) {
-    subscriptionWizard.save(user.id, { ...switched, ...origin });
+    subscriptionWizard.save(member, { ...switched, ...origin });
     return redirect(subscriptionStepUrl("plan"));
   }
   const result = await validator.validate(formData);
   if (result.error) return validationError(result.error, result.submittedData);
-  return subscriptionWizard.complete(user.id, "plan", { ...result.data, ...origin });
+  return subscriptionWizard.complete(member, "plan", { ...result.data, ...origin });
 }
 
 const PERIOD: Record<Cycle, string> = { monthly: "month", yearly: "year" };

@@ -4,8 +4,7 @@ import { Form, useLoaderData } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { useHydrated } from "remix-utils/use-hydrated";
 import { subscriptionStepUrl } from "~/domain/subscription-steps";
-import { requireUser } from "~/server/auth.server";
-import { readUserForm } from "~/server/forms.server";
+import { readMemberForm, requireMember } from "~/server/access.server";
 import { estimateDraft, estimateForPage, subscriptionWizard } from "~/server/wizards/new-subscription.server";
 import { Button } from "~/ui/button";
 import { Group, Stack } from "~/ui/layout";
@@ -14,17 +13,17 @@ import { EstimateOrError } from "~/ui/wizard/order-summary";
 import { StepActions } from "~/ui/wizard/step-actions";
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await requireUser(request);
-  const { data } = subscriptionWizard.load(user.id, "review");
+  const member = await requireMember(request, "purchase");
+  const { data } = subscriptionWizard.load(member, "review");
   return json({
     organization: data.organization,
-    ...(await estimateForPage(() => estimateDraft(user, data, { withCoupon: false }))),
+    ...(await estimateForPage(() => estimateDraft(member.organization, data, { withCoupon: false }))),
   });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const { user } = await readUserForm(request);
-  return subscriptionWizard.complete(user.id, "review", {});
+  const { member } = await readMemberForm(request, "purchase");
+  return subscriptionWizard.complete(member, "review", {});
 }
 
 export default function ReviewStep() {

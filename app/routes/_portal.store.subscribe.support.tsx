@@ -16,20 +16,19 @@ import {
   tickedQuantity,
   type Hosting,
 } from "~/domain/subscription";
-import { requireUser } from "~/server/auth.server";
-import { readUserForm } from "~/server/forms.server";
+import { readMemberForm, requireMember } from "~/server/access.server";
 import { subscriptionWizard } from "~/server/wizards/new-subscription.server";
 import { offerFor } from "~/server/wizards/offers.server";
-import type { UserRecord } from "~/server/users.server";
+import type { Member } from "~/server/access.server";
 import { Checkbox } from "~/ui/inputs";
 import { Group, Stack } from "~/ui/layout";
 import { PageErrorBoundary } from "~/ui/page";
 import { StepActions } from "~/ui/wizard/step-actions";
 import { ValidatedForm } from "~/ui/validated-form";
 
-async function supportOffer(user: UserRecord) {
-  const draft = subscriptionWizard.load(user.id, "support");
-  const { support } = await offerFor(user, draft.data.cycle);
+async function supportOffer(member: Member) {
+  const draft = subscriptionWizard.load(member, "support");
+  const { support } = await offerFor(member.organization, draft.data.cycle);
   return { draft: draft.data, addons: support.map((item) => ({ ...item, id: item.listId })) };
 }
 
@@ -38,7 +37,7 @@ const supportValidator = (addons: { id: string; name: string }[], hosting: Hosti
   lazyValidator(() => import("~/domain/new-subscription").then((module) => module.supportStepSchema(addons, hosting)));
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const { draft, addons } = await supportOffer(await requireUser(request));
+  const { draft, addons } = await supportOffer(await requireMember(request, "purchase"));
   return json({
     addons,
     hosting: draft.hosting,
@@ -47,14 +46,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const { user, formData } = await readUserForm(request);
-  const { draft, addons } = await supportOffer(user);
+  const { member, formData } = await readMemberForm(request, "purchase");
+  const { draft, addons } = await supportOffer(member);
   const result = await supportValidator(addons, draft.hosting).validate(formData);
   if (result.error) return validationError(result.error, result.submittedData);
   const support = Object.fromEntries(
     addons.map((addon) => [addon.id, tickedQuantity(draft.support[addon.id] ?? 0, result.data.includes(addon.id))]),
   );
-  return subscriptionWizard.complete(user.id, "support", { support });
+  return subscriptionWizard.complete(member, "support", { support });
 }
 
 export default function SupportStep() {

@@ -4,7 +4,7 @@ import { Form, useLoaderData } from "@remix-run/react";
 import { formatDate } from "~/domain/format";
 import { updateStepUrl } from "~/domain/license-update";
 import { LICENSES_PER_PAGE, pageCount, requestedPage } from "~/domain/pagination";
-import { requireUser } from "~/server/auth.server";
+import { requireMember } from "~/server/access.server";
 import { portalNow } from "~/server/clock.server";
 import { hasRecurringLicense, subscriptionOfLicense, upgradableLicensePage } from "~/server/licenses.server";
 import { Button, LinkButton } from "~/ui/button";
@@ -30,15 +30,15 @@ const pageHref = (page: number) => (page > 1 ? `${UPGRADE_URL}&page=${page}` : U
 const CHOOSE_LICENSE = "Please choose the license to upgrade.";
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await requireUser(request);
-  if (!hasRecurringLicense(user.id)) throw redirect("/store/subscribe/plan");
+  const member = await requireMember(request, "purchase");
+  if (!hasRecurringLicense(member.organization.id)) throw redirect("/store/subscribe/plan");
   const search = new URL(request.url).searchParams;
   if (search.get("choice") !== "upgrade") return json({ upgrade: null });
   const chosen = search.get("license");
-  const subscriptionId = chosen ? subscriptionOfLicense(user.id, chosen) : null;
+  const subscriptionId = chosen ? subscriptionOfLicense(member.organization.id, chosen) : null;
   if (subscriptionId) throw redirect(updateStepUrl(subscriptionId, "product"));
   const page = requestedPage(search.get("page")) ?? 1;
-  const { total, licenses } = upgradableLicensePage(user.id, page, LICENSES_PER_PAGE, await portalNow());
+  const { total, licenses } = upgradableLicensePage(member.organization.id, page, LICENSES_PER_PAGE, await portalNow());
   return json({
     upgrade: {
       page,

@@ -1,13 +1,20 @@
-import type { MetaFunction } from "@remix-run/node";
-import { Outlet } from "@remix-run/react";
-import { Link } from "~/ui/link";
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Outlet, useLoaderData } from "@remix-run/react";
+import { requireMember, whyNot } from "~/server/access.server";
+import { GuardedLinkButton } from "~/ui/button";
 import { documentTitle, InfoPage, PageErrorBoundary } from "~/ui/page";
 
 export const handle = { title: "Store" };
 export const meta: MetaFunction = () => documentTitle("Store");
 
+/** Every member may look at the Store; buying is for the roles that may (the wizard checks it too). */
+export async function loader({ request }: LoaderFunctionArgs) {
+  return { subscribeRefused: whyNot(await requireMember(request), "purchase") };
+}
+
 /** The Store; the purchase wizard and its order progress open over it as child routes. */
 export default function Store() {
+  const { subscribeRefused } = useLoaderData<typeof loader>();
   return (
     <>
       <InfoPage
@@ -30,9 +37,9 @@ export default function Store() {
         ]}
       >
         <p>
-          <Link to="/store/subscription" className="gk-button" data-variant="filled">
+          <GuardedLinkButton to="/store/subscription" plain reason={subscribeRefused}>
             Subscription
-          </Link>
+          </GuardedLinkButton>
         </p>
       </InfoPage>
       <Outlet />

@@ -18,11 +18,11 @@ const validator = lazyValidator(() => import("~/domain/trial-wizard").then((modu
 
 /** Where the trial's hardware is shipped, starting from the profile and its shipping address. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { user, hubType, draft } = await loadTrialStep(request, params, "address");
-  const shipping = user.shippingAddress;
+  const { user, organization, hubType, draft } = await loadTrialStep(request, params, "address");
+  const shipping = organization.shippingAddress;
   const defaults = draft.data.address ?? {
     name: `${user.firstName} ${user.lastName}`.trim(),
-    company: user.company,
+    company: organization.name,
     street: shipping?.line1 ?? "",
     city: shipping?.city ?? "",
     state: shipping?.state ?? "",
@@ -33,10 +33,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
-  const { user, formData, wizard } = await postTrialStep(request, params, "address");
+  const { member, formData, wizard } = await postTrialStep(request, params, "address");
   const result = await validator.validate(formData);
   if (result.error) return validationError(result.error, result.submittedData);
-  return wizard.complete(user.id, "address", { address: result.data });
+  return wizard.complete(member, "address", { address: result.data });
 }
 
 export default function AddressStep() {

@@ -30,9 +30,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
-  const { user, formData, wizard } = await postTrialStep(request, params, "admin");
+  const { member, formData, wizard } = await postTrialStep(request, params, "admin");
   const posted = await readAdministrator(formData);
-  return posted.ok ? wizard.complete(user.id, "admin", posted.values) : posted.response;
+  return posted.ok ? wizard.complete(member, "admin", posted.values) : posted.response;
 }
 
 export default function AdminStep() {

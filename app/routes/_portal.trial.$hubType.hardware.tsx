@@ -7,6 +7,7 @@ import { formatCents } from "~/domain/format";
 import { ITEMS_PER_BOX, SHIPPING_CENTS_PER_BOX } from "~/domain/shipping";
 import { lazyValidator } from "~/domain/lazy-validator";
 import { HARDWARE_QUANTITY, HARDWARE_RANGE, nextStepTitle, previousStepUrl } from "~/domain/trial-steps";
+import { assertMay, whyNot } from "~/server/access.server";
 import { quoteTrialHardware } from "~/server/trials.server";
 import { loadTrialStep, postTrialStep } from "~/server/wizards/trials.server";
 import { TextField } from "~/ui/fields";
@@ -18,22 +19,31 @@ import { ValidatedForm } from "~/ui/validated-form";
 
 const validator = lazyValidator(() => import("~/domain/trial-wizard").then((module) => module.trialHardwareStepSchema));
 
-/** Tokens and sensors for the trial, in this customer's ids and prices. */
+/**
+ * Tokens and sensors for the trial, in this customer's ids and prices. Hardware is bought with the
+ * organization's card: a member whose role may not buy (a Technical contact) starts the trial without it.
+ */
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { user, hubType, draft } = await loadTrialStep(request, params, "hardware");
-  const { lines } = await quoteTrialHardware(user, draft.data);
-  return json({ hubType, lines, defaults: { tokens: draft.data.tokens, sensors: draft.data.sensors } });
+  const { member, organization, hubType, draft } = await loadTrialStep(request, params, "hardware");
+  const { lines } = await quoteTrialHardware(organization, draft.data);
+  return json({
+    hubType,
+    lines,
+    defaults: { tokens: draft.data.tokens, sensors: draft.data.sensors },
+    cannotBuy: whyNot(member, "purchase"),
+  });
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
-  const { user, formData, wizard } = await postTrialStep(request, params, "hardware");
+  const { member, formData, wizard } = await postTrialStep(request, params, "hardware");
   const result = await validator.validate(formData);
   if (result.error) return validationError(result.error, result.submittedData);
-  return wizard.complete(user.id, "hardware", result.data);
+  if (result.data.tokens + result.data.sensors > 0) assertMay(member, "purchase");
+  return wizard.complete(member, "hardware", result.data);
 }
 
 export default function HardwareStep() {
-  const { hubType, lines, defaults } = useLoaderData<typeof loader>();
+  const { hubType, lines, defaults, cannotBuy } = useLoaderData<typeof loader>();
   const [tokens, sensors] = lines;
   return (
     <ValidatedForm validator={validator} method="post" defaultValues={defaults} noValidate>
@@ -64,23 +74,31 @@ export default function HardwareStep() {
             ))}
           </Table.Tbody>
         </Table>
-        <Stack gap="sm" maw={360}>
-          {[
-            { name: "tokens", label: `Tokens (${tokens?.name ?? "tokens"})` },
-            { name: "sensors", label: `USB sensors (${sensors?.name ?? "sensors"})` },
-          ].map((field) => (
-            <TextField
-              key={field.name}
-              name={field.name}
-              label={field.label}
-              description={HARDWARE_RANGE}
-              type="number"
-              min={HARDWARE_QUANTITY.min}
-              max={HARDWARE_QUANTITY.max}
-              required
-            />
-          ))}
-        </Stack>
+        {cannotBuy ? (
+          <>
+            <input type="hidden" name="tokens" value="0" />
+            <input type="hidden" name="sensors" value="0" />
+            <Text fw={600}>Your trial starts without hardware. {cannotBuy}</Text>
+          </>
+        ) : (
+          <Stack gap="sm" maw={360}>
+            {[
+              { name: "tokens", label: `Tokens (${tokens?.name ?? "tokens"})` },
+              { name: "sensors", label: `USB sensors (${sensors?.name ?? "sensors"})` },
+            ].map((field) => (
+              <TextField
+                key={field.name}
+                name={field.name}
+                label={field.label}
+                description={HARDWARE_RANGE}
+                type="number"
+                min={HARDWARE_QUANTITY.min}
+                max={HARDWARE_QUANTITY.max}
+                required
+              />
+            ))}
+          </Stack>
+        )}
       </Stack>
       <StepActions previousTo={previousStepUrl(hubType, "hardware")} nextLabel={nextStepTitle(hubType, "hardware")} />
     </ValidatedForm>

@@ -36,13 +36,13 @@ const instanceStepValidator = (today: string) =>
 
 /** Next: the form's rules, then the Hub service's availability check, as in the Hub wizard. */
 export async function action({ request, params }: ActionFunctionArgs) {
-  const { user, formData, wizard } = await postTrialStep(request, params, "instance");
+  const { member, formData, wizard } = await postTrialStep(request, params, "instance");
   const result = await instanceStepValidator(isoDay(new Date())).validate(formData);
   if (result.error) return validationError(result.error, result.submittedData);
   const unavailable = await subdomainUnavailable(result.data.subdomain);
   if (unavailable) return validationError({ fieldErrors: { subdomain: unavailable } }, result.submittedData);
   const { hubRegion, ...values } = result.data;
-  return wizard.complete(user.id, "instance", { ...values, region: regionFromForm(hubRegion) });
+  return wizard.complete(member, "instance", { ...values, region: regionFromForm(hubRegion) });
 }
 
 export default function InstanceStep() {

@@ -25,10 +25,10 @@ const hubStepValidator = (today: string) =>
   lazyValidator(() => import("~/domain/trial-wizard").then((module) => module.trialHubStepSchema(today)));
 
 export async function action({ request, params }: ActionFunctionArgs) {
-  const { user, formData, wizard } = await postTrialStep(request, params, "license");
+  const { member, formData, wizard } = await postTrialStep(request, params, "license");
   const result = await hubStepValidator(isoDay(new Date())).validate(formData);
   if (result.error) return validationError(result.error, result.submittedData);
-  return wizard.complete(user.id, "license", result.data);
+  return wizard.complete(member, "license", result.data);
 }
 
 export default function LicenseStep() {

@@ -4,7 +4,7 @@ import { Form, useLoaderData, useNavigation } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { formatCents } from "~/domain/format";
 import { isTrialHubType, previousStepUrl, trialStepUrl } from "~/domain/trial-steps";
-import { readUserForm } from "~/server/forms.server";
+import { readMemberForm } from "~/server/access.server";
 import { redirectWithToast } from "~/server/session.server";
 import { buildTrial, loadTrialStep, trialOrder } from "~/server/wizards/trials.server";
 import { Button, LinkButton } from "~/ui/button";
@@ -16,15 +16,15 @@ export const TRIAL_CHANGED =
 
 /** The Order step's confirmation: 'Build My Trial' posts the trial's key. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { user, hubType, draft } = await loadTrialStep(request, params, "order");
-  const { quote, key } = await trialOrder(user, hubType, draft);
+  const { member, hubType, draft } = await loadTrialStep(request, params, "order");
+  const { quote, key } = await trialOrder(member, hubType, draft);
   return json({ hubType, key, total: quote.total });
 }
 
 /** 'Build My Trial': the trial runs as a job, once; the page follows it, however often the button is pressed. */
 export async function action({ request, params }: ActionFunctionArgs) {
-  const { user, formData } = await readUserForm(request);
-  const placement = await buildTrial(user, params.hubType, String(formData.get("trialKey") ?? ""));
+  const { member, formData } = await readMemberForm(request, "trials.start");
+  const placement = await buildTrial(member, params.hubType, String(formData.get("trialKey") ?? ""));
   if ("usedUp" in placement) return redirect("/trial");
   if ("placed" in placement) return redirect(`/trial/runs/${placement.placed.id}`);
   const review = isTrialHubType(params.hubType) ? trialStepUrl(params.hubType, "review") : "/trial";

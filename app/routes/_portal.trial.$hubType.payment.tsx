@@ -5,6 +5,7 @@ import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { hardwareCount, nextStepTitle, previousStepUrl, trialStepUrl } from "~/domain/trial-steps";
 import { choosePayment, loadPaymentStep, paymentForPage } from "~/server/account-billing.server";
 import { addCardInStep, newCardFormData } from "~/server/billing-drawers.server";
+import { assertMay } from "~/server/access.server";
 import { getBilling } from "~/server/billing/index.server";
 import { loadTrialStep, postTrialStep } from "~/server/wizards/trials.server";
 import { CardForm } from "~/ui/billing/card-drawers";
@@ -18,9 +19,11 @@ import { PageErrorBoundary } from "~/ui/page";
  * to, or the new-card form when there is none yet. Without hardware no card is needed.
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { user, hubType, draft } = await loadTrialStep(request, params, "payment");
+  const { member, hubType, draft } = await loadTrialStep(request, params, "payment");
   const ordersHardware = hardwareCount(draft.data) > 0;
-  const step = ordersHardware ? paymentForPage(await loadPaymentStep(user)) : null;
+  // Hardware is paid with the organization's card, which only a role that may buy sees.
+  if (ordersHardware) assertMay(member, "purchase");
+  const step = ordersHardware ? paymentForPage(await loadPaymentStep(member)) : null;
   // The card chosen earlier in this trial stays chosen while it is still on file.
   const chosen =
     step?.status === "ready" && step.sources.some((source) => source.id === draft.data.paymentSourceId)
@@ -30,21 +33,22 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return json({
     hubType,
     step: step?.status === "ready" && chosen ? { ...step, preselectedSourceId: chosen } : step,
-    newCard: needsCard ? newCardFormData(user) : null,
+    newCard: needsCard ? newCardFormData(member) : null,
   });
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
-  const { user, formData, intent, hubType, wizard, draft } = await postTrialStep(request, params, "payment");
-  if (hardwareCount(draft.data) === 0) return wizard.complete(user.id, "payment", { paymentSourceId: null });
+  const { member, formData, intent, hubType, wizard, draft } = await postTrialStep(request, params, "payment");
+  if (hardwareCount(draft.data) === 0) return wizard.complete(member, "payment", { paymentSourceId: null });
+  assertMay(member, "purchase");
   if (intent === "add-card") {
     // Saving a card chooses it and goes on.
-    const added = await addCardInStep(request, trialStepUrl(hubType, "payment"), user, formData);
-    return added.ok ? wizard.complete(user.id, "payment", { paymentSourceId: added.value }) : added.response;
+    const added = await addCardInStep(request, trialStepUrl(hubType, "payment"), member, formData);
+    return added.ok ? wizard.complete(member, "payment", { paymentSourceId: added.value }) : added.response;
   }
-  const choice = await choosePayment(user, formData, getBilling(), { withAddresses: false });
+  const choice = await choosePayment(member, formData, getBilling(), { withAddresses: false });
   if (!choice.ok) return json({ message: choice.message }, { status: 422 });
-  return wizard.complete(user.id, "payment", { paymentSourceId: choice.paymentSourceId });
+  return wizard.complete(member, "payment", { paymentSourceId: choice.paymentSourceId });
 }
 
 const CHARGED_ONLY_FOR_HARDWARE =

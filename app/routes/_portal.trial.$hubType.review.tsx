@@ -15,9 +15,9 @@ import { SummaryTable } from "~/ui/wizard/summary-table";
 
 /** The trial's Review: everything chosen, the license's dates and what the hardware costs. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { user, hubType, draft } = await loadTrialStep(request, params, "review");
+  const { organization, hubType, draft } = await loadTrialStep(request, params, "review");
   const { data } = draft;
-  const quote = await quoteTrialHardware(user, data);
+  const quote = await quoteTrialHardware(organization, data);
   const validity = data.startDate ? trialValidity(data.startDate, data.duration) : null;
   const rows: [string, string][] = [
     ...(hubType === "cloud"
@@ -55,8 +55,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 /** 'Order Confirmation': on to the Order step. */
 export async function action({ request, params }: ActionFunctionArgs) {
-  const { user, wizard } = await postTrialStep(request, params, "review");
-  return wizard.complete(user.id, "review", {});
+  const { member, wizard } = await postTrialStep(request, params, "review");
+  return wizard.complete(member, "review", {});
 }
 
 export default function ReviewStep() {

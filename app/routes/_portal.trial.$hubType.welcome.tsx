@@ -13,8 +13,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
-  const { user, wizard } = await postTrialStep(request, params, "welcome");
-  return wizard.complete(user.id, "welcome", {});
+  const { member, wizard } = await postTrialStep(request, params, "welcome");
+  return wizard.complete(member, "welcome", {});
 }
 
 export default function WelcomeStep() {

@@ -3,7 +3,7 @@ import { json, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } 
 import { useLoaderData, useOutlet } from "@remix-run/react";
 import { trialStepUrl } from "~/domain/trial-steps";
 import { USED_UP_TRIAL } from "~/domain/trials";
-import { requireUser } from "~/server/auth.server";
+import { assertMay, requireMember } from "~/server/access.server";
 import { mayStartTrial } from "~/server/trials.server";
 import { LinkButton } from "~/ui/button";
 import { Alert, Card, SimpleGrid, Stack } from "~/ui/layout";
@@ -15,10 +15,14 @@ export const links: LinksFunction = () => FORM_STYLES;
 export const handle = { title: "Start GateKeeper Enterprise Trial" };
 export const meta: MetaFunction = () => documentTitle("Start GateKeeper Enterprise Trial");
 
-/** The trial chooser: which Hub to try, or why there is no trial left. The wizards are its child routes. */
+/**
+ * The trial chooser: which Hub to try, or why there is no trial left. The wizards (which check the role
+ * themselves) and a trial's progress (which every member may follow) are its child routes.
+ */
 export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await requireUser(request);
-  return json({ eligible: mayStartTrial(user) });
+  const member = await requireMember(request);
+  if (new URL(request.url).pathname === "/trial") assertMay(member, "trials.start");
+  return json({ eligible: mayStartTrial(member.organization) });
 }
 
 export default function Trial() {

@@ -1,10 +1,12 @@
 import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { Outlet, useLoaderData, useMatches, useRouteError } from "@remix-run/react";
 import { isDistributor } from "~/domain/customers";
-import { canStartTrial } from "~/domain/trials";
-import { requireUser } from "~/server/auth.server";
+import { ACTIONS, ROLE_NAMES } from "~/domain/roles";
+import { currentMember, mayDo } from "~/server/access.server";
+import { requireSession } from "~/server/auth.server";
+import { organizationsOf } from "~/server/organizations.server";
 import { isSidebarCollapsed } from "~/server/preferences.server";
-import { countTrials } from "~/server/users.server";
+import { mayStartTrial } from "~/server/trials.server";
 import { ErrorPage } from "~/ui/error-page";
 import { PortalShell, type ShellUser } from "~/ui/shell";
 import portalStyles from "~/styles/portal.css";
@@ -12,16 +14,29 @@ import { pageTitle } from "~/ui/page";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: portalStyles }];
 
-/** Every portal page sits in the shell and needs a signed-in user. */
+/**
+ * Every portal page sits in the shell and needs a signed-in person. The shell shows the organization they work
+ * in (and the others they may switch to), and only what their role there may do.
+ */
 export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await requireUser(request);
+  const { user } = await requireSession(request);
+  const member = await currentMember(request);
+  const organizations = member ? await organizationsOf(user.id) : [];
   const shellUser: ShellUser = {
     firstName: user.firstName,
     lastName: user.lastName,
     email: user.email,
-    isDistributor: isDistributor(user),
     isGKAdmin: user.isGKAdmin,
-    canStartTrial: canStartTrial(user, countTrials(user.id)),
+    emailUnverified: user.emailVerifiedAt === null,
+    organization: member
+      ? { id: member.organization.id, name: member.organization.name, role: ROLE_NAMES[member.role] }
+      : null,
+    otherOrganizations: organizations
+      .filter((organization) => organization.id !== member?.organization.id)
+      .map(({ id, name, role }) => ({ id, name, role: ROLE_NAMES[role] })),
+    isDistributor: member ? isDistributor(member.organization) : false,
+    allowed: member ? ACTIONS.filter((action) => mayDo(member, action)) : [],
+    canStartTrial: member ? mayDo(member, "trials.start") && mayStartTrial(member.organization) : false,
   };
   return { user: shellUser, sidebarCollapsed: await isSidebarCollapsed(request) };
 }

@@ -16,6 +16,7 @@ import { validateCsrf } from "~/server/csrf.server";
 import { readForm } from "~/server/forms.server";
 import { keepRetryAfter, signInPausedMessage, waitMessage } from "~/server/throttle.server";
 import type { PlainPageData, PlainPageHandle } from "~/ui/page-script";
+import { Link } from "~/ui/link";
 import { PlainField } from "~/ui/plain-field";
 
 export const meta: MetaFunction = () => [{ title: "Sign in · GateKeeper Portal" }];
@@ -109,6 +110,17 @@ export default function Login() {
             Sign in
           </button>
         </Form>
+        <p>
+          <Link className="gk-link" to="/forgot-password">
+            Forgot your password?
+          </Link>
+        </p>
+        <p>
+          New to GateKeeper?{" "}
+          <Link className="gk-link" to="/signup">
+            Create an account
+          </Link>
+        </p>
       </div>
     </main>
   );

@@ -25,25 +25,32 @@ import {
   type PaymentSource,
 } from "./billing/index.server";
 import { addCard, replaceCard, type CardForm } from "./payment-methods.server";
+import type { Scope } from "./access.server";
+import { memberActor, recordActivity } from "./activity.server";
+import { db } from "./db.server";
+import { assignBillingCustomerId, saveShippingAddress } from "./organizations.server";
 import { holdCardSlot, releaseCardSlot } from "./throttle.server";
-import { assignBillingCustomerId, saveShippingAddress, type UserRecord } from "./users.server";
 
 /**
- * The account's billing data (cards, billing profile, shipping address) for the /account page, its
+ * The organization's billing data (cards, billing profile, shipping address) for the /account page, its
  * drawers and the wizards' payment step, read and changed through the billing and card ports. Every
- * call is scoped to the signed-in user's billing customer.
+ * call is scoped to the organization's billing customer; the member acting gives the contact details a new
+ * customer starts with and the defaults a form offers.
  */
 
-/** A user's billing customer, created with their profile on first need (the admin and the distributor start without). */
+/**
+ * The organization's billing customer, created on first need (an organization that never bought anything has
+ * none), with the acting member as its contact and the organization's name as the company.
+ */
 export async function ensureBillingCustomer(
-  user: UserRecord,
+  { user, organization }: Scope,
   billing: BillingProvider = getBilling(),
 ): Promise<string> {
-  const customerId = user.billingCustomerId ?? assignBillingCustomerId(user.id);
-  const { firstName, lastName, email, phone, company } = user;
+  const customerId = organization.billingCustomerId ?? (await assignBillingCustomerId(organization.id));
+  const { firstName, lastName, email, phone } = user;
   await billing.ensureCustomer(
     customerId,
-    { firstName, lastName, email, phone, company },
+    { firstName, lastName, email, phone, company: organization.name },
     `ensure-customer:${customerId}`,
   );
   return customerId;
@@ -52,18 +59,18 @@ export async function ensureBillingCustomer(
 const isNotFound = (error: unknown) => error instanceof ProviderError && error.code === "not_found";
 
 /** The customer, or null while none exists at the provider yet. */
-async function findCustomer(user: UserRecord, billing: BillingProvider): Promise<Customer | null> {
-  if (!user.billingCustomerId) return null;
+async function findCustomer({ organization }: Scope, billing: BillingProvider): Promise<Customer | null> {
+  if (!organization.billingCustomerId) return null;
   try {
-    return await billing.retrieveCustomer(user.billingCustomerId);
+    return await billing.retrieveCustomer(organization.billingCustomerId);
   } catch (error) {
     if (isNotFound(error)) return null;
     throw error;
   }
 }
 
-async function listSources(user: UserRecord, billing: BillingProvider): Promise<PaymentSource[]> {
-  return user.billingCustomerId ? billing.listPaymentSources(user.billingCustomerId) : [];
+async function listSources({ organization }: Scope, billing: BillingProvider): Promise<PaymentSource[]> {
+  return organization.billingCustomerId ? billing.listPaymentSources(organization.billingCustomerId) : [];
 }
 
 type Loaded<T> = { ok: true; value: T } | { ok: false };
@@ -124,14 +131,14 @@ export function paymentForPage(payment: PaymentStepData): PaymentStepData {
 
 type BillingRead = [Loaded<PaymentSource[]>, Loaded<Customer | null>];
 
-function readBilling(user: UserRecord, billing: BillingProvider): Promise<BillingRead> {
-  return Promise.all([load(listSources(user, billing)), load(findCustomer(user, billing))]);
+function readBilling(scope: Scope, billing: BillingProvider): Promise<BillingRead> {
+  return Promise.all([load(listSources(scope, billing)), load(findCustomer(scope, billing))]);
 }
 
-function paymentStepOf([sources, customer]: BillingRead, user: UserRecord): PaymentStepData {
+function paymentStepOf([sources, customer]: BillingRead, { organization }: Scope): PaymentStepData {
   if (!sources.ok || !customer.ok) return { status: "error" };
   const billingAddress = addressView(customer.value?.billingAddress);
-  const shippingAddress = addressView(user.shippingAddress);
+  const shippingAddress = addressView(organization.shippingAddress);
   return {
     status: "ready",
     sources: sources.value.map(sourceView),
@@ -142,20 +149,17 @@ function paymentStepOf([sources, customer]: BillingRead, user: UserRecord): Paym
   };
 }
 
-/** What the payment step shows for this user; "error" when the cards or the customer fail to load. */
-export async function loadPaymentStep(
-  user: UserRecord,
-  billing: BillingProvider = getBilling(),
-): Promise<PaymentStepData> {
-  return paymentStepOf(await readBilling(user, billing), user);
+/** What the payment step shows for the organization; "error" when the cards or the customer fail to load. */
+export async function loadPaymentStep(scope: Scope, billing: BillingProvider = getBilling()): Promise<PaymentStepData> {
+  return paymentStepOf(await readBilling(scope, billing), scope);
 }
 
 /** The /account page: the payment step's data and the billing profile ("error" when it failed to load). */
-export async function loadAccountBilling(user: UserRecord, billing: BillingProvider = getBilling()) {
-  const read = await readBilling(user, billing);
+export async function loadAccountBilling(scope: Scope, billing: BillingProvider = getBilling()) {
+  const read = await readBilling(scope, billing);
   const [, customer] = read;
   const billingProfile: BillingProfileView | null | "error" = customer.ok ? profileView(customer.value) : "error";
-  return { payment: paymentStepOf(read, user), billingProfile };
+  return { payment: paymentStepOf(read, scope), billingProfile };
 }
 
 function profileView(customer: Customer | null): BillingProfileView | null {
@@ -169,16 +173,16 @@ export type PaymentChoice =
   | { ok: false; message: string };
 
 /**
- * For a wizard's Next: the posted payment_source_id checked against the user's own usable cards, and the
- * addresses checked by the spec's rule. The message is the spec's when something is missing.
+ * For a wizard's Next: the posted payment_source_id checked against the organization's own usable cards, and
+ * the addresses checked by the spec's rule. The message is the spec's when something is missing.
  */
 export async function choosePayment(
-  user: UserRecord,
+  scope: Scope,
   formData: FormData,
   billing: BillingProvider = getBilling(),
   { withAddresses = true } = {},
 ): Promise<PaymentChoice> {
-  const step = await loadPaymentStep(user, billing);
+  const step = await loadPaymentStep(scope, billing);
   if (step.status === "error") return { ok: false, message: "Error" };
   const chosen = step.sources.find((source) => source.id === formData.get("payment_source_id"));
   if (!chosen || !isUsableSource(chosen)) return { ok: false, message: SELECT_PAYMENT_METHOD };
@@ -201,14 +205,17 @@ export class OneCardLimitError extends Error {
   }
 }
 
-/** The user's card with this id; null when it is not theirs (or does not exist). */
-export async function findOwnSource(user: UserRecord, sourceId: string, billing: BillingProvider = getBilling()) {
-  return (await listSources(user, billing)).find((source) => source.id === sourceId) ?? null;
+/** The organization's card with this id; null when it is not its own (or does not exist). */
+export async function findOwnSource(scope: Scope, sourceId: string, billing: BillingProvider = getBilling()) {
+  return (await listSources(scope, billing)).find((source) => source.id === sourceId) ?? null;
 }
 
-export async function hasCard(user: UserRecord, billing: BillingProvider = getBilling()): Promise<boolean> {
-  return (await listSources(user, billing)).length > 0;
+export async function hasCard(scope: Scope, billing: BillingProvider = getBilling()): Promise<boolean> {
+  return (await listSources(scope, billing)).length > 0;
 }
+
+const cardName = (source: PaymentSource) =>
+  source.card ? `${source.card.brand} ending ${source.card.last4}` : "a card";
 
 function cardFormOf(form: FormData, input: CardFormInput): CardForm {
   return {
@@ -228,30 +235,46 @@ function cardFormOf(form: FormData, input: CardFormInput): CardForm {
 }
 
 /**
- * Adds the user's card; refuses a second one, atomically: the check and the add run holding the user's card
- * slot, so two tabs cannot both add. The key belongs to the rendered form (a double submit adds one).
+ * Adds the organization's card; refuses a second one, atomically: the check and the add run holding the
+ * organization's card slot, so two tabs (or two members) cannot both add. The key belongs to the rendered form
+ * (a double submit adds one). The card is the provider's: the log records it once the provider took it.
  */
-export async function addCardFor(user: UserRecord, form: FormData, input: CardFormInput, idempotencyKey: string) {
-  if (!(await holdCardSlot(user.id))) throw new OneCardLimitError();
+export async function addCardFor(scope: Scope, form: FormData, input: CardFormInput, idempotencyKey: string) {
+  const { organization } = scope;
+  if (!(await holdCardSlot(organization.id))) throw new OneCardLimitError();
   try {
-    if (await hasCard(user)) throw new OneCardLimitError();
-    const customerId = await ensureBillingCustomer(user);
-    return await addCard(customerId, cardFormOf(form, input), idempotencyKey);
+    if (await hasCard(scope)) throw new OneCardLimitError();
+    const customerId = await ensureBillingCustomer(scope);
+    const source = await addCard(customerId, cardFormOf(form, input), idempotencyKey);
+    recordActivity(db, {
+      organizationId: organization.id,
+      actor: memberActor(scope.user),
+      action: "card.added",
+      summary: `Added a card: ${cardName(source)}.`,
+    });
+    return source;
   } finally {
-    await releaseCardSlot(user.id);
+    await releaseCardSlot(organization.id);
   }
 }
 
-/** Replaces one of the user's cards (the caller has checked it is theirs) with the posted one. */
+/** Replaces one of the organization's cards (the caller has checked it is its own) with the posted one. */
 export async function replaceCardFor(
-  user: UserRecord,
-  sourceId: string,
+  scope: Scope,
+  old: PaymentSource,
   form: FormData,
   input: CardFormInput,
   idempotencyKey: string,
 ) {
-  const customerId = await ensureBillingCustomer(user);
-  return replaceCard(customerId, sourceId, cardFormOf(form, input), idempotencyKey);
+  const customerId = await ensureBillingCustomer(scope);
+  const source = await replaceCard(customerId, old.id, cardFormOf(form, input), idempotencyKey);
+  recordActivity(db, {
+    organizationId: scope.organization.id,
+    actor: memberActor(scope.user),
+    action: "card.replaced",
+    summary: `Replaced the card ${cardName(old)} with ${cardName(source)}.`,
+  });
+  return source;
 }
 
 // --- Billing profile and shipping address --------------------------------------------------------------
@@ -273,10 +296,18 @@ function addressFormValues(
   };
 }
 
-/** The billing profile form's starting values: the customer's, or the user's own before a customer exists. */
-export async function billingProfileDefaults(user: UserRecord, billing: BillingProvider = getBilling()) {
-  const customer = await findCustomer(user, billing);
-  return customer ? addressFormValues(customer, customer.billingAddress) : addressFormValues(user, null);
+/**
+ * The billing profile form's starting values: the customer's, or before a customer exists the acting member's
+ * own, with the organization's name and the country it gave.
+ */
+export async function billingProfileDefaults(scope: Scope, billing: BillingProvider = getBilling()) {
+  const customer = await findCustomer(scope, billing);
+  if (customer) return addressFormValues(customer, customer.billingAddress);
+  const { user, organization } = scope;
+  return addressFormValues(
+    { ...user, company: organization.name },
+    organization.country ? { country: organization.country } : null,
+  );
 }
 
 /**
@@ -284,22 +315,28 @@ export async function billingProfileDefaults(user: UserRecord, billing: BillingP
  * details, then the billing address. It succeeds only when both do; a failure of either is thrown.
  */
 export async function saveBillingProfile(
-  user: UserRecord,
+  scope: Scope,
   input: BillingProfileInput,
   billing: BillingProvider = getBilling(),
 ) {
-  const customerId = await ensureBillingCustomer(user, billing);
+  const customerId = await ensureBillingCustomer(scope, billing);
   const { first_name: firstName, last_name: lastName, email, phone, company } = input;
   await billing.updateCustomer(customerId, { firstName, lastName, email, phone, company });
   const { line1, line2, city, state, zip, country } = input;
   await billing.updateBillingInfo(customerId, { firstName, lastName, line1, line2, city, state, zip, country });
+  recordActivity(db, {
+    organizationId: scope.organization.id,
+    actor: memberActor(scope.user),
+    action: "billing_profile.updated",
+    summary: `Changed the billing profile: ${firstName} ${lastName}, ${company ? `${company}, ` : ""}${line1}, ${city}.`,
+  });
 }
 
-export function shippingDefaults(user: UserRecord) {
-  return addressFormValues(user.shippingAddress ?? {}, user.shippingAddress);
+export function shippingDefaults({ organization }: Scope) {
+  return addressFormValues(organization.shippingAddress ?? {}, organization.shippingAddress);
 }
 
-export function saveShipping(user: UserRecord, input: ShippingAddressInput) {
+export async function saveShipping(scope: Scope, input: ShippingAddressInput) {
   const {
     first_name: firstName,
     last_name: lastName,
@@ -313,10 +350,14 @@ export function saveShipping(user: UserRecord, input: ShippingAddressInput) {
     zip,
     country,
   } = input;
-  saveShippingAddress(user.id, { firstName, lastName, email, phone, company, line1, line2, city, state, zip, country });
+  await saveShippingAddress(
+    scope.organization.id,
+    { firstName, lastName, email, phone, company, line1, line2, city, state, zip, country },
+    memberActor(scope.user),
+  );
 }
 
 /** Back to "same as billing address". */
-export function clearShipping(user: UserRecord) {
-  saveShippingAddress(user.id, null);
+export async function clearShipping(scope: Scope) {
+  await saveShippingAddress(scope.organization.id, null, memberActor(scope.user));
 }

@@ -2,8 +2,9 @@ import { createMemorySessionStorage, json, redirect, type AppLoadContext } from 
 import { Authenticator, AuthorizationError } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 import { eq } from "drizzle-orm";
-import { users } from "~db/schema";
+import { memberships, users } from "~db/schema";
 import { safeRedirect } from "~/domain/redirects";
+import { memberActor, recordActivity } from "./activity.server";
 import { issueCsrfToken } from "./csrf.server";
 import { db } from "./db.server";
 import { hashPassword, needsRehash, verifyPassword } from "./passwords.server";
@@ -95,7 +96,9 @@ export async function attemptSignIn(
  * known device of the user.
  */
 export async function signIn(request: Request, userId: string, redirectTo: string | null) {
+  const newDevice = (await knownDeviceOf(request, userId)) === null;
   await endSession(request);
+  recordSignIn(userId, newDevice, request.headers.get("User-Agent") ?? "");
   const [csrfToken, csrfCookie] = await issueCsrfToken(request);
   const { setCookie } = await startSession(request, userId, csrfToken);
   const headers = new Headers();
@@ -103,6 +106,30 @@ export async function signIn(request: Request, userId: string, redirectTo: strin
   headers.append("Set-Cookie", csrfCookie);
   headers.append("Set-Cookie", await rememberDevice(request, userId));
   return redirect(safeRedirect(redirectTo, request.url), { headers });
+}
+
+/**
+ * A sign-in's traces: the person's last sign-in (the team page shows it) and, from a browser that was not one of
+ * theirs, an entry in the activity log of each of their organizations, in one transaction.
+ */
+function recordSignIn(userId: string, newDevice: boolean, userAgent: string) {
+  db.transaction((tx) => {
+    const [user] = tx.update(users).set({ lastSignedInAt: new Date() }).where(eq(users.id, userId)).returning().all();
+    if (!user || !newDevice) return;
+    const browser = userAgent.trim().slice(0, 160) || "an unknown browser";
+    for (const { organizationId } of tx
+      .select({ organizationId: memberships.organizationId })
+      .from(memberships)
+      .where(eq(memberships.userId, userId))
+      .all()) {
+      recordActivity(tx, {
+        organizationId,
+        actor: memberActor(user),
+        action: "member.signed_in_new_device",
+        summary: `Signed in from a new browser: ${browser}.`,
+      });
+    }
+  });
 }
 
 /**

@@ -24,13 +24,11 @@ import {
   shippingDefaults,
   sourceView,
 } from "./account-billing.server";
-import { requireUser } from "./auth.server";
+import { readMemberForm, requireMember, type Scope } from "./access.server";
 import { ProviderError } from "./billing/index.server";
 import { getCards } from "./cards/index.server";
 import { COUNTRY_OPTIONS, DIAL_CODE_OPTIONS } from "./contact-options.server";
-import { readUserForm } from "./forms.server";
 import { redirectWithToast } from "./session.server";
-import type { UserRecord } from "./users.server";
 
 /**
  * The loaders and actions of the billing drawers (the payment-method drawers, the billing profile's and the
@@ -77,7 +75,7 @@ const CONTACT_OPTIONS: ContactOptions = { countries: COUNTRY_OPTIONS, dialCodes:
 
 const notFound = () => json({ message: "This payment method does not exist or is not yours." }, { status: 404 });
 
-function cardDrawerValues(user: UserRecord, closeTo: string, replacing?: CardDrawerData["replacing"]): CardDrawerData {
+function cardDrawerValues({ user }: Scope, closeTo: string, replacing?: CardDrawerData["replacing"]): CardDrawerData {
   return {
     closeTo,
     entry: getCards().entry,
@@ -88,8 +86,8 @@ function cardDrawerValues(user: UserRecord, closeTo: string, replacing?: CardDra
   };
 }
 
-const cardDrawerData = (user: UserRecord, closeTo: string, replacing?: CardDrawerData["replacing"]) =>
-  json<CardDrawerData>(cardDrawerValues(user, closeTo, replacing));
+const cardDrawerData = (scope: Scope, closeTo: string, replacing?: CardDrawerData["replacing"]) =>
+  json<CardDrawerData>(cardDrawerValues(scope, closeTo, replacing));
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -100,7 +98,7 @@ export const idempotencyKeyOf = (formData: FormData) => {
 };
 
 /** Adds or replaces the card; answers with the success toast. */
-type CardChange = (user: UserRecord, formData: FormData, input: CardFormInput) => Promise<string>;
+type CardChange = (scope: Scope, formData: FormData, input: CardFormInput) => Promise<string>;
 
 /** What a card form's post came to: the change's outcome, or the answer for the form (its errors, or where to go). */
 type CardOutcome<T> = { ok: true; value: T } | { ok: false; response: Response };
@@ -109,7 +107,6 @@ type CardOutcome<T> = { ok: true; value: T } | { ok: false; response: Response }
 async function runCardChange<T>(
   request: Request,
   closeTo: string,
-  user: UserRecord,
   formData: FormData,
   change: (input: CardFormInput) => Promise<T>,
 ): Promise<CardOutcome<T>> {
@@ -140,8 +137,8 @@ async function runCardChange<T>(
 
 /** Validates a card form, runs the change and answers with its toast, the one-card limit, or the refusal. */
 async function cardAction({ request }: ActionFunctionArgs, closeTo: string, change: CardChange) {
-  const { user, formData } = await readUserForm(request);
-  const outcome = await runCardChange(request, closeTo, user, formData, (input) => change(user, formData, input));
+  const { member, formData } = await readMemberForm(request, "billing.manage");
+  const outcome = await runCardChange(request, closeTo, formData, (input) => change(member, formData, input));
   if (!outcome.ok) return outcome.response;
   return redirectWithToast(request, closeTo, { kind: "success", message: outcome.value });
 }
@@ -153,56 +150,56 @@ async function cardAction({ request }: ActionFunctionArgs, closeTo: string, chan
 export function addCardInStep(
   request: Request,
   stepUrl: string,
-  user: UserRecord,
+  scope: Scope,
   formData: FormData,
 ): Promise<CardOutcome<string>> {
   return runCardChange(
     request,
     stepUrl,
-    user,
     formData,
-    async (input) => (await addCardFor(user, formData, input, idempotencyKeyOf(formData))).id,
+    async (input) => (await addCardFor(scope, formData, input, idempotencyKeyOf(formData))).id,
   );
 }
 
 /** The inline new-card form's data (the drawer's, without a place to close to). */
-export const newCardFormData = (user: UserRecord) => {
-  const { closeTo: _closeTo, ...data } = cardDrawerValues(user, "");
+export const newCardFormData = (scope: Scope) => {
+  const { closeTo: _closeTo, ...data } = cardDrawerValues(scope, "");
   return data;
 };
 
 /** 'Create new payment method'. With a card on file there is nothing to add (one card at most): back with the reason. */
 export const newCardDrawer = {
   async loader({ request }: LoaderFunctionArgs, closeTo: string) {
-    const user = await requireUser(request);
-    if (await hasCard(user)) throw await redirectWithToast(request, closeTo, { kind: "info", message: ONE_CARD_ONLY });
-    return cardDrawerData(user, closeTo);
+    const member = await requireMember(request, "billing.manage");
+    if (await hasCard(member))
+      throw await redirectWithToast(request, closeTo, { kind: "info", message: ONE_CARD_ONLY });
+    return cardDrawerData(member, closeTo);
   },
   action(args: ActionFunctionArgs, closeTo: string) {
-    return cardAction(args, closeTo, async (user, formData, input) => {
-      await addCardFor(user, formData, input, idempotencyKeyOf(formData));
+    return cardAction(args, closeTo, async (scope, formData, input) => {
+      await addCardFor(scope, formData, input, idempotencyKeyOf(formData));
       return MESSAGES.cardAdded;
     });
   },
 };
 
-async function ownSourceOr404(user: UserRecord, sourceId: string | undefined) {
-  const source = sourceId ? await findOwnSource(user, sourceId) : null;
+async function ownSourceOr404(scope: Scope, sourceId: string | undefined) {
+  const source = sourceId ? await findOwnSource(scope, sourceId) : null;
   if (!source) throw notFound();
   return source;
 }
 
-/** 'Replace payment method' for the card :sourceId, which must be the signed-in user's (404 otherwise). */
+/** 'Replace payment method' for the card :sourceId, which must be the organization's (404 otherwise). */
 export const replaceCardDrawer = {
   async loader({ request, params }: LoaderFunctionArgs, closeTo: string) {
-    const user = await requireUser(request);
-    const source = await ownSourceOr404(user, params.sourceId);
-    return cardDrawerData(user, closeTo, sourceView(source));
+    const member = await requireMember(request, "billing.manage");
+    const source = await ownSourceOr404(member, params.sourceId);
+    return cardDrawerData(member, closeTo, sourceView(source));
   },
   action(args: ActionFunctionArgs, closeTo: string) {
-    return cardAction(args, closeTo, async (user, formData, input) => {
-      const source = await ownSourceOr404(user, args.params.sourceId);
-      await replaceCardFor(user, source.id, formData, input, idempotencyKeyOf(formData));
+    return cardAction(args, closeTo, async (scope, formData, input) => {
+      const source = await ownSourceOr404(scope, args.params.sourceId);
+      await replaceCardFor(scope, source, formData, input, idempotencyKeyOf(formData));
       return MESSAGES.cardReplaced;
     });
   },
@@ -211,11 +208,11 @@ export const replaceCardDrawer = {
 /** 'Update Billing Profile': its form, or 'Error fetching billing profile.' when the customer cannot be read. */
 export const billingProfileDrawer = {
   async loader({ request }: LoaderFunctionArgs, closeTo: string) {
-    const user = await requireUser(request);
+    const member = await requireMember(request, "billing.manage");
     try {
       return json<BillingProfileDrawerData>({
         closeTo,
-        defaults: await billingProfileDefaults(user),
+        defaults: await billingProfileDefaults(member),
         ...CONTACT_OPTIONS,
       });
     } catch (error) {
@@ -224,11 +221,11 @@ export const billingProfileDrawer = {
     }
   },
   async action({ request }: ActionFunctionArgs, closeTo: string) {
-    const { user, formData } = await readUserForm(request);
+    const { member, formData } = await readMemberForm(request, "billing.manage");
     const result = await billingProfileValidator.validate(formData);
     if (result.error) return validationError(result.error, result.submittedData);
     try {
-      await saveBillingProfile(user, result.data);
+      await saveBillingProfile(member, result.data);
     } catch (error) {
       if (!(error instanceof ProviderError)) throw error;
       return refusal(failureText(MESSAGES.profileFailed, error), {}, result.submittedData);
@@ -240,23 +237,23 @@ export const billingProfileDrawer = {
 /** 'Update Shipping Address': save one, or go back to the billing address (intent "clear"). */
 export const shippingDrawer = {
   async loader({ request }: LoaderFunctionArgs, closeTo: string) {
-    const user = await requireUser(request);
+    const member = await requireMember(request, "billing.manage");
     return json<ShippingDrawerData>({
       closeTo,
-      defaults: shippingDefaults(user),
-      hasShippingAddress: user.shippingAddress !== null,
+      defaults: shippingDefaults(member),
+      hasShippingAddress: member.organization.shippingAddress !== null,
       ...CONTACT_OPTIONS,
     });
   },
   async action({ request }: ActionFunctionArgs, closeTo: string) {
-    const { user, formData } = await readUserForm(request);
+    const { member, formData } = await readMemberForm(request, "billing.manage");
     if (formData.get("intent") === "clear") {
-      clearShipping(user);
+      await clearShipping(member);
       return redirectWithToast(request, closeTo, { kind: "success", message: MESSAGES.shippingCleared });
     }
     const result = await shippingAddressValidator.validate(formData);
     if (result.error) return validationError(result.error, result.submittedData);
-    saveShipping(user, result.data);
+    await saveShipping(member, result.data);
     return redirectWithToast(request, closeTo, { kind: "success", message: MESSAGES.shippingSaved });
   },
 };

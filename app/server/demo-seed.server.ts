@@ -12,7 +12,12 @@ import { sealSecret } from "./wizards/sealed.server";
 
 /** Every demo account signs in with this password; the README lists the accounts. */
 export const DEMO_PASSWORD = "GateKeeper-demo-1";
-export const DEMO_ACCOUNTS = ["customer@example.com", "distributor@example.com", "admin@example.com"] as const;
+export const DEMO_ACCOUNTS = [
+  "customer@example.com",
+  "technical@example.com",
+  "distributor@example.com",
+  "admin@example.com",
+] as const;
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -30,53 +35,54 @@ const CLOUD_HUB = {
 };
 
 /**
- * Demo accounts, licenses and Hub installations, created only on an empty database so that a restart never
+ * Demo organizations, their members, licenses and Hub installations: Northwind Clinics (a customer: Dana, its
+ * Owner, and Jordan, its Technical contact), SecureLine Resellers (a distributor) and GateKeeper (the
+ * administrator's). Created only on an empty database so that a restart never
  * duplicates or overwrites what a user changed (db.server runs it when SEED_DEMO is set). The embedded billing
  * engine and Hub service get the same demo customer's subscription, card and cloud Hub, so that what the
  * portal shows is what its providers know.
  */
 export function seedDemo(db: BetterSQLite3Database<typeof schema>, now = new Date()): boolean {
   const [{ users }] = db.select({ users: count() }).from(schema.users).all();
-  if (users > 0) return false;
+  const [{ organizations }] = db.select({ organizations: count() }).from(schema.organizations).all();
+  if (users + organizations > 0) return false;
 
   db.transaction((tx) => {
     const passwordHash = hashPasswordSync(DEMO_PASSWORD);
-    const customerId = randomUUID();
+    const verified = { emailVerifiedAt: now, passwordHash };
+    const people = {
+      dana: { ...verified, id: randomUUID(), email: DEMO_ACCOUNTS[0], firstName: "Dana", lastName: "Whitfield" },
+      jordan: { ...verified, id: randomUUID(), email: DEMO_ACCOUNTS[1], firstName: "Jordan", lastName: "Reyes" },
+      ravi: { ...verified, id: randomUUID(), email: DEMO_ACCOUNTS[2], firstName: "Ravi", lastName: "Patel" },
+      alex: { ...verified, id: randomUUID(), email: DEMO_ACCOUNTS[3], firstName: "Alex", lastName: "Morgan" },
+    };
     tx.insert(schema.users)
       .values([
-        {
-          id: customerId,
-          email: DEMO_ACCOUNTS[0],
-          passwordHash,
-          firstName: "Dana",
-          lastName: "Whitfield",
-          company: "Northwind Clinics",
-          phone: "+1 415 555 0134",
-          customerType: "customer",
-          billingCustomerId: "cust_demo_customer",
-        },
-        {
-          id: randomUUID(),
-          email: DEMO_ACCOUNTS[1],
-          passwordHash,
-          firstName: "Ravi",
-          lastName: "Patel",
-          company: "SecureLine Resellers",
-          phone: "+44 20 7946 0321",
-          customerType: "distributor",
-          billingCustomerId: "cust_demo_distributor",
-        },
-        {
-          id: randomUUID(),
-          email: DEMO_ACCOUNTS[2],
-          passwordHash,
-          firstName: "Alex",
-          lastName: "Morgan",
-          company: "GateKeeper",
-          phone: "+1 206 555 0188",
-          customerType: "customer",
-          isGKAdmin: true,
-        },
+        { ...people.dana, company: "Northwind Clinics", phone: "+1 415 555 0134" },
+        { ...people.jordan, company: "Northwind Clinics", phone: "+1 415 555 0177" },
+        { ...people.ravi, company: "SecureLine Resellers", phone: "+44 20 7946 0321" },
+        { ...people.alex, company: "GateKeeper", phone: "+1 206 555 0188", isGKAdmin: true },
+      ])
+      .run();
+    // Each organization has an id of its own, never its first member's: code that took one for the other would
+    // find nothing here.
+    const northwind = { id: randomUUID(), name: "Northwind Clinics", country: "US" };
+    const secureLine = { id: randomUUID(), name: "SecureLine Resellers", country: "GB" };
+    const gateKeeper = { id: randomUUID(), name: "GateKeeper", country: "US" };
+    const customerId = northwind.id;
+    tx.insert(schema.organizations)
+      .values([
+        { ...northwind, customerType: "customer", billingCustomerId: "cust_demo_customer" },
+        { ...secureLine, customerType: "distributor", billingCustomerId: "cust_demo_distributor" },
+        { ...gateKeeper, customerType: "customer" },
+      ])
+      .run();
+    tx.insert(schema.memberships)
+      .values([
+        { organizationId: northwind.id, userId: people.dana.id, role: "owner" },
+        { organizationId: northwind.id, userId: people.jordan.id, role: "technical_contact" },
+        { organizationId: secureLine.id, userId: people.ravi.id, role: "owner" },
+        { organizationId: gateKeeper.id, userId: people.alex.id, role: "owner" },
       ])
       .run();
 

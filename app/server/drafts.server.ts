@@ -8,25 +8,43 @@ export interface StoredDraft {
   data: Record<string, unknown>;
 }
 
-/** The user's draft of a wizard, or null when they have none. */
+/**
+ * Whose draft: a wizard's draft is one member's, in one organization. Two members each have their own; one person
+ * in two organizations has one in each. (Any member satisfies it: `{ user, organization }`.)
+ */
+export interface DraftOwner {
+  user: { id: string };
+  organization: { id: string };
+}
+
 const draftOf = db
   .select({ id: drafts.id, data: drafts.data })
   .from(drafts)
-  .where(and(eq(drafts.ownerId, sql.placeholder("ownerId")), eq(drafts.wizard, sql.placeholder("wizard"))))
+  .where(
+    and(
+      eq(drafts.ownerId, sql.placeholder("ownerId")),
+      eq(drafts.userId, sql.placeholder("userId")),
+      eq(drafts.wizard, sql.placeholder("wizard")),
+    ),
+  )
   .prepare();
 
-/** The user's draft of a wizard, or null when they have none (read by every wizard step's layout and page). */
-export function findDraft(ownerId: string, wizard: string): StoredDraft | null {
-  return draftOf.get({ ownerId, wizard }) ?? null;
+/** The member's draft of a wizard, or null when they have none (read by every wizard step's layout and page). */
+export function findDraft({ user, organization }: DraftOwner, wizard: string): StoredDraft | null {
+  return draftOf.get({ ownerId: organization.id, userId: user.id, wizard }) ?? null;
 }
 
-/** Creates or replaces the user's draft of a wizard; its id stays the same for the draft's lifetime. */
-export function writeDraft(ownerId: string, wizard: string, data: Record<string, unknown>): StoredDraft {
+/** Creates or replaces the member's draft of a wizard; its id stays the same for the draft's lifetime. */
+export function writeDraft(
+  { user, organization }: DraftOwner,
+  wizard: string,
+  data: Record<string, unknown>,
+): StoredDraft {
   const row = db
     .insert(drafts)
-    .values({ id: randomUUID(), ownerId, wizard, data })
+    .values({ id: randomUUID(), ownerId: organization.id, userId: user.id, wizard, data })
     .onConflictDoUpdate({
-      target: [drafts.ownerId, drafts.wizard],
+      target: [drafts.ownerId, drafts.userId, drafts.wizard],
       set: { data, updatedAt: sql`(unixepoch('subsec') * 1000)` },
     })
     .returning({ id: drafts.id, data: drafts.data })
@@ -34,9 +52,9 @@ export function writeDraft(ownerId: string, wizard: string, data: Record<string,
   return row;
 }
 
-export function deleteDraft(ownerId: string, wizard: string): void {
+export function deleteDraft({ user, organization }: DraftOwner, wizard: string): void {
   db.delete(drafts)
-    .where(and(eq(drafts.ownerId, ownerId), eq(drafts.wizard, wizard)))
+    .where(and(eq(drafts.ownerId, organization.id), eq(drafts.userId, user.id), eq(drafts.wizard, wizard)))
     .run();
 }
 

@@ -1,5 +1,5 @@
 import { json } from "@remix-run/node";
-import { requireSession } from "./auth.server";
+import { requireAdmin, requireSession } from "./auth.server";
 import { validateCsrf } from "./csrf.server";
 
 const FORM_TYPES = /^\s*(application\/x-www-form-urlencoded|multipart\/form-data)\s*(;|$)/i;
@@ -33,4 +33,10 @@ export async function readUserForm(request: Request) {
   const formData = await readForm(request);
   await validateCsrf(formData, request, session);
   return { user, session, formData, intent: String(formData.get("intent") ?? "") };
+}
+
+/** The start of an administrator's form action: a GateKeeper administrator (else 403), the form, its CSRF token. */
+export async function readAdminForm(request: Request) {
+  await requireAdmin(request);
+  return readUserForm(request);
 }

@@ -4,48 +4,93 @@ import { oneTimeTokens } from "~db/schema";
 import { db } from "./db.server";
 
 /**
- * Single-use tokens for links mailed to an account (a sign-in link; email verification and password reset use
- * the same): 256 random bits in the link, only their SHA-256 in the database, a short validity, and using one
+ * Single-use tokens for links mailed to an address (a sign-in link, email verification, password reset, an
+ * invitation): 256 random bits in the link, only their SHA-256 in the database, a short validity, and using one
  * deletes it, atomically, so two clicks cannot both redeem it.
  */
 const digest = (token: string) => createHash("sha256").update(token).digest("hex");
 
+/** Who a token is for: a person, or an invitation (whose invitee may have no account yet). */
+export type TokenSubject = { userId: string } | { invitationId: string };
+
 export interface OneTimeTokenGrant {
-  userId: string;
+  userId: string | null;
+  invitationId: string | null;
   data: Record<string, string>;
   expiresAt: Date;
 }
 
-/** A new token of this purpose for the user, valid for `validMs`; only its digest is kept. */
+type Store = Pick<typeof db, "insert" | "delete">;
+
+const subjectIs = (subject: TokenSubject) =>
+  "userId" in subject ? eq(oneTimeTokens.userId, subject.userId) : eq(oneTimeTokens.invitationId, subject.invitationId);
+
+/**
+ * A new token of this purpose for the subject, valid for `validMs`; only its digest is kept. `store` is the
+ * transaction that makes what the token is for (an invitation), when there is one.
+ */
 export function issueOneTimeToken(
   purpose: string,
-  userId: string,
+  subject: TokenSubject,
   { validMs, data = {} }: { validMs: number; data?: Record<string, string> },
+  store: Store = db,
 ): { token: string; expiresAt: Date } {
   const token = randomBytes(32).toString("base64url");
   const now = Date.now();
   const expiresAt = new Date(now + validMs);
-  db.insert(oneTimeTokens)
-    .values({ id: digest(token), purpose, userId, data, createdAt: new Date(now), expiresAt })
+  store
+    .insert(oneTimeTokens)
+    .values({
+      id: digest(token),
+      purpose,
+      userId: "userId" in subject ? subject.userId : null,
+      invitationId: "invitationId" in subject ? subject.invitationId : null,
+      data,
+      createdAt: new Date(now),
+      expiresAt,
+    })
     .run();
-  // Tokens nobody used are worth nothing once expired: the user's are cleared whenever a new one is made.
-  db.delete(oneTimeTokens)
-    .where(and(eq(oneTimeTokens.userId, userId), lte(oneTimeTokens.expiresAt, new Date(now))))
+  // Tokens nobody used are worth nothing once expired: the subject's are cleared whenever a new one is made.
+  store
+    .delete(oneTimeTokens)
+    .where(and(subjectIs(subject), lte(oneTimeTokens.expiresAt, new Date(now))))
     .run();
   return { token, expiresAt };
+}
+
+/** Deletes every token of this purpose for the subject: the links already sent stop working (a re-sent invitation). */
+export function revokeOneTimeTokens(purpose: string, subject: TokenSubject, store: Store = db): void {
+  store
+    .delete(oneTimeTokens)
+    .where(and(subjectIs(subject), eq(oneTimeTokens.purpose, purpose)))
+    .run();
 }
 
 const live = (purpose: string, token: string) =>
   and(eq(oneTimeTokens.id, digest(token)), eq(oneTimeTokens.purpose, purpose), gt(oneTimeTokens.expiresAt, new Date()));
 
+const grantOf = (row: typeof oneTimeTokens.$inferSelect): OneTimeTokenGrant => ({
+  userId: row.userId,
+  invitationId: row.invitationId,
+  data: row.data,
+  expiresAt: row.expiresAt,
+});
+
 /** What a valid, unused token of this purpose grants, without using it (a page that asks to confirm first). */
 export function peekOneTimeToken(purpose: string, token: string): OneTimeTokenGrant | null {
   const row = db.select().from(oneTimeTokens).where(live(purpose, token)).get();
-  return row ? { userId: row.userId, data: row.data, expiresAt: row.expiresAt } : null;
+  return row ? grantOf(row) : null;
 }
 
-/** Uses the token: what it grants, once; null when it is unknown, of another purpose, expired or used. */
-export function redeemOneTimeToken(purpose: string, token: string): OneTimeTokenGrant | null {
-  const row = db.delete(oneTimeTokens).where(live(purpose, token)).returning().get();
-  return row ? { userId: row.userId, data: row.data, expiresAt: row.expiresAt } : null;
+/**
+ * Uses the token: what it grants, once; null when it is unknown, of another purpose, expired or used. `store` is
+ * the transaction of what using it does (a new password, a membership), so both happen or neither.
+ */
+export function redeemOneTimeToken(
+  purpose: string,
+  token: string,
+  store: Pick<typeof db, "delete"> = db,
+): OneTimeTokenGrant | null {
+  const row = store.delete(oneTimeTokens).where(live(purpose, token)).returning().get();
+  return row ? grantOf(row) : null;
 }

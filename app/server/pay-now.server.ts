@@ -5,16 +5,14 @@ import { isUsableSource } from "~/domain/payment-step";
 import { afterCheckoutUrls } from "~/domain/renewals";
 import { licenses } from "~db/schema";
 import { choosePayment, loadPaymentStep, paymentForPage } from "./account-billing.server";
-import { requireUser } from "./auth.server";
+import { readMemberForm, requireMember, type Scope } from "./access.server";
 import { getBilling, type Invoice } from "./billing/index.server";
 import { billingAccountOf, type BillingAccount } from "./billing-accounts.server";
 import { db } from "./db.server";
-import { readUserForm } from "./forms.server";
 import { ownInvoice } from "./invoices.server";
 import { AMOUNT_CHANGED, payNow, type PayNowInput } from "./jobs/pay-now.server";
 import { findJobsByKeyPrefix, type JobView } from "./jobs/runner.server";
 import { redirectWithToast } from "./session.server";
-import type { UserRecord } from "./users.server";
 import { orderKey, placeOnce, requestDigest } from "./wizards/orders.server";
 
 /**
@@ -65,8 +63,8 @@ function paymentOf(account: BillingAccount & { customerId: string }, invoice: In
  * The account's invoice as the provider has it now, if it can be paid now; otherwise the answer: 404 for another
  * account's, the licenses page's news for one paid or given up on, or the payment of it already under way.
  */
-async function payableInvoice(request: Request, user: UserRecord, invoiceId: string) {
-  const account = billingAccountOf(user);
+async function payableInvoice(request: Request, member: Scope, invoiceId: string) {
+  const account = billingAccountOf(member.organization);
   const copy = await ownInvoice(account, invoiceId);
   if (!copy || !account.customerId) throw notFound();
   const customer = { ...account, customerId: account.customerId };
@@ -98,9 +96,9 @@ async function licenseOf(account: BillingAccount, invoice: Invoice) {
 
 /** The drawer's data: the invoice, the payment step, and with `?card=` the confirmation of that card and amount. */
 export async function payNowPage(request: Request, invoiceId: string) {
-  const user = await requireUser(request);
-  const { account, invoice } = await payableInvoice(request, user, invoiceId);
-  const payment = paymentForPage(await loadPaymentStep(user));
+  const member = await requireMember(request, "invoices.pay");
+  const { account, invoice } = await payableInvoice(request, member, invoiceId);
+  const payment = paymentForPage(await loadPaymentStep(member));
   const chosenId = new URL(request.url).searchParams.get("card");
   const chosen =
     payment.status === "ready"
@@ -126,19 +124,23 @@ export async function payNowPage(request: Request, invoiceId: string) {
  * confirmation (the payment placed once, then its progress).
  */
 export async function payNowPost(request: Request, invoiceId: string) {
-  const { user, formData, intent } = await readUserForm(request);
-  const { account, invoice } = await payableInvoice(request, user, invoiceId);
+  const { member, formData, intent } = await readMemberForm(request, "invoices.pay");
+  const { account, invoice } = await payableInvoice(request, member, invoiceId);
   const here = afterCheckoutUrls.payNow(invoiceId);
   if (intent === "previous") return redirect(INVOICES);
-  const choice = await choosePayment(user, formData, getBilling(), { withAddresses: false });
+  const choice = await choosePayment(member, formData, getBilling(), { withAddresses: false });
   if (!choice.ok) return json({ message: choice.message }, { status: 422 });
   if (intent !== "pay") return redirect(`${here}?card=${encodeURIComponent(choice.paymentSourceId)}`);
   const current = paymentOf(account, invoice, choice.paymentSourceId);
   const placement = placeOnce(payNow, {
-    ownerId: account.ownerId,
+    scope: member,
     draftId: invoice.id,
     postedKey: String(formData.get("orderKey") ?? ""),
     current,
+    activity: (input) => ({
+      action: "invoice.payment_placed",
+      summary: `Paid invoice ${invoice.number} now: ${formatCents(input.amount)} with the card on file.`,
+    }),
   });
   if ("placed" in placement) return redirect(afterCheckoutUrls.payment(placement.placed.id));
   // The invoice asks another amount than the one confirmed: nothing was charged, and the page shows the new one.

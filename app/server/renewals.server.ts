@@ -8,14 +8,14 @@ import { cycleOf, listId, tierOf, type Hosting } from "~/domain/subscription";
 import type { SubscriptionStatus } from "~db/billing-values";
 import { licenses, subscriptions } from "~db/schema";
 import { getBilling, ProviderError } from "./billing/index.server";
-import { requireUser } from "./auth.server";
+import { readMemberForm, requireMember, type Scope } from "./access.server";
+import { memberActor, recordActivity } from "./activity.server";
 import { billingAccountOf, type BillingAccount } from "./billing-accounts.server";
 import { idempotencyKeyOf } from "./billing-drawers.server";
 import { portalNow } from "./clock.server";
 import { db } from "./db.server";
 import { saveSubscriptionCopy, subscriptionCopy } from "./events/copies.server";
 import { licenseFollowsSubscription, subscriptionWithLicense } from "./events/licenses.server";
-import { readUserForm } from "./forms.server";
 import { payableInvoiceIdOf } from "./invoices.server";
 import { redirectWithToast } from "./session.server";
 import { subscriptionWizard } from "./wizards/new-subscription.server";
@@ -165,9 +165,11 @@ export const autoRenewFailure = (error: unknown) =>
 /**
  * 'Renew' on a recurring license whose subscription ended: a new license's wizard, started afresh with the ended
  * one's organization, plan, billing period, users and hosting filled in (a read of the page never writes: this is
- * the form's post). Null when the license is not the account's, not recurring, or still running.
+ * the form's post), as the member's draft. False when the license is not the organization's, not recurring, or
+ * still running.
  */
-export async function startRenewal(account: BillingAccount, licenseId: string, now: Date): Promise<boolean> {
+export async function startRenewal(member: Scope, licenseId: string, now: Date): Promise<boolean> {
+  const account = billingAccountOf(member.organization);
   const license = await db
     .select()
     .from(licenses)
@@ -182,8 +184,8 @@ export async function startRenewal(account: BillingAccount, licenseId: string, n
     : addonIds.some((id) => id.startsWith("gatekeeper-cloud")) || license.hasCloudSupport
       ? "cloud"
       : "on-premise";
-  subscriptionWizard.clear(account.ownerId);
-  subscriptionWizard.save(account.ownerId, {
+  subscriptionWizard.clear(member);
+  subscriptionWizard.save(member, {
     organization: license.name,
     tier: (copy && tierOf(copy.planId)) ?? license.planType,
     cycle: (copy && cycleOf(copy.planId)) ?? "monthly",
@@ -222,8 +224,8 @@ const LICENSES = "/licenses";
 
 /** The auto-renew confirmation's data: what turning it off or on would do, with the form's key. */
 export async function autoRenewDialog(request: Request, subscriptionId: string) {
-  const user = await requireUser(request);
-  const change = await autoRenewChange(billingAccountOf(user), subscriptionId, await portalNow());
+  const member = await requireMember(request, "licenses.auto_renew");
+  const change = await autoRenewChange(billingAccountOf(member.organization), subscriptionId, await portalNow());
   if (!change) throw await redirectWithToast(request, LICENSES, { kind: "info", message: AUTO_RENEW_UNCHANGEABLE });
   return {
     change:
@@ -238,8 +240,8 @@ export const AUTO_RENEW_UNCHANGEABLE = "Auto-renew cannot be changed on this lic
 
 /** The confirmation posted: auto-renew turned off or on, and back to the licenses page with what it did. */
 export async function confirmAutoRenew(request: Request, subscriptionId: string) {
-  const { user, formData, intent } = await readUserForm(request);
-  const account = billingAccountOf(user);
+  const { member, formData, intent } = await readMemberForm(request, "licenses.auto_renew");
+  const account = billingAccountOf(member.organization);
   const change = await autoRenewChange(account, subscriptionId, await portalNow());
   // A stale confirmation (turned already, in another tab) changes nothing.
   if (!change || change.turn !== intent)
@@ -250,6 +252,16 @@ export async function confirmAutoRenew(request: Request, subscriptionId: string)
     if (!(error instanceof ProviderError)) throw error;
     return redirectWithToast(request, LICENSES, { kind: "error", message: autoRenewFailure(error) });
   }
+  // Recorded once the provider made the change (it is not the portal's transaction to share).
+  recordActivity(db, {
+    organizationId: account.ownerId,
+    actor: memberActor(member.user),
+    action: "license.auto_renew_changed",
+    summary:
+      change.turn === "off"
+        ? `Turned off auto-renew of license ${change.externalLicenseId}: its last day is ${formatDate(change.lastDay)}.`
+        : `Turned on auto-renew of license ${change.externalLicenseId}: it renews on ${formatDate(change.renewsOn)}.`,
+  });
   const message =
     change.turn === "off"
       ? `Auto-renew is off. License ${change.externalLicenseId} stays valid until ${formatDate(change.lastDay)}, its last day, and nothing more is charged.`
@@ -259,9 +271,8 @@ export async function confirmAutoRenew(request: Request, subscriptionId: string)
 
 /** 'Renew' posted: the new license's wizard filled in from the ended one, or back to the licenses page. */
 export async function renewFromLicense(request: Request, licenseId: string) {
-  const { user } = await readUserForm(request);
-  if (await startRenewal(billingAccountOf(user), licenseId, await portalNow()))
-    return redirect(subscriptionStepUrl("plan"));
+  const { member } = await readMemberForm(request, "purchase");
+  if (await startRenewal(member, licenseId, await portalNow())) return redirect(subscriptionStepUrl("plan"));
   return redirectWithToast(request, LICENSES, {
     kind: "info",
     message: "Only a license that has stopped, and whose subscription ended, is renewed as a new license.",

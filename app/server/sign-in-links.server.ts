@@ -2,6 +2,7 @@ import type { AppLoadContext } from "@remix-run/node";
 import { linkOrigin, queueMail } from "./mail/index.server";
 import { issueOneTimeToken, peekOneTimeToken, redeemOneTimeToken } from "./one-time-tokens.server";
 import { takeSignInLinkRequest } from "./throttle.server";
+import { mailOwnerOf } from "./organizations.server";
 import { findUserByEmail, findUserById } from "./users.server";
 
 /**
@@ -21,10 +22,14 @@ export function issueSignInLink(
   userId: string,
   redirectTo: string | null = null,
 ): { url: string; expiresAt: Date } {
-  const { token, expiresAt } = issueOneTimeToken(PURPOSE, userId, {
-    validMs: SIGN_IN_LINK_MINUTES * 60 * 1000,
-    data: redirectTo ? { redirectTo } : {},
-  });
+  const { token, expiresAt } = issueOneTimeToken(
+    PURPOSE,
+    { userId },
+    {
+      validMs: SIGN_IN_LINK_MINUTES * 60 * 1000,
+      data: redirectTo ? { redirectTo } : {},
+    },
+  );
   return { url: new URL(`/login/link/${token}`, linkOrigin(request)).href, expiresAt };
 }
 
@@ -44,7 +49,7 @@ export async function requestSignInLink(
   if (!user) return 0;
   const link = issueSignInLink(request, user.id, redirectTo);
   queueMail({
-    accountId: user.id,
+    accountId: await mailOwnerOf(user.id),
     to: user.email,
     subject: "Your sign-in link for the GateKeeper Portal",
     content: {
@@ -67,12 +72,12 @@ export async function requestSignInLink(
 /** Who a sign-in link is for, without using it (its page asks to confirm first), or null. */
 export function signInLinkAccount(token: string): { email: string } | null {
   const grant = peekOneTimeToken(PURPOSE, token);
-  const user = grant ? findUserById(grant.userId) : undefined;
+  const user = grant?.userId ? findUserById(grant.userId) : undefined;
   return user ? { email: user.email } : null;
 }
 
 /** Uses a sign-in link: the user to sign in and where to go, once; null when it is unknown, expired or used. */
 export function redeemSignInLink(token: string): { userId: string; redirectTo: string | null } | null {
   const grant = redeemOneTimeToken(PURPOSE, token);
-  return grant ? { userId: grant.userId, redirectTo: grant.data.redirectTo ?? null } : null;
+  return grant?.userId ? { userId: grant.userId, redirectTo: grant.data.redirectTo ?? null } : null;
 }

@@ -18,6 +18,29 @@ export function openDatabase(file: string): { db: PortalDatabase; sqlite: Databa
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("busy_timeout = 5000");
   const db = drizzle(sqlite, { schema });
-  migrate(db, { migrationsFolder: path.join(process.cwd(), "db", "migrations") });
+  migrateSqlite(sqlite, path.join(process.cwd(), "db", "migrations"));
   return { db, sqlite };
+}
+
+/**
+ * Applies the migrations the database lacks, the way SQLite says a table must be changed: foreign keys off
+ * around them (the pragma does nothing inside the migrator's transaction, so it is set outside), then every key
+ * checked. With them on, a rebuilt table's DROP would delete the rows that point at it (ON DELETE CASCADE) or
+ * fail on those that may not.
+ */
+export function migrateSqlite(sqlite: Database.Database, migrationsFolder: string): void {
+  const enforced = sqlite.pragma("foreign_keys", { simple: true }) === 1;
+  sqlite.pragma("foreign_keys = OFF");
+  try {
+    migrate(drizzle(sqlite), { migrationsFolder });
+    const broken = sqlite.pragma("foreign_key_check") as { table: string; parent: string }[];
+    if (broken.length > 0) {
+      const first = broken[0];
+      throw new Error(
+        `The migrations left ${broken.length} rows whose keys point nowhere (${first.table} → ${first.parent}).`,
+      );
+    }
+  } finally {
+    if (enforced) sqlite.pragma("foreign_keys = ON");
+  }
 }

@@ -135,26 +135,66 @@ export async function reserveSignInAttempt(
   };
 }
 
-// --- Sign-in links -------------------------------------------------------------------------------------
+/** Whether the account's untrusted browsers are paused now (a stranger spent its allowance): decision 170. */
+export async function isSignInPaused(email: string): Promise<boolean> {
+  const spent = await signIn.untrustedClients.get(email.trim().toLowerCase());
+  return (spent?.consumedPoints ?? 0) >= UNTRUSTED_CHECKS_PER_HOUR;
+}
 
-const signInLinks = {
-  /** Mails to one address: enough to retry a lost one, too few to flood an inbox. */
-  byEmail: limiter("sign-in-link-email", 3, HOUR_SECONDS),
-  /** Requests from one client, whatever the addresses. */
-  byAddress: limiter("sign-in-link-address", 10, HOUR_SECONDS),
-};
+// --- Forms that mail an address a stranger types ---------------------------------------------------------
 
 /**
- * Counts a request for a mailed sign-in link, per email address and per client, whether or not an account has
- * that address (so the limit tells nothing). 0 when allowed, else the seconds to wait.
+ * A form that mails whatever address is typed into it (a sign-in link, sign-up, a password reset): per address
+ * mailed, enough to retry a lost message and too few to flood an inbox; per client, whatever the addresses.
  */
-export async function takeSignInLinkRequest(context: AppLoadContext | undefined, email: string): Promise<number> {
+function mailedAddressLimits(name: string) {
+  return {
+    byEmail: limiter(`${name}-email`, 3, HOUR_SECONDS),
+    byAddress: limiter(`${name}-address`, 10, HOUR_SECONDS),
+  };
+}
+
+type MailedAddressLimits = ReturnType<typeof mailedAddressLimits>;
+
+/**
+ * Counts a request per email address and per client, whether or not an account has that address (so the limit
+ * tells nothing). 0 when allowed, else the seconds to wait.
+ */
+async function takeMailedAddress(
+  limits: MailedAddressLimits,
+  context: AppLoadContext | undefined,
+  email: string,
+): Promise<number> {
   const { waitSeconds } = await takeAll([
-    { limiter: signInLinks.byAddress, key: clientAddressOf(context) },
-    { limiter: signInLinks.byEmail, key: email.trim().toLowerCase() },
+    { limiter: limits.byAddress, key: clientAddressOf(context) },
+    { limiter: limits.byEmail, key: email.trim().toLowerCase() },
   ]);
   return waitSeconds;
 }
+
+const signInLinks = mailedAddressLimits("sign-in-link");
+const signUps = mailedAddressLimits("sign-up");
+const passwordResets = mailedAddressLimits("password-reset");
+
+/** A mailed sign-in link asked for (decision 170). */
+export const takeSignInLinkRequest = (context: AppLoadContext | undefined, email: string) =>
+  takeMailedAddress(signInLinks, context, email);
+
+/** A sign-up: it mails the address a verification link, or its owner a note that someone tried. */
+export const takeSignUp = (context: AppLoadContext | undefined, email: string) =>
+  takeMailedAddress(signUps, context, email);
+
+/** A password reset asked for. */
+export const takePasswordResetRequest = (context: AppLoadContext | undefined, email: string) =>
+  takeMailedAddress(passwordResets, context, email);
+
+/** 'Send the link again' for a verification: 3 an hour a person. */
+const verificationResends = limiter("verification-resend", 3, HOUR_SECONDS);
+export const takeVerificationResend = (userId: string) => take(verificationResends, userId);
+
+/** Invitations sent or re-sent: 30 an hour an organization, so its Owner's form cannot be made to mail-bomb. */
+const invitationMails = limiter("invitation-mail", 30, HOUR_SECONDS);
+export const takeInvitationMail = (organizationId: string) => take(invitationMails, organizationId);
 
 // --- Password change and coupons ---------------------------------------------------------------------------
 

@@ -7,47 +7,49 @@ import { jobs, licenses, trials } from "~db/schema";
 import { getBilling } from "./billing/index.server";
 import { db } from "./db.server";
 import { licenseRow } from "./license-files.server";
-import type { UserRecord } from "./users.server";
+import type { OrganizationRecord } from "./organizations.server";
 
 /**
- * Trials as the portal keeps them (the saved trial record and the trial license's terms). A trial is
- * taken when its license is made: each trial makes exactly one license of type trial, so counting those
- * (and older records without a license) says how many trials a user has had, including one whose record
- * is not written yet. The license is made in an immediate transaction that checks eligibility first, so
+ * Trials as the portal keeps them (the saved trial record and the trial license's terms). Trials are an
+ * organization's, whichever member starts them. A trial is taken when its license is made: each trial makes
+ * exactly one license of type trial, so counting those (and older records without a license) says how many
+ * trials an organization has had, including one whose record is not written yet. The license is made in an immediate transaction that checks eligibility first, so
  * two trials started at once in two tabs or two processes cannot both pass.
  */
 
 export const TRIAL_JOB_KINDS = ["cloud-trial", "onpremise-trial"] as const;
 
-function trialsTakenIn(store: Pick<typeof db, "select">, userId: string): number {
+function trialsTakenIn(store: Pick<typeof db, "select">, ownerId: string): number {
   const licensed =
     store
       .select({ n: count() })
       .from(licenses)
-      .where(and(eq(licenses.ownerId, userId), eq(licenses.type, "trial")))
+      .where(and(eq(licenses.ownerId, ownerId), eq(licenses.type, "trial")))
       .get()?.n ?? 0;
   const unlicensed =
     store
       .select({ n: count() })
       .from(trials)
-      .where(and(eq(trials.userId, userId), isNull(trials.licenseId)))
+      .where(and(eq(trials.ownerId, ownerId), isNull(trials.licenseId)))
       .get()?.n ?? 0;
   return licensed + unlicensed;
 }
 
-/** Whether the user may start a trial now (the chooser, the wizards and the job all ask this). */
-export function mayStartTrial(user: Pick<UserRecord, "id" | "customerType">): boolean {
-  return canStartTrial(user, trialsTakenIn(db, user.id));
+type TrialCustomer = Pick<OrganizationRecord, "id" | "customerType">;
+
+/** Whether the organization may start a trial now (the chooser, the wizards and the job all ask this). */
+export function mayStartTrial(organization: TrialCustomer): boolean {
+  return canStartTrial(organization, trialsTakenIn(db, organization.id));
 }
 
 /** A trial job that has not made its license yet and may still make one: a second one must not be queued beside it. */
-export function hasPendingTrial(userId: string): boolean {
+export function hasPendingTrial(ownerId: string): boolean {
   return db
     .select({ steps: jobs.steps })
     .from(jobs)
     .where(
       and(
-        eq(jobs.ownerId, userId),
+        eq(jobs.ownerId, ownerId),
         inArray(jobs.kind, [...TRIAL_JOB_KINDS]),
         inArray(jobs.status, ["queued", "running", "needs_attention"]),
       ),
@@ -63,7 +65,7 @@ export class TrialUsedUpError extends Error {
 export interface TrialLicenseRequest {
   /** The job's id: the license's id, so a repeated step finds the license it made. */
   id: string;
-  user: Pick<UserRecord, "id" | "customerType" | "company" | "firstName" | "lastName">;
+  organization: Pick<OrganizationRecord, "id" | "customerType" | "name">;
   hubType: TrialHubType;
   nodes: number;
   startDate: string;
@@ -75,22 +77,23 @@ export interface TrialLicenseRequest {
  * the start to the start plus the duration plus 7 days. Made once per id.
  */
 export function createTrialLicense(request: TrialLicenseRequest) {
-  const { id, user, hubType, nodes, startDate, duration } = request;
+  const { id, organization, hubType, nodes, startDate, duration } = request;
   return db.transaction(
     (tx) => {
       const existing = tx
         .select()
         .from(licenses)
-        .where(and(eq(licenses.id, id), eq(licenses.ownerId, user.id)))
+        .where(and(eq(licenses.id, id), eq(licenses.ownerId, organization.id)))
         .get();
       if (existing) return existing;
-      if (!canStartTrial(user, trialsTakenIn(tx, user.id))) throw new TrialUsedUpError("You have used up your trial.");
+      if (!canStartTrial(organization, trialsTakenIn(tx, organization.id))) {
+        throw new TrialUsedUpError("You have used up your trial.");
+      }
       const { validFrom, validTo } = trialValidity(startDate, duration);
       const externalLicenseId = `GK-TRIAL-${id.slice(0, 8).toUpperCase()}`;
-      const name = user.company || `${user.firstName} ${user.lastName}`;
-      const row = licenseRow(user.id, {
+      const row = licenseRow(organization.id, {
         externalLicenseId,
-        name,
+        name: organization.name,
         nodes,
         planType: "ultimate",
         type: "trial",
@@ -114,7 +117,9 @@ export function createTrialLicense(request: TrialLicenseRequest) {
 export interface TrialRecord {
   /** The job's id, so a repeated step writes nothing new. */
   id: string;
-  userId: string;
+  ownerId: string;
+  /** The member who started it, when the job knows. */
+  userId: string | null;
   hubType: TrialHubType;
   hubId: string | null;
   hubUrl: string | null;
@@ -147,12 +152,12 @@ export interface TrialHardwareLine {
 
 /** The trial's hardware as this customer buys it (their ids and prices), what shipping adds, and the total in cents. */
 export async function quoteTrialHardware(
-  user: Pick<UserRecord, "customerType">,
+  customer: { customerType: string },
   counts: { tokens: number; sensors: number },
 ) {
   const addons = await getBilling().listAddons();
   const lines: TrialHardwareLine[] = (["tokens", "sensors"] as const).map((kind) => {
-    const id = trialHardwareId(kind, user);
+    const id = trialHardwareId(kind, customer);
     const addon = addons.find((item) => item.id === id);
     if (!addon) throw new Error(`The catalogue has no add-on ${id}.`);
     return {

@@ -2,7 +2,7 @@ import classes from "@mantine-parts/components/Button/Button.module.css.mjs";
 import loaderClasses from "@mantine-parts/components/Loader/Loader.module.css.mjs";
 import unstyledClasses from "@mantine-parts/components/UnstyledButton/UnstyledButton.module.css.mjs";
 import { Link, type LinkProps } from "~/ui/link";
-import { forwardRef, type ComponentPropsWithoutRef, type CSSProperties, type ReactNode } from "react";
+import { forwardRef, useId, type ComponentPropsWithoutRef, type CSSProperties, type ReactNode } from "react";
 import { joinClasses, rem } from "./plain-parts";
 
 /**
@@ -163,5 +163,44 @@ export function LinkButton({
     <Link {...rootAttributes(look, false, className, style)} aria-disabled={loading || undefined} {...others}>
       <ButtonContent {...look}>{children}</ButtonContent>
     </Link>
+  );
+}
+
+/**
+ * A link to something the member may not do (their role, or an email address still to verify) stays on the page
+ * as a disabled button with the reason as visible text beside it: the reason is there without hover and without
+ * JavaScript. `reason` null: the link. `plain`: drawn by the root stylesheet's .gk-button (pages that load no
+ * Mantine stylesheet), else as Mantine's Button.
+ */
+export function GuardedLinkButton({
+  reason,
+  plain = false,
+  ...props
+}: ButtonLook & LinkProps & { reason: string | null; plain?: boolean }) {
+  const id = useId();
+  const { variant, size, children } = props;
+  if (reason === null) {
+    if (!plain) return <LinkButton {...props} />;
+    return (
+      <Link to={props.to} className="gk-button" data-variant={variant ?? "filled"}>
+        {children}
+      </Link>
+    );
+  }
+  return (
+    <span className="gk-guarded">
+      {plain ? (
+        <button type="button" className="gk-button" data-variant={variant ?? "filled"} disabled aria-describedby={id}>
+          {children}
+        </button>
+      ) : (
+        <Button variant={variant} size={size} disabled aria-describedby={id}>
+          {children}
+        </Button>
+      )}
+      <span id={id} className="gk-guarded-reason">
+        {reason}
+      </span>
+    </span>
   );
 }

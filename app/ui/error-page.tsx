@@ -1,4 +1,5 @@
-import { isRouteErrorResponse } from "@remix-run/react";
+import { Form, isRouteErrorResponse } from "@remix-run/react";
+import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { Link } from "~/ui/link";
 
 const TITLES: Record<number, string> = {
@@ -19,11 +20,21 @@ export function ErrorPage({ error }: { error: unknown }) {
       : status === 404
         ? "The page you asked for does not exist or has moved."
         : "An unexpected error happened. Please try again, or contact support if it keeps happening.";
+  // A page that waits for a verified email address offers the link again, right there.
+  const verifyEmail = isRouteErrorResponse(error) && error.data?.verifyEmail === true;
   return (
     <div className="gk-error-page">
       <p className="gk-dimmed gk-error-status">Error {status}</p>
       <h1>{TITLES[status] ?? "Something went wrong"}</h1>
       <p>{detail}</p>
+      {verifyEmail ? (
+        <Form method="post" action="/verify-email">
+          <AuthenticityTokenInput name="csrf" />
+          <button type="submit" className="gk-button" data-variant="filled">
+            Send the verification link again
+          </button>
+        </Form>
+      ) : null}
       <p>
         <Link to="/home" className="gk-link">
           Go to the portal home

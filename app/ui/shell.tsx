@@ -3,13 +3,29 @@ import { Link } from "~/ui/link";
 import type { ReactNode } from "react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { isActive, isSubmenu, isSubmenuOpen, sidebarFor, type NavLinkItem } from "~/domain/navigation";
+import type { Action } from "~/domain/roles";
+
+interface ShellOrganization {
+  id: string;
+  name: string;
+  /** The member's role there, as a name. */
+  role: string;
+}
 
 export interface ShellUser {
   firstName: string;
   lastName: string;
   email: string;
-  isDistributor: boolean;
   isGKAdmin: boolean;
+  /** Until verified, buying, trials and invitations wait: the shell says so on every page. */
+  emailUnverified: boolean;
+  /** The organization the person works in; null for a member of none (an administrator may be). */
+  organization: ShellOrganization | null;
+  /** The person's other organizations, to switch to. */
+  otherOrganizations: ShellOrganization[];
+  isDistributor: boolean;
+  /** What the member's role there may do (app/domain/roles.ts): the sidebar shows only that. */
+  allowed: Action[];
   canStartTrial: boolean;
 }
 
@@ -79,6 +95,7 @@ export function PortalShell({ user, title, sidebarCollapsed, children }: ShellPr
               Go to admin portal
             </Link>
           ) : null}
+          <OrganizationMenu user={user} here={here} />
           <UserMenu user={user} />
         </div>
       </header>
@@ -94,7 +111,7 @@ export function PortalShell({ user, title, sidebarCollapsed, children }: ShellPr
           </label>
         </div>
         <ul className="gk-nav-list">
-          {sidebarFor(user.isDistributor).map((entry) =>
+          {sidebarFor(user.isDistributor, (action) => user.allowed.includes(action)).map((entry) =>
             isSubmenu(entry) ? (
               <li key={entry.label}>
                 <details className="gk-submenu" open={isSubmenuOpen(entry, location.pathname)}>
@@ -114,6 +131,7 @@ export function PortalShell({ user, title, sidebarCollapsed, children }: ShellPr
       </nav>
 
       <main className="gk-main" id="main">
+        {user.emailUnverified ? <VerifyEmailNotice email={user.email} here={here} /> : null}
         {children}
       </main>
 
@@ -143,6 +161,65 @@ function SidebarLink({ item, pathname, nested = false }: { item: NavLinkItem; pa
         {item.label}
       </Link>
     </li>
+  );
+}
+
+/**
+ * The organization the person works in, and the others they belong to, each a button of one form: the choice is
+ * kept in the server-side session, so it holds in this browser until switched again. Works without JavaScript.
+ */
+function OrganizationMenu({ user, here }: { user: ShellUser; here: string }) {
+  const { organization, otherOrganizations } = user;
+  if (!organization) return null;
+  if (otherOrganizations.length === 0) {
+    return (
+      <span className="gk-organization-name">
+        {organization.name} <span className="gk-dimmed">· {organization.role}</span>
+      </span>
+    );
+  }
+  return (
+    <details className="gk-user-menu">
+      <summary>
+        <span className="gk-visually-hidden">Organization: </span>
+        {organization.name} <span className="gk-dimmed">· {organization.role}</span>
+      </summary>
+      <Form method="post" action="/organizations/switch" className="gk-user-menu-panel">
+        <AuthenticityTokenInput name="csrf" />
+        <input type="hidden" name="redirectTo" value={here} />
+        <p className="gk-dimmed">Switch to another organization:</p>
+        {otherOrganizations.map((other) => (
+          <button
+            key={other.id}
+            type="submit"
+            name="organizationId"
+            value={other.id}
+            className="gk-link gk-link-button"
+          >
+            {other.name} ({other.role})
+          </button>
+        ))}
+      </Form>
+    </details>
+  );
+}
+
+/** Until the address is verified, every page says what waits for it and offers the link again. */
+function VerifyEmailNotice({ email, here }: { email: string; here: string }) {
+  return (
+    <div className="gk-notice" role="status">
+      <p>
+        <strong>Verify your email address.</strong> We sent a link to {email}. Until you open it you can look around,
+        but not buy, start a trial or invite people.
+      </p>
+      <Form method="post" action="/verify-email">
+        <AuthenticityTokenInput name="csrf" />
+        <input type="hidden" name="redirectTo" value={here} />
+        <button type="submit" className="gk-link gk-link-button">
+          Send the link again
+        </button>
+      </Form>
+    </div>
   );
 }
 

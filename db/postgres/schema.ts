@@ -10,6 +10,7 @@ import type {
 import {
   JOB_STATUSES,
   LICENSE_UPLOAD_STATES,
+  MEMBER_ROLES,
   PROVIDER_EVENT_OUTCOMES,
   PROVIDER_EVENT_SOURCES,
   type ShippingAddress,
@@ -25,9 +26,11 @@ import { timestamp } from "./provider-columns";
 export {
   JOB_STATUSES,
   LICENSE_UPLOAD_STATES,
+  MEMBER_ROLES,
   PROVIDER_EVENT_OUTCOMES,
   PROVIDER_EVENT_SOURCES,
   type JobStatus,
+  type MemberRole,
   type ShippingAddress,
 } from "../schema";
 
@@ -42,14 +45,74 @@ export const users = pgTable("users", {
   lastName: text("last_name").notNull(),
   company: text("company").notNull().default(""),
   phone: text("phone").notNull().default(""),
+  isGKAdmin: boolean("is_gk_admin").notNull().default(false),
+  emailVerifiedAt: timestamp("email_verified_at"),
+  lastSignedInAt: timestamp("last_signed_in_at"),
+  createdAt: createdAt(),
+});
+
+export const organizations = pgTable("organizations", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
   customerType: text("customer_type", { enum: ["customer", "distributor"] })
     .notNull()
     .default("customer"),
-  isGKAdmin: boolean("is_gk_admin").notNull().default(false),
   billingCustomerId: text("billing_customer_id").unique(),
   shippingAddress: jsonb("shipping_address").$type<ShippingAddress>(),
+  country: text("country").notNull().default(""),
   createdAt: createdAt(),
 });
+
+export const memberships = pgTable(
+  "memberships",
+  {
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    role: text("role", { enum: MEMBER_ROLES }).notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.organizationId, table.userId] }),
+    index("memberships_user_idx").on(table.userId),
+  ],
+);
+
+export const invitations = pgTable(
+  "invitations",
+  {
+    id: text("id").primaryKey(),
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    email: text("email").notNull(),
+    role: text("role", { enum: MEMBER_ROLES }).notNull(),
+    invitedBy: text("invited_by").notNull(),
+    createdAt: createdAt(),
+    expiresAt: timestamp("expires_at").notNull(),
+  },
+  (table) => [uniqueIndex("invitations_organization_email_idx").on(table.organizationId, table.email)],
+);
+
+/** Never updated: a plpgsql trigger refuses it (the hand-written part of the organizations migration). */
+export const activity = pgTable(
+  "activity",
+  {
+    id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    actorUserId: text("actor_user_id").references(() => users.id, { onDelete: "set null" }),
+    actorName: text("actor_name").notNull(),
+    action: text("action").notNull(),
+    summary: text("summary").notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [index("activity_organization_idx").on(table.organizationId, table.id)],
+);
 
 export const licenses = pgTable(
   "licenses",
@@ -57,7 +120,7 @@ export const licenses = pgTable(
     id: text("id").primaryKey(),
     ownerId: text("owner_id")
       .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+      .references(() => organizations.id, { onDelete: "cascade" }),
     externalLicenseId: text("external_license_id").notNull().unique(),
     name: text("name").notNull(),
     nodes: integer("nodes").notNull(),
@@ -85,7 +148,7 @@ export const licenses = pgTable(
 export const licenseCounts = pgTable("license_counts", {
   ownerId: text("owner_id")
     .primaryKey()
-    .references(() => users.id, { onDelete: "cascade" }),
+    .references(() => organizations.id, { onDelete: "cascade" }),
   total: integer("total").notNull(),
 });
 
@@ -95,7 +158,7 @@ export const hubInstallations = pgTable(
     id: text("id").primaryKey(),
     ownerId: text("owner_id")
       .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+      .references(() => organizations.id, { onDelete: "cascade" }),
     type: text("type", { enum: ["cloud", "local"] }).notNull(),
     url: text("url"),
     ip: text("ip"),
@@ -143,9 +206,10 @@ export const trials = pgTable(
   "trials",
   {
     id: text("id").primaryKey(),
-    userId: text("user_id")
+    ownerId: text("owner_id")
       .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    userId: text("user_id").references(() => users.id, { onDelete: "set null" }),
     hubType: text("hub_type", { enum: ["cloud", "onpremise"] }).notNull(),
     hubId: text("hub_id"),
     hubUrl: text("hub_url"),
@@ -161,7 +225,7 @@ export const trials = pgTable(
     createdAt: createdAt(),
   },
   (table) => [
-    index("trials_user_idx").on(table.userId),
+    index("trials_owner_idx").on(table.ownerId),
     index("trials_hardware_invoice_idx").on(table.hardwareInvoiceId),
   ],
 );
@@ -172,13 +236,16 @@ export const drafts = pgTable(
     id: text("id").primaryKey(),
     ownerId: text("owner_id")
       .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
     wizard: text("wizard").notNull(),
     data: jsonb("data").notNull().$type<Record<string, unknown>>(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (table) => [uniqueIndex("drafts_owner_wizard_idx").on(table.ownerId, table.wizard)],
+  (table) => [uniqueIndex("drafts_owner_user_wizard_idx").on(table.ownerId, table.userId, table.wizard)],
 );
 
 export const jobs = pgTable(
@@ -188,7 +255,7 @@ export const jobs = pgTable(
     kind: text("kind").notNull(),
     ownerId: text("owner_id")
       .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+      .references(() => organizations.id, { onDelete: "cascade" }),
     idempotencyKey: text("idempotency_key").notNull().unique(),
     input: jsonb("input").notNull().$type<Record<string, unknown>>(),
     steps: jsonb("steps").notNull().$type<Record<string, unknown>>(),
@@ -218,6 +285,7 @@ export const sessions = pgTable(
     expiresAt: timestamp("expires_at").notNull(),
     userAgent: text("user_agent").notNull().default(""),
     csrfToken: text("csrf_token").notNull(),
+    organizationId: text("organization_id").references(() => organizations.id, { onDelete: "set null" }),
   },
   (table) => [index("sessions_user_idx").on(table.userId)],
 );
@@ -240,14 +308,16 @@ export const oneTimeTokens = pgTable(
   {
     id: text("id").primaryKey(),
     purpose: text("purpose").notNull(),
-    userId: text("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: text("user_id").references(() => users.id, { onDelete: "cascade" }),
+    invitationId: text("invitation_id").references(() => invitations.id, { onDelete: "cascade" }),
     data: jsonb("data").notNull().$type<Record<string, string>>(),
     createdAt: createdAt(),
     expiresAt: timestamp("expires_at").notNull(),
   },
-  (table) => [index("one_time_tokens_user_idx").on(table.userId, table.purpose)],
+  (table) => [
+    index("one_time_tokens_user_idx").on(table.userId, table.purpose),
+    index("one_time_tokens_invitation_idx").on(table.invitationId),
+  ],
 );
 
 export const outbox = pgTable("outbox", {
@@ -300,7 +370,7 @@ export const subscriptions = pgTable(
     id: text("id").primaryKey(),
     ownerId: text("owner_id")
       .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+      .references(() => organizations.id, { onDelete: "cascade" }),
     customerId: text("customer_id").notNull(),
     planId: text("plan_id").notNull(),
     planQuantity: integer("plan_quantity").notNull(),
@@ -324,7 +394,7 @@ export const invoices = pgTable(
     id: text("id").primaryKey(),
     ownerId: text("owner_id")
       .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+      .references(() => organizations.id, { onDelete: "cascade" }),
     customerId: text("customer_id").notNull(),
     subscriptionId: text("subscription_id"),
     number: text("number").notNull(),

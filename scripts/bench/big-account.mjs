@@ -1,15 +1,25 @@
 import Database from "better-sqlite3";
 
-export const BIG_ACCOUNT = { email: "big@example.com", licenses: 10_000, hubs: 1_000, invoices: 10_000 };
+export const BIG_ACCOUNT = {
+  email: "big@example.com",
+  licenses: 10_000,
+  hubs: 1_000,
+  invoices: 10_000,
+  members: 500,
+  invitations: 50,
+  activity: 20_000,
+};
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+const ROLES = ["billing_admin", "technical_contact", "viewer"];
 
 /**
- * Adds an account that has held the portal for years to the bench's database: BIG_ACCOUNT.licenses
- * licenses (a third of them expired), BIG_ACCOUNT.hubs Hubs and BIG_ACCOUNT.invoices invoices. It signs
- * in with the demo password. Rows are copies of the demo customer's, so they stay valid whatever columns
- * the schema has gained; only keys, owners, names and dates change. Its invoices are at the embedded engine and
- * in the portal's copies that /account/invoices lists. One transaction, written straight to
+ * Adds an organization that has held the portal for years to the bench's database: BIG_ACCOUNT.licenses
+ * licenses (a third of them expired), BIG_ACCOUNT.hubs Hubs, BIG_ACCOUNT.invoices invoices, BIG_ACCOUNT.members
+ * members, BIG_ACCOUNT.invitations pending invitations and BIG_ACCOUNT.activity entries in its activity log. Its
+ * invoices are at the embedded engine and in the portal's copies that /account/invoices lists. Its Owner signs in
+ * as BIG_ACCOUNT.email with the demo password. Rows are copies of the demo customer's, so they stay valid whatever
+ * columns the schema has gained; only keys, owners, names and dates change. One transaction, written straight to
  * the SQLite file while the portal runs (WAL lets it read meanwhile).
  */
 export function addBigAccount(databaseFile, demoEmail) {
@@ -26,7 +36,12 @@ export function addBigAccount(databaseFile, demoEmail) {
 function fill(sqlite, demoEmail) {
   const demo = sqlite.prepare("select * from users where email = ?").get(demoEmail);
   if (!demo) throw new Error(`the demo account ${demoEmail} is missing`);
+  const demoMembership = sqlite.prepare("select * from memberships where user_id = ? limit 1").get(demo.id);
+  const demoOrganization = sqlite
+    .prepare("select * from organizations where id = ?")
+    .get(demoMembership.organization_id);
   const ownerId = "bench-big-account";
+  const organizationId = "bench-big-organization";
   const billingCustomerId = "cust_bench_big_account";
   const now = Date.now();
   insertCopy(sqlite, "users", demo, {
@@ -34,16 +49,44 @@ function fill(sqlite, demoEmail) {
     email: BIG_ACCOUNT.email,
     first_name: "Bea",
     last_name: "Big",
+  });
+  insertCopy(sqlite, "organizations", demoOrganization, {
+    id: organizationId,
+    name: "Big Holdings",
     billing_customer_id: billingCustomerId,
   });
+  const insertMembership = copier(sqlite, "memberships", demoMembership);
+  insertMembership({ organization_id: organizationId, user_id: ownerId, role: "owner" });
+  const insertUser = copier(sqlite, "users", demo);
+  for (let n = 0; n < BIG_ACCOUNT.members - 1; n += 1) {
+    insertUser({
+      id: `bench-member-${n}`,
+      email: `member-${n}@big.example.com`,
+      first_name: "Member",
+      last_name: `${n}`,
+    });
+    insertMembership({ organization_id: organizationId, user_id: `bench-member-${n}`, role: ROLES[n % ROLES.length] });
+  }
+  const insertInvitation = sqlite.prepare(
+    "insert into invitations (id, organization_id, email, role, invited_by, expires_at) values (?, ?, ?, 'viewer', 'Bea Big', ?)",
+  );
+  for (let n = 0; n < BIG_ACCOUNT.invitations; n += 1)
+    insertInvitation.run(`bench-invitation-${n}`, organizationId, `invited-${n}@big.example.com`, now + 7 * DAY_MS);
+  const insertActivity = sqlite.prepare(
+    "insert into activity (organization_id, actor_user_id, actor_name, action, summary, created_at) values (?, ?, 'Bea Big', 'order.placed', ?, ?)",
+  );
+  for (let n = 0; n < BIG_ACCOUNT.activity; n += 1)
+    insertActivity.run(organizationId, ownerId, `Placed order ${n}.`, now - (BIG_ACCOUNT.activity - n) * 60_000);
 
-  const license = sqlite.prepare("select * from licenses where owner_id = ? limit 1").get(demo.id);
+  const license = sqlite
+    .prepare("select * from licenses where owner_id = ? limit 1")
+    .get(demoMembership.organization_id);
   const insertLicense = copier(sqlite, "licenses", license);
   for (let n = 0; n < BIG_ACCOUNT.licenses; n += 1) {
     const validFrom = now - (n + 1) * DAY_MS;
     insertLicense({
       id: `bench-license-${n}`,
-      owner_id: ownerId,
+      owner_id: organizationId,
       external_license_id: `GK-BENCH-${String(n).padStart(5, "0")}`,
       name: `Branch office ${n}`,
       subscription_id: null,
@@ -53,14 +96,16 @@ function fill(sqlite, demoEmail) {
     });
   }
 
-  const hub = sqlite.prepare("select * from hub_installations where owner_id = ? limit 1").get(demo.id);
+  const hub = sqlite
+    .prepare("select * from hub_installations where owner_id = ? limit 1")
+    .get(demoMembership.organization_id);
   const insertHub = copier(sqlite, "hub_installations", hub);
   for (let n = 0; n < BIG_ACCOUNT.hubs; n += 1) {
     // One in three on-premise, so the Type filter has both kinds to pick from.
     const local = n % 3 === 2;
     insertHub({
       id: `bench-hub-${n}`,
-      owner_id: ownerId,
+      owner_id: organizationId,
       type: local ? "local" : "cloud",
       url: local ? null : `https://hub-${n}.example.com`,
       ip: local ? `10.1.${Math.floor(n / 250)}.${n % 250}` : null,
@@ -76,14 +121,16 @@ function fill(sqlite, demoEmail) {
        amount_paid, amount_due, date) values (?, ?, 'paid', '[]', '[]', 10000, 10000, 0, 10000, 0, ?)`,
   );
   // The portal's copies of them, which /account/invoices lists, as the provider's events would have made them.
-  const invoice = sqlite.prepare("select * from invoices where owner_id = ? limit 1").get(demo.id);
+  const invoice = sqlite
+    .prepare("select * from invoices where owner_id = ? limit 1")
+    .get(demoMembership.organization_id);
   const insertInvoiceCopy = copier(sqlite, "invoices", invoice);
   for (let n = 0; n < BIG_ACCOUNT.invoices; n += 1) {
     const date = now - n * DAY_MS;
     insertInvoice.run(`bench-invoice-${n}`, billingCustomerId, date);
     insertInvoiceCopy({
       id: `bench-invoice-${n}`,
-      owner_id: ownerId,
+      owner_id: organizationId,
       customer_id: billingCustomerId,
       subscription_id: null,
       number: `B${n}`,

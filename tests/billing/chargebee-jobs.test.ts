@@ -10,7 +10,7 @@ import { JOB_KINDS } from "~/server/jobs/kinds.server";
 import { enqueueJob, findOwnedJob, JobRunner } from "~/server/jobs/runner.server";
 import { onPremiseTrial, trialOutcome } from "~/server/jobs/trial.server";
 import { quoteTrialHardware } from "~/server/trials.server";
-import { findUserByEmail } from "~/server/users.server";
+import { memberByEmail } from "../support/members";
 import { billingInvoices, jobs } from "~db/schema";
 import {
   FAKE_API_KEY,
@@ -49,11 +49,11 @@ describe("a trial's hardware invoice on Chargebee", () => {
   it("is found by its key when the job is retried after Chargebee forgot the key: one invoice, no second charge", async () => {
     vi.spyOn(console, "error").mockImplementation(() => undefined);
     vi.spyOn(console, "warn").mockImplementation(() => undefined);
-    const user = findUserByEmail("customer@example.com")!;
+    const member = memberByEmail("customer@example.com");
     const hardware = { tokens: 3, sensors: 1 };
-    const quote = await quoteTrialHardware(user, hardware);
+    const quote = await quoteTrialHardware(member.organization, hardware);
     const job = enqueueJob(onPremiseTrial, {
-      ownerId: user.id,
+      ownerId: member.organization.id,
       idempotencyKey: `onpremise-trial:${crypto.randomUUID()}:${"d".repeat(43)}`,
       input: {
         draftId: crypto.randomUUID(),
@@ -74,6 +74,7 @@ describe("a trial's hardware invoice on Chargebee", () => {
         },
         paymentSourceId: "src_demo_visa",
         hardwareCents: quote.total,
+        startedBy: member.user.id,
       },
     });
     const runner = new JobRunner(JOB_KINDS);
@@ -81,7 +82,7 @@ describe("a trial's hardware invoice on Chargebee", () => {
     // Chargebee invoices and charges, but its answer is lost: the job cannot know, and waits.
     injectBillingFault(db, "createHardwareInvoice", { mode: "lose", times: "once" });
     await runner.drain();
-    expect(findOwnedJob(user.id, job.id)).toMatchObject({
+    expect(findOwnedJob(member.organization.id, job.id)).toMatchObject({
       status: "needs_attention",
       steps: { "purchase-hardware": { status: "unknown" } },
     });
@@ -95,11 +96,16 @@ describe("a trial's hardware invoice on Chargebee", () => {
       .run();
     await runner.drain();
 
-    const finished = findOwnedJob(user.id, job.id)!;
+    const finished = findOwnedJob(member.organization.id, job.id)!;
     const hardwareInvoices = db
       .select()
       .from(billingInvoices)
-      .where(and(eq(billingInvoices.customerId, user.billingCustomerId!), isNull(billingInvoices.subscriptionId)))
+      .where(
+        and(
+          eq(billingInvoices.customerId, member.organization.billingCustomerId!),
+          isNull(billingInvoices.subscriptionId),
+        ),
+      )
       .all();
     expect(hardwareInvoices).toHaveLength(1);
     expect(hardwareInvoices[0].total).toBe(quote.total);

@@ -10,7 +10,7 @@ import { idempotencyKeyOf } from "~/server/billing-drawers.server";
 import { db } from "~/server/db.server";
 import { applyCoupon } from "~/server/wizards/coupons.server";
 import { subscriptionWizard } from "~/server/wizards/new-subscription.server";
-import { findUserByEmail } from "~/server/users.server";
+import { memberByEmail } from "../support/members";
 
 describe("coupon codes", () => {
   it("accept the catalogue's codes and refuse anything that could change a provider's request path", () => {
@@ -73,8 +73,7 @@ describe("cards", () => {
   });
 
   it("keep the one-card limit when two tabs add at once", async () => {
-    const user = findUserByEmail("admin@example.com");
-    if (!user) throw new Error("the demo admin is missing");
+    const member = memberByEmail("admin@example.com");
     const input = {
       first_name: "Alex",
       last_name: "Morgan",
@@ -89,11 +88,11 @@ describe("cards", () => {
       card_token: "",
     };
     const results = await Promise.allSettled([
-      addCardFor(user, card("4242 4242 4242 4242").form, input, crypto.randomUUID()),
-      addCardFor(user, card("4242 4242 4242 4242").form, input, crypto.randomUUID()),
+      addCardFor(member, card("4242 4242 4242 4242").form, input, crypto.randomUUID()),
+      addCardFor(member, card("4242 4242 4242 4242").form, input, crypto.randomUUID()),
     ]);
     expect(results.map((result) => result.status).sort()).toEqual(["fulfilled", "rejected"]);
-    const customerId = findUserByEmail("admin@example.com")?.billingCustomerId ?? "";
+    const customerId = memberByEmail("admin@example.com").organization.billingCustomerId ?? "";
     expect(await getBilling().listPaymentSources(customerId)).toHaveLength(1);
   });
 });
@@ -114,11 +113,11 @@ describe("what a form may say", () => {
     }
   });
 
-  it("rate-limits coupon Apply per account", async () => {
-    const user = findUserByEmail("distributor@example.com");
-    if (!user) throw new Error("the demo distributor is missing");
+  it("rate-limits coupon Apply per organization", async () => {
+    const member = memberByEmail("distributor@example.com");
     const answers = [];
-    for (let attempt = 0; attempt < 11; attempt += 1) answers.push(await applyCoupon(user, subscriptionWizard, "NOPE"));
+    for (let attempt = 0; attempt < 11; attempt += 1)
+      answers.push(await applyCoupon(member, subscriptionWizard, "NOPE"));
     expect(answers.slice(0, 10)).toEqual(Array(10).fill("Invalid coupon code."));
     expect(answers[10]).toMatch(/^Too many coupon attempts\. Please wait \d+ minutes? and try again\.$/);
   });

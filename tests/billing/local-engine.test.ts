@@ -13,7 +13,7 @@ import {
   billingPaymentSources,
   cardTokens,
   licenses,
-  users,
+  organizations,
 } from "~db/schema";
 
 /** What only the embedded engine has: the demo seed, fault injection, lazy renewals, its ledger of invoices. */
@@ -96,9 +96,9 @@ describe("demo seed", () => {
     expect(subscription.nextBillingAt).toEqual(subscription.currentTermEnd);
     // It pays for the demo customer's on-premise license.
     const paidFor = db
-      .select({ license: licenses.externalLicenseId, billingCustomerId: users.billingCustomerId })
+      .select({ license: licenses.externalLicenseId, billingCustomerId: organizations.billingCustomerId })
       .from(licenses)
-      .innerJoin(users, eq(users.id, licenses.ownerId))
+      .innerJoin(organizations, eq(organizations.id, licenses.ownerId))
       .where(eq(licenses.subscriptionId, subscription.id))
       .get();
     expect(paidFor).toEqual({ license: "GK-NWC-2026-0001", billingCustomerId: DEMO_BILLING.customerId });

@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { isActive, isSubmenu, isSubmenuOpen, SIDEBAR, sidebarFor, type NavSubmenu } from "~/domain/navigation";
+import {
+  isActive,
+  isSubmenu,
+  isSubmenuOpen,
+  sectionOf,
+  SIDEBAR,
+  sidebarFor,
+  type NavSubmenu,
+} from "~/domain/navigation";
 
 const submenu = (label: string) =>
   SIDEBAR.find((entry): entry is NavSubmenu => isSubmenu(entry) && entry.label === label)!;
@@ -7,13 +15,15 @@ const allLinks = (entries = SIDEBAR) =>
   entries.flatMap((entry) => (isSubmenu(entry) ? entry.items : [entry])).map((item) => item.to);
 
 describe("the sidebar", () => {
-  it("lists every route of the spec's portal shell", () => {
+  it("lists every route of the spec's portal shell, with the organization's team and activity", () => {
     expect(allLinks()).toEqual([
       "/home",
       "/store",
       "/hubs",
       "/licenses",
       "/account",
+      "/account/team",
+      "/account/activity",
       "/software/hub",
       "/software/client",
       "/software/remote",
@@ -39,6 +49,24 @@ describe("the sidebar", () => {
     expect(allLinks(sidebarFor(false))).not.toContain("/docs/deal-registration");
     expect(allLinks(sidebarFor(false))).not.toContain("/docs/salesProcessEvaluation");
     expect(allLinks(sidebarFor(false))).toContain("/docs/manuals");
+  });
+
+  it("shows only what the member's role may do", () => {
+    const technical = (action: string) => action !== "purchase" && action !== "activity.view";
+    expect(allLinks(sidebarFor(false, technical))).not.toContain("/store");
+    expect(allLinks(sidebarFor(false, technical))).not.toContain("/account/activity");
+    expect(allLinks(sidebarFor(false, technical))).toContain("/account/team");
+    expect(allLinks(sidebarFor(false, () => true))).toContain("/store");
+  });
+
+  it("highlights the most specific item of the current path and of the pages below it", () => {
+    const account = { label: "Account", to: "/account" };
+    expect(isActive(account, "/account/cards/new")).toBe(true);
+    expect(isActive(account, "/account/team")).toBe(false);
+    expect(isActive({ label: "Team", to: "/account/team" }, "/account/team")).toBe(true);
+    expect(sectionOf("/licenses/x/download")).toBe("/licenses");
+    expect(sectionOf("/store/orders/job-of-another-organization")).toBe("/store");
+    expect(sectionOf("/nowhere")).toBe("/home");
   });
 
   it("highlights the item of the current path and of the pages below it", () => {

@@ -14,9 +14,8 @@ import { db } from "~/server/db.server";
 import { storeProviderEvents } from "~/server/events/feed.server";
 import { findOwnedJob } from "~/server/jobs/runner.server";
 import { verifyLicenseFile } from "~/server/license-files.server";
-import type { UserRecord } from "~/server/users.server";
 import { billingClock, billingEvents, invoices, jobs, providerSync } from "~db/schema";
-import { addCard, buyLicense, DECLINING, licenseNow, newCustomer } from "../support/accounts";
+import { addCard, buyLicense, DECLINING, licenseNow, newCustomer, type TestCustomer } from "../support/accounts";
 import { runJobs } from "../support/jobs";
 import { cookieFrom, formRequest, getRequest, respond } from "../support/requests";
 
@@ -43,8 +42,8 @@ async function later(days: number) {
   await runJobs();
 }
 
-async function signIn(user: UserRecord) {
-  const request = await formRequest("/login", { email: user.email, password: "GateKeeper-demo-1" });
+async function signIn(user: TestCustomer) {
+  const request = await formRequest("/login", { email: user.user.email, password: "GateKeeper-demo-1" });
   return cookieFrom((await respond(() => loginAction({ request, params: {}, context: {} }))).headers.get("Set-Cookie"));
 }
 
@@ -123,7 +122,7 @@ const jobIdOf = (response: Response) => {
 };
 
 /** The license extended by the paid renewal: to the renewed term's end plus the grace, in a verifiable file. */
-async function expectExtended(licenseId: string, user: UserRecord, subscriptionId: string) {
+async function expectExtended(licenseId: string, user: TestCustomer, subscriptionId: string) {
   const subscription = await getBilling().retrieveSubscription(user.billingCustomerId!, subscriptionId);
   expect(subscription).toMatchObject({ status: "active", totalDues: 0 });
   const after = licenseNow(licenseId);
@@ -215,7 +214,7 @@ describe("auto-renew", () => {
     });
     expect(response.headers.get("Location")).toBe("/licenses");
   };
-  const renewalsOf = (user: UserRecord) =>
+  const renewalsOf = (user: TestCustomer) =>
     db
       .select()
       .from(invoices)

@@ -17,6 +17,7 @@ import { enqueueJob } from "~/server/jobs/runner.server";
 import { verifyLicenseFile } from "~/server/license-files.server";
 import { createLicenseForSubscription, licenseFileFor } from "~/server/licenses.server";
 import {
+  activity,
   billingClock,
   billingEvents,
   invoices,
@@ -118,6 +119,16 @@ describe("a paid renewal", () => {
       .where(and(eq(invoices.ownerId, user.id), eq(invoices.purpose, "renewal")))
       .all();
     expect(renewal).toMatchObject([{ status: "paid", subscriptionId, amountDue: 0, total: 3 * 400 }]);
+    // The organization's activity log tells of the renewal and its payment, by GateKeeper, once each.
+    const log = db
+      .select({ actorName: activity.actorName, action: activity.action })
+      .from(activity)
+      .where(eq(activity.organizationId, user.id))
+      .all();
+    expect(log.filter((entry) => entry.action === "subscription.renewed")).toEqual([
+      { actorName: "GateKeeper", action: "subscription.renewed" },
+    ]);
+    expect(log.filter((entry) => entry.action === "payment.succeeded").length).toBeGreaterThanOrEqual(1);
   });
 });
 

@@ -7,18 +7,26 @@ import { migrate } from "drizzle-orm/node-postgres/migrator";
 import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migratePostgres, openPostgres, type PostgresDatabase } from "~/server/database/postgres.server";
-import { licenseCounts, licenses, users } from "~db/postgres/schema";
+import { licenseCounts, licenses, organizations } from "~db/postgres/schema";
 import { postgresTestDatabase } from "../support/postgres";
 
 const database = postgresTestDatabase("empty");
 let db: PostgresDatabase;
 let pool: pg.Pool;
 
+/** A new owner: an organization, as licenses are owned since organizations. */
 async function newOwner() {
   const id = randomUUID();
-  await db
-    .insert(users)
-    .values({ id, email: `${id}@example.com`, passwordHash: "x", firstName: "Casey", lastName: "Count" });
+  await db.insert(organizations).values({ id, name: "Counting Ltd" });
+  return id;
+}
+
+/** An owner as the first migration knew them: a person (the organizations migration makes them one of their own). */
+async function ownerBeforeOrganizations() {
+  const id = randomUUID();
+  await db.execute(
+    sql`insert into users (id, email, password_hash, first_name, last_name) values (${id}, ${`${id}@example.com`}, 'x', 'Casey', 'Count')`,
+  );
   return id;
 }
 
@@ -64,7 +72,7 @@ beforeAll(async () => {
     await rm(folder, { recursive: true, force: true });
   }
   for (const n of [3, 1]) {
-    const owner = await newOwner();
+    const owner = await ownerBeforeOrganizations();
     await addLicenses(owner, n);
     before[owner] = n;
   }
@@ -111,7 +119,7 @@ describe("license_counts on PostgreSQL (kept by the plpgsql triggers of the Post
     // Setting the owner it already has, or another column, changes no total.
     await db.update(licenses).set({ ownerId: from, isUsed: true }).where(eq(licenses.ownerId, from));
     expect([(await totals(from)).kept, (await totals(to)).kept]).toEqual([2, 1]);
-    await db.delete(users).where(eq(users.id, from));
+    await db.delete(organizations).where(eq(organizations.id, from));
     expect(await db.select().from(licenseCounts).where(eq(licenseCounts.ownerId, from))).toEqual([]);
     expect(await totals(to)).toEqual({ kept: 1, counted: 1 });
   });

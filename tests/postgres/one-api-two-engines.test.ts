@@ -40,11 +40,12 @@ async function portalQueries(db: PostgresDatabase, t: Tables) {
     .insert(t.users)
     .values({ id: "user-now", email: "now@example.com", passwordHash: "x", firstName: "N", lastName: "Ow" })
     .returning();
+  const [organization] = await db.insert(t.organizations).values({ id: "org-now", name: "Now Ltd" }).returning();
   seen.defaults = {
     createdAtIsNow: Math.abs(defaulted.createdAt.getTime() - Date.now()) < 60_000,
     isGKAdmin: defaulted.isGKAdmin,
-    customerType: defaulted.customerType,
-    shippingAddress: defaulted.shippingAddress,
+    customerType: organization.customerType,
+    shippingAddress: organization.shippingAddress,
   };
   seen.sorted = (await db.select({ lastName: t.users.lastName }).from(t.users).orderBy(asc(t.users.lastName))).map(
     (row) => row.lastName,
@@ -58,7 +59,9 @@ async function portalQueries(db: PostgresDatabase, t: Tables) {
       .orderBy(t.users.id)
   ).map((row) => row.id);
 
-  const owner = "user-0";
+  // Licenses belong to an organization.
+  const owner = "org-0";
+  await db.insert(t.organizations).values({ id: owner, name: "Office Co" });
   const licenseRows = [0, 1, 2, 3].map((i) => ({
     id: `license-${i}`,
     ownerId: owner,
@@ -100,12 +103,12 @@ async function portalQueries(db: PostgresDatabase, t: Tables) {
     .from(t.licenseCounts)
     .where(eq(t.licenseCounts.ownerId, owner));
   seen.joined = await db
-    .select({ license: t.licenses.externalLicenseId, email: t.users.email })
+    .select({ license: t.licenses.externalLicenseId, organization: t.organizations.name })
     .from(t.licenses)
-    .innerJoin(t.users, eq(t.users.id, t.licenses.ownerId))
+    .innerJoin(t.organizations, eq(t.organizations.id, t.licenses.ownerId))
     .where(eq(t.licenses.nodes, 6));
   seen.relational = await db.query.users.findFirst({
-    where: eq(t.users.id, owner),
+    where: eq(t.users.id, "user-0"),
     columns: { email: true, isGKAdmin: true },
   });
 
@@ -115,8 +118,11 @@ async function portalQueries(db: PostgresDatabase, t: Tables) {
   ]) {
     await db
       .insert(t.drafts)
-      .values({ id: "draft-1", ownerId: owner, wizard: "new-subscription", data })
-      .onConflictDoUpdate({ target: [t.drafts.ownerId, t.drafts.wizard], set: { data, updatedAt: at(20) } });
+      .values({ id: "draft-1", ownerId: owner, userId: "user-0", wizard: "new-subscription", data })
+      .onConflictDoUpdate({
+        target: [t.drafts.ownerId, t.drafts.userId, t.drafts.wizard],
+        set: { data, updatedAt: at(20) },
+      });
   }
   seen.draft = await db.select({ data: t.drafts.data, updatedAt: t.drafts.updatedAt }).from(t.drafts);
 
@@ -190,7 +196,7 @@ describe("one data layer, typed against PostgreSQL, on both engines", () => {
       used: [{ n: 3 }],
       startedBy: [{ n: 2 }],
       total: [{ total: 4 }],
-      joined: [{ license: "GK-1", email: "Person.b@Example.com" }],
+      joined: [{ license: "GK-1", organization: "Office Co" }],
       relational: { email: "Person.b@Example.com", isGKAdmin: false },
       draft: [{ data: { step: "billing", nested: [1, "two", null] }, updatedAt: at(20) }],
       committed: [{ nodes: 7 }],

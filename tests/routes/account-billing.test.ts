@@ -1,5 +1,4 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { loader as accountLoader } from "~/routes/_portal.account";
 import { action as newCardAction, loader as newCardLoader } from "~/routes/_portal.account.cards.new";
@@ -8,10 +7,8 @@ import { action as profileAction, loader as profileLoader } from "~/routes/_port
 import { action as shippingAction, loader as shippingLoader } from "~/routes/_portal.account.shipping";
 import { choosePayment, loadPaymentStep } from "~/server/account-billing.server";
 import { billingFaults } from "~/server/billing/index.server";
-import { db } from "~/server/db.server";
 import { toastStorage } from "~/server/session.server";
-import { findUserByEmail } from "~/server/users.server";
-import { users } from "~db/schema";
+import { memberByEmail } from "../support/members";
 import { formRequest, getRequest } from "../support/requests";
 import { demoCookie } from "../support/sign-in";
 
@@ -81,14 +78,14 @@ const address = {
 describe("the account page", () => {
   it("shows the customer's card, billing address and profile, with the card preselected for a wizard", async () => {
     const data = await (await get(accountLoader, "/account", "customer@example.com")).json();
-    expect(data.payment).toMatchObject({
+    expect(data.billing.payment).toMatchObject({
       status: "ready",
       preselectedSourceId: "src_demo_visa",
       addressesValid: true,
       shippingAddress: null,
       billingAddress: { line1: "450 Mission Street", city: "San Francisco", country: "US" },
     });
-    expect(data.payment.sources).toEqual([
+    expect(data.billing.payment.sources).toEqual([
       {
         id: "src_demo_visa",
         type: "card",
@@ -102,20 +99,20 @@ describe("the account page", () => {
         },
       },
     ]);
-    expect(data.billingProfile).toMatchObject({ firstName: "Dana", company: "Northwind Clinics" });
+    expect(data.billing.billingProfile).toMatchObject({ firstName: "Dana", company: "Northwind Clinics" });
   });
 
   it("shows 'Error' for the payment methods and the billing profile when the customer cannot be read", async () => {
     billingFaults.inject("retrieveCustomer", { message: "Chargebee is down." });
     const data = await (await get(accountLoader, "/account", "customer@example.com")).json();
-    expect(data.payment).toEqual({ status: "error" });
-    expect(data.billingProfile).toBe("error");
+    expect(data.billing.payment).toEqual({ status: "error" });
+    expect(data.billing.billingProfile).toBe("error");
   });
 });
 
 describe("adding a card", () => {
   it("says 'Cannot be empty.' for every missing field and the card, and never writes card data back", async () => {
-    expect(findUserByEmail("admin@example.com")?.billingCustomerId).toBeNull();
+    expect(memberByEmail("admin@example.com").organization.billingCustomerId).toBeNull();
     const response = await post(newCardAction, "/account/cards/new", "admin@example.com", {
       card_expiry: "09 / 31",
       address_line2: "Floor 2",
@@ -147,7 +144,7 @@ describe("adding a card", () => {
     expect(body.repopulateFields).toMatchObject({ first_name: "Alex" });
     expect(body.repopulateFields).not.toHaveProperty("card_number");
     // The billing customer is made on first need: before the card, which the provider refused.
-    expect(findUserByEmail("admin@example.com")?.billingCustomerId).toMatch(/^cust_/);
+    expect(memberByEmail("admin@example.com").organization.billingCustomerId).toMatch(/^cust_/);
   });
 
   it("adds the card, and then allows no second one", async () => {
@@ -159,7 +156,9 @@ describe("adding a card", () => {
     expect(added.headers.get("Location")).toBe("/account");
     expect(await toastOf(added)).toEqual({ kind: "success", message: "Successfully added new payment method." });
 
-    const { payment } = await (await get(accountLoader, "/account", "admin@example.com")).json();
+    const {
+      billing: { payment },
+    } = await (await get(accountLoader, "/account", "admin@example.com")).json();
     expect(payment.sources.map((source: { card: { last4: string; holder: string } }) => source.card)).toMatchObject([
       { last4: "4242", holder: "Alex Morgan", expiryMonth: 9, expiryYear: 2031 },
     ]);
@@ -216,7 +215,7 @@ describe("replacing a card", () => {
       },
     );
     expect(await toastOf(response)).toEqual({ kind: "success", message: "Successfully replaced new payment method." });
-    const step = await loadPaymentStep(findUserByEmail("customer@example.com")!);
+    const step = await loadPaymentStep(memberByEmail("customer@example.com"));
     expect(
       step.status === "ready" &&
         step.sources.map((source) => [source.card?.brand, source.id === step.preselectedSourceId]),
@@ -225,14 +224,15 @@ describe("replacing a card", () => {
 });
 
 describe("the billing profile drawer", () => {
-  it("starts from the user's own details before a billing customer exists", async () => {
+  it("starts from the member's own details and the organization's before a billing customer exists", async () => {
     const data = await (await get(profileLoader, "/account/profile", "distributor@example.com")).json();
     expect(data.defaults).toMatchObject({
       first_name: "Ravi",
       email: "distributor@example.com",
+      company: "SecureLine Resellers",
       phone_country: "GB",
       line1: "",
-      country: "",
+      country: "GB",
     });
   });
 
@@ -260,7 +260,9 @@ describe("the billing profile drawer", () => {
   it("saves contact details and address together and says 'Successfully updated billing profile.'", async () => {
     const response = await post(profileAction, "/account/profile", "distributor@example.com", address);
     expect(await toastOf(response)).toEqual({ kind: "success", message: "Successfully updated billing profile." });
-    const { billingProfile, payment } = await (await get(accountLoader, "/account", "distributor@example.com")).json();
+    const {
+      billing: { billingProfile, payment },
+    } = await (await get(accountLoader, "/account", "distributor@example.com")).json();
     expect(billingProfile).toEqual({
       firstName: "Ravi",
       lastName: "Patel",
@@ -312,11 +314,7 @@ describe("the shipping address drawer", () => {
       phone_country: "US",
     };
     await post(shippingAction, "/account/shipping", "customer@example.com", shipping);
-    const saved = db
-      .select({ shippingAddress: users.shippingAddress })
-      .from(users)
-      .where(eq(users.email, "customer@example.com"))
-      .get();
+    const saved = memberByEmail("customer@example.com").organization;
     expect(saved?.shippingAddress).toMatchObject({
       firstName: "Sam",
       line1: "9 Dock Road",
@@ -330,7 +328,7 @@ describe("the shipping address drawer", () => {
 
     const cleared = await post(shippingAction, "/account/shipping", "customer@example.com", { intent: "clear" });
     expect(await toastOf(cleared)).toMatchObject({ kind: "success" });
-    expect(findUserByEmail("customer@example.com")?.shippingAddress).toBeNull();
+    expect(memberByEmail("customer@example.com").organization.shippingAddress).toBeNull();
   });
 });
 
@@ -342,7 +340,7 @@ describe("the payment step's server side", () => {
   };
 
   it("accepts only a usable card of the user's own", async () => {
-    const customer = findUserByEmail("customer@example.com")!;
+    const customer = memberByEmail("customer@example.com");
     const step = await loadPaymentStep(customer);
     if (step.status !== "ready" || !step.preselectedSourceId) throw new Error("the customer has a card");
     expect(await choosePayment(customer, form({ payment_source_id: step.preselectedSourceId }))).toMatchObject({
@@ -352,7 +350,7 @@ describe("the payment step's server side", () => {
       shippingAddress: null,
     });
     expect(await choosePayment(customer, form({}))).toEqual({ ok: false, message: "Please select a payment method." });
-    const admin = findUserByEmail("admin@example.com")!;
+    const admin = memberByEmail("admin@example.com");
     const adminStep = await loadPaymentStep(admin);
     if (adminStep.status !== "ready" || !adminStep.preselectedSourceId) throw new Error("the admin added a card above");
     expect(await choosePayment(customer, form({ payment_source_id: adminStep.preselectedSourceId }))).toEqual({
@@ -362,7 +360,7 @@ describe("the payment step's server side", () => {
   });
 
   it("refuses addresses that are not valid, and reports a failed load as 'Error'", async () => {
-    const admin = findUserByEmail("admin@example.com")!;
+    const admin = memberByEmail("admin@example.com");
     const step = await loadPaymentStep(admin);
     expect(step).toMatchObject({ status: "ready", addressesValid: false, billingAddress: null });
     if (step.status !== "ready" || !step.preselectedSourceId) throw new Error("the admin added a card above");

@@ -25,7 +25,8 @@ import * as signInLink from "~/routes/login_.link_.$token";
 import * as sidebar from "~/routes/preferences.sidebar";
 import { getBilling } from "~/server/billing/index.server";
 import { sqlite } from "~/server/db.server";
-import { findUserByEmail, type UserRecord } from "~/server/users.server";
+import { findUserByEmail } from "~/server/users.server";
+import { memberByEmail, type TestMember } from "../support/members";
 import { cookieFrom, formRequest } from "../support/requests";
 
 /**
@@ -288,7 +289,7 @@ async function statusOf(run: () => unknown): Promise<number> {
 }
 
 describe("the fuzz suite", { timeout: 300_000 }, () => {
-  let fuzzer: UserRecord;
+  let fuzzer: TestMember;
   let cookie = "";
   let csrf = "";
   let othersIds: string[] = [];
@@ -301,11 +302,11 @@ describe("the fuzz suite", { timeout: 300_000 }, () => {
     const signedIn = await statusOfSignIn("distributor@example.com");
     cookie = signedIn.cookie;
     csrf = new URLSearchParams(await (await formRequest("/", {}, { cookie })).text()).get("csrf") ?? "";
-    const found = findUserByEmail("distributor@example.com");
-    if (!found) throw new Error("the demo distributor is missing");
-    fuzzer = found;
-    const others = ["customer@example.com", "admin@example.com"].map((email) => findUserByEmail(email));
-    othersIds = others.flatMap((user) => (user ? [user.id, user.billingCustomerId ?? ""] : [])).filter(Boolean);
+    fuzzer = memberByEmail("distributor@example.com");
+    const others = ["customer@example.com", "admin@example.com"].map((email) => memberByEmail(email));
+    othersIds = others
+      .flatMap((member) => [member.user.id, member.organization.id, member.organization.billingCustomerId ?? ""])
+      .filter(Boolean);
     otherSourceId = (await getBilling().listPaymentSources("cust_demo_customer"))[0]?.id ?? otherSourceId;
     othersBefore = rowsNaming(othersIds);
   });
@@ -339,7 +340,7 @@ describe("the fuzz suite", { timeout: 300_000 }, () => {
     expect(sent).toBeGreaterThanOrEqual(1_000);
     // Most forms carry the session's token, so they reach each action's parsing rather than stop at the CSRF check.
     expect(passedCsrf / sent).toBeGreaterThan(0.7);
-    expect(findUserByEmail("distributor@example.com")?.id).toBe(fuzzer.id);
+    expect(findUserByEmail("distributor@example.com")?.id).toBe(fuzzer.user.id);
   });
 });
 

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { db } from "~/server/db.server";
 import { jobProgressRoute, ofKind } from "~/server/jobs/progress.server";
 import { enqueueJob, findOwnedJob, type JobKind } from "~/server/jobs/runner.server";
-import { findUserByEmail } from "~/server/users.server";
+import { memberByEmail } from "../support/members";
 import { jobs } from "~db/schema";
 import { formRequest, getRequest, respond } from "../support/requests";
 import { demoCookie } from "../support/sign-in";
@@ -19,6 +19,7 @@ const kind: JobKind<{ label: string }, { only: Record<string, never> }> = {
 const page = jobProgressRoute({
   open: ofKind(kind, [{ title: "Do the thing", steps: ["only"] }]),
   details: (job) => ({ label: String(job.input.label) }),
+  retryNeeds: "purchase",
 });
 
 const cookieOf = demoCookie;
@@ -29,8 +30,8 @@ const show = async (email: string, jobId: string) =>
   );
 
 function placeJob(key: string) {
-  const owner = findUserByEmail("customer@example.com")!;
-  return enqueueJob(kind, { ownerId: owner.id, idempotencyKey: key, input: { label: key } });
+  const { organization } = memberByEmail("customer@example.com");
+  return enqueueJob(kind, { ownerId: organization.id, idempotencyKey: key, input: { label: key } });
 }
 const setStatus = (id: string, status: "queued" | "running" | "succeeded" | "failed" | "needs_attention") =>
   db.update(jobs).set({ status, nextRunAt: null }).where(eq(jobs.id, id)).run();

@@ -6,9 +6,9 @@ import { loader as hubsLoader } from "~/routes/_portal.hubs";
 import { loader as hubLicensesLoader } from "~/routes/_portal.hubs.$hubId.licenses";
 import { action as loginAction } from "~/routes/login";
 import { db } from "~/server/db.server";
-import { findUserByEmail } from "~/server/users.server";
+import { memberByEmail } from "../support/members";
 import { licenseRow } from "~/server/license-files.server";
-import { hubInstallationLicenses, hubInstallations, licenses, users } from "~db/schema";
+import { hubInstallationLicenses, hubInstallations, licenses } from "~db/schema";
 import { cookieFrom, formRequest, getRequest, respond } from "../support/requests";
 
 async function customerCookie(): Promise<string> {
@@ -21,7 +21,7 @@ const call = async (loader: (args: LoaderFunctionArgs) => Promise<unknown>, path
 
 describe("the home page's figures", () => {
   it("count active and expired licenses and Hubs in SQL, as the lists would", async () => {
-    const owner = findUserByEmail("customer@example.com")!;
+    const owner = memberByEmail("customer@example.com").organization;
     const now = Date.now();
     const rows = db.select({ validTo: licenses.validTo }).from(licenses).where(eq(licenses.ownerId, owner.id)).all();
     const hubs = db.select().from(hubInstallations).where(eq(hubInstallations.ownerId, owner.id)).all();
@@ -36,7 +36,7 @@ describe("the home page's figures", () => {
 
 describe("the Hubs page", () => {
   it("shows 10 Hubs per page, most recently seen first, with plain ?page= links", async () => {
-    const owner = findUserByEmail("customer@example.com")!;
+    const owner = memberByEmail("customer@example.com").organization;
     const [template] = db.select().from(hubInstallations).where(eq(hubInstallations.ownerId, owner.id)).all();
     const before = db.select().from(hubInstallations).where(eq(hubInstallations.ownerId, owner.id)).all().length;
     const seenAt = (n: number) => new Date(Date.UTC(2020, 0, 1) + n * 60_000);
@@ -72,7 +72,7 @@ describe("the Hubs page", () => {
 
 describe("the Hubs page's Type filter", () => {
   it("pages only the Hubs of that type, with every column of the spec", async () => {
-    const owner = findUserByEmail("customer@example.com")!;
+    const owner = memberByEmail("customer@example.com").organization;
     const cookie = await customerCookie();
     const all = db.select().from(hubInstallations).where(eq(hubInstallations.ownerId, owner.id)).all();
     const local = all.filter((hub) => hub.type === "local");
@@ -96,7 +96,7 @@ describe("the Hubs page's Type filter", () => {
 
 describe("a Hub's licenses", () => {
   const DAY = 24 * 60 * 60 * 1000;
-  const owner = () => findUserByEmail("customer@example.com")!;
+  const owner = () => memberByEmail("customer@example.com").organization;
   const hubLicenses = (path: string, hubId: string, cookie: string) =>
     respond(async () => hubLicensesLoader({ request: getRequest(path, cookie), params: { hubId }, context: {} }));
 
@@ -196,7 +196,7 @@ describe("a Hub's licenses", () => {
       { total: 0, licenses: [] },
     );
 
-    const distributor = db.select().from(users).where(eq(users.email, "distributor@example.com")).get()!;
+    const distributor = memberByEmail("distributor@example.com").organization;
     db.insert(hubInstallations)
       .values({ ...template, id: "someone-elses-hub", ownerId: distributor.id })
       .run();

@@ -3,7 +3,7 @@ import { loader as htmlPartLoader } from "~/routes/admin.outbox.$messageId.html"
 import { loader as outboxLoader } from "~/routes/_portal.admin.outbox";
 import { action as loginAction } from "~/routes/login";
 import { outboxPage, queueMail } from "~/server/mail/index.server";
-import { findUserByEmail } from "~/server/users.server";
+import { memberByEmail } from "../support/members";
 import { runJobs } from "../support/jobs";
 import { cookieFrom, formRequest, getRequest, respond } from "../support/requests";
 
@@ -24,10 +24,10 @@ const open = (path: string, cookie: string, params: Record<string, string> = {})
 
 describe("the outbox page", { timeout: 60_000 }, () => {
   it("shows an administrator the kept mail newest first, ten a page, and each message's HTML part under a policy that runs nothing", async () => {
-    const customer = findUserByEmail("customer@example.com");
+    const customer = memberByEmail("customer@example.com").organization;
     for (let n = 1; n <= 12; n += 1) {
       queueMail({
-        accountId: customer?.id ?? "",
+        accountId: customer.id,
         to: "customer@example.com",
         subject: `Message ${n}`,
         content: { paragraphs: [`Number ${n}`], action: { label: "Open", url: `http://portal.test/licenses?n=${n}` } },

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { knownDevices, oneTimeTokens, sessions, users } from "~db/schema";
+import { knownDevices, oneTimeTokens, sessions } from "~db/schema";
 import { loader as portalLoader } from "~/routes/_portal";
 import { action as accountAction } from "~/routes/_portal.account";
 import { action as loginAction } from "~/routes/login";
@@ -12,6 +12,7 @@ import { hashPassword } from "~/server/passwords.server";
 import { outboxPage } from "~/server/mail/index.server";
 import { UNTRUSTED_CHECKS_PER_HOUR } from "~/server/throttle.server";
 import { findUserByEmail } from "~/server/users.server";
+import { createAccount } from "../support/members";
 import { runJobs } from "../support/jobs";
 import { cookieFrom, formRequest, getRequest, respond } from "../support/requests";
 
@@ -62,9 +63,7 @@ async function burst(email: string, { parallel }: { parallel: boolean }): Promis
 
 /** An account of its own for a test, so that another test's burst has not paused it. */
 async function account(email: string) {
-  db.insert(users)
-    .values({ id: email, email, passwordHash: await hashPassword(PASSWORD), firstName: "Test", lastName: "User" })
-    .run();
+  createAccount(email, await hashPassword(PASSWORD));
   return email;
 }
 

@@ -157,13 +157,17 @@ describe("portal pages", () => {
     const forCustomer = await call(adminLoader, "/admin/customers", await signedInCookie("customer@example.com"));
     expect(forCustomer.status).toBe(403);
     const forAdmin = await call(adminLoader, "/admin/customers", await signedInCookie("admin@example.com"));
-    const { customers } = await forAdmin.json();
+    const { organizations } = await forAdmin.json();
     expect(
-      customers.map((customer: { email: string; licenseCount: number }) => [customer.email, customer.licenseCount]),
+      organizations.map((organization: { name: string; members: number; licenses: number }) => [
+        organization.name,
+        organization.members,
+        organization.licenses,
+      ]),
     ).toEqual([
-      ["admin@example.com", 0],
-      ["distributor@example.com", 0],
-      ["customer@example.com", 4],
+      ["GateKeeper", 1, 0],
+      ["Northwind Clinics", 2, 4],
+      ["SecureLine Resellers", 1, 0],
     ]);
   });
 

@@ -6,7 +6,7 @@ import { loader as wizardLoader } from "~/routes/_portal.trial.$hubType";
 import { action as licenseAction, loader as licenseLoader } from "~/routes/_portal.trial.$hubType.license";
 import { action as welcomeAction } from "~/routes/_portal.trial.$hubType.welcome";
 import { db } from "~/server/db.server";
-import { findUserByEmail } from "~/server/users.server";
+import { memberByEmail } from "../support/members";
 import { TRIAL_WIZARDS } from "~/server/wizards/trials.server";
 import { trials } from "~db/schema";
 import { formRequest, getRequest, respond } from "../support/requests";
@@ -22,16 +22,24 @@ const get = async (loader: Loader, path: string, email: string, params: Record<s
   respond(async () => loader({ request: getRequest(path, await cookieOf(email)), params, context: {} }));
 
 function giveTrial(email: string) {
-  const user = findUserByEmail(email)!;
+  const member = memberByEmail(email);
   db.insert(trials)
-    .values({ id: `trial-${email}`, userId: user.id, hubType: "onpremise", nodes: 5, employees: 5, duration: 15 })
+    .values({
+      id: `trial-${email}`,
+      ownerId: member.organization.id,
+      userId: member.user.id,
+      hubType: "onpremise",
+      nodes: 5,
+      employees: 5,
+      duration: 15,
+    })
     .run();
 }
 
 beforeEach(() => {
   db.delete(trials).run();
   for (const email of [CUSTOMER, DISTRIBUTOR])
-    for (const wizard of Object.values(TRIAL_WIZARDS)) wizard.clear(findUserByEmail(email)!.id);
+    for (const wizard of Object.values(TRIAL_WIZARDS)) wizard.clear(memberByEmail(email));
 });
 
 describe("trial eligibility on the server", () => {
@@ -120,7 +128,7 @@ describe("a bookmarked trial step", () => {
       }),
     );
     expect(saved.headers.get("Location")).toBe("/trial/onpremise/hardware");
-    const draft = TRIAL_WIZARDS.onpremise.read(findUserByEmail(CUSTOMER)!.id).data;
+    const draft = TRIAL_WIZARDS.onpremise.read(memberByEmail(CUSTOMER)).data;
     expect(draft).toMatchObject({
       nodes: 7,
       employees: 9,
@@ -132,7 +140,7 @@ describe("a bookmarked trial step", () => {
       db
         .select()
         .from(trials)
-        .where(eq(trials.userId, findUserByEmail(CUSTOMER)!.id))
+        .where(eq(trials.ownerId, memberByEmail(CUSTOMER).organization.id))
         .all(),
     ).toHaveLength(0);
   });

@@ -4,7 +4,7 @@ import * as cloudHub from "~/routes/_portal.hubs.new";
 import * as update from "~/routes/_portal.licenses.$subscriptionId.update";
 import * as subscribe from "~/routes/_portal.store.subscribe";
 import * as trial from "~/routes/_portal.trial.$hubType";
-import { findUserByEmail } from "~/server/users.server";
+import { memberByEmail } from "../support/members";
 import { cloudHubWizard } from "~/server/wizards/cloud-hub.server";
 import { licenseUpdateWizard } from "~/server/wizards/license-update.server";
 import { subscriptionWizard } from "~/server/wizards/new-subscription.server";
@@ -83,9 +83,9 @@ describe.each(LAYOUTS)("the $name wizard's layout", ({ route, base, params, firs
   );
 
   it("closes: the draft is cleared and the user goes back to the page under the wizard", async () => {
-    const user = findUserByEmail("customer@example.com")!;
-    draft().save(user.id, {});
-    expect(draft().read(user.id).id).not.toBeNull();
+    const member = memberByEmail("customer@example.com");
+    draft().save(member, {});
+    expect(draft().read(member).id).not.toBeNull();
     const closed = await respond(async () =>
       (route.action as (args: ActionFunctionArgs) => Promise<Response>)({
         request: await formRequest(base, {}, { cookie: await customerCookie() }),
@@ -94,6 +94,6 @@ describe.each(LAYOUTS)("the $name wizard's layout", ({ route, base, params, firs
       }),
     );
     expect(closed.headers.get("Location")).toBe(closeTo);
-    expect(draft().read(user.id).id).toBeNull();
+    expect(draft().read(member).id).toBeNull();
   });
 });

@@ -13,21 +13,21 @@ import { cloudHubLicensePage, selectableLicense } from "~/server/cloud-hub-licen
 import { licenseRow } from "~/server/license-files.server";
 import { cloudHubWizard, deploy, deploymentKey, hubSignInLink } from "~/server/wizards/cloud-hub.server";
 import { openSecret, sealSecret } from "~/server/wizards/sealed.server";
-import { findUserByEmail } from "~/server/users.server";
+import { memberByEmail } from "../support/members";
 import { action as progressAction, loader as progressLoader } from "~/routes/_portal.hubs.deployments.$jobId";
 import { action as loginAction } from "~/routes/login";
 import { hubAdmins, hubInstallations, hubLicenses, hubTenants, jobs, licenses } from "~db/schema";
 import { cookieFrom, formRequest, getRequest, respond } from "../support/requests";
 
-const customer = () => findUserByEmail("customer@example.com")!;
+const customer = () => memberByEmail("customer@example.com");
 const PASSWORD = "Secret123";
 
 let demoLicenseId = "";
 
 beforeEach(() => {
   hubFaults.clear();
-  const user = customer();
-  cloudHubWizard.clear(user.id);
+  const member = customer();
+  cloudHubWizard.clear(member);
   // Each test runs its own deployments only.
   db.delete(jobs).run();
   // The demo's one cloud license, free again for each test.
@@ -36,12 +36,12 @@ beforeEach(() => {
     .where(eq(licenses.externalLicenseId, "GK-NWC-2026-0002"))
     .run();
   db.delete(hubLicenses).run();
-  demoLicenseId = cloudHubLicensePage(user.id, "", 1, 5).licenses[0].id;
+  demoLicenseId = cloudHubLicensePage(member.organization.id, "", 1, 5).licenses[0].id;
 });
 
 /** The wizard filled in as a customer would, with the demo's cloud license, up to its review. */
 function fillWizard(subdomain: string) {
-  cloudHubWizard.save(customer().id, {
+  cloudHubWizard.save(customer(), {
     subdomain,
     region: "EU",
     licenseId: demoLicenseId,
@@ -59,29 +59,29 @@ function fillWizard(subdomain: string) {
 
 /** The wizard filled in, then confirmed: the deployment's job. */
 function confirmDeployment(subdomain: string) {
-  const user = customer();
+  const member = customer();
   fillWizard(subdomain);
-  const key = deploymentKey(user.id);
+  const key = deploymentKey(member);
   expect(key).not.toBeNull();
-  const placement = deploy(user.id, key!);
+  const placement = deploy(member, key!);
   if (!("placed" in placement)) throw new Error("the deployment was not placed");
   return placement.placed.id;
 }
 
-const job = (id: string) => findOwnedJob(customer().id, id)!;
+const job = (id: string) => findOwnedJob(customer().organization.id, id)!;
 const tenantsNamed = (subdomain: string) =>
   db.select().from(hubTenants).where(eq(hubTenants.subdomain, subdomain)).all();
 
 describe("deploying a cloud Hub", () => {
   it("creates, connects and starts the Hub, sets up its administrator, uploads the license and lists the Hub", async () => {
-    const user = customer();
+    const member = customer();
     const id = confirmDeployment("ada-clinic");
-    const draftId = cloudHubWizard.read(user.id).id;
+    const draftId = cloudHubWizard.read(member).id;
     await runJobs();
     expect(job(id)).toMatchObject({ status: "succeeded", error: null });
 
     const [tenant] = tenantsNamed("ada-clinic");
-    expect(tenant).toMatchObject({ customerId: user.id, region: 2 });
+    expect(tenant).toMatchObject({ customerId: member.organization.id, region: 2 });
     expect(tenant.registeredAt).not.toBeNull();
     expect(db.select().from(hubAdmins).where(eq(hubAdmins.hubId, tenant.id)).get()).toMatchObject({
       userName: "ada-admin",
@@ -90,44 +90,44 @@ describe("deploying a cloud Hub", () => {
       licenseId: "GK-NWC-2026-0002",
     });
     expect(db.select().from(hubInstallations).where(eq(hubInstallations.id, tenant.id)).get()).toMatchObject({
-      ownerId: user.id,
+      ownerId: member.organization.id,
       type: "cloud",
       url: tenant.url,
       maxUsers: 25,
     });
     expect(db.select().from(licenses).where(eq(licenses.id, demoLicenseId)).get()?.isUsed).toBe(true);
-    expect(selectableLicense(user.id, demoLicenseId)).toBeNull();
+    expect(selectableLicense(member.organization.id, demoLicenseId)).toBeNull();
     // The typed password is gone from the job, and the draft that held it sealed is cleared.
     expect(job(id).input).not.toHaveProperty("adminPassword");
     expect(JSON.stringify(db.select().from(jobs).where(eq(jobs.id, id)).get())).not.toContain(PASSWORD);
-    expect(findDraft(user.id, "cloud-hub")).toBeNull();
+    expect(findDraft(member, "cloud-hub")).toBeNull();
     expect(draftId).not.toBeNull();
 
     // 'Go to Hub': a link that signs the administrator in once.
-    const link = await hubSignInLink(user.id, tenant.id);
+    const link = await hubSignInLink(member.organization.id, tenant.id);
     expect(link).toMatch(/^https:\/\/ada-clinic\.hub\.gatekeeper\.example\/sign-in\?ticket=/);
     expect(link).not.toContain(PASSWORD);
     expect(redeemSignInLink(db, link!)).toBe("ada-admin");
     expect(redeemSignInLink(db, link!)).toBeNull();
-    expect(await hubSignInLink(findUserByEmail("distributor@example.com")!.id, tenant.id)).toBeNull();
+    expect(await hubSignInLink(memberByEmail("distributor@example.com").organization.id, tenant.id)).toBeNull();
   });
 
   it("places one job however often the confirmation is posted, and refuses a key the draft no longer matches", () => {
-    const user = customer();
+    const member = customer();
     const id = confirmDeployment("twice-clinic");
-    const again = deploy(user.id, deploymentKey(user.id)!);
+    const again = deploy(member, deploymentKey(member)!);
     expect("placed" in again && again.placed.id).toBe(id);
-    expect(deploy(user.id, "cloud-hub:nope:digest")).toMatchObject({ placed: { id } });
+    expect(deploy(member, "cloud-hub:nope:digest")).toMatchObject({ placed: { id } });
   });
 
   it("refuses a stale confirmation before any Hub exists", () => {
-    const user = customer();
-    cloudHubWizard.save(user.id, {
+    const member = customer();
+    cloudHubWizard.save(member, {
       subdomain: "stale-clinic",
       licenseId: demoLicenseId,
       completed: ["url", "license"],
     });
-    expect(deploy(user.id, "cloud-hub:x:y")).toEqual({ stale: true });
+    expect(deploy(member, "cloud-hub:x:y")).toEqual({ stale: true });
   });
 
   it("after a failure once the tenant exists, resumes there and never creates a second tenant", async () => {
@@ -140,7 +140,7 @@ describe("deploying a cloud Hub", () => {
     });
     expect(tenantsNamed("resume-clinic")).toHaveLength(1);
 
-    expect(retryJob(customer().id, id)).toBe(true);
+    expect(retryJob(customer().organization.id, id)).toBe(true);
     await runJobs();
     expect(job(id).status).toBe("succeeded");
     expect(tenantsNamed("resume-clinic")).toHaveLength(1);
@@ -148,7 +148,7 @@ describe("deploying a cloud Hub", () => {
       db
         .select()
         .from(hubTenants)
-        .where(eq(hubTenants.customerId, customer().id))
+        .where(eq(hubTenants.customerId, customer().organization.id))
         .all()
         .filter((row) => row.subdomain.startsWith("resume")),
     ).toHaveLength(1);
@@ -212,7 +212,7 @@ describe("deploying a cloud Hub", () => {
     expect(job(id)).toMatchObject({ status: "failed", error: { title: DEPLOYMENT_FAILURES.notReady.title } });
     expect(job(id).attempts).toBe(5);
     hubFaults.clear();
-    retryJob(customer().id, id);
+    retryJob(customer().organization.id, id);
     await runJobs();
     expect(job(id).status).toBe("succeeded");
   });
@@ -233,7 +233,7 @@ describe("deploying a cloud Hub", () => {
         status: "failed",
         error: { title: screen.title, message: screen.message },
       });
-      retryJob(customer().id, id);
+      retryJob(customer().organization.id, id);
       await runJobs();
       expect(job(id).status, call).toBe("succeeded");
       expect(tenantsNamed(subdomain)).toHaveLength(1);
@@ -241,15 +241,17 @@ describe("deploying a cloud Hub", () => {
   });
 
   it("holds the license from the moment the deployment is queued: a second deployment of it is refused while the first runs", async () => {
-    const user = customer();
+    const member = customer();
     const first = confirmDeployment("first-of-two");
     expect(job(first).status).toBe("queued");
-    expect(selectableLicense(user.id, demoLicenseId)).toBeNull();
-    expect(cloudHubLicensePage(user.id, "", 1, 5).licenses.map((license) => license.id)).not.toContain(demoLicenseId);
+    expect(selectableLicense(member.organization.id, demoLicenseId)).toBeNull();
+    expect(cloudHubLicensePage(member.organization.id, "", 1, 5).licenses.map((license) => license.id)).not.toContain(
+      demoLicenseId,
+    );
     // The wizard was closed (its draft cleared) and filled in again with the same license.
-    cloudHubWizard.clear(user.id);
+    cloudHubWizard.clear(member);
     fillWizard("second-of-two");
-    expect(deploy(user.id, `cloud-hub:${cloudHubWizard.read(user.id).id}:any`)).toEqual({
+    expect(deploy(member, `cloud-hub:${cloudHubWizard.read(member).id}:any`)).toEqual({
       refused: "Unable to verify license.",
     });
     await runJobs();
@@ -259,25 +261,25 @@ describe("deploying a cloud Hub", () => {
   });
 
   it("refuses the second of two deployments of one license queued at the same moment: the queueing takes the license", () => {
-    const user = customer();
+    const member = customer();
     const first = confirmDeployment("raced-one");
     // Another tab's confirmation that passed every page check before the first was queued.
     const second = { ...job(first).input, draftId: "another-draft", subdomain: "raced-two" } as DeploymentInput;
     expect(() =>
-      enqueueJob(cloudHubDeployment, { ownerId: user.id, idempotencyKey: "raced-two", input: second }),
+      enqueueJob(cloudHubDeployment, { ownerId: member.organization.id, idempotencyKey: "raced-two", input: second }),
     ).toThrow(JobRefused);
-    expect(findJobByKey(user.id, "raced-two")).toBeNull();
+    expect(findJobByKey(member.organization.id, "raced-two")).toBeNull();
     expect(db.select().from(licenses).where(eq(licenses.id, demoLicenseId)).get()?.hubJobId).toBe(first);
   });
 
   it("gives the license back when the deployment fails before its Hub exists, and takes it again on Try again", async () => {
-    const user = customer();
+    const member = customer();
     hubFaults.inject("createTenant", { message: "Refused." });
     const id = confirmDeployment("given-back");
     await runJobs();
     expect(job(id).status).toBe("failed");
-    expect(selectableLicense(user.id, demoLicenseId)).not.toBeNull();
-    retryJob(user.id, id);
+    expect(selectableLicense(member.organization.id, demoLicenseId)).not.toBeNull();
+    retryJob(member.organization.id, id);
     await runJobs();
     expect(job(id).status).toBe("succeeded");
     // Once its Hub exists, a failed deployment keeps the license for that Hub.
@@ -286,11 +288,11 @@ describe("deploying a cloud Hub", () => {
     const kept = confirmDeployment("kept-license");
     await runJobs();
     expect(job(kept).status).toBe("failed");
-    expect(selectableLicense(user.id, demoLicenseId)).toBeNull();
+    expect(selectableLicense(member.organization.id, demoLicenseId)).toBeNull();
   });
 
   it("keeps the Hub administrator's token sealed on the Hub installation only, never in the job", async () => {
-    const user = customer();
+    const member = customer();
     const id = confirmDeployment("token-clinic");
     await runJobs();
     const row = db.select().from(jobs).where(eq(jobs.id, id)).get();
@@ -304,15 +306,15 @@ describe("deploying a cloud Hub", () => {
     // It opens to the token the Hub holds for its administrator now.
     const token = openSecret(hub?.adminToken ?? "") ?? "";
     expect(createHash("sha256").update(token).digest("base64url")).toBe(admin?.tokenHash);
-    expect(user.id).toBe(hub?.ownerId);
+    expect(member.organization.id).toBe(hub?.ownerId);
   });
 
   it("never stores the typed password in plaintext in the draft", () => {
-    const user = customer();
+    const member = customer();
     confirmDeployment("sealed-clinic");
-    const stored = JSON.stringify(findDraft(user.id, "cloud-hub"));
+    const stored = JSON.stringify(findDraft(member, "cloud-hub"));
     expect(stored).not.toContain(PASSWORD);
-    expect(openSecret(cloudHubWizard.read(user.id).data.sealedPassword!)).toBe(PASSWORD);
+    expect(openSecret(cloudHubWizard.read(member).data.sealedPassword!)).toBe(PASSWORD);
   });
 });
 
@@ -321,7 +323,7 @@ describe("the licenses a cloud Hub can be made from", () => {
   const now = new Date();
 
   it("are unused, with cloud support, not expired more than a day ago, newest first, searchable and paged in SQL", () => {
-    const owner = findUserByEmail("distributor@example.com")!.id;
+    const owner = memberByEmail("distributor@example.com").organization.id;
     const add = (
       id: string,
       changes: {

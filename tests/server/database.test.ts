@@ -5,19 +5,38 @@ import { databaseAnswers, db } from "~/server/db.server";
 import { env } from "~/server/env.server";
 import { getHubs } from "~/server/hubs/index.server";
 import { countLicensesByStatus, listLicenses } from "~/server/licenses.server";
-import { findUserByEmail } from "~/server/users.server";
 import { seedDemo } from "~/server/demo-seed.server";
-import { hubInstallations, licenses, users } from "~db/schema";
+import { hubInstallations, licenses, memberships, organizations, users } from "~db/schema";
+import { memberByEmail } from "../support/members";
 
 describe("the embedded database", () => {
-  it("is migrated and seeded with the three demo accounts on first use", () => {
-    expect(findUserByEmail("customer@example.com")).toMatchObject({ customerType: "customer", isGKAdmin: false });
-    expect(findUserByEmail("distributor@example.com")).toMatchObject({ customerType: "distributor", isGKAdmin: false });
-    expect(findUserByEmail("admin@example.com")).toMatchObject({ isGKAdmin: true });
+  it("is migrated and seeded with the demo organizations and their members on first use", () => {
+    const customer = memberByEmail("customer@example.com");
+    expect(customer).toMatchObject({
+      user: { isGKAdmin: false },
+      organization: { name: "Northwind Clinics", customerType: "customer" },
+      role: "owner",
+    });
+    // The customer's organization has a second member, its Technical contact.
+    expect(memberByEmail("technical@example.com")).toMatchObject({
+      organization: { id: customer.organization.id },
+      role: "technical_contact",
+    });
+    expect(memberByEmail("distributor@example.com")).toMatchObject({
+      organization: { customerType: "distributor" },
+      role: "owner",
+    });
+    expect(memberByEmail("admin@example.com").user).toMatchObject({ isGKAdmin: true });
+    // Every demo address is verified, and no organization shares its id with a person.
+    for (const email of ["customer@example.com", "technical@example.com", "distributor@example.com"]) {
+      const { user, organization } = memberByEmail(email);
+      expect(user.emailVerifiedAt).not.toBeNull();
+      expect(organization.id).not.toBe(user.id);
+    }
   });
 
   it("gives the demo customer active and expired licenses and two Hub installations", () => {
-    const customer = findUserByEmail("customer@example.com")!;
+    const customer = memberByEmail("customer@example.com").organization;
     const statuses = listLicenses(customer.id).map((license) => license.status);
     expect(statuses.filter((status) => status === "active")).toHaveLength(3);
     expect(statuses.filter((status) => status === "expired")).toHaveLength(1);
@@ -26,7 +45,7 @@ describe("the embedded database", () => {
   });
 
   it("puts the demo's cloud Hub into the embedded Hub service, at its address on the configured Hub host", async () => {
-    const customer = findUserByEmail("customer@example.com")!;
+    const customer = memberByEmail("customer@example.com").organization;
     const cloud = db.select().from(hubInstallations).where(eq(hubInstallations.type, "cloud")).get()!;
     expect(cloud.url).toBe(`https://northwind-west.${env.HUB_HOST}`);
     const hubs = getHubs();
@@ -43,7 +62,9 @@ describe("the embedded database", () => {
 
   it("is seeded only once, so a restart keeps what users changed", () => {
     seedDemo(db);
-    expect(db.select({ n: count() }).from(users).get()?.n).toBe(3);
+    expect(db.select({ n: count() }).from(users).get()?.n).toBe(4);
+    expect(db.select({ n: count() }).from(organizations).get()?.n).toBe(3);
+    expect(db.select({ n: count() }).from(memberships).get()?.n).toBe(4);
     expect(db.select({ n: count() }).from(licenses).get()?.n).toBe(4);
   });
 

@@ -9,7 +9,7 @@ import { getBilling } from "~/server/billing/index.server";
 import { db } from "~/server/db.server";
 import { openSecret } from "~/server/wizards/sealed.server";
 import { verifyLicenseFile } from "~/server/license-files.server";
-import { findUserByEmail } from "~/server/users.server";
+import { memberByEmail } from "../support/members";
 import { hubInstallations, licenses, subscriptions } from "~db/schema";
 import { getRequest, respond } from "../support/requests";
 import { demoCookie } from "../support/sign-in";
@@ -18,7 +18,7 @@ import { demoCookie } from "../support/sign-in";
 const call = async (loader: (args: LoaderFunctionArgs) => Promise<unknown>, path: string, cookie: string) =>
   respond(async () => loader({ request: getRequest(path, cookie), params: {}, context: {} }));
 
-const customer = () => findUserByEmail("customer@example.com")!;
+const customer = () => memberByEmail("customer@example.com").organization;
 
 describe("the demo data", () => {
   it("gives every recurring license the term of its subscription at the engine, in the portal's copy and in its file", async () => {

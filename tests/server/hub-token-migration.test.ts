@@ -5,6 +5,7 @@ import Database from "better-sqlite3";
 import { drizzle } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import { afterAll, describe, expect, it } from "vitest";
+import { migrateSqlite } from "~/server/sqlite.server";
 
 /**
  * The migration that moves the Hub administrator's token out of the jobs, run on a database as the portal left
@@ -81,7 +82,8 @@ describe(`migration ${MIGRATION}`, () => {
     insertJob.run("stopped", "k2", "{}", steps(["create-tenant", "set-up-admin"]), "failed", null);
     insertJob.run("running", "k3", JSON.stringify({ licenseId: "running-license" }), "{}", "queued", null);
 
-    migrate(db, { migrationsFolder: migrationsUpTo(null) });
+    // The rest as the portal applies them (the later ones rebuild tables, so with foreign keys off).
+    migrateSqlite(sqlite, migrationsUpTo(null));
     const job = (id: string) =>
       sqlite.prepare("select input, steps, result from jobs where id = ?").get(id) as Record<string, string | null>;
     expect(sqlite.prepare("select admin_token from hub_installations").get()).toEqual({ admin_token: "v1.sealed-4" });

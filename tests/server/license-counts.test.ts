@@ -15,25 +15,16 @@ import {
   licenseTotal,
 } from "~/server/licenses.server";
 import { createTrialLicense } from "~/server/trials.server";
-import { findUserById, listCustomersWithLicenseCounts } from "~/server/users.server";
-import { licenseCounts, licenses, users } from "~db/schema";
+import { findOrganization, listOrganizationsForAdmin } from "~/server/organizations.server";
+import { licenseCounts, licenses, organizations } from "~db/schema";
 import { subscriptionFixture } from "../support/billing-copies";
 
 const DAY = 24 * 60 * 60 * 1000;
 
-/** A new customer with no licenses. */
+/** A new customer (an organization) with no licenses. */
 function newOwner(): string {
   const id = randomUUID();
-  db.insert(users)
-    .values({
-      id,
-      email: `counts-${id}@example.com`,
-      passwordHash: "x",
-      firstName: "Casey",
-      lastName: "Count",
-      company: "Counting Ltd",
-    })
-    .run();
+  db.insert(organizations).values({ id, name: "Counting Ltd" }).run();
   return id;
 }
 
@@ -100,12 +91,12 @@ describe("an owner's license total (license_counts, kept by triggers)", () => {
     expect(countLicensesByStatus(owner)).toEqual({ active: 1, expired: 0 });
   });
 
-  it("counts a trial's license", () => {
+  it("counts a trial's license", async () => {
     const owner = newOwner();
-    const user = findUserById(owner)!;
+    const organization = (await findOrganization(owner))!;
     const request = {
       id: randomUUID(),
-      user,
+      organization,
       hubType: "cloud" as const,
       nodes: 10,
       startDate: new Date().toISOString().slice(0, 10),
@@ -127,21 +118,22 @@ describe("an owner's license total (license_counts, kept by triggers)", () => {
     // Updating other columns leaves both alone.
     db.update(licenses).set({ isUsed: true }).where(eq(licenses.ownerId, from)).run();
     expect([licenseTotal(from), licenseTotal(to)]).toEqual([2, 1]);
-    db.delete(users).where(eq(users.id, from)).run();
+    db.delete(organizations).where(eq(organizations.id, from)).run();
     expect(db.select().from(licenseCounts).where(eq(licenseCounts.ownerId, from)).all()).toEqual([]);
     expect(licenseTotal(to)).toBe(1);
   });
 
-  it("matches a count of every owner's licenses, the demo accounts' included", () => {
+  it("matches a count of every owner's licenses, the demo accounts' included", async () => {
     const totals = db.select().from(licenseCounts).all();
     const grouped = db.select({ ownerId: licenses.ownerId, n: count() }).from(licenses).groupBy(licenses.ownerId).all();
     for (const { ownerId, n } of grouped) expect(totals.find((row) => row.ownerId === ownerId)?.total).toBe(n);
     expect(totals.filter((row) => row.total !== 0)).toHaveLength(grouped.length);
-    // The admin portal's customer list reads the same totals; an owner without a row holds none.
-    for (const customer of listCustomersWithLicenseCounts()) {
-      expect(customer.licenseCount).toBe(grouped.find((row) => row.ownerId === customer.id)?.n ?? 0);
+    // The admin portal's organization list reads the same totals; an owner without a row holds none.
+    const listed = await listOrganizationsForAdmin();
+    for (const organization of listed) {
+      expect(organization.licenses).toBe(grouped.find((row) => row.ownerId === organization.id)?.n ?? 0);
     }
-    expect(listCustomersWithLicenseCounts().some((customer) => customer.licenseCount === 0)).toBe(true);
+    expect(listed.some((organization) => organization.licenses === 0)).toBe(true);
   });
 
   it("is filled for the licenses already there by the migration that adds the triggers", () => {

@@ -9,9 +9,10 @@ import { action as loginAction } from "~/routes/login";
 import { db } from "~/server/db.server";
 import { licenseRow, licenseVerifier, reissueLicenseFiles, verifyLicenseFile } from "~/server/license-files.server";
 import { LICENSE_GRACE_DAYS } from "~/domain/renewals";
+import { billingAccountOf } from "~/server/billing-accounts.server";
 import { saveSubscriptionCopy, subscriptionCopy } from "~/server/events/copies.server";
 import { licenseFollowsSubscription } from "~/server/events/licenses.server";
-import { findUserByEmail } from "~/server/users.server";
+import { memberByEmail } from "../support/members";
 import { licenses } from "~db/schema";
 import { subscriptionFixture } from "../support/billing-copies";
 import { cookieFrom, formRequest, getRequest } from "../support/requests";
@@ -120,8 +121,8 @@ describe("a downloaded license file", () => {
 
 describe("a subscription's license after the subscription changed", () => {
   it("takes the new users, plan and validity from the account's copy, and its file is re-signed with them", async () => {
-    const customer = findUserByEmail("customer@example.com")!;
-    const account = { ownerId: customer.id, customerId: customer.billingCustomerId };
+    const customer = memberByEmail("customer@example.com").organization;
+    const account = billingAccountOf(customer);
     const termEnd = new Date("2027-06-01T00:00:00Z");
     const before = await subscriptionCopy(account, "sub_demo_core_monthly");
     await saveSubscriptionCopy(
@@ -146,20 +147,15 @@ describe("a subscription's license after the subscription changed", () => {
       plan: "advanced",
       validTo: validTo.toISOString(),
     });
-    // Another account has no copy of the subscription, nor its license: nothing of theirs follows it.
-    const distributor = findUserByEmail("distributor@example.com")!;
-    expect(
-      await licenseFollowsSubscription(
-        { ownerId: distributor.id, customerId: distributor.billingCustomerId },
-        "sub_demo_core_monthly",
-      ),
-    ).toBeNull();
+    // Another organization has no copy of the subscription, nor its license: nothing of theirs follows it.
+    const distributor = memberByEmail("distributor@example.com").organization;
+    expect(await licenseFollowsSubscription(billingAccountOf(distributor), "sub_demo_core_monthly")).toBeNull();
   });
 });
 
 describe("re-issuing license files at start-up", () => {
   it("re-signs licenses from before signed files, once", () => {
-    const owner = findUserByEmail("admin@example.com")!;
+    const owner = memberByEmail("admin@example.com").organization;
     const row = licenseRow(owner.id, {
       externalLicenseId: "GK-OLD-HMAC-1",
       name: "Old Format Ltd",
@@ -212,7 +208,7 @@ describe("the licenses page", () => {
   });
 
   it("pages by five in SQL, and sends a page out of range to the nearest one", async () => {
-    const owner = findUserByEmail("admin@example.com")!;
+    const owner = memberByEmail("admin@example.com").organization;
     const rows = Array.from({ length: 12 }, (_, i) =>
       licenseRow(owner.id, {
         externalLicenseId: `GK-PAGE-${String(i).padStart(2, "0")}`,

@@ -9,11 +9,11 @@ import { JOB_KINDS } from "~/server/jobs/kinds.server";
 import { PRICE_CHANGED } from "~/server/jobs/new-subscription.server";
 import { findOwnedJob, JobRunner, retryJob } from "~/server/jobs/runner.server";
 import { licenseUpdateWizard, submitUpdate, updateReview } from "~/server/wizards/license-update.server";
-import { findUserByEmail } from "~/server/users.server";
+import { memberByEmail } from "../support/members";
 import { billingCustomers, billingInvoices, billingSubscriptions, jobs, licenses } from "~db/schema";
 
 const SUBSCRIPTION = "sub_demo_core_monthly";
-const customer = () => findUserByEmail("customer@example.com")!;
+const customer = () => memberByEmail("customer@example.com");
 const wizard = licenseUpdateWizard(SUBSCRIPTION);
 const drain = () => new JobRunner(JOB_KINDS).drain();
 const HOUR = 60 * 60 * 1000;
@@ -27,7 +27,7 @@ const invoiceCount = () => db.select({ n: count() }).from(billingInvoices).get()
 
 beforeEach(() => {
   billingFaults.clear();
-  wizard.clear(customer().id);
+  wizard.clear(customer());
   db.delete(jobs).run();
   // The demo's Core monthly license for 10 users, 10 days and an hour into a 30-day term (20 days left,
   // the day of the change counted), before every test.
@@ -48,15 +48,15 @@ beforeEach(() => {
   db.delete(billingInvoices).where(eq(billingInvoices.subscriptionId, SUBSCRIPTION)).run();
   db.update(billingCustomers)
     .set({ creditBalance: 0 })
-    .where(eq(billingCustomers.id, customer().billingCustomerId!))
+    .where(eq(billingCustomers.id, customer().organization.billingCustomerId!))
     .run();
 });
 
 /** The customer's update at Review & Order with the Visa on file, and the confirmation's key. */
 async function atReview(changes: Partial<UpdateDraft>) {
-  const user = customer();
-  const [card] = await getBilling().listPaymentSources(user.billingCustomerId!);
-  wizard.save(user.id, {
+  const member = customer();
+  const [card] = await getBilling().listPaymentSources(member.organization.billingCustomerId!);
+  wizard.save(member, {
     base: { tier: "core", cycle: "monthly", quantity: 10 },
     tier: "core",
     cycle: "monthly",
@@ -64,9 +64,9 @@ async function atReview(changes: Partial<UpdateDraft>) {
     completed: ["product", "billing"],
     ...changes,
   });
-  const review = await updateReview(user, SUBSCRIPTION);
+  const review = await updateReview(member, SUBSCRIPTION);
   expect(review.problems).toEqual([]);
-  return { user, key: review.orderKey!, review };
+  return { member, key: review.orderKey!, review };
 }
 
 const jobOf = (result: Awaited<ReturnType<typeof submitUpdate>>) => {
@@ -76,7 +76,7 @@ const jobOf = (result: Awaited<ReturnType<typeof submitUpdate>>) => {
 
 describe("updating a recurring license", () => {
   it("charges the prorated amount the Review showed, once, however often it is submitted, and re-signs the license", async () => {
-    const { user, key, review } = await atReview({ addedUsers: 5 });
+    const { member, key, review } = await atReview({ addedUsers: 5 });
     // 20 of 30 days left: 15 users x $4.00 x 2/3 = $40.00 charged, 10 users x $4.00 x 2/3 = $26.67 credited, one
     // rounding per line: $13.33 due.
     expect(review.estimate?.lineItems).toEqual([
@@ -84,12 +84,12 @@ describe("updating a recurring license", () => {
     ]);
     expect(review.estimate).toMatchObject({ creditsApplied: 2667, amountDue: 1333 });
     expect(review.recurring).toMatchObject({ users: 15, addedUsers: 5, unitPrice: 400 });
-    const first = jobOf(await submitUpdate(user, SUBSCRIPTION, key));
-    expect(jobOf(await submitUpdate(user, SUBSCRIPTION, key))).toBe(first);
+    const first = jobOf(await submitUpdate(member, SUBSCRIPTION, key));
+    expect(jobOf(await submitUpdate(member, SUBSCRIPTION, key))).toBe(first);
     await drain();
-    expect(jobOf(await submitUpdate(user, SUBSCRIPTION, key))).toBe(first);
+    expect(jobOf(await submitUpdate(member, SUBSCRIPTION, key))).toBe(first);
     await drain();
-    expect(findOwnedJob(user.id, first)?.status).toBe("succeeded");
+    expect(findOwnedJob(member.organization.id, first)?.status).toBe("succeeded");
     expect(subscription()).toMatchObject({ planQuantity: 15, autoCollection: true });
     expect(invoices().map((invoice) => invoice.amountPaid)).toEqual([1333]);
     expect(license()).toMatchObject({ nodes: 15, planType: "core" });
@@ -97,22 +97,22 @@ describe("updating a recurring license", () => {
       users: number;
     };
     expect(payload.users).toBe(15);
-    expect(findDraft(user.id, `license-update:${SUBSCRIPTION}`)).toBeNull();
+    expect(findDraft(member, `license-update:${SUBSCRIPTION}`)).toBeNull();
   });
 
   it("moves to a higher tier and a yearly term, with the plan's new id", async () => {
-    const { user, key } = await atReview({ tier: "advanced", cycle: "yearly" });
-    await submitUpdate(user, SUBSCRIPTION, key);
+    const { member, key } = await atReview({ tier: "advanced", cycle: "yearly" });
+    await submitUpdate(member, SUBSCRIPTION, key);
     await drain();
     expect(subscription()).toMatchObject({ planId: "advanced-yearly", planQuantity: 10 });
     expect(license()).toMatchObject({ planType: "advanced" });
   });
 
   it("refuses a confirmation whose update changed since (another tab), with the new total, and charges nothing", async () => {
-    const { user, key } = await atReview({ addedUsers: 5 });
+    const { member, key } = await atReview({ addedUsers: 5 });
     const before = invoiceCount();
-    wizard.save(user.id, { addedUsers: 6 });
-    expect(await submitUpdate(user, SUBSCRIPTION, key)).toEqual({
+    wizard.save(member, { addedUsers: 6 });
+    expect(await submitUpdate(member, SUBSCRIPTION, key)).toEqual({
       refused: expect.stringContaining("$16.00") as string,
     });
     await drain();
@@ -120,84 +120,89 @@ describe("updating a recurring license", () => {
   });
 
   it("refuses, charging nothing, when the subscription moved on between the confirmation and the charge", async () => {
-    const { user, key } = await atReview({ addedUsers: 5 });
-    const job = jobOf(await submitUpdate(user, SUBSCRIPTION, key));
+    const { member, key } = await atReview({ addedUsers: 5 });
+    const job = jobOf(await submitUpdate(member, SUBSCRIPTION, key));
     db.update(billingSubscriptions).set({ planQuantity: 12 }).where(eq(billingSubscriptions.id, SUBSCRIPTION)).run();
     await drain();
-    expect(findOwnedJob(user.id, job)).toMatchObject({
+    expect(findOwnedJob(member.organization.id, job)).toMatchObject({
       status: "failed",
       error: { title: "Failed to update recurring license.", message: LICENSE_CHANGED },
     });
     expect(invoices()).toEqual([]);
     // The Review now sends the customer back to the Product step.
-    const review = await updateReview(user, SUBSCRIPTION);
+    const review = await updateReview(member, SUBSCRIPTION);
     expect(review.problems).toContainEqual(expect.objectContaining({ step: "product", message: LICENSE_CHANGED }));
   });
 
   it("refuses in the job, before charging, when the price is not the one confirmed", async () => {
-    const { user, key } = await atReview({ addedUsers: 5 });
-    const job = jobOf(await submitUpdate(user, SUBSCRIPTION, key));
+    const { member, key } = await atReview({ addedUsers: 5 });
+    const job = jobOf(await submitUpdate(member, SUBSCRIPTION, key));
     const row = db.select().from(jobs).where(eq(jobs.id, job)).get()!;
     db.update(jobs)
       .set({ input: { ...row.input, digest: "confirmed-at-another-price" } })
       .where(eq(jobs.id, job))
       .run();
     await drain();
-    expect(findOwnedJob(user.id, job)).toMatchObject({ status: "failed", error: { message: PRICE_CHANGED } });
+    expect(findOwnedJob(member.organization.id, job)).toMatchObject({
+      status: "failed",
+      error: { message: PRICE_CHANGED },
+    });
     expect(invoices()).toEqual([]);
   });
 
   it("shows the provider's words when the update is refused, and Try again updates once", async () => {
-    const { user, key } = await atReview({ addedUsers: 5 });
+    const { member, key } = await atReview({ addedUsers: 5 });
     billingFaults.inject("updateSubscription", { message: "Your card was declined.", times: "once" });
-    const job = jobOf(await submitUpdate(user, SUBSCRIPTION, key));
+    const job = jobOf(await submitUpdate(member, SUBSCRIPTION, key));
     await drain();
-    expect(findOwnedJob(user.id, job)).toMatchObject({
+    expect(findOwnedJob(member.organization.id, job)).toMatchObject({
       status: "failed",
       error: { title: "Failed to update recurring license.", message: "Your card was declined." },
     });
-    expect(retryJob(user.id, job)).toBe(true);
+    expect(retryJob(member.organization.id, job)).toBe(true);
     await drain();
-    expect(findOwnedJob(user.id, job)?.status).toBe("succeeded");
+    expect(findOwnedJob(member.organization.id, job)?.status).toBe("succeeded");
     expect(invoices()).toHaveLength(1);
     expect(subscription().planQuantity).toBe(15);
   });
 
   it("after an answer lost on the way back, asks the provider before anything else, and charges once", async () => {
-    const { user, key } = await atReview({ addedUsers: 5 });
+    const { member, key } = await atReview({ addedUsers: 5 });
     billingFaults.inject("updateSubscription", { mode: "lose", times: "always" });
-    const job = jobOf(await submitUpdate(user, SUBSCRIPTION, key));
+    const job = jobOf(await submitUpdate(member, SUBSCRIPTION, key));
     await drain();
-    expect(findOwnedJob(user.id, job)?.status).toBe("needs_attention");
+    expect(findOwnedJob(member.organization.id, job)?.status).toBe("needs_attention");
     db.update(jobs).set({ nextRunAt: new Date() }).where(eq(jobs.id, job)).run();
     await drain();
-    expect(findOwnedJob(user.id, job)?.status).toBe("succeeded");
+    expect(findOwnedJob(member.organization.id, job)?.status).toBe("succeeded");
     expect(invoices()).toHaveLength(1);
     expect(license().nodes).toBe(15);
   });
 
   it("after the charge, a failing license step is retried without charging again", async () => {
-    const { user, key } = await atReview({ addedUsers: 5 });
+    const { member, key } = await atReview({ addedUsers: 5 });
     db.run(
       sql`create trigger full_disk before update on licenses begin select raise(abort, 'database or disk is full'); end`,
     );
     let job = "";
     try {
-      job = jobOf(await submitUpdate(user, SUBSCRIPTION, key));
+      job = jobOf(await submitUpdate(member, SUBSCRIPTION, key));
       await drain();
     } finally {
       db.run(sql`drop trigger full_disk`);
     }
-    expect(findOwnedJob(user.id, job)).toMatchObject({ steps: { "update-subscription": { status: "done" } } });
+    expect(findOwnedJob(member.organization.id, job)).toMatchObject({
+      steps: { "update-subscription": { status: "done" } },
+    });
     db.update(jobs).set({ nextRunAt: new Date() }).where(eq(jobs.id, job)).run();
     await drain();
-    expect(findOwnedJob(user.id, job)?.status).toBe("succeeded");
+    expect(findOwnedJob(member.organization.id, job)?.status).toBe("succeeded");
     expect(invoices()).toHaveLength(1);
     expect(license().nodes).toBe(15);
   });
 
   it("is 404 for a subscription of another account", async () => {
-    const other = findUserByEmail("distributor@example.com")!;
+    const other = memberByEmail("distributor@example.com");
     await expect(updateReview(other, SUBSCRIPTION)).rejects.toMatchObject({ status: 404 });
   });
 });

@@ -61,9 +61,11 @@ process.env.PUBLIC_URL = "http://portal.test";
 
 const { queueMail } = await import("~/server/mail/index.server");
 const { issueSignInLink } = await import("~/server/sign-in-links.server");
-const { findUserByEmail } = await import("~/server/users.server");
+const { memberByEmail } = await import("../support/members");
 const { findOwnedJob } = await import("~/server/jobs/runner.server");
 const { action: linkAction } = await import("~/routes/login_.link_.$token");
+const { action: forgotAction } = await import("~/routes/forgot-password");
+const { action: resetAction } = await import("~/routes/reset-password.$token");
 const { runJobs } = await import("../support/jobs");
 const { formRequest, respond } = await import("../support/requests");
 
@@ -71,11 +73,10 @@ afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 describe("mail through SMTP", { timeout: 60_000 }, () => {
   it("goes out over STARTTLS, signed in, with both parts, its Message-ID and a link that works", async () => {
-    const user = findUserByEmail("customer@example.com");
-    if (!user) throw new Error("no demo customer");
+    const { user, organization } = memberByEmail("customer@example.com");
     const link = issueSignInLink(new Request("http://portal.test/login/link"), user.id, "/hubs");
     const { jobId, messageId } = queueMail({
-      accountId: user.id,
+      accountId: organization.id,
       to: user.email,
       subject: "Your <sign-in> link & more",
       content: {
@@ -85,7 +86,7 @@ describe("mail through SMTP", { timeout: 60_000 }, () => {
       },
     });
     await runJobs();
-    expect(findOwnedJob(user.id, jobId)?.status).toBe("succeeded");
+    expect(findOwnedJob(organization.id, jobId)?.status).toBe("succeeded");
     expect(deliveries).toHaveLength(1);
     const [delivery] = deliveries;
     expect(delivery).toMatchObject({ secure: true, user: "portal", to: ["customer@example.com"] });
@@ -113,21 +114,49 @@ describe("mail through SMTP", { timeout: 60_000 }, () => {
   });
 
   it("sends a message whose answer was lost again as the same message: one Message-ID, and the job done", async () => {
-    const user = findUserByEmail("distributor@example.com");
-    if (!user) throw new Error("no demo distributor");
+    const { user, organization } = memberByEmail("distributor@example.com");
     deliveries.length = 0;
     loseNextAnswer = true;
     const { jobId, messageId } = queueMail({
-      accountId: user.id,
+      accountId: organization.id,
       to: user.email,
       subject: "Lost answer",
       content: { paragraphs: ["Once."] },
     });
     await runJobs();
-    const job = findOwnedJob(user.id, jobId);
+    const job = findOwnedJob(organization.id, jobId);
     expect(job?.status).toBe("succeeded");
     expect(job?.attempts).toBe(2);
     const ids = await Promise.all(deliveries.map(async ({ raw }) => (await simpleParser(raw)).messageId));
     expect(ids).toEqual([messageId, messageId]);
+  });
+
+  it("carries a password reset link that works: the new password is set from the parsed message's link", async () => {
+    deliveries.length = 0;
+    const asked = await respond(async () =>
+      forgotAction({
+        request: await formRequest("/forgot-password", { email: "technical@example.com" }),
+        params: {},
+        context: { clientAddress: "192.0.2.200" },
+      }),
+    );
+    expect(asked.status).toBe(200);
+    await runJobs();
+    expect(deliveries.map((delivery) => delivery.to)).toEqual([["technical@example.com"]]);
+    const mail = await simpleParser(deliveries[0].raw);
+    expect(mail.subject).toBe("Set a new password for the GateKeeper Portal");
+    const [href] = [...String(mail.html).matchAll(/href="([^"]+)"/g)].map(([, link]) => link);
+    expect(mail.text).toContain(href);
+    expect(href).toMatch(/^http:\/\/portal\.test\/reset-password\/[A-Za-z0-9_-]{43}$/);
+    const token = new URL(href).pathname.split("/").at(-1) ?? "";
+    const password = "Through-smtp-22";
+    const reset = await respond(async () =>
+      resetAction({
+        request: await formRequest(`/reset-password/${token}`, { new_password: password, confirm_password: password }),
+        params: { token },
+        context: {},
+      }),
+    );
+    expect(reset.headers.get("Location")).toBe("/login");
   });
 });

@@ -9,14 +9,11 @@ import { outboxPage, queueMail } from "~/server/mail/index.server";
 import { getMailer } from "~/server/mail/mailer.server";
 import { outgoingMail, type MailInput } from "~/server/mail/send-job.server";
 import { smtpFailure } from "~/server/mail/smtp.server";
-import { findUserByEmail } from "~/server/users.server";
+import { memberByEmail } from "../support/members";
 import { runJobs } from "../support/jobs";
 
-const customer = () => {
-  const user = findUserByEmail("customer@example.com");
-  if (!user) throw new Error("no demo customer");
-  return user;
-};
+/** The demo customer's organization: the mail job is its own. */
+const customer = () => memberByEmail("customer@example.com").organization;
 
 const kept = (messageId: string) => db.select().from(outbox).where(eq(outbox.messageId, messageId)).all();
 

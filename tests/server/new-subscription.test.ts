@@ -11,11 +11,11 @@ import { enqueueJob, findOwnedJob, JobRunner, retryJob, type JobKind } from "~/s
 import { applyCoupon, removeCoupon } from "~/server/wizards/coupons.server";
 import { orderReview, purchase } from "~/server/wizards/new-subscription-order.server";
 import { estimateDraft, subscriptionWizard } from "~/server/wizards/new-subscription.server";
-import { findUserByEmail } from "~/server/users.server";
+import { memberByEmail } from "../support/members";
 import { billingInvoices, billingSubscriptions, jobs, licenses } from "~db/schema";
 
-const customer = () => findUserByEmail("customer@example.com")!;
-const distributor = () => findUserByEmail("distributor@example.com")!;
+const customer = () => memberByEmail("customer@example.com");
+const distributor = () => memberByEmail("distributor@example.com");
 const drain = () => new JobRunner(JOB_KINDS).drain();
 
 const draft = (changes: Partial<SubscriptionDraft> = {}): SubscriptionDraft => ({
@@ -45,73 +45,73 @@ const licensesNamed = (name: string) => db.select().from(licenses).where(eq(lice
 
 beforeEach(() => {
   billingFaults.clear();
-  subscriptionWizard.clear(customer().id);
+  subscriptionWizard.clear(customer());
 });
 
 describe("the wizard's steps", () => {
   it("sends a bookmarked later step back to the first step not done, and moves on once a step is saved", () => {
-    const user = customer();
-    expect(thrownResponse(() => subscriptionWizard.load(user.id, "review")).headers.get("Location")).toBe(
+    const member = customer();
+    expect(thrownResponse(() => subscriptionWizard.load(member, "review")).headers.get("Location")).toBe(
       "/store/subscribe/plan",
     );
-    const next = subscriptionWizard.complete(user.id, "plan", { organization: "Acme", users: 5 });
+    const next = subscriptionWizard.complete(member, "plan", { organization: "Acme", users: 5 });
     expect(next.headers.get("Location")).toBe("/store/subscribe/hosting");
-    expect(subscriptionWizard.load(user.id, "hosting").data).toMatchObject({
+    expect(subscriptionWizard.load(member, "hosting").data).toMatchObject({
       organization: "Acme",
       users: 5,
       completed: ["plan"],
     });
-    expect(thrownResponse(() => subscriptionWizard.load(user.id, "support")).headers.get("Location")).toBe(
+    expect(thrownResponse(() => subscriptionWizard.load(member, "support")).headers.get("Location")).toBe(
       "/store/subscribe/hosting",
     );
   });
 
   it("keeps one draft per user that every tab and refresh reads, and a read never writes one", () => {
-    const user = customer();
-    expect(subscriptionWizard.read(user.id)).toMatchObject({ id: null, data: { organization: "" } });
-    expect(findDraft(user.id, "new-subscription")).toBeNull();
-    const first = subscriptionWizard.save(user.id, { organization: "Tab one" });
-    const second = subscriptionWizard.read(user.id);
+    const member = customer();
+    expect(subscriptionWizard.read(member)).toMatchObject({ id: null, data: { organization: "" } });
+    expect(findDraft(member, "new-subscription")).toBeNull();
+    const first = subscriptionWizard.save(member, { organization: "Tab one" });
+    const second = subscriptionWizard.read(member);
     expect(second.id).toBe(first.id);
     expect(second.data.organization).toBe("Tab one");
-    subscriptionWizard.clear(user.id);
-    expect(subscriptionWizard.read(user.id).data.organization).toBe("");
+    subscriptionWizard.clear(member);
+    expect(subscriptionWizard.read(member).data.organization).toBe("");
   });
 
   it("drops an installation add-on when hosting becomes on-premise, and sends the order back to the support step with a notice", () => {
-    const user = customer();
+    const member = customer();
     subscriptionWizard.save(
-      user.id,
+      member,
       draft({
         hosting: "cloud",
         paymentSourceId: "src_x",
         completed: ["plan", "hosting", "hardware", "support", "review", "billing"],
       }),
     );
-    subscriptionWizard.complete(user.id, "hosting", { hosting: "on-premise" });
-    const { data } = subscriptionWizard.read(user.id);
+    subscriptionWizard.complete(member, "hosting", { hosting: "on-premise" });
+    const { data } = subscriptionWizard.read(member);
     expect(data.support).toEqual({});
     expect(data.completed).not.toContain("support");
-    expect(subscriptionWizard.layout(user.id, "/store/subscribe/support")).toMatchObject({
+    expect(subscriptionWizard.layout(member, "/store/subscribe/support")).toMatchObject({
       reachable: ["plan", "hosting", "hardware"],
       notices: [INSTALLATION_REMOVED],
     });
-    expect(thrownResponse(() => subscriptionWizard.load(user.id, "order")).headers.get("Location")).toBe(
+    expect(thrownResponse(() => subscriptionWizard.load(member, "order")).headers.get("Location")).toBe(
       "/store/subscribe/support",
     );
     // Saving the support step again reads the notice.
-    subscriptionWizard.complete(user.id, "support", { support: {} });
-    expect(subscriptionWizard.layout(user.id, "/store/subscribe/support").notices).toEqual([]);
+    subscriptionWizard.complete(member, "support", { support: {} });
+    expect(subscriptionWizard.layout(member, "/store/subscribe/support").notices).toEqual([]);
   });
 
   it("refuses on-premise hosting for a license that is for a cloud Hub", () => {
-    const user = customer();
+    const member = customer();
     subscriptionWizard.save(
-      user.id,
+      member,
       draft({ origin: "cloud-hubs", support: {}, completed: ["plan", "hosting", "hardware", "support"] }),
     );
-    subscriptionWizard.save(user.id, { hosting: "on-premise" });
-    expect(thrownResponse(() => subscriptionWizard.load(user.id, "review")).headers.get("Location")).toBe(
+    subscriptionWizard.save(member, { hosting: "on-premise" });
+    expect(thrownResponse(() => subscriptionWizard.load(member, "review")).headers.get("Location")).toBe(
       "/store/subscribe/hosting",
     );
   });
@@ -119,7 +119,7 @@ describe("the wizard's steps", () => {
 
 describe("the order's estimate", () => {
   it("adds plan × users, the cloud Hub, hardware with its shipping, and support (worked from the price list)", async () => {
-    const estimate = await estimateDraft(customer(), draft(), { withCoupon: true });
+    const estimate = await estimateDraft(customer().organization, draft(), { withCoupon: true });
     // advanced-monthly 10 × $6.00 + cloud Hub $99.00 + 6 USB sensors × $60.00 + shipping 2 boxes × $7.50 + virtual installation $500.00
     expect(estimate.amountDue).toBe(6000 + 9900 + 36000 + 1500 + 50000);
     expect(estimate.lineItems.find((line) => line.entityId === "gatekeeper-shipping")).toMatchObject({
@@ -129,62 +129,66 @@ describe("the order's estimate", () => {
   });
 
   it("prices a distributor's order with the reseller ids, before the distributor has a billing customer", async () => {
-    const user = distributor();
-    const estimate = await estimateDraft(user, draft({ hardware: {}, support: {} }), { withCoupon: true });
+    const member = distributor();
+    const estimate = await estimateDraft(member.organization, draft({ hardware: {}, support: {} }), {
+      withCoupon: true,
+    });
     expect(estimate.lineItems.map((line) => line.entityId)).toEqual([
       "reseller-advanced-monthly",
       "reseller-gatekeeper-cloud-monthly",
     ]);
     expect(estimate.amountDue).toBe(10 * 450 + 7920);
-    expect(findUserByEmail(user.email)?.billingCustomerId ?? null).toBe(user.billingCustomerId ?? null);
+    expect(distributor().organization.billingCustomerId).toBe(member.organization.billingCustomerId);
   });
 
   it("takes a coupon off the total", async () => {
-    const estimate = await estimateDraft(customer(), draft({ couponId: "WELCOME10" }), { withCoupon: true });
+    const estimate = await estimateDraft(customer().organization, draft({ couponId: "WELCOME10" }), {
+      withCoupon: true,
+    });
     expect(estimate.amountDue).toBe(103400 - 10340);
   });
 });
 
 describe("coupons", () => {
   it("say what is wrong in the spec's words, and remove an invalid one", async () => {
-    const user = customer();
-    expect(await applyCoupon(user, subscriptionWizard, "  ")).toBe("Please enter a valid coupon code.");
-    expect(await applyCoupon(user, subscriptionWizard, "NO-SUCH-CODE")).toBe("Invalid coupon code.");
-    expect(await applyCoupon(user, subscriptionWizard, "SPRING2024")).toBe(
+    const member = customer();
+    expect(await applyCoupon(member, subscriptionWizard, "  ")).toBe("Please enter a valid coupon code.");
+    expect(await applyCoupon(member, subscriptionWizard, "NO-SUCH-CODE")).toBe("Invalid coupon code.");
+    expect(await applyCoupon(member, subscriptionWizard, "SPRING2024")).toBe(
       "This coupon has expired or has already been used.",
     );
-    expect(await applyCoupon(user, subscriptionWizard, "REF-CUSTOMER")).toBe(
+    expect(await applyCoupon(member, subscriptionWizard, "REF-CUSTOMER")).toBe(
       "This referral coupon cannot be applied to your purchases.",
     );
-    expect(subscriptionWizard.read(user.id).data.couponId).toBeNull();
-    expect(await applyCoupon(user, subscriptionWizard, "WELCOME10")).toBeNull();
-    expect(subscriptionWizard.read(user.id).data.couponId).toBe("WELCOME10");
-    expect(removeCoupon(user, subscriptionWizard)).toBeNull();
-    expect(removeCoupon(user, subscriptionWizard)).toBe("No coupon added.");
+    expect(subscriptionWizard.read(member).data.couponId).toBeNull();
+    expect(await applyCoupon(member, subscriptionWizard, "WELCOME10")).toBeNull();
+    expect(subscriptionWizard.read(member).data.couponId).toBe("WELCOME10");
+    expect(removeCoupon(member, subscriptionWizard)).toBeNull();
+    expect(removeCoupon(member, subscriptionWizard)).toBe("No coupon added.");
   });
 
   it("lets another customer use someone's referral coupon", async () => {
     expect(await applyCoupon(distributor(), subscriptionWizard, "REF-CUSTOMER")).toBeNull();
-    subscriptionWizard.clear(distributor().id);
+    subscriptionWizard.clear(distributor());
   });
 });
 
 describe("placing the order", () => {
   /** The customer's draft at the Order step with the Visa on file, and the confirmation's key. */
   async function atOrder(changes: Partial<SubscriptionDraft> = {}) {
-    const user = customer();
-    const [card] = await getBilling().listPaymentSources(user.billingCustomerId!);
+    const member = customer();
+    const [card] = await getBilling().listPaymentSources(member.organization.billingCustomerId!);
     subscriptionWizard.save(
-      user.id,
+      member,
       draft({
         paymentSourceId: card.id,
         completed: ["plan", "hosting", "hardware", "support", "review", "billing"],
         ...changes,
       }),
     );
-    const review = await orderReview(user);
+    const review = await orderReview(member);
     expect(review.problems).toEqual([]);
-    return { user, key: review.orderKey!, review };
+    return { member, key: review.orderKey!, review };
   }
 
   const jobOf = (result: Awaited<ReturnType<typeof purchase>>) => {
@@ -193,23 +197,23 @@ describe("placing the order", () => {
   };
 
   it("creates one subscription, one charge and one license, however often it is submitted", async () => {
-    const { user, key } = await atOrder({ organization: "Northwind Double Click" });
-    const subscriptionsBefore = subscriptionsOf(user.billingCustomerId!);
-    const first = jobOf(await purchase(user, key));
-    expect(jobOf(await purchase(user, key))).toBe(first);
+    const { member, key } = await atOrder({ organization: "Northwind Double Click" });
+    const subscriptionsBefore = subscriptionsOf(member.organization.billingCustomerId!);
+    const first = jobOf(await purchase(member, key));
+    expect(jobOf(await purchase(member, key))).toBe(first);
     await drain();
-    expect(jobOf(await purchase(user, key))).toBe(first);
+    expect(jobOf(await purchase(member, key))).toBe(first);
     await drain();
-    expect(findOwnedJob(user.id, first)?.status).toBe("succeeded");
-    expect(subscriptionsOf(user.billingCustomerId!)).toBe(subscriptionsBefore + 1);
+    expect(findOwnedJob(member.organization.id, first)?.status).toBe("succeeded");
+    expect(subscriptionsOf(member.organization.billingCustomerId!)).toBe(subscriptionsBefore + 1);
     const license = licensesNamed("Northwind Double Click");
     expect(license).toHaveLength(1);
     expect(license[0]).toMatchObject({ nodes: 10, planType: "advanced", type: "recurring", hasCloudSupport: true });
-    expect(findDraft(user.id, "new-subscription")).toBeNull();
+    expect(findDraft(member, "new-subscription")).toBeNull();
   });
 
   it("refuses a confirmation whose order changed since (another tab), with the new total, and charges nothing", async () => {
-    const { user, key } = await atOrder({
+    const { member, key } = await atOrder({
       organization: "Northwind Two Tabs",
       tier: "core",
       users: 3,
@@ -218,71 +222,71 @@ describe("placing the order", () => {
     });
     const invoicesBefore = invoiceCount();
     // Tab B: 500 Ultimate users.
-    subscriptionWizard.save(user.id, { tier: "ultimate", users: 500 });
-    const result = await purchase(user, key);
+    subscriptionWizard.save(member, { tier: "ultimate", users: 500 });
+    const result = await purchase(member, key);
     expect(result).toEqual({ refused: expect.stringContaining("$4,099.00") as string });
     await drain();
     expect(invoiceCount()).toBe(invoicesBefore);
   });
 
   it("shows the provider's own message when the subscription is refused, and Try again charges once with a new key", async () => {
-    const { user, key } = await atOrder({ organization: "Northwind Declined" });
+    const { member, key } = await atOrder({ organization: "Northwind Declined" });
     billingFaults.inject("createSubscription", { message: "Your card was declined.", times: "once" });
-    const job = jobOf(await purchase(user, key));
+    const job = jobOf(await purchase(member, key));
     await drain();
-    expect(findOwnedJob(user.id, job)).toMatchObject({
+    expect(findOwnedJob(member.organization.id, job)).toMatchObject({
       status: "failed",
       error: { title: "Failed to create a subscription", message: "Your card was declined." },
     });
-    expect(retryJob(user.id, job)).toBe(true);
+    expect(retryJob(member.organization.id, job)).toBe(true);
     await drain();
-    expect(findOwnedJob(user.id, job)?.status).toBe("succeeded");
+    expect(findOwnedJob(member.organization.id, job)?.status).toBe("succeeded");
     expect(licensesNamed("Northwind Declined")).toHaveLength(1);
   });
 
   it("after a failure once charged, finishes the same order and never places a second one", async () => {
-    const { user, key } = await atOrder({ organization: "Northwind Full Disk" });
-    const subscriptionsBefore = subscriptionsOf(user.billingCustomerId!);
+    const { member, key } = await atOrder({ organization: "Northwind Full Disk" });
+    const subscriptionsBefore = subscriptionsOf(member.organization.billingCustomerId!);
     db.run(
       sql`create trigger full_disk before insert on licenses begin select raise(abort, 'database or disk is full'); end`,
     );
-    const job = jobOf(await purchase(user, key));
+    const job = jobOf(await purchase(member, key));
     await drain();
-    expect(findOwnedJob(user.id, job)).toMatchObject({
+    expect(findOwnedJob(member.organization.id, job)).toMatchObject({
       status: "queued",
       steps: { "create-subscription": { status: "done" } },
     });
     // The customer changes the order and purchases again: they are led to the first order.
-    subscriptionWizard.save(user.id, { users: 11 });
-    const again = await orderReview(user);
-    expect(jobOf(await purchase(user, again.orderKey!))).toBe(job);
+    subscriptionWizard.save(member, { users: 11 });
+    const again = await orderReview(member);
+    expect(jobOf(await purchase(member, again.orderKey!))).toBe(job);
     db.run(sql`drop trigger full_disk`);
     db.update(jobs).set({ nextRunAt: new Date() }).where(eq(jobs.id, job)).run();
     await drain();
-    expect(findOwnedJob(user.id, job)?.status).toBe("succeeded");
-    expect(subscriptionsOf(user.billingCustomerId!)).toBe(subscriptionsBefore + 1);
+    expect(findOwnedJob(member.organization.id, job)?.status).toBe("succeeded");
+    expect(subscriptionsOf(member.organization.billingCustomerId!)).toBe(subscriptionsBefore + 1);
     expect(licensesNamed("Northwind Full Disk")).toHaveLength(1);
   });
 
   it("after a timeout that charged, asks the provider before anything else, and finishes with one subscription", async () => {
-    const { user, key } = await atOrder({ organization: "Northwind Lost Answer" });
-    const subscriptionsBefore = subscriptionsOf(user.billingCustomerId!);
+    const { member, key } = await atOrder({ organization: "Northwind Lost Answer" });
+    const subscriptionsBefore = subscriptionsOf(member.organization.billingCustomerId!);
     billingFaults.inject("createSubscription", { mode: "lose", times: "always" });
-    const job = jobOf(await purchase(user, key));
+    const job = jobOf(await purchase(member, key));
     await drain();
-    expect(findOwnedJob(user.id, job)?.status).toBe("needs_attention");
-    expect(subscriptionsOf(user.billingCustomerId!)).toBe(subscriptionsBefore + 1);
+    expect(findOwnedJob(member.organization.id, job)?.status).toBe("needs_attention");
+    expect(subscriptionsOf(member.organization.billingCustomerId!)).toBe(subscriptionsBefore + 1);
     db.update(jobs).set({ nextRunAt: new Date() }).where(eq(jobs.id, job)).run();
     await drain();
-    expect(findOwnedJob(user.id, job)?.status).toBe("succeeded");
-    expect(subscriptionsOf(user.billingCustomerId!)).toBe(subscriptionsBefore + 1);
+    expect(findOwnedJob(member.organization.id, job)?.status).toBe("succeeded");
+    expect(subscriptionsOf(member.organization.billingCustomerId!)).toBe(subscriptionsBefore + 1);
     expect(licensesNamed("Northwind Lost Answer")).toHaveLength(1);
   });
 
   it("refuses in the job, before charging, when the price is not the one confirmed", async () => {
-    const { user, key } = await atOrder({ organization: "Northwind Price Change" });
+    const { member, key } = await atOrder({ organization: "Northwind Price Change" });
     const invoicesBefore = invoiceCount();
-    const job = jobOf(await purchase(user, key));
+    const job = jobOf(await purchase(member, key));
     // As if the price list changed between the confirmation and the charge: the confirmed digest no longer matches.
     const row = db.select().from(jobs).where(eq(jobs.id, job)).get()!;
     db.update(jobs)
@@ -290,15 +294,18 @@ describe("placing the order", () => {
       .where(eq(jobs.id, job))
       .run();
     await drain();
-    expect(findOwnedJob(user.id, job)).toMatchObject({ status: "failed", error: { message: PRICE_CHANGED } });
+    expect(findOwnedJob(member.organization.id, job)).toMatchObject({
+      status: "failed",
+      error: { message: PRICE_CHANGED },
+    });
     expect(invoiceCount()).toBe(invoicesBefore);
   });
 
   it("leaves out a coupon that stopped being valid, with the spec's message", async () => {
-    const user = customer();
+    const member = customer();
     await atOrder({ organization: "Northwind Expired Coupon", couponId: "WELCOME10" });
     billingFaults.inject("retrieveCoupon", { message: "Coupon WELCOME10 has expired.", times: "always" });
-    const review = await orderReview(user);
+    const review = await orderReview(member);
     expect(review).toMatchObject({ couponId: null, couponError: "Invalid coupon code.", problems: [] });
     expect(review.estimate?.discounts).toEqual([]);
   });
@@ -322,7 +329,11 @@ describe("the job runner", () => {
 
   it("resumes an interrupted job after its last recorded step, never repeating one", async () => {
     ranSteps.length = 0;
-    const job = enqueueJob(threeSteps, { ownerId: customer().id, idempotencyKey: "resume-test", input: { note: "x" } });
+    const job = enqueueJob(threeSteps, {
+      ownerId: customer().organization.id,
+      idempotencyKey: "resume-test",
+      input: { note: "x" },
+    });
     // As a server that died after the first step leaves it: running under a lease that has expired.
     db.update(jobs)
       .set({
@@ -335,14 +346,18 @@ describe("the job runner", () => {
       .run();
     await new JobRunner(kinds).drain();
     expect(ranSteps).toEqual(["second", "third"]);
-    expect(findOwnedJob(customer().id, job.id)).toMatchObject({
+    expect(findOwnedJob(customer().organization.id, job.id)).toMatchObject({
       status: "succeeded",
       result: { first: "FIRST", second: "SECOND", third: "THIRD" },
     });
   });
 
   it("lets only one runner hold a job: another waits for the lease, and the first one's writes stop once it is taken over", async () => {
-    const job = enqueueJob(threeSteps, { ownerId: customer().id, idempotencyKey: "lease-test", input: { note: "x" } });
+    const job = enqueueJob(threeSteps, {
+      ownerId: customer().organization.id,
+      idempotencyKey: "lease-test",
+      input: { note: "x" },
+    });
     const first = new JobRunner(kinds, 60_000);
     const second = new JobRunner(kinds, 60_000);
     const claimed = first.claim();
@@ -357,9 +372,9 @@ describe("the job runner", () => {
     ranSteps.length = 0;
     await first.execute(claimed!);
     expect(ranSteps).toEqual([]);
-    expect(findOwnedJob(customer().id, job.id)?.status).toBe("running");
+    expect(findOwnedJob(customer().organization.id, job.id)?.status).toBe("running");
     await second.execute(taken!);
-    expect(findOwnedJob(customer().id, job.id)?.status).toBe("succeeded");
+    expect(findOwnedJob(customer().organization.id, job.id)?.status).toBe("succeeded");
   });
 
   it("forgets a secret of its input once a step has used it", async () => {
@@ -380,17 +395,21 @@ describe("the job runner", () => {
       failure: (step) => ({ step, title: "failed", message: "failed" }),
     };
     const job = enqueueJob(withSecret, {
-      ownerId: customer().id,
+      ownerId: customer().organization.id,
       idempotencyKey: "secret-test",
       input: { password: "sealed-text" },
     });
     await new JobRunner({ [withSecret.name]: withSecret }).drain();
     expect(used).toEqual(["sealed-text"]);
-    expect(findOwnedJob(customer().id, job.id)?.input).toEqual({});
+    expect(findOwnedJob(customer().organization.id, job.id)?.input).toEqual({});
   });
 
   it("shows a job only to its owner", () => {
-    const job = enqueueJob(threeSteps, { ownerId: customer().id, idempotencyKey: "owner-test", input: { note: "x" } });
-    expect(findOwnedJob(distributor().id, job.id)).toBeNull();
+    const job = enqueueJob(threeSteps, {
+      ownerId: customer().organization.id,
+      idempotencyKey: "owner-test",
+      input: { note: "x" },
+    });
+    expect(findOwnedJob(distributor().organization.id, job.id)).toBeNull();
   });
 });

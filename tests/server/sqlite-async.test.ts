@@ -9,7 +9,7 @@ import { count, eq, like, sql, TransactionRollbackError } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { affectedRows, asyncSqlite, type AsyncSqliteDatabase } from "~/server/database/sqlite-async.server";
 import { openDatabase } from "~/server/sqlite.server";
-import { rateLimits, users } from "~db/schema";
+import { organizations, rateLimits, users } from "~db/schema";
 
 const directory = mkdtempSync(path.join(tmpdir(), "gk-sqlite-async-"));
 const file = path.join(directory, "portal.sqlite");
@@ -209,13 +209,17 @@ describe("the async SQLite database (drizzle sqlite-proxy over one better-sqlite
         firstName: "Ada",
         lastName: "Byron",
         isGKAdmin: true,
-        shippingAddress,
         createdAt,
       })
       .returning();
     const found = await db.select().from(users).where(eq(users.id, id)).get();
     expect(found).toEqual(inserted);
-    expect(found).toMatchObject({ isGKAdmin: true, shippingAddress, createdAt, customerType: "customer", company: "" });
+    expect(found).toMatchObject({ isGKAdmin: true, createdAt, company: "", emailVerifiedAt: null });
+    await db.insert(organizations).values({ id, name: "Byron Ltd", shippingAddress });
+    expect(await db.select().from(organizations).where(eq(organizations.id, id)).get()).toMatchObject({
+      shippingAddress,
+      customerType: "customer",
+    });
     expect(await db.select().from(users).where(eq(users.id, "nobody")).get()).toBeUndefined();
     expect(await db.query.users.findFirst({ where: eq(users.id, id), columns: { email: true } })).toEqual({
       email: `${id}@example.com`,

@@ -14,13 +14,13 @@ import { retryWhenOpen, secondsUntilRetry } from "~/server/jobs/hub-provisioning
 import { TRIAL_JOBS, trialOutcome } from "~/server/jobs/trial.server";
 import { findOwnedJob, retryJob } from "~/server/jobs/runner.server";
 import { mayStartTrial } from "~/server/trials.server";
-import { findUserByEmail, type UserRecord } from "~/server/users.server";
+import { memberByEmail, type TestMember } from "../support/members";
 import { buildTrial, TRIAL_WIZARDS, trialOrder } from "~/server/wizards/trials.server";
 import { sealSecret } from "~/server/wizards/sealed.server";
 import { billingInvoices, hubInstallations, hubLicenses, jobs, licenses, trials } from "~db/schema";
 
-const customer = () => findUserByEmail("customer@example.com")!;
-const distributor = () => findUserByEmail("distributor@example.com")!;
+const customer = () => memberByEmail("customer@example.com");
+const distributor = () => memberByEmail("distributor@example.com");
 
 const ADDRESS = {
   name: "Ada Lovelace",
@@ -34,7 +34,7 @@ const ADDRESS = {
 
 /** A trial wizard filled in as a customer would, then 'Build My Trial': the placement. */
 async function confirmTrial(
-  user: UserRecord,
+  member: TestMember,
   hubType: "cloud" | "onpremise",
   hardware: { tokens: number; sensors: number },
 ) {
@@ -53,7 +53,7 @@ async function confirmTrial(
           sealedPassword: sealSecret("Secret123"),
         }
       : {};
-  wizard.save(user.id, {
+  wizard.save(member, {
     nodes: 5,
     employees: 40,
     startDate: isoDay(new Date()),
@@ -67,9 +67,9 @@ async function confirmTrial(
         ? ["welcome", "instance", "admin", "hardware", "address", "payment", "review"]
         : ["welcome", "license", "hardware", "address", "payment", "review"],
   });
-  const { key } = await trialOrder(user, hubType, wizard.read(user.id));
+  const { key } = await trialOrder(member, hubType, wizard.read(member));
   expect(key).not.toBeNull();
-  return { key: key!, placement: await buildTrial(user, hubType, key!) };
+  return { key: key!, placement: await buildTrial(member, hubType, key!) };
 }
 
 const placedId = (placement: Awaited<ReturnType<typeof buildTrial>>) => {
@@ -77,11 +77,16 @@ const placedId = (placement: Awaited<ReturnType<typeof buildTrial>>) => {
   return placement.placed.id;
 };
 
-const invoicesOf = (user: UserRecord) =>
+const invoicesOf = (member: TestMember) =>
   db
     .select()
     .from(billingInvoices)
-    .where(and(eq(billingInvoices.customerId, user.billingCustomerId!), isNull(billingInvoices.subscriptionId)))
+    .where(
+      and(
+        eq(billingInvoices.customerId, member.organization.billingCustomerId!),
+        isNull(billingInvoices.subscriptionId),
+      ),
+    )
     .all();
 
 beforeEach(() => {
@@ -92,22 +97,22 @@ beforeEach(() => {
   db.delete(hubLicenses).run();
   db.delete(licenses).where(eq(licenses.type, "trial")).run();
   db.delete(billingInvoices).where(isNull(billingInvoices.subscriptionId)).run();
-  for (const user of [customer(), distributor()])
-    for (const wizard of Object.values(TRIAL_WIZARDS)) wizard.clear(user.id);
+  for (const member of [customer(), distributor()])
+    for (const wizard of Object.values(TRIAL_WIZARDS)) wizard.clear(member);
 });
 
 describe("building an on-premise trial", () => {
   it("makes a signed trial license, one invoice for the tokens and a box of shipping, the record, and clears the draft", async () => {
-    const user = customer();
-    const { placement } = await confirmTrial(user, "onpremise", { tokens: 3, sensors: 0 });
+    const member = customer();
+    const { placement } = await confirmTrial(member, "onpremise", { tokens: 3, sensors: 0 });
     await runJobs();
-    const job = findOwnedJob(user.id, placedId(placement))!;
+    const job = findOwnedJob(member.organization.id, placedId(placement))!;
     expect(job).toMatchObject({ status: "succeeded", error: null });
 
     const { licenseId, hardware } = trialOutcome(job);
     const license = db.select().from(licenses).where(eq(licenses.id, licenseId!)).get()!;
     expect(license).toMatchObject({
-      ownerId: user.id,
+      ownerId: member.organization.id,
       type: "trial",
       planType: "ultimate",
       nodes: 5,
@@ -117,12 +122,12 @@ describe("building an on-premise trial", () => {
     expect(license.validTo.getTime() - license.validFrom.getTime()).toBe((1 + 20 + 7) * 24 * 60 * 60 * 1000);
 
     expect(hardware?.status).toBe("invoiced");
-    const [invoice] = invoicesOf(user);
+    const [invoice] = invoicesOf(member);
     expect(invoice.lineItems.map(({ entityId, quantity, amount }) => ({ entityId, quantity, amount }))).toEqual([
       expect.objectContaining({ entityId: "halberd-rechargeable-token", quantity: 3 }),
       { entityId: "gatekeeper-shipping", quantity: 1, amount: 750 },
     ]);
-    expect(db.select().from(trials).where(eq(trials.userId, user.id)).all()).toEqual([
+    expect(db.select().from(trials).where(eq(trials.ownerId, member.organization.id)).all()).toEqual([
       expect.objectContaining({
         hubType: "onpremise",
         hubId: null,
@@ -135,30 +140,30 @@ describe("building an on-premise trial", () => {
         address: ADDRESS,
       }),
     ]);
-    expect(findDraft(user.id, "onpremise-trial")).toBeNull();
-    expect(mayStartTrial(user)).toBe(false);
+    expect(findDraft(member, "onpremise-trial")).toBeNull();
+    expect(mayStartTrial(member.organization)).toBe(false);
   });
 
   it("places one trial however often 'Build My Trial' is posted, and refuses a second one to a regular customer", async () => {
-    const user = customer();
-    const { key, placement } = await confirmTrial(user, "onpremise", { tokens: 0, sensors: 0 });
+    const member = customer();
+    const { key, placement } = await confirmTrial(member, "onpremise", { tokens: 0, sensors: 0 });
     const id = placedId(placement);
-    expect(placedId(await buildTrial(user, "onpremise", key))).toBe(id);
+    expect(placedId(await buildTrial(member, "onpremise", key))).toBe(id);
     // A second trial while the first is on its way, and after it.
-    expect((await confirmTrial(user, "cloud", { tokens: 0, sensors: 0 })).placement).toEqual({ usedUp: true });
+    expect((await confirmTrial(member, "cloud", { tokens: 0, sensors: 0 })).placement).toEqual({ usedUp: true });
     await runJobs();
-    expect(invoicesOf(user)).toHaveLength(0);
-    expect(db.select().from(trials).where(eq(trials.userId, user.id)).all()).toHaveLength(1);
+    expect(invoicesOf(member)).toHaveLength(0);
+    expect(db.select().from(trials).where(eq(trials.ownerId, member.organization.id)).all()).toHaveLength(1);
   });
 
   it("answers 'Build My Trial' posted again with the trial it started, also once that trial has used up the user's trial", async () => {
-    const user = customer();
-    const { key, placement } = await confirmTrial(user, "cloud", { tokens: 0, sensors: 0 });
+    const member = customer();
+    const { key, placement } = await confirmTrial(member, "cloud", { tokens: 0, sensors: 0 });
     const id = placedId(placement);
     await runJobs();
     // The trial took the license and cleared the draft: the customer may start no other trial now.
-    expect(mayStartTrial(user)).toBe(false);
-    expect(findDraft(user.id, "cloud-trial")).toBeNull();
+    expect(mayStartTrial(member.organization)).toBe(false);
+    expect(findDraft(member, "cloud-trial")).toBeNull();
     // The page's form posted again (a double click without JavaScript): the trial's page, not /trial.
     for (const hubType of ["cloud", "onpremise"]) {
       const answer = await respond(async () =>
@@ -177,19 +182,22 @@ describe("building an on-premise trial", () => {
   });
 
   it("answers two 'Build My Trial' posted at once with one trial", async () => {
-    const user = customer();
+    const member = customer();
     const wizard = TRIAL_WIZARDS.onpremise;
-    const { key, placement } = await confirmTrial(user, "onpremise", { tokens: 0, sensors: 0 });
-    const [second, third] = await Promise.all([buildTrial(user, "onpremise", key), buildTrial(user, "onpremise", key)]);
+    const { key, placement } = await confirmTrial(member, "onpremise", { tokens: 0, sensors: 0 });
+    const [second, third] = await Promise.all([
+      buildTrial(member, "onpremise", key),
+      buildTrial(member, "onpremise", key),
+    ]);
     expect([placedId(second), placedId(third)]).toEqual([placedId(placement), placedId(placement)]);
     await runJobs();
-    expect(wizard.read(user.id).id).toBeNull();
-    expect(db.select().from(trials).where(eq(trials.userId, user.id)).all()).toHaveLength(1);
+    expect(wizard.read(member).id).toBeNull();
+    expect(db.select().from(trials).where(eq(trials.ownerId, member.organization.id)).all()).toHaveLength(1);
   });
 
   it("refuses in the job a second trial that got past the pages (two tabs): no license, nothing charged", async () => {
-    const user = customer();
-    await confirmTrial(user, "onpremise", { tokens: 0, sensors: 0 });
+    const member = customer();
+    await confirmTrial(member, "onpremise", { tokens: 0, sensors: 0 });
     await runJobs();
     // As if the second tab had queued its trial before the first finished.
     const { key } = await confirmTrial(distributor(), "onpremise", { tokens: 0, sensors: 0 });
@@ -198,7 +206,7 @@ describe("building an on-premise trial", () => {
       .values({
         ...db.select().from(jobs).where(eq(jobs.idempotencyKey, key)).get()!,
         id: "sneaked",
-        ownerId: user.id,
+        ownerId: member.organization.id,
         idempotencyKey: "sneaked",
         status: "queued",
         steps: {},
@@ -207,7 +215,7 @@ describe("building an on-premise trial", () => {
       .returning()
       .get();
     await runJobs();
-    expect(findOwnedJob(user.id, sneaked.id)).toMatchObject({
+    expect(findOwnedJob(member.organization.id, sneaked.id)).toMatchObject({
       status: "failed",
       error: { title: TRIAL_FAILURES.license.title },
     });
@@ -215,46 +223,46 @@ describe("building an on-premise trial", () => {
       db
         .select()
         .from(licenses)
-        .where(and(eq(licenses.ownerId, user.id), eq(licenses.type, "trial")))
+        .where(and(eq(licenses.ownerId, member.organization.id), eq(licenses.type, "trial")))
         .all(),
     ).toHaveLength(1);
   });
 
   it("goes on after a refused hardware purchase: 'Hardware purchase failed.', no invoice, the trial recorded", async () => {
-    const user = customer();
+    const member = customer();
     billingFaults.inject("createHardwareInvoice", { message: "Your card was declined.", times: "once" });
-    const { placement } = await confirmTrial(user, "onpremise", { tokens: 2, sensors: 1 });
+    const { placement } = await confirmTrial(member, "onpremise", { tokens: 2, sensors: 1 });
     await runJobs();
-    const job = findOwnedJob(user.id, placedId(placement))!;
+    const job = findOwnedJob(member.organization.id, placedId(placement))!;
     expect(job.status).toBe("succeeded");
     expect(trialOutcome(job).hardware).toEqual({ status: "failed" });
-    expect(invoicesOf(user)).toHaveLength(0);
-    expect(db.select().from(trials).where(eq(trials.userId, user.id)).all()).toHaveLength(1);
+    expect(invoicesOf(member)).toHaveLength(0);
+    expect(db.select().from(trials).where(eq(trials.ownerId, member.organization.id)).all()).toHaveLength(1);
   });
 
   it("charges once when the invoice's answer is lost: the retry carries the same key", async () => {
-    const user = customer();
+    const member = customer();
     billingFaults.inject("createHardwareInvoice", { mode: "lose", times: "once" });
-    const { placement } = await confirmTrial(user, "onpremise", { tokens: 1, sensors: 0 });
+    const { placement } = await confirmTrial(member, "onpremise", { tokens: 1, sensors: 0 });
     await runJobs();
-    expect(findOwnedJob(user.id, placedId(placement))?.status).toBe("succeeded");
-    expect(invoicesOf(user)).toHaveLength(1);
+    expect(findOwnedJob(member.organization.id, placedId(placement))?.status).toBe("succeeded");
+    expect(invoicesOf(member)).toHaveLength(1);
   });
 });
 
 describe("building a cloud trial", () => {
   it("gives a distributor as many as they like, each with its Hub and its license uploaded", async () => {
-    const user = distributor();
-    const first = await confirmTrial(user, "cloud", { tokens: 0, sensors: 0 });
+    const member = distributor();
+    const first = await confirmTrial(member, "cloud", { tokens: 0, sensors: 0 });
     await runJobs();
-    const second = await confirmTrial(user, "cloud", { tokens: 0, sensors: 0 });
+    const second = await confirmTrial(member, "cloud", { tokens: 0, sensors: 0 });
     await runJobs();
     for (const { placement } of [first, second]) {
-      const job = findOwnedJob(user.id, placedId(placement))!;
+      const job = findOwnedJob(member.organization.id, placedId(placement))!;
       expect(job).toMatchObject({ status: "succeeded" });
       const { hub, licenseId } = trialOutcome(job);
       expect(db.select().from(hubInstallations).where(eq(hubInstallations.id, hub!.hubId)).get()).toMatchObject({
-        ownerId: user.id,
+        ownerId: member.organization.id,
         type: "cloud",
       });
       expect(db.select().from(licenses).where(eq(licenses.id, licenseId!)).get()).toMatchObject({
@@ -263,47 +271,50 @@ describe("building a cloud trial", () => {
       });
       expect(job.input).not.toHaveProperty("adminPassword");
     }
-    expect(db.select().from(trials).where(eq(trials.userId, user.id)).all()).toEqual([
+    expect(db.select().from(trials).where(eq(trials.ownerId, member.organization.id)).all()).toEqual([
       expect.objectContaining({ hubType: "cloud", userName: "ada-admin" }),
       expect.objectContaining({ hubType: "cloud", userName: "ada-admin" }),
     ]);
-    expect(mayStartTrial(user)).toBe(true);
+    expect(mayStartTrial(member.organization)).toBe(true);
   });
 
   it("stops at the Hub's failure screen with nothing charged, and 'Try again' finishes the same trial", async () => {
-    const user = customer();
+    const member = customer();
     hubFaults.inject("createTenant", { message: "Injected.", times: "once" });
-    const { placement } = await confirmTrial(user, "cloud", { tokens: 1, sensors: 0 });
+    const { placement } = await confirmTrial(member, "cloud", { tokens: 1, sensors: 0 });
     const id = placedId(placement);
     await runJobs();
-    expect(findOwnedJob(user.id, id)).toMatchObject({ status: "failed", error: { title: "Error Creating Hub" } });
-    expect(findOwnedJob(user.id, id)?.error?.message).toContain("Your credit card was not charged.");
-    expect(invoicesOf(user)).toHaveLength(0);
-    expect(retryJob(user.id, id)).toBe(true);
+    expect(findOwnedJob(member.organization.id, id)).toMatchObject({
+      status: "failed",
+      error: { title: "Error Creating Hub" },
+    });
+    expect(findOwnedJob(member.organization.id, id)?.error?.message).toContain("Your credit card was not charged.");
+    expect(invoicesOf(member)).toHaveLength(0);
+    expect(retryJob(member.organization.id, id)).toBe(true);
     await runJobs();
-    expect(findOwnedJob(user.id, id)).toMatchObject({ status: "succeeded" });
-    expect(invoicesOf(user)).toHaveLength(1);
-    expect(db.select().from(trials).where(eq(trials.userId, user.id)).all()).toHaveLength(1);
+    expect(findOwnedJob(member.organization.id, id)).toMatchObject({ status: "succeeded" });
+    expect(invoicesOf(member)).toHaveLength(1);
+    expect(db.select().from(trials).where(eq(trials.ownerId, member.organization.id)).all()).toHaveLength(1);
   });
 
   it("offers Try again 30 s after registering the trial's Hub was interrupted, as a deployment does", async () => {
-    const user = distributor();
+    const member = distributor();
     hubFaults.inject("registerTenant", { message: "Injected.", times: "once" });
-    const { placement } = await confirmTrial(user, "cloud", { tokens: 0, sensors: 0 });
+    const { placement } = await confirmTrial(member, "cloud", { tokens: 0, sensors: 0 });
     const id = placedId(placement);
     await runJobs();
     const kind = TRIAL_JOBS.cloud;
-    expect(findOwnedJob(user.id, id)?.status).toBe("failed");
-    expect(secondsUntilRetry(findOwnedJob(user.id, id)!)).toBeGreaterThan(25);
-    retryWhenOpen(user.id, id, kind);
-    expect(findOwnedJob(user.id, id)?.status).toBe("failed");
+    expect(findOwnedJob(member.organization.id, id)?.status).toBe("failed");
+    expect(secondsUntilRetry(findOwnedJob(member.organization.id, id)!)).toBeGreaterThan(25);
+    retryWhenOpen(member.organization.id, id, kind);
+    expect(findOwnedJob(member.organization.id, id)?.status).toBe("failed");
     db.update(jobs)
       .set({ updatedAt: new Date(Date.now() - 30_001) })
       .where(eq(jobs.id, id))
       .run();
-    expect(secondsUntilRetry(findOwnedJob(user.id, id)!)).toBe(0);
-    retryWhenOpen(user.id, id, kind);
+    expect(secondsUntilRetry(findOwnedJob(member.organization.id, id)!)).toBe(0);
+    retryWhenOpen(member.organization.id, id, kind);
     await runJobs();
-    expect(findOwnedJob(user.id, id)?.status).toBe("succeeded");
+    expect(findOwnedJob(member.organization.id, id)?.status).toBe("succeeded");
   });
 });

@@ -6,37 +6,32 @@ import { getCards } from "~/server/cards/index.server";
 import { db } from "~/server/db.server";
 import { enqueueJob } from "~/server/jobs/runner.server";
 import { newSubscriptionOrder, type OrderInput } from "~/server/jobs/new-subscription.server";
-import { findUserById, type UserRecord } from "~/server/users.server";
 import { orderDigest } from "~/server/wizards/orders.server";
-import { licenses, users } from "~db/schema";
+import { licenses, organizations } from "~db/schema";
 import { runJobs } from "./jobs";
+import { createAccount, memberByEmail } from "./members";
 
 export const VISA = "4242 4242 4242 4242";
 /** Stripe's test card that saves, and then every charge to it is declined. */
 export const DECLINING = "4000 0000 0000 0341";
 
-/** A new customer account that signs in with the demo password, with a billing customer at the embedded engine. */
-export async function newCustomer(label: string): Promise<UserRecord> {
-  const id = randomUUID();
-  db.insert(users)
-    .values({
-      id,
-      email: `${label}-${id.slice(0, 8)}@example.com`,
-      // The demo password's hash, so that route tests can sign in as this account.
-      passwordHash: db
-        .select({ hash: users.passwordHash })
-        .from(users)
-        .where(eq(users.email, "customer@example.com"))
-        .get()!.hash,
-      firstName: "Robin",
-      lastName: "Renewal",
-      company: `${label} Co`,
-      billingCustomerId: `cust_${label}_${id.slice(0, 8)}`,
-    })
+/**
+ * A new customer: an organization whose Owner signs in with the demo password, with a billing customer at the
+ * embedded engine. What a page's `requireMember` gives (the person, the organization, the role), with the
+ * organization's id and billing customer at hand as `id` and `billingCustomerId`.
+ */
+export async function newCustomer(label: string) {
+  const suffix = randomUUID().slice(0, 8);
+  const email = `${label}-${suffix}@example.com`;
+  // The demo password's hash, so that route tests can sign in as this account.
+  const { organizationId } = createAccount(email, memberByEmail("customer@example.com").user.passwordHash);
+  db.update(organizations)
+    .set({ name: `${label} Co`, billingCustomerId: `cust_${label}_${suffix}` })
+    .where(eq(organizations.id, organizationId))
     .run();
-  const user = findUserById(id)!;
-  await ensureBillingCustomer(user);
-  await getBilling().updateBillingInfo(user.billingCustomerId!, {
+  const member = memberByEmail(email);
+  await ensureBillingCustomer(member);
+  await getBilling().updateBillingInfo(member.organization.billingCustomerId!, {
     firstName: "Robin",
     lastName: "Renewal",
     line1: "1 Main Street",
@@ -45,11 +40,18 @@ export async function newCustomer(label: string): Promise<UserRecord> {
     zip: "62701",
     country: "US",
   });
-  return user;
+  return {
+    ...member,
+    id: organizationId,
+    company: member.organization.name,
+    billingCustomerId: member.organization.billingCustomerId!,
+  };
 }
 
+export type TestCustomer = Awaited<ReturnType<typeof newCustomer>>;
+
 /** Puts a card on the account (the embedded tokenizer's test numbers), the primary one; its payment source. */
-export async function addCard(user: UserRecord, number = VISA) {
+export async function addCard(user: TestCustomer, number = VISA) {
   const form = new FormData();
   form.set("card_number", number);
   form.set("card_expiry", "12 / 34");
@@ -67,7 +69,7 @@ export async function addCard(user: UserRecord, number = VISA) {
  * for `users` users on the account's primary card. The license, and the subscription's id.
  */
 export async function buyLicense(
-  user: UserRecord,
+  user: TestCustomer,
   {
     users: planQuantity = 3,
     cycle = "monthly",

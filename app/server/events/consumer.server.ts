@@ -1,6 +1,9 @@
 import { and, eq, isNull } from "drizzle-orm";
 import { z } from "zod";
+import { formatCents } from "~/domain/format";
+import type { ProviderEventType } from "~db/billing-values";
 import { providerEvents } from "~db/schema";
+import { GATEKEEPER, recordActivity, type ActivityEntry } from "../activity.server";
 import { eventResourcesOfJson } from "../billing/event-json.server";
 import { getBilling, type Invoice, type Subscription } from "../billing/index.server";
 import { billingAccountOfOwner, type BillingAccount } from "../billing-accounts.server";
@@ -43,6 +46,38 @@ async function accountOf(ownerId: string) {
   return { ...account, customerId: account.customerId };
 }
 
+/** What the organization's activity log says of an event: renewals, payments and their failures, cancellations. */
+function activityOf(
+  type: ProviderEventType,
+  subscription: Subscription | null | undefined,
+  invoice: Invoice | null | undefined,
+): Pick<ActivityEntry, "action" | "summary"> | null {
+  const amount = (cents: number) => formatCents(cents);
+  switch (type) {
+    case "subscription_renewed":
+      return subscription
+        ? { action: "subscription.renewed", summary: `Subscription ${subscription.id} renewed for another term.` }
+        : null;
+    case "subscription_cancelled":
+      return subscription
+        ? { action: "subscription.cancelled", summary: `Subscription ${subscription.id} was cancelled.` }
+        : null;
+    case "invoice_paid":
+      return invoice
+        ? { action: "payment.succeeded", summary: `Invoice ${invoice.number} was paid: ${amount(invoice.amountPaid)}.` }
+        : null;
+    case "payment_failed":
+      return invoice
+        ? {
+            action: "payment.failed",
+            summary: `The payment of invoice ${invoice.number} (${amount(invoice.total)}) failed.`,
+          }
+        : null;
+    default:
+      return null;
+  }
+}
+
 export const providerEventJob: JobKind<EventInput, ProviderEventResults> = {
   name: "provider-event",
   input: eventInput,
@@ -62,11 +97,16 @@ export const providerEventJob: JobKind<EventInput, ProviderEventResults> = {
         if (row.appliedAt === null) {
           if (subscription) await saveSubscriptionCopy(account, await currentSubscription(account, subscription));
           if (invoice) await saveInvoiceCopy(account, await currentInvoice(account, invoice));
-          await db
-            .update(providerEvents)
-            .set({ appliedAt: new Date(), outcome: "applied" })
-            .where(and(eq(providerEvents.id, row.id), isNull(providerEvents.appliedAt)))
-            .run();
+          const entry = activityOf(row.type, subscription, invoice);
+          db.transaction((tx) => {
+            const applied = tx
+              .update(providerEvents)
+              .set({ appliedAt: new Date(), outcome: "applied" })
+              .where(and(eq(providerEvents.id, row.id), isNull(providerEvents.appliedAt)))
+              .run().changes;
+            // Once per event, with the mark that it was applied: in the organization's activity log, by GateKeeper.
+            if (applied && entry) recordActivity(tx, { organizationId: ownerId, actor: GATEKEEPER, ...entry });
+          });
         }
         return { subscriptionId };
       },

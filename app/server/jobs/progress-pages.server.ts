@@ -29,6 +29,7 @@ export const orderProgress = jobProgressRoute({
         : "/hubs/new/url";
     return { next: input.success ? orderNextStep(input.data) : ("download-license" as const), deployTo };
   },
+  retryNeeds: "purchase",
 });
 
 /** An update of a recurring license: 'Update Recurring License', then Finish. */
@@ -41,6 +42,7 @@ export const updateProgress = jobProgressRoute({
     const input = licenseUpdate.input.parse(job.input);
     return { licenseName: input.licenseName, reviewUrl: updateStepUrl(input.request.subscriptionId, "review") };
   },
+  retryNeeds: "licenses.update",
 });
 
 /** A cloud Hub deployment. Its Hub steps open 'Try again' only after a wait (decision 096). */
@@ -51,6 +53,7 @@ export const deploymentProgress = jobProgressRoute({
     failedAtCreation: job.error?.step === "create-tenant",
     retryInSeconds: secondsUntilRetry(job),
   }),
+  retryNeeds: "hubs.deploy",
   retry: retryWhenOpen,
 });
 
@@ -68,6 +71,7 @@ export const trialProgress = jobProgressRoute({
       retryInSeconds: secondsUntilRetry(job),
     };
   },
+  retryNeeds: "trials.start",
   retry: retryWhenOpen,
 });
 
@@ -81,4 +85,5 @@ export const paymentProgress = jobProgressRoute({
     const input = payNow.input.parse(job.input);
     return { amount: input.amount, payUrl: afterCheckoutUrls.payNow(input.invoiceId) };
   },
+  retryNeeds: "invoices.pay",
 });

@@ -1,7 +1,7 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { isUnfinished, progressOf } from "~/domain/jobs";
-import { requireUser } from "../auth.server";
-import { readUserForm } from "../forms.server";
+import type { Action } from "~/domain/roles";
+import { readMemberForm, requireMember, whyNot } from "../access.server";
 import { findOwnedJob, mayHaveCharged, retryJob, type AnyJobKind, type JobView } from "./runner.server";
 
 /** The product specification's progress stages of a job: each a title over the job steps it stands for. */
@@ -9,8 +9,8 @@ export type ProgressStages = { title: string; steps: string[] }[];
 
 /**
  * One progress page for any job (the order, the update, a cloud Hub, a trial): the job of that kind if it
- * is the user's (404 otherwise: another account's id is never found), as the specification's stages, with
- * what the customer can do next.
+ * is the organization's (404 otherwise: another organization's id is never found), as the specification's
+ * stages, with what the customer can do next. Every member may follow it, whoever placed it.
  */
 export function jobProgress(ownerId: string, jobId: string, kind: AnyJobKind, stages: ProgressStages) {
   const job = findOwnedJob(ownerId, jobId, kind.name);
@@ -29,7 +29,7 @@ export function jobProgress(ownerId: string, jobId: string, kind: AnyJobKind, st
   };
 }
 
-/** The progress page's "Try again": the same job from where it stopped (404 when it is not the user's). */
+/** The progress page's "Try again": the same job from where it stopped (404 when it is not the organization's). */
 export function retryFromProgress(ownerId: string, jobId: string, kind: AnyJobKind): void {
   if (!findOwnedJob(ownerId, jobId, kind.name)) throw json({ message: "There is no such order." }, { status: 404 });
   retryJob(ownerId, jobId);
@@ -39,29 +39,34 @@ export function retryFromProgress(ownerId: string, jobId: string, kind: AnyJobKi
  * The loader and action of a job's progress route (`.../:jobId`), one for every job. `open` names the
  * kind of the URL's job and its stages (and may refuse the URL); `details` adds what the page shows beyond
  * the progress (what comes next, the new Hub, ...). "Try again" posts to the page itself: the same job is
- * retried from where it stopped (`retry`, immediately by default) and the page shown again.
+ * retried from where it stopped (`retry`, immediately by default) and the page shown again, for a member whose
+ * role may do what the job does (`retryNeeds`).
  */
 export function jobProgressRoute<Opened extends { kind: AnyJobKind; stages: ProgressStages }, Details extends object>({
   open,
   details,
+  retryNeeds,
   retry = retryFromProgress,
 }: {
   open: (ownerId: string, jobId: string) => Opened;
   details: (job: JobView, opened: Opened) => Details;
+  retryNeeds: Action;
   retry?: (ownerId: string, jobId: string, kind: AnyJobKind) => void;
 }) {
   return {
     async loader({ request, params }: LoaderFunctionArgs) {
-      const user = await requireUser(request);
+      const member = await requireMember(request);
+      const { organization } = member;
       const jobId = params.jobId ?? "";
-      const opened = open(user.id, jobId);
-      const { job, view } = jobProgress(user.id, jobId, opened.kind, opened.stages);
-      return { view, ...details(job, opened) };
+      const opened = open(organization.id, jobId);
+      const { job, view } = jobProgress(organization.id, jobId, opened.kind, opened.stages);
+      // Every member follows the job; only one whose role may do what it does is offered 'Try again'.
+      return { view: { ...view, retryRefused: whyNot(member, retryNeeds) }, ...details(job, opened) };
     },
     async action({ request, params }: ActionFunctionArgs) {
-      const { user } = await readUserForm(request);
+      const { organization } = await readMemberForm(request, retryNeeds);
       const jobId = params.jobId ?? "";
-      retry(user.id, jobId, open(user.id, jobId).kind);
+      retry(organization.id, jobId, open(organization.id, jobId).kind);
       return redirect(new URL(request.url).pathname);
     },
   };

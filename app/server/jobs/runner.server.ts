@@ -3,6 +3,7 @@ import { hostname } from "node:os";
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { jobs, type JobStatus } from "~db/schema";
+import { recordActivity, type ActivityEntry } from "../activity.server";
 import { db } from "../db.server";
 import { env } from "../env.server";
 import { ProviderError } from "../providers/errors.server";
@@ -177,13 +178,14 @@ function toView(row: JobRow): JobView {
 }
 
 /**
- * Queues a job, or returns the existing one with the same idempotency key: a double submit, a resubmitted
- * form or a refresh gets the first job, never a second. Throws JobRefused when its kind cannot reserve what
- * it needs (nothing is queued then).
+ * Queues a job for its owner (an organization), or returns the existing one with the same idempotency key: a
+ * double submit, a resubmitted form or a refresh gets the first job, never a second. Throws JobRefused when its
+ * kind cannot reserve what it needs (nothing is queued then). `activity`, the log's entry for what the job was
+ * asked for (an order placed), is written in the same transaction, and only when the job is new.
  */
 export function enqueueJob<Input extends Record<string, unknown>, Results extends StepResults>(
   kind: JobKind<Input, Results>,
-  job: { ownerId: string; idempotencyKey: string; input: Input },
+  { activity, ...job }: { ownerId: string; idempotencyKey: string; input: Input; activity?: ActivityEntry },
 ): JobView {
   const id = randomUUID();
   const input = kind.input.parse(job.input);
@@ -196,6 +198,7 @@ export function enqueueJob<Input extends Record<string, unknown>, Results extend
     if (queued && kind.reserve && !kind.reserve({ id, ownerId: job.ownerId, input })) {
       throw new JobRefused(`The ${kind.name} job could not reserve what it needs.`);
     }
+    if (queued && activity) recordActivity(tx, activity);
   });
   const row = db.select().from(jobs).where(eq(jobs.idempotencyKey, job.idempotencyKey)).get();
   if (!row) throw new Error(`The job ${job.idempotencyKey} was not saved.`);
@@ -235,11 +238,12 @@ export function findOwnedJob(ownerId: string, jobId: string, kind?: string): Job
 }
 
 /** Jobs an administrator should look at: those waiting on an unknown outcome, and failed ones, newest first. */
-export function listJobsNeedingAttention(limit = 100): JobView[] {
+export function listJobsNeedingAttention(limit = 100, ownerId?: string): JobView[] {
+  const stopped = inArray(jobs.status, ["needs_attention", "failed"]);
   return db
     .select()
     .from(jobs)
-    .where(inArray(jobs.status, ["needs_attention", "failed"]))
+    .where(ownerId ? and(eq(jobs.ownerId, ownerId), stopped) : stopped)
     .orderBy(sql`${jobs.updatedAt} desc`)
     .limit(limit)
     .all()

@@ -1,10 +1,9 @@
 import { z } from "zod";
 import { USED_UP_TRIAL } from "~/domain/trials";
 import { CARD_NOT_CHARGED, TRIAL_FAILURES, type TrialAddress } from "~/domain/trial-wizard";
-import { ensureBillingCustomer } from "../account-billing.server";
 import { getBilling, ProviderError, type Address } from "../billing/index.server";
+import { findOrganization } from "../organizations.server";
 import { createTrialLicense, quoteTrialHardware, recordTrial, TrialUsedUpError } from "../trials.server";
-import { findUserById } from "../users.server";
 import {
   hubProvisioningFields,
   hubProvisioningSteps,
@@ -48,6 +47,8 @@ const trialFields = {
   paymentSourceId: z.string().nullable(),
   /** What the customer confirmed for the hardware and its shipping, in cents; the invoice must cost the same. */
   hardwareCents: z.number().int(),
+  /** The member who started it, for the trial record (absent in jobs queued before organizations). */
+  startedBy: z.string().nullable().default(null),
 };
 const onPremiseTrialInput = z.object(trialFields);
 const cloudTrialInput = z.object({
@@ -60,11 +61,11 @@ export type OnPremiseTrialInput = z.infer<typeof onPremiseTrialInput>;
 export type CloudTrialInput = z.infer<typeof cloudTrialInput>;
 type TrialInput = OnPremiseTrialInput;
 
-const owner = (ownerId: string) => {
-  const user = findUserById(ownerId);
-  if (!user) throw new StepRefused("The account no longer exists.");
-  return user;
-};
+async function owner(ownerId: string) {
+  const organization = await findOrganization(ownerId);
+  if (!organization) throw new StepRefused("The organization no longer exists.");
+  return organization;
+}
 
 export type HardwarePurchase = { status: "none" } | { status: "invoiced"; invoiceId: string } | { status: "failed" };
 
@@ -87,7 +88,7 @@ function trialLicenseStep<Input extends TrialInput>(
       try {
         const license = createTrialLicense({
           id,
-          user: owner(ownerId),
+          organization: await owner(ownerId),
           hubType,
           nodes: input.nodes,
           startDate: input.startDate,
@@ -128,18 +129,19 @@ function purchaseHardwareStep<Input extends TrialInput>(): JobStep<Input, TrialR
     name: "purchase-hardware",
     charges: true,
     async reconcile({ ownerId, stepKey }) {
-      const customerId = owner(ownerId).billingCustomerId;
+      const customerId = (await owner(ownerId)).billingCustomerId;
       const invoice = customerId ? await getBilling().findInvoiceByKey(customerId, stepKey) : null;
       return invoice ? { status: "invoiced", invoiceId: invoice.id } : null;
     },
     async run({ ownerId, input, stepKey }) {
       if (input.tokens + input.sensors === 0 || !input.paymentSourceId) return { status: "none" };
-      const user = owner(ownerId);
+      const organization = await owner(ownerId);
       // The money rule: the invoice must cost what the customer confirmed, or nothing is charged.
-      const quote = await quoteTrialHardware(user, input);
-      if (quote.total !== input.hardwareCents) return { status: "failed" };
+      const quote = await quoteTrialHardware(organization, input);
+      // The card chosen is the billing customer's: without one there is nothing to charge.
+      const customerId = organization.billingCustomerId;
+      if (quote.total !== input.hardwareCents || !customerId) return { status: "failed" };
       try {
-        const customerId = await ensureBillingCustomer(user);
         const hardware = quote.lines.filter((line) => line.quantity > 0).map(({ id, quantity }) => ({ id, quantity }));
         const invoice = await getBilling().createHardwareInvoice(
           {
@@ -176,7 +178,8 @@ function recordTrialStep<Input extends TrialInput>(
       try {
         recordTrial({
           id,
-          userId: ownerId,
+          ownerId,
+          userId: input.startedBy,
           hubType,
           hubId: hub?.hubId ?? null,
           hubUrl: hub?.url ?? null,

@@ -7,6 +7,8 @@ export interface MailContent {
   paragraphs: string[];
   /** The one thing the message asks the reader to do: a button in HTML, its label and address in the text. */
   action?: { label: string; url: string };
+  /** Another way the reader may need (a sign-in link beside a password reset's): a link, after the button. */
+  otherAction?: { label: string; url: string };
   /** Paragraphs after the action (what to do if the reader did not ask for this, how long a link works). */
   after?: string[];
 }
@@ -27,9 +29,13 @@ function webAddress(url: string): string {
 export function composeMail(subject: string, content: MailContent): { text: string; html: string } {
   const after = content.after ?? [];
   const action = content.action ? { label: content.action.label, url: webAddress(content.action.url) } : null;
+  const other = content.otherAction
+    ? { label: content.otherAction.label, url: webAddress(content.otherAction.url) }
+    : null;
   const text = [
     ...content.paragraphs,
     ...(action ? [`${action.label}:\n${action.url}`] : []),
+    ...(other ? [`${other.label}:\n${other.url}`] : []),
     ...after,
     `-- \n${SIGNATURE}`,
   ].join("\n\n");
@@ -40,11 +46,16 @@ export function composeMail(subject: string, content: MailContent): { text: stri
       `<p style="margin:0 0 16px;font-size:13px;color:#495057">Or open this address: ` +
       `<a href="${escapeHtml(action.url)}">${escapeHtml(action.url)}</a></p>`
     : "";
+  const otherLink = other
+    ? `<p style="margin:0 0 16px"><a href="${escapeHtml(other.url)}">${escapeHtml(other.label)}</a>: ` +
+      `<a href="${escapeHtml(other.url)}">${escapeHtml(other.url)}</a></p>`
+    : "";
   const html =
     `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>` +
     `<body style="font-family:Arial,Helvetica,sans-serif;font-size:15px;line-height:1.5;color:#212529">` +
     content.paragraphs.map(paragraph).join("") +
     button +
+    otherLink +
     after.map(paragraph).join("") +
     `<p style="margin:24px 0 0;color:#495057">${escapeHtml(SIGNATURE)}</p></body></html>`;
   return { text, html };

@@ -16,8 +16,8 @@ export const linkOrigin = (request: Request) => env.PUBLIC_URL ?? new URL(reques
 
 export interface Mail {
   /**
-   * The account the message is about (its owner's own mail, or the account that invites someone): the send job
-   * is that account's, and goes with it.
+   * The organization the message is about (the one that invites someone; for a person's own mail, their first
+   * organization, mailOwnerOf in organizations.server): the send job is that organization's, and goes with it.
    */
   accountId: string;
   to: string;

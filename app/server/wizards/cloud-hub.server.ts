@@ -12,7 +12,9 @@ import {
   type CloudHubDraft,
 } from "~/domain/cloud-hub";
 import { hubInstallations } from "~db/schema";
+import type { Scope } from "../access.server";
 import { db } from "../db.server";
+import { env } from "../env.server";
 import { getHubs, HubError } from "../hubs/index.server";
 import { cloudHubDeployment, type DeploymentInput } from "../jobs/cloud-hub.server";
 import { selectableLicense } from "../cloud-hub-licenses.server";
@@ -30,7 +32,7 @@ export const cloudHubWizard = defineWizard({
 }).at({});
 
 /** The wizard's layout route: a drawer over the Hubs page; Close (which drops the sealed password too) goes back to it. */
-export const cloudHubWizardLayout = wizardLayout(() => ({ wizard: cloudHubWizard, view: {} }), "/hubs");
+export const cloudHubWizardLayout = wizardLayout("hubs.deploy", () => ({ wizard: cloudHubWizard, view: {} }), "/hubs");
 
 /** Whether the service would take the subdomain (checked on Next of the URL step): null, or the spec's message. */
 export async function subdomainUnavailable(subdomain: string): Promise<string | null> {
@@ -62,9 +64,9 @@ function currentDeployment(
 }
 
 /** The confirmation's key for the draft as it stands (the Review page posts it back). */
-export function deploymentKey(ownerId: string): string | null {
-  const draft = cloudHubWizard.read(ownerId);
-  const current = currentDeployment(ownerId, draft);
+export function deploymentKey(scope: Scope): string | null {
+  const draft = cloudHubWizard.read(scope);
+  const current = currentDeployment(scope.organization.id, draft);
   return current && draft.id ? orderKey(cloudHubDeployment, draft.id, current.digest) : null;
 }
 
@@ -73,13 +75,18 @@ export function deploymentKey(ownerId: string): string | null {
  * another deployment holds (one still running, from a closed wizard or another tab) is refused with the
  * product specification's words.
  */
-export function deploy(ownerId: string, postedKey: string): Placement | { refused: string } {
-  const draft = cloudHubWizard.read(ownerId);
+export function deploy(scope: Scope, postedKey: string): Placement | { refused: string } {
+  const ownerId = scope.organization.id;
+  const draft = cloudHubWizard.read(scope);
   const placement = placeOnce(cloudHubDeployment, {
-    ownerId,
+    scope,
     draftId: draft.id,
     postedKey,
     current: currentDeployment(ownerId, draft),
+    activity: (input) => ({
+      action: "hub.deployment_started",
+      summary: `Deployed a cloud Hub at ${input.subdomain}.${env.HUB_HOST} (${input.region}).`,
+    }),
   });
   const { licenseId } = draft.data;
   if ("stale" in placement && licenseId && !selectableLicense(ownerId, licenseId)) {

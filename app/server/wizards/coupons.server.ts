@@ -2,19 +2,20 @@ import { json, redirect } from "@remix-run/node";
 import { COUPON_MESSAGES, couponRejection } from "~/domain/pricing";
 import { errorMessage, getBilling, ProviderError } from "../billing/index.server";
 import { takeCouponApply, waitMessage } from "../throttle.server";
-import type { UserRecord } from "../users.server";
+import type { Scope } from "../access.server";
+import type { DraftOwner } from "../drafts.server";
 
 /** A wizard whose draft holds a coupon (the new-subscription and update wizards). */
 interface CouponDraft {
-  read(ownerId: string): { data: { couponId: string | null } };
-  save(ownerId: string, changes: { couponId: string | null }): unknown;
+  read(owner: DraftOwner): { data: { couponId: string | null } };
+  save(owner: DraftOwner, changes: { couponId: string | null }): unknown;
 }
 
-/** The customer's emails a referral coupon may not come from: the sign-in email and the billing profile's. */
-async function ownEmails(user: UserRecord): Promise<string[]> {
-  if (!user.billingCustomerId) return [user.email];
+/** The customer's emails a referral coupon may not come from: the member's own and the billing profile's. */
+async function ownEmails({ user, organization }: Scope): Promise<string[]> {
+  if (!organization.billingCustomerId) return [user.email];
   try {
-    return [user.email, (await getBilling().retrieveCustomer(user.billingCustomerId)).email];
+    return [user.email, (await getBilling().retrieveCustomer(organization.billingCustomerId)).email];
   } catch (error) {
     if (error instanceof ProviderError) return [user.email];
     throw error;
@@ -22,12 +23,12 @@ async function ownEmails(user: UserRecord): Promise<string[]> {
 }
 
 /** Why the coupon cannot be used on this customer's order, or null when it can. */
-export async function couponProblem(user: UserRecord, code: string): Promise<string | null> {
+export async function couponProblem(scope: Scope, code: string): Promise<string | null> {
   const trimmed = code.trim();
   if (!trimmed) return COUPON_MESSAGES.empty;
   try {
     const coupon = await getBilling().retrieveCoupon(trimmed);
-    return couponRejection(coupon, await ownEmails(user));
+    return couponRejection(coupon, await ownEmails(scope));
   } catch (error) {
     if (!(error instanceof ProviderError)) throw error;
     return error.kind === "final" ? COUPON_MESSAGES.invalid : errorMessage(error, COUPON_MESSAGES.invalid);
@@ -38,23 +39,23 @@ export async function couponProblem(user: UserRecord, code: string): Promise<str
  * The coupon box's two buttons: Apply checks the coupon and keeps it, or removes
  * it and says why; Remove clears it ('No coupon added.' when there is none).
  */
-export async function applyCoupon(user: UserRecord, wizard: CouponDraft, code: string): Promise<string | null> {
-  // Each Apply is a provider call with a guessable secret: throttled per account.
-  const waitSeconds = code.trim() ? await takeCouponApply(user.id) : 0;
-  const problem = waitSeconds > 0 ? waitMessage("coupon attempts", waitSeconds) : await couponProblem(user, code);
-  wizard.save(user.id, { couponId: problem ? null : code.trim() });
+export async function applyCoupon(scope: Scope, wizard: CouponDraft, code: string): Promise<string | null> {
+  // Each Apply is a provider call with a guessable secret: throttled per organization (all its members together).
+  const waitSeconds = code.trim() ? await takeCouponApply(scope.organization.id) : 0;
+  const problem = waitSeconds > 0 ? waitMessage("coupon attempts", waitSeconds) : await couponProblem(scope, code);
+  wizard.save(scope, { couponId: problem ? null : code.trim() });
   return problem;
 }
 
-export function removeCoupon(user: UserRecord, wizard: CouponDraft): string | null {
-  if (!wizard.read(user.id).data.couponId) return COUPON_MESSAGES.noneToRemove;
-  wizard.save(user.id, { couponId: null });
+export function removeCoupon(scope: Scope, wizard: CouponDraft): string | null {
+  if (!wizard.read(scope).data.couponId) return COUPON_MESSAGES.noneToRemove;
+  wizard.save(scope, { couponId: null });
   return null;
 }
 
 /** An order page's coupon buttons: back to the page, or the reason next to the field; null for other intents. */
 export async function couponIntent(
-  user: UserRecord,
+  scope: Scope,
   wizard: CouponDraft,
   { intent, formData }: { intent: string; formData: FormData },
   pageUrl: string,
@@ -62,7 +63,7 @@ export async function couponIntent(
   if (intent !== "apply-coupon" && intent !== "remove-coupon") return null;
   const problem =
     intent === "apply-coupon"
-      ? await applyCoupon(user, wizard, String(formData.get("coupon") ?? ""))
-      : removeCoupon(user, wizard);
+      ? await applyCoupon(scope, wizard, String(formData.get("coupon") ?? ""))
+      : removeCoupon(scope, wizard);
   return problem ? json({ couponError: problem }, { status: 422 }) : redirect(pageUrl);
 }

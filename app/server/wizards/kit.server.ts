@@ -1,10 +1,9 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import type { z } from "zod";
 import { firstIncompleteBefore, markCompleted, reachableSteps, stepAfter, type StepIssue } from "~/domain/wizard";
-import { requireUser } from "../auth.server";
-import { deleteDraft, findDraft, writeDraft } from "../drafts.server";
-import { readUserForm } from "../forms.server";
-import type { UserRecord } from "../users.server";
+import { readMemberForm, requireMember, type Member } from "../access.server";
+import type { Action } from "~/domain/roles";
+import { deleteDraft, findDraft, writeDraft, type DraftOwner } from "../drafts.server";
 
 /**
  * The wizard kit (decision 043): every wizard is a definition here, a few short route modules (one per
@@ -67,15 +66,15 @@ export function defineWizard<Step extends string, Data extends Progress<Step>, P
       const urlOf = (step: Step) => `${definition.basePath(params)}/${step}`;
 
       /** The stored draft, or the initial state; never writes. */
-      function read(ownerId: string, initial: () => unknown = () => ({})): LoadedDraft<Data> {
-        const stored = findDraft(ownerId, name);
+      function read(owner: DraftOwner, initial: () => unknown = () => ({})): LoadedDraft<Data> {
+        const stored = findDraft(owner, name);
         const parsed = stored ? schema.safeParse(stored.data) : null;
         if (stored && parsed?.success) return { id: stored.id, data: checked(parsed.data) };
         return { id: null, data: schema.parse(initial()) };
       }
 
-      function write(ownerId: string, data: Data): LoadedDraft<Data> {
-        const stored = writeDraft(ownerId, name, checked(data) as unknown as Record<string, unknown>);
+      function write(owner: DraftOwner, data: Data): LoadedDraft<Data> {
+        const stored = writeDraft(owner, name, checked(data) as unknown as Record<string, unknown>);
         return { id: stored.id, data: schema.parse(stored.data) };
       }
 
@@ -84,8 +83,8 @@ export function defineWizard<Step extends string, Data extends Progress<Step>, P
         urlOf,
         read,
         /** The draft for a step, or a redirect to the first earlier step that is not done. */
-        load(ownerId: string, step: Step, initial?: () => unknown): LoadedDraft<Data> {
-          const draft = read(ownerId, initial);
+        load(owner: DraftOwner, step: Step, initial?: () => unknown): LoadedDraft<Data> {
+          const draft = read(owner, initial);
           const missing = firstIncompleteBefore(steps, step, draft.data.completed);
           if (missing) throw redirect(urlOf(missing));
           return draft;
@@ -95,12 +94,12 @@ export function defineWizard<Step extends string, Data extends Progress<Step>, P
          * wizard goes to its first step), every step's link, the steps the stepper links to, and the current
          * step's notices.
          */
-        layout(ownerId: string, pathname: string): WizardChrome {
+        layout(owner: DraftOwner, pathname: string): WizardChrome {
           const basePath = definition.basePath(params);
           const segment = pathname.startsWith(`${basePath}/`) ? pathname.slice(basePath.length + 1).split("/")[0] : "";
           const current = steps.find((step) => step === segment);
           if (!current) throw redirect(urlOf(steps[0]));
-          const { data } = read(ownerId);
+          const { data } = read(owner);
           return {
             current,
             steps: steps.map((step) => ({ key: step, title: stepTitles[step], to: urlOf(step) })),
@@ -110,13 +109,13 @@ export function defineWizard<Step extends string, Data extends Progress<Step>, P
           };
         },
         /** Saves changes without moving on (a cycle switch, a coupon), keeping what the step already has. */
-        save(ownerId: string, changes: Partial<Data>): LoadedDraft<Data> {
-          return write(ownerId, { ...read(ownerId).data, ...changes });
+        save(owner: DraftOwner, changes: Partial<Data>): LoadedDraft<Data> {
+          return write(owner, { ...read(owner).data, ...changes });
         },
         /** Saves the step's values, marks it done (its notices read) and redirects to the next step. */
-        complete(ownerId: string, step: Step, changes: Partial<Data>) {
-          const { data } = read(ownerId);
-          write(ownerId, {
+        complete(owner: DraftOwner, step: Step, changes: Partial<Data>) {
+          const { data } = read(owner);
+          write(owner, {
             ...data,
             ...changes,
             completed: markCompleted(data.completed, step),
@@ -126,8 +125,8 @@ export function defineWizard<Step extends string, Data extends Progress<Step>, P
           return redirect(next ? urlOf(next) : urlOf(step));
         },
         /** Starts over: closing the wizard clears its draft. */
-        clear(ownerId: string): void {
-          deleteDraft(ownerId, name);
+        clear(owner: DraftOwner): void {
+          deleteDraft(owner, name);
         },
       };
     },
@@ -148,30 +147,31 @@ export interface WizardChrome {
 type RouteParams = LoaderFunctionArgs["params"];
 
 /**
- * The loader and action of a wizard's layout route, one for every wizard. `open` finds the wizard for the
- * signed-in user and the URL's parameters (refusing a user or a parameter the wizard is not for) and what
- * else the layout shows; the loader works out the step from the URL, and Close (the action) clears the
- * draft and goes back to `closeTo`.
+ * The loader and action of a wizard's layout route, one for every wizard. `permission` is what the member's role
+ * must allow (every step checks it too: a forbidden step is 403); `open` finds the wizard for the member and
+ * the URL's parameters (refusing a parameter the wizard is not for) and what else the layout shows; the loader
+ * works out the step from the URL, and Close (the action) clears the draft and goes back to `closeTo`.
  */
 export function wizardLayout<View extends Record<string, unknown>>(
+  permission: Action,
   open: (
-    user: UserRecord,
+    member: Member,
     params: RouteParams,
   ) => {
-    wizard: { layout(ownerId: string, pathname: string): WizardChrome; clear(ownerId: string): void };
+    wizard: { layout(owner: DraftOwner, pathname: string): WizardChrome; clear(owner: DraftOwner): void };
     view: View;
   },
   closeTo: string,
 ) {
   return {
     async loader({ request, params }: LoaderFunctionArgs): Promise<View & WizardChrome> {
-      const user = await requireUser(request);
-      const { wizard, view } = open(user, params);
-      return { ...view, ...wizard.layout(user.id, new URL(request.url).pathname) };
+      const member = await requireMember(request, permission);
+      const { wizard, view } = open(member, params);
+      return { ...view, ...wizard.layout(member, new URL(request.url).pathname) };
     },
     async action({ request, params }: ActionFunctionArgs) {
-      const { user } = await readUserForm(request);
-      open(user, params).wizard.clear(user.id);
+      const { member } = await readMemberForm(request, permission);
+      open(member, params).wizard.clear(member);
       return redirect(closeTo);
     },
   };

@@ -12,17 +12,17 @@ import {
   type UpdateStep,
 } from "~/domain/license-update";
 import { checkUpdateDraft, updateDraftSchema, type UpdateDraft } from "~/domain/license-update-forms";
-import { CYCLES, cycleOf, displayName, PLAN_TIERS, planId, tierOf, withCycle } from "~/domain/subscription";
+import { CYCLES, cycleOf, displayName, PLAN_TIERS, planId, TIER_NAMES, tierOf, withCycle } from "~/domain/subscription";
 import type { StepIssue } from "~/domain/wizard";
 import { errorMessage, getBilling, ProviderError, type Estimate, type Subscription } from "../billing/index.server";
 import { licenseUpdate, type UpdateInput } from "../jobs/license-update.server";
 import { recurringLicenseOf } from "../licenses.server";
-import type { UserRecord } from "../users.server";
+import type { Scope } from "../access.server";
 import { defineWizard, wizardLayout, type LoadedDraft } from "./kit.server";
 import { checkedOrder, orderReviewOf, submitReviewedOrder } from "./order-review.server";
 import { ESTIMATE_FAILED, orderDigest, type Submission } from "./orders.server";
 
-/** One draft per user and subscription: two licenses can be updated side by side. */
+/** One draft per member and subscription: two licenses can be updated side by side. */
 const definition = defineWizard({
   draftName: ({ subscriptionId }: { subscriptionId: string }) => `license-update:${subscriptionId}`,
   steps: UPDATE_STEPS,
@@ -41,19 +41,23 @@ interface OwnLicense {
   customerId: string;
 }
 
-/** The user's recurring license behind the subscription; another account's (or an unknown) one is 404. */
-export function requireOwnLicense(user: UserRecord, subscriptionId: string): OwnLicense {
-  const license = recurringLicenseOf(user.id, subscriptionId);
-  if (!license || !user.billingCustomerId) throw notFound();
-  return { license, customerId: user.billingCustomerId };
+/** The organization's recurring license behind the subscription; another organization's (or an unknown) one is 404. */
+export function requireOwnLicense({ organization }: Scope, subscriptionId: string): OwnLicense {
+  const license = recurringLicenseOf(organization.id, subscriptionId);
+  if (!license || !organization.billingCustomerId) throw notFound();
+  return { license, customerId: organization.billingCustomerId };
 }
 
-/** The wizard's layout route: a drawer over the Licenses page, for the user's own license only. */
-export const licenseUpdateWizardLayout = wizardLayout((user, params) => {
-  const subscriptionId = params.subscriptionId ?? "";
-  const { license } = requireOwnLicense(user, subscriptionId);
-  return { wizard: licenseUpdateWizard(subscriptionId), view: { licenseName: license.name } };
-}, "/licenses");
+/** The wizard's layout route: a drawer over the Licenses page, for the organization's own license only. */
+export const licenseUpdateWizardLayout = wizardLayout(
+  "licenses.update",
+  (member, params) => {
+    const subscriptionId = params.subscriptionId ?? "";
+    const { license } = requireOwnLicense(member, subscriptionId);
+    return { wizard: licenseUpdateWizard(subscriptionId), view: { licenseName: license.name } };
+  },
+  "/licenses",
+);
 
 export type SubscriptionRead = { subscription: Subscription; base: UpdateBase } | { error: string };
 
@@ -71,9 +75,9 @@ async function subscriptionOf(customerId: string, subscriptionId: string): Promi
   }
 }
 
-/** The user's own subscription as the provider has it now (404 for anyone else's). */
-export function readSubscription(user: UserRecord, subscriptionId: string): Promise<SubscriptionRead> {
-  return subscriptionOf(requireOwnLicense(user, subscriptionId).customerId, subscriptionId);
+/** The organization's own subscription as the provider has it now (404 for anyone else's). */
+export function readSubscription(scope: Scope, subscriptionId: string): Promise<SubscriptionRead> {
+  return subscriptionOf(requireOwnLicense(scope, subscriptionId).customerId, subscriptionId);
 }
 
 const sameBase = (a: UpdateBase, b: UpdateBase) =>
@@ -84,9 +88,9 @@ export const baseMoved = (draft: UpdateDraft, live: UpdateBase) =>
   draft.base && !sameBase(draft.base, live) ? LICENSE_CHANGED : null;
 
 /** The plans the New Plan selector offers, this customer's ids, each with why it cannot be chosen (or null). */
-export async function planOptions(user: UserRecord, base: UpdateBase) {
+export async function planOptions(customer: { customerType: string }, base: UpdateBase) {
   const plans = await getBilling().listPlans();
-  const reseller = isDistributor(user);
+  const reseller = isDistributor(customer);
   return CYCLES.flatMap((cycle) =>
     PLAN_TIERS.map((tier) => {
       const plan = plans.find((item) => item.id === planId(tier, cycle, reseller));
@@ -104,9 +108,14 @@ export async function planOptions(user: UserRecord, base: UpdateBase) {
 }
 
 /** The change the draft asks for, in the billing port's terms: recurring add-ons follow the new cycle. */
-function changeOf(user: UserRecord, draft: UpdateDraft, base: UpdateBase, subscription: Subscription) {
+function changeOf(
+  customer: { customerType: string },
+  draft: UpdateDraft,
+  base: UpdateBase,
+  subscription: Subscription,
+) {
   return {
-    planId: planId(draft.tier, draft.cycle, isDistributor(user)),
+    planId: planId(draft.tier, draft.cycle, isDistributor(customer)),
     planQuantity: base.quantity + draft.addedUsers,
     addons: subscription.addons.map((addon) => ({ id: withCycle(addon.id, draft.cycle), quantity: addon.quantity })),
     couponIds: draft.couponId ? [draft.couponId] : [],
@@ -118,16 +127,11 @@ function changeOf(user: UserRecord, draft: UpdateDraft, base: UpdateBase, subscr
  * outside the draft (the subscription as it is, the card, the addresses, the coupon), priced, and digested
  * for the confirmation. The loader and the update compute it the same way.
  */
-async function currentUpdate(
-  user: UserRecord,
-  own: OwnLicense,
-  subscriptionId: string,
-  draft: LoadedDraft<UpdateDraft>,
-) {
+async function currentUpdate(scope: Scope, own: OwnLicense, subscriptionId: string, draft: LoadedDraft<UpdateDraft>) {
   // Independent provider reads: asked at once.
   const [read, checked] = await Promise.all([
     subscriptionOf(own.customerId, subscriptionId),
-    checkedOrder(user, draft.data),
+    checkedOrder(scope, draft.data),
   ]);
   const { data, payment: ready } = checked;
   const problems: StepIssue<UpdateStep>[] = [];
@@ -141,7 +145,7 @@ async function currentUpdate(
   const base = data.base;
   if ("subscription" in read && base) {
     const { subscription } = read;
-    const change = changeOf(user, data, base, subscription);
+    const change = changeOf(scope.organization, data, base, subscription);
     // Shipping falls back to billing when it has no street line.
     const billingAddress = ready?.billingAddress ?? undefined;
     const shippingAddress = ready?.shippingAddress?.line1 ? ready.shippingAddress : billingAddress;
@@ -174,16 +178,18 @@ async function currentUpdate(
 }
 
 /** What the Review & Order step shows, and the confirmation's key (null while the update cannot be made). */
-export async function updateReview(user: UserRecord, subscriptionId: string) {
-  const own = requireOwnLicense(user, subscriptionId);
+export async function updateReview(scope: Scope, subscriptionId: string) {
+  const own = requireOwnLicense(scope, subscriptionId);
   const wizard = licenseUpdateWizard(subscriptionId);
-  const draft = wizard.load(user.id, "review");
+  const draft = wizard.load(scope, "review");
   const [update, plans, addonList] = await Promise.all([
-    currentUpdate(user, own, subscriptionId, draft),
+    currentUpdate(scope, own, subscriptionId, draft),
     getBilling().listPlans(),
     getBilling().listAddons(),
   ]);
-  const plan = plans.find((item) => item.id === planId(update.data.tier, update.data.cycle, isDistributor(user)));
+  const plan = plans.find(
+    (item) => item.id === planId(update.data.tier, update.data.cycle, isDistributor(scope.organization)),
+  );
   const addons = "subscription" in update.read ? update.read.subscription.addons : [];
   const addonNames = new Map(addonList.map((addon) => [addon.id, displayName(addon.name)]));
   return {
@@ -206,12 +212,16 @@ export async function updateReview(user: UserRecord, subscriptionId: string) {
 }
 
 /** 'Update': the update the confirmation was for, made once; a second post finds the first. */
-export function submitUpdate(user: UserRecord, subscriptionId: string, postedKey: string): Promise<Submission> {
+export function submitUpdate(scope: Scope, subscriptionId: string, postedKey: string): Promise<Submission> {
   return submitReviewedOrder(licenseUpdate, {
-    ownerId: user.id,
+    scope,
     wizard: licenseUpdateWizard(subscriptionId),
     reviewStep: "review",
     postedKey,
-    price: (draft) => currentUpdate(user, requireOwnLicense(user, subscriptionId), subscriptionId, draft),
+    price: (draft) => currentUpdate(scope, requireOwnLicense(scope, subscriptionId), subscriptionId, draft),
+    activity: ({ licenseName, tier, request }) => ({
+      action: "license.update_placed",
+      summary: `Ordered a change of the license ${licenseName}: GateKeeper ${TIER_NAMES[tier]}, ${request.planQuantity} users (was ${request.from.planQuantity}).`,
+    }),
   });
 }

@@ -1,9 +1,10 @@
 import { isDistributor } from "~/domain/customers";
+import { TIER_NAMES } from "~/domain/subscription";
 import type { SubscriptionDraft, SubscriptionStep } from "~/domain/new-subscription";
 import type { StepIssue } from "~/domain/wizard";
 import { errorMessage, getBilling, ProviderError, type Estimate } from "../billing/index.server";
 import { newSubscriptionOrder, type OrderInput } from "../jobs/new-subscription.server";
-import type { UserRecord } from "../users.server";
+import type { Scope } from "../access.server";
 import type { LoadedDraft } from "./kit.server";
 import { orderItems, subscriptionWizard } from "./new-subscription.server";
 import { checkedOrder, orderReviewOf, submitReviewedOrder } from "./order-review.server";
@@ -15,14 +16,15 @@ import { ESTIMATE_FAILED, orderDigest, type Submission } from "./orders.server";
  * valid), priced, and digested for the confirmation. The loader and the purchase compute it the same way, so
  * the purchase places exactly what the page showed, or refuses.
  */
-async function currentOrder(user: UserRecord, draft: LoadedDraft<SubscriptionDraft>) {
-  const checked = await checkedOrder(user, draft.data);
+async function currentOrder(scope: Scope, draft: LoadedDraft<SubscriptionDraft>) {
+  const { organization } = scope;
+  const checked = await checkedOrder(scope, draft.data);
   const { data, payment: ready } = checked;
   const problems: StepIssue<SubscriptionStep>[] = [...checked.problems];
   const shippingAddress = ready ? (ready.shippingAddress ?? ready.billingAddress ?? undefined) : undefined;
   const request: OrderInput["request"] = {
-    customerId: user.billingCustomerId ?? "",
-    ...orderItems(data, isDistributor(user)),
+    customerId: organization.billingCustomerId ?? "",
+    ...orderItems(data, isDistributor(organization)),
     paymentSourceId: data.paymentSourceId ?? "",
     licenseAssignment: data.organization,
     shippingAddress,
@@ -57,9 +59,9 @@ async function currentOrder(user: UserRecord, draft: LoadedDraft<SubscriptionDra
 }
 
 /** What the Order step shows, and the confirmation's key (null while the order cannot be placed). */
-export async function orderReview(user: UserRecord) {
-  const draft = subscriptionWizard.load(user.id, "order");
-  const order = await currentOrder(user, draft);
+export async function orderReview(scope: Scope) {
+  const draft = subscriptionWizard.load(scope, "order");
+  const order = await currentOrder(scope, draft);
   return {
     organization: order.data.organization,
     ...orderReviewOf(newSubscriptionOrder, draft.id, order, subscriptionWizard.urlOf),
@@ -70,12 +72,16 @@ export async function orderReview(user: UserRecord) {
  * Purchase: the order the confirmation was for, placed once; a second post of it, or any purchase after
  * an order of this draft may have charged, leads to that order's progress page instead.
  */
-export function purchase(user: UserRecord, postedKey: string): Promise<Submission> {
+export function purchase(scope: Scope, postedKey: string): Promise<Submission> {
   return submitReviewedOrder(newSubscriptionOrder, {
-    ownerId: user.id,
+    scope,
     wizard: subscriptionWizard,
     reviewStep: "order",
     postedKey,
-    price: (draft) => currentOrder(user, draft),
+    price: (draft) => currentOrder(scope, draft),
+    activity: (input) => ({
+      action: "order.placed",
+      summary: `Placed an order for a GateKeeper ${TIER_NAMES[input.tier]} recurring license for ${input.users} users (${input.hosting === "cloud" ? "cloud" : "on-premise"} Hub), licensed to ${input.organization}.`,
+    }),
   });
 }

@@ -12,7 +12,6 @@ import {
 import { STEP_TITLES } from "~/domain/subscription-steps";
 import { hostingAddonId, idFor, offsiteAccessAddonId, planId } from "~/domain/subscription";
 import { errorMessage, getBilling, ProviderError, type Estimate } from "../billing/index.server";
-import type { UserRecord } from "../users.server";
 import { defineWizard, wizardLayout } from "./kit.server";
 import { ESTIMATE_FAILED } from "./orders.server";
 
@@ -26,7 +25,11 @@ export const subscriptionWizard = defineWizard({
 }).at({});
 
 /** The wizard's layout route: a drawer over the Store; Close goes back to it. */
-export const subscriptionWizardLayout = wizardLayout(() => ({ wizard: subscriptionWizard, view: {} }), "/store");
+export const subscriptionWizardLayout = wizardLayout(
+  "purchase",
+  () => ({ wizard: subscriptionWizard, view: {} }),
+  "/store",
+);
 
 /**
  * The plan step's cycle buttons (intent "cycle-monthly" or "cycle-yearly"): the draft's new cycle with whatever
@@ -65,11 +68,11 @@ export function orderItems(draft: SubscriptionDraft, reseller: boolean) {
  * made without a billing customer, so that a page read never has to create one.
  */
 export function estimateDraft(
-  user: UserRecord,
+  customer: { customerType: string },
   draft: SubscriptionDraft,
   options: { withCoupon: boolean },
 ): Promise<Estimate> {
-  const items = orderItems(draft, isDistributor(user));
+  const items = orderItems(draft, isDistributor(customer));
   return getBilling().estimateNewSubscription({
     ...items,
     couponIds: options.withCoupon ? items.couponIds : [],

@@ -12,7 +12,6 @@ import {
   type Tier,
 } from "~/domain/subscription";
 import { getBilling, type Addon, type Plan } from "../billing/index.server";
-import type { UserRecord } from "../users.server";
 
 /** A plan or add-on as this customer buys it: their id (reseller- for distributors), the list id, the name they see. */
 export interface OfferedItem {
@@ -40,9 +39,9 @@ const offered = (item: Plan | Addon): OfferedItem => ({
   price: item.price,
 });
 
-/** What this customer can buy in the given cycle, from the billing provider's catalogue. */
-export async function offerFor(user: UserRecord, cycle: Cycle): Promise<Offer> {
-  const reseller = isDistributor(user);
+/** What this customer (an organization) can buy in the given cycle, from the billing provider's catalogue. */
+export async function offerFor(customer: { customerType: string }, cycle: Cycle): Promise<Offer> {
+  const reseller = isDistributor(customer);
   const [plans, addons] = await Promise.all([getBilling().listPlans(), getBilling().listAddons()]);
   const addon = (id: string) => {
     const found = addons.find((item) => item.id === id);

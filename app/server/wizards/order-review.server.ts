@@ -2,8 +2,10 @@ import { INVALID_ADDRESSES, isUsableSource, NO_PAYMENT_METHOD } from "~/domain/p
 import { estimateView } from "~/domain/estimate";
 import { firstIncompleteBefore, type StepIssue } from "~/domain/wizard";
 import { addressForPage, loadAccountBilling } from "../account-billing.server";
+import type { Scope } from "../access.server";
+import type { DraftOwner } from "../drafts.server";
+import type { ActivityEntry } from "../activity.server";
 import type { JobKind, StepResults } from "../jobs/runner.server";
-import type { UserRecord } from "../users.server";
 import { couponProblem } from "./coupons.server";
 import type { LoadedDraft } from "./kit.server";
 import { orderKey, submitOrder, type PricedOrder, type Submission } from "./orders.server";
@@ -17,8 +19,8 @@ import { orderKey, submitOrder, type PricedOrder, type Submission } from "./orde
 /** The wizard an order review belongs to: a draft with a coupon and a billing step. */
 interface OrderWizard<Step extends string, Data extends { couponId: string | null; completed: Step[] }> {
   steps: readonly Step[];
-  read(ownerId: string): LoadedDraft<Data>;
-  save(ownerId: string, changes: { couponId: null }): unknown;
+  read(owner: DraftOwner): LoadedDraft<Data>;
+  save(owner: DraftOwner, changes: { couponId: null }): unknown;
   urlOf(step: Step): string;
 }
 
@@ -27,12 +29,12 @@ interface OrderWizard<Step extends string, Data extends { couponId: string | nul
  * still valid. A coupon that stopped being valid is left out of the order (`data`), and the page says why.
  */
 export async function checkedOrder<Data extends { couponId: string | null; paymentSourceId: string | null }>(
-  user: UserRecord,
+  scope: Scope,
   draft: Data,
 ) {
   const [{ payment, billingProfile }, couponError] = await Promise.all([
-    loadAccountBilling(user),
-    draft.couponId ? couponProblem(user, draft.couponId) : null,
+    loadAccountBilling(scope),
+    draft.couponId ? couponProblem(scope, draft.couponId) : null,
   ]);
   const data = couponError ? { ...draft, couponId: null } : draft;
   const ready = payment.status === "ready" ? payment : null;
@@ -40,7 +42,7 @@ export async function checkedOrder<Data extends { couponId: string | null; payme
     ready?.sources.find((candidate) => candidate.id === data.paymentSourceId && isUsableSource(candidate)) ?? null;
   const problems: StepIssue<"billing">[] = [];
   // No card to charge: none usable on file, or no billing customer to hold one.
-  if (!source || !user.billingCustomerId) problems.push({ step: "billing", message: NO_PAYMENT_METHOD });
+  if (!source || !scope.organization.billingCustomerId) problems.push({ step: "billing", message: NO_PAYMENT_METHOD });
   if (ready && !ready.addressesValid) problems.push({ step: "billing", message: INVALID_ADDRESSES });
   return { data, couponError, payment: ready, source, card: source?.card ?? null, billingProfile, problems };
 }
@@ -84,30 +86,34 @@ export function submitReviewedOrder<
 >(
   kind: JobKind<Input, Results>,
   {
-    ownerId,
+    scope,
     wizard,
     reviewStep,
     postedKey,
     price,
+    activity,
   }: {
-    ownerId: string;
+    scope: Scope;
     wizard: OrderWizard<Step, Data>;
     /** The step the review is: the steps before it must be done. */
     reviewStep: Step;
     postedKey: string;
     price: (draft: LoadedDraft<Data>) => Promise<PricedOrder<Input, Step> & { couponError: string | null }>;
+    /** The activity log's entry for the order, written with it when it is placed. */
+    activity: (input: Input) => Omit<ActivityEntry, "organizationId" | "actor">;
   },
 ): Promise<Submission> {
-  const draft = wizard.read(ownerId);
+  const draft = wizard.read(scope);
   return submitOrder(kind, {
-    ownerId,
+    scope,
+    activity,
     draftId: draft.id,
     postedKey,
     missing: firstIncompleteBefore(wizard.steps, reviewStep, draft.data.completed),
     urlOf: wizard.urlOf,
     price: async () => {
       const order = await price(draft);
-      if (order.couponError && draft.data.couponId) wizard.save(ownerId, { couponId: null });
+      if (order.couponError && draft.data.couponId) wizard.save(scope, { couponId: null });
       return order;
     },
   });

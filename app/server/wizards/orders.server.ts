@@ -1,6 +1,8 @@
 import { createHash } from "node:crypto";
 import { formatCents } from "~/domain/format";
 import type { StepIssue } from "~/domain/wizard";
+import type { Scope } from "../access.server";
+import { memberActor, type ActivityEntry } from "../activity.server";
 import type { Estimate } from "../billing/index.server";
 import {
   enqueueJob,
@@ -68,19 +70,31 @@ export const orderKey = (kind: { name: string }, draftId: string, digest: string
 
 export type Placement = { placed: JobView } | { stale: true };
 
+/** What the activity log says of an order when it is placed: the member's words for it. */
+export type OrderActivity<Input> = (input: Input) => Pick<ActivityEntry, "action" | "summary">;
+
 /**
- * Places the order the customer confirmed with `postedKey`, or finds the one already placed. `current`
- * is the draft's order as it is now (its digest and the job's input), computed by the wizard.
+ * Places the order the member confirmed with `postedKey`, or finds the one already placed: the organization's
+ * job, with the activity log's entry written in the same transaction. `current` is the draft's order as it is
+ * now (its digest and the job's input), computed by the wizard.
  */
 export function placeOnce<Input extends Record<string, unknown>, Results extends StepResults>(
   kind: JobKind<Input, Results>,
   {
-    ownerId,
+    scope,
     draftId,
     postedKey,
     current,
-  }: { ownerId: string; draftId: string | null; postedKey: string; current: { digest: string; input: Input } | null },
+    activity,
+  }: {
+    scope: Scope;
+    draftId: string | null;
+    postedKey: string;
+    current: { digest: string; input: Input } | null;
+    activity: OrderActivity<Input>;
+  },
 ): Placement {
+  const ownerId = scope.organization.id;
   const posted = postedKey ? findJobByKey(ownerId, postedKey) : null;
   if (posted) {
     // Purchase again after a refusal that charged nothing tries the same order again (with a new provider key).
@@ -92,7 +106,8 @@ export function placeOnce<Input extends Record<string, unknown>, Results extends
   if (earlier) return { placed: earlier };
   if (!current || postedKey !== orderKey(kind, draftId, current.digest)) return { stale: true };
   try {
-    return { placed: enqueueJob(kind, { ownerId, idempotencyKey: postedKey, input: current.input }) };
+    const entry = { organizationId: ownerId, actor: memberActor(scope.user), ...activity(current.input) };
+    return { placed: enqueueJob(kind, { ownerId, idempotencyKey: postedKey, input: current.input, activity: entry }) };
   } catch (error) {
     // What the order needs was taken meanwhile (another tab's deployment of the same license): not placed.
     if (error instanceof JobRefused) return { stale: true };
@@ -127,7 +142,8 @@ export async function submitOrder<
 >(
   kind: JobKind<Input, Results>,
   order: {
-    ownerId: string;
+    scope: Scope;
+    activity: OrderActivity<Input>;
     draftId: string | null;
     postedKey: string;
     /** The first step before the order that is not done, if any. */
@@ -136,13 +152,13 @@ export async function submitOrder<
     price: () => Promise<PricedOrder<Input, Step>>;
   },
 ): Promise<Submission> {
-  const { ownerId, draftId, postedKey, missing } = order;
-  const found = placeOnce(kind, { ownerId, draftId, postedKey, current: null });
+  const { scope, activity, draftId, postedKey, missing } = order;
+  const found = placeOnce(kind, { scope, activity, draftId, postedKey, current: null });
   if ("placed" in found) return { jobId: found.placed.id };
   if (missing) return { redirectTo: order.urlOf(missing) };
   const priced = await order.price();
   const current = priced.input ? { digest: priced.input.digest, input: priced.input } : null;
-  const placement = placeOnce(kind, { ownerId, draftId, postedKey, current });
+  const placement = placeOnce(kind, { scope, activity, draftId, postedKey, current });
   if ("placed" in placement) return { jobId: placement.placed.id };
   const problem = priced.problems[0];
   if (problem) return { refused: problem.message };

@@ -13,13 +13,11 @@ import {
   type TrialHubType,
   type TrialStep,
 } from "~/domain/trial-wizard";
-import { requireUser } from "../auth.server";
-import { readUserForm } from "../forms.server";
+import { assertMay, readMemberForm, requireMember, type Scope } from "../access.server";
 import { isDistributor } from "~/domain/customers";
 import { findJobByKey, findOwnedJob, type AnyJobKind } from "../jobs/runner.server";
 import { TRIAL_JOBS, TRIAL_STAGES, type CloudTrialInput, type OnPremiseTrialInput } from "../jobs/trial.server";
 import { hasPendingTrial, mayStartTrial, quoteTrialHardware } from "../trials.server";
-import type { UserRecord } from "../users.server";
 import { defineWizard, wizardLayout, type LoadedDraft } from "./kit.server";
 import { orderKey, placeOnce, requestDigest } from "./orders.server";
 
@@ -38,31 +36,35 @@ export const TRIAL_WIZARDS = { cloud: definition("cloud"), onpremise: definition
 export type TrialWizard = (typeof TRIAL_WIZARDS)[TrialHubType];
 
 /**
- * The wizard of the URL's hub type, for a user who may start a trial; anyone else is sent to /trial, which
- * says 'You have used up your trial.' (enforced here, not only by hiding the header button).
+ * The wizard of the URL's hub type, for an organization that may start a trial; any other is sent to /trial,
+ * which says 'You have used up your trial.' (enforced here, not only by hiding the header button).
  */
 export function trialWizardFor(
-  user: UserRecord,
+  { organization }: Scope,
   hubType: string | undefined,
 ): { hubType: TrialHubType; wizard: TrialWizard } {
   if (!isTrialHubType(hubType)) throw json({ message: "There is no such trial." }, { status: 404 });
-  if (!mayStartTrial(user)) throw redirect("/trial");
+  if (!mayStartTrial(organization)) throw redirect("/trial");
   return { hubType, wizard: TRIAL_WIZARDS[hubType] };
 }
 
-/** The wizards' layout route: a modal for users who may start a trial; Close goes back to the trial chooser. */
-export const trialWizardLayout = wizardLayout((user, params) => {
-  const { hubType, wizard } = trialWizardFor(user, params.hubType);
-  return { wizard, view: { hubType } };
-}, "/trial");
+/** The wizards' layout route: a modal for members who may start a trial; Close goes back to the trial chooser. */
+export const trialWizardLayout = wizardLayout(
+  "trials.start",
+  (member, params) => {
+    const { hubType, wizard } = trialWizardFor(member, params.hubType);
+    return { wizard, view: { hubType } };
+  },
+  "/trial",
+);
 
 /** The trial the draft describes, with its digest and the job's input; null while a step is missing. */
-async function currentTrial(user: UserRecord, hubType: TrialHubType, draft: LoadedDraft<TrialDraft>) {
+async function currentTrial({ user, organization }: Scope, hubType: TrialHubType, draft: LoadedDraft<TrialDraft>) {
   const { data } = draft;
   if (!draft.id || !data.nodes || !data.employees || !data.startDate || !data.address) return null;
   const ordersHardware = data.tokens + data.sensors > 0;
   if (ordersHardware && !data.paymentSourceId) return null;
-  const quote = await quoteTrialHardware(user, data);
+  const quote = await quoteTrialHardware(organization, data);
   const common = {
     nodes: data.nodes,
     employees: data.employees,
@@ -76,7 +78,11 @@ async function currentTrial(user: UserRecord, hubType: TrialHubType, draft: Load
   };
   if (hubType === "onpremise") {
     const digest = requestDigest({ hubType, ...common });
-    return { digest, quote, input: { draftId: draft.id, digest, ...common } satisfies OnPremiseTrialInput };
+    return {
+      digest,
+      quote,
+      input: { draftId: draft.id, digest, ...common, startedBy: user.id } satisfies OnPremiseTrialInput,
+    };
   }
   if (!data.administrator || !data.sealedPassword) return null;
   const hub = { subdomain: data.subdomain, region: data.region, administrator: data.administrator };
@@ -90,14 +96,15 @@ async function currentTrial(user: UserRecord, hubType: TrialHubType, draft: Load
       ...common,
       ...hub,
       adminPassword: data.sealedPassword,
+      startedBy: user.id,
     } satisfies CloudTrialInput,
   };
 }
 
 /** What the Review and Order steps show: the draft, the hardware's cost, and the confirmation's key. */
-export async function trialOrder(user: UserRecord, hubType: TrialHubType, draft: LoadedDraft<TrialDraft>) {
-  const current = await currentTrial(user, hubType, draft);
-  const quote = current?.quote ?? (await quoteTrialHardware(user, draft.data));
+export async function trialOrder(scope: Scope, hubType: TrialHubType, draft: LoadedDraft<TrialDraft>) {
+  const current = await currentTrial(scope, hubType, draft);
+  const quote = current?.quote ?? (await quoteTrialHardware(scope.organization, draft.data));
   return { quote, key: current && draft.id ? orderKey(TRIAL_JOBS[hubType], draft.id, current.digest) : null };
 }
 
@@ -110,47 +117,71 @@ const isTrialJob = (job: { kind: string }) => TRIAL_HUB_TYPES.some((type) => TRI
  * checked: by then that trial may have taken the user's one trial and cleared the draft. A trial that has
  * taken its license is never replaced, and a second trial is not queued beside one still running.
  */
-export async function buildTrial(user: UserRecord, hubTypeParam: string | undefined, postedKey: string) {
-  const repeated = postedKey ? findJobByKey(user.id, postedKey) : null;
+export async function buildTrial(member: Scope, hubTypeParam: string | undefined, postedKey: string) {
+  const { organization } = member;
+  const repeated = postedKey ? findJobByKey(organization.id, postedKey) : null;
   if (repeated && isTrialJob(repeated)) return { placed: repeated };
-  const { hubType, wizard } = trialStepOf(user, { hubType: hubTypeParam }, "order");
-  const draft = wizard.load(user.id, "order");
+  const { hubType, wizard } = trialStepOf(member, { hubType: hubTypeParam }, "order");
+  const draft = wizard.load(member, "order");
+  // Hardware is bought with the organization's card: only a role that may buy orders it.
+  if (draft.data.tokens + draft.data.sensors > 0) assertMay(member, "purchase");
   // Either kind of trial: the confirmation's input was made for the URL's kind by currentTrial.
   const kind: AnyJobKind = TRIAL_JOBS[hubType];
-  const current = await currentTrial(user, hubType, draft);
+  const current = await currentTrial(member, hubType, draft);
   const isNew = current && draft.id && postedKey === orderKey(kind, draft.id, current.digest);
   // A distributor may run trials side by side; a regular customer's one trial may already be on its way. The
   // pending trial is looked for before this confirmation's own job: one placed meanwhile (another process
   // answering the first of two posts) is then found by its key, not taken for another trial.
-  if (isNew && !isDistributor(user) && hasPendingTrial(user.id) && !findJobByKey(user.id, postedKey))
+  if (
+    isNew &&
+    !isDistributor(organization) &&
+    hasPendingTrial(organization.id) &&
+    !findJobByKey(organization.id, postedKey)
+  )
     return { usedUp: true as const };
-  return placeOnce(kind, { ownerId: user.id, draftId: draft.id, postedKey, current });
+  return placeOnce(kind, {
+    scope: member,
+    draftId: draft.id,
+    postedKey,
+    current,
+    activity: (input) => ({
+      action: "trial.started",
+      summary: `Started a ${input.duration}-day GateKeeper Enterprise ${hubType === "cloud" ? "cloud" : "on-premise"} trial for ${input.nodes} users.`,
+    }),
+  });
 }
 
 type StepParams = { hubType?: string };
 
-/** The wizard and step of the URL, for a user who may start a trial; 404 for a step the wizard does not have. */
-function trialStepOf(user: UserRecord, params: StepParams, step: TrialStep) {
-  const { hubType, wizard } = trialWizardFor(user, params.hubType);
+/** The wizard and step of the URL, for an organization that may start a trial; 404 for a step the wizard does not have. */
+function trialStepOf(scope: Scope, params: StepParams, step: TrialStep) {
+  const { hubType, wizard } = trialWizardFor(scope, params.hubType);
   if (!TRIAL_STEPS_BY_TYPE[hubType].includes(step)) throw json({ message: "There is no such step." }, { status: 404 });
   return { hubType, wizard };
 }
 
-/** A step's loader: the signed-in user, the wizard, and the draft behind the step guard. */
+/** A step's loader: the member (allowed to start trials), the wizard, and the draft behind the step guard. */
 export async function loadTrialStep(request: Request, params: StepParams, step: TrialStep) {
-  const user = await requireUser(request);
-  const { hubType, wizard } = trialStepOf(user, params, step);
-  return { user, hubType, wizard, draft: wizard.load(user.id, step) };
+  const member = await requireMember(request, "trials.start");
+  const { hubType, wizard } = trialStepOf(member, params, step);
+  return {
+    member,
+    user: member.user,
+    organization: member.organization,
+    hubType,
+    wizard,
+    draft: wizard.load(member, step),
+  };
 }
 
 /** A step's action: the posted form (CSRF checked), the wizard, and the draft behind the step guard. */
 export async function postTrialStep(request: Request, params: StepParams, step: TrialStep) {
-  const { user, formData, intent } = await readUserForm(request);
-  const { hubType, wizard } = trialStepOf(user, params, step);
-  return { user, formData, intent, hubType, wizard, draft: wizard.load(user.id, step) };
+  const { member, formData, intent } = await readMemberForm(request, "trials.start");
+  const { hubType, wizard } = trialStepOf(member, params, step);
+  return { member, formData, intent, hubType, wizard, draft: wizard.load(member, step) };
 }
 
-/** The progress of one of the user's trials, whichever kind (404 when it is not theirs). */
+/** The progress of one of the organization's trials, whichever kind (404 when it is not its own). */
 export function trialRun(ownerId: string, jobId: string) {
   const job = findOwnedJob(ownerId, jobId);
   const hubType = TRIAL_HUB_TYPES.find((type) => TRIAL_JOBS[type].name === job?.kind);

@@ -73,6 +73,8 @@ export interface JobProgressView {
   /** Not finished yet: the page follows it. */
   running: boolean;
   canEdit: boolean;
+  /** Why this member may not try again (their role), or null. */
+  retryRefused?: string | null;
 }
 
 interface JobProgressPanelProps {
@@ -131,7 +133,12 @@ export function JobProgressPanel({
           {view.error.message}
         </Alert>
       ) : null}
-      {view.status === "failed" || view.status === "needs_attention" ? (
+      {(view.status === "failed" || view.status === "needs_attention") && view.retryRefused ? (
+        <Text size="sm" ta="right">
+          {view.retryRefused}
+        </Text>
+      ) : null}
+      {(view.status === "failed" || view.status === "needs_attention") && !view.retryRefused ? (
         <Group justify="flex-end">
           {view.canEdit ? (
             <LinkButton to={editTo} variant="default">

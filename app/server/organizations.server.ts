@@ -1,0 +1,317 @@
+import { randomUUID } from "node:crypto";
+import { and, asc, count, eq, isNull, ne, sql } from "drizzle-orm";
+import { ROLE_NAMES, type Role } from "~/domain/roles";
+import {
+  drafts,
+  invitations,
+  licenseCounts,
+  memberships,
+  organizations,
+  sessions,
+  users,
+  type ShippingAddress,
+} from "~db/schema";
+import { GATEKEEPER, recordActivity, type ActivityActor } from "./activity.server";
+import { db } from "./db.server";
+
+/**
+ * Organizations and their members. An organization is one billing customer: its licenses, Hubs, trials, drafts
+ * and jobs carry its id as their owner_id, whichever member made them. A person belongs to one or more (sign-up
+ * and an accepted invitation make the account and its first membership together; leaving the last one deletes
+ * the account); an organization with members always keeps at least one Owner.
+ */
+export type OrganizationRecord = typeof organizations.$inferSelect;
+
+/** A person's organizations, the first joined first: the one a new session starts in, and the header's switcher. */
+export async function organizationsOf(userId: string): Promise<{ id: string; name: string; role: Role }[]> {
+  return db
+    .select({ id: organizations.id, name: organizations.name, role: memberships.role })
+    .from(memberships)
+    .innerJoin(organizations, eq(organizations.id, memberships.organizationId))
+    .where(eq(memberships.userId, userId))
+    .orderBy(asc(memberships.createdAt), asc(organizations.id));
+}
+
+/** The person's role in the organization and the organization, or null when they are not a member. */
+export async function membershipOf(
+  userId: string,
+  organizationId: string,
+): Promise<{ organization: OrganizationRecord; role: Role } | null> {
+  const [row] = await db
+    .select({ organization: organizations, role: memberships.role })
+    .from(memberships)
+    .innerJoin(organizations, eq(organizations.id, memberships.organizationId))
+    .where(and(eq(memberships.userId, userId), eq(memberships.organizationId, organizationId)));
+  return row ?? null;
+}
+
+export async function findOrganization(organizationId: string): Promise<OrganizationRecord | null> {
+  const [row] = await db.select().from(organizations).where(eq(organizations.id, organizationId));
+  return row ?? null;
+}
+
+export interface NewOrganization {
+  name: string;
+  customerType?: "customer" | "distributor";
+  country?: string;
+}
+
+/** An organization's row, ready to insert in the transaction that makes it (sign-up, an administrator's). */
+export const organizationRow = ({ name, customerType = "customer", country = "" }: NewOrganization) => ({
+  id: randomUUID(),
+  name,
+  customerType,
+  country,
+});
+
+/**
+ * The organization's billing customer id, given one first if it has none (an organization made by an
+ * administrator, or before its first purchase). Set only while still empty, so two requests racing here agree.
+ */
+export async function assignBillingCustomerId(organizationId: string): Promise<string> {
+  await db
+    .update(organizations)
+    .set({ billingCustomerId: `cust_${randomUUID()}` })
+    .where(and(eq(organizations.id, organizationId), isNull(organizations.billingCustomerId)));
+  const id = (await findOrganization(organizationId))?.billingCustomerId;
+  if (!id) throw new Error(`Organization ${organizationId} does not exist.`);
+  return id;
+}
+
+/** Where the organization's hardware ships; null means "same as billing address". */
+export async function saveShippingAddress(
+  organizationId: string,
+  address: ShippingAddress | null,
+  actor: ActivityActor,
+): Promise<void> {
+  db.transaction((tx) => {
+    tx.update(organizations).set({ shippingAddress: address }).where(eq(organizations.id, organizationId)).run();
+    recordActivity(tx, {
+      organizationId,
+      actor,
+      action: "shipping_address.updated",
+      summary: address
+        ? `Changed the shipping address to ${address.line1}, ${address.city}.`
+        : "Made the shipping address the same as the billing address.",
+    });
+  });
+}
+
+// --- Members -------------------------------------------------------------------------------------------------
+
+export interface MemberView {
+  userId: string;
+  firstName: string;
+  lastName: string;
+  email: string;
+  role: Role;
+  lastSignedInAt: Date | null;
+  joinedAt: Date;
+}
+
+/** One page of the organization's members, by name, and how many there are: paged in SQL. */
+export async function memberPage(
+  organizationId: string,
+  page: number,
+  pageSize: number,
+): Promise<{ total: number; members: MemberView[] }> {
+  const [{ total }] = await db
+    .select({ total: count() })
+    .from(memberships)
+    .where(eq(memberships.organizationId, organizationId));
+  const members = await db
+    .select({
+      userId: users.id,
+      firstName: users.firstName,
+      lastName: users.lastName,
+      email: users.email,
+      role: memberships.role,
+      lastSignedInAt: users.lastSignedInAt,
+      joinedAt: memberships.createdAt,
+    })
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .where(eq(memberships.organizationId, organizationId))
+    .orderBy(asc(users.lastName), asc(users.firstName), asc(users.id))
+    .limit(pageSize)
+    .offset((page - 1) * pageSize);
+  return { total, members };
+}
+
+/** Why a change of members cannot be made, as the team page says it. */
+export class MembershipRefused extends Error {
+  override name = "MembershipRefused";
+}
+
+export const LAST_OWNER = "An organization always keeps at least one Owner: make another member an Owner first.";
+const NOT_A_MEMBER = "That person is not a member of this organization.";
+
+type Store = Pick<typeof db, "select" | "update" | "delete" | "insert">;
+
+function roleIn(store: Store, organizationId: string, userId: string): Role | null {
+  const row = store
+    .select({ role: memberships.role })
+    .from(memberships)
+    .where(and(eq(memberships.organizationId, organizationId), eq(memberships.userId, userId)))
+    .get();
+  return row?.role ?? null;
+}
+
+function otherOwners(store: Store, organizationId: string, userId: string): number {
+  return (
+    store
+      .select({ n: count() })
+      .from(memberships)
+      .where(
+        and(
+          eq(memberships.organizationId, organizationId),
+          eq(memberships.role, "owner"),
+          ne(memberships.userId, userId),
+        ),
+      )
+      .get()?.n ?? 0
+  );
+}
+
+const nameOf = (store: Store, userId: string) => {
+  const person = store
+    .select({ firstName: users.firstName, lastName: users.lastName, email: users.email })
+    .from(users)
+    .where(eq(users.id, userId))
+    .get();
+  return person ? `${person.firstName} ${person.lastName}`.trim() || person.email : "A former member";
+};
+
+/**
+ * Gives a member another role. The last Owner cannot be demoted. Checked and written in one immediate
+ * transaction: SQLite lets one writer in at a time, so two Owners demoting each other cannot both pass the check.
+ */
+export async function changeRole(
+  organizationId: string,
+  userId: string,
+  role: Role,
+  actor: ActivityActor,
+): Promise<void> {
+  db.transaction(
+    (tx) => {
+      const current = roleIn(tx, organizationId, userId);
+      if (!current) throw new MembershipRefused(NOT_A_MEMBER);
+      if (current === role) return;
+      if (current === "owner" && otherOwners(tx, organizationId, userId) === 0) throw new MembershipRefused(LAST_OWNER);
+      tx.update(memberships)
+        .set({ role })
+        .where(and(eq(memberships.organizationId, organizationId), eq(memberships.userId, userId)))
+        .run();
+      recordActivity(tx, {
+        organizationId,
+        actor,
+        action: "member.role_changed",
+        summary: `Changed the role of ${nameOf(tx, userId)} from ${ROLE_NAMES[current]} to ${ROLE_NAMES[role]}.`,
+      });
+    },
+    { behavior: "immediate" },
+  );
+}
+
+/**
+ * Takes a member out of the organization (removed by an Owner, or leaving): their sessions in it end at once,
+ * their drafts in it go, and the last Owner can do neither. A person always belongs to an organization: one who
+ * then belongs to none has no use for the account, and it is deleted (their name stays in the activity log).
+ */
+export async function removeMember(
+  organizationId: string,
+  userId: string,
+  actor: ActivityActor,
+): Promise<{ accountDeleted: boolean }> {
+  return db.transaction(
+    (tx) => {
+      const current = roleIn(tx, organizationId, userId);
+      if (!current) throw new MembershipRefused(NOT_A_MEMBER);
+      if (current === "owner" && otherOwners(tx, organizationId, userId) === 0) throw new MembershipRefused(LAST_OWNER);
+      const name = nameOf(tx, userId);
+      const leaving = actor !== GATEKEEPER && actor.userId === userId;
+      recordActivity(tx, {
+        organizationId,
+        actor,
+        action: leaving ? "member.left" : "member.removed",
+        summary: leaving ? `Left the organization.` : `Removed ${name} (${ROLE_NAMES[current]}) from the organization.`,
+      });
+      tx.delete(memberships)
+        .where(and(eq(memberships.organizationId, organizationId), eq(memberships.userId, userId)))
+        .run();
+      tx.delete(drafts)
+        .where(and(eq(drafts.ownerId, organizationId), eq(drafts.userId, userId)))
+        .run();
+      tx.delete(sessions)
+        .where(and(eq(sessions.userId, userId), eq(sessions.organizationId, organizationId)))
+        .run();
+      const stillMember = tx.select({ n: count() }).from(memberships).where(eq(memberships.userId, userId)).get();
+      if ((stillMember?.n ?? 0) > 0) return { accountDeleted: false };
+      // Sessions, known browsers, one-time links and drafts go with the account (ON DELETE CASCADE).
+      tx.delete(users).where(eq(users.id, userId)).run();
+      return { accountDeleted: true };
+    },
+    { behavior: "immediate" },
+  );
+}
+
+// --- Administrators -----------------------------------------------------------------------------------------
+
+/** Every organization with its number of members and licenses (license_counts, decision 120), for administrators. */
+export async function listOrganizationsForAdmin() {
+  const memberCount = db
+    .select({ organizationId: memberships.organizationId, n: count().as("n") })
+    .from(memberships)
+    .groupBy(memberships.organizationId)
+    .as("member_count");
+  return db
+    .select({
+      id: organizations.id,
+      name: organizations.name,
+      customerType: organizations.customerType,
+      members: sql<number>`coalesce(${memberCount.n}, 0)`.mapWith(Number),
+      licenses: sql<number>`coalesce(${licenseCounts.total}, 0)`.mapWith(Number),
+      pendingInvitations:
+        sql<number>`(select count(*) from ${invitations} where ${invitations.organizationId} = ${organizations.id})`.mapWith(
+          Number,
+        ),
+    })
+    .from(organizations)
+    .leftJoin(memberCount, eq(memberCount.organizationId, organizations.id))
+    .leftJoin(licenseCounts, eq(licenseCounts.ownerId, organizations.id))
+    .orderBy(asc(sql`lower(${organizations.name})`), asc(organizations.id));
+}
+
+/** An organization an administrator opens for a customer that sales onboards by hand: no member yet. */
+export async function createOrganizationForCustomer(organization: NewOrganization): Promise<string> {
+  const row = organizationRow(organization);
+  db.transaction((tx) => {
+    tx.insert(organizations).values(row).run();
+    recordActivity(tx, {
+      organizationId: row.id,
+      actor: GATEKEEPER,
+      action: "organization.created",
+      summary: `GateKeeper opened the organization ${row.name}.`,
+    });
+  });
+  return row.id;
+}
+
+/**
+ * The organization a person's own mail (a sign-in link, a password reset) belongs to: their first. Every person
+ * belongs to one, so mail about them always has an owner, and goes if the account does.
+ */
+export async function mailOwnerOf(userId: string): Promise<string> {
+  const [first] = await organizationsOf(userId);
+  if (!first) throw new Error(`The account ${userId} belongs to no organization.`);
+  return first.id;
+}
+
+/** Whether the organization has an Owner yet (an administrator's organization has none until one accepts). */
+export async function hasOwner(organizationId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(memberships)
+    .where(and(eq(memberships.organizationId, organizationId), eq(memberships.role, "owner")));
+  return (row?.n ?? 0) > 0;
+}

@@ -1,0 +1,77 @@
+import { Form } from "@remix-run/react";
+import { AuthenticityTokenInput } from "remix-utils/csrf/react";
+import { ROLE_NAMES, ROLES, type Role } from "~/domain/roles";
+import { Button } from "~/ui/button";
+import { NativeSelect, TextInput } from "~/ui/inputs";
+import { Card, Group, Stack } from "~/ui/layout";
+import { Text } from "~/ui/typography";
+
+/** What a refused invitation post returns: the messages, and what was typed. */
+export type InvitationFormData = {
+  formError?: string;
+  fieldErrors?: Record<string, string>;
+  values?: Record<string, string>;
+};
+
+/** The role options, in the table's order. */
+export const ROLE_OPTIONS = ROLES.map((role) => (
+  <option key={role} value={role}>
+    {ROLE_NAMES[role]}
+  </option>
+));
+
+/**
+ * An invitation: an address and a role, a plain post (the team page's Owner, an administrator's page of an
+ * organization). The link is mailed, valid 7 days. Nothing typed is lost on an error.
+ */
+export function InviteForm({
+  title,
+  defaultRole,
+  actionData,
+}: {
+  title: string;
+  defaultRole: Role;
+  actionData: InvitationFormData | undefined;
+}) {
+  const errors = actionData?.fieldErrors ?? {};
+  const values = actionData?.values ?? {};
+  return (
+    <Card withBorder padding="md" aria-label={title}>
+      <Form method="post" noValidate>
+        <AuthenticityTokenInput name="csrf" />
+        <Stack gap="sm">
+          <Text fw={600}>{title}</Text>
+          <Text size="sm">We email them a link to join, valid for 7 days.</Text>
+          <Group align="flex-start" gap="sm">
+            <TextInput
+              id="invite-email"
+              name="email"
+              type="email"
+              label="Email"
+              required
+              defaultValue={values.email}
+              error={errors.email}
+              w={320}
+            />
+            <NativeSelect
+              id="invite-role"
+              name="role"
+              label="Role"
+              required
+              defaultValue={values.role ?? defaultRole}
+              error={errors.role}
+              w={220}
+            >
+              {ROLE_OPTIONS}
+            </NativeSelect>
+          </Group>
+          <Group>
+            <Button type="submit" name="intent" value="invite">
+              Send invitation
+            </Button>
+          </Group>
+        </Stack>
+      </Form>
+    </Card>
+  );
+}

@@ -1,0 +1,117 @@
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { action as createAction } from "~/routes/_portal.admin.customers";
+import {
+  action as inviteAction,
+  loader as organizationLoader,
+} from "~/routes/_portal.admin.customers_.$organizationId";
+import { action as invitationAction } from "~/routes/invitations.$token";
+import { db } from "~/server/db.server";
+import { outboxPage } from "~/server/mail/index.server";
+import { activity } from "~db/schema";
+import { runJobs } from "../support/jobs";
+import { memberByEmail } from "../support/members";
+import { demoCookie } from "../support/sign-in";
+import { formRequest, getRequest, respond } from "../support/requests";
+
+/** /admin/customers: an administrator opens an organization, sees it whole, and invites its first Owner. */
+describe("an organization sales onboards by hand", { timeout: 60_000 }, () => {
+  it("is opened by an administrator, whose invitation makes its first Owner", async () => {
+    const admin = await demoCookie("admin@example.com");
+    const created = await respond(async () =>
+      createAction({
+        request: await formRequest(
+          "/admin/customers",
+          { name: "Hand Onboarded GmbH", customerType: "customer" },
+          { cookie: admin },
+        ),
+        params: {},
+        context: {},
+      }),
+    );
+    expect(created.status).toBe(302);
+    const organizationId = created.headers.get("Location")!.split("/").at(-1)!;
+    const page = await (
+      await respond(async () =>
+        organizationLoader({
+          request: getRequest(`/admin/customers/${organizationId}`, admin),
+          params: { organizationId },
+          context: {},
+        }),
+      )
+    ).json();
+    expect(page).toMatchObject({ organization: { name: "Hand Onboarded GmbH" }, memberTotal: 0, members: [] });
+
+    const invited = await respond(async () =>
+      inviteAction({
+        request: await formRequest(
+          `/admin/customers/${organizationId}`,
+          { email: "boss@hand.example", role: "owner" },
+          { cookie: admin },
+        ),
+        params: { organizationId },
+        context: {},
+      }),
+    );
+    expect(invited.status).toBe(302);
+    await runJobs();
+    const mail = outboxPage(1, 20).messages.find((message) => message.to === "boss@hand.example")!;
+    expect(mail.text).toContain("GateKeeper invited you to join Hand Onboarded GmbH on the GateKeeper Portal as Owner");
+    const token = /\/invitations\/([A-Za-z0-9_-]+)/.exec(mail.text)![1];
+    await respond(async () =>
+      invitationAction({
+        request: await formRequest(`/invitations/${token}`, {
+          intent: "create",
+          firstName: "Bo",
+          lastName: "Boss",
+          new_password: "Boss-password-1",
+          confirm_password: "Boss-password-1",
+        }),
+        params: { token },
+        context: {},
+      }),
+    );
+    expect(memberByEmail("boss@hand.example")).toMatchObject({ role: "owner", organization: { id: organizationId } });
+    const log = db.select().from(activity).where(eq(activity.organizationId, organizationId)).all();
+    expect(log.map((entry) => [entry.actorName, entry.action])).toEqual([
+      ["GateKeeper", "organization.created"],
+      ["GateKeeper", "member.invited"],
+      ["Bo Boss", "member.joined"],
+      // Accepting signed them in, from a browser new to them.
+      ["Bo Boss", "member.signed_in_new_device"],
+    ]);
+  });
+
+  it("shows an organization's members and licenses to administrators only", async () => {
+    const organizationId = memberByEmail("customer@example.com").organization.id;
+    const open = async (cookie: string) =>
+      respond(async () =>
+        organizationLoader({
+          request: getRequest(`/admin/customers/${organizationId}`, cookie),
+          params: { organizationId },
+          context: {},
+        }),
+      );
+    const page = await (await open(await demoCookie("admin@example.com"))).json();
+    expect(page.members.map((member: { email: string }) => member.email).sort()).toEqual([
+      "customer@example.com",
+      "technical@example.com",
+    ]);
+    expect(page.licenses.length).toBeGreaterThan(0);
+    expect((await open(await demoCookie("customer@example.com"))).status).toBe(403);
+    const invite = await respond(async () =>
+      inviteAction({
+        request: await formRequest(
+          `/admin/customers/${organizationId}`,
+          { email: "x@y.example", role: "owner" },
+          {
+            cookie: await demoCookie("customer@example.com"),
+          },
+        ),
+        params: { organizationId },
+        context: {},
+      }),
+    );
+    expect(invite.status).toBe(403);
+  });
+});
