@@ -22,14 +22,30 @@ import { db } from "./db.server";
  */
 export type OrganizationRecord = typeof organizations.$inferSelect;
 
+// The shell asks both of these on every page, so each is compiled once rather than per request.
+const organizationsByUser = db
+  .select({ id: organizations.id, name: organizations.name, role: memberships.role })
+  .from(memberships)
+  .innerJoin(organizations, eq(organizations.id, memberships.organizationId))
+  .where(eq(memberships.userId, sql.placeholder("userId")))
+  .orderBy(asc(memberships.createdAt), asc(organizations.id))
+  .prepare();
+
+const membershipByUserAndOrganization = db
+  .select({ organization: organizations, role: memberships.role })
+  .from(memberships)
+  .innerJoin(organizations, eq(organizations.id, memberships.organizationId))
+  .where(
+    and(
+      eq(memberships.userId, sql.placeholder("userId")),
+      eq(memberships.organizationId, sql.placeholder("organizationId")),
+    ),
+  )
+  .prepare();
+
 /** A person's organizations, the first joined first: the one a new session starts in, and the header's switcher. */
 export async function organizationsOf(userId: string): Promise<{ id: string; name: string; role: Role }[]> {
-  return db
-    .select({ id: organizations.id, name: organizations.name, role: memberships.role })
-    .from(memberships)
-    .innerJoin(organizations, eq(organizations.id, memberships.organizationId))
-    .where(eq(memberships.userId, userId))
-    .orderBy(asc(memberships.createdAt), asc(organizations.id));
+  return organizationsByUser.all({ userId });
 }
 
 /** The person's role in the organization and the organization, or null when they are not a member. */
@@ -37,12 +53,7 @@ export async function membershipOf(
   userId: string,
   organizationId: string,
 ): Promise<{ organization: OrganizationRecord; role: Role } | null> {
-  const [row] = await db
-    .select({ organization: organizations, role: memberships.role })
-    .from(memberships)
-    .innerJoin(organizations, eq(organizations.id, memberships.organizationId))
-    .where(and(eq(memberships.userId, userId), eq(memberships.organizationId, organizationId)));
-  return row ?? null;
+  return membershipByUserAndOrganization.get({ userId, organizationId }) ?? null;
 }
 
 export async function findOrganization(organizationId: string): Promise<OrganizationRecord | null> {

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { json, redirect } from "@remix-run/node";
-import { and, desc, eq, gt, inArray } from "drizzle-orm";
+import { and, desc, eq, gt, inArray, sql } from "drizzle-orm";
 import { formatDate } from "~/domain/format";
 import { subscriptionStepUrl } from "~/domain/subscription-steps";
 import { afterCheckoutUrls, type RenewalNoticeView } from "~/domain/renewals";
@@ -44,6 +44,19 @@ export type RenewalNotice =
 
 const NOTICE_STATUSES: SubscriptionStatus[] = ["active", "non_renewing", "future", "cancelled"];
 
+// Compiled once: every page a payer opens asks it.
+const owingSubscriptions = db
+  .select({ id: subscriptions.id })
+  .from(subscriptions)
+  .where(
+    and(
+      eq(subscriptions.ownerId, sql.placeholder("ownerId")),
+      inArray(subscriptions.status, NOTICE_STATUSES),
+      gt(subscriptions.totalDues, 0),
+    ),
+  )
+  .prepare();
+
 /**
  * The account's renewals that failed and are still due (with the invoice to pay and the day the license stops),
  * and subscriptions the provider cancelled because a renewal was never paid, whose license stopped less than a
@@ -52,19 +65,7 @@ const NOTICE_STATUSES: SubscriptionStatus[] = ["active", "non_renewing", "future
 export async function renewalNotices(account: BillingAccount, now: Date): Promise<RenewalNotice[]> {
   // The account's subscriptions with something due first, off the (owner, status) index: most accounts have none,
   // and the licenses are read by those subscriptions only, never by walking all of the account's licenses.
-  const owing = (
-    await db
-      .select({ id: subscriptions.id })
-      .from(subscriptions)
-      .where(
-        and(
-          eq(subscriptions.ownerId, account.ownerId),
-          inArray(subscriptions.status, NOTICE_STATUSES),
-          gt(subscriptions.totalDues, 0),
-        ),
-      )
-      .all()
-  ).map((row) => row.id);
+  const owing = owingSubscriptions.all({ ownerId: account.ownerId }).map((row) => row.id);
   if (owing.length === 0) return [];
   const rows = await db
     .select({

@@ -1,4 +1,4 @@
-import { and, count, eq, inArray, isNull } from "drizzle-orm";
+import { and, count, eq, inArray, isNull, sql } from "drizzle-orm";
 import { canStartTrial } from "~/domain/trials";
 import { shippingCharge } from "~/domain/shipping";
 import { displayName } from "~/domain/subscription";
@@ -19,27 +19,28 @@ import type { OrganizationRecord } from "./organizations.server";
 
 export const TRIAL_JOB_KINDS = ["cloud-trial", "onpremise-trial"] as const;
 
-function trialsTakenIn(store: Pick<typeof db, "select">, ownerId: string): number {
-  const licensed =
-    store
-      .select({ n: count() })
-      .from(licenses)
-      .where(and(eq(licenses.ownerId, ownerId), eq(licenses.type, "trial")))
-      .get()?.n ?? 0;
-  const unlicensed =
-    store
-      .select({ n: count() })
-      .from(trials)
-      .where(and(eq(trials.ownerId, ownerId), isNull(trials.licenseId)))
-      .get()?.n ?? 0;
-  return licensed + unlicensed;
+// Compiled once: every page's shell asks whether a trial may start. They run on the one connection, so inside the
+// trial's immediate transaction they read what that transaction sees.
+const trialLicenseCount = db
+  .select({ n: count() })
+  .from(licenses)
+  .where(and(eq(licenses.ownerId, sql.placeholder("ownerId")), eq(licenses.type, "trial")))
+  .prepare();
+const unlicensedTrialCount = db
+  .select({ n: count() })
+  .from(trials)
+  .where(and(eq(trials.ownerId, sql.placeholder("ownerId")), isNull(trials.licenseId)))
+  .prepare();
+
+function trialsTakenIn(ownerId: string): number {
+  return (trialLicenseCount.get({ ownerId })?.n ?? 0) + (unlicensedTrialCount.get({ ownerId })?.n ?? 0);
 }
 
 type TrialCustomer = Pick<OrganizationRecord, "id" | "customerType">;
 
 /** Whether the organization may start a trial now (the chooser, the wizards and the job all ask this). */
 export function mayStartTrial(organization: TrialCustomer): boolean {
-  return canStartTrial(organization, trialsTakenIn(db, organization.id));
+  return canStartTrial(organization, trialsTakenIn(organization.id));
 }
 
 /** A trial job that has not made its license yet and may still make one: a second one must not be queued beside it. */
@@ -86,7 +87,7 @@ export function createTrialLicense(request: TrialLicenseRequest) {
         .where(and(eq(licenses.id, id), eq(licenses.ownerId, organization.id)))
         .get();
       if (existing) return existing;
-      if (!canStartTrial(organization, trialsTakenIn(tx, organization.id))) {
+      if (!canStartTrial(organization, trialsTakenIn(organization.id))) {
         throw new TrialUsedUpError("You have used up your trial.");
       }
       const { validFrom, validTo } = trialValidity(startDate, duration);
