@@ -22,10 +22,25 @@ export default tseslint.config(
       "playwright-report/",
       "db/migrations/",
       "db/migrations-postgres/",
+      // Wrong on purpose: tests/architecture/promise-lint.test.ts lints them and expects each finding.
+      "tests/fixtures/unawaited-promises/",
     ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
+  {
+    // Type-aware rules (decision 205): every file is typed by its nearest tsconfig.json (the .js, .cjs and .mjs
+    // files too: tsconfig.json includes them). An un-awaited query never runs on PostgreSQL, a promise in an `if`
+    // is always true, and an async function where a void callback is expected loses its rejection.
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      // drizzle's query builders implement Promise without extending it: only checkThenables counts them.
+      "@typescript-eslint/no-floating-promises": ["error", { checkThenables: true }],
+      // Every void-return check stays on, JSX attributes included: React ignores what a handler returns, and
+      // Remix's navigate, submit and revalidate return nothing to await.
+      "@typescript-eslint/no-misused-promises": ["error", { checksVoidReturn: true }],
+    },
+  },
   {
     files: ["**/*.{ts,tsx}"],
     plugins: { react, "react-hooks": reactHooks, "jsx-a11y": jsxA11y },

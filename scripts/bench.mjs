@@ -63,7 +63,8 @@ let interrupted = false;
 for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
   process.once(signal, () => {
     interrupted = true;
-    stopAll().finally(() => process.exit(130));
+    // Nothing awaits a signal's handler; stopAll settles every stop and the process exits either way.
+    void stopAll().finally(() => process.exit(130));
   });
 }
 

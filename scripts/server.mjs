@@ -325,9 +325,15 @@ export async function startServer() {
   installGlobals({ nativeFetch: initialBuild.future.v3_singleFetch });
   const development = process.env.NODE_ENV === "development";
   // In development (`npm run dev`) each request takes the newest build, and each rebuild is announced to
-  // `remix dev`, as remix-serve does.
+  // `remix dev`, as remix-serve does. A rebuild that cannot load, or a `remix dev` out of reach, is logged: left
+  // unhandled, its rejection would end the server.
+  const announce = (build) => {
+    Promise.resolve(build)
+      .then((loaded) => broadcastDevReady(loaded))
+      .catch((error) => console.error(`Could not announce the build to remix dev: ${error.message}`));
+  };
   if (development) {
-    watch(path.resolve("build/version.txt"), async () => broadcastDevReady(await load()));
+    watch(path.resolve("build/version.txt"), () => announce(load()));
   }
   const app = createApp({
     build: development ? load : initialBuild,
@@ -340,7 +346,7 @@ export async function startServer() {
     return;
   }
   const server = listenOnPort(createServer(oneRequestPerTurn(app)), () => {
-    if (development) void broadcastDevReady(initialBuild);
+    if (development) announce(initialBuild);
   });
   for (const signal of ["SIGTERM", "SIGINT"]) {
     process.once(signal, () => server.close());

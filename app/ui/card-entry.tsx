@@ -107,14 +107,19 @@ function StripeCardElement({ publishableKey, error }: { publishableKey: string; 
     let stripe: StripeJs | undefined;
 
     // Hold the submit until Stripe has made the token, then submit again with it (Remix's own handler runs then).
-    const onSubmit = async (event: SubmitEvent) => {
+    // A failure to make the token shows under the card: the submit it held back would otherwise end silently.
+    const onSubmit = (event: SubmitEvent) => {
       if (!stripe || !card || tokenField.current?.value) return;
       event.preventDefault();
       event.stopImmediatePropagation();
-      const result = await stripe.createToken(card, holderData(form));
-      if (!result.token || !tokenField.current) return setMessage(result.error?.message ?? "Cannot be empty.");
-      tokenField.current.value = result.token.id;
-      form.requestSubmit(event.submitter instanceof HTMLElement ? event.submitter : undefined);
+      stripe
+        .createToken(card, holderData(form))
+        .then((result) => {
+          if (!result.token || !tokenField.current) return setMessage(result.error?.message ?? "Cannot be empty.");
+          tokenField.current.value = result.token.id;
+          form.requestSubmit(event.submitter instanceof HTMLElement ? event.submitter : undefined);
+        })
+        .catch((failure: Error) => setMessage(failure.message));
     };
     form.addEventListener("submit", onSubmit);
 

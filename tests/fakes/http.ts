@@ -38,7 +38,8 @@ export async function startFake(handle: (request: FakeRequest) => Promise<FakeRe
     req.on("end", () => {
       const url = new URL(req.url ?? "/", "http://127.0.0.1");
       const params = decodeBrackets([...url.searchParams, ...new URLSearchParams(body)]);
-      handle({ method: req.method ?? "GET", path: url.pathname, params, headers: req.headers })
+      // Node's server awaits no handler; the handler's failure is answered as a 500 by the catch below.
+      void handle({ method: req.method ?? "GET", path: url.pathname, params, headers: req.headers })
         .catch((error: unknown): FakeResponse => ({ status: 500, html: `<html><body>${String(error)}</body></html>` }))
         .then((response) => {
           if (res.destroyed) return;

@@ -235,11 +235,12 @@ export function startProviderSync(): void {
   if (started) return;
   started = true;
   onBillingEvents((events) => storeProviderEvents(events, "engine"));
-  const tick = () =>
+  const tick = (): void => {
     reconcileWhenDue().catch((error: unknown) => {
       const message = error instanceof Error ? error.message : String(error);
       console.error(JSON.stringify({ level: "error", event: "reconciliation-failed", message }));
     });
-  void tick();
+  };
+  tick();
   setInterval(tick, TICK_MS).unref();
 }

@@ -157,12 +157,16 @@ function useReadiness(
       const errors = Object.keys(result.error?.fieldErrors ?? {}).filter((field) => !(ignoreCard && field === "card"));
       setReadiness(errors.length ? "invalid" : "ready");
     };
-    void check();
-    form.addEventListener("input", check);
-    form.addEventListener("change", check);
+    // A check that cannot run leaves the button enabled: the server validates the post, as without JavaScript.
+    const recheck = () => {
+      check().catch(() => setReadiness("ready"));
+    };
+    recheck();
+    form.addEventListener("input", recheck);
+    form.addEventListener("change", recheck);
     return () => {
-      form.removeEventListener("input", check);
-      form.removeEventListener("change", check);
+      form.removeEventListener("input", recheck);
+      form.removeEventListener("change", recheck);
     };
   }, [button, validator, ignoreCard]);
   return readiness;
