@@ -210,3 +210,80 @@ test.describe("a team", () => {
     await context.close();
   });
 });
+
+test.describe("an organization sales onboards by hand", () => {
+  test.use({ expectedHttpErrors: [422] });
+
+  test("an administrator opens an organization, sees it whole, and invites its first Owner, who joins and signs in as Owner", async ({
+    page,
+    browser,
+    baseURL,
+    javaScriptEnabled,
+  }) => {
+    test.setTimeout(120_000);
+    await signInAs(page, DEMO.admin);
+
+    // An organization with a history: its members, licenses and subscriptions in the product's words.
+    await page.goto("/admin/customers");
+    await page.getByRole("link", { name: "Northwind Clinics" }).click();
+    await expect(page.getByRole("heading", { level: 2, name: "Northwind Clinics" })).toBeVisible();
+    await expect(page.getByRole("table", { name: "Members" })).toContainText(DEMO.customer);
+    await expect(page.getByRole("table", { name: "Licenses" })).toContainText(/GK-/);
+    const subscriptions = page.getByRole("table", { name: "Subscriptions" });
+    await expect(subscriptions).toContainText(/\((Monthly|Annual) Billing\)/);
+    await expect(subscriptions).toContainText("Active");
+    // Not the provider's plan ids and status codes.
+    await expect(subscriptions).not.toContainText(/(core|advanced|ultimate)-(monthly|yearly)|\b(active|cancelled)\b/);
+    await expect(page.getByRole("heading", { name: "Jobs that need attention" })).toBeVisible();
+
+    // A customer sales signed by hand: opened with no member, then its first Owner invited.
+    const name = `Hand Onboarded ${randomUUID().slice(0, 6)}`;
+    const email = `owner-${randomUUID().slice(0, 8)}@hand.example`;
+    await page.goto("/admin/customers");
+    const open = page.getByRole("region", { name: "Open an organization" });
+    await open.getByRole("button", { name: "Open organization" }).click();
+    await expect(page.getByText("Cannot be empty.")).toBeVisible();
+    await page.getByLabel("Organization name").fill(name);
+    await page.getByLabel("Type").selectOption("customer");
+    await page.getByRole("button", { name: "Open organization" }).click();
+    await expect(page.getByRole("heading", { level: 2, name })).toBeVisible();
+    await expect(page.getByText(`${name} was opened. Invite its first Owner.`)).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Members (0)" })).toBeVisible();
+    await expect(page.getByText("No member yet.")).toBeVisible();
+    const invite = page.getByRole("region", { name: "Invite the first Owner" });
+    await expect(invite.getByLabel("Role")).toHaveValue("owner");
+    await invite.getByLabel("Email").fill(email);
+    await invite.getByRole("button", { name: "Send invitation" }).click();
+    await expect(page.getByText(`We sent an invitation to ${email} as Owner.`)).toBeVisible();
+    await expect(page.getByRole("table", { name: "Pending invitations" })).toContainText(email);
+
+    const link = await linkFromOutbox(
+      browser,
+      baseURL ?? "",
+      email,
+      `You are invited to ${name} on the GateKeeper Portal`,
+      "/invitations",
+    );
+    const context = await browser.newContext({ baseURL, javaScriptEnabled });
+    const owner = await context.newPage();
+    await owner.goto(link);
+    await expect(owner.getByRole("heading", { name: `Join ${name}` })).toBeVisible();
+    await owner.getByLabel("First name").fill("Olive");
+    await owner.getByLabel("Last name").fill("Owner");
+    await owner.getByRole("textbox", { name: "Password", exact: true }).fill(NEW_PASSWORD);
+    await owner.getByLabel("Confirm password").fill(NEW_PASSWORD);
+    await owner.getByRole("button", { name: "Create account and join" }).click();
+    await expect(owner.getByRole("heading", { level: 1, name: "Home" })).toBeVisible();
+    await expect(owner.getByText(`${name} · Owner`)).toBeVisible();
+    // As Owner, the team page is theirs.
+    await owner.goto("/account/team");
+    await expect(owner.getByRole("table", { name: "Members" })).toContainText("Olive Owner");
+    await context.close();
+
+    // The administrator's page shows its Owner.
+    await page.reload();
+    await expect(page.getByRole("heading", { name: "Members (1)" })).toBeVisible();
+    await expect(page.getByRole("table", { name: "Members" })).toContainText("Owner");
+    await expect(page.getByText("Invite a member")).toBeVisible();
+  });
+});
