@@ -1,14 +1,11 @@
 import { randomUUID } from "node:crypto";
-import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { count, eq } from "drizzle-orm";
-import { migrate } from "drizzle-orm/node-postgres/migrator";
 import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migratePostgres, openPostgres, type PostgresDatabase } from "~/server/database/postgres.server";
 import { invoices, memberships, organizationCounts, organizations, users } from "~db/postgres/schema";
-import { postgresTestDatabase } from "../support/postgres";
+import { migrateBefore, postgresTestDatabase } from "../support/postgres";
+import { invoiceCopyRows } from "../support/billing-copies";
 
 /**
  * organization_counts on PostgreSQL: kept by the plpgsql triggers of migration organization_counts, filled by it
@@ -36,23 +33,9 @@ async function addMembers(organizationId: string, n: number) {
 }
 
 async function addInvoices(ownerId: string, n: number) {
-  const ids = Array.from({ length: n }, () => `inv_${randomUUID()}`);
-  await db.insert(invoices).values(
-    ids.map((id, i) => ({
-      id,
-      ownerId,
-      customerId: `cust_${ownerId}`,
-      number: id,
-      date: new Date(Date.UTC(2026, 0, 1 + i)),
-      purpose: "renewal" as const,
-      status: "paid" as const,
-      total: 400,
-      amountPaid: 400,
-      amountDue: 0,
-      resourceVersion: 1,
-    })),
-  );
-  return ids;
+  const rows = invoiceCopyRows(ownerId, n);
+  await db.insert(invoices).values(rows);
+  return rows.map((row) => row.id);
 }
 
 /** The kept totals (undefined: no row), and the real counts. */
@@ -82,20 +65,8 @@ let before: string;
 
 beforeAll(async () => {
   ({ db, pool } = openPostgres(database.url));
-  // The schema as it was before the organization_counts migration: every migration of the journal but that one.
-  const folder = await mkdtemp(path.join(tmpdir(), "gk-migrations-"));
-  try {
-    await cp(path.join(process.cwd(), "db/migrations-postgres"), folder, { recursive: true });
-    const journalFile = path.join(folder, "meta/_journal.json");
-    const journal = JSON.parse(await readFile(journalFile, "utf8"));
-    const at = journal.entries.findIndex((entry: { tag: string }) => entry.tag.endsWith("_organization_counts"));
-    expect(at).toBeGreaterThan(0);
-    journal.entries = journal.entries.slice(0, at);
-    await writeFile(journalFile, JSON.stringify(journal));
-    await migrate(db, { migrationsFolder: folder });
-  } finally {
-    await rm(folder, { recursive: true, force: true });
-  }
+  // The schema as it was before the organization_counts migration.
+  await migrateBefore(db, "_organization_counts");
   before = randomUUID();
   await db.insert(organizations).values({ id: before, name: "Counted before Ltd" });
   await addMembers(before, 3);

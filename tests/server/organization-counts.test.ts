@@ -7,6 +7,7 @@ import { db, sqlite } from "~/server/db.server";
 import { invoicePage } from "~/server/invoices.server";
 import { listOrganizationsForAdmin, memberPage } from "~/server/organizations.server";
 import { invoices, memberships, organizationCounts, organizations, users } from "~db/schema";
+import { invoiceCopyRows } from "../support/billing-copies";
 
 /**
  * organization_counts: each organization's number of members and invoices, kept by triggers in the statement that
@@ -35,25 +36,9 @@ function addMembers(organizationId: string, n: number): string[] {
 }
 
 function addInvoices(ownerId: string, n: number): string[] {
-  const ids = Array.from({ length: n }, () => `inv_${randomUUID()}`);
-  db.insert(invoices)
-    .values(
-      ids.map((id, i) => ({
-        id,
-        ownerId,
-        customerId: `cust_${ownerId}`,
-        number: id,
-        date: new Date(Date.UTC(2026, 0, 1 + i)),
-        purpose: "renewal" as const,
-        status: "paid" as const,
-        total: 400,
-        amountPaid: 400,
-        amountDue: 0,
-        resourceVersion: 1,
-      })),
-    )
-    .run();
-  return ids;
+  const rows = invoiceCopyRows(ownerId, n);
+  db.insert(invoices).values(rows).run();
+  return rows.map((row) => row.id);
 }
 
 /** The kept totals (undefined: no row), and the real counts. */
