@@ -28,6 +28,28 @@ async function linkFromOutbox(browser: Browser, baseURL: string, to: string, sub
   return new URL(href).pathname;
 }
 
+/** A new person accepts the mailed invitation in a browser of their own: sets name and password, lands on Home. */
+async function acceptAsNewPerson(
+  browser: Browser,
+  { baseURL, javaScriptEnabled }: { baseURL: string | undefined; javaScriptEnabled: boolean },
+  link: string,
+  organization: string,
+  [firstName, lastName]: [string, string],
+  password: string,
+) {
+  const context = await browser.newContext({ baseURL, javaScriptEnabled });
+  const person = await context.newPage();
+  await person.goto(link);
+  await expect(person.getByRole("heading", { name: `Join ${organization}` })).toBeVisible();
+  await person.getByLabel("First name").fill(firstName);
+  await person.getByLabel("Last name").fill(lastName);
+  await person.getByRole("textbox", { name: "Password", exact: true }).fill(password);
+  await person.getByLabel("Confirm password").fill(password);
+  await person.getByRole("button", { name: "Create account and join" }).click();
+  await expect(person.getByRole("heading", { level: 1, name: "Home" })).toBeVisible();
+  return { context, person };
+}
+
 async function signUp(page: Page, email: string) {
   await page.goto("/login");
   await page.getByRole("link", { name: "Create an account" }).click();
@@ -174,16 +196,14 @@ test.describe("a team", () => {
       "You are invited to Northwind Clinics on the GateKeeper Portal",
       "/invitations",
     );
-    const context = await browser.newContext({ baseURL, javaScriptEnabled });
-    const member = await context.newPage();
-    await member.goto(link);
-    await expect(member.getByRole("heading", { name: "Join Northwind Clinics" })).toBeVisible();
-    await member.getByLabel("First name").fill("Tess");
-    await member.getByLabel("Last name").fill("Tech");
-    await member.getByRole("textbox", { name: "Password", exact: true }).fill(DEMO_PASSWORD);
-    await member.getByLabel("Confirm password").fill(DEMO_PASSWORD);
-    await member.getByRole("button", { name: "Create account and join" }).click();
-    await expect(member.getByRole("heading", { level: 1, name: "Home" })).toBeVisible();
+    const { context, person: member } = await acceptAsNewPerson(
+      browser,
+      { baseURL, javaScriptEnabled },
+      link,
+      "Northwind Clinics",
+      ["Tess", "Tech"],
+      DEMO_PASSWORD,
+    );
     await expect(member.getByText("Northwind Clinics · Technical contact")).toBeVisible();
 
     // Licenses: downloads, but no purchase.
@@ -264,16 +284,14 @@ test.describe("an organization sales onboards by hand", () => {
       `You are invited to ${name} on the GateKeeper Portal`,
       "/invitations",
     );
-    const context = await browser.newContext({ baseURL, javaScriptEnabled });
-    const owner = await context.newPage();
-    await owner.goto(link);
-    await expect(owner.getByRole("heading", { name: `Join ${name}` })).toBeVisible();
-    await owner.getByLabel("First name").fill("Olive");
-    await owner.getByLabel("Last name").fill("Owner");
-    await owner.getByRole("textbox", { name: "Password", exact: true }).fill(NEW_PASSWORD);
-    await owner.getByLabel("Confirm password").fill(NEW_PASSWORD);
-    await owner.getByRole("button", { name: "Create account and join" }).click();
-    await expect(owner.getByRole("heading", { level: 1, name: "Home" })).toBeVisible();
+    const { context, person: owner } = await acceptAsNewPerson(
+      browser,
+      { baseURL, javaScriptEnabled },
+      link,
+      name,
+      ["Olive", "Owner"],
+      NEW_PASSWORD,
+    );
     await expect(owner.getByText(`${name} · Owner`)).toBeVisible();
     // As Owner, the team page is theirs.
     await owner.goto("/account/team");

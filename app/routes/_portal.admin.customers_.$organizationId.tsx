@@ -1,4 +1,3 @@
-import type { ReactNode } from "react";
 import {
   json,
   type ActionFunctionArgs,
@@ -37,6 +36,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     memberTotal: page.memberTotal,
     members: page.members.map((member) => ({
       ...member,
+      id: member.userId,
       lastSignedInAt: member.lastSignedInAt?.toISOString() ?? null,
     })),
     invitations: page.invitations.map((invitation) => ({
@@ -92,90 +92,71 @@ export default function AdminOrganization() {
         defaultRole="owner"
         actionData={actionData}
       />
-      <Section title={`Members (${memberTotal})`}>
-        <ColumnsTable
-          label="Members"
-          empty="No member yet."
-          rows={members}
-          rowKey={(member) => member.userId}
-          columns={[
-            { header: "Name", cell: (member) => `${member.firstName} ${member.lastName}`.trim() },
-            { header: "Email", cell: (member) => member.email },
-            { header: "Role", cell: (member) => ROLE_NAMES[member.role] },
-            {
-              header: "Last sign-in",
-              cell: (member) => (member.lastSignedInAt ? formatDate(member.lastSignedInAt) : "Never"),
-            },
-          ]}
-        />
-      </Section>
-      <Section title="Pending invitations">
-        <ColumnsTable
-          label="Pending invitations"
-          empty="None."
-          rows={invitations}
-          rowKey={(invitation) => invitation.id}
-          columns={[
-            { header: "Email", cell: (invitation) => invitation.email },
-            { header: "Role", cell: (invitation) => ROLE_NAMES[invitation.role] },
-            { header: "Invited by", cell: (invitation) => invitation.invitedBy },
-            { header: "Link valid until", cell: (invitation) => formatDate(invitation.expiresAt) },
-          ]}
-        />
-      </Section>
-      <Section title="Licenses (newest 50)">
-        <ColumnsTable
-          label="Licenses"
-          empty="No license."
-          rows={licenses}
-          rowKey={(license) => license.id}
-          columns={[
-            { header: "License id", cell: (license) => license.externalLicenseId },
-            { header: "Organization", cell: (license) => license.name },
-            { header: "Users", cell: (license) => license.nodes },
-            { header: "Valid to", cell: (license) => formatDate(license.validTo) },
-          ]}
-        />
-      </Section>
-      <Section title="Subscriptions">
-        <ColumnsTable
-          label="Subscriptions"
-          empty="No subscription."
-          rows={subscriptions}
-          rowKey={(subscription) => subscription.id}
-          columns={[
-            { header: "Subscription", cell: (subscription) => subscription.id },
-            { header: "Plan", cell: (subscription) => subscription.plan },
-            { header: "Users", cell: (subscription) => subscription.quantity },
-            { header: "Status", cell: (subscription) => subscription.status },
-            { header: "Due", cell: (subscription) => formatCents(subscription.dues) },
-          ]}
-        />
-      </Section>
-      <Section title="Jobs that need attention">
-        <ColumnsTable
-          label="Jobs that need attention"
-          empty="None."
-          rows={jobs}
-          rowKey={(job) => job.id}
-          columns={[
-            { header: "Job", cell: (job) => <code>{job.id}</code> },
-            { header: "What", cell: (job) => job.what },
-            { header: "Status", cell: (job) => job.status },
-            { header: "What it says", cell: (job) => job.message },
-            { header: "Updated", cell: (job) => formatDate(job.updatedAt) },
-          ]}
-        />
-      </Section>
-    </Stack>
-  );
-}
-
-function Section({ title, children }: { title: string; children: ReactNode }) {
-  return (
-    <Stack gap="xs">
-      <Title order={3}>{title}</Title>
-      {children}
+      <ColumnsTable
+        title={`Members (${memberTotal})`}
+        label="Members"
+        empty="No member yet."
+        rows={members}
+        columns={[
+          { header: "Name", cell: (member) => `${member.firstName} ${member.lastName}`.trim() },
+          { header: "Email", cell: (member) => member.email },
+          { header: "Role", cell: (member) => ROLE_NAMES[member.role] },
+          {
+            header: "Last sign-in",
+            cell: (member) => (member.lastSignedInAt ? formatDate(member.lastSignedInAt) : "Never"),
+          },
+        ]}
+      />
+      <ColumnsTable
+        title="Pending invitations"
+        label="Pending invitations"
+        empty="None."
+        rows={invitations}
+        columns={[
+          { header: "Email", cell: (invitation) => invitation.email },
+          { header: "Role", cell: (invitation) => ROLE_NAMES[invitation.role] },
+          { header: "Invited by", cell: (invitation) => invitation.invitedBy },
+          { header: "Link valid until", cell: (invitation) => formatDate(invitation.expiresAt) },
+        ]}
+      />
+      <ColumnsTable
+        title="Licenses (newest 50)"
+        label="Licenses"
+        empty="No license."
+        rows={licenses}
+        columns={[
+          { header: "License id", cell: (license) => license.externalLicenseId },
+          { header: "Organization", cell: (license) => license.name },
+          { header: "Users", cell: (license) => license.nodes },
+          { header: "Valid to", cell: (license) => formatDate(license.validTo) },
+        ]}
+      />
+      <ColumnsTable
+        title="Subscriptions"
+        label="Subscriptions"
+        empty="No subscription."
+        rows={subscriptions}
+        columns={[
+          { header: "Subscription", cell: (subscription) => subscription.id },
+          { header: "Plan", cell: (subscription) => subscription.plan },
+          { header: "Users", cell: (subscription) => subscription.quantity },
+          { header: "Status", cell: (subscription) => subscription.status },
+          { header: "Due", cell: (subscription) => formatCents(subscription.dues) },
+        ]}
+      />
+      <ColumnsTable
+        title="Jobs that need attention"
+        label="Jobs that need attention"
+        empty="None."
+        rows={jobs}
+        columns={[
+          { header: "Job", cell: (job) => <code>{job.id}</code> },
+          { header: "What", cell: (job) => job.what },
+          { header: "Status", cell: (job) => job.status },
+          { header: "What it says", cell: (job) => job.message },
+          { header: "Updated", cell: (job) => formatDate(job.updatedAt) },
+        ]}
+      />
     </Stack>
   );
 }
