@@ -582,6 +582,20 @@ export const invoices = sqliteTable(
 );
 
 /**
+ * How many members and invoices each organization has, kept by triggers on `memberships` and `invoices` in the same
+ * transaction as every insert, delete or move to another organization (the hand-written part of migration
+ * 0016_organization_counts, decision 192): the team and invoices pages show their totals on every visit without
+ * counting an organization's hundreds of members or thousands of invoices. No row means none of either.
+ */
+export const organizationCounts = sqliteTable("organization_counts", {
+  organizationId: text("organization_id")
+    .primaryKey()
+    .references(() => organizations.id, { onDelete: "cascade" }),
+  members: integer("members").notNull().default(0),
+  invoices: integer("invoices").notNull().default(0),
+});
+
+/**
  * The schedule of the reconciliation, one row shared by every process: the point the next poll of the provider's
  * events list starts from, when the next run is due, and which process runs it now (a lease, so that one does).
  */

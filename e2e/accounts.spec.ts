@@ -28,6 +28,28 @@ async function linkFromOutbox(browser: Browser, baseURL: string, to: string, sub
   return new URL(href).pathname;
 }
 
+/** A new person accepts the mailed invitation in a browser of their own: sets name and password, lands on Home. */
+async function acceptAsNewPerson(
+  browser: Browser,
+  { baseURL, javaScriptEnabled }: { baseURL: string | undefined; javaScriptEnabled: boolean },
+  link: string,
+  organization: string,
+  [firstName, lastName]: [string, string],
+  password: string,
+) {
+  const context = await browser.newContext({ baseURL, javaScriptEnabled });
+  const person = await context.newPage();
+  await person.goto(link);
+  await expect(person.getByRole("heading", { name: `Join ${organization}` })).toBeVisible();
+  await person.getByLabel("First name").fill(firstName);
+  await person.getByLabel("Last name").fill(lastName);
+  await person.getByRole("textbox", { name: "Password", exact: true }).fill(password);
+  await person.getByLabel("Confirm password").fill(password);
+  await person.getByRole("button", { name: "Create account and join" }).click();
+  await expect(person.getByRole("heading", { level: 1, name: "Home" })).toBeVisible();
+  return { context, person };
+}
+
 async function signUp(page: Page, email: string) {
   await page.goto("/login");
   await page.getByRole("link", { name: "Create an account" }).click();
@@ -174,16 +196,14 @@ test.describe("a team", () => {
       "You are invited to Northwind Clinics on the GateKeeper Portal",
       "/invitations",
     );
-    const context = await browser.newContext({ baseURL, javaScriptEnabled });
-    const member = await context.newPage();
-    await member.goto(link);
-    await expect(member.getByRole("heading", { name: "Join Northwind Clinics" })).toBeVisible();
-    await member.getByLabel("First name").fill("Tess");
-    await member.getByLabel("Last name").fill("Tech");
-    await member.getByRole("textbox", { name: "Password", exact: true }).fill(DEMO_PASSWORD);
-    await member.getByLabel("Confirm password").fill(DEMO_PASSWORD);
-    await member.getByRole("button", { name: "Create account and join" }).click();
-    await expect(member.getByRole("heading", { level: 1, name: "Home" })).toBeVisible();
+    const { context, person: member } = await acceptAsNewPerson(
+      browser,
+      { baseURL, javaScriptEnabled },
+      link,
+      "Northwind Clinics",
+      ["Tess", "Tech"],
+      DEMO_PASSWORD,
+    );
     await expect(member.getByText("Northwind Clinics · Technical contact")).toBeVisible();
 
     // Licenses: downloads, but no purchase.
@@ -208,5 +228,80 @@ test.describe("a team", () => {
     await member.goto("/licenses");
     await expect(member).toHaveURL(/\/login/);
     await context.close();
+  });
+});
+
+test.describe("an organization sales onboards by hand", () => {
+  test.use({ expectedHttpErrors: [422] });
+
+  test("an administrator opens an organization, sees it whole, and invites its first Owner, who joins and signs in as Owner", async ({
+    page,
+    browser,
+    baseURL,
+    javaScriptEnabled,
+  }) => {
+    test.setTimeout(120_000);
+    await signInAs(page, DEMO.admin);
+
+    // An organization with a history: its members, licenses and subscriptions in the product's words.
+    await page.goto("/admin/customers");
+    await page.getByRole("link", { name: "Northwind Clinics" }).click();
+    await expect(page.getByRole("heading", { level: 2, name: "Northwind Clinics" })).toBeVisible();
+    await expect(page.getByRole("table", { name: "Members" })).toContainText(DEMO.customer);
+    await expect(page.getByRole("table", { name: "Licenses" })).toContainText(/GK-/);
+    const subscriptions = page.getByRole("table", { name: "Subscriptions" });
+    await expect(subscriptions).toContainText(/\((Monthly|Annual) Billing\)/);
+    await expect(subscriptions).toContainText("Active");
+    // Not the provider's plan ids and status codes.
+    await expect(subscriptions).not.toContainText(/(core|advanced|ultimate)-(monthly|yearly)|\b(active|cancelled)\b/);
+    await expect(page.getByRole("heading", { name: "Jobs that need attention" })).toBeVisible();
+
+    // A customer sales signed by hand: opened with no member, then its first Owner invited.
+    const name = `Hand Onboarded ${randomUUID().slice(0, 6)}`;
+    const email = `owner-${randomUUID().slice(0, 8)}@hand.example`;
+    await page.goto("/admin/customers");
+    const open = page.getByRole("region", { name: "Open an organization" });
+    await open.getByRole("button", { name: "Open organization" }).click();
+    await expect(page.getByText("Cannot be empty.")).toBeVisible();
+    await page.getByLabel("Organization name").fill(name);
+    await page.getByLabel("Type").selectOption("customer");
+    await page.getByRole("button", { name: "Open organization" }).click();
+    await expect(page.getByRole("heading", { level: 2, name })).toBeVisible();
+    await expect(page.getByText(`${name} was opened. Invite its first Owner.`)).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Members (0)" })).toBeVisible();
+    await expect(page.getByText("No member yet.")).toBeVisible();
+    const invite = page.getByRole("region", { name: "Invite the first Owner" });
+    await expect(invite.getByLabel("Role")).toHaveValue("owner");
+    await invite.getByLabel("Email").fill(email);
+    await invite.getByRole("button", { name: "Send invitation" }).click();
+    await expect(page.getByText(`We sent an invitation to ${email} as Owner.`)).toBeVisible();
+    await expect(page.getByRole("table", { name: "Pending invitations" })).toContainText(email);
+
+    const link = await linkFromOutbox(
+      browser,
+      baseURL ?? "",
+      email,
+      `You are invited to ${name} on the GateKeeper Portal`,
+      "/invitations",
+    );
+    const { context, person: owner } = await acceptAsNewPerson(
+      browser,
+      { baseURL, javaScriptEnabled },
+      link,
+      name,
+      ["Olive", "Owner"],
+      NEW_PASSWORD,
+    );
+    await expect(owner.getByText(`${name} · Owner`)).toBeVisible();
+    // As Owner, the team page is theirs.
+    await owner.goto("/account/team");
+    await expect(owner.getByRole("table", { name: "Members" })).toContainText("Olive Owner");
+    await context.close();
+
+    // The administrator's page shows its Owner.
+    await page.reload();
+    await expect(page.getByRole("heading", { name: "Members (1)" })).toBeVisible();
+    await expect(page.getByRole("table", { name: "Members" })).toContainText("Owner");
+    await expect(page.getByText("Invite a member")).toBeVisible();
   });
 });

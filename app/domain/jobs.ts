@@ -3,6 +3,15 @@ export type ProgressState = "done" | "running" | "waiting" | "failed";
 
 export type JobStatusName = "queued" | "running" | "succeeded" | "failed" | "needs_attention";
 
+/** A job's status in the product's words, as the administrator's pages show it. */
+export const JOB_STATUS_NAMES: Record<JobStatusName, string> = {
+  queued: "Queued",
+  running: "Running",
+  succeeded: "Done",
+  failed: "Failed",
+  needs_attention: "Needs attention",
+};
+
 /** A job that has not finished: queued, running, or asking a provider what became of a step. */
 export const isUnfinished = (status: JobStatusName) =>
   status === "queued" || status === "running" || status === "needs_attention";

@@ -104,6 +104,26 @@ export function invoiceForOf(purpose: InvoicePurpose, trialHardware: boolean): I
   }
 }
 
+/** A subscription's status in the product's words, as an administrator's view of an organization shows it. */
+export function subscriptionStatusLabel(status: SubscriptionStatus): string {
+  switch (status) {
+    case "future":
+      return "Starts later";
+    case "in_trial":
+      return "In trial";
+    case "active":
+      return "Active";
+    case "non_renewing":
+      return "Non-renewing";
+    case "paused":
+      return "Paused";
+    case "cancelled":
+      return "Cancelled";
+    case "transferred":
+      return "Transferred";
+  }
+}
+
 /** An invoice's status in the words of the invoices page. */
 export function invoiceStatusLabel(status: InvoiceStatus): "Paid" | "Payment due" | "Not paid" | "Voided" {
   switch (status) {

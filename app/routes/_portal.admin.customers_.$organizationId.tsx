@@ -1,4 +1,3 @@
-import type { ReactNode } from "react";
 import {
   json,
   type ActionFunctionArgs,
@@ -9,13 +8,15 @@ import {
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { isDistributor } from "~/domain/customers";
 import { formatCents, formatDate } from "~/domain/format";
+import { JOB_STATUS_NAMES } from "~/domain/jobs";
+import { subscriptionStatusLabel } from "~/domain/renewals";
 import { ROLE_NAMES } from "~/domain/roles";
 import { adminInvite, adminOrganizationPage } from "~/server/admin-organizations.server";
+import { ColumnsTable } from "~/ui/columns-table";
 import { InviteForm, type InvitationFormData } from "~/ui/account/invite-form";
 import { Stack } from "~/ui/layout";
 import { documentTitle, PageErrorBoundary } from "~/ui/page";
 import { FORM_STYLES } from "~/ui/stylesheets";
-import { Table } from "~/ui/table";
 import { Anchor, Text, Title } from "~/ui/typography";
 
 export const links: LinksFunction = () => FORM_STYLES;
@@ -35,6 +36,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     memberTotal: page.memberTotal,
     members: page.members.map((member) => ({
       ...member,
+      id: member.userId,
       lastSignedInAt: member.lastSignedInAt?.toISOString() ?? null,
     })),
     invitations: page.invitations.map((invitation) => ({
@@ -50,16 +52,17 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     })),
     subscriptions: page.subscriptions.map((subscription) => ({
       id: subscription.id,
-      planId: subscription.planId,
+      plan: subscription.planName,
       quantity: subscription.planQuantity,
-      status: subscription.status,
+      status: subscriptionStatusLabel(subscription.status),
       dues: subscription.totalDues,
     })),
     jobs: page.jobs.map((job) => ({
       id: job.id,
-      kind: job.kind,
-      status: job.status,
+      what: job.error?.title ?? job.kind,
+      status: JOB_STATUS_NAMES[job.status],
       message: job.error?.message ?? "",
+      updatedAt: job.updatedAt.toISOString(),
     })),
   });
 }
@@ -89,137 +92,71 @@ export default function AdminOrganization() {
         defaultRole="owner"
         actionData={actionData}
       />
-      <Section title={`Members (${memberTotal})`} empty="No member yet." rows={members.length}>
-        <Table striped withTableBorder aria-label="Members">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th scope="col">Name</Table.Th>
-              <Table.Th scope="col">Email</Table.Th>
-              <Table.Th scope="col">Role</Table.Th>
-              <Table.Th scope="col">Last sign-in</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {members.map((member) => (
-              <Table.Tr key={member.userId}>
-                <Table.Td>{`${member.firstName} ${member.lastName}`.trim()}</Table.Td>
-                <Table.Td>{member.email}</Table.Td>
-                <Table.Td>{ROLE_NAMES[member.role]}</Table.Td>
-                <Table.Td>{member.lastSignedInAt ? formatDate(member.lastSignedInAt) : "Never"}</Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Section>
-      <Section title="Pending invitations" empty="None." rows={invitations.length}>
-        <Table striped withTableBorder aria-label="Pending invitations">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th scope="col">Email</Table.Th>
-              <Table.Th scope="col">Role</Table.Th>
-              <Table.Th scope="col">Invited by</Table.Th>
-              <Table.Th scope="col">Link valid until</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {invitations.map((invitation) => (
-              <Table.Tr key={invitation.id}>
-                <Table.Td>{invitation.email}</Table.Td>
-                <Table.Td>{ROLE_NAMES[invitation.role]}</Table.Td>
-                <Table.Td>{invitation.invitedBy}</Table.Td>
-                <Table.Td>{formatDate(invitation.expiresAt)}</Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Section>
-      <Section title="Licenses (newest 50)" empty="No license." rows={licenses.length}>
-        <Table striped withTableBorder aria-label="Licenses">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th scope="col">License id</Table.Th>
-              <Table.Th scope="col">Organization</Table.Th>
-              <Table.Th scope="col">Users</Table.Th>
-              <Table.Th scope="col">Valid to</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {licenses.map((license) => (
-              <Table.Tr key={license.id}>
-                <Table.Td>{license.externalLicenseId}</Table.Td>
-                <Table.Td>{license.name}</Table.Td>
-                <Table.Td>{license.nodes}</Table.Td>
-                <Table.Td>{formatDate(license.validTo)}</Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Section>
-      <Section title="Subscriptions" empty="No subscription." rows={subscriptions.length}>
-        <Table striped withTableBorder aria-label="Subscriptions">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th scope="col">Subscription</Table.Th>
-              <Table.Th scope="col">Plan</Table.Th>
-              <Table.Th scope="col">Users</Table.Th>
-              <Table.Th scope="col">Status</Table.Th>
-              <Table.Th scope="col">Due</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {subscriptions.map((subscription) => (
-              <Table.Tr key={subscription.id}>
-                <Table.Td>{subscription.id}</Table.Td>
-                <Table.Td>{subscription.planId}</Table.Td>
-                <Table.Td>{subscription.quantity}</Table.Td>
-                <Table.Td>{subscription.status}</Table.Td>
-                <Table.Td>{formatCents(subscription.dues)}</Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Section>
-      <Section title="Jobs that need attention" empty="None." rows={jobs.length}>
-        <Table striped withTableBorder aria-label="Jobs that need attention">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th scope="col">Job</Table.Th>
-              <Table.Th scope="col">Kind</Table.Th>
-              <Table.Th scope="col">Status</Table.Th>
-              <Table.Th scope="col">What it says</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {jobs.map((job) => (
-              <Table.Tr key={job.id}>
-                <Table.Td>{job.id}</Table.Td>
-                <Table.Td>{job.kind}</Table.Td>
-                <Table.Td>{job.status}</Table.Td>
-                <Table.Td>{job.message}</Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Section>
-    </Stack>
-  );
-}
-
-function Section({
-  title,
-  empty,
-  rows,
-  children,
-}: {
-  title: string;
-  empty: string;
-  rows: number;
-  children: ReactNode;
-}) {
-  return (
-    <Stack gap="xs">
-      <Title order={3}>{title}</Title>
-      {rows === 0 ? <Text>{empty}</Text> : <Table.ScrollContainer minWidth={700}>{children}</Table.ScrollContainer>}
+      <ColumnsTable
+        title={`Members (${memberTotal})`}
+        label="Members"
+        empty="No member yet."
+        rows={members}
+        columns={[
+          { header: "Name", cell: (member) => `${member.firstName} ${member.lastName}`.trim() },
+          { header: "Email", cell: (member) => member.email },
+          { header: "Role", cell: (member) => ROLE_NAMES[member.role] },
+          {
+            header: "Last sign-in",
+            cell: (member) => (member.lastSignedInAt ? formatDate(member.lastSignedInAt) : "Never"),
+          },
+        ]}
+      />
+      <ColumnsTable
+        title="Pending invitations"
+        label="Pending invitations"
+        empty="None."
+        rows={invitations}
+        columns={[
+          { header: "Email", cell: (invitation) => invitation.email },
+          { header: "Role", cell: (invitation) => ROLE_NAMES[invitation.role] },
+          { header: "Invited by", cell: (invitation) => invitation.invitedBy },
+          { header: "Link valid until", cell: (invitation) => formatDate(invitation.expiresAt) },
+        ]}
+      />
+      <ColumnsTable
+        title="Licenses (newest 50)"
+        label="Licenses"
+        empty="No license."
+        rows={licenses}
+        columns={[
+          { header: "License id", cell: (license) => license.externalLicenseId },
+          { header: "Organization", cell: (license) => license.name },
+          { header: "Users", cell: (license) => license.nodes },
+          { header: "Valid to", cell: (license) => formatDate(license.validTo) },
+        ]}
+      />
+      <ColumnsTable
+        title="Subscriptions"
+        label="Subscriptions"
+        empty="No subscription."
+        rows={subscriptions}
+        columns={[
+          { header: "Subscription", cell: (subscription) => subscription.id },
+          { header: "Plan", cell: (subscription) => subscription.plan },
+          { header: "Users", cell: (subscription) => subscription.quantity },
+          { header: "Status", cell: (subscription) => subscription.status },
+          { header: "Due", cell: (subscription) => formatCents(subscription.dues) },
+        ]}
+      />
+      <ColumnsTable
+        title="Jobs that need attention"
+        label="Jobs that need attention"
+        empty="None."
+        rows={jobs}
+        columns={[
+          { header: "Job", cell: (job) => <code>{job.id}</code> },
+          { header: "What", cell: (job) => job.what },
+          { header: "Status", cell: (job) => job.status },
+          { header: "What it says", cell: (job) => job.message },
+          { header: "Updated", cell: (job) => formatDate(job.updatedAt) },
+        ]}
+      />
     </Stack>
   );
 }

@@ -26,8 +26,7 @@ import {
 } from "./billing/index.server";
 import { addCard, replaceCard, type CardForm } from "./payment-methods.server";
 import type { Scope } from "./access.server";
-import { memberActor, recordActivity } from "./activity.server";
-import { db } from "./db.server";
+import { memberActor, recordProviderOnlyChange } from "./activity.server";
 import { assignBillingCustomerId, saveShippingAddress } from "./organizations.server";
 import { holdCardSlot, releaseCardSlot } from "./throttle.server";
 
@@ -246,7 +245,7 @@ export async function addCardFor(scope: Scope, form: FormData, input: CardFormIn
     if (await hasCard(scope)) throw new OneCardLimitError();
     const customerId = await ensureBillingCustomer(scope);
     const source = await addCard(customerId, cardFormOf(form, input), idempotencyKey);
-    recordActivity(db, {
+    recordProviderOnlyChange({
       organizationId: organization.id,
       actor: memberActor(scope.user),
       action: "card.added",
@@ -268,7 +267,7 @@ export async function replaceCardFor(
 ) {
   const customerId = await ensureBillingCustomer(scope);
   const source = await replaceCard(customerId, old.id, cardFormOf(form, input), idempotencyKey);
-  recordActivity(db, {
+  recordProviderOnlyChange({
     organizationId: scope.organization.id,
     actor: memberActor(scope.user),
     action: "card.replaced",
@@ -324,7 +323,7 @@ export async function saveBillingProfile(
   await billing.updateCustomer(customerId, { firstName, lastName, email, phone, company });
   const { line1, line2, city, state, zip, country } = input;
   await billing.updateBillingInfo(customerId, { firstName, lastName, line1, line2, city, state, zip, country });
-  recordActivity(db, {
+  recordProviderOnlyChange({
     organizationId: scope.organization.id,
     actor: memberActor(scope.user),
     action: "billing_profile.updated",

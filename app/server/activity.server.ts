@@ -55,17 +55,13 @@ export interface ActivityEntry {
   summary: string;
 }
 
-/** What can write an entry: the database, or the transaction of the change it records. */
-type ActivityWriter = Pick<typeof db, "insert">;
+/** The transaction of a change: an entry is only ever written with one, so it commits with its change or not at all. */
+export type ChangeTransaction = Parameters<Parameters<typeof db.transaction>[0]>[0];
 
-/**
- * Records an entry with `store`: pass the transaction that makes the change (`tx`), so both are kept or neither.
- * Only a change made elsewhere (at the billing provider) is recorded with `db`, once it succeeded.
- */
-export function recordActivity(store: ActivityWriter, entry: ActivityEntry): void {
+/** Records an entry in `tx`, the transaction that makes the change it records: both are kept, or neither. */
+export function recordActivity(tx: ChangeTransaction, entry: ActivityEntry): void {
   const { actor } = entry;
-  store
-    .insert(activity)
+  tx.insert(activity)
     .values({
       organizationId: entry.organizationId,
       actorUserId: actor === GATEKEEPER ? null : actor.userId,
@@ -74,6 +70,15 @@ export function recordActivity(store: ActivityWriter, entry: ActivityEntry): voi
       summary: entry.summary,
     })
     .run();
+}
+
+/**
+ * Records a change that only the billing provider keeps (a card, the billing profile): the portal holds no copy
+ * of it, so the entry is the portal's whole record of the change, written once the provider confirmed it. A change
+ * the portal also copies (a subscription's auto-renew) is recorded with the copy, in its transaction, instead.
+ */
+export function recordProviderOnlyChange(entry: ActivityEntry): void {
+  db.transaction((tx) => recordActivity(tx, entry));
 }
 
 export interface ActivityView {

@@ -2,6 +2,7 @@ import { json } from "@remix-run/node";
 import { desc, eq } from "drizzle-orm";
 import { licenses, subscriptions } from "~db/schema";
 import { GATEKEEPER } from "./activity.server";
+import { getBilling } from "./billing/index.server";
 import { requireAdmin } from "./auth.server";
 import { db } from "./db.server";
 import { readAdminForm } from "./forms.server";
@@ -23,6 +24,7 @@ export async function adminOrganizationPage(request: Request, organizationId: st
   const organization = await findOrganization(organizationId);
   if (!organization) throw json({ message: "There is no such organization." }, { status: 404 });
   const { total: memberTotal, members } = await memberPage(organizationId, 1, SHOWN);
+  const planNames = new Map((await getBilling().listPlans()).map((plan) => [plan.id, plan.name]));
   return {
     organization,
     memberTotal,
@@ -41,7 +43,12 @@ export async function adminOrganizationPage(request: Request, organizationId: st
       .where(eq(subscriptions.ownerId, organizationId))
       .orderBy(desc(subscriptions.updatedAt))
       .limit(SHOWN)
-      .all(),
+      .all()
+      // The plan by its name in the price list; an id the list does not know (a retired plan) as it is.
+      .map((subscription) => ({
+        ...subscription,
+        planName: planNames.get(subscription.planId) ?? subscription.planId,
+      })),
     jobs: listJobsNeedingAttention(SHOWN, organizationId),
   };
 }

@@ -6,6 +6,7 @@ import {
   invitations,
   licenseCounts,
   memberships,
+  organizationCounts,
   organizations,
   sessions,
   users,
@@ -120,32 +121,39 @@ export interface MemberView {
   joinedAt: Date;
 }
 
+// Prepared once: the team page reads its total and one page on every visit. The total is one row of
+// organization_counts, kept by triggers (decision 192), not a count of the organization's members.
+const memberTotalOf = db
+  .select({ members: organizationCounts.members })
+  .from(organizationCounts)
+  .where(eq(organizationCounts.organizationId, sql.placeholder("organizationId")))
+  .prepare();
+const membersByName = db
+  .select({
+    userId: users.id,
+    firstName: users.firstName,
+    lastName: users.lastName,
+    email: users.email,
+    role: memberships.role,
+    lastSignedInAt: users.lastSignedInAt,
+    joinedAt: memberships.createdAt,
+  })
+  .from(memberships)
+  .innerJoin(users, eq(users.id, memberships.userId))
+  .where(eq(memberships.organizationId, sql.placeholder("organizationId")))
+  .orderBy(asc(users.lastName), asc(users.firstName), asc(users.id))
+  .limit(sql.placeholder("limit"))
+  .offset(sql.placeholder("offset"))
+  .prepare();
+
 /** One page of the organization's members, by name, and how many there are: paged in SQL. */
 export async function memberPage(
   organizationId: string,
   page: number,
   pageSize: number,
 ): Promise<{ total: number; members: MemberView[] }> {
-  const [{ total }] = await db
-    .select({ total: count() })
-    .from(memberships)
-    .where(eq(memberships.organizationId, organizationId));
-  const members = await db
-    .select({
-      userId: users.id,
-      firstName: users.firstName,
-      lastName: users.lastName,
-      email: users.email,
-      role: memberships.role,
-      lastSignedInAt: users.lastSignedInAt,
-      joinedAt: memberships.createdAt,
-    })
-    .from(memberships)
-    .innerJoin(users, eq(users.id, memberships.userId))
-    .where(eq(memberships.organizationId, organizationId))
-    .orderBy(asc(users.lastName), asc(users.firstName), asc(users.id))
-    .limit(pageSize)
-    .offset((page - 1) * pageSize);
+  const total = (await memberTotalOf.get({ organizationId }))?.members ?? 0;
+  const members = await membersByName.all({ organizationId, limit: pageSize, offset: (page - 1) * pageSize });
   return { total, members };
 }
 
@@ -268,19 +276,17 @@ export async function removeMember(
 
 // --- Administrators -----------------------------------------------------------------------------------------
 
-/** Every organization with its number of members and licenses (license_counts, decision 120), for administrators. */
+/**
+ * Every organization with its number of members and licenses (organization_counts and license_counts, kept by
+ * triggers: decisions 192 and 120), for administrators.
+ */
 export async function listOrganizationsForAdmin() {
-  const memberCount = db
-    .select({ organizationId: memberships.organizationId, n: count().as("n") })
-    .from(memberships)
-    .groupBy(memberships.organizationId)
-    .as("member_count");
   return db
     .select({
       id: organizations.id,
       name: organizations.name,
       customerType: organizations.customerType,
-      members: sql<number>`coalesce(${memberCount.n}, 0)`.mapWith(Number),
+      members: sql<number>`coalesce(${organizationCounts.members}, 0)`.mapWith(Number),
       licenses: sql<number>`coalesce(${licenseCounts.total}, 0)`.mapWith(Number),
       pendingInvitations:
         sql<number>`(select count(*) from ${invitations} where ${invitations.organizationId} = ${organizations.id})`.mapWith(
@@ -288,7 +294,7 @@ export async function listOrganizationsForAdmin() {
         ),
     })
     .from(organizations)
-    .leftJoin(memberCount, eq(memberCount.organizationId, organizations.id))
+    .leftJoin(organizationCounts, eq(organizationCounts.organizationId, organizations.id))
     .leftJoin(licenseCounts, eq(licenseCounts.ownerId, organizations.id))
     .orderBy(asc(sql`lower(${organizations.name})`), asc(organizations.id));
 }

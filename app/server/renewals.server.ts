@@ -9,7 +9,7 @@ import type { SubscriptionStatus } from "~db/billing-values";
 import { licenses, subscriptions } from "~db/schema";
 import { getBilling, ProviderError } from "./billing/index.server";
 import { readMemberForm, requireMember, type Scope } from "./access.server";
-import { memberActor, recordActivity } from "./activity.server";
+import { memberActor, recordActivity, type ActivityEntry } from "./activity.server";
 import { billingAccountOf, type BillingAccount } from "./billing-accounts.server";
 import { idempotencyKeyOf } from "./billing-drawers.server";
 import { portalNow } from "./clock.server";
@@ -139,10 +139,17 @@ export const AUTO_RENEW_FAILED = "Auto-renew could not be changed. Please try ag
 /**
  * Turns auto-renew off (cancelled at the end of the term, nothing more charged) or on again (the scheduled
  * cancellation removed, nothing charged now) at the provider, then keeps what the provider answered as the
- * account's copy and brings the license along: the page shows the new state at once, before the event comes.
- * Both are harmless to repeat; `key` makes a double submit one call.
+ * account's copy, with `entry` in the organization's log in the copy's transaction (the portal's record of the
+ * confirmed change and its entry are kept together), and brings the license along: the page shows the new state
+ * at once, before the event comes. Both are harmless to repeat; `key` makes a double submit one call.
  */
-export async function setAutoRenew(account: BillingAccount, subscriptionId: string, turn: "on" | "off", key: string) {
+export async function setAutoRenew(
+  account: BillingAccount,
+  subscriptionId: string,
+  turn: "on" | "off",
+  key: string,
+  entry: ActivityEntry,
+) {
   await ownRecurring(account, subscriptionId);
   if (!account.customerId) throw notFound();
   const billing = getBilling();
@@ -150,7 +157,10 @@ export async function setAutoRenew(account: BillingAccount, subscriptionId: stri
     turn === "off"
       ? await billing.cancelSubscriptionAtTermEnd(account.customerId, subscriptionId, `auto-renew-off:${key}`)
       : await billing.removeScheduledCancellation(account.customerId, subscriptionId, `auto-renew-on:${key}`);
-  await saveSubscriptionCopy(account, subscription);
+  db.transaction((tx) => {
+    saveSubscriptionCopy(account, subscription, tx);
+    recordActivity(tx, entry);
+  });
   await licenseFollowsSubscription(account, subscriptionId);
   return subscription;
 }
@@ -248,21 +258,19 @@ export async function confirmAutoRenew(request: Request, subscriptionId: string)
   if (!change || change.turn !== intent)
     return redirectWithToast(request, LICENSES, { kind: "info", message: AUTO_RENEW_UNCHANGEABLE });
   try {
-    await setAutoRenew(account, subscriptionId, change.turn, `${subscriptionId}:${idempotencyKeyOf(formData)}`);
+    await setAutoRenew(account, subscriptionId, change.turn, `${subscriptionId}:${idempotencyKeyOf(formData)}`, {
+      organizationId: account.ownerId,
+      actor: memberActor(member.user),
+      action: "license.auto_renew_changed",
+      summary:
+        change.turn === "off"
+          ? `Turned off auto-renew of license ${change.externalLicenseId}: its last day is ${formatDate(change.lastDay)}.`
+          : `Turned on auto-renew of license ${change.externalLicenseId}: it renews on ${formatDate(change.renewsOn)}.`,
+    });
   } catch (error) {
     if (!(error instanceof ProviderError)) throw error;
     return redirectWithToast(request, LICENSES, { kind: "error", message: autoRenewFailure(error) });
   }
-  // Recorded once the provider made the change (it is not the portal's transaction to share).
-  recordActivity(db, {
-    organizationId: account.ownerId,
-    actor: memberActor(member.user),
-    action: "license.auto_renew_changed",
-    summary:
-      change.turn === "off"
-        ? `Turned off auto-renew of license ${change.externalLicenseId}: its last day is ${formatDate(change.lastDay)}.`
-        : `Turned on auto-renew of license ${change.externalLicenseId}: it renews on ${formatDate(change.renewsOn)}.`,
-  });
   const message =
     change.turn === "off"
       ? `Auto-renew is off. License ${change.externalLicenseId} stays valid until ${formatDate(change.lastDay)}, its last day, and nothing more is charged.`

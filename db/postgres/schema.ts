@@ -415,6 +415,15 @@ export const invoices = pgTable(
   ],
 );
 
+/** Kept by triggers on `memberships` and `invoices` (the hand-written part of migration organization_counts). */
+export const organizationCounts = pgTable("organization_counts", {
+  organizationId: text("organization_id")
+    .primaryKey()
+    .references(() => organizations.id, { onDelete: "cascade" }),
+  members: integer("members").notNull().default(0),
+  invoices: integer("invoices").notNull().default(0),
+});
+
 export const providerSync = pgTable("provider_sync", {
   id: text("id").primaryKey(),
   eventsSince: timestamp("events_since").notNull(),

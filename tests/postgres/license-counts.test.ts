@@ -1,14 +1,10 @@
 import { randomUUID } from "node:crypto";
-import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { count, eq, sql } from "drizzle-orm";
-import { migrate } from "drizzle-orm/node-postgres/migrator";
 import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migratePostgres, openPostgres, type PostgresDatabase } from "~/server/database/postgres.server";
 import { licenseCounts, licenses, organizations } from "~db/postgres/schema";
-import { postgresTestDatabase } from "../support/postgres";
+import { migrateBefore, postgresTestDatabase } from "../support/postgres";
 
 const database = postgresTestDatabase("empty");
 let db: PostgresDatabase;
@@ -59,18 +55,7 @@ const before: Record<string, number> = {};
 beforeAll(async () => {
   ({ db, pool } = openPostgres(database.url));
   // The schema as it was before the trigger migration: only the first migration of the journal.
-  const folder = await mkdtemp(path.join(tmpdir(), "gk-migrations-"));
-  try {
-    await cp(path.join(process.cwd(), "db/migrations-postgres"), folder, { recursive: true });
-    const journalFile = path.join(folder, "meta/_journal.json");
-    const journal = JSON.parse(await readFile(journalFile, "utf8"));
-    expect(journal.entries[1].tag).toMatch(/license_counts_triggers$/);
-    journal.entries = journal.entries.slice(0, 1);
-    await writeFile(journalFile, JSON.stringify(journal));
-    await migrate(db, { migrationsFolder: folder });
-  } finally {
-    await rm(folder, { recursive: true, force: true });
-  }
+  await migrateBefore(db, "_license_counts_triggers");
   for (const n of [3, 1]) {
     const owner = await ownerBeforeOrganizations();
     await addLicenses(owner, n);

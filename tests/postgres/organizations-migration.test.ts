@@ -1,13 +1,10 @@
-import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { migrate } from "drizzle-orm/node-postgres/migrator";
 import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migratePostgres, openPostgres, type PostgresDatabase } from "~/server/database/postgres.server";
-import { postgresTestDatabase } from "../support/postgres";
+import { migrateBefore, postgresTestDatabase } from "../support/postgres";
 
 /**
  * The PostgreSQL twin of tests/server/organizations-migration.test.ts: the demo database as the portal left it
@@ -44,20 +41,7 @@ function convert(value: unknown, type: string): unknown {
 
 beforeAll(async () => {
   ({ db, pool } = openPostgres(database.url));
-  const folder = await mkdtemp(path.join(tmpdir(), "gk-migrations-"));
-  try {
-    await cp(path.join(process.cwd(), "db/migrations-postgres"), folder, { recursive: true });
-    const journalFile = path.join(folder, "meta/_journal.json");
-    const journal = JSON.parse(await readFile(journalFile, "utf8")) as { entries: { tag: string }[] };
-    journal.entries = journal.entries.slice(
-      0,
-      journal.entries.findIndex((entry) => entry.tag.endsWith("_organizations")),
-    );
-    await writeFile(journalFile, JSON.stringify(journal));
-    await migrate(db, { migrationsFolder: folder });
-  } finally {
-    await rm(folder, { recursive: true, force: true });
-  }
+  await migrateBefore(db, "_organizations");
   const client = await pool.connect();
   try {
     // Rows go in as they are, in any order: neither foreign keys nor the license_counts triggers fire meanwhile.

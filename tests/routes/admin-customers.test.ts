@@ -98,6 +98,14 @@ describe("an organization sales onboards by hand", { timeout: 60_000 }, () => {
       "technical@example.com",
     ]);
     expect(page.licenses.length).toBeGreaterThan(0);
+    // Plans by their price-list names and statuses in words, never the provider's ids and codes.
+    expect(page.subscriptions.length).toBeGreaterThan(0);
+    for (const subscription of page.subscriptions) {
+      expect(subscription.plan).toMatch(/^(Core|Advanced|Ultimate) \((Monthly|Annual) Billing\)/);
+      expect(["Active", "Non-renewing", "Cancelled", "Starts later", "In trial", "Paused"]).toContain(
+        subscription.status,
+      );
+    }
     expect((await open(await demoCookie("customer@example.com"))).status).toBe(403);
     const invite = await respond(async () =>
       inviteAction({

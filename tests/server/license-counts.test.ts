@@ -82,7 +82,7 @@ describe("an owner's license total (license_counts, kept by triggers)", () => {
     expect(licenseTotal(owner)).toBe(1);
     // The subscription changed at the provider: the license follows it, and is still one.
     const account = { ownerId: owner, customerId: "cust_fixture" };
-    await saveSubscriptionCopy(
+    saveSubscriptionCopy(
       account,
       subscriptionFixture({ id: order.subscriptionId, planId: "advanced-monthly", planQuantity: 20 }),
     );

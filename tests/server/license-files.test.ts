@@ -125,7 +125,7 @@ describe("a subscription's license after the subscription changed", () => {
     const account = billingAccountOf(customer);
     const termEnd = new Date("2027-06-01T00:00:00Z");
     const before = await subscriptionCopy(account, "sub_demo_core_monthly");
-    await saveSubscriptionCopy(
+    saveSubscriptionCopy(
       account,
       subscriptionFixture({
         id: "sub_demo_core_monthly",

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { Invoice, Subscription } from "~/server/billing/port.server";
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -50,4 +51,24 @@ export function invoiceFixture(overrides: Partial<Invoice> & Pick<Invoice, "id">
     resourceVersion: date.getTime(),
     ...overrides,
   };
+}
+
+/** `n` paid invoice copies of the organization, a day apart, as rows of `invoices` on either engine. */
+export function invoiceCopyRows(ownerId: string, n: number) {
+  return Array.from({ length: n }, (_, i) => {
+    const id = `inv_${randomUUID()}`;
+    return {
+      id,
+      ownerId,
+      customerId: `cust_${ownerId}`,
+      number: id,
+      date: new Date(Date.UTC(2026, 0, 1 + i)),
+      purpose: "renewal" as const,
+      status: "paid" as const,
+      total: 400,
+      amountPaid: 400,
+      amountDue: 0,
+      resourceVersion: 1,
+    };
+  });
 }

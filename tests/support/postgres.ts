@@ -1,5 +1,10 @@
 import { randomBytes } from "node:crypto";
-import { afterAll, beforeAll, inject } from "vitest";
+import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { migrate } from "drizzle-orm/node-postgres/migrator";
+import { afterAll, beforeAll, expect, inject } from "vitest";
+import type { PostgresDatabase } from "~/server/database/postgres.server";
 import { createDatabase, dropDatabase } from "../../scripts/postgres-cluster.mjs";
 
 /**
@@ -15,4 +20,24 @@ export function postgresTestDatabase(kind: "migrated" | "empty" = "migrated") {
   }, 30_000);
   afterAll(() => dropDatabase(server, database.name), 30_000);
   return database;
+}
+
+/**
+ * Migrates `db` as it was before the migration whose tag ends with `tagEnding` (every migration of the journal
+ * before that one), for a test that adds rows to the schema of then and checks what that migration makes of them.
+ */
+export async function migrateBefore(db: PostgresDatabase, tagEnding: string) {
+  const folder = await mkdtemp(path.join(tmpdir(), "gk-migrations-"));
+  try {
+    await cp(path.join(process.cwd(), "db/migrations-postgres"), folder, { recursive: true });
+    const journalFile = path.join(folder, "meta/_journal.json");
+    const journal = JSON.parse(await readFile(journalFile, "utf8")) as { entries: { tag: string }[] };
+    const at = journal.entries.findIndex((entry) => entry.tag.endsWith(tagEnding));
+    expect(at, `a migration whose tag ends with ${tagEnding}`).toBeGreaterThan(0);
+    journal.entries = journal.entries.slice(0, at);
+    await writeFile(journalFile, JSON.stringify(journal));
+    await migrate(db, { migrationsFolder: folder });
+  } finally {
+    await rm(folder, { recursive: true, force: true });
+  }
 }

@@ -95,17 +95,24 @@ export const providerEventJob: JobKind<EventInput, ProviderEventResults> = {
         const { subscription, invoice } = eventResourcesOfJson(row.payload);
         const subscriptionId = subscription?.id ?? invoice?.subscriptionId ?? null;
         if (row.appliedAt === null) {
-          if (subscription) await saveSubscriptionCopy(account, await currentSubscription(account, subscription));
-          if (invoice) await saveInvoiceCopy(account, await currentInvoice(account, invoice));
+          // The provider is asked (for a resource the event carried without a version) before the transaction.
+          const copies = {
+            subscription: subscription ? await currentSubscription(account, subscription) : null,
+            invoice: invoice ? await currentInvoice(account, invoice) : null,
+          };
           const entry = activityOf(row.type, subscription, invoice);
+          // The mark that the event was applied, the copies it changes and its entry in the organization's log (by
+          // GateKeeper) commit together: an event applied twice, or by two processes, changes and records once.
           db.transaction((tx) => {
             const applied = tx
               .update(providerEvents)
               .set({ appliedAt: new Date(), outcome: "applied" })
               .where(and(eq(providerEvents.id, row.id), isNull(providerEvents.appliedAt)))
               .run().changes;
-            // Once per event, with the mark that it was applied: in the organization's activity log, by GateKeeper.
-            if (applied && entry) recordActivity(tx, { organizationId: ownerId, actor: GATEKEEPER, ...entry });
+            if (!applied) return;
+            if (copies.subscription) saveSubscriptionCopy(account, copies.subscription, tx);
+            if (copies.invoice) saveInvoiceCopy(account, copies.invoice, tx);
+            if (entry) recordActivity(tx, { organizationId: ownerId, actor: GATEKEEPER, ...entry });
           });
         }
         return { subscriptionId };

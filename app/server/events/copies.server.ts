@@ -2,7 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { invoices, subscriptions } from "~db/schema";
 import type { Invoice, Subscription } from "../billing/index.server";
 import type { BillingAccount } from "../billing-accounts.server";
-import { db } from "../db.server";
+import { db, type PortalDatabase } from "../db.server";
 import { invoiceCopyRow, subscriptionCopyRow } from "./copy-rows.server";
 
 /**
@@ -17,11 +17,16 @@ import { invoiceCopyRow, subscriptionCopyRow } from "./copy-rows.server";
 const newerThan = (version: typeof subscriptions.resourceVersion | typeof invoices.resourceVersion) =>
   sql`excluded.resource_version > ${version}`;
 
-/** Saves the subscription's copy for the account; true when it was new or newer than the one kept. */
-export async function saveSubscriptionCopy(account: BillingAccount, subscription: Subscription): Promise<boolean> {
-  const row = subscriptionCopyRow(account.ownerId, subscription);
+/** Where a copy is saved: the database, or the transaction of what the copy comes with (an event's mark). */
+type CopyStore = Pick<PortalDatabase, "insert">;
 
-  const saved = await db
+/**
+ * Saves the subscription's copy for the account, with `store` (a transaction that records it too, or the
+ * database); true when it was new or newer than the one kept.
+ */
+export function saveSubscriptionCopy(account: BillingAccount, subscription: Subscription, store: CopyStore = db) {
+  const row = subscriptionCopyRow(account.ownerId, subscription);
+  const saved = store
     .insert(subscriptions)
     .values({ id: subscription.id, ...row })
     .onConflictDoUpdate({ target: subscriptions.id, set: row, setWhere: newerThan(subscriptions.resourceVersion) })
@@ -30,11 +35,10 @@ export async function saveSubscriptionCopy(account: BillingAccount, subscription
   return saved.length > 0;
 }
 
-/** Saves the invoice's copy for the account; true when it was new or newer than the one kept. */
-export async function saveInvoiceCopy(account: BillingAccount, invoice: Invoice): Promise<boolean> {
+/** Saves the invoice's copy for the account, with `store` as above; true when it was new or newer than the one kept. */
+export function saveInvoiceCopy(account: BillingAccount, invoice: Invoice, store: CopyStore = db) {
   const row = invoiceCopyRow(account.ownerId, invoice);
-
-  const saved = await db
+  const saved = store
     .insert(invoices)
     .values({ id: invoice.id, ...row })
     .onConflictDoUpdate({ target: invoices.id, set: row, setWhere: newerThan(invoices.resourceVersion) })

@@ -90,8 +90,8 @@ export const reconciliation: JobKind<ReconciliationInput, ReconciliationResults>
             const subscription = await billing.retrieveSubscription(account.customerId, subscriptionId);
             const invoices = await billing.listInvoices(account.customerId, { subscriptionId });
             checked += 1;
-            let changed = await saveSubscriptionCopy(account, subscription);
-            for (const invoice of invoices) changed = (await saveInvoiceCopy(account, invoice)) || changed;
+            let changed = saveSubscriptionCopy(account, subscription);
+            for (const invoice of invoices) changed = saveInvoiceCopy(account, invoice) || changed;
             if (changed) repaired += 1;
           } catch (error) {
             // A subscription the provider does not have (a demo's, with a real provider) has nothing to repair.
@@ -113,7 +113,7 @@ export const reconciliation: JobKind<ReconciliationInput, ReconciliationResults>
           .listInvoices(account.customerId)
           // A customer not made at the provider yet (it is, on first need) has no invoices.
           .catch((error: unknown) => (isNotFound(error) ? [] : Promise.reject(error)));
-        for (const invoice of invoices) if (await saveInvoiceCopy(account, invoice)) repaired += 1;
+        for (const invoice of invoices) if (saveInvoiceCopy(account, invoice)) repaired += 1;
         return { checked: invoices.length, repaired };
       },
     },

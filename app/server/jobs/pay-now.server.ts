@@ -78,12 +78,9 @@ export const payNow: JobKind<PayNowInput, PayNowResults> = {
         const billing = getBilling();
         const account = { ownerId, customerId: input.customerId };
         const invoice = await billing.retrieveInvoice(input.customerId, input.invoiceId);
-        await saveInvoiceCopy(account, invoice);
+        saveInvoiceCopy(account, invoice);
         if (!invoice.subscriptionId) return { licenseId: null };
-        await saveSubscriptionCopy(
-          account,
-          await billing.retrieveSubscription(input.customerId, invoice.subscriptionId),
-        );
+        saveSubscriptionCopy(account, await billing.retrieveSubscription(input.customerId, invoice.subscriptionId));
         const license = await licenseFollowsSubscription(account, invoice.subscriptionId);
         return { licenseId: license?.licenseId ?? null };
       },

@@ -1,0 +1,120 @@
+import { randomUUID } from "node:crypto";
+import { count, eq } from "drizzle-orm";
+import type pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { migratePostgres, openPostgres, type PostgresDatabase } from "~/server/database/postgres.server";
+import { invoices, memberships, organizationCounts, organizations, users } from "~db/postgres/schema";
+import { migrateBefore, postgresTestDatabase } from "../support/postgres";
+import { invoiceCopyRows } from "../support/billing-copies";
+
+/**
+ * organization_counts on PostgreSQL: kept by the plpgsql triggers of migration organization_counts, filled by it
+ * for the members and invoices already there, and right under concurrent inserts. Checked against real counts.
+ */
+const database = postgresTestDatabase("empty");
+let db: PostgresDatabase;
+let pool: pg.Pool;
+
+async function newOrganization() {
+  const id = randomUUID();
+  await db.insert(organizations).values({ id, name: "Counted Ltd" });
+  return id;
+}
+
+async function addMembers(organizationId: string, n: number) {
+  const ids = Array.from({ length: n }, () => randomUUID());
+  await db
+    .insert(users)
+    .values(
+      ids.map((id) => ({ id, email: `${id}@count.example`, passwordHash: "x", firstName: "Casey", lastName: id })),
+    );
+  await db.insert(memberships).values(ids.map((userId) => ({ organizationId, userId, role: "viewer" as const })));
+  return ids;
+}
+
+async function addInvoices(ownerId: string, n: number) {
+  const rows = invoiceCopyRows(ownerId, n);
+  await db.insert(invoices).values(rows);
+  return rows.map((row) => row.id);
+}
+
+/** The kept totals (undefined: no row), and the real counts. */
+async function totals(organizationId: string) {
+  const [kept] = await db
+    .select()
+    .from(organizationCounts)
+    .where(eq(organizationCounts.organizationId, organizationId));
+  const [members] = await db
+    .select({ n: count() })
+    .from(memberships)
+    .where(eq(memberships.organizationId, organizationId));
+  const [bills] = await db.select({ n: count() }).from(invoices).where(eq(invoices.ownerId, organizationId));
+  return {
+    kept: kept ? { members: kept.members, invoices: kept.invoices } : undefined,
+    counted: { members: members.n, invoices: bills.n },
+  };
+}
+
+const both = (members: number, invoiceCount: number) => ({
+  kept: { members, invoices: invoiceCount },
+  counted: { members, invoices: invoiceCount },
+});
+
+/** An organization with members and invoices from before the migration: its data step must count them. */
+let before: string;
+
+beforeAll(async () => {
+  ({ db, pool } = openPostgres(database.url));
+  // The schema as it was before the organization_counts migration.
+  await migrateBefore(db, "_organization_counts");
+  before = randomUUID();
+  await db.insert(organizations).values({ id: before, name: "Counted before Ltd" });
+  await addMembers(before, 3);
+  await addInvoices(before, 5);
+  await migratePostgres(db);
+}, 60_000);
+
+afterAll(() => pool?.end());
+
+describe("organization_counts on PostgreSQL (kept by the plpgsql triggers of the PostgreSQL migrations)", () => {
+  it("is filled by the migration for the members and invoices already there", async () => {
+    expect(await totals(before)).toEqual(both(3, 5));
+  });
+
+  it("follows inserts and deletes, and goes with a deleted organization", async () => {
+    const organization = await newOrganization();
+    expect((await totals(organization)).kept).toBeUndefined();
+    const members = await addMembers(organization, 7);
+    const bills = await addInvoices(organization, 12);
+    expect(await totals(organization)).toEqual(both(7, 12));
+    await db.delete(memberships).where(eq(memberships.userId, members[2]));
+    await db.delete(users).where(eq(users.id, members[3]));
+    await db.delete(invoices).where(eq(invoices.id, bills[0]));
+    expect(await totals(organization)).toEqual(both(5, 11));
+    await db.delete(organizations).where(eq(organizations.id, organization));
+    expect(await totals(organization)).toEqual({ kept: undefined, counted: { members: 0, invoices: 0 } });
+  });
+
+  it("counts every member and invoice inserted at once over several connections for a new organization", async () => {
+    const organization = await newOrganization();
+    await Promise.all(
+      Array.from({ length: 10 }, (_, i) => (i % 2 ? addMembers(organization, 1) : addInvoices(organization, 1))),
+    );
+    expect(await totals(organization)).toEqual(both(5, 5));
+  });
+
+  it("moves with a member or an invoice that changes organization, and ignores other changes", async () => {
+    const [from, to] = [await newOrganization(), await newOrganization()];
+    const members = await addMembers(from, 3);
+    const bills = await addInvoices(from, 4);
+    await db.update(memberships).set({ organizationId: to }).where(eq(memberships.userId, members[1]));
+    await db.update(invoices).set({ ownerId: to }).where(eq(invoices.id, bills[2]));
+    expect([await totals(from), await totals(to)]).toEqual([both(2, 3), both(1, 1)]);
+    await db
+      .update(memberships)
+      .set({ organizationId: from, role: "owner" })
+      .where(eq(memberships.organizationId, from));
+    await db.update(invoices).set({ ownerId: from, status: "voided" }).where(eq(invoices.ownerId, from));
+    expect([await totals(from), await totals(to)]).toEqual([both(2, 3), both(1, 1)]);
+  });
+});
