@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Page } from "@playwright/test";
+import { DEMO_CLOUD_HUB_USAGE } from "~/server/demo-hub-usage.server";
 import { hashPasswordSync } from "~/server/passwords.server";
 import { hubInstallationLicenses, hubInstallations, licenses } from "~db/schema";
 import { insertAccount, withDatabase } from "./database";
@@ -30,24 +31,10 @@ async function signInWithHubs(page: Page, databaseUrl: string) {
       firstName: "Riley",
       lastName: "Chen",
     });
-    const figures = {
-      version: "4.12.0",
-      computers: 14,
-      users: 12,
-      maxUsers: 15,
-      devices: 13,
-      credentials: 212,
-      locksThisMonth: 1840,
-      locksThisYear: 20411,
-      unlocksThisMonth: 1795,
-      unlocksThisYear: 19870,
-      webCredentialsUsedThisMonth: 311,
-      webCredentialsUsedThisYear: 3920,
-    };
     for (let n = 0; n < 12; n++) {
       const cloud = n < 8;
       await db.insert(hubInstallations).values({
-        ...figures,
+        ...DEMO_CLOUD_HUB_USAGE,
         id: hubId(n),
         ownerId: userId,
         type: cloud ? "cloud" : "local",
