@@ -52,13 +52,14 @@ WORKDIR /app
 
 # Owned by root and so read-only for the 'node' user that runs the server: only /data is writable.
 # The server reads db/migrations relative to its working directory (/app). Every script the server loads
-# at run time is named here: tests/server/docker-runtime.test.ts follows their imports and fails on one left out.
+# at run time is named here, and `node scripts/migrate.mjs` (npm run migrate) too: tests/server/docker-runtime.test.ts
+# follows their imports and fails on one left out.
 COPY --from=build /app/package.json ./package.json
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/build ./build
 COPY --from=build /app/public ./public
 COPY --from=build /app/db/migrations ./db/migrations
-COPY --from=build /app/scripts/start.mjs /app/scripts/server.mjs /app/scripts/remix-adapter.mjs /app/scripts/public-url.mjs ./scripts/
+COPY --from=build /app/scripts/start.mjs /app/scripts/server.mjs /app/scripts/remix-adapter.mjs /app/scripts/public-url.mjs /app/scripts/migrate.mjs ./scripts/
 
 # The directory must exist and belong to 'node' before VOLUME, so a fresh named volume inherits that owner.
 RUN mkdir -p /data && chown node:node /data

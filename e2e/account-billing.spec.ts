@@ -1,7 +1,9 @@
 import { randomUUID } from "node:crypto";
 import type { Locator, Page } from "@playwright/test";
 import { hashPasswordSync } from "~/server/passwords.server";
-import { DEMO_PASSWORD, expect, expectAccessible, insertAccount, signInAs, test, withDatabase } from "./fixtures";
+import { billingFaults } from "~db/schema";
+import { armFault, clearFaults, insertAccount, withDatabase } from "./database";
+import { DEMO_PASSWORD, expect, expectAccessible, signInAs, test } from "./fixtures";
 
 /**
  * The account's billing area: cards, billing profile and shipping address in
@@ -11,9 +13,9 @@ import { DEMO_PASSWORD, expect, expectAccessible, insertAccount, signInAs, test,
  */
 
 /** A new customer with no billing customer, no card and no addresses, signed in. */
-async function signInAsNewCustomer(page: Page, databaseFile: string) {
+async function signInAsNewCustomer(page: Page, databaseUrl: string) {
   const email = `billing-${randomUUID().slice(0, 8)}@example.com`;
-  withDatabase(databaseFile, (db) =>
+  await withDatabase(databaseUrl, (db) =>
     insertAccount(db, {
       id: randomUUID(),
       email,
@@ -29,21 +31,23 @@ async function signInAsNewCustomer(page: Page, databaseFile: string) {
 
 /** Arms a provider failure in the running portal's embedded billing engine (remaining null: every call). */
 function injectFault(
-  databaseFile: string,
+  databaseUrl: string,
   call: string,
   fault: { message: string; mode?: "fail" | "hang"; remaining?: number | null },
 ) {
-  withDatabase(databaseFile, (db) =>
-    db
-      .prepare(
-        "INSERT OR REPLACE INTO billing_faults (call, mode, kind, message, remaining, hang_ms) VALUES (?, ?, 'final', ?, ?, 1500)",
-      )
-      .run(call, fault.mode ?? "fail", fault.message, fault.remaining === undefined ? 1 : fault.remaining),
+  return withDatabase(databaseUrl, (db) =>
+    armFault(db, billingFaults, {
+      call,
+      mode: fault.mode ?? "fail",
+      message: fault.message,
+      remaining: fault.remaining === undefined ? 1 : fault.remaining,
+      hangMs: 1500,
+    }),
   );
 }
 
-function clearFault(databaseFile: string, call: string) {
-  withDatabase(databaseFile, (db) => db.prepare("DELETE FROM billing_faults WHERE call = ?").run(call));
+function clearFault(databaseUrl: string, call: string) {
+  return withDatabase(databaseUrl, (db) => clearFaults(db, billingFaults, call));
 }
 
 const countryField = (scope: Locator) => scope.getByRole("combobox", { name: "Country", exact: true });
@@ -102,7 +106,7 @@ test.describe("adding a card", () => {
     portal,
     javaScriptEnabled,
   }) => {
-    await signInAsNewCustomer(page, portal.databaseFile);
+    await signInAsNewCustomer(page, portal.databaseUrl);
     await page.goto("/account");
     const methods = page.getByRole("region", { name: "Payment Methods" });
     await expect(methods).toContainText("No payment method on file.");
@@ -164,7 +168,7 @@ test.describe("replacing a card", () => {
   test.use({ expectedHttpErrors: [404] });
 
   test("puts a new card in place of the old one, only for one's own card", async ({ page, portal }) => {
-    await signInAsNewCustomer(page, portal.databaseFile);
+    await signInAsNewCustomer(page, portal.databaseUrl);
     await page.goto("/account");
     await addCard(page, "4242 4242 4242 4242");
 
@@ -196,7 +200,7 @@ test.describe("the billing profile", () => {
     portal,
     javaScriptEnabled,
   }) => {
-    await signInAsNewCustomer(page, portal.databaseFile);
+    await signInAsNewCustomer(page, portal.databaseUrl);
     await page.goto("/account");
     await expect(page.getByRole("region", { name: "Billing Address" })).toContainText("Please update the address");
     await expect(page.getByText("Please update the address")).toHaveCSS("color", "rgb(201, 42, 42)");
@@ -226,7 +230,7 @@ test.describe("the billing profile", () => {
       zip: "EC4Y 1AA",
       country: "GB",
     });
-    injectFault(portal.databaseFile, "updateBillingInfo", { message: "The billing address was rejected." });
+    await injectFault(portal.databaseUrl, "updateBillingInfo", { message: "The billing address was rejected." });
     await save.click();
     await expect(drawer.getByRole("alert")).toHaveText("The billing address was rejected.");
     await expect(drawer.getByLabel("Address line 1")).toHaveValue("10 Fleet Street");
@@ -244,17 +248,17 @@ test.describe("the billing profile", () => {
     portal,
     javaScriptEnabled,
   }) => {
-    await signInAsNewCustomer(page, portal.databaseFile);
+    await signInAsNewCustomer(page, portal.databaseUrl);
     await page.goto("/account");
     await addCard(page, "4242 4242 4242 4242");
-    injectFault(portal.databaseFile, "retrieveCustomer", { message: "down", mode: "hang", remaining: null });
+    await injectFault(portal.databaseUrl, "retrieveCustomer", { message: "down", mode: "hang", remaining: null });
     try {
       await page.getByRole("link", { name: "Update billing profile", exact: true }).click();
       const drawer = page.getByRole("dialog", { name: "Update Billing Profile" });
       if (javaScriptEnabled) await expect(drawer.getByText("Loading Billing Profile...")).toBeVisible();
       await expect(drawer.getByText("Error fetching billing profile.")).toBeVisible();
     } finally {
-      clearFault(portal.databaseFile, "retrieveCustomer");
+      await clearFault(portal.databaseUrl, "retrieveCustomer");
     }
   });
 });
@@ -267,7 +271,7 @@ test.describe("the shipping address", () => {
     portal,
     javaScriptEnabled,
   }) => {
-    await signInAsNewCustomer(page, portal.databaseFile);
+    await signInAsNewCustomer(page, portal.databaseUrl);
     await page.goto("/account");
     const panel = page.getByRole("region", { name: "Shipping Address" });
     await expect(panel).toContainText("Same as billing address");
@@ -309,7 +313,7 @@ test.describe("accessibility", () => {
   test("the account page and each drawer have no serious violations", async ({ page, portal, javaScriptEnabled }) => {
     // Five axe scans plus a sign-in at OWASP's scrypt cost: near 30 s on a busy 2-core machine.
     test.slow();
-    await signInAsNewCustomer(page, portal.databaseFile);
+    await signInAsNewCustomer(page, portal.databaseUrl);
     for (const url of ["/account", "/account/cards/new", "/account/profile", "/account/shipping"]) {
       await page.goto(url);
       await expectAccessible(page, javaScriptEnabled);

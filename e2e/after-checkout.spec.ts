@@ -1,7 +1,10 @@
 import { readFile } from "node:fs/promises";
 import type { Browser, BrowserContext, Locator, Page } from "@playwright/test";
 import { pdfText } from "../tests/support/pdf-text";
-import { DEMO, DEMO_PASSWORD, expect, startPortal, test, withDatabase } from "./fixtures";
+import { and, count, eq } from "drizzle-orm";
+import { billingEvents, billingInvoices, invoices, licenses } from "~db/schema";
+import { withDatabase } from "./database";
+import { DEMO, DEMO_PASSWORD, expect, startPortal, test } from "./fixtures";
 import { walkToOrder } from "./purchase-steps";
 
 /**
@@ -71,26 +74,24 @@ async function moveClock(admin: Page, days: number) {
 }
 
 const licenseOf = (portal: Portal, organization: string) =>
-  withDatabase(
-    portal.databaseFile,
-    (db) =>
-      db
-        .prepare("select external_license_id as id, valid_to as validTo from licenses where name = ?")
-        .get(organization) as { id: string; validTo: number },
-  );
+  withDatabase(portal.databaseUrl, async (db) => {
+    const [license] = await db
+      .select({ id: licenses.externalLicenseId, validTo: licenses.validTo })
+      .from(licenses)
+      .where(eq(licenses.name, organization));
+    return { id: license.id, validTo: license.validTo.getTime() };
+  });
 
 /** The renewal invoice of the license bought for the organization: its number and total in cents. */
 const renewalInvoiceOf = (portal: Portal, organization: string) =>
-  withDatabase(
-    portal.databaseFile,
-    (db) =>
-      db
-        .prepare(
-          `select i.number, i.total from invoices i join licenses l on l.subscription_id = i.subscription_id
-           where l.name = ? and i.purpose = 'renewal'`,
-        )
-        .get(organization) as { number: string; total: number },
-  );
+  withDatabase(portal.databaseUrl, async (db) => {
+    const [invoice] = await db
+      .select({ number: invoices.number, total: invoices.total })
+      .from(invoices)
+      .innerJoin(licenses, eq(licenses.subscriptionId, invoices.subscriptionId))
+      .where(and(eq(licenses.name, organization), eq(invoices.purpose, "renewal")));
+    return invoice;
+  });
 
 const rowOf = (page: Page, organization: string): Locator => page.getByRole("row", { name: new RegExp(organization) });
 
@@ -102,15 +103,15 @@ test.describe("a recurring license after checkout", () => {
     test.setTimeout(180_000);
     await ownPortal(browser, javaScriptEnabled, async ({ portal, customer, admin }) => {
       await buyMonthly(customer, "Renewal Probe Co");
-      const bought = licenseOf(portal, "Renewal Probe Co");
+      const bought = await licenseOf(portal, "Renewal Probe Co");
       await expect(rowOf(customer, "Renewal Probe Co")).toContainText(usDate.format(bought.validTo));
 
       await moveClock(admin, 31);
 
       await expect
-        .poll(() => licenseOf(portal, "Renewal Probe Co").validTo, { timeout: 20_000 })
+        .poll(async () => (await licenseOf(portal, "Renewal Probe Co")).validTo, { timeout: 20_000 })
         .toBeGreaterThan(bought.validTo);
-      const renewed = licenseOf(portal, "Renewal Probe Co");
+      const renewed = await licenseOf(portal, "Renewal Probe Co");
       const days = (renewed.validTo - bought.validTo) / (24 * 60 * 60 * 1000);
       expect(days).toBeGreaterThanOrEqual(28);
       expect(days).toBeLessThanOrEqual(31);
@@ -120,7 +121,7 @@ test.describe("a recurring license after checkout", () => {
       await expect(row).toContainText("Active");
 
       // The renewal's invoice on /account/invoices, and its PDF with the amount.
-      const invoice = renewalInvoiceOf(portal, "Renewal Probe Co");
+      const invoice = await renewalInvoiceOf(portal, "Renewal Probe Co");
       await customer.goto("/account/invoices");
       const renewal = customer.getByRole("row", { name: new RegExp(`^${invoice.number} `) });
       await expect(renewal).toContainText("Renewal");
@@ -142,7 +143,7 @@ test.describe("a recurring license after checkout", () => {
     test.setTimeout(180_000);
     await ownPortal(browser, javaScriptEnabled, async ({ portal, customer, admin }) => {
       await buyMonthly(customer, "Declined Renewal Co");
-      const { id } = licenseOf(portal, "Declined Renewal Co");
+      const { id } = await licenseOf(portal, "Declined Renewal Co");
 
       // The Visa on file is replaced by Stripe's test card that saves and then declines every charge.
       await customer.goto("/account");
@@ -169,18 +170,18 @@ test.describe("a recurring license after checkout", () => {
       await expect(customer.getByText(`Paid ${due}. Thank you!`)).toBeVisible({ timeout: 20_000 });
 
       // Charged once; the license runs on.
-      const payments = withDatabase(
-        portal.databaseFile,
-        (db) =>
-          db
-            .prepare(
-              `select count(*) as n from billing_events e join licenses l on l.name = ?
-               join billing_invoices i on i.subscription_id = l.subscription_id and i.purpose = 'renewal'
-               where e.resource_id = i.id and e.type = 'invoice_paid'`,
-            )
-            .get("Declined Renewal Co") as { n: number },
+      const payments = await withDatabase(portal.databaseUrl, (db) =>
+        db
+          .select({ n: count() })
+          .from(billingEvents)
+          .innerJoin(
+            billingInvoices,
+            and(eq(billingInvoices.id, billingEvents.resourceId), eq(billingInvoices.purpose, "renewal")),
+          )
+          .innerJoin(licenses, eq(licenses.subscriptionId, billingInvoices.subscriptionId))
+          .where(and(eq(licenses.name, "Declined Renewal Co"), eq(billingEvents.type, "invoice_paid"))),
       );
-      expect(payments.n).toBe(1);
+      expect(payments[0].n).toBe(1);
       await customer.goto("/licenses");
       await expect(rowOf(customer, "Declined Renewal Co")).toContainText(/Renews \d\d\/\d\d\/\d{4}/);
     });

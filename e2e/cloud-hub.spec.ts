@@ -1,5 +1,8 @@
 import type { Page } from "@playwright/test";
 import { rmSync } from "node:fs";
+import { count, eq, like } from "drizzle-orm";
+import { hubFaults, hubInstallations, hubLicenses, hubTenants, licenses } from "~db/schema";
+import { armFault, clearFaults, withDatabase } from "./database";
 import {
   DEMO,
   DEMO_PASSWORD,
@@ -10,7 +13,6 @@ import {
   signInAs,
   startPortal,
   test,
-  withDatabase,
 } from "./fixtures";
 import { next, planStep } from "./purchase-steps";
 
@@ -23,20 +25,21 @@ const READY = "Your GateKeeper Cloud Hub is ready!";
 const DEMO_LICENSE = /Northwind Clinics East/;
 
 /** The demo's one cloud license is free again (unused, on no Hub), so each test can deploy with it. */
-const freeDemoLicense = (file: string) =>
-  withDatabase(file, (db) => {
-    db.prepare(
-      "update licenses set is_used = 0, hub_job_id = null where external_license_id = 'GK-NWC-2026-0002'",
-    ).run();
-    db.prepare("delete from hub_licenses").run();
-    db.prepare("delete from hub_faults").run();
+const freeDemoLicense = (databaseUrl: string) =>
+  withDatabase(databaseUrl, async (db) => {
+    await db
+      .update(licenses)
+      .set({ isUsed: false, hubJobId: null })
+      .where(eq(licenses.externalLicenseId, "GK-NWC-2026-0002"));
+    await db.delete(hubLicenses);
+    await clearFaults(db, hubFaults);
   });
 
-const tenantsNamed = (file: string, subdomain: string) =>
-  withDatabase(
-    file,
-    (db) => (db.prepare("select count(*) as n from hub_tenants where subdomain = ?").get(subdomain) as { n: number }).n,
-  );
+const tenantsNamed = (databaseUrl: string, subdomain: string) =>
+  withDatabase(databaseUrl, async (db) => {
+    const [{ n }] = await db.select({ n: count() }).from(hubTenants).where(eq(hubTenants.subdomain, subdomain));
+    return n;
+  });
 
 /** A unique subdomain per project, as both projects' workers may run at once on their own portals. */
 const subdomainFor = (base: string) => `${base}-${test.info().project.name === "javascript" ? "js" : "nojs"}`;
@@ -103,7 +106,7 @@ test.describe("deploying a cloud Hub", () => {
     portal,
   }) => {
     test.setTimeout(90_000);
-    freeDemoLicense(portal.databaseFile);
+    await freeDemoLicense(portal.databaseUrl);
     const subdomain = subdomainFor("ada-clinic");
     await signIn(page, DEMO.customer, DEMO_PASSWORD, "/hubs?new=true");
     await expect(
@@ -137,7 +140,7 @@ test.describe("deploying a cloud Hub", () => {
 
     await page.goto("/hubs");
     await expect(page.getByRole("row", { name: new RegExp(`${subdomain}\\.${HUB_HOST}`) })).toContainText("Cloud");
-    expect(tenantsNamed(portal.databaseFile, subdomain)).toBe(1);
+    expect(await tenantsNamed(portal.databaseUrl, subdomain)).toBe(1);
   });
 
   const failures = [
@@ -177,19 +180,16 @@ test.describe("deploying a cloud Hub", () => {
       portal,
     }) => {
       test.setTimeout(90_000);
-      freeDemoLicense(portal.databaseFile);
+      await freeDemoLicense(portal.databaseUrl);
       const subdomain = subdomainFor(`fail-${failure.call.toLowerCase()}`);
-      withDatabase(portal.databaseFile, (db) => {
-        const arm = db.prepare(
-          "insert into hub_faults (call, mode, kind, message, remaining, hang_ms) values (?, ?, ?, ?, ?, 0)",
-        );
+      await withDatabase(portal.databaseUrl, async (db) => {
+        const notReady = { mode: "not_ready", kind: "retryable", message: "The Hub is not ready yet." } as const;
         if (failure.mode === "not_ready") {
           // The Hub stays not ready (or not running) through every automatic retry.
-          if ("notReadyAtCreation" in failure)
-            arm.run("createTenant", "not_ready", "retryable", "The Hub is not ready yet.", 1);
-          arm.run(failure.call, "not_ready", "retryable", "The Hub is not ready yet.", null);
+          if ("notReadyAtCreation" in failure) await armFault(db, hubFaults, { ...notReady, call: "createTenant" });
+          await armFault(db, hubFaults, { ...notReady, call: failure.call, remaining: null });
         } else {
-          arm.run(failure.call, "fail", "final", "Injected failure.", 1);
+          await armFault(db, hubFaults, { call: failure.call, mode: "fail", message: "Injected failure." });
         }
       });
       await signInAs(page, DEMO.customer);
@@ -198,10 +198,10 @@ test.describe("deploying a cloud Hub", () => {
       await expect(page.getByRole("alert").filter({ hasText: failure.title })).toBeVisible({ timeout: 30_000 });
       if (failure.call === "createTenant") await expect(page.getByRole("link", { name: "Support page" })).toBeVisible();
 
-      withDatabase(portal.databaseFile, (db) => db.prepare("delete from hub_faults").run());
+      await withDatabase(portal.databaseUrl, (db) => clearFaults(db, hubFaults));
       await page.getByRole("button", { name: "Try again" }).click();
       await expect(page.getByText(READY)).toBeVisible({ timeout: 30_000 });
-      expect(tenantsNamed(portal.databaseFile, subdomain)).toBe(1);
+      expect(await tenantsNamed(portal.databaseUrl, subdomain)).toBe(1);
       await page.goto("/hubs");
       await expect(page.getByRole("row", { name: new RegExp(subdomain) })).toHaveCount(1);
     });
@@ -216,14 +216,12 @@ test.describe("a license whose deployment is under way", () => {
     portal,
   }) => {
     test.setTimeout(90_000);
-    freeDemoLicense(portal.databaseFile);
+    await freeDemoLicense(portal.databaseUrl);
     // The first deployment's Hub never becomes ready while this test runs: its job is under way throughout.
-    withDatabase(portal.databaseFile, (db) => {
-      const arm = db.prepare(
-        "insert into hub_faults (call, mode, kind, message, remaining, hang_ms) values (?, 'not_ready', 'retryable', 'The Hub is not ready yet.', ?, 0)",
-      );
-      arm.run("createTenant", 1);
-      arm.run("syncTenant", null);
+    await withDatabase(portal.databaseUrl, async (db) => {
+      const notReady = { mode: "not_ready", kind: "retryable", message: "The Hub is not ready yet." } as const;
+      await armFault(db, hubFaults, { ...notReady, call: "createTenant" });
+      await armFault(db, hubFaults, { ...notReady, call: "syncTenant", remaining: null });
     });
     await signInAs(page, DEMO.customer);
     // A second tab, left open on the License step with the license listed.
@@ -243,7 +241,7 @@ test.describe("a license whose deployment is under way", () => {
     // Opened afresh, the step lists no license the running deployment holds.
     await leftOpen.goto("/hubs/new/license");
     await expect(leftOpen.getByRole("radio", { name: DEMO_LICENSE })).toHaveCount(0);
-    expect(tenantsNamed(portal.databaseFile, subdomainFor("second-of-one"))).toBe(0);
+    expect(await tenantsNamed(portal.databaseUrl, subdomainFor("second-of-one"))).toBe(0);
     await leftOpen.close();
     // The first deployment stops at its screen (the Hub never became ready), so no job of this test is left to
     // finish during the next one.
@@ -252,7 +250,7 @@ test.describe("a license whose deployment is under way", () => {
     ).toBeVisible({
       timeout: 30_000,
     });
-    withDatabase(portal.databaseFile, (db) => db.prepare("delete from hub_faults").run());
+    await withDatabase(portal.databaseUrl, (db) => clearFaults(db, hubFaults));
   });
 });
 
@@ -262,12 +260,20 @@ test.describe("the URL step", () => {
   test("says what is wrong with a subdomain: too short, bad characters, reserved, taken", async ({ page, portal }) => {
     const javaScript = test.info().project.name === "javascript";
     const taken = subdomainFor("taken-clinic");
-    withDatabase(portal.databaseFile, (db) =>
+    await withDatabase(portal.databaseUrl, (db) =>
       db
-        .prepare(
-          "insert or ignore into hub_tenants (id, customer_id, subdomain, url, region, ready_at, running_at, created_at) values (?, 'someone', ?, ?, 1, 0, 0, 0)",
-        )
-        .run(`hub_${taken}`, taken, `https://${taken}.${HUB_HOST}`),
+        .insert(hubTenants)
+        .values({
+          id: `hub_${taken}`,
+          customerId: "someone",
+          subdomain: taken,
+          url: `https://${taken}.${HUB_HOST}`,
+          region: 1,
+          readyAt: new Date(0),
+          runningAt: new Date(0),
+          createdAt: new Date(0),
+        })
+        .onConflictDoNothing(),
     );
     await signInAs(page, DEMO.customer);
     await page.goto("/hubs/new/url");
@@ -329,7 +335,7 @@ test("a license bought from the Hubs page opens the wizard with it chosen, and t
   portal,
 }) => {
   test.setTimeout(90_000);
-  freeDemoLicense(portal.databaseFile);
+  await freeDemoLicense(portal.databaseUrl);
   const javaScript = test.info().project.name === "javascript";
   await signInAs(page, DEMO.customer);
   await page.goto("/store/subscribe/plan?origin=cloud-hubs");
@@ -365,10 +371,14 @@ test("a portal killed while the Hub's admin setup hangs finishes the deployment 
   try {
     await signIn(page, DEMO.customer, DEMO_PASSWORD, `${first.baseURL}/login`);
     await expect(page.getByRole("heading", { level: 1, name: "Home" })).toBeVisible();
-    withDatabase(first.databaseFile, (db) =>
-      db.exec(
-        "insert into hub_faults (call, mode, kind, message, remaining, hang_ms) values ('setUpAdmin', 'hang', 'unknown', 'timeout', 1, 60000)",
-      ),
+    await withDatabase(first.databaseUrl, (db) =>
+      armFault(db, hubFaults, {
+        call: "setUpAdmin",
+        mode: "hang",
+        kind: "unknown",
+        message: "timeout",
+        hangMs: 60_000,
+      }),
     );
     await page.goto(`${first.baseURL}/hubs?new=true`);
     await walkAndDeploy(page, subdomain);
@@ -380,18 +390,17 @@ test("a portal killed while the Hub's admin setup hangs finishes the deployment 
     );
     await page.goto("about:blank");
     await first.stop({ signal: "SIGKILL", keepData: true });
-    withDatabase(first.databaseFile, (db) => db.exec("delete from hub_faults"));
+    await withDatabase(first.databaseUrl, (db) => clearFaults(db, hubFaults));
 
     second = await startPortal({ directory: first.directory });
     await page.goto(`${second.baseURL}${progressPath}`);
     await expect(page.getByText(READY)).toBeVisible({ timeout: 30_000 });
-    expect(tenantsNamed(second.databaseFile, subdomain)).toBe(1);
-    const installations = withDatabase(
-      second.databaseFile,
-      (db) =>
-        db.prepare("select count(*) as n from hub_installations where url like ?").get(`%//${subdomain}.%`) as {
-          n: number;
-        },
+    expect(await tenantsNamed(second.databaseUrl, subdomain)).toBe(1);
+    const [installations] = await withDatabase(second.databaseUrl, (db) =>
+      db
+        .select({ n: count() })
+        .from(hubInstallations)
+        .where(like(hubInstallations.url, `%//${subdomain}.%`)),
     );
     expect(installations.n).toBe(1);
   } finally {
@@ -410,10 +419,8 @@ test("'Registering new GateKeeper Hub was interrupted.' offers Try again only af
   const portal = await startPortal({ env: { HUB_RETRY_WAIT_MS: "5000" } });
   try {
     const subdomain = subdomainFor("wait-clinic");
-    withDatabase(portal.databaseFile, (db) =>
-      db.exec(
-        "insert into hub_faults (call, mode, kind, message, remaining, hang_ms) values ('registerTenant', 'fail', 'final', 'Injected failure.', 1, 0)",
-      ),
+    await withDatabase(portal.databaseUrl, (db) =>
+      armFault(db, hubFaults, { call: "registerTenant", mode: "fail", message: "Injected failure." }),
     );
     await signIn(page, DEMO.customer, DEMO_PASSWORD, `${portal.baseURL}/login`);
     await expect(page.getByRole("heading", { level: 1, name: "Home" })).toBeVisible();
@@ -430,7 +437,7 @@ test("'Registering new GateKeeper Hub was interrupted.' offers Try again only af
     await expect(page.getByText(/You can try again in/)).toHaveCount(0);
     await tryAgain.click();
     await expect(page.getByText(READY)).toBeVisible({ timeout: 30_000 });
-    expect(tenantsNamed(portal.databaseFile, subdomain)).toBe(1);
+    expect(await tenantsNamed(portal.databaseUrl, subdomain)).toBe(1);
   } finally {
     await page.goto("about:blank");
     await portal.stop();

@@ -5,7 +5,6 @@ import { tmpdir } from "node:os";
 import { setTimeout as sleep } from "node:timers/promises";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
-import Database from "better-sqlite3";
 import { test as base, expect, type Page } from "@playwright/test";
 
 export const DEMO_PASSWORD = "GateKeeper-demo-1";
@@ -17,8 +16,8 @@ export const DEMO = {
 
 interface PortalServer {
   baseURL: string;
-  /** The running portal's SQLite file, e.g. to inject a provider fault (billing_faults) mid-test. */
-  databaseFile: string;
+  /** The running portal's DATABASE_URL, for e2e/database.ts (e.g. to arm a provider fault mid-test). */
+  databaseUrl: string;
   /** Everything the server wrote to stderr so far. */
   stderr: () => string;
   /** Everything the server wrote to stdout so far (the request log, the demo-seed line). */
@@ -71,7 +70,7 @@ export async function startPortal({
   workers,
 }: { directory?: string; env?: Record<string, string>; workers?: number } = {}) {
   const directory = reused ?? mkdtempSync(path.join(tmpdir(), "gk-portal-e2e-"));
-  const databaseFile = path.join(directory, "portal.sqlite");
+  const databaseUrl = `file:${path.join(directory, "portal.sqlite")}`;
   const port = await freePort();
   let stdout = "";
   let stderr = "";
@@ -81,7 +80,7 @@ export async function startPortal({
       ...(workers ? { WEB_CONCURRENCY: String(workers) } : {}),
       NODE_ENV: "production",
       PORT: String(port),
-      DATABASE_URL: `file:${databaseFile}`,
+      DATABASE_URL: databaseUrl,
       SEED_DEMO: "true",
       // A crashed portal's jobs are taken over after the lease: short here, so restart tests wait seconds.
       JOB_LEASE_MS: "3000",
@@ -102,7 +101,7 @@ export async function startPortal({
     baseURL,
     directory,
     pid: child.pid,
-    databaseFile,
+    databaseUrl,
     stderr: () => stderr,
     stdout: () => stdout,
     /** Stops the server; SIGKILL stands for a crash (nothing gets to finish). keepData leaves the database for a restart. */
@@ -236,65 +235,4 @@ async function expectNoSeriousViolations(page: Page) {
         `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(" ")).join(", ")})`,
     );
   expect(serious, `accessibility violations on ${page.url()}`).toEqual([]);
-}
-
-/** Reads (or arms a fault in) a running portal's database, the way an operator would. */
-export function withDatabase<T>(file: string, use: (db: Database.Database) => T): T {
-  const db = new Database(file);
-  // The running portal writes too: wait for its lock instead of failing with SQLITE_BUSY.
-  db.pragma("busy_timeout = 5000");
-  try {
-    return use(db);
-  } finally {
-    db.close();
-  }
-}
-
-/** The organization a person works in first (their own, for the demo accounts), as SQL given the email parameter. */
-export const organizationOf = (email: string) =>
-  `(select m.organization_id from memberships m join users u on u.id = m.user_id where u.email = ${email} order by m.created_at limit 1)`;
-
-/** That organization's billing customer, as SQL given the email parameter. */
-export const billingCustomerOf = (email: string) =>
-  `(select o.billing_customer_id from organizations o where o.id = ${organizationOf(email)})`;
-
-/**
- * A new person who owns a new organization (its id is the person's, as for accounts from before organizations),
- * with a verified address: what sign-up and verification make, written straight into the portal's database.
- */
-export function insertAccount(
-  db: Database.Database,
-  account: {
-    id: string;
-    email: string;
-    passwordHash: string;
-    firstName: string;
-    lastName: string;
-    company?: string;
-    phone?: string;
-    billingCustomerId?: string | null;
-  },
-) {
-  const company = account.company ?? "";
-  db.prepare(
-    "INSERT INTO users (id, email, password_hash, first_name, last_name, company, phone, email_verified_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-  ).run(
-    account.id,
-    account.email,
-    account.passwordHash,
-    account.firstName,
-    account.lastName,
-    company,
-    account.phone ?? "",
-    Date.now(),
-  );
-  db.prepare("INSERT INTO organizations (id, name, billing_customer_id) VALUES (?, ?, ?)").run(
-    account.id,
-    company || `${account.firstName} ${account.lastName}`,
-    account.billingCustomerId ?? null,
-  );
-  db.prepare("INSERT INTO memberships (organization_id, user_id, role) VALUES (?, ?, 'owner')").run(
-    account.id,
-    account.id,
-  );
 }

@@ -1,7 +1,10 @@
 import { randomUUID } from "node:crypto";
 import type { Page } from "@playwright/test";
+import { DEMO_CLOUD_HUB_USAGE } from "~/server/demo-hub-usage.server";
 import { hashPasswordSync } from "~/server/passwords.server";
-import { DEMO_PASSWORD, expect, expectAccessible, insertAccount, signInAs, test, withDatabase } from "./fixtures";
+import { hubInstallationLicenses, hubInstallations, licenses } from "~db/schema";
+import { insertAccount, withDatabase } from "./database";
+import { DEMO_PASSWORD, expect, expectAccessible, signInAs, test } from "./fixtures";
 
 /**
  * The Hubs page: every column, the Type filter and 10 rows a page through plain links, the
@@ -15,56 +18,50 @@ const DAY = 24 * 60 * 60 * 1000;
  * A new customer, signed in, with 12 Hubs (8 cloud, 4 on-premise; hub-00 seen last), the newest of which
  * has 7 licenses (Org A to Org G, every other one expired) and the next one none.
  */
-async function signInWithHubs(page: Page, databaseFile: string) {
+async function signInWithHubs(page: Page, databaseUrl: string) {
   const email = `hubs-${randomUUID().slice(0, 8)}@example.com`;
   const userId = randomUUID();
   const hubId = (n: number) => `${userId}-hub-${String(n).padStart(2, "0")}`;
   const now = Date.now();
-  withDatabase(databaseFile, (db) => {
-    insertAccount(db, {
+  await withDatabase(databaseUrl, async (db) => {
+    await insertAccount(db, {
       id: userId,
       email,
       passwordHash: hashPasswordSync(DEMO_PASSWORD),
       firstName: "Riley",
       lastName: "Chen",
     });
-    const hub = db.prepare(
-      `INSERT INTO hub_installations (id, owner_id, type, url, ip, last_seen, version, computers, users, max_users, devices, credentials,
-         locks_this_month, locks_this_year, unlocks_this_month, unlocks_this_year, web_credentials_used_this_month, web_credentials_used_this_year)
-       VALUES (?, ?, ?, ?, ?, ?, '4.12.0', 14, 12, 15, 13, 212, 1840, 20411, 1795, 19870, 311, 3920)`,
-    );
     for (let n = 0; n < 12; n++) {
       const cloud = n < 8;
-      hub.run(
-        hubId(n),
-        userId,
-        cloud ? "cloud" : "local",
-        cloud ? `https://hub-${n}-${userId.slice(0, 6)}.example` : `10.0.0.${n}`,
-        null,
-        now - (12 - n) * 60_000,
-      );
+      await db.insert(hubInstallations).values({
+        ...DEMO_CLOUD_HUB_USAGE,
+        id: hubId(n),
+        ownerId: userId,
+        type: cloud ? "cloud" : "local",
+        url: cloud ? `https://hub-${n}-${userId.slice(0, 6)}.example` : `10.0.0.${n}`,
+        ip: null,
+        lastSeen: new Date(now - (12 - n) * 60_000),
+      });
     }
-    const license = db.prepare(
-      `INSERT INTO licenses (id, owner_id, external_license_id, name, nodes, plan_type, type, valid_from, valid_to, license_code, is_used)
-       VALUES (?, ?, ?, ?, ?, 'core', 'recurring', ?, ?, ?, 1)`,
-    );
-    const link = db.prepare("INSERT INTO hub_installation_licenses (hub_installation_id, license_id) VALUES (?, ?)");
     for (let n = 0; n < 7; n++) {
       const id = randomUUID();
       const externalId = `GK-HUBS-${userId.slice(0, 6)}-${n}`;
       const file = JSON.stringify({ protected: "e30", payload: "e30", signature: `${externalId}-signature` });
       const validTo = n % 2 === 1 ? now - (n + 1) * DAY : now + (n + 10) * DAY;
-      license.run(
+      await db.insert(licenses).values({
         id,
-        userId,
-        externalId,
-        `Org ${String.fromCharCode(65 + n)}`,
-        10 + n,
-        now - (100 - n) * DAY,
-        validTo,
-        file,
-      );
-      link.run(hubId(11), id);
+        ownerId: userId,
+        externalLicenseId: externalId,
+        name: `Org ${String.fromCharCode(65 + n)}`,
+        nodes: 10 + n,
+        planType: "core",
+        type: "recurring",
+        validFrom: new Date(now - (100 - n) * DAY),
+        validTo: new Date(validTo),
+        licenseCode: file,
+        isUsed: true,
+      });
+      await db.insert(hubInstallationLicenses).values({ hubInstallationId: hubId(11), licenseId: id });
     }
   });
   await signInAs(page, email);
@@ -84,7 +81,7 @@ test.describe("the Hubs page", () => {
     javaScriptEnabled,
   }) => {
     test.setTimeout(60_000);
-    await signInWithHubs(page, portal.databaseFile);
+    await signInWithHubs(page, portal.databaseUrl);
     await page.goto("/hubs");
     await expect(page.getByRole("heading", { level: 1, name: "GateKeeper Hub Deployments" })).toBeVisible();
     const table = page.getByRole("table", { name: "Hub deployments" });
@@ -134,7 +131,7 @@ test.describe("the Hubs page", () => {
   });
 
   test("has a collapsible about panel and opens the 900 wide create-cloud-Hub drawer", async ({ page, portal }) => {
-    await signInWithHubs(page, portal.databaseFile);
+    await signInWithHubs(page, portal.databaseUrl);
     await page.goto("/hubs");
     const about = page.locator("details").filter({ hasText: "About GateKeeper Hub deployments" });
     await expect(about.getByRole("link", { name: "Licenses page" })).toBeHidden();
@@ -164,7 +161,7 @@ test.describe("a Hub's licenses", () => {
     javaScriptEnabled,
   }) => {
     test.setTimeout(60_000);
-    const { newest } = await signInWithHubs(page, portal.databaseFile);
+    const { newest } = await signInWithHubs(page, portal.databaseUrl);
     await page.goto("/hubs?type=local");
     await dataRows(page, "Hub deployments")
       .filter({ hasText: "10.0.0.11" })
@@ -216,7 +213,7 @@ test.describe("a Hub's licenses", () => {
   });
 
   test("of a Hub without any: says so and offers 'Purchase GateKeeper License'", async ({ page, portal }) => {
-    const { withoutLicenses } = await signInWithHubs(page, portal.databaseFile);
+    const { withoutLicenses } = await signInWithHubs(page, portal.databaseUrl);
     await page.goto(`/hubs/${withoutLicenses}/licenses`);
     const modal = page.getByRole("dialog", { name: "Licenses for this Hub deployment" });
     await expect(modal.getByText("This Hub deployment has no license.")).toBeVisible();

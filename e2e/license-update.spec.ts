@@ -1,18 +1,19 @@
 import { createPublicKey, randomUUID, verify } from "node:crypto";
 import type { Page } from "@playwright/test";
+import { eq } from "drizzle-orm";
 import { hashPasswordSync } from "~/server/passwords.server";
+import { billingCustomers, billingInvoices, billingPaymentSources, billingSubscriptions, licenses } from "~db/schema";
+import { insertAccount, withDatabase } from "./database";
 import {
   DEMO,
   DEMO_PASSWORD,
   expect,
   expectAccessible,
   holdScripts,
-  insertAccount,
   signIn,
   signInAs,
   startPortal,
   test,
-  withDatabase,
 } from "./fixtures";
 import { next } from "./purchase-steps";
 
@@ -27,7 +28,7 @@ const DAY = 24 * HOUR;
 /** A new customer with a card on file and one recurring license on `planId` for `users`, 10 days into its term; signed in. */
 async function signInWithSubscription(
   page: Page,
-  databaseFile: string,
+  databaseUrl: string,
   planId: string,
   users: number,
   unitPrice: number,
@@ -43,8 +44,8 @@ async function signInWithSubscription(
   };
   const started = Date.now() - 10 * DAY - HOUR;
   const termEnd = started + (planId.endsWith("yearly") ? 365 : 30) * DAY;
-  withDatabase(databaseFile, (db) => {
-    insertAccount(db, {
+  await withDatabase(databaseUrl, async (db) => {
+    await insertAccount(db, {
       id: ids.user,
       email,
       passwordHash: hashPasswordSync(DEMO_PASSWORD),
@@ -52,7 +53,7 @@ async function signInWithSubscription(
       lastName: "Hale",
       billingCustomerId: ids.customer,
     });
-    const address = JSON.stringify({
+    const address = {
       firstName: "Robin",
       lastName: "Hale",
       line1: "1 Market Street",
@@ -60,21 +61,56 @@ async function signInWithSubscription(
       state: "Colorado",
       zip: "80202",
       country: "US",
+    };
+    await db.insert(billingCustomers).values({
+      id: ids.customer,
+      firstName: "Robin",
+      lastName: "Hale",
+      email,
+      company: "Hale Dental",
+      billingAddress: address,
+      primaryPaymentSourceId: ids.source,
+      createdAt: new Date(started),
     });
-    db.prepare(
-      "INSERT INTO billing_customers (id, first_name, last_name, email, company, billing_address, primary_payment_source_id, created_at) VALUES (?, 'Robin', 'Hale', ?, 'Hale Dental', ?, ?, ?)",
-    ).run(ids.customer, email, address, ids.source, started);
-    db.prepare(
-      "INSERT INTO billing_payment_sources (id, customer_id, status, reference_id, brand, last4, expiry_month, expiry_year, created_at) VALUES (?, ?, 'valid', ?, 'visa', '4242', 12, 2031, ?)",
-    ).run(ids.source, ids.customer, `cus_local_${ids.customer}/card_visa`, started);
-    db.prepare(
-      `INSERT INTO billing_subscriptions (id, customer_id, plan_id, plan_quantity, plan_unit_price, addons, status, current_term_start, current_term_end, next_billing_at, payment_source_id, license_assignment, created_at)
-       VALUES (?, ?, ?, ?, ?, '[]', 'active', ?, ?, ?, ?, 'Hale Dental', ?)`,
-    ).run(ids.subscription, ids.customer, planId, users, unitPrice, started, termEnd, termEnd, ids.source, started);
-    db.prepare(
-      `INSERT INTO licenses (id, owner_id, external_license_id, name, nodes, plan_type, type, valid_from, valid_to, license_code, subscription_id)
-       VALUES (?, ?, ?, 'Hale Dental', ?, ?, 'recurring', ?, ?, '{}', ?)`,
-    ).run(randomUUID(), ids.user, ids.license, users, planId.split("-")[0], started, termEnd, ids.subscription);
+    await db.insert(billingPaymentSources).values({
+      id: ids.source,
+      customerId: ids.customer,
+      status: "valid",
+      referenceId: `cus_local_${ids.customer}/card_visa`,
+      brand: "visa",
+      last4: "4242",
+      expiryMonth: 12,
+      expiryYear: 2031,
+      createdAt: new Date(started),
+    });
+    await db.insert(billingSubscriptions).values({
+      id: ids.subscription,
+      customerId: ids.customer,
+      planId,
+      planQuantity: users,
+      planUnitPrice: unitPrice,
+      addons: [],
+      status: "active",
+      currentTermStart: new Date(started),
+      currentTermEnd: new Date(termEnd),
+      nextBillingAt: new Date(termEnd),
+      paymentSourceId: ids.source,
+      licenseAssignment: "Hale Dental",
+      createdAt: new Date(started),
+    });
+    await db.insert(licenses).values({
+      id: randomUUID(),
+      ownerId: ids.user,
+      externalLicenseId: ids.license,
+      name: "Hale Dental",
+      nodes: users,
+      planType: planId.split("-")[0] as "core" | "advanced" | "ultimate",
+      type: "recurring",
+      validFrom: new Date(started),
+      validTo: new Date(termEnd),
+      licenseCode: "{}",
+      subscriptionId: ids.subscription,
+    });
   });
   await signInAs(page, email);
   return ids;
@@ -133,24 +169,23 @@ test.describe("updating a recurring license", () => {
       await expect(page.getByText("Available credits will automatically be applied to the invoice.")).toBeVisible();
 
       // The prorated amount from the term's dates: each line for the whole days left (the day of the change counted).
-      const term = withDatabase(portal.databaseFile, (db) =>
+      const [term] = await withDatabase(portal.databaseUrl, (db) =>
         db
-          .prepare(
-            "select current_term_start as start, current_term_end as end from billing_subscriptions where id = 'sub_demo_core_monthly'",
-          )
-          .get(),
-      ) as { start: number; end: number };
+          .select({ start: billingSubscriptions.currentTermStart, end: billingSubscriptions.currentTermEnd })
+          .from(billingSubscriptions)
+          .where(eq(billingSubscriptions.id, "sub_demo_core_monthly")),
+      );
       const share =
-        Math.min(Math.ceil((term.end - Date.now()) / DAY) * DAY, term.end - term.start) / (term.end - term.start);
+        Math.min(Math.ceil((term.end.getTime() - Date.now()) / DAY) * DAY, term.end.getTime() - term.start.getTime()) /
+        (term.end.getTime() - term.start.getTime());
       const expected = Math.round(15 * 400 * share) - Math.round(10 * 400 * share);
       const dollars = `$${(expected / 100).toFixed(2)}`;
       await expect(page.getByTestId("amount-due")).toHaveText(dollars);
       await expectAccessible(page, javaScriptEnabled);
 
       // Reading the subscription renewed its past terms (it started 120 days ago): those invoices are not this update's.
-      const invoicesBefore = withDatabase(
-        portal.databaseFile,
-        (db) => db.prepare("select id from billing_invoices").all() as { id: string }[],
+      const invoicesBefore = (
+        await withDatabase(portal.databaseUrl, (db) => db.select({ id: billingInvoices.id }).from(billingInvoices))
       ).map((row) => row.id);
       await page.getByRole("link", { name: "Submit Order" }).click();
       const dialog = page.getByRole("dialog", { name: "Update your recurring license?" });
@@ -172,21 +207,24 @@ test.describe("updating a recurring license", () => {
       expect(again.status()).toBe(302);
       expect(again.headers().location).toBe(new URL(page.url()).pathname);
 
-      const after = withDatabase(portal.databaseFile, (db) => ({
-        quantity: (
-          db
-            .prepare("select plan_quantity as n from billing_subscriptions where id = 'sub_demo_core_monthly'")
-            .get() as { n: number }
-        ).n,
-        paid: (
-          db.prepare("select id, amount_paid as paid from billing_invoices").all() as { id: string; paid: number }[]
-        )
-          .filter((invoice) => !invoicesBefore.includes(invoice.id))
-          .map((invoice) => invoice.paid),
-        license: db
-          .prepare("select nodes, license_code as file from licenses where subscription_id = 'sub_demo_core_monthly'")
-          .get() as { nodes: number; file: string },
-      }));
+      const after = await withDatabase(portal.databaseUrl, async (db) => {
+        const [subscription] = await db
+          .select({ quantity: billingSubscriptions.planQuantity })
+          .from(billingSubscriptions)
+          .where(eq(billingSubscriptions.id, "sub_demo_core_monthly"));
+        const invoices = await db
+          .select({ id: billingInvoices.id, paid: billingInvoices.amountPaid })
+          .from(billingInvoices);
+        const [license] = await db
+          .select({ nodes: licenses.nodes, file: licenses.licenseCode })
+          .from(licenses)
+          .where(eq(licenses.subscriptionId, "sub_demo_core_monthly"));
+        return {
+          quantity: subscription.quantity,
+          paid: invoices.filter((invoice) => !invoicesBefore.includes(invoice.id)).map((invoice) => invoice.paid),
+          license,
+        };
+      });
       expect(after.quantity).toBe(15);
       expect(after.paid).toEqual([expected]);
       expect(after.license.nodes).toBe(15);
@@ -212,7 +250,7 @@ test.describe("updating a recurring license", () => {
     javaScriptEnabled,
   }) => {
     test.slow();
-    const { subscription } = await signInWithSubscription(page, portal.databaseFile, "advanced-monthly", 8, 600);
+    const { subscription } = await signInWithSubscription(page, portal.databaseUrl, "advanced-monthly", 8, 600);
     await page.goto(productUrl(subscription));
     await chooseUpdate(page, "Advanced (Monthly Billing)", "0", javaScriptEnabled, { expectRefusal: true });
     await expect(page.getByText("Did not make any subscription changes.")).toBeVisible();
@@ -234,7 +272,7 @@ test.describe("updating a recurring license", () => {
   }) => {
     test.skip(!javaScriptEnabled, "without JavaScript nothing tracks the fields: the form posts what they hold");
     test.slow();
-    const { subscription } = await signInWithSubscription(page, portal.databaseFile, "core-monthly", 10, 400);
+    const { subscription } = await signInWithSubscription(page, portal.databaseUrl, "core-monthly", 10, 400);
     const hydrate = await holdScripts(page);
     // A document load, as from a bookmark: only its HTML is awaited.
     await page.goto(productUrl(subscription), { waitUntil: "commit" });
@@ -250,7 +288,7 @@ test.describe("updating a recurring license", () => {
     portal,
     javaScriptEnabled,
   }) => {
-    const { subscription } = await signInWithSubscription(page, portal.databaseFile, "core-yearly", 4, 3840);
+    const { subscription } = await signInWithSubscription(page, portal.databaseUrl, "core-yearly", 4, 3840);
     await page.goto(productUrl(subscription));
     await expect(page.getByTestId("current-plan")).toHaveText("Current plan: Core (Annual Billing) with 4 users");
     await chooseUpdate(page, "Ultimate (Monthly Billing)", "1", javaScriptEnabled, { expectRefusal: true });
@@ -287,7 +325,7 @@ test.describe("another account's license", () => {
   test.use({ expectedHttpErrors: [404] });
 
   test("is 404 on every step of the update", async ({ page, portal }) => {
-    await signInWithSubscription(page, portal.databaseFile, "core-monthly", 2, 400);
+    await signInWithSubscription(page, portal.databaseUrl, "core-monthly", 2, 400);
     for (const step of ["product", "billing", "review"]) {
       const response = await page.goto(`/licenses/sub_demo_core_monthly/update/${step}`);
       expect(response?.status()).toBe(404);

@@ -2,7 +2,10 @@ import { createPublicKey, randomUUID, verify } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import type { Page } from "@playwright/test";
 import { hashPasswordSync } from "~/server/passwords.server";
-import { DEMO, DEMO_PASSWORD, expect, expectAccessible, insertAccount, signInAs, test, withDatabase } from "./fixtures";
+import { eq } from "drizzle-orm";
+import { licenses } from "~db/schema";
+import { insertAccount, withDatabase } from "./database";
+import { DEMO, DEMO_PASSWORD, expect, expectAccessible, signInAs, test } from "./fixtures";
 
 /**
  * The licenses page: five rows a page behind plain `?page=` links, signed license files
@@ -12,27 +15,34 @@ import { DEMO, DEMO_PASSWORD, expect, expectAccessible, insertAccount, signInAs,
 const DAY = 24 * 60 * 60 * 1000;
 
 /** A new customer owning `count` trial licenses, a day apart (GK-E2E-…-00 the oldest), signed in. */
-async function signInWithLicenses(page: Page, databaseFile: string, count: number) {
+async function signInWithLicenses(page: Page, databaseUrl: string, count: number) {
   const email = `licenses-${randomUUID().slice(0, 8)}@example.com`;
   const userId = randomUUID();
   const prefix = `GK-E2E-${userId.slice(0, 6).toUpperCase()}`;
-  withDatabase(databaseFile, (db) => {
-    insertAccount(db, {
+  await withDatabase(databaseUrl, async (db) => {
+    await insertAccount(db, {
       id: userId,
       email,
       passwordHash: hashPasswordSync(DEMO_PASSWORD),
       firstName: "Morgan",
       lastName: "Lee",
     });
-    const insert = db.prepare(
-      `INSERT INTO licenses (id, owner_id, external_license_id, name, nodes, plan_type, type, valid_from, valid_to, license_code)
-       VALUES (?, ?, ?, 'Paging Clinics', 5, 'core', 'trial', ?, ?, ?)`,
-    );
     const start = Date.UTC(2026, 0, 1);
     for (let i = 0; i < count; i++) {
       const id = `${prefix}-${String(i).padStart(2, "0")}`;
       const file = JSON.stringify({ protected: "e30", payload: "e30", signature: `${id}-signature` });
-      insert.run(randomUUID(), userId, id, start + i * DAY, start + (i + 400) * DAY, file);
+      await db.insert(licenses).values({
+        id: randomUUID(),
+        ownerId: userId,
+        externalLicenseId: id,
+        name: "Paging Clinics",
+        nodes: 5,
+        planType: "core",
+        type: "trial",
+        validFrom: new Date(start + i * DAY),
+        validTo: new Date(start + (i + 400) * DAY),
+        licenseCode: file,
+      });
     }
   });
   await signInAs(page, email);
@@ -41,7 +51,7 @@ async function signInWithLicenses(page: Page, databaseFile: string, count: numbe
 
 test.describe("the licenses page", () => {
   test("pages five licenses at a time through plain links", async ({ page, portal, javaScriptEnabled }) => {
-    const prefix = await signInWithLicenses(page, portal.databaseFile, 7);
+    const prefix = await signInWithLicenses(page, portal.databaseUrl, 7);
     await page.getByRole("navigation", { name: "Portal" }).getByRole("link", { name: "Licenses", exact: true }).click();
     const rows = page.getByRole("table").getByRole("row");
     // A header row, then the five newest.
@@ -100,11 +110,8 @@ test.describe("another account's license", () => {
   test.use({ expectedHttpErrors: [404] });
 
   test("is not found", async ({ page, portal }) => {
-    const licenseId = withDatabase(
-      portal.databaseFile,
-      (db) =>
-        (db.prepare("SELECT id FROM licenses WHERE external_license_id = 'GK-NWC-2026-0001'").get() as { id: string })
-          .id,
+    const [{ id: licenseId }] = await withDatabase(portal.databaseUrl, (db) =>
+      db.select({ id: licenses.id }).from(licenses).where(eq(licenses.externalLicenseId, "GK-NWC-2026-0001")),
     );
     await signInAs(page, DEMO.distributor);
     const response = await page.goto(`/licenses/${licenseId}/download`);

@@ -1,16 +1,18 @@
 import { rmSync } from "node:fs";
 import type { Page } from "@playwright/test";
+import { and, desc, eq, isNull, like, sql } from "drizzle-orm";
+import { billingFaults, billingInvoices, jobs } from "~db/schema";
 import {
-  billingCustomerOf,
-  DEMO,
-  DEMO_PASSWORD,
-  expect,
-  signIn,
-  signInAs,
-  startPortal,
-  test,
+  armFault,
+  billingCustomerIdOf,
+  clearFaults,
+  dropTrigger,
+  exhaustJobRetries,
+  refuseInserts,
   withDatabase,
-} from "./fixtures";
+  type TestDatabase,
+} from "./database";
+import { DEMO, DEMO_PASSWORD, expect, signIn, signInAs, startPortal, test } from "./fixtures";
 import { confirmationForm, licensesNamed, next, planStep, subscriptionsOf, walkToOrder } from "./purchase-steps";
 
 /**
@@ -19,18 +21,18 @@ import { confirmationForm, licensesNamed, next, planStep, subscriptionsOf, walkT
  */
 const SUCCESS = "Successfully created your GateKeeper Enterprise recurring license!";
 
-const lastInvoiceLines = (file: string, email: string) =>
-  withDatabase(
-    file,
-    (db) =>
-      (
-        db
-          .prepare(
-            `select i.line_items as lines from billing_invoices i where i.customer_id = ${billingCustomerOf("?")} order by i.date desc, i.rowid desc limit 1`,
-          )
-          .get(email) as { lines: string }
-      ).lines,
-  );
+/** The line items of the customer's last invoice, as the JSON the billing engine keeps. */
+const lastInvoiceLines = (databaseUrl: string, email: string) =>
+  withDatabase(databaseUrl, async (db) => {
+    const customerId = (await billingCustomerIdOf(db, email)) ?? "";
+    const [last] = await db
+      .select({ lines: billingInvoices.lineItems })
+      .from(billingInvoices)
+      .where(eq(billingInvoices.customerId, customerId))
+      .orderBy(desc(billingInvoices.date), desc(sql`rowid`))
+      .limit(1);
+    return JSON.stringify(last.lines);
+  });
 
 test.describe("the rules hold for the whole order", () => {
   test("going back to choose on-premise hosting drops the virtual installation before anything is charged", async ({
@@ -66,7 +68,7 @@ test.describe("the rules hold for the whole order", () => {
     await page.getByRole("link", { name: "Submit Order" }).click();
     await page.getByRole("button", { name: "Purchase" }).click();
     await expect(page.getByText(SUCCESS)).toBeVisible({ timeout: 20_000 });
-    const lines = lastInvoiceLines(portal.databaseFile, DEMO.customer);
+    const lines = await lastInvoiceLines(portal.databaseUrl, DEMO.customer);
     expect(lines).toContain("on-premise-install-monthly");
     expect(lines).not.toContain("virtual-installation");
   });
@@ -97,7 +99,7 @@ test.describe("a confirmation is for exactly one price", () => {
     await walkToOrder(page, "Two Tabs Inc", "3");
     await page.getByRole("link", { name: "Submit Order" }).click();
     await expect(page.getByRole("dialog", { name: "Place your order." })).toBeVisible();
-    const before = subscriptionsOf(portal.databaseFile, DEMO.customer);
+    const before = await subscriptionsOf(portal.databaseUrl, DEMO.customer);
 
     const tabB = await context.newPage();
     await tabB.goto("/store/subscribe/plan");
@@ -113,13 +115,13 @@ test.describe("a confirmation is for exactly one price", () => {
         "Your order changed after you reviewed it, and nothing was charged. The total due today is now $4,099.00",
       ),
     ).toBeVisible();
-    expect(subscriptionsOf(portal.databaseFile, DEMO.customer)).toBe(before);
+    expect(await subscriptionsOf(portal.databaseUrl, DEMO.customer)).toBe(before);
     // The page now shows the new total; confirming it places that order.
     await expect(page.getByTestId("amount-due")).toHaveText("$4,099.00");
     await page.getByRole("link", { name: "Submit Order" }).click();
     await page.getByRole("button", { name: "Purchase" }).click();
     await expect(page.getByText(SUCCESS)).toBeVisible({ timeout: 20_000 });
-    expect(subscriptionsOf(portal.databaseFile, DEMO.customer)).toBe(before + 1);
+    expect(await subscriptionsOf(portal.databaseUrl, DEMO.customer)).toBe(before + 1);
   });
 });
 
@@ -130,19 +132,15 @@ test.describe("a charge whose answer was lost", () => {
     test.setTimeout(90_000);
     await signInAs(page, DEMO.customer);
     await walkToOrder(page, "Lost Answer GmbH", "2");
-    const before = subscriptionsOf(portal.databaseFile, DEMO.customer);
-    withDatabase(portal.databaseFile, (db) =>
-      db
-        .prepare(
-          "insert or replace into billing_faults (call, mode, kind, message, remaining, hang_ms) values ('createSubscription', 'lose', 'unknown', 'timeout', 1, 0)",
-        )
-        .run(),
+    const before = await subscriptionsOf(portal.databaseUrl, DEMO.customer);
+    await withDatabase(portal.databaseUrl, (db) =>
+      armFault(db, billingFaults, { call: "createSubscription", mode: "lose", kind: "unknown", message: "timeout" }),
     );
     await page.getByRole("link", { name: "Submit Order" }).click();
     await page.getByRole("button", { name: "Purchase" }).click();
     await expect(page.getByText(SUCCESS)).toBeVisible({ timeout: 20_000 });
-    expect(subscriptionsOf(portal.databaseFile, DEMO.customer)).toBe(before + 1);
-    expect(licensesNamed(portal.databaseFile, "Lost Answer GmbH")).toBe(1);
+    expect(await subscriptionsOf(portal.databaseUrl, DEMO.customer)).toBe(before + 1);
+    expect(await licensesNamed(portal.databaseUrl, "Lost Answer GmbH")).toBe(1);
   });
 });
 
@@ -157,12 +155,22 @@ test.describe("a charge whose outcome stays unknown", () => {
     test.setTimeout(120_000);
     await signInAs(page, DEMO.customer);
     await walkToOrder(page, "Unknown Outcome SA", "2");
-    const before = subscriptionsOf(portal.databaseFile, DEMO.customer);
-    withDatabase(portal.databaseFile, (db) =>
-      db.exec(`insert or replace into billing_faults (call, mode, kind, message, remaining, hang_ms) values
-        ('createSubscription', 'lose', 'unknown', 'timeout', 1, 0),
-        ('findSubscriptionByKey', 'fail', 'unknown', 'timeout', null, 0)`),
-    );
+    const before = await subscriptionsOf(portal.databaseUrl, DEMO.customer);
+    await withDatabase(portal.databaseUrl, async (db) => {
+      await armFault(db, billingFaults, {
+        call: "createSubscription",
+        mode: "lose",
+        kind: "unknown",
+        message: "timeout",
+      });
+      await armFault(db, billingFaults, {
+        call: "findSubscriptionByKey",
+        mode: "fail",
+        kind: "unknown",
+        message: "timeout",
+        remaining: null,
+      });
+    });
     try {
       await page.getByRole("link", { name: "Submit Order" }).click();
       await page.getByRole("button", { name: "Purchase" }).click();
@@ -171,15 +179,20 @@ test.describe("a charge whose outcome stays unknown", () => {
       });
       // The runner asks again with backoff, then leaves the job to the customer and the admins.
       const givenUp = () =>
-        withDatabase(portal.databaseFile, (db) =>
-          Boolean(
-            db
-              .prepare(
-                "select 1 from jobs where status = 'needs_attention' and next_run_at is null and input like '%Unknown Outcome SA%'",
-              )
-              .get(),
-          ),
-        );
+        withDatabase(portal.databaseUrl, async (db) => {
+          const stuck = await db
+            .select({ id: jobs.id })
+            .from(jobs)
+            .where(
+              and(
+                eq(jobs.status, "needs_attention"),
+                isNull(jobs.nextRunAt),
+                like(sql`${jobs.input}`, "%Unknown Outcome SA%"),
+              ),
+            )
+            .limit(1);
+          return stuck.length > 0;
+        });
       await expect.poll(givenUp, { timeout: 30_000 }).toBe(true);
       await expect(page.getByRole("button", { name: "Try again" })).toBeVisible();
       await expect(page.getByRole("link", { name: "Back to your order" })).toHaveCount(0);
@@ -190,12 +203,12 @@ test.describe("a charge whose outcome stays unknown", () => {
       await expect(admin.getByRole("table")).toContainText("needs attention");
       await admin.close();
     } finally {
-      withDatabase(portal.databaseFile, (db) => db.exec("delete from billing_faults"));
+      await withDatabase(portal.databaseUrl, (db) => clearFaults(db, billingFaults));
     }
     await page.getByRole("button", { name: "Try again" }).click();
     await expect(page.getByText(SUCCESS)).toBeVisible({ timeout: 20_000 });
-    expect(subscriptionsOf(portal.databaseFile, DEMO.customer)).toBe(before + 1);
-    expect(licensesNamed(portal.databaseFile, "Unknown Outcome SA")).toBe(1);
+    expect(await subscriptionsOf(portal.databaseUrl, DEMO.customer)).toBe(before + 1);
+    expect(await licensesNamed(portal.databaseUrl, "Unknown Outcome SA")).toBe(1);
   });
 });
 
@@ -206,15 +219,11 @@ test.describe("a failure after the charge", () => {
     test.setTimeout(90_000);
     await signInAs(page, DEMO.customer);
     await walkToOrder(page, "Full Disk Partners", "2");
-    const before = subscriptionsOf(portal.databaseFile, DEMO.customer);
-    withDatabase(portal.databaseFile, (db) => {
-      db.exec(
-        "create trigger full_disk_e2e before insert on licenses begin select raise(abort, 'database or disk is full'); end",
-      );
+    const before = await subscriptionsOf(portal.databaseUrl, DEMO.customer);
+    await withDatabase(portal.databaseUrl, async (db) => {
+      await refuseInserts(db, "full_disk_e2e", "licenses", "database or disk is full");
       // No automatic retries left: the customer sees the failure at once.
-      db.exec(
-        "create trigger no_retries_e2e after update of attempts on jobs begin update jobs set attempts = 99 where id = new.id and new.attempts < 99; end",
-      );
+      await exhaustJobRetries(db, "no_retries_e2e");
     });
     try {
       await page.getByRole("link", { name: "Submit Order" }).click();
@@ -229,14 +238,15 @@ test.describe("a failure after the charge", () => {
       await page.getByRole("button", { name: "Purchase" }).click();
       await expect(page).toHaveURL(progress);
     } finally {
-      withDatabase(portal.databaseFile, (db) =>
-        db.exec("drop trigger if exists full_disk_e2e; drop trigger if exists no_retries_e2e;"),
-      );
+      await withDatabase(portal.databaseUrl, async (db) => {
+        await dropTrigger(db, "full_disk_e2e");
+        await dropTrigger(db, "no_retries_e2e");
+      });
     }
     await page.getByRole("button", { name: "Try again" }).click();
     await expect(page.getByText(SUCCESS)).toBeVisible({ timeout: 20_000 });
-    expect(subscriptionsOf(portal.databaseFile, DEMO.customer)).toBe(before + 1);
-    expect(licensesNamed(portal.databaseFile, "Full Disk Partners")).toBe(1);
+    expect(await subscriptionsOf(portal.databaseUrl, DEMO.customer)).toBe(before + 1);
+    expect(await licensesNamed(portal.databaseUrl, "Full Disk Partners")).toBe(1);
   });
 });
 
@@ -248,7 +258,11 @@ test.describe("portals that stop or run side by side", () => {
   async function orderThroughACrash(
     page: Page,
     organization: string,
-    fault: { arm: string; disarm: string; stage: (file: string, before: number) => Promise<void> },
+    fault: {
+      arm: (db: TestDatabase) => Promise<void>;
+      disarm: (db: TestDatabase) => Promise<void>;
+      stage: (databaseUrl: string, before: number) => Promise<void>;
+    },
   ) {
     const first = await startPortal();
     let second: Awaited<ReturnType<typeof startPortal>> | null = null;
@@ -256,24 +270,24 @@ test.describe("portals that stop or run side by side", () => {
       await signIn(page, DEMO.customer, DEMO_PASSWORD, `${first.baseURL}/login`);
       await expect(page.getByRole("heading", { level: 1, name: "Home" })).toBeVisible();
       await walkToOrder(page, organization, "5", first.baseURL);
-      const before = subscriptionsOf(first.databaseFile, DEMO.customer);
-      withDatabase(first.databaseFile, (db) => db.exec(fault.arm));
+      const before = await subscriptionsOf(first.databaseUrl, DEMO.customer);
+      await withDatabase(first.databaseUrl, fault.arm);
       await page.getByRole("link", { name: "Submit Order" }).click();
       await page.getByRole("button", { name: "Purchase" }).click();
       await expect(page).toHaveURL(/\/store\/orders\//);
       const progressPath = new URL(page.url()).pathname;
-      await fault.stage(first.databaseFile, before);
+      await fault.stage(first.databaseUrl, before);
       await page.goto("about:blank");
       await first.stop({ signal: "SIGKILL", keepData: true });
-      withDatabase(first.databaseFile, (db) => db.exec(fault.disarm));
+      await withDatabase(first.databaseUrl, fault.disarm);
 
       second = await startPortal({ directory: first.directory });
       await page.goto(`${second.baseURL}${progressPath}`);
       await expect(page.getByText(SUCCESS)).toBeVisible({ timeout: 30_000 });
       await page.reload();
       await expect(page.getByText(SUCCESS)).toBeVisible();
-      expect(subscriptionsOf(second.databaseFile, DEMO.customer)).toBe(before + 1);
-      expect(licensesNamed(second.databaseFile, organization)).toBe(1);
+      expect(await subscriptionsOf(second.databaseUrl, DEMO.customer)).toBe(before + 1);
+      expect(await licensesNamed(second.databaseUrl, organization)).toBe(1);
     } finally {
       await page.goto("about:blank");
       await second?.stop();
@@ -285,8 +299,15 @@ test.describe("portals that stop or run side by side", () => {
   test("a portal killed while the billing provider hangs on the charge finishes the order once", async ({ page }) => {
     test.setTimeout(120_000);
     await orderThroughACrash(page, "Restart Resilience Inc", {
-      arm: "insert or replace into billing_faults (call, mode, kind, message, remaining, hang_ms) values ('createSubscription', 'hang', 'unknown', 'timeout', 1, 60000)",
-      disarm: "delete from billing_faults",
+      arm: (db) =>
+        armFault(db, billingFaults, {
+          call: "createSubscription",
+          mode: "hang",
+          kind: "unknown",
+          message: "timeout",
+          hangMs: 60_000,
+        }),
+      disarm: (db) => clearFaults(db, billingFaults),
       stage: async () => {
         await expect(page.getByText("Your order is being placed.")).toBeVisible();
       },
@@ -298,12 +319,12 @@ test.describe("portals that stop or run side by side", () => {
   }) => {
     test.setTimeout(120_000);
     await orderThroughACrash(page, "Killed Mid Order Co", {
-      arm: "create trigger full_disk_kill before insert on licenses begin select raise(abort, 'database or disk is full'); end",
-      disarm: "drop trigger full_disk_kill",
+      arm: (db) => refuseInserts(db, "full_disk_kill", "licenses", "database or disk is full"),
+      disarm: (db) => dropTrigger(db, "full_disk_kill"),
       // Charged, and no license yet: the server dies here.
-      stage: async (file, before) => {
-        await expect.poll(() => subscriptionsOf(file, DEMO.customer), { timeout: 20_000 }).toBe(before + 1);
-        expect(licensesNamed(file, "Killed Mid Order Co")).toBe(0);
+      stage: async (databaseUrl, before) => {
+        await expect.poll(() => subscriptionsOf(databaseUrl, DEMO.customer), { timeout: 20_000 }).toBe(before + 1);
+        expect(await licensesNamed(databaseUrl, "Killed Mid Order Co")).toBe(0);
       },
     });
   });
@@ -317,7 +338,7 @@ test.describe("portals that stop or run side by side", () => {
     try {
       await signIn(page, DEMO.customer, DEMO_PASSWORD, `${first.baseURL}/login`);
       await expect(page.getByRole("heading", { level: 1, name: "Home" })).toBeVisible();
-      const before = subscriptionsOf(first.databaseFile, DEMO.customer);
+      const before = await subscriptionsOf(first.databaseUrl, DEMO.customer);
       for (const [index, portal] of [first, second].entries()) {
         const organization = `Side By Side ${index + 1}`;
         await walkToOrder(page, organization, "3", portal.baseURL);
@@ -335,9 +356,9 @@ test.describe("portals that stop or run side by side", () => {
         expect(b.headers().location).toBe(a.headers().location);
         await page.goto(`${portal.baseURL}${a.headers().location}`);
         await expect(page.getByText(SUCCESS)).toBeVisible({ timeout: 30_000 });
-        expect(licensesNamed(first.databaseFile, organization)).toBe(1);
+        expect(await licensesNamed(first.databaseUrl, organization)).toBe(1);
       }
-      expect(subscriptionsOf(first.databaseFile, DEMO.customer)).toBe(before + 2);
+      expect(await subscriptionsOf(first.databaseUrl, DEMO.customer)).toBe(before + 2);
     } finally {
       await page.goto("about:blank");
       await second.stop({ keepData: true });

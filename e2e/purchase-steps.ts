@@ -1,32 +1,37 @@
 import type { Page } from "@playwright/test";
-import { billingCustomerOf, expect, withDatabase } from "./fixtures";
+import { count, eq } from "drizzle-orm";
+import { billingCustomers, billingPaymentSources, billingSubscriptions, licenses } from "~db/schema";
+import { billingCustomerIdOf, withDatabase } from "./database";
+import { expect } from "./fixtures";
 
 /** The user's subscriptions at the embedded billing engine, counted in the portal's database. */
-export const subscriptionsOf = (file: string, email: string) =>
-  withDatabase(
-    file,
-    (db) =>
-      (
-        db
-          .prepare(`select count(*) as n from billing_subscriptions s where s.customer_id = ${billingCustomerOf("?")}`)
-          .get(email) as { n: number }
-      ).n,
-  );
+export const subscriptionsOf = (databaseUrl: string, email: string) =>
+  withDatabase(databaseUrl, async (db) => {
+    const customerId = await billingCustomerIdOf(db, email);
+    if (customerId === null) return 0;
+    const [{ n }] = await db
+      .select({ n: count() })
+      .from(billingSubscriptions)
+      .where(eq(billingSubscriptions.customerId, customerId));
+    return n;
+  });
 
-export const licensesNamed = (file: string, name: string) =>
-  withDatabase(
-    file,
-    (db) => (db.prepare("select count(*) as n from licenses where name = ?").get(name) as { n: number }).n,
-  );
+export const licensesNamed = (databaseUrl: string, name: string) =>
+  withDatabase(databaseUrl, async (db) => {
+    const [{ n }] = await db.select({ n: count() }).from(licenses).where(eq(licenses.name, name));
+    return n;
+  });
 
 /** The account has no card and no billing address on file (another test of this worker's portal may have added them). */
-export const clearPaymentDetails = (file: string, email: string) =>
-  withDatabase(file, (db) => {
-    const customer = billingCustomerOf("@email");
-    db.prepare(
-      `update billing_customers set primary_payment_source_id = null, billing_address = null where id = ${customer}`,
-    ).run({ email });
-    db.prepare(`delete from billing_payment_sources where customer_id = ${customer}`).run({ email });
+export const clearPaymentDetails = (databaseUrl: string, email: string) =>
+  withDatabase(databaseUrl, async (db) => {
+    const customerId = await billingCustomerIdOf(db, email);
+    if (customerId === null) return;
+    await db
+      .update(billingCustomers)
+      .set({ primaryPaymentSourceId: null, billingAddress: null })
+      .where(eq(billingCustomers.id, customerId));
+    await db.delete(billingPaymentSources).where(eq(billingPaymentSources.customerId, customerId));
   });
 
 export const next = (page: Page, label: string) => page.getByRole("button", { name: label }).click();

@@ -1,4 +1,6 @@
-import { DEMO, expect, expectAccessible, holdScripts, signInAs, test, withDatabase } from "./fixtures";
+import { billingFaults } from "~db/schema";
+import { armFault, withDatabase } from "./database";
+import { DEMO, expect, expectAccessible, holdScripts, signInAs, test } from "./fixtures";
 import {
   addBillingAddressInWizard,
   addCardInWizard,
@@ -104,9 +106,9 @@ test.describe("buying a new recurring license", () => {
 
   test("a distributor sees reseller plans and prices and buys an on-premise license", async ({ page, portal }) => {
     test.setTimeout(90_000);
-    clearPaymentDetails(portal.databaseFile, DEMO.distributor);
+    await clearPaymentDetails(portal.databaseUrl, DEMO.distributor);
     await signInAs(page, DEMO.distributor);
-    const before = subscriptionsOf(portal.databaseFile, DEMO.distributor);
+    const before = await subscriptionsOf(portal.databaseUrl, DEMO.distributor);
     await page.goto("/store/subscription");
     await expect(page).toHaveURL(/\/store\/subscribe\/plan$/);
     await expect(
@@ -133,7 +135,7 @@ test.describe("buying a new recurring license", () => {
     });
     await page.getByRole("link", { name: "Go to Licenses page to download new license" }).click();
     await expect(page.getByRole("row", { name: /Reseller Customer Ltd/ })).toBeVisible();
-    expect(subscriptionsOf(portal.databaseFile, DEMO.distributor)).toBe(before + 1);
+    expect(await subscriptionsOf(portal.databaseUrl, DEMO.distributor)).toBe(before + 1);
   });
 
   test("a bookmarked step sends a new visitor to the first step, and works once the steps before it are done", async ({
@@ -311,7 +313,7 @@ test.describe("an order placed only once", () => {
     await signInAs(page, DEMO.customer);
     await walkToOrder(page, "Double Submit Corp", "4");
     await page.getByRole("link", { name: "Submit Order" }).click();
-    const before = subscriptionsOf(portal.databaseFile, DEMO.customer);
+    const before = await subscriptionsOf(portal.databaseUrl, DEMO.customer);
     // Two posts of the same form, as a double click or a resubmitted page sends them.
     const form = await confirmationForm(page);
     const post = () => page.request.post("/store/subscribe/order", { form, maxRedirects: 0 });
@@ -322,7 +324,7 @@ test.describe("an order placed only once", () => {
     await expect(page.getByText("Successfully created your GateKeeper Enterprise recurring license!")).toBeVisible({
       timeout: 15_000,
     });
-    expect(subscriptionsOf(portal.databaseFile, DEMO.customer)).toBe(before + 1);
+    expect(await subscriptionsOf(portal.databaseUrl, DEMO.customer)).toBe(before + 1);
   });
 });
 
@@ -332,20 +334,16 @@ test.describe("an order the billing provider refuses", () => {
     test.setTimeout(60_000);
     await signInAs(page, DEMO.customer);
     await walkToOrder(page, "Refused Order LLC", "2");
-    const before = subscriptionsOf(portal.databaseFile, DEMO.customer);
-    withDatabase(portal.databaseFile, (db) =>
-      db
-        .prepare(
-          "insert or replace into billing_faults (call, mode, kind, message, remaining, hang_ms) values ('createSubscription', 'fail', 'final', 'Your card was declined.', 1, 0)",
-        )
-        .run(),
+    const before = await subscriptionsOf(portal.databaseUrl, DEMO.customer);
+    await withDatabase(portal.databaseUrl, (db) =>
+      armFault(db, billingFaults, { call: "createSubscription", mode: "fail", message: "Your card was declined." }),
     );
     await page.getByRole("link", { name: "Submit Order" }).click();
     await page.getByRole("button", { name: "Purchase" }).click();
     const failure = page.getByRole("alert");
     await expect(failure).toContainText("Failed to create a subscription");
     await expect(failure).toContainText("Your card was declined.");
-    expect(subscriptionsOf(portal.databaseFile, DEMO.customer)).toBe(before);
+    expect(await subscriptionsOf(portal.databaseUrl, DEMO.customer)).toBe(before);
 
     await page.getByRole("link", { name: "Back to your order" }).click();
     await expect(page.getByRole("heading", { name: "Review Order" })).toBeVisible();
@@ -354,6 +352,6 @@ test.describe("an order the billing provider refuses", () => {
     await expect(page.getByText("Successfully created your GateKeeper Enterprise recurring license!")).toBeVisible({
       timeout: 15_000,
     });
-    expect(subscriptionsOf(portal.databaseFile, DEMO.customer)).toBe(before + 1);
+    expect(await subscriptionsOf(portal.databaseUrl, DEMO.customer)).toBe(before + 1);
   });
 });

@@ -2,7 +2,10 @@ import { randomUUID } from "node:crypto";
 import { request as http } from "node:http";
 import type { Browser, Page } from "@playwright/test";
 import { hashPasswordSync } from "../app/server/passwords.server";
-import { DEMO, DEMO_PASSWORD, expect, insertAccount, signIn, signInAs, test, withDatabase } from "./fixtures";
+import { eq, inArray } from "drizzle-orm";
+import { sessions, users } from "~db/schema";
+import { insertAccount, withDatabase } from "./database";
+import { DEMO, DEMO_PASSWORD, expect, signIn, signInAs, test } from "./fixtures";
 
 /**
  * A stranger's failed guesses, from many addresses, pause signing in to an account from browsers it does not
@@ -11,9 +14,9 @@ import { DEMO, DEMO_PASSWORD, expect, insertAccount, signIn, signInAs, test, wit
  */
 
 /** An account of this test's own, so that pausing it leaves the demo accounts to the other tests. */
-function newAccount(databaseFile: string): string {
+async function newAccount(databaseUrl: string): Promise<string> {
   const email = `owner-${randomUUID().slice(0, 8)}@example.com`;
-  withDatabase(databaseFile, (db) =>
+  await withDatabase(databaseUrl, (db) =>
     insertAccount(db, {
       id: randomUUID(),
       email,
@@ -108,7 +111,7 @@ test.describe("signing in while a stranger guesses the password", () => {
     javaScriptEnabled,
   }) => {
     test.setTimeout(120_000);
-    const email = newAccount(portal.databaseFile);
+    const email = await newAccount(portal.databaseUrl);
     await strangersGuess(portal.baseURL, email);
 
     await expectPaused(page, email);
@@ -135,7 +138,7 @@ test.describe("signing in while a stranger guesses the password", () => {
 
   test("the owner's browser that signed in before still signs in during the pause", async ({ page, portal }) => {
     test.setTimeout(120_000);
-    const email = newAccount(portal.databaseFile);
+    const email = await newAccount(portal.databaseUrl);
     await signIn(page, email);
     await expect(page.getByRole("heading", { level: 1, name: "Home" })).toBeVisible();
     await page.getByText("Olive Owner").click();
@@ -151,8 +154,10 @@ test.describe("signing in while a stranger guesses the password", () => {
     const sameBrowser = await knownContext?.newPage();
     if (!sameBrowser || !knownContext) throw new Error("no browser");
     // The session is ended on the server, as after a sign-out elsewhere; the device cookie stays.
-    withDatabase(portal.databaseFile, (db) =>
-      db.prepare("delete from sessions where user_id = (select id from users where email = ?)").run(email),
+    await withDatabase(portal.databaseUrl, (db) =>
+      db
+        .delete(sessions)
+        .where(inArray(sessions.userId, db.select({ id: users.id }).from(users).where(eq(users.email, email)))),
     );
     await signIn(sameBrowser, email);
     await expect(sameBrowser.getByRole("heading", { level: 1, name: "Home" })).toBeVisible();

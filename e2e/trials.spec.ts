@@ -1,14 +1,17 @@
 import type { Page } from "@playwright/test";
+import { and, asc, count, eq, inArray, isNull, like } from "drizzle-orm";
+import { billingFaults, billingInvoices, drafts, hubFaults, jobs, licenses, trials } from "~db/schema";
 import {
-  billingCustomerOf,
-  DEMO,
-  expect,
-  expectAccessible,
-  organizationOf,
-  signInAs,
-  test,
+  armFault,
+  billingCustomerIdOf,
+  clearFaults,
+  dropTrigger,
+  organizationIdOf,
+  refuseInserts,
   withDatabase,
-} from "./fixtures";
+  type TestDatabase,
+} from "./database";
+import { DEMO, expect, expectAccessible, signInAs, test } from "./fixtures";
 import { clearPaymentDetails } from "./purchase-steps";
 
 /**
@@ -18,51 +21,44 @@ import { clearPaymentDetails } from "./purchase-steps";
 const READY = "Your GateKeeper Enterprise trial is ready!";
 
 /** The account starts with no trial, so each test sees the chooser (a worker's portal is shared by its tests). */
-const resetTrials = (file: string, email: string) =>
-  withDatabase(file, (db) => {
-    const owner = organizationOf("@email");
-    db.prepare(`delete from trials where owner_id = ${owner}`).run({ email });
-    db.prepare(`delete from licenses where type = 'trial' and owner_id = ${owner}`).run({ email });
-    db.prepare(`delete from jobs where kind in ('cloud-trial', 'onpremise-trial') and owner_id = ${owner}`).run({
-      email,
-    });
-    db.prepare(`delete from drafts where wizard like '%-trial' and owner_id = ${owner}`).run({ email });
-    db.exec("delete from hub_faults; delete from billing_faults; drop trigger if exists refuse_trial_licenses");
+const resetTrials = (databaseUrl: string, email: string) =>
+  withDatabase(databaseUrl, async (db) => {
+    const owner = await organizationIdOf(db, email);
+    await db.delete(trials).where(eq(trials.ownerId, owner));
+    await db.delete(licenses).where(and(eq(licenses.type, "trial"), eq(licenses.ownerId, owner)));
+    await db.delete(jobs).where(and(inArray(jobs.kind, ["cloud-trial", "onpremise-trial"]), eq(jobs.ownerId, owner)));
+    await db.delete(drafts).where(and(like(drafts.wizard, "%-trial"), eq(drafts.ownerId, owner)));
+    await clearFaults(db, hubFaults);
+    await clearFaults(db, billingFaults);
+    await dropTrigger(db, "refuse_trial_licenses");
   });
 
-/** The hardware invoices of an account, newest last, as the embedded billing engine keeps them. */
-const hardwareInvoices = (file: string, email: string) =>
-  withDatabase(file, (db) =>
-    (
-      db
-        .prepare(
-          `select line_items as lines from billing_invoices where subscription_id is null
-             and customer_id = ${billingCustomerOf("?")} order by date`,
-        )
-        .all(email) as { lines: string }[]
-    ).map((row) =>
-      (JSON.parse(row.lines) as { entityId: string; quantity: number; amount: number }[]).map(
-        ({ entityId, quantity, amount }) => ({ entityId, quantity, amount }),
-      ),
-    ),
-  );
+/** The hardware invoices of an account, oldest first, as the embedded billing engine keeps them. */
+const hardwareInvoices = (databaseUrl: string, email: string) =>
+  withDatabase(databaseUrl, async (db) => {
+    const customerId = (await billingCustomerIdOf(db, email)) ?? "";
+    const rows = await db
+      .select({ lines: billingInvoices.lineItems })
+      .from(billingInvoices)
+      .where(and(isNull(billingInvoices.subscriptionId), eq(billingInvoices.customerId, customerId)))
+      .orderBy(asc(billingInvoices.date));
+    return rows.map((row) => row.lines.map(({ entityId, quantity, amount }) => ({ entityId, quantity, amount })));
+  });
 
-const trialCount = (file: string, email: string) =>
-  withDatabase(
-    file,
-    (db) =>
-      (
-        db.prepare(`select count(*) as n from trials where owner_id = ${organizationOf("?")}`).get(email) as {
-          n: number;
-        }
-      ).n,
-  );
+const trialCount = (databaseUrl: string, email: string) =>
+  withDatabase(databaseUrl, async (db) => {
+    const [{ n }] = await db
+      .select({ n: count() })
+      .from(trials)
+      .where(eq(trials.ownerId, await organizationIdOf(db, email)));
+    return n;
+  });
 
-/** The customer without a trial and with a failure armed (one SQL statement, as an operator would): the invoices so far. */
-function customerWithFault(file: string, statement: string) {
-  resetTrials(file, DEMO.customer);
-  withDatabase(file, (db) => db.exec(statement));
-  return hardwareInvoices(file, DEMO.customer).length;
+/** The customer without a trial and with a failure armed, as an operator would: the invoices so far. */
+async function customerWithFault(databaseUrl: string, arm: (db: TestDatabase) => Promise<void>) {
+  await resetTrials(databaseUrl, DEMO.customer);
+  await withDatabase(databaseUrl, arm);
+  return (await hardwareInvoices(databaseUrl, DEMO.customer)).length;
 }
 
 const subdomainFor = (base: string) => `${base}-${test.info().project.name === "javascript" ? "js" : "nojs"}`;
@@ -129,8 +125,8 @@ test.describe("free trials", () => {
     portal,
   }) => {
     test.setTimeout(90_000);
-    resetTrials(portal.databaseFile, DEMO.customer);
-    const invoicesBefore = hardwareInvoices(portal.databaseFile, DEMO.customer).length;
+    await resetTrials(portal.databaseUrl, DEMO.customer);
+    const invoicesBefore = (await hardwareInvoices(portal.databaseUrl, DEMO.customer)).length;
     await signInAs(page, DEMO.customer);
     await page.goto("/trial");
     await expectAccessible(page, javaScript());
@@ -167,18 +163,18 @@ test.describe("free trials", () => {
       "/setup/onPremiseHub",
     );
 
-    const invoices = hardwareInvoices(portal.databaseFile, DEMO.customer);
+    const invoices = await hardwareInvoices(portal.databaseUrl, DEMO.customer);
     expect(invoices.length).toBe(invoicesBefore + 1);
     expect(invoices.at(-1)).toEqual([
       expect.objectContaining({ entityId: "halberd-rechargeable-token", quantity: 3 }),
       expect.objectContaining({ entityId: "gatekeeper-shipping", quantity: 1, amount: 750 }),
     ]);
-    expect(trialCount(portal.databaseFile, DEMO.customer)).toBe(1);
+    expect(await trialCount(portal.databaseUrl, DEMO.customer)).toBe(1);
 
     // Refreshing the finished trial changes nothing; the customer has used up the trial.
     await page.reload();
     await expect(page.getByText(READY)).toBeVisible();
-    expect(hardwareInvoices(portal.databaseFile, DEMO.customer).length).toBe(invoicesBefore + 1);
+    expect((await hardwareInvoices(portal.databaseUrl, DEMO.customer)).length).toBe(invoicesBefore + 1);
     await page.goto("/home");
     await expect(page.getByRole("link", { name: "Start GateKeeper Enterprise Trial" })).toHaveCount(0);
     await page.goto("/trial/onpremise/welcome");
@@ -193,8 +189,8 @@ test.describe("free trials", () => {
   }) => {
     // Two whole trials: about 50 s on a busy 2-core machine.
     test.setTimeout(180_000);
-    resetTrials(portal.databaseFile, DEMO.distributor);
-    clearPaymentDetails(portal.databaseFile, DEMO.distributor);
+    await resetTrials(portal.databaseUrl, DEMO.distributor);
+    await clearPaymentDetails(portal.databaseUrl, DEMO.distributor);
     await signInAs(page, DEMO.distributor);
     for (const [index, tokens] of [2, 0].entries()) {
       const subdomain = subdomainFor(`reseller-trial-${index}`);
@@ -236,8 +232,8 @@ test.describe("free trials", () => {
       if (index === 0) await expectAccessible(page, javaScript());
       await page.goto("/home");
     }
-    expect(trialCount(portal.databaseFile, DEMO.distributor)).toBe(2);
-    const invoices = hardwareInvoices(portal.databaseFile, DEMO.distributor);
+    expect(await trialCount(portal.databaseUrl, DEMO.distributor)).toBe(2);
+    const invoices = await hardwareInvoices(portal.databaseUrl, DEMO.distributor);
     expect(invoices).toHaveLength(1);
     expect(invoices[0]?.map((line) => line.entityId)).toEqual([
       "reseller-halberd-rechargeable-token",
@@ -253,7 +249,7 @@ test.describe("free trials", () => {
     portal,
   }) => {
     test.setTimeout(90_000);
-    resetTrials(portal.databaseFile, DEMO.customer);
+    await resetTrials(portal.databaseUrl, DEMO.customer);
     await signInAs(page, DEMO.customer);
     await page.goto("/home");
     await startTrial(page, "On-Premise GateKeeper Hub");
@@ -284,7 +280,7 @@ test.describe("free trials", () => {
     await expect(page).toHaveURL(new RegExp(`${runs[0]}$`));
     await expect(page.getByText(READY)).toBeVisible({ timeout: 30_000 });
     await expect(page.getByText("You have used up your trial.")).toHaveCount(0);
-    expect(trialCount(portal.databaseFile, DEMO.customer)).toBe(1);
+    expect(await trialCount(portal.databaseUrl, DEMO.customer)).toBe(1);
   });
 
   test("the trial license fails: 'Error Creating Trial License', nothing charged, and Try again builds it", async ({
@@ -292,9 +288,8 @@ test.describe("free trials", () => {
     portal,
   }) => {
     test.setTimeout(90_000);
-    const invoicesBefore = customerWithFault(
-      portal.databaseFile,
-      "create trigger refuse_trial_licenses before insert on licenses when new.type = 'trial' begin select raise(abort, 'Injected failure.'); end",
+    const invoicesBefore = await customerWithFault(portal.databaseUrl, (db) =>
+      refuseInserts(db, "refuse_trial_licenses", "licenses", "Injected failure.", "new.type = 'trial'"),
     );
     await signInAs(page, DEMO.customer);
     await onPremiseTrial(page, 1);
@@ -302,11 +297,11 @@ test.describe("free trials", () => {
       "Your credit card was not charged.",
       { timeout: 30_000 },
     );
-    expect(hardwareInvoices(portal.databaseFile, DEMO.customer).length).toBe(invoicesBefore);
-    withDatabase(portal.databaseFile, (db) => db.exec("drop trigger refuse_trial_licenses"));
+    expect((await hardwareInvoices(portal.databaseUrl, DEMO.customer)).length).toBe(invoicesBefore);
+    await withDatabase(portal.databaseUrl, (db) => dropTrigger(db, "refuse_trial_licenses"));
     await next(page, "Try again");
     await expect(page.getByText(READY)).toBeVisible({ timeout: 30_000 });
-    expect(hardwareInvoices(portal.databaseFile, DEMO.customer).length).toBe(invoicesBefore + 1);
+    expect((await hardwareInvoices(portal.databaseUrl, DEMO.customer)).length).toBe(invoicesBefore + 1);
   });
 
   test("the Hub cannot be created: 'Error Creating Hub', and Try again finishes the cloud trial", async ({
@@ -314,11 +309,9 @@ test.describe("free trials", () => {
     portal,
   }) => {
     test.setTimeout(90_000);
-    resetTrials(portal.databaseFile, DEMO.distributor);
-    withDatabase(portal.databaseFile, (db) =>
-      db.exec(
-        "insert into hub_faults (call, mode, kind, message, remaining, hang_ms) values ('createTenant', 'fail', 'final', 'Injected failure.', 1, 0)",
-      ),
+    await resetTrials(portal.databaseUrl, DEMO.distributor);
+    await withDatabase(portal.databaseUrl, (db) =>
+      armFault(db, hubFaults, { call: "createTenant", mode: "fail", message: "Injected failure." }),
     );
     await signInAs(page, DEMO.distributor);
     await startTrial(page, "Cloud GateKeeper Hub");
@@ -344,9 +337,8 @@ test.describe("free trials", () => {
     portal,
   }) => {
     test.setTimeout(90_000);
-    const invoicesBefore = customerWithFault(
-      portal.databaseFile,
-      "insert or replace into billing_faults (call, mode, kind, message, remaining, hang_ms) values ('createHardwareInvoice', 'fail', 'final', 'Card declined.', 1, 0)",
+    const invoicesBefore = await customerWithFault(portal.databaseUrl, (db) =>
+      armFault(db, billingFaults, { call: "createHardwareInvoice", mode: "fail", message: "Card declined." }),
     );
     await signInAs(page, DEMO.customer);
     await onPremiseTrial(page, 2);
@@ -354,7 +346,7 @@ test.describe("free trials", () => {
     await expect(page.getByRole("alert").filter({ hasText: "Hardware purchase failed." })).toContainText(
       "Please use the Store page to place your hardware order",
     );
-    expect(hardwareInvoices(portal.databaseFile, DEMO.customer).length).toBe(invoicesBefore);
-    expect(trialCount(portal.databaseFile, DEMO.customer)).toBe(1);
+    expect((await hardwareInvoices(portal.databaseUrl, DEMO.customer)).length).toBe(invoicesBefore);
+    expect(await trialCount(portal.databaseUrl, DEMO.customer)).toBe(1);
   });
 });

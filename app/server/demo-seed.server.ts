@@ -3,6 +3,7 @@ import { count } from "drizzle-orm";
 import type { BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
 import * as schema from "~db/schema";
 import { seedBillingDemo } from "./billing/local/seed.server";
+import { DEMO_CLOUD_HUB_USAGE } from "./demo-hub-usage.server";
 import { cloudHubUrl, seedHubDemo } from "./hubs/simulator/seed.server";
 import { licenseEndOf } from "~/domain/renewals";
 import { invoiceCopyRow, subscriptionCopyRow } from "./events/copy-rows.server";
@@ -187,18 +188,7 @@ export function seedDemo(db: BetterSQLite3Database<typeof schema>, now = new Dat
           type: "cloud",
           url: cloudHubUrl(CLOUD_HUB.subdomain),
           lastSeen: new Date(now.getTime() - 2 * 60 * 60 * 1000),
-          version: "4.12.0",
-          computers: 14,
-          users: 12,
-          maxUsers: 15,
-          devices: 13,
-          credentials: 212,
-          locksThisMonth: 1840,
-          locksThisYear: 20411,
-          unlocksThisMonth: 1795,
-          unlocksThisYear: 19870,
-          webCredentialsUsedThisMonth: 311,
-          webCredentialsUsedThisYear: 3920,
+          ...DEMO_CLOUD_HUB_USAGE,
           // Its administrator's session, as a deployment keeps it: a renewed license is uploaded with it.
           adminToken: cloudHubSession ? sealSecret(cloudHubSession) : null,
         },

@@ -8,12 +8,14 @@ import {
 } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { withStartupLock } from "./database/startup-lock.server";
 import { databaseFile, env } from "./env.server";
 
 /**
  * A secret a real deployment configures (env.server requires it when SEED_DEMO=false). Demo mode
  * generates it on first start and keeps it beside the database, so a fresh clone needs no setup and what
- * it protects (sessions, license files) still holds after a restart.
+ * it protects (sessions, license files) still holds after a restart. Generated under the start-up lock, so that
+ * processes starting together on one database keep one secret, the first one's, and all sign with it.
  */
 function configuredOrGenerated(configured: string | undefined, fileName: string, generate: () => string): string {
   if (configured) return configured;
@@ -25,7 +27,13 @@ function configuredOrGenerated(configured: string | undefined, fileName: string,
   return secret;
 }
 
-const rootSecret = configuredOrGenerated(env.SESSION_SECRET, ".portal-secret", () => randomBytes(32).toString("hex"));
+const kept = await withStartupLock({ engine: "sqlite", file: databaseFile() }, async () => ({
+  rootSecret: configuredOrGenerated(env.SESSION_SECRET, ".portal-secret", () => randomBytes(32).toString("hex")),
+  licenseSigningKey: configuredOrGenerated(env.LICENSE_SIGNING_KEY, ".license-signing-key.pem", () =>
+    generateKeyPairSync("ed25519").privateKey.export({ type: "pkcs8", format: "pem" }).toString(),
+  ),
+}));
+const rootSecret = kept.rootSecret;
 
 type SecretPurpose = "session" | "csrf" | "wizard-secrets";
 const derivedSecrets = new Map<SecretPurpose, string>();
@@ -44,10 +52,6 @@ export function secretFor(purpose: SecretPurpose): string {
  * The Ed25519 key pair that signs license files (LICENSE_SIGNING_KEY, or `.license-signing-key.pem`
  * beside the database in demo mode). Hubs hold only the public half, served at /license-public-key.pem.
  */
-const privateKey: KeyObject = createPrivateKey(
-  configuredOrGenerated(env.LICENSE_SIGNING_KEY, ".license-signing-key.pem", () =>
-    generateKeyPairSync("ed25519").privateKey.export({ type: "pkcs8", format: "pem" }).toString(),
-  ),
-);
+const privateKey: KeyObject = createPrivateKey(kept.licenseSigningKey);
 
 export const licenseSigningKey = { privateKey, publicKey: createPublicKey(privateKey) } as const;

@@ -66,7 +66,7 @@ export function serverRuntime(entries: string[], readFile: (file: string) => str
 }
 
 /** Files the server reads from its working directory at run time, besides the modules it imports. */
-const READ_AT_RUN_TIME = ["build/index.js", "build/page-scripts.json", "public", "db/migrations"];
+const READ_AT_RUN_TIME = ["build/index.js", "build/migrate.js", "build/page-scripts.json", "public", "db/migrations"];
 
 describe("the Docker image's runtime stage", () => {
   const dockerfile = read("Dockerfile");
@@ -93,6 +93,18 @@ describe("the Docker image's runtime stage", () => {
       read("scripts/server.mjs") + read("app/server/sqlite.server.ts") + read("app/server/page-scripts.server.ts");
     expect(server).toContain('"db", "migrations"');
     expect(server).toContain('"build", "page-scripts.json"');
+  });
+
+  it("can run `npm run migrate` (the database prepared without serving) from what it copies", () => {
+    const { scripts } = JSON.parse(read("package.json")) as { scripts: Record<string, string> };
+    expect(scripts.migrate).toBe("node scripts/migrate.mjs");
+    const migrate = serverRuntime(["scripts/migrate.mjs"], read);
+    expect(migrate.files.filter((file) => !isCopied(copies, file))).toEqual([]);
+    const { dependencies } = JSON.parse(read("package.json")) as { dependencies: Record<string, string> };
+    expect(migrate.packages.filter((name) => !(name in dependencies))).toEqual([]);
+    expect(read("scripts/migrate.mjs")).toContain('"build/migrate.js"');
+    // The bundle leaves packages as imports only when they are dependencies, which the pruned image keeps.
+    expect(read("scripts/build-migrate.mjs")).toContain("external: Object.keys(dependencies)");
   });
 
   it("keeps every package the scripts import after dev dependencies are pruned", () => {
