@@ -12,6 +12,12 @@ export type PostgresDatabase = NodePgDatabase<typeof schema>;
  */
 export function openPostgres(url: string, { max = 5 }: { max?: number } = {}): { db: PostgresDatabase; pool: pg.Pool } {
   const pool = new pg.Pool({ connectionString: url, max });
+  // A connection the server closes while it waits in the pool (a restart, a terminated backend) is an 'error'
+  // event on the pool, which without a listener ends the process. The pool has already dropped that connection
+  // and opens a new one on the next query: the event is worth a line in the log, not a crash.
+  pool.on("error", (error) => {
+    console.warn(JSON.stringify({ level: "warn", event: "database-connection-lost", message: error.message }));
+  });
   return { db: drizzle(pool, { schema }), pool };
 }
 
