@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migratePostgres, openPostgres, type PostgresDatabase } from "~/server/database/postgres.server";
 import { memberships, organizations, users } from "~db/postgres/schema";
 import { insertMemberships, migrateBefore, postgresTestDatabase } from "../support/postgres";
+import { TRICKY_NAMES } from "../support/member-names";
 
 /**
  * The copy of a person's name on each membership on PostgreSQL (the team page's order): kept by the plpgsql
@@ -15,18 +16,7 @@ const database = postgresTestDatabase("empty");
 let db: PostgresDatabase;
 let pool: pg.Pool;
 
-const NAMES: [first: string, last: string][] = [
-  ["Ann", "Smith"],
-  ["ann", "Smith"],
-  ["Ann", "smith"],
-  ["Ann", "Smith"],
-  ["Bob", "Smith"],
-  ["Zoë", "Adams"],
-  ["Émile", "Adams"],
-  ["", "Adams"],
-  ["Ann", "Smith "],
-  ["Carl", "Östberg"],
-];
+const NAMES = TRICKY_NAMES;
 
 async function newOrganization() {
   const id = randomUUID();

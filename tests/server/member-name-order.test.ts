@@ -1,31 +1,18 @@
 import { randomUUID } from "node:crypto";
-import { readFileSync } from "node:fs";
-import path from "node:path";
 import { asc, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { db, sqlite } from "~/server/db.server";
 import { memberPage, membersByName } from "~/server/organizations.server";
 import { memberships, organizations, users } from "~db/schema";
+import { TRICKY_NAMES } from "../support/member-names";
+import { rerunMigration } from "../support/sqlite-migrations";
 
 /**
  * The team page's order of members, read off memberships_name_idx through the name the triggers of migration
  * 0017_member_name_order copy onto each membership: always the order of the person's own name (last name, first
  * name, then id), which is what the page sorted by before the copy existed.
  */
-const NAMES: [first: string, last: string][] = [
-  ["Ann", "Smith"],
-  ["ann", "Smith"],
-  ["Ann", "smith"],
-  ["Ann", "Smith"],
-  ["Bob", "Smith"],
-  ["Zoë", "Adams"],
-  ["Émile", "Adams"],
-  ["", "Adams"],
-  ["Ann", ""],
-  ["Ann", "Smithson"],
-  ["Ann", "Smith "],
-  ["Carl", "Östberg"],
-];
+const NAMES = TRICKY_NAMES;
 
 function newOrganization(): string {
   const id = randomUUID();
@@ -104,19 +91,12 @@ describe("the team page's order of members (a copy of the name on the membership
   it("is filled for the members already there by the migration that adds the copy", async () => {
     const organization = newOrganization();
     for (const name of NAMES) addPerson(organization, name);
-    const migration = readFileSync(path.join(process.cwd(), "db/migrations/0017_member_name_order.sql"), "utf8");
     // The database as it was before that migration: no copy, no index, no triggers.
-    sqlite.transaction(() => {
-      for (const { name } of sqlite
-        .prepare("select name from sqlite_master where type = 'trigger' and name like 'memberships_name_%'")
-        .all() as { name: string }[]) {
-        sqlite.exec(`DROP TRIGGER ${name}`);
-      }
-      sqlite.exec("DROP INDEX memberships_name_idx");
-      sqlite.exec("ALTER TABLE memberships DROP COLUMN sort_last_name");
-      sqlite.exec("ALTER TABLE memberships DROP COLUMN sort_first_name");
-      for (const statement of migration.split("--> statement-breakpoint")) sqlite.exec(statement);
-    })();
+    rerunMigration("0017_member_name_order.sql", "memberships_name_", [
+      "DROP INDEX memberships_name_idx",
+      "ALTER TABLE memberships DROP COLUMN sort_last_name",
+      "ALTER TABLE memberships DROP COLUMN sort_first_name",
+    ]);
     await expectTodaysOrder(organization, NAMES.length);
     addPerson(organization, ["Dee", "Adams"]);
     await expectTodaysOrder(organization, NAMES.length + 1);
