@@ -73,10 +73,18 @@ export const memberships = sqliteTable(
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
     role: text("role", { enum: MEMBER_ROLES }).notNull(),
+    /**
+     * The person's last and first name, copied here by triggers (on insert, and when the person is renamed) so
+     * the team page reads one page of members in index order instead of sorting them all; never written by code.
+     */
+    sortLastName: text("sort_last_name").notNull().default(""),
+    sortFirstName: text("sort_first_name").notNull().default(""),
     createdAt: createdAt(),
   },
   (table) => [
     primaryKey({ columns: [table.organizationId, table.userId] }),
+    // The team page's order: by last name, first name, then the person's id so ties keep one order.
+    index("memberships_name_idx").on(table.organizationId, table.sortLastName, table.sortFirstName, table.userId),
     // A person's organizations (the header's switcher, sign-in).
     index("memberships_user_idx").on(table.userId),
   ],

@@ -73,10 +73,13 @@ export const memberships = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
     role: text("role", { enum: MEMBER_ROLES }).notNull(),
+    sortLastName: text("sort_last_name").notNull().default(""),
+    sortFirstName: text("sort_first_name").notNull().default(""),
     createdAt: createdAt(),
   },
   (table) => [
     primaryKey({ columns: [table.organizationId, table.userId] }),
+    index("memberships_name_idx").on(table.organizationId, table.sortLastName, table.sortFirstName, table.userId),
     index("memberships_user_idx").on(table.userId),
   ],
 );

@@ -4,7 +4,7 @@ import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migratePostgres, openPostgres, type PostgresDatabase } from "~/server/database/postgres.server";
 import { invoices, memberships, organizationCounts, organizations, users } from "~db/postgres/schema";
-import { migrateBefore, postgresTestDatabase } from "../support/postgres";
+import { insertMemberships, migrateBefore, postgresTestDatabase } from "../support/postgres";
 import { invoiceCopyRows } from "../support/billing-copies";
 
 /**
@@ -28,7 +28,10 @@ async function addMembers(organizationId: string, n: number) {
     .values(
       ids.map((id) => ({ id, email: `${id}@count.example`, passwordHash: "x", firstName: "Casey", lastName: id })),
     );
-  await db.insert(memberships).values(ids.map((userId) => ({ organizationId, userId, role: "viewer" as const })));
+  await insertMemberships(
+    db,
+    ids.map((userId) => ({ organizationId, userId, role: "viewer" })),
+  );
   return ids;
 }
 

@@ -1,13 +1,12 @@
 import { randomUUID } from "node:crypto";
-import { readFileSync } from "node:fs";
-import path from "node:path";
 import { count, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { db, sqlite } from "~/server/db.server";
+import { db } from "~/server/db.server";
 import { invoicePage } from "~/server/invoices.server";
 import { listOrganizationsForAdmin, memberPage } from "~/server/organizations.server";
 import { invoices, memberships, organizationCounts, organizations, users } from "~db/schema";
 import { invoiceCopyRows } from "../support/billing-copies";
+import { rerunMigration } from "../support/sqlite-migrations";
 
 /**
  * organization_counts: each organization's number of members and invoices, kept by triggers in the statement that
@@ -109,17 +108,8 @@ describe("an organization's member and invoice totals (organization_counts, kept
     const [full, empty] = [newOrganization(), newOrganization()];
     addMembers(full, 4);
     addInvoices(full, 6);
-    const migration = readFileSync(path.join(process.cwd(), "db/migrations/0016_organization_counts.sql"), "utf8");
     // The database as it was before that migration: neither the table nor its triggers.
-    sqlite.transaction(() => {
-      for (const { name } of sqlite
-        .prepare("select name from sqlite_master where type = 'trigger' and name like 'organization_counts_%'")
-        .all() as { name: string }[]) {
-        sqlite.exec(`DROP TRIGGER ${name}`);
-      }
-      sqlite.exec("DROP TABLE organization_counts");
-      for (const statement of migration.split("--> statement-breakpoint")) sqlite.exec(statement);
-    })();
+    rerunMigration("0016_organization_counts.sql", "organization_counts_", ["DROP TABLE organization_counts"]);
     expectKept(full, 4, 6);
     expectKept(empty, 0, 0);
     addMembers(full, 1);

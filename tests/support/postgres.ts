@@ -3,6 +3,7 @@ import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { migrate } from "drizzle-orm/node-postgres/migrator";
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, expect, inject } from "vitest";
 import type { PostgresDatabase } from "~/server/database/postgres.server";
 import { createDatabase, dropDatabase } from "../../scripts/postgres-cluster.mjs";
@@ -40,4 +41,18 @@ export async function migrateBefore(db: PostgresDatabase, tagEnding: string) {
   } finally {
     await rm(folder, { recursive: true, force: true });
   }
+}
+
+/**
+ * Inserts memberships naming only the columns every version of the table has, so a test can add members to the
+ * schema of before a later migration (drizzle's insert names every column of today's schema).
+ */
+export async function insertMemberships(
+  db: PostgresDatabase,
+  rows: { organizationId: string; userId: string; role: string }[],
+) {
+  const values = rows.map((row) => sql`(${row.organizationId}, ${row.userId}, ${row.role})`);
+  await db.execute(
+    sql`insert into "memberships" ("organization_id", "user_id", "role") values ${sql.join(values, sql`, `)}`,
+  );
 }
