@@ -477,6 +477,16 @@ export const rateLimits = sqliteTable("rate_limits", {
   expire: integer("expire"),
 });
 
+/**
+ * Secrets the portal makes for itself in demo mode (the session secret, the license signing key) when the
+ * environment configures none. On PostgreSQL they live here, so every instance signs and reads the same sessions
+ * and license files; on SQLite they stay in files beside the database (the table is kept in both schemas alike).
+ */
+export const portalSecrets = sqliteTable("portal_secrets", {
+  name: text("name").primaryKey(),
+  value: text("value").notNull(),
+});
+
 // --- The billing provider's side, as the portal keeps it -------------------------------------------------------
 
 export const PROVIDER_EVENT_SOURCES = ["webhook", "engine", "poll"] as const;

@@ -1,8 +1,8 @@
 import { databaseAnswers } from "~/server/db.server";
 
 /** For the Docker HEALTHCHECK and load balancers: 200 while the database answers. */
-export function loader() {
-  const ok = databaseAnswers();
+export async function loader() {
+  const ok = await databaseAnswers();
   return new Response(ok ? "ok" : "database unavailable", {
     status: ok ? 200 : 503,
     headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" },

@@ -1,5 +1,5 @@
 import { and, desc, eq, lt } from "drizzle-orm";
-import { activity } from "~db/schema";
+import { activity } from "~/server/database/tables.server";
 import { db } from "./db.server";
 
 /**

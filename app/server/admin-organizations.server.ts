@@ -1,6 +1,6 @@
 import { json } from "@remix-run/node";
 import { desc, eq } from "drizzle-orm";
-import { licenses, subscriptions } from "~db/schema";
+import { licenses, subscriptions } from "~/server/database/tables.server";
 import { GATEKEEPER } from "./activity.server";
 import { getBilling } from "./billing/index.server";
 import { requireAdmin } from "./auth.server";

@@ -2,7 +2,7 @@ import { createMemorySessionStorage, json, redirect, type AppLoadContext } from 
 import { Authenticator, AuthorizationError } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 import { eq } from "drizzle-orm";
-import { memberships, users } from "~db/schema";
+import { memberships, users } from "~/server/database/tables.server";
 import { safeRedirect } from "~/domain/redirects";
 import { memberActor, recordActivity } from "./activity.server";
 import { issueCsrfToken } from "./csrf.server";

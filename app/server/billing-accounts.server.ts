@@ -1,5 +1,5 @@
 import { eq, isNotNull } from "drizzle-orm";
-import { organizations } from "~db/schema";
+import { organizations } from "~/server/database/tables.server";
 import { db } from "./db.server";
 import type { OrganizationRecord } from "./organizations.server";
 

@@ -1,6 +1,6 @@
 import { and, count, desc, eq, gt, isNull, or, sql } from "drizzle-orm";
 import { CLOUD_HUB_EXPIRY_GRACE_MS } from "~/domain/cloud-hub";
-import { licenses } from "~db/schema";
+import { licenses } from "~/server/database/tables.server";
 import { db } from "./db.server";
 
 /**

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { count } from "drizzle-orm";
 import type { BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
-import * as schema from "~db/schema";
+import * as schema from "~/server/database/tables.server";
 import { seedBillingDemo } from "./billing/local/seed.server";
 import { DEMO_CLOUD_HUB_USAGE } from "./demo-hub-usage.server";
 import { cloudHubUrl, seedHubDemo } from "./hubs/simulator/seed.server";

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
-import { drafts } from "~db/schema";
+import { drafts } from "~/server/database/tables.server";
 import { db } from "./db.server";
 
 export interface StoredDraft {

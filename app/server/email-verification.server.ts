@@ -1,5 +1,5 @@
 import { and, eq, isNull } from "drizzle-orm";
-import { users } from "~db/schema";
+import { users } from "~/server/database/tables.server";
 import { db } from "./db.server";
 import { linkOrigin, queueMail } from "./mail/index.server";
 import { issueOneTimeToken, peekOneTimeToken, redeemOneTimeToken } from "./one-time-tokens.server";

@@ -26,6 +26,11 @@ const envSchema = z
         (url) => databaseChoice(url) !== undefined,
         "must be file:PATH for SQLite (e.g. file:./data/portal.sqlite) or postgres://… for PostgreSQL",
       ),
+    /**
+     * Connections each process keeps to PostgreSQL. Processes × instances × this must stay under the server's
+     * max_connections (100 by default).
+     */
+    DATABASE_POOL_MAX: z.coerce.number({ invalid_type_error: "must be a number" }).int().min(1).max(100).default(5),
     SESSION_SECRET: z.string().min(32, "must be at least 32 characters (e.g. `openssl rand -hex 32`)").optional(),
     /** Unset: on in development and tests, off under NODE_ENV=production (see the transform below). */
     SEED_DEMO: booleanFlag.optional(),

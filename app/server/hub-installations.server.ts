@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, gt, inArray, lte, sql, type SQL } from "drizzle-orm";
 import type { HubLicenseSort, HubLicensesQuery, HubType } from "~/domain/hubs";
-import { hubInstallationLicenses, hubInstallations, licenses } from "~db/schema";
+import { hubInstallationLicenses, hubInstallations, licenses } from "~/server/database/tables.server";
 import { db } from "./db.server";
 import { licenseListItem } from "./licenses.server";
 

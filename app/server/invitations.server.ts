@@ -3,7 +3,7 @@ import { and, asc, count, eq, sql } from "drizzle-orm";
 import { json } from "@remix-run/node";
 import { invitationSchema } from "~/domain/accounts";
 import { ROLE_NAMES, type Role } from "~/domain/roles";
-import { invitations, memberships, organizations, users } from "~db/schema";
+import { invitations, memberships, organizations, users } from "~/server/database/tables.server";
 import { GATEKEEPER, memberActor, recordActivity, type ActivityActor } from "./activity.server";
 import { db } from "./db.server";
 import { linkOrigin, queueMail } from "./mail/index.server";

@@ -1,6 +1,6 @@
 import { and, desc, eq, sql, type Column } from "drizzle-orm";
 import { invoiceForOf, invoiceStatusLabel, isPayable } from "~/domain/renewals";
-import { invoices, organizationCounts, trials } from "~db/schema";
+import { invoices, organizationCounts, trials } from "~/server/database/tables.server";
 import { getBilling, ProviderError, type InvoicePdf } from "./billing/index.server";
 import type { BillingAccount } from "./billing-accounts.server";
 import { db } from "./db.server";

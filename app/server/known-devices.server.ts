@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import { and, eq, gt, lte, ne } from "drizzle-orm";
-import { knownDevices } from "~db/schema";
+import { knownDevices } from "~/server/database/tables.server";
 import { secretFor } from "./secrets.server";
 import { portalCookie } from "./cookies.server";
 import { db } from "./db.server";

@@ -2,7 +2,7 @@ import { createHash, createPublicKey, randomUUID, sign, verify, type KeyObject }
 import { eq, sql } from "drizzle-orm";
 import type { BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
 import { z } from "zod";
-import { licenses } from "~db/schema";
+import { licenses } from "~/server/database/tables.server";
 import { licenseSigningKey } from "./secrets.server";
 
 /**

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { and, count, desc, eq, gt, isNotNull, sql, type SQL } from "drizzle-orm";
 import { daysLeft, licenseStatus } from "~/domain/license-status";
 import { renewalStateOf } from "~/domain/renewals";
-import { hubInstallationLicenses, licenseCounts, licenses, subscriptions } from "~db/schema";
+import { hubInstallationLicenses, licenseCounts, licenses, subscriptions } from "~/server/database/tables.server";
 import { db } from "./db.server";
 import { payableInvoiceIdOf } from "./invoices.server";
 import { licenseKeyOf, licenseRow } from "./license-files.server";

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import { and, eq, gt, lte } from "drizzle-orm";
-import { oneTimeTokens } from "~db/schema";
+import { oneTimeTokens } from "~/server/database/tables.server";
 import { db } from "./db.server";
 
 /**

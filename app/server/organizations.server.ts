@@ -11,7 +11,7 @@ import {
   sessions,
   users,
   type ShippingAddress,
-} from "~db/schema";
+} from "~/server/database/tables.server";
 import { GATEKEEPER, recordActivity, type ActivityActor } from "./activity.server";
 import { db } from "./db.server";
 

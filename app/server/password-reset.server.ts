@@ -1,6 +1,6 @@
 import type { AppLoadContext } from "@remix-run/node";
 import { eq } from "drizzle-orm";
-import { knownDevices, sessions, users } from "~db/schema";
+import { knownDevices, sessions, users } from "~/server/database/tables.server";
 import { db } from "./db.server";
 import { linkOrigin, queueMail } from "./mail/index.server";
 import { issueOneTimeToken, peekOneTimeToken, redeemOneTimeToken, revokeOneTimeTokens } from "./one-time-tokens.server";

@@ -3,7 +3,7 @@ import { and, eq } from "drizzle-orm";
 import { formatCents } from "~/domain/format";
 import { isUsableSource } from "~/domain/payment-step";
 import { afterCheckoutUrls } from "~/domain/renewals";
-import { licenses } from "~db/schema";
+import { licenses } from "~/server/database/tables.server";
 import { choosePayment, loadPaymentStep, paymentForPage } from "./account-billing.server";
 import { readMemberForm, requireMember, type Scope } from "./access.server";
 import { getBilling, type Invoice } from "./billing/index.server";

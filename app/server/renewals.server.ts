@@ -6,7 +6,7 @@ import { subscriptionStepUrl } from "~/domain/subscription-steps";
 import { afterCheckoutUrls, type RenewalNoticeView } from "~/domain/renewals";
 import { cycleOf, listId, tierOf, type Hosting } from "~/domain/subscription";
 import type { SubscriptionStatus } from "~db/billing-values";
-import { licenses, subscriptions } from "~db/schema";
+import { licenses, subscriptions } from "~/server/database/tables.server";
 import { getBilling, ProviderError } from "./billing/index.server";
 import { readMemberForm, requireMember, type Scope } from "./access.server";
 import { memberActor, recordActivity, type ActivityEntry } from "./activity.server";

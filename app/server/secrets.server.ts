@@ -6,33 +6,25 @@ import {
   randomBytes,
   type KeyObject,
 } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import path from "node:path";
-import { withStartupLock } from "./database/startup-lock.server";
-import { databaseFile, env } from "./env.server";
+import { keptSecret } from "./database/dialect.server";
+import { env } from "./env.server";
 
 /**
- * A secret a real deployment configures (env.server requires it when SEED_DEMO=false). Demo mode
- * generates it on first start and keeps it beside the database, so a fresh clone needs no setup and what
- * it protects (sessions, license files) still holds after a restart. Generated under the start-up lock, so that
- * processes starting together on one database keep one secret, the first one's, and all sign with it.
+ * The secrets a real deployment configures (env.server requires them when SEED_DEMO=false). Demo mode generates
+ * them on first start and keeps them (keptSecret: in the database on PostgreSQL, beside the SQLite file
+ * otherwise), so a fresh clone needs no setup, what they protect (sessions, license files) still holds after a
+ * restart, and every process and instance signs with the same ones.
  */
-function configuredOrGenerated(configured: string | undefined, fileName: string, generate: () => string): string {
-  if (configured) return configured;
-  const file = path.join(path.dirname(path.resolve(databaseFile())), fileName);
-  if (existsSync(file)) return readFileSync(file, "utf8").trim();
-  mkdirSync(path.dirname(file), { recursive: true });
-  const secret = generate();
-  writeFileSync(file, secret, { mode: 0o600 });
-  return secret;
-}
-
-const kept = await withStartupLock({ engine: "sqlite", file: databaseFile() }, async () => ({
-  rootSecret: configuredOrGenerated(env.SESSION_SECRET, ".portal-secret", () => randomBytes(32).toString("hex")),
-  licenseSigningKey: configuredOrGenerated(env.LICENSE_SIGNING_KEY, ".license-signing-key.pem", () =>
-    generateKeyPairSync("ed25519").privateKey.export({ type: "pkcs8", format: "pem" }).toString(),
-  ),
-}));
+const kept = {
+  rootSecret:
+    env.SESSION_SECRET ??
+    (await keptSecret({ name: "session-secret", file: ".portal-secret" }, () => randomBytes(32).toString("hex"))),
+  licenseSigningKey:
+    env.LICENSE_SIGNING_KEY ??
+    (await keptSecret({ name: "license-signing-key", file: ".license-signing-key.pem" }, () =>
+      generateKeyPairSync("ed25519").privateKey.export({ type: "pkcs8", format: "pem" }).toString(),
+    )),
+};
 const rootSecret = kept.rootSecret;
 
 type SecretPurpose = "session" | "csrf" | "wizard-secrets";

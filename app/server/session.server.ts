@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { createCookieSessionStorage, redirect, type Session } from "@remix-run/node";
 import { and, desc, eq, lt, ne, or, sql } from "drizzle-orm";
-import { sessions } from "~db/schema";
+import { sessions } from "~/server/database/tables.server";
 import { db } from "./db.server";
 import { isHttps, portalCookie } from "./cookies.server";
 import { secretFor } from "./secrets.server";

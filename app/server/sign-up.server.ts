@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { AppLoadContext } from "@remix-run/node";
 import type { SignUpInput } from "~/domain/accounts";
-import { memberships, organizations, users } from "~db/schema";
+import { memberships, organizations, users } from "~/server/database/tables.server";
 import { memberActor, recordActivity } from "./activity.server";
 import { db } from "./db.server";
 import { sendVerificationLink } from "./email-verification.server";

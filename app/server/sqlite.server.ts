@@ -1,25 +1,23 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { drizzle, type BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
+import { drizzle } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
-import * as schema from "~db/schema";
 
-export type PortalDatabase = BetterSQLite3Database<typeof schema>;
+/** SQLite's migrations, in the order they were written (the history existing databases were made by). */
+const SQLITE_MIGRATIONS = path.join(process.cwd(), "db", "migrations");
 
 /**
- * Opens a SQLite file and applies pending migrations (the portal then seeds an empty one in demo mode).
- * The portal opens its database once per process (db.server); the standalone Hub simulator opens its own.
+ * Opens a SQLite file with the portal's settings: write-ahead log, foreign keys, and a busy timeout for another
+ * process's write. Nothing is migrated here (migrateSqlite).
  */
-export function openDatabase(file: string): { db: PortalDatabase; sqlite: Database.Database } {
+export function openSqlite(file: string): Database.Database {
   mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   const sqlite = new Database(file);
   sqlite.pragma("journal_mode = WAL");
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("busy_timeout = 5000");
-  const db = drizzle(sqlite, { schema });
-  migrateSqlite(sqlite, path.join(process.cwd(), "db", "migrations"));
-  return { db, sqlite };
+  return sqlite;
 }
 
 /**
@@ -28,7 +26,7 @@ export function openDatabase(file: string): { db: PortalDatabase; sqlite: Databa
  * checked. With them on, a rebuilt table's DROP would delete the rows that point at it (ON DELETE CASCADE) or
  * fail on those that may not.
  */
-export function migrateSqlite(sqlite: Database.Database, migrationsFolder: string): void {
+export function migrateSqlite(sqlite: Database.Database, migrationsFolder = SQLITE_MIGRATIONS): void {
   const enforced = sqlite.pragma("foreign_keys", { simple: true }) === 1;
   sqlite.pragma("foreign_keys = OFF");
   try {

@@ -1,24 +1,15 @@
 import type { AppLoadContext, HeadersFunction } from "@remix-run/node";
-import { RateLimiterRes, RateLimiterSQLite } from "rate-limiter-flexible";
-import { sqlite } from "./db.server";
+import { RateLimiterRes, type RateLimiterStoreAbstract } from "rate-limiter-flexible";
+import { rateLimiter } from "./database/dialect.server";
 import { env } from "./env.server";
 
 /**
- * Throttles on the counters in the rate_limits table (rate-limiter-flexible's SQLite store on the portal's
- * own connection): they survive a restart, every server process shares them, and each consume is one
- * atomic upsert, so parallel requests cannot all slip under a limit (decisions 052 and 170).
+ * Throttles on the counters in the rate_limits table (rate-limiter-flexible's store for the engine, on the
+ * portal's own connection or pool): they survive a restart, every server process and instance shares them, and
+ * each consume is one atomic upsert, so parallel requests cannot all slip under a limit (decisions 052 and 170).
  */
 function limiter(keyPrefix: string, points: number, durationSeconds: number) {
-  return new RateLimiterSQLite({
-    storeClient: sqlite,
-    storeType: "better-sqlite3",
-    tableName: "rate_limits",
-    // The table comes from the portal's migrations (db/schema.ts), not from the library.
-    tableCreated: true,
-    keyPrefix,
-    points,
-    duration: durationSeconds,
-  });
+  return rateLimiter({ keyPrefix, points, duration: durationSeconds });
 }
 
 const WINDOW_SECONDS = 15 * 60;
@@ -36,7 +27,7 @@ function secondsOf(refusal: unknown): number {
 }
 
 /** Consumes one point; 0 when allowed, else the seconds to wait. */
-async function take(rateLimiter: RateLimiterSQLite, key: string): Promise<number> {
+async function take(rateLimiter: RateLimiterStoreAbstract, key: string): Promise<number> {
   try {
     await rateLimiter.consume(key);
     return 0;
@@ -45,7 +36,7 @@ async function take(rateLimiter: RateLimiterSQLite, key: string): Promise<number
   }
 }
 
-type Allowance = { limiter: RateLimiterSQLite; key: string };
+type Allowance = { limiter: RateLimiterStoreAbstract; key: string };
 
 /**
  * Takes one point of each allowance, in order, each atomically (one upsert), so that parallel requests are

@@ -3,7 +3,7 @@ import { canStartTrial } from "~/domain/trials";
 import { shippingCharge } from "~/domain/shipping";
 import { displayName } from "~/domain/subscription";
 import { trialHardwareId, trialValidity, type TrialAddress, type TrialHubType } from "~/domain/trial-wizard";
-import { jobs, licenses, trials } from "~db/schema";
+import { jobs, licenses, trials } from "~/server/database/tables.server";
 import { getBilling } from "./billing/index.server";
 import { db } from "./db.server";
 import { licenseRow } from "./license-files.server";

@@ -1,5 +1,5 @@
 import { eq, sql } from "drizzle-orm";
-import { users } from "~db/schema";
+import { users } from "~/server/database/tables.server";
 import { db } from "./db.server";
 import { hashPassword, verifyPassword } from "./passwords.server";
 

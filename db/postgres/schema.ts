@@ -344,6 +344,11 @@ export const rateLimits = pgTable("rate_limits", {
   expire: bigint("expire", { mode: "number" }),
 });
 
+export const portalSecrets = pgTable("portal_secrets", {
+  name: text("name").primaryKey(),
+  value: text("value").notNull(),
+});
+
 export const providerEvents = pgTable(
   "provider_events",
   {

@@ -2,7 +2,7 @@ import { and, eq, isNull } from "drizzle-orm";
 import { z } from "zod";
 import { formatCents } from "~/domain/format";
 import type { ProviderEventType } from "~db/billing-values";
-import { providerEvents } from "~db/schema";
+import { providerEvents } from "~/server/database/tables.server";
 import { GATEKEEPER, recordActivity, type ActivityEntry } from "../activity.server";
 import { eventResourcesOfJson } from "../billing/event-json.server";
 import { getBilling, type Invoice, type Subscription } from "../billing/index.server";

@@ -1,5 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
-import { invoices, subscriptions } from "~db/schema";
+import { invoices, subscriptions } from "~/server/database/tables.server";
 import type { Invoice, Subscription } from "../billing/index.server";
 import type { BillingAccount } from "../billing-accounts.server";
 import { db, type PortalDatabase } from "../db.server";

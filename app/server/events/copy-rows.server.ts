@@ -1,4 +1,4 @@
-import type { invoices, subscriptions } from "~db/schema";
+import type { invoices, subscriptions } from "~/server/database/tables.server";
 import type { Invoice, Subscription } from "../billing/port.server";
 
 /**

@@ -1,5 +1,5 @@
 import { and, count, eq, inArray, isNull } from "drizzle-orm";
-import { providerEvents, type PROVIDER_EVENT_SOURCES } from "~db/schema";
+import { providerEvents, type PROVIDER_EVENT_SOURCES } from "~/server/database/tables.server";
 import { eventResourcesJson } from "../billing/event-json.server";
 import type { ProviderEvent } from "../billing/index.server";
 import { billingAccountOfCustomer, type BillingAccount } from "../billing-accounts.server";

@@ -1,7 +1,7 @@
 import { and, eq, lt } from "drizzle-orm";
 import { licenseEndOf } from "~/domain/renewals";
 import { tierOf } from "~/domain/subscription";
-import { hubInstallationLicenses, hubInstallations, licenses } from "~db/schema";
+import { hubInstallationLicenses, hubInstallations, licenses } from "~/server/database/tables.server";
 import type { BillingAccount } from "../billing-accounts.server";
 import { db } from "../db.server";
 import { enqueueJob } from "../jobs/runner.server";

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import { and, eq, isNotNull, isNull, lt, ne, or, sql } from "drizzle-orm";
 import { z } from "zod";
-import { licenses, providerEvents, providerSync, subscriptions } from "~db/schema";
+import { licenses, providerEvents, providerSync, subscriptions } from "~/server/database/tables.server";
 import { getBilling, onBillingEvents, ProviderError } from "../billing/index.server";
 import { billingAccountOfOwner, billingAccounts, type BillingAccount } from "../billing-accounts.server";
 import { db } from "../db.server";

@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { z } from "zod";
-import { hubInstallationLicenses, hubInstallations, licenses } from "~db/schema";
+import { hubInstallationLicenses, hubInstallations, licenses } from "~/server/database/tables.server";
 import { db } from "../db.server";
 import { getHubs, HubError } from "../hubs/index.server";
 import { openSecret } from "../wizards/sealed.server";

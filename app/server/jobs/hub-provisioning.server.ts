@@ -1,7 +1,7 @@
 import { and, eq, isNull, or } from "drizzle-orm";
 import { z } from "zod";
 import { DEPLOYMENT_FAILURES, hubAdministratorSchema, UNABLE_TO_VERIFY_LICENSE } from "~/domain/cloud-hub";
-import { hubInstallationLicenses, hubInstallations, licenses } from "~db/schema";
+import { hubInstallationLicenses, hubInstallations, licenses } from "~/server/database/tables.server";
 import { selectableFor } from "../cloud-hub-licenses.server";
 import { portalNow } from "../clock.server";
 import { db } from "../db.server";

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { z } from "zod";
-import { jobs, type JobStatus } from "~db/schema";
+import { jobs, type JobStatus } from "~/server/database/tables.server";
 import { recordActivity, type ActivityEntry } from "../activity.server";
 import { db } from "../db.server";
 import { env } from "../env.server";

@@ -1,5 +1,5 @@
 import { count, desc, eq } from "drizzle-orm";
-import { outbox } from "~db/schema";
+import { outbox } from "~/server/database/tables.server";
 import { db } from "../db.server";
 import type { Mailer } from "./port.server";
 

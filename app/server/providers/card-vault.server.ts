@@ -1,5 +1,5 @@
 import { and, eq, isNull } from "drizzle-orm";
-import { cardTokens } from "~db/schema";
+import { cardTokens } from "~/server/database/tables.server";
 import { parseGatewayReference, type PaymentCard } from "./card-gateway.server";
 import { newId, type EmbeddedStore } from "./embedded.server";
 import { chargeDeclineMessage } from "~/server/cards/local/test-cards.server";

@@ -1,12 +1,11 @@
 import { randomBytes } from "node:crypto";
-import type { RunResult } from "better-sqlite3";
 import { eq } from "drizzle-orm";
-import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core";
-import * as schema from "~db/schema";
+import * as schema from "~/server/database/tables.server";
+import type { PortalExecutor } from "~/server/database/portal-database.server";
 import { ProviderError } from "./errors.server";
 
 /** The portal database or a transaction on it: what the embedded providers and their seed write through. */
-export type EmbeddedStore = BaseSQLiteDatabase<"sync", RunResult, typeof schema>;
+export type EmbeddedStore = PortalExecutor;
 
 /** An id in the providers' style, prefixed by what it names (sub_, src_, inv_, tok_...). */
 export function newId(prefix: string): string {

@@ -11,7 +11,7 @@ import {
   UNABLE_TO_VERIFY_LICENSE,
   type CloudHubDraft,
 } from "~/domain/cloud-hub";
-import { hubInstallations } from "~db/schema";
+import { hubInstallations } from "~/server/database/tables.server";
 import type { Scope } from "../access.server";
 import { db } from "../db.server";
 import { env } from "../env.server";

@@ -10,7 +10,7 @@ import {
   billingPaymentSources,
   billingSequences,
   billingSubscriptions,
-} from "~db/schema";
+} from "~/server/database/tables.server";
 import { catalogue } from "../catalogue.server";
 import { BillingError, notFound, refused } from "../errors.server";
 import { checkOrderedOnce, hardwareCharges, oneTimeCharges, ordered, type OneTimeCharge } from "../orders.server";

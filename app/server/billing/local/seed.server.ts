@@ -9,7 +9,7 @@ import {
   billingPaymentSources,
   billingSequences,
   billingSubscriptions,
-} from "~db/schema";
+} from "~/server/database/tables.server";
 import { catalogue } from "../catalogue.server";
 import type { Address, Invoice, InvoicePurpose, ItemQuantity, LineItem, Subscription } from "../port.server";
 

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { EmbeddedStore } from "~/server/providers/embedded.server";
 import { armedFault, due, withFaults, type BaseFaultMode, type Fault } from "~/server/providers/faults.server";
-import { hubFaults } from "~db/schema";
+import { hubFaults } from "~/server/database/tables.server";
 import { HubError } from "../errors.server";
 import type { HubCall, HubService, Tenant } from "../port.server";
 

@@ -4,7 +4,7 @@ import { normalSubdomain, SUBDOMAIN_MESSAGES, subdomainProblem } from "~/domain/
 import { verifyLicenseFile } from "~/server/license-files.server";
 import { hashPassword, verifyPassword } from "~/server/passwords.server";
 import { newId, once, wholeSeconds, type EmbeddedStore } from "~/server/providers/embedded.server";
-import { hubAdmins, hubLicenses, hubSignInLinks, hubTenants } from "~db/schema";
+import { hubAdmins, hubLicenses, hubSignInLinks, hubTenants } from "~/server/database/tables.server";
 import { HubError, hubRefused } from "../errors.server";
 import {
   HUB_REGIONS,

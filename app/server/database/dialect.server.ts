@@ -1,0 +1,96 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { and, asc, eq, sql, type SQL } from "drizzle-orm";
+import { RateLimiterPostgres, RateLimiterSQLite, type RateLimiterStoreAbstract } from "rate-limiter-flexible";
+import { connection } from "./connection.server";
+import type { PortalTransaction } from "./portal-database.server";
+import { withStartupLock } from "./startup-lock.server";
+import { jobs, portalSecrets } from "./tables.server";
+
+/**
+ * Everything that differs between the two engines, one function each; nothing else in the app asks which engine
+ * it runs on. SQLite serializes writers (one transaction at a time across processes, begun IMMEDIATE);
+ * PostgreSQL runs them side by side, so what SQLite gets from that for free, PostgreSQL gets here from row and
+ * advisory locks.
+ */
+
+export { affectedRows } from "./portal-database.server";
+
+const db = connection.db;
+
+/**
+ * The claim's condition on the job it takes, given what makes a job due. On PostgreSQL the next due job is
+ * picked `for update skip locked`: concurrent claims each take a different job, instead of all waiting on the
+ * first one's row and then coming back empty. On SQLite claims are serialized, so the next due job is simply the
+ * first, checked again as the update runs.
+ */
+export function claimCondition(due: SQL): SQL {
+  const next = db.select({ id: jobs.id }).from(jobs).where(due).orderBy(asc(jobs.nextRunAt)).limit(1);
+  if (connection.engine === "postgres") return eq(jobs.id, next.for("update", { skipLocked: true }));
+  return and(eq(jobs.id, next), due)!;
+}
+
+/**
+ * Holds a lock named by `key` until the transaction ends, so that transactions on the same thing (one person's
+ * trials, one billing customer's balance, one idempotency key) run one after another and a read followed by a
+ * write cannot interleave with another's. On PostgreSQL an advisory transaction lock; on SQLite nothing, as its
+ * transactions already run one at a time across processes.
+ */
+export async function lockFor(tx: PortalTransaction, key: string): Promise<void> {
+  if (connection.engine === "postgres") await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`);
+}
+
+/**
+ * A throttle's counters in the rate_limits table, with rate-limiter-flexible's store for the engine: on
+ * PostgreSQL on this process's pool, so every instance counts in one place; on SQLite on the connection itself.
+ * Each consume is one atomic upsert either way.
+ */
+export function rateLimiter(options: { keyPrefix: string; points: number; duration: number }): RateLimiterStoreAbstract {
+  // The table comes from the portal's migrations, not from the library.
+  const table = { tableName: "rate_limits", tableCreated: true, ...options };
+  if (connection.engine === "postgres") {
+    return new RateLimiterPostgres({ storeClient: connection.pool, storeType: "pool", ...table });
+  }
+  return new RateLimiterSQLite({ storeClient: connection.sqlite, storeType: "better-sqlite3", ...table });
+}
+
+/**
+ * True when the database answers a query that reads it (the health check): the pool on PostgreSQL; on SQLite
+ * the schema, since `select 1` alone would not touch the file.
+ */
+export async function databaseAnswers(): Promise<boolean> {
+  try {
+    if (connection.engine === "postgres") return (await connection.pool.query("select 1 as ok")).rowCount === 1;
+    return connection.sqlite.prepare("select count(*) as tables from sqlite_schema").get() !== undefined;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A secret the portal makes for itself (demo mode), the same for every process, and kept. On PostgreSQL a row of
+ * portal_secrets: the first instance to get there inserts its candidate and every other reads that one. On SQLite
+ * a file beside the database, readable only by its owner, made under the start-up lock so that processes starting
+ * together keep the first one's.
+ */
+export async function keptSecret(secret: { name: string; file: string }, generate: () => string): Promise<string> {
+  if (connection.engine === "postgres") {
+    await db.insert(portalSecrets).values({ name: secret.name, value: generate() }).onConflictDoNothing();
+    const [kept] = await db
+      .select({ value: portalSecrets.value })
+      .from(portalSecrets)
+      .where(eq(portalSecrets.name, secret.name));
+    if (!kept) throw new Error(`The secret ${secret.name} was not kept.`);
+    return kept.value;
+  }
+  const file = path.join(path.dirname(path.resolve(connection.file)), secret.file);
+  if (existsSync(file)) return readFileSync(file, "utf8").trim();
+  const { file: databaseFile } = connection;
+  return withStartupLock({ engine: "sqlite", file: databaseFile }, () => {
+    if (!existsSync(file)) {
+      mkdirSync(path.dirname(file), { recursive: true });
+      writeFileSync(file, generate(), { mode: 0o600 });
+    }
+    return Promise.resolve(readFileSync(file, "utf8").trim());
+  });
+}
