@@ -1,6 +1,13 @@
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
+/** Test files about SQLite itself; tests/postgres/ holds the PostgreSQL side of each. */
+const SQLITE_ONLY = [
+  "tests/server/sqlite-async.test.ts",
+  "tests/server/hub-token-migration.test.ts",
+  "tests/server/organizations-migration.test.ts",
+];
+
 export default defineConfig({
   resolve: {
     alias: {
@@ -23,6 +30,18 @@ export default defineConfig({
           name: "sqlite",
           include: ["tests/**/*.test.ts", "tests/**/*.test.tsx"],
           exclude: ["tests/postgres/**"],
+        },
+      },
+      {
+        // Every test again, with the portal on PostgreSQL (tests/setup.ts gives each file a copy of the migrated
+        // template), but those about SQLite itself: its files, its migrations' data steps, its async driver.
+        extends: true,
+        test: {
+          name: "postgres-all",
+          include: ["tests/**/*.test.ts", "tests/**/*.test.tsx"],
+          exclude: ["tests/postgres/**", ...SQLITE_ONLY],
+          env: { TEST_DATABASE_ENGINE: "postgres" },
+          globalSetup: ["tests/support/postgres-global-setup.ts"],
         },
       },
       {

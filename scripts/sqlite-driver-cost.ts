@@ -7,14 +7,17 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { and, desc, eq } from "drizzle-orm";
+import { drizzle } from "drizzle-orm/better-sqlite3";
 import { asyncSqlite } from "~/server/database/sqlite-async.server";
-import { openDatabase } from "~/server/sqlite.server";
+import { migrateSqlite, openSqlite } from "~/server/sqlite.server";
 import { licenses, users } from "~db/schema";
 
 const ROUNDS = 7;
 const TIMES = 3_000;
 const directory = mkdtempSync(path.join(tmpdir(), "gk-driver-cost-"));
-const { db: sync, sqlite } = openDatabase(path.join(directory, "portal.sqlite"));
+const sqlite = openSqlite(path.join(directory, "portal.sqlite"));
+migrateSqlite(sqlite);
+const sync = drizzle(sqlite);
 const db = asyncSqlite(sqlite);
 
 const owner = randomUUID();

@@ -1,17 +1,37 @@
+import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll } from "vitest";
+import { afterAll, inject } from "vitest";
+import { createDatabase, dropDatabase } from "../scripts/postgres-cluster.mjs";
 
 /**
- * Every test file runs against a fresh SQLite file of its own, migrated and seeded with the demo
- * data when db.server is first imported, and removed afterwards.
+ * Every test file runs against a fresh database of its own, migrated and seeded with the demo data when
+ * db.server is first imported, and removed afterwards: a SQLite file in a temporary folder, or in the
+ * `postgres-all` project (TEST_DATABASE_ENGINE=postgres) a copy of the migrated PostgreSQL template
+ * (tests/support/postgres-global-setup.ts).
+ *
+ * On PostgreSQL the portal gets one pooled connection: a query on `db` made inside a transaction's callback
+ * (instead of on `tx`) then waits for itself and the test times out, instead of racing in production.
  */
 const directory = mkdtempSync(path.join(tmpdir(), "gk-portal-test-"));
-process.env.DATABASE_URL = `file:${path.join(directory, "portal.sqlite")}`;
+const postgres = process.env.TEST_DATABASE_ENGINE === "postgres" ? inject("postgres") : null;
+const postgresName = `portal_test_${randomBytes(6).toString("hex")}`;
+process.env.DATABASE_URL = postgres
+  ? await createDatabase(postgres.server, postgresName, postgres.template)
+  : `file:${path.join(directory, "portal.sqlite")}`;
+if (postgres) process.env.DATABASE_POOL_MAX ??= "1";
 process.env.SEED_DEMO ??= "true";
 process.env.NODE_ENV = "test";
 
-afterAll(() => {
+/** The portal's connection, once the test file's imports have opened it (app/server/database/connection.server). */
+async function portalConnection() {
+  const opened = (globalThis as { __portalConnection?: Promise<{ close(): Promise<void> }> }).__portalConnection;
+  return opened?.catch(() => undefined);
+}
+
+afterAll(async () => {
+  await (await portalConnection())?.close();
+  if (postgres) await dropDatabase(postgres.server, postgresName);
   rmSync(directory, { recursive: true, force: true });
-});
+}, 60_000);

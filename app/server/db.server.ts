@@ -1,7 +1,8 @@
 import { connection } from "./database/connection.server";
 import { withStartupLock } from "./database/startup-lock.server";
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemo } from "./demo-seed.server";
-import { databaseChoice, env } from "./env.server";
+import { databaseChoice } from "./database/url.server";
+import { env } from "./env.server";
 import { reissueLicenseFiles } from "./license-files.server";
 
 export { databaseAnswers } from "./database/dialect.server";

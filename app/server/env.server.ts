@@ -2,6 +2,7 @@ import { createPrivateKey } from "node:crypto";
 import addressparser from "nodemailer/lib/addressparser";
 import { z } from "zod";
 import { parsePublicUrl } from "../../scripts/public-url.mjs";
+import { databaseChoice } from "./database/url.server";
 
 /**
  * The portal's configuration, read once from the environment and validated at start-up.
@@ -235,17 +236,6 @@ function loadEnv(): PortalEnv {
 }
 
 export const env = loadEnv();
-
-/** The database DATABASE_URL names: which engine, and the SQLite file or the PostgreSQL connection URL. */
-export type DatabaseChoice = { engine: "sqlite"; file: string } | { engine: "postgres"; url: string };
-
-/** What a database URL names; undefined for a form the portal does not know. */
-export function databaseChoice(url: string): DatabaseChoice | undefined {
-  if (/^postgres(ql)?:\/\/./.test(url)) return { engine: "postgres", url };
-  if (url.startsWith("file:") && url.length > "file:".length)
-    return { engine: "sqlite", file: url.slice("file:".length) };
-  return undefined;
-}
 
 /**
  * The SQLite file a database URL names (`file:` prefix optional). A PostgreSQL URL is refused rather than

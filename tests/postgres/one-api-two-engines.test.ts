@@ -7,7 +7,7 @@ import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openPostgres, type PostgresDatabase } from "~/server/database/postgres.server";
 import { affectedRows, asyncSqlite } from "~/server/database/sqlite-async.server";
-import { openDatabase } from "~/server/sqlite.server";
+import { migrateSqlite, openSqlite } from "~/server/sqlite.server";
 import * as postgresSchema from "~db/postgres/schema";
 import * as sqliteSchema from "~db/schema";
 import { postgresTestDatabase } from "../support/postgres";
@@ -166,7 +166,8 @@ let onSqlite: PostgresDatabase;
 
 beforeAll(() => {
   ({ db: postgres, pool } = openPostgres(postgresDatabase.url));
-  ({ sqlite } = openDatabase(path.join(directory, "portal.sqlite")));
+  sqlite = openSqlite(path.join(directory, "portal.sqlite"));
+  migrateSqlite(sqlite);
   // The cast the data layer makes once: the SQLite database and tables, typed as their PostgreSQL twins.
   onSqlite = asyncSqlite(sqlite) as unknown as PostgresDatabase;
 });

@@ -8,7 +8,7 @@ import type Database from "better-sqlite3";
 import { count, eq, like, sql, TransactionRollbackError } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { affectedRows, asyncSqlite, type AsyncSqliteDatabase } from "~/server/database/sqlite-async.server";
-import { openDatabase } from "~/server/sqlite.server";
+import { migrateSqlite, openSqlite } from "~/server/sqlite.server";
 import { organizations, rateLimits, users } from "~db/schema";
 
 const directory = mkdtempSync(path.join(tmpdir(), "gk-sqlite-async-"));
@@ -17,7 +17,8 @@ let sqlite: Database.Database;
 let db: AsyncSqliteDatabase;
 
 beforeAll(() => {
-  ({ sqlite } = openDatabase(file));
+  sqlite = openSqlite(file);
+  migrateSqlite(sqlite);
   db = asyncSqlite(sqlite);
 });
 afterAll(() => {

@@ -3,11 +3,12 @@
 // Usage: node --import tsx tests/support/sqlite-async-increments.ts FILE KEY N
 import { eq } from "drizzle-orm";
 import { asyncSqlite } from "~/server/database/sqlite-async.server";
-import { openDatabase } from "~/server/sqlite.server";
+import { migrateSqlite, openSqlite } from "~/server/sqlite.server";
 import { rateLimits } from "~db/schema";
 
 const [file, key, times] = process.argv.slice(2);
-const { sqlite } = openDatabase(file);
+const sqlite = openSqlite(file);
+migrateSqlite(sqlite);
 const db = asyncSqlite(sqlite);
 for (let i = 0; i < Number(times); i++) {
   await db.transaction(async (tx) => {

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { sqlite } from "~/server/db.server";
+import { connection } from "~/server/database/connection.server";
 
 /**
  * Runs a SQLite migration again on the test's database, in one transaction, after taking it back to how it was
@@ -8,6 +8,8 @@ import { sqlite } from "~/server/db.server";
  * For a test of what the migration's hand-written data step makes of the rows already there.
  */
 export function rerunMigration(file: string, triggerPrefix: string, undo: string[]) {
+  if (connection.engine !== "sqlite") throw new Error("A SQLite migration runs on SQLite only.");
+  const { sqlite } = connection;
   const migration = readFileSync(path.join(process.cwd(), "db/migrations", file), "utf8");
   sqlite.transaction(() => {
     for (const { name } of sqlite

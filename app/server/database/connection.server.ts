@@ -1,4 +1,5 @@
-import { databaseChoice, env } from "../env.server";
+import { env } from "../env.server";
+import { databaseChoice } from "./url.server";
 import { migrateDatabase, openDatabase, type PortalConnection } from "./portal-database.server";
 import { checkTextOrder } from "./postgres.server";
 import { withStartupLock } from "./startup-lock.server";

@@ -5,7 +5,7 @@ import type { PgDatabase, PgTransaction } from "drizzle-orm/pg-core";
 import type pg from "pg";
 import * as postgresSchema from "~db/postgres/schema";
 import * as sqliteSchema from "~db/schema";
-import { databaseChoice, type DatabaseChoice } from "../env.server";
+import { databaseChoice, type DatabaseChoice } from "./url.server";
 import { migrateSqlite, openSqlite } from "../sqlite.server";
 import { migratePostgres, openPostgres } from "./postgres.server";
 import { asyncSqlite } from "./sqlite-async.server";

@@ -1,4 +1,5 @@
-import { databaseChoice, env } from "../env.server";
+import { env } from "../env.server";
+import { databaseChoice } from "./url.server";
 import { tablesOf, type Engine } from "./portal-database.server";
 
 /**
