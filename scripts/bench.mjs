@@ -13,12 +13,12 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { addBigAccount, BIG_ACCOUNT } from "./bench/big-account.mjs";
-import { goals, growthGoals } from "./bench/goals.mjs";
+import { goals, growthGoals, postgresGoals } from "./bench/goals.mjs";
 import { timePages } from "./bench/growth.mjs";
 import { LOAD, loadTest, startBareServer } from "./bench/load.mjs";
 import { measurePages } from "./bench/page-bytes.mjs";
 import { measurePaint } from "./bench/paint.mjs";
-import { firstVisit, signIn, startPortal } from "./bench/portal.mjs";
+import { firstVisit, signIn, startPortal, startPostgresPortals } from "./bench/portal.mjs";
 import { measureSignIn } from "./bench/sign-in.mjs";
 import { launchBrowser, LINK } from "./bench/slow-link.mjs";
 import { kB, table } from "./bench/table.mjs";
@@ -28,7 +28,7 @@ const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const RESULTS = path.join(ROOT, "bench-results", "latest.json");
 const GROWTH_RESULTS = path.join(ROOT, "bench-results", "growth.json");
 /** The parts `--only` can pick; without it every part runs. */
-const PARTS = ["growth"];
+const PARTS = ["growth", "postgres"];
 const DEMO_PASSWORD = "GateKeeper-demo-1";
 const CUSTOMER_PAGES = [
   "/home",
@@ -93,6 +93,7 @@ async function main() {
   stops.push(portal.stop);
   const customer = await signIn(portal.baseUrl, "customer@example.com", DEMO_PASSWORD);
   if (part === "growth") return growthOnly(run, portal, customer);
+  if (part === "postgres") return postgresOnly(run, portal, customer);
 
   // 1. Bytes per page. /login comes first: it is the page of part 3 and its bytes make the floor.
   const admin = await signIn(portal.baseUrl, "admin@example.com", DEMO_PASSWORD);
@@ -142,6 +143,8 @@ async function main() {
   const bareLoad = { bodyBytes: home.html.raw, ...(await loadTest(bareServer.url)) };
   await bareServer.stop();
   printLoad(portalLoad, planLoad, bareLoad);
+  const postgresLoad = await measurePostgres();
+  printPostgresLoad({ home: portalLoad, plan: planLoad }, postgresLoad);
 
   // 3. Every page painted on a slow link, then the sign-in form until usable, against their floors.
   const browser = await launchBrowser();
@@ -161,7 +164,7 @@ async function main() {
   const summary = goals({
     pages,
     paint,
-    load: { home: portalLoad, plan: planLoad, bare: bareLoad },
+    load: { home: portalLoad, plan: planLoad, bare: bareLoad, postgres: postgresLoad },
     signIn: signInResult,
     growth,
   });
@@ -171,7 +174,13 @@ async function main() {
   const results = {
     ...run,
     pages,
-    load: { ...LOAD, portal: portalLoad, planStep: { url: PLAN_STEP, ...planLoad }, bare: bareLoad },
+    load: {
+      ...LOAD,
+      portal: portalLoad,
+      planStep: { url: PLAN_STEP, ...planLoad },
+      bare: bareLoad,
+      postgres: { home: postgresLoad.home, planStep: { url: PLAN_STEP, ...postgresLoad.plan } },
+    },
     paint,
     signIn: signInResult,
     growth: { account: BIG_ACCOUNT, pages: growth },
@@ -183,13 +192,88 @@ async function main() {
   return [
     ...wizardFailures,
     ...pages.filter((page) => page.status !== 200).map((page) => `${page.path} answered ${page.status}, not 200`),
-    ...Object.entries({ "/home": portalLoad, [PLAN_STEP]: planLoad, "bare server": bareLoad })
+    ...Object.entries({
+      "/home": portalLoad,
+      [PLAN_STEP]: planLoad,
+      "bare server": bareLoad,
+      "/home on PostgreSQL": postgresLoad.home,
+      [`${PLAN_STEP} on PostgreSQL`]: postgresLoad.plan,
+    })
       .filter(([, result]) => result.errors + result.non2xx > 0)
       .map(([name, result]) => `${name}: ${result.errors} errors and ${result.non2xx} non-2xx answers under load`),
     ...(signInResult.modes.some((mode) => mode.reacts === false)
       ? ["the hydrated sign-in form did not validate on blur"]
       : []),
   ];
+}
+
+/**
+ * /home and the plan step under the same load on PostgreSQL: two instances behind one port on one database, as the
+ * portal runs past one machine. Started after the SQLite portal's load rows and stopped before anything else runs,
+ * so that the two never share the machine.
+ */
+async function measurePostgres() {
+  const portals = await startPostgresPortals(ROOT);
+  stops.push(portals.stop);
+  try {
+    const customer = await signIn(portals.baseUrl, "customer@example.com", DEMO_PASSWORD);
+    return {
+      home: await loadTest(`${portals.baseUrl}/home`, { cookie: customer.header }),
+      plan: await loadTest(`${portals.baseUrl}${PLAN_STEP}`, { cookie: customer.header }),
+    };
+  } finally {
+    await portals.stop();
+  }
+}
+
+/** `--only postgres`: the load rows on both engines, nothing else. */
+async function postgresOnly(run, portal, customer) {
+  const sqlite = {
+    home: await loadTest(`${portal.baseUrl}/home`, { cookie: customer.header }),
+    plan: await loadTest(`${portal.baseUrl}${PLAN_STEP}`, { cookie: customer.header }),
+  };
+  await portal.stop();
+  const postgres = await measurePostgres();
+  printPostgresLoad(sqlite, postgres);
+  const summary = postgresGoals(sqlite, postgres);
+  printGoals(summary);
+  return [
+    ...Object.entries({ "/home on PostgreSQL": postgres.home, [`${PLAN_STEP} on PostgreSQL`]: postgres.plan })
+      .filter(([, result]) => result.errors + result.non2xx > 0)
+      .map(([name, result]) => `${name}: ${result.errors} errors and ${result.non2xx} non-2xx answers under load`),
+  ];
+}
+
+function printPostgresLoad(sqlite, postgres) {
+  console.log(
+    `\nThe same on PostgreSQL: two instances (one process each) on one database behind a round-robin balancer on one port, ` +
+      `beside the SQLite rows above (one instance, ${availableParallelism()} processes)`,
+  );
+  const columns = ["page", "engine", "req/s", "p50 ms", "p99 ms", "p99 ÷ p50", "req/s ÷ SQLite's", "failed"];
+  const rows = [
+    ["/home", sqlite.home, postgres.home],
+    [PLAN_STEP, sqlite.plan, postgres.plan],
+  ].flatMap(([page, onSqlite, onPostgres]) =>
+    [
+      ["SQLite", onSqlite],
+      ["PostgreSQL", onPostgres],
+    ].map(([engine, result]) => [
+      page,
+      engine,
+      result.requestsPerSecond.toFixed(0),
+      ms(result.latencyMs.p50),
+      ms(result.latencyMs.p99),
+      (result.latencyMs.p99 / Math.max(result.latencyMs.p50, 1)).toFixed(1),
+      (result.requestsPerSecond / onSqlite.requestsPerSecond).toFixed(2),
+      String(result.errors + result.non2xx),
+    ]),
+  );
+  console.log(
+    table(
+      columns.map((header, i) => [header, i < 2 ? "l" : "r"]),
+      rows,
+    ),
+  );
 }
 
 /**

@@ -66,7 +66,36 @@ export function goals({ pages, paint, load, signIn, growth }) {
       met: result.latencyMs.p99 <= 100,
     })),
     ...growthGoals(growth),
+    ...postgresGoals(load, load.postgres),
   ];
+}
+
+/**
+ * The goals of PostgreSQL's rows (two instances behind one port), as ratios, since absolute times differ
+ * between machines: at least 60% of SQLite's requests per second, and a p99 within 3× its own p50.
+ */
+export function postgresGoals(sqlite, postgres) {
+  return [
+    ["/home", sqlite.home, postgres.home],
+    ["plan step", sqlite.plan, postgres.plan],
+  ].flatMap(([name, onSqlite, onPostgres]) => {
+    const share = onPostgres.requestsPerSecond / onSqlite.requestsPerSecond;
+    const spread = onPostgres.latencyMs.p99 / Math.max(onPostgres.latencyMs.p50, 1);
+    return [
+      {
+        measure: `${name} on PostgreSQL, two instances: req/s ÷ SQLite's`,
+        now: `${share.toFixed(2)} (${onPostgres.requestsPerSecond.toFixed(0)} ÷ ${onSqlite.requestsPerSecond.toFixed(0)})`,
+        goal: "≥ 0.60",
+        met: share >= 0.6,
+      },
+      {
+        measure: `${name} on PostgreSQL: p99 ÷ p50`,
+        now: `${spread.toFixed(1)} (${Math.round(onPostgres.latencyMs.p99)} ÷ ${Math.round(onPostgres.latencyMs.p50)} ms)`,
+        goal: "≤ 3",
+        met: spread <= 3,
+      },
+    ];
+  });
 }
 
 /** The goal that pages do not grow with the account alone: each page's big ÷ demo beside its goal (also what `--only growth` prints). */

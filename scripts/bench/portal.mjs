@@ -4,6 +4,8 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
+import { createDatabase, startCluster, stopCluster } from "../postgres-cluster.mjs";
+import { startRoundRobinProxy } from "../round-robin-proxy.mjs";
 import { startTags } from "./html.mjs";
 
 export const HOST = "127.0.0.1";
@@ -24,7 +26,7 @@ function freePort() {
  * Starts the built portal as `npm start` runs it (scripts/start.mjs: one process per core) on loopback, with a fresh database in a
  * temporary directory so that every run sees the same seeded demo data. Resolves once /healthz answers.
  */
-export async function startPortal(root) {
+export async function startPortal(root, { databaseUrl, env = {} } = {}) {
   const dir = await mkdtemp(path.join(tmpdir(), "gk-bench-"));
   const logFile = path.join(dir, "server.log");
   const databaseFile = path.join(dir, "portal.sqlite");
@@ -38,8 +40,9 @@ export async function startPortal(root) {
       NODE_ENV: "production",
       HOST,
       PORT: String(port),
-      DATABASE_URL: `file:${databaseFile}`,
+      DATABASE_URL: databaseUrl ?? `file:${databaseFile}`,
       SEED_DEMO: "true",
+      ...env,
     },
     stdio: ["ignore", log.fd, log.fd],
   });
@@ -72,6 +75,35 @@ export async function startPortal(root) {
     if (healthy) return { baseUrl, databaseFile, stop };
     await sleep(100);
   }
+}
+
+/**
+ * The portal on PostgreSQL as it runs past one machine: a throwaway cluster (scripts/postgres-cluster.mjs), two
+ * instances of `npm start` on one database, one process each, behind a round-robin balancer on one port
+ * (scripts/round-robin-proxy.mjs, standing for nginx). The instances start together, as a deployment's do.
+ */
+export async function startPostgresPortals(root) {
+  const cluster = await startCluster();
+  const databaseUrl = await createDatabase(cluster.url, "portal_bench");
+  const instances = [];
+  let proxy;
+  async function stop() {
+    await proxy?.stop();
+    await Promise.all(instances.map((instance) => instance.stop()));
+    await stopCluster(cluster.directory);
+  }
+  try {
+    const env = { WEB_CONCURRENCY: "1", TRUST_PROXY: "1" };
+    instances.push(...(await Promise.all([0, 1].map(() => startPortal(root, { databaseUrl, env })))));
+    proxy = await startRoundRobinProxy(
+      instances.map((instance) => instance.baseUrl),
+      { host: HOST },
+    );
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { baseUrl: proxy.url, databaseUrl, stop };
 }
 
 /**
