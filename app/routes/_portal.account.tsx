@@ -43,7 +43,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const billingRefused = member ? whyNot(member, "billing.manage") : null;
   const billing = member && billingRefused === null ? await loadAccountBilling(member) : null;
   return json({
-    sessions: listSessions(user.id).map((session) => ({
+    sessions: (await listSessions(user.id)).map((session) => ({
       // The row id is a hash of the cookie's token; the page shows only a prefix of it, as a list key.
       id: session.id.slice(0, 12),
       current: session.id === current.id,
@@ -84,7 +84,7 @@ export async function action({ request }: ActionFunctionArgs) {
 async function saveProfile(request: Request, user: UserRecord, formData: FormData) {
   const result = await profileValidator.validate(formData);
   if (result.error) return validationError(result.error, result.submittedData);
-  updateProfile(user.id, result.data);
+  await updateProfile(user.id, result.data);
   return redirectWithToast(request, "/account", { kind: "success", message: "Your profile was saved." });
 }
 

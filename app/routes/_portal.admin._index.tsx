@@ -19,7 +19,7 @@ export const meta: MetaFunction = () => documentTitle("Admin portal");
 /** The admin portal's start: jobs that stopped (an unknown outcome, a failure) and what they say, then the accounts. */
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
-  const jobs = listJobsNeedingAttention().map((job) => ({
+  const jobs = (await listJobsNeedingAttention()).map((job) => ({
     id: job.id,
     kind: job.kind,
     ownerId: job.ownerId,

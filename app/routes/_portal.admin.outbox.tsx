@@ -32,7 +32,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
   const page = requestedPage(new URL(request.url).searchParams.get("page"));
   if (page === null) throw redirect(pageHref(1));
-  const { total, messages } = outboxPage(page, MESSAGES_PER_PAGE);
+  const { total, messages } = await outboxPage(page, MESSAGES_PER_PAGE);
   const pages = pageCount(total, MESSAGES_PER_PAGE);
   if (page > pages) throw redirect(pageHref(pages));
   return json({

@@ -8,21 +8,29 @@ import { countLicensesByStatus } from "~/server/licenses.server";
 import { renewalNoticeViews } from "~/server/renewals.server";
 import { documentTitle, InfoPage, PageErrorBoundary } from "~/ui/page";
 import { RenewalNotices } from "~/ui/renewal-notices";
+import type { RenewalNoticeView } from "~/domain/renewals";
 
 export const handle = { title: "Home" };
 export const meta: MetaFunction = () => documentTitle("Home");
 
+const noNotices: RenewalNoticeView[] = [];
+
 export async function loader({ request }: LoaderFunctionArgs) {
   const member = await requireMember(request);
   const now = await portalNow();
-  const licenses = countLicensesByStatus(member.organization.id, now);
+  // Asked together: on PostgreSQL each goes out on its own pooled connection.
+  const [licenses, hubs, notices] = await Promise.all([
+    countLicensesByStatus(member.organization.id, now),
+    countHubInstallations(member.organization.id),
+    // A renewal that failed, or a subscription it ended, is what the organization's payers must hear of first.
+    mayDo(member, "invoices.pay") ? renewalNoticeViews(billingAccountOf(member.organization), now) : noNotices,
+  ]);
   return {
     firstName: member.user.firstName,
     activeLicenses: licenses.active,
     expiredLicenses: licenses.expired,
-    hubs: countHubInstallations(member.organization.id),
-    // A renewal that failed, or a subscription it ended, is what the organization's payers must hear of first.
-    notices: mayDo(member, "invoices.pay") ? await renewalNoticeViews(billingAccountOf(member.organization), now) : [],
+    hubs,
+    notices,
   };
 }
 

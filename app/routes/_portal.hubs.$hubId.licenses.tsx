@@ -37,7 +37,7 @@ export const links: LinksFunction = () => FORM_STYLES;
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const member = await requireMember(request);
   const hubId = params.hubId ?? "";
-  if (!ownsHubInstallation(member.organization.id, hubId))
+  if (!(await ownsHubInstallation(member.organization.id, hubId)))
     throw json({ message: "There is no such Hub deployment." }, { status: 404 });
   const search = new URL(request.url).searchParams;
   // The Hubs page checks its own query; here it is only carried along.
@@ -45,7 +45,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const base = `/hubs/${encodeURIComponent(hubId)}/licenses`;
   const query = requestedHubLicenses(search, requestedPage);
   if (query === null) throw redirect(`${base}${hubLicensesSearch(hubs, DEFAULT_HUB_LICENSES_QUERY)}`);
-  const { total, licenses } = hubLicensePage(
+  const { total, licenses } = await hubLicensePage(
     member.organization.id,
     hubId,
     query,

@@ -14,7 +14,7 @@ import { ValidatedForm } from "~/ui/validated-form";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const member = await requireMember(request, "hubs.deploy");
-  const { data } = cloudHubWizard.load(member, "admin");
+  const { data } = await cloudHubWizard.load(member, "admin");
   const defaults = data.administrator ?? {
     userName: "",
     firstName: member.user.firstName,

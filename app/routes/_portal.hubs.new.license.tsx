@@ -28,12 +28,12 @@ const SEARCH_DEBOUNCE_MS = 500;
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const member = await requireMember(request, "hubs.deploy");
-  const { data } = cloudHubWizard.load(member, "license");
+  const { data } = await cloudHubWizard.load(member, "license");
   const url = new URL(request.url);
   const search = url.searchParams.get("q") ?? "";
   const page = requestedPage(url.searchParams.get("page"));
   if (page === null) throw redirect(pageHref(search, 1));
-  const { total, licenses } = cloudHubLicensePage(
+  const { total, licenses } = await cloudHubLicensePage(
     member.organization.id,
     search,
     page,
@@ -66,7 +66,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const parsed = await licenseValidator.validate(formData);
   if (parsed.error) return json({ error: SELECT_A_LICENSE }, { status: 422 });
   // Another account's license, a used one, or one a deployment under way holds (a page left open meanwhile).
-  if (!selectableLicense(member.organization.id, parsed.data.licenseId, await portalNow())) {
+  if (!(await selectableLicense(member.organization.id, parsed.data.licenseId, await portalNow()))) {
     return json({ error: UNABLE_TO_VERIFY_LICENSE }, { status: 422 });
   }
   return cloudHubWizard.complete(member, "license", { licenseId: parsed.data.licenseId });

@@ -22,8 +22,10 @@ export const DEPLOYMENT_CHANGED =
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const member = await requireMember(request, "hubs.deploy");
-  const { data } = cloudHubWizard.load(member, "review");
-  const license = data.licenseId ? selectableLicense(member.organization.id, data.licenseId, await portalNow()) : null;
+  const { data } = await cloudHubWizard.load(member, "review");
+  const license = data.licenseId
+    ? await selectableLicense(member.organization.id, data.licenseId, await portalNow())
+    : null;
   return json({
     address: `https://${data.subdomain}.${env.HUB_HOST}`,
     region: regionLabel(data.region),
@@ -37,14 +39,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
           validTo: license.validTo.toISOString(),
         }
       : null,
-    deploymentKey: deploymentKey(member),
+    deploymentKey: await deploymentKey(member),
   });
 }
 
 /** 'Yes, Deploy': the deployment runs as a job; the page follows it. */
 export async function action({ request }: ActionFunctionArgs) {
   const { member, formData } = await readMemberForm(request, "hubs.deploy");
-  const placement = deploy(member, String(formData.get("deploymentKey") ?? ""));
+  const placement = await deploy(member, String(formData.get("deploymentKey") ?? ""));
   if ("placed" in placement) return redirect(`/hubs/deployments/${placement.placed.id}`);
   // The license is no longer one a Hub can be made from (another deployment holds it): choose another.
   if ("refused" in placement) {

@@ -23,7 +23,7 @@ const validator = lazyValidator(() => import("~/domain/cloud-hub").then((module)
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const member = await requireMember(request, "hubs.deploy");
-  const { data } = cloudHubWizard.load(member, "url");
+  const { data } = await cloudHubWizard.load(member, "url");
   // A purchase's success button names the new license; the form carries it, as a page read never writes.
   const license = new URL(request.url).searchParams.get("license");
   return json({
@@ -44,7 +44,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const unavailable = await subdomainUnavailable(result.data.subdomain);
   if (unavailable) return validationError({ fieldErrors: { subdomain: unavailable } }, result.submittedData);
   const license = String(formData.get("license") ?? "");
-  const preselected = selectableLicense(member.organization.id, license, await portalNow())
+  const preselected = (await selectableLicense(member.organization.id, license, await portalNow()))
     ? { licenseId: license }
     : {};
   return cloudHubWizard.complete(member, "url", {

@@ -5,7 +5,7 @@ import { licenseFileFor } from "~/server/licenses.server";
 /** The signed license file as an attachment; another account's license, like an unknown one, is 404. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const member = await requireMember(request, "licenses.download");
-  const file = licenseFileFor(member.organization.id, params.licenseId ?? "");
+  const file = await licenseFileFor(member.organization.id, params.licenseId ?? "");
   if (!file) throw new Response("Not Found", { status: 404 });
   return new Response(file.content, {
     headers: {

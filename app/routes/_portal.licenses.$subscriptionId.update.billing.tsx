@@ -10,14 +10,14 @@ import { WizardBillingStep } from "~/ui/wizard/billing-step";
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const member = await requireMember(request, "licenses.update");
   const subscriptionId = params.subscriptionId ?? "";
-  requireOwnLicense(member, subscriptionId);
+  await requireOwnLicense(member, subscriptionId);
   return wizardPaymentStep(member, licenseUpdateWizard(subscriptionId), "billing");
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const form = await readMemberForm(request, "licenses.update");
   const subscriptionId = params.subscriptionId ?? "";
-  requireOwnLicense(form.member, subscriptionId);
+  await requireOwnLicense(form.member, subscriptionId);
   return chooseWizardPayment(
     form,
     licenseUpdateWizard(subscriptionId),

@@ -28,7 +28,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const read = await readSubscription(member, subscriptionId);
   if ("error" in read) return json({ status: "error" as const, message: read.error });
   const { base } = read;
-  const { data } = licenseUpdateWizard(subscriptionId).load(member, "product", () => ({
+  const { data } = await licenseUpdateWizard(subscriptionId).load(member, "product", () => ({
     base,
     tier: base.tier,
     cycle: base.cycle,

@@ -25,7 +25,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export async function action({ request, params }: ActionFunctionArgs) {
   const form = await readMemberForm(request, "licenses.update");
   const subscriptionId = params.subscriptionId ?? "";
-  requireOwnLicense(form.member, subscriptionId);
+  await requireOwnLicense(form.member, subscriptionId);
   const reviewUrl = updateStepUrl(subscriptionId, "review");
   const coupon = await couponIntent(form.member, licenseUpdateWizard(subscriptionId), form, reviewUrl);
   if (coupon) return coupon;

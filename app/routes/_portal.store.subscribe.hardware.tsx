@@ -24,7 +24,7 @@ const hardwareValidator = (itemIds: string[]) =>
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const member = await requireMember(request, "purchase");
-  const { data } = subscriptionWizard.load(member, "hardware");
+  const { data } = await subscriptionWizard.load(member, "hardware");
   const { hardware } = await offerFor(member.organization, data.cycle);
   return json({
     items: hardware,
@@ -36,7 +36,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const { member, formData } = await readMemberForm(request, "purchase");
-  const { data } = subscriptionWizard.load(member, "hardware");
+  const { data } = await subscriptionWizard.load(member, "hardware");
   const { hardware } = await offerFor(member.organization, data.cycle);
   const result = await hardwareValidator(hardware.map((item) => item.listId)).validate(formData);
   if (result.error) return validationError(result.error, result.submittedData);

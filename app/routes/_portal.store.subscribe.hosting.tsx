@@ -22,7 +22,7 @@ const hostingValidator = lazyValidator(() =>
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const member = await requireMember(request, "purchase");
-  const { data } = subscriptionWizard.load(member, "hosting");
+  const { data } = await subscriptionWizard.load(member, "hosting");
   const offer = await offerFor(member.organization, data.cycle);
   return json({
     period: data.cycle === "yearly" ? "year" : "month",
@@ -42,7 +42,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   const { member, formData } = await readMemberForm(request, "purchase");
   const choice = await hostingValidator.validate(formData);
-  const { data } = subscriptionWizard.load(member, "hosting");
+  const { data } = await subscriptionWizard.load(member, "hosting");
   if (choice.error) return json({ problem: "Please choose a Hub deployment." }, { status: 422 });
   if (data.origin === "cloud-hubs" && choice.data.hosting !== "cloud")
     return json({ problem: CLOUD_HUB_NEEDS_CLOUD_HOSTING }, { status: 422 });

@@ -24,7 +24,7 @@ const validator = lazyValidator(() => import("~/domain/new-subscription").then((
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const member = await requireMember(request, "purchase");
-  const { data } = subscriptionWizard.load(member, "plan");
+  const { data } = await subscriptionWizard.load(member, "plan");
   const offer = await offerFor(member.organization, data.cycle);
   // Opened from the Hubs page, the license is for a cloud Hub; the form carries that, as a page read never writes.
   const fromHubs = new URL(request.url).searchParams.get("origin") === "cloud-hubs";
@@ -41,7 +41,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const origin = formData.get("origin") === "cloud-hubs" ? { origin: "cloud-hubs" } : {};
   const switched = cycleSwitch(intent, formData);
   if (switched) {
-    subscriptionWizard.save(member, { ...switched, ...origin });
+    await subscriptionWizard.save(member, { ...switched, ...origin });
     return redirect(subscriptionStepUrl("plan"));
   }
   const result = await validator.validate(formData);

@@ -14,7 +14,7 @@ import { StepActions } from "~/ui/wizard/step-actions";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const member = await requireMember(request, "purchase");
-  const { data } = subscriptionWizard.load(member, "review");
+  const { data } = await subscriptionWizard.load(member, "review");
   return json({
     organization: data.organization,
     ...(await estimateForPage(() => estimateDraft(member.organization, data, { withCoupon: false }))),

@@ -27,7 +27,7 @@ import { StepActions } from "~/ui/wizard/step-actions";
 import { ValidatedForm } from "~/ui/validated-form";
 
 async function supportOffer(member: Member) {
-  const draft = subscriptionWizard.load(member, "support");
+  const draft = await subscriptionWizard.load(member, "support");
   const { support } = await offerFor(member.organization, draft.data.cycle);
   return { draft: draft.data, addons: support.map((item) => ({ ...item, id: item.listId })) };
 }

@@ -31,14 +31,19 @@ const CHOOSE_LICENSE = "Please choose the license to upgrade.";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const member = await requireMember(request, "purchase");
-  if (!hasRecurringLicense(member.organization.id)) throw redirect("/store/subscribe/plan");
+  if (!(await hasRecurringLicense(member.organization.id))) throw redirect("/store/subscribe/plan");
   const search = new URL(request.url).searchParams;
   if (search.get("choice") !== "upgrade") return json({ upgrade: null });
   const chosen = search.get("license");
-  const subscriptionId = chosen ? subscriptionOfLicense(member.organization.id, chosen) : null;
+  const subscriptionId = chosen ? await subscriptionOfLicense(member.organization.id, chosen) : null;
   if (subscriptionId) throw redirect(updateStepUrl(subscriptionId, "product"));
   const page = requestedPage(search.get("page")) ?? 1;
-  const { total, licenses } = upgradableLicensePage(member.organization.id, page, LICENSES_PER_PAGE, await portalNow());
+  const { total, licenses } = await upgradableLicensePage(
+    member.organization.id,
+    page,
+    LICENSES_PER_PAGE,
+    await portalNow(),
+  );
   return json({
     upgrade: {
       page,

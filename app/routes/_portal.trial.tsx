@@ -22,7 +22,7 @@ export const meta: MetaFunction = () => documentTitle("Start GateKeeper Enterpri
 export async function loader({ request }: LoaderFunctionArgs) {
   const member = await requireMember(request);
   if (new URL(request.url).pathname === "/trial") assertMay(member, "trials.start");
-  return json({ eligible: mayStartTrial(member.organization) });
+  return json({ eligible: await mayStartTrial(member.organization) });
 }
 
 export default function Trial() {

@@ -10,7 +10,7 @@ import { outboxMessage } from "~/server/mail/index.server";
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireAdmin(request);
   const id = Number(params.messageId);
-  const message = Number.isSafeInteger(id) ? outboxMessage(id) : null;
+  const message = Number.isSafeInteger(id) ? await outboxMessage(id) : null;
   if (!message) throw new Response("No such message.", { status: 404 });
   return new Response(message.html, {
     headers: {

@@ -21,7 +21,7 @@ export const handle: PlainPageHandle = { plainPage: true };
 
 async function signedInUser(request: Request) {
   const session = await currentSession(request);
-  const user = session ? findUserById(session.userId) : undefined;
+  const user = session ? await findUserById(session.userId) : undefined;
   return session && user ? { session, user } : null;
 }
 
@@ -44,7 +44,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const signedIn = await signedInUser(request);
   if (formData.get("intent") === "join") {
     if (!signedIn) return json({ formError: "Sign in first, then accept the invitation." }, { status: 401 });
-    const accepted = acceptInvitation(token, { kind: "signed-in", user: signedIn.user });
+    const accepted = await acceptInvitation(token, { kind: "signed-in", user: signedIn.user });
     if (!("joined" in accepted))
       return json({ formError: "refused" in accepted ? accepted.refused : INVITATION_GONE }, { status: 409 });
     await chooseOrganization(signedIn.session.id, accepted.joined.organizationId);
@@ -52,7 +52,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   }
   const parsed = parseAccountForm(newMemberSchema, formData);
   if (!parsed.ok) return json(parsed, { status: 422 });
-  const accepted = acceptInvitation(token, {
+  const accepted = await acceptInvitation(token, {
     kind: "new",
     firstName: parsed.data.firstName,
     lastName: parsed.data.lastName,

@@ -18,15 +18,15 @@ const usedUp = () => json({ pageScript: null, account: null }, { status: 410 });
  * Opening the link only asks to confirm: mail programs and link scanners open links by themselves, and must
  * not spend a single-use link on nobody. The Sign in button's post uses it.
  */
-export function loader({ params }: LoaderFunctionArgs) {
-  const account = signInLinkAccount(params.token ?? "");
+export async function loader({ params }: LoaderFunctionArgs) {
+  const account = await signInLinkAccount(params.token ?? "");
   if (!account) return usedUp();
   return json({ pageScript: null, account } satisfies PlainPageData & { account: { email: string } | null });
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
   await validateCsrf(await readForm(request), request);
-  const granted = redeemSignInLink(params.token ?? "");
+  const granted = await redeemSignInLink(params.token ?? "");
   if (!granted) return usedUp();
   return signIn(request, granted.userId, granted.redirectTo);
 }

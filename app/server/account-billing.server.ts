@@ -245,7 +245,7 @@ export async function addCardFor(scope: Scope, form: FormData, input: CardFormIn
     if (await hasCard(scope)) throw new OneCardLimitError();
     const customerId = await ensureBillingCustomer(scope);
     const source = await addCard(customerId, cardFormOf(form, input), idempotencyKey);
-    recordProviderOnlyChange({
+    await recordProviderOnlyChange({
       organizationId: organization.id,
       actor: memberActor(scope.user),
       action: "card.added",
@@ -267,7 +267,7 @@ export async function replaceCardFor(
 ) {
   const customerId = await ensureBillingCustomer(scope);
   const source = await replaceCard(customerId, old.id, cardFormOf(form, input), idempotencyKey);
-  recordProviderOnlyChange({
+  await recordProviderOnlyChange({
     organizationId: scope.organization.id,
     actor: memberActor(scope.user),
     action: "card.replaced",
@@ -323,7 +323,7 @@ export async function saveBillingProfile(
   await billing.updateCustomer(customerId, { firstName, lastName, email, phone, company });
   const { line1, line2, city, state, zip, country } = input;
   await billing.updateBillingInfo(customerId, { firstName, lastName, line1, line2, city, state, zip, country });
-  recordProviderOnlyChange({
+  await recordProviderOnlyChange({
     organizationId: scope.organization.id,
     actor: memberActor(scope.user),
     action: "billing_profile.updated",

@@ -1,6 +1,6 @@
 import { and, desc, eq, lt } from "drizzle-orm";
 import { activity } from "~/server/database/tables.server";
-import { db } from "./db.server";
+import { db, type PortalTransaction } from "./db.server";
 
 /**
  * The activity log: what happened to an organization and who did it (a member, or GateKeeper for the billing
@@ -56,20 +56,18 @@ export interface ActivityEntry {
 }
 
 /** The transaction of a change: an entry is only ever written with one, so it commits with its change or not at all. */
-export type ChangeTransaction = Parameters<Parameters<typeof db.transaction>[0]>[0];
+export type ChangeTransaction = PortalTransaction;
 
 /** Records an entry in `tx`, the transaction that makes the change it records: both are kept, or neither. */
-export function recordActivity(tx: ChangeTransaction, entry: ActivityEntry): void {
+export async function recordActivity(tx: ChangeTransaction, entry: ActivityEntry): Promise<void> {
   const { actor } = entry;
-  tx.insert(activity)
-    .values({
-      organizationId: entry.organizationId,
-      actorUserId: actor === GATEKEEPER ? null : actor.userId,
-      actorName: actor === GATEKEEPER ? GATEKEEPER : actor.name,
-      action: entry.action,
-      summary: entry.summary,
-    })
-    .run();
+  await tx.insert(activity).values({
+    organizationId: entry.organizationId,
+    actorUserId: actor === GATEKEEPER ? null : actor.userId,
+    actorName: actor === GATEKEEPER ? GATEKEEPER : actor.name,
+    action: entry.action,
+    summary: entry.summary,
+  });
 }
 
 /**
@@ -77,8 +75,8 @@ export function recordActivity(tx: ChangeTransaction, entry: ActivityEntry): voi
  * of it, so the entry is the portal's whole record of the change, written once the provider confirmed it. A change
  * the portal also copies (a subscription's auto-renew) is recorded with the copy, in its transaction, instead.
  */
-export function recordProviderOnlyChange(entry: ActivityEntry): void {
-  db.transaction((tx) => recordActivity(tx, entry));
+export async function recordProviderOnlyChange(entry: ActivityEntry): Promise<void> {
+  await db.transaction((tx) => recordActivity(tx, entry));
 }
 
 export interface ActivityView {

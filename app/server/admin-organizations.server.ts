@@ -1,5 +1,5 @@
 import { json } from "@remix-run/node";
-import { desc, eq } from "drizzle-orm";
+import { asc, desc, eq } from "drizzle-orm";
 import { licenses, subscriptions } from "~/server/database/tables.server";
 import { GATEKEEPER } from "./activity.server";
 import { getBilling } from "./billing/index.server";
@@ -30,26 +30,26 @@ export async function adminOrganizationPage(request: Request, organizationId: st
     memberTotal,
     members,
     invitations: (await pendingInvitations(organizationId, 1, SHOWN)).invitations,
-    licenses: db
+    licenses: await db
       .select()
       .from(licenses)
       .where(eq(licenses.ownerId, organizationId))
-      .orderBy(desc(licenses.validFrom))
-      .limit(SHOWN)
-      .all(),
-    subscriptions: db
-      .select()
-      .from(subscriptions)
-      .where(eq(subscriptions.ownerId, organizationId))
-      .orderBy(desc(subscriptions.updatedAt))
-      .limit(SHOWN)
-      .all()
+      .orderBy(desc(licenses.validFrom), asc(licenses.id))
+      .limit(SHOWN),
+    subscriptions: (
+      await db
+        .select()
+        .from(subscriptions)
+        .where(eq(subscriptions.ownerId, organizationId))
+        .orderBy(desc(subscriptions.updatedAt), asc(subscriptions.id))
+        .limit(SHOWN)
+    )
       // The plan by its name in the price list; an id the list does not know (a retired plan) as it is.
       .map((subscription) => ({
         ...subscription,
         planName: planNames.get(subscription.planId) ?? subscription.planId,
       })),
-    jobs: listJobsNeedingAttention(SHOWN, organizationId),
+    jobs: await listJobsNeedingAttention(SHOWN, organizationId),
   };
 }
 

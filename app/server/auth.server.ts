@@ -1,7 +1,7 @@
 import { createMemorySessionStorage, json, redirect, type AppLoadContext } from "@remix-run/node";
 import { Authenticator, AuthorizationError } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { memberships, users } from "~/server/database/tables.server";
 import { safeRedirect } from "~/domain/redirects";
 import { memberActor, recordActivity } from "./activity.server";
@@ -31,16 +31,17 @@ const authenticator = new Authenticator<string>(
 
 authenticator.use(
   new FormStrategy(async ({ form }) => {
-    const user = findUserByEmail(String(form.get("email") ?? ""));
+    const user = await findUserByEmail(String(form.get("email") ?? ""));
     const password = String(form.get("password") ?? "");
     const valid = await verifyPassword(password, user?.passwordHash ?? (await DUMMY_HASH));
     if (!user || !valid) throw new AuthorizationError(INVALID_CREDENTIALS);
-    // A hash made at an older cost is re-made at today's on the way (the password is at hand only now).
+    // A hash made at an older cost is re-made at today's on the way (the password is at hand only now), over the
+    // hash just checked only: a new password set meanwhile (a reset, a change) is never overwritten with this one.
     if (needsRehash(user.passwordHash)) {
-      db.update(users)
+      await db
+        .update(users)
         .set({ passwordHash: await hashPassword(password) })
-        .where(eq(users.id, user.id))
-        .run();
+        .where(and(eq(users.id, user.id), eq(users.passwordHash, user.passwordHash)));
     }
     return user.id;
   }),
@@ -79,7 +80,7 @@ export async function attemptSignIn(
   context: AppLoadContext | undefined,
   { email, password, redirectTo }: { email: string; password: string; redirectTo: string | null },
 ): Promise<SignInOutcome> {
-  const deviceId = await knownDeviceOf(request, findUserByEmail(email)?.id);
+  const deviceId = await knownDeviceOf(request, (await findUserByEmail(email))?.id);
   const attempt = await reserveSignInAttempt(context, email, deviceId);
   if (attempt.waitSeconds > 0) {
     return { refused: "throttled", waitSeconds: attempt.waitSeconds, accountPaused: attempt.accountPaused };
@@ -98,7 +99,7 @@ export async function attemptSignIn(
 export async function signIn(request: Request, userId: string, redirectTo: string | null) {
   const newDevice = (await knownDeviceOf(request, userId)) === null;
   await endSession(request);
-  recordSignIn(userId, newDevice, request.headers.get("User-Agent") ?? "");
+  await recordSignIn(userId, newDevice, request.headers.get("User-Agent") ?? "");
   const [csrfToken, csrfCookie] = await issueCsrfToken(request);
   const { setCookie } = await startSession(request, userId, csrfToken);
   const headers = new Headers();
@@ -112,17 +113,16 @@ export async function signIn(request: Request, userId: string, redirectTo: strin
  * A sign-in's traces: the person's last sign-in (the team page shows it) and, from a browser that was not one of
  * theirs, an entry in the activity log of each of their organizations, in one transaction.
  */
-function recordSignIn(userId: string, newDevice: boolean, userAgent: string) {
-  db.transaction((tx) => {
-    const [user] = tx.update(users).set({ lastSignedInAt: new Date() }).where(eq(users.id, userId)).returning().all();
+async function recordSignIn(userId: string, newDevice: boolean, userAgent: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    const [user] = await tx.update(users).set({ lastSignedInAt: new Date() }).where(eq(users.id, userId)).returning();
     if (!user || !newDevice) return;
     const browser = userAgent.trim().slice(0, 160) || "an unknown browser";
-    for (const { organizationId } of tx
+    for (const { organizationId } of await tx
       .select({ organizationId: memberships.organizationId })
       .from(memberships)
-      .where(eq(memberships.userId, userId))
-      .all()) {
-      recordActivity(tx, {
+      .where(eq(memberships.userId, userId))) {
+      await recordActivity(tx, {
         organizationId,
         actor: memberActor(user),
         action: "member.signed_in_new_device",
@@ -137,7 +137,7 @@ function recordSignIn(userId: string, newDevice: boolean, userAgent: string) {
  * and those browsers are known devices no more, so whoever holds one meets the account's pause like a stranger.
  */
 export async function signOutEverywhereElse(request: Request, userId: string, keepSessionId: string) {
-  endOtherSessions(userId, keepSessionId);
+  await endOtherSessions(userId, keepSessionId);
   await forgetOtherDevices(request, userId);
 }
 
@@ -167,8 +167,8 @@ const signedInByRequest = new WeakMap<Request, Promise<{ user: UserRecord; sessi
 function signedIn(request: Request) {
   let found = signedInByRequest.get(request);
   if (!found) {
-    found = currentSession(request).then((session) => {
-      const user = session ? findUserById(session.userId) : undefined;
+    found = currentSession(request).then(async (session) => {
+      const user = session ? await findUserById(session.userId) : undefined;
       return session && user ? { user, session } : null;
     });
     signedInByRequest.set(request, found);

@@ -24,11 +24,11 @@ export function billingAccountOf(organization: Pick<OrganizationRecord, "id" | "
 export async function billingAccountOfCustomer(
   customerId: string,
 ): Promise<(BillingAccount & { customerId: string }) | null> {
-  const row = await db
+  const [row] = await db
     .select({ ownerId: organizations.id })
     .from(organizations)
     .where(eq(organizations.billingCustomerId, customerId))
-    .get();
+    .limit(1);
   return row ? { ownerId: row.ownerId, customerId } : null;
 }
 
@@ -37,17 +37,15 @@ export async function billingAccounts(): Promise<(BillingAccount & { customerId:
   const rows = await db
     .select({ ownerId: organizations.id, customerId: organizations.billingCustomerId })
     .from(organizations)
-    .where(isNotNull(organizations.billingCustomerId))
-    .all();
+    .where(isNotNull(organizations.billingCustomerId));
   return rows.flatMap((row) => (row.customerId ? [{ ownerId: row.ownerId, customerId: row.customerId }] : []));
 }
 
 /** The account a job or a row is owned by (`owner_id`), with its billing customer. */
 export async function billingAccountOfOwner(ownerId: string): Promise<BillingAccount> {
-  const row = await db
+  const [row] = await db
     .select({ customerId: organizations.billingCustomerId })
     .from(organizations)
-    .where(eq(organizations.id, ownerId))
-    .get();
+    .where(eq(organizations.id, ownerId));
   return { ownerId, customerId: row?.customerId ?? null };
 }

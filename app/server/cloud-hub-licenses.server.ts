@@ -22,38 +22,41 @@ export function selectableFor(ownerId: string, now: Date) {
  */
 const selectable = (ownerId: string, now: Date) => and(selectableFor(ownerId, now), isNull(licenses.hubJobId));
 
-/** Organization name or license id containing the search, in any case (SQLite's LIKE ignores ASCII case). */
+/** Organization name or license id containing the search, in any case (both sides lowered, alike on both engines). */
 function matching(search: string) {
   const term = search.trim();
   if (!term) return undefined;
   const pattern = `%${term.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
   return or(
-    sql`${licenses.name} like ${pattern} escape '\\'`,
-    sql`${licenses.externalLicenseId} like ${pattern} escape '\\'`,
+    sql`lower(${licenses.name}) like lower(${pattern}) escape '\\'`,
+    sql`lower(${licenses.externalLicenseId}) like lower(${pattern}) escape '\\'`,
   );
 }
 
-export function cloudHubLicensePage(ownerId: string, search: string, page: number, pageSize: number, now = new Date()) {
+export async function cloudHubLicensePage(
+  ownerId: string,
+  search: string,
+  page: number,
+  pageSize: number,
+  now = new Date(),
+) {
   const where = and(selectable(ownerId, now), matching(search));
-  const total = db.select({ total: count() }).from(licenses).where(where).get()?.total ?? 0;
-  const rows = db
+  const [counted] = await db.select({ total: count() }).from(licenses).where(where);
+  const rows = await db
     .select()
     .from(licenses)
     .where(where)
     .orderBy(desc(licenses.validFrom), desc(licenses.id))
     .limit(pageSize)
-    .offset((page - 1) * pageSize)
-    .all();
-  return { total, licenses: rows };
+    .offset((page - 1) * pageSize);
+  return { total: counted?.total ?? 0, licenses: rows };
 }
 
 /** The license if a cloud Hub can be made from it by this user, else null. */
-export function selectableLicense(ownerId: string, licenseId: string, now = new Date()) {
-  return (
-    db
-      .select()
-      .from(licenses)
-      .where(and(selectable(ownerId, now), eq(licenses.id, licenseId)))
-      .get() ?? null
-  );
+export async function selectableLicense(ownerId: string, licenseId: string, now = new Date()) {
+  const [license] = await db
+    .select()
+    .from(licenses)
+    .where(and(selectable(ownerId, now), eq(licenses.id, licenseId)));
+  return license ?? null;
 }

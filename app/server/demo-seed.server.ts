@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { count } from "drizzle-orm";
-import type { BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
+import { lockFor } from "~/server/database/dialect.server";
+import type { PortalDatabase } from "~/server/database/portal-database.server";
 import * as schema from "~/server/database/tables.server";
 import { seedBillingDemo } from "./billing/local/seed.server";
 import { DEMO_CLOUD_HUB_USAGE } from "./demo-hub-usage.server";
@@ -8,7 +9,7 @@ import { cloudHubUrl, seedHubDemo } from "./hubs/simulator/seed.server";
 import { licenseEndOf } from "~/domain/renewals";
 import { invoiceCopyRow, subscriptionCopyRow } from "./events/copy-rows.server";
 import { licenseRow } from "./license-files.server";
-import { hashPasswordSync } from "./passwords.server";
+import { hashPassword } from "./passwords.server";
 import { sealSecret } from "./wizards/sealed.server";
 
 /** Every demo account signs in with this password; the README lists the accounts. */
@@ -39,17 +40,20 @@ const CLOUD_HUB = {
  * Demo organizations, their members, licenses and Hub installations: Northwind Clinics (a customer: Dana, its
  * Owner, and Jordan, its Technical contact), SecureLine Resellers (a distributor) and GateKeeper (the
  * administrator's). Created only on an empty database so that a restart never
- * duplicates or overwrites what a user changed (db.server runs it when SEED_DEMO is set). The embedded billing
- * engine and Hub service get the same demo customer's subscription, card and cloud Hub, so that what the
- * portal shows is what its providers know.
+ * duplicates or overwrites what a user changed (db.server runs it when SEED_DEMO is set); true when it seeded.
+ * The embedded billing engine and Hub service get the same demo customer's subscription, card and cloud Hub, so
+ * that what the portal shows is what its providers know. It is all one transaction: a process that dies
+ * mid-seed leaves an empty database, seeded whole by the next start.
  */
-export function seedDemo(db: BetterSQLite3Database<typeof schema>, now = new Date()): boolean {
-  const [{ users }] = db.select({ users: count() }).from(schema.users).all();
-  const [{ organizations }] = db.select({ organizations: count() }).from(schema.organizations).all();
-  if (users + organizations > 0) return false;
+export async function seedDemo(db: PortalDatabase, now = new Date()): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    // Whoever else seeds this database (another instance starting) waits here, then finds it seeded.
+    await lockFor(tx, "demo-seed");
+    const [{ users }] = await tx.select({ users: count() }).from(schema.users);
+    const [{ organizations }] = await tx.select({ organizations: count() }).from(schema.organizations);
+    if (users + organizations > 0) return false;
 
-  db.transaction((tx) => {
-    const passwordHash = hashPasswordSync(DEMO_PASSWORD);
+    const passwordHash = await hashPassword(DEMO_PASSWORD);
     const verified = { emailVerifiedAt: now, passwordHash };
     const people = {
       dana: { ...verified, id: randomUUID(), email: DEMO_ACCOUNTS[0], firstName: "Dana", lastName: "Whitfield" },
@@ -57,38 +61,32 @@ export function seedDemo(db: BetterSQLite3Database<typeof schema>, now = new Dat
       ravi: { ...verified, id: randomUUID(), email: DEMO_ACCOUNTS[2], firstName: "Ravi", lastName: "Patel" },
       alex: { ...verified, id: randomUUID(), email: DEMO_ACCOUNTS[3], firstName: "Alex", lastName: "Morgan" },
     };
-    tx.insert(schema.users)
-      .values([
-        { ...people.dana, company: "Northwind Clinics", phone: "+1 415 555 0134" },
-        { ...people.jordan, company: "Northwind Clinics", phone: "+1 415 555 0177" },
-        { ...people.ravi, company: "SecureLine Resellers", phone: "+44 20 7946 0321" },
-        { ...people.alex, company: "GateKeeper", phone: "+1 206 555 0188", isGKAdmin: true },
-      ])
-      .run();
+    await tx.insert(schema.users).values([
+      { ...people.dana, company: "Northwind Clinics", phone: "+1 415 555 0134" },
+      { ...people.jordan, company: "Northwind Clinics", phone: "+1 415 555 0177" },
+      { ...people.ravi, company: "SecureLine Resellers", phone: "+44 20 7946 0321" },
+      { ...people.alex, company: "GateKeeper", phone: "+1 206 555 0188", isGKAdmin: true },
+    ]);
     // Each organization has an id of its own, never its first member's: code that took one for the other would
     // find nothing here.
     const northwind = { id: randomUUID(), name: "Northwind Clinics", country: "US" };
     const secureLine = { id: randomUUID(), name: "SecureLine Resellers", country: "GB" };
     const gateKeeper = { id: randomUUID(), name: "GateKeeper", country: "US" };
     const customerId = northwind.id;
-    tx.insert(schema.organizations)
-      .values([
-        { ...northwind, customerType: "customer", billingCustomerId: "cust_demo_customer" },
-        { ...secureLine, customerType: "distributor", billingCustomerId: "cust_demo_distributor" },
-        { ...gateKeeper, customerType: "customer" },
-      ])
-      .run();
-    tx.insert(schema.memberships)
-      .values([
-        { organizationId: northwind.id, userId: people.dana.id, role: "owner" },
-        { organizationId: northwind.id, userId: people.jordan.id, role: "technical_contact" },
-        { organizationId: secureLine.id, userId: people.ravi.id, role: "owner" },
-        { organizationId: gateKeeper.id, userId: people.alex.id, role: "owner" },
-      ])
-      .run();
+    await tx.insert(schema.organizations).values([
+      { ...northwind, customerType: "customer", billingCustomerId: "cust_demo_customer" },
+      { ...secureLine, customerType: "distributor", billingCustomerId: "cust_demo_distributor" },
+      { ...gateKeeper, customerType: "customer" },
+    ]);
+    await tx.insert(schema.memberships).values([
+      { organizationId: northwind.id, userId: people.dana.id, role: "owner" },
+      { organizationId: northwind.id, userId: people.jordan.id, role: "technical_contact" },
+      { organizationId: secureLine.id, userId: people.ravi.id, role: "owner" },
+      { organizationId: gateKeeper.id, userId: people.alex.id, role: "owner" },
+    ]);
 
     // The embedded engine's subscriptions behind the recurring licenses (none with a real provider).
-    const billing = seedBillingDemo(tx, now);
+    const billing = await seedBillingDemo(tx, now);
     const subscriptionOf = (id: string) => billing?.subscriptions.find((subscription) => subscription.id === id);
     /** A recurring license; with its subscription at the engine, valid to what that subscription gives it. */
     const license = (
@@ -144,23 +142,21 @@ export function seedDemo(db: BetterSQLite3Database<typeof schema>, now = new Dat
       new Date(now.getTime() - 65 * DAY),
       { isUsed: true, subscriptionId: "sub_demo_core_yearly" },
     );
-    tx.insert(schema.licenses).values([onPremise, cloudReady, cloudInUse, expired]).run();
+    await tx.insert(schema.licenses).values([onPremise, cloudReady, cloudInUse, expired]);
     // The portal's copies of what the engine holds, as its events and reconciliation would have made them.
     if (billing) {
-      tx.insert(schema.subscriptions)
-        .values(
-          billing.subscriptions.map((subscription) => ({
-            id: subscription.id,
-            ...subscriptionCopyRow(customerId, subscription),
-          })),
-        )
-        .run();
-      tx.insert(schema.invoices)
-        .values(billing.invoices.map((invoice) => ({ id: invoice.id, ...invoiceCopyRow(customerId, invoice) })))
-        .run();
+      await tx.insert(schema.subscriptions).values(
+        billing.subscriptions.map((subscription) => ({
+          id: subscription.id,
+          ...subscriptionCopyRow(customerId, subscription),
+        })),
+      );
+      await tx
+        .insert(schema.invoices)
+        .values(billing.invoices.map((invoice) => ({ id: invoice.id, ...invoiceCopyRow(customerId, invoice) })));
     }
 
-    const hubSessions = seedHubDemo(tx, [
+    const hubSessions = await seedHubDemo(tx, [
       {
         ...CLOUD_HUB,
         customerId,
@@ -180,46 +176,42 @@ export function seedDemo(db: BetterSQLite3Database<typeof schema>, now = new Dat
 
     const cloudHubId = randomUUID();
     const localHubId = randomUUID();
-    tx.insert(schema.hubInstallations)
-      .values([
-        {
-          id: cloudHubId,
-          ownerId: customerId,
-          type: "cloud",
-          url: cloudHubUrl(CLOUD_HUB.subdomain),
-          lastSeen: new Date(now.getTime() - 2 * 60 * 60 * 1000),
-          ...DEMO_CLOUD_HUB_USAGE,
-          // Its administrator's session, as a deployment keeps it: a renewed license is uploaded with it.
-          adminToken: cloudHubSession ? sealSecret(cloudHubSession) : null,
-        },
-        {
-          id: localHubId,
-          ownerId: customerId,
-          type: "local",
-          ip: "10.20.0.15",
-          lastSeen: new Date(now.getTime() - 26 * 60 * 60 * 1000),
-          version: "4.11.3",
-          computers: 9,
-          users: 8,
-          maxUsers: 10,
-          devices: 9,
-          credentials: 87,
-          locksThisMonth: 960,
-          locksThisYear: 11022,
-          unlocksThisMonth: 941,
-          unlocksThisYear: 10870,
-          webCredentialsUsedThisMonth: 45,
-          webCredentialsUsedThisYear: 601,
-        },
-      ])
-      .run();
-    tx.insert(schema.hubInstallationLicenses)
-      .values([
-        { hubInstallationId: cloudHubId, licenseId: cloudInUse.id },
-        { hubInstallationId: localHubId, licenseId: onPremise.id },
-        { hubInstallationId: localHubId, licenseId: expired.id },
-      ])
-      .run();
+    await tx.insert(schema.hubInstallations).values([
+      {
+        id: cloudHubId,
+        ownerId: customerId,
+        type: "cloud",
+        url: cloudHubUrl(CLOUD_HUB.subdomain),
+        lastSeen: new Date(now.getTime() - 2 * 60 * 60 * 1000),
+        ...DEMO_CLOUD_HUB_USAGE,
+        // Its administrator's session, as a deployment keeps it: a renewed license is uploaded with it.
+        adminToken: cloudHubSession ? sealSecret(cloudHubSession) : null,
+      },
+      {
+        id: localHubId,
+        ownerId: customerId,
+        type: "local",
+        ip: "10.20.0.15",
+        lastSeen: new Date(now.getTime() - 26 * 60 * 60 * 1000),
+        version: "4.11.3",
+        computers: 9,
+        users: 8,
+        maxUsers: 10,
+        devices: 9,
+        credentials: 87,
+        locksThisMonth: 960,
+        locksThisYear: 11022,
+        unlocksThisMonth: 941,
+        unlocksThisYear: 10870,
+        webCredentialsUsedThisMonth: 45,
+        webCredentialsUsedThisYear: 601,
+      },
+    ]);
+    await tx.insert(schema.hubInstallationLicenses).values([
+      { hubInstallationId: cloudHubId, licenseId: cloudInUse.id },
+      { hubInstallationId: localHubId, licenseId: onPremise.id },
+      { hubInstallationId: localHubId, licenseId: expired.id },
+    ]);
+    return true;
   });
-  return true;
 }

@@ -27,40 +27,38 @@ const draftOf = db
       eq(drafts.wizard, sql.placeholder("wizard")),
     ),
   )
-  .prepare();
+  .prepare("draft_of");
 
 /** The member's draft of a wizard, or null when they have none (read by every wizard step's layout and page). */
-export function findDraft({ user, organization }: DraftOwner, wizard: string): StoredDraft | null {
-  return draftOf.get({ ownerId: organization.id, userId: user.id, wizard }) ?? null;
+export async function findDraft({ user, organization }: DraftOwner, wizard: string): Promise<StoredDraft | null> {
+  const [draft] = await draftOf.execute({ ownerId: organization.id, userId: user.id, wizard });
+  return draft ?? null;
 }
 
 /** Creates or replaces the member's draft of a wizard; its id stays the same for the draft's lifetime. */
-export function writeDraft(
+export async function writeDraft(
   { user, organization }: DraftOwner,
   wizard: string,
   data: Record<string, unknown>,
-): StoredDraft {
-  const row = db
+): Promise<StoredDraft> {
+  const [row] = await db
     .insert(drafts)
     .values({ id: randomUUID(), ownerId: organization.id, userId: user.id, wizard, data })
     .onConflictDoUpdate({
       target: [drafts.ownerId, drafts.userId, drafts.wizard],
-      set: { data, updatedAt: sql`(unixepoch('subsec') * 1000)` },
+      set: { data, updatedAt: new Date() },
     })
-    .returning({ id: drafts.id, data: drafts.data })
-    .get();
+    .returning({ id: drafts.id, data: drafts.data });
   return row;
 }
 
-export function deleteDraft({ user, organization }: DraftOwner, wizard: string): void {
-  db.delete(drafts)
-    .where(and(eq(drafts.ownerId, organization.id), eq(drafts.userId, user.id), eq(drafts.wizard, wizard)))
-    .run();
+export async function deleteDraft({ user, organization }: DraftOwner, wizard: string): Promise<void> {
+  await db
+    .delete(drafts)
+    .where(and(eq(drafts.ownerId, organization.id), eq(drafts.userId, user.id), eq(drafts.wizard, wizard)));
 }
 
 /** Deletes one draft by id (an order clearing the draft it came from, not one started since). */
-export function deleteDraftById(ownerId: string, draftId: string): void {
-  db.delete(drafts)
-    .where(and(eq(drafts.ownerId, ownerId), eq(drafts.id, draftId)))
-    .run();
+export async function deleteDraftById(ownerId: string, draftId: string): Promise<void> {
+  await db.delete(drafts).where(and(eq(drafts.ownerId, ownerId), eq(drafts.id, draftId)));
 }

@@ -17,12 +17,12 @@ export const VERIFICATION_HOURS = 24;
 
 /** Mails the person a new verification link (sign-up, and 'Send the link again'). */
 export async function sendVerificationLink(request: Request, user: Pick<UserRecord, "id" | "email" | "firstName">) {
-  const { token } = issueOneTimeToken(
+  const { token } = await issueOneTimeToken(
     PURPOSE,
     { userId: user.id },
     { validMs: VERIFICATION_HOURS * 60 * 60 * 1000, data: { email: user.email } },
   );
-  queueMail({
+  await queueMail({
     accountId: await mailOwnerOf(user.id),
     to: user.email,
     subject: "Verify your email address for the GateKeeper Portal",
@@ -54,7 +54,7 @@ export async function resendVerificationLink(request: Request, user: UserRecord)
 
 /** The address a verification link is for, without using it (its page asks to confirm first), or null. */
 export async function verificationLinkAddress(token: string): Promise<string | null> {
-  return peekOneTimeToken(PURPOSE, token)?.data.email ?? null;
+  return (await peekOneTimeToken(PURPOSE, token))?.data.email ?? null;
 }
 
 /**
@@ -62,13 +62,13 @@ export async function verificationLinkAddress(token: string): Promise<string | n
  * The person's id, or null when the link is unknown, expired or used.
  */
 export async function verifyEmail(token: string): Promise<string | null> {
-  return db.transaction((tx) => {
-    const grant = redeemOneTimeToken(PURPOSE, token, tx);
+  return db.transaction(async (tx) => {
+    const grant = await redeemOneTimeToken(PURPOSE, token, tx);
     if (!grant?.userId) return null;
-    tx.update(users)
+    await tx
+      .update(users)
       .set({ emailVerifiedAt: new Date() })
-      .where(and(eq(users.id, grant.userId), eq(users.email, grant.data.email ?? ""), isNull(users.emailVerifiedAt)))
-      .run();
+      .where(and(eq(users.id, grant.userId), eq(users.email, grant.data.email ?? ""), isNull(users.emailVerifiedAt)));
     return grant.userId;
   });
 }

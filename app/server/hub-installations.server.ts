@@ -17,9 +17,9 @@ const notUploaded = (column: typeof licenses.id | typeof hubInstallationLicenses
       and ${hubInstallationLicenses.uploadState} = 'failed'
     limit 1)`;
 
-const hubCount = (where: SQL | undefined) =>
-  db.select({ total: count() }).from(hubInstallations).where(where).prepare();
-const hubRows = (where: SQL | undefined) =>
+const hubCount = (name: string, where: SQL | undefined) =>
+  db.select({ total: count() }).from(hubInstallations).where(where).prepare(name);
+const hubRows = (name: string, where: SQL | undefined) =>
   db
     .select({
       id: hubInstallations.id,
@@ -47,40 +47,43 @@ const hubRows = (where: SQL | undefined) =>
     .orderBy(desc(hubInstallations.lastSeen), desc(hubInstallations.id))
     .limit(sql.placeholder("limit"))
     .offset(sql.placeholder("offset"))
-    .prepare();
+    .prepare(name);
 
-const allHubs = { count: hubCount(ofOwner), rows: hubRows(ofOwner) };
-const hubsOfType = { count: hubCount(ofOwnerAndType), rows: hubRows(ofOwnerAndType) };
+const allHubs = { count: hubCount("hub_total_of", ofOwner), rows: hubRows("hubs_of", ofOwner) };
+const hubsOfType = {
+  count: hubCount("hub_total_of_type", ofOwnerAndType),
+  rows: hubRows("hubs_of_type", ofOwnerAndType),
+};
 
-export function countHubInstallations(ownerId: string): number {
-  return allHubs.count.get({ ownerId })?.total ?? 0;
+export async function countHubInstallations(ownerId: string): Promise<number> {
+  const [counted] = await allHubs.count.execute({ ownerId });
+  return counted?.total ?? 0;
 }
 
 /** One page of the user's Hub installations (of one type, or all), most recently seen first, with how many there are. */
-export function hubInstallationPage(ownerId: string, type: HubType | "all", page: number, pageSize: number) {
+export async function hubInstallationPage(ownerId: string, type: HubType | "all", page: number, pageSize: number) {
   const query = type === "all" ? allHubs : hubsOfType;
   const params = { ownerId, type, limit: pageSize, offset: (page - 1) * pageSize };
-  return { total: query.count.get(params)?.total ?? 0, hubs: query.rows.all(params) };
+  const [counted] = await query.count.execute(params);
+  return { total: counted?.total ?? 0, hubs: await query.rows.execute(params) };
 }
 
-export type HubInstallationRow = ReturnType<typeof hubInstallationPage>["hubs"][number];
+export type HubInstallationRow = Awaited<ReturnType<typeof hubInstallationPage>>["hubs"][number];
 
 /** Whether the Hub installation is the user's: a Hub's licenses are shown to its owner only. */
-export function ownsHubInstallation(ownerId: string, hubId: string): boolean {
-  return Boolean(
-    db
-      .select({ id: hubInstallations.id })
-      .from(hubInstallations)
-      .where(and(eq(hubInstallations.id, hubId), eq(hubInstallations.ownerId, ownerId)))
-      .get(),
-  );
+export async function ownsHubInstallation(ownerId: string, hubId: string): Promise<boolean> {
+  const [owned] = await db
+    .select({ id: hubInstallations.id })
+    .from(hubInstallations)
+    .where(and(eq(hubInstallations.id, hubId), eq(hubInstallations.ownerId, ownerId)));
+  return owned !== undefined;
 }
 
 /**
  * One page of the licenses uploaded to one of the user's Hubs, filtered by status and ordered as asked,
  * with how many match. Status is derived from valid to (licenseStatus), so it filters and sorts on that.
  */
-export function hubLicensePage(
+export async function hubLicensePage(
   ownerId: string,
   hubId: string,
   query: HubLicensesQuery,
@@ -107,14 +110,13 @@ export function hubLicensePage(
     inArray(licenses.id, ofHub),
     query.status === "all" ? undefined : query.status === "active" ? isActive : lte(licenses.validTo, now),
   );
-  const total = db.select({ total: count() }).from(licenses).where(where).get()?.total ?? 0;
-  const rows = db
+  const [counted] = await db.select({ total: count() }).from(licenses).where(where);
+  const rows = await db
     .select()
     .from(licenses)
     .where(where)
     .orderBy(order(columns[query.sort]), order(licenses.validTo), asc(licenses.id))
     .limit(pageSize)
-    .offset((query.page - 1) * pageSize)
-    .all();
-  return { total, licenses: rows.map((license) => licenseListItem(license, now)) };
+    .offset((query.page - 1) * pageSize);
+  return { total: counted?.total ?? 0, licenses: rows.map((license) => licenseListItem(license, now)) };
 }

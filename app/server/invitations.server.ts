@@ -5,7 +5,7 @@ import { invitationSchema } from "~/domain/accounts";
 import { ROLE_NAMES, type Role } from "~/domain/roles";
 import { invitations, memberships, organizations, users } from "~/server/database/tables.server";
 import { GATEKEEPER, memberActor, recordActivity, type ActivityActor } from "./activity.server";
-import { db } from "./db.server";
+import { db, type PortalTransaction } from "./db.server";
 import { linkOrigin, queueMail } from "./mail/index.server";
 import { issueOneTimeToken, peekOneTimeToken, redeemOneTimeToken, revokeOneTimeTokens } from "./one-time-tokens.server";
 import { MembershipRefused } from "./organizations.server";
@@ -67,13 +67,13 @@ export async function pendingInvitations(
 const actorName = (actor: ActivityActor) => (actor === GATEKEEPER ? GATEKEEPER : actor.name);
 
 /** The link's mail: who invites whom to what, as which role, and until when. */
-function mailInvitation(
+async function mailInvitation(
   request: Request,
   invitation: { organizationId: string; email: string; role: Role; invitedBy: string },
   organizationName: string,
   token: string,
-) {
-  queueMail({
+): Promise<void> {
+  await queueMail({
     accountId: invitation.organizationId,
     to: invitation.email,
     subject: `You are invited to ${organizationName} on the GateKeeper Portal`,
@@ -102,20 +102,21 @@ export async function inviteMember(
   actor: ActivityActor,
 ): Promise<number> {
   const address = email.trim().toLowerCase();
-  const member = db
+  const [member] = await db
     .select({ userId: memberships.userId })
     .from(memberships)
     .innerJoin(users, eq(users.id, memberships.userId))
-    .where(and(eq(memberships.organizationId, organizationId), eq(sql`lower(${users.email})`, address)))
-    .get();
+    .where(and(eq(memberships.organizationId, organizationId), eq(sql`lower(${users.email})`, address)));
   if (member) throw new MembershipRefused(ALREADY_A_MEMBER(address));
   const waitSeconds = await takeInvitationMail(organizationId);
   if (waitSeconds > 0) return waitSeconds;
-  const organization = db.select().from(organizations).where(eq(organizations.id, organizationId)).get();
+  const [organization] = await db.select().from(organizations).where(eq(organizations.id, organizationId));
   if (!organization) throw new Error(`Organization ${organizationId} does not exist.`);
   const invitedBy = actorName(actor);
-  const { token } = db.transaction((tx) => {
-    const [row] = tx
+  // The upsert comes first and locks the invitation's row until the transaction ends: two invitations of one
+  // address at once run one after the other, and the second's revoke sees (and ends) the first's link.
+  const { token } = await db.transaction(async (tx) => {
+    const [row] = await tx
       .insert(invitations)
       .values({
         id: randomUUID(),
@@ -129,16 +130,15 @@ export async function inviteMember(
         target: [invitations.organizationId, invitations.email],
         set: { role, invitedBy, expiresAt: new Date(Date.now() + VALID_MS) },
       })
-      .returning()
-      .all();
-    revokeOneTimeTokens(PURPOSE, { invitationId: row.id }, tx);
-    const issued = issueOneTimeToken(
+      .returning();
+    await revokeOneTimeTokens(PURPOSE, { invitationId: row.id }, tx);
+    const issued = await issueOneTimeToken(
       PURPOSE,
       { invitationId: row.id },
       { validMs: VALID_MS, data: { email: address } },
       tx,
     );
-    recordActivity(tx, {
+    await recordActivity(tx, {
       organizationId,
       actor,
       action: "member.invited",
@@ -146,7 +146,7 @@ export async function inviteMember(
     });
     return issued;
   });
-  mailInvitation(request, { organizationId, email: address, role, invitedBy }, organization.name, token);
+  await mailInvitation(request, { organizationId, email: address, role, invitedBy }, organization.name, token);
   return 0;
 }
 
@@ -187,49 +187,52 @@ export async function resendInvitation(
   invitationId: string,
   actor: ActivityActor,
 ): Promise<number> {
-  const invitation = db
+  const [invitation] = await db
     .select({ invitation: invitations, organizationName: organizations.name })
     .from(invitations)
     .innerJoin(organizations, eq(organizations.id, invitations.organizationId))
-    .where(and(eq(invitations.id, invitationId), eq(invitations.organizationId, organizationId)))
-    .get();
+    .where(and(eq(invitations.id, invitationId), eq(invitations.organizationId, organizationId)));
   if (!invitation) throw new MembershipRefused(INVITATION_GONE);
   const waitSeconds = await takeInvitationMail(organizationId);
   if (waitSeconds > 0) return waitSeconds;
-  const { token } = db.transaction((tx) => {
-    tx.update(invitations)
+  // The update comes first and locks the invitation's row: two re-sends at once run one after the other, and the
+  // second's revoke ends the first's link. An invitation revoked or accepted meanwhile is gone: nothing to send.
+  const issued = await db.transaction(async (tx) => {
+    const [still] = await tx
+      .update(invitations)
       .set({ expiresAt: new Date(Date.now() + VALID_MS) })
       .where(eq(invitations.id, invitationId))
-      .run();
-    revokeOneTimeTokens(PURPOSE, { invitationId }, tx);
-    const issued = issueOneTimeToken(
+      .returning({ id: invitations.id });
+    if (!still) return null;
+    await revokeOneTimeTokens(PURPOSE, { invitationId }, tx);
+    const link = await issueOneTimeToken(
       PURPOSE,
       { invitationId },
       { validMs: VALID_MS, data: { email: invitation.invitation.email } },
       tx,
     );
-    recordActivity(tx, {
+    await recordActivity(tx, {
       organizationId,
       actor,
       action: "member.invitation_resent",
       summary: `Sent the invitation to ${invitation.invitation.email} again.`,
     });
-    return issued;
+    return link;
   });
-  mailInvitation(request, invitation.invitation, invitation.organizationName, token);
+  if (!issued) throw new MembershipRefused(INVITATION_GONE);
+  await mailInvitation(request, invitation.invitation, invitation.organizationName, issued.token);
   return 0;
 }
 
 /** Revokes a pending invitation: it and its links are gone. */
 export async function revokeInvitation(organizationId: string, invitationId: string, actor: ActivityActor) {
-  db.transaction((tx) => {
-    const [gone] = tx
+  await db.transaction(async (tx) => {
+    const [gone] = await tx
       .delete(invitations)
       .where(and(eq(invitations.id, invitationId), eq(invitations.organizationId, organizationId)))
-      .returning()
-      .all();
+      .returning();
     if (!gone) throw new MembershipRefused(INVITATION_GONE);
-    recordActivity(tx, {
+    await recordActivity(tx, {
       organizationId,
       actor,
       action: "member.invitation_revoked",
@@ -249,21 +252,20 @@ export interface InvitationOffer {
 }
 
 export async function invitationOffer(token: string): Promise<InvitationOffer | null> {
-  const grant = peekOneTimeToken(PURPOSE, token);
+  const grant = await peekOneTimeToken(PURPOSE, token);
   if (!grant?.invitationId) return null;
-  const row = db
+  const [row] = await db
     .select({ invitation: invitations, organizationName: organizations.name })
     .from(invitations)
     .innerJoin(organizations, eq(organizations.id, invitations.organizationId))
-    .where(eq(invitations.id, grant.invitationId))
-    .get();
+    .where(eq(invitations.id, grant.invitationId));
   if (!row) return null;
   return {
     organizationName: row.organizationName,
     role: row.invitation.role,
     email: row.invitation.email,
     invitedBy: row.invitation.invitedBy,
-    hasAccount: findUserByEmail(row.invitation.email) !== undefined,
+    hasAccount: (await findUserByEmail(row.invitation.email)) !== undefined,
   };
 }
 
@@ -273,59 +275,78 @@ export type Acceptance =
 type Joiner =
   { kind: "signed-in"; user: UserRecord } | { kind: "new"; firstName: string; lastName: string; passwordHash: string };
 
+/** The invited address got an account while the invitation was being accepted (a sign-up at the same moment). */
+class AddressTaken extends Error {
+  override name = "AddressTaken";
+  constructor(readonly email: string) {
+    super(`An account with ${email} was made meanwhile.`);
+  }
+}
+
 /**
  * Uses the link, once: the person joins the organization with the invitation's role, in the transaction that
  * spends the link and deletes the invitation. A signed-in person joins only with the invited address; someone
- * new gets an account only when no account has the address (else: sign in to it first).
+ * new gets an account only when no account has the address (else: sign in to it first). The link is spent by one
+ * delete that returns it, so of two acceptances at once one joins; the new account is inserted on the unique
+ * address, so one made at the same moment by a sign-up rolls this one back, link included.
  */
-export function acceptInvitation(token: string, joiner: Joiner): Acceptance {
-  return db.transaction(
-    (tx): Acceptance => {
-      const grant = peekOneTimeToken(PURPOSE, token);
-      const invitation = grant?.invitationId
-        ? tx.select().from(invitations).where(eq(invitations.id, grant.invitationId)).get()
-        : undefined;
+export async function acceptInvitation(token: string, joiner: Joiner): Promise<Acceptance> {
+  try {
+    return await db.transaction(async (tx): Promise<Acceptance> => {
+      const grant = await peekOneTimeToken(PURPOSE, token, tx);
+      const [invitation] = grant?.invitationId
+        ? await tx.select().from(invitations).where(eq(invitations.id, grant.invitationId))
+        : [];
       if (!invitation) return { refused: INVITATION_GONE };
-      const existing = findUserByEmail(invitation.email);
       if (joiner.kind === "signed-in" && joiner.user.email.toLowerCase() !== invitation.email) {
         return {
           refused: `This invitation is for ${invitation.email}, and you are signed in as ${joiner.user.email}. Sign out, then open the link again.`,
         };
       }
-      if (joiner.kind === "new" && existing) return { signInAs: invitation.email };
-      if (!redeemOneTimeToken(PURPOSE, token, tx)) return { refused: INVITATION_GONE };
-      const user =
-        joiner.kind === "signed-in"
-          ? joiner.user
-          : tx
-              .insert(users)
-              .values({
-                id: randomUUID(),
-                email: invitation.email,
-                passwordHash: joiner.passwordHash,
-                firstName: joiner.firstName,
-                lastName: joiner.lastName,
-                // The link reached this address: it is verified.
-                emailVerifiedAt: new Date(),
-              })
-              .returning()
-              .get();
+      if (joiner.kind === "new" && (await findUserByEmail(invitation.email, tx))) return { signInAs: invitation.email };
+      if (!(await redeemOneTimeToken(PURPOSE, token, tx))) return { refused: INVITATION_GONE };
+      const user = joiner.kind === "signed-in" ? joiner.user : await newAccount(tx, invitation.email, joiner);
       if (joiner.kind === "signed-in" && !user.emailVerifiedAt) {
-        tx.update(users).set({ emailVerifiedAt: new Date() }).where(eq(users.id, user.id)).run();
+        await tx.update(users).set({ emailVerifiedAt: new Date() }).where(eq(users.id, user.id));
       }
-      tx.insert(memberships)
+      await tx
+        .insert(memberships)
         .values({ organizationId: invitation.organizationId, userId: user.id, role: invitation.role })
-        .onConflictDoNothing()
-        .run();
-      tx.delete(invitations).where(eq(invitations.id, invitation.id)).run();
-      recordActivity(tx, {
+        .onConflictDoNothing();
+      await tx.delete(invitations).where(eq(invitations.id, invitation.id));
+      await recordActivity(tx, {
         organizationId: invitation.organizationId,
         actor: memberActor(user),
         action: "member.joined",
         summary: `Joined as ${ROLE_NAMES[invitation.role]}, invited by ${invitation.invitedBy}.`,
       });
       return { joined: { userId: user.id, organizationId: invitation.organizationId } };
-    },
-    { behavior: "immediate" },
-  );
+    });
+  } catch (error) {
+    if (error instanceof AddressTaken) return { signInAs: error.email };
+    throw error;
+  }
+}
+
+/** The invitee's new account; AddressTaken (rolling the acceptance back) when the address has one by now. */
+async function newAccount(
+  tx: PortalTransaction,
+  email: string,
+  joiner: Extract<Joiner, { kind: "new" }>,
+): Promise<UserRecord> {
+  const [user] = await tx
+    .insert(users)
+    .values({
+      id: randomUUID(),
+      email,
+      passwordHash: joiner.passwordHash,
+      firstName: joiner.firstName,
+      lastName: joiner.lastName,
+      // The link reached this address: it is verified.
+      emailVerifiedAt: new Date(),
+    })
+    .onConflictDoNothing()
+    .returning();
+  if (!user) throw new AddressTaken(email);
+  return user;
 }

@@ -13,13 +13,11 @@ import { db } from "./db.server";
 
 /** The account's invoice with this id from its copy, or null (another account's is never found). */
 export async function ownInvoice(account: BillingAccount, invoiceId: string) {
-  return (
-    (await db
-      .select()
-      .from(invoices)
-      .where(and(eq(invoices.id, invoiceId), eq(invoices.ownerId, account.ownerId)))
-      .get()) ?? null
-  );
+  const [row] = await db
+    .select()
+    .from(invoices)
+    .where(and(eq(invoices.id, invoiceId), eq(invoices.ownerId, account.ownerId)));
+  return row ?? null;
 }
 
 /**
@@ -40,7 +38,7 @@ const invoiceTotalOf = db
   .select({ total: organizationCounts.invoices })
   .from(organizationCounts)
   .where(eq(organizationCounts.organizationId, sql.placeholder("ownerId")))
-  .prepare();
+  .prepare("invoice_total_of");
 const ownInvoicesNewestFirst = db
   .select({
     id: invoices.id,
@@ -51,7 +49,8 @@ const ownInvoicesNewestFirst = db
     total: invoices.total,
     amountDue: invoices.amountDue,
     // A one-time invoice a trial of the account bought its hardware with.
-    trialHardware: sql<number>`exists (select 1 from ${trials}
+    // (a boolean on PostgreSQL, 0 or 1 on SQLite)
+    trialHardware: sql<boolean | number>`exists (select 1 from ${trials}
       where ${trials.hardwareInvoiceId} = ${invoices.id} and ${trials.userId} = ${invoices.ownerId})`,
   })
   .from(invoices)
@@ -59,12 +58,13 @@ const ownInvoicesNewestFirst = db
   .orderBy(desc(invoices.date), desc(invoices.id))
   .limit(sql.placeholder("limit"))
   .offset(sql.placeholder("offset"))
-  .prepare();
+  .prepare("own_invoices_newest_first");
 
 /** One page of the account's invoices, newest first, with what each was for and its status in the page's words. */
 export async function invoicePage(account: BillingAccount, page: number, pageSize: number) {
-  const total = (await invoiceTotalOf.get({ ownerId: account.ownerId }))?.total ?? 0;
-  const rows = await ownInvoicesNewestFirst.all({
+  const [counted] = await invoiceTotalOf.execute({ ownerId: account.ownerId });
+  const total = counted?.total ?? 0;
+  const rows = await ownInvoicesNewestFirst.execute({
     ownerId: account.ownerId,
     limit: pageSize,
     offset: (page - 1) * pageSize,

@@ -33,11 +33,10 @@ async function presentedDeviceId(request: Request): Promise<string | null> {
 export async function knownDeviceOf(request: Request, userId: string | undefined): Promise<string | null> {
   const id = await presentedDeviceId(request);
   if (!id || !userId) return null;
-  const row = db
+  const [row] = await db
     .select({ id: knownDevices.id })
     .from(knownDevices)
-    .where(and(eq(knownDevices.id, id), eq(knownDevices.userId, userId), gt(knownDevices.expiresAt, new Date())))
-    .get();
+    .where(and(eq(knownDevices.id, id), eq(knownDevices.userId, userId), gt(knownDevices.expiresAt, new Date())));
   return row?.id ?? null;
 }
 
@@ -49,15 +48,16 @@ export async function rememberDevice(request: Request, userId: string): Promise<
   const presented = await presentedDeviceId(request);
   const token = randomBytes(32).toString("base64url");
   const now = Date.now();
-  db.transaction((tx) => {
-    if (presented) tx.delete(knownDevices).where(eq(knownDevices.id, presented)).run();
+  // Deletes and an insert of a new random id, nothing read first: two sign-ins at once each keep their own row.
+  await db.transaction(async (tx) => {
+    if (presented) await tx.delete(knownDevices).where(eq(knownDevices.id, presented));
     // The user's browsers unseen for longer than a cookie lives are gone: their rows go too.
-    tx.delete(knownDevices)
-      .where(and(eq(knownDevices.userId, userId), lte(knownDevices.expiresAt, new Date(now))))
-      .run();
-    tx.insert(knownDevices)
-      .values({ id: digest(token), userId, createdAt: new Date(now), expiresAt: new Date(now + KNOWN_FOR_MS) })
-      .run();
+    await tx
+      .delete(knownDevices)
+      .where(and(eq(knownDevices.userId, userId), lte(knownDevices.expiresAt, new Date(now))));
+    await tx
+      .insert(knownDevices)
+      .values({ id: digest(token), userId, createdAt: new Date(now), expiresAt: new Date(now + KNOWN_FOR_MS) });
   });
   return deviceCookie.serialize(request, token);
 }
@@ -65,14 +65,12 @@ export async function rememberDevice(request: Request, userId: string): Promise<
 /** Forgets the request's browser (at sign-out); returns the Set-Cookie header that clears the cookie. */
 export async function forgetDevice(request: Request): Promise<string> {
   const presented = await presentedDeviceId(request);
-  if (presented) db.delete(knownDevices).where(eq(knownDevices.id, presented)).run();
+  if (presented) await db.delete(knownDevices).where(eq(knownDevices.id, presented));
   return deviceCookie.serialize(request, "", { maxAge: undefined, expires: new Date(0) });
 }
 
 /** Forgets every known browser of the user but the request's own (a password change, "Sign out everywhere else"). */
 export async function forgetOtherDevices(request: Request, userId: string): Promise<void> {
   const kept = (await presentedDeviceId(request)) ?? "";
-  db.delete(knownDevices)
-    .where(and(eq(knownDevices.userId, userId), ne(knownDevices.id, kept)))
-    .run();
+  await db.delete(knownDevices).where(and(eq(knownDevices.userId, userId), ne(knownDevices.id, kept)));
 }

@@ -1,7 +1,7 @@
 import { createHash, createPublicKey, randomUUID, sign, verify, type KeyObject } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
-import type { BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
 import { z } from "zod";
+import type { PortalExecutor } from "~/server/database/portal-database.server";
 import { licenses } from "~/server/database/tables.server";
 import { licenseSigningKey } from "./secrets.server";
 
@@ -141,20 +141,19 @@ export function licenseRow(
  * current format: licenses from before signed files (HMAC codes), and all of them after the key changed.
  * Files of the current key start with the same `protected` header, so finding the others is one scan.
  */
-export function reissueLicenseFiles(db: BetterSQLite3Database<Record<string, unknown>>, now = new Date()): number {
+export async function reissueLicenseFiles(db: PortalExecutor, now = new Date()): Promise<number> {
   const prefix = `{\n  "protected": "${protectedHeader}"`;
-  const stale = db
-    .select()
-    .from(licenses)
-    .where(sql`substr(${licenses.licenseCode}, 1, ${prefix.length}) <> ${prefix}`)
-    .all();
-  db.transaction((tx) => {
+  return db.transaction(async (tx) => {
+    const stale = await tx
+      .select()
+      .from(licenses)
+      .where(sql`substr(${licenses.licenseCode}, 1, ${prefix.length}) <> ${prefix}`);
     for (const row of stale) {
-      tx.update(licenses)
+      await tx
+        .update(licenses)
         .set({ licenseCode: licenseFileOf(row, now) })
-        .where(eq(licenses.id, row.id))
-        .run();
+        .where(eq(licenses.id, row.id));
     }
+    return stale.length;
   });
-  return stale.length;
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { and, count, desc, eq, gt, isNotNull, sql, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, gt, isNotNull, Param, sql, type SQL } from "drizzle-orm";
 import { daysLeft, licenseStatus } from "~/domain/license-status";
 import { renewalStateOf } from "~/domain/renewals";
 import { hubInstallationLicenses, licenseCounts, licenses, subscriptions } from "~/server/database/tables.server";
@@ -22,29 +22,28 @@ export function licenseListItem<Row extends Pick<LicenseRow, "licenseCode" | "va
 }
 
 /** The user's licenses, newest first, with their key, the derived status and days left. */
-export function listLicenses(ownerId: string, now = new Date()) {
-  return db
+export async function listLicenses(ownerId: string, now = new Date()) {
+  const rows = await db
     .select()
     .from(licenses)
     .where(eq(licenses.ownerId, ownerId))
-    .orderBy(...NEWEST_FIRST)
-    .all()
-    .map((license) => licenseListItem(license, now));
+    .orderBy(...NEWEST_FIRST);
+  return rows.map((license) => licenseListItem(license, now));
 }
 
-export type LicenseListItem = ReturnType<typeof listLicenses>[number];
+export type LicenseListItem = Awaited<ReturnType<typeof listLicenses>>[number];
 
 /** One page of the licenses matching `where`, newest first, with how many match: counted and paged in SQL. */
-function pageOf(where: SQL | undefined, page: number, pageSize: number, now: Date) {
-  const total = db.select({ total: count() }).from(licenses).where(where).get()?.total ?? 0;
-  const rows = db
+async function pageOf(where: SQL | undefined, page: number, pageSize: number, now: Date) {
+  const [counted] = await db.select({ total: count() }).from(licenses).where(where);
+  const rows = await db
     .select()
     .from(licenses)
     .where(where)
     .orderBy(...NEWEST_FIRST)
     .limit(pageSize)
-    .offset((page - 1) * pageSize)
-    .all();
+    .offset((page - 1) * pageSize);
+  const total = counted?.total ?? 0;
   return { total, licenses: rows.map((license) => licenseListItem(license, now)) };
 }
 
@@ -53,7 +52,7 @@ const licenseTotalOf = db
   .select({ total: licenseCounts.total })
   .from(licenseCounts)
   .where(eq(licenseCounts.ownerId, sql.placeholder("ownerId")))
-  .prepare();
+  .prepare("license_total_of");
 /** Why the license's new file is not on one of its Hubs, if it is not. */
 const hubUploadProblemOfLicense = sql<string | null>`(select ${hubInstallationLicenses.uploadMessage}
   from ${hubInstallationLicenses}
@@ -91,11 +90,12 @@ const ownLicensesNewestFirst = db
   .orderBy(...NEWEST_FIRST)
   .limit(sql.placeholder("limit"))
   .offset(sql.placeholder("offset"))
-  .prepare();
+  .prepare("own_licenses_newest_first");
 
 /** How many licenses the user holds: one row of license_counts, kept by triggers (decision 120), not a count. */
-export function licenseTotal(ownerId: string): number {
-  return licenseTotalOf.get({ ownerId })?.total ?? 0;
+export async function licenseTotal(ownerId: string): Promise<number> {
+  const [row] = await licenseTotalOf.execute({ ownerId });
+  return row?.total ?? 0;
 }
 
 /**
@@ -104,9 +104,12 @@ export function licenseTotal(ownerId: string): number {
  * costs about what one with five does (page 1; a deep page still walks the index up to its offset).
  */
 export async function licensePage(ownerId: string, page: number, pageSize: number, now: Date) {
-  const rows = await ownLicensesNewestFirst.all({ ownerId, limit: pageSize, offset: (page - 1) * pageSize });
+  const [rows, total] = await Promise.all([
+    ownLicensesNewestFirst.execute({ ownerId, limit: pageSize, offset: (page - 1) * pageSize }),
+    licenseTotal(ownerId),
+  ]);
   return {
-    total: await licenseTotal(ownerId),
+    total,
     licenses: rows.map(
       ({ subscriptionStatus, currentTermStart, currentTermEnd, cancelledAt, totalDues, dueSince, ...license }) => ({
         ...licenseListItem(license, now),
@@ -123,12 +126,11 @@ export async function licensePage(ownerId: string, page: number, pageSize: numbe
 }
 
 /** The signed license file of one of the user's licenses; null for anyone else's or an unknown id. */
-export function licenseFileFor(ownerId: string, licenseId: string) {
-  const license = db
+export async function licenseFileFor(ownerId: string, licenseId: string) {
+  const [license] = await db
     .select({ externalLicenseId: licenses.externalLicenseId, file: licenses.licenseCode })
     .from(licenses)
-    .where(and(eq(licenses.id, licenseId), eq(licenses.ownerId, ownerId)))
-    .get();
+    .where(and(eq(licenses.id, licenseId), eq(licenses.ownerId, ownerId)));
   return license ? { fileName: `gatekeeper-license-${license.externalLicenseId}.json`, content: license.file } : null;
 }
 
@@ -136,13 +138,19 @@ export function licenseFileFor(ownerId: string, licenseId: string) {
 const activeLicenseCount = db
   .select({ total: count() })
   .from(licenses)
-  .where(and(eq(licenses.ownerId, sql.placeholder("ownerId")), gt(licenses.validTo, sql.placeholder("now"))))
-  .prepare();
+  .where(
+    and(
+      eq(licenses.ownerId, sql.placeholder("ownerId")),
+      // The bound is a Date, written the way the engine keeps the column.
+      gt(licenses.validTo, new Param(sql.placeholder("now"), licenses.validTo)),
+    ),
+  )
+  .prepare("active_license_count");
 /** How many of the user's licenses are active (valid to in the future) and expired. */
-export function countLicensesByStatus(ownerId: string, now = new Date()) {
-  const total = licenseTotal(ownerId);
-  // A license is active while valid-to is in the future (licenseStatus); the bound is in ms like the column.
-  const active = activeLicenseCount.get({ ownerId, now: now.getTime() })?.total ?? 0;
+export async function countLicensesByStatus(ownerId: string, now = new Date()) {
+  // A license is active while valid-to is in the future (licenseStatus).
+  const [total, [counted]] = await Promise.all([licenseTotal(ownerId), activeLicenseCount.execute({ ownerId, now })]);
+  const active = counted?.total ?? 0;
   return { active, expired: total - active };
 }
 
@@ -152,7 +160,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * The license a new recurring subscription pays for, valid for its current term. Idempotent: the
  * subscription's license is returned when it exists, so a resumed order job never makes a second one.
  */
-export function createLicenseForSubscription(order: {
+export async function createLicenseForSubscription(order: {
   ownerId: string;
   subscriptionId: string;
   name: string;
@@ -161,20 +169,22 @@ export function createLicenseForSubscription(order: {
   hasCloudSupport: boolean;
   validTo: Date | null;
 }) {
-  const ofSubscription = () =>
-    db
+  const ofSubscription = async () => {
+    const [license] = await db
       .select()
       .from(licenses)
-      .where(and(eq(licenses.ownerId, order.ownerId), eq(licenses.subscriptionId, order.subscriptionId)))
-      .get();
-  const existing = ofSubscription();
+      .where(and(eq(licenses.ownerId, order.ownerId), eq(licenses.subscriptionId, order.subscriptionId)));
+    return license;
+  };
+  const existing = await ofSubscription();
   if (existing) return existing;
   const validFrom = new Date();
   const validTo = order.validTo ?? new Date(validFrom.getTime() + 30 * DAY_MS);
   const externalLicenseId = `GK-${validFrom.getUTCFullYear()}-${randomBytes(4).toString("hex").toUpperCase()}`;
   const { ownerId, subscriptionId, name, nodes, planType, hasCloudSupport } = order;
   // The unique index on subscription_id settles a race between two runners: the second insert does nothing.
-  db.insert(licenses)
+  await db
+    .insert(licenses)
     .values(
       licenseRow(
         ownerId,
@@ -182,36 +192,32 @@ export function createLicenseForSubscription(order: {
         { subscriptionId },
       ),
     )
-    .onConflictDoNothing({ target: licenses.subscriptionId })
-    .run();
-  const created = ofSubscription();
+    .onConflictDoNothing({ target: licenses.subscriptionId });
+  const created = await ofSubscription();
   if (!created) throw new Error(`Subscription ${subscriptionId} belongs to another account.`);
   return created;
 }
 
 /** Whether the user holds a recurring license (the Store then asks before starting a new one). */
-export function hasRecurringLicense(ownerId: string): boolean {
-  return Boolean(
-    db
-      .select({ id: licenses.id })
-      .from(licenses)
-      .where(and(eq(licenses.ownerId, ownerId), eq(licenses.type, "recurring")))
-      .get(),
-  );
+export async function hasRecurringLicense(ownerId: string): Promise<boolean> {
+  const [license] = await db
+    .select({ id: licenses.id })
+    .from(licenses)
+    .where(and(eq(licenses.ownerId, ownerId), eq(licenses.type, "recurring")))
+    .limit(1);
+  return Boolean(license);
 }
 
 const ownRecurring = (ownerId: string) =>
   and(eq(licenses.ownerId, ownerId), eq(licenses.type, "recurring"), isNotNull(licenses.subscriptionId));
 
 /** The user's recurring license paid by this subscription, or null: another account's subscription is not theirs to change. */
-export function recurringLicenseOf(ownerId: string, subscriptionId: string) {
-  return (
-    db
-      .select()
-      .from(licenses)
-      .where(and(ownRecurring(ownerId), eq(licenses.subscriptionId, subscriptionId)))
-      .get() ?? null
-  );
+export async function recurringLicenseOf(ownerId: string, subscriptionId: string) {
+  const [license] = await db
+    .select()
+    .from(licenses)
+    .where(and(ownRecurring(ownerId), eq(licenses.subscriptionId, subscriptionId)));
+  return license ?? null;
 }
 
 /**
@@ -223,11 +229,11 @@ export function upgradableLicensePage(ownerId: string, page: number, pageSize: n
 }
 
 /** The subscription behind the user's recurring license with this external id (the picker's choice), or null. */
-export function subscriptionOfLicense(ownerId: string, externalLicenseId: string): string | null {
-  const row = db
+export async function subscriptionOfLicense(ownerId: string, externalLicenseId: string): Promise<string | null> {
+  const [row] = await db
     .select({ subscriptionId: licenses.subscriptionId })
     .from(licenses)
     .where(and(ownRecurring(ownerId), eq(licenses.externalLicenseId, externalLicenseId)))
-    .get();
+    .limit(1);
   return row?.subscriptionId ?? null;
 }

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { and, eq, gt, lte } from "drizzle-orm";
 import { oneTimeTokens } from "~/server/database/tables.server";
-import { db } from "./db.server";
+import { db, type PortalExecutor } from "./db.server";
 
 /**
  * Single-use tokens for links mailed to an address (a sign-in link, email verification, password reset, an
@@ -20,8 +20,6 @@ export interface OneTimeTokenGrant {
   expiresAt: Date;
 }
 
-type Store = Pick<typeof db, "insert" | "delete">;
-
 const subjectIs = (subject: TokenSubject) =>
   "userId" in subject ? eq(oneTimeTokens.userId, subject.userId) : eq(oneTimeTokens.invitationId, subject.invitationId);
 
@@ -29,41 +27,36 @@ const subjectIs = (subject: TokenSubject) =>
  * A new token of this purpose for the subject, valid for `validMs`; only its digest is kept. `store` is the
  * transaction that makes what the token is for (an invitation), when there is one.
  */
-export function issueOneTimeToken(
+export async function issueOneTimeToken(
   purpose: string,
   subject: TokenSubject,
   { validMs, data = {} }: { validMs: number; data?: Record<string, string> },
-  store: Store = db,
-): { token: string; expiresAt: Date } {
+  store: PortalExecutor = db,
+): Promise<{ token: string; expiresAt: Date }> {
   const token = randomBytes(32).toString("base64url");
   const now = Date.now();
   const expiresAt = new Date(now + validMs);
-  store
-    .insert(oneTimeTokens)
-    .values({
-      id: digest(token),
-      purpose,
-      userId: "userId" in subject ? subject.userId : null,
-      invitationId: "invitationId" in subject ? subject.invitationId : null,
-      data,
-      createdAt: new Date(now),
-      expiresAt,
-    })
-    .run();
+  await store.insert(oneTimeTokens).values({
+    id: digest(token),
+    purpose,
+    userId: "userId" in subject ? subject.userId : null,
+    invitationId: "invitationId" in subject ? subject.invitationId : null,
+    data,
+    createdAt: new Date(now),
+    expiresAt,
+  });
   // Tokens nobody used are worth nothing once expired: the subject's are cleared whenever a new one is made.
-  store
-    .delete(oneTimeTokens)
-    .where(and(subjectIs(subject), lte(oneTimeTokens.expiresAt, new Date(now))))
-    .run();
+  await store.delete(oneTimeTokens).where(and(subjectIs(subject), lte(oneTimeTokens.expiresAt, new Date(now))));
   return { token, expiresAt };
 }
 
 /** Deletes every token of this purpose for the subject: the links already sent stop working (a re-sent invitation). */
-export function revokeOneTimeTokens(purpose: string, subject: TokenSubject, store: Store = db): void {
-  store
-    .delete(oneTimeTokens)
-    .where(and(subjectIs(subject), eq(oneTimeTokens.purpose, purpose)))
-    .run();
+export async function revokeOneTimeTokens(
+  purpose: string,
+  subject: TokenSubject,
+  store: PortalExecutor = db,
+): Promise<void> {
+  await store.delete(oneTimeTokens).where(and(subjectIs(subject), eq(oneTimeTokens.purpose, purpose)));
 }
 
 const live = (purpose: string, token: string) =>
@@ -76,9 +69,16 @@ const grantOf = (row: typeof oneTimeTokens.$inferSelect): OneTimeTokenGrant => (
   expiresAt: row.expiresAt,
 });
 
-/** What a valid, unused token of this purpose grants, without using it (a page that asks to confirm first). */
-export function peekOneTimeToken(purpose: string, token: string): OneTimeTokenGrant | null {
-  const row = db.select().from(oneTimeTokens).where(live(purpose, token)).get();
+/**
+ * What a valid, unused token of this purpose grants, without using it (a page that asks to confirm first).
+ * `store` is the transaction that reads it, when there is one.
+ */
+export async function peekOneTimeToken(
+  purpose: string,
+  token: string,
+  store: PortalExecutor = db,
+): Promise<OneTimeTokenGrant | null> {
+  const [row] = await store.select().from(oneTimeTokens).where(live(purpose, token));
   return row ? grantOf(row) : null;
 }
 
@@ -86,11 +86,12 @@ export function peekOneTimeToken(purpose: string, token: string): OneTimeTokenGr
  * Uses the token: what it grants, once; null when it is unknown, of another purpose, expired or used. `store` is
  * the transaction of what using it does (a new password, a membership), so both happen or neither.
  */
-export function redeemOneTimeToken(
+export async function redeemOneTimeToken(
   purpose: string,
   token: string,
-  store: Pick<typeof db, "delete"> = db,
-): OneTimeTokenGrant | null {
-  const row = store.delete(oneTimeTokens).where(live(purpose, token)).returning().get();
+  store: PortalExecutor = db,
+): Promise<OneTimeTokenGrant | null> {
+  // One delete that returns what it deleted: of two requests redeeming the token at once, one gets the row.
+  const [row] = await store.delete(oneTimeTokens).where(live(purpose, token)).returning();
   return row ? grantOf(row) : null;
 }

@@ -13,7 +13,8 @@ import {
   type ShippingAddress,
 } from "~/server/database/tables.server";
 import { GATEKEEPER, recordActivity, type ActivityActor } from "./activity.server";
-import { db } from "./db.server";
+import { lockFor } from "./database/dialect.server";
+import { db, type PortalTransaction } from "./db.server";
 
 /**
  * Organizations and their members. An organization is one billing customer: its licenses, Hubs, trials, drafts
@@ -30,7 +31,7 @@ const organizationsByUser = db
   .innerJoin(organizations, eq(organizations.id, memberships.organizationId))
   .where(eq(memberships.userId, sql.placeholder("userId")))
   .orderBy(asc(memberships.createdAt), asc(organizations.id))
-  .prepare();
+  .prepare("organizations_by_user");
 
 const membershipByUserAndOrganization = db
   .select({ organization: organizations, role: memberships.role })
@@ -42,11 +43,11 @@ const membershipByUserAndOrganization = db
       eq(memberships.organizationId, sql.placeholder("organizationId")),
     ),
   )
-  .prepare();
+  .prepare("membership_by_user_and_organization");
 
 /** A person's organizations, the first joined first: the one a new session starts in, and the header's switcher. */
 export async function organizationsOf(userId: string): Promise<{ id: string; name: string; role: Role }[]> {
-  return organizationsByUser.all({ userId });
+  return organizationsByUser.execute({ userId });
 }
 
 /** The person's role in the organization and the organization, or null when they are not a member. */
@@ -54,7 +55,8 @@ export async function membershipOf(
   userId: string,
   organizationId: string,
 ): Promise<{ organization: OrganizationRecord; role: Role } | null> {
-  return membershipByUserAndOrganization.get({ userId, organizationId }) ?? null;
+  const [membership] = await membershipByUserAndOrganization.execute({ userId, organizationId });
+  return membership ?? null;
 }
 
 export async function findOrganization(organizationId: string): Promise<OrganizationRecord | null> {
@@ -96,9 +98,9 @@ export async function saveShippingAddress(
   address: ShippingAddress | null,
   actor: ActivityActor,
 ): Promise<void> {
-  db.transaction((tx) => {
-    tx.update(organizations).set({ shippingAddress: address }).where(eq(organizations.id, organizationId)).run();
-    recordActivity(tx, {
+  await db.transaction(async (tx) => {
+    await tx.update(organizations).set({ shippingAddress: address }).where(eq(organizations.id, organizationId));
+    await recordActivity(tx, {
       organizationId,
       actor,
       action: "shipping_address.updated",
@@ -127,7 +129,7 @@ const memberTotalOf = db
   .select({ members: organizationCounts.members })
   .from(organizationCounts)
   .where(eq(organizationCounts.organizationId, sql.placeholder("organizationId")))
-  .prepare();
+  .prepare("member_total_of");
 /** One page of an organization's members by name (exported for the test of its query plan). */
 export const membersByName = db
   .select({
@@ -146,7 +148,7 @@ export const membersByName = db
   .orderBy(asc(memberships.sortLastName), asc(memberships.sortFirstName), asc(memberships.userId))
   .limit(sql.placeholder("limit"))
   .offset(sql.placeholder("offset"))
-  .prepare();
+  .prepare("members_by_name");
 
 /** One page of the organization's members, by name, and how many there are: paged in SQL. */
 export async function memberPage(
@@ -154,8 +156,9 @@ export async function memberPage(
   page: number,
   pageSize: number,
 ): Promise<{ total: number; members: MemberView[] }> {
-  const total = (await memberTotalOf.get({ organizationId }))?.members ?? 0;
-  const members = await membersByName.all({ organizationId, limit: pageSize, offset: (page - 1) * pageSize });
+  const [counts] = await memberTotalOf.execute({ organizationId });
+  const members = await membersByName.execute({ organizationId, limit: pageSize, offset: (page - 1) * pageSize });
+  const total = counts?.members ?? 0;
   return { total, members };
 }
 
@@ -167,113 +170,108 @@ export class MembershipRefused extends Error {
 export const LAST_OWNER = "An organization always keeps at least one Owner: make another member an Owner first.";
 const NOT_A_MEMBER = "That person is not a member of this organization.";
 
-type Store = Pick<typeof db, "select" | "update" | "delete" | "insert">;
-
-function roleIn(store: Store, organizationId: string, userId: string): Role | null {
-  const row = store
+async function roleIn(tx: PortalTransaction, organizationId: string, userId: string): Promise<Role | null> {
+  const [row] = await tx
     .select({ role: memberships.role })
     .from(memberships)
-    .where(and(eq(memberships.organizationId, organizationId), eq(memberships.userId, userId)))
-    .get();
+    .where(and(eq(memberships.organizationId, organizationId), eq(memberships.userId, userId)));
   return row?.role ?? null;
 }
 
-function otherOwners(store: Store, organizationId: string, userId: string): number {
-  return (
-    store
-      .select({ n: count() })
-      .from(memberships)
-      .where(
-        and(
-          eq(memberships.organizationId, organizationId),
-          eq(memberships.role, "owner"),
-          ne(memberships.userId, userId),
-        ),
-      )
-      .get()?.n ?? 0
-  );
+async function otherOwners(tx: PortalTransaction, organizationId: string, userId: string): Promise<number> {
+  const [row] = await tx
+    .select({ n: count() })
+    .from(memberships)
+    .where(
+      and(
+        eq(memberships.organizationId, organizationId),
+        eq(memberships.role, "owner"),
+        ne(memberships.userId, userId),
+      ),
+    );
+  return row?.n ?? 0;
 }
 
-const nameOf = (store: Store, userId: string) => {
-  const person = store
+async function nameOf(tx: PortalTransaction, userId: string): Promise<string> {
+  const [person] = await tx
     .select({ firstName: users.firstName, lastName: users.lastName, email: users.email })
     .from(users)
-    .where(eq(users.id, userId))
-    .get();
+    .where(eq(users.id, userId));
   return person ? `${person.firstName} ${person.lastName}`.trim() || person.email : "A former member";
-};
+}
 
 /**
- * Gives a member another role. The last Owner cannot be demoted. Checked and written in one immediate
- * transaction: SQLite lets one writer in at a time, so two Owners demoting each other cannot both pass the check.
+ * Holds the organization's members still until the transaction ends: a change that checks "is there another
+ * Owner?" and then writes takes it first, so two Owners demoting or removing each other at once run one after
+ * the other, and the second sees the first's change and is refused, instead of both passing the check.
  */
+const lockMembers = (tx: PortalTransaction, organizationId: string) => lockFor(tx, `members:${organizationId}`);
+
+/** Gives a member another role. The last Owner cannot be demoted. Checked and written under the members' lock. */
 export async function changeRole(
   organizationId: string,
   userId: string,
   role: Role,
   actor: ActivityActor,
 ): Promise<void> {
-  db.transaction(
-    (tx) => {
-      const current = roleIn(tx, organizationId, userId);
-      if (!current) throw new MembershipRefused(NOT_A_MEMBER);
-      if (current === role) return;
-      if (current === "owner" && otherOwners(tx, organizationId, userId) === 0) throw new MembershipRefused(LAST_OWNER);
-      tx.update(memberships)
-        .set({ role })
-        .where(and(eq(memberships.organizationId, organizationId), eq(memberships.userId, userId)))
-        .run();
-      recordActivity(tx, {
-        organizationId,
-        actor,
-        action: "member.role_changed",
-        summary: `Changed the role of ${nameOf(tx, userId)} from ${ROLE_NAMES[current]} to ${ROLE_NAMES[role]}.`,
-      });
-    },
-    { behavior: "immediate" },
-  );
+  await db.transaction(async (tx) => {
+    await lockMembers(tx, organizationId);
+    const current = await roleIn(tx, organizationId, userId);
+    if (!current) throw new MembershipRefused(NOT_A_MEMBER);
+    if (current === role) return;
+    if (current === "owner" && (await otherOwners(tx, organizationId, userId)) === 0) {
+      throw new MembershipRefused(LAST_OWNER);
+    }
+    await tx
+      .update(memberships)
+      .set({ role })
+      .where(and(eq(memberships.organizationId, organizationId), eq(memberships.userId, userId)));
+    await recordActivity(tx, {
+      organizationId,
+      actor,
+      action: "member.role_changed",
+      summary: `Changed the role of ${await nameOf(tx, userId)} from ${ROLE_NAMES[current]} to ${ROLE_NAMES[role]}.`,
+    });
+  });
 }
 
 /**
  * Takes a member out of the organization (removed by an Owner, or leaving): their sessions in it end at once,
- * their drafts in it go, and the last Owner can do neither. A person always belongs to an organization: one who
- * then belongs to none has no use for the account, and it is deleted (their name stays in the activity log).
+ * their drafts in it go, and the last Owner can do neither (checked under the members' lock). A person always
+ * belongs to an organization: one who then belongs to none has no use for the account, and it is deleted (their
+ * name stays in the activity log).
  */
 export async function removeMember(
   organizationId: string,
   userId: string,
   actor: ActivityActor,
 ): Promise<{ accountDeleted: boolean }> {
-  return db.transaction(
-    (tx) => {
-      const current = roleIn(tx, organizationId, userId);
-      if (!current) throw new MembershipRefused(NOT_A_MEMBER);
-      if (current === "owner" && otherOwners(tx, organizationId, userId) === 0) throw new MembershipRefused(LAST_OWNER);
-      const name = nameOf(tx, userId);
-      const leaving = actor !== GATEKEEPER && actor.userId === userId;
-      recordActivity(tx, {
-        organizationId,
-        actor,
-        action: leaving ? "member.left" : "member.removed",
-        summary: leaving ? `Left the organization.` : `Removed ${name} (${ROLE_NAMES[current]}) from the organization.`,
-      });
-      tx.delete(memberships)
-        .where(and(eq(memberships.organizationId, organizationId), eq(memberships.userId, userId)))
-        .run();
-      tx.delete(drafts)
-        .where(and(eq(drafts.ownerId, organizationId), eq(drafts.userId, userId)))
-        .run();
-      tx.delete(sessions)
-        .where(and(eq(sessions.userId, userId), eq(sessions.organizationId, organizationId)))
-        .run();
-      const stillMember = tx.select({ n: count() }).from(memberships).where(eq(memberships.userId, userId)).get();
-      if ((stillMember?.n ?? 0) > 0) return { accountDeleted: false };
-      // Sessions, known browsers, one-time links and drafts go with the account (ON DELETE CASCADE).
-      tx.delete(users).where(eq(users.id, userId)).run();
-      return { accountDeleted: true };
-    },
-    { behavior: "immediate" },
-  );
+  return db.transaction(async (tx) => {
+    await lockMembers(tx, organizationId);
+    const current = await roleIn(tx, organizationId, userId);
+    if (!current) throw new MembershipRefused(NOT_A_MEMBER);
+    if (current === "owner" && (await otherOwners(tx, organizationId, userId)) === 0) {
+      throw new MembershipRefused(LAST_OWNER);
+    }
+    const name = await nameOf(tx, userId);
+    const leaving = actor !== GATEKEEPER && actor.userId === userId;
+    await recordActivity(tx, {
+      organizationId,
+      actor,
+      action: leaving ? "member.left" : "member.removed",
+      summary: leaving ? `Left the organization.` : `Removed ${name} (${ROLE_NAMES[current]}) from the organization.`,
+    });
+    await tx
+      .delete(memberships)
+      .where(and(eq(memberships.organizationId, organizationId), eq(memberships.userId, userId)));
+    await tx.delete(drafts).where(and(eq(drafts.ownerId, organizationId), eq(drafts.userId, userId)));
+    await tx.delete(sessions).where(and(eq(sessions.userId, userId), eq(sessions.organizationId, organizationId)));
+    const [stillMember] = await tx.select({ n: count() }).from(memberships).where(eq(memberships.userId, userId));
+    if ((stillMember?.n ?? 0) > 0) return { accountDeleted: false };
+    // Sessions, known browsers, one-time links and drafts go with the account (ON DELETE CASCADE).
+    await tx.delete(users).where(eq(users.id, userId));
+    return { accountDeleted: true };
+  });
 }
 
 // --- Administrators -----------------------------------------------------------------------------------------
@@ -304,9 +302,9 @@ export async function listOrganizationsForAdmin() {
 /** An organization an administrator opens for a customer that sales onboards by hand: no member yet. */
 export async function createOrganizationForCustomer(organization: NewOrganization): Promise<string> {
   const row = organizationRow(organization);
-  db.transaction((tx) => {
-    tx.insert(organizations).values(row).run();
-    recordActivity(tx, {
+  await db.transaction(async (tx) => {
+    await tx.insert(organizations).values(row);
+    await recordActivity(tx, {
       organizationId: row.id,
       actor: GATEKEEPER,
       action: "organization.created",

@@ -26,15 +26,15 @@ export async function requestPasswordReset(
 ): Promise<number> {
   const waitSeconds = await takePasswordResetRequest(context, email);
   if (waitSeconds > 0) return waitSeconds;
-  const user = findUserByEmail(email);
+  const user = await findUserByEmail(email);
   if (!user) return 0;
-  const { token } = issueOneTimeToken(PURPOSE, { userId: user.id }, { validMs: RESET_LINK_MINUTES * 60 * 1000 });
+  const { token } = await issueOneTimeToken(PURPOSE, { userId: user.id }, { validMs: RESET_LINK_MINUTES * 60 * 1000 });
   const origin = linkOrigin(request);
   // A stranger's failed guesses may have paused signing in from new browsers: the new password alone would not
   // get the owner in then, so the mail also carries the one-time link that passes the pause (decision 170).
   const paused = await isSignInPaused(user.email);
-  const signInLink = paused ? issueSignInLink(request, user.id, "/home") : null;
-  queueMail({
+  const signInLink = paused ? await issueSignInLink(request, user.id, "/home") : null;
+  await queueMail({
     accountId: await mailOwnerOf(user.id),
     to: user.email,
     subject: "Set a new password for the GateKeeper Portal",
@@ -62,8 +62,8 @@ export async function requestPasswordReset(
 
 /** The address a reset link is for, without using it (the page shows the form first), or null. */
 export async function resetLinkAddress(token: string): Promise<string | null> {
-  const grant = peekOneTimeToken(PURPOSE, token);
-  return grant?.userId ? (findUserById(grant.userId)?.email ?? null) : null;
+  const grant = await peekOneTimeToken(PURPOSE, token);
+  return grant?.userId ? ((await findUserById(grant.userId))?.email ?? null) : null;
 }
 
 /**
@@ -73,18 +73,18 @@ export async function resetLinkAddress(token: string): Promise<string | null> {
  */
 export async function resetPassword(request: Request, token: string, password: string): Promise<string | null> {
   const passwordHash = await hashPassword(password);
-  const userId = db.transaction((tx) => {
-    const grant = redeemOneTimeToken(PURPOSE, token, tx);
+  const userId = await db.transaction(async (tx) => {
+    const grant = await redeemOneTimeToken(PURPOSE, token, tx);
     if (!grant?.userId) return null;
-    tx.update(users).set({ passwordHash }).where(eq(users.id, grant.userId)).run();
-    revokeOneTimeTokens(PURPOSE, { userId: grant.userId }, tx);
-    tx.delete(sessions).where(eq(sessions.userId, grant.userId)).run();
-    tx.delete(knownDevices).where(eq(knownDevices.userId, grant.userId)).run();
+    await tx.update(users).set({ passwordHash }).where(eq(users.id, grant.userId));
+    await revokeOneTimeTokens(PURPOSE, { userId: grant.userId }, tx);
+    await tx.delete(sessions).where(eq(sessions.userId, grant.userId));
+    await tx.delete(knownDevices).where(eq(knownDevices.userId, grant.userId));
     return grant.userId;
   });
-  const user = userId ? findUserById(userId) : undefined;
+  const user = userId ? await findUserById(userId) : undefined;
   if (!user) return null;
-  queueMail({
+  await queueMail({
     accountId: await mailOwnerOf(user.id),
     to: user.email,
     subject: "Your GateKeeper Portal password was changed",

@@ -84,11 +84,11 @@ async function payableInvoice(request: Request, member: Scope, invoiceId: string
 /** The license the invoice renews: its name and the day it stops unless the invoice is paid. */
 async function licenseOf(account: BillingAccount, invoice: Invoice) {
   if (!invoice.subscriptionId) return null;
-  const license = await db
+  const [license] = await db
     .select({ name: licenses.name, externalLicenseId: licenses.externalLicenseId, validTo: licenses.validTo })
     .from(licenses)
     .where(and(eq(licenses.ownerId, account.ownerId), eq(licenses.subscriptionId, invoice.subscriptionId)))
-    .get();
+    .limit(1);
   return license
     ? { name: license.name, externalLicenseId: license.externalLicenseId, stopsOn: license.validTo.toISOString() }
     : null;
@@ -132,7 +132,7 @@ export async function payNowPost(request: Request, invoiceId: string) {
   if (!choice.ok) return json({ message: choice.message }, { status: 422 });
   if (intent !== "pay") return redirect(`${here}?card=${encodeURIComponent(choice.paymentSourceId)}`);
   const current = paymentOf(account, invoice, choice.paymentSourceId);
-  const placement = placeOnce(payNow, {
+  const placement = await placeOnce(payNow, {
     scope: member,
     draftId: invoice.id,
     postedKey: String(formData.get("orderKey") ?? ""),

@@ -55,7 +55,7 @@ const owingSubscriptions = db
       gt(subscriptions.totalDues, 0),
     ),
   )
-  .prepare();
+  .prepare("owing_subscriptions");
 
 /**
  * The account's renewals that failed and are still due (with the invoice to pay and the day the license stops),
@@ -65,7 +65,7 @@ const owingSubscriptions = db
 export async function renewalNotices(account: BillingAccount, now: Date): Promise<RenewalNotice[]> {
   // The account's subscriptions with something due first, off the (owner, status) index: most accounts have none,
   // and the licenses are read by those subscriptions only, never by walking all of the account's licenses.
-  const owing = owingSubscriptions.all({ ownerId: account.ownerId }).map((row) => row.id);
+  const owing = (await owingSubscriptions.execute({ ownerId: account.ownerId })).map((row) => row.id);
   if (owing.length === 0) return [];
   const rows = await db
     .select({
@@ -89,8 +89,7 @@ export async function renewalNotices(account: BillingAccount, now: Date): Promis
         gt(licenses.validTo, new Date(now.getTime() - ENDED_NOTICE_DAYS * DAY_MS)),
       ),
     )
-    .orderBy(desc(licenses.validTo))
-    .all();
+    .orderBy(desc(licenses.validTo));
   return rows.flatMap((row): RenewalNotice[] => {
     const license = { licenseName: row.licenseName, externalLicenseId: row.externalLicenseId, stopsOn: row.validTo };
     if (row.status === "cancelled") return [{ kind: "cancelled_unpaid", licenseId: row.licenseId, ...license }];
@@ -157,9 +156,9 @@ export async function setAutoRenew(
     turn === "off"
       ? await billing.cancelSubscriptionAtTermEnd(account.customerId, subscriptionId, `auto-renew-off:${key}`)
       : await billing.removeScheduledCancellation(account.customerId, subscriptionId, `auto-renew-on:${key}`);
-  db.transaction((tx) => {
-    saveSubscriptionCopy(account, subscription, tx);
-    recordActivity(tx, entry);
+  await db.transaction(async (tx) => {
+    await saveSubscriptionCopy(account, subscription, tx);
+    await recordActivity(tx, entry);
   });
   await licenseFollowsSubscription(account, subscriptionId);
   return subscription;
@@ -181,11 +180,10 @@ export const autoRenewFailure = (error: unknown) =>
  */
 export async function startRenewal(member: Scope, licenseId: string, now: Date): Promise<boolean> {
   const account = billingAccountOf(member.organization);
-  const license = await db
+  const [license] = await db
     .select()
     .from(licenses)
-    .where(and(eq(licenses.id, licenseId), eq(licenses.ownerId, account.ownerId), eq(licenses.type, "recurring")))
-    .get();
+    .where(and(eq(licenses.id, licenseId), eq(licenses.ownerId, account.ownerId), eq(licenses.type, "recurring")));
   if (!license || license.validTo > now) return false;
   const copy = license.subscriptionId ? await subscriptionCopy(account, license.subscriptionId) : null;
   if (copy && copy.status !== "cancelled") return false;
@@ -195,8 +193,8 @@ export async function startRenewal(member: Scope, licenseId: string, now: Date):
     : addonIds.some((id) => id.startsWith("gatekeeper-cloud")) || license.hasCloudSupport
       ? "cloud"
       : "on-premise";
-  subscriptionWizard.clear(member);
-  subscriptionWizard.save(member, {
+  await subscriptionWizard.clear(member);
+  await subscriptionWizard.save(member, {
     organization: license.name,
     tier: (copy && tierOf(copy.planId)) ?? license.planType,
     cycle: (copy && cycleOf(copy.planId)) ?? "monthly",

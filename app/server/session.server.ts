@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { createCookieSessionStorage, redirect, type Session } from "@remix-run/node";
-import { and, desc, eq, lt, ne, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, lt, lte, ne, or, sql } from "drizzle-orm";
+import { affectedRows } from "~/server/database/dialect.server";
 import { sessions } from "~/server/database/tables.server";
 import { db } from "./db.server";
 import { isHttps, portalCookie } from "./cookies.server";
@@ -32,7 +33,7 @@ export type SessionRecord = typeof sessions.$inferSelect;
 export async function startSession(request: Request, userId: string, csrfToken: string) {
   const token = randomBytes(32).toString("base64url");
   const now = Date.now();
-  const session = db
+  const [session] = await db
     .insert(sessions)
     .values({
       id: digest(token),
@@ -43,8 +44,7 @@ export async function startSession(request: Request, userId: string, csrfToken: 
       userAgent: (request.headers.get("User-Agent") ?? "").slice(0, 300),
       csrfToken,
     })
-    .returning()
-    .get();
+    .returning();
   return { session, setCookie: await sessionCookie.serialize(request, token) };
 }
 
@@ -69,23 +69,30 @@ const sessionById = db
   .select()
   .from(sessions)
   .where(eq(sessions.id, sql.placeholder("id")))
-  .prepare();
+  .prepare("session_by_id");
 
 async function readSession(request: Request): Promise<SessionRecord | null> {
   const token: unknown = await sessionCookie.parse(request);
   if (typeof token !== "string") return null;
-  const session = sessionById.get({ id: digest(token) });
+  const [session] = await sessionById.execute({ id: digest(token) });
   if (!session) return null;
-  const now = Date.now();
-  if (session.expiresAt.getTime() <= now || session.lastSeenAt.getTime() + IDLE_MS <= now) {
-    db.delete(sessions).where(eq(sessions.id, session.id)).run();
+  const now = new Date();
+  const idleSince = new Date(now.getTime() - IDLE_MS);
+  if (session.expiresAt <= now || session.lastSeenAt <= idleSince) {
+    // Conditional like the touch below, so a request that read the session just before another touched it
+    // deletes nothing the other kept alive.
+    await db
+      .delete(sessions)
+      .where(and(eq(sessions.id, session.id), or(lte(sessions.expiresAt, now), lte(sessions.lastSeenAt, idleSince))));
     return null;
   }
-  if (now - session.lastSeenAt.getTime() > TOUCH_EVERY_MS) {
-    db.update(sessions)
-      .set({ lastSeenAt: new Date(now) })
-      .where(eq(sessions.id, session.id))
-      .run();
+  if (now.getTime() - session.lastSeenAt.getTime() > TOUCH_EVERY_MS) {
+    // One statement, checked as it writes: of the requests that read the same stale time, the first moves it and
+    // the others change nothing, and a sign-out's delete in between leaves nothing to touch.
+    await db
+      .update(sessions)
+      .set({ lastSeenAt: now })
+      .where(and(eq(sessions.id, session.id), lt(sessions.lastSeenAt, new Date(now.getTime() - TOUCH_EVERY_MS))));
   }
   return session;
 }
@@ -93,16 +100,15 @@ async function readSession(request: Request): Promise<SessionRecord | null> {
 /** Ends the request's session (sign-out); returns the Set-Cookie header that clears the cookie. */
 export async function endSession(request: Request): Promise<string> {
   const session = await currentSession(request);
-  if (session) db.delete(sessions).where(eq(sessions.id, session.id)).run();
+  if (session) await db.delete(sessions).where(eq(sessions.id, session.id));
   return sessionCookie.serialize(request, "", { maxAge: undefined, expires: new Date(0) });
 }
 
 /** Ends every session of the user but the one given (a password change, "Sign out everywhere else"). */
-export function endOtherSessions(userId: string, keepSessionId: string): number {
-  return db
-    .delete(sessions)
-    .where(and(eq(sessions.userId, userId), ne(sessions.id, keepSessionId)))
-    .run().changes;
+export async function endOtherSessions(userId: string, keepSessionId: string): Promise<number> {
+  return affectedRows(
+    await db.delete(sessions).where(and(eq(sessions.userId, userId), ne(sessions.id, keepSessionId))),
+  );
 }
 
 /** Ends every session of the user (a password reset: whoever held one is signed out); how many ended. */
@@ -116,17 +122,21 @@ export async function chooseOrganization(sessionId: string, organizationId: stri
 }
 
 /** Where the user is signed in, most recently seen first; expired rows are dropped on the way. */
-export function listSessions(userId: string): SessionRecord[] {
+export async function listSessions(userId: string): Promise<SessionRecord[]> {
   const now = new Date();
-  db.delete(sessions)
+  await db
+    .delete(sessions)
     .where(
       and(
         eq(sessions.userId, userId),
         or(lt(sessions.expiresAt, now), lt(sessions.lastSeenAt, new Date(now.getTime() - IDLE_MS))),
       ),
-    )
-    .run();
-  return db.select().from(sessions).where(eq(sessions.userId, userId)).orderBy(desc(sessions.lastSeenAt)).all();
+    );
+  return db
+    .select()
+    .from(sessions)
+    .where(eq(sessions.userId, userId))
+    .orderBy(desc(sessions.lastSeenAt), asc(sessions.id));
 }
 
 // --- Toasts ----------------------------------------------------------------------------------------------

@@ -17,12 +17,12 @@ export const SIGN_IN_LINK_MINUTES = 15;
  * A new sign-in link for the user, to put in a mail to their own address (this one's, and any other that
  * offers a way in, such as a password reset's). `redirectTo` is where the link leads once signed in.
  */
-export function issueSignInLink(
+export async function issueSignInLink(
   request: Request,
   userId: string,
   redirectTo: string | null = null,
-): { url: string; expiresAt: Date } {
-  const { token, expiresAt } = issueOneTimeToken(
+): Promise<{ url: string; expiresAt: Date }> {
+  const { token, expiresAt } = await issueOneTimeToken(
     PURPOSE,
     { userId },
     {
@@ -45,10 +45,10 @@ export async function requestSignInLink(
 ): Promise<number> {
   const waitSeconds = await takeSignInLinkRequest(context, email);
   if (waitSeconds > 0) return waitSeconds;
-  const user = findUserByEmail(email);
+  const user = await findUserByEmail(email);
   if (!user) return 0;
-  const link = issueSignInLink(request, user.id, redirectTo);
-  queueMail({
+  const link = await issueSignInLink(request, user.id, redirectTo);
+  await queueMail({
     accountId: await mailOwnerOf(user.id),
     to: user.email,
     subject: "Your sign-in link for the GateKeeper Portal",
@@ -70,14 +70,14 @@ export async function requestSignInLink(
 }
 
 /** Who a sign-in link is for, without using it (its page asks to confirm first), or null. */
-export function signInLinkAccount(token: string): { email: string } | null {
-  const grant = peekOneTimeToken(PURPOSE, token);
-  const user = grant?.userId ? findUserById(grant.userId) : undefined;
+export async function signInLinkAccount(token: string): Promise<{ email: string } | null> {
+  const grant = await peekOneTimeToken(PURPOSE, token);
+  const user = grant?.userId ? await findUserById(grant.userId) : undefined;
   return user ? { email: user.email } : null;
 }
 
 /** Uses a sign-in link: the user to sign in and where to go, once; null when it is unknown, expired or used. */
-export function redeemSignInLink(token: string): { userId: string; redirectTo: string | null } | null {
-  const grant = redeemOneTimeToken(PURPOSE, token);
+export async function redeemSignInLink(token: string): Promise<{ userId: string; redirectTo: string | null } | null> {
+  const grant = await redeemOneTimeToken(PURPOSE, token);
   return grant?.userId ? { userId: grant.userId, redirectTo: grant.data.redirectTo ?? null } : null;
 }

@@ -27,7 +27,7 @@ export async function signUp(
   if (waitSeconds > 0) return { waitSeconds };
   // Hashed either way, so an address that has an account takes as long as one that has none.
   const passwordHash = await hashPassword(input.new_password);
-  const existing = findUserByEmail(input.email);
+  const existing = await findUserByEmail(input.email);
   if (existing) {
     await mailSomeoneTried(request, existing);
     return { sent: true };
@@ -41,13 +41,13 @@ export async function signUp(
     company: input.company,
   };
   const organization = organizationRow({ name: input.company, country: input.country });
-  const created = db.transaction((tx) => {
+  const created = await db.transaction(async (tx) => {
     // Two sign-ups with one address at once: the unique address lets one in; the other is told what everyone is.
-    const inserted = tx.insert(users).values(user).onConflictDoNothing().returning({ id: users.id }).all();
+    const inserted = await tx.insert(users).values(user).onConflictDoNothing().returning({ id: users.id });
     if (inserted.length === 0) return false;
-    tx.insert(organizations).values(organization).run();
-    tx.insert(memberships).values({ organizationId: organization.id, userId: user.id, role: "owner" }).run();
-    recordActivity(tx, {
+    await tx.insert(organizations).values(organization);
+    await tx.insert(memberships).values({ organizationId: organization.id, userId: user.id, role: "owner" });
+    await recordActivity(tx, {
       organizationId: organization.id,
       actor: memberActor(user),
       action: "organization.created",
@@ -61,7 +61,7 @@ export async function signUp(
 
 /** The owner of an address someone signed up with again: told, with the ways back into their account. */
 async function mailSomeoneTried(request: Request, user: { id: string; email: string; firstName: string }) {
-  queueMail({
+  await queueMail({
     accountId: await mailOwnerOf(user.id),
     to: user.email,
     subject: "Someone tried to create a GateKeeper Portal account with your address",

@@ -1,11 +1,12 @@
-import { and, count, eq, inArray, isNull, sql } from "drizzle-orm";
+import { and, count, eq, inArray, isNull, sql, type Placeholder } from "drizzle-orm";
 import { canStartTrial } from "~/domain/trials";
 import { shippingCharge } from "~/domain/shipping";
 import { displayName } from "~/domain/subscription";
 import { trialHardwareId, trialValidity, type TrialAddress, type TrialHubType } from "~/domain/trial-wizard";
+import { lockFor } from "~/server/database/dialect.server";
 import { jobs, licenses, trials } from "~/server/database/tables.server";
 import { getBilling } from "./billing/index.server";
-import { db } from "./db.server";
+import { db, type PortalExecutor } from "./db.server";
 import { licenseRow } from "./license-files.server";
 import type { OrganizationRecord } from "./organizations.server";
 
@@ -13,39 +14,56 @@ import type { OrganizationRecord } from "./organizations.server";
  * Trials as the portal keeps them (the saved trial record and the trial license's terms). Trials are an
  * organization's, whichever member starts them. A trial is taken when its license is made: each trial makes
  * exactly one license of type trial, so counting those (and older records without a license) says how many
- * trials an organization has had, including one whose record is not written yet. The license is made in an immediate transaction that checks eligibility first, so
- * two trials started at once in two tabs or two processes cannot both pass.
+ * trials an organization has had, including one whose record is not written yet. The license is made in a
+ * transaction that takes the organization's trial lock before it counts, so two trials started at once in two
+ * tabs, processes or instances count one after the other, and the second sees the first's license.
  */
 
 export const TRIAL_JOB_KINDS = ["cloud-trial", "onpremise-trial"] as const;
 
-// Compiled once: every page's shell asks whether a trial may start. They run on the one connection, so inside the
-// trial's immediate transaction they read what that transaction sees.
-const trialLicenseCount = db
-  .select({ n: count() })
-  .from(licenses)
-  .where(and(eq(licenses.ownerId, sql.placeholder("ownerId")), eq(licenses.type, "trial")))
-  .prepare();
-const unlicensedTrialCount = db
-  .select({ n: count() })
-  .from(trials)
-  .where(and(eq(trials.ownerId, sql.placeholder("ownerId")), isNull(trials.licenseId)))
-  .prepare();
+/** The two counts that make the organization's trials taken: its trial licenses, and records without a license. */
+function trialCounts(executor: PortalExecutor, ownerId: string | Placeholder) {
+  return [
+    executor
+      .select({ n: count() })
+      .from(licenses)
+      .where(and(eq(licenses.ownerId, ownerId), eq(licenses.type, "trial"))),
+    executor
+      .select({ n: count() })
+      .from(trials)
+      .where(and(eq(trials.ownerId, ownerId), isNull(trials.licenseId))),
+  ] as const;
+}
 
-function trialsTakenIn(ownerId: string): number {
-  return (trialLicenseCount.get({ ownerId })?.n ?? 0) + (unlicensedTrialCount.get({ ownerId })?.n ?? 0);
+const sumOf = (counts: { n: number }[][]) => counts.reduce((sum, [row]) => sum + (row?.n ?? 0), 0);
+
+// Prepared once: every page's shell asks whether a trial may start. The trial's transaction counts through its
+// own connection instead (trialsTakenWithin), after taking the lock.
+const [trialLicenseCount, unlicensedTrialCount] = trialCounts(db, sql.placeholder("ownerId"));
+const trialLicenseCountOf = trialLicenseCount.prepare("trial_license_count");
+const unlicensedTrialCountOf = unlicensedTrialCount.prepare("unlicensed_trial_count");
+
+async function trialsTakenIn(ownerId: string): Promise<number> {
+  return sumOf(
+    await Promise.all([trialLicenseCountOf.execute({ ownerId }), unlicensedTrialCountOf.execute({ ownerId })]),
+  );
+}
+
+async function trialsTakenWithin(tx: PortalExecutor, ownerId: string): Promise<number> {
+  const [licensed, unlicensed] = trialCounts(tx, ownerId);
+  return sumOf([await licensed, await unlicensed]);
 }
 
 type TrialCustomer = Pick<OrganizationRecord, "id" | "customerType">;
 
 /** Whether the organization may start a trial now (the chooser, the wizards and the job all ask this). */
-export function mayStartTrial(organization: TrialCustomer): boolean {
-  return canStartTrial(organization, trialsTakenIn(organization.id));
+export async function mayStartTrial(organization: TrialCustomer): Promise<boolean> {
+  return canStartTrial(organization, await trialsTakenIn(organization.id));
 }
 
 /** A trial job that has not made its license yet and may still make one: a second one must not be queued beside it. */
-export function hasPendingTrial(ownerId: string): boolean {
-  return db
+export async function hasPendingTrial(ownerId: string): Promise<boolean> {
+  const pending = await db
     .select({ steps: jobs.steps })
     .from(jobs)
     .where(
@@ -54,9 +72,8 @@ export function hasPendingTrial(ownerId: string): boolean {
         inArray(jobs.kind, [...TRIAL_JOB_KINDS]),
         inArray(jobs.status, ["queued", "running", "needs_attention"]),
       ),
-    )
-    .all()
-    .some((job) => (job.steps as Record<string, { status?: string }>)["trial-license"]?.status !== "done");
+    );
+  return pending.some((job) => (job.steps as Record<string, { status?: string }>)["trial-license"]?.status !== "done");
 }
 
 export class TrialUsedUpError extends Error {
@@ -76,43 +93,42 @@ export interface TrialLicenseRequest {
 /**
  * The trial's license: type trial, ultimate plan, cloud support for a cloud trial, valid from the day before
  * the start to the start plus the duration plus 7 days. Made once per id.
+ *
+ * Eligibility is counted and the license inserted in one transaction holding the organization's trial lock:
+ * without it, two transactions on PostgreSQL could both count none and both insert (its default isolation does
+ * not stop that), and the organization would get two trials.
  */
 export function createTrialLicense(request: TrialLicenseRequest) {
   const { id, organization, hubType, nodes, startDate, duration } = request;
-  return db.transaction(
-    (tx) => {
-      const existing = tx
-        .select()
-        .from(licenses)
-        .where(and(eq(licenses.id, id), eq(licenses.ownerId, organization.id)))
-        .get();
-      if (existing) return existing;
-      if (!canStartTrial(organization, trialsTakenIn(organization.id))) {
-        throw new TrialUsedUpError("You have used up your trial.");
-      }
-      const { validFrom, validTo } = trialValidity(startDate, duration);
-      const externalLicenseId = `GK-TRIAL-${id.slice(0, 8).toUpperCase()}`;
-      const row = licenseRow(organization.id, {
-        externalLicenseId,
-        name: organization.name,
-        nodes,
-        planType: "ultimate",
-        type: "trial",
-        hasCloudSupport: hubType === "cloud",
-        validFrom,
-        validTo,
-      });
-      return (
-        tx
-          .insert(licenses)
-          // A cloud trial's license is held by the trial from the start: no Hub can be made from it elsewhere.
-          .values({ ...row, id, hubJobId: hubType === "cloud" ? id : null })
-          .returning()
-          .get()
-      );
-    },
-    { behavior: "immediate" },
-  );
+  return db.transaction(async (tx) => {
+    await lockFor(tx, `trial:${organization.id}`);
+    const [existing] = await tx
+      .select()
+      .from(licenses)
+      .where(and(eq(licenses.id, id), eq(licenses.ownerId, organization.id)));
+    if (existing) return existing;
+    if (!canStartTrial(organization, await trialsTakenWithin(tx, organization.id))) {
+      throw new TrialUsedUpError("You have used up your trial.");
+    }
+    const { validFrom, validTo } = trialValidity(startDate, duration);
+    const externalLicenseId = `GK-TRIAL-${id.slice(0, 8).toUpperCase()}`;
+    const row = licenseRow(organization.id, {
+      externalLicenseId,
+      name: organization.name,
+      nodes,
+      planType: "ultimate",
+      type: "trial",
+      hasCloudSupport: hubType === "cloud",
+      validFrom,
+      validTo,
+    });
+    const [created] = await tx
+      .insert(licenses)
+      // A cloud trial's license is held by the trial from the start: no Hub can be made from it elsewhere.
+      .values({ ...row, id, hubJobId: hubType === "cloud" ? id : null })
+      .returning();
+    return created;
+  });
 }
 
 export interface TrialRecord {
@@ -137,8 +153,8 @@ export interface TrialRecord {
 }
 
 /** The saved trial record; for an on-premise trial the Hub fields are null. */
-export function recordTrial(record: TrialRecord): void {
-  db.insert(trials).values(record).onConflictDoNothing().run();
+export async function recordTrial(record: TrialRecord): Promise<void> {
+  await db.insert(trials).values(record).onConflictDoNothing();
 }
 
 export interface TrialHardwareLine {

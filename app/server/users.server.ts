@@ -1,6 +1,7 @@
-import { eq, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
+import { affectedRows } from "~/server/database/dialect.server";
 import { users } from "~/server/database/tables.server";
-import { db } from "./db.server";
+import { db, type PortalExecutor } from "./db.server";
 import { hashPassword, verifyPassword } from "./passwords.server";
 
 export type UserRecord = typeof users.$inferSelect;
@@ -10,34 +11,39 @@ const userById = db
   .select()
   .from(users)
   .where(eq(users.id, sql.placeholder("id")))
-  .prepare();
+  .prepare("user_by_id");
 
-export function findUserById(id: string): UserRecord | undefined {
-  return userById.get({ id });
+export async function findUserById(id: string): Promise<UserRecord | undefined> {
+  const [user] = await userById.execute({ id });
+  return user;
 }
 
-export function findUserByEmail(email: string): UserRecord | undefined {
-  return db
+/** The account with the address, whatever its case; `store` is the transaction that reads it, when there is one. */
+export async function findUserByEmail(email: string, store: PortalExecutor = db): Promise<UserRecord | undefined> {
+  const [user] = await store
     .select()
     .from(users)
     .where(eq(sql`lower(${users.email})`, email.trim().toLowerCase()))
-    .get();
+    .limit(1);
+  return user;
 }
 
-export function updateProfile(
+export async function updateProfile(
   userId: string,
   profile: { firstName: string; lastName: string; company: string; phone: string },
-) {
-  db.update(users).set(profile).where(eq(users.id, userId)).run();
+): Promise<void> {
+  await db.update(users).set(profile).where(eq(users.id, userId));
 }
 
 /** Changes the password when the current one is right; false when it is not. */
 export async function changePassword(userId: string, currentPassword: string, newPassword: string): Promise<boolean> {
-  const user = findUserById(userId);
+  const user = await findUserById(userId);
   if (!user || !(await verifyPassword(currentPassword, user.passwordHash))) return false;
-  db.update(users)
+  // Written only over the hash that was checked: when another change (or a reset) got there first, the current
+  // password given here is not the current one any more, and this one changes nothing.
+  const changed = await db
+    .update(users)
     .set({ passwordHash: await hashPassword(newPassword) })
-    .where(eq(users.id, userId))
-    .run();
-  return true;
+    .where(and(eq(users.id, userId), eq(users.passwordHash, user.passwordHash)));
+  return affectedRows(changed) > 0;
 }

@@ -6,7 +6,7 @@ import { invoiceOf, invoicePurposeOf, seconds, subscriptionOf } from "~/server/b
 import { clearBillingFaults, injectBillingFault } from "~/server/billing/local/faults.server";
 import { createLocalCards } from "~/server/cards/local/provider.server";
 import { db } from "~/server/db.server";
-import { billingInvoices, billingPaymentSources, billingSubscriptions } from "~db/schema";
+import { billingInvoices, billingPaymentSources, billingSubscriptions } from "~/server/database/tables.server";
 import {
   FAKE_API_KEY,
   FAKE_GATEWAY_ACCOUNT_ID,
@@ -37,8 +37,8 @@ beforeAll(async () => {
   };
 });
 afterAll(() => fake.close());
-afterEach(() => {
-  clearBillingFaults(db);
+afterEach(async () => {
+  await clearBillingFaults(db);
   chargebeeNow = () => new Date();
   fake.refusals.length = 0;
   vi.restoreAllMocks();
@@ -203,10 +203,10 @@ describe("after checkout: what the adapter sends", () => {
       sort_by: { desc: "date" },
     });
     // The first invoice left due, as a renewal the card did not pay leaves it.
-    db.update(billingInvoices)
+    await db
+      .update(billingInvoices)
       .set({ status: "payment_due", amountDue: invoice.total, amountPaid: 0 })
-      .where(eq(billingInvoices.id, invoice.id))
-      .run();
+      .where(eq(billingInvoices.id, invoice.id));
     const key = jobKey("pay-now");
     const paid = await billing().collectPayment(customerId, invoice.id, source.id, key);
     expect(paid).toMatchObject({ status: "paid", amountDue: 0 });
@@ -356,17 +356,15 @@ describe("idempotency keys", () => {
       { customerId, planId: "core-monthly", planQuantity: 1, paymentSourceId: source.id, licenseAssignment: "N" },
       key,
     );
-    const row = db.select().from(billingSubscriptions).where(eq(billingSubscriptions.id, made.id)).get()!;
+    const [row] = await db.select().from(billingSubscriptions).where(eq(billingSubscriptions.id, made.id));
     // A hundred older subscriptions of the customer's come first in Chargebee's list.
-    db.insert(billingSubscriptions)
-      .values(
-        Array.from({ length: 100 }, (_, index) => ({
-          ...row,
-          id: `sub_older_${customerId}_${index}`,
-          createdAt: new Date(row.createdAt.getTime() - 1000 * (index + 1)),
-        })),
-      )
-      .run();
+    await db.insert(billingSubscriptions).values(
+      Array.from({ length: 100 }, (_, index) => ({
+        ...row,
+        id: `sub_older_${customerId}_${index}`,
+        createdAt: new Date(row.createdAt.getTime() - 1000 * (index + 1)),
+      })),
+    );
     expect((await billing().findSubscriptionByKey(customerId, key))?.id).toBe(made.id);
     expect(fake.lastRequest("GET", "/api/v2/subscriptions")?.params.offset).toBe("100");
   });
@@ -515,7 +513,7 @@ describe("estimates", () => {
 describe("credits", () => {
   it("counts promotional credits and excess payments in the balance, as Chargebee uses them", async () => {
     const { customerId } = await customerWithCard();
-    fake.grantCredits(customerId, { promotional: 1500, excess: 500 });
+    await fake.grantCredits(customerId, { promotional: 1500, excess: 500 });
     expect((await billing().retrieveCustomer(customerId)).creditBalance).toBe(2000);
     const estimate = await billing().estimateNewSubscription({ customerId, planId: "core-monthly", planQuantity: 10 });
     expect(estimate).toMatchObject({ total: 4000, creditsApplied: 2000, amountDue: 2000, creditBalance: 0 });
@@ -525,10 +523,10 @@ describe("credits", () => {
 describe("lists", () => {
   it("reads every page of a list", async () => {
     const { customerId, source } = await customerWithCard();
-    const row = db.select().from(billingPaymentSources).where(eq(billingPaymentSources.id, source.id)).get()!;
-    db.insert(billingPaymentSources)
-      .values(Array.from({ length: 119 }, (_, index) => ({ ...row, id: `src_${customerId}_${index}` })))
-      .run();
+    const [row] = await db.select().from(billingPaymentSources).where(eq(billingPaymentSources.id, source.id));
+    await db
+      .insert(billingPaymentSources)
+      .values(Array.from({ length: 119 }, (_, index) => ({ ...row, id: `src_${customerId}_${index}` })));
     expect(await billing().listPaymentSources(customerId)).toHaveLength(120);
     expect(fake.lastRequest("GET", "/api/v2/payment_sources")?.params).toMatchObject({ limit: "100", offset: "100" });
   });
@@ -611,7 +609,7 @@ describe("failures", () => {
 
   it("reports a busy Chargebee as retryable", async () => {
     vi.spyOn(console, "warn").mockImplementation(() => undefined);
-    injectBillingFault(db, "listPlans", { kind: "retryable", message: "Site is busy." });
+    await injectBillingFault(db, "listPlans", { kind: "retryable", message: "Site is busy." });
     await expect(billing().listPlans()).rejects.toMatchObject({ kind: "retryable", providerMessage: undefined });
   });
 
@@ -629,9 +627,9 @@ describe("failures", () => {
   });
 
   it("turns a timeout into retryable for reads and unknown for writes", async () => {
-    injectBillingFault(db, "listAddons", { mode: "hang", hangMs: 4_000 });
+    await injectBillingFault(db, "listAddons", { mode: "hang", hangMs: 4_000 });
     await expect(billing().listAddons()).rejects.toMatchObject({ kind: "retryable" });
-    injectBillingFault(db, "updateBillingInfo", { mode: "hang", hangMs: 4_000 });
+    await injectBillingFault(db, "updateBillingInfo", { mode: "hang", hangMs: 4_000 });
     await expect(billing().updateBillingInfo(demoCustomer, { line1: "1 Main" })).rejects.toMatchObject({
       kind: "unknown",
     });

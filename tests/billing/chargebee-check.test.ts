@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { runChargebeeCheck } from "~/server/billing/chargebee/check.server";
 import { createLocalCards } from "~/server/cards/local/provider.server";
 import { db } from "~/server/db.server";
-import { billingCustomers } from "~db/schema";
+import { billingCustomers } from "~/server/database/tables.server";
 import {
   FAKE_API_KEY,
   FAKE_GATEWAY_ACCOUNT_ID,
@@ -75,12 +75,10 @@ const CALLS = [
   "customer.delete",
 ];
 
-const checkCustomers = () =>
-  db
-    .select({ id: billingCustomers.id })
-    .from(billingCustomers)
-    .all()
-    .filter((customer) => customer.id.startsWith("cust_check_"));
+const checkCustomers = async () =>
+  (await db.select({ id: billingCustomers.id }).from(billingCustomers)).filter((customer) =>
+    customer.id.startsWith("cust_check_"),
+  );
 
 describe("chargebee:check", () => {
   it("walks every call the portal makes on a throwaway customer, prints each, and deletes the customer", async () => {
@@ -96,7 +94,7 @@ describe("chargebee:check", () => {
     );
     expect(exitCode).toBe(0);
     expect(fake.refusals).toEqual([]);
-    expect(checkCustomers()).toEqual([]);
+    expect(await checkCustomers()).toEqual([]);
   });
 
   it("reports a call Chargebee refuses, skips what needs it, and still cleans up", async () => {
@@ -123,7 +121,7 @@ describe("chargebee:check", () => {
     }
     expect(lines.find((line) => line.includes("customer.delete"))).toMatch(/^✓/);
     expect(lines.at(-1)).toBe(`4 of ${CALLS.length} calls did not go through.`);
-    expect(checkCustomers()).toEqual([]);
+    expect(await checkCustomers()).toEqual([]);
   });
 
   it("refuses a live site, a live key and a missing key before calling anything", async () => {

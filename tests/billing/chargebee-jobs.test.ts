@@ -11,7 +11,7 @@ import { enqueueJob, findOwnedJob, JobRunner } from "~/server/jobs/runner.server
 import { onPremiseTrial, trialOutcome } from "~/server/jobs/trial.server";
 import { quoteTrialHardware } from "~/server/trials.server";
 import { memberByEmail } from "../support/members";
-import { billingInvoices, jobs } from "~db/schema";
+import { billingInvoices, jobs } from "~/server/database/tables.server";
 import {
   FAKE_API_KEY,
   FAKE_GATEWAY_ACCOUNT_ID,
@@ -49,10 +49,10 @@ describe("a trial's hardware invoice on Chargebee", () => {
   it("is found by its key when the job is retried after Chargebee forgot the key: one invoice, no second charge", async () => {
     vi.spyOn(console, "error").mockImplementation(() => undefined);
     vi.spyOn(console, "warn").mockImplementation(() => undefined);
-    const member = memberByEmail("customer@example.com");
+    const member = await memberByEmail("customer@example.com");
     const hardware = { tokens: 3, sensors: 1 };
     const quote = await quoteTrialHardware(member.organization, hardware);
-    const job = enqueueJob(onPremiseTrial, {
+    const job = await enqueueJob(onPremiseTrial, {
       ownerId: member.organization.id,
       idempotencyKey: `onpremise-trial:${crypto.randomUUID()}:${"d".repeat(43)}`,
       input: {
@@ -80,9 +80,9 @@ describe("a trial's hardware invoice on Chargebee", () => {
     const runner = new JobRunner(JOB_KINDS);
 
     // Chargebee invoices and charges, but its answer is lost: the job cannot know, and waits.
-    injectBillingFault(db, "createHardwareInvoice", { mode: "lose", times: "once" });
+    await injectBillingFault(db, "createHardwareInvoice", { mode: "lose", times: "once" });
     await runner.drain();
-    expect(findOwnedJob(member.organization.id, job.id)).toMatchObject({
+    expect(await findOwnedJob(member.organization.id, job.id)).toMatchObject({
       status: "needs_attention",
       steps: { "purchase-hardware": { status: "unknown" } },
     });
@@ -90,14 +90,14 @@ describe("a trial's hardware invoice on Chargebee", () => {
     // The retry comes after Chargebee's idempotency window.
     const later = Date.now() + IDEMPOTENCY_WINDOW_MS + 60_000;
     chargebeeNow = () => new Date(later);
-    db.update(jobs)
+    await db
+      .update(jobs)
       .set({ nextRunAt: new Date(0) })
-      .where(eq(jobs.id, job.id))
-      .run();
+      .where(eq(jobs.id, job.id));
     await runner.drain();
 
-    const finished = findOwnedJob(member.organization.id, job.id)!;
-    const hardwareInvoices = db
+    const finished = (await findOwnedJob(member.organization.id, job.id))!;
+    const hardwareInvoices = await db
       .select()
       .from(billingInvoices)
       .where(
@@ -105,8 +105,7 @@ describe("a trial's hardware invoice on Chargebee", () => {
           eq(billingInvoices.customerId, member.organization.billingCustomerId!),
           isNull(billingInvoices.subscriptionId),
         ),
-      )
-      .all();
+      );
     expect(hardwareInvoices).toHaveLength(1);
     expect(hardwareInvoices[0].total).toBe(quote.total);
     expect(finished.status).toBe("succeeded");

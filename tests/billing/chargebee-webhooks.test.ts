@@ -5,7 +5,7 @@ import { parseChargebeeWebhook, webhookAuthorized } from "~/server/billing/charg
 import type { BillingProvider, ProviderEvent } from "~/server/billing/port.server";
 import { createLocalCards } from "~/server/cards/local/provider.server";
 import { db } from "~/server/db.server";
-import { billingClock } from "~db/schema";
+import { billingClock } from "~/server/database/tables.server";
 import { chargebeeBillingOf, startChargebeeFake, type ChargebeeFake } from "../fakes/chargebee";
 
 /**
@@ -155,8 +155,8 @@ describe("Chargebee's webhooks from the loopback fake", () => {
   const clock = new Date("2026-04-01T00:00:00Z");
   let customers = 0;
   // Each history starts on April 1: the site's time machine at rest.
-  beforeEach(() => {
-    db.delete(billingClock).run();
+  beforeEach(async () => {
+    await db.delete(billingClock);
   });
 
   beforeAll(async () => {

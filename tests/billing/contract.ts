@@ -10,7 +10,7 @@ import type {
   LineItem,
   ProviderEvent,
 } from "~/server/billing/port.server";
-import { billingClock } from "~db/schema";
+import { billingClock } from "~/server/database/tables.server";
 import { pdfText } from "../support/pdf-text";
 
 /**
@@ -23,7 +23,7 @@ export interface ContractSubject {
   /** Moves the provider's clock forward (the embedded engine's time machine; a Chargebee test site's). */
   advanceClock: (days: number) => Promise<unknown>;
   /** The next such call takes effect and its answer is lost on the way back (a timeout after the provider acted). */
-  loseNextAnswer: (to: { call: BillingCall; method: string; path: string }) => void;
+  loseNextAnswer: (to: { call: BillingCall; method: string; path: string }) => void | Promise<void>;
   close?: () => Promise<void>;
 }
 
@@ -76,10 +76,10 @@ export function billingContract(adapter: string, start: (now: () => Date) => Pro
     afterAll(async () => {
       await subject.close?.();
     });
-    beforeEach(() => {
+    beforeEach(async () => {
       clock = TERM_START;
       // Each test starts with the time machine at rest.
-      db.delete(billingClock).run();
+      await db.delete(billingClock);
     });
 
     const cardForm = (number: string) => {
@@ -866,7 +866,7 @@ export function billingContract(adapter: string, start: (now: () => Date) => Pro
       const { customerId, renewal } = await declinedRenewal();
       const card = await goodCardFor(customerId);
       const key = `${renewal.id}:pay:lost`;
-      subject.loseNextAnswer({
+      await subject.loseNextAnswer({
         call: "collectPayment",
         method: "POST",
         path: `/api/v2/invoices/${renewal.id}/collect_payment`,

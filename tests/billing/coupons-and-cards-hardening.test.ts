@@ -73,7 +73,7 @@ describe("cards", () => {
   });
 
   it("keep the one-card limit when two tabs add at once", async () => {
-    const member = memberByEmail("admin@example.com");
+    const member = await memberByEmail("admin@example.com");
     const input = {
       first_name: "Alex",
       last_name: "Morgan",
@@ -92,7 +92,7 @@ describe("cards", () => {
       addCardFor(member, card("4242 4242 4242 4242").form, input, crypto.randomUUID()),
     ]);
     expect(results.map((result) => result.status).sort()).toEqual(["fulfilled", "rejected"]);
-    const customerId = memberByEmail("admin@example.com").organization.billingCustomerId ?? "";
+    const customerId = (await memberByEmail("admin@example.com")).organization.billingCustomerId ?? "";
     expect(await getBilling().listPaymentSources(customerId)).toHaveLength(1);
   });
 });
@@ -114,7 +114,7 @@ describe("what a form may say", () => {
   });
 
   it("rate-limits coupon Apply per organization", async () => {
-    const member = memberByEmail("distributor@example.com");
+    const member = await memberByEmail("distributor@example.com");
     const answers = [];
     for (let attempt = 0; attempt < 11; attempt += 1)
       answers.push(await applyCoupon(member, subscriptionWizard, "NOPE"));

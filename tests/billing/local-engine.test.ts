@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { asc, eq } from "drizzle-orm";
 import { billingFaults, getBilling, getBillingClock, onBillingEvents } from "~/server/billing/index.server";
 import { createLocalBilling } from "~/server/billing/local/engine.server";
 import type { ProviderEvent } from "~/server/billing/port.server";
@@ -14,7 +14,7 @@ import {
   cardTokens,
   licenses,
   organizations,
-} from "~db/schema";
+} from "~/server/database/tables.server";
 
 /** What only the embedded engine has: the demo seed, fault injection, lazy renewals, its ledger of invoices. */
 const DAY = 24 * 60 * 60 * 1000;
@@ -22,10 +22,10 @@ let clock = new Date("2026-04-01T00:00:00Z");
 const billing = createLocalBilling({ store: db, now: () => clock });
 const cards = createLocalCards({ store: db, now: () => clock });
 
-afterEach(() => {
-  billingFaults.clear();
+afterEach(async () => {
+  await billingFaults.clear();
   clock = new Date("2026-04-01T00:00:00Z");
-  db.delete(billingClock).run();
+  await db.delete(billingClock);
 });
 
 /** A monthly core subscription for the customer's card, from the clock's now. */
@@ -95,26 +95,25 @@ describe("demo seed", () => {
     expect(subscription.currentTermEnd!.getTime()).toBeGreaterThan(now);
     expect(subscription.nextBillingAt).toEqual(subscription.currentTermEnd);
     // It pays for the demo customer's on-premise license.
-    const paidFor = db
+    const [paidFor] = await db
       .select({ license: licenses.externalLicenseId, billingCustomerId: organizations.billingCustomerId })
       .from(licenses)
       .innerJoin(organizations, eq(organizations.id, licenses.ownerId))
-      .where(eq(licenses.subscriptionId, subscription.id))
-      .get();
+      .where(eq(licenses.subscriptionId, subscription.id));
     expect(paidFor).toEqual({ license: "GK-NWC-2026-0001", billingCustomerId: DEMO_BILLING.customerId });
   });
 
   it("gives the distributor nothing until it is needed", async () => {
-    expect(
-      db.select().from(billingCustomers).where(eq(billingCustomers.id, "cust_demo_distributor")).get(),
-    ).toBeUndefined();
+    expect(await db.select().from(billingCustomers).where(eq(billingCustomers.id, "cust_demo_distributor"))).toEqual(
+      [],
+    );
     await expect(getBilling().retrieveCustomer("cust_demo_distributor")).rejects.toMatchObject({ code: "not_found" });
   });
 });
 
 describe("fault injection", () => {
   it("fails a named call once with the given message, then lets it through", async () => {
-    billingFaults.inject("listPlans", { message: "Chargebee is down for maintenance." });
+    await billingFaults.inject("listPlans", { message: "Chargebee is down for maintenance." });
     await expect(getBilling().listPlans()).rejects.toMatchObject({
       kind: "final",
       providerMessage: "Chargebee is down for maintenance.",
@@ -123,17 +122,17 @@ describe("fault injection", () => {
   });
 
   it("fails always, or a number of times, with the kind asked for", async () => {
-    billingFaults.inject("retrieveCoupon", { times: "always", kind: "retryable", message: "Busy." });
+    await billingFaults.inject("retrieveCoupon", { times: "always", kind: "retryable", message: "Busy." });
     for (let i = 0; i < 3; i++)
       await expect(getBilling().retrieveCoupon("SAVE50")).rejects.toMatchObject({ kind: "retryable" });
-    billingFaults.inject("retrieveCoupon", { times: 2, message: "No." });
+    await billingFaults.inject("retrieveCoupon", { times: 2, message: "No." });
     await expect(getBilling().retrieveCoupon("SAVE50")).rejects.toThrow("No.");
     await expect(getBilling().retrieveCoupon("SAVE50")).rejects.toThrow("No.");
     await expect(getBilling().retrieveCoupon("SAVE50")).resolves.toMatchObject({ id: "SAVE50" });
   });
 
   it("hangs a call and then times it out without a provider message", async () => {
-    billingFaults.inject("listAddons", { mode: "hang", hangMs: 50 });
+    await billingFaults.inject("listAddons", { mode: "hang", hangMs: 50 });
     const started = Date.now();
     await expect(getBilling().listAddons()).rejects.toMatchObject({ kind: "unknown", providerMessage: undefined });
     expect(Date.now() - started).toBeGreaterThanOrEqual(45);
@@ -155,7 +154,7 @@ describe("charges", () => {
       billing.createSubscription(request, "order-1"),
     ]);
     expect(second.id).toBe(first.id);
-    const invoices = db.select().from(billingInvoices).where(eq(billingInvoices.customerId, "cust_once")).all();
+    const invoices = await db.select().from(billingInvoices).where(eq(billingInvoices.customerId, "cust_once"));
     expect(invoices).toHaveLength(1);
     expect(invoices[0]).toMatchObject({ status: "paid", total: 2400, amountPaid: 2400, paymentSourceId: source.id });
   });
@@ -197,12 +196,13 @@ describe("charges", () => {
         "up:1",
       );
     }
-    const amounts = db
-      .select({ paid: billingInvoices.amountPaid })
-      .from(billingInvoices)
-      .where(eq(billingInvoices.subscriptionId, subscription.id))
-      .all()
-      .map((invoice) => invoice.paid);
+    const amounts = (
+      await db
+        .select({ paid: billingInvoices.amountPaid })
+        .from(billingInvoices)
+        .where(eq(billingInvoices.subscriptionId, subscription.id))
+        .orderBy(asc(billingInvoices.date))
+    ).map((invoice) => invoice.paid);
     expect(amounts).toEqual([4000, 1000]);
   });
 });
@@ -231,7 +231,7 @@ describe("credits", () => {
 
     clock = new Date("2026-05-05T00:00:00Z");
     await billing.retrieveSubscription("cust_credits", subscription.id);
-    const invoices = db
+    const invoices = await db
       .select({
         total: billingInvoices.total,
         credits: billingInvoices.creditsApplied,
@@ -239,7 +239,7 @@ describe("credits", () => {
       })
       .from(billingInvoices)
       .where(eq(billingInvoices.subscriptionId, subscription.id))
-      .all();
+      .orderBy(asc(billingInvoices.date));
     // The first term, the upgrade, then May's renewal: 15 x 600 = 9000, of which 2000 from the credits.
     expect(invoices).toEqual([
       { total: 4000, credits: 0, paid: 4000 },
@@ -250,7 +250,7 @@ describe("credits", () => {
     // Read again in the same term: renewed once, not again.
     await billing.retrieveSubscription("cust_credits", subscription.id);
     expect(
-      db.select().from(billingInvoices).where(eq(billingInvoices.subscriptionId, subscription.id)).all(),
+      await db.select().from(billingInvoices).where(eq(billingInvoices.subscriptionId, subscription.id)),
     ).toHaveLength(3);
   });
 });
@@ -259,8 +259,8 @@ describe("the vault", () => {
   it("keeps brand, last four digits and expiry of a card, never its number", async () => {
     await customerWithCard("cust_vault");
     const stored = [
-      db.select().from(billingPaymentSources).where(eq(billingPaymentSources.customerId, "cust_vault")).all(),
-      db.select().from(cardTokens).all(),
+      await db.select().from(billingPaymentSources).where(eq(billingPaymentSources.customerId, "cust_vault")),
+      await db.select().from(cardTokens),
     ];
     expect(stored[0]).toHaveLength(1);
     expect(JSON.stringify(stored)).toContain('"last4":"4242"');
@@ -271,7 +271,7 @@ describe("the vault", () => {
 const APRIL = new Date("2026-04-01T00:00:00Z");
 const MAY = new Date("2026-05-01T00:00:00Z");
 const eventsOf = (customerId: string) =>
-  db.select().from(billingEvents).where(eq(billingEvents.customerId, customerId)).all();
+  db.select().from(billingEvents).where(eq(billingEvents.customerId, customerId)).orderBy(asc(billingEvents.seq));
 
 describe("the time machine", () => {
   it("moves the engine's clock, kept in the database so that every engine on it reads the same date", async () => {
@@ -290,7 +290,11 @@ describe("the time machine", () => {
     const subscription = await subscribe("cust_machine", source.id, 2);
     const moved = await billing.advanceClock(61);
     // Two renewals (May 1, June 1), each invoiced and paid, without a read of the subscription.
-    const renewals = db.select().from(billingInvoices).where(eq(billingInvoices.subscriptionId, subscription.id)).all();
+    const renewals = await db
+      .select()
+      .from(billingInvoices)
+      .where(eq(billingInvoices.subscriptionId, subscription.id))
+      .orderBy(asc(billingInvoices.date));
     expect(renewals.map((invoice) => [invoice.purpose, invoice.date, invoice.status])).toEqual([
       ["new_subscription", APRIL, "paid"],
       ["renewal", MAY, "paid"],
@@ -335,7 +339,7 @@ describe("the time machine", () => {
 describe("events", () => {
   it("are written in the transaction of their change: a refused call records none", async () => {
     const source = await customerWithCard("cust_refused");
-    const before = eventsOf("cust_refused").length;
+    const before = (await eventsOf("cust_refused")).length;
     await expect(
       billing.createSubscription(
         {
@@ -348,7 +352,7 @@ describe("events", () => {
         "refused:1",
       ),
     ).rejects.toMatchObject({ code: "not_found" });
-    billingFaults.inject("createSubscription", { message: "Down." });
+    await billingFaults.inject("createSubscription", { message: "Down." });
     await expect(
       getBilling().createSubscription(
         {
@@ -361,7 +365,7 @@ describe("events", () => {
         "refused:2",
       ),
     ).rejects.toThrow("Down.");
-    expect(eventsOf("cust_refused")).toHaveLength(before);
+    expect(await eventsOf("cust_refused")).toHaveLength(before);
   });
 
   it("reach a listener in the process after their call commits, in the order they were written", async () => {
@@ -421,7 +425,7 @@ describe("events", () => {
     const source = await customerWithCard("cust_unheard_card");
     await expect(listened.deleteLocalPaymentSource("cust_unheard_card", source.id)).resolves.toBeUndefined();
     expect(errors).toHaveBeenCalledWith(expect.stringContaining('"event":"billing-events-listener-failed"'));
-    expect(eventsOf("cust_unheard_card").map((event) => event.type)).toEqual([
+    expect((await eventsOf("cust_unheard_card")).map((event) => event.type)).toEqual([
       "payment_source_added",
       "payment_source_deleted",
     ]);
@@ -440,8 +444,8 @@ describe("the declining test card", () => {
         "declining:hardware",
       ),
     ).rejects.toMatchObject(declined);
-    expect(db.select().from(billingInvoices).where(eq(billingInvoices.customerId, "cust_declining")).all()).toEqual([]);
-    expect(eventsOf("cust_declining").map((event) => event.type)).toEqual(["payment_source_added"]);
+    expect(await db.select().from(billingInvoices).where(eq(billingInvoices.customerId, "cust_declining"))).toEqual([]);
+    expect((await eventsOf("cust_declining")).map((event) => event.type)).toEqual(["payment_source_added"]);
   });
 });
 
@@ -482,7 +486,7 @@ describe("renewals nobody can charge", () => {
     await billing.advanceClock(40);
     const [renewal] = await billing.listInvoices("cust_manual");
     expect(renewal).toMatchObject({ purpose: "renewal", status: "payment_due", nextRetryAt: null, amountDue: 400 });
-    expect(eventsOf("cust_manual").map((event) => event.type)).not.toContain("payment_failed");
+    expect((await eventsOf("cust_manual")).map((event) => event.type)).not.toContain("payment_failed");
     expect(await billing.retrieveSubscription("cust_manual", subscription.id)).toMatchObject({
       status: "active",
       totalDues: 400,

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { getCards } from "~/server/cards/index.server";
 import { attachedCard } from "~/server/providers/card-vault.server";
 import { db } from "~/server/db.server";
-import { cardTokens } from "~db/schema";
+import { cardTokens } from "~/server/database/tables.server";
 
 /** The embedded card provider: tokens from posted fields, payment methods, attaching them to a gateway customer. */
 const cards = getCards();
@@ -26,7 +26,7 @@ describe("the embedded card provider", () => {
     const token = await cards.temporaryToken(cardForm("4242 4242 4242 4242"), holder, "form-a");
     expect(token).toMatch(/^tok_local_/);
     expect(await cards.temporaryToken(cardForm("4242 4242 4242 4242"), holder, "form-a")).toBe(token);
-    const row = db.select().from(cardTokens).where(eq(cardTokens.id, token)).get();
+    const [row] = await db.select().from(cardTokens).where(eq(cardTokens.id, token));
     expect(row).toMatchObject({
       kind: "token",
       brand: "visa",
@@ -60,8 +60,11 @@ describe("the embedded card provider", () => {
     });
 
     await cards.attachPaymentMethod(method.id, "cus_local_someone", "attach-d");
-    expect(attachedCard(db, method.id, "cus_local_someone")).toMatchObject({ brand: "mastercard", last4: "4444" });
-    expect(attachedCard(db, method.id, "cus_local_other")).toBeNull();
+    expect(await attachedCard(db, method.id, "cus_local_someone")).toMatchObject({
+      brand: "mastercard",
+      last4: "4444",
+    });
+    expect(await attachedCard(db, method.id, "cus_local_other")).toBeNull();
     await expect(cards.attachPaymentMethod("pm_local_nothing", "cus_local_someone", "attach-x")).rejects.toMatchObject({
       kind: "final",
       code: "resource_missing",

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { and, count, eq, sql } from "drizzle-orm";
+import { and, count, eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { LICENSE_GRACE_DAYS } from "~/domain/renewals";
 import {
@@ -14,7 +14,7 @@ import { db } from "~/server/db.server";
 import { storeProviderEvents } from "~/server/events/feed.server";
 import { findOwnedJob } from "~/server/jobs/runner.server";
 import { verifyLicenseFile } from "~/server/license-files.server";
-import { billingClock, billingEvents, invoices, jobs, providerSync } from "~db/schema";
+import { billingClock, billingEvents, invoices, jobs, providerSync } from "~/server/database/tables.server";
 import { addCard, buyLicense, DECLINING, licenseNow, newCustomer, type TestCustomer } from "../support/accounts";
 import { runJobs } from "../support/jobs";
 import { cookieFrom, formRequest, getRequest, respond } from "../support/requests";
@@ -31,10 +31,10 @@ beforeAll(() => {
   unlisten = onBillingEvents((events) => storeProviderEvents(events, "engine"));
 });
 afterAll(() => unlisten());
-afterEach(() => {
-  billingFaults.clear();
-  db.delete(billingClock).run();
-  db.delete(providerSync).run();
+afterEach(async () => {
+  await billingFaults.clear();
+  await db.delete(billingClock);
+  await db.delete(providerSync);
 });
 
 async function later(days: number) {
@@ -60,12 +60,27 @@ const post = async (
 ) => respond(async () => action({ request: await formRequest(path, fields, { cookie }), params, context: {} }));
 
 /** Times the engine charged the invoice successfully. */
-const paymentsOf = (invoiceId: string) =>
-  db
+async function paymentsOf(invoiceId: string) {
+  const [{ n }] = await db
     .select({ n: count() })
     .from(billingEvents)
-    .where(and(eq(billingEvents.resourceId, invoiceId), eq(billingEvents.type, "invoice_paid")))
-    .get()!.n;
+    .where(and(eq(billingEvents.resourceId, invoiceId), eq(billingEvents.type, "invoice_paid")));
+  return n;
+}
+
+/** How many invoices the organization has. */
+async function invoiceCount(user: TestCustomer) {
+  const [{ n }] = await db.select({ n: count() }).from(invoices).where(eq(invoices.ownerId, user.id));
+  return n;
+}
+
+/** The organization's invoices of renewals, oldest first. */
+const renewalsOf = (user: TestCustomer) =>
+  db
+    .select()
+    .from(invoices)
+    .where(and(eq(invoices.ownerId, user.id), eq(invoices.purpose, "renewal")))
+    .orderBy(invoices.date, invoices.id);
 
 /**
  * A customer whose monthly license's first renewal was declined: bought with a good card, which was then replaced
@@ -78,22 +93,16 @@ async function failedRenewal(label: string) {
   await addCard(user, DECLINING);
   await getBilling().deleteLocalPaymentSource(user.billingCustomerId!, visa.id);
   await later(31);
-  const renewal = db
-    .select()
-    .from(invoices)
-    .where(and(eq(invoices.ownerId, user.id), eq(invoices.purpose, "renewal")))
-    .get()!;
+  const [renewal] = await renewalsOf(user);
   expect(renewal).toMatchObject({ status: "payment_due", amountDue: 3 * 400, subscriptionId });
   // Charged to the card that replaced the one the subscription was bought with, and declined (and maybe retried).
-  expect(
-    db
-      .select({ n: count() })
-      .from(billingEvents)
-      .where(and(eq(billingEvents.resourceId, renewal.id), eq(billingEvents.type, "payment_failed")))
-      .get()!.n,
-  ).toBeGreaterThanOrEqual(1);
+  const [failed] = await db
+    .select({ n: count() })
+    .from(billingEvents)
+    .where(and(eq(billingEvents.resourceId, renewal.id), eq(billingEvents.type, "payment_failed")));
+  expect(failed.n).toBeGreaterThanOrEqual(1);
   // Paid through the term it bought: the renewal unpaid leaves the license where it was.
-  expect(licenseNow(license.id).validTo).toEqual(license.validTo);
+  expect((await licenseNow(license.id)).validTo).toEqual(license.validTo);
   const good = await addCard(user, "5555 5555 5555 4444");
   const cookie = await signIn(user);
   return { user, license, subscriptionId, renewal, good, cookie };
@@ -125,7 +134,7 @@ const jobIdOf = (response: Response) => {
 async function expectExtended(licenseId: string, user: TestCustomer, subscriptionId: string) {
   const subscription = await getBilling().retrieveSubscription(user.billingCustomerId!, subscriptionId);
   expect(subscription).toMatchObject({ status: "active", totalDues: 0 });
-  const after = licenseNow(licenseId);
+  const after = await licenseNow(licenseId);
   expect(after.validTo).toEqual(new Date(subscription.currentTermEnd!.getTime() + LICENSE_GRACE_DAYS * DAY));
   expect(verifyLicenseFile(after.licenseCode)).toMatchObject({ validTo: after.validTo.toISOString() });
 }
@@ -138,12 +147,12 @@ describe("Pay now for a failed renewal", () => {
     const second = jobIdOf(await pay(renewal.id, good.id, key, cookie));
     expect(second).toBe(first);
     await runJobs();
-    expect(findOwnedJob(user.id, first)?.status).toBe("succeeded");
+    expect((await findOwnedJob(user.id, first))?.status).toBe("succeeded");
     // Posted again after it was paid: the payment's progress, nothing charged.
     expect(jobIdOf(await pay(renewal.id, good.id, key, cookie))).toBe(first);
     await runJobs();
-    expect(paymentsOf(renewal.id)).toBe(1);
-    expect(db.select().from(invoices).where(eq(invoices.id, renewal.id)).get()).toMatchObject({
+    expect(await paymentsOf(renewal.id)).toBe(1);
+    expect((await db.select().from(invoices).where(eq(invoices.id, renewal.id)))[0]).toMatchObject({
       status: "paid",
       amountPaid: 1200,
       amountDue: 0,
@@ -157,29 +166,29 @@ describe("Pay now for a failed renewal", () => {
     const jobId = jobIdOf(await pay(renewal.id, good.id, key, cookie));
     // The process that took the job charged the card, then stopped: its step is left started, its lease running out.
     await getBilling().collectPayment(user.billingCustomerId!, renewal.id, good.id, `${jobId}:collect:crashed`);
-    db.update(jobs)
+    await db
+      .update(jobs)
       .set({
         status: "running",
         steps: { collect: { status: "started", refusals: 0 } },
         leaseHolder: "a-stopped-process",
         leaseUntil: new Date(Date.now() - 1000),
       })
-      .where(eq(jobs.id, jobId))
-      .run();
+      .where(eq(jobs.id, jobId));
     await runJobs();
-    expect(findOwnedJob(user.id, jobId)?.status).toBe("succeeded");
-    expect(paymentsOf(renewal.id)).toBe(1);
+    expect((await findOwnedJob(user.id, jobId))?.status).toBe("succeeded");
+    expect(await paymentsOf(renewal.id)).toBe(1);
     await expectExtended(license.id, user, subscriptionId);
   });
 
   it("charges once when the provider's answer was lost after it charged", async () => {
     const { user, license, subscriptionId, renewal, good, cookie } = await failedRenewal("pay-lost");
     const key = await confirmation(renewal.id, good.id, cookie);
-    billingFaults.inject("collectPayment", { mode: "lose", times: "once" });
+    await billingFaults.inject("collectPayment", { mode: "lose", times: "once" });
     const jobId = jobIdOf(await pay(renewal.id, good.id, key, cookie));
     await runJobs();
-    expect(findOwnedJob(user.id, jobId)?.status).toBe("succeeded");
-    expect(paymentsOf(renewal.id)).toBe(1);
+    expect((await findOwnedJob(user.id, jobId))?.status).toBe("succeeded");
+    expect(await paymentsOf(renewal.id)).toBe(1);
     await expectExtended(license.id, user, subscriptionId);
   });
 
@@ -191,11 +200,11 @@ describe("Pay now for a failed renewal", () => {
     const key = await confirmation(renewal.id, declining.id, cookie);
     const jobId = jobIdOf(await pay(renewal.id, declining.id, key, cookie));
     await runJobs();
-    expect(findOwnedJob(user.id, jobId)).toMatchObject({
+    expect(await findOwnedJob(user.id, jobId)).toMatchObject({
       status: "failed",
       error: { message: "Your card was declined." },
     });
-    expect(paymentsOf(renewal.id)).toBe(0);
+    expect(await paymentsOf(renewal.id)).toBe(0);
     // Back at the drawer, the refusal is next to that card.
     const page = await (
       await load(payLoader, `/account/invoices/${renewal.id}/pay`, cookie, { invoiceId: renewal.id })
@@ -214,12 +223,6 @@ describe("auto-renew", () => {
     });
     expect(response.headers.get("Location")).toBe("/licenses");
   };
-  const renewalsOf = (user: TestCustomer) =>
-    db
-      .select()
-      .from(invoices)
-      .where(and(eq(invoices.ownerId, user.id), eq(invoices.purpose, "renewal")))
-      .all();
   const shown = async (licenseId: string, cookie: string) =>
     (await (await load(licensesLoader, "/licenses", cookie)).json()).licenses.find(
       (license: { id: string }) => license.id === licenseId,
@@ -234,15 +237,17 @@ describe("auto-renew", () => {
     await later(10);
     await turn(subscriptionId, "off", cookie);
     // Its last day is the term's end: no grace for a customer who chose to stop.
-    expect(licenseNow(license.id).validTo).toEqual(termEnd);
+    expect((await licenseNow(license.id)).validTo).toEqual(termEnd);
     expect(await shown(license.id, cookie)).toMatchObject({ status: "active", renewal: expect.anything() });
     await later(25);
-    expect(renewalsOf(user)).toEqual([]);
+    expect(await renewalsOf(user)).toEqual([]);
     expect(await getBilling().retrieveSubscription(user.billingCustomerId!, subscriptionId)).toMatchObject({
       status: "cancelled",
     });
     expect(await shown(license.id, cookie)).toMatchObject({ status: "expired", renewUrl: expect.any(String) });
-    expect(verifyLicenseFile(licenseNow(license.id).licenseCode)).toMatchObject({ validTo: termEnd.toISOString() });
+    expect(verifyLicenseFile((await licenseNow(license.id)).licenseCode)).toMatchObject({
+      validTo: termEnd.toISOString(),
+    });
   });
 
   it("on again before the term ends: nothing charged then, and the license renews", async () => {
@@ -253,15 +258,15 @@ describe("auto-renew", () => {
     await later(5);
     await turn(subscriptionId, "off", cookie);
     await later(5);
-    const invoicesBefore = db.select({ n: count() }).from(invoices).where(eq(invoices.ownerId, user.id)).get()!.n;
+    const invoicesBefore = await invoiceCount(user);
     await turn(subscriptionId, "on", cookie);
-    expect(db.select({ n: count() }).from(invoices).where(eq(invoices.ownerId, user.id)).get()!.n).toBe(invoicesBefore);
+    expect(await invoiceCount(user)).toBe(invoicesBefore);
     await later(25);
-    expect(renewalsOf(user)).toMatchObject([{ status: "paid", amountDue: 0 }]);
+    expect(await renewalsOf(user)).toMatchObject([{ status: "paid", amountDue: 0 }]);
     await expectExtended(license.id, user, subscriptionId);
     expect(await shown(license.id, cookie)).toMatchObject({ status: "active" });
   });
 });
 
 // The engine's fault table is one per database: no fault outlives its test.
-afterAll(() => db.run(sql`delete from billing_faults`));
+afterAll(() => billingFaults.clear());

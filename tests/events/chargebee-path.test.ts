@@ -1,6 +1,6 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { and, count, eq, sql } from "drizzle-orm";
+import { and, count, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { LICENSE_GRACE_DAYS } from "~/domain/renewals";
 import { action as webhookAction } from "~/routes/webhooks.chargebee";
@@ -9,10 +9,11 @@ import type { BillingProvider } from "~/server/billing/port.server";
 import { db } from "~/server/db.server";
 import { subscriptionCopy } from "~/server/events/copies.server";
 import { verifyLicenseFile } from "~/server/license-files.server";
-import { billingClock, invoices, providerEvents } from "~db/schema";
+import { billingClock, invoices, providerEvents } from "~/server/database/tables.server";
 import { chargebeeBillingOf, startChargebeeFake, type ChargebeeFake } from "../fakes/chargebee";
 import { addCard, buyLicense, licenseNow, newCustomer } from "../support/accounts";
 import { runJobs } from "../support/jobs";
+import { refuseInserts } from "../support/refused-writes";
 
 /**
  * The portal on Chargebee, through the loopback fake of its HTTP API: a renewal made at Chargebee reaches the
@@ -34,7 +35,7 @@ let fake: ChargebeeFake;
 let portal: Server;
 
 beforeAll(async () => {
-  db.delete(billingClock).run();
+  await db.delete(billingClock);
   fake = await startChargebeeFake({ store: db, now: () => new Date() });
   billing = chargebeeBillingOf(fake);
   // The portal's webhook route, served over HTTP as the built server serves it.
@@ -61,10 +62,13 @@ beforeAll(async () => {
 afterAll(async () => {
   await fake.close();
   await new Promise((resolve) => portal.close(resolve));
-  db.delete(billingClock).run();
+  await db.delete(billingClock);
 });
 
-const storedEvents = () => db.select({ n: count() }).from(providerEvents).get()!.n;
+async function storedEvents() {
+  const [{ n }] = await db.select({ n: count() }).from(providerEvents);
+  return n;
+}
 
 describe("the portal on Chargebee", () => {
   it("takes Chargebee's webhooks with the right basic auth only, and extends the license of a renewal they tell of", async () => {
@@ -76,53 +80,50 @@ describe("the portal on Chargebee", () => {
 
     // A month on at Chargebee: renewed and paid there, and the portal knows nothing of it yet.
     await fake.advanceClock(31);
-    expect(licenseNow(license.id).validTo).toEqual(license.validTo);
+    expect((await licenseNow(license.id)).validTo).toEqual(license.validTo);
 
     // Missing or wrong credentials: 401, and nothing is stored.
-    const before = storedEvents();
+    const before = await storedEvents();
     for (const auth of ["none", "wrong"] as const) {
       const answers = await fake.webhooks.deliver({ auth });
       expect(answers.length).toBeGreaterThan(0);
       expect(new Set(answers.map((answer) => answer.status))).toEqual(new Set([401]));
     }
-    expect(storedEvents()).toBe(before);
+    expect(await storedEvents()).toBe(before);
 
     // The store fails: 503, so that Chargebee posts them again; nothing is lost.
-    db.run(sql`create trigger provider_events_full before insert on provider_events
-      begin select raise(abort, 'database or disk is full'); end`);
+    const diskFreed = await refuseInserts("provider_events_full", "provider_events", "database or disk is full");
     const errors = vi.spyOn(console, "error").mockImplementation(() => undefined);
     try {
       const answers = await fake.webhooks.deliver();
       expect(new Set(answers.map((answer) => answer.status))).toEqual(new Set([503]));
     } finally {
-      db.run(sql`drop trigger provider_events_full`);
+      await diskFreed();
     }
     expect(errors).toHaveBeenCalledWith(expect.stringContaining("webhook-not-stored"));
     errors.mockRestore();
-    expect(storedEvents()).toBe(before);
+    expect(await storedEvents()).toBe(before);
 
     // The right credentials, each event twice and newest first: stored once each, then applied in order.
     const answers = await fake.webhooks.deliver({ auth: "right", duplicate: true, reversed: true });
     expect(new Set(answers.map((answer) => answer.status))).toEqual(new Set([200]));
-    const renewedEvent = db
+    const renewedEvent = await db
       .select()
       .from(providerEvents)
-      .where(and(eq(providerEvents.resourceId, subscriptionId), eq(providerEvents.type, "subscription_renewed")))
-      .all();
+      .where(and(eq(providerEvents.resourceId, subscriptionId), eq(providerEvents.type, "subscription_renewed")));
     expect(renewedEvent).toMatchObject([{ receivedFrom: "webhook" }]);
     await runJobs();
 
     const renewed = (await subscriptionCopy(account, subscriptionId))!;
     expect(renewed.currentTermStart).toEqual(bought.currentTermEnd);
-    const after = licenseNow(license.id);
+    const after = await licenseNow(license.id);
     expect(after.validTo).toEqual(new Date(renewed.currentTermEnd!.getTime() + LICENSE_GRACE_DAYS * DAY));
     expect(verifyLicenseFile(after.licenseCode)).toMatchObject({ users: 3, validTo: after.validTo.toISOString() });
     expect(
-      db
+      await db
         .select()
         .from(invoices)
-        .where(and(eq(invoices.ownerId, user.id), eq(invoices.purpose, "renewal")))
-        .all(),
+        .where(and(eq(invoices.ownerId, user.id), eq(invoices.purpose, "renewal"))),
     ).toMatchObject([{ status: "paid", subscriptionId, amountDue: 0 }]);
     // Delivered, they are not posted again.
     expect(await fake.webhooks.deliver()).toEqual([]);

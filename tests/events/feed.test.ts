@@ -13,6 +13,7 @@ import { providerEventJob } from "~/server/events/consumer.server";
 import { subscriptionCopy } from "~/server/events/copies.server";
 import { storeProviderEvents } from "~/server/events/feed.server";
 import { reconcileWhenDue } from "~/server/events/reconciliation.server";
+import { env } from "~/server/env.server";
 import { enqueueJob } from "~/server/jobs/runner.server";
 import { verifyLicenseFile } from "~/server/license-files.server";
 import { createLicenseForSubscription, licenseFileFor } from "~/server/licenses.server";
@@ -25,7 +26,7 @@ import {
   licenses as licenseTable,
   providerEvents,
   providerSync,
-} from "~db/schema";
+} from "~/server/database/tables.server";
 import { addCard, buyLicense, licenseNow, newCustomer } from "../support/accounts";
 import { subscriptionFixture } from "../support/billing-copies";
 import { runJobs } from "../support/jobs";
@@ -48,10 +49,10 @@ const deaf = () => {
 
 beforeAll(listen);
 afterAll(deaf);
-afterEach(() => {
-  billingFaults.clear();
-  db.delete(billingClock).run();
-  db.delete(providerSync).run();
+afterEach(async () => {
+  await billingFaults.clear();
+  await db.delete(billingClock);
+  await db.delete(providerSync);
   if (!listening) listen();
 });
 
@@ -61,12 +62,13 @@ async function monthsLater(days = 31) {
   await runJobs();
 }
 
-const eventJobs = (eventId: string) =>
-  db
+async function eventJobs(eventId: string) {
+  const [{ n }] = await db
     .select({ n: count() })
     .from(jobs)
-    .where(eq(jobs.idempotencyKey, `provider-event:${eventId}`))
-    .get()!.n;
+    .where(eq(jobs.idempotencyKey, `provider-event:${eventId}`));
+  return n;
+}
 
 /** An event of the port, as Chargebee or the engine would send it, about a subscription of `customerId`. */
 function subscriptionEvent(
@@ -102,7 +104,7 @@ describe("a paid renewal", () => {
 
     const renewed = (await subscriptionCopy(account, subscriptionId))!;
     expect(renewed.currentTermStart).toEqual(bought.currentTermEnd);
-    const after = licenseNow(license.id);
+    const after = await licenseNow(license.id);
     expect(after.validTo).toEqual(graceAfter(renewed.currentTermEnd!));
     expect(after.licenseCode).not.toBe(license.licenseCode);
     expect(verifyLicenseFile(after.licenseCode)).toMatchObject({
@@ -111,20 +113,18 @@ describe("a paid renewal", () => {
       validTo: after.validTo.toISOString(),
     });
     // The same link gives the new file.
-    expect(licenseFileFor(user.id, license.id)?.content).toBe(after.licenseCode);
+    expect((await licenseFileFor(user.id, license.id))?.content).toBe(after.licenseCode);
     // The renewal's invoice is the account's, paid.
-    const renewal = db
+    const renewal = await db
       .select()
       .from(invoices)
-      .where(and(eq(invoices.ownerId, user.id), eq(invoices.purpose, "renewal")))
-      .all();
+      .where(and(eq(invoices.ownerId, user.id), eq(invoices.purpose, "renewal")));
     expect(renewal).toMatchObject([{ status: "paid", subscriptionId, amountDue: 0, total: 3 * 400 }]);
     // The organization's activity log tells of the renewal and its payment, by GateKeeper, once each.
-    const log = db
+    const log = await db
       .select({ actorName: activity.actorName, action: activity.action })
       .from(activity)
-      .where(eq(activity.organizationId, user.id))
-      .all();
+      .where(eq(activity.organizationId, user.id));
     expect(log.filter((entry) => entry.action === "subscription.renewed")).toEqual([
       { actorName: "GateKeeper", action: "subscription.renewed" },
     ]);
@@ -138,15 +138,14 @@ describe("an event", () => {
     await addCard(user);
     const { license, subscriptionId } = await buyLicense(user);
     await monthsLater();
-    const renewed = db
+    const [renewed] = await db
       .select()
       .from(providerEvents)
       .where(
         and(eq(providerEvents.customerId, user.billingCustomerId!), eq(providerEvents.type, "subscription_renewed")),
-      )
-      .get()!;
+      );
     expect(renewed).toMatchObject({ outcome: "applied", receivedFrom: "engine" });
-    const file = licenseNow(license.id).licenseCode;
+    const file = (await licenseNow(license.id)).licenseCode;
     const copy = await subscriptionCopy({ ownerId: user.id, customerId: null }, subscriptionId);
 
     // Delivered again (a webhook retried, the poll listing it): still one row, one job.
@@ -162,16 +161,16 @@ describe("an event", () => {
     });
     await runJobs();
 
-    expect(eventJobs(event.id)).toBe(1);
-    expect(db.select().from(providerEvents).where(eq(providerEvents.id, event.id)).all()).toHaveLength(1);
-    expect(licenseNow(license.id).licenseCode).toBe(file);
+    expect(await eventJobs(event.id)).toBe(1);
+    expect(await db.select().from(providerEvents).where(eq(providerEvents.id, event.id))).toHaveLength(1);
+    expect((await licenseNow(license.id)).licenseCode).toBe(file);
     expect(await subscriptionCopy({ ownerId: user.id, customerId: null }, subscriptionId)).toEqual(copy);
   });
 
   it("older than the copy (a lower resource version) never overwrites a newer one, whatever order they came in", async () => {
     const user = await newCustomer("out-of-order");
     const subscriptionId = `sub_out_of_order_${user.id.slice(0, 8)}`;
-    createLicenseForSubscription({
+    await createLicenseForSubscription({
       ownerId: user.id,
       subscriptionId,
       name: "Out of Order",
@@ -197,7 +196,7 @@ describe("an event", () => {
 
     const account = { ownerId: user.id, customerId: null };
     expect(await subscriptionCopy(account, subscriptionId)).toMatchObject({ planQuantity: 8, resourceVersion: 2_000 });
-    const license = db.select().from(licenseTable).where(eq(licenseTable.subscriptionId, subscriptionId)).get()!;
+    const [license] = await db.select().from(licenseTable).where(eq(licenseTable.subscriptionId, subscriptionId));
     expect(license).toMatchObject({ nodes: 8, termsVersion: 2_000 });
     expect(verifyLicenseFile(license.licenseCode)).toMatchObject({ users: 8 });
   });
@@ -205,7 +204,7 @@ describe("an event", () => {
   it("'subscription changed' arriving late, after 'subscription cancelled', does not bring the subscription back", async () => {
     const user = await newCustomer("late-change");
     const subscriptionId = `sub_late_${user.id.slice(0, 8)}`;
-    createLicenseForSubscription({
+    await createLicenseForSubscription({
       ownerId: user.id,
       subscriptionId,
       name: "Late Change",
@@ -241,7 +240,7 @@ describe("an event", () => {
       status: "cancelled",
       resourceVersion: 6_000,
     });
-    const license = db.select().from(licenseTable).where(eq(licenseTable.subscriptionId, subscriptionId)).get()!;
+    const [license] = await db.select().from(licenseTable).where(eq(licenseTable.subscriptionId, subscriptionId));
     // The license ends the day it was cancelled, not at the term's end plus the grace the late event would give.
     expect(license.validTo).toEqual(cancelledAt);
   });
@@ -264,9 +263,9 @@ describe("an event", () => {
       customerId: "cust_nobody_knows",
       eventId: "ev_stranger_1",
     });
-    const stored = db.select().from(providerEvents).where(like(providerEvents.id, "ev_stranger_%")).all();
+    const stored = await db.select().from(providerEvents).where(like(providerEvents.id, "ev_stranger_%"));
     expect(stored.map((row) => row.outcome)).toEqual(["unknown_customer", "unknown_customer", "unknown_customer"]);
-    expect(db.select().from(jobs).where(like(jobs.idempotencyKey, "provider-event:ev_stranger_%")).all()).toEqual([]);
+    expect(await db.select().from(jobs).where(like(jobs.idempotencyKey, "provider-event:ev_stranger_%"))).toEqual([]);
     warn.mockRestore();
   });
 
@@ -290,11 +289,9 @@ describe("an event", () => {
       ],
       "webhook",
     );
-    expect(db.select().from(providerEvents).where(eq(providerEvents.id, "ev_coupon_created")).get()).toMatchObject({
-      outcome: "ignored",
-      providerType: "coupon_created",
-    });
-    expect(eventJobs("ev_coupon_created")).toBe(0);
+    const [stored] = await db.select().from(providerEvents).where(eq(providerEvents.id, "ev_coupon_created"));
+    expect(stored).toMatchObject({ outcome: "ignored", providerType: "coupon_created" });
+    expect(await eventJobs("ev_coupon_created")).toBe(0);
   });
 });
 
@@ -309,8 +306,8 @@ describe("the reconciliation", () => {
     // The renewal happens while nothing listens, and its events are lost for good.
     deaf();
     await getBillingClock()!.advance(31);
-    const before = licenseNow(license.id);
-    db.delete(billingEvents).where(eq(billingEvents.customerId, user.billingCustomerId!)).run();
+    const before = await licenseNow(license.id);
+    await db.delete(billingEvents).where(eq(billingEvents.customerId, user.billingCustomerId!));
     expect(before.validTo).toEqual(license.validTo);
 
     // The next run (an hour later) re-reads the account's running subscriptions.
@@ -319,16 +316,15 @@ describe("the reconciliation", () => {
 
     const copy = (await subscriptionCopy({ ownerId: user.id, customerId: null }, subscriptionId))!;
     expect(copy.currentTermEnd!.getTime()).toBeGreaterThan(license.validTo.getTime() - LICENSE_GRACE_DAYS * DAY);
-    const after = licenseNow(license.id);
+    const after = await licenseNow(license.id);
     expect(after.validTo).toEqual(graceAfter(copy.currentTermEnd!));
     expect(verifyLicenseFile(after.licenseCode)?.validTo).toBe(after.validTo.toISOString());
     // And the renewal's invoice is listed.
     expect(
-      db
+      await db
         .select()
         .from(invoices)
-        .where(and(eq(invoices.subscriptionId, subscriptionId), eq(invoices.purpose, "renewal")))
-        .all(),
+        .where(and(eq(invoices.subscriptionId, subscriptionId), eq(invoices.purpose, "renewal"))),
     ).toHaveLength(1);
   });
 
@@ -338,18 +334,17 @@ describe("the reconciliation", () => {
     const { license } = await buyLicense(user);
     deaf();
     await getBillingClock()!.advance(31);
-    expect(licenseNow(license.id).validTo).toEqual(license.validTo);
+    expect((await licenseNow(license.id)).validTo).toEqual(license.validTo);
 
     expect(await reconcileWhenDue()).toBe(true);
     await runJobs();
 
-    const polled = db
+    const polled = await db
       .select()
       .from(providerEvents)
-      .where(and(eq(providerEvents.customerId, user.billingCustomerId!), eq(providerEvents.receivedFrom, "poll")))
-      .all();
+      .where(and(eq(providerEvents.customerId, user.billingCustomerId!), eq(providerEvents.receivedFrom, "poll")));
     expect(polled.map((event) => event.type)).toContain("subscription_renewed");
-    expect(licenseNow(license.id).validTo.getTime()).toBeGreaterThan(license.validTo.getTime());
+    expect((await licenseNow(license.id)).validTo.getTime()).toBeGreaterThan(license.validTo.getTime());
   });
 
   it("runs once per period whichever process asks, and at once when the portal was down when it fell due", async () => {
@@ -359,5 +354,43 @@ describe("the reconciliation", () => {
     expect(await reconcileWhenDue(new Date(now.getTime() + 30 * 60 * 1000), "process-b")).toBe(false);
     // Started again three hours later: the run that fell due meanwhile runs now.
     expect(await reconcileWhenDue(new Date(now.getTime() + 3 * 60 * 60 * 1000), "process-b")).toBe(true);
+  });
+
+  it("lets no run that outlived its lease write the schedule and the events cursor of the run that took over", async () => {
+    // Two runs of one process (a tick that came while the first still polled), each held in its poll until let go.
+    const billing = getBilling();
+    const list = billing.listEvents.bind(billing);
+    const held = [0, 1].map(() => {
+      let resolve = () => {};
+      const promise = new Promise<void>((release) => (resolve = release));
+      return { promise, resolve };
+    });
+    const listing = vi.spyOn(billing, "listEvents");
+    for (const { promise } of held) {
+      listing.mockImplementationOnce(async (query) => {
+        await promise;
+        return list(query);
+      });
+    }
+    const first = new Date();
+    const slow = reconcileWhenDue(first, "process-a");
+    await vi.waitFor(() => expect(listing).toHaveBeenCalledTimes(1));
+    // Its lease is out ten minutes later: the next tick takes the run over, while the first still polls.
+    const takenOver = new Date(first.getTime() + 11 * 60 * 1000);
+    const taking = reconcileWhenDue(takenOver, "process-a");
+    await vi.waitFor(() => expect(listing).toHaveBeenCalledTimes(2));
+
+    // The first ends before the one that took over: what it read is not written over the holder's run.
+    held[0].resolve();
+    await slow;
+    held[1].resolve();
+    expect(await taking).toBe(true);
+    listing.mockRestore();
+    const [sync] = await db.select().from(providerSync);
+    expect(sync).toMatchObject({
+      lastRunAt: takenOver,
+      nextRunAt: new Date(takenOver.getTime() + env.RECONCILIATION_MINUTES * 60 * 1000),
+      leaseHolder: null,
+    });
   });
 });

@@ -24,7 +24,12 @@ import type {
   Subscription,
 } from "~/server/billing/port.server";
 import priceList from "~db/catalogue.json";
-import { billingCustomers, billingInvoices, billingPaymentSources, billingSubscriptions } from "~db/schema";
+import {
+  billingCustomers,
+  billingInvoices,
+  billingPaymentSources,
+  billingSubscriptions,
+} from "~/server/database/tables.server";
 import { formBoolean, formNumber, startFake, type FakeRequest, type FakeResponse } from "./http";
 
 /**
@@ -192,12 +197,15 @@ export async function startChargebeeFake({ store, now }: { store: EmbeddedStore;
   let nextResponse: CannedAnswer | undefined;
 
   /** Chargebee serves any object on the site; the engine wants its owner, which the fake looks up. */
-  const ownerOf = (
+  const ownerOf = async (
     table: typeof billingSubscriptions | typeof billingPaymentSources | typeof billingInvoices,
     id: string,
-  ) => store.select({ customerId: table.customerId }).from(table).where(eq(table.id, id)).get()?.customerId ?? "";
+  ) => {
+    const [row] = await store.select({ customerId: table.customerId }).from(table).where(eq(table.id, id));
+    return row?.customerId ?? "";
+  };
   const sourceOf = async (id: string) => {
-    const source = (await engine.listPaymentSources(ownerOf(billingPaymentSources, id))).find((s) => s.id === id);
+    const source = (await engine.listPaymentSources(await ownerOf(billingPaymentSources, id))).find((s) => s.id === id);
     if (!source) throw notFound(`Payment source ${id}`);
     return source;
   };
@@ -285,7 +293,7 @@ export async function startChargebeeFake({ store, now }: { store: EmbeddedStore;
       profile.extend({ id: text }).strict(),
       async ({ id, ...fields }, _match, key) => {
         // Chargebee refuses a customer id already on the site: 400 duplicate_entry on `id`.
-        if (store.select().from(billingCustomers).where(eq(billingCustomers.id, id)).get()) {
+        if ((await store.select().from(billingCustomers).where(eq(billingCustomers.id, id))).length > 0) {
           throw new Refusal(400, `id : The value ${id} is already present.`, "duplicate_entry", "id");
         }
         return { customer: customerJsonOf(await engine.ensureCustomer(id, profileOf(fields), key)) };
@@ -309,7 +317,7 @@ export async function startChargebeeFake({ store, now }: { store: EmbeddedStore;
     route("POST", /^\/api\/v2\/customers\/([^/]+)\/delete$/, none, async (_params, [id]) => {
       const customer = customerJsonOf(await engine.retrieveCustomer(id));
       // Deleting a customer takes its subscriptions, cards and invoices with it (on a test site).
-      store.delete(billingCustomers).where(eq(billingCustomers.id, id)).run();
+      await store.delete(billingCustomers).where(eq(billingCustomers.id, id));
       return { customer: { ...customer, deleted: true } };
     }),
     route(
@@ -369,11 +377,11 @@ export async function startChargebeeFake({ store, now }: { store: EmbeddedStore;
       return { payment_source: sourceJson(source) };
     }),
     route("GET", /^\/api\/v2\/subscriptions\/([^/]+)$/, none, async (_params, [id]) => ({
-      subscription: await subscriptionJsonOf(ownerOf(billingSubscriptions, id), id),
+      subscription: await subscriptionJsonOf(await ownerOf(billingSubscriptions, id), id),
     })),
     route("POST", /^\/api\/v2\/subscriptions\/([^/]+)\/delete$/, none, async (_params, [id]) => {
-      const subscription = await subscriptionJsonOf(ownerOf(billingSubscriptions, id), id);
-      store.delete(billingSubscriptions).where(eq(billingSubscriptions.id, id)).run();
+      const subscription = await subscriptionJsonOf(await ownerOf(billingSubscriptions, id), id);
+      await store.delete(billingSubscriptions).where(eq(billingSubscriptions.id, id));
       return { subscription: { ...subscription, deleted: true } };
     }),
     route(
@@ -410,12 +418,11 @@ export async function startChargebeeFake({ store, now }: { store: EmbeddedStore;
       z.object({ ...page, customer_id: ofCustomer }).strict(),
       async (params) => {
         const customerId = params.customer_id.is;
-        const rows = store
+        const rows = await store
           .select({ id: billingSubscriptions.id })
           .from(billingSubscriptions)
           .where(eq(billingSubscriptions.customerId, customerId))
-          .orderBy(asc(billingSubscriptions.createdAt), sql`rowid`)
-          .all();
+          .orderBy(asc(billingSubscriptions.createdAt), asc(billingSubscriptions.id));
         const list = await Promise.all(
           rows.map(async ({ id }) => ({ subscription: await subscriptionJsonOf(customerId, id) })),
         );
@@ -473,7 +480,7 @@ export async function startChargebeeFake({ store, now }: { store: EmbeddedStore;
       async (params) => {
         const { id } = params.subscription;
         return estimateJson(
-          await engine.estimateSubscriptionUpdate(ownerOf(billingSubscriptions, id), id, {
+          await engine.estimateSubscriptionUpdate(await ownerOf(billingSubscriptions, id), id, {
             ...planOf(params.subscription),
             ...changeOf(params),
           }),
@@ -488,7 +495,7 @@ export async function startChargebeeFake({ store, now }: { store: EmbeddedStore;
         .extend({ billing_address: address.optional(), shipping_address: address.optional() })
         .strict(),
       async (params, [id], key) => {
-        const customerId = ownerOf(billingSubscriptions, id);
+        const customerId = await ownerOf(billingSubscriptions, id);
         await engine.updateSubscription(
           customerId,
           id,
@@ -509,7 +516,7 @@ export async function startChargebeeFake({ store, now }: { store: EmbeddedStore;
       /^\/api\/v2\/subscriptions\/([^/]+)\/override_billing_profile$/,
       z.object({ payment_source_id: text, auto_collection: z.enum(["on", "off"]) }).strict(),
       async (params, [id]) => {
-        const customerId = ownerOf(billingSubscriptions, id);
+        const customerId = await ownerOf(billingSubscriptions, id);
         await engine.overrideBillingProfile(customerId, id, {
           paymentSourceId: params.payment_source_id,
           autoCollection: params.auto_collection === "on",
@@ -580,14 +587,14 @@ export async function startChargebeeFake({ store, now }: { store: EmbeddedStore;
       },
     ),
     route("GET", /^\/api\/v2\/invoices\/([^/]+)$/, none, async (_params, [id]) => ({
-      invoice: invoiceJsonOf(await engine.retrieveInvoice(ownerOf(billingInvoices, id), id)),
+      invoice: invoiceJsonOf(await engine.retrieveInvoice(await ownerOf(billingInvoices, id), id)),
     })),
     route(
       "POST",
       /^\/api\/v2\/invoices\/([^/]+)\/pdf$/,
       z.object({ disposition_type: z.enum(["attachment", "inline"]).optional() }).strict(),
       async (_params, [id]) => {
-        await engine.retrieveInvoice(ownerOf(billingInvoices, id), id);
+        await engine.retrieveInvoice(await ownerOf(billingInvoices, id), id);
         // Chargebee's download address is good for a while (its valid_till); the fake's for an hour.
         return {
           download: {
@@ -603,7 +610,12 @@ export async function startChargebeeFake({ store, now }: { store: EmbeddedStore;
       /^\/api\/v2\/invoices\/([^/]+)\/collect_payment$/,
       z.object({ payment_source_id: text }).strict(),
       async (params, [id], key) => {
-        const invoice = await engine.collectPayment(ownerOf(billingInvoices, id), id, params.payment_source_id, key);
+        const invoice = await engine.collectPayment(
+          await ownerOf(billingInvoices, id),
+          id,
+          params.payment_source_id,
+          key,
+        );
         return { invoice: invoiceJsonOf(invoice), transaction: transactionJson(invoice, "success") };
       },
       true,
@@ -613,7 +625,7 @@ export async function startChargebeeFake({ store, now }: { store: EmbeddedStore;
       /^\/api\/v2\/subscriptions\/([^/]+)\/cancel$/,
       z.object({ end_of_term: z.literal("true") }).strict(),
       async (_params, [id], key) => {
-        const customerId = ownerOf(billingSubscriptions, id);
+        const customerId = await ownerOf(billingSubscriptions, id);
         const subscription = await engine.cancelSubscriptionAtTermEnd(customerId, id, key);
         return { subscription: keptSubscriptionJson(subscription), customer: { id: customerId } };
       },
@@ -624,7 +636,7 @@ export async function startChargebeeFake({ store, now }: { store: EmbeddedStore;
       /^\/api\/v2\/subscriptions\/([^/]+)\/remove_scheduled_cancellation$/,
       none,
       async (_params, [id], key) => {
-        const customerId = ownerOf(billingSubscriptions, id);
+        const customerId = await ownerOf(billingSubscriptions, id);
         const subscription = await engine.removeScheduledCancellation(customerId, id, key);
         return { subscription: keptSubscriptionJson(subscription), customer: { id: customerId } };
       },
@@ -733,7 +745,7 @@ export async function startChargebeeFake({ store, now }: { store: EmbeddedStore;
     const match = /^\/downloads\/invoices\/([^/]+)\.pdf$/.exec(request.path);
     if (request.method !== "GET" || !match) return undefined;
     const id = decodeURIComponent(match[1]);
-    const pdf = await engine.invoicePdf(ownerOf(billingInvoices, id), id).catch(() => null);
+    const pdf = await engine.invoicePdf(await ownerOf(billingInvoices, id), id).catch(() => null);
     return pdf?.kind === "document"
       ? { status: 200, bytes: pdf.bytes, contentType: "application/pdf" }
       : { status: 404, html: "<html><body><h1>404 Not Found</h1></body></html>" };
@@ -807,16 +819,15 @@ export async function startChargebeeFake({ store, now }: { store: EmbeddedStore;
      * Credits given to a customer outside the portal, as a site's operator can in Chargebee: promotional credits,
      * or an excess payment recorded against the customer. Chargebee takes them off the next invoices.
      */
-    grantCredits: (customerId: string, credits: { promotional?: number; excess?: number }) => {
+    grantCredits: async (customerId: string, credits: { promotional?: number; excess?: number }) => {
       const grant = granted.get(customerId) ?? { promotional: 0, excess: 0 };
       const promotional = credits.promotional ?? 0;
       const excess = credits.excess ?? 0;
       granted.set(customerId, { promotional: grant.promotional + promotional, excess: grant.excess + excess });
-      store
+      await store
         .update(billingCustomers)
         .set({ creditBalance: sql`${billingCustomers.creditBalance} + ${promotional + excess}` })
-        .where(eq(billingCustomers.id, customerId))
-        .run();
+        .where(eq(billingCustomers.id, customerId));
     },
     /**
      * Answers the next request (to this path, when given) with this response instead of serving it; with

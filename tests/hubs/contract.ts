@@ -64,9 +64,9 @@ export function hubContract(adapter: string, start: (simulator: HubService) => P
     afterAll(async () => {
       await subject.close?.();
     });
-    beforeEach(() => {
+    beforeEach(async () => {
       clock = START;
-      clearHubFaults(db);
+      await clearHubFaults(db);
     });
 
     /** A Hub taken through the whole sequence up to a running instance. */
@@ -245,17 +245,17 @@ export function hubContract(adapter: string, start: (simulator: HubService) => P
       expect(link.url).toMatch(new RegExp(`^${tenant.url}/sign-in\\?ticket=[\\w-]{43}$`));
       expect(link.url).not.toContain(ADMIN.password);
       expect(link.expiresAt).toEqual(new Date(clock.getTime() + 60_000));
-      expect(redeem(link.url)).toBe(ADMIN.userName);
-      expect(redeem(link.url)).toBeNull();
+      expect(await redeem(link.url)).toBe(ADMIN.userName);
+      expect(await redeem(link.url)).toBeNull();
 
       const late = await hubs.signInLink(tenant.url);
       later(60_000);
-      expect(redeem(late.url)).toBeNull();
-      expect(redeem(`https://elsewhere.${HOST}/sign-in?${new URL(late.url).searchParams}`)).toBeNull();
+      expect(await redeem(late.url)).toBeNull();
+      expect(await redeem(`https://elsewhere.${HOST}/sign-in?${new URL(late.url).searchParams}`)).toBeNull();
     });
 
     it("fails, hangs or answers not ready when a fault is armed for a call", async () => {
-      injectHubFault(db, "createTenant", { message: "Tenant quota reached." });
+      await injectHubFault(db, "createTenant", { message: "Tenant quota reached." });
       const request = {
         customerId: "cus-1",
         subdomain: fresh(),
@@ -265,28 +265,28 @@ export function hubContract(adapter: string, start: (simulator: HubService) => P
       await expect(hubs.createTenant(request)).rejects.toEqual(
         failure({ kind: "final", code: "injected_fault", providerMessage: "Tenant quota reached." }),
       );
-      injectHubFault(db, "createTenant", { mode: "not_ready" });
+      await injectHubFault(db, "createTenant", { mode: "not_ready" });
       const tenant = await hubs.createTenant(request);
       expect(tenant).toMatchObject({ ready: false, running: false });
       later(2 * STARTUP_MS);
 
-      injectHubFault(db, "syncTenant", { mode: "not_ready", times: 2 });
+      await injectHubFault(db, "syncTenant", { mode: "not_ready", times: 2 });
       expect(await hubs.syncTenant(tenant.hubId)).toEqual({ ready: false });
       expect(await hubs.syncTenant(tenant.hubId)).toEqual({ ready: false });
       expect(await hubs.syncTenant(tenant.hubId)).toEqual({ ready: true });
 
-      injectHubFault(db, "startHub", { mode: "not_ready", times: "always" });
+      await injectHubFault(db, "startHub", { mode: "not_ready", times: "always" });
       expect(await hubs.startHub(tenant.url)).toEqual({ running: false });
-      clearHubFaults(db);
+      await clearHubFaults(db);
       expect(await hubs.startHub(tenant.url)).toEqual({ running: true });
 
-      injectHubFault(db, "setUpAdmin", { mode: "not_ready" });
+      await injectHubFault(db, "setUpAdmin", { mode: "not_ready" });
       await expect(hubs.setUpAdmin(tenant.url, ADMIN)).rejects.toEqual(
         failure({ kind: "retryable", code: "not_ready" }),
       );
 
       // The answer is lost after the administrator was made: the caller cannot tell, and a repeat is safe.
-      injectHubFault(db, "setUpAdmin", { mode: "lose" });
+      await injectHubFault(db, "setUpAdmin", { mode: "lose" });
       await expect(hubs.setUpAdmin(tenant.url, ADMIN)).rejects.toEqual(
         failure({ kind: "unknown", code: "injected_fault" }),
       );
@@ -296,7 +296,7 @@ export function hubContract(adapter: string, start: (simulator: HubService) => P
       expect(await hubs.setUpAdmin(tenant.url, ADMIN)).toEqual(expect.objectContaining({ jwt: expect.any(String) }));
 
       // Longer than the HTTP adapter waits (4 s), so over HTTP it is the adapter that gives up.
-      injectHubFault(db, "checkDomain", { mode: "hang", hangMs: 6_000 });
+      await injectHubFault(db, "checkDomain", { mode: "hang", hangMs: 6_000 });
       await expect(hubs.checkDomain(fresh())).rejects.toEqual(failure({ kind: "unknown" }));
     }, 60_000);
   });

@@ -31,19 +31,19 @@ describe("Hub service HTTP adapter", () => {
   beforeEach(() => clearHubFaults(db));
 
   it("retries a repeatable call after a retryable or unknown failure, up to its limit", async () => {
-    injectHubFault(db, "checkDomain", { kind: "retryable", times: 2 });
+    await injectHubFault(db, "checkDomain", { kind: "retryable", times: 2 });
     expect(await adapter().checkDomain("adapter-one")).toBe("available");
-    injectHubFault(db, "checkDomain", { kind: "unknown", times: 3 });
+    await injectHubFault(db, "checkDomain", { kind: "unknown", times: 3 });
     await expect(adapter().checkDomain("adapter-one")).rejects.toMatchObject({ kind: "unknown" });
   });
 
   it("does not retry a final refusal", async () => {
-    injectHubFault(db, "registerTenant", { times: 1, message: "No." });
+    await injectHubFault(db, "registerTenant", { times: 1, message: "No." });
     await expect(adapter().registerTenant("hub_x")).rejects.toMatchObject({ kind: "final", providerMessage: "No." });
   });
 
   it("tries create tenant once, and a repeat with the same key returns the same tenant", async () => {
-    injectHubFault(db, "createTenant", { kind: "retryable" });
+    await injectHubFault(db, "createTenant", { kind: "retryable" });
     const request = {
       customerId: "cus-a",
       subdomain: "adapter-two",
@@ -103,7 +103,8 @@ describe("npm run hub-sim", () => {
         ...process.env,
         HUB_SIM_PORT: String(port),
         HUB_SERVICE_TOKEN: "sim-token",
-        HUB_SIM_DATABASE_URL: `${process.env.DATABASE_URL}-hub-sim`,
+        // The portal's test database serves as the simulator's own: it is on the portal's engine, and migrated.
+        HUB_SIM_DATABASE_URL: process.env.DATABASE_URL,
       },
       stdio: ["ignore", "pipe", "pipe"],
     });

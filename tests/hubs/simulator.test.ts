@@ -1,6 +1,6 @@
 import { db } from "~/server/db.server";
 import { signLicenseFile } from "~/server/license-files.server";
-import { createHubSimulator } from "~/server/hubs/simulator/simulator.server";
+import { createHubSimulator, redeemSignInLink } from "~/server/hubs/simulator/simulator.server";
 
 /** The simulator checks license files with the portal's own signature check unless told otherwise. */
 describe("Hub simulator", () => {
@@ -40,5 +40,67 @@ describe("Hub simulator", () => {
       nodes: 10,
       hubId: tenant.hubId,
     });
+  });
+
+  /** Each answer of calls made at once: what it returned, or the code it was refused with. */
+  const settled = async <T>(calls: Promise<T>[]) =>
+    (await Promise.allSettled(calls)).map((outcome) =>
+      outcome.status === "fulfilled" ? outcome.value : (outcome.reason as { code?: string }).code,
+    );
+  const running = async (hubs: ReturnType<typeof createHubSimulator>, subdomain: string) => {
+    const tenant = await hubs.createTenant({
+      customerId: "cus-race",
+      subdomain,
+      region: "US",
+      idempotencyKey: subdomain,
+    });
+    const administrator = {
+      userName: "race-admin",
+      firstName: "R",
+      lastName: "A",
+      phoneNumber: "",
+      email: "r@example.org",
+    };
+    const { jwt } = await hubs.setUpAdmin(tenant.url, { ...administrator, password: "Hub-admin-1" });
+    return { url: tenant.url, jwt };
+  };
+
+  it("gives a subdomain asked for by two creations at once to one of them, and refuses the other as taken", async () => {
+    const hubs = createHubSimulator({ store: db, host: "hub.simulator.test" });
+    const create = (key: string) =>
+      hubs.createTenant({ customerId: "cus-race", subdomain: "raced-subdomain", region: "US", idempotencyKey: key });
+    const outcomes = await settled([create("race-one"), create("race-two"), create("race-three")]);
+    expect(outcomes.filter((outcome) => outcome === "subdomain_taken")).toHaveLength(2);
+    expect(await hubs.checkDomain("raced-subdomain")).toBe("taken");
+  });
+
+  it("puts a license two Hubs upload at once on one of them only", async () => {
+    const verifyLicense = () => ({
+      externalLicenseId: "GK-RACED",
+      name: "Raced",
+      nodes: 5,
+      planType: "core",
+      hasCloudSupport: true,
+      validFrom: new Date(Date.now() - 86_400_000).toISOString(),
+      validTo: new Date(Date.now() + 86_400_000).toISOString(),
+    });
+    const hubs = createHubSimulator({ store: db, host: "hub.simulator.test", verifyLicense });
+    const [first, second] = [await running(hubs, "raced-upload-one"), await running(hubs, "raced-upload-two")];
+    const outcomes = await settled([
+      hubs.uploadLicense(first.url, "file", first.jwt),
+      hubs.uploadLicense(second.url, "file", second.jwt),
+    ]);
+    expect(outcomes.filter((outcome) => outcome === "license_in_use")).toHaveLength(1);
+    const holders = await hubs.customerLicenses("cus-race");
+    expect(holders).toHaveLength(1);
+    expect(outcomes).toContainEqual(holders[0]);
+  });
+
+  it("signs in once with a link opened twice at once", async () => {
+    const hubs = createHubSimulator({ store: db, host: "hub.simulator.test" });
+    const { url } = await running(hubs, "raced-sign-in");
+    const link = await hubs.signInLink(url);
+    const outcomes = await Promise.all([redeemSignInLink(db, link.url), redeemSignInLink(db, link.url)]);
+    expect(outcomes.filter((outcome) => outcome !== null)).toEqual(["race-admin"]);
   });
 });

@@ -103,7 +103,7 @@ describe("the account page", () => {
   });
 
   it("shows 'Error' for the payment methods and the billing profile when the customer cannot be read", async () => {
-    billingFaults.inject("retrieveCustomer", { message: "Chargebee is down." });
+    await billingFaults.inject("retrieveCustomer", { message: "Chargebee is down." });
     const data = await (await get(accountLoader, "/account", "customer@example.com")).json();
     expect(data.billing.payment).toEqual({ status: "error" });
     expect(data.billing.billingProfile).toBe("error");
@@ -112,7 +112,7 @@ describe("the account page", () => {
 
 describe("adding a card", () => {
   it("says 'Cannot be empty.' for every missing field and the card, and never writes card data back", async () => {
-    expect(memberByEmail("admin@example.com").organization.billingCustomerId).toBeNull();
+    expect((await memberByEmail("admin@example.com")).organization.billingCustomerId).toBeNull();
     const response = await post(newCardAction, "/account/cards/new", "admin@example.com", {
       card_expiry: "09 / 31",
       address_line2: "Floor 2",
@@ -144,7 +144,7 @@ describe("adding a card", () => {
     expect(body.repopulateFields).toMatchObject({ first_name: "Alex" });
     expect(body.repopulateFields).not.toHaveProperty("card_number");
     // The billing customer is made on first need: before the card, which the provider refused.
-    expect(memberByEmail("admin@example.com").organization.billingCustomerId).toMatch(/^cust_/);
+    expect((await memberByEmail("admin@example.com")).organization.billingCustomerId).toMatch(/^cust_/);
   });
 
   it("adds the card, and then allows no second one", async () => {
@@ -215,7 +215,7 @@ describe("replacing a card", () => {
       },
     );
     expect(await toastOf(response)).toEqual({ kind: "success", message: "Successfully replaced new payment method." });
-    const step = await loadPaymentStep(memberByEmail("customer@example.com"));
+    const step = await loadPaymentStep(await memberByEmail("customer@example.com"));
     expect(
       step.status === "ready" &&
         step.sources.map((source) => [source.card?.brand, source.id === step.preselectedSourceId]),
@@ -249,7 +249,7 @@ describe("the billing profile drawer", () => {
   });
 
   it("fails with the provider's message when the second update fails, keeping what was typed", async () => {
-    billingFaults.inject("updateBillingInfo", { message: "billing_address[zip] : invalid" });
+    await billingFaults.inject("updateBillingInfo", { message: "billing_address[zip] : invalid" });
     const response = await post(profileAction, "/account/profile", "distributor@example.com", address);
     expect(response.status).toBe(422);
     const body = await response.json();
@@ -283,7 +283,7 @@ describe("the billing profile drawer", () => {
   });
 
   it("says 'Error fetching billing profile.' (no form) when the customer cannot be read", async () => {
-    billingFaults.inject("retrieveCustomer", { message: "Chargebee is down." });
+    await billingFaults.inject("retrieveCustomer", { message: "Chargebee is down." });
     expect(
       (await (await get(profileLoader, "/account/profile", "distributor@example.com")).json()).defaults,
     ).toBeNull();
@@ -314,7 +314,7 @@ describe("the shipping address drawer", () => {
       phone_country: "US",
     };
     await post(shippingAction, "/account/shipping", "customer@example.com", shipping);
-    const saved = memberByEmail("customer@example.com").organization;
+    const saved = (await memberByEmail("customer@example.com")).organization;
     expect(saved?.shippingAddress).toMatchObject({
       firstName: "Sam",
       line1: "9 Dock Road",
@@ -328,7 +328,7 @@ describe("the shipping address drawer", () => {
 
     const cleared = await post(shippingAction, "/account/shipping", "customer@example.com", { intent: "clear" });
     expect(await toastOf(cleared)).toMatchObject({ kind: "success" });
-    expect(memberByEmail("customer@example.com").organization.shippingAddress).toBeNull();
+    expect((await memberByEmail("customer@example.com")).organization.shippingAddress).toBeNull();
   });
 });
 
@@ -340,7 +340,7 @@ describe("the payment step's server side", () => {
   };
 
   it("accepts only a usable card of the user's own", async () => {
-    const customer = memberByEmail("customer@example.com");
+    const customer = await memberByEmail("customer@example.com");
     const step = await loadPaymentStep(customer);
     if (step.status !== "ready" || !step.preselectedSourceId) throw new Error("the customer has a card");
     expect(await choosePayment(customer, form({ payment_source_id: step.preselectedSourceId }))).toMatchObject({
@@ -350,7 +350,7 @@ describe("the payment step's server side", () => {
       shippingAddress: null,
     });
     expect(await choosePayment(customer, form({}))).toEqual({ ok: false, message: "Please select a payment method." });
-    const admin = memberByEmail("admin@example.com");
+    const admin = await memberByEmail("admin@example.com");
     const adminStep = await loadPaymentStep(admin);
     if (adminStep.status !== "ready" || !adminStep.preselectedSourceId) throw new Error("the admin added a card above");
     expect(await choosePayment(customer, form({ payment_source_id: adminStep.preselectedSourceId }))).toEqual({
@@ -360,7 +360,7 @@ describe("the payment step's server side", () => {
   });
 
   it("refuses addresses that are not valid, and reports a failed load as 'Error'", async () => {
-    const admin = memberByEmail("admin@example.com");
+    const admin = await memberByEmail("admin@example.com");
     const step = await loadPaymentStep(admin);
     expect(step).toMatchObject({ status: "ready", addressesValid: false, billingAddress: null });
     if (step.status !== "ready" || !step.preselectedSourceId) throw new Error("the admin added a card above");
@@ -368,7 +368,7 @@ describe("the payment step's server side", () => {
       ok: false,
       message: "Please make sure billing & shipping address are valid.",
     });
-    billingFaults.inject("listPaymentSources", { message: "Chargebee is down." });
+    await billingFaults.inject("listPaymentSources", { message: "Chargebee is down." });
     expect(await loadPaymentStep(admin)).toEqual({ status: "error" });
   });
 });

@@ -12,7 +12,7 @@ import { action as resendAction } from "~/routes/verify-email";
 import { db } from "~/server/db.server";
 import { outboxPage } from "~/server/mail/index.server";
 import { UNTRUSTED_CHECKS_PER_HOUR } from "~/server/throttle.server";
-import { oneTimeTokens, organizations, sessions, users } from "~db/schema";
+import { oneTimeTokens, organizations, sessions, users } from "~/server/database/tables.server";
 import { runJobs } from "../support/jobs";
 import { memberByEmail } from "../support/members";
 import { cookieFrom, formRequest, getRequest, respond } from "../support/requests";
@@ -52,7 +52,7 @@ const signUpForm = (email: string, extra: Record<string, string> = {}) => ({
 /** The newest kept message to the address, after the mail jobs ran. */
 async function lastMailTo(email: string) {
   await runJobs();
-  return outboxPage(1, 50).messages.find((message) => message.to === email) ?? null;
+  return (await outboxPage(1, 50)).messages.find((message) => message.to === email) ?? null;
 }
 
 /** The token of the first link to `path` in the message's text. */
@@ -72,7 +72,7 @@ describe("sign-up", { timeout: 60_000 }, () => {
     const response = await post(signUpAction, "/signup", signUpForm(email));
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ sent: true, email });
-    const { user, organization, role } = memberByEmail(email);
+    const { user, organization, role } = await memberByEmail(email);
     expect(role).toBe("owner");
     expect(user.emailVerifiedAt).toBeNull();
     expect(organization).toMatchObject({ name: "Newman Labs", country: "DE", customerType: "customer" });
@@ -81,7 +81,7 @@ describe("sign-up", { timeout: 60_000 }, () => {
     expect(mail?.subject).toBe("Verify your email address for the GateKeeper Portal");
     const token = linkToken(mail!.text, "/verify-email");
     // Only the token's SHA-256 is kept.
-    const [stored] = db.select().from(oneTimeTokens).where(eq(oneTimeTokens.userId, user.id)).all();
+    const [stored] = await db.select().from(oneTimeTokens).where(eq(oneTimeTokens.userId, user.id));
     expect(stored.id).toBe(createHash("sha256").update(token).digest("hex"));
     expect(stored.id).not.toContain(token);
     expect(stored.expiresAt.getTime() - Date.now()).toBeGreaterThan(23.9 * HOUR);
@@ -105,10 +105,10 @@ describe("sign-up", { timeout: 60_000 }, () => {
       )
     ).json();
     expect(opened.email).toBe(email);
-    expect(memberByEmail(email).user.emailVerifiedAt).toBeNull();
+    expect((await memberByEmail(email)).user.emailVerifiedAt).toBeNull();
     const verified = await post(verifyAction, `/verify-email/${token}`, {}, { params: { token }, cookie });
     expect(verified.headers.get("Location")).toBe("/home");
-    expect(memberByEmail(email).user.emailVerifiedAt).not.toBeNull();
+    expect((await memberByEmail(email)).user.emailVerifiedAt).not.toBeNull();
     expect((await post(verifyAction, `/verify-email/${token}`, {}, { params: { token } })).status).toBe(410);
     const allowed = await respond(async () =>
       planLoader({ request: getRequest("/store/subscribe/plan", cookie), params: {}, context: {} }),
@@ -117,13 +117,13 @@ describe("sign-up", { timeout: 60_000 }, () => {
   });
 
   it("answers an address that has an account exactly as a new one, creates nothing, and tells its owner someone tried", async () => {
-    const before = db.select().from(organizations).all().length;
+    const before = (await db.select().from(organizations)).length;
     const taken = await post(signUpAction, "/signup", signUpForm("customer@example.com"));
     const fresh = await post(signUpAction, "/signup", signUpForm("someone-new@example.com"));
     expect(taken.status).toBe(fresh.status);
     expect(Object.keys(await taken.json())).toEqual(Object.keys(await fresh.json()));
-    expect(db.select().from(organizations).all().length).toBe(before + 1);
-    const users_ = db.select().from(users).where(eq(users.email, "customer@example.com")).all();
+    expect((await db.select().from(organizations)).length).toBe(before + 1);
+    const users_ = await db.select().from(users).where(eq(users.email, "customer@example.com"));
     expect(users_).toHaveLength(1);
     expect((await lastMailTo("customer@example.com"))?.subject).toBe(
       "Someone tried to create a GateKeeper Portal account with your address",
@@ -175,7 +175,7 @@ describe("sign-up", { timeout: 60_000 }, () => {
       );
       expect(reset.status).toBe(410);
     }
-    expect(memberByEmail(email).user.emailVerifiedAt).toBeNull();
+    expect((await memberByEmail(email)).user.emailVerifiedAt).toBeNull();
   });
 
   it("refuses a verification link past its 24 hours", async () => {
@@ -184,7 +184,7 @@ describe("sign-up", { timeout: 60_000 }, () => {
     const token = linkToken((await lastMailTo(email))!.text, "/verify-email");
     vi.useFakeTimers({ now: Date.now() + 24 * HOUR + 60_000, toFake: ["Date"] });
     expect((await post(verifyAction, `/verify-email/${token}`, {}, { params: { token } })).status).toBe(410);
-    expect(memberByEmail(email).user.emailVerifiedAt).toBeNull();
+    expect((await memberByEmail(email)).user.emailVerifiedAt).toBeNull();
   });
 
   it("sends the link again three times an hour at most", async () => {
@@ -197,7 +197,7 @@ describe("sign-up", { timeout: 60_000 }, () => {
       messages.push(response.headers.get("Location") ?? "");
     }
     await runJobs();
-    const sent = outboxPage(1, 50).messages.filter((message) => message.to === email);
+    const sent = (await outboxPage(1, 50)).messages.filter((message) => message.to === email);
     // The sign-up's link and three more.
     expect(sent).toHaveLength(4);
   });
@@ -228,8 +228,8 @@ describe("password reset", { timeout: 60_000 }, () => {
     const email = "customer@example.com";
     const first = cookieFrom((await signIn(email, "GateKeeper-demo-1")).headers.get("Set-Cookie"));
     await signIn(email, "GateKeeper-demo-1");
-    const { user } = memberByEmail(email);
-    expect(db.select().from(sessions).where(eq(sessions.userId, user.id)).all().length).toBeGreaterThanOrEqual(2);
+    const { user } = await memberByEmail(email);
+    expect((await db.select().from(sessions).where(eq(sessions.userId, user.id))).length).toBeGreaterThanOrEqual(2);
     await post(forgotAction, "/forgot-password", { email });
     const token = linkToken((await lastMailTo(email))!.text, "/reset-password");
     const page = await (
@@ -253,7 +253,7 @@ describe("password reset", { timeout: 60_000 }, () => {
       { params: { token } },
     );
     expect(done.headers.get("Location")).toBe("/login");
-    expect(db.select().from(sessions).where(eq(sessions.userId, user.id)).all()).toEqual([]);
+    expect(await db.select().from(sessions).where(eq(sessions.userId, user.id))).toEqual([]);
     expect(first).not.toBe("");
     expect((await lastMailTo(email))?.subject).toBe("Your GateKeeper Portal password was changed");
     expect((await signIn(email, PASSWORD)).status).toBe(302);

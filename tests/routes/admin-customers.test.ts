@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { asc, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { action as createAction } from "~/routes/_portal.admin.customers";
 import {
@@ -8,7 +8,7 @@ import {
 import { action as invitationAction } from "~/routes/invitations.$token";
 import { db } from "~/server/db.server";
 import { outboxPage } from "~/server/mail/index.server";
-import { activity } from "~db/schema";
+import { activity } from "~/server/database/tables.server";
 import { runJobs } from "../support/jobs";
 import { memberByEmail } from "../support/members";
 import { demoCookie } from "../support/sign-in";
@@ -55,7 +55,7 @@ describe("an organization sales onboards by hand", { timeout: 60_000 }, () => {
     );
     expect(invited.status).toBe(302);
     await runJobs();
-    const mail = outboxPage(1, 20).messages.find((message) => message.to === "boss@hand.example")!;
+    const mail = (await outboxPage(1, 20)).messages.find((message) => message.to === "boss@hand.example")!;
     expect(mail.text).toContain("GateKeeper invited you to join Hand Onboarded GmbH on the GateKeeper Portal as Owner");
     const token = /\/invitations\/([A-Za-z0-9_-]+)/.exec(mail.text)![1];
     await respond(async () =>
@@ -71,8 +71,15 @@ describe("an organization sales onboards by hand", { timeout: 60_000 }, () => {
         context: {},
       }),
     );
-    expect(memberByEmail("boss@hand.example")).toMatchObject({ role: "owner", organization: { id: organizationId } });
-    const log = db.select().from(activity).where(eq(activity.organizationId, organizationId)).all();
+    expect(await memberByEmail("boss@hand.example")).toMatchObject({
+      role: "owner",
+      organization: { id: organizationId },
+    });
+    const log = await db
+      .select()
+      .from(activity)
+      .where(eq(activity.organizationId, organizationId))
+      .orderBy(asc(activity.id));
     expect(log.map((entry) => [entry.actorName, entry.action])).toEqual([
       ["GateKeeper", "organization.created"],
       ["GateKeeper", "member.invited"],
@@ -83,7 +90,7 @@ describe("an organization sales onboards by hand", { timeout: 60_000 }, () => {
   });
 
   it("shows an organization's members and licenses to administrators only", async () => {
-    const organizationId = memberByEmail("customer@example.com").organization.id;
+    const organizationId = (await memberByEmail("customer@example.com")).organization.id;
     const open = async (cookie: string) =>
       respond(async () =>
         organizationLoader({

@@ -1,11 +1,11 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { jobs } from "~/server/database/tables.server";
 import { db } from "~/server/db.server";
 import { jobProgressRoute, ofKind } from "~/server/jobs/progress.server";
 import { enqueueJob, findOwnedJob, type JobKind } from "~/server/jobs/runner.server";
 import { memberByEmail } from "../support/members";
-import { jobs } from "~db/schema";
 import { formRequest, getRequest, respond } from "../support/requests";
 import { demoCookie } from "../support/sign-in";
 
@@ -29,12 +29,13 @@ const show = async (email: string, jobId: string) =>
     page.loader({ request: getRequest(`/things/${jobId}`, await cookieOf(email)), params: { jobId }, context: {} }),
   );
 
-function placeJob(key: string) {
-  const { organization } = memberByEmail("customer@example.com");
+async function placeJob(key: string) {
+  const { organization } = await memberByEmail("customer@example.com");
   return enqueueJob(kind, { ownerId: organization.id, idempotencyKey: key, input: { label: key } });
 }
-const setStatus = (id: string, status: "queued" | "running" | "succeeded" | "failed" | "needs_attention") =>
-  db.update(jobs).set({ status, nextRunAt: null }).where(eq(jobs.id, id)).run();
+const setStatus = async (id: string, status: "queued" | "running" | "succeeded" | "failed" | "needs_attention") => {
+  await db.update(jobs).set({ status, nextRunAt: null }).where(eq(jobs.id, id));
+};
 
 describe("a job's progress page", () => {
   it.each([
@@ -44,22 +45,22 @@ describe("a job's progress page", () => {
     ["succeeded", false],
     ["failed", false],
   ] as const)("says a %s job is running: %s (the page follows it and has no close)", async (status, running) => {
-    const job = placeJob(`status-${status}`);
-    setStatus(job.id, status);
+    const job = await placeJob(`status-${status}`);
+    await setStatus(job.id, status);
     const body = await (await show("customer@example.com", job.id)).json();
     expect(body.view).toMatchObject({ status, running });
     expect(body.label).toBe(`status-${status}`);
   });
 
   it("is 404 for another account's job and for an unknown id", async () => {
-    const job = placeJob("not-yours");
+    const job = await placeJob("not-yours");
     expect((await show("distributor@example.com", job.id)).status).toBe(404);
     expect((await show("customer@example.com", "no-such-job")).status).toBe(404);
   });
 
   it("'Try again' retries the same job and shows the page again", async () => {
-    const job = placeJob("retried");
-    setStatus(job.id, "failed");
+    const job = await placeJob("retried");
+    await setStatus(job.id, "failed");
     const retried = await respond(async () =>
       page.action({
         request: await formRequest(
@@ -73,6 +74,6 @@ describe("a job's progress page", () => {
     );
     expect(retried.status).toBe(302);
     expect(retried.headers.get("Location")).toBe(`/things/${job.id}`);
-    expect(findOwnedJob(job.ownerId, job.id)?.status).toBe("queued");
+    expect((await findOwnedJob(job.ownerId, job.id))?.status).toBe("queued");
   });
 });

@@ -5,10 +5,10 @@ import { loader as homeLoader } from "~/routes/_portal.home";
 import { loader as hubsLoader } from "~/routes/_portal.hubs";
 import { loader as hubLicensesLoader } from "~/routes/_portal.hubs.$hubId.licenses";
 import { action as loginAction } from "~/routes/login";
+import { hubInstallationLicenses, hubInstallations, licenses } from "~/server/database/tables.server";
 import { db } from "~/server/db.server";
 import { memberByEmail } from "../support/members";
 import { licenseRow } from "~/server/license-files.server";
-import { hubInstallationLicenses, hubInstallations, licenses } from "~db/schema";
 import { cookieFrom, formRequest, getRequest, respond } from "../support/requests";
 
 async function customerCookie(): Promise<string> {
@@ -16,15 +16,17 @@ async function customerCookie(): Promise<string> {
   return cookieFrom((await respond(() => loginAction({ request, params: {}, context: {} }))).headers.get("Set-Cookie"));
 }
 
+const hubsOf = (ownerId: string) => db.select().from(hubInstallations).where(eq(hubInstallations.ownerId, ownerId));
+
 const call = async (loader: (args: LoaderFunctionArgs) => Promise<unknown>, path: string, cookie: string) =>
   respond(async () => loader({ request: getRequest(path, cookie), params: {}, context: {} }));
 
 describe("the home page's figures", () => {
   it("count active and expired licenses and Hubs in SQL, as the lists would", async () => {
-    const owner = memberByEmail("customer@example.com").organization;
+    const owner = (await memberByEmail("customer@example.com")).organization;
     const now = Date.now();
-    const rows = db.select({ validTo: licenses.validTo }).from(licenses).where(eq(licenses.ownerId, owner.id)).all();
-    const hubs = db.select().from(hubInstallations).where(eq(hubInstallations.ownerId, owner.id)).all();
+    const rows = await db.select({ validTo: licenses.validTo }).from(licenses).where(eq(licenses.ownerId, owner.id));
+    const hubs = await hubsOf(owner.id);
     const data = await (await call(homeLoader, "/home", await customerCookie())).json();
     expect(data.activeLicenses).toBe(rows.filter((row) => row.validTo.getTime() > now).length);
     expect(data.expiredLicenses).toBe(rows.filter((row) => row.validTo.getTime() <= now).length);
@@ -36,13 +38,14 @@ describe("the home page's figures", () => {
 
 describe("the Hubs page", () => {
   it("shows 10 Hubs per page, most recently seen first, with plain ?page= links", async () => {
-    const owner = memberByEmail("customer@example.com").organization;
-    const [template] = db.select().from(hubInstallations).where(eq(hubInstallations.ownerId, owner.id)).all();
-    const before = db.select().from(hubInstallations).where(eq(hubInstallations.ownerId, owner.id)).all().length;
+    const owner = (await memberByEmail("customer@example.com")).organization;
+    const existing = await hubsOf(owner.id);
+    const [template] = existing;
+    const before = existing.length;
     const seenAt = (n: number) => new Date(Date.UTC(2020, 0, 1) + n * 60_000);
-    db.insert(hubInstallations)
-      .values(Array.from({ length: 21 }, (_, n) => ({ ...template, id: `page-test-${n}`, lastSeen: seenAt(n) })))
-      .run();
+    await db
+      .insert(hubInstallations)
+      .values(Array.from({ length: 21 }, (_, n) => ({ ...template, id: `page-test-${n}`, lastSeen: seenAt(n) })));
     const cookie = await customerCookie();
 
     const first = await (await call(hubsLoader, "/hubs", cookie)).json();
@@ -72,9 +75,9 @@ describe("the Hubs page", () => {
 
 describe("the Hubs page's Type filter", () => {
   it("pages only the Hubs of that type, with every column of the spec", async () => {
-    const owner = memberByEmail("customer@example.com").organization;
+    const owner = (await memberByEmail("customer@example.com")).organization;
     const cookie = await customerCookie();
-    const all = db.select().from(hubInstallations).where(eq(hubInstallations.ownerId, owner.id)).all();
+    const all = await hubsOf(owner.id);
     const local = all.filter((hub) => hub.type === "local");
     const data = await (await call(hubsLoader, "/hubs?type=local", cookie)).json();
     expect(data.total).toBe(local.length);
@@ -96,22 +99,21 @@ describe("the Hubs page's Type filter", () => {
 
 describe("a Hub's licenses", () => {
   const DAY = 24 * 60 * 60 * 1000;
-  const owner = () => memberByEmail("customer@example.com").organization;
+  const owner = async () => (await memberByEmail("customer@example.com")).organization;
   const hubLicenses = (path: string, hubId: string, cookie: string) =>
     respond(async () => hubLicensesLoader({ request: getRequest(path, cookie), params: { hubId }, context: {} }));
 
   /** A Hub of the customer's with 7 licenses: 4 active, 3 expired, named so that name order is known. */
-  function hubWithLicenses(): string {
+  async function hubWithLicenses(): Promise<string> {
     const hubId = "licenses-test-hub";
-    const [template] = db.select().from(hubInstallations).where(eq(hubInstallations.ownerId, owner().id)).all();
-    db.insert(hubInstallations)
-      .values({ ...template, id: hubId })
-      .run();
+    const { id: ownerId } = await owner();
+    const [template] = await hubsOf(ownerId);
+    await db.insert(hubInstallations).values({ ...template, id: hubId });
     // In whole seconds, as the engine's clock that the pages judge licenses by keeps time.
     const now = Math.floor(Date.now() / 1000) * 1000;
     for (let n = 0; n < 7; n += 1) {
       const expired = n % 2 === 1;
-      const row = licenseRow(owner().id, {
+      const row = licenseRow(ownerId, {
         externalLicenseId: `GK-HUBTEST-${n}`,
         name: `Org ${String.fromCharCode(65 + n)}`,
         nodes: 10 + n,
@@ -121,15 +123,15 @@ describe("a Hub's licenses", () => {
         validFrom: new Date(now - (100 - n) * DAY),
         validTo: new Date(now + (expired ? -n : n + 1) * DAY),
       });
-      db.insert(licenses).values(row).run();
-      db.insert(hubInstallationLicenses).values({ hubInstallationId: hubId, licenseId: row.id }).run();
+      await db.insert(licenses).values(row);
+      await db.insert(hubInstallationLicenses).values({ hubInstallationId: hubId, licenseId: row.id });
     }
     return hubId;
   }
 
   it("shows 5 a page, newest first, sorted and filtered through the URL, with the range of rows", async () => {
     const cookie = await customerCookie();
-    const hubId = hubWithLicenses();
+    const hubId = await hubWithLicenses();
     const base = `/hubs/${hubId}/licenses`;
     const first = await (await hubLicenses(base, hubId, cookie)).json();
     expect(first).toMatchObject({
@@ -188,18 +190,14 @@ describe("a Hub's licenses", () => {
 
   it("is empty for a Hub without licenses, and not found for someone else's Hub", async () => {
     const cookie = await customerCookie();
-    const [template] = db.select().from(hubInstallations).where(eq(hubInstallations.ownerId, owner().id)).all();
-    db.insert(hubInstallations)
-      .values({ ...template, id: "no-licenses-hub" })
-      .run();
+    const [template] = await hubsOf((await owner()).id);
+    await db.insert(hubInstallations).values({ ...template, id: "no-licenses-hub" });
     expect(await (await hubLicenses("/hubs/no-licenses-hub/licenses", "no-licenses-hub", cookie)).json()).toMatchObject(
       { total: 0, licenses: [] },
     );
 
-    const distributor = memberByEmail("distributor@example.com").organization;
-    db.insert(hubInstallations)
-      .values({ ...template, id: "someone-elses-hub", ownerId: distributor.id })
-      .run();
+    const distributor = (await memberByEmail("distributor@example.com")).organization;
+    await db.insert(hubInstallations).values({ ...template, id: "someone-elses-hub", ownerId: distributor.id });
     expect((await hubLicenses("/hubs/someone-elses-hub/licenses", "someone-elses-hub", cookie)).status).toBe(404);
   });
 });

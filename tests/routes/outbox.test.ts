@@ -24,9 +24,9 @@ const open = (path: string, cookie: string, params: Record<string, string> = {})
 
 describe("the outbox page", { timeout: 60_000 }, () => {
   it("shows an administrator the kept mail newest first, ten a page, and each message's HTML part under a policy that runs nothing", async () => {
-    const customer = memberByEmail("customer@example.com").organization;
+    const customer = (await memberByEmail("customer@example.com")).organization;
     for (let n = 1; n <= 12; n += 1) {
-      queueMail({
+      await queueMail({
         accountId: customer.id,
         to: "customer@example.com",
         subject: `Message ${n}`,
@@ -47,7 +47,7 @@ describe("the outbox page", { timeout: 60_000 }, () => {
     expect(second.messages.map((message: { subject: string }) => message.subject)).toEqual(["Message 2", "Message 1"]);
     expect((await open("/admin/outbox?page=9", admin)).headers.get("Location")).toBe("/admin/outbox?page=2");
 
-    const [newest] = outboxPage(1, 1).messages;
+    const [newest] = (await outboxPage(1, 1)).messages;
     const html = await open(`/admin/outbox/${newest.id}/html`, admin, { messageId: String(newest.id) });
     expect(html.status).toBe(200);
     expect(html.headers.get("Content-Security-Policy")).toMatch(/^default-src 'none';.*sandbox$/);
@@ -58,7 +58,7 @@ describe("the outbox page", { timeout: 60_000 }, () => {
   it("is for GateKeeper administrators only", async () => {
     const customer = await signedIn("customer@example.com");
     expect((await open("/admin/outbox", customer)).status).toBe(403);
-    const [newest] = outboxPage(1, 1).messages;
+    const [newest] = (await outboxPage(1, 1)).messages;
     expect((await open(`/admin/outbox/${newest.id}/html`, customer, { messageId: String(newest.id) })).status).toBe(
       403,
     );

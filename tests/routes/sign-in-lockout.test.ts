@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { knownDevices, oneTimeTokens, sessions } from "~db/schema";
+import { knownDevices, oneTimeTokens, sessions } from "~/server/database/tables.server";
 import { loader as portalLoader } from "~/routes/_portal";
 import { action as accountAction } from "~/routes/_portal.account";
 import { action as loginAction } from "~/routes/login";
@@ -63,7 +63,7 @@ async function burst(email: string, { parallel }: { parallel: boolean }): Promis
 
 /** An account of its own for a test, so that another test's burst has not paused it. */
 async function account(email: string) {
-  createAccount(email, await hashPassword(PASSWORD));
+  await createAccount(email, await hashPassword(PASSWORD));
   return email;
 }
 
@@ -109,7 +109,7 @@ describe("the mailed sign-in link", { timeout: 60_000 }, () => {
     expect(asked.status).toBe(200);
     expect(await asked.json()).toEqual({ sent: true, email: "customer@example.com" });
     await runJobs();
-    const [message] = outboxPage(1, 1).messages;
+    const [message] = (await outboxPage(1, 1)).messages;
     expect(message).toMatchObject({
       to: "customer@example.com",
       subject: "Your sign-in link for the GateKeeper Portal",
@@ -119,13 +119,7 @@ describe("the mailed sign-in link", { timeout: 60_000 }, () => {
     expect(message.html).toContain(`href="${url}"`);
     // Only the token's hash is kept.
     const token = url?.split("/").at(-1) ?? "";
-    expect(
-      db
-        .select()
-        .from(oneTimeTokens)
-        .all()
-        .map((row) => row.id),
-    ).not.toContain(token);
+    expect((await db.select().from(oneTimeTokens)).map((row) => row.id)).not.toContain(token);
 
     const path = new URL(url ?? "").pathname;
     const opened = await respond(async () => linkLoader({ request: getRequest(path), params: { token }, context: {} }));
@@ -155,10 +149,11 @@ describe("the mailed sign-in link", { timeout: 60_000 }, () => {
   it("expires after 15 minutes", async () => {
     await requestLink(await account("expiring@example.com"), "192.0.2.62");
     await runJobs();
-    const token = linkIn(outboxPage(1, 1).messages[0])?.split("/").at(-1) ?? "";
-    db.update(oneTimeTokens)
-      .set({ expiresAt: new Date(Date.now() - 1) })
-      .run();
+    const token =
+      linkIn((await outboxPage(1, 1)).messages[0])
+        ?.split("/")
+        .at(-1) ?? "";
+    await db.update(oneTimeTokens).set({ expiresAt: new Date(Date.now() - 1) });
     const used = await respond(async () =>
       linkAction({ request: await formRequest(`/login/link/${token}`, {}), params: { token }, context: {} }),
     );
@@ -166,12 +161,12 @@ describe("the mailed sign-in link", { timeout: 60_000 }, () => {
   });
 
   it("answers the same for an address without an account, and mails nothing", async () => {
-    const before = outboxPage(1, 1).total;
+    const before = (await outboxPage(1, 1)).total;
     const answer = await requestLink("no-such-account@example.com", "192.0.2.63");
     expect(answer.status).toBe(200);
     expect(await answer.json()).toEqual({ sent: true, email: "no-such-account@example.com" });
     await runJobs();
-    expect(outboxPage(1, 1).total).toBe(before);
+    expect((await outboxPage(1, 1)).total).toBe(before);
   });
 
   it("is throttled per address, with Retry-After", async () => {
@@ -191,19 +186,18 @@ describe("the known-device cookie", { timeout: 60_000 }, () => {
     const token = JSON.parse(Buffer.from(decodeURIComponent(device).split(".")[0], "base64").toString()) as string;
     expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(decodeURIComponent(device)).not.toMatch(/distributor|example/);
-    const user = findUserByEmail(email);
+    const user = await findUserByEmail(email);
     const rows = () =>
       db
         .select()
         .from(knownDevices)
-        .where(eq(knownDevices.userId, user?.id ?? ""))
-        .all();
-    expect(rows().map((row) => row.id)).not.toContain(token);
+        .where(eq(knownDevices.userId, user?.id ?? ""));
+    expect((await rows()).map((row) => row.id)).not.toContain(token);
 
     const browser = jar("", first);
     const again = await postLogin(email, PASSWORD, { address: "192.0.2.80", cookie: browser });
     expect(setCookies(again).__gk_device).not.toBe(device);
-    const count = rows().length;
+    const count = (await rows()).length;
 
     const signedOut = await respond(async () =>
       logoutAction({
@@ -215,7 +209,7 @@ describe("the known-device cookie", { timeout: 60_000 }, () => {
     expect(signedOut.headers.getSetCookie().find((cookie) => cookie.startsWith("__gk_device="))).toMatch(
       /^__gk_device=;.*Expires=Thu, 01 Jan 1970/i,
     );
-    expect(rows()).toHaveLength(count - 1);
+    expect(await rows()).toHaveLength(count - 1);
   });
 });
 
@@ -224,17 +218,16 @@ describe("signing out everywhere else", { timeout: 60_000 }, () => {
     const email = await account("elsewhere@example.com");
     const here = jar("", await postLogin(email, PASSWORD, { address: "192.0.2.95" }));
     const there = jar("", await postLogin(email, PASSWORD, { address: "192.0.2.96" }));
-    const user = findUserByEmail(email);
+    const user = await findUserByEmail(email);
     const devices = () =>
       db
         .select()
         .from(knownDevices)
-        .where(eq(knownDevices.userId, user?.id ?? ""))
-        .all();
-    expect(devices()).toHaveLength(2);
+        .where(eq(knownDevices.userId, user?.id ?? ""));
+    expect(await devices()).toHaveLength(2);
     const request = await formRequest("/account", { subaction: "sign-out-others" }, { cookie: here });
     expect((await respond(() => accountAction({ request, params: {}, context: {} }))).status).toBe(302);
-    expect(devices()).toHaveLength(1);
+    expect(await devices()).toHaveLength(1);
     for (let failure = 0; failure < UNTRUSTED_CHECKS_PER_HOUR; failure += 1) {
       await postLogin(email, "wrong", { address: `203.0.113.${100 + failure}` });
     }
@@ -247,10 +240,10 @@ describe("signing in on a browser that holds a session", { timeout: 60_000 }, ()
   it("ends that session: its cookie opens nothing afterwards", async () => {
     const [one, other] = [await account("one@example.com"), await account("other@example.com")];
     const first = jar("", await postLogin(one, PASSWORD, { address: "192.0.2.90" }));
-    const firstSessions = db.select().from(sessions).all().length;
+    const firstSessions = (await db.select().from(sessions)).length;
     const second = await postLogin(other, PASSWORD, { address: "192.0.2.90", cookie: first });
     expect(second.status).toBe(302);
-    expect(db.select().from(sessions).all()).toHaveLength(firstSessions);
+    expect(await db.select().from(sessions)).toHaveLength(firstSessions);
     expect(await isSignedIn(first)).toBe(false);
     expect(await isSignedIn(jar(first, second))).toBe(true);
   });

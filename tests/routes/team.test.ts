@@ -16,9 +16,11 @@ import { loader as trialLoader } from "~/routes/_portal.trial.$hubType.welcome";
 import { action as invitationAction, loader as invitationLoader } from "~/routes/invitations.$token";
 import { action as loginAction } from "~/routes/login";
 import { action as switchAction } from "~/routes/organizations.switch";
+import { memberActor } from "~/server/activity.server";
 import { db } from "~/server/db.server";
 import { outboxPage } from "~/server/mail/index.server";
-import { activity, licenses, memberships, sessions } from "~db/schema";
+import { changeRole, LAST_OWNER, MembershipRefused, removeMember } from "~/server/organizations.server";
+import { activity, licenses, memberships, sessions } from "~/server/database/tables.server";
 import { runJobs } from "../support/jobs";
 import { createAccount, memberByEmail } from "../support/members";
 import { cookieFrom, formRequest, getRequest, respond } from "../support/requests";
@@ -54,8 +56,12 @@ const postTo = async (
   params: Record<string, string> = {},
 ) => respond(async () => action({ request: await formRequest(path, fields, { cookie }), params, context: {} }));
 
-const customer = () => memberByEmail("customer@example.com").organization;
-const demoLicense = () => db.select().from(licenses).where(eq(licenses.externalLicenseId, "GK-NWC-2026-0001")).get()!;
+const customer = async () => (await memberByEmail("customer@example.com")).organization;
+async function demoLicense() {
+  const [license] = await db.select().from(licenses).where(eq(licenses.externalLicenseId, "GK-NWC-2026-0001"));
+  if (!license) throw new Error("The demo license is missing.");
+  return license;
+}
 
 /** One page or post of each action of the role table, as the member's browser reaches it. */
 const REACH: Record<Action, (cookie: string) => Promise<Response>> = {
@@ -70,8 +76,10 @@ const REACH: Record<Action, (cookie: string) => Promise<Response>> = {
     open(autoRenewLoader, "/licenses/sub_demo_core_monthly/auto-renew", cookie, {
       subscriptionId: "sub_demo_core_monthly",
     }),
-  "licenses.download": (cookie) =>
-    open(downloadLoader, `/licenses/${demoLicense().id}/download`, cookie, { licenseId: demoLicense().id }),
+  "licenses.download": async (cookie) => {
+    const { id } = await demoLicense();
+    return open(downloadLoader, `/licenses/${id}/download`, cookie, { licenseId: id });
+  },
   "hubs.deploy": (cookie) => open(hubUrlLoader, "/hubs/new/url", cookie),
   "trials.start": (cookie) => open(trialLoader, "/trial/cloud/welcome", cookie, { hubType: "cloud" }),
   "members.manage": (cookie) =>
@@ -85,9 +93,9 @@ describe("the role table, on the server", { timeout: 120_000 }, () => {
     const known = cookies.get(role);
     if (known) return known;
     const email = `${role}@northwind.example`;
-    createAccount(email, memberByEmail("customer@example.com").user.passwordHash, {
+    await createAccount(email, (await memberByEmail("customer@example.com")).user.passwordHash, {
       role,
-      organizationId: customer().id,
+      organizationId: (await customer()).id,
     });
     const cookie = await signIn(email);
     cookies.set(role, cookie);
@@ -119,11 +127,11 @@ describe("the role table, on the server", { timeout: 120_000 }, () => {
 
 describe("the last Owner", { timeout: 60_000 }, () => {
   it("can neither leave nor be demoted; with a second Owner, both can", async () => {
-    const hash = memberByEmail("customer@example.com").user.passwordHash;
-    const { organizationId } = createAccount("first-owner@solo.example", hash);
-    createAccount("second@solo.example", hash, { organizationId, role: "technical_contact" });
+    const hash = (await memberByEmail("customer@example.com")).user.passwordHash;
+    const { organizationId } = await createAccount("first-owner@solo.example", hash);
+    await createAccount("second@solo.example", hash, { organizationId, role: "technical_contact" });
     const owner = await signIn("first-owner@solo.example");
-    const { user } = memberByEmail("first-owner@solo.example");
+    const { user } = await memberByEmail("first-owner@solo.example");
     const demote = await postTo(
       teamAction,
       "/account/team",
@@ -134,9 +142,9 @@ describe("the last Owner", { timeout: 60_000 }, () => {
     expect((await demote.json()).formError).toMatch(/at least one Owner/);
     const leave = await postTo(teamAction, "/account/team", { intent: "leave" }, owner);
     expect(leave.status).toBe(422);
-    expect(memberByEmail("first-owner@solo.example").role).toBe("owner");
+    expect((await memberByEmail("first-owner@solo.example")).role).toBe("owner");
 
-    const second = memberByEmail("second@solo.example").user;
+    const second = (await memberByEmail("second@solo.example")).user;
     await postTo(teamAction, "/account/team", { intent: "role", userId: second.id, role: "owner" }, owner);
     const demoted = await postTo(
       teamAction,
@@ -145,8 +153,54 @@ describe("the last Owner", { timeout: 60_000 }, () => {
       owner,
     );
     expect(demoted.status).toBe(302);
-    expect(memberByEmail("first-owner@solo.example").role).toBe("billing_admin");
-    expect(db.select().from(activity).where(eq(activity.action, "member.role_changed")).all().length).toBe(2);
+    expect((await memberByEmail("first-owner@solo.example")).role).toBe("billing_admin");
+    expect(await db.select().from(activity).where(eq(activity.action, "member.role_changed"))).toHaveLength(2);
+  });
+});
+
+describe("two Owners at once", { timeout: 60_000 }, () => {
+  /** An organization whose only members are two Owners. */
+  async function twoOwners(label: string) {
+    const hash = (await memberByEmail("customer@example.com")).user.passwordHash;
+    const { organizationId } = await createAccount(`a@${label}.example`, hash);
+    await createAccount(`b@${label}.example`, hash, { organizationId, role: "owner" });
+    const [a, b] = [(await memberByEmail(`a@${label}.example`)).user, (await memberByEmail(`b@${label}.example`)).user];
+    return { organizationId, a, b };
+  }
+
+  const owners = async (organizationId: string) =>
+    db
+      .select()
+      .from(memberships)
+      .where(and(eq(memberships.organizationId, organizationId), eq(memberships.role, "owner")));
+
+  const expectOneRefused = (outcomes: PromiseSettledResult<unknown>[]) => {
+    expect(outcomes.filter((outcome) => outcome.status === "fulfilled")).toHaveLength(1);
+    const [refused] = outcomes.filter((outcome) => outcome.status === "rejected");
+    expect(refused.reason).toBeInstanceOf(MembershipRefused);
+    expect((refused.reason as Error).message).toBe(LAST_OWNER);
+  };
+
+  it("demoting each other: one is refused, and the organization keeps an Owner", async () => {
+    const { organizationId, a, b } = await twoOwners("demoting");
+    expectOneRefused(
+      await Promise.allSettled([
+        changeRole(organizationId, a.id, "viewer", memberActor(b)),
+        changeRole(organizationId, b.id, "viewer", memberActor(a)),
+      ]),
+    );
+    expect(await owners(organizationId)).toHaveLength(1);
+  });
+
+  it("both leaving: one is refused, and the organization keeps an Owner", async () => {
+    const { organizationId, a, b } = await twoOwners("leaving");
+    expectOneRefused(
+      await Promise.allSettled([
+        removeMember(organizationId, a.id, memberActor(a)),
+        removeMember(organizationId, b.id, memberActor(b)),
+      ]),
+    );
+    expect(await owners(organizationId)).toHaveLength(1);
   });
 });
 
@@ -156,7 +210,7 @@ describe("invitations", { timeout: 120_000 }, () => {
 
   async function invitationToken(email: string) {
     await runJobs();
-    const mail = outboxPage(1, 50).messages.find((message) => message.to === email);
+    const mail = (await outboxPage(1, 50)).messages.find((message) => message.to === email);
     const token = /\/invitations\/([A-Za-z0-9_-]+)/.exec(mail?.text ?? "")?.[1];
     if (!token) throw new Error(`No invitation mailed to ${email}`);
     return token;
@@ -187,11 +241,11 @@ describe("invitations", { timeout: 120_000 }, () => {
       { token },
     );
     expect(accepted.headers.get("Location")).toBe("/home");
-    const sam = memberByEmail("sam@newhire.example");
+    const sam = await memberByEmail("sam@newhire.example");
     expect(sam.role).toBe("technical_contact");
-    expect(sam.organization.id).toBe(customer().id);
+    expect(sam.organization.id).toBe((await customer()).id);
     expect(sam.user.emailVerifiedAt).not.toBeNull();
-    expect(db.select().from(activity).where(eq(activity.action, "member.joined")).all()).toHaveLength(1);
+    expect(await db.select().from(activity).where(eq(activity.action, "member.joined"))).toHaveLength(1);
     // Used: the link does nothing more.
     const again = await postTo(
       invitationAction,
@@ -212,7 +266,7 @@ describe("invitations", { timeout: 120_000 }, () => {
     expect((await open(licensesLoader, "/licenses", samCookie)).status).toBe(200);
     const removed = await postTo(teamAction, "/account/team", { intent: "remove", userId: sam.user.id }, owner);
     expect(removed.status).toBe(302);
-    expect(db.select().from(sessions).where(eq(sessions.userId, sam.user.id)).all()).toEqual([]);
+    expect(await db.select().from(sessions).where(eq(sessions.userId, sam.user.id))).toEqual([]);
     const after = await open(licensesLoader, "/licenses", samCookie);
     expect(after.status).toBe(302);
     expect(after.headers.get("Location")).toMatch(/^\/login/);
@@ -244,31 +298,28 @@ describe("invitations", { timeout: 120_000 }, () => {
       token,
     });
     expect(wrongPerson.status).toBe(409);
-    expect(memberByEmail("distributor@example.com").organization.name).not.toBe("Northwind Clinics");
+    expect((await memberByEmail("distributor@example.com")).organization.name).not.toBe("Northwind Clinics");
 
     const distributor = await signIn("distributor@example.com");
     const joined = await postTo(invitationAction, `/invitations/${token}`, { intent: "join" }, distributor, { token });
     expect(joined.headers.get("Location")).toBe("/home");
-    const { user } = memberByEmail("distributor@example.com");
-    const rows = db.select().from(memberships).where(eq(memberships.userId, user.id)).all();
+    const { user } = await memberByEmail("distributor@example.com");
+    const rows = await db.select().from(memberships).where(eq(memberships.userId, user.id));
     expect(rows.map((row) => row.role).sort()).toEqual(["owner", "viewer"]);
   });
 
   it("one person in two organizations sees only the one they work in, and switches in the session", async () => {
-    const distributor = memberByEmail("distributor@example.com");
+    const distributor = await memberByEmail("distributor@example.com");
     const cookie = await signIn("distributor@example.com");
-    const northwind = customer();
+    const northwind = await customer();
     const own = distributor.organization;
     const inOwn = await (await open(licensesLoader, "/licenses", cookie)).json();
-    const ownIds = db
-      .select({ id: licenses.id })
-      .from(licenses)
-      .where(eq(licenses.ownerId, own.id))
-      .all()
-      .map((row) => row.id);
+    const ownIds = (await db.select({ id: licenses.id }).from(licenses).where(eq(licenses.ownerId, own.id))).map(
+      (row) => row.id,
+    );
     expect(inOwn.licenses.every((license: { id: string }) => ownIds.includes(license.id))).toBe(true);
     // A license of the other organization is 404 while working in this one.
-    const foreign = demoLicense();
+    const foreign = await demoLicense();
     expect(
       (await open(downloadLoader, `/licenses/${foreign.id}/download`, cookie, { licenseId: foreign.id })).status,
     ).toBe(404);
@@ -281,12 +332,9 @@ describe("invitations", { timeout: 120_000 }, () => {
     );
     expect(switched.status).toBe(302);
     const inNorthwind = await (await open(licensesLoader, "/licenses", cookie)).json();
-    const northwindIds = db
-      .select({ id: licenses.id })
-      .from(licenses)
-      .where(eq(licenses.ownerId, northwind.id))
-      .all()
-      .map((row) => row.id);
+    const northwindIds = (
+      await db.select({ id: licenses.id }).from(licenses).where(eq(licenses.ownerId, northwind.id))
+    ).map((row) => row.id);
     expect(inNorthwind.licenses.length).toBeGreaterThan(0);
     expect(inNorthwind.licenses.every((license: { id: string }) => northwindIds.includes(license.id))).toBe(true);
     // As a Viewer there: no downloads, and the Store's wizard is refused.
@@ -295,7 +343,7 @@ describe("invitations", { timeout: 120_000 }, () => {
     );
     expect((await open(planLoader, "/store/subscribe/plan", cookie)).status).toBe(403);
     // An organization they are not in cannot be switched to.
-    const stranger = createAccount("stranger@else.example", distributor.user.passwordHash);
+    const stranger = await createAccount("stranger@else.example", distributor.user.passwordHash);
     const refused = await postTo(
       switchAction,
       "/organizations/switch",
@@ -323,7 +371,7 @@ describe("invitations", { timeout: 120_000 }, () => {
     );
     await postTo(teamAction, "/account/team", { intent: "resend", invitationId: again.id }, owner);
     await runJobs();
-    const mails = outboxPage(1, 100).messages.filter((message) => message.to === "resent@newhire.example");
+    const mails = (await outboxPage(1, 100)).messages.filter((message) => message.to === "resent@newhire.example");
     expect(mails).toHaveLength(2);
     const second = /\/invitations\/([A-Za-z0-9_-]+)/.exec(mails[0].text)![1];
     expect(second).not.toBe(first);
@@ -352,22 +400,28 @@ describe("invitations", { timeout: 120_000 }, () => {
       fieldErrors: { email: "Invalid Email", role: "Choose a role." },
       values: { email: "not-an-address", role: "chief" },
     });
+    const organizationId = (await customer()).id;
     expect(
-      db
-        .select()
-        .from(memberships)
-        .where(and(eq(memberships.organizationId, customer().id), eq(memberships.role, "owner")))
-        .all().length,
+      (
+        await db
+          .select()
+          .from(memberships)
+          .where(and(eq(memberships.organizationId, organizationId), eq(memberships.role, "owner")))
+      ).length,
     ).toBeGreaterThanOrEqual(1);
   });
 });
 
 describe("the team page", { timeout: 60_000 }, () => {
   it("pages the members and the pending invitations ten at a time in SQL, and opens one member's panel", async () => {
-    const hash = memberByEmail("customer@example.com").user.passwordHash;
-    const { organizationId } = createAccount("owner@many.example", hash);
-    for (let n = 0; n < 24; n += 1)
-      createAccount(`member-${String(n).padStart(2, "0")}@many.example`, hash, { organizationId, role: "viewer" });
+    const hash = (await memberByEmail("customer@example.com")).user.passwordHash;
+    const { organizationId } = await createAccount("owner@many.example", hash);
+    for (let n = 0; n < 24; n += 1) {
+      await createAccount(`member-${String(n).padStart(2, "0")}@many.example`, hash, {
+        organizationId,
+        role: "viewer",
+      });
+    }
     const owner = await signIn("owner@many.example");
     const first = await (await open(teamLoader, "/account/team", owner)).json();
     expect(first).toMatchObject({ total: 25, pages: 3, page: 1, managing: null });
@@ -381,7 +435,7 @@ describe("the team page", { timeout: 60_000 }, () => {
     const panel = await (await open(teamLoader, `/account/team?page=3&manage=${someone.userId}`, owner)).json();
     expect(panel.managing).toMatchObject({ userId: someone.userId, role: "viewer" });
     // Another organization's member is no one to manage here.
-    const stranger = memberByEmail("customer@example.com").user.id;
+    const stranger = (await memberByEmail("customer@example.com")).user.id;
     expect((await (await open(teamLoader, `/account/team?manage=${stranger}`, owner)).json()).managing).toBeNull();
   });
 });

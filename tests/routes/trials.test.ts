@@ -5,10 +5,10 @@ import { loader as chooserLoader } from "~/routes/_portal.trial";
 import { loader as wizardLoader } from "~/routes/_portal.trial.$hubType";
 import { action as licenseAction, loader as licenseLoader } from "~/routes/_portal.trial.$hubType.license";
 import { action as welcomeAction } from "~/routes/_portal.trial.$hubType.welcome";
+import { trials } from "~/server/database/tables.server";
 import { db } from "~/server/db.server";
 import { memberByEmail } from "../support/members";
 import { TRIAL_WIZARDS } from "~/server/wizards/trials.server";
-import { trials } from "~db/schema";
 import { formRequest, getRequest, respond } from "../support/requests";
 import { demoCookie } from "../support/sign-in";
 
@@ -21,30 +21,28 @@ type Loader = (args: LoaderFunctionArgs) => Promise<unknown>;
 const get = async (loader: Loader, path: string, email: string, params: Record<string, string> = {}) =>
   respond(async () => loader({ request: getRequest(path, await cookieOf(email)), params, context: {} }));
 
-function giveTrial(email: string) {
-  const member = memberByEmail(email);
-  db.insert(trials)
-    .values({
-      id: `trial-${email}`,
-      ownerId: member.organization.id,
-      userId: member.user.id,
-      hubType: "onpremise",
-      nodes: 5,
-      employees: 5,
-      duration: 15,
-    })
-    .run();
+async function giveTrial(email: string) {
+  const member = await memberByEmail(email);
+  await db.insert(trials).values({
+    id: `trial-${email}`,
+    ownerId: member.organization.id,
+    userId: member.user.id,
+    hubType: "onpremise",
+    nodes: 5,
+    employees: 5,
+    duration: 15,
+  });
 }
 
-beforeEach(() => {
-  db.delete(trials).run();
+beforeEach(async () => {
+  await db.delete(trials);
   for (const email of [CUSTOMER, DISTRIBUTOR])
-    for (const wizard of Object.values(TRIAL_WIZARDS)) wizard.clear(memberByEmail(email));
+    for (const wizard of Object.values(TRIAL_WIZARDS)) await wizard.clear(await memberByEmail(email));
 });
 
 describe("trial eligibility on the server", () => {
   it("sends a customer who has had a trial from any step back to the chooser, which says so", async () => {
-    giveTrial(CUSTOMER);
+    await giveTrial(CUSTOMER);
     expect(await (await get(chooserLoader, "/trial", CUSTOMER)).json()).toEqual({ eligible: false });
     const step = await get(wizardLoader, "/trial/cloud/instance", CUSTOMER, { hubType: "cloud" });
     expect(step.status).toBe(302);
@@ -60,7 +58,7 @@ describe("trial eligibility on the server", () => {
   });
 
   it("never refuses a distributor", async () => {
-    giveTrial(DISTRIBUTOR);
+    await giveTrial(DISTRIBUTOR);
     expect(await (await get(chooserLoader, "/trial", DISTRIBUTOR)).json()).toEqual({ eligible: true });
     expect((await get(wizardLoader, "/trial/cloud/welcome", DISTRIBUTOR, { hubType: "cloud" })).status).toBe(200);
   });
@@ -128,7 +126,7 @@ describe("a bookmarked trial step", () => {
       }),
     );
     expect(saved.headers.get("Location")).toBe("/trial/onpremise/hardware");
-    const draft = TRIAL_WIZARDS.onpremise.read(memberByEmail(CUSTOMER)).data;
+    const { data: draft } = await TRIAL_WIZARDS.onpremise.read(await memberByEmail(CUSTOMER));
     expect(draft).toMatchObject({
       nodes: 7,
       employees: 9,
@@ -136,12 +134,7 @@ describe("a bookmarked trial step", () => {
       startDate: today,
       completed: ["welcome", "license"],
     });
-    expect(
-      db
-        .select()
-        .from(trials)
-        .where(eq(trials.ownerId, memberByEmail(CUSTOMER).organization.id))
-        .all(),
-    ).toHaveLength(0);
+    const { organization } = await memberByEmail(CUSTOMER);
+    expect(await db.select().from(trials).where(eq(trials.ownerId, organization.id))).toHaveLength(0);
   });
 });

@@ -83,9 +83,9 @@ describe.each(LAYOUTS)("the $name wizard's layout", ({ route, base, params, firs
   );
 
   it("closes: the draft is cleared and the user goes back to the page under the wizard", async () => {
-    const member = memberByEmail("customer@example.com");
-    draft().save(member, {});
-    expect(draft().read(member).id).not.toBeNull();
+    const member = await memberByEmail("customer@example.com");
+    await draft().save(member, {});
+    expect((await draft().read(member)).id).not.toBeNull();
     const closed = await respond(async () =>
       (route.action as (args: ActionFunctionArgs) => Promise<Response>)({
         request: await formRequest(base, {}, { cookie: await customerCookie() }),
@@ -94,6 +94,6 @@ describe.each(LAYOUTS)("the $name wizard's layout", ({ route, base, params, firs
       }),
     );
     expect(closed.headers.get("Location")).toBe(closeTo);
-    expect(draft().read(member).id).toBeNull();
+    expect((await draft().read(member)).id).toBeNull();
   });
 });

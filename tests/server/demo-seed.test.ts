@@ -1,16 +1,35 @@
+import { randomBytes } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { and, eq, isNotNull } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
+import { and, count, eq, isNotNull } from "drizzle-orm";
+import type { PgTable } from "drizzle-orm/pg-core";
+import { describe, expect, inject, it } from "vitest";
 import { licenseEndOf } from "~/domain/renewals";
 import { loader as invoicesLoader } from "~/routes/_portal.account_.invoices";
 import { loader as invoicePdfLoader } from "~/routes/_portal.account_.invoices.$invoiceId.pdf";
 import { loader as licensesLoader } from "~/routes/_portal.licenses";
 import { getBilling } from "~/server/billing/index.server";
+import { migrateDatabase, openDatabase, type PortalDatabase } from "~/server/database/portal-database.server";
 import { db } from "~/server/db.server";
+import { seedDemo } from "~/server/demo-seed.server";
 import { openSecret } from "~/server/wizards/sealed.server";
 import { verifyLicenseFile } from "~/server/license-files.server";
 import { memberByEmail } from "../support/members";
-import { hubInstallations, licenses, subscriptions } from "~db/schema";
+import {
+  billingCustomers,
+  engine,
+  hubInstallations,
+  hubTenants,
+  licenses,
+  memberships,
+  organizations,
+  subscriptions,
+  users,
+} from "~/server/database/tables.server";
+import { createDatabase, dropDatabase } from "../../scripts/postgres-cluster.mjs";
+import { messagesOf } from "../support/refused-writes";
 import { getRequest, respond } from "../support/requests";
 import { demoCookie } from "../support/sign-in";
 
@@ -18,23 +37,22 @@ import { demoCookie } from "../support/sign-in";
 const call = async (loader: (args: LoaderFunctionArgs) => Promise<unknown>, path: string, cookie: string) =>
   respond(async () => loader({ request: getRequest(path, cookie), params: {}, context: {} }));
 
-const customer = () => memberByEmail("customer@example.com").organization;
+const customer = async () => (await memberByEmail("customer@example.com")).organization;
 
 describe("the demo data", () => {
   it("gives every recurring license the term of its subscription at the engine, in the portal's copy and in its file", async () => {
-    const owner = customer();
-    const recurring = db
+    const owner = await customer();
+    const recurring = await db
       .select()
       .from(licenses)
-      .where(and(eq(licenses.ownerId, owner.id), eq(licenses.type, "recurring")))
-      .all();
+      .where(and(eq(licenses.ownerId, owner.id), eq(licenses.type, "recurring")));
     expect(recurring.length).toBe(4);
     for (const license of recurring) {
       expect(license.subscriptionId, license.externalLicenseId).not.toBeNull();
       const atEngine = await getBilling().retrieveSubscription(owner.billingCustomerId!, license.subscriptionId!);
       expect(license.validTo, license.externalLicenseId).toEqual(licenseEndOf(atEngine));
       expect(verifyLicenseFile(license.licenseCode)?.validTo).toBe(license.validTo.toISOString());
-      const copy = db.select().from(subscriptions).where(eq(subscriptions.id, atEngine.id)).get();
+      const [copy] = await db.select().from(subscriptions).where(eq(subscriptions.id, atEngine.id));
       expect(copy).toMatchObject({
         ownerId: owner.id,
         status: atEngine.status,
@@ -61,7 +79,7 @@ describe("the demo data", () => {
   });
 
   it("lists every invoice the engine holds for the demo customer on /account/invoices, newest first", async () => {
-    const owner = customer();
+    const owner = await customer();
     const atEngine = await getBilling().listInvoices(owner.billingCustomerId!);
     expect(atEngine.length).toBeGreaterThan(4);
     const cookie = await demoCookie("customer@example.com");
@@ -77,7 +95,7 @@ describe("the demo data", () => {
   });
 
   it("gives each of them as a PDF to its account only: another account's invoice is 404", async () => {
-    const [invoice] = await getBilling().listInvoices(customer().billingCustomerId!);
+    const [invoice] = await getBilling().listInvoices((await customer()).billingCustomerId!);
     const pdf = (email: string) =>
       demoCookie(email).then((cookie) =>
         respond(async () =>
@@ -99,14 +117,90 @@ describe("the demo data", () => {
     expect((await pdf("distributor@example.com")).status).toBe(404);
   });
 
-  it("keeps the session of the cloud Hub's administrator, sealed, so that a renewed license can be uploaded to it", () => {
-    const owner = customer();
-    const [cloudHub] = db
+  it("keeps the session of the cloud Hub's administrator, sealed, so that a renewed license can be uploaded to it", async () => {
+    const owner = await customer();
+    const [cloudHub] = await db
       .select()
       .from(hubInstallations)
-      .where(and(eq(hubInstallations.ownerId, owner.id), isNotNull(hubInstallations.adminToken)))
-      .all();
+      .where(and(eq(hubInstallations.ownerId, owner.id), isNotNull(hubInstallations.adminToken)));
     expect(cloudHub.adminToken).not.toMatch(/^demo\./);
     expect(openSecret(cloudHub.adminToken!)).toMatch(/^demo\./);
   });
+});
+
+/**
+ * A migrated database of the test's engine with nothing in it (a SQLite file of its own, or a copy of the migrated
+ * PostgreSQL template), for `work`; removed after it.
+ */
+async function withEmptyDatabase(work: (empty: PortalDatabase) => Promise<void>) {
+  const postgres = engine === "postgres" ? inject("postgres") : null;
+  const name = `portal_test_empty_${randomBytes(6).toString("hex")}`;
+  const directory = await mkdtemp(path.join(tmpdir(), "gk-empty-"));
+  const url = postgres
+    ? await createDatabase(postgres.server, name, postgres.template)
+    : `file:${path.join(directory, "portal.sqlite")}`;
+  const connection = openDatabase(url, { poolMax: 2 });
+  try {
+    await migrateDatabase(connection);
+    await work(connection.db);
+  } finally {
+    await connection.close();
+    if (postgres) await dropDatabase(postgres.server, name);
+    await rm(directory, { recursive: true, force: true });
+  }
+}
+
+/** How many rows of the seed's tables the database has. */
+async function rowsOf(store: PortalDatabase) {
+  const rows = async (table: PgTable) => (await store.select({ n: count() }).from(table))[0].n;
+  return {
+    users: await rows(users),
+    organizations: await rows(organizations),
+    memberships: await rows(memberships),
+    licenses: await rows(licenses),
+    billingCustomers: await rows(billingCustomers),
+  };
+}
+
+describe("the demo seed", () => {
+  it("is one transaction: a failure part-way leaves nothing of it, and the next start seeds it whole, once", async () => {
+    await withEmptyDatabase(async (empty) => {
+      // The Hub service already has a tenant of the demo cloud Hub's id: the seed fails at the Hub service, when
+      // the people, organizations, licenses and the billing engine's customer are already written.
+      const since = new Date();
+      await empty.insert(hubTenants).values({
+        id: "hub_demo_northwind-west",
+        customerId: "someone-else",
+        subdomain: "taken-before-the-seed",
+        url: "https://taken-before-the-seed.example.com",
+        region: 1,
+        readyAt: since,
+        runningAt: since,
+        createdAt: since,
+      });
+      const failure = await seedDemo(empty).then(
+        () => "seeded",
+        (error: unknown) => messagesOf(error),
+      );
+      expect(failure).toContain("hub_tenants");
+      expect(await rowsOf(empty)).toEqual({
+        users: 0,
+        organizations: 0,
+        memberships: 0,
+        licenses: 0,
+        billingCustomers: 0,
+      });
+
+      await empty.delete(hubTenants);
+      expect(await seedDemo(empty)).toBe(true);
+      expect(await seedDemo(empty)).toBe(false);
+      expect(await rowsOf(empty)).toEqual({
+        users: 4,
+        organizations: 3,
+        memberships: 4,
+        licenses: 4,
+        billingCustomers: 1,
+      });
+    });
+  }, 60_000);
 });

@@ -3,6 +3,15 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { LICENSE_CHANGED } from "~/domain/license-update";
 import type { UpdateDraft } from "~/domain/license-update-forms";
 import { billingFaults, getBilling } from "~/server/billing/index.server";
+import type { AsyncSqliteDatabase } from "~/server/database/sqlite-async.server";
+import {
+  billingCustomers,
+  billingInvoices,
+  billingSubscriptions,
+  engine,
+  jobs,
+  licenses,
+} from "~/server/database/tables.server";
 import { db } from "~/server/db.server";
 import { findDraft } from "~/server/drafts.server";
 import { JOB_KINDS } from "~/server/jobs/kinds.server";
@@ -10,7 +19,7 @@ import { PRICE_CHANGED } from "~/server/jobs/new-subscription.server";
 import { findOwnedJob, JobRunner, retryJob } from "~/server/jobs/runner.server";
 import { licenseUpdateWizard, submitUpdate, updateReview } from "~/server/wizards/license-update.server";
 import { memberByEmail } from "../support/members";
-import { billingCustomers, billingInvoices, billingSubscriptions, jobs, licenses } from "~db/schema";
+import { dropRefusal } from "../support/refused-writes";
 
 const SUBSCRIPTION = "sub_demo_core_monthly";
 const customer = () => memberByEmail("customer@example.com");
@@ -19,20 +28,29 @@ const drain = () => new JobRunner(JOB_KINDS).drain();
 const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;
 
-const subscription = () =>
-  db.select().from(billingSubscriptions).where(eq(billingSubscriptions.id, SUBSCRIPTION)).get()!;
-const license = () => db.select().from(licenses).where(eq(licenses.subscriptionId, SUBSCRIPTION)).get()!;
-const invoices = () => db.select().from(billingInvoices).where(eq(billingInvoices.subscriptionId, SUBSCRIPTION)).all();
-const invoiceCount = () => db.select({ n: count() }).from(billingInvoices).get()?.n ?? 0;
+async function subscription() {
+  const [row] = await db.select().from(billingSubscriptions).where(eq(billingSubscriptions.id, SUBSCRIPTION));
+  return row;
+}
+async function license() {
+  const [row] = await db.select().from(licenses).where(eq(licenses.subscriptionId, SUBSCRIPTION));
+  return row;
+}
+const invoices = () => db.select().from(billingInvoices).where(eq(billingInvoices.subscriptionId, SUBSCRIPTION));
+async function invoiceCount() {
+  const [row] = await db.select({ n: count() }).from(billingInvoices);
+  return row?.n ?? 0;
+}
 
-beforeEach(() => {
-  billingFaults.clear();
-  wizard.clear(customer());
-  db.delete(jobs).run();
+beforeEach(async () => {
+  await billingFaults.clear();
+  await wizard.clear(await customer());
+  await db.delete(jobs);
   // The demo's Core monthly license for 10 users, 10 days and an hour into a 30-day term (20 days left,
   // the day of the change counted), before every test.
   const start = new Date(Date.now() - 10 * DAY - HOUR);
-  db.update(billingSubscriptions)
+  await db
+    .update(billingSubscriptions)
     .set({
       planId: "core-monthly",
       planQuantity: 10,
@@ -42,21 +60,20 @@ beforeEach(() => {
       currentTermEnd: new Date(start.getTime() + 30 * DAY),
       nextBillingAt: new Date(start.getTime() + 30 * DAY),
     })
-    .where(eq(billingSubscriptions.id, SUBSCRIPTION))
-    .run();
-  db.update(licenses).set({ nodes: 10, planType: "core" }).where(eq(licenses.subscriptionId, SUBSCRIPTION)).run();
-  db.delete(billingInvoices).where(eq(billingInvoices.subscriptionId, SUBSCRIPTION)).run();
-  db.update(billingCustomers)
+    .where(eq(billingSubscriptions.id, SUBSCRIPTION));
+  await db.update(licenses).set({ nodes: 10, planType: "core" }).where(eq(licenses.subscriptionId, SUBSCRIPTION));
+  await db.delete(billingInvoices).where(eq(billingInvoices.subscriptionId, SUBSCRIPTION));
+  await db
+    .update(billingCustomers)
     .set({ creditBalance: 0 })
-    .where(eq(billingCustomers.id, customer().organization.billingCustomerId!))
-    .run();
+    .where(eq(billingCustomers.id, (await customer()).organization.billingCustomerId!));
 });
 
 /** The customer's update at Review & Order with the Visa on file, and the confirmation's key. */
 async function atReview(changes: Partial<UpdateDraft>) {
-  const member = customer();
+  const member = await customer();
   const [card] = await getBilling().listPaymentSources(member.organization.billingCustomerId!);
-  wizard.save(member, {
+  await wizard.save(member, {
     base: { tier: "core", cycle: "monthly", quantity: 10 },
     tier: "core",
     cycle: "monthly",
@@ -67,6 +84,25 @@ async function atReview(changes: Partial<UpdateDraft>) {
   const review = await updateReview(member, SUBSCRIPTION);
   expect(review.problems).toEqual([]);
   return { member, key: review.orderKey!, review };
+}
+
+/** Every update of a license fails, as on a full disk, until dropRefusal("full_disk", "licenses"). */
+async function refuseLicenseUpdates() {
+  const message = "database or disk is full";
+  if (engine === "postgres") {
+    await db.execute(
+      sql.raw(
+        `create function full_disk() returns trigger language plpgsql as $$ begin raise exception '${message}'; end $$`,
+      ),
+    );
+    await db.execute(
+      sql.raw("create trigger full_disk before update on licenses for each row execute function full_disk()"),
+    );
+  } else {
+    await (db as unknown as AsyncSqliteDatabase).run(
+      sql.raw(`create trigger full_disk before update on licenses begin select raise(abort, '${message}'); end`),
+    );
+  }
 }
 
 const jobOf = (result: Awaited<ReturnType<typeof submitUpdate>>) => {
@@ -89,46 +125,47 @@ describe("updating a recurring license", () => {
     await drain();
     expect(jobOf(await submitUpdate(member, SUBSCRIPTION, key))).toBe(first);
     await drain();
-    expect(findOwnedJob(member.organization.id, first)?.status).toBe("succeeded");
-    expect(subscription()).toMatchObject({ planQuantity: 15, autoCollection: true });
-    expect(invoices().map((invoice) => invoice.amountPaid)).toEqual([1333]);
-    expect(license()).toMatchObject({ nodes: 15, planType: "core" });
-    const payload = JSON.parse(Buffer.from(JSON.parse(license().licenseCode).payload, "base64url").toString()) as {
+    expect((await findOwnedJob(member.organization.id, first))?.status).toBe("succeeded");
+    expect(await subscription()).toMatchObject({ planQuantity: 15, autoCollection: true });
+    expect((await invoices()).map((invoice) => invoice.amountPaid)).toEqual([1333]);
+    const updated = await license();
+    expect(updated).toMatchObject({ nodes: 15, planType: "core" });
+    const payload = JSON.parse(Buffer.from(JSON.parse(updated.licenseCode).payload, "base64url").toString()) as {
       users: number;
     };
     expect(payload.users).toBe(15);
-    expect(findDraft(member, `license-update:${SUBSCRIPTION}`)).toBeNull();
+    expect(await findDraft(member, `license-update:${SUBSCRIPTION}`)).toBeNull();
   });
 
   it("moves to a higher tier and a yearly term, with the plan's new id", async () => {
     const { member, key } = await atReview({ tier: "advanced", cycle: "yearly" });
     await submitUpdate(member, SUBSCRIPTION, key);
     await drain();
-    expect(subscription()).toMatchObject({ planId: "advanced-yearly", planQuantity: 10 });
-    expect(license()).toMatchObject({ planType: "advanced" });
+    expect(await subscription()).toMatchObject({ planId: "advanced-yearly", planQuantity: 10 });
+    expect(await license()).toMatchObject({ planType: "advanced" });
   });
 
   it("refuses a confirmation whose update changed since (another tab), with the new total, and charges nothing", async () => {
     const { member, key } = await atReview({ addedUsers: 5 });
-    const before = invoiceCount();
-    wizard.save(member, { addedUsers: 6 });
+    const before = await invoiceCount();
+    await wizard.save(member, { addedUsers: 6 });
     expect(await submitUpdate(member, SUBSCRIPTION, key)).toEqual({
       refused: expect.stringContaining("$16.00") as string,
     });
     await drain();
-    expect(invoiceCount()).toBe(before);
+    expect(await invoiceCount()).toBe(before);
   });
 
   it("refuses, charging nothing, when the subscription moved on between the confirmation and the charge", async () => {
     const { member, key } = await atReview({ addedUsers: 5 });
     const job = jobOf(await submitUpdate(member, SUBSCRIPTION, key));
-    db.update(billingSubscriptions).set({ planQuantity: 12 }).where(eq(billingSubscriptions.id, SUBSCRIPTION)).run();
+    await db.update(billingSubscriptions).set({ planQuantity: 12 }).where(eq(billingSubscriptions.id, SUBSCRIPTION));
     await drain();
-    expect(findOwnedJob(member.organization.id, job)).toMatchObject({
+    expect(await findOwnedJob(member.organization.id, job)).toMatchObject({
       status: "failed",
       error: { title: "Failed to update recurring license.", message: LICENSE_CHANGED },
     });
-    expect(invoices()).toEqual([]);
+    expect(await invoices()).toEqual([]);
     // The Review now sends the customer back to the Product step.
     const review = await updateReview(member, SUBSCRIPTION);
     expect(review.problems).toContainEqual(expect.objectContaining({ step: "product", message: LICENSE_CHANGED }));
@@ -137,72 +174,70 @@ describe("updating a recurring license", () => {
   it("refuses in the job, before charging, when the price is not the one confirmed", async () => {
     const { member, key } = await atReview({ addedUsers: 5 });
     const job = jobOf(await submitUpdate(member, SUBSCRIPTION, key));
-    const row = db.select().from(jobs).where(eq(jobs.id, job)).get()!;
-    db.update(jobs)
+    const [row] = await db.select().from(jobs).where(eq(jobs.id, job));
+    await db
+      .update(jobs)
       .set({ input: { ...row.input, digest: "confirmed-at-another-price" } })
-      .where(eq(jobs.id, job))
-      .run();
+      .where(eq(jobs.id, job));
     await drain();
-    expect(findOwnedJob(member.organization.id, job)).toMatchObject({
+    expect(await findOwnedJob(member.organization.id, job)).toMatchObject({
       status: "failed",
       error: { message: PRICE_CHANGED },
     });
-    expect(invoices()).toEqual([]);
+    expect(await invoices()).toEqual([]);
   });
 
   it("shows the provider's words when the update is refused, and Try again updates once", async () => {
     const { member, key } = await atReview({ addedUsers: 5 });
-    billingFaults.inject("updateSubscription", { message: "Your card was declined.", times: "once" });
+    await billingFaults.inject("updateSubscription", { message: "Your card was declined.", times: "once" });
     const job = jobOf(await submitUpdate(member, SUBSCRIPTION, key));
     await drain();
-    expect(findOwnedJob(member.organization.id, job)).toMatchObject({
+    expect(await findOwnedJob(member.organization.id, job)).toMatchObject({
       status: "failed",
       error: { title: "Failed to update recurring license.", message: "Your card was declined." },
     });
-    expect(retryJob(member.organization.id, job)).toBe(true);
+    expect(await retryJob(member.organization.id, job)).toBe(true);
     await drain();
-    expect(findOwnedJob(member.organization.id, job)?.status).toBe("succeeded");
-    expect(invoices()).toHaveLength(1);
-    expect(subscription().planQuantity).toBe(15);
+    expect((await findOwnedJob(member.organization.id, job))?.status).toBe("succeeded");
+    expect(await invoices()).toHaveLength(1);
+    expect((await subscription()).planQuantity).toBe(15);
   });
 
   it("after an answer lost on the way back, asks the provider before anything else, and charges once", async () => {
     const { member, key } = await atReview({ addedUsers: 5 });
-    billingFaults.inject("updateSubscription", { mode: "lose", times: "always" });
+    await billingFaults.inject("updateSubscription", { mode: "lose", times: "always" });
     const job = jobOf(await submitUpdate(member, SUBSCRIPTION, key));
     await drain();
-    expect(findOwnedJob(member.organization.id, job)?.status).toBe("needs_attention");
-    db.update(jobs).set({ nextRunAt: new Date() }).where(eq(jobs.id, job)).run();
+    expect((await findOwnedJob(member.organization.id, job))?.status).toBe("needs_attention");
+    await db.update(jobs).set({ nextRunAt: new Date() }).where(eq(jobs.id, job));
     await drain();
-    expect(findOwnedJob(member.organization.id, job)?.status).toBe("succeeded");
-    expect(invoices()).toHaveLength(1);
-    expect(license().nodes).toBe(15);
+    expect((await findOwnedJob(member.organization.id, job))?.status).toBe("succeeded");
+    expect(await invoices()).toHaveLength(1);
+    expect((await license()).nodes).toBe(15);
   });
 
   it("after the charge, a failing license step is retried without charging again", async () => {
     const { member, key } = await atReview({ addedUsers: 5 });
-    db.run(
-      sql`create trigger full_disk before update on licenses begin select raise(abort, 'database or disk is full'); end`,
-    );
+    await refuseLicenseUpdates();
     let job = "";
     try {
       job = jobOf(await submitUpdate(member, SUBSCRIPTION, key));
       await drain();
     } finally {
-      db.run(sql`drop trigger full_disk`);
+      await dropRefusal("full_disk", "licenses");
     }
-    expect(findOwnedJob(member.organization.id, job)).toMatchObject({
+    expect(await findOwnedJob(member.organization.id, job)).toMatchObject({
       steps: { "update-subscription": { status: "done" } },
     });
-    db.update(jobs).set({ nextRunAt: new Date() }).where(eq(jobs.id, job)).run();
+    await db.update(jobs).set({ nextRunAt: new Date() }).where(eq(jobs.id, job));
     await drain();
-    expect(findOwnedJob(member.organization.id, job)?.status).toBe("succeeded");
-    expect(invoices()).toHaveLength(1);
-    expect(license().nodes).toBe(15);
+    expect((await findOwnedJob(member.organization.id, job))?.status).toBe("succeeded");
+    expect(await invoices()).toHaveLength(1);
+    expect((await license()).nodes).toBe(15);
   });
 
   it("is 404 for a subscription of another account", async () => {
-    const other = memberByEmail("distributor@example.com");
+    const other = await memberByEmail("distributor@example.com");
     await expect(updateReview(other, SUBSCRIPTION)).rejects.toMatchObject({ status: 404 });
   });
 });

@@ -73,9 +73,9 @@ afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 describe("mail through SMTP", { timeout: 60_000 }, () => {
   it("goes out over STARTTLS, signed in, with both parts, its Message-ID and a link that works", async () => {
-    const { user, organization } = memberByEmail("customer@example.com");
-    const link = issueSignInLink(new Request("http://portal.test/login/link"), user.id, "/hubs");
-    const { jobId, messageId } = queueMail({
+    const { user, organization } = await memberByEmail("customer@example.com");
+    const link = await issueSignInLink(new Request("http://portal.test/login/link"), user.id, "/hubs");
+    const { jobId, messageId } = await queueMail({
       accountId: organization.id,
       to: user.email,
       subject: "Your <sign-in> link & more",
@@ -86,7 +86,7 @@ describe("mail through SMTP", { timeout: 60_000 }, () => {
       },
     });
     await runJobs();
-    expect(findOwnedJob(organization.id, jobId)?.status).toBe("succeeded");
+    expect((await findOwnedJob(organization.id, jobId))?.status).toBe("succeeded");
     expect(deliveries).toHaveLength(1);
     const [delivery] = deliveries;
     expect(delivery).toMatchObject({ secure: true, user: "portal", to: ["customer@example.com"] });
@@ -114,17 +114,17 @@ describe("mail through SMTP", { timeout: 60_000 }, () => {
   });
 
   it("sends a message whose answer was lost again as the same message: one Message-ID, and the job done", async () => {
-    const { user, organization } = memberByEmail("distributor@example.com");
+    const { user, organization } = await memberByEmail("distributor@example.com");
     deliveries.length = 0;
     loseNextAnswer = true;
-    const { jobId, messageId } = queueMail({
+    const { jobId, messageId } = await queueMail({
       accountId: organization.id,
       to: user.email,
       subject: "Lost answer",
       content: { paragraphs: ["Once."] },
     });
     await runJobs();
-    const job = findOwnedJob(organization.id, jobId);
+    const job = await findOwnedJob(organization.id, jobId);
     expect(job?.status).toBe("succeeded");
     expect(job?.attempts).toBe(2);
     const ids = await Promise.all(deliveries.map(async ({ raw }) => (await simpleParser(raw)).messageId));

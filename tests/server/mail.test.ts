@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { jobs, outbox } from "~db/schema";
+import { jobs, outbox } from "~/server/database/tables.server";
 import { db } from "~/server/db.server";
 import { parseEnv } from "~/server/env.server";
 import { findOwnedJob } from "~/server/jobs/runner.server";
@@ -13,9 +13,9 @@ import { memberByEmail } from "../support/members";
 import { runJobs } from "../support/jobs";
 
 /** The demo customer's organization: the mail job is its own. */
-const customer = () => memberByEmail("customer@example.com").organization;
+const customer = async () => (await memberByEmail("customer@example.com")).organization;
 
-const kept = (messageId: string) => db.select().from(outbox).where(eq(outbox.messageId, messageId)).all();
+const kept = (messageId: string) => db.select().from(outbox).where(eq(outbox.messageId, messageId));
 
 describe("a message's two parts", () => {
   it("say the same, with everything escaped in the HTML part and the link as a button and as its address", () => {
@@ -43,23 +43,24 @@ describe("a message's two parts", () => {
 
 describe("mail without SMTP_URL", () => {
   it("is kept in the outbox by its job, newest first, with a Message-ID derived from the job", async () => {
-    const first = queueMail({
-      accountId: customer().id,
+    const accountId = (await customer()).id;
+    const first = await queueMail({
+      accountId,
       to: "a@example.com",
       subject: "First",
       content: { paragraphs: ["1"] },
     });
-    const second = queueMail({
-      accountId: customer().id,
+    const second = await queueMail({
+      accountId,
       to: "b@example.com",
       subject: "Second",
       content: { paragraphs: ["2"] },
     });
     // Queued, not yet sent: the request that queued it did not wait for a mail server.
-    expect(kept(first.messageId)).toHaveLength(0);
+    expect(await kept(first.messageId)).toHaveLength(0);
     await runJobs();
     expect(first.messageId).toBe(`<${first.jobId}@localhost>`);
-    const { total, messages } = outboxPage(1, 10);
+    const { total, messages } = await outboxPage(1, 10);
     expect(total).toBeGreaterThanOrEqual(2);
     expect(messages.slice(0, 2).map((message) => message.subject)).toEqual(["Second", "First"]);
     expect(messages[0]).toMatchObject({
@@ -72,33 +73,39 @@ describe("mail without SMTP_URL", () => {
   });
 
   it("is kept once when its job runs again after the answer was lost", async () => {
-    const { jobId, messageId } = queueMail({
-      accountId: customer().id,
+    const accountId = (await customer()).id;
+    const { jobId, messageId } = await queueMail({
+      accountId,
       to: "once@example.com",
       subject: "Once",
       content: { paragraphs: ["Only once."] },
     });
     // A runner took the job and sent the message, then died before it could record the send.
-    const job = db.select().from(jobs).where(eq(jobs.id, jobId)).get();
+    const [job] = await db.select().from(jobs).where(eq(jobs.id, jobId));
     await getMailer().send(outgoingMail(jobId, job?.input as MailInput));
-    db.update(jobs)
+    await db
+      .update(jobs)
       .set({
         status: "running",
         leaseHolder: "a runner that died",
         leaseUntil: new Date(0),
         steps: { send: { status: "started", refusals: 0 } },
       })
-      .where(eq(jobs.id, jobId))
-      .run();
+      .where(eq(jobs.id, jobId));
     await runJobs();
-    expect(findOwnedJob(customer().id, jobId)?.status).toBe("succeeded");
-    expect(kept(messageId)).toHaveLength(1);
+    expect((await findOwnedJob(accountId, jobId))?.status).toBe("succeeded");
+    expect(await kept(messageId)).toHaveLength(1);
   });
 
-  it("is queued once per key", () => {
-    const mail = { accountId: customer().id, to: "k@example.com", subject: "Key", content: { paragraphs: ["k"] } };
-    expect(queueMail({ ...mail, key: "same" }).jobId).toBe(queueMail({ ...mail, key: "same" }).jobId);
-    expect(queueMail(mail).jobId).not.toBe(queueMail(mail).jobId);
+  it("is queued once per key", async () => {
+    const mail = {
+      accountId: (await customer()).id,
+      to: "k@example.com",
+      subject: "Key",
+      content: { paragraphs: ["k"] },
+    };
+    expect((await queueMail({ ...mail, key: "same" })).jobId).toBe((await queueMail({ ...mail, key: "same" })).jobId);
+    expect((await queueMail(mail)).jobId).not.toBe((await queueMail(mail)).jobId);
   });
 });
 

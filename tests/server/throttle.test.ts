@@ -1,5 +1,7 @@
+import { asc, like } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { sqlite } from "~/server/db.server";
+import { rateLimits } from "~/server/database/tables.server";
+import { db } from "~/server/db.server";
 import {
   holdCardSlot,
   releaseCardSlot,
@@ -91,9 +93,11 @@ describe("the sign-in throttle", () => {
 
   it("keeps its counters in the database, where a restarted or second process finds them", async () => {
     await reserveSignInAttempt(at("192.0.2.9"), "stored@example.com", null);
-    const rows = sqlite
-      .prepare("select key, points from rate_limits where key like '%stored@example.com%' order by key")
-      .all();
+    const rows = await db
+      .select({ key: rateLimits.key, points: rateLimits.points })
+      .from(rateLimits)
+      .where(like(rateLimits.key, "%stored@example.com%"))
+      .orderBy(asc(rateLimits.key));
     expect(rows).toEqual([
       { key: "login-account-address:stored@example.com|192.0.2.9", points: 1 },
       { key: "login-untrusted:stored@example.com", points: 1 },

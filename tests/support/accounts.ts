@@ -7,7 +7,7 @@ import { db } from "~/server/db.server";
 import { enqueueJob } from "~/server/jobs/runner.server";
 import { newSubscriptionOrder, type OrderInput } from "~/server/jobs/new-subscription.server";
 import { orderDigest } from "~/server/wizards/orders.server";
-import { licenses, organizations } from "~db/schema";
+import { licenses, organizations } from "~/server/database/tables.server";
 import { runJobs } from "./jobs";
 import { createAccount, memberByEmail } from "./members";
 
@@ -24,12 +24,15 @@ export async function newCustomer(label: string) {
   const suffix = randomUUID().slice(0, 8);
   const email = `${label}-${suffix}@example.com`;
   // The demo password's hash, so that route tests can sign in as this account.
-  const { organizationId } = createAccount(email, memberByEmail("customer@example.com").user.passwordHash);
-  db.update(organizations)
+  const { organizationId } = await createAccount(
+    email,
+    (await memberByEmail("customer@example.com")).user.passwordHash,
+  );
+  await db
+    .update(organizations)
     .set({ name: `${label} Co`, billingCustomerId: `cust_${label}_${suffix}` })
-    .where(eq(organizations.id, organizationId))
-    .run();
-  const member = memberByEmail(email);
+    .where(eq(organizations.id, organizationId));
+  const member = await memberByEmail(email);
   await ensureBillingCustomer(member);
   await getBilling().updateBillingInfo(member.organization.billingCustomerId!, {
     firstName: "Robin",
@@ -108,14 +111,17 @@ export async function buyLicense(
     },
   });
   await runJobs();
-  const license = db
+  const [license] = await db
     .select()
     .from(licenses)
-    .where(and(eq(licenses.ownerId, user.id), eq(licenses.name, organization)))
-    .get();
+    .where(and(eq(licenses.ownerId, user.id), eq(licenses.name, organization)));
   if (!license?.subscriptionId) throw new Error("The order made no license.");
   return { license, subscriptionId: license.subscriptionId };
 }
 
 /** The license as it is now. */
-export const licenseNow = (licenseId: string) => db.select().from(licenses).where(eq(licenses.id, licenseId)).get()!;
+export async function licenseNow(licenseId: string) {
+  const [license] = await db.select().from(licenses).where(eq(licenses.id, licenseId));
+  if (!license) throw new Error(`No license ${licenseId}.`);
+  return license;
+}

@@ -2,33 +2,33 @@ import { randomUUID } from "node:crypto";
 import { asc, eq } from "drizzle-orm";
 import type { Role } from "~/domain/roles";
 import { db } from "~/server/db.server";
-import { memberships, organizations, users } from "~db/schema";
+import { memberships, organizations, users } from "~/server/database/tables.server";
 
 /**
  * The person with this address in their first organization, read now: what `requireMember` gives a page (without
  * the session), for calling services directly. Read it again after a change to the organization's row.
  */
-export function memberByEmail(email: string) {
-  const user = db.select().from(users).where(eq(users.email, email)).get();
+export async function memberByEmail(email: string) {
+  const [user] = await db.select().from(users).where(eq(users.email, email));
   if (!user) throw new Error(`No account uses ${email}.`);
-  const row = db
+  const [row] = await db
     .select({ organization: organizations, role: memberships.role })
     .from(memberships)
     .innerJoin(organizations, eq(organizations.id, memberships.organizationId))
     .where(eq(memberships.userId, user.id))
-    .orderBy(asc(memberships.createdAt))
-    .get();
+    .orderBy(asc(memberships.createdAt), asc(memberships.organizationId))
+    .limit(1);
   if (!row) throw new Error(`${email} belongs to no organization.`);
   return { user, organization: row.organization, role: row.role as Role };
 }
 
-export type TestMember = ReturnType<typeof memberByEmail>;
+export type TestMember = Awaited<ReturnType<typeof memberByEmail>>;
 
 /**
  * A new person who owns a new organization (as sign-up makes them, with a verified address unless told), or
  * joins `organizationId` with `role`. Returns the person's and the organization's ids.
  */
-export function createAccount(
+export async function createAccount(
   email: string,
   passwordHash: string,
   {
@@ -39,22 +39,17 @@ export function createAccount(
 ) {
   const userId = randomUUID();
   const organization = organizationId ?? randomUUID();
-  db.transaction((tx) => {
-    tx.insert(users)
-      .values({
-        id: userId,
-        email,
-        passwordHash,
-        firstName: "Test",
-        lastName: email.split("@")[0],
-        emailVerifiedAt: verified ? new Date() : null,
-      })
-      .run();
-    if (!organizationId)
-      tx.insert(organizations)
-        .values({ id: organization, name: `${email} Ltd` })
-        .run();
-    tx.insert(memberships).values({ organizationId: organization, userId, role }).run();
+  await db.transaction(async (tx) => {
+    await tx.insert(users).values({
+      id: userId,
+      email,
+      passwordHash,
+      firstName: "Test",
+      lastName: email.split("@")[0],
+      emailVerifiedAt: verified ? new Date() : null,
+    });
+    if (!organizationId) await tx.insert(organizations).values({ id: organization, name: `${email} Ltd` });
+    await tx.insert(memberships).values({ organizationId: organization, userId, role });
   });
   return { userId, organizationId: organization };
 }

@@ -7,7 +7,7 @@ import { GATEKEEPER, recordActivity, type ActivityEntry } from "../activity.serv
 import { eventResourcesOfJson } from "../billing/event-json.server";
 import { getBilling, type Invoice, type Subscription } from "../billing/index.server";
 import { billingAccountOfOwner, type BillingAccount } from "../billing-accounts.server";
-import { db } from "../db.server";
+import { db, type PortalDatabase } from "../db.server";
 import { resultOf, StepRefused, type JobKind } from "../jobs/runner.server";
 import { saveInvoiceCopy, saveSubscriptionCopy } from "./copies.server";
 import { licenseFollowsSubscription } from "./licenses.server";
@@ -78,6 +78,38 @@ function activityOf(
   }
 }
 
+/** What applying a stored event changes: the copies of its resources (as the provider has them now), its entry. */
+export interface EventChange {
+  eventId: string;
+  account: BillingAccount;
+  subscription: Subscription | null;
+  invoice: Invoice | null;
+  entry: Pick<ActivityEntry, "action" | "summary"> | null;
+}
+
+/**
+ * Applies a stored event on `database` (the portal's, or another connection to it): the mark that it was
+ * applied, the copies it changes and its entry in the organization's log (by GateKeeper) commit together, so an
+ * event applied twice, or by two processes at once, changes and records once. The mark is set only where it is not
+ * yet: a second process's update waits on the first's row lock, then finds the mark set and changes nothing, and
+ * only the transaction that set it goes on to the copies and the entry. True when this call applied it.
+ */
+export async function applyEvent(database: PortalDatabase, change: EventChange): Promise<boolean> {
+  const { account, subscription, invoice, entry } = change;
+  return database.transaction(async (tx) => {
+    const [applied] = await tx
+      .update(providerEvents)
+      .set({ appliedAt: new Date(), outcome: "applied" })
+      .where(and(eq(providerEvents.id, change.eventId), isNull(providerEvents.appliedAt)))
+      .returning({ id: providerEvents.id });
+    if (!applied) return false;
+    if (subscription) await saveSubscriptionCopy(account, subscription, tx);
+    if (invoice) await saveInvoiceCopy(account, invoice, tx);
+    if (entry) await recordActivity(tx, { organizationId: account.ownerId, actor: GATEKEEPER, ...entry });
+    return true;
+  });
+}
+
 export const providerEventJob: JobKind<EventInput, ProviderEventResults> = {
   name: "provider-event",
   input: eventInput,
@@ -86,11 +118,10 @@ export const providerEventJob: JobKind<EventInput, ProviderEventResults> = {
       name: "apply",
       async run({ ownerId, input }) {
         const account = await accountOf(ownerId);
-        const row = await db
+        const [row] = await db
           .select()
           .from(providerEvents)
-          .where(and(eq(providerEvents.id, input.eventId), eq(providerEvents.customerId, account.customerId)))
-          .get();
+          .where(and(eq(providerEvents.id, input.eventId), eq(providerEvents.customerId, account.customerId)));
         if (!row) throw new StepRefused(`The event ${input.eventId} is not this account's.`);
         const { subscription, invoice } = eventResourcesOfJson(row.payload);
         const subscriptionId = subscription?.id ?? invoice?.subscriptionId ?? null;
@@ -100,19 +131,11 @@ export const providerEventJob: JobKind<EventInput, ProviderEventResults> = {
             subscription: subscription ? await currentSubscription(account, subscription) : null,
             invoice: invoice ? await currentInvoice(account, invoice) : null,
           };
-          const entry = activityOf(row.type, subscription, invoice);
-          // The mark that the event was applied, the copies it changes and its entry in the organization's log (by
-          // GateKeeper) commit together: an event applied twice, or by two processes, changes and records once.
-          db.transaction((tx) => {
-            const applied = tx
-              .update(providerEvents)
-              .set({ appliedAt: new Date(), outcome: "applied" })
-              .where(and(eq(providerEvents.id, row.id), isNull(providerEvents.appliedAt)))
-              .run().changes;
-            if (!applied) return;
-            if (copies.subscription) saveSubscriptionCopy(account, copies.subscription, tx);
-            if (copies.invoice) saveInvoiceCopy(account, copies.invoice, tx);
-            if (entry) recordActivity(tx, { organizationId: ownerId, actor: GATEKEEPER, ...entry });
+          await applyEvent(db, {
+            eventId: row.id,
+            account,
+            ...copies,
+            entry: activityOf(row.type, subscription, invoice),
           });
         }
         return { subscriptionId };

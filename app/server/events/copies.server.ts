@@ -2,7 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { invoices, subscriptions } from "~/server/database/tables.server";
 import type { Invoice, Subscription } from "../billing/index.server";
 import type { BillingAccount } from "../billing-accounts.server";
-import { db, type PortalDatabase } from "../db.server";
+import { db, type PortalExecutor } from "../db.server";
 import { invoiceCopyRow, subscriptionCopyRow } from "./copy-rows.server";
 
 /**
@@ -17,33 +17,36 @@ import { invoiceCopyRow, subscriptionCopyRow } from "./copy-rows.server";
 const newerThan = (version: typeof subscriptions.resourceVersion | typeof invoices.resourceVersion) =>
   sql`excluded.resource_version > ${version}`;
 
-/** Where a copy is saved: the database, or the transaction of what the copy comes with (an event's mark). */
-type CopyStore = Pick<PortalDatabase, "insert">;
-
 /**
  * Saves the subscription's copy for the account, with `store` (a transaction that records it too, or the
  * database); true when it was new or newer than the one kept.
  */
-export function saveSubscriptionCopy(account: BillingAccount, subscription: Subscription, store: CopyStore = db) {
+export async function saveSubscriptionCopy(
+  account: BillingAccount,
+  subscription: Subscription,
+  store: PortalExecutor = db,
+): Promise<boolean> {
   const row = subscriptionCopyRow(account.ownerId, subscription);
-  const saved = store
+  const saved = await store
     .insert(subscriptions)
     .values({ id: subscription.id, ...row })
     .onConflictDoUpdate({ target: subscriptions.id, set: row, setWhere: newerThan(subscriptions.resourceVersion) })
-    .returning({ id: subscriptions.id })
-    .all();
+    .returning({ id: subscriptions.id });
   return saved.length > 0;
 }
 
 /** Saves the invoice's copy for the account, with `store` as above; true when it was new or newer than the one kept. */
-export function saveInvoiceCopy(account: BillingAccount, invoice: Invoice, store: CopyStore = db) {
+export async function saveInvoiceCopy(
+  account: BillingAccount,
+  invoice: Invoice,
+  store: PortalExecutor = db,
+): Promise<boolean> {
   const row = invoiceCopyRow(account.ownerId, invoice);
-  const saved = store
+  const saved = await store
     .insert(invoices)
     .values({ id: invoice.id, ...row })
     .onConflictDoUpdate({ target: invoices.id, set: row, setWhere: newerThan(invoices.resourceVersion) })
-    .returning({ id: invoices.id })
-    .all();
+    .returning({ id: invoices.id });
   return saved.length > 0;
 }
 
@@ -51,11 +54,9 @@ export type SubscriptionCopy = typeof subscriptions.$inferSelect;
 
 /** The account's copy of one subscription, or null. */
 export async function subscriptionCopy(account: BillingAccount, subscriptionId: string) {
-  return (
-    (await db
-      .select()
-      .from(subscriptions)
-      .where(and(eq(subscriptions.id, subscriptionId), eq(subscriptions.ownerId, account.ownerId)))
-      .get()) ?? null
-  );
+  const [copy] = await db
+    .select()
+    .from(subscriptions)
+    .where(and(eq(subscriptions.id, subscriptionId), eq(subscriptions.ownerId, account.ownerId)));
+  return copy ?? null;
 }

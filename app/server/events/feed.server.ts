@@ -25,7 +25,8 @@ export async function storeProviderEvents(events: ProviderEvent[], from: EventSo
     accounts.set(customerId, await billingAccountOfCustomer(customerId));
   }
   const receivedAt = new Date();
-  const rows = events.map((event) => {
+  // An event listed twice in one delivery is one row.
+  const rows = [...new Map(events.map((event) => [event.id, event])).values()].map((event) => {
     const known = event.customerId ? accounts.get(event.customerId) : null;
     const setAside = event.type === "other" ? "ignored" : known ? null : "unknown_customer";
     return {
@@ -45,11 +46,15 @@ export async function storeProviderEvents(events: ProviderEvent[], from: EventSo
       outcome: setAside,
     } as const;
   });
-  // One short transaction, no provider call in it: the events are kept, or the caller hears of the failure.
-  const stored = db.transaction((tx) =>
-    rows.filter((row) => tx.insert(providerEvents).values(row).onConflictDoNothing().returning().all().length > 0),
-  );
-  await logUnknownCustomers(stored.filter((row) => row.outcome === "unknown_customer"));
+  // One statement, no provider call in it: the events are kept, or the caller hears of the failure. It returns
+  // those this call stored, not those stored before.
+  const inserted = await db
+    .insert(providerEvents)
+    .values(rows)
+    .onConflictDoNothing({ target: providerEvents.id })
+    .returning({ id: providerEvents.id });
+  const stored = new Set(inserted.map((row) => row.id));
+  await logUnknownCustomers(rows.filter((row) => stored.has(row.id) && row.outcome === "unknown_customer"));
   await queuePendingEvents(rows.map((row) => row.id));
 }
 
@@ -62,8 +67,7 @@ export async function queuePendingEvents(eventIds: string[]): Promise<void> {
   const pending = await db
     .select({ id: providerEvents.id, customerId: providerEvents.customerId })
     .from(providerEvents)
-    .where(and(inArray(providerEvents.id, eventIds), isNull(providerEvents.appliedAt)))
-    .all();
+    .where(and(inArray(providerEvents.id, eventIds), isNull(providerEvents.appliedAt)));
   for (const event of pending) {
     const account = event.customerId ? await billingAccountOfCustomer(event.customerId) : null;
     if (!account) continue;
@@ -94,8 +98,7 @@ async function logUnknownCustomers(rows: { id: string; customerId: string | null
           customerId ? eq(providerEvents.customerId, customerId) : isNull(providerEvents.customerId),
           eq(providerEvents.outcome, "unknown_customer"),
         ),
-      )
-      .all();
+      );
     // The events of the customer this call stored are counted too: more than those means one was met before.
     if (seen > rows.filter((other) => (other.customerId ?? "") === customerId).length) continue;
     console.warn(
@@ -118,13 +121,12 @@ async function logUnknownCustomers(rows: { id: string; customerId: string | null
 export async function eventsApplied(eventIds: string[], timeoutMs = 20_000): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const pending = eventIds.length
+    const [pending] = eventIds.length
       ? await db
           .select({ n: count() })
           .from(providerEvents)
           .where(and(inArray(providerEvents.id, eventIds), isNull(providerEvents.appliedAt)))
-          .get()
-      : { n: 0 };
+      : [{ n: 0 }];
     if (!pending?.n) return true;
     if (Date.now() > deadline) return false;
     await new Promise((resolve) => setTimeout(resolve, 50));

@@ -25,11 +25,10 @@ export interface FollowedLicense {
 /** The account's copy of the subscription and the license it pays for; null when either is missing. */
 export async function subscriptionWithLicense(account: BillingAccount, subscriptionId: string) {
   const copy = await subscriptionCopy(account, subscriptionId);
-  const license = await db
+  const [license] = await db
     .select()
     .from(licenses)
-    .where(and(eq(licenses.ownerId, account.ownerId), eq(licenses.subscriptionId, subscriptionId)))
-    .get();
+    .where(and(eq(licenses.ownerId, account.ownerId), eq(licenses.subscriptionId, subscriptionId)));
   return copy && license ? { copy, license } : null;
 }
 
@@ -63,8 +62,7 @@ export async function licenseFollowsSubscription(
         : { ...terms, licenseCode: licenseFileOf({ ...license, ...terms }), termsVersion: copy.resourceVersion },
     )
     .where(and(eq(licenses.id, license.id), lt(licenses.termsVersion, copy.resourceVersion)))
-    .returning({ id: licenses.id })
-    .all();
+    .returning({ id: licenses.id });
   const resigned = !unchanged && written.length > 0;
   if (resigned) await sendToHubs(account, license.id, copy.resourceVersion);
   return { licenseId: license.id, resigned };
@@ -86,8 +84,7 @@ async function sendToHubs(account: BillingAccount, licenseId: string, termsVersi
     .select({ id: hubInstallations.id, type: hubInstallations.type, adminToken: hubInstallations.adminToken })
     .from(hubInstallationLicenses)
     .innerJoin(hubInstallations, eq(hubInstallations.id, hubInstallationLicenses.hubInstallationId))
-    .where(and(eq(hubInstallationLicenses.licenseId, licenseId), eq(hubInstallations.ownerId, account.ownerId)))
-    .all();
+    .where(and(eq(hubInstallationLicenses.licenseId, licenseId), eq(hubInstallations.ownerId, account.ownerId)));
   for (const hub of hubs) {
     const uploadable = hub.type === "cloud" && hub.adminToken !== null;
     await db
@@ -102,8 +99,7 @@ async function sendToHubs(account: BillingAccount, licenseId: string, termsVersi
       )
       .where(
         and(eq(hubInstallationLicenses.hubInstallationId, hub.id), eq(hubInstallationLicenses.licenseId, licenseId)),
-      )
-      .run();
+      );
     if (uploadable) {
       await enqueueJob(hubLicenseUpload, {
         ownerId: account.ownerId,

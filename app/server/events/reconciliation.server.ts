@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
-import { and, eq, isNotNull, isNull, lt, ne, or, sql } from "drizzle-orm";
+import { and, eq, isNotNull, isNull, lt, lte, ne, or } from "drizzle-orm";
 import { z } from "zod";
 import { licenses, providerEvents, providerSync, subscriptions } from "~/server/database/tables.server";
 import { getBilling, onBillingEvents, ProviderError } from "../billing/index.server";
@@ -58,13 +58,11 @@ async function runningSubscriptionsOf(account: BillingAccount): Promise<string[]
         isNotNull(licenses.subscriptionId),
         or(isNull(subscriptions.status), ne(subscriptions.status, "cancelled")),
       ),
-    )
-    .all();
+    );
   const copied = await db
     .select({ id: subscriptions.id })
     .from(subscriptions)
-    .where(and(eq(subscriptions.ownerId, account.ownerId), ne(subscriptions.status, "cancelled")))
-    .all();
+    .where(and(eq(subscriptions.ownerId, account.ownerId), ne(subscriptions.status, "cancelled")));
   return [...new Set([...licensed, ...copied].flatMap((row) => (row.id ? [row.id] : [])))];
 }
 
@@ -90,8 +88,8 @@ export const reconciliation: JobKind<ReconciliationInput, ReconciliationResults>
             const subscription = await billing.retrieveSubscription(account.customerId, subscriptionId);
             const invoices = await billing.listInvoices(account.customerId, { subscriptionId });
             checked += 1;
-            let changed = saveSubscriptionCopy(account, subscription);
-            for (const invoice of invoices) changed = saveInvoiceCopy(account, invoice) || changed;
+            let changed = await saveSubscriptionCopy(account, subscription);
+            for (const invoice of invoices) changed = (await saveInvoiceCopy(account, invoice)) || changed;
             if (changed) repaired += 1;
           } catch (error) {
             // A subscription the provider does not have (a demo's, with a real provider) has nothing to repair.
@@ -113,7 +111,7 @@ export const reconciliation: JobKind<ReconciliationInput, ReconciliationResults>
           .listInvoices(account.customerId)
           // A customer not made at the provider yet (it is, on first need) has no invoices.
           .catch((error: unknown) => (isNotFound(error) ? [] : Promise.reject(error)));
-        for (const invoice of invoices) if (saveInvoiceCopy(account, invoice)) repaired += 1;
+        for (const invoice of invoices) if (await saveInvoiceCopy(account, invoice)) repaired += 1;
         return { checked: invoices.length, repaired };
       },
     },
@@ -129,27 +127,28 @@ export const reconciliation: JobKind<ReconciliationInput, ReconciliationResults>
 
 const processId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
 
-/** Takes the run when it is due and no other process holds it: the row as it was, or null. */
-async function claimRun(now: Date, holder: string) {
+/**
+ * Takes the run when it is due and no other process holds it: the row with this run's lease, or null. The lease is
+ * taken by one conditional update, so of two processes claiming at once one gets the row (on PostgreSQL the
+ * second's update waits on the first's row lock, then finds the lease taken).
+ */
+async function claimRun(now: Date, lease: string) {
   await db
     .insert(providerSync)
     .values({ id: SYNC_ROW, eventsSince: new Date(now.getTime() - EVENTS_KEPT_MS), nextRunAt: new Date(0) })
-    .onConflictDoNothing()
-    .run();
-  return (
-    (await db
-      .update(providerSync)
-      .set({ leaseHolder: holder, leaseUntil: new Date(now.getTime() + SYNC_LEASE_MS) })
-      .where(
-        and(
-          eq(providerSync.id, SYNC_ROW),
-          sql`${providerSync.nextRunAt} <= ${now.getTime()}`,
-          or(isNull(providerSync.leaseUntil), lt(providerSync.leaseUntil, now)),
-        ),
-      )
-      .returning()
-      .get()) ?? null
-  );
+    .onConflictDoNothing();
+  const [run] = await db
+    .update(providerSync)
+    .set({ leaseHolder: lease, leaseUntil: new Date(now.getTime() + SYNC_LEASE_MS) })
+    .where(
+      and(
+        eq(providerSync.id, SYNC_ROW),
+        lte(providerSync.nextRunAt, now),
+        or(isNull(providerSync.leaseUntil), lt(providerSync.leaseUntil, now)),
+      ),
+    )
+    .returning();
+  return run ?? null;
 }
 
 /** The provider's events since `since` (a little before, see POLL_OVERLAP_MS), stored; the latest one's time. */
@@ -173,25 +172,26 @@ async function accountsToReconcile(): Promise<string[]> {
     .where(isNotNull(licenses.subscriptionId))
     .union(
       db.select({ ownerId: subscriptions.ownerId }).from(subscriptions).where(ne(subscriptions.status, "cancelled")),
-    )
-    .all();
+    );
   return rows.map((row) => row.ownerId);
 }
 
 /**
  * Runs the reconciliation if it is due and no other process runs it; true when this call ran it. A failure leaves
- * the schedule where it was, so the next tick (of any process) tries again once the lease is out.
+ * the schedule where it was, so the next tick (of any process) tries again once the lease is out. The events
+ * cursor read with the lease is written back only while this run still holds it (the lease names the run, not
+ * only its process): a run that outlived its lease, overtaken by another, cannot move the cursor under it.
  */
 export async function reconcileWhenDue(now = new Date(), holder = processId): Promise<boolean> {
-  const run = await claimRun(now, holder);
+  const lease = `${holder}:${randomUUID().slice(0, 8)}`;
+  const run = await claimRun(now, lease);
   if (!run) return false;
   try {
     const eventsSince = await pollEvents(run.eventsSince);
     const pending = await db
       .select({ id: providerEvents.id })
       .from(providerEvents)
-      .where(isNull(providerEvents.appliedAt))
-      .all();
+      .where(isNull(providerEvents.appliedAt));
     await queuePendingEvents(pending.map((event) => event.id));
     const full = run.lastRunAt === null;
     const owners = full ? (await billingAccounts()).map((account) => account.ownerId) : await accountsToReconcile();
@@ -211,15 +211,13 @@ export async function reconcileWhenDue(now = new Date(), holder = processId): Pr
         leaseHolder: null,
         leaseUntil: null,
       })
-      .where(and(eq(providerSync.id, SYNC_ROW), eq(providerSync.leaseHolder, holder)))
-      .run();
+      .where(and(eq(providerSync.id, SYNC_ROW), eq(providerSync.leaseHolder, lease)));
     return true;
   } catch (error) {
     await db
       .update(providerSync)
       .set({ leaseHolder: null, leaseUntil: null })
-      .where(and(eq(providerSync.id, SYNC_ROW), eq(providerSync.leaseHolder, holder)))
-      .run();
+      .where(and(eq(providerSync.id, SYNC_ROW), eq(providerSync.leaseHolder, lease)));
     throw error;
   }
 }

@@ -33,7 +33,7 @@ export const cloudHubDeployment: JobKind<DeploymentInput, ProvisioningResults & 
     return provisioningFailure(step, error) ?? { step, ...DEPLOYMENT_FAILURES.other };
   },
   // The license is the deployment's from the moment it is queued: a second one of it is refused meanwhile.
-  reserve: (job) => holdLicense(job, job.input.licenseId),
+  reserve: (job, tx) => holdLicense(job, job.input.licenseId, { executor: tx }),
   release: releaseLicense,
 };
 

@@ -28,8 +28,7 @@ async function markUpload(input: UploadInput, state: "uploaded" | "failed", mess
         eq(hubInstallationLicenses.hubInstallationId, input.hubId),
         eq(hubInstallationLicenses.licenseId, input.licenseId),
       ),
-    )
-    .run();
+    );
 }
 
 /**
@@ -45,16 +44,14 @@ export const hubLicenseUpload: JobKind<UploadInput, { upload: UploadResult }> = 
     {
       name: "upload",
       async run({ ownerId, input }) {
-        const hub = await db
+        const [hub] = await db
           .select()
           .from(hubInstallations)
-          .where(and(eq(hubInstallations.id, input.hubId), eq(hubInstallations.ownerId, ownerId)))
-          .get();
-        const license = await db
+          .where(and(eq(hubInstallations.id, input.hubId), eq(hubInstallations.ownerId, ownerId)));
+        const [license] = await db
           .select()
           .from(licenses)
-          .where(and(eq(licenses.id, input.licenseId), eq(licenses.ownerId, ownerId)))
-          .get();
+          .where(and(eq(licenses.id, input.licenseId), eq(licenses.ownerId, ownerId)));
         if (!hub || !license) return { uploaded: false, superseded: true };
         // A newer file came since: its own job uploads that one.
         if (license.termsVersion > input.termsVersion) return { uploaded: false, superseded: true };

@@ -4,7 +4,8 @@ import { DEPLOYMENT_FAILURES, hubAdministratorSchema, UNABLE_TO_VERIFY_LICENSE }
 import { hubInstallationLicenses, hubInstallations, licenses } from "~/server/database/tables.server";
 import { selectableFor } from "../cloud-hub-licenses.server";
 import { portalNow } from "../clock.server";
-import { db } from "../db.server";
+import { affectedRows } from "../database/portal-database.server";
+import { db, type PortalExecutor } from "../db.server";
 import { env } from "../env.server";
 import { getHubs, HubError, type Tenant } from "../hubs/index.server";
 import { openSecret, sealSecret } from "../wizards/sealed.server";
@@ -50,42 +51,45 @@ export type HubProvisioningInput = z.infer<z.ZodObject<typeof hubProvisioningFie
 /** The Hub is still coming up: retried with the runner's backoff, and after the last try the step's screen. */
 const notYet = (message: string) => new HubError(message, { kind: "retryable", code: "not_ready" });
 
-const ownedLicense = (ownerId: string, licenseId: string) =>
-  db
+async function ownedLicense(ownerId: string, licenseId: string) {
+  const [license] = await db
     .select()
     .from(licenses)
-    .where(and(eq(licenses.id, licenseId), eq(licenses.ownerId, ownerId)))
-    .get();
+    .where(and(eq(licenses.id, licenseId), eq(licenses.ownerId, ownerId)));
+  return license;
+}
 
 const tenantOf = (results: Partial<ProvisioningResults>) => resultOf(results, "create-tenant");
 
 /**
- * Reserves the license for the job (one atomic update): true when it is now the job's, because it was free to
- * make a Hub from, or already the job's.
+ * Reserves the license for the job (one atomic update, through `executor`: the transaction that queues the job,
+ * or the database): true when it is now the job's, because it was free to make a Hub from, or already the job's.
  */
-export function holdLicense(job: { id: string; ownerId: string }, licenseId: string, now = new Date()): boolean {
-  return (
-    db
-      .update(licenses)
-      .set({ hubJobId: job.id })
-      .where(
-        and(
-          eq(licenses.id, licenseId),
-          selectableFor(job.ownerId, now),
-          or(isNull(licenses.hubJobId), eq(licenses.hubJobId, job.id)),
-        ),
-      )
-      .run().changes === 1
-  );
+export async function holdLicense(
+  job: { id: string; ownerId: string },
+  licenseId: string,
+  { now = new Date(), executor = db }: { now?: Date; executor?: PortalExecutor } = {},
+): Promise<boolean> {
+  const result = await executor
+    .update(licenses)
+    .set({ hubJobId: job.id })
+    .where(
+      and(
+        eq(licenses.id, licenseId),
+        selectableFor(job.ownerId, now),
+        or(isNull(licenses.hubJobId), eq(licenses.hubJobId, job.id)),
+      ),
+    );
+  return affectedRows(result) === 1;
 }
 
 /** Gives the job's license back when the job failed before its Hub existed; a Hub that exists keeps it. */
-export function releaseLicense(job: { id: string; steps: Record<string, StepState> }): void {
+export async function releaseLicense(job: { id: string; steps: Record<string, StepState> }): Promise<void> {
   if (job.steps["create-tenant"]?.status === "done") return;
-  db.update(licenses)
+  await db
+    .update(licenses)
     .set({ hubJobId: null })
-    .where(and(eq(licenses.hubJobId, job.id), eq(licenses.isUsed, false)))
-    .run();
+    .where(and(eq(licenses.hubJobId, job.id), eq(licenses.isUsed, false)));
 }
 
 /** The Hub a finished provisioning recorded (the 'Go to Hub' link needs its id). */
@@ -123,7 +127,7 @@ export function hubProvisioningSteps<Input extends LicensedInput>(): Provisionin
       async run(context) {
         const { ownerId, input, stepKey } = context;
         // Held since the job was queued; taken again if a failure gave it back and the customer retries.
-        if (!holdLicense(context, licenseIdOf(context), await portalNow()))
+        if (!(await holdLicense(context, licenseIdOf(context), { now: await portalNow() })))
           throw new StepRefused(UNABLE_TO_VERIFY_LICENSE);
         return getHubs().createTenant({
           customerId: ownerId,
@@ -174,7 +178,7 @@ export function hubProvisioningSteps<Input extends LicensedInput>(): Provisionin
         if (!password) throw new StepRefused(DEPLOYMENT_FAILURES.admin.message);
         const session = await getHubs().setUpAdmin(tenantOf(results).url, { ...input.administrator, password });
         // The session token is a credential too: sealed like the password, and kept where the next steps read it.
-        remember("adminToken", sealSecret(session.jwt));
+        await remember("adminToken", sealSecret(session.jwt));
         return null;
       },
     },
@@ -183,8 +187,8 @@ export function hubProvisioningSteps<Input extends LicensedInput>(): Provisionin
       async run(context) {
         const { ownerId, input, results, forget } = context;
         // The administrator exists now (set-up-admin is recorded done), so the typed password has served.
-        forget("adminPassword");
-        const license = ownedLicense(ownerId, licenseIdOf(context));
+        await forget("adminPassword");
+        const license = await ownedLicense(ownerId, licenseIdOf(context));
         const jwt = input.adminToken ? openSecret(input.adminToken) : null;
         if (!license || !jwt) throw new StepRefused(DEPLOYMENT_FAILURES.upload.message);
         await getHubs().uploadLicense(tenantOf(results).url, license.licenseCode, jwt);
@@ -197,9 +201,10 @@ export function hubProvisioningSteps<Input extends LicensedInput>(): Provisionin
         const { ownerId, input, results, forget } = context;
         const tenant = tenantOf(results);
         const licenseId = licenseIdOf(context);
-        const license = ownedLicense(ownerId, licenseId);
-        db.transaction((tx) => {
-          tx.insert(hubInstallations)
+        const license = await ownedLicense(ownerId, licenseId);
+        await db.transaction(async (tx) => {
+          await tx
+            .insert(hubInstallations)
             .values({
               id: tenant.hubId,
               ownerId,
@@ -209,16 +214,15 @@ export function hubProvisioningSteps<Input extends LicensedInput>(): Provisionin
               maxUsers: license?.nodes ?? 0,
               adminToken: input.adminToken ?? null,
             })
-            .onConflictDoNothing()
-            .run();
-          tx.insert(hubInstallationLicenses)
+            .onConflictDoNothing();
+          await tx
+            .insert(hubInstallationLicenses)
             .values({ hubInstallationId: tenant.hubId, licenseId })
-            .onConflictDoNothing()
-            .run();
-          tx.update(licenses).set({ isUsed: true }).where(eq(licenses.id, licenseId)).run();
+            .onConflictDoNothing();
+          await tx.update(licenses).set({ isUsed: true }).where(eq(licenses.id, licenseId));
         });
         // The token now lives on the Hub installation only (a repeat of this step finds the row made).
-        forget("adminToken");
+        await forget("adminToken");
         return { hubId: tenant.hubId, url: tenant.url };
       },
     },
@@ -285,7 +289,7 @@ export function secondsUntilRetry(job: Pick<JobView, "status" | "error" | "updat
  * The progress page's 'Try again' for a job with Hub steps: too early (a stale page, or a hand-made post),
  * nothing is retried and the page says when it can be. 404 for another account's job, as any retry.
  */
-export function retryWhenOpen(ownerId: string, jobId: string, kind: AnyJobKind): void {
-  const job = findOwnedJob(ownerId, jobId, kind.name);
-  if (!job || !retryOpensAt(job)) retryFromProgress(ownerId, jobId, kind);
+export async function retryWhenOpen(ownerId: string, jobId: string, kind: AnyJobKind): Promise<void> {
+  const job = await findOwnedJob(ownerId, jobId, kind.name);
+  if (!job || !retryOpensAt(job)) await retryFromProgress(ownerId, jobId, kind);
 }

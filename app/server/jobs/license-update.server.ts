@@ -137,7 +137,7 @@ export const licenseUpdate: JobKind<UpdateInput, UpdateResults> = {
         // The subscription as the provider has it after the update is the account's copy; the license follows it.
         const { customerId, subscriptionId } = input.request;
         const account = { ownerId, customerId };
-        saveSubscriptionCopy(account, await getBilling().retrieveSubscription(customerId, subscriptionId));
+        await saveSubscriptionCopy(account, await getBilling().retrieveSubscription(customerId, subscriptionId));
         const license = await licenseFollowsSubscription(account, subscriptionId);
         if (!license) throw new Error(`Subscription ${subscriptionId} has no license of this account.`);
         return { licenseId: license.licenseId };

@@ -105,7 +105,7 @@ export const newSubscriptionOrder: JobKind<OrderInput, OrderResults> = {
         // The subscription as the provider has it now is the account's copy, and the license's terms follow it.
         const account = { ownerId, customerId: input.request.customerId };
         const subscription = await getBilling().retrieveSubscription(account.customerId, subscriptionId);
-        saveSubscriptionCopy(account, subscription);
+        await saveSubscriptionCopy(account, subscription);
         const license = await createLicenseForSubscription({
           ownerId,
           subscriptionId,

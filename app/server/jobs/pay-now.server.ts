@@ -78,9 +78,12 @@ export const payNow: JobKind<PayNowInput, PayNowResults> = {
         const billing = getBilling();
         const account = { ownerId, customerId: input.customerId };
         const invoice = await billing.retrieveInvoice(input.customerId, input.invoiceId);
-        saveInvoiceCopy(account, invoice);
+        await saveInvoiceCopy(account, invoice);
         if (!invoice.subscriptionId) return { licenseId: null };
-        saveSubscriptionCopy(account, await billing.retrieveSubscription(input.customerId, invoice.subscriptionId));
+        await saveSubscriptionCopy(
+          account,
+          await billing.retrieveSubscription(input.customerId, invoice.subscriptionId),
+        );
         const license = await licenseFollowsSubscription(account, invoice.subscriptionId);
         return { licenseId: license?.licenseId ?? null };
       },

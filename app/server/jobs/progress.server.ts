@@ -12,8 +12,8 @@ export type ProgressStages = { title: string; steps: string[] }[];
  * is the organization's (404 otherwise: another organization's id is never found), as the specification's
  * stages, with what the customer can do next. Every member may follow it, whoever placed it.
  */
-export function jobProgress(ownerId: string, jobId: string, kind: AnyJobKind, stages: ProgressStages) {
-  const job = findOwnedJob(ownerId, jobId, kind.name);
+export async function jobProgress(ownerId: string, jobId: string, kind: AnyJobKind, stages: ProgressStages) {
+  const job = await findOwnedJob(ownerId, jobId, kind.name);
   if (!job) throw json({ message: "There is no such order." }, { status: 404 });
   return {
     job,
@@ -30,9 +30,11 @@ export function jobProgress(ownerId: string, jobId: string, kind: AnyJobKind, st
 }
 
 /** The progress page's "Try again": the same job from where it stopped (404 when it is not the organization's). */
-export function retryFromProgress(ownerId: string, jobId: string, kind: AnyJobKind): void {
-  if (!findOwnedJob(ownerId, jobId, kind.name)) throw json({ message: "There is no such order." }, { status: 404 });
-  retryJob(ownerId, jobId);
+export async function retryFromProgress(ownerId: string, jobId: string, kind: AnyJobKind): Promise<void> {
+  if (!(await findOwnedJob(ownerId, jobId, kind.name))) {
+    throw json({ message: "There is no such order." }, { status: 404 });
+  }
+  await retryJob(ownerId, jobId);
 }
 
 /**
@@ -48,25 +50,25 @@ export function jobProgressRoute<Opened extends { kind: AnyJobKind; stages: Prog
   retryNeeds,
   retry = retryFromProgress,
 }: {
-  open: (ownerId: string, jobId: string) => Opened;
+  open: (ownerId: string, jobId: string) => Opened | Promise<Opened>;
   details: (job: JobView, opened: Opened) => Details;
   retryNeeds: Action;
-  retry?: (ownerId: string, jobId: string, kind: AnyJobKind) => void;
+  retry?: (ownerId: string, jobId: string, kind: AnyJobKind) => Promise<void>;
 }) {
   return {
     async loader({ request, params }: LoaderFunctionArgs) {
       const member = await requireMember(request);
       const { organization } = member;
       const jobId = params.jobId ?? "";
-      const opened = open(organization.id, jobId);
-      const { job, view } = jobProgress(organization.id, jobId, opened.kind, opened.stages);
+      const opened = await open(organization.id, jobId);
+      const { job, view } = await jobProgress(organization.id, jobId, opened.kind, opened.stages);
       // Every member follows the job; only one whose role may do what it does is offered 'Try again'.
       return { view: { ...view, retryRefused: whyNot(member, retryNeeds) }, ...details(job, opened) };
     },
     async action({ request, params }: ActionFunctionArgs) {
       const { organization } = await readMemberForm(request, retryNeeds);
       const jobId = params.jobId ?? "";
-      retry(organization.id, jobId, open(organization.id, jobId).kind);
+      await retry(organization.id, jobId, (await open(organization.id, jobId)).kind);
       return redirect(new URL(request.url).pathname);
     },
   };

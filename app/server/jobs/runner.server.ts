@@ -1,10 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, lt, lte, or, sql } from "drizzle-orm";
 import type { z } from "zod";
+import { claimCondition } from "~/server/database/dialect.server";
+import { affectedRows } from "~/server/database/portal-database.server";
 import { jobs, type JobStatus } from "~/server/database/tables.server";
 import { recordActivity, type ActivityEntry } from "../activity.server";
-import { db } from "../db.server";
+import { db, type PortalExecutor, type PortalTransaction } from "../db.server";
 import { env } from "../env.server";
 import { ProviderError } from "../providers/errors.server";
 
@@ -12,8 +14,8 @@ import { ProviderError } from "../providers/errors.server";
  * Durable jobs (decision 042): a long sequence runs as a row whose steps are recorded one by
  * one, so closing the window, refreshing or restarting the server loses nothing and a step that finished
  * is never run again. Any number of processes may run jobs on one database: a runner claims a due job
- * with one atomic update that takes an absent or expired lease, renews the lease while a step runs, and
- * every write it makes checks that it still holds the lease.
+ * with one atomic update that takes an absent or expired lease (claimJob), renews the lease while a step runs,
+ * and every write it makes checks that it still holds the lease.
  *
  * What a failure does depends on what it says about the outside world:
  * - a refusal (`final`): nothing happened; the job fails with the spec's message, and a retry of the step
@@ -39,12 +41,12 @@ export interface JobContext<Input, Results extends StepResults> {
   /** The key this step passes to its provider: the job's key, the step, and how many times it was refused. */
   stepKey: string;
   /** Deletes a field of the saved input once it has served (a sealed password): it is then gone from the database. */
-  forget(field: string): void;
+  forget(field: string): Promise<void>;
   /**
    * Saves a field into the job's input for the steps after this one (a sealed credential they need), where
    * `forget` deletes it: unlike a step's result, which stays with the job for good.
    */
-  remember(field: string, value: string): void;
+  remember(field: string, value: string): Promise<void>;
 }
 
 /** One step of a kind; `Name` is its name among the kind's results, and what it returns is that result. */
@@ -77,12 +79,12 @@ export interface JobKind<Input, Results extends StepResults> {
   /** Turns a step's failure into what the progress page shows (the spec's messages). */
   failure(step: string, error: unknown): JobFailure;
   /**
-   * What the job takes for itself as it is queued (a license a Hub is to be made from), in the transaction that
-   * queues it, so two jobs cannot both take it; false refuses the job (enqueueJob throws JobRefused).
+   * What the job takes for itself as it is queued (a license a Hub is to be made from), in `tx`, the transaction
+   * that queues it, so two jobs cannot both take it; false refuses the job (enqueueJob throws JobRefused).
    */
-  reserve?(job: { id: string; ownerId: string; input: Input }): boolean;
+  reserve?(job: { id: string; ownerId: string; input: Input }, tx: PortalTransaction): Promise<boolean>;
   /** Called once the job has failed, to give back what it reserved and no finished step has made its own. */
-  release?(job: { id: string; steps: Record<string, StepState> }): void;
+  release?(job: { id: string; steps: Record<string, StepState> }): Promise<void>;
 }
 
 /** The results of a kind, by step name. */
@@ -183,71 +185,68 @@ function toView(row: JobRow): JobView {
  * kind cannot reserve what it needs (nothing is queued then). `activity`, the log's entry for what the job was
  * asked for (an order placed), is written in the same transaction, and only when the job is new.
  */
-export function enqueueJob<Input extends Record<string, unknown>, Results extends StepResults>(
+export async function enqueueJob<Input extends Record<string, unknown>, Results extends StepResults>(
   kind: JobKind<Input, Results>,
   { activity, ...job }: { ownerId: string; idempotencyKey: string; input: Input; activity?: ActivityEntry },
-): JobView {
+): Promise<JobView> {
   const id = randomUUID();
   const input = kind.input.parse(job.input);
-  db.transaction((tx) => {
-    const queued = tx
-      .insert(jobs)
-      .values({ id, kind: kind.name, ...job, input: input as Record<string, unknown>, steps: {}, nextRunAt: now() })
-      .onConflictDoNothing({ target: jobs.idempotencyKey })
-      .run().changes;
-    if (queued && kind.reserve && !kind.reserve({ id, ownerId: job.ownerId, input })) {
+  await db.transaction(async (tx) => {
+    const queued = affectedRows(
+      await tx
+        .insert(jobs)
+        .values({ id, kind: kind.name, ...job, input: input as Record<string, unknown>, steps: {}, nextRunAt: now() })
+        .onConflictDoNothing({ target: jobs.idempotencyKey }),
+    );
+    if (queued && kind.reserve && !(await kind.reserve({ id, ownerId: job.ownerId, input }, tx))) {
       throw new JobRefused(`The ${kind.name} job could not reserve what it needs.`);
     }
-    if (queued && activity) recordActivity(tx, activity);
+    if (queued && activity) await recordActivity(tx, activity);
   });
-  const row = db.select().from(jobs).where(eq(jobs.idempotencyKey, job.idempotencyKey)).get();
+  const [row] = await db.select().from(jobs).where(eq(jobs.idempotencyKey, job.idempotencyKey));
   if (!row) throw new Error(`The job ${job.idempotencyKey} was not saved.`);
   wakeRunner();
   return toView(row);
 }
 
 /** The user's job with this idempotency key, or null. */
-export function findJobByKey(ownerId: string, idempotencyKey: string): JobView | null {
-  const row = db
+export async function findJobByKey(ownerId: string, idempotencyKey: string): Promise<JobView | null> {
+  const [row] = await db
     .select()
     .from(jobs)
-    .where(and(eq(jobs.ownerId, ownerId), eq(jobs.idempotencyKey, idempotencyKey)))
-    .get();
+    .where(and(eq(jobs.ownerId, ownerId), eq(jobs.idempotencyKey, idempotencyKey)));
   return row ? toView(row) : null;
 }
 
 /** The user's jobs whose key starts with the prefix (e.g. every order of one draft), oldest first. */
-export function findJobsByKeyPrefix(ownerId: string, prefix: string): JobView[] {
-  return db
+export async function findJobsByKeyPrefix(ownerId: string, prefix: string): Promise<JobView[]> {
+  const rows = await db
     .select()
     .from(jobs)
     .where(and(eq(jobs.ownerId, ownerId), sql`substr(${jobs.idempotencyKey}, 1, ${prefix.length}) = ${prefix}`))
-    .orderBy(asc(jobs.createdAt))
-    .all()
-    .map(toView);
+    .orderBy(asc(jobs.createdAt), asc(jobs.id));
+  return rows.map(toView);
 }
 
 /** The user's job of this kind, or null: a job id from a URL is never trusted on its own. */
-export function findOwnedJob(ownerId: string, jobId: string, kind?: string): JobView | null {
-  const row = db
+export async function findOwnedJob(ownerId: string, jobId: string, kind?: string): Promise<JobView | null> {
+  const [row] = await db
     .select()
     .from(jobs)
-    .where(and(eq(jobs.ownerId, ownerId), eq(jobs.id, jobId)))
-    .get();
+    .where(and(eq(jobs.ownerId, ownerId), eq(jobs.id, jobId)));
   return row && (!kind || row.kind === kind) ? toView(row) : null;
 }
 
 /** Jobs an administrator should look at: those waiting on an unknown outcome, and failed ones, newest first. */
-export function listJobsNeedingAttention(limit = 100, ownerId?: string): JobView[] {
+export async function listJobsNeedingAttention(limit = 100, ownerId?: string): Promise<JobView[]> {
   const stopped = inArray(jobs.status, ["needs_attention", "failed"]);
-  return db
+  const rows = await db
     .select()
     .from(jobs)
     .where(ownerId ? and(eq(jobs.ownerId, ownerId), stopped) : stopped)
-    .orderBy(sql`${jobs.updatedAt} desc`)
-    .limit(limit)
-    .all()
-    .map(toView);
+    .orderBy(desc(jobs.updatedAt), desc(jobs.id))
+    .limit(limit);
+  return rows.map(toView);
 }
 
 /** Whether a charging step of the job may have run: such a job must be finished, never replaced by a new order. */
@@ -264,8 +263,8 @@ export function mayHaveCharged(kind: AnyJobKind, job: JobView): boolean {
  * new provider key, an unknown outcome after asking the provider). False when the job is not theirs or
  * is not stopped.
  */
-export function retryJob(ownerId: string, jobId: string): boolean {
-  const changed = db
+export async function retryJob(ownerId: string, jobId: string): Promise<boolean> {
+  const result = await db
     .update(jobs)
     .set({
       status: sql`case when ${jobs.status} = 'needs_attention' then 'needs_attention' else 'queued' end`,
@@ -275,10 +274,10 @@ export function retryJob(ownerId: string, jobId: string): boolean {
       finishedAt: null,
       updatedAt: now(),
     })
-    .where(and(eq(jobs.id, jobId), eq(jobs.ownerId, ownerId), inArray(jobs.status, ["failed", "needs_attention"])))
-    .run().changes;
+    .where(and(eq(jobs.id, jobId), eq(jobs.ownerId, ownerId), inArray(jobs.status, ["failed", "needs_attention"])));
+  const changed = affectedRows(result) > 0;
   if (changed) wakeRunner();
-  return changed > 0;
+  return changed;
 }
 
 /** One JSON line on stderr per failure, with the job, the step and the stack: greppable, and whole in any log collector. */
@@ -299,12 +298,50 @@ function logJobFailure(row: JobRow, step: string, kind: string, error: unknown):
   );
 }
 
+/** A claim that failed (the database unreachable): the next poll claims again. */
+function logClaimFailure(error: unknown): void {
+  const message = error instanceof Error ? error.message : String(error);
+  console.error(JSON.stringify({ level: "error", event: "job-claim-failed", message }));
+}
+
 const backoff = (attempts: number) => Math.min(MAX_BACKOFF_MS, env.JOB_BACKOFF_MS * 2 ** Math.max(0, attempts - 1));
+
+/**
+ * Takes one due job for `holder` (queued or needs_attention whose time has come, or running under an expired lease)
+ * with one atomic update, leased for `leaseMs`; null when none is due. A job is never taken by two claims at once:
+ * the update checks again, as it writes, that the job is due (claimCondition), so a claim that lost the race takes
+ * another job or none. `database` is the portal's, or another one (a test of many claimers on one database).
+ */
+export async function claimJob(
+  holder: string,
+  leaseMs: number,
+  database: PortalExecutor = db,
+  at = now(),
+): Promise<JobRow | null> {
+  const due = or(
+    and(inArray(jobs.status, ["queued", "needs_attention"]), lte(jobs.nextRunAt, at)),
+    and(eq(jobs.status, "running"), lt(jobs.leaseUntil, at)),
+  )!;
+  const [claimed] = await database
+    .update(jobs)
+    .set({
+      status: "running",
+      leaseHolder: holder,
+      leaseUntil: new Date(at.getTime() + leaseMs),
+      attempts: sql`${jobs.attempts} + 1`,
+      updatedAt: at,
+    })
+    .where(claimCondition(due))
+    .returning();
+  return claimed ?? null;
+}
 
 /** One process's runner: its id is the lease holder written on the jobs it claims. */
 export class JobRunner {
   readonly id = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   private active = 0;
+  private claiming = false;
+  private wakeAgain = false;
   private stopped = false;
 
   constructor(
@@ -312,37 +349,18 @@ export class JobRunner {
     private readonly leaseMs = env.JOB_LEASE_MS,
   ) {}
 
-  /** Takes one due job (queued or needs_attention whose time has come, or running under an expired lease), atomically. */
-  claim(): JobRow | null {
-    const at = now();
-    const due = sql`((${jobs.status} in ('queued', 'needs_attention') and ${jobs.nextRunAt} <= ${at.getTime()})
-      or (${jobs.status} = 'running' and ${jobs.leaseUntil} < ${at.getTime()}))`;
-    return (
-      db
-        .update(jobs)
-        .set({
-          status: "running",
-          leaseHolder: this.id,
-          leaseUntil: new Date(at.getTime() + this.leaseMs),
-          attempts: sql`${jobs.attempts} + 1`,
-          updatedAt: at,
-        })
-        .where(
-          and(eq(jobs.id, sql`(select ${jobs.id} from ${jobs} where ${due} order by ${jobs.nextRunAt} limit 1)`), due),
-        )
-        .returning()
-        .get() ?? null
-    );
+  /** Takes one due job for this runner (claimJob). */
+  claim(): Promise<JobRow | null> {
+    return claimJob(this.id, this.leaseMs);
   }
 
   /** A write of this runner's job, refused when another runner has taken the job over. */
-  private write(jobId: string, change: Partial<typeof jobs.$inferInsert>): void {
-    const { changes } = db
+  private async write(jobId: string, change: Partial<typeof jobs.$inferInsert>): Promise<void> {
+    const result = await db
       .update(jobs)
       .set({ ...change, updatedAt: now() })
-      .where(and(eq(jobs.id, jobId), eq(jobs.leaseHolder, this.id)))
-      .run();
-    if (changes !== 1) throw new LeaseLostError(`Job ${jobId} is no longer held by ${this.id}.`);
+      .where(and(eq(jobs.id, jobId), eq(jobs.leaseHolder, this.id)));
+    if (affectedRows(result) !== 1) throw new LeaseLostError(`Job ${jobId} is no longer held by ${this.id}.`);
   }
 
   /** Keeps the lease while a step runs; `lost` turns true when another runner took the job. */
@@ -350,11 +368,9 @@ export class JobRunner {
     const state = { lost: false };
     const timer = setInterval(
       () => {
-        try {
-          this.write(jobId, { leaseUntil: new Date(Date.now() + this.leaseMs) });
-        } catch {
+        this.write(jobId, { leaseUntil: new Date(Date.now() + this.leaseMs) }).catch(() => {
           state.lost = true;
-        }
+        });
       },
       Math.max(100, Math.floor(this.leaseMs / 3)),
     );
@@ -368,7 +384,7 @@ export class JobRunner {
     const input = kind?.input.safeParse(row.input);
     if (!kind || !input?.success) {
       logJobFailure(row, "", "final", new Error(kind ? "Its input does not parse." : "No such job kind."));
-      this.finish(row.id, "failed", {
+      await this.finish(row.id, "failed", {
         error: { step: "", title: "Something went wrong", message: "This job cannot run. Please contact support." },
       });
       return;
@@ -388,14 +404,14 @@ export class JobRunner {
         input: input.data,
         results,
         stepKey: `${row.idempotencyKey}:${step.name}:${refusals}`,
-        forget: (field) => {
+        forget: async (field) => {
           const { [field]: _forgotten, ...kept } = row.input;
           row.input = kept;
-          this.write(row.id, { input: kept });
+          await this.write(row.id, { input: kept });
         },
-        remember: (field, value) => {
+        remember: async (field, value) => {
           row.input = { ...row.input, [field]: value };
-          this.write(row.id, { input: row.input });
+          await this.write(row.id, { input: row.input });
           // The steps after this one in this run read the parsed input.
           (input.data as Record<string, unknown>)[field] = value;
         },
@@ -407,26 +423,26 @@ export class JobRunner {
         let result = found;
         if (found === null || found === undefined) {
           steps[step.name] = { status: "started", refusals };
-          this.write(row.id, { steps });
+          await this.write(row.id, { steps });
           result = (await step.run(context)) ?? null;
         }
         if (lease.state.lost) throw new LeaseLostError(`Job ${row.id} was taken over while ${step.name} ran.`);
         results[step.name] = result;
         steps[step.name] = { status: "done", result };
-        this.write(row.id, { steps });
+        await this.write(row.id, { steps });
       } catch (error) {
         if (error instanceof LeaseLostError) return;
-        this.recordFailure(row, kind, step.name, steps, refusals, error);
+        await this.recordFailure(row, kind, step.name, steps, refusals, error);
         return;
       } finally {
         lease.release();
       }
     }
-    this.finish(row.id, "succeeded", { result: results, steps });
+    await this.finish(row.id, "succeeded", { result: results, steps });
   }
 
   /** Records why a step stopped the job, and what happens next (see the class comment). */
-  private recordFailure(
+  private async recordFailure(
     row: JobRow,
     kind: AnyJobKind,
     stepName: string,
@@ -441,11 +457,11 @@ export class JobRunner {
     const canRetry = row.attempts < MAX_AUTOMATIC_ATTEMPTS;
     if (kindOfError === "final") {
       steps[stepName] = { status: "failed", refusals: refusals + 1, message: failure.message };
-      this.finish(row.id, "failed", { steps, error: { ...failure } });
-      kind.release?.({ id: row.id, steps });
+      await this.finish(row.id, "failed", { steps, error: { ...failure } });
+      await kind.release?.({ id: row.id, steps });
     } else if (kindOfError === "unknown") {
       steps[stepName] = { status: "unknown", refusals, message: failure.message };
-      this.write(row.id, {
+      await this.write(row.id, {
         status: "needs_attention",
         steps,
         error: { ...failure },
@@ -455,7 +471,7 @@ export class JobRunner {
       });
     } else if (canRetry) {
       // The step is left as started: it may have done part of its work, so its own checks decide on the rerun.
-      this.write(row.id, {
+      await this.write(row.id, {
         status: "queued",
         steps,
         leaseHolder: null,
@@ -463,33 +479,58 @@ export class JobRunner {
         nextRunAt: new Date(Date.now() + backoff(row.attempts)),
       });
     } else {
-      this.finish(row.id, "failed", { steps, error: { ...failure } });
-      kind.release?.({ id: row.id, steps });
+      await this.finish(row.id, "failed", { steps, error: { ...failure } });
+      await kind.release?.({ id: row.id, steps });
     }
   }
 
-  private finish(jobId: string, status: "succeeded" | "failed", change: Partial<typeof jobs.$inferInsert>) {
-    this.write(jobId, { ...change, status, leaseHolder: null, leaseUntil: null, nextRunAt: null, finishedAt: now() });
+  private async finish(jobId: string, status: "succeeded" | "failed", change: Partial<typeof jobs.$inferInsert>) {
+    await this.write(jobId, {
+      ...change,
+      status,
+      leaseHolder: null,
+      leaseUntil: null,
+      nextRunAt: null,
+      finishedAt: now(),
+    });
   }
 
-  /** Runs due jobs until none is left; at most CONCURRENCY at once in this process. */
+  /**
+   * Runs due jobs until none is left; at most CONCURRENCY at once in this process. One claim is in flight at a
+   * time: a wake that comes meanwhile (a job queued, a job finished) claims again once it is back, so a job queued
+   * while a claim came back empty is not left for the next poll.
+   */
   wake(): void {
-    while (!this.stopped && this.active < CONCURRENCY) {
-      const row = this.claim();
-      if (!row) return;
-      this.active += 1;
-      void this.execute(row)
-        .catch((error: unknown) => logJobFailure(row, "", "retryable", error))
-        .finally(() => {
-          this.active -= 1;
-          this.wake();
-        });
+    if (this.stopped || this.active >= CONCURRENCY) return;
+    if (this.claiming) {
+      this.wakeAgain = true;
+      return;
     }
+    this.claiming = true;
+    this.wakeAgain = false;
+    void this.claim()
+      .catch((error: unknown) => {
+        logClaimFailure(error);
+        return null;
+      })
+      .then((row) => {
+        this.claiming = false;
+        if (row) {
+          this.active += 1;
+          void this.execute(row)
+            .catch((error: unknown) => logJobFailure(row, "", "retryable", error))
+            .finally(() => {
+              this.active -= 1;
+              this.wake();
+            });
+        }
+        if (row || this.wakeAgain) this.wake();
+      });
   }
 
   /** Resolves when every job due now has run (for tests and scripts). */
   async drain(): Promise<void> {
-    for (let row = this.claim(); row; row = this.claim()) await this.execute(row);
+    for (let row = await this.claim(); row; row = await this.claim()) await this.execute(row);
   }
 
   stop(): void {

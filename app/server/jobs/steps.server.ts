@@ -13,7 +13,7 @@ export function clearDraftStep<Input extends { draftId: string }>(): JobStep<Inp
   return {
     name: "clear-draft",
     async run({ ownerId, input }) {
-      deleteDraftById(ownerId, input.draftId);
+      await deleteDraftById(ownerId, input.draftId);
       return null;
     },
   };

@@ -86,7 +86,7 @@ function trialLicenseStep<Input extends TrialInput>(
     charges: true,
     async run({ id, ownerId, input, remember }) {
       try {
-        const license = createTrialLicense({
+        const license = await createTrialLicense({
           id,
           organization: await owner(ownerId),
           hubType,
@@ -95,7 +95,7 @@ function trialLicenseStep<Input extends TrialInput>(
           duration: input.duration,
         });
         // The cloud trial's Hub gets this license (the provisioning steps read it from the input).
-        if (hubType === "cloud") remember("licenseId", license.id);
+        if (hubType === "cloud") await remember("licenseId", license.id);
         return { licenseId: license.id };
       } catch (error) {
         if (error instanceof TrialUsedUpError) throw new StepRefused(USED_UP_TRIAL);
@@ -176,7 +176,7 @@ function recordTrialStep<Input extends TrialInput>(
     async run({ id, ownerId, input, results }) {
       const hub = results["record-hub"] ?? null;
       try {
-        recordTrial({
+        await recordTrial({
           id,
           ownerId,
           userId: input.startedBy,

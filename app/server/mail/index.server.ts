@@ -32,9 +32,9 @@ export interface Mail {
  * Queues a message: a durable job sends it (SMTP, or the outbox without SMTP_URL), retried with backoff and
  * sent once. Returns at once, with the job and the message's Message-ID.
  */
-export function queueMail(mail: Mail): { jobId: string; messageId: string } {
+export async function queueMail(mail: Mail): Promise<{ jobId: string; messageId: string }> {
   const from = env.MAIL_FROM;
-  const job = enqueueJob(sendMail, {
+  const job = await enqueueJob(sendMail, {
     ownerId: mail.accountId,
     idempotencyKey: `mail:${mail.key ?? randomUUID()}`,
     input: { from, to: mail.to, subject: mail.subject, ...composeMail(mail.subject, mail.content) },

@@ -10,26 +10,30 @@ import type { Mailer } from "./port.server";
  */
 export const outboxMailer: Mailer = {
   async send(mail) {
-    db.insert(outbox).values(mail).onConflictDoNothing({ target: outbox.messageId }).run();
+    await db.insert(outbox).values(mail).onConflictDoNothing({ target: outbox.messageId });
   },
 };
 
 export type OutboxMessage = typeof outbox.$inferSelect;
 
 /** One page of the kept mail, newest first, with how many there are. */
-export function outboxPage(page: number, pageSize: number): { total: number; messages: OutboxMessage[] } {
-  const total = db.select({ total: count() }).from(outbox).get()?.total ?? 0;
-  const messages = db
+export async function outboxPage(
+  page: number,
+  pageSize: number,
+): Promise<{ total: number; messages: OutboxMessage[] }> {
+  const [counted] = await db.select({ total: count() }).from(outbox);
+  const messages = await db
     .select()
     .from(outbox)
     .orderBy(desc(outbox.id))
     .limit(pageSize)
-    .offset((page - 1) * pageSize)
-    .all();
+    .offset((page - 1) * pageSize);
+  const total = counted?.total ?? 0;
   return { total, messages };
 }
 
 /** One kept message, or null. */
-export function outboxMessage(id: number): OutboxMessage | null {
-  return db.select().from(outbox).where(eq(outbox.id, id)).get() ?? null;
+export async function outboxMessage(id: number): Promise<OutboxMessage | null> {
+  const [message] = await db.select().from(outbox).where(eq(outbox.id, id));
+  return message ?? null;
 }

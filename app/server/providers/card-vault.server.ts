@@ -1,4 +1,5 @@
 import { and, eq, isNull } from "drizzle-orm";
+import { affectedRows } from "~/server/database/portal-database.server";
 import { cardTokens } from "~/server/database/tables.server";
 import { parseGatewayReference, type PaymentCard } from "./card-gateway.server";
 import { newId, type EmbeddedStore } from "./embedded.server";
@@ -13,68 +14,66 @@ import { chargeDeclineMessage } from "~/server/cards/local/test-cards.server";
 type VaultCard = PaymentCard & { chargeDecline?: string | null };
 
 /** Keeps a tokenized card and returns its one-time token. */
-export function storeToken(store: EmbeddedStore, card: VaultCard, now: Date): string {
+export async function storeToken(store: EmbeddedStore, card: VaultCard, now: Date): Promise<string> {
   const id = newId("tok_local");
-  store
-    .insert(cardTokens)
-    .values({ id, kind: "token", ...card, createdAt: now })
-    .run();
+  await store.insert(cardTokens).values({ id, kind: "token", ...card, createdAt: now });
   return id;
 }
 
-/** The card behind an unused one-time token, which is spent by this call; null when there is none. */
-function spendToken(store: EmbeddedStore, tokenId: string, now: Date): VaultCard | null {
+/**
+ * The card behind an unused one-time token, which is spent by this call; null when there is none. One statement
+ * finds and spends it, so of two requests with one token only one gets the card.
+ */
+async function spendToken(store: EmbeddedStore, tokenId: string, now: Date): Promise<VaultCard | null> {
   const unused = and(eq(cardTokens.id, tokenId), eq(cardTokens.kind, "token"), isNull(cardTokens.usedAt));
-  const row = store.select().from(cardTokens).where(unused).get();
-  if (!row) return null;
-  store.update(cardTokens).set({ usedAt: now }).where(eq(cardTokens.id, tokenId)).run();
-  return { ...cardOf(row), chargeDecline: row.chargeDecline };
+  const [row] = await store.update(cardTokens).set({ usedAt: now }).where(unused).returning();
+  return row ? { ...cardOf(row), chargeDecline: row.chargeDecline } : null;
 }
 
 /** A reusable payment method made from a one-time token (spending it), or null when the token is gone. */
-export function paymentMethodFromToken(store: EmbeddedStore, tokenId: string, now: Date): string | null {
-  return keepFromToken(store, tokenId, now, "pm_local", null)?.id ?? null;
+export async function paymentMethodFromToken(store: EmbeddedStore, tokenId: string, now: Date): Promise<string | null> {
+  return (await keepFromToken(store, tokenId, now, "pm_local", null))?.id ?? null;
 }
 
 /**
  * A card saved on a gateway customer from a one-time token (spending it), as Stripe saves a card when a billing
  * provider creates a payment source from a token; null when the token is gone.
  */
-export function cardFromToken(
+export async function cardFromToken(
   store: EmbeddedStore,
   tokenId: string,
   gatewayCustomer: string,
   now: Date,
-): { id: string; card: PaymentCard } | null {
+): Promise<{ id: string; card: PaymentCard } | null> {
   return keepFromToken(store, tokenId, now, "card_local", gatewayCustomer);
 }
 
-function keepFromToken(
+async function keepFromToken(
   store: EmbeddedStore,
   tokenId: string,
   now: Date,
   prefix: string,
   gatewayCustomer: string | null,
-): { id: string; card: PaymentCard } | null {
-  const spent = spendToken(store, tokenId, now);
+): Promise<{ id: string; card: PaymentCard } | null> {
+  const spent = await spendToken(store, tokenId, now);
   if (!spent) return null;
   const id = newId(prefix);
-  store
-    .insert(cardTokens)
-    .values({ id, kind: "payment_method", ...spent, gatewayCustomer, createdAt: now })
-    .run();
+  await store.insert(cardTokens).values({ id, kind: "payment_method", ...spent, gatewayCustomer, createdAt: now });
   const { chargeDecline: _decline, ...card } = spent;
   return { id, card };
 }
 
 /** Attaches a payment method to a gateway customer; false when there is no such payment method. */
-export function attachPaymentMethod(store: EmbeddedStore, paymentMethodId: string, gatewayCustomer: string): boolean {
-  const result = store
+export async function attachPaymentMethod(
+  store: EmbeddedStore,
+  paymentMethodId: string,
+  gatewayCustomer: string,
+): Promise<boolean> {
+  const result = await store
     .update(cardTokens)
     .set({ gatewayCustomer })
-    .where(and(eq(cardTokens.id, paymentMethodId), eq(cardTokens.kind, "payment_method")))
-    .run();
-  return result.changes > 0;
+    .where(and(eq(cardTokens.id, paymentMethodId), eq(cardTokens.kind, "payment_method")));
+  return affectedRows(result) > 0;
 }
 
 /** The payment method, attached to this gateway customer. */
@@ -86,12 +85,12 @@ const attachedTo = (paymentMethodId: string, gatewayCustomer: string) =>
   );
 
 /** The card of a payment method attached to this gateway customer, or null. */
-export function attachedCard(
+export async function attachedCard(
   store: EmbeddedStore,
   paymentMethodId: string,
   gatewayCustomer: string,
-): PaymentCard | null {
-  const row = store.select().from(cardTokens).where(attachedTo(paymentMethodId, gatewayCustomer)).get();
+): Promise<PaymentCard | null> {
+  const [row] = await store.select().from(cardTokens).where(attachedTo(paymentMethodId, gatewayCustomer));
   return row ? cardOf(row) : null;
 }
 
@@ -100,14 +99,16 @@ export function attachedCard(
  * its own words; null when it takes the charge. A card the vault does not hold (one seeded without a token) is
  * charged as a good test card.
  */
-export function chargeDeclineOf(store: EmbeddedStore, referenceId: string): { code: string; message: string } | null {
+export async function chargeDeclineOf(
+  store: EmbeddedStore,
+  referenceId: string,
+): Promise<{ code: string; message: string } | null> {
   const reference = parseGatewayReference(referenceId);
   if (!reference) return null;
-  const row = store
+  const [row] = await store
     .select({ chargeDecline: cardTokens.chargeDecline })
     .from(cardTokens)
-    .where(attachedTo(reference.paymentMethodId, reference.gatewayCustomer))
-    .get();
+    .where(attachedTo(reference.paymentMethodId, reference.gatewayCustomer));
   const code = row?.chargeDecline;
   return code ? { code, message: chargeDeclineMessage(code) } : null;
 }

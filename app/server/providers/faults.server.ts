@@ -1,4 +1,8 @@
 import { setTimeout as sleep } from "node:timers/promises";
+import { and, eq, gt, sql } from "drizzle-orm";
+import { affectedRows } from "~/server/database/portal-database.server";
+import type { billingFaults, hubFaults } from "~/server/database/tables.server";
+import type { EmbeddedStore } from "./embedded.server";
 import type { ErrorKind, ProviderError, ProviderErrorDetails } from "./errors.server";
 
 /**
@@ -50,16 +54,32 @@ export function armedFault<Mode extends string>(
   };
 }
 
+/** A provider's table of armed faults (billing_faults, hub_faults): one row per call. */
+type FaultTable = typeof billingFaults | typeof hubFaults;
+
 /**
- * The fault that applies to this call, if any: a spent fault does not; a counted one uses one of its
- * calls (through `spend`, which writes the new count).
+ * Takes one of the counted calls of the fault armed for `call`, in one statement (the count is lowered only where it
+ * is still above zero); true when it took one. What `due` is given as `spend`.
  */
-export function due<Mode extends string>(
+export async function spendOne(store: EmbeddedStore, table: FaultTable, call: string): Promise<boolean> {
+  const result = await store
+    .update(table)
+    .set({ remaining: sql`${table.remaining} - 1` })
+    .where(and(eq(table.call, call), gt(table.remaining, 0)));
+  return affectedRows(result) === 1;
+}
+
+/**
+ * The fault that applies to this call, if any: a spent fault does not; a counted one applies only when `spend`
+ * takes one of its calls, which it does in one statement (lowering the count where it is still above zero, true
+ * when it did), so that two calls at once cannot both take the last one.
+ */
+export async function due<Mode extends string>(
   fault: ArmedFault<Mode> | undefined,
-  spend: (remaining: number) => void,
-): ArmedFault<Mode> | null {
+  spend: () => Promise<boolean>,
+): Promise<ArmedFault<Mode> | null> {
   if (!fault || fault.remaining === 0) return null;
-  if (fault.remaining !== null) spend(fault.remaining - 1);
+  if (fault.remaining !== null && !(await spend())) return null;
   return fault;
 }
 
@@ -67,7 +87,7 @@ type ErrorMaker = (message: string, details: ProviderErrorDetails) => ProviderEr
 
 export interface FaultHooks<Mode extends string> {
   /** The fault armed for a call, with one of its counted uses spent (see `due`). */
-  arm: (call: string) => ArmedFault<Mode> | null;
+  arm: (call: string) => Promise<ArmedFault<Mode> | null>;
   /** The provider's error class. */
   error: ErrorMaker;
   /** A provider's own mode: what the call answers instead (it may `run` the call itself). */
@@ -88,7 +108,7 @@ export function withFaults<T extends object, Mode extends string>(provider: T, h
       if (typeof value !== "function" || typeof property !== "string") return value;
       return async (...args: unknown[]) => {
         const run = async (): Promise<unknown> => value.apply(target, args);
-        const fault = hooks.arm(property);
+        const fault = await hooks.arm(property);
         if (!fault) return run();
         if (fault.mode === "hang") await sleep(fault.hangMs);
         if (fault.mode === "fail" || fault.mode === "hang") throw failure(fault, hooks.error);

@@ -48,13 +48,13 @@ export async function subdomainUnavailable(subdomain: string): Promise<string | 
 }
 
 /** The deployment the draft describes, with its digest, or null while a step is missing. */
-function currentDeployment(
+async function currentDeployment(
   ownerId: string,
   draft: LoadedDraft<CloudHubDraft>,
-): { digest: string; input: DeploymentInput } | null {
+): Promise<{ digest: string; input: DeploymentInput } | null> {
   const { subdomain, region, licenseId, administrator, sealedPassword } = draft.data;
   if (!draft.id || !licenseId || !administrator || !sealedPassword) return null;
-  if (!selectableLicense(ownerId, licenseId)) return null;
+  if (!(await selectableLicense(ownerId, licenseId))) return null;
   const request = { subdomain, region, licenseId, administrator, sealedPassword };
   const digest = requestDigest(request);
   return {
@@ -64,9 +64,9 @@ function currentDeployment(
 }
 
 /** The confirmation's key for the draft as it stands (the Review page posts it back). */
-export function deploymentKey(scope: Scope): string | null {
-  const draft = cloudHubWizard.read(scope);
-  const current = currentDeployment(scope.organization.id, draft);
+export async function deploymentKey(scope: Scope): Promise<string | null> {
+  const draft = await cloudHubWizard.read(scope);
+  const current = await currentDeployment(scope.organization.id, draft);
   return current && draft.id ? orderKey(cloudHubDeployment, draft.id, current.digest) : null;
 }
 
@@ -75,21 +75,21 @@ export function deploymentKey(scope: Scope): string | null {
  * another deployment holds (one still running, from a closed wizard or another tab) is refused with the
  * product specification's words.
  */
-export function deploy(scope: Scope, postedKey: string): Placement | { refused: string } {
+export async function deploy(scope: Scope, postedKey: string): Promise<Placement | { refused: string }> {
   const ownerId = scope.organization.id;
-  const draft = cloudHubWizard.read(scope);
-  const placement = placeOnce(cloudHubDeployment, {
+  const draft = await cloudHubWizard.read(scope);
+  const placement = await placeOnce(cloudHubDeployment, {
     scope,
     draftId: draft.id,
     postedKey,
-    current: currentDeployment(ownerId, draft),
+    current: await currentDeployment(ownerId, draft),
     activity: (input) => ({
       action: "hub.deployment_started",
       summary: `Deployed a cloud Hub at ${input.subdomain}.${env.HUB_HOST} (${input.region}).`,
     }),
   });
   const { licenseId } = draft.data;
-  if ("stale" in placement && licenseId && !selectableLicense(ownerId, licenseId)) {
+  if ("stale" in placement && licenseId && !(await selectableLicense(ownerId, licenseId))) {
     return { refused: UNABLE_TO_VERIFY_LICENSE };
   }
   return placement;
@@ -97,13 +97,12 @@ export function deploy(scope: Scope, postedKey: string): Placement | { refused: 
 
 /** 'Go to Hub' (decision 070): a one-time sign-in link to the user's own cloud Hub, or null when it is not theirs. */
 export async function hubSignInLink(ownerId: string, hubId: string): Promise<string | null> {
-  const hub = db
+  const [hub] = await db
     .select({ url: hubInstallations.url })
     .from(hubInstallations)
     .where(
       and(eq(hubInstallations.id, hubId), eq(hubInstallations.ownerId, ownerId), eq(hubInstallations.type, "cloud")),
-    )
-    .get();
+    );
   return hub?.url ? (await getHubs().signInLink(hub.url)).url : null;
 }
 

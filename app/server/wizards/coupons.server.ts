@@ -7,8 +7,8 @@ import type { DraftOwner } from "../drafts.server";
 
 /** A wizard whose draft holds a coupon (the new-subscription and update wizards). */
 interface CouponDraft {
-  read(owner: DraftOwner): { data: { couponId: string | null } };
-  save(owner: DraftOwner, changes: { couponId: string | null }): unknown;
+  read(owner: DraftOwner): Promise<{ data: { couponId: string | null } }>;
+  save(owner: DraftOwner, changes: { couponId: string | null }): Promise<unknown>;
 }
 
 /** The customer's emails a referral coupon may not come from: the member's own and the billing profile's. */
@@ -43,13 +43,13 @@ export async function applyCoupon(scope: Scope, wizard: CouponDraft, code: strin
   // Each Apply is a provider call with a guessable secret: throttled per organization (all its members together).
   const waitSeconds = code.trim() ? await takeCouponApply(scope.organization.id) : 0;
   const problem = waitSeconds > 0 ? waitMessage("coupon attempts", waitSeconds) : await couponProblem(scope, code);
-  wizard.save(scope, { couponId: problem ? null : code.trim() });
+  await wizard.save(scope, { couponId: problem ? null : code.trim() });
   return problem;
 }
 
-export function removeCoupon(scope: Scope, wizard: CouponDraft): string | null {
-  if (!wizard.read(scope).data.couponId) return COUPON_MESSAGES.noneToRemove;
-  wizard.save(scope, { couponId: null });
+export async function removeCoupon(scope: Scope, wizard: CouponDraft): Promise<string | null> {
+  if (!(await wizard.read(scope)).data.couponId) return COUPON_MESSAGES.noneToRemove;
+  await wizard.save(scope, { couponId: null });
   return null;
 }
 
@@ -64,6 +64,6 @@ export async function couponIntent(
   const problem =
     intent === "apply-coupon"
       ? await applyCoupon(scope, wizard, String(formData.get("coupon") ?? ""))
-      : removeCoupon(scope, wizard);
+      : await removeCoupon(scope, wizard);
   return problem ? json({ couponError: problem }, { status: 422 }) : redirect(pageUrl);
 }

@@ -66,15 +66,15 @@ export function defineWizard<Step extends string, Data extends Progress<Step>, P
       const urlOf = (step: Step) => `${definition.basePath(params)}/${step}`;
 
       /** The stored draft, or the initial state; never writes. */
-      function read(owner: DraftOwner, initial: () => unknown = () => ({})): LoadedDraft<Data> {
-        const stored = findDraft(owner, name);
+      async function read(owner: DraftOwner, initial: () => unknown = () => ({})): Promise<LoadedDraft<Data>> {
+        const stored = await findDraft(owner, name);
         const parsed = stored ? schema.safeParse(stored.data) : null;
         if (stored && parsed?.success) return { id: stored.id, data: checked(parsed.data) };
         return { id: null, data: schema.parse(initial()) };
       }
 
-      function write(owner: DraftOwner, data: Data): LoadedDraft<Data> {
-        const stored = writeDraft(owner, name, checked(data) as unknown as Record<string, unknown>);
+      async function write(owner: DraftOwner, data: Data): Promise<LoadedDraft<Data>> {
+        const stored = await writeDraft(owner, name, checked(data) as unknown as Record<string, unknown>);
         return { id: stored.id, data: schema.parse(stored.data) };
       }
 
@@ -83,8 +83,8 @@ export function defineWizard<Step extends string, Data extends Progress<Step>, P
         urlOf,
         read,
         /** The draft for a step, or a redirect to the first earlier step that is not done. */
-        load(owner: DraftOwner, step: Step, initial?: () => unknown): LoadedDraft<Data> {
-          const draft = read(owner, initial);
+        async load(owner: DraftOwner, step: Step, initial?: () => unknown): Promise<LoadedDraft<Data>> {
+          const draft = await read(owner, initial);
           const missing = firstIncompleteBefore(steps, step, draft.data.completed);
           if (missing) throw redirect(urlOf(missing));
           return draft;
@@ -94,12 +94,12 @@ export function defineWizard<Step extends string, Data extends Progress<Step>, P
          * wizard goes to its first step), every step's link, the steps the stepper links to, and the current
          * step's notices.
          */
-        layout(owner: DraftOwner, pathname: string): WizardChrome {
+        async layout(owner: DraftOwner, pathname: string): Promise<WizardChrome> {
           const basePath = definition.basePath(params);
           const segment = pathname.startsWith(`${basePath}/`) ? pathname.slice(basePath.length + 1).split("/")[0] : "";
           const current = steps.find((step) => step === segment);
           if (!current) throw redirect(urlOf(steps[0]));
-          const { data } = read(owner);
+          const { data } = await read(owner);
           return {
             current,
             steps: steps.map((step) => ({ key: step, title: stepTitles[step], to: urlOf(step) })),
@@ -109,13 +109,13 @@ export function defineWizard<Step extends string, Data extends Progress<Step>, P
           };
         },
         /** Saves changes without moving on (a cycle switch, a coupon), keeping what the step already has. */
-        save(owner: DraftOwner, changes: Partial<Data>): LoadedDraft<Data> {
-          return write(owner, { ...read(owner).data, ...changes });
+        async save(owner: DraftOwner, changes: Partial<Data>): Promise<LoadedDraft<Data>> {
+          return write(owner, { ...(await read(owner)).data, ...changes });
         },
         /** Saves the step's values, marks it done (its notices read) and redirects to the next step. */
-        complete(owner: DraftOwner, step: Step, changes: Partial<Data>) {
-          const { data } = read(owner);
-          write(owner, {
+        async complete(owner: DraftOwner, step: Step, changes: Partial<Data>): Promise<Response> {
+          const { data } = await read(owner);
+          await write(owner, {
             ...data,
             ...changes,
             completed: markCompleted(data.completed, step),
@@ -125,8 +125,8 @@ export function defineWizard<Step extends string, Data extends Progress<Step>, P
           return redirect(next ? urlOf(next) : urlOf(step));
         },
         /** Starts over: closing the wizard clears its draft. */
-        clear(owner: DraftOwner): void {
-          deleteDraft(owner, name);
+        clear(owner: DraftOwner): Promise<void> {
+          return deleteDraft(owner, name);
         },
       };
     },
@@ -146,6 +146,15 @@ export interface WizardChrome {
 
 type RouteParams = LoaderFunctionArgs["params"];
 
+/** A wizard as its layout route opened it for a member, and what else the layout shows. */
+interface WizardOpened<View> {
+  wizard: {
+    layout(owner: DraftOwner, pathname: string): Promise<WizardChrome>;
+    clear(owner: DraftOwner): Promise<void>;
+  };
+  view: View;
+}
+
 /**
  * The loader and action of a wizard's layout route, one for every wizard. `permission` is what the member's role
  * must allow (every step checks it too: a forbidden step is 403); `open` finds the wizard for the member and
@@ -154,24 +163,18 @@ type RouteParams = LoaderFunctionArgs["params"];
  */
 export function wizardLayout<View extends Record<string, unknown>>(
   permission: Action,
-  open: (
-    member: Member,
-    params: RouteParams,
-  ) => {
-    wizard: { layout(owner: DraftOwner, pathname: string): WizardChrome; clear(owner: DraftOwner): void };
-    view: View;
-  },
+  open: (member: Member, params: RouteParams) => WizardOpened<View> | Promise<WizardOpened<View>>,
   closeTo: string,
 ) {
   return {
     async loader({ request, params }: LoaderFunctionArgs): Promise<View & WizardChrome> {
       const member = await requireMember(request, permission);
-      const { wizard, view } = open(member, params);
-      return { ...view, ...wizard.layout(member, new URL(request.url).pathname) };
+      const { wizard, view } = await open(member, params);
+      return { ...view, ...(await wizard.layout(member, new URL(request.url).pathname)) };
     },
     async action({ request, params }: ActionFunctionArgs) {
       const { member } = await readMemberForm(request, permission);
-      open(member, params).wizard.clear(member);
+      await (await open(member, params)).wizard.clear(member);
       return redirect(closeTo);
     },
   };

@@ -37,13 +37,13 @@ export const licenseUpdateWizard = (subscriptionId: string) => definition.at({ s
 const notFound = () => json({ message: "There is no such license." }, { status: 404 });
 
 interface OwnLicense {
-  license: NonNullable<ReturnType<typeof recurringLicenseOf>>;
+  license: NonNullable<Awaited<ReturnType<typeof recurringLicenseOf>>>;
   customerId: string;
 }
 
 /** The organization's recurring license behind the subscription; another organization's (or an unknown) one is 404. */
-export function requireOwnLicense({ organization }: Scope, subscriptionId: string): OwnLicense {
-  const license = recurringLicenseOf(organization.id, subscriptionId);
+export async function requireOwnLicense({ organization }: Scope, subscriptionId: string): Promise<OwnLicense> {
+  const license = await recurringLicenseOf(organization.id, subscriptionId);
   if (!license || !organization.billingCustomerId) throw notFound();
   return { license, customerId: organization.billingCustomerId };
 }
@@ -51,9 +51,9 @@ export function requireOwnLicense({ organization }: Scope, subscriptionId: strin
 /** The wizard's layout route: a drawer over the Licenses page, for the organization's own license only. */
 export const licenseUpdateWizardLayout = wizardLayout(
   "licenses.update",
-  (member, params) => {
+  async (member, params) => {
     const subscriptionId = params.subscriptionId ?? "";
-    const { license } = requireOwnLicense(member, subscriptionId);
+    const { license } = await requireOwnLicense(member, subscriptionId);
     return { wizard: licenseUpdateWizard(subscriptionId), view: { licenseName: license.name } };
   },
   "/licenses",
@@ -76,8 +76,8 @@ async function subscriptionOf(customerId: string, subscriptionId: string): Promi
 }
 
 /** The organization's own subscription as the provider has it now (404 for anyone else's). */
-export function readSubscription(scope: Scope, subscriptionId: string): Promise<SubscriptionRead> {
-  return subscriptionOf(requireOwnLicense(scope, subscriptionId).customerId, subscriptionId);
+export async function readSubscription(scope: Scope, subscriptionId: string): Promise<SubscriptionRead> {
+  return subscriptionOf((await requireOwnLicense(scope, subscriptionId)).customerId, subscriptionId);
 }
 
 const sameBase = (a: UpdateBase, b: UpdateBase) =>
@@ -179,9 +179,9 @@ async function currentUpdate(scope: Scope, own: OwnLicense, subscriptionId: stri
 
 /** What the Review & Order step shows, and the confirmation's key (null while the update cannot be made). */
 export async function updateReview(scope: Scope, subscriptionId: string) {
-  const own = requireOwnLicense(scope, subscriptionId);
+  const own = await requireOwnLicense(scope, subscriptionId);
   const wizard = licenseUpdateWizard(subscriptionId);
-  const draft = wizard.load(scope, "review");
+  const draft = await wizard.load(scope, "review");
   const [update, plans, addonList] = await Promise.all([
     currentUpdate(scope, own, subscriptionId, draft),
     getBilling().listPlans(),
@@ -218,7 +218,7 @@ export function submitUpdate(scope: Scope, subscriptionId: string, postedKey: st
     wizard: licenseUpdateWizard(subscriptionId),
     reviewStep: "review",
     postedKey,
-    price: (draft) => currentUpdate(scope, requireOwnLicense(scope, subscriptionId), subscriptionId, draft),
+    price: async (draft) => currentUpdate(scope, await requireOwnLicense(scope, subscriptionId), subscriptionId, draft),
     activity: ({ licenseName, tier, request }) => ({
       action: "license.update_placed",
       summary: `Ordered a change of the license ${licenseName}: GateKeeper ${TIER_NAMES[tier]}, ${request.planQuantity} users (was ${request.from.planQuantity}).`,

@@ -60,7 +60,7 @@ async function currentOrder(scope: Scope, draft: LoadedDraft<SubscriptionDraft>)
 
 /** What the Order step shows, and the confirmation's key (null while the order cannot be placed). */
 export async function orderReview(scope: Scope) {
-  const draft = subscriptionWizard.load(scope, "order");
+  const draft = await subscriptionWizard.load(scope, "order");
   const order = await currentOrder(scope, draft);
   return {
     organization: order.data.organization,

@@ -19,8 +19,8 @@ import { orderKey, submitOrder, type PricedOrder, type Submission } from "./orde
 /** The wizard an order review belongs to: a draft with a coupon and a billing step. */
 interface OrderWizard<Step extends string, Data extends { couponId: string | null; completed: Step[] }> {
   steps: readonly Step[];
-  read(owner: DraftOwner): LoadedDraft<Data>;
-  save(owner: DraftOwner, changes: { couponId: null }): unknown;
+  read(owner: DraftOwner): Promise<LoadedDraft<Data>>;
+  save(owner: DraftOwner, changes: { couponId: null }): Promise<unknown>;
   urlOf(step: Step): string;
 }
 
@@ -78,7 +78,7 @@ export function orderReviewOf<Input extends { digest: string }, Step extends str
  * The confirmation of a review posted (Purchase, Update): the order placed once, or where to go, or why not.
  * A coupon found no longer valid leaves the draft too, so the page says so once.
  */
-export function submitReviewedOrder<
+export async function submitReviewedOrder<
   Input extends { digest: string } & Record<string, unknown>,
   Results extends StepResults,
   Step extends string,
@@ -103,7 +103,7 @@ export function submitReviewedOrder<
     activity: (input: Input) => Omit<ActivityEntry, "organizationId" | "actor">;
   },
 ): Promise<Submission> {
-  const draft = wizard.read(scope);
+  const draft = await wizard.read(scope);
   return submitOrder(kind, {
     scope,
     activity,
@@ -113,7 +113,7 @@ export function submitReviewedOrder<
     urlOf: wizard.urlOf,
     price: async () => {
       const order = await price(draft);
-      if (order.couponError && draft.data.couponId) wizard.save(scope, { couponId: null });
+      if (order.couponError && draft.data.couponId) await wizard.save(scope, { couponId: null });
       return order;
     },
   });

@@ -78,7 +78,7 @@ export type OrderActivity<Input> = (input: Input) => Pick<ActivityEntry, "action
  * job, with the activity log's entry written in the same transaction. `current` is the draft's order as it is
  * now (its digest and the job's input), computed by the wizard.
  */
-export function placeOnce<Input extends Record<string, unknown>, Results extends StepResults>(
+export async function placeOnce<Input extends Record<string, unknown>, Results extends StepResults>(
   kind: JobKind<Input, Results>,
   {
     scope,
@@ -93,21 +93,25 @@ export function placeOnce<Input extends Record<string, unknown>, Results extends
     current: { digest: string; input: Input } | null;
     activity: OrderActivity<Input>;
   },
-): Placement {
+): Promise<Placement> {
   const ownerId = scope.organization.id;
-  const posted = postedKey ? findJobByKey(ownerId, postedKey) : null;
+  const posted = postedKey ? await findJobByKey(ownerId, postedKey) : null;
   if (posted) {
     // Purchase again after a refusal that charged nothing tries the same order again (with a new provider key).
-    if (posted.status === "failed" && !mayHaveCharged(kind, posted)) retryJob(ownerId, posted.id);
+    if (posted.status === "failed" && !mayHaveCharged(kind, posted)) await retryJob(ownerId, posted.id);
     return { placed: posted };
   }
   if (!draftId) return { stale: true };
-  const earlier = findJobsByKeyPrefix(ownerId, `${kind.name}:${draftId}:`).find((job) => mayHaveCharged(kind, job));
+  const earlier = (await findJobsByKeyPrefix(ownerId, `${kind.name}:${draftId}:`)).find((job) =>
+    mayHaveCharged(kind, job),
+  );
   if (earlier) return { placed: earlier };
   if (!current || postedKey !== orderKey(kind, draftId, current.digest)) return { stale: true };
   try {
     const entry = { organizationId: ownerId, actor: memberActor(scope.user), ...activity(current.input) };
-    return { placed: enqueueJob(kind, { ownerId, idempotencyKey: postedKey, input: current.input, activity: entry }) };
+    return {
+      placed: await enqueueJob(kind, { ownerId, idempotencyKey: postedKey, input: current.input, activity: entry }),
+    };
   } catch (error) {
     // What the order needs was taken meanwhile (another tab's deployment of the same license): not placed.
     if (error instanceof JobRefused) return { stale: true };
@@ -153,12 +157,12 @@ export async function submitOrder<
   },
 ): Promise<Submission> {
   const { scope, activity, draftId, postedKey, missing } = order;
-  const found = placeOnce(kind, { scope, activity, draftId, postedKey, current: null });
+  const found = await placeOnce(kind, { scope, activity, draftId, postedKey, current: null });
   if ("placed" in found) return { jobId: found.placed.id };
   if (missing) return { redirectTo: order.urlOf(missing) };
   const priced = await order.price();
   const current = priced.input ? { digest: priced.input.digest, input: priced.input } : null;
-  const placement = placeOnce(kind, { scope, activity, draftId, postedKey, current });
+  const placement = await placeOnce(kind, { scope, activity, draftId, postedKey, current });
   if ("placed" in placement) return { jobId: placement.placed.id };
   const problem = priced.problems[0];
   if (problem) return { refused: problem.message };

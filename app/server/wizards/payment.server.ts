@@ -5,14 +5,14 @@ import type { DraftOwner } from "../drafts.server";
 
 /** The part of a wizard the payment step uses: its draft keeps the chosen card. */
 interface PaymentWizard<Step extends string> {
-  load(owner: DraftOwner, step: Step): { data: { paymentSourceId: string | null } };
-  save(owner: DraftOwner, changes: { paymentSourceId: string }): unknown;
-  complete(owner: DraftOwner, step: Step, changes: { paymentSourceId: string }): Response;
+  load(owner: DraftOwner, step: Step): Promise<{ data: { paymentSourceId: string | null } }>;
+  save(owner: DraftOwner, changes: { paymentSourceId: string }): Promise<unknown>;
+  complete(owner: DraftOwner, step: Step, changes: { paymentSourceId: string }): Promise<Response>;
 }
 
 /** The shared payment step in a wizard: the card chosen earlier stays chosen while on file. */
 export async function wizardPaymentStep<Step extends string>(scope: Scope, wizard: PaymentWizard<Step>, step: Step) {
-  const { data: draft } = wizard.load(scope, step);
+  const { data: draft } = await wizard.load(scope, step);
   const payment = paymentForPage(await loadPaymentStep(scope));
   const chosen =
     payment.status === "ready" && payment.sources.some((source) => source.id === draft.paymentSourceId)
@@ -30,7 +30,7 @@ export async function chooseWizardPayment<Step extends string>(
 ) {
   const choice = await choosePayment(member, formData);
   if (intent === "previous") {
-    if (choice.ok) wizard.save(member, { paymentSourceId: choice.paymentSourceId });
+    if (choice.ok) await wizard.save(member, { paymentSourceId: choice.paymentSourceId });
     return redirect(previousTo);
   }
   if (!choice.ok) return json({ message: choice.message }, { status: 422 });

@@ -39,20 +39,20 @@ export type TrialWizard = (typeof TRIAL_WIZARDS)[TrialHubType];
  * The wizard of the URL's hub type, for an organization that may start a trial; any other is sent to /trial,
  * which says 'You have used up your trial.' (enforced here, not only by hiding the header button).
  */
-export function trialWizardFor(
+export async function trialWizardFor(
   { organization }: Scope,
   hubType: string | undefined,
-): { hubType: TrialHubType; wizard: TrialWizard } {
+): Promise<{ hubType: TrialHubType; wizard: TrialWizard }> {
   if (!isTrialHubType(hubType)) throw json({ message: "There is no such trial." }, { status: 404 });
-  if (!mayStartTrial(organization)) throw redirect("/trial");
+  if (!(await mayStartTrial(organization))) throw redirect("/trial");
   return { hubType, wizard: TRIAL_WIZARDS[hubType] };
 }
 
 /** The wizards' layout route: a modal for members who may start a trial; Close goes back to the trial chooser. */
 export const trialWizardLayout = wizardLayout(
   "trials.start",
-  (member, params) => {
-    const { hubType, wizard } = trialWizardFor(member, params.hubType);
+  async (member, params) => {
+    const { hubType, wizard } = await trialWizardFor(member, params.hubType);
     return { wizard, view: { hubType } };
   },
   "/trial",
@@ -119,10 +119,10 @@ const isTrialJob = (job: { kind: string }) => TRIAL_HUB_TYPES.some((type) => TRI
  */
 export async function buildTrial(member: Scope, hubTypeParam: string | undefined, postedKey: string) {
   const { organization } = member;
-  const repeated = postedKey ? findJobByKey(organization.id, postedKey) : null;
+  const repeated = postedKey ? await findJobByKey(organization.id, postedKey) : null;
   if (repeated && isTrialJob(repeated)) return { placed: repeated };
-  const { hubType, wizard } = trialStepOf(member, { hubType: hubTypeParam }, "order");
-  const draft = wizard.load(member, "order");
+  const { hubType, wizard } = await trialStepOf(member, { hubType: hubTypeParam }, "order");
+  const draft = await wizard.load(member, "order");
   // Hardware is bought with the organization's card: only a role that may buy orders it.
   if (draft.data.tokens + draft.data.sensors > 0) assertMay(member, "purchase");
   // Either kind of trial: the confirmation's input was made for the URL's kind by currentTrial.
@@ -135,8 +135,8 @@ export async function buildTrial(member: Scope, hubTypeParam: string | undefined
   if (
     isNew &&
     !isDistributor(organization) &&
-    hasPendingTrial(organization.id) &&
-    !findJobByKey(organization.id, postedKey)
+    (await hasPendingTrial(organization.id)) &&
+    !(await findJobByKey(organization.id, postedKey))
   )
     return { usedUp: true as const };
   return placeOnce(kind, {
@@ -154,8 +154,8 @@ export async function buildTrial(member: Scope, hubTypeParam: string | undefined
 type StepParams = { hubType?: string };
 
 /** The wizard and step of the URL, for an organization that may start a trial; 404 for a step the wizard does not have. */
-function trialStepOf(scope: Scope, params: StepParams, step: TrialStep) {
-  const { hubType, wizard } = trialWizardFor(scope, params.hubType);
+async function trialStepOf(scope: Scope, params: StepParams, step: TrialStep) {
+  const { hubType, wizard } = await trialWizardFor(scope, params.hubType);
   if (!TRIAL_STEPS_BY_TYPE[hubType].includes(step)) throw json({ message: "There is no such step." }, { status: 404 });
   return { hubType, wizard };
 }
@@ -163,27 +163,27 @@ function trialStepOf(scope: Scope, params: StepParams, step: TrialStep) {
 /** A step's loader: the member (allowed to start trials), the wizard, and the draft behind the step guard. */
 export async function loadTrialStep(request: Request, params: StepParams, step: TrialStep) {
   const member = await requireMember(request, "trials.start");
-  const { hubType, wizard } = trialStepOf(member, params, step);
+  const { hubType, wizard } = await trialStepOf(member, params, step);
   return {
     member,
     user: member.user,
     organization: member.organization,
     hubType,
     wizard,
-    draft: wizard.load(member, step),
+    draft: await wizard.load(member, step),
   };
 }
 
 /** A step's action: the posted form (CSRF checked), the wizard, and the draft behind the step guard. */
 export async function postTrialStep(request: Request, params: StepParams, step: TrialStep) {
   const { member, formData, intent } = await readMemberForm(request, "trials.start");
-  const { hubType, wizard } = trialStepOf(member, params, step);
-  return { member, formData, intent, hubType, wizard, draft: wizard.load(member, step) };
+  const { hubType, wizard } = await trialStepOf(member, params, step);
+  return { member, formData, intent, hubType, wizard, draft: await wizard.load(member, step) };
 }
 
 /** The progress of one of the organization's trials, whichever kind (404 when it is not its own). */
-export function trialRun(ownerId: string, jobId: string) {
-  const job = findOwnedJob(ownerId, jobId);
+export async function trialRun(ownerId: string, jobId: string) {
+  const job = await findOwnedJob(ownerId, jobId);
   const hubType = TRIAL_HUB_TYPES.find((type) => TRIAL_JOBS[type].name === job?.kind);
   if (!job || !hubType) throw json({ message: "There is no such trial." }, { status: 404 });
   return { hubType, kind: TRIAL_JOBS[hubType], stages: TRIAL_STAGES[hubType] };

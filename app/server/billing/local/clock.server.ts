@@ -26,24 +26,29 @@ export class EngineClock {
       .select({ ms: billingClock.advancedMs })
       .from(billingClock)
       .where(eq(billingClock.id, sql.placeholder("id")))
-      .prepare();
+      .prepare("billing_clock_advanced");
   }
 
-  /** The engine's current time, in whole seconds as the providers report times. */
-  now(): Date {
-    const ms = this.advanced.get({ id: CLOCK_ROW })?.ms ?? 0;
-    return wholeSeconds(new Date(this.base().getTime() + ms));
+  /**
+   * The engine's current time, in whole seconds as the providers report times; read in `tx` when given (inside a
+   * transaction, which on PostgreSQL is a connection of its own).
+   */
+  async now(tx?: EmbeddedStore): Promise<Date> {
+    const [row] = tx
+      ? await tx.select({ ms: billingClock.advancedMs }).from(billingClock).where(eq(billingClock.id, CLOCK_ROW))
+      : await this.advanced.execute({ id: CLOCK_ROW });
+    return wholeSeconds(new Date(this.base().getTime() + (row?.ms ?? 0)));
   }
 
   /** Moves the clock `days` whole days forward, in the caller's transaction. */
-  advance(tx: EmbeddedStore, days: number): void {
+  async advance(tx: EmbeddedStore, days: number): Promise<void> {
     if (!Number.isInteger(days) || days < 1 || days > MAX_ADVANCE_DAYS) {
       throw refused(`The clock moves forward by 1 to ${MAX_ADVANCE_DAYS} whole days.`, "invalid_days", "days");
     }
     const ms = days * DAY_MS;
-    tx.insert(billingClock)
+    await tx
+      .insert(billingClock)
       .values({ id: CLOCK_ROW, advancedMs: ms })
-      .onConflictDoUpdate({ target: billingClock.id, set: { advancedMs: sql`${billingClock.advancedMs} + ${ms}` } })
-      .run();
+      .onConflictDoUpdate({ target: billingClock.id, set: { advancedMs: sql`${billingClock.advancedMs} + ${ms}` } });
   }
 }

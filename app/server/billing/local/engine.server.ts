@@ -1,10 +1,14 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import { and, asc, desc, eq, gte, inArray, lte, sql } from "drizzle-orm";
+import { lockFor } from "~/server/database/dialect.server";
+import { affectedRows, type PortalTransaction } from "~/server/database/portal-database.server";
 import { addPeriod, COUPON_MESSAGES } from "~/domain/pricing";
 import { INVALID_CUSTOMER_ID, parseGatewayReference } from "~/server/providers/card-gateway.server";
 import { attachedCard, cardFromToken, chargeDeclineOf, gatewayCustomerFor } from "~/server/providers/card-vault.server";
 import { newId, once, wholeSeconds, type EmbeddedStore } from "~/server/providers/embedded.server";
 import {
   billingCustomers,
+  billingEvents,
   billingIdempotencyKeys,
   billingInvoices,
   billingPaymentSources,
@@ -59,6 +63,23 @@ type InvoiceRow = typeof billingInvoices.$inferSelect;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
+ * Payment sources in the order they were added, as Chargebee lists them. The engine's clock counts whole seconds,
+ * and the table keeps no order of its own: cards added in one second follow the order of the events that recorded
+ * them (an event's sequence number is the order of the writes), found by the time index.
+ */
+const SOURCE_ADDED_SEQ = sql`coalesce((select ${billingEvents.seq} from ${billingEvents}
+  where ${billingEvents.occurredAt} = ${billingPaymentSources.createdAt}
+    and ${billingEvents.resourceType} = 'payment_source' and ${billingEvents.resourceId} = ${billingPaymentSources.id}
+    and ${billingEvents.type} = 'payment_source_added'), 0)`;
+const SOURCES_OLDEST_FIRST = [
+  asc(billingPaymentSources.createdAt),
+  asc(SOURCE_ADDED_SEQ),
+  asc(billingPaymentSources.id),
+];
+/** An invoice's id is its number (1, 2, ... 10): shorter first, then by text, orders them by number. */
+const INVOICE_NUMBER_ORDER = [sql`length(${billingInvoices.id})`, billingInvoices.id];
+
+/**
  * What the engine does when a renewal's card is declined, as Chargebee's dunning does: it tries again this many
  * days after the failed renewal, and after the last failed retry the invoice is `not_paid` and the subscription
  * cancelled.
@@ -94,8 +115,8 @@ const changedMeanwhile = (what: string) =>
   new BillingError(`${what} changed while it was being updated.`, { kind: "retryable" });
 
 /**
- * The earliest of each kind of thing due by a time (`now`, in milliseconds): a future subscription's start, a
- * term's end, a failed payment's retry. Every call of the engine asks, so they are prepared once.
+ * The earliest of each kind of thing due by a time (`now`): a future subscription's start, a term's end, a failed
+ * payment's retry. Every call of the engine asks, so they are prepared once.
  */
 function dueQueries(store: EmbeddedStore) {
   const subs = billingSubscriptions;
@@ -107,21 +128,21 @@ function dueQueries(store: EmbeddedStore) {
       .where(and(eq(subs.status, "future"), lte(subs.currentTermStart, now)))
       .orderBy(asc(subs.currentTermStart))
       .limit(1)
-      .prepare(),
+      .prepare("billing_due_start"),
     termEnds: store
       .select({ id: subs.id, at: subs.currentTermEnd })
       .from(subs)
       .where(and(inArray(subs.status, RENEWING), lte(subs.currentTermEnd, now)))
       .orderBy(asc(subs.currentTermEnd))
       .limit(1)
-      .prepare(),
+      .prepare("billing_due_term_end"),
     retries: store
       .select({ id: billingInvoices.id, at: billingInvoices.nextRetryAt })
       .from(billingInvoices)
       .where(and(eq(billingInvoices.status, "payment_due"), lte(billingInvoices.nextRetryAt, now)))
       .orderBy(asc(billingInvoices.nextRetryAt))
       .limit(1)
-      .prepare(),
+      .prepare("billing_due_retry"),
   };
 }
 
@@ -183,16 +204,20 @@ export interface EmbeddedBilling extends BillingProvider {
 
 /**
  * The embedded billing engine: Chargebee's behaviour for the calls the portal makes, on the portal's
- * SQLite. Each call runs in one transaction; creating calls record their idempotency key in the same
+ * database. Each call runs in one transaction; creating calls record their idempotency key in the same
  * transaction, so a repeat returns what the first call made and never charges twice. Every change records its
- * events (Chargebee's) in the transaction that makes it.
+ * events (Chargebee's) in the transaction that makes it. A transaction about a customer takes that customer's
+ * lock before it reads anything of theirs, so two calls (or two portal instances) moving one customer's credit
+ * balance or cards run one after the other instead of both writing what they read.
  */
 class LocalBilling implements EmbeddedBilling {
   readonly name = "local";
-  /** Events of the write under way, kept once it commits. */
-  private pending: ProviderEvent[] | null = null;
-  /** Committed events not yet handed to the listener. */
-  private committed: ProviderEvent[] = [];
+  /** Events of the write under way (each async chain has its own), kept once it commits. */
+  private readonly pending = new AsyncLocalStorage<ProviderEvent[]>();
+  /** Committed events of the call under way, not yet handed to the listener. */
+  private readonly calls = new AsyncLocalStorage<ProviderEvent[]>();
+  /** Committed events of work done outside a call (none in practice), not yet handed to the listener. */
+  private readonly uncalled: ProviderEvent[] = [];
   private readonly due: ReturnType<typeof dueQueries>;
 
   constructor(
@@ -203,8 +228,14 @@ class LocalBilling implements EmbeddedBilling {
     this.due = dueQueries(store);
   }
 
-  private now(): Date {
-    return this.clock.now();
+  /** The engine's time; inside a transaction, read through it. */
+  private now(tx?: EmbeddedStore): Promise<Date> {
+    return this.clock.now(tx);
+  }
+
+  /** Holds the customer's lock until the transaction ends (see the class's comment). */
+  private lockCustomer(tx: PortalTransaction, customerId: string): Promise<void> {
+    return lockFor(tx, `billing-customer:${customerId}`);
   }
 
   // Copies, so that a caller cannot change the price list.
@@ -224,11 +255,10 @@ class LocalBilling implements EmbeddedBilling {
     return this.once(
       idempotencyKey,
       "ensureCustomer",
-      (tx) => {
-        if (!this.findCustomer(tx, customerId)) {
-          tx.insert(billingCustomers)
-            .values({ id: customerId, ...profile, createdAt: this.now() })
-            .run();
+      async (tx) => {
+        await this.lockCustomer(tx, customerId);
+        if (!(await this.findCustomer(tx, customerId))) {
+          await tx.insert(billingCustomers).values({ id: customerId, ...profile, createdAt: await this.now(tx) });
         }
         return customerId;
       },
@@ -249,22 +279,19 @@ class LocalBilling implements EmbeddedBilling {
   }
 
   async listPaymentSources(customerId: string) {
-    return (
-      this.store
-        .select()
-        .from(billingPaymentSources)
-        .where(eq(billingPaymentSources.customerId, customerId))
-        // Oldest first, in the order they were added (rowid) when added in the same second.
-        .orderBy(asc(billingPaymentSources.createdAt), sql`rowid`)
-        .all()
-        .map((row) => this.paymentSourceOf(row))
-    );
+    const now = await this.now();
+    const rows = await this.store
+      .select()
+      .from(billingPaymentSources)
+      .where(eq(billingPaymentSources.customerId, customerId))
+      .orderBy(...SOURCES_OLDEST_FIRST);
+    return rows.map((row) => this.paymentSourceOf(row, now));
   }
 
   async createPaymentSourceFromTempToken(source: NewPaymentSource & { tmpToken: string }, idempotencyKey: string) {
-    return this.addPaymentSource(source, idempotencyKey, "createPaymentSourceFromTempToken", (tx) => {
+    return this.addPaymentSource(source, idempotencyKey, "createPaymentSourceFromTempToken", async (tx, now) => {
       const gatewayCustomer = gatewayCustomerFor(source.customerId);
-      const saved = cardFromToken(tx, source.tmpToken, gatewayCustomer, this.now());
+      const saved = await cardFromToken(tx, source.tmpToken, gatewayCustomer, now);
       if (!saved) throw refused("The card token is invalid, expired or was already used.", "invalid_token");
       return { card: saved.card, referenceId: `${gatewayCustomer}/${saved.id}` };
     });
@@ -274,40 +301,43 @@ class LocalBilling implements EmbeddedBilling {
     source: NewPaymentSource & { referenceId: string },
     idempotencyKey: string,
   ) {
-    return this.addPaymentSource(source, idempotencyKey, "createPaymentSourceFromPermanentToken", (tx) => {
+    return this.addPaymentSource(source, idempotencyKey, "createPaymentSourceFromPermanentToken", async (tx) => {
       const reference = parseGatewayReference(source.referenceId);
       if (!reference) throw refused(INVALID_CUSTOMER_ID, "invalid_reference");
-      const card = attachedCard(tx, reference.paymentMethodId, reference.gatewayCustomer);
+      const card = await attachedCard(tx, reference.paymentMethodId, reference.gatewayCustomer);
       if (!card) throw refused(`No such payment method: '${reference.paymentMethodId}'`, "invalid_reference");
       return { card, referenceId: source.referenceId };
     });
   }
 
   async deleteLocalPaymentSource(customerId: string, paymentSourceId: string) {
-    this.write((tx) => {
-      const source = this.paymentSourceOf(this.ownSource(tx, customerId, paymentSourceId));
-      tx.delete(billingPaymentSources).where(eq(billingPaymentSources.id, paymentSourceId)).run();
+    await this.write(async (tx) => {
+      await this.lockCustomer(tx, customerId);
+      const now = await this.now(tx);
+      const source = this.paymentSourceOf(await this.ownSource(tx, customerId, paymentSourceId), now);
+      await tx.delete(billingPaymentSources).where(eq(billingPaymentSources.id, paymentSourceId));
       // A subscription paid with the deleted card has no card of its own any more, and is charged to the customer's
       // primary one, as Chargebee charges a subscription without one: a card replaced on the account page pays the
       // next renewal.
-      tx.update(billingSubscriptions)
+      await tx
+        .update(billingSubscriptions)
         .set({ paymentSourceId: null })
-        .where(eq(billingSubscriptions.paymentSourceId, paymentSourceId))
-        .run();
-      const customer = this.customer(tx, customerId);
+        .where(eq(billingSubscriptions.paymentSourceId, paymentSourceId));
+      const customer = await this.customer(tx, customerId);
       if (customer.primaryPaymentSourceId === paymentSourceId) {
-        // As Chargebee does, another card on file (if any) becomes the primary one.
-        const next = tx
+        // As Chargebee does, another card on file (if any) becomes the primary one: the oldest.
+        const [next] = await tx
           .select({ id: billingPaymentSources.id })
           .from(billingPaymentSources)
           .where(eq(billingPaymentSources.customerId, customerId))
-          .get();
-        this.setPrimary(tx, customerId, next?.id ?? null);
+          .orderBy(...SOURCES_OLDEST_FIRST)
+          .limit(1);
+        await this.setPrimary(tx, customerId, next?.id ?? null);
       }
-      this.record(tx, {
+      await this.record(tx, {
         type: "payment_source_deleted",
         providerType: "payment_source_locally_deleted",
-        occurredAt: this.now(),
+        occurredAt: now,
         customerId,
         paymentSource: source,
       });
@@ -315,44 +345,43 @@ class LocalBilling implements EmbeddedBilling {
   }
 
   async retrieveSubscription(customerId: string, subscriptionId: string) {
-    return this.subscriptionOf(this.store, this.ownSubscription(this.store, customerId, subscriptionId));
+    return this.subscriptionOf(this.store, await this.ownSubscription(this.store, customerId, subscriptionId));
   }
 
   async estimateNewSubscription(request: NewSubscriptionEstimateRequest) {
-    return this.priceNewSubscription(this.store, request, this.startOf(request));
+    return this.priceNewSubscription(this.store, request, this.startOf(request, await this.now()));
   }
 
   async createSubscription(request: NewSubscriptionRequest, idempotencyKey: string) {
     return this.once(
       idempotencyKey,
       "createSubscription",
-      (tx) => {
-        const now = this.now();
-        const start = this.startOf(request);
-        const estimate = this.priceNewSubscription(tx, request, start);
-        const source = this.chargeableSource(tx, request.customerId, request.paymentSourceId);
+      async (tx) => {
+        await this.lockCustomer(tx, request.customerId);
+        const now = await this.now(tx);
+        const start = this.startOf(request, now);
+        const estimate = await this.priceNewSubscription(tx, request, start);
+        const source = await this.chargeableSource(tx, request.customerId, request.paymentSourceId, now);
         const plan = this.plan(request.planId);
         const id = newId("sub");
-        tx.insert(billingSubscriptions)
-          .values({
-            id,
-            customerId: request.customerId,
-            planId: plan.id,
-            planQuantity: request.planQuantity,
-            planUnitPrice: plan.price,
-            addons: ordered(request.addons),
-            status: start > now ? "future" : "active",
-            currentTermStart: start,
-            currentTermEnd: addPeriod(start, plan.period),
-            nextBillingAt: addPeriod(start, plan.period),
-            paymentSourceId: source.id,
-            shippingAddress: request.shippingAddress ?? null,
-            licenseAssignment: request.licenseAssignment,
-            createdAt: now,
-            resourceVersion: now.getTime(),
-          })
-          .run();
-        const invoice = this.invoice(tx, {
+        await tx.insert(billingSubscriptions).values({
+          id,
+          customerId: request.customerId,
+          planId: plan.id,
+          planQuantity: request.planQuantity,
+          planUnitPrice: plan.price,
+          addons: ordered(request.addons),
+          status: start > now ? "future" : "active",
+          currentTermStart: start,
+          currentTermEnd: addPeriod(start, plan.period),
+          nextBillingAt: addPeriod(start, plan.period),
+          paymentSourceId: source.id,
+          shippingAddress: request.shippingAddress ?? null,
+          licenseAssignment: request.licenseAssignment,
+          createdAt: now,
+          resourceVersion: now.getTime(),
+        });
+        const invoice = await this.invoice(tx, {
           customerId: request.customerId,
           subscriptionId: id,
           purpose: "new_subscription",
@@ -362,22 +391,22 @@ class LocalBilling implements EmbeddedBilling {
           shippingAddress: request.shippingAddress,
           whenDeclined: "refuse",
         });
-        this.recordSubscription(tx, id, now, "subscription_created", "subscription_created", invoice.id);
-        this.recordInvoice(tx, invoice, now);
+        await this.recordSubscription(tx, id, now, "subscription_created", "subscription_created", invoice.id);
+        await this.recordInvoice(tx, invoice, now);
         return id;
       },
-      (id) => this.subscriptionOf(this.store, this.ownSubscription(this.store, request.customerId, id)),
+      async (id) => this.subscriptionOf(this.store, await this.ownSubscription(this.store, request.customerId, id)),
     );
   }
 
   async findSubscriptionByKey(customerId: string, idempotencyKey: string) {
-    const made = this.madeWith(idempotencyKey, "createSubscription");
-    return made ? this.subscriptionOf(this.store, this.ownSubscription(this.store, customerId, made)) : null;
+    const made = await this.madeWith(idempotencyKey, "createSubscription");
+    return made ? this.subscriptionOf(this.store, await this.ownSubscription(this.store, customerId, made)) : null;
   }
 
   async estimateSubscriptionUpdate(customerId: string, subscriptionId: string, change: SubscriptionChange) {
-    const row = this.changeable(this.ownSubscription(this.store, customerId, subscriptionId));
-    return this.priceChange(this.store, row, change);
+    const row = this.changeable(await this.ownSubscription(this.store, customerId, subscriptionId));
+    return this.priceChange(this.store, row, change, await this.now());
   }
 
   async updateSubscription(
@@ -389,30 +418,32 @@ class LocalBilling implements EmbeddedBilling {
     return this.once(
       idempotencyKey,
       "updateSubscription",
-      (tx) => {
-        const row = this.changeable(this.ownSubscription(tx, customerId, subscriptionId));
-        const estimate = this.priceChange(tx, row, update);
+      async (tx) => {
+        await this.lockCustomer(tx, customerId);
+        const now = await this.now(tx);
+        const row = this.changeable(await this.ownSubscription(tx, customerId, subscriptionId));
+        const estimate = await this.priceChange(tx, row, update, now);
         const plan = this.plan(update.planId);
-        const now = this.now();
         const invoice =
           estimate.lineItems.length > 0
-            ? this.invoice(tx, {
+            ? await this.invoice(tx, {
                 customerId,
                 subscriptionId,
                 purpose: "subscription_change",
-                source: this.chargeableSource(
+                source: await this.chargeableSource(
                   tx,
                   customerId,
-                  row.paymentSourceId ?? this.customer(tx, customerId).primaryPaymentSourceId,
+                  row.paymentSourceId ?? (await this.customer(tx, customerId)).primaryPaymentSourceId,
+                  now,
                 ),
                 totals: estimate,
                 at: now,
                 whenDeclined: "refuse",
               })
             : null;
-        const adjusted = this.adjustUnpaid(tx, row, estimate.adjustments, now);
+        const adjusted = await this.adjustUnpaid(tx, row, estimate.adjustments, now);
         const newTerm = plan.period !== this.plan(row.planId).period;
-        this.changeSubscriptionRow(
+        await this.changeSubscriptionRow(
           tx,
           row,
           {
@@ -435,17 +466,24 @@ class LocalBilling implements EmbeddedBilling {
         );
         // Chargebee keeps the billing address on the customer; a subscription update that sends one changes it.
         if (update.billingAddress) {
-          tx.update(billingCustomers)
+          await tx
+            .update(billingCustomers)
             .set({ billingAddress: update.billingAddress })
-            .where(eq(billingCustomers.id, customerId))
-            .run();
+            .where(eq(billingCustomers.id, customerId));
         }
-        this.recordSubscription(tx, subscriptionId, now, "subscription_changed", "subscription_changed", invoice?.id);
-        if (invoice) this.recordInvoice(tx, invoice, now);
-        for (const id of adjusted) this.recordInvoiceChange(tx, id, now, "invoice_updated", "invoice_updated");
+        await this.recordSubscription(
+          tx,
+          subscriptionId,
+          now,
+          "subscription_changed",
+          "subscription_changed",
+          invoice?.id,
+        );
+        if (invoice) await this.recordInvoice(tx, invoice, now);
+        for (const id of adjusted) await this.recordInvoiceChange(tx, id, now, "invoice_updated", "invoice_updated");
         return subscriptionId;
       },
-      (id) => this.subscriptionOf(this.store, this.ownSubscription(this.store, customerId, id)),
+      async (id) => this.subscriptionOf(this.store, await this.ownSubscription(this.store, customerId, id)),
     );
   }
 
@@ -454,11 +492,12 @@ class LocalBilling implements EmbeddedBilling {
     subscriptionId: string,
     profile: { paymentSourceId: string; autoCollection: boolean },
   ) {
-    return this.write((tx) => {
-      const row = this.ownSubscription(tx, customerId, subscriptionId);
-      this.ownSource(tx, customerId, profile.paymentSourceId);
-      const now = this.now();
-      this.changeSubscriptionRow(
+    return this.write(async (tx) => {
+      await this.lockCustomer(tx, customerId);
+      const row = await this.ownSubscription(tx, customerId, subscriptionId);
+      await this.ownSource(tx, customerId, profile.paymentSourceId);
+      const now = await this.now(tx);
+      await this.changeSubscriptionRow(
         tx,
         row,
         { paymentSourceId: profile.paymentSourceId, autoCollection: profile.autoCollection },
@@ -472,12 +511,13 @@ class LocalBilling implements EmbeddedBilling {
     return this.once(
       idempotencyKey,
       "createHardwareInvoice",
-      (tx) => {
-        const now = this.now();
-        const balance = this.customer(tx, order.customerId).creditBalance;
+      async (tx) => {
+        await this.lockCustomer(tx, order.customerId);
+        const now = await this.now(tx);
+        const balance = (await this.customer(tx, order.customerId)).creditBalance;
         const totals = oneTimeInvoice(this.priced(hardwareCharges(order.hardware), order.hardware), now, balance);
-        const source = this.chargeableSource(tx, order.customerId, order.paymentSourceId);
-        const invoice = this.invoice(tx, {
+        const source = await this.chargeableSource(tx, order.customerId, order.paymentSourceId, now);
+        const invoice = await this.invoice(tx, {
           customerId: order.customerId,
           subscriptionId: null,
           purpose: "one_time",
@@ -487,22 +527,22 @@ class LocalBilling implements EmbeddedBilling {
           shippingAddress: order.shippingAddress,
           whenDeclined: "refuse",
         });
-        this.recordInvoice(tx, invoice, now);
+        await this.recordInvoice(tx, invoice, now);
         return invoice.id;
       },
-      (id) => invoiceOfRow(this.ownInvoice(this.store, order.customerId, id)),
+      async (id) => invoiceOfRow(await this.ownInvoice(this.store, order.customerId, id)),
     );
   }
 
   async findInvoiceByKey(customerId: string, idempotencyKey: string) {
-    const made = this.madeWith(idempotencyKey, "createHardwareInvoice");
-    const row = made ? this.findInvoice(this.store, customerId, made) : undefined;
+    const made = await this.madeWith(idempotencyKey, "createHardwareInvoice");
+    const row = made ? await this.findInvoice(this.store, customerId, made) : undefined;
     return row ? invoiceOfRow(row) : null;
   }
 
   async listInvoices(customerId: string, filter: { subscriptionId?: string } = {}) {
-    this.customer(this.store, customerId);
-    return this.store
+    await this.customer(this.store, customerId);
+    const rows = await this.store
       .select()
       .from(billingInvoices)
       .where(
@@ -511,21 +551,21 @@ class LocalBilling implements EmbeddedBilling {
           filter.subscriptionId === undefined ? undefined : eq(billingInvoices.subscriptionId, filter.subscriptionId),
         ),
       )
-      .orderBy(desc(billingInvoices.date), sql`rowid desc`)
-      .all()
-      .map(invoiceOfRow);
+      // Newest first; of one date, the later number first.
+      .orderBy(desc(billingInvoices.date), ...INVOICE_NUMBER_ORDER.map((by) => desc(by)));
+    return rows.map(invoiceOfRow);
   }
 
   async retrieveInvoice(customerId: string, invoiceId: string) {
-    return invoiceOfRow(this.ownInvoice(this.store, customerId, invoiceId));
+    return invoiceOfRow(await this.ownInvoice(this.store, customerId, invoiceId));
   }
 
   async invoicePdf(customerId: string, invoiceId: string) {
-    const row = this.ownInvoice(this.store, customerId, invoiceId);
-    const customer = this.customer(this.store, customerId);
-    const subscription = row.subscriptionId
-      ? this.store.select().from(billingSubscriptions).where(eq(billingSubscriptions.id, row.subscriptionId)).get()
-      : undefined;
+    const row = await this.ownInvoice(this.store, customerId, invoiceId);
+    const customer = await this.customer(this.store, customerId);
+    const [subscription] = row.subscriptionId
+      ? await this.store.select().from(billingSubscriptions).where(eq(billingSubscriptions.id, row.subscriptionId))
+      : [];
     const invoice = invoiceOfRow(row);
     const bytes = await renderInvoicePdf({
       invoice,
@@ -538,35 +578,38 @@ class LocalBilling implements EmbeddedBilling {
 
   async collectPayment(customerId: string, invoiceId: string, paymentSourceId: string, idempotencyKey: string) {
     try {
-      return this.once(
+      return await this.once(
         idempotencyKey,
         "collectPayment",
-        (tx) => {
-          const row = this.ownInvoice(tx, customerId, invoiceId);
+        async (tx) => {
+          await this.lockCustomer(tx, customerId);
+          const now = await this.now(tx);
+          const row = await this.ownInvoice(tx, customerId, invoiceId);
           if (!UNPAID.includes(row.status) || row.amountDue === 0) {
             throw refused(`Invoice ${row.id} has nothing to pay.`, "invalid_state_for_request");
           }
-          const source = this.chargeableSource(tx, customerId, paymentSourceId);
-          const decline = chargeDeclineOf(tx, source.referenceId);
+          const source = await this.chargeableSource(tx, customerId, paymentSourceId, now);
+          const decline = await chargeDeclineOf(tx, source.referenceId);
           if (decline) throw declined(decline.message);
-          const now = this.now();
-          this.settle(tx, row, source, now);
-          this.recordInvoiceChange(tx, invoiceId, now, "invoice_paid", "payment_succeeded");
+          await this.settle(tx, row, source, now);
+          await this.recordInvoiceChange(tx, invoiceId, now, "invoice_paid", "payment_succeeded");
           return invoiceId;
         },
-        (id) => invoiceOfRow(this.ownInvoice(this.store, customerId, id)),
+        async (id) => invoiceOfRow(await this.ownInvoice(this.store, customerId, id)),
       );
     } catch (error) {
       // The gateway refused the charge: Chargebee records the failed payment, though the invoice stays as it was.
       if (isDecline(error)) {
-        this.write((tx) => this.recordInvoiceChange(tx, invoiceId, this.now(), "payment_failed", "payment_failed"));
+        await this.write(async (tx) =>
+          this.recordInvoiceChange(tx, invoiceId, await this.now(tx), "payment_failed", "payment_failed"),
+        );
       }
       throw error;
     }
   }
 
   async findInvoicePayment(customerId: string, invoiceId: string) {
-    const row = this.ownInvoice(this.store, customerId, invoiceId);
+    const row = await this.ownInvoice(this.store, customerId, invoiceId);
     return row.status === "paid" ? invoiceOfRow(row) : null;
   }
 
@@ -574,13 +617,14 @@ class LocalBilling implements EmbeddedBilling {
     return this.once(
       idempotencyKey,
       "cancelSubscriptionAtTermEnd",
-      (tx) => {
-        const row = this.ownSubscription(tx, customerId, subscriptionId);
+      async (tx) => {
+        await this.lockCustomer(tx, customerId);
+        const row = await this.ownSubscription(tx, customerId, subscriptionId);
         if (row.status === "non_renewing") return row.id;
         this.changeable(row);
-        const now = this.now();
-        this.changeSubscriptionRow(tx, row, { status: "non_renewing", cancelledAt: row.currentTermEnd }, now);
-        this.recordSubscription(
+        const now = await this.now(tx);
+        await this.changeSubscriptionRow(tx, row, { status: "non_renewing", cancelledAt: row.currentTermEnd }, now);
+        await this.recordSubscription(
           tx,
           row.id,
           now,
@@ -589,7 +633,7 @@ class LocalBilling implements EmbeddedBilling {
         );
         return row.id;
       },
-      (id) => this.subscriptionOf(this.store, this.ownSubscription(this.store, customerId, id)),
+      async (id) => this.subscriptionOf(this.store, await this.ownSubscription(this.store, customerId, id)),
     );
   }
 
@@ -597,12 +641,13 @@ class LocalBilling implements EmbeddedBilling {
     return this.once(
       idempotencyKey,
       "removeScheduledCancellation",
-      (tx) => {
-        const row = this.changeable(this.ownSubscription(tx, customerId, subscriptionId));
+      async (tx) => {
+        await this.lockCustomer(tx, customerId);
+        const row = this.changeable(await this.ownSubscription(tx, customerId, subscriptionId));
         if (row.status !== "non_renewing") return row.id;
-        const now = this.now();
-        this.changeSubscriptionRow(tx, row, { status: "active", cancelledAt: null }, now);
-        this.recordSubscription(
+        const now = await this.now(tx);
+        await this.changeSubscriptionRow(tx, row, { status: "active", cancelledAt: null }, now);
+        await this.recordSubscription(
           tx,
           row.id,
           now,
@@ -611,7 +656,7 @@ class LocalBilling implements EmbeddedBilling {
         );
         return row.id;
       },
-      (id) => this.subscriptionOf(this.store, this.ownSubscription(this.store, customerId, id)),
+      async (id) => this.subscriptionOf(this.store, await this.ownSubscription(this.store, customerId, id)),
     );
   }
 
@@ -624,17 +669,19 @@ class LocalBilling implements EmbeddedBilling {
   }
 
   async advanceClock(days: number) {
-    const from = this.now();
-    const mark = this.committed.length;
-    this.write((tx) => this.clock.advance(tx, days));
-    this.catchUp();
-    return { from, to: this.now(), events: this.committed.slice(mark) };
+    const from = await this.now();
+    const committed = this.committed();
+    const mark = committed.length;
+    await this.write((tx) => this.clock.advance(tx, days));
+    await this.catchUp();
+    return { from, to: await this.now(), events: committed.slice(mark) };
   }
 
   async processDue() {
-    const mark = this.committed.length;
-    this.catchUp();
-    return this.committed.slice(mark);
+    const committed = this.committed();
+    const mark = committed.length;
+    await this.catchUp();
+    return committed.slice(mark);
   }
 
   // --- the passing of time ----------------------------------------------------------------------
@@ -645,21 +692,24 @@ class LocalBilling implements EmbeddedBilling {
    * failed payment is retried. So the engine's state and its events are what the passing of real time would have
    * made them, whoever calls first.
    */
-  catchUp(): void {
+  async catchUp(): Promise<void> {
     for (;;) {
-      const now = this.now();
-      const step = this.nextDue(now);
+      const step = await this.nextDue(await this.now());
       if (!step) return;
-      this.write((tx) => (step.kind === "invoice" ? this.retry(tx, step.id) : this.subscriptionDue(tx, step.id)));
+      await this.write((tx) => (step.kind === "invoice" ? this.retry(tx, step.id) : this.subscriptionDue(tx, step.id)));
     }
   }
 
   /** The earliest thing due by `now`: a subscription's start or term end, or an invoice's payment retry. */
-  private nextDue(now: Date): { kind: "subscription" | "invoice"; id: string; at: Date } | null {
-    const at = { now: now.getTime() };
-    const start = this.due.starts.get(at);
-    const termEnd = this.due.termEnds.get(at);
-    const retry = this.due.retries.get(at);
+  private async nextDue(now: Date): Promise<{ kind: "subscription" | "invoice"; id: string; at: Date } | null> {
+    // A placeholder's value skips the column's encoding, so the column encodes the date itself (milliseconds on
+    // SQLite, ISO text on PostgreSQL), as it would a date written inline.
+    const at = { now: billingSubscriptions.currentTermEnd.mapToDriverValue(now) };
+    const [[start], [termEnd], [retry]] = await Promise.all([
+      this.due.starts.execute(at),
+      this.due.termEnds.execute(at),
+      this.due.retries.execute(at),
+    ]);
     const candidates = [
       ...(start ? [{ kind: "subscription" as const, id: start.id, at: start.at }] : []),
       ...(termEnd ? [{ kind: "subscription" as const, id: termEnd.id, at: termEnd.at }] : []),
@@ -668,26 +718,33 @@ class LocalBilling implements EmbeddedBilling {
     return candidates.sort((a, b) => a.at.getTime() - b.at.getTime())[0] ?? null;
   }
 
-  /** A subscription's start or term end, at the time it fell due (unless another process handled it first). */
-  private subscriptionDue(tx: EmbeddedStore, subscriptionId: string): void {
-    const row = tx.select().from(billingSubscriptions).where(eq(billingSubscriptions.id, subscriptionId)).get();
-    const now = this.now();
+  /**
+   * A subscription's start or term end, at the time it fell due (unless another process handled it first: the
+   * customer's lock makes it wait for that one, and then it finds nothing due).
+   */
+  private async subscriptionDue(tx: PortalTransaction, subscriptionId: string): Promise<void> {
+    const subs = billingSubscriptions;
+    const [owner] = await tx.select({ customerId: subs.customerId }).from(subs).where(eq(subs.id, subscriptionId));
+    if (!owner) return;
+    await this.lockCustomer(tx, owner.customerId);
+    const [row] = await tx.select().from(subs).where(eq(subs.id, subscriptionId));
+    const now = await this.now(tx);
     if (!row) return;
     if (row.status === "future" && row.currentTermStart <= now) {
       const at = row.currentTermStart;
-      this.changeSubscriptionRow(tx, row, { status: "active" }, at);
-      this.recordSubscription(tx, row.id, at, "subscription_changed", "subscription_started");
+      await this.changeSubscriptionRow(tx, row, { status: "active" }, at);
+      await this.recordSubscription(tx, row.id, at, "subscription_changed", "subscription_started");
     } else if (RENEWING.includes(row.status) && row.currentTermEnd <= now) {
-      if (row.status === "non_renewing") this.cancelAtTermEnd(tx, row);
-      else this.renew(tx, row);
+      if (row.status === "non_renewing") await this.cancelAtTermEnd(tx, row);
+      else await this.renew(tx, row);
     }
   }
 
   /** Auto-renew was off: at the end of its term the subscription is cancelled, and nothing is charged. */
-  private cancelAtTermEnd(tx: EmbeddedStore, row: SubscriptionRow): void {
+  private async cancelAtTermEnd(tx: EmbeddedStore, row: SubscriptionRow): Promise<void> {
     const at = row.currentTermEnd;
-    this.changeSubscriptionRow(tx, row, { status: "cancelled", cancelledAt: at }, at);
-    this.recordSubscription(tx, row.id, at, "subscription_cancelled", "subscription_cancelled");
+    await this.changeSubscriptionRow(tx, row, { status: "cancelled", cancelledAt: at }, at);
+    await this.recordSubscription(tx, row.id, at, "subscription_cancelled", "subscription_cancelled");
   }
 
   /**
@@ -695,23 +752,29 @@ class LocalBilling implements EmbeddedBilling {
    * on file (when the subscription collects automatically). A declined card leaves the invoice due and starts
    * dunning; no usable card leaves it due (Chargebee does not try to charge without one).
    */
-  private renew(tx: EmbeddedStore, row: SubscriptionRow): void {
+  private async renew(tx: EmbeddedStore, row: SubscriptionRow): Promise<void> {
     const plan = this.plan(row.planId);
     const recurring = this.recurringItems(plan, row.planQuantity, row.addons, row.planUnitPrice);
     const start = row.currentTermEnd;
     const end = addPeriod(start, plan.period);
-    this.changeSubscriptionRow(tx, row, { currentTermStart: start, currentTermEnd: end, nextBillingAt: end }, start);
-    const invoice = this.invoice(tx, {
+    await this.changeSubscriptionRow(
+      tx,
+      row,
+      { currentTermStart: start, currentTermEnd: end, nextBillingAt: end },
+      start,
+    );
+    const balance = (await this.customer(tx, row.customerId)).creditBalance;
+    const invoice = await this.invoice(tx, {
       customerId: row.customerId,
       subscriptionId: row.id,
       purpose: "renewal",
-      source: row.autoCollection ? this.usableSource(tx, row) : null,
-      totals: renewalInvoice(recurring, start, end, this.customer(tx, row.customerId).creditBalance),
+      source: row.autoCollection ? await this.usableSource(tx, row, await this.now(tx)) : null,
+      totals: renewalInvoice(recurring, start, end, balance),
       at: start,
       whenDeclined: "dun",
     });
-    this.recordSubscription(tx, row.id, start, "subscription_renewed", "subscription_renewed", invoice.id);
-    this.recordInvoice(tx, invoice, start);
+    await this.recordSubscription(tx, row.id, start, "subscription_renewed", "subscription_renewed", invoice.id);
+    await this.recordInvoice(tx, invoice, start);
   }
 
   /**
@@ -719,33 +782,41 @@ class LocalBilling implements EmbeddedBilling {
    * replaced it). Paid: dunning ends. Declined: the next retry, or after the last the invoice is not_paid and
    * the subscription is cancelled.
    */
-  private retry(tx: EmbeddedStore, invoiceId: string): void {
-    const row = tx.select().from(billingInvoices).where(eq(billingInvoices.id, invoiceId)).get();
-    if (!row?.nextRetryAt || row.status !== "payment_due" || row.nextRetryAt > this.now()) return;
+  private async retry(tx: PortalTransaction, invoiceId: string): Promise<void> {
+    const invoices = billingInvoices;
+    const [owner] = await tx
+      .select({ customerId: invoices.customerId })
+      .from(invoices)
+      .where(eq(invoices.id, invoiceId));
+    if (!owner) return;
+    await this.lockCustomer(tx, owner.customerId);
+    const [row] = await tx.select().from(invoices).where(eq(invoices.id, invoiceId));
+    const now = await this.now(tx);
+    if (!row?.nextRetryAt || row.status !== "payment_due" || row.nextRetryAt > now) return;
     const at = row.nextRetryAt;
-    const subscription = row.subscriptionId
-      ? tx.select().from(billingSubscriptions).where(eq(billingSubscriptions.id, row.subscriptionId)).get()
-      : undefined;
-    const source = subscription ? this.usableSource(tx, subscription) : null;
-    if (source && !chargeDeclineOf(tx, source.referenceId)) {
-      this.settle(tx, row, source, at);
-      this.recordInvoiceChange(tx, row.id, at, "invoice_paid", "payment_succeeded");
+    const [subscription] = row.subscriptionId
+      ? await tx.select().from(billingSubscriptions).where(eq(billingSubscriptions.id, row.subscriptionId))
+      : [];
+    const source = subscription ? await this.usableSource(tx, subscription, now) : null;
+    if (source && !(await chargeDeclineOf(tx, source.referenceId))) {
+      await this.settle(tx, row, source, at);
+      await this.recordInvoiceChange(tx, row.id, at, "invoice_paid", "payment_succeeded");
       return;
     }
     const attempts = row.paymentAttempts + 1;
     const next = this.retryAt(row.date, attempts);
-    this.changeInvoiceRow(
+    await this.changeInvoiceRow(
       tx,
       row,
       { paymentAttempts: attempts, nextRetryAt: next, ...(next ? {} : { status: "not_paid" }) },
       at,
     );
-    this.recordInvoiceChange(tx, row.id, at, "payment_failed", "payment_failed");
+    await this.recordInvoiceChange(tx, row.id, at, "payment_failed", "payment_failed");
     if (next) return;
-    this.recordInvoiceChange(tx, row.id, at, "invoice_updated", "invoice_updated");
+    await this.recordInvoiceChange(tx, row.id, at, "invoice_updated", "invoice_updated");
     if (subscription && RENEWING.includes(subscription.status)) {
-      this.changeSubscriptionRow(tx, subscription, { status: "cancelled", cancelledAt: at }, at);
-      this.recordSubscription(tx, subscription.id, at, "subscription_cancelled", "subscription_cancelled");
+      await this.changeSubscriptionRow(tx, subscription, { status: "cancelled", cancelledAt: at }, at);
+      await this.recordSubscription(tx, subscription.id, at, "subscription_cancelled", "subscription_cancelled");
     }
   }
 
@@ -758,190 +829,209 @@ class LocalBilling implements EmbeddedBilling {
   // --- idempotency and transactions ----------------------------------------------------------------
 
   /** The id of what a creating call made with this key, or null when it made nothing. */
-  private madeWith(idempotencyKey: string, call: BillingCall): string | null {
+  private async madeWith(idempotencyKey: string, call: BillingCall): Promise<string | null> {
     const keys = billingIdempotencyKeys;
-    const made = this.store
+    const [made] = await this.store
       .select()
       .from(keys)
-      .where(and(eq(keys.key, idempotencyKey), eq(keys.call, call)))
-      .get();
+      .where(and(eq(keys.key, idempotencyKey), eq(keys.call, call)));
     return made ? String(made.result) : null;
   }
 
-  /** A creating call, once per idempotency key; `read` gives back what it made, on the first call or a repeat. */
-  private once<T>(key: string, call: BillingCall, create: (tx: EmbeddedStore) => string, read: (id: string) => T): T {
-    return read(this.committing(() => once(this.store, key, call, this.now(), create)));
+  /**
+   * A creating call, once per idempotency key; `read` gives back what it made, on the first call or a repeat.
+   * `create` writes only through its transaction, and is given the engine's time read there.
+   */
+  private async once<T>(
+    key: string,
+    call: BillingCall,
+    create: (tx: PortalTransaction, now: Date) => Promise<string>,
+    read: (id: string) => Promise<T>,
+  ): Promise<T> {
+    const now = await this.now();
+    const id = await this.committing(() =>
+      once(this.store, key, call, now, async (tx) => create(tx, await this.now(tx))),
+    );
+    return read(id);
   }
 
   /**
-   * A transaction whose events are kept once it commits. It takes SQLite's write lock up front: it reads before it
-   * writes, and another process catching up on the same renewal must wait for this one and then see it done,
-   * rather than fail on a read that went stale.
+   * A transaction whose events are kept once it commits. On SQLite it takes the write lock up front (every
+   * transaction does); on PostgreSQL a transaction that reads what it then changes takes the customer's lock
+   * first. Either way another process catching up on the same renewal waits for this one and then sees it done,
+   * rather than write on a read that went stale.
    */
-  private write<T>(change: (tx: EmbeddedStore) => T): T {
-    return this.committing(() => this.store.transaction(change, { behavior: "immediate" }));
+  private write<T>(change: (tx: PortalTransaction) => Promise<T>): Promise<T> {
+    return this.committing(() => this.store.transaction(change));
   }
 
-  private committing<T>(transaction: () => T): T {
-    if (this.pending) return transaction();
-    this.pending = [];
-    try {
-      const result = transaction();
-      this.committed.push(...this.pending);
-      return result;
-    } finally {
-      this.pending = null;
-    }
+  private async committing<T>(transaction: () => Promise<T>): Promise<T> {
+    if (this.pending.getStore()) return transaction();
+    const pending: ProviderEvent[] = [];
+    const result = await this.pending.run(pending, transaction);
+    this.committed().push(...pending);
+    return result;
   }
 
-  /** The committed events nobody has been told of yet. */
+  /** The committed events of the call under way. */
+  private committed(): ProviderEvent[] {
+    return this.calls.getStore() ?? this.uncalled;
+  }
+
+  /** Runs one call of the engine, keeping the events it commits apart from those of calls running beside it. */
+  duringCall<T>(call: () => Promise<T>): Promise<T> {
+    return this.calls.run([], call);
+  }
+
+  /** The committed events of this call that nobody has been told of yet. */
   takeCommitted(): ProviderEvent[] {
-    return this.committed.splice(0);
+    return this.committed().splice(0);
   }
 
   // --- events ---------------------------------------------------------------------------------------
 
-  private record(tx: EmbeddedStore, facts: EventFacts): ProviderEvent {
-    if (!this.pending) throw new Error("An event is recorded in the transaction of its change.");
-    const event = writeEvent(tx, facts);
-    this.pending.push(event);
+  private async record(tx: EmbeddedStore, facts: EventFacts): Promise<ProviderEvent> {
+    const pending = this.pending.getStore();
+    if (!pending) throw new Error("An event is recorded in the transaction of its change.");
+    const event = await writeEvent(tx, facts);
+    pending.push(event);
     return event;
   }
 
   /** An event of a subscription, with the subscription as it is now (and its invoice, when the change made one). */
-  private recordSubscription(
+  private async recordSubscription(
     tx: EmbeddedStore,
     subscriptionId: string,
     at: Date,
     type: EventFacts["type"],
     providerType: string,
     invoiceId?: string,
-  ): Subscription {
-    const row = tx.select().from(billingSubscriptions).where(eq(billingSubscriptions.id, subscriptionId)).get();
+  ): Promise<Subscription> {
+    const [row] = await tx.select().from(billingSubscriptions).where(eq(billingSubscriptions.id, subscriptionId));
     if (!row) throw new Error(`Subscription ${subscriptionId} disappeared in its own transaction.`);
-    const subscription = this.subscriptionOf(tx, row);
-    const invoice = invoiceId ? invoiceOfRow(this.ownInvoice(tx, row.customerId, invoiceId)) : undefined;
-    this.record(tx, { type, providerType, occurredAt: at, customerId: row.customerId, subscription, invoice });
+    const subscription = await this.subscriptionOf(tx, row);
+    const invoice = invoiceId ? invoiceOfRow(await this.ownInvoice(tx, row.customerId, invoiceId)) : undefined;
+    await this.record(tx, { type, providerType, occurredAt: at, customerId: row.customerId, subscription, invoice });
     return subscription;
   }
 
   /** An event of an invoice, with the invoice as it is now and its subscription, if it has one. */
-  private recordInvoiceChange(
+  private async recordInvoiceChange(
     tx: EmbeddedStore,
     invoiceId: string,
     at: Date,
     type: EventFacts["type"],
     providerType: string,
-  ): void {
-    const row = tx.select().from(billingInvoices).where(eq(billingInvoices.id, invoiceId)).get();
+  ): Promise<void> {
+    const [row] = await tx.select().from(billingInvoices).where(eq(billingInvoices.id, invoiceId));
     if (!row) throw new Error(`Invoice ${invoiceId} disappeared in its own transaction.`);
-    const subscriptionRow = row.subscriptionId
-      ? tx.select().from(billingSubscriptions).where(eq(billingSubscriptions.id, row.subscriptionId)).get()
-      : undefined;
-    this.record(tx, {
+    const [subscriptionRow] = row.subscriptionId
+      ? await tx.select().from(billingSubscriptions).where(eq(billingSubscriptions.id, row.subscriptionId))
+      : [];
+    await this.record(tx, {
       type,
       providerType,
       occurredAt: at,
       customerId: row.customerId,
       invoice: invoiceOfRow(row),
-      subscription: subscriptionRow ? this.subscriptionOf(tx, subscriptionRow) : undefined,
+      subscription: subscriptionRow ? await this.subscriptionOf(tx, subscriptionRow) : undefined,
     });
   }
 
   /** A new invoice's events, as Chargebee sends them: generated, then the payment that succeeded or failed. */
-  private recordInvoice(tx: EmbeddedStore, invoice: { id: string; collection: Collection }, at: Date): void {
-    this.recordInvoiceChange(tx, invoice.id, at, "invoice_generated", "invoice_generated");
+  private async recordInvoice(
+    tx: EmbeddedStore,
+    invoice: { id: string; collection: Collection },
+    at: Date,
+  ): Promise<void> {
+    await this.recordInvoiceChange(tx, invoice.id, at, "invoice_generated", "invoice_generated");
     if (invoice.collection === "charged") {
-      this.recordInvoiceChange(tx, invoice.id, at, "invoice_paid", "payment_succeeded");
+      await this.recordInvoiceChange(tx, invoice.id, at, "invoice_paid", "payment_succeeded");
     }
     if (invoice.collection === "declined") {
-      this.recordInvoiceChange(tx, invoice.id, at, "payment_failed", "payment_failed");
+      await this.recordInvoiceChange(tx, invoice.id, at, "payment_failed", "payment_failed");
     }
   }
 
   // --- customers and payment sources ------------------------------------------------------------
 
-  private findCustomer(store: EmbeddedStore, customerId: string) {
-    return store.select().from(billingCustomers).where(eq(billingCustomers.id, customerId)).get();
+  private async findCustomer(store: EmbeddedStore, customerId: string) {
+    const [row] = await store.select().from(billingCustomers).where(eq(billingCustomers.id, customerId));
+    return row;
   }
 
-  private customer(store: EmbeddedStore, customerId: string): Customer {
-    const row = this.findCustomer(store, customerId) ?? this.missing(`Customer ${customerId}`);
+  private async customer(store: EmbeddedStore, customerId: string): Promise<Customer> {
+    const row = (await this.findCustomer(store, customerId)) ?? this.missing(`Customer ${customerId}`);
     const { id, firstName, lastName, email, phone, company, billingAddress, primaryPaymentSourceId, creditBalance } =
       row;
     return { id, firstName, lastName, email, phone, company, billingAddress, primaryPaymentSourceId, creditBalance };
   }
 
-  private changeCustomer(
+  private async changeCustomer(
     customerId: string,
     change: Partial<CustomerProfile> & { billingAddress?: Address },
-  ): Customer {
-    return this.write((tx) => {
-      this.customer(tx, customerId);
-      tx.update(billingCustomers).set(change).where(eq(billingCustomers.id, customerId)).run();
+  ): Promise<Customer> {
+    return this.write(async (tx) => {
+      await this.customer(tx, customerId);
+      await tx.update(billingCustomers).set(change).where(eq(billingCustomers.id, customerId));
       return this.customer(tx, customerId);
     });
   }
 
-  private setPrimary(store: EmbeddedStore, customerId: string, paymentSourceId: string | null) {
-    store
+  private async setPrimary(store: EmbeddedStore, customerId: string, paymentSourceId: string | null) {
+    await store
       .update(billingCustomers)
       .set({ primaryPaymentSourceId: paymentSourceId })
-      .where(eq(billingCustomers.id, customerId))
-      .run();
+      .where(eq(billingCustomers.id, customerId));
   }
 
-  private addPaymentSource(
+  private async addPaymentSource(
     source: NewPaymentSource,
     idempotencyKey: string,
     call: BillingCall,
-    card: (tx: EmbeddedStore) => { card: PaymentCard; referenceId: string },
-  ): PaymentSource {
+    card: (tx: EmbeddedStore, now: Date) => Promise<{ card: PaymentCard; referenceId: string }>,
+  ): Promise<PaymentSource> {
     return this.once(
       idempotencyKey,
       call,
-      (tx) => {
-        const customer = this.customer(tx, source.customerId);
-        const made = card(tx);
+      async (tx, now) => {
+        await this.lockCustomer(tx, source.customerId);
+        const customer = await this.customer(tx, source.customerId);
+        const made = await card(tx, now);
         const id = newId("src");
-        const now = this.now();
-        tx.insert(billingPaymentSources)
-          .values({
-            id,
-            customerId: source.customerId,
-            status: "valid",
-            referenceId: made.referenceId,
-            ...made.card,
-            createdAt: now,
-          })
-          .run();
-        if (source.setAsPrimary || !customer.primaryPaymentSourceId) this.setPrimary(tx, source.customerId, id);
-        this.record(tx, {
+        await tx.insert(billingPaymentSources).values({
+          id,
+          customerId: source.customerId,
+          status: "valid",
+          referenceId: made.referenceId,
+          ...made.card,
+          createdAt: now,
+        });
+        if (source.setAsPrimary || !customer.primaryPaymentSourceId) await this.setPrimary(tx, source.customerId, id);
+        await this.record(tx, {
           type: "payment_source_added",
           providerType: "payment_source_added",
           occurredAt: now,
           customerId: source.customerId,
-          paymentSource: this.paymentSourceOf(this.ownSource(tx, source.customerId, id)),
+          paymentSource: this.paymentSourceOf(await this.ownSource(tx, source.customerId, id), now),
         });
         return id;
       },
-      (id) => this.paymentSourceOf(this.ownSource(this.store, source.customerId, id)),
+      async (id) => this.paymentSourceOf(await this.ownSource(this.store, source.customerId, id), await this.now()),
     );
   }
 
-  private ownSource(store: EmbeddedStore, customerId: string, paymentSourceId: string): SourceRow {
-    return (
-      store
-        .select()
-        .from(billingPaymentSources)
-        .where(and(eq(billingPaymentSources.id, paymentSourceId), eq(billingPaymentSources.customerId, customerId)))
-        .get() ?? this.missing(`Payment source ${paymentSourceId}`)
-    );
+  private async ownSource(store: EmbeddedStore, customerId: string, paymentSourceId: string): Promise<SourceRow> {
+    const [row] = await store
+      .select()
+      .from(billingPaymentSources)
+      .where(and(eq(billingPaymentSources.id, paymentSourceId), eq(billingPaymentSources.customerId, customerId)));
+    return row ?? this.missing(`Payment source ${paymentSourceId}`);
   }
 
-  private paymentSourceOf(row: SourceRow): PaymentSource {
+  /** A payment source as the port reports it at `now` (a card past its expiry month is expired). */
+  private paymentSourceOf(row: SourceRow, now: Date): PaymentSource {
     const { id, customerId, referenceId, brand, last4, firstName, lastName, expiryMonth, expiryYear } = row;
-    const now = this.now();
     // A card is good through the last day of its expiry month.
     const expired = Date.UTC(expiryYear, expiryMonth, 1) <= now.getTime();
     return {
@@ -955,9 +1045,14 @@ class LocalBilling implements EmbeddedBilling {
   }
 
   /** The customer's payment source to charge; it must be theirs and usable. */
-  private chargeableSource(store: EmbeddedStore, customerId: string, paymentSourceId: string | null): PaymentSource {
+  private async chargeableSource(
+    store: EmbeddedStore,
+    customerId: string,
+    paymentSourceId: string | null,
+    now: Date,
+  ): Promise<PaymentSource> {
     if (!paymentSourceId) throw refused("The customer has no payment method to charge.", "payment_method_missing");
-    const source = this.paymentSourceOf(this.ownSource(store, customerId, paymentSourceId));
+    const source = this.paymentSourceOf(await this.ownSource(store, customerId, paymentSourceId), now);
     if (source.status !== "valid") {
       throw refused(
         `The payment method ending in ${source.card?.last4} is ${source.status}.`,
@@ -968,12 +1063,13 @@ class LocalBilling implements EmbeddedBilling {
   }
 
   /** The card a renewal is paid with, or null when there is none usable (the invoice is then left due). */
-  private usableSource(store: EmbeddedStore, row: SubscriptionRow): PaymentSource | null {
+  private async usableSource(store: EmbeddedStore, row: SubscriptionRow, now: Date): Promise<PaymentSource | null> {
     try {
-      return this.chargeableSource(
+      return await this.chargeableSource(
         store,
         row.customerId,
-        row.paymentSourceId ?? this.customer(store, row.customerId).primaryPaymentSourceId,
+        row.paymentSourceId ?? (await this.customer(store, row.customerId)).primaryPaymentSourceId,
+        now,
       );
     } catch (error) {
       if (error instanceof BillingError) return null;
@@ -983,14 +1079,16 @@ class LocalBilling implements EmbeddedBilling {
 
   // --- subscriptions ----------------------------------------------------------------------------
 
-  private ownSubscription(store: EmbeddedStore, customerId: string, subscriptionId: string): SubscriptionRow {
-    return (
-      store
-        .select()
-        .from(billingSubscriptions)
-        .where(and(eq(billingSubscriptions.id, subscriptionId), eq(billingSubscriptions.customerId, customerId)))
-        .get() ?? this.missing(`Subscription ${subscriptionId}`)
-    );
+  private async ownSubscription(
+    store: EmbeddedStore,
+    customerId: string,
+    subscriptionId: string,
+  ): Promise<SubscriptionRow> {
+    const [row] = await store
+      .select()
+      .from(billingSubscriptions)
+      .where(and(eq(billingSubscriptions.id, subscriptionId), eq(billingSubscriptions.customerId, customerId)));
+    return row ?? this.missing(`Subscription ${subscriptionId}`);
   }
 
   /** A subscription that can still be changed: a cancelled one is refused, as Chargebee refuses it. */
@@ -1002,27 +1100,25 @@ class LocalBilling implements EmbeddedBilling {
   }
 
   /** Writes a change to a subscription read in this transaction, with a new resource version. */
-  private changeSubscriptionRow(
+  private async changeSubscriptionRow(
     tx: EmbeddedStore,
     row: SubscriptionRow,
     change: Partial<SubscriptionRow>,
     at: Date,
-  ): void {
-    const { changes } = tx
+  ): Promise<void> {
+    const result = await tx
       .update(billingSubscriptions)
       .set({ ...change, resourceVersion: nextVersion(row.resourceVersion, at) })
-      .where(and(eq(billingSubscriptions.id, row.id), eq(billingSubscriptions.resourceVersion, row.resourceVersion)))
-      .run();
-    if (changes !== 1) throw changedMeanwhile(`Subscription ${row.id}`);
+      .where(and(eq(billingSubscriptions.id, row.id), eq(billingSubscriptions.resourceVersion, row.resourceVersion)));
+    if (affectedRows(result) !== 1) throw changedMeanwhile(`Subscription ${row.id}`);
   }
 
-  private subscriptionOf(store: EmbeddedStore, row: SubscriptionRow): Subscription {
-    const unpaid = store
+  private async subscriptionOf(store: EmbeddedStore, row: SubscriptionRow): Promise<Subscription> {
+    const unpaid = await store
       .select({ amountDue: billingInvoices.amountDue, date: billingInvoices.date })
       .from(billingInvoices)
       .where(and(eq(billingInvoices.subscriptionId, row.id), inArray(billingInvoices.status, UNPAID)))
-      .orderBy(asc(billingInvoices.date))
-      .all();
+      .orderBy(asc(billingInvoices.date));
     const renews = row.status === "active" || row.status === "future";
     return {
       id: row.id,
@@ -1108,16 +1204,19 @@ class LocalBilling implements EmbeddedBilling {
   }
 
   /** When a new subscription starts: its start date when that is ahead of the engine's clock, else now. */
-  private startOf(request: NewSubscriptionEstimateRequest): Date {
-    const now = this.now();
+  private startOf(request: NewSubscriptionEstimateRequest, now: Date): Date {
     return request.startDate && request.startDate > now ? wholeSeconds(request.startDate) : now;
   }
 
-  private priceNewSubscription(store: EmbeddedStore, request: NewSubscriptionEstimateRequest, start: Date): Estimate {
+  private async priceNewSubscription(
+    store: EmbeddedStore,
+    request: NewSubscriptionEstimateRequest,
+    start: Date,
+  ): Promise<Estimate> {
     const plan = this.plan(request.planId);
     return creationEstimate({
       // Before the customer exists (their first order's Review) there is no balance to use.
-      creditBalance: request.customerId ? this.customer(store, request.customerId).creditBalance : 0,
+      creditBalance: request.customerId ? (await this.customer(store, request.customerId)).creditBalance : 0,
       recurring: this.recurringItems(plan, request.planQuantity, request.addons ?? []),
       oneTime: this.priced(oneTimeCharges(request), request.hardware),
       period: plan.period,
@@ -1126,7 +1225,12 @@ class LocalBilling implements EmbeddedBilling {
     });
   }
 
-  private priceChange(store: EmbeddedStore, row: SubscriptionRow, change: SubscriptionChange): Estimate {
+  private async priceChange(
+    store: EmbeddedStore,
+    row: SubscriptionRow,
+    change: SubscriptionChange,
+    now: Date,
+  ): Promise<Estimate> {
     const currentPlan = this.plan(row.planId);
     const nextPlan = this.plan(change.planId);
     return changeEstimate({
@@ -1141,14 +1245,14 @@ class LocalBilling implements EmbeddedBilling {
         period: nextPlan.period,
       },
       coupons: this.coupons(change.couponIds),
-      now: this.now(),
-      creditBalance: this.customer(store, row.customerId).creditBalance,
-      unpaid: sum(this.unpaidInTerm(store, row).map((invoice) => invoice.amountDue)),
+      now,
+      creditBalance: (await this.customer(store, row.customerId)).creditBalance,
+      unpaid: sum((await this.unpaidInTerm(store, row)).map((invoice) => invoice.amountDue)),
     });
   }
 
   /** The subscription's invoices of its current term that are still unpaid (a renewal no card could pay), oldest first. */
-  private unpaidInTerm(store: EmbeddedStore, row: SubscriptionRow): InvoiceRow[] {
+  private unpaidInTerm(store: EmbeddedStore, row: SubscriptionRow): Promise<InvoiceRow[]> {
     return store
       .select()
       .from(billingInvoices)
@@ -1159,23 +1263,27 @@ class LocalBilling implements EmbeddedBilling {
           gte(billingInvoices.date, row.currentTermStart),
         ),
       )
-      .orderBy(asc(billingInvoices.date), sql`rowid`)
-      .all();
+      .orderBy(asc(billingInvoices.date), ...INVOICE_NUMBER_ORDER);
   }
 
   /**
    * A change's adjustments lower what the term's unpaid invoices ask for, oldest first; one asking nothing is
    * settled (and its dunning ends). The ids of the invoices it changed.
    */
-  private adjustUnpaid(tx: EmbeddedStore, row: SubscriptionRow, adjustments: number, at: Date): string[] {
+  private async adjustUnpaid(
+    tx: EmbeddedStore,
+    row: SubscriptionRow,
+    adjustments: number,
+    at: Date,
+  ): Promise<string[]> {
     let left = adjustments;
     const adjusted: string[] = [];
-    for (const invoice of this.unpaidInTerm(tx, row)) {
+    for (const invoice of await this.unpaidInTerm(tx, row)) {
       if (left === 0) break;
       const taken = Math.min(left, invoice.amountDue);
       left -= taken;
       const amountDue = invoice.amountDue - taken;
-      this.changeInvoiceRow(
+      await this.changeInvoiceRow(
         tx,
         invoice,
         amountDue === 0 ? { amountDue, status: "paid", paidAt: at, nextRetryAt: null } : { amountDue },
@@ -1188,29 +1296,30 @@ class LocalBilling implements EmbeddedBilling {
 
   // --- invoices ---------------------------------------------------------------------------------
 
-  private findInvoice(store: EmbeddedStore, customerId: string, invoiceId: string) {
-    return store
+  private async findInvoice(store: EmbeddedStore, customerId: string, invoiceId: string) {
+    const [row] = await store
       .select()
       .from(billingInvoices)
-      .where(and(eq(billingInvoices.id, invoiceId), eq(billingInvoices.customerId, customerId)))
-      .get();
+      .where(and(eq(billingInvoices.id, invoiceId), eq(billingInvoices.customerId, customerId)));
+    return row;
   }
 
-  private ownInvoice(store: EmbeddedStore, customerId: string, invoiceId: string): InvoiceRow {
-    return this.findInvoice(store, customerId, invoiceId) ?? this.missing(`Invoice ${invoiceId}`);
+  private async ownInvoice(store: EmbeddedStore, customerId: string, invoiceId: string): Promise<InvoiceRow> {
+    return (await this.findInvoice(store, customerId, invoiceId)) ?? this.missing(`Invoice ${invoiceId}`);
   }
 
   /**
    * The next invoice number, which is the invoice's id as on Chargebee (1, 2, 3, ...): one counter, incremented in
-   * the transaction that makes the invoice, so numbers are never skipped or given twice.
+   * the transaction that makes the invoice, so numbers are never skipped or given twice. The increment is one
+   * upsert that returns the new value: the counter's row stays locked until the transaction ends, so two
+   * transactions making invoices at once take turns at it instead of reading one number.
    */
-  private nextInvoiceNumber(tx: EmbeddedStore): string {
-    const counter = tx
+  private async nextInvoiceNumber(tx: EmbeddedStore): Promise<string> {
+    const [counter] = await tx
       .insert(billingSequences)
       .values({ name: "invoice", value: 1 })
       .onConflictDoUpdate({ target: billingSequences.name, set: { value: sql`${billingSequences.value} + 1` } })
-      .returning({ value: billingSequences.value })
-      .get();
+      .returning({ value: billingSequences.value });
     return String(counter.value);
   }
 
@@ -1219,7 +1328,7 @@ class LocalBilling implements EmbeddedBilling {
    * left of it), then the card. A declined card refuses the whole call for an order (nothing is made, as Chargebee
    * refuses a subscription it cannot charge), and starts dunning for a renewal.
    */
-  private invoice(
+  private async invoice(
     tx: EmbeddedStore,
     invoice: {
       customerId: string;
@@ -1231,46 +1340,44 @@ class LocalBilling implements EmbeddedBilling {
       shippingAddress?: Address;
       whenDeclined: "refuse" | "dun";
     },
-  ): { id: string; collection: Collection } {
+  ): Promise<{ id: string; collection: Collection }> {
     const { lineItems, discounts, subTotal, total, creditsApplied, amountDue, creditBalance } = invoice.totals;
     const { source, at } = invoice;
-    const decline = amountDue > 0 && source ? chargeDeclineOf(tx, source.referenceId) : null;
+    const decline = amountDue > 0 && source ? await chargeDeclineOf(tx, source.referenceId) : null;
     if (decline && invoice.whenDeclined === "refuse") throw declined(decline.message);
     const collection: Collection = amountDue === 0 ? "settled" : !source ? "no_card" : decline ? "declined" : "charged";
     const paid = collection === "settled" || collection === "charged";
-    const customer = this.customer(tx, invoice.customerId);
-    const id = this.nextInvoiceNumber(tx);
-    tx.insert(billingInvoices)
-      .values({
-        id,
-        customerId: invoice.customerId,
-        subscriptionId: invoice.subscriptionId,
-        purpose: invoice.purpose,
-        status: paid ? "paid" : "payment_due",
-        lineItems,
-        discounts,
-        subTotal,
-        total,
-        creditsApplied,
-        amountPaid: paid ? amountDue : 0,
-        amountDue: paid ? 0 : amountDue,
-        paymentSourceId: source?.id ?? null,
-        shippingAddress: invoice.shippingAddress ?? null,
-        billingAddress: customer.billingAddress,
-        date: at,
-        paidAt: paid ? at : null,
-        paymentAttempts: collection === "charged" || collection === "declined" ? 1 : 0,
-        nextRetryAt: collection === "declined" ? this.retryAt(at, 1) : null,
-        resourceVersion: at.getTime(),
-      })
-      .run();
-    tx.update(billingCustomers).set({ creditBalance }).where(eq(billingCustomers.id, invoice.customerId)).run();
+    const customer = await this.customer(tx, invoice.customerId);
+    const id = await this.nextInvoiceNumber(tx);
+    await tx.insert(billingInvoices).values({
+      id,
+      customerId: invoice.customerId,
+      subscriptionId: invoice.subscriptionId,
+      purpose: invoice.purpose,
+      status: paid ? "paid" : "payment_due",
+      lineItems,
+      discounts,
+      subTotal,
+      total,
+      creditsApplied,
+      amountPaid: paid ? amountDue : 0,
+      amountDue: paid ? 0 : amountDue,
+      paymentSourceId: source?.id ?? null,
+      shippingAddress: invoice.shippingAddress ?? null,
+      billingAddress: customer.billingAddress,
+      date: at,
+      paidAt: paid ? at : null,
+      paymentAttempts: collection === "charged" || collection === "declined" ? 1 : 0,
+      nextRetryAt: collection === "declined" ? this.retryAt(at, 1) : null,
+      resourceVersion: at.getTime(),
+    });
+    await tx.update(billingCustomers).set({ creditBalance }).where(eq(billingCustomers.id, invoice.customerId));
     return { id, collection };
   }
 
   /** An unpaid invoice paid in full from the source now: dunning ends. */
-  private settle(tx: EmbeddedStore, row: InvoiceRow, source: PaymentSource, at: Date): void {
-    this.changeInvoiceRow(
+  private async settle(tx: EmbeddedStore, row: InvoiceRow, source: PaymentSource, at: Date): Promise<void> {
+    await this.changeInvoiceRow(
       tx,
       row,
       {
@@ -1286,20 +1393,24 @@ class LocalBilling implements EmbeddedBilling {
     );
     // The subscription's dues changed with it (Chargebee's subscription carries total_dues and due_since), so its
     // resource has a new version too: a copy kept by version learns that the renewal was paid.
-    const subscription = row.subscriptionId
-      ? tx.select().from(billingSubscriptions).where(eq(billingSubscriptions.id, row.subscriptionId)).get()
-      : undefined;
-    if (subscription) this.changeSubscriptionRow(tx, subscription, {}, at);
+    const [subscription] = row.subscriptionId
+      ? await tx.select().from(billingSubscriptions).where(eq(billingSubscriptions.id, row.subscriptionId))
+      : [];
+    if (subscription) await this.changeSubscriptionRow(tx, subscription, {}, at);
   }
 
   /** Writes a change to an invoice read in this transaction, with a new resource version. */
-  private changeInvoiceRow(tx: EmbeddedStore, row: InvoiceRow, change: Partial<InvoiceRow>, at: Date): void {
-    const { changes } = tx
+  private async changeInvoiceRow(
+    tx: EmbeddedStore,
+    row: InvoiceRow,
+    change: Partial<InvoiceRow>,
+    at: Date,
+  ): Promise<void> {
+    const result = await tx
       .update(billingInvoices)
       .set({ ...change, resourceVersion: nextVersion(row.resourceVersion, at) })
-      .where(and(eq(billingInvoices.id, row.id), eq(billingInvoices.resourceVersion, row.resourceVersion)))
-      .run();
-    if (changes !== 1) throw changedMeanwhile(`Invoice ${row.id}`);
+      .where(and(eq(billingInvoices.id, row.id), eq(billingInvoices.resourceVersion, row.resourceVersion)));
+    if (affectedRows(result) !== 1) throw changedMeanwhile(`Invoice ${row.id}`);
   }
 
   private missing(what: string): never {
@@ -1334,14 +1445,15 @@ function upToDate(engine: LocalBilling, onEvents: LocalBillingOptions["onEvents"
     get(target, property, receiver) {
       const value: unknown = Reflect.get(target, property, receiver);
       if (typeof value !== "function" || typeof property !== "string") return value;
-      return async (...args: unknown[]) => {
-        try {
-          if (!WITHOUT_CATCH_UP.has(property)) target.catchUp();
-          return await value.apply(target, args);
-        } finally {
-          await deliver(target.takeCommitted(), onEvents);
-        }
-      };
+      return async (...args: unknown[]) =>
+        target.duringCall(async () => {
+          try {
+            if (!WITHOUT_CATCH_UP.has(property)) await target.catchUp();
+            return (await value.apply(target, args)) as unknown;
+          } finally {
+            await deliver(target.takeCommitted(), onEvents);
+          }
+        });
     },
   });
 }

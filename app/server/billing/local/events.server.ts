@@ -43,7 +43,7 @@ function resourceOf(facts: EventFacts): { type: ProviderResourceType; id: string
 }
 
 /** Writes the event in the caller's transaction and gives it back in the port's terms. */
-export function writeEvent(tx: EmbeddedStore, facts: EventFacts): ProviderEvent {
+export async function writeEvent(tx: EmbeddedStore, facts: EventFacts): Promise<ProviderEvent> {
   const resource = resourceOf(facts);
   const event: ProviderEvent = {
     id: newId("ev"),
@@ -58,19 +58,17 @@ export function writeEvent(tx: EmbeddedStore, facts: EventFacts): ProviderEvent 
     invoice: facts.invoice ?? null,
     paymentSource: facts.paymentSource ?? null,
   };
-  tx.insert(billingEvents)
-    .values({
-      id: event.id,
-      occurredAt: event.occurredAt,
-      type: event.type,
-      providerType: event.providerType,
-      resourceType: resource.type,
-      resourceId: resource.id,
-      resourceVersion: resource.version,
-      customerId: facts.customerId,
-      content: { subscription: event.subscription, invoice: event.invoice, paymentSource: event.paymentSource },
-    })
-    .run();
+  await tx.insert(billingEvents).values({
+    id: event.id,
+    occurredAt: event.occurredAt,
+    type: event.type,
+    providerType: event.providerType,
+    resourceType: resource.type,
+    resourceId: resource.id,
+    resourceVersion: resource.version,
+    customerId: facts.customerId,
+    content: { subscription: event.subscription, invoice: event.invoice, paymentSource: event.paymentSource },
+  });
   return event;
 }
 
@@ -78,17 +76,19 @@ export function writeEvent(tx: EmbeddedStore, facts: EventFacts): ProviderEvent 
  * The events at or after `since`, in the order they were written; the page token is the position of the last
  * event of the page, so a page is the same however many events are written after it.
  */
-export function listEvents(store: EmbeddedStore, { since, limit: asked, pageToken }: EventQuery): EventPage {
+export async function listEvents(
+  store: EmbeddedStore,
+  { since, limit: asked, pageToken }: EventQuery,
+): Promise<EventPage> {
   const limit = eventPageSize(asked);
   const after = pageToken === undefined ? 0 : Number(pageToken);
   if (!Number.isSafeInteger(after) || after < 0) throw refused("The page token is not one of this list's.");
-  const rows = store
+  const rows = await store
     .select()
     .from(billingEvents)
     .where(and(gte(billingEvents.occurredAt, since), gt(billingEvents.seq, after)))
     .orderBy(asc(billingEvents.seq))
-    .limit(limit + 1)
-    .all();
+    .limit(limit + 1);
   const page = rows.slice(0, limit);
   return {
     events: page.map(eventOfRow),

@@ -1,6 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import type { EmbeddedStore } from "~/server/providers/embedded.server";
-import { armedFault, due, withFaults as withHooks, type Fault } from "~/server/providers/faults.server";
+import { armedFault, due, spendOne, withFaults as withHooks, type Fault } from "~/server/providers/faults.server";
 import { billingFaults } from "~/server/database/tables.server";
 import { BillingError } from "../errors.server";
 import type { BillingCall } from "../port.server";
@@ -10,16 +10,16 @@ export type { Fault };
 
 export const TIMEOUT_MESSAGE = "The billing provider did not answer in time.";
 
-export function injectBillingFault(store: EmbeddedStore, call: BillingCall, fault: Fault): void {
+export async function injectBillingFault(store: EmbeddedStore, call: BillingCall, fault: Fault): Promise<void> {
   const row = {
     call,
     ...armedFault(fault, "fail", { timeout: TIMEOUT_MESSAGE, refusal: "The billing provider refused the request." }),
   };
-  store.insert(billingFaults).values(row).onConflictDoUpdate({ target: billingFaults.call, set: row }).run();
+  await store.insert(billingFaults).values(row).onConflictDoUpdate({ target: billingFaults.call, set: row });
 }
 
-export function clearBillingFaults(store: EmbeddedStore): void {
-  store.delete(billingFaults).run();
+export async function clearBillingFaults(store: EmbeddedStore): Promise<void> {
+  await store.delete(billingFaults);
 }
 
 /** The provider with every call passing the fault check. */
@@ -29,13 +29,11 @@ export function withFaults<T extends object>(provider: T, store: EmbeddedStore):
     .select()
     .from(billingFaults)
     .where(eq(billingFaults.call, sql.placeholder("call")))
-    .prepare();
+    .prepare("billing_fault_of_call");
   return withHooks(provider, {
-    arm: (call) => {
-      const fault = faultOf.get({ call });
-      return due(fault, (remaining) =>
-        store.update(billingFaults).set({ remaining }).where(eq(billingFaults.call, call)).run(),
-      );
+    arm: async (call) => {
+      const [fault] = await faultOf.execute({ call });
+      return due(fault, () => spendOne(store, billingFaults, call));
     },
     error: (message, details) => new BillingError(message, details),
   });

@@ -98,60 +98,55 @@ const BILLING_ADDRESS: Address = {
  * is seeded with is what the engine holds. The distributor gets nothing: their billing customer is created on
  * first need. With a real billing provider there is nothing to seed here (null).
  */
-export function seedBillingDemo(
+export async function seedBillingDemo(
   store: EmbeddedStore,
   now = new Date(),
   provider = env.BILLING_PROVIDER,
-): DemoBilling | null {
+): Promise<DemoBilling | null> {
   if (provider !== "local") return null;
   const { customerId, paymentSourceId } = DEMO_BILLING;
   const today = wholeSeconds(now);
-  store
-    .insert(billingCustomers)
-    .values({
-      id: customerId,
-      firstName: "Dana",
-      lastName: "Whitfield",
-      email: "customer@example.com",
-      phone: "+1 415 555 0134",
-      company: "Northwind Clinics",
-      billingAddress: BILLING_ADDRESS,
-      primaryPaymentSourceId: paymentSourceId,
-      createdAt: new Date(today.getTime() - 430 * DAY),
-    })
-    .run();
-  store
-    .insert(billingPaymentSources)
-    .values({
-      id: paymentSourceId,
-      customerId,
-      status: "valid",
-      referenceId: `${gatewayCustomerFor(customerId)}/card_demo_visa`,
-      brand: "visa",
-      last4: "4242",
-      firstName: "Dana",
-      lastName: "Whitfield",
-      expiryMonth: 12,
-      expiryYear: today.getUTCFullYear() + 3,
-      createdAt: new Date(today.getTime() - 430 * DAY),
-    })
-    .run();
+  await store.insert(billingCustomers).values({
+    id: customerId,
+    firstName: "Dana",
+    lastName: "Whitfield",
+    email: "customer@example.com",
+    phone: "+1 415 555 0134",
+    company: "Northwind Clinics",
+    billingAddress: BILLING_ADDRESS,
+    primaryPaymentSourceId: paymentSourceId,
+    createdAt: new Date(today.getTime() - 430 * DAY),
+  });
+  await store.insert(billingPaymentSources).values({
+    id: paymentSourceId,
+    customerId,
+    status: "valid",
+    referenceId: `${gatewayCustomerFor(customerId)}/card_demo_visa`,
+    brand: "visa",
+    last4: "4242",
+    firstName: "Dana",
+    lastName: "Whitfield",
+    expiryMonth: 12,
+    expiryYear: today.getUTCFullYear() + 3,
+    createdAt: new Date(today.getTime() - 430 * DAY),
+  });
   const made: DemoBilling = { subscriptions: [], invoices: [] };
   let number = 0;
   for (const spec of DEMO_SUBSCRIPTIONS) {
     const terms = termsSoFar(spec, today);
     for (const [index, term] of terms.entries()) {
       number += 1;
-      made.invoices.push(seedInvoice(store, spec, term, String(number), index === 0 ? "new_subscription" : "renewal"));
+      made.invoices.push(
+        await seedInvoice(store, spec, term, String(number), index === 0 ? "new_subscription" : "renewal"),
+      );
     }
-    made.subscriptions.push(seedSubscription(store, spec, terms[terms.length - 1], terms[0].start));
+    made.subscriptions.push(await seedSubscription(store, spec, terms[terms.length - 1], terms[0].start));
   }
   // Invoices made from now on are numbered after the seeded ones.
-  store
+  await store
     .insert(billingSequences)
     .values({ name: "invoice", value: number })
-    .onConflictDoUpdate({ target: billingSequences.name, set: { value: sql`${number}` } })
-    .run();
+    .onConflictDoUpdate({ target: billingSequences.name, set: { value: sql`${number}` } });
   return made;
 }
 
@@ -193,13 +188,13 @@ function lineItemsOf(spec: DemoSubscriptionSpec, term: Term): LineItem[] {
   });
 }
 
-function seedInvoice(
+async function seedInvoice(
   store: EmbeddedStore,
   spec: DemoSubscriptionSpec,
   term: Term,
   id: string,
   purpose: InvoicePurpose,
-): Invoice {
+): Promise<Invoice> {
   const lineItems = lineItemsOf(spec, term);
   const total = lineItems.reduce((sum, item) => sum + item.amount, 0);
   const invoice: Invoice = {
@@ -223,19 +218,21 @@ function seedInvoice(
   };
   // The engine's row is the invoice with how it was paid; its number is its id.
   const { number: _number, ...columns } = invoice;
-  store
-    .insert(billingInvoices)
-    .values({
-      ...columns,
-      paymentSourceId: DEMO_BILLING.paymentSourceId,
-      billingAddress: BILLING_ADDRESS,
-      paymentAttempts: 1,
-    })
-    .run();
+  await store.insert(billingInvoices).values({
+    ...columns,
+    paymentSourceId: DEMO_BILLING.paymentSourceId,
+    billingAddress: BILLING_ADDRESS,
+    paymentAttempts: 1,
+  });
   return invoice;
 }
 
-function seedSubscription(store: EmbeddedStore, spec: DemoSubscriptionSpec, term: Term, startedAt: Date): Subscription {
+async function seedSubscription(
+  store: EmbeddedStore,
+  spec: DemoSubscriptionSpec,
+  term: Term,
+  startedAt: Date,
+): Promise<Subscription> {
   const plan = catalogue.plan(spec.planId);
   if (!plan) throw new Error(`The price list has no plan ${spec.planId}.`);
   const ended = Boolean(spec.endedAtFirstTerm);
@@ -259,27 +256,24 @@ function seedSubscription(store: EmbeddedStore, spec: DemoSubscriptionSpec, term
     dueSince: null,
     resourceVersion: (ended ? term.end : term.start).getTime(),
   };
-  store
-    .insert(billingSubscriptions)
-    .values({
-      id: spec.id,
-      customerId: subscription.customerId,
-      planId: plan.id,
-      planQuantity: spec.planQuantity,
-      planUnitPrice: plan.price,
-      addons: spec.addons,
-      status: subscription.status,
-      currentTermStart: term.start,
-      currentTermEnd: term.end,
-      // The engine keeps the date a cancelled subscription would have billed; the port says null.
-      nextBillingAt: term.end,
-      paymentSourceId: DEMO_BILLING.paymentSourceId,
-      autoCollection: true,
-      licenseAssignment: spec.licenseAssignment,
-      createdAt: startedAt,
-      cancelledAt: subscription.cancelledAt,
-      resourceVersion: subscription.resourceVersion,
-    })
-    .run();
+  await store.insert(billingSubscriptions).values({
+    id: spec.id,
+    customerId: subscription.customerId,
+    planId: plan.id,
+    planQuantity: spec.planQuantity,
+    planUnitPrice: plan.price,
+    addons: spec.addons,
+    status: subscription.status,
+    currentTermStart: term.start,
+    currentTermEnd: term.end,
+    // The engine keeps the date a cancelled subscription would have billed; the port says null.
+    nextBillingAt: term.end,
+    paymentSourceId: DEMO_BILLING.paymentSourceId,
+    autoCollection: true,
+    licenseAssignment: spec.licenseAssignment,
+    createdAt: startedAt,
+    cancelledAt: subscription.cancelledAt,
+    resourceVersion: subscription.resourceVersion,
+  });
   return subscription;
 }

@@ -44,8 +44,8 @@ class LocalCards implements CardProvider {
 
   async createPaymentMethod(token: string, idempotencyKey: string) {
     const now = wholeSeconds(this.clock());
-    const id = once(this.store, idempotencyKey, "cards.createPaymentMethod", now, (tx) => {
-      const made = paymentMethodFromToken(tx, token, now);
+    const id = await once(this.store, idempotencyKey, "cards.createPaymentMethod", now, async (tx) => {
+      const made = await paymentMethodFromToken(tx, token, now);
       if (!made) throw cardRefusal(`No such token: '${token}'`, "resource_missing");
       return made;
     });
@@ -53,7 +53,7 @@ class LocalCards implements CardProvider {
   }
 
   async attachPaymentMethod(paymentMethodId: string, gatewayCustomer: string) {
-    if (!attachPaymentMethod(this.store, paymentMethodId, gatewayCustomer)) {
+    if (!(await attachPaymentMethod(this.store, paymentMethodId, gatewayCustomer))) {
       throw cardRefusal(`No such PaymentMethod: '${paymentMethodId}'`, "resource_missing");
     }
   }

@@ -1,6 +1,13 @@
 import { eq } from "drizzle-orm";
 import type { EmbeddedStore } from "~/server/providers/embedded.server";
-import { armedFault, due, withFaults, type BaseFaultMode, type Fault } from "~/server/providers/faults.server";
+import {
+  armedFault,
+  due,
+  spendOne,
+  withFaults,
+  type BaseFaultMode,
+  type Fault,
+} from "~/server/providers/faults.server";
 import { hubFaults } from "~/server/database/tables.server";
 import { HubError } from "../errors.server";
 import type { HubCall, HubService, Tenant } from "../port.server";
@@ -16,7 +23,7 @@ export type HubFault = Fault<HubFaultMode>;
 
 export const HUB_TIMEOUT_MESSAGE = "The Hub service did not answer in time.";
 
-export function injectHubFault(store: EmbeddedStore, call: HubCall, fault: HubFault): void {
+export async function injectHubFault(store: EmbeddedStore, call: HubCall, fault: HubFault): Promise<void> {
   const notReady = fault.mode === "not_ready";
   const messages = {
     timeout: HUB_TIMEOUT_MESSAGE,
@@ -30,21 +37,19 @@ export function injectHubFault(store: EmbeddedStore, call: HubCall, fault: HubFa
       messages,
     ),
   };
-  store.insert(hubFaults).values(row).onConflictDoUpdate({ target: hubFaults.call, set: row }).run();
+  await store.insert(hubFaults).values(row).onConflictDoUpdate({ target: hubFaults.call, set: row });
 }
 
-export function clearHubFaults(store: EmbeddedStore): void {
-  store.delete(hubFaults).run();
+export async function clearHubFaults(store: EmbeddedStore): Promise<void> {
+  await store.delete(hubFaults);
 }
 
 /** The service with every call passing the fault check. */
 export function withHubFaults(hubs: HubService, store: EmbeddedStore): HubService {
   return withFaults<HubService, HubFaultMode>(hubs, {
-    arm: (call) => {
-      const fault = store.select().from(hubFaults).where(eq(hubFaults.call, call)).get();
-      return due(fault, (remaining) =>
-        store.update(hubFaults).set({ remaining }).where(eq(hubFaults.call, call)).run(),
-      );
+    arm: async (call) => {
+      const [fault] = await store.select().from(hubFaults).where(eq(hubFaults.call, call));
+      return due(fault, () => spendOne(store, hubFaults, call));
     },
     error: (message, details) => new HubError(message, details),
     other: async (fault, call, run) => {

@@ -26,56 +26,47 @@ export interface DemoCloudHub {
  * leaves it: the session token, by subdomain, is what the portal keeps to upload a renewed license. With the real
  * Hub service there is nothing to seed here (no tokens).
  */
-export function seedHubDemo(
+export async function seedHubDemo(
   store: EmbeddedStore,
   hubs: DemoCloudHub[],
   provider = env.HUB_PROVIDER,
-): Record<string, string> {
+): Promise<Record<string, string>> {
   const sessions: Record<string, string> = {};
   if (provider !== "local") return sessions;
   for (const hub of hubs) {
     const id = `hub_demo_${hub.subdomain}`;
     const since = wholeSeconds(hub.createdAt);
-    store
-      .insert(hubTenants)
-      .values({
-        id,
-        customerId: hub.customerId,
-        subdomain: hub.subdomain,
-        url: cloudHubUrl(hub.subdomain),
-        region: HUB_REGIONS.US,
-        readyAt: since,
-        runningAt: since,
-        addedAt: since,
-        registeredAt: since,
-        createdAt: since,
-      })
-      .run();
+    await store.insert(hubTenants).values({
+      id,
+      customerId: hub.customerId,
+      subdomain: hub.subdomain,
+      url: cloudHubUrl(hub.subdomain),
+      region: HUB_REGIONS.US,
+      readyAt: since,
+      runningAt: since,
+      addedAt: since,
+      registeredAt: since,
+      createdAt: since,
+    });
     const { password, ...administrator } = hub.administrator;
     const session = `demo.${randomBytes(32).toString("base64url")}`;
     sessions[hub.subdomain] = session;
-    store
-      .insert(hubAdmins)
-      .values({
-        hubId: id,
-        ...administrator,
-        passwordHash: hashPasswordSync(password),
-        tokenHash: createHash("sha256").update(session).digest("base64url"),
-        createdAt: since,
-      })
-      .run();
+    await store.insert(hubAdmins).values({
+      hubId: id,
+      ...administrator,
+      passwordHash: hashPasswordSync(password),
+      tokenHash: createHash("sha256").update(session).digest("base64url"),
+      createdAt: since,
+    });
     const license = hub.license;
-    store
-      .insert(hubLicenses)
-      .values({
-        hubId: id,
-        customerId: hub.customerId,
-        ...license,
-        validFrom: wholeSeconds(license.validFrom),
-        validTo: wholeSeconds(license.validTo),
-        uploadedAt: since,
-      })
-      .run();
+    await store.insert(hubLicenses).values({
+      hubId: id,
+      customerId: hub.customerId,
+      ...license,
+      validFrom: wholeSeconds(license.validFrom),
+      validTo: wholeSeconds(license.validTo),
+      uploadedAt: since,
+    });
   }
   return sessions;
 }

@@ -4,6 +4,7 @@ import { normalSubdomain, SUBDOMAIN_MESSAGES, subdomainProblem } from "~/domain/
 import { verifyLicenseFile } from "~/server/license-files.server";
 import { hashPassword, verifyPassword } from "~/server/passwords.server";
 import { newId, once, wholeSeconds, type EmbeddedStore } from "~/server/providers/embedded.server";
+import { affectedRows } from "~/server/database/portal-database.server";
 import { hubAdmins, hubLicenses, hubSignInLinks, hubTenants } from "~/server/database/tables.server";
 import { HubError, hubRefused } from "../errors.server";
 import {
@@ -57,7 +58,7 @@ const portalLicenseCheck: LicenseVerifier = (file) => {
 
 /**
  * The embedded Hub service: what the GateKeeper Hub cloud service does for the calls the portal makes,
- * on the portal's SQLite (hub_* tables). A tenant becomes ready `startupMs` after its creation and runs
+ * in the portal's database (hub_* tables). A tenant becomes ready `startupMs` after its creation and runs
  * `startupMs` later (or as soon as Hub state starts it, once ready). It refuses what the real service
  * refuses: a taken or reserved subdomain, a forged license file, a license already on another Hub, an
  * upload without the administrator's session.
@@ -78,15 +79,25 @@ class Simulator implements HubService {
     return wholeSeconds(this.options.now());
   }
 
-  private tenant(where: { hubId: string } | { hubUrl: string }): TenantRow {
+  private async tenant(where: { hubId: string } | { hubUrl: string }): Promise<TenantRow> {
     const condition = "hubId" in where ? eq(hubTenants.id, where.hubId) : eq(hubTenants.url, where.hubUrl);
-    const row = this.store.select().from(hubTenants).where(condition).get();
+    const [row] = await this.store.select().from(hubTenants).where(condition).limit(1);
     if (!row) throw hubRefused("This Hub was not found.", "not_found");
     return row;
   }
 
-  private admin(hubId: string) {
-    return this.store.select().from(hubAdmins).where(eq(hubAdmins.hubId, hubId)).get();
+  private async admin(hubId: string) {
+    const [admin] = await this.store.select().from(hubAdmins).where(eq(hubAdmins.hubId, hubId));
+    return admin;
+  }
+
+  /** Stamps one of the tenant's moments (added, registered) once: a repeat of the call keeps the first. */
+  private async stampOnce(row: TenantRow, column: "addedAt" | "registeredAt") {
+    if (row[column]) return;
+    await this.store
+      .update(hubTenants)
+      .set(column === "addedAt" ? { addedAt: this.now() } : { registeredAt: this.now() })
+      .where(and(eq(hubTenants.id, row.id), isNull(hubTenants[column])));
   }
 
   private tenantOf(row: TenantRow): Tenant {
@@ -104,28 +115,30 @@ class Simulator implements HubService {
   async checkDomain(subdomain: string) {
     const name = normalSubdomain(subdomain);
     if (subdomainProblem(name)) return "not_allowed" as const;
-    const taken = this.store.select({ id: hubTenants.id }).from(hubTenants).where(eq(hubTenants.subdomain, name)).get();
+    const [taken] = await this.store
+      .select({ id: hubTenants.id })
+      .from(hubTenants)
+      .where(eq(hubTenants.subdomain, name));
     return taken ? ("taken" as const) : ("available" as const);
   }
 
   async customerLicenses(customerId: string) {
-    return this.store
+    const rows = await this.store
       .select()
       .from(hubLicenses)
       .where(eq(hubLicenses.customerId, customerId))
-      .orderBy(desc(hubLicenses.uploadedAt))
-      .all()
-      .map(licenseOf);
+      .orderBy(desc(hubLicenses.uploadedAt), desc(hubLicenses.licenseId));
+    return rows.map(licenseOf);
   }
 
   async licenseList(customerId: string, licenseIds: string[]) {
     if (licenseIds.length === 0) return [];
-    return this.store
+    const rows = await this.store
       .select()
       .from(hubLicenses)
       .where(and(eq(hubLicenses.customerId, customerId), inArray(hubLicenses.licenseId, licenseIds)))
-      .all()
-      .map(licenseOf);
+      .orderBy(hubLicenses.licenseId);
+    return rows.map(licenseOf);
   }
 
   async createTenant(request: NewTenant) {
@@ -133,14 +146,14 @@ class Simulator implements HubService {
     const problem = subdomainProblem(subdomain);
     if (problem) throw hubRefused(problem, "subdomain_not_allowed", "subdomain");
     const now = this.now();
-    const hubId = once(this.store, request.idempotencyKey, "hubs.createTenant", now, (tx) => {
-      const taken = tx.select({ id: hubTenants.id }).from(hubTenants).where(eq(hubTenants.subdomain, subdomain)).get();
-      if (taken) throw hubRefused(SUBDOMAIN_MESSAGES.taken, "subdomain_taken", "subdomain");
-      const id = newId("hub");
+    const hubId = await once(this.store, request.idempotencyKey, "hubs.createTenant", now, async (tx) => {
       const { startupMs } = this.options;
-      tx.insert(hubTenants)
+      // One statement takes the subdomain or finds it taken: two creations of one subdomain cannot both pass a
+      // check made before their inserts.
+      const [made] = await tx
+        .insert(hubTenants)
         .values({
-          id,
+          id: newId("hub"),
           customerId: request.customerId,
           subdomain,
           url: `https://${subdomain}.${this.options.host}`,
@@ -149,42 +162,42 @@ class Simulator implements HubService {
           runningAt: new Date(now.getTime() + 2 * startupMs),
           createdAt: now,
         })
-        .run();
-      return id;
+        .onConflictDoNothing({ target: hubTenants.subdomain })
+        .returning({ id: hubTenants.id });
+      if (!made) throw hubRefused(SUBDOMAIN_MESSAGES.taken, "subdomain_taken", "subdomain");
+      return made.id;
     });
-    return this.tenantOf(this.tenant({ hubId }));
+    return this.tenantOf(await this.tenant({ hubId }));
   }
 
   async addTenant(tenant: Tenant) {
-    const row = this.tenant({ hubId: tenant.hubId });
+    const row = await this.tenant({ hubId: tenant.hubId });
     if (row.url !== tenant.url) throw hubRefused("The tenant does not match the Hub.", "tenant_mismatch");
-    if (!row.addedAt) this.store.update(hubTenants).set({ addedAt: this.now() }).where(eq(hubTenants.id, row.id)).run();
+    await this.stampOnce(row, "addedAt");
   }
 
   async registerTenant(hubId: string) {
-    const row = this.tenant({ hubId });
+    const row = await this.tenant({ hubId });
     if (!row.addedAt) throw hubRefused("The tenant has not been added yet.", "not_added");
-    if (!row.registeredAt) {
-      this.store.update(hubTenants).set({ registeredAt: this.now() }).where(eq(hubTenants.id, row.id)).run();
-    }
+    await this.stampOnce(row, "registeredAt");
   }
 
   async syncTenant(hubId: string) {
-    return { ready: this.tenantOf(this.tenant({ hubId })).ready };
+    return { ready: this.tenantOf(await this.tenant({ hubId })).ready };
   }
 
   async startHub(hubUrl: string) {
-    const row = this.tenant({ hubUrl });
+    const row = await this.tenant({ hubUrl });
     const tenant = this.tenantOf(row);
     if (!tenant.ready) return { running: false };
     if (!tenant.running) {
-      this.store.update(hubTenants).set({ runningAt: this.now() }).where(eq(hubTenants.id, row.id)).run();
+      await this.store.update(hubTenants).set({ runningAt: this.now() }).where(eq(hubTenants.id, row.id));
     }
     return { running: true };
   }
 
   async setUpAdmin(hubUrl: string, administrator: HubAdministrator) {
-    const row = this.tenant({ hubUrl });
+    const row = await this.tenant({ hubUrl });
     if (!this.tenantOf(row).running) {
       const message = "The Hub is not running yet.";
       throw new HubError(message, { kind: "retryable", providerMessage: message, code: "not_running" });
@@ -193,21 +206,12 @@ class Simulator implements HubService {
       if (!administrator[field].trim()) throw hubRefused("Can't be empty.", "invalid_administrator", field);
     }
     const token = { jwt: this.jwt(row, administrator.userName), id: newId("usr"), refreshToken: secret() };
-    const existing = this.admin(row.id);
-    if (existing) {
-      // A repeat of the same setup (say after a lost answer) signs the same administrator in again.
-      const same =
-        existing.userName === administrator.userName &&
-        (await verifyPassword(administrator.password, existing.passwordHash));
-      if (!same) throw hubRefused("This Hub already has an administrator.", "admin_exists");
-      this.store
-        .update(hubAdmins)
-        .set({ tokenHash: sha256(token.jwt) })
-        .where(eq(hubAdmins.hubId, row.id))
-        .run();
-    } else {
+    let existing = await this.admin(row.id);
+    if (!existing) {
       const { userName, firstName, lastName, email, phoneNumber } = administrator;
-      this.store
+      const passwordHash = await hashPassword(administrator.password);
+      // The Hub's first administrator, unless a setup running at the same time made one first.
+      const [made] = await this.store
         .insert(hubAdmins)
         .values({
           hubId: row.id,
@@ -216,12 +220,25 @@ class Simulator implements HubService {
           lastName,
           email,
           phoneNumber,
-          passwordHash: await hashPassword(administrator.password),
+          passwordHash,
           tokenHash: sha256(token.jwt),
           createdAt: this.now(),
         })
-        .run();
+        .onConflictDoNothing({ target: hubAdmins.hubId })
+        .returning({ hubId: hubAdmins.hubId });
+      if (made) return token;
+      existing = await this.admin(row.id);
     }
+    // A repeat of the same setup (say after a lost answer) signs the same administrator in again.
+    const same =
+      existing !== undefined &&
+      existing.userName === administrator.userName &&
+      (await verifyPassword(administrator.password, existing.passwordHash));
+    if (!same) throw hubRefused("This Hub already has an administrator.", "admin_exists");
+    await this.store
+      .update(hubAdmins)
+      .set({ tokenHash: sha256(token.jwt) })
+      .where(eq(hubAdmins.hubId, row.id));
     return token;
   }
 
@@ -232,8 +249,8 @@ class Simulator implements HubService {
   }
 
   async uploadLicense(hubUrl: string, licenseCode: string, jwt: string) {
-    const tenant = this.tenant({ hubUrl });
-    const admin = this.admin(tenant.id);
+    const tenant = await this.tenant({ hubUrl });
+    const admin = await this.admin(tenant.id);
     if (!admin || admin.tokenHash !== sha256(jwt)) {
       throw hubRefused("The administrator's session is not valid.", "unauthorized");
     }
@@ -242,13 +259,6 @@ class Simulator implements HubService {
     if (!terms.hasCloudSupport) throw hubRefused("This license does not include cloud support.", "no_cloud_support");
     const now = this.now();
     if (new Date(terms.validTo) <= now) throw hubRefused("This license has expired.", "license_expired");
-    const uploaded = this.store
-      .select()
-      .from(hubLicenses)
-      .where(eq(hubLicenses.licenseId, terms.externalLicenseId))
-      .get();
-    if (uploaded && uploaded.hubId !== tenant.id)
-      throw hubRefused("This license is already in use on another Hub.", "license_in_use");
     const row = {
       licenseId: terms.externalLicenseId,
       hubId: tenant.id,
@@ -261,22 +271,27 @@ class Simulator implements HubService {
       validTo: wholeSeconds(new Date(terms.validTo)),
       uploadedAt: now,
     };
-    // A license the Hub holds takes the file uploaded now (renewed, or changed), in place of the one it had.
-    this.store.insert(hubLicenses).values(row).onConflictDoUpdate({ target: hubLicenses.licenseId, set: row }).run();
+    // A license the Hub holds takes the file uploaded now (renewed, or changed), in place of the one it had; one
+    // on another Hub stays there. One statement decides, so two Hubs uploading one license cannot both have it.
+    const [kept] = await this.store
+      .insert(hubLicenses)
+      .values(row)
+      .onConflictDoUpdate({ target: hubLicenses.licenseId, set: row, setWhere: eq(hubLicenses.hubId, tenant.id) })
+      .returning({ licenseId: hubLicenses.licenseId });
+    if (!kept) throw hubRefused("This license is already in use on another Hub.", "license_in_use");
     return licenseOf(row);
   }
 
   async signInLink(hubUrl: string) {
-    const tenant = this.tenant({ hubUrl });
-    const admin = this.admin(tenant.id);
+    const tenant = await this.tenant({ hubUrl });
+    const admin = await this.admin(tenant.id);
     if (!admin) throw hubRefused("This Hub has no administrator yet.", "no_admin");
     const ticket = secret();
     const now = this.now();
     const expiresAt = new Date(now.getTime() + SIGN_IN_LINK_SECONDS * 1000);
-    this.store
+    await this.store
       .insert(hubSignInLinks)
-      .values({ ticketHash: sha256(ticket), hubId: tenant.id, userName: admin.userName, expiresAt, createdAt: now })
-      .run();
+      .values({ ticketHash: sha256(ticket), hubId: tenant.id, userName: admin.userName, expiresAt, createdAt: now });
     return { url: `${tenant.url}/sign-in?ticket=${ticket}`, expiresAt };
   }
 }
@@ -293,16 +308,22 @@ export function createHubSimulator({
  * The Hub's side of a sign-in link, which the portal never calls (the Hub does when the link is opened):
  * the administrator it signs in, once, before it expires, on the Hub it names; null for any other link.
  */
-export function redeemSignInLink(store: EmbeddedStore, url: string, now = new Date()): string | null {
+export async function redeemSignInLink(store: EmbeddedStore, url: string, now = new Date()): Promise<string | null> {
   const link = new URL(url);
   const ticketHash = sha256(link.searchParams.get("ticket") ?? "");
-  const row = store.select().from(hubSignInLinks).where(eq(hubSignInLinks.ticketHash, ticketHash)).get();
-  const tenant = row && store.select().from(hubTenants).where(eq(hubTenants.id, row.hubId)).get();
-  if (!row || !tenant || row.usedAt || row.expiresAt <= now || new URL(tenant.url).host !== link.host) return null;
-  const spent = store
-    .update(hubSignInLinks)
-    .set({ usedAt: wholeSeconds(now) })
-    .where(and(eq(hubSignInLinks.ticketHash, ticketHash), isNull(hubSignInLinks.usedAt)))
-    .run();
-  return spent.changes > 0 ? row.userName : null;
+  return store.transaction(async (tx) => {
+    const [found] = await tx
+      .select({ link: hubSignInLinks, url: hubTenants.url })
+      .from(hubSignInLinks)
+      .innerJoin(hubTenants, eq(hubTenants.id, hubSignInLinks.hubId))
+      .where(eq(hubSignInLinks.ticketHash, ticketHash));
+    if (!found || found.link.usedAt || found.link.expiresAt <= now || new URL(found.url).host !== link.host)
+      return null;
+    // Spent only if still unused as it is spent: of two openings at once, one signs in.
+    const spent = await tx
+      .update(hubSignInLinks)
+      .set({ usedAt: wholeSeconds(now) })
+      .where(and(eq(hubSignInLinks.ticketHash, ticketHash), isNull(hubSignInLinks.usedAt)));
+    return affectedRows(spent) > 0 ? found.link.userName : null;
+  });
 }
