@@ -305,7 +305,9 @@ describe("the fuzz suite", { timeout: 300_000 }, () => {
     cookie = signedIn.cookie;
     csrf = new URLSearchParams(await (await formRequest("/", {}, { cookie })).text()).get("csrf") ?? "";
     fuzzer = await memberByEmail("distributor@example.com");
-    const others = await Promise.all(["customer@example.com", "admin@example.com"].map((email) => memberByEmail(email)));
+    const others = await Promise.all(
+      ["customer@example.com", "admin@example.com"].map((email) => memberByEmail(email)),
+    );
     othersIds = others
       .flatMap((member) => [member.user.id, member.organization.id, member.organization.billingCustomerId ?? ""])
       .filter(Boolean);

@@ -49,9 +49,7 @@ describe(`ten portal processes starting at once on one fresh ${postgres ? "Postg
     ) as { entries: unknown[] };
     await withDatabase(databaseUrl, async (db, t) => {
       const migrations = sql.raw(postgres ? "drizzle.__drizzle_migrations" : "__drizzle_migrations");
-      const [applied] = await db
-        .select({ n: sql<number>`count(*)`.mapWith(Number) })
-        .from(sql`${migrations}`);
+      const [applied] = await db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(sql`${migrations}`);
       expect(applied.n).toBe(journal.entries.length);
       const rows = async (table: typeof t.users | typeof t.organizations | typeof t.licenses) =>
         (await db.select({ n: count() }).from(table))[0].n;

@@ -37,7 +37,8 @@ export function claimCondition(due: SQL): SQL {
  * transactions already run one at a time across processes.
  */
 export async function lockFor(tx: PortalTransaction, key: string): Promise<void> {
-  if (connection.engine === "postgres") await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`);
+  if (connection.engine === "postgres")
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`);
 }
 
 /**
@@ -45,7 +46,11 @@ export async function lockFor(tx: PortalTransaction, key: string): Promise<void>
  * PostgreSQL on this process's pool, so every instance counts in one place; on SQLite on the connection itself.
  * Each consume is one atomic upsert either way.
  */
-export function rateLimiter(options: { keyPrefix: string; points: number; duration: number }): RateLimiterStoreAbstract {
+export function rateLimiter(options: {
+  keyPrefix: string;
+  points: number;
+  duration: number;
+}): RateLimiterStoreAbstract {
   // The table comes from the portal's migrations, not from the library.
   const table = { tableName: "rate_limits", tableCreated: true, ...options };
   if (connection.engine === "postgres") {
