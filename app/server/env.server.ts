@@ -236,15 +236,3 @@ function loadEnv(): PortalEnv {
 }
 
 export const env = loadEnv();
-
-/**
- * The SQLite file a database URL names (`file:` prefix optional). A PostgreSQL URL is refused rather than
- * taken for a path (it would make a folder named `postgres:`).
- */
-export function databaseFile(url = env.DATABASE_URL): string {
-  const choice = databaseChoice(url);
-  if (choice?.engine === "postgres") {
-    throw new ConfigError("The database URL names PostgreSQL; only a SQLite file (file:PATH) can be opened here.");
-  }
-  return choice?.file ?? url;
-}

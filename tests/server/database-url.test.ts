@@ -2,7 +2,7 @@ import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { databaseChoice } from "~/server/database/url.server";
-import { ConfigError, databaseFile, parseEnv } from "~/server/env.server";
+import { ConfigError, parseEnv } from "~/server/env.server";
 
 const choiceOf = (DATABASE_URL?: string) => databaseChoice(parseEnv({ DATABASE_URL }).DATABASE_URL);
 const WRONG =
@@ -36,11 +36,6 @@ describe("DATABASE_URL chooses the database engine", () => {
     ]) {
       expect(() => parseEnv({ DATABASE_URL: url }), url).toThrowError(new ConfigError(WRONG));
     }
-  });
-
-  it("never takes a PostgreSQL URL for a SQLite file's path", () => {
-    expect(() => databaseFile("postgres://portal@db/portal")).toThrowError(ConfigError);
-    expect(databaseFile("file:./data/hub-sim.sqlite")).toBe("./data/hub-sim.sqlite");
   });
 
   it("stops the portal's start-up with that one line", async () => {

@@ -90,8 +90,7 @@ export async function keptSecret(secret: { name: string; file: string }, generat
   }
   const file = path.join(path.dirname(path.resolve(connection.file)), secret.file);
   if (existsSync(file)) return readFileSync(file, "utf8").trim();
-  const { file: databaseFile } = connection;
-  return withStartupLock({ engine: "sqlite", file: databaseFile }, () => {
+  return withStartupLock({ engine: "sqlite", file: connection.file }, () => {
     if (!existsSync(file)) {
       mkdirSync(path.dirname(file), { recursive: true });
       writeFileSync(file, generate(), { mode: 0o600 });

@@ -56,7 +56,9 @@ export function openDatabase(url: string, { poolMax = 5 }: { poolMax?: number } 
   if (!choice) throw new Error(`Not a database URL: ${url}`);
   if (choice.engine === "postgres") {
     const { db, pool } = openPostgres(choice.url, { max: poolMax });
-    return { engine: "postgres", db, tables: postgresSchema, pool, url: choice.url, close: () => pool.end() };
+    // Closing twice (a test that closed it, then its teardown) is closing once.
+    const close = () => (pool.ended ? Promise.resolve() : pool.end());
+    return { engine: "postgres", db, tables: postgresSchema, pool, url: choice.url, close };
   }
   const sqlite = openSqlite(choice.file);
   return {
@@ -66,7 +68,7 @@ export function openDatabase(url: string, { poolMax = 5 }: { poolMax?: number } 
     sqlite,
     file: choice.file,
     close: () => {
-      sqlite.close();
+      if (sqlite.open) sqlite.close();
       return Promise.resolve();
     },
   };
