@@ -179,8 +179,8 @@ test.describe("the HTTP layer", () => {
     await api.dispose();
   });
 
-  test("with TRUST_PROXY=1 the address is the one the proxy forwarded (§2)", async () => {
-    const behindProxy = await startPortal({ env: { TRUST_PROXY: "1" } });
+  test("with TRUST_PROXY=1 the address is the one the proxy forwarded (§2)", async ({ databaseEngine }) => {
+    const behindProxy = await startPortal({ engine: databaseEngine, env: { TRUST_PROXY: "1" } });
     try {
       const api = await client(behindProxy.baseURL);
       const from = (address: string) => ({ "X-Forwarded-For": `10.9.9.9, ${address}` });
@@ -216,10 +216,14 @@ test.describe("the HTTP layer", () => {
     }
   });
 
-  test("production without SEED_DEMO=true seeds nothing, and says so only when it seeds (§4)", async ({ portal }) => {
+  test("production without SEED_DEMO=true seeds nothing, and says so only when it seeds (§4)", async ({
+    portal,
+    databaseEngine,
+  }) => {
     expect(portal.stdout().match(/Demo accounts seeded/g)).toHaveLength(1);
     const signingKey = generateKeyPairSync("ed25519").privateKey.export({ type: "pkcs8", format: "pem" }).toString();
     const production = await startPortal({
+      engine: databaseEngine,
       env: { SEED_DEMO: "", SESSION_SECRET: "s".repeat(40), LICENSE_SIGNING_KEY: signingKey },
     });
     try {

@@ -1,0 +1,93 @@
+import { Agent, createServer, request, type IncomingHttpHeaders, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+
+/** Hop-by-hop headers (RFC 9110 §7.6.1): they describe one connection, so a proxy never passes them on. */
+const HOP_BY_HOP = new Set([
+  "connection",
+  "keep-alive",
+  "proxy-connection",
+  "proxy-authenticate",
+  "proxy-authorization",
+  "te",
+  "trailer",
+  "transfer-encoding",
+  "upgrade",
+]);
+
+/** A raw header list (name, value, name, value, …) without the hop-by-hop headers, repeated headers kept in order. */
+function endToEnd(rawHeaders: string[]): string[] {
+  const kept: string[] = [];
+  for (let index = 0; index < rawHeaders.length; index += 2) {
+    if (!HOP_BY_HOP.has(rawHeaders[index].toLowerCase())) kept.push(rawHeaders[index], rawHeaders[index + 1]);
+  }
+  return kept;
+}
+
+const closes = (headers: IncomingHttpHeaders) => /\bclose\b/i.test(headers.connection ?? "");
+
+export interface RoundRobinProxy {
+  /** http://127.0.0.1:PORT */
+  url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * A load balancer for the e2e tests: one port in front of several portal instances, each request going to the
+ * next instance in turn, so the consecutive requests of one walk (a page, its form post, the redirect after it)
+ * land on different instances and anything an instance kept to itself shows. Bodies stream both ways; headers go
+ * through as they came (repeated ones, the Host and the forwarding headers included) and the proxy adds none:
+ * the instances run with TRUST_PROXY=0 and take the socket's address (127.0.0.1, as without the proxy) for the
+ * client's, and a test that plays a proxy itself (TRUST_PROXY=1) sends its own X-Forwarded-For through this one.
+ * An instance that cannot be reached is a 502.
+ */
+export async function startRoundRobinProxy(upstreamPorts: number[]): Promise<RoundRobinProxy> {
+  let turn = 0;
+  // Connections to the instances are kept for the next request, and dropped while idle well before the instances'
+  // own 5 s: a connection reused just as its instance closes it would fail that request.
+  const agent = new Agent({ keepAlive: true, timeout: 2_000 });
+  const server: Server = createServer((req, res) => {
+    const port = upstreamPorts[turn++ % upstreamPorts.length];
+    // The instance's own Date goes through; the proxy's would be a second one.
+    res.sendDate = false;
+    const upstream = request(
+      {
+        host: "127.0.0.1",
+        port,
+        method: req.method,
+        path: req.url,
+        headers: endToEnd(req.rawHeaders),
+        setHost: false,
+        agent,
+      },
+      (answer) => {
+        // An instance that closes the connection (after refusing a body it never read) has the client's closed too.
+        const headers = [...endToEnd(answer.rawHeaders), ...(closes(answer.headers) ? ["Connection", "close"] : [])];
+        res.writeHead(answer.statusCode ?? 502, answer.statusMessage, headers);
+        answer.pipe(res);
+        answer.once("error", () => res.destroy());
+      },
+    );
+    upstream.once("error", (error) => {
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
+      res.writeHead(502, { "Content-Type": "text/plain", Connection: "close" });
+      res.end(`The portal instance on port ${port} did not answer: ${error.message}\n`);
+    });
+    req.pipe(upstream);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", resolve);
+  });
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+        agent.destroy();
+      }),
+  };
+}
