@@ -49,6 +49,7 @@ export async function startRoundRobinProxy(upstreamPorts: number[]): Promise<Rou
     const port = upstreamPorts[turn++ % upstreamPorts.length];
     // The instance's own Date goes through; the proxy's would be a second one.
     res.sendDate = false;
+    let answered = false;
     const upstream = request(
       {
         host: "127.0.0.1",
@@ -60,21 +61,30 @@ export async function startRoundRobinProxy(upstreamPorts: number[]): Promise<Rou
         agent,
       },
       (answer) => {
-        // An instance that closes the connection (after refusing a body it never read) has the client's closed too.
-        const headers = [...endToEnd(answer.rawHeaders), ...(closes(answer.headers) ? ["Connection", "close"] : [])];
+        answered = true;
+        const closing = closes(answer.headers);
+        // An instance that answers before it has read the body (a refused upload) and closes the connection: the
+        // rest of the body is not sent to it, and the client's connection closes after the answer too.
+        if (closing) req.unpipe(upstream);
+        const headers = [...endToEnd(answer.rawHeaders), ...(closing ? ["Connection", "close"] : [])];
         res.writeHead(answer.statusCode ?? 502, answer.statusMessage, headers);
         answer.pipe(res);
         answer.once("error", () => res.destroy());
       },
     );
     upstream.once("error", (error) => {
-      if (res.headersSent) {
-        res.destroy();
-        return;
-      }
+      // Once the answer has come, an error writing the rest of the body to an instance that stopped reading it
+      // changes nothing: the answer goes out whole.
+      if (answered) return;
       res.writeHead(502, { "Content-Type": "text/plain", Connection: "close" });
       res.end(`The portal instance on port ${port} did not answer: ${error.message}\n`);
     });
+    // A client that goes away before its answer has come drops the instance's connection too, as it would its own.
+    res.once("close", () => {
+      if (!res.writableFinished) upstream.destroy();
+    });
+    // The headers go at once, as a load balancer that streams bodies sends them: an instance may answer on them alone.
+    upstream.flushHeaders();
     req.pipe(upstream);
   });
   await new Promise<void>((resolve, reject) => {
