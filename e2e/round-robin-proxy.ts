@@ -34,11 +34,12 @@ export interface RoundRobinProxy {
 /**
  * A load balancer for the e2e tests: one port in front of several portal instances, each request going to the
  * next instance in turn, so the consecutive requests of one walk (a page, its form post, the redirect after it)
- * land on different instances and anything an instance kept to itself shows. Bodies stream both ways; headers go
- * through as they came (repeated ones, the Host and the forwarding headers included) and the proxy adds none:
- * the instances run with TRUST_PROXY=0 and take the socket's address (127.0.0.1, as without the proxy) for the
- * client's, and a test that plays a proxy itself (TRUST_PROXY=1) sends its own X-Forwarded-For through this one.
- * An instance that cannot be reached is a 502.
+ * land on different instances and anything an instance kept to itself shows. Bodies stream both ways. The proxy is
+ * transparent, so that every test means on it what it means on one instance: headers go through as they came
+ * (repeated ones, the Host and the forwarding headers included, none added), and the connection to the instance
+ * is made from the client's own loopback address, so an instance sees each client at its address (tests play
+ * clients at 127.0.0.2 and up) with TRUST_PROXY=0, and a test that plays a proxy itself (TRUST_PROXY=1) has its
+ * own X-Forwarded-For believed. An instance that cannot be reached is a 502.
  */
 export async function startRoundRobinProxy(upstreamPorts: number[]): Promise<RoundRobinProxy> {
   let turn = 0;
@@ -58,6 +59,7 @@ export async function startRoundRobinProxy(upstreamPorts: number[]): Promise<Rou
         path: req.url,
         headers: endToEnd(req.rawHeaders),
         setHost: false,
+        localAddress: req.socket.remoteAddress,
         agent,
       },
       (answer) => {
