@@ -25,6 +25,12 @@ export type DatabaseEngine = Engine;
 
 interface PortalServer {
   baseURL: string;
+  /**
+   * Each instance's own address, behind the proxy on PostgreSQL, for what a test asks of one process: an instance
+   * that refuses a body before reading it (413) closes the connection at once, and a proxy still streaming that
+   * body to it gets a broken pipe instead of the answer (nginx answers 502 there too).
+   */
+  instanceURLs: string[];
   /** The running portal's DATABASE_URL, for e2e/database.ts (e.g. to arm a provider fault mid-test). */
   databaseUrl: string;
   /** Everything the portal's instances wrote to stderr so far, line by line as each arrived. */
@@ -100,15 +106,10 @@ function postgresServer(): string {
   );
 }
 
-/** A new, empty database for a portal that starts on PostgreSQL; the portal migrates and seeds it itself. */
-async function newPostgresDatabase(): Promise<string> {
-  return createDatabase(postgresServer(), `portal_e2e_${randomBytes(6).toString("hex")}`);
-}
-
-/** Drops a portal's PostgreSQL database when its folder goes. */
-async function dropPostgresDatabase(databaseUrl: string) {
-  const name = new URL(databaseUrl).pathname.slice(1);
-  await dropDatabase(postgresServer(), decodeURIComponent(name));
+/** A new, empty database for a portal that starts on PostgreSQL (the portal migrates and seeds it itself). */
+async function newPostgresDatabase(): Promise<{ name: string; url: string }> {
+  const name = `portal_e2e_${randomBytes(6).toString("hex")}`;
+  return { name, url: await createDatabase(postgresServer(), name) };
 }
 
 /** One process of the portal, listening on a port of its own. */
@@ -156,10 +157,12 @@ export async function startPortal(
   const directory = reused ?? mkdtempSync(path.join(tmpdir(), "gk-portal-e2e-"));
   const databaseUrlFile = path.join(directory, DATABASE_URL_FILE);
   let databaseUrl: string;
+  /** The PostgreSQL database this start made, which its stop drops. */
+  let madeDatabase: string | undefined;
   if (reused) databaseUrl = readFileSync(databaseUrlFile, "utf8");
   else {
-    databaseUrl =
-      options.engine === "postgres" ? await newPostgresDatabase() : `file:${path.join(directory, "portal.sqlite")}`;
+    if (options.engine === "postgres") ({ name: madeDatabase, url: databaseUrl } = await newPostgresDatabase());
+    else databaseUrl = `file:${path.join(directory, "portal.sqlite")}`;
     writeFileSync(databaseUrlFile, databaseUrl);
   }
   const engine = databaseChoice(databaseUrl)!.engine;
@@ -193,7 +196,7 @@ export async function startPortal(
     await proxy?.close();
     if (!reused && !keepData) {
       rmSync(directory, { recursive: true, force: true });
-      if (engine === "postgres") await dropPostgresDatabase(databaseUrl);
+      if (madeDatabase) await dropDatabase(postgresServer(), madeDatabase);
     }
   }
 
@@ -204,6 +207,7 @@ export async function startPortal(
   }
   return {
     baseURL: proxy?.url ?? `http://127.0.0.1:${instances[0].port}`,
+    instanceURLs: instances.map(({ port }) => `http://127.0.0.1:${port}`),
     directory,
     /** The instances' processes (with `workers`, the primary's). */
     pids: instances.map(({ child }) => child.pid!),

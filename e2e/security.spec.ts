@@ -76,7 +76,8 @@ test.describe("the HTTP layer", () => {
       document: page,
       "resource route": await api.get("/healthz"),
       "not found": await api.get("/no-such-page"),
-      "too large": await api.post("/login", {
+      // Straight to an instance: see PortalServer.instanceURLs.
+      "too large": await api.post(new URL("/login", portal.instanceURLs[0]).href, {
         headers: { "Content-Type": "text/plain" },
         data: "x".repeat(1024 * 1024 + 1),
       }),
@@ -140,7 +141,8 @@ test.describe("the HTTP layer", () => {
   });
 
   test("a body over 1 MB is refused with 413 before it is read, declared or streamed (§5)", async ({ portal }) => {
-    const url = new URL("/login", portal.baseURL);
+    // Straight to an instance: see PortalServer.instanceURLs.
+    const url = new URL("/login", portal.instanceURLs[0]);
     const send = (headers: Record<string, string | number>, write: (request: ReturnType<typeof http>) => void) =>
       new Promise<number>((resolve, reject) => {
         const request = http(url, { method: "POST", headers }, (response) => {
