@@ -137,7 +137,12 @@ async function startInstance(options: {
     output += text;
     options.log.stderr(text);
   });
-  await waitForHealth(`http://127.0.0.1:${port}`, port, child, () => output);
+  try {
+    await waitForHealth(`http://127.0.0.1:${port}`, port, child, () => output);
+  } catch (error) {
+    child.kill("SIGKILL");
+    throw error;
+  }
   return { child, port, output: () => output };
 }
 
