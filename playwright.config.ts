@@ -1,13 +1,17 @@
 import { defineConfig } from "@playwright/test";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "./e2e/chromium.mjs";
+import type { WorkerOptions } from "./e2e/fixtures";
 
 /**
- * End-to-end tests drive Debian's Chromium (no browser download). Every flow runs twice: with
- * JavaScript and without it. Each worker starts the built server on a free port with a fresh
- * database (see e2e/fixtures.ts), so projects and workers never share state.
+ * End-to-end tests drive Debian's Chromium (no browser download). Every flow runs twice: with JavaScript on
+ * PostgreSQL, behind one port in front of two portal instances, and without JavaScript on SQLite, so every flow
+ * meets both engines. Each worker starts the built server on free ports with a fresh database (see
+ * e2e/fixtures.ts), so projects and workers never share state.
  */
-export default defineConfig({
+export default defineConfig<object, WorkerOptions>({
   testDir: "e2e",
+  // The PostgreSQL server the javascript project's databases are made on (TEST_POSTGRES_URL, or a cluster of its own).
+  globalSetup: "./e2e/global-setup.ts",
   fullyParallel: true,
   workers: process.env.CI ? 2 : undefined,
   retries: 0,
@@ -24,7 +28,7 @@ export default defineConfig({
     launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
   },
   projects: [
-    { name: "javascript", use: { javaScriptEnabled: true } },
-    { name: "no-javascript", use: { javaScriptEnabled: false } },
+    { name: "javascript", use: { javaScriptEnabled: true, databaseEngine: "postgres" } },
+    { name: "no-javascript", use: { javaScriptEnabled: false, databaseEngine: "sqlite" } },
   ],
 });

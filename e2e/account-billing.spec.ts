@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Locator, Page } from "@playwright/test";
 import { hashPasswordSync } from "~/server/passwords.server";
-import { billingFaults } from "~db/schema";
 import { armFault, clearFaults, insertAccount, withDatabase } from "./database";
 import { DEMO_PASSWORD, expect, expectAccessible, signInAs, test } from "./fixtures";
 
@@ -35,8 +34,8 @@ function injectFault(
   call: string,
   fault: { message: string; mode?: "fail" | "hang"; remaining?: number | null },
 ) {
-  return withDatabase(databaseUrl, (db) =>
-    armFault(db, billingFaults, {
+  return withDatabase(databaseUrl, (db, t) =>
+    armFault(db, t.billingFaults, {
       call,
       mode: fault.mode ?? "fail",
       message: fault.message,
@@ -47,7 +46,7 @@ function injectFault(
 }
 
 function clearFault(databaseUrl: string, call: string) {
-  return withDatabase(databaseUrl, (db) => clearFaults(db, billingFaults, call));
+  return withDatabase(databaseUrl, (db, t) => clearFaults(db, t.billingFaults, call));
 }
 
 const countryField = (scope: Locator) => scope.getByRole("combobox", { name: "Country", exact: true });

@@ -2,9 +2,8 @@ import { readFile } from "node:fs/promises";
 import type { Browser, BrowserContext, Locator, Page } from "@playwright/test";
 import { pdfText } from "../tests/support/pdf-text";
 import { and, count, eq } from "drizzle-orm";
-import { billingEvents, billingInvoices, invoices, licenses } from "~db/schema";
 import { withDatabase } from "./database";
-import { DEMO, DEMO_PASSWORD, expect, startPortal, test } from "./fixtures";
+import { DEMO, DEMO_PASSWORD, expect, startPortal, test, type DatabaseEngine } from "./fixtures";
 import { walkToOrder } from "./purchase-steps";
 
 /**
@@ -22,11 +21,14 @@ type Portal = Awaited<ReturnType<typeof startPortal>>;
 
 /** A portal of the test's own, the customer and an administrator signed in, each in a browser of their own. */
 async function ownPortal(
-  browser: Browser,
-  javaScriptEnabled: boolean,
+  {
+    browser,
+    javaScriptEnabled,
+    databaseEngine,
+  }: { browser: Browser; javaScriptEnabled: boolean; databaseEngine: DatabaseEngine },
   run: (parts: { portal: Portal; customer: Page; admin: Page }) => Promise<void>,
 ) {
-  const portal = await startPortal();
+  const portal = await startPortal({ engine: databaseEngine });
   const problems: string[] = [];
   const contexts: BrowserContext[] = [];
   try {
@@ -74,22 +76,22 @@ async function moveClock(admin: Page, days: number) {
 }
 
 const licenseOf = (portal: Portal, organization: string) =>
-  withDatabase(portal.databaseUrl, async (db) => {
+  withDatabase(portal.databaseUrl, async (db, t) => {
     const [license] = await db
-      .select({ id: licenses.externalLicenseId, validTo: licenses.validTo })
-      .from(licenses)
-      .where(eq(licenses.name, organization));
+      .select({ id: t.licenses.externalLicenseId, validTo: t.licenses.validTo })
+      .from(t.licenses)
+      .where(eq(t.licenses.name, organization));
     return { id: license.id, validTo: license.validTo.getTime() };
   });
 
 /** The renewal invoice of the license bought for the organization: its number and total in cents. */
 const renewalInvoiceOf = (portal: Portal, organization: string) =>
-  withDatabase(portal.databaseUrl, async (db) => {
+  withDatabase(portal.databaseUrl, async (db, t) => {
     const [invoice] = await db
-      .select({ number: invoices.number, total: invoices.total })
-      .from(invoices)
-      .innerJoin(licenses, eq(licenses.subscriptionId, invoices.subscriptionId))
-      .where(and(eq(licenses.name, organization), eq(invoices.purpose, "renewal")));
+      .select({ number: t.invoices.number, total: t.invoices.total })
+      .from(t.invoices)
+      .innerJoin(t.licenses, eq(t.licenses.subscriptionId, t.invoices.subscriptionId))
+      .where(and(eq(t.licenses.name, organization), eq(t.invoices.purpose, "renewal")));
     return invoice;
   });
 
@@ -99,9 +101,10 @@ test.describe("a recurring license after checkout", () => {
   test("renews a month on: the new valid-to, and the renewal's invoice as a PDF with its amount", async ({
     browser,
     javaScriptEnabled,
+    databaseEngine,
   }) => {
     test.setTimeout(180_000);
-    await ownPortal(browser, javaScriptEnabled, async ({ portal, customer, admin }) => {
+    await ownPortal({ browser, javaScriptEnabled, databaseEngine }, async ({ portal, customer, admin }) => {
       await buyMonthly(customer, "Renewal Probe Co");
       const bought = await licenseOf(portal, "Renewal Probe Co");
       await expect(rowOf(customer, "Renewal Probe Co")).toContainText(usDate.format(bought.validTo));
@@ -139,9 +142,10 @@ test.describe("a recurring license after checkout", () => {
   test("a renewal declined by the card on file is paid once with Pay now and a new card", async ({
     browser,
     javaScriptEnabled,
+    databaseEngine,
   }) => {
     test.setTimeout(180_000);
-    await ownPortal(browser, javaScriptEnabled, async ({ portal, customer, admin }) => {
+    await ownPortal({ browser, javaScriptEnabled, databaseEngine }, async ({ portal, customer, admin }) => {
       await buyMonthly(customer, "Declined Renewal Co");
       const { id } = await licenseOf(portal, "Declined Renewal Co");
 
@@ -170,16 +174,16 @@ test.describe("a recurring license after checkout", () => {
       await expect(customer.getByText(`Paid ${due}. Thank you!`)).toBeVisible({ timeout: 20_000 });
 
       // Charged once; the license runs on.
-      const payments = await withDatabase(portal.databaseUrl, (db) =>
+      const payments = await withDatabase(portal.databaseUrl, (db, t) =>
         db
           .select({ n: count() })
-          .from(billingEvents)
+          .from(t.billingEvents)
           .innerJoin(
-            billingInvoices,
-            and(eq(billingInvoices.id, billingEvents.resourceId), eq(billingInvoices.purpose, "renewal")),
+            t.billingInvoices,
+            and(eq(t.billingInvoices.id, t.billingEvents.resourceId), eq(t.billingInvoices.purpose, "renewal")),
           )
-          .innerJoin(licenses, eq(licenses.subscriptionId, billingInvoices.subscriptionId))
-          .where(and(eq(licenses.name, "Declined Renewal Co"), eq(billingEvents.type, "invoice_paid"))),
+          .innerJoin(t.licenses, eq(t.licenses.subscriptionId, t.billingInvoices.subscriptionId))
+          .where(and(eq(t.licenses.name, "Declined Renewal Co"), eq(t.billingEvents.type, "invoice_paid"))),
       );
       expect(payments[0].n).toBe(1);
       await customer.goto("/licenses");
@@ -190,9 +194,10 @@ test.describe("a recurring license after checkout", () => {
   test("auto-renew is turned off, with the license's last day, and on again", async ({
     browser,
     javaScriptEnabled,
+    databaseEngine,
   }) => {
     test.setTimeout(120_000);
-    await ownPortal(browser, javaScriptEnabled, async ({ customer }) => {
+    await ownPortal({ browser, javaScriptEnabled, databaseEngine }, async ({ customer }) => {
       await customer.goto("/licenses");
       const license = "GK-NWC-2026-0001";
       const row = customer.getByRole("row", { name: new RegExp(license) });

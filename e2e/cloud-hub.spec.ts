@@ -1,7 +1,5 @@
 import type { Page } from "@playwright/test";
-import { rmSync } from "node:fs";
 import { count, eq, like } from "drizzle-orm";
-import { hubFaults, hubInstallations, hubLicenses, hubTenants, licenses } from "~db/schema";
 import { armFault, clearFaults, withDatabase } from "./database";
 import {
   DEMO,
@@ -26,18 +24,18 @@ const DEMO_LICENSE = /Northwind Clinics East/;
 
 /** The demo's one cloud license is free again (unused, on no Hub), so each test can deploy with it. */
 const freeDemoLicense = (databaseUrl: string) =>
-  withDatabase(databaseUrl, async (db) => {
+  withDatabase(databaseUrl, async (db, t) => {
     await db
-      .update(licenses)
+      .update(t.licenses)
       .set({ isUsed: false, hubJobId: null })
-      .where(eq(licenses.externalLicenseId, "GK-NWC-2026-0002"));
-    await db.delete(hubLicenses);
-    await clearFaults(db, hubFaults);
+      .where(eq(t.licenses.externalLicenseId, "GK-NWC-2026-0002"));
+    await db.delete(t.hubLicenses);
+    await clearFaults(db, t.hubFaults);
   });
 
 const tenantsNamed = (databaseUrl: string, subdomain: string) =>
-  withDatabase(databaseUrl, async (db) => {
-    const [{ n }] = await db.select({ n: count() }).from(hubTenants).where(eq(hubTenants.subdomain, subdomain));
+  withDatabase(databaseUrl, async (db, t) => {
+    const [{ n }] = await db.select({ n: count() }).from(t.hubTenants).where(eq(t.hubTenants.subdomain, subdomain));
     return n;
   });
 
@@ -182,14 +180,14 @@ test.describe("deploying a cloud Hub", () => {
       test.setTimeout(90_000);
       await freeDemoLicense(portal.databaseUrl);
       const subdomain = subdomainFor(`fail-${failure.call.toLowerCase()}`);
-      await withDatabase(portal.databaseUrl, async (db) => {
+      await withDatabase(portal.databaseUrl, async (db, t) => {
         const notReady = { mode: "not_ready", kind: "retryable", message: "The Hub is not ready yet." } as const;
         if (failure.mode === "not_ready") {
           // The Hub stays not ready (or not running) through every automatic retry.
-          if ("notReadyAtCreation" in failure) await armFault(db, hubFaults, { ...notReady, call: "createTenant" });
-          await armFault(db, hubFaults, { ...notReady, call: failure.call, remaining: null });
+          if ("notReadyAtCreation" in failure) await armFault(db, t.hubFaults, { ...notReady, call: "createTenant" });
+          await armFault(db, t.hubFaults, { ...notReady, call: failure.call, remaining: null });
         } else {
-          await armFault(db, hubFaults, { call: failure.call, mode: "fail", message: "Injected failure." });
+          await armFault(db, t.hubFaults, { call: failure.call, mode: "fail", message: "Injected failure." });
         }
       });
       await signInAs(page, DEMO.customer);
@@ -198,7 +196,7 @@ test.describe("deploying a cloud Hub", () => {
       await expect(page.getByRole("alert").filter({ hasText: failure.title })).toBeVisible({ timeout: 30_000 });
       if (failure.call === "createTenant") await expect(page.getByRole("link", { name: "Support page" })).toBeVisible();
 
-      await withDatabase(portal.databaseUrl, (db) => clearFaults(db, hubFaults));
+      await withDatabase(portal.databaseUrl, (db, t) => clearFaults(db, t.hubFaults));
       await page.getByRole("button", { name: "Try again" }).click();
       await expect(page.getByText(READY)).toBeVisible({ timeout: 30_000 });
       expect(await tenantsNamed(portal.databaseUrl, subdomain)).toBe(1);
@@ -218,10 +216,10 @@ test.describe("a license whose deployment is under way", () => {
     test.setTimeout(90_000);
     await freeDemoLicense(portal.databaseUrl);
     // The first deployment's Hub never becomes ready while this test runs: its job is under way throughout.
-    await withDatabase(portal.databaseUrl, async (db) => {
+    await withDatabase(portal.databaseUrl, async (db, t) => {
       const notReady = { mode: "not_ready", kind: "retryable", message: "The Hub is not ready yet." } as const;
-      await armFault(db, hubFaults, { ...notReady, call: "createTenant" });
-      await armFault(db, hubFaults, { ...notReady, call: "syncTenant", remaining: null });
+      await armFault(db, t.hubFaults, { ...notReady, call: "createTenant" });
+      await armFault(db, t.hubFaults, { ...notReady, call: "syncTenant", remaining: null });
     });
     await signInAs(page, DEMO.customer);
     // A second tab, left open on the License step with the license listed.
@@ -250,7 +248,7 @@ test.describe("a license whose deployment is under way", () => {
     ).toBeVisible({
       timeout: 30_000,
     });
-    await withDatabase(portal.databaseUrl, (db) => clearFaults(db, hubFaults));
+    await withDatabase(portal.databaseUrl, (db, t) => clearFaults(db, t.hubFaults));
   });
 });
 
@@ -260,9 +258,9 @@ test.describe("the URL step", () => {
   test("says what is wrong with a subdomain: too short, bad characters, reserved, taken", async ({ page, portal }) => {
     const javaScript = test.info().project.name === "javascript";
     const taken = subdomainFor("taken-clinic");
-    await withDatabase(portal.databaseUrl, (db) =>
+    await withDatabase(portal.databaseUrl, (db, t) =>
       db
-        .insert(hubTenants)
+        .insert(t.hubTenants)
         .values({
           id: `hub_${taken}`,
           customerId: "someone",
@@ -363,16 +361,17 @@ test("a license bought from the Hubs page opens the wizard with it chosen, and t
 
 test("a portal killed while the Hub's admin setup hangs finishes the deployment once after a restart", async ({
   page,
+  databaseEngine,
 }) => {
   test.setTimeout(120_000);
   const subdomain = subdomainFor("crash-clinic");
-  const first = await startPortal();
+  const first = await startPortal({ engine: databaseEngine });
   let second: Awaited<ReturnType<typeof startPortal>> | null = null;
   try {
     await signIn(page, DEMO.customer, DEMO_PASSWORD, `${first.baseURL}/login`);
     await expect(page.getByRole("heading", { level: 1, name: "Home" })).toBeVisible();
-    await withDatabase(first.databaseUrl, (db) =>
-      armFault(db, hubFaults, {
+    await withDatabase(first.databaseUrl, (db, t) =>
+      armFault(db, t.hubFaults, {
         call: "setUpAdmin",
         mode: "hang",
         kind: "unknown",
@@ -390,37 +389,37 @@ test("a portal killed while the Hub's admin setup hangs finishes the deployment 
     );
     await page.goto("about:blank");
     await first.stop({ signal: "SIGKILL", keepData: true });
-    await withDatabase(first.databaseUrl, (db) => clearFaults(db, hubFaults));
+    await withDatabase(first.databaseUrl, (db, t) => clearFaults(db, t.hubFaults));
 
     second = await startPortal({ directory: first.directory });
     await page.goto(`${second.baseURL}${progressPath}`);
     await expect(page.getByText(READY)).toBeVisible({ timeout: 30_000 });
     expect(await tenantsNamed(second.databaseUrl, subdomain)).toBe(1);
-    const [installations] = await withDatabase(second.databaseUrl, (db) =>
+    const [installations] = await withDatabase(second.databaseUrl, (db, t) =>
       db
         .select({ n: count() })
-        .from(hubInstallations)
-        .where(like(hubInstallations.url, `%//${subdomain}.%`)),
+        .from(t.hubInstallations)
+        .where(like(t.hubInstallations.url, `%//${subdomain}.%`)),
     );
     expect(installations.n).toBe(1);
   } finally {
     await page.goto("about:blank");
     await second?.stop();
-    await first.stop({ signal: "SIGKILL", keepData: true });
-    rmSync(first.directory, { recursive: true, force: true });
+    await first.stop({ signal: "SIGKILL" });
   }
 });
 
 test("'Registering new GateKeeper Hub was interrupted.' offers Try again only after the wait, then finishes the deployment", async ({
   page,
+  databaseEngine,
 }) => {
   test.setTimeout(120_000);
   // The spec's 30 s, shortened to 5 s on a portal of this test's own; the rule and its reload are the same.
-  const portal = await startPortal({ env: { HUB_RETRY_WAIT_MS: "5000" } });
+  const portal = await startPortal({ engine: databaseEngine, env: { HUB_RETRY_WAIT_MS: "5000" } });
   try {
     const subdomain = subdomainFor("wait-clinic");
-    await withDatabase(portal.databaseUrl, (db) =>
-      armFault(db, hubFaults, { call: "registerTenant", mode: "fail", message: "Injected failure." }),
+    await withDatabase(portal.databaseUrl, (db, t) =>
+      armFault(db, t.hubFaults, { call: "registerTenant", mode: "fail", message: "Injected failure." }),
     );
     await signIn(page, DEMO.customer, DEMO_PASSWORD, `${portal.baseURL}/login`);
     await expect(page.getByRole("heading", { level: 1, name: "Home" })).toBeVisible();

@@ -1,37 +1,50 @@
-import Database from "better-sqlite3";
-import { asc, eq, sql } from "drizzle-orm";
-import { asyncSqlite, type AsyncSqliteDatabase } from "~/server/database/sqlite-async.server";
-import { type billingFaults, type hubFaults, memberships, organizations, users } from "~db/schema";
+import { asc, desc, eq, is, sql } from "drizzle-orm";
+import { PgDatabase } from "drizzle-orm/pg-core";
+import {
+  tablesOf,
+  type Engine,
+  type PortalDatabase,
+  type PortalSchema,
+} from "~/server/database/portal-database.server";
+import type { AsyncSqliteDatabase } from "~/server/database/sqlite-async.server";
 
 /**
  * How the e2e tests read and write a running portal's database (to arm a provider fault, to set up an account, to
- * count what an order left behind), the way an operator would: through drizzle and the portal's schema, every
- * call awaited, so that the tests speak to the database as the portal does and not in one engine's SQL.
+ * count what an order left behind), the way an operator would: through drizzle and the portal's data layer, on
+ * whichever engine the portal runs. `withDatabase(databaseUrl, async (db, t) => …)` opens a `file:` or
+ * `postgres://` URL; `t` holds that engine's tables, typed as PostgreSQL's on both, so a test is written once.
  */
-export type TestDatabase = AsyncSqliteDatabase;
+export { withDatabase } from "~/server/database/portal-database.server";
 
-/** Opens the database a portal runs on (its DATABASE_URL), runs `work` on it and closes it. */
-export async function withDatabase<T>(databaseUrl: string, work: (db: TestDatabase) => Promise<T>): Promise<T> {
-  if (!databaseUrl.startsWith("file:"))
-    throw new Error(`The e2e database helper opens SQLite files only: ${databaseUrl}`);
-  const sqlite = new Database(databaseUrl.slice("file:".length));
-  // The running portal writes too: wait for its lock instead of failing with SQLITE_BUSY.
-  sqlite.pragma("busy_timeout = 5000");
-  try {
-    return await work(asyncSqlite(sqlite));
-  } finally {
-    sqlite.close();
+export type TestDatabase = PortalDatabase;
+export type TestTables = PortalSchema;
+
+/** The engine a database opened by withDatabase runs on: the SQLite database only stands in for PostgreSQL's type. */
+function engineOf(db: TestDatabase): Engine {
+  return is(db, PgDatabase) ? "postgres" : "sqlite";
+}
+
+/** Runs statements written for the engine at hand, one at a time (node-postgres takes one per query with parameters). */
+async function execute(db: TestDatabase, statements: Record<Engine, string[]>) {
+  const engine = engineOf(db);
+  for (const statement of statements[engine]) {
+    if (engine === "postgres") await db.execute(sql.raw(statement));
+    else await (db as unknown as AsyncSqliteDatabase).run(sql.raw(statement));
   }
 }
 
+/** A string literal in SQL, the same on both engines. */
+const literal = (text: string) => `'${text.replaceAll("'", "''")}'`;
+
 /** The organization a person works in first (their own, for the demo accounts). */
 export async function organizationIdOf(db: TestDatabase, email: string): Promise<string> {
+  const { memberships, users } = tablesOf(engineOf(db));
   const [first] = await db
     .select({ id: memberships.organizationId })
     .from(memberships)
     .innerJoin(users, eq(users.id, memberships.userId))
     .where(eq(users.email, email))
-    .orderBy(asc(memberships.createdAt))
+    .orderBy(asc(memberships.createdAt), asc(memberships.organizationId))
     .limit(1);
   if (!first) throw new Error(`${email} belongs to no organization`);
   return first.id;
@@ -39,6 +52,7 @@ export async function organizationIdOf(db: TestDatabase, email: string): Promise
 
 /** That organization's customer at the billing engine. */
 export async function billingCustomerIdOf(db: TestDatabase, email: string): Promise<string | null> {
+  const { organizations } = tablesOf(engineOf(db));
   const organizationId = await organizationIdOf(db, email);
   const [organization] = await db
     .select({ id: organizations.billingCustomerId })
@@ -64,6 +78,7 @@ export async function insertAccount(
     billingCustomerId?: string | null;
   },
 ) {
+  const { memberships, organizations, users } = tablesOf(engineOf(db));
   const company = account.company ?? "";
   await db.insert(users).values({
     id: account.id,
@@ -83,9 +98,19 @@ export async function insertAccount(
   await db.insert(memberships).values({ organizationId: account.id, userId: account.id, role: "owner" });
 }
 
-/** The embedded providers' fault tables: the billing engine's and the Hub service's. */
-type FaultTable = typeof billingFaults | typeof hubFaults;
-type Fault = typeof hubFaults.$inferInsert;
+/**
+ * The billing engine's invoices in the order they were made: by date, then by number (an invoice's id is its
+ * number, 1, 2, … 10: shorter first, then by text), the same on both engines.
+ */
+export function invoicesInOrder(t: TestTables, direction: "oldest first" | "newest first") {
+  const by = direction === "oldest first" ? asc : desc;
+  const { date, id } = t.billingInvoices;
+  return [by(date), by(sql`length(${id})`), by(id)];
+}
+
+/** The embedded providers' fault tables (`t.billingFaults`, `t.hubFaults`): the billing engine's and the Hub service's. */
+type FaultTable = TestTables["billingFaults"] | TestTables["hubFaults"];
+type Fault = TestTables["hubFaults"]["$inferInsert"];
 
 /**
  * Arms a failure of one call of an embedded provider (replacing one armed before for that call). `remaining` is
@@ -94,7 +119,7 @@ type Fault = typeof hubFaults.$inferInsert;
 export async function armFault(db: TestDatabase, table: FaultTable, fault: Fault) {
   const row = { kind: "final" as const, remaining: 1, hangMs: 0, ...fault };
   await db
-    .insert(table as typeof hubFaults)
+    .insert(table as TestTables["hubFaults"])
     .values(row)
     .onConflictDoUpdate({ target: table.call, set: row });
 }
@@ -105,26 +130,38 @@ export async function clearFaults(db: TestDatabase, table: FaultTable, call?: st
 }
 
 /**
- * Makes every insert into `table` (that matches `when`, an SQL condition on `new`) fail with `message`, as a full
- * disk would, until dropTrigger(name): a failure no provider fault can stand for.
+ * Makes every insert into `table` (that matches `when`, a condition on `new` valid on both engines) fail with
+ * `message`, as a full disk would, until dropTrigger(name): a failure no provider fault can stand for. On
+ * PostgreSQL a trigger runs a function, both named `name`.
  */
 export async function refuseInserts(db: TestDatabase, name: string, table: string, message: string, when = "") {
-  await db.run(
-    sql.raw(
-      `create trigger ${name} before insert on ${table} ${when ? `when ${when} ` : ""}begin select raise(abort, '${message}'); end`,
-    ),
-  );
+  await execute(db, {
+    sqlite: [
+      `create trigger ${name} before insert on ${table} ${when ? `when ${when} ` : ""}begin select raise(abort, ${literal(message)}); end`,
+    ],
+    postgres: [
+      `create function ${name}() returns trigger language plpgsql as $$ begin raise exception ${literal(message)}; end $$`,
+      `create trigger ${name} before insert on ${table} for each row ${when ? `when (${when}) ` : ""}execute function ${name}()`,
+    ],
+  });
 }
 
 /** Leaves every job no automatic retry: a failed step reaches the customer at once, until dropTrigger(name). */
 export async function exhaustJobRetries(db: TestDatabase, name: string) {
-  await db.run(
-    sql.raw(
-      `create trigger ${name} after update of attempts on jobs begin update jobs set attempts = 99 where id = new.id and new.attempts < 99; end`,
-    ),
-  );
+  const spendAttempts = "update jobs set attempts = 99 where id = new.id and new.attempts < 99;";
+  await execute(db, {
+    sqlite: [`create trigger ${name} after update of attempts on jobs begin ${spendAttempts} end`],
+    postgres: [
+      `create function ${name}() returns trigger language plpgsql as $$ begin ${spendAttempts} return null; end $$`,
+      `create trigger ${name} after update of attempts on jobs for each row execute function ${name}()`,
+    ],
+  });
 }
 
+/** Removes what refuseInserts or exhaustJobRetries made under `name` (on PostgreSQL the function takes its trigger along). */
 export async function dropTrigger(db: TestDatabase, name: string) {
-  await db.run(sql.raw(`drop trigger if exists ${name}`));
+  await execute(db, {
+    sqlite: [`drop trigger if exists ${name}`],
+    postgres: [`drop function if exists ${name}() cascade`],
+  });
 }

@@ -14,7 +14,7 @@ type Cluster = Awaited<ReturnType<typeof startPortal>>;
 
 /** The worker processes of a portal started with `workers` (the primary's children). */
 function workerPids(cluster: Cluster): number[] {
-  const children = readFileSync(`/proc/${cluster.pid}/task/${cluster.pid}/children`, "utf8");
+  const children = readFileSync(`/proc/${cluster.pids[0]}/task/${cluster.pids[0]}/children`, "utf8");
   return children.trim().split(/\s+/).filter(Boolean).map(Number);
 }
 
@@ -30,8 +30,8 @@ function statusOnNewConnection(url: string): Promise<number> {
 
 test.describe("the portal on every core", () => {
   let cluster: Cluster;
-  test.beforeEach(async () => {
-    cluster = await startPortal({ workers: 2 });
+  test.beforeEach(async ({ databaseEngine }) => {
+    cluster = await startPortal({ engine: databaseEngine, workers: 2 });
   });
   test.afterEach(async () => {
     await cluster.stop();

@@ -1,11 +1,17 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
+import type { Readable } from "node:stream";
 import { setTimeout as sleep } from "node:timers/promises";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { test as base, expect, type Page } from "@playwright/test";
+import type { Engine } from "~/server/database/portal-database.server";
+import { databaseChoice } from "~/server/database/url.server";
+import { createDatabase, dropDatabase } from "../scripts/postgres-cluster.mjs";
+import { startRoundRobinProxy } from "./round-robin-proxy";
 
 export const DEMO_PASSWORD = "GateKeeper-demo-1";
 export const DEMO = {
@@ -14,18 +20,33 @@ export const DEMO = {
   admin: "admin@example.com",
 } as const;
 
+/** The database a portal runs on: a SQLite file in its folder, or a database of its own on a PostgreSQL server. */
+export type DatabaseEngine = Engine;
+
 interface PortalServer {
   baseURL: string;
+  /**
+   * Each instance's own address, behind the proxy on PostgreSQL, for what a test asks of one process: an instance
+   * that refuses a body before reading it (413) closes the connection at once, and a proxy still streaming that
+   * body to it gets a broken pipe instead of the answer (nginx answers 502 there too).
+   */
+  instanceURLs: string[];
   /** The running portal's DATABASE_URL, for e2e/database.ts (e.g. to arm a provider fault mid-test). */
   databaseUrl: string;
-  /** Everything the server wrote to stderr so far. */
+  /** Everything the portal's instances wrote to stderr so far, line by line as each arrived. */
   stderr: () => string;
-  /** Everything the server wrote to stdout so far (the request log, the demo-seed line). */
+  /** Everything the portal's instances wrote to stdout so far (the request log, the demo-seed line). */
   stdout: () => string;
 }
 
 /** How long a stopped portal may take to exit before it is killed. */
 const STOP_GRACE_MS = 15_000;
+
+/** How many instances serve a portal behind one port: two on PostgreSQL, as a deployment past one machine runs. */
+const INSTANCES: Record<DatabaseEngine, number> = { sqlite: 1, postgres: 2 };
+
+/** Where a portal's folder keeps its database's URL, so that a restart on that folder finds the same database. */
+const DATABASE_URL_FILE = "database-url";
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -59,70 +80,163 @@ async function waitForHealth(baseURL: string, port: number, child: ChildProcess,
   throw new Error(`The portal did not answer /healthz within 20 s:\n${output()}`);
 }
 
+/** Appends what a stream writes to `log` a whole line at a time, so that two instances' lines never mix. */
+function linesOf(stream: Readable | null, log: (text: string) => void) {
+  let partial = "";
+  stream?.on("data", (chunk: Buffer) => {
+    partial += chunk.toString();
+    const end = partial.lastIndexOf("\n") + 1;
+    if (end > 0) {
+      log(partial.slice(0, end));
+      partial = partial.slice(end);
+    }
+  });
+  stream?.on("end", () => partial && log(partial));
+}
+
 /**
- * Starts the built portal on a free port with an empty database (migrated and demo-seeded at start), or,
- * given a directory, on the database already there (a restart); the caller then owns the directory. With
- * `workers`, it starts as `npm start` does (scripts/start.mjs: a primary and that many worker processes).
+ * The PostgreSQL server the tests make their databases on: TEST_POSTGRES_URL (.ci/run starts one), else the one
+ * e2e/global-setup.ts started for this run.
  */
-export async function startPortal({
-  directory: reused,
-  env: extraEnv = {},
-  workers,
-}: { directory?: string; env?: Record<string, string>; workers?: number } = {}) {
-  const directory = reused ?? mkdtempSync(path.join(tmpdir(), "gk-portal-e2e-"));
-  const databaseUrl = `file:${path.join(directory, "portal.sqlite")}`;
+function postgresServer(): string {
+  const server = process.env.TEST_POSTGRES_URL;
+  if (server) return server;
+  throw new Error(
+    `No PostgreSQL server for the tests: ${process.env.E2E_POSTGRES_UNAVAILABLE ?? "set TEST_POSTGRES_URL"}`,
+  );
+}
+
+/** A new, empty database for a portal that starts on PostgreSQL (the portal migrates and seeds it itself). */
+async function newPostgresDatabase(): Promise<{ name: string; url: string }> {
+  const name = `portal_e2e_${randomBytes(6).toString("hex")}`;
+  return { name, url: await createDatabase(postgresServer(), name) };
+}
+
+/** One process of the portal, listening on a port of its own. */
+async function startInstance(options: {
+  workers?: number;
+  env: Record<string, string>;
+  log: { stdout: (text: string) => void; stderr: (text: string) => void };
+}) {
   const port = await freePort();
-  let stdout = "";
-  let stderr = "";
-  const child = spawn(process.execPath, [workers ? "scripts/start.mjs" : "scripts/server.mjs"], {
+  let output = "";
+  const child = spawn(process.execPath, [options.workers ? "scripts/start.mjs" : "scripts/server.mjs"], {
     env: {
       ...process.env,
-      ...(workers ? { WEB_CONCURRENCY: String(workers) } : {}),
-      NODE_ENV: "production",
+      ...(options.workers ? { WEB_CONCURRENCY: String(options.workers) } : {}),
+      ...options.env,
       PORT: String(port),
-      DATABASE_URL: databaseUrl,
-      SEED_DEMO: "true",
-      // A crashed portal's jobs are taken over after the lease: short here, so restart tests wait seconds.
-      JOB_LEASE_MS: "3000",
-      JOB_BACKOFF_MS: "200",
-      // Simulated Hubs are ready and running at once; a test that wants a slow one injects not_ready.
-      HUB_SIM_STARTUP_SECONDS: "0",
-      // 'Try again' after a Hub that is still coming up opens at once; the test of the 30 s rule sets its own wait.
-      HUB_RETRY_WAIT_MS: "0",
-      ...extraEnv,
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
-  child.stdout?.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  const baseURL = `http://127.0.0.1:${port}`;
-  await waitForHealth(baseURL, port, child, () => stdout + stderr);
+  linesOf(child.stdout, (text) => {
+    output += text;
+    options.log.stdout(text);
+  });
+  linesOf(child.stderr, (text) => {
+    output += text;
+    options.log.stderr(text);
+  });
+  try {
+    await waitForHealth(`http://127.0.0.1:${port}`, port, child, () => output);
+  } catch (error) {
+    child.kill("SIGKILL");
+    throw error;
+  }
+  return { child, port, output: () => output };
+}
+
+/**
+ * Starts the built portal on a free port with an empty database on `engine` (migrated and demo-seeded at start),
+ * or, given the directory of one started before, on the database it left (a restart); the caller then owns the
+ * directory. On PostgreSQL two instances serve the portal, behind a proxy that sends each request to the next
+ * one (e2e/round-robin-proxy.ts), as stateless instances behind a load balancer; on SQLite, one. With `workers`,
+ * one instance starts as `npm start` does (scripts/start.mjs: a primary and that many worker processes).
+ */
+export async function startPortal(
+  options: { env?: Record<string, string>; workers?: number } & (
+    { engine: DatabaseEngine; directory?: undefined } | { directory: string; engine?: undefined }
+  ),
+) {
+  const { directory: reused, env: extraEnv = {}, workers } = options;
+  const directory = reused ?? mkdtempSync(path.join(tmpdir(), "gk-portal-e2e-"));
+  const databaseUrlFile = path.join(directory, DATABASE_URL_FILE);
+  let databaseUrl: string;
+  /** The PostgreSQL database this start made, which its stop drops. */
+  let madeDatabase: string | undefined;
+  if (reused) databaseUrl = readFileSync(databaseUrlFile, "utf8");
+  else {
+    if (options.engine === "postgres") ({ name: madeDatabase, url: databaseUrl } = await newPostgresDatabase());
+    else databaseUrl = `file:${path.join(directory, "portal.sqlite")}`;
+    writeFileSync(databaseUrlFile, databaseUrl);
+  }
+  const engine = databaseChoice(databaseUrl)!.engine;
+  let stdout = "";
+  let stderr = "";
+  const log = { stdout: (text: string) => (stdout += text), stderr: (text: string) => (stderr += text) };
+  // Every instance gets the same settings: they share sessions only because they share their secrets.
+  const env = {
+    NODE_ENV: "production",
+    DATABASE_URL: databaseUrl,
+    SEED_DEMO: "true",
+    // A crashed portal's jobs are taken over after the lease: short here, so restart tests wait seconds.
+    JOB_LEASE_MS: "3000",
+    JOB_BACKOFF_MS: "200",
+    // Simulated Hubs are ready and running at once; a test that wants a slow one injects not_ready.
+    HUB_SIM_STARTUP_SECONDS: "0",
+    // 'Try again' after a Hub that is still coming up opens at once; the test of the 30 s rule sets its own wait.
+    HUB_RETRY_WAIT_MS: "0",
+    ...extraEnv,
+  };
+  const count = workers ? 1 : INSTANCES[engine];
+  // The instances start at once, as a deployment's do: the first migrates and seeds, under the start-up lock.
+  const started = await Promise.allSettled(Array.from({ length: count }, () => startInstance({ workers, env, log })));
+  const instances = started.flatMap((result) => (result.status === "fulfilled" ? [result.value] : []));
+  const proxy =
+    count > 1 && instances.length === count ? await startRoundRobinProxy(instances.map((i) => i.port)) : null;
+
+  /** Stops the instances and the proxy; SIGKILL stands for a crash (nothing gets to finish). keepData leaves the database for a restart. */
+  async function stop({ signal = "SIGTERM", keepData = false }: { signal?: NodeJS.Signals; keepData?: boolean } = {}) {
+    await Promise.all(instances.map(({ child, output }) => stopInstance(child, signal, output)));
+    await proxy?.close();
+    if (!reused && !keepData) {
+      rmSync(directory, { recursive: true, force: true });
+      if (madeDatabase) await dropDatabase(postgresServer(), madeDatabase);
+    }
+  }
+
+  const failed = started.find((result) => result.status === "rejected");
+  if (failed) {
+    await stop();
+    throw failed.reason;
+  }
   return {
-    baseURL,
+    baseURL: proxy?.url ?? `http://127.0.0.1:${instances[0].port}`,
+    instanceURLs: instances.map(({ port }) => `http://127.0.0.1:${port}`),
     directory,
-    pid: child.pid,
+    /** The instances' processes (with `workers`, the primary's). */
+    pids: instances.map(({ child }) => child.pid!),
     databaseUrl,
     stderr: () => stderr,
     stdout: () => stdout,
-    /** Stops the server; SIGKILL stands for a crash (nothing gets to finish). keepData leaves the database for a restart. */
-    async stop({ signal = "SIGTERM", keepData = false }: { signal?: NodeJS.Signals; keepData?: boolean } = {}) {
-      const exited = () => child.exitCode !== null || child.signalCode !== null;
-      if (!exited()) {
-        const exit = new Promise((resolve) => child.once("exit", resolve));
-        child.kill(signal);
-        const stopped = await Promise.race([exit.then(() => true), sleep(STOP_GRACE_MS).then(() => false)]);
-        if (!stopped) {
-          // Docker's grace before SIGKILL is 10 s: a portal slower than that to stop is a finding, not a hang here.
-          console.warn(
-            `The portal did not exit within ${STOP_GRACE_MS / 1000} s of ${signal}; killed. Its last output:\n${(stdout + stderr).slice(-2_000)}`,
-          );
-          child.kill("SIGKILL");
-          await exit;
-        }
-      }
-      if (!reused && !keepData) rmSync(directory, { recursive: true, force: true });
-    },
+    stop,
   };
+}
+
+async function stopInstance(child: ChildProcess, signal: NodeJS.Signals, output: () => string) {
+  const exited = () => child.exitCode !== null || child.signalCode !== null;
+  if (exited()) return;
+  const exit = new Promise((resolve) => child.once("exit", resolve));
+  child.kill(signal);
+  const stopped = await Promise.race([exit.then(() => true), sleep(STOP_GRACE_MS).then(() => false)]);
+  if (!stopped) {
+    // Docker's grace before SIGKILL is 10 s: a portal slower than that to stop is a finding, not a hang here.
+    console.warn(
+      `The portal did not exit within ${STOP_GRACE_MS / 1000} s of ${signal}; killed. Its last output:\n${output().slice(-2_000)}`,
+    );
+    child.kill("SIGKILL");
+    await exit;
+  }
 }
 
 interface TestFixtures {
@@ -133,11 +247,16 @@ interface TestFixtures {
   guardConsole: void;
 }
 
-export const test = base.extend<TestFixtures, { portal: PortalServer }>({
+export interface WorkerOptions {
+  /** The engine this project's portals run on (playwright.config.ts): every flow meets both across the projects. */
+  databaseEngine: DatabaseEngine;
+}
+
+export const test = base.extend<TestFixtures, WorkerOptions & { portal: PortalServer }>({
+  databaseEngine: ["sqlite", { option: true, scope: "worker" }],
   portal: [
-    // eslint-disable-next-line no-empty-pattern -- Playwright fixtures take their dependencies as a destructured object
-    async ({}, use) => {
-      const server = await startPortal();
+    async ({ databaseEngine }, use) => {
+      const server = await startPortal({ engine: databaseEngine });
       await use(server);
       await server.stop();
     },

@@ -2,7 +2,6 @@ import { randomUUID } from "node:crypto";
 import type { Page } from "@playwright/test";
 import { DEMO_CLOUD_HUB_USAGE } from "~/server/demo-hub-usage.server";
 import { hashPasswordSync } from "~/server/passwords.server";
-import { hubInstallationLicenses, hubInstallations, licenses } from "~db/schema";
 import { insertAccount, withDatabase } from "./database";
 import { DEMO_PASSWORD, expect, expectAccessible, signInAs, test } from "./fixtures";
 
@@ -23,7 +22,7 @@ async function signInWithHubs(page: Page, databaseUrl: string) {
   const userId = randomUUID();
   const hubId = (n: number) => `${userId}-hub-${String(n).padStart(2, "0")}`;
   const now = Date.now();
-  await withDatabase(databaseUrl, async (db) => {
+  await withDatabase(databaseUrl, async (db, t) => {
     await insertAccount(db, {
       id: userId,
       email,
@@ -33,7 +32,7 @@ async function signInWithHubs(page: Page, databaseUrl: string) {
     });
     for (let n = 0; n < 12; n++) {
       const cloud = n < 8;
-      await db.insert(hubInstallations).values({
+      await db.insert(t.hubInstallations).values({
         ...DEMO_CLOUD_HUB_USAGE,
         id: hubId(n),
         ownerId: userId,
@@ -48,7 +47,7 @@ async function signInWithHubs(page: Page, databaseUrl: string) {
       const externalId = `GK-HUBS-${userId.slice(0, 6)}-${n}`;
       const file = JSON.stringify({ protected: "e30", payload: "e30", signature: `${externalId}-signature` });
       const validTo = n % 2 === 1 ? now - (n + 1) * DAY : now + (n + 10) * DAY;
-      await db.insert(licenses).values({
+      await db.insert(t.licenses).values({
         id,
         ownerId: userId,
         externalLicenseId: externalId,
@@ -61,7 +60,7 @@ async function signInWithHubs(page: Page, databaseUrl: string) {
         licenseCode: file,
         isUsed: true,
       });
-      await db.insert(hubInstallationLicenses).values({ hubInstallationId: hubId(11), licenseId: id });
+      await db.insert(t.hubInstallationLicenses).values({ hubInstallationId: hubId(11), licenseId: id });
     }
   });
   await signInAs(page, email);

@@ -2,7 +2,6 @@ import { createPublicKey, randomUUID, verify } from "node:crypto";
 import type { Page } from "@playwright/test";
 import { eq } from "drizzle-orm";
 import { hashPasswordSync } from "~/server/passwords.server";
-import { billingCustomers, billingInvoices, billingPaymentSources, billingSubscriptions, licenses } from "~db/schema";
 import { insertAccount, withDatabase } from "./database";
 import {
   DEMO,
@@ -44,7 +43,7 @@ async function signInWithSubscription(
   };
   const started = Date.now() - 10 * DAY - HOUR;
   const termEnd = started + (planId.endsWith("yearly") ? 365 : 30) * DAY;
-  await withDatabase(databaseUrl, async (db) => {
+  await withDatabase(databaseUrl, async (db, t) => {
     await insertAccount(db, {
       id: ids.user,
       email,
@@ -62,7 +61,7 @@ async function signInWithSubscription(
       zip: "80202",
       country: "US",
     };
-    await db.insert(billingCustomers).values({
+    await db.insert(t.billingCustomers).values({
       id: ids.customer,
       firstName: "Robin",
       lastName: "Hale",
@@ -72,7 +71,7 @@ async function signInWithSubscription(
       primaryPaymentSourceId: ids.source,
       createdAt: new Date(started),
     });
-    await db.insert(billingPaymentSources).values({
+    await db.insert(t.billingPaymentSources).values({
       id: ids.source,
       customerId: ids.customer,
       status: "valid",
@@ -83,7 +82,7 @@ async function signInWithSubscription(
       expiryYear: 2031,
       createdAt: new Date(started),
     });
-    await db.insert(billingSubscriptions).values({
+    await db.insert(t.billingSubscriptions).values({
       id: ids.subscription,
       customerId: ids.customer,
       planId,
@@ -98,7 +97,7 @@ async function signInWithSubscription(
       licenseAssignment: "Hale Dental",
       createdAt: new Date(started),
     });
-    await db.insert(licenses).values({
+    await db.insert(t.licenses).values({
       id: randomUUID(),
       ownerId: ids.user,
       externalLicenseId: ids.license,
@@ -145,11 +144,12 @@ test.describe("updating a recurring license", () => {
   test("adds 5 users to the demo Core monthly license and pays the prorated amount the Review showed, once", async ({
     page,
     javaScriptEnabled,
+    databaseEngine,
   }) => {
     // A portal of its own and a walk through three steps that each ask the billing engine: slow on a busy machine.
     test.slow();
     // Its own portal: this test changes the demo customer's license, which other tests read.
-    const portal = await startPortal();
+    const portal = await startPortal({ engine: databaseEngine });
     try {
       await signIn(page, DEMO.customer, DEMO_PASSWORD, `${portal.baseURL}/login`);
       await expect(page.getByRole("heading", { level: 1, name: "Home" })).toBeVisible();
@@ -169,11 +169,11 @@ test.describe("updating a recurring license", () => {
       await expect(page.getByText("Available credits will automatically be applied to the invoice.")).toBeVisible();
 
       // The prorated amount from the term's dates: each line for the whole days left (the day of the change counted).
-      const [term] = await withDatabase(portal.databaseUrl, (db) =>
+      const [term] = await withDatabase(portal.databaseUrl, (db, t) =>
         db
-          .select({ start: billingSubscriptions.currentTermStart, end: billingSubscriptions.currentTermEnd })
-          .from(billingSubscriptions)
-          .where(eq(billingSubscriptions.id, "sub_demo_core_monthly")),
+          .select({ start: t.billingSubscriptions.currentTermStart, end: t.billingSubscriptions.currentTermEnd })
+          .from(t.billingSubscriptions)
+          .where(eq(t.billingSubscriptions.id, "sub_demo_core_monthly")),
       );
       const share =
         Math.min(Math.ceil((term.end.getTime() - Date.now()) / DAY) * DAY, term.end.getTime() - term.start.getTime()) /
@@ -185,7 +185,9 @@ test.describe("updating a recurring license", () => {
 
       // Reading the subscription renewed its past terms (it started 120 days ago): those invoices are not this update's.
       const invoicesBefore = (
-        await withDatabase(portal.databaseUrl, (db) => db.select({ id: billingInvoices.id }).from(billingInvoices))
+        await withDatabase(portal.databaseUrl, (db, t) =>
+          db.select({ id: t.billingInvoices.id }).from(t.billingInvoices),
+        )
       ).map((row) => row.id);
       await page.getByRole("link", { name: "Submit Order" }).click();
       const dialog = page.getByRole("dialog", { name: "Update your recurring license?" });
@@ -207,18 +209,18 @@ test.describe("updating a recurring license", () => {
       expect(again.status()).toBe(302);
       expect(again.headers().location).toBe(new URL(page.url()).pathname);
 
-      const after = await withDatabase(portal.databaseUrl, async (db) => {
+      const after = await withDatabase(portal.databaseUrl, async (db, t) => {
         const [subscription] = await db
-          .select({ quantity: billingSubscriptions.planQuantity })
-          .from(billingSubscriptions)
-          .where(eq(billingSubscriptions.id, "sub_demo_core_monthly"));
+          .select({ quantity: t.billingSubscriptions.planQuantity })
+          .from(t.billingSubscriptions)
+          .where(eq(t.billingSubscriptions.id, "sub_demo_core_monthly"));
         const invoices = await db
-          .select({ id: billingInvoices.id, paid: billingInvoices.amountPaid })
-          .from(billingInvoices);
+          .select({ id: t.billingInvoices.id, paid: t.billingInvoices.amountPaid })
+          .from(t.billingInvoices);
         const [license] = await db
-          .select({ nodes: licenses.nodes, file: licenses.licenseCode })
-          .from(licenses)
-          .where(eq(licenses.subscriptionId, "sub_demo_core_monthly"));
+          .select({ nodes: t.licenses.nodes, file: t.licenses.licenseCode })
+          .from(t.licenses)
+          .where(eq(t.licenses.subscriptionId, "sub_demo_core_monthly"));
         return {
           quantity: subscription.quantity,
           paid: invoices.filter((invoice) => !invoicesBefore.includes(invoice.id)).map((invoice) => invoice.paid),

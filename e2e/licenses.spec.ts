@@ -3,7 +3,6 @@ import { readFile } from "node:fs/promises";
 import type { Page } from "@playwright/test";
 import { hashPasswordSync } from "~/server/passwords.server";
 import { eq } from "drizzle-orm";
-import { licenses } from "~db/schema";
 import { insertAccount, withDatabase } from "./database";
 import { DEMO, DEMO_PASSWORD, expect, expectAccessible, signInAs, test } from "./fixtures";
 
@@ -19,7 +18,7 @@ async function signInWithLicenses(page: Page, databaseUrl: string, count: number
   const email = `licenses-${randomUUID().slice(0, 8)}@example.com`;
   const userId = randomUUID();
   const prefix = `GK-E2E-${userId.slice(0, 6).toUpperCase()}`;
-  await withDatabase(databaseUrl, async (db) => {
+  await withDatabase(databaseUrl, async (db, t) => {
     await insertAccount(db, {
       id: userId,
       email,
@@ -31,7 +30,7 @@ async function signInWithLicenses(page: Page, databaseUrl: string, count: number
     for (let i = 0; i < count; i++) {
       const id = `${prefix}-${String(i).padStart(2, "0")}`;
       const file = JSON.stringify({ protected: "e30", payload: "e30", signature: `${id}-signature` });
-      await db.insert(licenses).values({
+      await db.insert(t.licenses).values({
         id: randomUUID(),
         ownerId: userId,
         externalLicenseId: id,
@@ -110,8 +109,8 @@ test.describe("another account's license", () => {
   test.use({ expectedHttpErrors: [404] });
 
   test("is not found", async ({ page, portal }) => {
-    const [{ id: licenseId }] = await withDatabase(portal.databaseUrl, (db) =>
-      db.select({ id: licenses.id }).from(licenses).where(eq(licenses.externalLicenseId, "GK-NWC-2026-0001")),
+    const [{ id: licenseId }] = await withDatabase(portal.databaseUrl, (db, t) =>
+      db.select({ id: t.licenses.id }).from(t.licenses).where(eq(t.licenses.externalLicenseId, "GK-NWC-2026-0001")),
     );
     await signInAs(page, DEMO.distributor);
     const response = await page.goto(`/licenses/${licenseId}/download`);

@@ -1,18 +1,18 @@
-import { rmSync } from "node:fs";
 import type { Page } from "@playwright/test";
-import { and, desc, eq, isNull, like, sql } from "drizzle-orm";
-import { billingFaults, billingInvoices, jobs } from "~db/schema";
+import { and, eq, isNull, like, sql } from "drizzle-orm";
 import {
   armFault,
   billingCustomerIdOf,
   clearFaults,
   dropTrigger,
   exhaustJobRetries,
+  invoicesInOrder,
   refuseInserts,
   withDatabase,
   type TestDatabase,
+  type TestTables,
 } from "./database";
-import { DEMO, DEMO_PASSWORD, expect, signIn, signInAs, startPortal, test } from "./fixtures";
+import { DEMO, DEMO_PASSWORD, expect, signIn, signInAs, startPortal, test, type DatabaseEngine } from "./fixtures";
 import { confirmationForm, licensesNamed, next, planStep, subscriptionsOf, walkToOrder } from "./purchase-steps";
 
 /**
@@ -23,13 +23,13 @@ const SUCCESS = "Successfully created your GateKeeper Enterprise recurring licen
 
 /** The line items of the customer's last invoice, as the JSON the billing engine keeps. */
 const lastInvoiceLines = (databaseUrl: string, email: string) =>
-  withDatabase(databaseUrl, async (db) => {
+  withDatabase(databaseUrl, async (db, t) => {
     const customerId = (await billingCustomerIdOf(db, email)) ?? "";
     const [last] = await db
-      .select({ lines: billingInvoices.lineItems })
-      .from(billingInvoices)
-      .where(eq(billingInvoices.customerId, customerId))
-      .orderBy(desc(billingInvoices.date), desc(sql`rowid`))
+      .select({ lines: t.billingInvoices.lineItems })
+      .from(t.billingInvoices)
+      .where(eq(t.billingInvoices.customerId, customerId))
+      .orderBy(...invoicesInOrder(t, "newest first"))
       .limit(1);
     return JSON.stringify(last.lines);
   });
@@ -133,8 +133,8 @@ test.describe("a charge whose answer was lost", () => {
     await signInAs(page, DEMO.customer);
     await walkToOrder(page, "Lost Answer GmbH", "2");
     const before = await subscriptionsOf(portal.databaseUrl, DEMO.customer);
-    await withDatabase(portal.databaseUrl, (db) =>
-      armFault(db, billingFaults, { call: "createSubscription", mode: "lose", kind: "unknown", message: "timeout" }),
+    await withDatabase(portal.databaseUrl, (db, t) =>
+      armFault(db, t.billingFaults, { call: "createSubscription", mode: "lose", kind: "unknown", message: "timeout" }),
     );
     await page.getByRole("link", { name: "Submit Order" }).click();
     await page.getByRole("button", { name: "Purchase" }).click();
@@ -156,14 +156,14 @@ test.describe("a charge whose outcome stays unknown", () => {
     await signInAs(page, DEMO.customer);
     await walkToOrder(page, "Unknown Outcome SA", "2");
     const before = await subscriptionsOf(portal.databaseUrl, DEMO.customer);
-    await withDatabase(portal.databaseUrl, async (db) => {
-      await armFault(db, billingFaults, {
+    await withDatabase(portal.databaseUrl, async (db, t) => {
+      await armFault(db, t.billingFaults, {
         call: "createSubscription",
         mode: "lose",
         kind: "unknown",
         message: "timeout",
       });
-      await armFault(db, billingFaults, {
+      await armFault(db, t.billingFaults, {
         call: "findSubscriptionByKey",
         mode: "fail",
         kind: "unknown",
@@ -179,15 +179,15 @@ test.describe("a charge whose outcome stays unknown", () => {
       });
       // The runner asks again with backoff, then leaves the job to the customer and the admins.
       const givenUp = () =>
-        withDatabase(portal.databaseUrl, async (db) => {
+        withDatabase(portal.databaseUrl, async (db, t) => {
           const stuck = await db
-            .select({ id: jobs.id })
-            .from(jobs)
+            .select({ id: t.jobs.id })
+            .from(t.jobs)
             .where(
               and(
-                eq(jobs.status, "needs_attention"),
-                isNull(jobs.nextRunAt),
-                like(sql`${jobs.input}`, "%Unknown Outcome SA%"),
+                eq(t.jobs.status, "needs_attention"),
+                isNull(t.jobs.nextRunAt),
+                like(sql`cast(${t.jobs.input} as text)`, "%Unknown Outcome SA%"),
               ),
             )
             .limit(1);
@@ -203,7 +203,7 @@ test.describe("a charge whose outcome stays unknown", () => {
       await expect(admin.getByRole("table")).toContainText("needs attention");
       await admin.close();
     } finally {
-      await withDatabase(portal.databaseUrl, (db) => clearFaults(db, billingFaults));
+      await withDatabase(portal.databaseUrl, (db, t) => clearFaults(db, t.billingFaults));
     }
     await page.getByRole("button", { name: "Try again" }).click();
     await expect(page.getByText(SUCCESS)).toBeVisible({ timeout: 20_000 });
@@ -256,15 +256,15 @@ test.describe("portals that stop or run side by side", () => {
    * same database: the order finishes once, with one subscription and one license.
    */
   async function orderThroughACrash(
-    page: Page,
+    { page, databaseEngine }: { page: Page; databaseEngine: DatabaseEngine },
     organization: string,
     fault: {
-      arm: (db: TestDatabase) => Promise<void>;
-      disarm: (db: TestDatabase) => Promise<void>;
+      arm: (db: TestDatabase, t: TestTables) => Promise<void>;
+      disarm: (db: TestDatabase, t: TestTables) => Promise<void>;
       stage: (databaseUrl: string, before: number) => Promise<void>;
     },
   ) {
-    const first = await startPortal();
+    const first = await startPortal({ engine: databaseEngine });
     let second: Awaited<ReturnType<typeof startPortal>> | null = null;
     try {
       await signIn(page, DEMO.customer, DEMO_PASSWORD, `${first.baseURL}/login`);
@@ -291,23 +291,25 @@ test.describe("portals that stop or run side by side", () => {
     } finally {
       await page.goto("about:blank");
       await second?.stop();
-      await first.stop({ signal: "SIGKILL", keepData: true });
-      rmSync(first.directory, { recursive: true, force: true });
+      await first.stop({ signal: "SIGKILL" });
     }
   }
 
-  test("a portal killed while the billing provider hangs on the charge finishes the order once", async ({ page }) => {
+  test("a portal killed while the billing provider hangs on the charge finishes the order once", async ({
+    page,
+    databaseEngine,
+  }) => {
     test.setTimeout(120_000);
-    await orderThroughACrash(page, "Restart Resilience Inc", {
-      arm: (db) =>
-        armFault(db, billingFaults, {
+    await orderThroughACrash({ page, databaseEngine }, "Restart Resilience Inc", {
+      arm: (db, t) =>
+        armFault(db, t.billingFaults, {
           call: "createSubscription",
           mode: "hang",
           kind: "unknown",
           message: "timeout",
           hangMs: 60_000,
         }),
-      disarm: (db) => clearFaults(db, billingFaults),
+      disarm: (db, t) => clearFaults(db, t.billingFaults),
       stage: async () => {
         await expect(page.getByText("Your order is being placed.")).toBeVisible();
       },
@@ -316,9 +318,10 @@ test.describe("portals that stop or run side by side", () => {
 
   test("a portal killed between the charge and the license finishes with one subscription and one license", async ({
     page,
+    databaseEngine,
   }) => {
     test.setTimeout(120_000);
-    await orderThroughACrash(page, "Killed Mid Order Co", {
+    await orderThroughACrash({ page, databaseEngine }, "Killed Mid Order Co", {
       arm: (db) => refuseInserts(db, "full_disk_kill", "licenses", "database or disk is full"),
       disarm: (db) => dropTrigger(db, "full_disk_kill"),
       // Charged, and no license yet: the server dies here.
@@ -331,9 +334,10 @@ test.describe("portals that stop or run side by side", () => {
 
   test("two portal processes on one database each place an order posted to both at once, charging once", async ({
     page,
+    databaseEngine,
   }) => {
     test.setTimeout(150_000);
-    const first = await startPortal();
+    const first = await startPortal({ engine: databaseEngine });
     const second = await startPortal({ directory: first.directory });
     try {
       await signIn(page, DEMO.customer, DEMO_PASSWORD, `${first.baseURL}/login`);

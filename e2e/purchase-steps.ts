@@ -1,37 +1,36 @@
 import type { Page } from "@playwright/test";
 import { count, eq } from "drizzle-orm";
-import { billingCustomers, billingPaymentSources, billingSubscriptions, licenses } from "~db/schema";
 import { billingCustomerIdOf, withDatabase } from "./database";
 import { expect } from "./fixtures";
 
 /** The user's subscriptions at the embedded billing engine, counted in the portal's database. */
 export const subscriptionsOf = (databaseUrl: string, email: string) =>
-  withDatabase(databaseUrl, async (db) => {
+  withDatabase(databaseUrl, async (db, t) => {
     const customerId = await billingCustomerIdOf(db, email);
     if (customerId === null) return 0;
     const [{ n }] = await db
       .select({ n: count() })
-      .from(billingSubscriptions)
-      .where(eq(billingSubscriptions.customerId, customerId));
+      .from(t.billingSubscriptions)
+      .where(eq(t.billingSubscriptions.customerId, customerId));
     return n;
   });
 
 export const licensesNamed = (databaseUrl: string, name: string) =>
-  withDatabase(databaseUrl, async (db) => {
-    const [{ n }] = await db.select({ n: count() }).from(licenses).where(eq(licenses.name, name));
+  withDatabase(databaseUrl, async (db, t) => {
+    const [{ n }] = await db.select({ n: count() }).from(t.licenses).where(eq(t.licenses.name, name));
     return n;
   });
 
 /** The account has no card and no billing address on file (another test of this worker's portal may have added them). */
 export const clearPaymentDetails = (databaseUrl: string, email: string) =>
-  withDatabase(databaseUrl, async (db) => {
+  withDatabase(databaseUrl, async (db, t) => {
     const customerId = await billingCustomerIdOf(db, email);
     if (customerId === null) return;
     await db
-      .update(billingCustomers)
+      .update(t.billingCustomers)
       .set({ primaryPaymentSourceId: null, billingAddress: null })
-      .where(eq(billingCustomers.id, customerId));
-    await db.delete(billingPaymentSources).where(eq(billingPaymentSources.customerId, customerId));
+      .where(eq(t.billingCustomers.id, customerId));
+    await db.delete(t.billingPaymentSources).where(eq(t.billingPaymentSources.customerId, customerId));
   });
 
 export const next = (page: Page, label: string) => page.getByRole("button", { name: label }).click();

@@ -1,4 +1,3 @@
-import { billingFaults } from "~db/schema";
 import { armFault, withDatabase } from "./database";
 import { DEMO, expect, expectAccessible, holdScripts, signInAs, test } from "./fixtures";
 import {
@@ -335,8 +334,8 @@ test.describe("an order the billing provider refuses", () => {
     await signInAs(page, DEMO.customer);
     await walkToOrder(page, "Refused Order LLC", "2");
     const before = await subscriptionsOf(portal.databaseUrl, DEMO.customer);
-    await withDatabase(portal.databaseUrl, (db) =>
-      armFault(db, billingFaults, { call: "createSubscription", mode: "fail", message: "Your card was declined." }),
+    await withDatabase(portal.databaseUrl, (db, t) =>
+      armFault(db, t.billingFaults, { call: "createSubscription", mode: "fail", message: "Your card was declined." }),
     );
     await page.getByRole("link", { name: "Submit Order" }).click();
     await page.getByRole("button", { name: "Purchase" }).click();

@@ -76,7 +76,8 @@ test.describe("the HTTP layer", () => {
       document: page,
       "resource route": await api.get("/healthz"),
       "not found": await api.get("/no-such-page"),
-      "too large": await api.post("/login", {
+      // Straight to an instance: see PortalServer.instanceURLs.
+      "too large": await api.post(new URL("/login", portal.instanceURLs[0]).href, {
         headers: { "Content-Type": "text/plain" },
         data: "x".repeat(1024 * 1024 + 1),
       }),
@@ -140,7 +141,8 @@ test.describe("the HTTP layer", () => {
   });
 
   test("a body over 1 MB is refused with 413 before it is read, declared or streamed (§5)", async ({ portal }) => {
-    const url = new URL("/login", portal.baseURL);
+    // Straight to an instance: see PortalServer.instanceURLs.
+    const url = new URL("/login", portal.instanceURLs[0]);
     const send = (headers: Record<string, string | number>, write: (request: ReturnType<typeof http>) => void) =>
       new Promise<number>((resolve, reject) => {
         const request = http(url, { method: "POST", headers }, (response) => {
@@ -179,8 +181,8 @@ test.describe("the HTTP layer", () => {
     await api.dispose();
   });
 
-  test("with TRUST_PROXY=1 the address is the one the proxy forwarded (§2)", async () => {
-    const behindProxy = await startPortal({ env: { TRUST_PROXY: "1" } });
+  test("with TRUST_PROXY=1 the address is the one the proxy forwarded (§2)", async ({ databaseEngine }) => {
+    const behindProxy = await startPortal({ engine: databaseEngine, env: { TRUST_PROXY: "1" } });
     try {
       const api = await client(behindProxy.baseURL);
       const from = (address: string) => ({ "X-Forwarded-For": `10.9.9.9, ${address}` });
@@ -216,10 +218,14 @@ test.describe("the HTTP layer", () => {
     }
   });
 
-  test("production without SEED_DEMO=true seeds nothing, and says so only when it seeds (§4)", async ({ portal }) => {
+  test("production without SEED_DEMO=true seeds nothing, and says so only when it seeds (§4)", async ({
+    portal,
+    databaseEngine,
+  }) => {
     expect(portal.stdout().match(/Demo accounts seeded/g)).toHaveLength(1);
     const signingKey = generateKeyPairSync("ed25519").privateKey.export({ type: "pkcs8", format: "pem" }).toString();
     const production = await startPortal({
+      engine: databaseEngine,
       env: { SEED_DEMO: "", SESSION_SECRET: "s".repeat(40), LICENSE_SIGNING_KEY: signingKey },
     });
     try {

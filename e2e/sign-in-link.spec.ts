@@ -3,7 +3,6 @@ import { request as http } from "node:http";
 import type { Browser, Page } from "@playwright/test";
 import { hashPasswordSync } from "../app/server/passwords.server";
 import { eq, inArray } from "drizzle-orm";
-import { sessions, users } from "~db/schema";
 import { insertAccount, withDatabase } from "./database";
 import { DEMO, DEMO_PASSWORD, expect, signIn, signInAs, test } from "./fixtures";
 
@@ -154,10 +153,10 @@ test.describe("signing in while a stranger guesses the password", () => {
     const sameBrowser = await knownContext?.newPage();
     if (!sameBrowser || !knownContext) throw new Error("no browser");
     // The session is ended on the server, as after a sign-out elsewhere; the device cookie stays.
-    await withDatabase(portal.databaseUrl, (db) =>
+    await withDatabase(portal.databaseUrl, (db, t) =>
       db
-        .delete(sessions)
-        .where(inArray(sessions.userId, db.select({ id: users.id }).from(users).where(eq(users.email, email)))),
+        .delete(t.sessions)
+        .where(inArray(t.sessions.userId, db.select({ id: t.users.id }).from(t.users).where(eq(t.users.email, email)))),
     );
     await signIn(sameBrowser, email);
     await expect(sameBrowser.getByRole("heading", { level: 1, name: "Home" })).toBeVisible();

@@ -1,15 +1,16 @@
 import type { Page } from "@playwright/test";
-import { and, asc, count, eq, inArray, isNull, like } from "drizzle-orm";
-import { billingFaults, billingInvoices, drafts, hubFaults, jobs, licenses, trials } from "~db/schema";
+import { and, count, eq, inArray, isNull, like } from "drizzle-orm";
 import {
   armFault,
   billingCustomerIdOf,
   clearFaults,
   dropTrigger,
+  invoicesInOrder,
   organizationIdOf,
   refuseInserts,
   withDatabase,
   type TestDatabase,
+  type TestTables,
 } from "./database";
 import { DEMO, expect, expectAccessible, signInAs, test } from "./fixtures";
 import { clearPaymentDetails } from "./purchase-steps";
@@ -22,40 +23,42 @@ const READY = "Your GateKeeper Enterprise trial is ready!";
 
 /** The account starts with no trial, so each test sees the chooser (a worker's portal is shared by its tests). */
 const resetTrials = (databaseUrl: string, email: string) =>
-  withDatabase(databaseUrl, async (db) => {
+  withDatabase(databaseUrl, async (db, t) => {
     const owner = await organizationIdOf(db, email);
-    await db.delete(trials).where(eq(trials.ownerId, owner));
-    await db.delete(licenses).where(and(eq(licenses.type, "trial"), eq(licenses.ownerId, owner)));
-    await db.delete(jobs).where(and(inArray(jobs.kind, ["cloud-trial", "onpremise-trial"]), eq(jobs.ownerId, owner)));
-    await db.delete(drafts).where(and(like(drafts.wizard, "%-trial"), eq(drafts.ownerId, owner)));
-    await clearFaults(db, hubFaults);
-    await clearFaults(db, billingFaults);
+    await db.delete(t.trials).where(eq(t.trials.ownerId, owner));
+    await db.delete(t.licenses).where(and(eq(t.licenses.type, "trial"), eq(t.licenses.ownerId, owner)));
+    await db
+      .delete(t.jobs)
+      .where(and(inArray(t.jobs.kind, ["cloud-trial", "onpremise-trial"]), eq(t.jobs.ownerId, owner)));
+    await db.delete(t.drafts).where(and(like(t.drafts.wizard, "%-trial"), eq(t.drafts.ownerId, owner)));
+    await clearFaults(db, t.hubFaults);
+    await clearFaults(db, t.billingFaults);
     await dropTrigger(db, "refuse_trial_licenses");
   });
 
 /** The hardware invoices of an account, oldest first, as the embedded billing engine keeps them. */
 const hardwareInvoices = (databaseUrl: string, email: string) =>
-  withDatabase(databaseUrl, async (db) => {
+  withDatabase(databaseUrl, async (db, t) => {
     const customerId = (await billingCustomerIdOf(db, email)) ?? "";
     const rows = await db
-      .select({ lines: billingInvoices.lineItems })
-      .from(billingInvoices)
-      .where(and(isNull(billingInvoices.subscriptionId), eq(billingInvoices.customerId, customerId)))
-      .orderBy(asc(billingInvoices.date));
+      .select({ lines: t.billingInvoices.lineItems })
+      .from(t.billingInvoices)
+      .where(and(isNull(t.billingInvoices.subscriptionId), eq(t.billingInvoices.customerId, customerId)))
+      .orderBy(...invoicesInOrder(t, "oldest first"));
     return rows.map((row) => row.lines.map(({ entityId, quantity, amount }) => ({ entityId, quantity, amount })));
   });
 
 const trialCount = (databaseUrl: string, email: string) =>
-  withDatabase(databaseUrl, async (db) => {
+  withDatabase(databaseUrl, async (db, t) => {
     const [{ n }] = await db
       .select({ n: count() })
-      .from(trials)
-      .where(eq(trials.ownerId, await organizationIdOf(db, email)));
+      .from(t.trials)
+      .where(eq(t.trials.ownerId, await organizationIdOf(db, email)));
     return n;
   });
 
 /** The customer without a trial and with a failure armed, as an operator would: the invoices so far. */
-async function customerWithFault(databaseUrl: string, arm: (db: TestDatabase) => Promise<void>) {
+async function customerWithFault(databaseUrl: string, arm: (db: TestDatabase, t: TestTables) => Promise<void>) {
   await resetTrials(databaseUrl, DEMO.customer);
   await withDatabase(databaseUrl, arm);
   return (await hardwareInvoices(databaseUrl, DEMO.customer)).length;
@@ -310,8 +313,8 @@ test.describe("free trials", () => {
   }) => {
     test.setTimeout(90_000);
     await resetTrials(portal.databaseUrl, DEMO.distributor);
-    await withDatabase(portal.databaseUrl, (db) =>
-      armFault(db, hubFaults, { call: "createTenant", mode: "fail", message: "Injected failure." }),
+    await withDatabase(portal.databaseUrl, (db, t) =>
+      armFault(db, t.hubFaults, { call: "createTenant", mode: "fail", message: "Injected failure." }),
     );
     await signInAs(page, DEMO.distributor);
     await startTrial(page, "Cloud GateKeeper Hub");
@@ -337,8 +340,8 @@ test.describe("free trials", () => {
     portal,
   }) => {
     test.setTimeout(90_000);
-    const invoicesBefore = await customerWithFault(portal.databaseUrl, (db) =>
-      armFault(db, billingFaults, { call: "createHardwareInvoice", mode: "fail", message: "Card declined." }),
+    const invoicesBefore = await customerWithFault(portal.databaseUrl, (db, t) =>
+      armFault(db, t.billingFaults, { call: "createHardwareInvoice", mode: "fail", message: "Card declined." }),
     );
     await signInAs(page, DEMO.customer);
     await onPremiseTrial(page, 2);
