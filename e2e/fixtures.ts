@@ -11,7 +11,7 @@ import { test as base, expect, type Page } from "@playwright/test";
 import type { Engine } from "~/server/database/portal-database.server";
 import { databaseChoice } from "~/server/database/url.server";
 import { createDatabase, dropDatabase } from "../scripts/postgres-cluster.mjs";
-import { startRoundRobinProxy } from "./round-robin-proxy";
+import { startRoundRobinProxy } from "../scripts/round-robin-proxy.mjs";
 
 export const DEMO_PASSWORD = "GateKeeper-demo-1";
 export const DEMO = {

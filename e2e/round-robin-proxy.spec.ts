@@ -1,7 +1,9 @@
 import { createServer, request, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, test } from "@playwright/test";
-import { startRoundRobinProxy, type RoundRobinProxy } from "./round-robin-proxy";
+import { startRoundRobinProxy } from "../scripts/round-robin-proxy.mjs";
+
+type RoundRobinProxy = Awaited<ReturnType<typeof startRoundRobinProxy>>;
 
 /**
  * The proxy the javascript project puts in front of two portal instances on PostgreSQL: each request goes to the

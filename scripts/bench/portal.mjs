@@ -88,17 +88,14 @@ export async function startPostgresPortals(root) {
   const instances = [];
   let proxy;
   async function stop() {
-    await proxy?.stop();
+    await proxy?.close();
     await Promise.all(instances.map((instance) => instance.stop()));
     await stopCluster(cluster.directory);
   }
   try {
-    const env = { WEB_CONCURRENCY: "1", TRUST_PROXY: "1" };
+    const env = { WEB_CONCURRENCY: "1" };
     instances.push(...(await Promise.all([0, 1].map(() => startPortal(root, { databaseUrl, env })))));
-    proxy = await startRoundRobinProxy(
-      instances.map((instance) => instance.baseUrl),
-      { host: HOST },
-    );
+    proxy = await startRoundRobinProxy(instances.map((instance) => Number(new URL(instance.baseUrl).port)));
   } catch (error) {
     await stop();
     throw error;
