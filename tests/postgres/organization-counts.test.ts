@@ -1,11 +1,13 @@
 import { randomUUID } from "node:crypto";
-import { count, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migratePostgres, openPostgres, type PostgresDatabase } from "~/server/database/postgres.server";
-import { invoices, memberships, organizationCounts, organizations, users } from "~db/postgres/schema";
+import * as schema from "~db/postgres/schema";
+import { invoices, memberships, organizations, users } from "~db/postgres/schema";
 import { insertMemberships, migrateBefore, postgresTestDatabase } from "../support/postgres";
 import { invoiceCopyRows } from "../support/billing-copies";
+import { organizationTotals } from "../support/organization-totals";
 
 /**
  * organization_counts on PostgreSQL: kept by the plpgsql triggers of migration organization_counts, filled by it
@@ -41,22 +43,7 @@ async function addInvoices(ownerId: string, n: number) {
   return rows.map((row) => row.id);
 }
 
-/** The kept totals (undefined: no row), and the real counts. */
-async function totals(organizationId: string) {
-  const [kept] = await db
-    .select()
-    .from(organizationCounts)
-    .where(eq(organizationCounts.organizationId, organizationId));
-  const [members] = await db
-    .select({ n: count() })
-    .from(memberships)
-    .where(eq(memberships.organizationId, organizationId));
-  const [bills] = await db.select({ n: count() }).from(invoices).where(eq(invoices.ownerId, organizationId));
-  return {
-    kept: kept ? { members: kept.members, invoices: kept.invoices } : undefined,
-    counted: { members: members.n, invoices: bills.n },
-  };
-}
+const totals = (organizationId: string) => organizationTotals(db, schema, organizationId);
 
 const both = (members: number, invoiceCount: number) => ({
   kept: { members, invoices: invoiceCount },

@@ -1,18 +1,12 @@
 import { randomUUID } from "node:crypto";
-import { count, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { db } from "~/server/db.server";
 import { invoicePage } from "~/server/invoices.server";
 import { listOrganizationsForAdmin, memberPage } from "~/server/organizations.server";
-import {
-  engine,
-  invoices,
-  memberships,
-  organizationCounts,
-  organizations,
-  users,
-} from "~/server/database/tables.server";
+import { engine, invoices, memberships, organizations, tables, users } from "~/server/database/tables.server";
 import { invoiceCopyRows } from "../support/billing-copies";
+import { organizationTotals } from "../support/organization-totals";
 import { rerunMigration } from "../support/sqlite-migrations";
 
 /**
@@ -47,22 +41,7 @@ async function addInvoices(ownerId: string, n: number): Promise<string[]> {
   return rows.map((row) => row.id);
 }
 
-/** The kept totals (undefined: no row), and the real counts. */
-async function totals(organizationId: string) {
-  const [kept] = await db
-    .select()
-    .from(organizationCounts)
-    .where(eq(organizationCounts.organizationId, organizationId));
-  const [members] = await db
-    .select({ n: count() })
-    .from(memberships)
-    .where(eq(memberships.organizationId, organizationId));
-  const [bills] = await db.select({ n: count() }).from(invoices).where(eq(invoices.ownerId, organizationId));
-  return {
-    kept: kept ? { members: kept.members, invoices: kept.invoices } : undefined,
-    counted: { members: members.n, invoices: bills.n },
-  };
-}
+const totals = (organizationId: string) => organizationTotals(db, tables, organizationId);
 
 const expectKept = async (organizationId: string, members: number, invoiceCount: number) =>
   expect(await totals(organizationId)).toEqual({

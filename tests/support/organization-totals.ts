@@ -1,0 +1,19 @@
+import { count, eq } from "drizzle-orm";
+import type { PortalDatabase, PortalSchema } from "~/server/database/portal-database.server";
+
+/** An organization's totals as organization_counts keeps them (undefined: no row), and as counted from the rows. */
+export async function organizationTotals(db: PortalDatabase, t: PortalSchema, organizationId: string) {
+  const [kept] = await db
+    .select()
+    .from(t.organizationCounts)
+    .where(eq(t.organizationCounts.organizationId, organizationId));
+  const [members] = await db
+    .select({ n: count() })
+    .from(t.memberships)
+    .where(eq(t.memberships.organizationId, organizationId));
+  const [bills] = await db.select({ n: count() }).from(t.invoices).where(eq(t.invoices.ownerId, organizationId));
+  return {
+    kept: kept ? { members: kept.members, invoices: kept.invoices } : undefined,
+    counted: { members: members.n, invoices: bills.n },
+  };
+}
