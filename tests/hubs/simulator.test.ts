@@ -1,6 +1,7 @@
 import { db } from "~/server/db.server";
 import { signLicenseFile } from "~/server/license-files.server";
 import { createHubSimulator, redeemSignInLink } from "~/server/hubs/simulator/simulator.server";
+import { racedLicense, settled } from "../support/hub-races";
 
 /** The simulator checks license files with the portal's own signature check unless told otherwise. */
 describe("Hub simulator", () => {
@@ -42,11 +43,6 @@ describe("Hub simulator", () => {
     });
   });
 
-  /** Each answer of calls made at once: what it returned, or the code it was refused with. */
-  const settled = async <T>(calls: Promise<T>[]) =>
-    (await Promise.allSettled(calls)).map((outcome) =>
-      outcome.status === "fulfilled" ? outcome.value : (outcome.reason as { code?: string }).code,
-    );
   const running = async (hubs: ReturnType<typeof createHubSimulator>, subdomain: string) => {
     const tenant = await hubs.createTenant({
       customerId: "cus-race",
@@ -75,16 +71,7 @@ describe("Hub simulator", () => {
   });
 
   it("puts a license two Hubs upload at once on one of them only", async () => {
-    const verifyLicense = () => ({
-      externalLicenseId: "GK-RACED",
-      name: "Raced",
-      nodes: 5,
-      planType: "core",
-      hasCloudSupport: true,
-      validFrom: new Date(Date.now() - 86_400_000).toISOString(),
-      validTo: new Date(Date.now() + 86_400_000).toISOString(),
-    });
-    const hubs = createHubSimulator({ store: db, host: "hub.simulator.test", verifyLicense });
+    const hubs = createHubSimulator({ store: db, host: "hub.simulator.test", verifyLicense: racedLicense });
     const [first, second] = [await running(hubs, "raced-upload-one"), await running(hubs, "raced-upload-two")];
     const outcomes = await settled([
       hubs.uploadLicense(first.url, "file", first.jwt),

@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { openPostgres as OpenPostgres } from "~/server/database/postgres.server";
 import type { PortalDatabase } from "~/server/database/portal-database.server";
 import type { createHubSimulator as CreateHubSimulator } from "~/server/hubs/simulator/simulator.server";
+import { racedLicense, settled } from "../support/hub-races";
 import { postgresTestDatabase } from "../support/postgres";
 
 /**
@@ -21,27 +22,16 @@ beforeAll(async () => {
   ({ createHubSimulator } = await import("~/server/hubs/simulator/simulator.server"));
 }, 60_000);
 
-/** Each answer of calls made at once: what it returned, or the code it was refused with. */
-const settled = async <T>(calls: Promise<T>[]) =>
-  (await Promise.allSettled(calls)).map((outcome) =>
-    outcome.status === "fulfilled" ? outcome.value : ((outcome.reason as { code?: string }).code ?? outcome.reason),
-  );
-
 async function withInstances(work: (instances: ReturnType<typeof CreateHubSimulator>[]) => Promise<void>) {
   const pools = Array.from({ length: INSTANCES }, () => openPostgres(database.url, { max: 2 }));
-  const verifyLicense = () => ({
-    externalLicenseId: "GK-RACED",
-    name: "Raced",
-    nodes: 5,
-    planType: "core",
-    hasCloudSupport: true,
-    validFrom: new Date(Date.now() - 86_400_000).toISOString(),
-    validTo: new Date(Date.now() + 86_400_000).toISOString(),
-  });
   try {
     await work(
       pools.map(({ db }) =>
-        createHubSimulator({ store: db as unknown as PortalDatabase, host: "hub.races.test", verifyLicense }),
+        createHubSimulator({
+          store: db as unknown as PortalDatabase,
+          host: "hub.races.test",
+          verifyLicense: racedLicense,
+        }),
       ),
     );
   } finally {
