@@ -146,6 +146,37 @@ export async function refuseInserts(db: TestDatabase, name: string, table: strin
   });
 }
 
+/**
+ * Makes every insert into `table` wait (PostgreSQL only: a trigger that sleeps), so that a test can catch a portal
+ * in the middle of that insert, until releaseHeldInserts. What sleeps is the instance's own statement, holding its
+ * transaction open as a slow disk or a lock would.
+ */
+export async function holdInserts(db: TestDatabase, name: string, table: string) {
+  if (engineOf(db) !== "postgres") throw new Error("Holding inserts is written for PostgreSQL.");
+  await execute(db, {
+    sqlite: [],
+    postgres: [
+      `create function ${name}() returns trigger language plpgsql as $$ begin perform pg_sleep(600); return new; end $$`,
+      `create trigger ${name} before insert on ${table} for each row execute function ${name}()`,
+    ],
+  });
+}
+
+/**
+ * Ends what holdInserts made: the trigger, and the statements still asleep in it, whose client may be gone (as
+ * PostgreSQL would once it noticed), rolling back their transactions.
+ */
+export async function releaseHeldInserts(db: TestDatabase, name: string) {
+  await execute(db, {
+    sqlite: [],
+    postgres: [
+      // First the sleepers: dropping the trigger waits for every transaction that is inserting into its table.
+      "select pg_terminate_backend(pid) from pg_stat_activity where wait_event = 'PgSleep' and pid <> pg_backend_pid()",
+      `drop function if exists ${name}() cascade`,
+    ],
+  });
+}
+
 /** Leaves every job no automatic retry: a failed step reaches the customer at once, until dropTrigger(name). */
 export async function exhaustJobRetries(db: TestDatabase, name: string) {
   const spendAttempts = "update jobs set attempts = 99 where id = new.id and new.attempts < 99;";

@@ -6,8 +6,10 @@ import {
   clearFaults,
   dropTrigger,
   exhaustJobRetries,
+  holdInserts,
   invoicesInOrder,
   refuseInserts,
+  releaseHeldInserts,
   withDatabase,
   type TestDatabase,
   type TestTables,
@@ -330,6 +332,53 @@ test.describe("portals that stop or run side by side", () => {
         expect(await licensesNamed(databaseUrl, "Killed Mid Order Co")).toBe(0);
       },
     });
+  });
+
+  test("of two instances, the one killed between the charge and the license leaves the order to the other, charged once", async ({
+    page,
+    databaseEngine,
+  }) => {
+    test.skip(databaseEngine !== "postgres", "instances side by side on one database are PostgreSQL's arrangement");
+    test.setTimeout(150_000);
+    const organization = "Other Instance Finishes Co";
+    const portal = await startPortal({ engine: databaseEngine });
+    try {
+      await signIn(page, DEMO.customer, DEMO_PASSWORD, `${portal.baseURL}/login`);
+      await expect(page.getByRole("heading", { level: 1, name: "Home" })).toBeVisible();
+      await walkToOrder(page, organization, "5", portal.baseURL);
+      const before = await subscriptionsOf(portal.databaseUrl, DEMO.customer);
+      await withDatabase(portal.databaseUrl, (db) => holdInserts(db, "license_insert_held", "licenses"));
+      await page.getByRole("link", { name: "Submit Order" }).click();
+      await page.getByRole("button", { name: "Purchase" }).click();
+      await expect(page).toHaveURL(/\/store\/orders\//);
+      const progressPath = new URL(page.url()).pathname;
+
+      // Charged, and the license insert under way on the instance that holds the order's job.
+      await expect.poll(() => subscriptionsOf(portal.databaseUrl, DEMO.customer), { timeout: 30_000 }).toBe(before + 1);
+      const holder = await withDatabase(portal.databaseUrl, async (db, t) => {
+        const [job] = await db
+          .select({ holder: t.jobs.leaseHolder })
+          .from(t.jobs)
+          .where(and(eq(t.jobs.kind, "new-subscription"), eq(t.jobs.status, "running")));
+        return job?.holder ?? null;
+      });
+      // The lease holder is `host:pid:runner`: the instance to kill.
+      const holderPid = Number(holder?.split(":")[1]);
+      expect(portal.pids).toContain(holderPid);
+      await page.goto("about:blank");
+      process.kill(holderPid, "SIGKILL");
+      await withDatabase(portal.databaseUrl, (db) => releaseHeldInserts(db, "license_insert_held"));
+
+      // The instance left takes the job over once the dead one's lease runs out, and finishes it.
+      const survivor = portal.instanceURLs[portal.pids.indexOf(holderPid) === 0 ? 1 : 0];
+      await page.goto(`${survivor}${progressPath}`);
+      await expect(page.getByText(SUCCESS)).toBeVisible({ timeout: 45_000 });
+      expect(await subscriptionsOf(portal.databaseUrl, DEMO.customer)).toBe(before + 1);
+      expect(await licensesNamed(portal.databaseUrl, organization)).toBe(1);
+    } finally {
+      await page.goto("about:blank");
+      await portal.stop({ signal: "SIGKILL" });
+    }
   });
 
   test("two portal processes on one database each place an order posted to both at once, charging once", async ({
