@@ -22,6 +22,9 @@ export default defineConfig({
     // Each test file gets its own temporary SQLite database (see tests/setup.ts).
     setupFiles: ["tests/setup.ts"],
     pool: "forks",
+    // vitest's default is one worker fewer than the cores: one on CI's two. Two files at a time overlap what one
+    // waits on (PostgreSQL, a child process, a timer) with the other's work.
+    maxWorkers: 2,
     testTimeout: 20_000,
     projects: [
       {
