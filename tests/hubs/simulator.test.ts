@@ -1,7 +1,7 @@
 import { db } from "~/server/db.server";
 import { signLicenseFile } from "~/server/license-files.server";
 import { createHubSimulator, redeemSignInLink } from "~/server/hubs/simulator/simulator.server";
-import { racedLicense, settled } from "../support/hub-races";
+import { raceAdministrator, racedLicense, settled } from "../support/hub-races";
 
 /** The simulator checks license files with the portal's own signature check unless told otherwise. */
 describe("Hub simulator", () => {
@@ -50,14 +50,7 @@ describe("Hub simulator", () => {
       region: "US",
       idempotencyKey: subdomain,
     });
-    const administrator = {
-      userName: "race-admin",
-      firstName: "R",
-      lastName: "A",
-      phoneNumber: "",
-      email: "r@example.org",
-    };
-    const { jwt } = await hubs.setUpAdmin(tenant.url, { ...administrator, password: "Hub-admin-1" });
+    const { jwt } = await hubs.setUpAdmin(tenant.url, raceAdministrator);
     return { url: tenant.url, jwt };
   };
 

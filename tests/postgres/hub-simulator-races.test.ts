@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { openPostgres as OpenPostgres } from "~/server/database/postgres.server";
 import type { PortalDatabase } from "~/server/database/portal-database.server";
 import type { createHubSimulator as CreateHubSimulator } from "~/server/hubs/simulator/simulator.server";
-import { racedLicense, settled } from "../support/hub-races";
+import { raceAdministrator, racedLicense, settled } from "../support/hub-races";
 import { postgresTestDatabase } from "../support/postgres";
 
 /**
@@ -38,15 +38,6 @@ async function withInstances(work: (instances: ReturnType<typeof CreateHubSimula
     await Promise.all(pools.map(({ pool }) => pool.end()));
   }
 }
-
-const administrator = {
-  userName: "race-admin",
-  firstName: "R",
-  lastName: "A",
-  phoneNumber: "",
-  email: "r@example.org",
-  password: "Hub-admin-1",
-};
 
 describe("the Hub simulator on PostgreSQL, instances side by side", () => {
   it("gives a subdomain that several instances create at once to one of them and refuses the others as taken", async () => {
@@ -86,7 +77,7 @@ describe("the Hub simulator on PostgreSQL, instances side by side", () => {
             region: "US",
             idempotencyKey: `upload-${n}`,
           });
-          return { service, url: tenant.url, jwt: (await service.setUpAdmin(tenant.url, administrator)).jwt };
+          return { service, url: tenant.url, jwt: (await service.setUpAdmin(tenant.url, raceAdministrator)).jwt };
         }),
       );
       const outcomes = await settled(hubs.map(({ service, url, jwt }) => service.uploadLicense(url, "file", jwt)));

@@ -14,3 +14,13 @@ export const racedLicense = () => ({
   validFrom: new Date(Date.now() - 86_400_000).toISOString(),
   validTo: new Date(Date.now() + 86_400_000).toISOString(),
 });
+
+/** The administrator each raced Hub is set up with. */
+export const raceAdministrator = {
+  userName: "race-admin",
+  firstName: "R",
+  lastName: "A",
+  phoneNumber: "",
+  email: "r@example.org",
+  password: "Hub-admin-1",
+};
