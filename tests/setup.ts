@@ -11,8 +11,10 @@ import { createDatabase, dropDatabase } from "../scripts/postgres-cluster.mjs";
  * `postgres-all` project (TEST_DATABASE_ENGINE=postgres) a copy of the migrated PostgreSQL template
  * (tests/support/postgres-global-setup.ts).
  *
- * On PostgreSQL the portal gets one pooled connection: a query on `db` made inside a transaction's callback
- * (instead of on `tx`) then waits for itself and the test times out, instead of racing in production.
+ * On PostgreSQL the portal gets one pooled connection and no pipelined ones, so every statement takes that one
+ * connection: a query on `db` made inside a transaction's callback (instead of on `tx`) then waits for itself
+ * and the test times out, instead of running outside the transaction in production. The pipelines have tests
+ * of their own (tests/postgres/statement-pipelines.test.ts), and the e2e tests run the portal with them.
  */
 const directory = mkdtempSync(path.join(tmpdir(), "gk-portal-test-"));
 const postgres = process.env.TEST_DATABASE_ENGINE === "postgres" ? inject("postgres") : null;
@@ -20,7 +22,10 @@ const postgresName = `portal_test_${randomBytes(6).toString("hex")}`;
 process.env.DATABASE_URL = postgres
   ? await createDatabase(postgres.server, postgresName, postgres.template)
   : `file:${path.join(directory, "portal.sqlite")}`;
-if (postgres) process.env.DATABASE_POOL_MAX ??= "1";
+if (postgres) {
+  process.env.DATABASE_POOL_MAX ??= "1";
+  process.env.DATABASE_PIPELINES ??= "0";
+}
 process.env.SEED_DEMO ??= "true";
 process.env.NODE_ENV = "test";
 

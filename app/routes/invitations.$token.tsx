@@ -3,13 +3,12 @@ import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { newMemberSchema, parseAccountForm } from "~/domain/accounts";
 import { ROLE_NAMES } from "~/domain/roles";
-import { signIn } from "~/server/auth.server";
+import { signedIn, signIn } from "~/server/auth.server";
 import { validateCsrf } from "~/server/csrf.server";
 import { readForm } from "~/server/forms.server";
 import { acceptInvitation, invitationOffer, INVITATION_GONE } from "~/server/invitations.server";
 import { hashPassword } from "~/server/passwords.server";
-import { chooseOrganization, currentSession, redirectWithToast } from "~/server/session.server";
-import { findUserById } from "~/server/users.server";
+import { chooseOrganization, redirectWithToast } from "~/server/session.server";
 import { AuthPage, FormAlert, NewPasswordFields } from "~/ui/auth-page";
 import { Link } from "~/ui/link";
 import type { PlainPageData, PlainPageHandle } from "~/ui/page-script";
@@ -19,20 +18,14 @@ export const meta: MetaFunction = () => [{ title: "Invitation · GateKeeper Port
 
 export const handle: PlainPageHandle = { plainPage: true };
 
-async function signedInUser(request: Request) {
-  const session = await currentSession(request);
-  const user = session ? await findUserById(session.userId) : undefined;
-  return session && user ? { session, user } : null;
-}
-
 /** The invitation's link: what it is, and the way to accept it for who opens it (signed in, with an account, new). */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const offer = await invitationOffer(params.token ?? "");
-  const signedIn = await signedInUser(request);
+  const person = await signedIn(request);
   return {
     pageScript: null,
     offer: offer && { ...offer, roleName: ROLE_NAMES[offer.role] },
-    signedInAs: signedIn?.user.email ?? null,
+    signedInAs: person?.user.email ?? null,
     path: new URL(request.url).pathname,
   } satisfies PlainPageData & { offer: unknown; signedInAs: string | null; path: string };
 }
@@ -41,13 +34,13 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const formData = await readForm(request);
   await validateCsrf(formData, request);
   const token = params.token ?? "";
-  const signedIn = await signedInUser(request);
+  const person = await signedIn(request);
   if (formData.get("intent") === "join") {
-    if (!signedIn) return json({ formError: "Sign in first, then accept the invitation." }, { status: 401 });
-    const accepted = await acceptInvitation(token, { kind: "signed-in", user: signedIn.user });
+    if (!person) return json({ formError: "Sign in first, then accept the invitation." }, { status: 401 });
+    const accepted = await acceptInvitation(token, { kind: "signed-in", user: person.user });
     if (!("joined" in accepted))
       return json({ formError: "refused" in accepted ? accepted.refused : INVITATION_GONE }, { status: 409 });
-    await chooseOrganization(signedIn.session.id, accepted.joined.organizationId);
+    await chooseOrganization(person.session.id, accepted.joined.organizationId);
     return redirectWithToast(request, "/home", { kind: "success", message: "You joined the organization." });
   }
   const parsed = parseAccountForm(newMemberSchema, formData);

@@ -12,7 +12,7 @@ import { requireSession } from "./auth.server";
 import { validateCsrf } from "./csrf.server";
 import { readForm } from "./forms.server";
 import { membershipOf, organizationsOf, type OrganizationRecord } from "./organizations.server";
-import { chooseOrganization, type SessionRecord } from "./session.server";
+import { chooseOrganization, currentSessionRead, type SessionRecord } from "./session.server";
 import type { UserRecord } from "./users.server";
 
 /**
@@ -53,7 +53,8 @@ export function currentMember(request: Request): Promise<Member | null> {
 
 async function resolveMember(request: Request): Promise<Member | null> {
   const { user, session } = await requireSession(request);
-  const chosen = session.organizationId ? await membershipOf(user.id, session.organizationId) : null;
+  // The session's own organization comes with the session's read; another is looked up only without it.
+  const chosen = (await currentSessionRead(request))?.membership;
   if (chosen) return { user, session, ...chosen };
   const [first] = await organizationsOf(user.id);
   const fallback = first ? await membershipOf(user.id, first.id) : null;

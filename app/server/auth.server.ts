@@ -10,9 +10,16 @@ import { db } from "./db.server";
 import { hashPassword, needsRehash, verifyPassword } from "./passwords.server";
 import { secretFor } from "./secrets.server";
 import { forgetOtherDevices, knownDeviceOf, rememberDevice } from "./known-devices.server";
-import { currentSession, endOtherSessions, endSession, startSession, type SessionRecord } from "./session.server";
+import {
+  currentSession,
+  currentSessionRead,
+  endOtherSessions,
+  endSession,
+  startSession,
+  type SessionRecord,
+} from "./session.server";
 import { reserveSignInAttempt } from "./throttle.server";
-import { findUserByEmail, findUserById, type UserRecord } from "./users.server";
+import { findUserByEmail, type UserRecord } from "./users.server";
 
 export const INVALID_CREDENTIALS = "The email or password is incorrect.";
 
@@ -157,23 +164,14 @@ export function loginUrlFor(request: Request): string {
 }
 
 /**
- * The signed-in user and their session, looked up once per request: the shell's loader and the page's
- * loader run with the same Request (Remix copied it per loader until decision 134's patch), so they share
- * one session read and one query. A loader after an action gets a new Request, so it sees what the action
+ * The signed-in user and their session, read once per request with the session (currentSessionRead): the
+ * shell's loader and the page's loader run with the same Request (Remix copied it per loader until decision
+ * 134's patch), so they share one read. A loader after an action gets a new Request, so it sees what the action
  * changed.
  */
-const signedInByRequest = new WeakMap<Request, Promise<{ user: UserRecord; session: SessionRecord } | null>>();
-
-function signedIn(request: Request) {
-  let found = signedInByRequest.get(request);
-  if (!found) {
-    found = currentSession(request).then(async (session) => {
-      const user = session ? await findUserById(session.userId) : undefined;
-      return session && user ? { user, session } : null;
-    });
-    signedInByRequest.set(request, found);
-  }
-  return found;
+export async function signedIn(request: Request): Promise<{ user: UserRecord; session: SessionRecord } | null> {
+  const read = await currentSessionRead(request);
+  return read && { user: read.user, session: read.session };
 }
 
 /** The signed-in user and their session, or a redirect to sign in. */

@@ -32,6 +32,12 @@ const envSchema = z
      * max_connections (100 by default).
      */
     DATABASE_POOL_MAX: z.coerce.number({ invalid_type_error: "must be a number" }).int().min(1).max(100).default(5),
+    /**
+     * Pipelined connections each process keeps to PostgreSQL for the statements outside transactions (which
+     * then share them instead of taking one of the pool's each); 0 sends every statement through the pool.
+     * They count against max_connections too.
+     */
+    DATABASE_PIPELINES: z.coerce.number({ invalid_type_error: "must be a number" }).int().min(0).max(10).default(2),
     SESSION_SECRET: z.string().min(32, "must be at least 32 characters (e.g. `openssl rand -hex 32`)").optional(),
     /** Unset: on in development and tests, off under NODE_ENV=production (see the transform below). */
     SEED_DEMO: booleanFlag.optional(),

@@ -2,7 +2,8 @@ import { createHash, randomBytes } from "node:crypto";
 import { createCookieSessionStorage, redirect, type Session } from "@remix-run/node";
 import { and, asc, desc, eq, lt, lte, ne, or, sql } from "drizzle-orm";
 import { affectedRows } from "~/server/database/dialect.server";
-import { sessions } from "~/server/database/tables.server";
+import type { Role } from "~/domain/roles";
+import { memberships, organizations, sessions, users } from "~/server/database/tables.server";
 import { db } from "./db.server";
 import { isHttps, portalCookie } from "./cookies.server";
 import { secretFor } from "./secrets.server";
@@ -29,6 +30,17 @@ const digest = (token: string) => createHash("sha256").update(token).digest("hex
 
 export type SessionRecord = typeof sessions.$inferSelect;
 
+/**
+ * A live session with what every signed-in page asks next, read with it in one statement: its person, and the
+ * organization the session works in with their role there (null when none is chosen or they are no longer a
+ * member of it). Read one after another, the three were three round trips before anything else of the page.
+ */
+export interface SessionRead {
+  session: SessionRecord;
+  user: typeof users.$inferSelect;
+  membership: { organization: typeof organizations.$inferSelect; role: Role } | null;
+}
+
 /** Starts a session for the user; returns its Set-Cookie header and the session (for its CSRF token). */
 export async function startSession(request: Request, userId: string, csrfToken: string) {
   const token = randomBytes(32).toString("base64url");
@@ -49,13 +61,18 @@ export async function startSession(request: Request, userId: string, csrfToken: 
 }
 
 /** The live session the request's cookie names, or null (no cookie, unknown, ended or expired). */
-export function currentSession(request: Request): Promise<SessionRecord | null> {
-  let session = sessionByRequest.get(request);
-  if (!session) {
-    session = readSession(request);
-    sessionByRequest.set(request, session);
+export async function currentSession(request: Request): Promise<SessionRecord | null> {
+  return (await currentSessionRead(request))?.session ?? null;
+}
+
+/** The live session the request's cookie names with its person and organization (SessionRead), or null. */
+export function currentSessionRead(request: Request): Promise<SessionRead | null> {
+  let read = readByRequest.get(request);
+  if (!read) {
+    read = readSession(request);
+    readByRequest.set(request, read);
   }
-  return session;
+  return read;
 }
 
 /**
@@ -64,18 +81,25 @@ export function currentSession(request: Request): Promise<SessionRecord | null> 
  * loader of a page gets the same Request only with decision 134's patch; without it, this cache never served
  * a second loader. A loader after an action gets a new Request, so it sees what the action changed.
  */
-const sessionByRequest = new WeakMap<Request, Promise<SessionRecord | null>>();
+const readByRequest = new WeakMap<Request, Promise<SessionRead | null>>();
 const sessionById = db
-  .select()
+  .select({ session: sessions, user: users, organization: organizations, role: memberships.role })
   .from(sessions)
+  .innerJoin(users, eq(users.id, sessions.userId))
+  .leftJoin(
+    memberships,
+    and(eq(memberships.userId, sessions.userId), eq(memberships.organizationId, sessions.organizationId)),
+  )
+  .leftJoin(organizations, eq(organizations.id, memberships.organizationId))
   .where(eq(sessions.id, sql.placeholder("id")))
   .prepare("session_by_id");
 
-async function readSession(request: Request): Promise<SessionRecord | null> {
+async function readSession(request: Request): Promise<SessionRead | null> {
   const token: unknown = await sessionCookie.parse(request);
   if (typeof token !== "string") return null;
-  const [session] = await sessionById.execute({ id: digest(token) });
-  if (!session) return null;
+  const [row] = await sessionById.execute({ id: digest(token) });
+  if (!row) return null;
+  const { session, user, organization, role } = row;
   const now = new Date();
   const idleSince = new Date(now.getTime() - IDLE_MS);
   if (session.expiresAt <= now || session.lastSeenAt <= idleSince) {
@@ -94,7 +118,7 @@ async function readSession(request: Request): Promise<SessionRecord | null> {
       .set({ lastSeenAt: now })
       .where(and(eq(sessions.id, session.id), lt(sessions.lastSeenAt, new Date(now.getTime() - TOUCH_EVERY_MS))));
   }
-  return session;
+  return { session, user, membership: organization && role ? { organization, role } : null };
 }
 
 /** Ends the request's session (sign-out); returns the Set-Cookie header that clears the cookie. */

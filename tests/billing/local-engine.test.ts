@@ -216,6 +216,22 @@ describe("renewals", () => {
     expect(renewed.currentTermStart).toEqual(new Date("2026-05-01T00:00:00Z"));
     expect(renewed.currentTermEnd).toEqual(new Date("2026-06-01T00:00:00Z"));
   });
+
+  it("are not processed by reading the price list, which time does not change, but by the next call that reads the customer's", async () => {
+    const source = await customerWithCard("cust_catalogue");
+    const created = await subscribe("cust_catalogue", source.id, 1);
+    const invoicesOf = async () =>
+      (await db.select().from(billingInvoices).where(eq(billingInvoices.customerId, "cust_catalogue"))).length;
+    const invoicesBefore = await invoicesOf();
+    clock = new Date(clock.getTime() + 45 * DAY);
+    await billing.listPlans();
+    await billing.listAddons();
+    await billing.retrieveCoupon("SAVE50");
+    expect(await invoicesOf()).toBe(invoicesBefore);
+    const renewed = await billing.retrieveSubscription("cust_catalogue", created.id);
+    expect(renewed.currentTermStart).toEqual(new Date("2026-05-01T00:00:00Z"));
+    expect(await invoicesOf()).toBe(invoicesBefore + 1);
+  });
 });
 
 describe("credits", () => {

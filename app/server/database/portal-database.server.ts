@@ -51,11 +51,14 @@ export type PortalConnection =
  * Opens the database a URL names (file:PATH or postgres://…), without migrating it (migrateDatabase). A
  * PostgreSQL pool connects on its first query, so this is synchronous on both engines.
  */
-export function openDatabase(url: string, { poolMax = 5 }: { poolMax?: number } = {}): PortalConnection {
+export function openDatabase(
+  url: string,
+  { poolMax = 5, pipelines = 0 }: { poolMax?: number; pipelines?: number } = {},
+): PortalConnection {
   const choice = databaseChoice(url);
   if (!choice) throw new Error(`Not a database URL: ${url}`);
   if (choice.engine === "postgres") {
-    const { db, pool } = openPostgres(choice.url, { max: poolMax });
+    const { db, pool } = openPostgres(choice.url, { max: poolMax, pipelines });
     // Closing twice (a test that closed it, then its teardown) is closing once.
     const close = () => (pool.ended ? Promise.resolve() : pool.end());
     return { engine: "postgres", db, tables: postgresSchema, pool, url: choice.url, close };

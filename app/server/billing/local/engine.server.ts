@@ -1431,10 +1431,18 @@ export interface LocalBillingOptions {
 }
 
 /**
- * Calls that do not catch up first: those that process what is due themselves (and report what that did), and
- * reading the clock, which every page judging a license's dates asks and must stay one read.
+ * Calls that do not catch up first: those that process what is due themselves (and report what that did),
+ * reading the clock, which every page judging a license's dates asks and must stay one read, and reading the price
+ * list, which the passing of time does not change (every wizard step asks for it).
  */
-const WITHOUT_CATCH_UP = new Set<string>(["advanceClock", "processDue", "clockNow"]);
+const WITHOUT_CATCH_UP = new Set<string>([
+  "advanceClock",
+  "processDue",
+  "clockNow",
+  "listPlans",
+  "listAddons",
+  "retrieveCoupon",
+]);
 
 /**
  * The engine with every call brought up to the engine's clock first (what fell due is processed, in time order),
