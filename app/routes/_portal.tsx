@@ -21,7 +21,7 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: portalStyl
 export async function loader({ request }: LoaderFunctionArgs) {
   const { user } = await requireSession(request);
   const member = await currentMember(request);
-  // Asked together: on PostgreSQL each goes out on its own pooled connection.
+  // Asked together: on PostgreSQL what is asked at once goes out in one write (decision 206).
   const [organizations, canStartTrial, sidebarCollapsed] = await Promise.all([
     member ? organizationsOf(user.id) : [],
     member && mayDo(member, "trials.start") ? mayStartTrial(member.organization) : false,

@@ -6,6 +6,7 @@ import { DEMO_BILLING } from "~/server/billing/local/seed.server";
 import { createLocalCards } from "~/server/cards/local/provider.server";
 import { db } from "~/server/db.server";
 import {
+  billingFaults as armedBillingFaults,
   billingClock,
   billingCustomers,
   billingEvents,
@@ -299,6 +300,19 @@ describe("the time machine", () => {
     // Real time goes on under it.
     clock = new Date(APRIL.getTime() + 60_000);
     expect(await other.clockNow()).toEqual(new Date(MAY.getTime() + 60_000));
+  });
+
+  it("is read as time itself, which no armed fault fails: a fault can be armed for the port's calls only", async () => {
+    // injectBillingFault takes only the port's calls; a row written by hand for the clock changes nothing.
+    await db.insert(armedBillingFaults).values({
+      call: "clockNow",
+      mode: "fail",
+      kind: "final",
+      message: "No.",
+      remaining: null,
+      hangMs: 0,
+    });
+    expect(await billing.clockNow()).toEqual(APRIL);
   });
 
   it("renews what falls due on the way, with nobody reading, and says what it did", async () => {
