@@ -15,7 +15,7 @@ import { parseArgs } from "node:util";
 import { addBigAccount, BIG_ACCOUNT } from "./bench/big-account.mjs";
 import { goals, growthGoals, postgresGoals } from "./bench/goals.mjs";
 import { timePages } from "./bench/growth.mjs";
-import { LOAD, loadTest, startBareServer } from "./bench/load.mjs";
+import { LOAD, loadTest, loadTestsInTurns, startBareServer } from "./bench/load.mjs";
 import { measurePages } from "./bench/page-bytes.mjs";
 import { measurePaint } from "./bench/paint.mjs";
 import { firstVisit, signIn, startPortal, startPostgresPortals } from "./bench/portal.mjs";
@@ -143,8 +143,8 @@ async function main() {
   const bareLoad = { bodyBytes: home.html.raw, ...(await loadTest(bareServer.url)) };
   await bareServer.stop();
   printLoad(portalLoad, planLoad, bareLoad);
-  const postgresLoad = await measurePostgres();
-  printPostgresLoad({ home: portalLoad, plan: planLoad }, postgresLoad);
+  const postgresLoad = await measurePostgres(portal.baseUrl, customer);
+  printPostgresLoad(postgresLoad);
 
   // 3. Every page painted on a slow link, then the sign-in form until usable, against their floors.
   const browser = await launchBrowser();
@@ -179,7 +179,11 @@ async function main() {
       portal: portalLoad,
       planStep: { url: PLAN_STEP, ...planLoad },
       bare: bareLoad,
-      postgres: { home: postgresLoad.home, planStep: { url: PLAN_STEP, ...postgresLoad.plan } },
+      postgres: {
+        home: postgresLoad.postgres.home,
+        planStep: { url: PLAN_STEP, ...postgresLoad.postgres.plan },
+        sqliteInTurns: { home: postgresLoad.sqlite.home, planStep: { url: PLAN_STEP, ...postgresLoad.sqlite.plan } },
+      },
     },
     paint,
     signIn: signInResult,
@@ -196,8 +200,8 @@ async function main() {
       "/home": portalLoad,
       [PLAN_STEP]: planLoad,
       "bare server": bareLoad,
-      "/home on PostgreSQL": postgresLoad.home,
-      [`${PLAN_STEP} on PostgreSQL`]: postgresLoad.plan,
+      "/home on PostgreSQL": postgresLoad.postgres.home,
+      [`${PLAN_STEP} on PostgreSQL`]: postgresLoad.postgres.plan,
     })
       .filter(([, result]) => result.errors + result.non2xx > 0)
       .map(([name, result]) => `${name}: ${result.errors} errors and ${result.non2xx} non-2xx answers under load`),
@@ -209,18 +213,22 @@ async function main() {
 
 /**
  * /home and the plan step under the same load on PostgreSQL: two instances behind one port on one database, as the
- * portal runs past one machine. Started after the SQLite portal's load rows and stopped before anything else runs,
- * so that the two never share the machine.
+ * portal runs past one machine, each page measured in turns with the SQLite portal at `sqliteUrl` (which is idle
+ * between its turns; loadTestsInTurns). Stopped before anything else runs.
  */
-async function measurePostgres() {
+async function measurePostgres(sqliteUrl, sqliteCustomer) {
   const portals = await startPostgresPortals(ROOT);
   stops.push(portals.stop);
   try {
     const customer = await signIn(portals.baseUrl, "customer@example.com", DEMO_PASSWORD);
-    return {
-      home: await loadTest(`${portals.baseUrl}/home`, { cookie: customer.header }),
-      plan: await loadTest(`${portals.baseUrl}${PLAN_STEP}`, { cookie: customer.header }),
-    };
+    const inTurns = (page) =>
+      loadTestsInTurns([
+        { url: `${sqliteUrl}${page}`, headers: { cookie: sqliteCustomer.header } },
+        { url: `${portals.baseUrl}${page}`, headers: { cookie: customer.header } },
+      ]);
+    const [sqliteHome, postgresHome] = await inTurns("/home");
+    const [sqlitePlan, postgresPlan] = await inTurns(PLAN_STEP);
+    return { sqlite: { home: sqliteHome, plan: sqlitePlan }, postgres: { home: postgresHome, plan: postgresPlan } };
   } finally {
     await portals.stop();
   }
@@ -228,13 +236,8 @@ async function measurePostgres() {
 
 /** `--only postgres`: the load rows on both engines, nothing else. */
 async function postgresOnly(run, portal, customer) {
-  const sqlite = {
-    home: await loadTest(`${portal.baseUrl}/home`, { cookie: customer.header }),
-    plan: await loadTest(`${portal.baseUrl}${PLAN_STEP}`, { cookie: customer.header }),
-  };
-  await portal.stop();
-  const postgres = await measurePostgres();
-  printPostgresLoad(sqlite, postgres);
+  const { sqlite, postgres } = await measurePostgres(portal.baseUrl, customer);
+  printPostgresLoad({ sqlite, postgres });
   const summary = postgresGoals(sqlite, postgres);
   printGoals(summary);
   return [
@@ -244,10 +247,11 @@ async function postgresOnly(run, portal, customer) {
   ];
 }
 
-function printPostgresLoad(sqlite, postgres) {
+function printPostgresLoad({ sqlite, postgres }) {
   console.log(
     `\nThe same on PostgreSQL: two instances (one process each) on one database behind a round-robin balancer on one port, ` +
-      `beside the SQLite rows above (one instance, ${availableParallelism()} processes)`,
+      `measured in turns with the SQLite portal (one instance, ${availableParallelism()} processes; A B B A, ` +
+      `${LOAD.seconds / 2} s each, so the machine's drift falls on both)`,
   );
   const columns = ["page", "engine", "req/s", "p50 ms", "p99 ms", "p99 ÷ p50", "req/s ÷ SQLite's", "failed"];
   const rows = [

@@ -66,7 +66,7 @@ export function goals({ pages, paint, load, signIn, growth }) {
       met: result.latencyMs.p99 <= 100,
     })),
     ...growthGoals(growth),
-    ...postgresGoals(load, load.postgres),
+    ...postgresGoals(load.postgres.sqlite, load.postgres.postgres),
   ];
 }
 

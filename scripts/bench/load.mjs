@@ -26,6 +26,40 @@ export async function loadTest(url, headers = {}) {
   };
 }
 
+/**
+ * The same as loadTest for two targets measured in turns, A B B A, each turn half of LOAD.seconds after a warm-up
+ * of each: what the machine does besides (its load drifts over a minute on a shared host) falls on both alike,
+ * so their ratio holds where two runs one after the other differ by a third. Requests per second are over the
+ * four turns; p50 and p99 are the means of each target's two turns' own.
+ * @param {[{ url: string, headers?: Record<string, string> }, { url: string, headers?: Record<string, string> }]} targets
+ */
+export async function loadTestsInTurns(targets) {
+  const run = ({ url, headers = {} }, duration) =>
+    autocannon({ url, headers, connections: LOAD.connections, duration });
+  for (const target of targets) await run(target, LOAD.warmupSeconds);
+  const turns = [[], []];
+  for (const index of [0, 1, 1, 0]) turns[index].push(await run(targets[index], LOAD.seconds / 2));
+  return turns.map((results) => {
+    const sum = (pick) => results.reduce((total, result) => total + pick(result), 0);
+    const mean = (pick) => sum(pick) / results.length;
+    const requests = sum((result) => result.requests.total);
+    const timeouts = sum((result) => result.timeouts);
+    return {
+      requestsPerSecond: requests / sum((result) => result.duration),
+      latencyMs: {
+        p50: mean((result) => result.latency.p50),
+        p99: mean((result) => result.latency.p99),
+        max: Math.max(...results.map((result) => result.latency.max)),
+      },
+      requests,
+      bytesPerResponse: Math.round(sum((result) => result.throughput.total) / Math.max(requests, 1)),
+      timeouts,
+      errors: sum((result) => result.errors) - timeouts,
+      non2xx: sum((result) => result.non2xx),
+    };
+  });
+}
+
 /** Starts scripts/bench/bare-server.mjs answering `bytes` bytes; resolves to its URL and a stop(). */
 export async function startBareServer(bytes) {
   const child = fork(fileURLToPath(new URL("bare-server.mjs", import.meta.url)), [String(bytes)], { stdio: "inherit" });

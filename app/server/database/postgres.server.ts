@@ -40,6 +40,9 @@ interface Pipeline {
 
 type Query = (...args: unknown[]) => unknown;
 
+/** The longest a timer may wait: it only has to exist (see waiting). */
+const KEEP_ALIVE_MS = 2 ** 31 - 1;
+
 /**
  * Statements outside transactions, on a few long-lived connections in pipeline mode (node-postgres's
  * `pipeline`): a statement is sent without waiting for the answers of those before it, and the statements of
@@ -55,6 +58,8 @@ type Query = (...args: unknown[]) => unknown;
 class StatementPipelines {
   private readonly pipelines: (Pipeline | null)[];
   private turn: Pipeline | null = null;
+  private unanswered = 0;
+  private keepAlive: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly url: string,
@@ -76,14 +81,25 @@ class StatementPipelines {
   private query(args: unknown[]): Promise<unknown> {
     const pipeline = this.thisTurn();
     pipeline.pending += 1;
-    // While statements wait for answers, the connection keeps the process alive; idle, it does not (as the pool's
-    // allowExitOnIdle), so a script ends when its work does.
-    if (pipeline.pending === 1) socketOf(pipeline.client).ref();
+    this.waiting(+1);
     const answered = (pipeline.client.query as Query).apply(pipeline.client, args) as Promise<unknown>;
     return answered.finally(() => {
       pipeline.pending -= 1;
-      if (pipeline.pending === 0) socketOf(pipeline.client).unref();
+      this.waiting(-1);
     });
+  }
+
+  /**
+   * The connections' sockets never keep the process alive (as the pool's allowExitOnIdle), so a script ends when
+   * its work does; while statements wait for answers, a timer does, so that it does not end before them.
+   */
+  private waiting(change: 1 | -1): void {
+    this.unanswered += change;
+    if (this.unanswered > 0) this.keepAlive ??= setInterval(() => {}, KEEP_ALIVE_MS);
+    else if (this.keepAlive) {
+      clearInterval(this.keepAlive);
+      this.keepAlive = null;
+    }
   }
 
   /**
@@ -119,7 +135,6 @@ class StatementPipelines {
   private open(index: number): Pipeline {
     const client = new pg.Client({ connectionString: this.url, pipeline: true });
     const pipeline: Pipeline = { client, pending: 0 };
-    // Idle until a statement is sent on it (see query).
     socketOf(client).unref();
     // A lost connection fails the statements sent on it (node-postgres answers each with the error); the next
     // statement opens a new one. Until connected, statements wait in the client's queue.
@@ -137,7 +152,10 @@ class StatementPipelines {
   private async end(): Promise<void> {
     const open = this.pipelines.filter((pipeline): pipeline is Pipeline => pipeline !== null);
     this.pipelines.fill(null);
+    // Ending waits for the server's goodbye on sockets that keep nothing alive (see waiting).
+    this.waiting(+1);
     await Promise.all(open.map((pipeline) => pipeline.client.end().catch(() => undefined)));
+    this.waiting(-1);
   }
 }
 
