@@ -251,7 +251,7 @@ function printPostgresLoad({ sqlite, postgres }) {
   console.log(
     `\nThe same on PostgreSQL: two instances (one process each) on one database behind a round-robin balancer on one port, ` +
       `measured in turns with the SQLite portal (one instance, ${availableParallelism()} processes; A B B A, ` +
-      `${LOAD.seconds / 2} s each, so the machine's drift falls on both)`,
+      `${LOAD.seconds} s each, so the machine's drift falls on both)`,
   );
   const columns = ["page", "engine", "req/s", "p50 ms", "p99 ms", "p99 ÷ p50", "req/s ÷ SQLite's", "failed"];
   const rows = [

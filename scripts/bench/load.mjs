@@ -27,7 +27,7 @@ export async function loadTest(url, headers = {}) {
 }
 
 /**
- * The same as loadTest for two targets measured in turns, A B B A, each turn half of LOAD.seconds after a warm-up
+ * The same as loadTest for two targets measured in turns, A B B A, each turn LOAD.seconds long, after a warm-up
  * of each: what the machine does besides (its load drifts over a minute on a shared host) falls on both alike,
  * so their ratio holds where two runs one after the other differ by a third. Requests per second are over the
  * four turns; p50 and p99 are the means of each target's two turns' own.
@@ -38,7 +38,7 @@ export async function loadTestsInTurns(targets) {
     autocannon({ url, headers, connections: LOAD.connections, duration });
   for (const target of targets) await run(target, LOAD.warmupSeconds);
   const turns = [[], []];
-  for (const index of [0, 1, 1, 0]) turns[index].push(await run(targets[index], LOAD.seconds / 2));
+  for (const index of [0, 1, 1, 0]) turns[index].push(await run(targets[index], LOAD.seconds));
   return turns.map((results) => {
     const sum = (pick) => results.reduce((total, result) => total + pick(result), 0);
     const mean = (pick) => sum(pick) / results.length;
