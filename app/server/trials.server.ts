@@ -4,7 +4,7 @@ import { shippingCharge } from "~/domain/shipping";
 import { displayName } from "~/domain/subscription";
 import { trialHardwareId, trialValidity, type TrialAddress, type TrialHubType } from "~/domain/trial-wizard";
 import { lockFor } from "~/server/database/dialect.server";
-import { jobs, licenses, trials } from "~/server/database/tables.server";
+import { jobs, licenses, organizations, trials } from "~/server/database/tables.server";
 import { getBilling } from "./billing/index.server";
 import { db, type PortalExecutor } from "./db.server";
 import { licenseRow } from "./license-files.server";
@@ -21,37 +21,37 @@ import type { OrganizationRecord } from "./organizations.server";
 
 export const TRIAL_JOB_KINDS = ["cloud-trial", "onpremise-trial"] as const;
 
-/** The two counts that make the organization's trials taken: its trial licenses, and records without a license. */
-function trialCounts(executor: PortalExecutor, ownerId: string | Placeholder) {
-  return [
-    executor
-      .select({ n: count() })
-      .from(licenses)
-      .where(and(eq(licenses.ownerId, ownerId), eq(licenses.type, "trial"))),
-    executor
-      .select({ n: count() })
-      .from(trials)
-      .where(and(eq(trials.ownerId, ownerId), isNull(trials.licenseId))),
-  ] as const;
+/**
+ * The organization's trials taken, in one statement: its trial licenses, and records without a license. An
+ * organization that does not exist has taken none.
+ */
+function trialsTaken(executor: PortalExecutor, ownerId: string | Placeholder) {
+  const licensed = executor
+    .select({ n: count() })
+    .from(licenses)
+    .where(and(eq(licenses.ownerId, organizations.id), eq(licenses.type, "trial")));
+  const unlicensed = executor
+    .select({ n: count() })
+    .from(trials)
+    .where(and(eq(trials.ownerId, organizations.id), isNull(trials.licenseId)));
+  return executor
+    .select({ n: sql<number>`(${licensed}) + (${unlicensed})`.mapWith(Number) })
+    .from(organizations)
+    .where(eq(organizations.id, ownerId));
 }
 
-const sumOf = (counts: { n: number }[][]) => counts.reduce((sum, [row]) => sum + (row?.n ?? 0), 0);
+const takenOf = ([row]: { n: number }[]) => row?.n ?? 0;
 
 // Prepared once: every page's shell asks whether a trial may start. The trial's transaction counts through its
 // own connection instead (trialsTakenWithin), after taking the lock.
-const [trialLicenseCount, unlicensedTrialCount] = trialCounts(db, sql.placeholder("ownerId"));
-const trialLicenseCountOf = trialLicenseCount.prepare("trial_license_count");
-const unlicensedTrialCountOf = unlicensedTrialCount.prepare("unlicensed_trial_count");
+const trialsTakenBy = trialsTaken(db, sql.placeholder("ownerId")).prepare("trials_taken");
 
 async function trialsTakenIn(ownerId: string): Promise<number> {
-  return sumOf(
-    await Promise.all([trialLicenseCountOf.execute({ ownerId }), unlicensedTrialCountOf.execute({ ownerId })]),
-  );
+  return takenOf(await trialsTakenBy.execute({ ownerId }));
 }
 
 async function trialsTakenWithin(tx: PortalExecutor, ownerId: string): Promise<number> {
-  const [licensed, unlicensed] = trialCounts(tx, ownerId);
-  return sumOf([await licensed, await unlicensed]);
+  return takenOf(await trialsTaken(tx, ownerId));
 }
 
 type TrialCustomer = Pick<OrganizationRecord, "id" | "customerType">;
