@@ -46,4 +46,22 @@ describe("the start-up lock on PostgreSQL", () => {
     );
     await expect(withStartupLock(lock, () => Promise.resolve("taken again"))).resolves.toBe("taken again");
   }, 60_000);
+
+  it("fails start-up in one line, without an unhandled error, when its connection is lost while it is held", async () => {
+    const { pool: admin } = openPostgres(database.url, { max: 1 });
+    try {
+      const held = withStartupLock({ engine: "postgres", url: database.url }, async () => {
+        const { rows } = await admin.query<{ pid: number }>(
+          "select pid from pg_locks where locktype = 'advisory' and granted and database = " +
+            "(select oid from pg_database where datname = current_database())",
+        );
+        await admin.query("select pg_terminate_backend($1)", [rows[0].pid]);
+        // The server's goodbye reaches the lock's client while the work goes on.
+        await new Promise((resolve) => setTimeout(resolve, 300));
+      });
+      await expect(held).rejects.toThrow("The start-up lock's connection to PostgreSQL was lost while it was held");
+    } finally {
+      await admin.end();
+    }
+  });
 });

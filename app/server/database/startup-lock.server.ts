@@ -65,6 +65,13 @@ const POSTGRES_LOCK = "gatekeeper-portal:start-up";
  */
 async function postgresStartupLock(url: string): Promise<Release> {
   const client = new pg.Client({ connectionString: url });
+  // A connection lost while the lock is held (a server restart, a terminated backend) is an 'error' event, which
+  // without a listener ends the process with a stack trace. The lock went with the connection, so another process
+  // may have done the work meanwhile: start-up fails in one line when the lock is given back, and starts again.
+  let lost: Error | null = null;
+  client.on("error", (error) => {
+    lost = error;
+  });
   await client.connect();
   try {
     await client.query("select pg_advisory_lock(hashtextextended($1, 0))", [POSTGRES_LOCK]);
@@ -73,6 +80,9 @@ async function postgresStartupLock(url: string): Promise<Release> {
     throw error;
   }
   return async () => {
+    if (lost) {
+      throw new Error(`The start-up lock's connection to PostgreSQL was lost while it was held: ${lost.message}`);
+    }
     try {
       await client.query("select pg_advisory_unlock(hashtextextended($1, 0))", [POSTGRES_LOCK]);
     } finally {
