@@ -1,11 +1,11 @@
-import { spawn } from "node:child_process";
+import { fork, spawn } from "node:child_process";
 import { mkdtemp, open, readFile, rm } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { setTimeout as sleep } from "node:timers/promises";
 import { createDatabase, startCluster, stopCluster } from "../postgres-cluster.mjs";
-import { startRoundRobinProxy } from "../round-robin-proxy.mjs";
 import { startTags } from "./html.mjs";
 
 export const HOST = "127.0.0.1";
@@ -80,27 +80,46 @@ export async function startPortal(root, { databaseUrl, env = {} } = {}) {
 /**
  * The portal on PostgreSQL as it runs past one machine: a throwaway cluster (scripts/postgres-cluster.mjs), two
  * instances of `npm start` on one database, one process each, behind a round-robin balancer on one port
- * (scripts/round-robin-proxy.mjs, standing for nginx). The instances start together, as a deployment's do.
+ * (scripts/round-robin-proxy.mjs, standing for nginx, in a process of its own: scripts/bench/balancer.mjs). The
+ * instances start together, as a deployment's do.
  */
 export async function startPostgresPortals(root) {
   const cluster = await startCluster();
   const databaseUrl = await createDatabase(cluster.url, "portal_bench");
   const instances = [];
-  let proxy;
+  let balancer;
   async function stop() {
-    await proxy?.close();
+    await balancer?.stop();
     await Promise.all(instances.map((instance) => instance.stop()));
     await stopCluster(cluster.directory);
   }
   try {
     const env = { WEB_CONCURRENCY: "1" };
     instances.push(...(await Promise.all([0, 1].map(() => startPortal(root, { databaseUrl, env })))));
-    proxy = await startRoundRobinProxy(instances.map((instance) => Number(new URL(instance.baseUrl).port)));
+    balancer = await startBalancer(instances.map((instance) => new URL(instance.baseUrl).port));
   } catch (error) {
     await stop();
     throw error;
   }
-  return { baseUrl: proxy.url, databaseUrl, stop };
+  return { baseUrl: balancer.url, databaseUrl, stop };
+}
+
+/** Starts scripts/bench/balancer.mjs in front of the ports; resolves to its URL and a stop(). */
+async function startBalancer(ports) {
+  const child = fork(fileURLToPath(new URL("balancer.mjs", import.meta.url)), ports, { stdio: "inherit" });
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  const url = await new Promise((resolve, reject) => {
+    child.once("message", (message) => resolve(message.url));
+    child.once("exit", (code) => reject(new Error(`the balancer exited (${code}) before listening`)));
+  });
+  return {
+    url,
+    // The child exits when its IPC channel closes, so it also goes if the bench dies.
+    async stop() {
+      if (child.connected) child.disconnect();
+      await exited;
+    },
+  };
 }
 
 /**
