@@ -11,6 +11,7 @@ import {
 import { requireSession } from "./auth.server";
 import { validateCsrf } from "./csrf.server";
 import { readForm } from "./forms.server";
+import { oncePerRequest } from "./once-per-request.server";
 import { membershipOf, organizationsOf, type OrganizationRecord } from "./organizations.server";
 import { chooseOrganization, currentSessionRead, type SessionRecord } from "./session.server";
 import type { UserRecord } from "./users.server";
@@ -40,18 +41,7 @@ export const NO_ORGANIZATION =
  * signed in, or a member of no organization (a GateKeeper administrator may be). The session's organization is
  * used while the person is still a member of it; otherwise their first one, which the session then keeps.
  */
-const memberByRequest = new WeakMap<Request, Promise<Member | null>>();
-
-export function currentMember(request: Request): Promise<Member | null> {
-  let found = memberByRequest.get(request);
-  if (!found) {
-    found = resolveMember(request);
-    memberByRequest.set(request, found);
-  }
-  return found;
-}
-
-async function resolveMember(request: Request): Promise<Member | null> {
+export const currentMember = oncePerRequest(async (request): Promise<Member | null> => {
   const { user, session } = await requireSession(request);
   // The session's own organization comes with the session's read; another is looked up only without it.
   const chosen = (await currentSessionRead(request))?.membership;
@@ -61,7 +51,7 @@ async function resolveMember(request: Request): Promise<Member | null> {
   if (!fallback) return null;
   await chooseOrganization(session.id, fallback.organization.id);
   return { user, session: { ...session, organizationId: fallback.organization.id }, ...fallback };
-}
+});
 
 /** Whether the member may do it now: their role allows it, and their email is verified where that is needed. */
 export function mayDo(member: Scope, action: Action): boolean {

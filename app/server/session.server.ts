@@ -6,6 +6,7 @@ import type { Role } from "~/domain/roles";
 import { memberships, organizations, sessions, users } from "~/server/database/tables.server";
 import { db } from "./db.server";
 import { isHttps, portalCookie } from "./cookies.server";
+import { oncePerRequest } from "./once-per-request.server";
 import { secretFor } from "./secrets.server";
 
 /**
@@ -65,23 +66,13 @@ export async function currentSession(request: Request): Promise<SessionRecord | 
   return (await currentSessionRead(request))?.session ?? null;
 }
 
-/** The live session the request's cookie names with its person and organization (SessionRead), or null. */
-export function currentSessionRead(request: Request): Promise<SessionRead | null> {
-  let read = readByRequest.get(request);
-  if (!read) {
-    read = readSession(request);
-    readByRequest.set(request, read);
-  }
-  return read;
-}
-
 /**
- * A request's session is read once: the root's CSRF token and the shell's user both ask for it, and the
- * signed cookie's check and the query were a tenth of a page's server time when profiled. Every
- * loader of a page gets the same Request only with decision 134's patch; without it, this cache never served
- * a second loader. A loader after an action gets a new Request, so it sees what the action changed.
+ * The live session the request's cookie names with its person and organization (SessionRead), or null. Read once
+ * per request: the root's CSRF token and the shell's user both ask for it, and the signed cookie's check and the
+ * query were a tenth of a page's server time when profiled.
  */
-const readByRequest = new WeakMap<Request, Promise<SessionRead | null>>();
+export const currentSessionRead = oncePerRequest(readSession);
+
 const sessionById = db
   .select({ session: sessions, user: users, organization: organizations, role: memberships.role })
   .from(sessions)
