@@ -12,9 +12,9 @@ import {
 } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { AuthenticityTokenProvider } from "remix-utils/csrf/react";
-import { commitCsrfToken } from "~/server/csrf.server";
-import { takeToast } from "~/server/session.server";
-import { stylesheetsToFetch } from "~/server/stylesheet-delivery.server";
+import { commitCsrfToken } from "~/server/accounts/csrf.server";
+import { takeToast } from "~/server/accounts/session.server";
+import { stylesheetsToFetch } from "~/server/platform/delivery/stylesheet-delivery.server";
 import rootStyles from "~/styles/root.css";
 import { ErrorPage } from "~/ui/error-page";
 import { LinkNavigation } from "~/ui/link";

@@ -130,7 +130,7 @@ export const activity = sqliteTable(
     actorUserId: text("actor_user_id").references(() => users.id, { onDelete: "set null" }),
     /** The name shown: the member's at the time, or 'GateKeeper'. */
     actorName: text("actor_name").notNull(),
-    /** What kind of event (app/server/activity.server.ts), for filtering; the summary says it in words. */
+    /** What kind of event (app/server/accounts/activity.server.ts), for filtering; the summary says it in words. */
     action: text("action").notNull(),
     summary: text("summary").notNull(),
     createdAt: createdAt(),
@@ -168,7 +168,7 @@ export const licenses = sqliteTable(
     hasCloudSupport: integer("has_cloud_support", { mode: "boolean" }).notNull().default(false),
     validFrom: integer("valid_from", { mode: "timestamp_ms" }).notNull(),
     validTo: integer("valid_to", { mode: "timestamp_ms" }).notNull(),
-    /** The signed license file a Hub accepts (app/server/license-files.server.ts, docs/license-files.md). */
+    /** The signed license file a Hub accepts (app/server/subscriptions/license-files.server.ts, docs/license-files.md). */
     licenseCode: text("license_code").notNull(),
     /** Set once the license has been uploaded to a Hub. */
     isUsed: integer("is_used", { mode: "boolean" }).notNull().default(false),
@@ -235,7 +235,7 @@ export const hubInstallations = sqliteTable(
     webCredentialsUsedThisMonth: integer("web_credentials_used_this_month").notNull().default(0),
     webCredentialsUsedThisYear: integer("web_credentials_used_this_year").notNull().default(0),
     /**
-     * A cloud Hub's administrator session token (a JWT), sealed (app/server/wizards/sealed.server.ts): what a
+     * A cloud Hub's administrator session token (a JWT), sealed (app/server/platform/wizards/sealed.server.ts): what a
      * renewed license is uploaded with. Kept here only; never in the deployment job's saved results.
      */
     adminToken: text("admin_token"),
@@ -531,7 +531,7 @@ export const providerEvents = sqliteTable(
 /**
  * The portal's copy of each of its customers' subscriptions at the billing provider, kept by the events and the
  * reconciliation: a row is only ever replaced by a newer resource version, so a late or repeated event changes
- * nothing. Licenses follow it (app/server/events/licenses.server.ts).
+ * nothing. Licenses follow it (app/server/subscriptions/license-follows.server.ts).
  */
 export const subscriptions = sqliteTable(
   "subscriptions",

@@ -5,8 +5,8 @@ import {
   type Engine,
   type PortalDatabase,
   type PortalSchema,
-} from "~/server/database/portal-database.server";
-import type { AsyncSqliteDatabase } from "~/server/database/sqlite-async.server";
+} from "~/server/platform/database/portal-database.server";
+import type { AsyncSqliteDatabase } from "~/server/platform/database/sqlite-async.server";
 
 /**
  * How the e2e tests read and write a running portal's database (to arm a provider fault, to set up an account, to
@@ -14,7 +14,7 @@ import type { AsyncSqliteDatabase } from "~/server/database/sqlite-async.server"
  * whichever engine the portal runs. `withDatabase(databaseUrl, async (db, t) => …)` opens a `file:` or
  * `postgres://` URL; `t` holds that engine's tables, typed as PostgreSQL's on both, so a test is written once.
  */
-export { withDatabase } from "~/server/database/portal-database.server";
+export { withDatabase } from "~/server/platform/database/portal-database.server";
 
 export type TestDatabase = PortalDatabase;
 export type TestTables = PortalSchema;

@@ -8,8 +8,8 @@ import { setTimeout as sleep } from "node:timers/promises";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { test as base, expect, type Page } from "@playwright/test";
-import type { Engine } from "~/server/database/portal-database.server";
-import { databaseChoice } from "~/server/database/url.server";
+import type { Engine } from "~/server/platform/database/portal-database.server";
+import { databaseChoice } from "~/server/platform/database/url.server";
 import { createDatabase, dropDatabase } from "../scripts/postgres-cluster.mjs";
 import { startRoundRobinProxy } from "../scripts/round-robin-proxy.mjs";
 

@@ -1,4 +1,4 @@
-// `npm run build` runs this after `remix build`: the database preparation (app/server/db.server.ts and what it
+// `npm run build` runs this after `remix build`: the database preparation (app/server/platform/database/db.server.ts and what it
 // imports) bundled on its own into build/migrate.js, for `npm run migrate` (scripts/migrate.mjs). Not the Remix build:
 // importing that starts the job runner and the provider sync (app/entry.server.tsx), which a
 // migration must not. The portal's own modules (~/…, ~db/…) are bundled; packages stay imports, as in the
@@ -9,7 +9,7 @@ import { build } from "esbuild";
 const { dependencies } = JSON.parse(readFileSync("package.json", "utf8"));
 
 await build({
-  entryPoints: { migrate: "app/server/db.server.ts" },
+  entryPoints: { migrate: "app/server/platform/database/db.server.ts" },
   bundle: true,
   format: "esm",
   platform: "node",

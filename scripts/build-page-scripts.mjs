@@ -1,6 +1,6 @@
 // `npm run build` runs this after `remix build`: the scripts of the pages that load no React (decision 138),
 // each bundled with what it imports from app/ into public/build/_page/<name>-<hash>.js, and their URLs in
-// build/page-scripts.json for the server (app/server/page-scripts.server.ts). minify-build.mjs and
+// build/page-scripts.json for the server (app/server/platform/delivery/page-scripts.server.ts). minify-build.mjs and
 // compress-build.mjs then treat them as every other build script.
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";

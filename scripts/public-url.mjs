@@ -1,5 +1,5 @@
 // The portal's public origin (PUBLIC_URL), read by the HTTP server (scripts/server.mjs), which builds every
-// request's URL on it, and by the app's configuration (app/server/env.server.ts), which requires it before mail
+// request's URL on it, and by the app's configuration (app/server/platform/env.server.ts), which requires it before mail
 // may leave the portal: a link in a mail must never carry a host a visitor chose.
 
 /**

@@ -1,4 +1,4 @@
-// What the async SQLite database (app/server/database/sqlite-async.server.ts) costs per query against drizzle's
+// What the async SQLite database (app/server/platform/database/sqlite-async.server.ts) costs per query against drizzle's
 // synchronous better-sqlite3 driver on the same connection and data: the same queries, built each time as the
 // portal builds them, taking turns so that both see the same machine. Prints µs per query (median of the rounds)
 // and the CPU each used. Run: node --import tsx scripts/sqlite-driver-cost.ts
@@ -8,8 +8,8 @@ import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { and, desc, eq } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/better-sqlite3";
-import { asyncSqlite } from "~/server/database/sqlite-async.server";
-import { migrateSqlite, openSqlite } from "~/server/sqlite.server";
+import { asyncSqlite } from "~/server/platform/database/sqlite-async.server";
+import { migrateSqlite, openSqlite } from "~/server/platform/database/sqlite.server";
 import { licenses, users } from "~db/schema";
 
 const ROUNDS = 7;

@@ -29,7 +29,7 @@ if (postgres) {
 process.env.SEED_DEMO ??= "true";
 process.env.NODE_ENV = "test";
 
-/** The portal's connection, once the test file's imports have opened it (app/server/database/connection.server). */
+/** The portal's connection, once the test file's imports have opened it (app/server/platform/database/connection.server). */
 async function portalConnection() {
   const opened = (globalThis as { __portalConnection?: Promise<{ close(): Promise<void> }> }).__portalConnection;
   return opened?.catch(() => undefined);

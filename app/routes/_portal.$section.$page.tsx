@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { CONTENT_SECTIONS } from "~/content";
-import { requireMember } from "~/server/access.server";
-import { contentPageFor, ownEntry } from "~/server/content-pages.server";
+import { requireMember } from "~/server/accounts/access.server";
+import { contentPageFor, ownEntry } from "~/server/content/pages.server";
 import { contentHandle, contentMeta, ContentPageView } from "~/ui/content-page";
 import { PageErrorBoundary } from "~/ui/page";
 

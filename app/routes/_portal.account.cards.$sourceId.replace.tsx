@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { replaceCardDrawer } from "~/server/billing-drawers.server";
+import { replaceCardDrawer } from "~/server/account-billing/drawers.server";
 
 export const loader = (args: LoaderFunctionArgs) => replaceCardDrawer.loader(args, "/account");
 export const action = (args: ActionFunctionArgs) => replaceCardDrawer.action(args, "/account");

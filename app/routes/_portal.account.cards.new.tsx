@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { newCardDrawer } from "~/server/billing-drawers.server";
+import { newCardDrawer } from "~/server/account-billing/drawers.server";
 
 export const loader = (args: LoaderFunctionArgs) => newCardDrawer.loader(args, "/account");
 export const action = (args: ActionFunctionArgs) => newCardDrawer.action(args, "/account");

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { billingProfileDrawer } from "~/server/billing-drawers.server";
+import { billingProfileDrawer } from "~/server/account-billing/drawers.server";
 
 export const loader = (args: LoaderFunctionArgs) => billingProfileDrawer.loader(args, "/account");
 export const action = (args: ActionFunctionArgs) => billingProfileDrawer.action(args, "/account");

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { shippingDrawer } from "~/server/billing-drawers.server";
+import { shippingDrawer } from "~/server/account-billing/drawers.server";
 
 export const loader = (args: LoaderFunctionArgs) => shippingDrawer.loader(args, "/account");
 export const action = (args: ActionFunctionArgs) => shippingDrawer.action(args, "/account");

@@ -1,8 +1,8 @@
 import { json, redirect, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { ACTIVITY_PER_PAGE } from "~/domain/pagination";
-import { requireMember } from "~/server/access.server";
-import { activityPage } from "~/server/activity.server";
+import { requireMember } from "~/server/accounts/access.server";
+import { activityPage } from "~/server/accounts/activity.server";
 import { Group, Stack } from "~/ui/layout";
 import { Link } from "~/ui/link";
 import { documentTitle, PageErrorBoundary } from "~/ui/page";

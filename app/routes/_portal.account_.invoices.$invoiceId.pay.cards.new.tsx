@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { afterCheckoutUrls } from "~/domain/renewals";
-import { newCardDrawer } from "~/server/billing-drawers.server";
+import { newCardDrawer } from "~/server/account-billing/drawers.server";
 
 // The account's drawer, mounted over Pay now's payment step; saving returns to the step.
 const closeTo = ({ params }: { params: LoaderFunctionArgs["params"] }) =>

@@ -3,7 +3,7 @@ import { Form, Outlet, useActionData, useLoaderData, useNavigation } from "@remi
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { formatCents, formatDate } from "~/domain/format";
 import { afterCheckoutUrls } from "~/domain/renewals";
-import { payNowPage, payNowPost } from "~/server/pay-now.server";
+import { payNowPage, payNowPost } from "~/server/orders/pay-now.server";
 import { describeCard } from "~/ui/billing/payment-methods";
 import { PaymentStep } from "~/ui/billing/payment-step";
 import { Button, LinkButton } from "~/ui/button";

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { requireMember } from "~/server/access.server";
-import { billingAccountOf } from "~/server/billing-accounts.server";
-import { invoicePdfResponse } from "~/server/invoices.server";
+import { requireMember } from "~/server/accounts/access.server";
+import { billingAccountOf } from "~/server/accounts/billing-accounts.server";
+import { invoicePdfResponse } from "~/server/subscriptions/invoices.server";
 
 /**
  * An invoice of the organization as a PDF: the document, or the provider's download address; another

@@ -11,7 +11,7 @@ import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { formatDate } from "~/domain/format";
 import { MEMBERS_PER_PAGE, pageCount, requestedPage } from "~/domain/pagination";
 import { ROLE_DESCRIPTIONS, ROLE_NAMES, ROLES } from "~/domain/roles";
-import { teamAction, teamPage } from "~/server/team.server";
+import { teamAction, teamPage } from "~/server/accounts/team.server";
 import { Button } from "~/ui/button";
 import { NativeSelect } from "~/ui/inputs";
 import { InviteForm, ROLE_OPTIONS, type InvitationFormData } from "~/ui/account/invite-form";

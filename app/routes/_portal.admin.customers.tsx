@@ -8,14 +8,14 @@ import {
 } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
-import { adminCreateOrganization } from "~/server/admin-organizations.server";
+import { adminCreateOrganization } from "~/server/accounts/admin-organizations.server";
 import { Button } from "~/ui/button";
 import { NativeSelect, TextInput } from "~/ui/inputs";
 import { Card, Group } from "~/ui/layout";
 import { Link } from "~/ui/link";
 import { isDistributor } from "~/domain/customers";
-import { requireAdmin } from "~/server/auth.server";
-import { listOrganizationsForAdmin } from "~/server/organizations.server";
+import { requireAdmin } from "~/server/accounts/auth.server";
+import { listOrganizationsForAdmin } from "~/server/accounts/organizations.server";
 import { Stack } from "~/ui/layout";
 import { documentTitle, PageErrorBoundary } from "~/ui/page";
 import { FORM_STYLES } from "~/ui/stylesheets";

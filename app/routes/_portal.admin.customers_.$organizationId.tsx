@@ -11,7 +11,7 @@ import { formatCents, formatDate } from "~/domain/format";
 import { JOB_STATUS_NAMES } from "~/domain/jobs";
 import { subscriptionStatusLabel } from "~/domain/renewals";
 import { ROLE_NAMES } from "~/domain/roles";
-import { adminInvite, adminOrganizationPage } from "~/server/admin-organizations.server";
+import { adminInvite, adminOrganizationPage } from "~/server/accounts/admin-organizations.server";
 import { ColumnsTable } from "~/ui/columns-table";
 import { InviteForm, type InvitationFormData } from "~/ui/account/invite-form";
 import { Stack } from "~/ui/layout";

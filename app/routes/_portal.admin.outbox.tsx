@@ -2,7 +2,7 @@ import { json, redirect, type LinksFunction, type LoaderFunctionArgs, type MetaF
 import { useLoaderData } from "@remix-run/react";
 import { Fragment } from "react";
 import { pageCount, requestedPage } from "~/domain/pagination";
-import { requireAdmin } from "~/server/auth.server";
+import { requireAdmin } from "~/server/accounts/auth.server";
 import { mailLeavesThePortal, outboxPage } from "~/server/mail/index.server";
 import { Card, Stack } from "~/ui/layout";
 import { documentTitle, PageErrorBoundary } from "~/ui/page";

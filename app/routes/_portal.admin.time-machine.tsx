@@ -5,7 +5,7 @@ import { useIsSubmitting } from "remix-validated-form";
 import { formatDate } from "~/domain/format";
 import { MAX_TIME_MACHINE_DAYS } from "~/domain/time-machine";
 import { timeMachineValidator } from "~/domain/time-machine-validator";
-import { moveTimeMachine, timeMachinePage } from "~/server/time-machine.server";
+import { moveTimeMachine, timeMachinePage } from "~/server/subscriptions/time-machine.server";
 import { Button } from "~/ui/button";
 import { TextField } from "~/ui/fields";
 import { Card, Stack } from "~/ui/layout";

@@ -1,11 +1,11 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { mayDo, requireMember } from "~/server/access.server";
-import { countHubInstallations } from "~/server/hub-installations.server";
+import { mayDo, requireMember } from "~/server/accounts/access.server";
+import { countHubInstallations } from "~/server/cloud-hubs/hub-installations.server";
 import { portalNow } from "~/server/clock.server";
-import { billingAccountOf } from "~/server/billing-accounts.server";
-import { countLicensesByStatus } from "~/server/licenses.server";
-import { renewalNoticeViews } from "~/server/renewals.server";
+import { billingAccountOf } from "~/server/accounts/billing-accounts.server";
+import { countLicensesByStatus } from "~/server/subscriptions/licenses.server";
+import { renewalNoticeViews } from "~/server/subscriptions/renewals.server";
 import { documentTitle, InfoPage, PageErrorBoundary } from "~/ui/page";
 import { RenewalNotices } from "~/ui/renewal-notices";
 import type { RenewalNoticeView } from "~/domain/renewals";

@@ -15,9 +15,9 @@ import {
 } from "~/domain/hubs";
 import { shortLicenseKey } from "~/domain/license-status";
 import { pageCount, requestedPage } from "~/domain/pagination";
-import { requireMember } from "~/server/access.server";
+import { requireMember } from "~/server/accounts/access.server";
 import { portalNow } from "~/server/clock.server";
-import { hubLicensePage, ownsHubInstallation } from "~/server/hub-installations.server";
+import { hubLicensePage, ownsHubInstallation } from "~/server/cloud-hubs/hub-installations.server";
 import { LinkButton } from "~/ui/button";
 import { FilterLinks } from "~/ui/filter-links";
 import { Stack } from "~/ui/layout";

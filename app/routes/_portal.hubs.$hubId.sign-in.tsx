@@ -1,8 +1,8 @@
 import { json, redirect, type LoaderFunctionArgs } from "@remix-run/node";
-import { requireMember } from "~/server/access.server";
+import { requireMember } from "~/server/accounts/access.server";
 import { HubError } from "~/server/hubs/index.server";
-import { redirectWithToast } from "~/server/session.server";
-import { hubSignInLink } from "~/server/wizards/cloud-hub.server";
+import { redirectWithToast } from "~/server/accounts/session.server";
+import { hubSignInLink } from "~/server/cloud-hubs/cloud-hub-wizard.server";
 
 export const HUB_LINK_FAILED = "Could not open your Hub. Please try again.";
 

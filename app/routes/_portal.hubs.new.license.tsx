@@ -9,10 +9,10 @@ import { cloudHubStepUrl, SELECT_A_LICENSE, UNABLE_TO_VERIFY_LICENSE } from "~/d
 import { formatDate } from "~/domain/format";
 import { lazyValidator } from "~/domain/lazy-validator";
 import { LICENSES_PER_PAGE, pageCount, requestedPage } from "~/domain/pagination";
-import { readMemberForm, requireMember } from "~/server/access.server";
+import { readMemberForm, requireMember } from "~/server/accounts/access.server";
 import { portalNow } from "~/server/clock.server";
-import { cloudHubLicensePage, selectableLicense } from "~/server/cloud-hub-licenses.server";
-import { cloudHubWizard } from "~/server/wizards/cloud-hub.server";
+import { cloudHubLicensePage, selectableLicense } from "~/server/cloud-hubs/cloud-hub-licenses.server";
+import { cloudHubWizard } from "~/server/cloud-hubs/cloud-hub-wizard.server";
 import { Button } from "~/ui/button";
 import { Radio, RadioGroup, TextInput } from "~/ui/inputs";
 import { Group, Stack } from "~/ui/layout";

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { cloudHubWizardLayout } from "~/server/wizards/cloud-hub.server";
+import { cloudHubWizardLayout } from "~/server/cloud-hubs/cloud-hub-wizard.server";
 import { PageErrorBoundary } from "~/ui/page";
 import { WizardLayout } from "~/ui/wizard/wizard-layout";
 import { FORM_STYLES } from "~/ui/stylesheets";

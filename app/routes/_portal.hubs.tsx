@@ -14,8 +14,8 @@ import {
   type HubType,
 } from "~/domain/hubs";
 import { pageCount, requestedPage } from "~/domain/pagination";
-import { requireMember, whyNot } from "~/server/access.server";
-import { hubInstallationPage } from "~/server/hub-installations.server";
+import { requireMember, whyNot } from "~/server/accounts/access.server";
+import { hubInstallationPage } from "~/server/cloud-hubs/hub-installations.server";
 import { GuardedLinkButton } from "~/ui/button";
 import { FilterLinks } from "~/ui/filter-links";
 import { Group, Stack } from "~/ui/layout";

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { requireMember } from "~/server/access.server";
-import { licenseFileFor } from "~/server/licenses.server";
+import { requireMember } from "~/server/accounts/access.server";
+import { licenseFileFor } from "~/server/subscriptions/licenses.server";
 
 /** The signed license file as an attachment; another account's license, like an unknown one, is 404. */
 export async function loader({ request, params }: LoaderFunctionArgs) {

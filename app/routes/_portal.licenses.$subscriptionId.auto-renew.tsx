@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { formatDate } from "~/domain/format";
-import { autoRenewDialog, confirmAutoRenew } from "~/server/renewals.server";
+import { autoRenewDialog, confirmAutoRenew } from "~/server/subscriptions/renewals.server";
 import { PageErrorBoundary } from "~/ui/page";
 import { ConfirmDialog } from "~/ui/wizard/confirm-dialog";
 

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { updateStepUrl } from "~/domain/license-update";
-import { newCardDrawer } from "~/server/billing-drawers.server";
+import { newCardDrawer } from "~/server/account-billing/drawers.server";
 
 // The account's drawer, mounted over the update wizard's payment step; saving returns to the step.
 const closeTo = ({ params }: { params: LoaderFunctionArgs["params"] }) =>

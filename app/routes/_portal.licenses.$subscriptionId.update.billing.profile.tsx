@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { updateStepUrl } from "~/domain/license-update";
-import { billingProfileDrawer } from "~/server/billing-drawers.server";
+import { billingProfileDrawer } from "~/server/account-billing/drawers.server";
 
 // The account's drawer, mounted over the update wizard's payment step; saving returns to the step.
 const closeTo = ({ params }: { params: LoaderFunctionArgs["params"] }) =>

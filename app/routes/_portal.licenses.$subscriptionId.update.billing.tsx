@@ -1,9 +1,9 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { useActionData, useLoaderData, useParams } from "@remix-run/react";
 import { updateStepUrl } from "~/domain/license-update";
-import { readMemberForm, requireMember } from "~/server/access.server";
-import { licenseUpdateWizard, requireOwnLicense } from "~/server/wizards/license-update.server";
-import { chooseWizardPayment, wizardPaymentStep } from "~/server/wizards/payment.server";
+import { readMemberForm, requireMember } from "~/server/accounts/access.server";
+import { licenseUpdateWizard, requireOwnLicense } from "~/server/orders/license-update-wizard.server";
+import { chooseWizardPayment, wizardPaymentStep } from "~/server/orders/payment-step.server";
 import { PageErrorBoundary } from "~/ui/page";
 import { WizardBillingStep } from "~/ui/wizard/billing-step";
 

@@ -8,8 +8,13 @@ import { formatCents } from "~/domain/format";
 import { UPDATE_INFO, planChoiceValue, type UpdateBase } from "~/domain/license-update";
 import { lazyValidator } from "~/domain/lazy-validator";
 import { FIX_ERRORS } from "~/domain/subscription-steps";
-import { readMemberForm, requireMember } from "~/server/access.server";
-import { baseMoved, licenseUpdateWizard, planOptions, readSubscription } from "~/server/wizards/license-update.server";
+import { readMemberForm, requireMember } from "~/server/accounts/access.server";
+import {
+  baseMoved,
+  licenseUpdateWizard,
+  planOptions,
+  readSubscription,
+} from "~/server/orders/license-update-wizard.server";
 import { SelectField, TextField } from "~/ui/fields";
 import { Alert, Group, Stack } from "~/ui/layout";
 import { PageErrorBoundary } from "~/ui/page";

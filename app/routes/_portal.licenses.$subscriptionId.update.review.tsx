@@ -5,15 +5,15 @@ import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from
 import { useLoaderData, useParams } from "@remix-run/react";
 import { formatCents, formatDate } from "~/domain/format";
 import { UPDATE_STEP_TITLES, updateStepUrl, type UpdateStep } from "~/domain/license-update";
-import { readMemberForm, requireMember } from "~/server/access.server";
-import { redirectWithToast } from "~/server/session.server";
-import { couponIntent } from "~/server/wizards/coupons.server";
+import { readMemberForm, requireMember } from "~/server/accounts/access.server";
+import { redirectWithToast } from "~/server/accounts/session.server";
+import { couponIntent } from "~/server/orders/coupons.server";
 import {
   licenseUpdateWizard,
   requireOwnLicense,
   submitUpdate,
   updateReview,
-} from "~/server/wizards/license-update.server";
+} from "~/server/orders/license-update-wizard.server";
 import { Group } from "~/ui/layout";
 import { PageErrorBoundary } from "~/ui/page";
 import { OrderReview } from "~/ui/wizard/order-review";

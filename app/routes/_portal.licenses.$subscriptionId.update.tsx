@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData, useNavigation } from "@remix-run/react";
-import { licenseUpdateWizardLayout } from "~/server/wizards/license-update.server";
+import { licenseUpdateWizardLayout } from "~/server/orders/license-update-wizard.server";
 import { PageErrorBoundary } from "~/ui/page";
 import { WizardLayout } from "~/ui/wizard/wizard-layout";
 import { FORM_STYLES } from "~/ui/stylesheets";

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import type { OrderNextStep } from "~/domain/subscription";
-import { orderProgress } from "~/server/jobs/progress-pages.server";
+import { orderProgress } from "~/server/progress-pages.server";
 import { LinkButton } from "~/ui/button";
 import { Alert, Group } from "~/ui/layout";
 import { PageErrorBoundary } from "~/ui/page";

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { newCardDrawer } from "~/server/billing-drawers.server";
+import { newCardDrawer } from "~/server/account-billing/drawers.server";
 
 // The account's drawer, mounted over the purchase wizard's payment step; saving returns to the step.
 export const loader = (args: LoaderFunctionArgs) => newCardDrawer.loader(args, "/store/subscribe/billing");

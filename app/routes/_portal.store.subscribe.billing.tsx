@@ -1,9 +1,9 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { subscriptionStepUrl } from "~/domain/subscription-steps";
-import { readMemberForm, requireMember } from "~/server/access.server";
-import { subscriptionWizard } from "~/server/wizards/new-subscription.server";
-import { chooseWizardPayment, wizardPaymentStep } from "~/server/wizards/payment.server";
+import { readMemberForm, requireMember } from "~/server/accounts/access.server";
+import { subscriptionWizard } from "~/server/orders/new-subscription-wizard.server";
+import { chooseWizardPayment, wizardPaymentStep } from "~/server/orders/payment-step.server";
 import { PageErrorBoundary } from "~/ui/page";
 import { WizardBillingStep } from "~/ui/wizard/billing-step";
 

@@ -1,11 +1,11 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { STEP_TITLES, subscriptionStepUrl } from "~/domain/subscription-steps";
-import { readMemberForm, requireMember } from "~/server/access.server";
-import { redirectWithToast } from "~/server/session.server";
-import { couponIntent } from "~/server/wizards/coupons.server";
-import { orderReview, purchase } from "~/server/wizards/new-subscription-order.server";
-import { subscriptionWizard } from "~/server/wizards/new-subscription.server";
+import { readMemberForm, requireMember } from "~/server/accounts/access.server";
+import { redirectWithToast } from "~/server/accounts/session.server";
+import { couponIntent } from "~/server/orders/coupons.server";
+import { orderReview, purchase } from "~/server/orders/new-subscription-order.server";
+import { subscriptionWizard } from "~/server/orders/new-subscription-wizard.server";
 import { PageErrorBoundary } from "~/ui/page";
 import { OrderReview } from "~/ui/wizard/order-review";
 

@@ -16,10 +16,10 @@ import {
   tickedQuantity,
   type Hosting,
 } from "~/domain/subscription";
-import { readMemberForm, requireMember } from "~/server/access.server";
-import { subscriptionWizard } from "~/server/wizards/new-subscription.server";
-import { offerFor } from "~/server/wizards/offers.server";
-import type { Member } from "~/server/access.server";
+import { readMemberForm, requireMember } from "~/server/accounts/access.server";
+import { subscriptionWizard } from "~/server/orders/new-subscription-wizard.server";
+import { offerFor } from "~/server/orders/offers.server";
+import type { Member } from "~/server/accounts/access.server";
 import { Checkbox } from "~/ui/inputs";
 import { Group, Stack } from "~/ui/layout";
 import { PageErrorBoundary } from "~/ui/page";

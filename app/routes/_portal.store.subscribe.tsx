@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { subscriptionWizardLayout } from "~/server/wizards/new-subscription.server";
+import { subscriptionWizardLayout } from "~/server/orders/new-subscription-wizard.server";
 import { PageErrorBoundary } from "~/ui/page";
 import { WizardLayout } from "~/ui/wizard/wizard-layout";
 import { FORM_STYLES } from "~/ui/stylesheets";

@@ -4,9 +4,13 @@ import { Form, useLoaderData } from "@remix-run/react";
 import { formatDate } from "~/domain/format";
 import { updateStepUrl } from "~/domain/license-update";
 import { LICENSES_PER_PAGE, pageCount, requestedPage } from "~/domain/pagination";
-import { requireMember } from "~/server/access.server";
+import { requireMember } from "~/server/accounts/access.server";
 import { portalNow } from "~/server/clock.server";
-import { hasRecurringLicense, subscriptionOfLicense, upgradableLicensePage } from "~/server/licenses.server";
+import {
+  hasRecurringLicense,
+  subscriptionOfLicense,
+  upgradableLicensePage,
+} from "~/server/subscriptions/licenses.server";
 import { Button, LinkButton } from "~/ui/button";
 import { Radio } from "~/ui/inputs";
 import { Alert, Group, Stack } from "~/ui/layout";

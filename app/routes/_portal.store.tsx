@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Outlet, useLoaderData } from "@remix-run/react";
-import { requireMember, whyNot } from "~/server/access.server";
+import { requireMember, whyNot } from "~/server/accounts/access.server";
 import { GuardedLinkButton } from "~/ui/button";
 import { documentTitle, InfoPage, PageErrorBoundary } from "~/ui/page";
 

@@ -6,7 +6,7 @@ import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { validationError } from "remix-validated-form";
 import { lazyValidator } from "~/domain/lazy-validator";
 import { isoDay, nextStepTitle, previousStepUrl, trialHubDefaults } from "~/domain/trial-steps";
-import { loadTrialStep, postTrialStep } from "~/server/wizards/trials.server";
+import { loadTrialStep, postTrialStep } from "~/server/trials/trial-wizard.server";
 import { Stack } from "~/ui/layout";
 import { PageErrorBoundary } from "~/ui/page";
 import { TrialHubFields } from "~/ui/trials/trial-hub-fields";

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { replaceCardDrawer } from "~/server/billing-drawers.server";
-import { trialPaymentUrl } from "~/server/wizards/trials.server";
+import { replaceCardDrawer } from "~/server/account-billing/drawers.server";
+import { trialPaymentUrl } from "~/server/trials/trial-wizard.server";
 
 // The account's drawer, mounted over a trial's payment step; saving returns to the step.
 export const loader = (args: LoaderFunctionArgs) => replaceCardDrawer.loader(args, trialPaymentUrl(args.params));

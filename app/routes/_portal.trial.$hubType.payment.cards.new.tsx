@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { newCardDrawer } from "~/server/billing-drawers.server";
-import { trialPaymentUrl } from "~/server/wizards/trials.server";
+import { newCardDrawer } from "~/server/account-billing/drawers.server";
+import { trialPaymentUrl } from "~/server/trials/trial-wizard.server";
 
 // The account's drawer, mounted over a trial's payment step (the step shows the form inline while there is no card).
 export const loader = (args: LoaderFunctionArgs) => newCardDrawer.loader(args, trialPaymentUrl(args.params));

@@ -3,11 +3,11 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-r
 import { Form, Outlet, useActionData, useLoaderData } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { hardwareCount, nextStepTitle, previousStepUrl, trialStepUrl } from "~/domain/trial-steps";
-import { choosePayment, loadPaymentStep, paymentForPage } from "~/server/account-billing.server";
-import { addCardInStep, newCardFormData } from "~/server/billing-drawers.server";
-import { assertMay } from "~/server/access.server";
+import { choosePayment, loadPaymentStep, paymentForPage } from "~/server/account-billing/billing-details.server";
+import { addCardInStep, newCardFormData } from "~/server/account-billing/drawers.server";
+import { assertMay } from "~/server/accounts/access.server";
 import { getBilling } from "~/server/billing/index.server";
-import { loadTrialStep, postTrialStep } from "~/server/wizards/trials.server";
+import { loadTrialStep, postTrialStep } from "~/server/trials/trial-wizard.server";
 import { CardForm } from "~/ui/billing/card-drawers";
 import { PaymentStep } from "~/ui/billing/payment-step";
 import { Button, LinkButton } from "~/ui/button";

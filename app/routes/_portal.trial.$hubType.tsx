@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { TRIAL_MODAL_WIDTHS, TRIAL_WIZARD_TITLES } from "~/domain/trial-steps";
-import { trialWizardLayout } from "~/server/wizards/trials.server";
+import { trialWizardLayout } from "~/server/trials/trial-wizard.server";
 import { PageErrorBoundary } from "~/ui/page";
 import { WizardLayout } from "~/ui/wizard/wizard-layout";
 import { FORM_STYLES } from "~/ui/stylesheets";

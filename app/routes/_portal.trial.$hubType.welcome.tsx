@@ -2,7 +2,7 @@ import { Text } from "~/ui/typography";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useLoaderData } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
-import { loadTrialStep, postTrialStep } from "~/server/wizards/trials.server";
+import { loadTrialStep, postTrialStep } from "~/server/trials/trial-wizard.server";
 import { Button } from "~/ui/button";
 import { Alert, Group, Stack } from "~/ui/layout";
 import { PageErrorBoundary } from "~/ui/page";

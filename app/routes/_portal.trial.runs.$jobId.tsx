@@ -9,7 +9,7 @@ import {
   trialStepUrl,
   USE_THE_STORE,
 } from "~/domain/trial-steps";
-import { trialProgress } from "~/server/jobs/progress-pages.server";
+import { trialProgress } from "~/server/progress-pages.server";
 import { LinkButton } from "~/ui/button";
 import { Alert, Group } from "~/ui/layout";
 import { PageErrorBoundary } from "~/ui/page";

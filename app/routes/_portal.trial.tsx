@@ -3,8 +3,8 @@ import { json, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } 
 import { useLoaderData, useOutlet } from "@remix-run/react";
 import { trialStepUrl } from "~/domain/trial-steps";
 import { USED_UP_TRIAL } from "~/domain/trials";
-import { assertMay, requireMember } from "~/server/access.server";
-import { mayStartTrial } from "~/server/trials.server";
+import { assertMay, requireMember } from "~/server/accounts/access.server";
+import { mayStartTrial } from "~/server/trials/trials.server";
 import { LinkButton } from "~/ui/button";
 import { Alert, Card, SimpleGrid, Stack } from "~/ui/layout";
 import { documentTitle, PageErrorBoundary } from "~/ui/page";

@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { requireAdmin } from "~/server/auth.server";
+import { requireAdmin } from "~/server/accounts/auth.server";
 import { outboxMessage } from "~/server/mail/index.server";
 
 /**

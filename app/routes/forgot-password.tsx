@@ -8,10 +8,10 @@ import {
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { loginFieldError } from "~/domain/login";
-import { validateCsrf } from "~/server/csrf.server";
-import { readForm } from "~/server/forms.server";
-import { requestPasswordReset, RESET_LINK_MINUTES } from "~/server/password-reset.server";
-import { keepRetryAfter, waitMessage } from "~/server/throttle.server";
+import { validateCsrf } from "~/server/accounts/csrf.server";
+import { readForm } from "~/server/platform/forms.server";
+import { requestPasswordReset, RESET_LINK_MINUTES } from "~/server/accounts/password-reset.server";
+import { keepRetryAfter, waitMessage } from "~/server/platform/throttle.server";
 import { AuthPage, FormAlert, FormDone } from "~/ui/auth-page";
 import { Link } from "~/ui/link";
 import type { PlainPageData, PlainPageHandle } from "~/ui/page-script";

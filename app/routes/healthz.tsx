@@ -1,4 +1,4 @@
-import { databaseAnswers } from "~/server/db.server";
+import { databaseAnswers } from "~/server/platform/database/db.server";
 
 /** For the Docker HEALTHCHECK and load balancers: 200 while the database answers. */
 export async function loader() {

@@ -9,10 +9,10 @@ import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { Link } from "~/ui/link";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { loginFieldError } from "~/domain/login";
-import { validateCsrf } from "~/server/csrf.server";
-import { readForm } from "~/server/forms.server";
-import { requestSignInLink, SIGN_IN_LINK_MINUTES } from "~/server/sign-in-links.server";
-import { keepRetryAfter, waitMessage } from "~/server/throttle.server";
+import { validateCsrf } from "~/server/accounts/csrf.server";
+import { readForm } from "~/server/platform/forms.server";
+import { requestSignInLink, SIGN_IN_LINK_MINUTES } from "~/server/accounts/sign-in-links.server";
+import { keepRetryAfter, waitMessage } from "~/server/platform/throttle.server";
 import type { PlainPageData, PlainPageHandle } from "~/ui/page-script";
 import { PlainField } from "~/ui/plain-field";
 

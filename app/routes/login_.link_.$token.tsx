@@ -2,10 +2,10 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Form, useLoaderData } from "@remix-run/react";
 import { Link } from "~/ui/link";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
-import { signIn } from "~/server/auth.server";
-import { validateCsrf } from "~/server/csrf.server";
-import { readForm } from "~/server/forms.server";
-import { redeemSignInLink, signInLinkAccount } from "~/server/sign-in-links.server";
+import { signIn } from "~/server/accounts/auth.server";
+import { validateCsrf } from "~/server/accounts/csrf.server";
+import { readForm } from "~/server/platform/forms.server";
+import { redeemSignInLink, signInLinkAccount } from "~/server/accounts/sign-in-links.server";
 import type { PlainPageData, PlainPageHandle } from "~/ui/page-script";
 
 export const meta: MetaFunction = () => [{ title: "Sign in with a link · GateKeeper Portal" }];

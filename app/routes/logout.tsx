@@ -1,8 +1,8 @@
 import { redirect, type ActionFunctionArgs } from "@remix-run/node";
-import { validateCsrf } from "~/server/csrf.server";
-import { readForm } from "~/server/forms.server";
-import { forgetDevice } from "~/server/known-devices.server";
-import { endSession } from "~/server/session.server";
+import { validateCsrf } from "~/server/accounts/csrf.server";
+import { readForm } from "~/server/platform/forms.server";
+import { forgetDevice } from "~/server/accounts/known-devices.server";
+import { endSession } from "~/server/accounts/session.server";
 
 /**
  * Signing out deletes the session on the server: a copy of the cookie opens nothing afterwards. The browser

@@ -1,9 +1,9 @@
 import { json, redirect, type ActionFunctionArgs } from "@remix-run/node";
 import { sectionOf } from "~/domain/navigation";
 import { safeRedirect } from "~/domain/redirects";
-import { readUserForm } from "~/server/forms.server";
-import { membershipOf } from "~/server/organizations.server";
-import { chooseOrganization, redirectWithToast } from "~/server/session.server";
+import { readUserForm } from "~/server/platform/forms.server";
+import { membershipOf } from "~/server/accounts/organizations.server";
+import { chooseOrganization, redirectWithToast } from "~/server/accounts/session.server";
 
 /**
  * The header's organization switcher: the person works in another of their organizations, in this browser (the

@@ -1,7 +1,7 @@
 import { redirect, type ActionFunctionArgs } from "@remix-run/node";
 import { safeRedirect } from "~/domain/redirects";
-import { readUserForm } from "~/server/forms.server";
-import { readSidebarChoice, serializeSidebarChoice } from "~/server/preferences.server";
+import { readUserForm } from "~/server/platform/forms.server";
+import { readSidebarChoice, serializeSidebarChoice } from "~/server/platform/preferences.server";
 
 export async function action({ request }: ActionFunctionArgs) {
   const { formData } = await readUserForm(request);

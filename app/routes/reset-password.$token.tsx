@@ -2,10 +2,10 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { newPasswordSchema, parseAccountForm } from "~/domain/accounts";
-import { validateCsrf } from "~/server/csrf.server";
-import { readForm } from "~/server/forms.server";
-import { resetLinkAddress, resetPassword } from "~/server/password-reset.server";
-import { redirectWithToast } from "~/server/session.server";
+import { validateCsrf } from "~/server/accounts/csrf.server";
+import { readForm } from "~/server/platform/forms.server";
+import { resetLinkAddress, resetPassword } from "~/server/accounts/password-reset.server";
+import { redirectWithToast } from "~/server/accounts/session.server";
 import { AuthPage, FormAlert, NewPasswordFields } from "~/ui/auth-page";
 import { Link } from "~/ui/link";
 import type { PlainPageData, PlainPageHandle } from "~/ui/page-script";

@@ -1,9 +1,9 @@
 import { redirect, type ActionFunctionArgs } from "@remix-run/node";
 import { safeRedirect } from "~/domain/redirects";
-import { resendVerificationLink } from "~/server/email-verification.server";
-import { readUserForm } from "~/server/forms.server";
-import { redirectWithToast } from "~/server/session.server";
-import { waitMessage } from "~/server/throttle.server";
+import { resendVerificationLink } from "~/server/accounts/email-verification.server";
+import { readUserForm } from "~/server/platform/forms.server";
+import { redirectWithToast } from "~/server/accounts/session.server";
+import { waitMessage } from "~/server/platform/throttle.server";
 
 /** 'Send the link again' (the portal's notice, a 403 that waits for it): throttled per person. */
 export async function action({ request }: ActionFunctionArgs) {

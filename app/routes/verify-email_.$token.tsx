@@ -1,11 +1,11 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useLoaderData } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
-import { getUserId } from "~/server/auth.server";
-import { validateCsrf } from "~/server/csrf.server";
-import { verificationLinkAddress, verifyEmail } from "~/server/email-verification.server";
-import { readForm } from "~/server/forms.server";
-import { redirectWithToast } from "~/server/session.server";
+import { getUserId } from "~/server/accounts/auth.server";
+import { validateCsrf } from "~/server/accounts/csrf.server";
+import { verificationLinkAddress, verifyEmail } from "~/server/accounts/email-verification.server";
+import { readForm } from "~/server/platform/forms.server";
+import { redirectWithToast } from "~/server/accounts/session.server";
 import { AuthPage, FormAlert } from "~/ui/auth-page";
 import { Link } from "~/ui/link";
 import type { PlainPageData, PlainPageHandle } from "~/ui/page-script";

@@ -1,16 +1,16 @@
 import { randomUUID } from "node:crypto";
 import { count } from "drizzle-orm";
-import { lockFor } from "~/server/database/dialect.server";
-import type { PortalDatabase } from "~/server/database/portal-database.server";
-import * as schema from "~/server/database/tables.server";
+import { lockFor } from "~/server/platform/database/dialect.server";
+import type { PortalDatabase } from "~/server/platform/database/portal-database.server";
+import * as schema from "~/server/platform/database/tables.server";
 import { seedBillingDemo } from "./billing/local/seed.server";
-import { DEMO_CLOUD_HUB_USAGE } from "./demo-hub-usage.server";
+import { DEMO_CLOUD_HUB_USAGE } from "~/server/cloud-hubs/demo-hub-usage.server";
 import { cloudHubUrl, seedHubDemo } from "./hubs/simulator/seed.server";
 import { licenseEndOf } from "~/domain/renewals";
-import { invoiceCopyRow, subscriptionCopyRow } from "./events/copy-rows.server";
-import { licenseRow } from "./license-files.server";
-import { hashPassword } from "./passwords.server";
-import { sealSecret } from "./wizards/sealed.server";
+import { invoiceCopyRow, subscriptionCopyRow } from "~/server/subscriptions/copy-rows.server";
+import { licenseRow } from "~/server/subscriptions/license-files.server";
+import { hashPassword } from "~/server/accounts/passwords.server";
+import { sealSecret } from "~/server/platform/wizards/sealed.server";
 
 /** Every demo account signs in with this password; the README lists the accounts. */
 export const DEMO_PASSWORD = "GateKeeper-demo-1";

@@ -2,7 +2,7 @@ import type { SelectOption } from "~/domain/billing-views";
 import { Group } from "~/ui/layout";
 import { SelectField, TextField, type SelectFieldProps } from "./fields";
 
-// The countries and dial codes come from the page's loader (app/server/contact-options.server.ts), so that
+// The countries and dial codes come from the page's loader (app/server/account-billing/contact-options.server.ts), so that
 // no page ships the country list or libphonenumber's metadata; the phone rules load with the form's
 // schema, on first use (decision 105).
 

@@ -4,7 +4,7 @@ import type { PrefetchFile } from "~/ui/prefetch";
 
 /**
  * A page that loads no React (decision 138): its route's `handle` is a `PlainPageHandle` and its loader
- * returns `pageScript`, the URL of its own small script (app/server/page-scripts.server.ts). The root then
+ * returns `pageScript`, the URL of its own small script (app/server/platform/delivery/page-scripts.server.ts). The root then
  * renders none of Remix's scripts, only that one. A type, not a shared constant: a value imported by both the
  * root and the route would be a script chunk of its own on every page.
  */

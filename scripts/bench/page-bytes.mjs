@@ -57,7 +57,7 @@ function assetRefs(html) {
     const rel = (link.rel ?? "").split(/\s+/);
     // An inlined stylesheet (decision 130) names its file in data-href.
     if (rel.includes("stylesheet")) add(css, link["data-href"] ?? link.href);
-    // The portal marks its module preloads to start after the stylesheets (app/server/module-preloads.server.ts).
+    // The portal marks its module preloads to start after the stylesheets (app/server/platform/delivery/module-preloads.server.ts).
     if (rel.includes("modulepreload") || link["data-after-css"] === "modulepreload") add(js, link.href);
   }
   for (const script of startTags(html, "script")) if (script.src) add(js, script.src);

@@ -124,7 +124,7 @@ async function startBalancer(ports) {
 
 /**
  * The cookie that tells the portal a browser has been given the build's stylesheet files
- * (app/server/stylesheet-delivery.server.ts, decision 130). Without it, a page comes with its CSS inline.
+ * (app/server/platform/delivery/stylesheet-delivery.server.ts, decision 130). Without it, a page comes with its CSS inline.
  */
 export const STYLESHEETS_COOKIE = "gk_styles";
 

@@ -103,7 +103,7 @@ describe("the import graph of app/ and db/", () => {
 
   it("is the whole code base (the resolver finds the imports it should)", () => {
     expect(graph.size).toBeGreaterThan(250);
-    expect(graph.get("app/server/db.server.ts")).toContain("app/server/demo-seed.server.ts");
+    expect(graph.get("app/server/platform/database/db.server.ts")).toContain("app/server/demo-seed.server.ts");
     expect(graph.get("db/billing-schema.ts")).toContain("db/billing-values.ts");
   });
 
@@ -121,7 +121,7 @@ describe("the import graph of app/ and db/", () => {
       ["app/server/billing/port.server.ts", ["app/server/cards/port.server.ts"]],
       ["app/server/cards/port.server.ts", []],
       [
-        "app/server/payment-methods.server.ts",
+        "app/server/account-billing/payment-methods.server.ts",
         ["app/server/billing/port.server.ts", "app/server/cards/port.server.ts"],
       ],
       ["app/domain/a.ts", ["app/domain/b.ts"]],

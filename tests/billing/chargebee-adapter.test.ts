@@ -5,8 +5,8 @@ import { chargebeeKey, createChargebeeBilling, type ChargebeeOptions } from "~/s
 import { invoiceOf, invoicePurposeOf, seconds, subscriptionOf } from "~/server/billing/chargebee/mapping.server";
 import { clearBillingFaults, injectBillingFault } from "~/server/billing/local/faults.server";
 import { createLocalCards } from "~/server/cards/local/provider.server";
-import { db } from "~/server/db.server";
-import { billingInvoices, billingPaymentSources, billingSubscriptions } from "~/server/database/tables.server";
+import { db } from "~/server/platform/database/db.server";
+import { billingInvoices, billingPaymentSources, billingSubscriptions } from "~/server/platform/database/tables.server";
 import {
   FAKE_API_KEY,
   FAKE_GATEWAY_ACCOUNT_ID,

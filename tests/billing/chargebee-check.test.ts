@@ -3,8 +3,8 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { runChargebeeCheck } from "~/server/billing/chargebee/check.server";
 import { createLocalCards } from "~/server/cards/local/provider.server";
-import { db } from "~/server/db.server";
-import { billingCustomers } from "~/server/database/tables.server";
+import { db } from "~/server/platform/database/db.server";
+import { billingCustomers } from "~/server/platform/database/tables.server";
 import {
   FAKE_API_KEY,
   FAKE_GATEWAY_ACCOUNT_ID,

@@ -5,13 +5,13 @@ import { createChargebeeBilling } from "~/server/billing/chargebee/adapter.serve
 import { injectBillingFault } from "~/server/billing/local/faults.server";
 import type * as BillingModule from "~/server/billing/index.server";
 import type { BillingProvider } from "~/server/billing/port.server";
-import { db } from "~/server/db.server";
-import { JOB_KINDS } from "~/server/jobs/kinds.server";
-import { enqueueJob, findOwnedJob, JobRunner } from "~/server/jobs/runner.server";
-import { onPremiseTrial, trialOutcome } from "~/server/jobs/trial.server";
-import { quoteTrialHardware } from "~/server/trials.server";
+import { db } from "~/server/platform/database/db.server";
+import { JOB_KINDS } from "~/server/job-kinds.server";
+import { enqueueJob, findOwnedJob, JobRunner } from "~/server/platform/jobs/runner.server";
+import { onPremiseTrial, trialOutcome } from "~/server/trials/trial-job.server";
+import { quoteTrialHardware } from "~/server/trials/trials.server";
 import { memberByEmail } from "../support/members";
-import { billingInvoices, jobs } from "~/server/database/tables.server";
+import { billingInvoices, jobs } from "~/server/platform/database/tables.server";
 import {
   FAKE_API_KEY,
   FAKE_GATEWAY_ACCOUNT_ID,

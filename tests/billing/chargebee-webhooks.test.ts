@@ -4,8 +4,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { parseChargebeeWebhook, webhookAuthorized } from "~/server/billing/chargebee/events.server";
 import type { BillingProvider, ProviderEvent } from "~/server/billing/port.server";
 import { createLocalCards } from "~/server/cards/local/provider.server";
-import { db } from "~/server/db.server";
-import { billingClock } from "~/server/database/tables.server";
+import { db } from "~/server/platform/database/db.server";
+import { billingClock } from "~/server/platform/database/tables.server";
 import { chargebeeBillingOf, startChargebeeFake, type ChargebeeFake } from "../fakes/chargebee";
 
 /**

@@ -1,5 +1,5 @@
 import { createChargebeeBilling } from "~/server/billing/chargebee/adapter.server";
-import { db } from "~/server/db.server";
+import { db } from "~/server/platform/database/db.server";
 import { FAKE_API_KEY, FAKE_GATEWAY_ACCOUNT_ID, FAKE_SITE, startChargebeeFake } from "../fakes/chargebee";
 import { billingContract } from "./contract";
 

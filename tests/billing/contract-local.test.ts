@@ -1,6 +1,6 @@
 import { createLocalBilling } from "~/server/billing/local/engine.server";
 import { injectBillingFault } from "~/server/billing/local/faults.server";
-import { db } from "~/server/db.server";
+import { db } from "~/server/platform/database/db.server";
 import { billingContract } from "./contract";
 
 billingContract("embedded engine", async (now) => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { formatCents } from "~/domain/format";
 import { createLocalCards } from "~/server/cards/local/provider.server";
-import { db } from "~/server/db.server";
+import { db } from "~/server/platform/database/db.server";
 import type {
   BillingCall,
   BillingProvider,
@@ -10,7 +10,7 @@ import type {
   LineItem,
   ProviderEvent,
 } from "~/server/billing/port.server";
-import { billingClock } from "~/server/database/tables.server";
+import { billingClock } from "~/server/platform/database/tables.server";
 import { pdfText } from "../support/pdf-text";
 
 /**

@@ -1,15 +1,15 @@
 import { describe, expect, it, vi } from "vitest";
 import { couponCodeSchema, isCouponCode } from "~/domain/pricing";
-import { addCardFor } from "~/server/account-billing.server";
+import { addCardFor } from "~/server/account-billing/billing-details.server";
 import { withInputChecks } from "~/server/billing/input-checks.server";
 import { createLocalBilling } from "~/server/billing/local/engine.server";
-import { addCard, type CardForm } from "~/server/payment-methods.server";
+import { addCard, type CardForm } from "~/server/account-billing/payment-methods.server";
 import { getBilling, ProviderError } from "~/server/billing/index.server";
 import { createLocalCards } from "~/server/cards/local/provider.server";
-import { idempotencyKeyOf } from "~/server/billing-drawers.server";
-import { db } from "~/server/db.server";
-import { applyCoupon } from "~/server/wizards/coupons.server";
-import { subscriptionWizard } from "~/server/wizards/new-subscription.server";
+import { idempotencyKeyOf } from "~/server/account-billing/drawers.server";
+import { db } from "~/server/platform/database/db.server";
+import { applyCoupon } from "~/server/orders/coupons.server";
+import { subscriptionWizard } from "~/server/orders/new-subscription-wizard.server";
 import { memberByEmail } from "../support/members";
 
 describe("coupon codes", () => {

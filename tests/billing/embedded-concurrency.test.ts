@@ -5,15 +5,19 @@ import { createLocalBilling } from "~/server/billing/local/engine.server";
 import { injectBillingFault } from "~/server/billing/local/faults.server";
 import { DEMO_BILLING } from "~/server/billing/local/seed.server";
 import type { Invoice } from "~/server/billing/port.server";
-import { openDatabase, type PortalConnection, type PortalTransaction } from "~/server/database/portal-database.server";
+import {
+  openDatabase,
+  type PortalConnection,
+  type PortalTransaction,
+} from "~/server/platform/database/portal-database.server";
 import {
   billingCustomers,
   billingIdempotencyKeys,
   billingInvoices,
   cardTokens,
   engine,
-} from "~/server/database/tables.server";
-import { db } from "~/server/db.server";
+} from "~/server/platform/database/tables.server";
+import { db } from "~/server/platform/database/db.server";
 import { cardFromToken, storeToken } from "~/server/providers/card-vault.server";
 import { once } from "~/server/providers/embedded.server";
 

@@ -2,7 +2,7 @@ import { formatCents } from "~/domain/format";
 import { createLocalBilling } from "~/server/billing/local/engine.server";
 import type { InvoicePdf } from "~/server/billing/port.server";
 import { createLocalCards } from "~/server/cards/local/provider.server";
-import { db } from "~/server/db.server";
+import { db } from "~/server/platform/database/db.server";
 import { pdfText } from "../support/pdf-text";
 
 /**

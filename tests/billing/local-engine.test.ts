@@ -4,7 +4,7 @@ import { createLocalBilling } from "~/server/billing/local/engine.server";
 import type { ProviderEvent } from "~/server/billing/port.server";
 import { DEMO_BILLING } from "~/server/billing/local/seed.server";
 import { createLocalCards } from "~/server/cards/local/provider.server";
-import { db } from "~/server/db.server";
+import { db } from "~/server/platform/database/db.server";
 import {
   billingFaults as armedBillingFaults,
   billingClock,
@@ -15,7 +15,7 @@ import {
   cardTokens,
   licenses,
   organizations,
-} from "~/server/database/tables.server";
+} from "~/server/platform/database/tables.server";
 
 /** What only the embedded engine has: the demo seed, fault injection, lazy renewals, its ledger of invoices. */
 const DAY = 24 * 60 * 60 * 1000;

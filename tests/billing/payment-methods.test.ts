@@ -1,7 +1,7 @@
-import { addCard, replaceCard, type CardForm } from "~/server/payment-methods.server";
+import { addCard, replaceCard, type CardForm } from "~/server/account-billing/payment-methods.server";
 import { createLocalBilling } from "~/server/billing/local/engine.server";
 import { createLocalCards } from "~/server/cards/local/provider.server";
-import { db } from "~/server/db.server";
+import { db } from "~/server/platform/database/db.server";
 
 /** Adding and replacing a card across the card and billing ports, on the embedded providers. */
 const providers = { billing: createLocalBilling({ store: db }), cards: createLocalCards({ store: db }) };

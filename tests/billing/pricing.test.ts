@@ -16,7 +16,7 @@ import {
   renewalInvoice,
   type PricedItem,
 } from "~/server/billing/local/estimates.server";
-import { oneTimeCharges } from "~/server/billing/orders.server";
+import { oneTimeCharges } from "~/server/billing/one-time-charges.server";
 import type { Billed } from "~/server/billing/port.server";
 
 /** The pricing rules with worked numbers: shipping (750 cents per box of five items), proration, coupons. */

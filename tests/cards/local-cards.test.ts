@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
 import { getCards } from "~/server/cards/index.server";
 import { attachedCard } from "~/server/providers/card-vault.server";
-import { db } from "~/server/db.server";
-import { cardTokens } from "~/server/database/tables.server";
+import { db } from "~/server/platform/database/db.server";
+import { cardTokens } from "~/server/platform/database/tables.server";
 
 /** The embedded card provider: tokens from posted fields, payment methods, attaching them to a gateway customer. */
 const cards = getCards();

@@ -1,4 +1,4 @@
-import { CARD_MESSAGES, chargeDeclineMessage, checkCard, passesLuhn } from "~/server/cards/local/test-cards.server";
+import { CARD_MESSAGES, chargeDeclineMessage, checkCard, passesLuhn } from "~/server/providers/test-cards.server";
 
 /** The embedded tokenizer's accept and decline paths, with Stripe's test numbers and messages. */
 const now = new Date("2026-04-15T12:00:00Z");

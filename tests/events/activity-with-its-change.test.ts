@@ -7,11 +7,17 @@ import {
 } from "~/routes/_portal.licenses.$subscriptionId.auto-renew";
 import { action as loginAction } from "~/routes/login";
 import { billingFaults, getBillingClock, onBillingEvents } from "~/server/billing/index.server";
-import { db } from "~/server/db.server";
-import { providerEventJob } from "~/server/events/consumer.server";
-import { subscriptionCopy } from "~/server/events/copies.server";
-import { storeProviderEvents } from "~/server/events/feed.server";
-import { activity, billingClock, invoices, providerEvents, providerSync } from "~/server/database/tables.server";
+import { db } from "~/server/platform/database/db.server";
+import { providerEventJob } from "~/server/subscriptions/event-consumer.server";
+import { subscriptionCopy } from "~/server/subscriptions/copies.server";
+import { storeProviderEvents } from "~/server/subscriptions/event-feed.server";
+import {
+  activity,
+  billingClock,
+  invoices,
+  providerEvents,
+  providerSync,
+} from "~/server/platform/database/tables.server";
 import { addCard, buyLicense, newCustomer, type TestCustomer } from "../support/accounts";
 import { runJobs } from "../support/jobs";
 import { dropRefusal, messagesOf, refuseInserts } from "../support/refused-writes";

@@ -10,11 +10,11 @@ import { action as payAction, loader as payLoader } from "~/routes/_portal.accou
 import { loader as licensesLoader } from "~/routes/_portal.licenses";
 import { action as loginAction } from "~/routes/login";
 import { billingFaults, getBilling, getBillingClock, onBillingEvents } from "~/server/billing/index.server";
-import { db } from "~/server/db.server";
-import { storeProviderEvents } from "~/server/events/feed.server";
-import { findOwnedJob } from "~/server/jobs/runner.server";
-import { verifyLicenseFile } from "~/server/license-files.server";
-import { billingClock, billingEvents, invoices, jobs, providerSync } from "~/server/database/tables.server";
+import { db } from "~/server/platform/database/db.server";
+import { storeProviderEvents } from "~/server/subscriptions/event-feed.server";
+import { findOwnedJob } from "~/server/platform/jobs/runner.server";
+import { verifyLicenseFile } from "~/server/subscriptions/license-files.server";
+import { billingClock, billingEvents, invoices, jobs, providerSync } from "~/server/platform/database/tables.server";
 import { addCard, buyLicense, DECLINING, licenseNow, newCustomer, type TestCustomer } from "../support/accounts";
 import { runJobs } from "../support/jobs";
 import { cookieFrom, formRequest, getRequest, respond } from "../support/requests";

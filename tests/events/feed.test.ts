@@ -8,15 +8,15 @@ import {
   onBillingEvents,
   type ProviderEvent,
 } from "~/server/billing/index.server";
-import { db } from "~/server/db.server";
-import { providerEventJob } from "~/server/events/consumer.server";
-import { subscriptionCopy } from "~/server/events/copies.server";
-import { storeProviderEvents } from "~/server/events/feed.server";
-import { reconcileWhenDue } from "~/server/events/reconciliation.server";
-import { env } from "~/server/env.server";
-import { enqueueJob } from "~/server/jobs/runner.server";
-import { verifyLicenseFile } from "~/server/license-files.server";
-import { createLicenseForSubscription, licenseFileFor } from "~/server/licenses.server";
+import { db } from "~/server/platform/database/db.server";
+import { providerEventJob } from "~/server/subscriptions/event-consumer.server";
+import { subscriptionCopy } from "~/server/subscriptions/copies.server";
+import { storeProviderEvents } from "~/server/subscriptions/event-feed.server";
+import { reconcileWhenDue } from "~/server/subscriptions/reconciliation.server";
+import { env } from "~/server/platform/env.server";
+import { enqueueJob } from "~/server/platform/jobs/runner.server";
+import { verifyLicenseFile } from "~/server/subscriptions/license-files.server";
+import { createLicenseForSubscription, licenseFileFor } from "~/server/subscriptions/licenses.server";
 import {
   activity,
   billingClock,
@@ -26,7 +26,7 @@ import {
   licenses as licenseTable,
   providerEvents,
   providerSync,
-} from "~/server/database/tables.server";
+} from "~/server/platform/database/tables.server";
 import { addCard, buyLicense, licenseNow, newCustomer } from "../support/accounts";
 import { subscriptionFixture } from "../support/billing-copies";
 import { runJobs } from "../support/jobs";

@@ -29,7 +29,7 @@ import {
   billingInvoices,
   billingPaymentSources,
   billingSubscriptions,
-} from "~/server/database/tables.server";
+} from "~/server/platform/database/tables.server";
 import { formBoolean, formNumber, startFake, type FakeRequest, type FakeResponse } from "./http";
 
 /**

@@ -6,9 +6,9 @@ import { Links, Outlet, RemixServer, Scripts, useLoaderData } from "@remix-run/r
 import { renderToString } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import remixConfig from "../../remix.config.js";
-import { handOffDataBeforeRender } from "~/server/page-data-handoff.server";
-import { renderPage } from "~/server/render-page.server";
-import { stylesheetDataUrl } from "~/server/stylesheet-delivery.server";
+import { handOffDataBeforeRender } from "~/server/platform/delivery/page-data-handoff.server";
+import { renderPage } from "~/server/platform/delivery/render-page.server";
+import { stylesheetDataUrl } from "~/server/platform/delivery/stylesheet-delivery.server";
 import { EarlyModulePreloads } from "~/ui/early-module-preloads";
 
 /**
@@ -16,7 +16,7 @@ import { EarlyModulePreloads } from "~/ui/early-module-preloads";
  * (docs/performance.md): the page data handed to Remix's private `renderMeta.streamCache`, the manifest read
  * through `UNSAFE_RemixContext`, and regular expressions over the module preloads and stylesheet links that
  * <Scripts> and <Links> write. Their own tests use hand-written HTML; this runs the real pipeline
- * (app/server/render-page.server.tsx) on a small app through Remix's own request handler, so an upgrade of
+ * (app/server/platform/delivery/render-page.server.tsx) on a small app through Remix's own request handler, so an upgrade of
  * Remix or React that changes any of it fails here instead of quietly making the rewrites match nothing.
  */
 const CSS = "body{margin:0}";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { SUBDOMAIN_MESSAGES } from "~/domain/hub-subdomain";
-import { db } from "~/server/db.server";
+import { db } from "~/server/platform/database/db.server";
 import type { HubAdministrator, HubService, LicenseVerifier, VerifiedLicenseTerms } from "~/server/hubs/port.server";
 import { clearHubFaults, injectHubFault } from "~/server/hubs/simulator/faults.server";
 import { createHubSimulator, redeemSignInLink } from "~/server/hubs/simulator/simulator.server";

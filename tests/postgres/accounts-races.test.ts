@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
-import type * as InvitationsModule from "~/server/invitations.server";
-import type * as OrganizationsModule from "~/server/organizations.server";
-import type { PortalConnection } from "~/server/database/portal-database.server";
+import type * as InvitationsModule from "~/server/accounts/invitations.server";
+import type * as OrganizationsModule from "~/server/accounts/organizations.server";
+import type { PortalConnection } from "~/server/platform/database/portal-database.server";
 import { postgresTestDatabase } from "../support/postgres";
 
 /**
@@ -27,13 +27,13 @@ beforeAll(async () => {
   // The portal's modules, opened on this file's PostgreSQL database with a pool that lets two transactions overlap.
   process.env.DATABASE_URL = database.url;
   process.env.DATABASE_POOL_MAX = "4";
-  organizations = await import("~/server/organizations.server");
-  invitations = await import("~/server/invitations.server");
-  ({ openDatabase } = await import("~/server/database/portal-database.server"));
-  const { issueOneTimeToken } = await import("~/server/one-time-tokens.server");
-  const { db } = await import("~/server/db.server");
+  organizations = await import("~/server/accounts/organizations.server");
+  invitations = await import("~/server/accounts/invitations.server");
+  ({ openDatabase } = await import("~/server/platform/database/portal-database.server"));
+  const { issueOneTimeToken } = await import("~/server/accounts/one-time-tokens.server");
+  const { db } = await import("~/server/platform/database/db.server");
   const { and, count, eq } = await import("drizzle-orm");
-  const tables = await import("~/server/database/tables.server");
+  const tables = await import("~/server/platform/database/tables.server");
 
   const newOrganization = async () => {
     const id = randomUUID();

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { and, eq, isNotNull } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { EventChange } from "~/server/events/consumer.server";
+import type { EventChange } from "~/server/subscriptions/event-consumer.server";
 import { invoiceFixture, subscriptionFixture } from "../support/billing-copies";
 import { postgresTestDatabase } from "../support/postgres";
 
@@ -19,10 +19,10 @@ const database = postgresTestDatabase();
 async function twoInstances() {
   process.env.DATABASE_URL = database.url;
   process.env.DATABASE_POOL_MAX = "2";
-  const { applyEvent } = await import("~/server/events/consumer.server");
-  const tables = await import("~/server/database/tables.server");
-  const { db } = await import("~/server/db.server");
-  const { openDatabase } = await import("~/server/database/portal-database.server");
+  const { applyEvent } = await import("~/server/subscriptions/event-consumer.server");
+  const tables = await import("~/server/platform/database/tables.server");
+  const { db } = await import("~/server/platform/database/db.server");
+  const { openDatabase } = await import("~/server/platform/database/portal-database.server");
   return { applyEvent, tables, first: db, second: openDatabase(database.url, { poolMax: 2 }) };
 }
 

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import type { openPostgres as OpenPostgres } from "~/server/database/postgres.server";
-import type { PortalDatabase } from "~/server/database/portal-database.server";
+import type { openPostgres as OpenPostgres } from "~/server/platform/database/postgres.server";
+import type { PortalDatabase } from "~/server/platform/database/portal-database.server";
 import type { createHubSimulator as CreateHubSimulator } from "~/server/hubs/simulator/simulator.server";
 import { raceAdministrator, racedLicense, settled } from "../support/hub-races";
 import { postgresTestDatabase } from "../support/postgres";
@@ -18,7 +18,7 @@ let createHubSimulator: typeof CreateHubSimulator;
 beforeAll(async () => {
   // The simulator's idempotency lock is the portal engine's (lockFor): the portal opens this database.
   process.env.DATABASE_URL = database.url;
-  ({ openPostgres } = await import("~/server/database/postgres.server"));
+  ({ openPostgres } = await import("~/server/platform/database/postgres.server"));
   ({ createHubSimulator } = await import("~/server/hubs/simulator/simulator.server"));
 }, 60_000);
 

@@ -1,8 +1,8 @@
 import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { openPostgres as OpenPostgres } from "~/server/database/postgres.server";
-import type * as Tables from "~/server/database/tables.server";
-import type { claimJob as ClaimJob } from "~/server/jobs/runner.server";
+import type { openPostgres as OpenPostgres } from "~/server/platform/database/postgres.server";
+import type * as Tables from "~/server/platform/database/tables.server";
+import type { claimJob as ClaimJob } from "~/server/platform/jobs/runner.server";
 import { postgresTestDatabase } from "../support/postgres";
 
 /**
@@ -21,9 +21,9 @@ let tables: typeof Tables;
 beforeAll(async () => {
   // The runner's claim is written for the portal's engine (claimCondition): the portal opens this database.
   process.env.DATABASE_URL = database.url;
-  ({ claimJob } = await import("~/server/jobs/runner.server"));
-  ({ openPostgres } = await import("~/server/database/postgres.server"));
-  tables = await import("~/server/database/tables.server");
+  ({ claimJob } = await import("~/server/platform/jobs/runner.server"));
+  ({ openPostgres } = await import("~/server/platform/database/postgres.server"));
+  tables = await import("~/server/platform/database/tables.server");
 }, 60_000);
 
 describe("claiming jobs on PostgreSQL", () => {

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { count, eq, sql } from "drizzle-orm";
 import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { migratePostgres, openPostgres, type PostgresDatabase } from "~/server/database/postgres.server";
+import { migratePostgres, openPostgres, type PostgresDatabase } from "~/server/platform/database/postgres.server";
 import { licenseCounts, licenses, organizations } from "~db/postgres/schema";
 import { migrateBefore, postgresTestDatabase } from "../support/postgres";
 

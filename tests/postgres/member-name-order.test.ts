@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { asc, eq } from "drizzle-orm";
 import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { migratePostgres, openPostgres, type PostgresDatabase } from "~/server/database/postgres.server";
+import { migratePostgres, openPostgres, type PostgresDatabase } from "~/server/platform/database/postgres.server";
 import { memberships, organizations, users } from "~db/postgres/schema";
 import { insertMemberships, migrateBefore, postgresTestDatabase } from "../support/postgres";
 import { TRICKY_NAMES } from "../support/member-names";

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { migratePostgres, openPostgres, type PostgresDatabase } from "~/server/database/postgres.server";
+import { migratePostgres, openPostgres, type PostgresDatabase } from "~/server/platform/database/postgres.server";
 import * as schema from "~db/postgres/schema";
 import { invoices, memberships, organizations, users } from "~db/postgres/schema";
 import { insertMemberships, migrateBefore, postgresTestDatabase } from "../support/postgres";

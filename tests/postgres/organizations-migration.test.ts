@@ -3,7 +3,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { migratePostgres, openPostgres, type PostgresDatabase } from "~/server/database/postgres.server";
+import { migratePostgres, openPostgres, type PostgresDatabase } from "~/server/platform/database/postgres.server";
 import { migrateBefore, postgresTestDatabase } from "../support/postgres";
 
 /**

@@ -1,5 +1,5 @@
 import { afterAll, expect, it, vi } from "vitest";
-import { openPostgres } from "~/server/database/postgres.server";
+import { openPostgres } from "~/server/platform/database/postgres.server";
 import { postgresTestDatabase } from "../support/postgres";
 
 const database = postgresTestDatabase();

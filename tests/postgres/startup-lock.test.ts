@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { migratePostgres, openPostgres } from "~/server/database/postgres.server";
-import { withStartupLock } from "~/server/database/startup-lock.server";
+import { migratePostgres, openPostgres } from "~/server/platform/database/postgres.server";
+import { withStartupLock } from "~/server/platform/database/startup-lock.server";
 import { postgresTestDatabase } from "../support/postgres";
 
 /**

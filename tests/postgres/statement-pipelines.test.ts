@@ -2,12 +2,12 @@ import { Socket } from "node:net";
 import { sql } from "drizzle-orm";
 import type pg from "pg";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
-import { openPostgres, type PostgresDatabase } from "~/server/database/postgres.server";
+import { openPostgres, type PostgresDatabase } from "~/server/platform/database/postgres.server";
 import { postgresTestDatabase } from "../support/postgres";
 
 /**
  * The statements outside transactions share a few pipelined connections (StatementPipelines in
- * app/server/database/postgres.server.ts); transactions keep pooled connections of their own.
+ * app/server/platform/database/postgres.server.ts); transactions keep pooled connections of their own.
  */
 const PIPELINES = 2;
 const database = postgresTestDatabase();

@@ -1,11 +1,11 @@
 import { RateLimiterPostgres, RateLimiterRes } from "rate-limiter-flexible";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase, type PortalConnection } from "~/server/database/portal-database.server";
+import { openDatabase, type PortalConnection } from "~/server/platform/database/portal-database.server";
 import { postgresTestDatabase } from "../support/postgres";
 
 /**
  * A throttle on PostgreSQL counts in one place for every instance: two portal instances, each with its own pool
- * and its own limiter made as app/server/database/dialect.server's `rateLimiter` makes it (rate-limiter-flexible's
+ * and its own limiter made as app/server/platform/database/dialect.server's `rateLimiter` makes it (rate-limiter-flexible's
  * Postgres store on the pool, the portal's rate_limits table), share one allowance. What one instance spent, the
  * other refuses; what one gives back, the other lets through.
  */

@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { openDatabase } from "~/server/database/portal-database.server";
+import { openDatabase } from "~/server/platform/database/portal-database.server";
 import { postgresTestDatabase } from "../support/postgres";
 
 /**

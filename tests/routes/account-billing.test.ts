@@ -5,9 +5,9 @@ import { action as newCardAction, loader as newCardLoader } from "~/routes/_port
 import { action as replaceAction, loader as replaceLoader } from "~/routes/_portal.account.cards.$sourceId.replace";
 import { action as profileAction, loader as profileLoader } from "~/routes/_portal.account.profile";
 import { action as shippingAction, loader as shippingLoader } from "~/routes/_portal.account.shipping";
-import { choosePayment, loadPaymentStep } from "~/server/account-billing.server";
+import { choosePayment, loadPaymentStep } from "~/server/account-billing/billing-details.server";
 import { billingFaults } from "~/server/billing/index.server";
-import { toastStorage } from "~/server/session.server";
+import { toastStorage } from "~/server/accounts/session.server";
 import { memberByEmail } from "../support/members";
 import { formRequest, getRequest } from "../support/requests";
 import { demoCookie } from "../support/sign-in";

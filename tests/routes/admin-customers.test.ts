@@ -6,9 +6,9 @@ import {
   loader as organizationLoader,
 } from "~/routes/_portal.admin.customers_.$organizationId";
 import { action as invitationAction } from "~/routes/invitations.$token";
-import { db } from "~/server/db.server";
+import { db } from "~/server/platform/database/db.server";
 import { outboxPage } from "~/server/mail/index.server";
-import { activity } from "~/server/database/tables.server";
+import { activity } from "~/server/platform/database/tables.server";
 import { runJobs } from "../support/jobs";
 import { memberByEmail } from "../support/members";
 import { demoCookie } from "../support/sign-in";

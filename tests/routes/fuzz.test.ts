@@ -26,9 +26,9 @@ import * as signInLinkRequest from "~/routes/login_.link";
 import * as signInLink from "~/routes/login_.link_.$token";
 import * as sidebar from "~/routes/preferences.sidebar";
 import { getBilling } from "~/server/billing/index.server";
-import { db } from "~/server/db.server";
-import { tables } from "~/server/database/tables.server";
-import { findUserByEmail } from "~/server/users.server";
+import { db } from "~/server/platform/database/db.server";
+import { tables } from "~/server/platform/database/tables.server";
+import { findUserByEmail } from "~/server/accounts/users.server";
 import { memberByEmail, type TestMember } from "../support/members";
 import { cookieFrom, formRequest } from "../support/requests";
 

@@ -1,10 +1,10 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { jobs } from "~/server/database/tables.server";
-import { db } from "~/server/db.server";
-import { jobProgressRoute, ofKind } from "~/server/jobs/progress.server";
-import { enqueueJob, findOwnedJob, type JobKind } from "~/server/jobs/runner.server";
+import { jobs } from "~/server/platform/database/tables.server";
+import { db } from "~/server/platform/database/db.server";
+import { jobProgressRoute, ofKind } from "~/server/platform/jobs/progress.server";
+import { enqueueJob, findOwnedJob, type JobKind } from "~/server/platform/jobs/runner.server";
 import { memberByEmail } from "../support/members";
 import { formRequest, getRequest, respond } from "../support/requests";
 import { demoCookie } from "../support/sign-in";

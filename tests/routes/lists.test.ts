@@ -5,10 +5,10 @@ import { loader as homeLoader } from "~/routes/_portal.home";
 import { loader as hubsLoader } from "~/routes/_portal.hubs";
 import { loader as hubLicensesLoader } from "~/routes/_portal.hubs.$hubId.licenses";
 import { action as loginAction } from "~/routes/login";
-import { hubInstallationLicenses, hubInstallations, licenses } from "~/server/database/tables.server";
-import { db } from "~/server/db.server";
+import { hubInstallationLicenses, hubInstallations, licenses } from "~/server/platform/database/tables.server";
+import { db } from "~/server/platform/database/db.server";
 import { memberByEmail } from "../support/members";
-import { licenseRow } from "~/server/license-files.server";
+import { licenseRow } from "~/server/subscriptions/license-files.server";
 import { cookieFrom, formRequest, getRequest, respond } from "../support/requests";
 
 async function customerCookie(): Promise<string> {

@@ -1,14 +1,14 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { sessions, users } from "~/server/database/tables.server";
+import { sessions, users } from "~/server/platform/database/tables.server";
 import { action as accountAction, loader as accountLoader } from "~/routes/_portal.account";
 import { action as loginAction, loader as loginLoader } from "~/routes/login";
 import { action as logoutAction } from "~/routes/logout";
 import { action as sidebarAction } from "~/routes/preferences.sidebar";
-import { db } from "~/server/db.server";
-import { hashPassword, verifyPassword } from "~/server/passwords.server";
-import { ABSOLUTE_MS, IDLE_MS } from "~/server/session.server";
-import { findUserByEmail } from "~/server/users.server";
+import { db } from "~/server/platform/database/db.server";
+import { hashPassword, verifyPassword } from "~/server/accounts/passwords.server";
+import { ABSOLUTE_MS, IDLE_MS } from "~/server/accounts/session.server";
+import { findUserByEmail } from "~/server/accounts/users.server";
 import { cookieFrom, formRequest, getRequest, respond } from "../support/requests";
 
 const PASSWORD = "GateKeeper-demo-1";

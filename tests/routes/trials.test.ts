@@ -5,10 +5,10 @@ import { loader as chooserLoader } from "~/routes/_portal.trial";
 import { loader as wizardLoader } from "~/routes/_portal.trial.$hubType";
 import { action as licenseAction, loader as licenseLoader } from "~/routes/_portal.trial.$hubType.license";
 import { action as welcomeAction } from "~/routes/_portal.trial.$hubType.welcome";
-import { trials } from "~/server/database/tables.server";
-import { db } from "~/server/db.server";
+import { trials } from "~/server/platform/database/tables.server";
+import { db } from "~/server/platform/database/db.server";
 import { memberByEmail } from "../support/members";
-import { TRIAL_WIZARDS } from "~/server/wizards/trials.server";
+import { TRIAL_WIZARDS } from "~/server/trials/trial-wizard.server";
 import { formRequest, getRequest, respond } from "../support/requests";
 import { demoCookie } from "../support/sign-in";
 

@@ -5,10 +5,10 @@ import * as update from "~/routes/_portal.licenses.$subscriptionId.update";
 import * as subscribe from "~/routes/_portal.store.subscribe";
 import * as trial from "~/routes/_portal.trial.$hubType";
 import { memberByEmail } from "../support/members";
-import { cloudHubWizard } from "~/server/wizards/cloud-hub.server";
-import { licenseUpdateWizard } from "~/server/wizards/license-update.server";
-import { subscriptionWizard } from "~/server/wizards/new-subscription.server";
-import { TRIAL_WIZARDS } from "~/server/wizards/trials.server";
+import { cloudHubWizard } from "~/server/cloud-hubs/cloud-hub-wizard.server";
+import { licenseUpdateWizard } from "~/server/orders/license-update-wizard.server";
+import { subscriptionWizard } from "~/server/orders/new-subscription-wizard.server";
+import { TRIAL_WIZARDS } from "~/server/trials/trial-wizard.server";
 import { formRequest, getRequest, respond } from "../support/requests";
 import { demoCookie } from "../support/sign-in";
 

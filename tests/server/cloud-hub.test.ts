@@ -3,17 +3,24 @@ import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { runJobs } from "../support/jobs";
 import { DEPLOYMENT_FAILURES } from "~/domain/cloud-hub";
-import { hubAdmins, hubInstallations, hubLicenses, hubTenants, jobs, licenses } from "~/server/database/tables.server";
-import { db } from "~/server/db.server";
-import { findDraft } from "~/server/drafts.server";
+import {
+  hubAdmins,
+  hubInstallations,
+  hubLicenses,
+  hubTenants,
+  jobs,
+  licenses,
+} from "~/server/platform/database/tables.server";
+import { db } from "~/server/platform/database/db.server";
+import { findDraft } from "~/server/platform/wizards/drafts.server";
 import { hubFaults } from "~/server/hubs/index.server";
 import { redeemSignInLink } from "~/server/hubs/simulator/simulator.server";
-import { enqueueJob, findJobByKey, findOwnedJob, JobRefused, retryJob } from "~/server/jobs/runner.server";
-import { cloudHubDeployment, type DeploymentInput } from "~/server/jobs/cloud-hub.server";
-import { cloudHubLicensePage, selectableLicense } from "~/server/cloud-hub-licenses.server";
-import { licenseRow } from "~/server/license-files.server";
-import { cloudHubWizard, deploy, deploymentKey, hubSignInLink } from "~/server/wizards/cloud-hub.server";
-import { openSecret, sealSecret } from "~/server/wizards/sealed.server";
+import { enqueueJob, findJobByKey, findOwnedJob, JobRefused, retryJob } from "~/server/platform/jobs/runner.server";
+import { cloudHubDeployment, type DeploymentInput } from "~/server/cloud-hubs/cloud-hub-job.server";
+import { cloudHubLicensePage, selectableLicense } from "~/server/cloud-hubs/cloud-hub-licenses.server";
+import { licenseRow } from "~/server/subscriptions/license-files.server";
+import { cloudHubWizard, deploy, deploymentKey, hubSignInLink } from "~/server/cloud-hubs/cloud-hub-wizard.server";
+import { openSecret, sealSecret } from "~/server/platform/wizards/sealed.server";
 import { memberByEmail } from "../support/members";
 import { action as progressAction, loader as progressLoader } from "~/routes/_portal.hubs.deployments.$jobId";
 import { action as loginAction } from "~/routes/login";

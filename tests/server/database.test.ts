@@ -1,12 +1,18 @@
 import { count, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { loader as healthz } from "~/routes/healthz";
-import { databaseAnswers, db } from "~/server/db.server";
-import { env } from "~/server/env.server";
+import { databaseAnswers, db } from "~/server/platform/database/db.server";
+import { env } from "~/server/platform/env.server";
 import { getHubs } from "~/server/hubs/index.server";
-import { countLicensesByStatus, listLicenses } from "~/server/licenses.server";
+import { countLicensesByStatus, listLicenses } from "~/server/subscriptions/licenses.server";
 import { seedDemo } from "~/server/demo-seed.server";
-import { hubInstallations, licenses, memberships, organizations, users } from "~/server/database/tables.server";
+import {
+  hubInstallations,
+  licenses,
+  memberships,
+  organizations,
+  users,
+} from "~/server/platform/database/tables.server";
 import { memberByEmail } from "../support/members";
 
 describe("the embedded database", () => {

@@ -11,11 +11,11 @@ import { loader as invoicesLoader } from "~/routes/_portal.account_.invoices";
 import { loader as invoicePdfLoader } from "~/routes/_portal.account_.invoices.$invoiceId.pdf";
 import { loader as licensesLoader } from "~/routes/_portal.licenses";
 import { getBilling } from "~/server/billing/index.server";
-import { migrateDatabase, openDatabase, type PortalDatabase } from "~/server/database/portal-database.server";
-import { db } from "~/server/db.server";
+import { migrateDatabase, openDatabase, type PortalDatabase } from "~/server/platform/database/portal-database.server";
+import { db } from "~/server/platform/database/db.server";
 import { seedDemo } from "~/server/demo-seed.server";
-import { openSecret } from "~/server/wizards/sealed.server";
-import { verifyLicenseFile } from "~/server/license-files.server";
+import { openSecret } from "~/server/platform/wizards/sealed.server";
+import { verifyLicenseFile } from "~/server/subscriptions/license-files.server";
 import { memberByEmail } from "../support/members";
 import {
   billingCustomers,
@@ -27,7 +27,7 @@ import {
   organizations,
   subscriptions,
   users,
-} from "~/server/database/tables.server";
+} from "~/server/platform/database/tables.server";
 import { createDatabase, dropDatabase } from "../../scripts/postgres-cluster.mjs";
 import { messagesOf } from "../support/refused-writes";
 import { getRequest, respond } from "../support/requests";

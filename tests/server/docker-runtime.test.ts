@@ -90,7 +90,9 @@ describe("the Docker image's runtime stage", () => {
     expect(READ_AT_RUN_TIME.filter((file) => !isCopied(copies, file))).toEqual([]);
     // Each of those paths is one the server code names.
     const server =
-      read("scripts/server.mjs") + read("app/server/sqlite.server.ts") + read("app/server/page-scripts.server.ts");
+      read("scripts/server.mjs") +
+      read("app/server/platform/database/sqlite.server.ts") +
+      read("app/server/platform/delivery/page-scripts.server.ts");
     expect(server).toContain('"db", "migrations"');
     expect(server).toContain('"build", "page-scripts.json"');
   });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { loader as healthz } from "~/routes/healthz";
-import { connection } from "~/server/database/connection.server";
-import { databaseAnswers } from "~/server/db.server";
+import { connection } from "~/server/platform/database/connection.server";
+import { databaseAnswers } from "~/server/platform/database/db.server";
 
 describe("the health check", () => {
   it("answers 200 while the database answers, and 503 once it does not", async () => {

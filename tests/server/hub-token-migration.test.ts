@@ -5,7 +5,7 @@ import Database from "better-sqlite3";
 import { drizzle } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import { afterAll, describe, expect, it } from "vitest";
-import { migrateSqlite } from "~/server/sqlite.server";
+import { migrateSqlite } from "~/server/platform/database/sqlite.server";
 
 /**
  * The migration that moves the Hub administrator's token out of the jobs, run on a database as the portal left

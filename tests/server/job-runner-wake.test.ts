@@ -1,9 +1,9 @@
 import { inArray } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import { jobs } from "~/server/database/tables.server";
-import { db } from "~/server/db.server";
-import { enqueueJob, JobRunner, type JobKind } from "~/server/jobs/runner.server";
+import { jobs } from "~/server/platform/database/tables.server";
+import { db } from "~/server/platform/database/db.server";
+import { enqueueJob, JobRunner, type JobKind } from "~/server/platform/jobs/runner.server";
 import { memberByEmail } from "../support/members";
 
 /**

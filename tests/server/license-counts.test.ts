@@ -2,20 +2,20 @@ import { randomUUID } from "node:crypto";
 import { count, eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { pageCount } from "~/domain/pagination";
-import { connection } from "~/server/database/connection.server";
-import { engine, licenseCounts, licenses, organizations } from "~/server/database/tables.server";
-import { db } from "~/server/db.server";
-import { saveSubscriptionCopy } from "~/server/events/copies.server";
-import { licenseFollowsSubscription } from "~/server/events/licenses.server";
-import { licenseRow } from "~/server/license-files.server";
+import { connection } from "~/server/platform/database/connection.server";
+import { engine, licenseCounts, licenses, organizations } from "~/server/platform/database/tables.server";
+import { db } from "~/server/platform/database/db.server";
+import { saveSubscriptionCopy } from "~/server/subscriptions/copies.server";
+import { licenseFollowsSubscription } from "~/server/subscriptions/license-follows.server";
+import { licenseRow } from "~/server/subscriptions/license-files.server";
 import {
   countLicensesByStatus,
   createLicenseForSubscription,
   licensePage,
   licenseTotal,
-} from "~/server/licenses.server";
-import { createTrialLicense } from "~/server/trials.server";
-import { findOrganization, listOrganizationsForAdmin } from "~/server/organizations.server";
+} from "~/server/subscriptions/licenses.server";
+import { createTrialLicense } from "~/server/trials/trials.server";
+import { findOrganization, listOrganizationsForAdmin } from "~/server/accounts/organizations.server";
 import { subscriptionFixture } from "../support/billing-copies";
 import { rerunMigration } from "../support/sqlite-migrations";
 

@@ -6,14 +6,19 @@ import { loader as publicKeyLoader } from "~/routes/license-public-key[.]pem";
 import { loader as licensesLoader } from "~/routes/_portal.licenses";
 import { loader as downloadLoader } from "~/routes/_portal.licenses.$licenseId.download";
 import { action as loginAction } from "~/routes/login";
-import { connection } from "~/server/database/connection.server";
-import { engine, licenses } from "~/server/database/tables.server";
-import { db } from "~/server/db.server";
-import { licenseRow, licenseVerifier, reissueLicenseFiles, verifyLicenseFile } from "~/server/license-files.server";
+import { connection } from "~/server/platform/database/connection.server";
+import { engine, licenses } from "~/server/platform/database/tables.server";
+import { db } from "~/server/platform/database/db.server";
+import {
+  licenseRow,
+  licenseVerifier,
+  reissueLicenseFiles,
+  verifyLicenseFile,
+} from "~/server/subscriptions/license-files.server";
 import { LICENSE_GRACE_DAYS } from "~/domain/renewals";
-import { billingAccountOf } from "~/server/billing-accounts.server";
-import { saveSubscriptionCopy, subscriptionCopy } from "~/server/events/copies.server";
-import { licenseFollowsSubscription } from "~/server/events/licenses.server";
+import { billingAccountOf } from "~/server/accounts/billing-accounts.server";
+import { saveSubscriptionCopy, subscriptionCopy } from "~/server/subscriptions/copies.server";
+import { licenseFollowsSubscription } from "~/server/subscriptions/license-follows.server";
 import { memberByEmail } from "../support/members";
 import { subscriptionFixture } from "../support/billing-copies";
 import { cookieFrom, formRequest, getRequest } from "../support/requests";

@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { LICENSE_CHANGED } from "~/domain/license-update";
 import type { UpdateDraft } from "~/domain/license-update-forms";
 import { billingFaults, getBilling } from "~/server/billing/index.server";
-import type { AsyncSqliteDatabase } from "~/server/database/sqlite-async.server";
+import type { AsyncSqliteDatabase } from "~/server/platform/database/sqlite-async.server";
 import {
   billingCustomers,
   billingInvoices,
@@ -11,13 +11,13 @@ import {
   engine,
   jobs,
   licenses,
-} from "~/server/database/tables.server";
-import { db } from "~/server/db.server";
-import { findDraft } from "~/server/drafts.server";
-import { JOB_KINDS } from "~/server/jobs/kinds.server";
-import { PRICE_CHANGED } from "~/server/jobs/new-subscription.server";
-import { findOwnedJob, JobRunner, retryJob } from "~/server/jobs/runner.server";
-import { licenseUpdateWizard, submitUpdate, updateReview } from "~/server/wizards/license-update.server";
+} from "~/server/platform/database/tables.server";
+import { db } from "~/server/platform/database/db.server";
+import { findDraft } from "~/server/platform/wizards/drafts.server";
+import { JOB_KINDS } from "~/server/job-kinds.server";
+import { PRICE_CHANGED } from "~/server/orders/new-subscription-job.server";
+import { findOwnedJob, JobRunner, retryJob } from "~/server/platform/jobs/runner.server";
+import { licenseUpdateWizard, submitUpdate, updateReview } from "~/server/orders/license-update-wizard.server";
 import { memberByEmail } from "../support/members";
 import { dropRefusal } from "../support/refused-writes";
 

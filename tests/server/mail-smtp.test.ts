@@ -60,9 +60,9 @@ process.env.MAIL_FROM = "GateKeeper Portal <portal@gatekeeper.example>";
 process.env.PUBLIC_URL = "http://portal.test";
 
 const { queueMail } = await import("~/server/mail/index.server");
-const { issueSignInLink } = await import("~/server/sign-in-links.server");
+const { issueSignInLink } = await import("~/server/accounts/sign-in-links.server");
 const { memberByEmail } = await import("../support/members");
-const { findOwnedJob } = await import("~/server/jobs/runner.server");
+const { findOwnedJob } = await import("~/server/platform/jobs/runner.server");
 const { action: linkAction } = await import("~/routes/login_.link_.$token");
 const { action: forgotAction } = await import("~/routes/forgot-password");
 const { action: resetAction } = await import("~/routes/reset-password.$token");

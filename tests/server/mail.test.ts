@@ -1,14 +1,14 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { jobs, outbox } from "~/server/database/tables.server";
-import { db } from "~/server/db.server";
-import { parseEnv } from "~/server/env.server";
-import { findOwnedJob } from "~/server/jobs/runner.server";
+import { jobs, outbox } from "~/server/platform/database/tables.server";
+import { db } from "~/server/platform/database/db.server";
+import { parseEnv } from "~/server/platform/env.server";
+import { findOwnedJob } from "~/server/platform/jobs/runner.server";
 import { composeMail } from "~/server/mail/compose.server";
 import { outboxPage, queueMail } from "~/server/mail/index.server";
 import { getMailer } from "~/server/mail/mailer.server";
 import { outgoingMail, type MailInput } from "~/server/mail/send-job.server";
-import { smtpFailure } from "~/server/mail/smtp.server";
+import { smtpFailure } from "~/server/mail/smtp/adapter.server";
 import { memberByEmail } from "../support/members";
 import { runJobs } from "../support/jobs";
 

@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { asc, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { connection } from "~/server/database/connection.server";
-import { db } from "~/server/db.server";
-import { memberPage, membersByName } from "~/server/organizations.server";
-import { engine, memberships, organizations, users } from "~/server/database/tables.server";
+import { connection } from "~/server/platform/database/connection.server";
+import { db } from "~/server/platform/database/db.server";
+import { memberPage, membersByName } from "~/server/accounts/organizations.server";
+import { engine, memberships, organizations, users } from "~/server/platform/database/tables.server";
 import { TRICKY_NAMES } from "../support/member-names";
 import { rerunMigration } from "../support/sqlite-migrations";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { deferModulePreloads } from "~/server/module-preloads.server";
+import { deferModulePreloads } from "~/server/platform/delivery/module-preloads.server";
 
 /** A page that links its stylesheet files (the browser has them): its scripts wait for them. */
 const LINKED = { stylesheetsInline: false };

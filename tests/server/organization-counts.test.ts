@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { db } from "~/server/db.server";
-import { invoicePage } from "~/server/invoices.server";
-import { listOrganizationsForAdmin, memberPage } from "~/server/organizations.server";
-import { engine, invoices, memberships, organizations, tables, users } from "~/server/database/tables.server";
+import { db } from "~/server/platform/database/db.server";
+import { invoicePage } from "~/server/subscriptions/invoices.server";
+import { listOrganizationsForAdmin, memberPage } from "~/server/accounts/organizations.server";
+import { engine, invoices, memberships, organizations, tables, users } from "~/server/platform/database/tables.server";
 import { invoiceCopyRows } from "../support/billing-copies";
 import { organizationTotals } from "../support/organization-totals";
 import { rerunMigration } from "../support/sqlite-migrations";

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
-import { migrateSqlite } from "~/server/sqlite.server";
+import { migrateSqlite } from "~/server/platform/database/sqlite.server";
 
 /**
  * The migration that turns every account into an organization of one (0014_organizations, then

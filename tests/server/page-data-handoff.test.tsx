@@ -3,7 +3,7 @@ import type { EntryContext } from "@remix-run/node";
 import { StreamTransfer } from "@remix-run/react/dist/single-fetch.js";
 import { renderToString } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { handOffDataBeforeRender } from "~/server/page-data-handoff.server";
+import { handOffDataBeforeRender } from "~/server/platform/delivery/page-data-handoff.server";
 
 /** The page's data as Remix streams it, in the pieces given; "ë" is split across the first two. */
 function pageData(...pieces: Uint8Array[]): ReadableStream<Uint8Array> {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { openSecret, sealSecret } from "~/server/wizards/sealed.server";
+import { openSecret, sealSecret } from "~/server/platform/wizards/sealed.server";
 
 describe("secrets typed into a wizard", () => {
   it("are stored sealed, not in plaintext, and open again with the portal's root secret", () => {

@@ -7,8 +7,8 @@ import { promisify } from "node:util";
 import type Database from "better-sqlite3";
 import { count, eq, like, sql, TransactionRollbackError } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { affectedRows, asyncSqlite, type AsyncSqliteDatabase } from "~/server/database/sqlite-async.server";
-import { migrateSqlite, openSqlite } from "~/server/sqlite.server";
+import { affectedRows, asyncSqlite, type AsyncSqliteDatabase } from "~/server/platform/database/sqlite-async.server";
+import { migrateSqlite, openSqlite } from "~/server/platform/database/sqlite.server";
 import { organizations, rateLimits, users } from "~db/schema";
 
 const directory = mkdtempSync(path.join(tmpdir(), "gk-sqlite-async-"));

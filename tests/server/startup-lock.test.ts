@@ -6,7 +6,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { count, sql } from "drizzle-orm";
 import { afterAll, describe, expect, inject, it } from "vitest";
-import { withDatabase } from "~/server/database/portal-database.server";
+import { withDatabase } from "~/server/platform/database/portal-database.server";
 import { createDatabase, dropDatabase } from "../../scripts/postgres-cluster.mjs";
 
 const run = promisify(execFile);

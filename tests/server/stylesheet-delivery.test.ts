@@ -7,7 +7,7 @@ import {
   inlineStylesheets,
   stylesheetDataUrl,
   stylesheetsToFetch,
-} from "~/server/stylesheet-delivery.server";
+} from "~/server/platform/delivery/stylesheet-delivery.server";
 
 // Everything a data: URL inside an HTML attribute could trip over: %, #, quotes, &, <, >, tabs, newlines, non-ASCII.
 const TRICKY_CSS = `.a{width:100%;color:#fff;content:"\\"a&b<c>"}\n\t.b::after{content:'→ é'}`;

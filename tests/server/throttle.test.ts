@@ -1,7 +1,7 @@
 import { asc, like } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { rateLimits } from "~/server/database/tables.server";
-import { db } from "~/server/db.server";
+import { rateLimits } from "~/server/platform/database/tables.server";
+import { db } from "~/server/platform/database/db.server";
 import {
   holdCardSlot,
   releaseCardSlot,
@@ -11,7 +11,7 @@ import {
   takeSignInLinkRequest,
   UNTRUSTED_CHECKS_PER_HOUR,
   type SignInAttempt,
-} from "~/server/throttle.server";
+} from "~/server/platform/throttle.server";
 
 const at = (clientAddress: string) => ({ clientAddress });
 

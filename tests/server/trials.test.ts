@@ -13,18 +13,18 @@ import {
   jobs,
   licenses,
   trials,
-} from "~/server/database/tables.server";
-import { db } from "~/server/db.server";
-import { findDraft } from "~/server/drafts.server";
+} from "~/server/platform/database/tables.server";
+import { db } from "~/server/platform/database/db.server";
+import { findDraft } from "~/server/platform/wizards/drafts.server";
 import { hubFaults } from "~/server/hubs/index.server";
-import { verifyLicenseFile } from "~/server/license-files.server";
-import { retryWhenOpen, secondsUntilRetry } from "~/server/jobs/hub-provisioning.server";
-import { TRIAL_JOBS, trialOutcome } from "~/server/jobs/trial.server";
-import { findOwnedJob, retryJob } from "~/server/jobs/runner.server";
-import { mayStartTrial } from "~/server/trials.server";
+import { verifyLicenseFile } from "~/server/subscriptions/license-files.server";
+import { retryWhenOpen, secondsUntilRetry } from "~/server/cloud-hubs/hub-provisioning.server";
+import { TRIAL_JOBS, trialOutcome } from "~/server/trials/trial-job.server";
+import { findOwnedJob, retryJob } from "~/server/platform/jobs/runner.server";
+import { mayStartTrial } from "~/server/trials/trials.server";
 import { memberByEmail, type TestMember } from "../support/members";
-import { buildTrial, TRIAL_WIZARDS, trialOrder } from "~/server/wizards/trials.server";
-import { sealSecret } from "~/server/wizards/sealed.server";
+import { buildTrial, TRIAL_WIZARDS, trialOrder } from "~/server/trials/trial-wizard.server";
+import { sealSecret } from "~/server/platform/wizards/sealed.server";
 
 const customer = () => memberByEmail("customer@example.com");
 const distributor = () => memberByEmail("distributor@example.com");

@@ -1,13 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
-import { ensureBillingCustomer } from "~/server/account-billing.server";
+import { ensureBillingCustomer } from "~/server/account-billing/billing-details.server";
 import { getBilling } from "~/server/billing/index.server";
 import { getCards } from "~/server/cards/index.server";
-import { db } from "~/server/db.server";
-import { enqueueJob } from "~/server/jobs/runner.server";
-import { newSubscriptionOrder, type OrderInput } from "~/server/jobs/new-subscription.server";
-import { orderDigest } from "~/server/wizards/orders.server";
-import { licenses, organizations } from "~/server/database/tables.server";
+import { db } from "~/server/platform/database/db.server";
+import { enqueueJob } from "~/server/platform/jobs/runner.server";
+import { newSubscriptionOrder, type OrderInput } from "~/server/orders/new-subscription-job.server";
+import { orderDigest } from "~/server/orders/placing.server";
+import { licenses, organizations } from "~/server/platform/database/tables.server";
 import { runJobs } from "./jobs";
 import { createAccount, memberByEmail } from "./members";
 

@@ -1,9 +1,9 @@
 import { and, inArray, isNotNull } from "drizzle-orm";
-import { affectedRows } from "~/server/database/portal-database.server";
-import { jobs } from "~/server/database/tables.server";
-import { db } from "~/server/db.server";
-import { JOB_KINDS } from "~/server/jobs/kinds.server";
-import { JobRunner } from "~/server/jobs/runner.server";
+import { affectedRows } from "~/server/platform/database/portal-database.server";
+import { jobs } from "~/server/platform/database/tables.server";
+import { db } from "~/server/platform/database/db.server";
+import { JOB_KINDS } from "~/server/job-kinds.server";
+import { JobRunner } from "~/server/platform/jobs/runner.server";
 
 /** Runs every job until none is due, bringing retries' backoff forward (the clock of a test does not wait). */
 export async function runJobs() {

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { asc, eq } from "drizzle-orm";
 import type { Role } from "~/domain/roles";
-import { db } from "~/server/db.server";
-import { memberships, organizations, users } from "~/server/database/tables.server";
+import { db } from "~/server/platform/database/db.server";
+import { memberships, organizations, users } from "~/server/platform/database/tables.server";
 
 /**
  * The person with this address in their first organization, read now: what `requireMember` gives a page (without

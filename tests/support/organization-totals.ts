@@ -1,5 +1,5 @@
 import { count, eq } from "drizzle-orm";
-import type { PortalDatabase, PortalSchema } from "~/server/database/portal-database.server";
+import type { PortalDatabase, PortalSchema } from "~/server/platform/database/portal-database.server";
 
 /** An organization's totals as organization_counts keeps them (undefined: no row), and as counted from the rows. */
 export async function organizationTotals(db: PortalDatabase, t: PortalSchema, organizationId: string) {

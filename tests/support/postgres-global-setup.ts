@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { TestProject } from "vitest/node";
-import { migratePostgres, openPostgres } from "~/server/database/postgres.server";
+import { migratePostgres, openPostgres } from "~/server/platform/database/postgres.server";
 import { createDatabase, dropDatabase, startCluster, stopCluster } from "../../scripts/postgres-cluster.mjs";
 
 declare module "vitest" {

@@ -5,7 +5,7 @@ import path from "node:path";
 import { migrate } from "drizzle-orm/node-postgres/migrator";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, expect, inject } from "vitest";
-import type { PostgresDatabase } from "~/server/database/postgres.server";
+import type { PostgresDatabase } from "~/server/platform/database/postgres.server";
 import { createDatabase, dropDatabase } from "../../scripts/postgres-cluster.mjs";
 
 /**

@@ -3,9 +3,9 @@
 // files), prints which license signing key and session secret it ended up with, and exits.
 // Usage: DATABASE_URL=file:… SEED_DEMO=true node --import tsx tests/support/prepare-database-process.ts
 import { createHash } from "node:crypto";
-import "~/server/db.server";
-import { keyIdOf } from "~/server/license-files.server";
-import { licenseSigningKey, secretFor } from "~/server/secrets.server";
+import "~/server/platform/database/db.server";
+import { keyIdOf } from "~/server/subscriptions/license-files.server";
+import { licenseSigningKey, secretFor } from "~/server/platform/secrets.server";
 
 const sessionSecret = createHash("sha256").update(secretFor("session")).digest("hex");
 console.log(`signing key ${keyIdOf(licenseSigningKey.publicKey)}, session secret ${sessionSecret}`);

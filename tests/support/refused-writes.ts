@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
-import { db } from "~/server/db.server";
-import type { AsyncSqliteDatabase } from "~/server/database/sqlite-async.server";
-import { engine } from "~/server/database/tables.server";
+import { db } from "~/server/platform/database/db.server";
+import type { AsyncSqliteDatabase } from "~/server/platform/database/sqlite-async.server";
+import { engine } from "~/server/platform/database/tables.server";
 
 /**
  * Failures no provider fault can stand for (a full disk, a log that refuses an entry), injected into the portal's

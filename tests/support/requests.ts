@@ -1,4 +1,4 @@
-import { commitCsrfToken } from "~/server/csrf.server";
+import { commitCsrfToken } from "~/server/accounts/csrf.server";
 
 const ORIGIN = "http://portal.test";
 

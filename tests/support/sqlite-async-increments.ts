@@ -2,8 +2,8 @@
 // rate_limits N times, each in its own async transaction that reads, waits a turn of the event loop and writes.
 // Usage: node --import tsx tests/support/sqlite-async-increments.ts FILE KEY N
 import { eq } from "drizzle-orm";
-import { asyncSqlite } from "~/server/database/sqlite-async.server";
-import { migrateSqlite, openSqlite } from "~/server/sqlite.server";
+import { asyncSqlite } from "~/server/platform/database/sqlite-async.server";
+import { migrateSqlite, openSqlite } from "~/server/platform/database/sqlite.server";
 import { rateLimits } from "~db/schema";
 
 const [file, key, times] = process.argv.slice(2);

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { connection } from "~/server/database/connection.server";
+import { connection } from "~/server/platform/database/connection.server";
 
 /**
  * Runs a SQLite migration again on the test's database, in one transaction, after taking it back to how it was

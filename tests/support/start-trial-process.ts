@@ -2,9 +2,9 @@
 // names as the portal does, prints "ready", waits for a line on stdin, then makes the organization's trial license
 // through the trial service (as the trial job's step does) and prints "licensed <id>" or "used up".
 // Usage: DATABASE_URL=postgres://… node --import tsx tests/support/start-trial-process.ts <organization id> <trial id>
-import { connection } from "~/server/database/connection.server";
-import { findOrganization } from "~/server/organizations.server";
-import { createTrialLicense, TrialUsedUpError } from "~/server/trials.server";
+import { connection } from "~/server/platform/database/connection.server";
+import { findOrganization } from "~/server/accounts/organizations.server";
+import { createTrialLicense, TrialUsedUpError } from "~/server/trials/trials.server";
 
 const [organizationId = "", trialId = ""] = process.argv.slice(2);
 const organization = await findOrganization(organizationId);

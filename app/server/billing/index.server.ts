@@ -1,5 +1,5 @@
-import { db } from "~/server/db.server";
-import { env } from "~/server/env.server";
+import { db } from "~/server/platform/database/db.server";
+import { env } from "~/server/platform/env.server";
 import { createChargebeeBilling } from "./chargebee/adapter.server";
 import type { WebhookCredentials } from "./chargebee/events.server";
 import { withInputChecks } from "./input-checks.server";

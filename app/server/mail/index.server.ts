@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
-import { env } from "../env.server";
-import { enqueueJob } from "../jobs/runner.server";
+import { env } from "~/server/platform/env.server";
+import { enqueueJob } from "~/server/platform/jobs/runner.server";
 import { composeMail, type MailContent } from "./compose.server";
 import { messageIdFor, sendMail } from "./send-job.server";
 
 export type { MailContent } from "./compose.server";
 export { mailLeavesThePortal } from "./mailer.server";
-export { outboxMessage, outboxPage, type OutboxMessage } from "./outbox.server";
+export { outboxMessage, outboxPage, type OutboxMessage } from "~/server/mail/outbox/adapter.server";
 
 /**
  * The origin links in mail are built on: PUBLIC_URL (required once mail leaves the portal), else the request's,

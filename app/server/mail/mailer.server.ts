@@ -1,7 +1,7 @@
-import { env } from "../env.server";
-import { outboxMailer } from "./outbox.server";
+import { env } from "~/server/platform/env.server";
+import { outboxMailer } from "~/server/mail/outbox/adapter.server";
 import type { Mailer } from "./port.server";
-import { smtpMailer } from "./smtp.server";
+import { smtpMailer } from "~/server/mail/smtp/adapter.server";
 
 let mailer: Mailer | undefined;
 

@@ -1,6 +1,6 @@
 import addressparser from "nodemailer/lib/addressparser";
 import { z } from "zod";
-import type { JobKind } from "../jobs/runner.server";
+import type { JobKind } from "~/server/platform/jobs/runner.server";
 import { getMailer } from "./mailer.server";
 import type { OutgoingMail } from "./port.server";
 

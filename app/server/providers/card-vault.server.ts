@@ -1,9 +1,9 @@
 import { and, eq, isNull } from "drizzle-orm";
-import { affectedRows } from "~/server/database/portal-database.server";
-import { cardTokens } from "~/server/database/tables.server";
+import { affectedRows } from "~/server/platform/database/portal-database.server";
+import { cardTokens } from "~/server/platform/database/tables.server";
 import { parseGatewayReference, type PaymentCard } from "./card-gateway.server";
 import { newId, type EmbeddedStore } from "./embedded.server";
-import { chargeDeclineMessage } from "~/server/cards/local/test-cards.server";
+import { chargeDeclineMessage } from "./test-cards.server";
 
 /**
  * The embedded card gateway's vault, shared by the test tokenizer (which fills it) and the embedded

@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
-import * as schema from "~/server/database/tables.server";
-import { lockFor } from "~/server/database/dialect.server";
-import type { PortalExecutor, PortalTransaction } from "~/server/database/portal-database.server";
+import * as schema from "~/server/platform/database/tables.server";
+import { lockFor } from "~/server/platform/database/dialect.server";
+import type { PortalExecutor, PortalTransaction } from "~/server/platform/database/portal-database.server";
 import { ProviderError } from "./errors.server";
 
 /** The portal database or a transaction on it: what the embedded providers and their seed write through. */

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { and, eq, gt, sql } from "drizzle-orm";
-import { affectedRows } from "~/server/database/portal-database.server";
-import type { billingFaults, hubFaults } from "~/server/database/tables.server";
+import { affectedRows } from "~/server/platform/database/portal-database.server";
+import type { billingFaults, hubFaults } from "~/server/platform/database/tables.server";
 import type { EmbeddedStore } from "./embedded.server";
 import type { ErrorKind, ProviderError, ProviderErrorDetails } from "./errors.server";
 

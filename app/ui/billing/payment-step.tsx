@@ -1,7 +1,7 @@
 /**
  * The payment step of the purchase, update and trial wizards.
  *
- * Server (app/server/account-billing.server.ts):
+ * Server (app/server/account-billing/billing-details.server.ts):
  *   loadPaymentStep(user): Promise<PaymentStepData>   what the step shows; { status: "error" } when the
  *                                                      cards or the customer fail to load
  *   choosePayment(user, formData): Promise<PaymentChoice>   for the step's action: the posted
@@ -22,7 +22,7 @@
  * Its links open the billing drawers as child routes of the step's route: `${drawerBase}/cards/new`,
  * `${drawerBase}/cards/:sourceId/replace`, `${drawerBase}/profile` and `${drawerBase}/shipping`. The step's
  * route renders <Outlet /> and mounts each drawer with a route module of a few lines (see
- * app/server/billing-drawers.server.ts); a drawer's save redirects back to `drawerBase`, whose loader then
+ * app/server/account-billing/drawers.server.ts); a drawer's save redirects back to `drawerBase`, whose loader then
  * reads the new card or address.
  *
  * The trials' mode: `withAddresses={false}` leaves out the address panels and their rule (a trial has its

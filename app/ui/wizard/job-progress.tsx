@@ -65,7 +65,7 @@ function useFollowWhileRunning(running: boolean) {
 export const CHECKING_OUTCOME =
   "We could not confirm whether your payment went through. Before anything is charged again we ask the billing provider what happened; this page follows it.";
 
-/** A job's progress as its page's loader gives it (app/server/jobs/progress.server). */
+/** A job's progress as its page's loader gives it (app/server/platform/jobs/progress.server). */
 export interface JobProgressView {
   status: JobStatusName;
   error: { title: string; message: string } | null;

@@ -10,7 +10,7 @@ import { CouponBox } from "./coupon-box";
 import { OrderParties, OrderProblems } from "./order-details";
 import { EstimateOrError } from "./order-summary";
 
-/** What an order review's loader gives (app/server/wizards/order-review.server.ts). */
+/** What an order review's loader gives (app/server/orders/order-review.server.ts). */
 export interface OrderReviewData {
   orderKey: string | null;
   couponId: string | null;

@@ -4,7 +4,13 @@ import { INVALID_CUSTOMER_ID, parseGatewayReference } from "~/server/providers/c
 import { addonOf, couponOf, planOf } from "../catalogue.server";
 import { ProviderError } from "~/server/providers/errors.server";
 import { notFound, refused } from "../errors.server";
-import { checkOrderedOnce, hardwareCharges, oneTimeCharges, ordered, type OneTimeCharge } from "../orders.server";
+import {
+  checkOrderedOnce,
+  hardwareCharges,
+  oneTimeCharges,
+  ordered,
+  type OneTimeCharge,
+} from "~/server/billing/one-time-charges.server";
 import { eventPageSize } from "../input-checks.server";
 import type {
   Addon,

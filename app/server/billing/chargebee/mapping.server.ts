@@ -8,7 +8,7 @@ import type {
 import { addPeriod } from "~/domain/pricing";
 import { ProviderError, type ErrorKind } from "~/server/providers/errors.server";
 import { BillingError } from "../errors.server";
-import { nextBillingOf } from "../orders.server";
+import { nextBillingOf } from "~/server/billing/one-time-charges.server";
 import type {
   Address,
   Customer,

@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import { MAX_TIME_MACHINE_DAYS } from "~/domain/time-machine";
 import { wholeSeconds, type EmbeddedStore } from "~/server/providers/embedded.server";
-import { billingClock } from "~/server/database/tables.server";
+import { billingClock } from "~/server/platform/database/tables.server";
 import { refused } from "../errors.server";
 
 const CLOCK_ROW = "engine";

@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { and, asc, desc, eq, gte, inArray, lte, sql } from "drizzle-orm";
-import { lockFor } from "~/server/database/dialect.server";
-import { affectedRows, type PortalTransaction } from "~/server/database/portal-database.server";
+import { lockFor } from "~/server/platform/database/dialect.server";
+import { affectedRows, type PortalTransaction } from "~/server/platform/database/portal-database.server";
 import { addPeriod, COUPON_MESSAGES } from "~/domain/pricing";
 import { INVALID_CUSTOMER_ID, parseGatewayReference } from "~/server/providers/card-gateway.server";
 import { attachedCard, cardFromToken, chargeDeclineOf, gatewayCustomerFor } from "~/server/providers/card-vault.server";
@@ -14,10 +14,16 @@ import {
   billingPaymentSources,
   billingSequences,
   billingSubscriptions,
-} from "~/server/database/tables.server";
+} from "~/server/platform/database/tables.server";
 import { catalogue } from "../catalogue.server";
 import { BillingError, notFound, refused } from "../errors.server";
-import { checkOrderedOnce, hardwareCharges, oneTimeCharges, ordered, type OneTimeCharge } from "../orders.server";
+import {
+  checkOrderedOnce,
+  hardwareCharges,
+  oneTimeCharges,
+  ordered,
+  type OneTimeCharge,
+} from "~/server/billing/one-time-charges.server";
 import type {
   Address,
   BillingCall,

@@ -1,5 +1,5 @@
 import { addPeriod, couponDiscount, prorate, type Period } from "~/domain/pricing";
-import { nextBillingOf } from "../orders.server";
+import { nextBillingOf } from "~/server/billing/one-time-charges.server";
 import type { Billed, Coupon, Discount, Estimate, InvoiceTotals, LineItem } from "../port.server";
 
 /**

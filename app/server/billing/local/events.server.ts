@@ -1,6 +1,6 @@
 import { and, asc, gt, gte } from "drizzle-orm";
 import { newId, type EmbeddedStore } from "~/server/providers/embedded.server";
-import { billingEvents } from "~/server/database/tables.server";
+import { billingEvents } from "~/server/platform/database/tables.server";
 import { refused } from "../errors.server";
 import { eventResourcesOfJson } from "../event-json.server";
 import { eventPageSize } from "../input-checks.server";

@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import type { EmbeddedStore } from "~/server/providers/embedded.server";
 import { armedFault, due, spendOne, withFaults as withHooks, type Fault } from "~/server/providers/faults.server";
-import { billingFaults } from "~/server/database/tables.server";
+import { billingFaults } from "~/server/platform/database/tables.server";
 import { BillingError } from "../errors.server";
 import type { BillingCall } from "../port.server";
 

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { addPeriod } from "~/domain/pricing";
 import { gatewayCustomerFor } from "~/server/providers/card-vault.server";
-import { env } from "~/server/env.server";
+import { env } from "~/server/platform/env.server";
 import { wholeSeconds, type EmbeddedStore } from "~/server/providers/embedded.server";
 import {
   billingCustomers,
@@ -9,7 +9,7 @@ import {
   billingPaymentSources,
   billingSequences,
   billingSubscriptions,
-} from "~/server/database/tables.server";
+} from "~/server/platform/database/tables.server";
 import { catalogue } from "../catalogue.server";
 import type { Address, Invoice, InvoicePurpose, ItemQuantity, LineItem, Subscription } from "../port.server";
 

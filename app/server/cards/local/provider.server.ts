@@ -1,7 +1,7 @@
 import { once, wholeSeconds, type EmbeddedStore } from "~/server/providers/embedded.server";
 import { CardError } from "../errors.server";
 import { CARD_FIELDS, type CardHolder, type CardProvider } from "../port.server";
-import { checkCard } from "./test-cards.server";
+import { checkCard } from "~/server/providers/test-cards.server";
 import { attachPaymentMethod, paymentMethodFromToken, storeToken } from "~/server/providers/card-vault.server";
 
 const field = (form: FormData, name: string) => {

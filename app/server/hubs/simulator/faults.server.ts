@@ -8,7 +8,7 @@ import {
   type BaseFaultMode,
   type Fault,
 } from "~/server/providers/faults.server";
-import { hubFaults } from "~/server/database/tables.server";
+import { hubFaults } from "~/server/platform/database/tables.server";
 import { HubError } from "../errors.server";
 import type { HubCall, HubService, Tenant } from "../port.server";
 

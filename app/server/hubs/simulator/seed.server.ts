@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from "node:crypto";
-import { env } from "~/server/env.server";
-import { hashPasswordSync } from "~/server/passwords.server";
+import { env } from "~/server/platform/env.server";
+import { hashPasswordSync } from "~/server/accounts/passwords.server";
 import { wholeSeconds, type EmbeddedStore } from "~/server/providers/embedded.server";
-import { hubAdmins, hubLicenses, hubTenants } from "~/server/database/tables.server";
+import { hubAdmins, hubLicenses, hubTenants } from "~/server/platform/database/tables.server";
 import { HUB_REGIONS, type HubAdministrator, type HubLicense } from "../port.server";
 
 /** A cloud Hub's address on the configured Hub host, as the Hub service gives it. */

@@ -1,0 +1,362 @@
+import {
+  areAddressesValid,
+  INVALID_ADDRESSES,
+  isUsableSource,
+  ONE_CARD_ONLY,
+  preselectSource,
+  SELECT_PAYMENT_METHOD,
+} from "~/domain/payment-step";
+import { type BillingProfileInput, type CardFormInput, type ShippingAddressInput } from "~/domain/billing-forms";
+import { countryName, phoneFormValues } from "./contact-options.server";
+import type {
+  AddressFormDefaults,
+  AddressView,
+  BillingProfileView,
+  PaymentSourceView,
+  PaymentStepData,
+} from "~/domain/billing-views";
+import type { ShippingAddress } from "~db/schema";
+import {
+  getBilling,
+  ProviderError,
+  type Address,
+  type BillingProvider,
+  type Customer,
+  type PaymentSource,
+} from "~/server/billing/index.server";
+import { addCard, replaceCard, type CardForm } from "./payment-methods.server";
+import type { Scope } from "~/server/accounts/access.server";
+import { memberActor, recordProviderOnlyChange } from "~/server/accounts/activity.server";
+import { assignBillingCustomerId, saveShippingAddress } from "~/server/accounts/organizations.server";
+import { holdCardSlot, releaseCardSlot } from "~/server/platform/throttle.server";
+
+/**
+ * The organization's billing data (cards, billing profile, shipping address) for the /account page, its
+ * drawers and the wizards' payment step, read and changed through the billing and card ports. Every
+ * call is scoped to the organization's billing customer; the member acting gives the contact details a new
+ * customer starts with and the defaults a form offers.
+ */
+
+/**
+ * The organization's billing customer, created on first need (an organization that never bought anything has
+ * none), with the acting member as its contact and the organization's name as the company.
+ */
+export async function ensureBillingCustomer(
+  { user, organization }: Scope,
+  billing: BillingProvider = getBilling(),
+): Promise<string> {
+  const customerId = organization.billingCustomerId ?? (await assignBillingCustomerId(organization.id));
+  const { firstName, lastName, email, phone } = user;
+  await billing.ensureCustomer(
+    customerId,
+    { firstName, lastName, email, phone, company: organization.name },
+    `ensure-customer:${customerId}`,
+  );
+  return customerId;
+}
+
+const isNotFound = (error: unknown) => error instanceof ProviderError && error.code === "not_found";
+
+/** The customer, or null while none exists at the provider yet. */
+async function findCustomer({ organization }: Scope, billing: BillingProvider): Promise<Customer | null> {
+  if (!organization.billingCustomerId) return null;
+  try {
+    return await billing.retrieveCustomer(organization.billingCustomerId);
+  } catch (error) {
+    if (isNotFound(error)) return null;
+    throw error;
+  }
+}
+
+async function listSources({ organization }: Scope, billing: BillingProvider): Promise<PaymentSource[]> {
+  return organization.billingCustomerId ? billing.listPaymentSources(organization.billingCustomerId) : [];
+}
+
+type Loaded<T> = { ok: true; value: T } | { ok: false };
+
+/** A provider failure becomes "not loaded" (the page says so); anything else is a bug and is thrown. */
+async function load<T>(read: Promise<T>): Promise<Loaded<T>> {
+  try {
+    return { ok: true, value: await read };
+  } catch (error) {
+    if (error instanceof ProviderError) return { ok: false };
+    throw error;
+  }
+}
+
+export function sourceView(source: PaymentSource): PaymentSourceView {
+  const { card } = source;
+  return {
+    id: source.id,
+    type: source.type,
+    status: source.status,
+    card: card && {
+      brand: card.brand,
+      last4: card.last4,
+      holder: `${card.firstName} ${card.lastName}`.trim(),
+      expiryMonth: card.expiryMonth,
+      expiryYear: card.expiryYear,
+    },
+  };
+}
+
+/** Only the parts a person reads (no state code); null when nothing is filled in. */
+function addressView(address: Address | ShippingAddress | null | undefined): AddressView | null {
+  if (!address) return null;
+  const { firstName, lastName, company, email, phone, line1, line2, city, state, zip, country } = address;
+  const view = { firstName, lastName, company, email, phone, line1, line2, city, state, zip, country };
+  const filled = Object.entries(view).filter(([, value]) => Boolean(value));
+  return filled.length ? (Object.fromEntries(filled) as AddressView) : null;
+}
+
+/**
+ * An address as a page shows it, with its country's name (the country list stays on the server). Only for
+ * pages: an order's request carries the address without it.
+ */
+export function addressForPage(address: AddressView | null | undefined): AddressView | null {
+  if (!address) return null;
+  return address.country ? { ...address, countryName: countryName(address.country) } : address;
+}
+
+/** The payment step's data as a page shows it: the addresses with their countries' names. */
+export function paymentForPage(payment: PaymentStepData): PaymentStepData {
+  if (payment.status !== "ready") return payment;
+  return {
+    ...payment,
+    billingAddress: addressForPage(payment.billingAddress),
+    shippingAddress: addressForPage(payment.shippingAddress),
+  };
+}
+
+type BillingRead = [Loaded<PaymentSource[]>, Loaded<Customer | null>];
+
+function readBilling(scope: Scope, billing: BillingProvider): Promise<BillingRead> {
+  return Promise.all([load(listSources(scope, billing)), load(findCustomer(scope, billing))]);
+}
+
+function paymentStepOf([sources, customer]: BillingRead, { organization }: Scope): PaymentStepData {
+  if (!sources.ok || !customer.ok) return { status: "error" };
+  const billingAddress = addressView(customer.value?.billingAddress);
+  const shippingAddress = addressView(organization.shippingAddress);
+  return {
+    status: "ready",
+    sources: sources.value.map(sourceView),
+    preselectedSourceId: preselectSource(sources.value, customer.value?.primaryPaymentSourceId ?? null),
+    billingAddress,
+    shippingAddress,
+    addressesValid: areAddressesValid(billingAddress, shippingAddress),
+  };
+}
+
+/** What the payment step shows for the organization; "error" when the cards or the customer fail to load. */
+export async function loadPaymentStep(scope: Scope, billing: BillingProvider = getBilling()): Promise<PaymentStepData> {
+  return paymentStepOf(await readBilling(scope, billing), scope);
+}
+
+/** The /account page: the payment step's data and the billing profile ("error" when it failed to load). */
+export async function loadAccountBilling(scope: Scope, billing: BillingProvider = getBilling()) {
+  const read = await readBilling(scope, billing);
+  const [, customer] = read;
+  const billingProfile: BillingProfileView | null | "error" = customer.ok ? profileView(customer.value) : "error";
+  return { payment: paymentStepOf(read, scope), billingProfile };
+}
+
+function profileView(customer: Customer | null): BillingProfileView | null {
+  if (!customer) return null;
+  const { firstName, lastName, email, phone, company } = customer;
+  return { firstName, lastName, email, phone, company };
+}
+
+export type PaymentChoice =
+  | { ok: true; paymentSourceId: string; billingAddress: AddressView | null; shippingAddress: AddressView | null }
+  | { ok: false; message: string };
+
+/**
+ * For a wizard's Next: the posted payment_source_id checked against the organization's own usable cards, and
+ * the addresses checked by the spec's rule. The message is the spec's when something is missing.
+ */
+export async function choosePayment(
+  scope: Scope,
+  formData: FormData,
+  billing: BillingProvider = getBilling(),
+  { withAddresses = true } = {},
+): Promise<PaymentChoice> {
+  const step = await loadPaymentStep(scope, billing);
+  if (step.status === "error") return { ok: false, message: "Error" };
+  const chosen = step.sources.find((source) => source.id === formData.get("payment_source_id"));
+  if (!chosen || !isUsableSource(chosen)) return { ok: false, message: SELECT_PAYMENT_METHOD };
+  // The trials ship to their own address step and need only the card.
+  if (withAddresses && !step.addressesValid) return { ok: false, message: INVALID_ADDRESSES };
+  return {
+    ok: true,
+    paymentSourceId: chosen.id,
+    billingAddress: step.billingAddress,
+    shippingAddress: step.shippingAddress,
+  };
+}
+
+// --- Cards -------------------------------------------------------------------------------------------
+
+/** Thrown when a card is added while one is on file. */
+export class OneCardLimitError extends Error {
+  constructor() {
+    super(ONE_CARD_ONLY);
+  }
+}
+
+/** The organization's card with this id; null when it is not its own (or does not exist). */
+export async function findOwnSource(scope: Scope, sourceId: string, billing: BillingProvider = getBilling()) {
+  return (await listSources(scope, billing)).find((source) => source.id === sourceId) ?? null;
+}
+
+export async function hasCard(scope: Scope, billing: BillingProvider = getBilling()): Promise<boolean> {
+  return (await listSources(scope, billing)).length > 0;
+}
+
+const cardName = (source: PaymentSource) =>
+  source.card ? `${source.card.brand} ending ${source.card.last4}` : "a card";
+
+function cardFormOf(form: FormData, input: CardFormInput): CardForm {
+  return {
+    form,
+    holder: {
+      firstName: input.first_name,
+      lastName: input.last_name,
+      addressLine1: input.address_line1,
+      addressLine2: input.address_line2,
+      city: input.address_city,
+      state: input.address_state,
+      zip: input.address_zip,
+      country: input.address_country,
+    },
+    setAsPrimary: input.set_as_primary,
+  };
+}
+
+/**
+ * Adds the organization's card; refuses a second one, atomically: the check and the add run holding the
+ * organization's card slot, so two tabs (or two members) cannot both add. The key belongs to the rendered form
+ * (a double submit adds one). The card is the provider's: the log records it once the provider took it.
+ */
+export async function addCardFor(scope: Scope, form: FormData, input: CardFormInput, idempotencyKey: string) {
+  const { organization } = scope;
+  if (!(await holdCardSlot(organization.id))) throw new OneCardLimitError();
+  try {
+    if (await hasCard(scope)) throw new OneCardLimitError();
+    const customerId = await ensureBillingCustomer(scope);
+    const source = await addCard(customerId, cardFormOf(form, input), idempotencyKey);
+    await recordProviderOnlyChange({
+      organizationId: organization.id,
+      actor: memberActor(scope.user),
+      action: "card.added",
+      summary: `Added a card: ${cardName(source)}.`,
+    });
+    return source;
+  } finally {
+    await releaseCardSlot(organization.id);
+  }
+}
+
+/** Replaces one of the organization's cards (the caller has checked it is its own) with the posted one. */
+export async function replaceCardFor(
+  scope: Scope,
+  old: PaymentSource,
+  form: FormData,
+  input: CardFormInput,
+  idempotencyKey: string,
+) {
+  const customerId = await ensureBillingCustomer(scope);
+  const source = await replaceCard(customerId, old.id, cardFormOf(form, input), idempotencyKey);
+  await recordProviderOnlyChange({
+    organizationId: scope.organization.id,
+    actor: memberActor(scope.user),
+    action: "card.replaced",
+    summary: `Replaced the card ${cardName(old)} with ${cardName(source)}.`,
+  });
+  return source;
+}
+
+// --- Billing profile and shipping address --------------------------------------------------------------
+
+const ADDRESS_FIELDS = ["line1", "line2", "city", "state", "zip", "country"] as const;
+
+/** An address drawer's starting values, in its field names: a person's details and an address. */
+function addressFormValues(
+  person: { firstName?: string; lastName?: string; email?: string; company?: string; phone?: string },
+  address: Address | null | undefined,
+): AddressFormDefaults {
+  return {
+    first_name: person.firstName ?? "",
+    last_name: person.lastName ?? "",
+    email: person.email ?? "",
+    company: person.company ?? "",
+    ...phoneFormValues(person.phone ?? ""),
+    ...Object.fromEntries(ADDRESS_FIELDS.map((field) => [field, address?.[field] ?? ""])),
+  };
+}
+
+/**
+ * The billing profile form's starting values: the customer's, or before a customer exists the acting member's
+ * own, with the organization's name and the country it gave.
+ */
+export async function billingProfileDefaults(scope: Scope, billing: BillingProvider = getBilling()) {
+  const customer = await findCustomer(scope, billing);
+  if (customer) return addressFormValues(customer, customer.billingAddress);
+  const { user, organization } = scope;
+  return addressFormValues(
+    { ...user, company: organization.name },
+    organization.country ? { country: organization.country } : null,
+  );
+}
+
+/**
+ * Saves the billing profile with the spec's two calls: the contact
+ * details, then the billing address. It succeeds only when both do; a failure of either is thrown.
+ */
+export async function saveBillingProfile(
+  scope: Scope,
+  input: BillingProfileInput,
+  billing: BillingProvider = getBilling(),
+) {
+  const customerId = await ensureBillingCustomer(scope, billing);
+  const { first_name: firstName, last_name: lastName, email, phone, company } = input;
+  await billing.updateCustomer(customerId, { firstName, lastName, email, phone, company });
+  const { line1, line2, city, state, zip, country } = input;
+  await billing.updateBillingInfo(customerId, { firstName, lastName, line1, line2, city, state, zip, country });
+  await recordProviderOnlyChange({
+    organizationId: scope.organization.id,
+    actor: memberActor(scope.user),
+    action: "billing_profile.updated",
+    summary: `Changed the billing profile: ${firstName} ${lastName}, ${company ? `${company}, ` : ""}${line1}, ${city}.`,
+  });
+}
+
+export function shippingDefaults({ organization }: Scope) {
+  return addressFormValues(organization.shippingAddress ?? {}, organization.shippingAddress);
+}
+
+export async function saveShipping(scope: Scope, input: ShippingAddressInput) {
+  const {
+    first_name: firstName,
+    last_name: lastName,
+    email,
+    phone,
+    company,
+    line1,
+    line2,
+    city,
+    state,
+    zip,
+    country,
+  } = input;
+  await saveShippingAddress(
+    scope.organization.id,
+    { firstName, lastName, email, phone, company, line1, line2, city, state, zip, country },
+    memberActor(scope.user),
+  );
+}
+
+/** Back to "same as billing address". */
+export async function clearShipping(scope: Scope) {
+  await saveShippingAddress(scope.organization.id, null, memberActor(scope.user));
+}

@@ -1,0 +1,259 @@
+import { randomUUID } from "node:crypto";
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { validationError, type ValidationErrorResponseData } from "remix-validated-form";
+import { ONE_CARD_ONLY } from "~/domain/payment-step";
+import { SECRET_CARD_FIELDS, type CardFormInput } from "~/domain/billing-forms";
+import type {
+  BillingProfileDrawerData,
+  CardDrawerData,
+  ContactOptions,
+  FormFailure,
+  ShippingDrawerData,
+} from "~/domain/billing-views";
+import { billingProfileValidator, cardFormValidator, shippingAddressValidator } from "~/domain/billing-validators";
+import {
+  addCardFor,
+  billingProfileDefaults,
+  clearShipping,
+  findOwnSource,
+  hasCard,
+  OneCardLimitError,
+  replaceCardFor,
+  saveBillingProfile,
+  saveShipping,
+  shippingDefaults,
+  sourceView,
+} from "./billing-details.server";
+import { readMemberForm, requireMember, type Scope } from "~/server/accounts/access.server";
+import { ProviderError } from "~/server/billing/index.server";
+import { getCards } from "~/server/cards/index.server";
+import { COUNTRY_OPTIONS, DIAL_CODE_OPTIONS } from "./contact-options.server";
+import { redirectWithToast } from "~/server/accounts/session.server";
+
+/**
+ * The loaders and actions of the billing drawers (the payment-method drawers, the billing profile's and the
+ * shipping address's). Each takes the URL the drawer closes to, so any page can mount a
+ * drawer as its own child route with a route module of a few lines:
+ *
+ *   export const loader = (args: LoaderFunctionArgs) => newCardDrawer.loader(args, "/store/subscribe/billing");
+ *   export const action = (args: ActionFunctionArgs) => newCardDrawer.action(args, "/store/subscribe/billing");
+ *   export { NewCardDrawer as default, DrawerErrorBoundary as ErrorBoundary } from "~/ui/billing/drawers";
+ *
+ * On success an action redirects to that URL with the spec's toast; a refusal comes back as 422 with the
+ * field errors, the spec's message (formError) and what was typed (never the card itself).
+ */
+
+const MESSAGES = {
+  cardAdded: "Successfully added new payment method.",
+  cardReplaced: "Successfully replaced new payment method.",
+  cardFailed: "Failed to add payment method.",
+  profileSaved: "Successfully updated billing profile.",
+  profileFailed: "Failed to update billing profile.",
+  shippingSaved: "Successfully updated shipping address.",
+  shippingCleared: "Your shipping address is now the same as your billing address.",
+} as const;
+
+/** The spec's failure text: the provider's own message when it gave one, else the page's. */
+function failureText(fallback: string, error: ProviderError): string {
+  return error.providerMessage ?? fallback;
+}
+
+type FailureData = ValidationErrorResponseData & FormFailure;
+
+function refusal(formError: string, fieldErrors: Record<string, string>, submitted: Record<string, unknown>) {
+  return json<FailureData>({ fieldErrors, repopulateFields: submitted, formError }, { status: 422 });
+}
+
+/** What was typed, minus the card: card data is never written back into a page. */
+function withoutCard(submitted: Record<string, unknown>) {
+  return Object.fromEntries(
+    Object.entries(submitted).filter(([field]) => !(SECRET_CARD_FIELDS as readonly string[]).includes(field)),
+  );
+}
+
+const CONTACT_OPTIONS: ContactOptions = { countries: COUNTRY_OPTIONS, dialCodes: DIAL_CODE_OPTIONS };
+
+const notFound = () => json({ message: "This payment method does not exist or is not yours." }, { status: 404 });
+
+function cardDrawerValues({ user }: Scope, closeTo: string, replacing?: CardDrawerData["replacing"]): CardDrawerData {
+  return {
+    closeTo,
+    entry: getCards().entry,
+    idempotencyKey: randomUUID(),
+    defaults: { first_name: user.firstName, last_name: user.lastName, set_as_primary: true },
+    replacing,
+    countries: COUNTRY_OPTIONS,
+  };
+}
+
+const cardDrawerData = (scope: Scope, closeTo: string, replacing?: CardDrawerData["replacing"]) =>
+  json<CardDrawerData>(cardDrawerValues(scope, closeTo, replacing));
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+/** The form's key when it has the shape this server gives (a random UUID), else a fresh one. */
+export const idempotencyKeyOf = (formData: FormData) => {
+  const posted = formData.get("idempotency_key");
+  return typeof posted === "string" && UUID.test(posted) ? posted : randomUUID();
+};
+
+/** Adds or replaces the card; answers with the success toast. */
+type CardChange = (scope: Scope, formData: FormData, input: CardFormInput) => Promise<string>;
+
+/** What a card form's post came to: the change's outcome, or the answer for the form (its errors, or where to go). */
+type CardOutcome<T> = { ok: true; value: T } | { ok: false; response: Response };
+
+/** Validates a card form and runs the change; the one-card limit and refusals become the form's answer. */
+async function runCardChange<T>(
+  request: Request,
+  closeTo: string,
+  formData: FormData,
+  change: (input: CardFormInput) => Promise<T>,
+): Promise<CardOutcome<T>> {
+  const result = await cardFormValidator.validate(formData);
+  if (result.error) return { ok: false, response: validationError(result.error, withoutCard(result.submittedData)) };
+  try {
+    return { ok: true, value: await change(result.data) };
+  } catch (error) {
+    if (error instanceof OneCardLimitError)
+      return {
+        ok: false,
+        response: await redirectWithToast(request, closeTo, { kind: "info", message: ONE_CARD_ONLY }),
+      };
+    if (!(error instanceof ProviderError)) throw error;
+    // The provider's words go next to the card when they are about it, and the form says what failed.
+    if (error.field === "card" && error.providerMessage) {
+      return {
+        ok: false,
+        response: refusal(MESSAGES.cardFailed, { card: error.providerMessage }, withoutCard(result.submittedData)),
+      };
+    }
+    return {
+      ok: false,
+      response: refusal(failureText(MESSAGES.cardFailed, error), {}, withoutCard(result.submittedData)),
+    };
+  }
+}
+
+/** Validates a card form, runs the change and answers with its toast, the one-card limit, or the refusal. */
+async function cardAction({ request }: ActionFunctionArgs, closeTo: string, change: CardChange) {
+  const { member, formData } = await readMemberForm(request, "billing.manage");
+  const outcome = await runCardChange(request, closeTo, formData, (input) => change(member, formData, input));
+  if (!outcome.ok) return outcome.response;
+  return redirectWithToast(request, closeTo, { kind: "success", message: outcome.value });
+}
+
+/**
+ * A step's inline new-card form (the trials' payment step when there is no card yet): the new card's id, or
+ * the form's answer (field errors, the refusal, or back to `stepUrl` when a card is on file already).
+ */
+export function addCardInStep(
+  request: Request,
+  stepUrl: string,
+  scope: Scope,
+  formData: FormData,
+): Promise<CardOutcome<string>> {
+  return runCardChange(
+    request,
+    stepUrl,
+    formData,
+    async (input) => (await addCardFor(scope, formData, input, idempotencyKeyOf(formData))).id,
+  );
+}
+
+/** The inline new-card form's data (the drawer's, without a place to close to). */
+export const newCardFormData = (scope: Scope) => {
+  const { closeTo: _closeTo, ...data } = cardDrawerValues(scope, "");
+  return data;
+};
+
+/** 'Create new payment method'. With a card on file there is nothing to add (one card at most): back with the reason. */
+export const newCardDrawer = {
+  async loader({ request }: LoaderFunctionArgs, closeTo: string) {
+    const member = await requireMember(request, "billing.manage");
+    if (await hasCard(member))
+      throw await redirectWithToast(request, closeTo, { kind: "info", message: ONE_CARD_ONLY });
+    return cardDrawerData(member, closeTo);
+  },
+  action(args: ActionFunctionArgs, closeTo: string) {
+    return cardAction(args, closeTo, async (scope, formData, input) => {
+      await addCardFor(scope, formData, input, idempotencyKeyOf(formData));
+      return MESSAGES.cardAdded;
+    });
+  },
+};
+
+async function ownSourceOr404(scope: Scope, sourceId: string | undefined) {
+  const source = sourceId ? await findOwnSource(scope, sourceId) : null;
+  if (!source) throw notFound();
+  return source;
+}
+
+/** 'Replace payment method' for the card :sourceId, which must be the organization's (404 otherwise). */
+export const replaceCardDrawer = {
+  async loader({ request, params }: LoaderFunctionArgs, closeTo: string) {
+    const member = await requireMember(request, "billing.manage");
+    const source = await ownSourceOr404(member, params.sourceId);
+    return cardDrawerData(member, closeTo, sourceView(source));
+  },
+  action(args: ActionFunctionArgs, closeTo: string) {
+    return cardAction(args, closeTo, async (scope, formData, input) => {
+      const source = await ownSourceOr404(scope, args.params.sourceId);
+      await replaceCardFor(scope, source, formData, input, idempotencyKeyOf(formData));
+      return MESSAGES.cardReplaced;
+    });
+  },
+};
+
+/** 'Update Billing Profile': its form, or 'Error fetching billing profile.' when the customer cannot be read. */
+export const billingProfileDrawer = {
+  async loader({ request }: LoaderFunctionArgs, closeTo: string) {
+    const member = await requireMember(request, "billing.manage");
+    try {
+      return json<BillingProfileDrawerData>({
+        closeTo,
+        defaults: await billingProfileDefaults(member),
+        ...CONTACT_OPTIONS,
+      });
+    } catch (error) {
+      if (!(error instanceof ProviderError)) throw error;
+      return json<BillingProfileDrawerData>({ closeTo, defaults: null, ...CONTACT_OPTIONS });
+    }
+  },
+  async action({ request }: ActionFunctionArgs, closeTo: string) {
+    const { member, formData } = await readMemberForm(request, "billing.manage");
+    const result = await billingProfileValidator.validate(formData);
+    if (result.error) return validationError(result.error, result.submittedData);
+    try {
+      await saveBillingProfile(member, result.data);
+    } catch (error) {
+      if (!(error instanceof ProviderError)) throw error;
+      return refusal(failureText(MESSAGES.profileFailed, error), {}, result.submittedData);
+    }
+    return redirectWithToast(request, closeTo, { kind: "success", message: MESSAGES.profileSaved });
+  },
+};
+
+/** 'Update Shipping Address': save one, or go back to the billing address (intent "clear"). */
+export const shippingDrawer = {
+  async loader({ request }: LoaderFunctionArgs, closeTo: string) {
+    const member = await requireMember(request, "billing.manage");
+    return json<ShippingDrawerData>({
+      closeTo,
+      defaults: shippingDefaults(member),
+      hasShippingAddress: member.organization.shippingAddress !== null,
+      ...CONTACT_OPTIONS,
+    });
+  },
+  async action({ request }: ActionFunctionArgs, closeTo: string) {
+    const { member, formData } = await readMemberForm(request, "billing.manage");
+    if (formData.get("intent") === "clear") {
+      await clearShipping(member);
+      return redirectWithToast(request, closeTo, { kind: "success", message: MESSAGES.shippingCleared });
+    }
+    const result = await shippingAddressValidator.validate(formData);
+    if (result.error) return validationError(result.error, result.submittedData);
+    await saveShipping(member, result.data);
+    return redirectWithToast(request, closeTo, { kind: "success", message: MESSAGES.shippingSaved });
+  },
+};

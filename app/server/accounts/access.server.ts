@@ -1,0 +1,99 @@
+import { json } from "@remix-run/node";
+import {
+  ACTIONS,
+  can,
+  forbiddenReason,
+  needsVerifiedEmail,
+  VERIFY_EMAIL_FIRST,
+  type Action,
+  type Role,
+} from "~/domain/roles";
+import { requireSession } from "./auth.server";
+import { validateCsrf } from "./csrf.server";
+import { readForm } from "~/server/platform/forms.server";
+import { oncePerRequest } from "~/server/platform/once-per-request.server";
+import { membershipOf, organizationsOf, type OrganizationRecord } from "./organizations.server";
+import { chooseOrganization, currentSessionRead, type SessionRecord } from "./session.server";
+import type { UserRecord } from "./users.server";
+
+/**
+ * The one guard of every page and action that reads or changes an organization's data: the signed-in person, the
+ * organization they are working in (the one chosen in this browser, kept in the server-side session), their role
+ * there, and the role checked against the table of app/domain/roles.ts. Everything an organization owns is then
+ * read and written with `member.organization.id`; what is a person's own (a wizard's draft, the profile) with
+ * `member.user.id`.
+ */
+export interface Member {
+  user: UserRecord;
+  organization: OrganizationRecord;
+  role: Role;
+  session: SessionRecord;
+}
+
+/** What a service needs of the member: whose data (the organization), who acts (the person) and their role. */
+export type Scope = Pick<Member, "user" | "organization" | "role">;
+
+export const NO_ORGANIZATION =
+  "You are not a member of any organization. Ask an Owner of your organization to invite you again.";
+
+/**
+ * The request's member, looked up once per request (the shell's loader and the page's share it), or null: not
+ * signed in, or a member of no organization (a GateKeeper administrator may be). The session's organization is
+ * used while the person is still a member of it; otherwise their first one, which the session then keeps.
+ */
+export const currentMember = oncePerRequest(async (request): Promise<Member | null> => {
+  const { user, session } = await requireSession(request);
+  // The session's own organization comes with the session's read; another is looked up only without it.
+  const chosen = (await currentSessionRead(request))?.membership;
+  if (chosen) return { user, session, ...chosen };
+  const [first] = await organizationsOf(user.id);
+  const fallback = first ? await membershipOf(user.id, first.id) : null;
+  if (!fallback) return null;
+  await chooseOrganization(session.id, fallback.organization.id);
+  return { user, session: { ...session, organizationId: fallback.organization.id }, ...fallback };
+});
+
+/** Whether the member may do it now: their role allows it, and their email is verified where that is needed. */
+export function mayDo(member: Scope, action: Action): boolean {
+  return can(member.role, action) && (!needsVerifiedEmail(action) || member.user.emailVerifiedAt !== null);
+}
+
+/** Why the member may not (null when they may): the 403 page's words, and a disabled button's note. */
+export function whyNot(member: Scope, action: Action): string | null {
+  if (!can(member.role, action)) return forbiddenReason(member.role, action, member.organization.name);
+  if (needsVerifiedEmail(action) && member.user.emailVerifiedAt === null) return VERIFY_EMAIL_FIRST;
+  return null;
+}
+
+/** Every action with whether the member may do it and why not: what the shell and pages show or disable. */
+export function permissionsOf(member: Scope): Record<Action, string | null> {
+  return Object.fromEntries(ACTIONS.map((action) => [action, whyNot(member, action)])) as Record<Action, string | null>;
+}
+
+/** 403 with the reason, unless the member may. An unverified email's 403 offers to send the link again. */
+export function assertMay(member: Scope, action: Action): void {
+  const reason = whyNot(member, action);
+  if (reason === null) return;
+  const unverified = reason === VERIFY_EMAIL_FIRST;
+  throw json({ message: reason, ...(unverified ? { verifyEmail: true } : {}) }, { status: 403 });
+}
+
+/**
+ * The signed-in member of the organization chosen in this browser, allowed to do `action` (any member when no
+ * action is named: reading what every role reads). Not signed in: a redirect to sign in. A member of no
+ * organization, or a role that may not: 403 with the reason.
+ */
+export async function requireMember(request: Request, action?: Action): Promise<Member> {
+  const member = await currentMember(request);
+  if (!member) throw json({ message: NO_ORGANIZATION }, { status: 403 });
+  if (action) assertMay(member, action);
+  return member;
+}
+
+/** The start of every form action on an organization's data: the member allowed to do it, the form, its CSRF token. */
+export async function readMemberForm(request: Request, action?: Action) {
+  const member = await requireMember(request, action);
+  const formData = await readForm(request);
+  await validateCsrf(formData, request, member.session);
+  return { ...member, member, formData, intent: String(formData.get("intent") ?? "") };
+}

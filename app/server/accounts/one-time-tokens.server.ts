@@ -1,0 +1,97 @@
+import { createHash, randomBytes } from "node:crypto";
+import { and, eq, gt, lte } from "drizzle-orm";
+import { oneTimeTokens } from "~/server/platform/database/tables.server";
+import { db, type PortalExecutor } from "~/server/platform/database/db.server";
+
+/**
+ * Single-use tokens for links mailed to an address (a sign-in link, email verification, password reset, an
+ * invitation): 256 random bits in the link, only their SHA-256 in the database, a short validity, and using one
+ * deletes it, atomically, so two clicks cannot both redeem it.
+ */
+const digest = (token: string) => createHash("sha256").update(token).digest("hex");
+
+/** Who a token is for: a person, or an invitation (whose invitee may have no account yet). */
+export type TokenSubject = { userId: string } | { invitationId: string };
+
+export interface OneTimeTokenGrant {
+  userId: string | null;
+  invitationId: string | null;
+  data: Record<string, string>;
+  expiresAt: Date;
+}
+
+const subjectIs = (subject: TokenSubject) =>
+  "userId" in subject ? eq(oneTimeTokens.userId, subject.userId) : eq(oneTimeTokens.invitationId, subject.invitationId);
+
+/**
+ * A new token of this purpose for the subject, valid for `validMs`; only its digest is kept. `store` is the
+ * transaction that makes what the token is for (an invitation), when there is one.
+ */
+export async function issueOneTimeToken(
+  purpose: string,
+  subject: TokenSubject,
+  { validMs, data = {} }: { validMs: number; data?: Record<string, string> },
+  store: PortalExecutor = db,
+): Promise<{ token: string; expiresAt: Date }> {
+  const token = randomBytes(32).toString("base64url");
+  const now = Date.now();
+  const expiresAt = new Date(now + validMs);
+  await store.insert(oneTimeTokens).values({
+    id: digest(token),
+    purpose,
+    userId: "userId" in subject ? subject.userId : null,
+    invitationId: "invitationId" in subject ? subject.invitationId : null,
+    data,
+    createdAt: new Date(now),
+    expiresAt,
+  });
+  // Tokens nobody used are worth nothing once expired: the subject's are cleared whenever a new one is made.
+  await store.delete(oneTimeTokens).where(and(subjectIs(subject), lte(oneTimeTokens.expiresAt, new Date(now))));
+  return { token, expiresAt };
+}
+
+/** Deletes every token of this purpose for the subject: the links already sent stop working (a re-sent invitation). */
+export async function revokeOneTimeTokens(
+  purpose: string,
+  subject: TokenSubject,
+  store: PortalExecutor = db,
+): Promise<void> {
+  await store.delete(oneTimeTokens).where(and(subjectIs(subject), eq(oneTimeTokens.purpose, purpose)));
+}
+
+const live = (purpose: string, token: string) =>
+  and(eq(oneTimeTokens.id, digest(token)), eq(oneTimeTokens.purpose, purpose), gt(oneTimeTokens.expiresAt, new Date()));
+
+const grantOf = (row: typeof oneTimeTokens.$inferSelect): OneTimeTokenGrant => ({
+  userId: row.userId,
+  invitationId: row.invitationId,
+  data: row.data,
+  expiresAt: row.expiresAt,
+});
+
+/**
+ * What a valid, unused token of this purpose grants, without using it (a page that asks to confirm first).
+ * `store` is the transaction that reads it, when there is one.
+ */
+export async function peekOneTimeToken(
+  purpose: string,
+  token: string,
+  store: PortalExecutor = db,
+): Promise<OneTimeTokenGrant | null> {
+  const [row] = await store.select().from(oneTimeTokens).where(live(purpose, token));
+  return row ? grantOf(row) : null;
+}
+
+/**
+ * Uses the token: what it grants, once; null when it is unknown, of another purpose, expired or used. `store` is
+ * the transaction of what using it does (a new password, a membership), so both happen or neither.
+ */
+export async function redeemOneTimeToken(
+  purpose: string,
+  token: string,
+  store: PortalExecutor = db,
+): Promise<OneTimeTokenGrant | null> {
+  // One delete that returns what it deleted: of two requests redeeming the token at once, one gets the row.
+  const [row] = await store.delete(oneTimeTokens).where(live(purpose, token)).returning();
+  return row ? grantOf(row) : null;
+}

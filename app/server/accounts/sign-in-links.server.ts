@@ -1,0 +1,83 @@
+import type { AppLoadContext } from "@remix-run/node";
+import { linkOrigin, queueMail } from "~/server/mail/index.server";
+import { issueOneTimeToken, peekOneTimeToken, redeemOneTimeToken } from "./one-time-tokens.server";
+import { takeSignInLinkRequest } from "~/server/platform/throttle.server";
+import { mailOwnerOf } from "./organizations.server";
+import { findUserByEmail, findUserById } from "./users.server";
+
+/**
+ * One-time sign-in links (decision 170): mailed to an account's own address, they sign its owner in without
+ * the password, and so past the pause a stranger's failed guesses put on the account's untrusted browsers.
+ * Single use, 15 minutes, only a hash stored (one-time-tokens.server).
+ */
+const PURPOSE = "sign-in";
+export const SIGN_IN_LINK_MINUTES = 15;
+
+/**
+ * A new sign-in link for the user, to put in a mail to their own address (this one's, and any other that
+ * offers a way in, such as a password reset's). `redirectTo` is where the link leads once signed in.
+ */
+export async function issueSignInLink(
+  request: Request,
+  userId: string,
+  redirectTo: string | null = null,
+): Promise<{ url: string; expiresAt: Date }> {
+  const { token, expiresAt } = await issueOneTimeToken(
+    PURPOSE,
+    { userId },
+    {
+      validMs: SIGN_IN_LINK_MINUTES * 60 * 1000,
+      data: redirectTo ? { redirectTo } : {},
+    },
+  );
+  return { url: new URL(`/login/link/${token}`, linkOrigin(request)).href, expiresAt };
+}
+
+/**
+ * The sign-in page's "Email me a sign-in link": counted per address and per client whether or not an account
+ * has the address, and then mailed only if one has: the answer is the same either way. 0, or the seconds to
+ * wait.
+ */
+export async function requestSignInLink(
+  request: Request,
+  context: AppLoadContext | undefined,
+  { email, redirectTo }: { email: string; redirectTo: string | null },
+): Promise<number> {
+  const waitSeconds = await takeSignInLinkRequest(context, email);
+  if (waitSeconds > 0) return waitSeconds;
+  const user = await findUserByEmail(email);
+  if (!user) return 0;
+  const link = await issueSignInLink(request, user.id, redirectTo);
+  await queueMail({
+    accountId: await mailOwnerOf(user.id),
+    to: user.email,
+    subject: "Your sign-in link for the GateKeeper Portal",
+    content: {
+      paragraphs: [
+        `Hello ${user.firstName},`,
+        `Here is the link you asked for on the sign-in page. It signs you in to the GateKeeper Portal as ${user.email}.`,
+      ],
+      action: { label: "Sign in to the GateKeeper Portal", url: link.url },
+      after: [
+        `The link works once, within ${SIGN_IN_LINK_MINUTES} minutes.`,
+        "If you did not ask for it, you can ignore this message: the link is of no use to anyone without your " +
+          "mailbox. Someone may have tried wrong passwords for your account, which pauses signing in from new " +
+          "browsers for a while; your password has not changed.",
+      ],
+    },
+  });
+  return 0;
+}
+
+/** Who a sign-in link is for, without using it (its page asks to confirm first), or null. */
+export async function signInLinkAccount(token: string): Promise<{ email: string } | null> {
+  const grant = await peekOneTimeToken(PURPOSE, token);
+  const user = grant?.userId ? await findUserById(grant.userId) : undefined;
+  return user ? { email: user.email } : null;
+}
+
+/** Uses a sign-in link: the user to sign in and where to go, once; null when it is unknown, expired or used. */
+export async function redeemSignInLink(token: string): Promise<{ userId: string; redirectTo: string | null } | null> {
+  const grant = await redeemOneTimeToken(PURPOSE, token);
+  return grant?.userId ? { userId: grant.userId, redirectTo: grant.data.redirectTo ?? null } : null;
+}

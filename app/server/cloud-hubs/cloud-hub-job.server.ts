@@ -1,0 +1,41 @@
+import { z } from "zod";
+import { DEPLOYMENT_FAILURES } from "~/domain/cloud-hub";
+import {
+  holdLicense,
+  hubProvisioningFields,
+  hubProvisioningSteps,
+  PROVISIONING_STAGES,
+  provisioningFailure,
+  releaseLicense,
+  type ProvisioningResults,
+} from "./hub-provisioning.server";
+import type { JobKind } from "~/server/platform/jobs/runner.server";
+import { clearDraftStep, type ClearDraftResult } from "~/server/platform/jobs/steps.server";
+
+/** What the deployment needs, saved with the job so that a restart finishes it without the draft. */
+export const deploymentInputSchema = z.object({
+  draftId: z.string(),
+  digest: z.string(),
+  licenseId: z.string(),
+  ...hubProvisioningFields,
+});
+export type DeploymentInput = z.infer<typeof deploymentInputSchema>;
+
+/**
+ * A cloud Hub's deployment from a license the customer holds (decision 090): the provisioning steps
+ * (./hub-provisioning.server.ts) with that license, then the wizard's draft is cleared.
+ */
+export const cloudHubDeployment: JobKind<DeploymentInput, ProvisioningResults & ClearDraftResult> = {
+  name: "cloud-hub",
+  input: deploymentInputSchema,
+  steps: [...hubProvisioningSteps<DeploymentInput>(), clearDraftStep<DeploymentInput>()],
+  failure(step, error) {
+    return provisioningFailure(step, error) ?? { step, ...DEPLOYMENT_FAILURES.other };
+  },
+  // The license is the deployment's from the moment it is queued: a second one of it is refused meanwhile.
+  reserve: (job, tx) => holdLicense(job, job.input.licenseId, { executor: tx }),
+  release: releaseLicense,
+};
+
+/** The progress of a deployment as the spec's stages. */
+export const DEPLOYMENT_STAGES = [...PROVISIONING_STAGES, { title: "Finish", steps: ["record-hub", "clear-draft"] }];

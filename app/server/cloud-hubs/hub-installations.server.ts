@@ -1,0 +1,122 @@
+import { and, asc, count, desc, eq, gt, inArray, lte, sql, type SQL } from "drizzle-orm";
+import type { HubLicenseSort, HubLicensesQuery, HubType } from "~/domain/hubs";
+import { hubInstallationLicenses, hubInstallations, licenses } from "~/server/platform/database/tables.server";
+import { db } from "~/server/platform/database/db.server";
+import { licenseListItem } from "~/server/subscriptions/licenses.server";
+
+// The Hubs page is read on every visit: prepared once, counted and paged in SQL on the (owner, last seen)
+// and (owner, type, last seen) indexes, so its cost does not grow with how many Hubs an account holds.
+const ofOwner = eq(hubInstallations.ownerId, sql.placeholder("ownerId"));
+const ofOwnerAndType = and(ofOwner, eq(hubInstallations.type, sql.placeholder("type")));
+
+/** A license of the Hub whose new file the portal could not put on it (renewed, or changed at the provider). */
+const notUploaded = (column: typeof licenses.id | typeof hubInstallationLicenses.uploadMessage) =>
+  sql<string | null>`(select ${column} from ${hubInstallationLicenses}
+    inner join ${licenses} on ${licenses.id} = ${hubInstallationLicenses.licenseId}
+    where ${hubInstallationLicenses.hubInstallationId} = ${hubInstallations.id}
+      and ${hubInstallationLicenses.uploadState} = 'failed'
+    limit 1)`;
+
+const hubCount = (name: string, where: SQL | undefined) =>
+  db.select({ total: count() }).from(hubInstallations).where(where).prepare(name);
+const hubRows = (name: string, where: SQL | undefined) =>
+  db
+    .select({
+      id: hubInstallations.id,
+      type: hubInstallations.type,
+      url: hubInstallations.url,
+      ip: hubInstallations.ip,
+      lastSeen: hubInstallations.lastSeen,
+      version: hubInstallations.version,
+      computers: hubInstallations.computers,
+      users: hubInstallations.users,
+      maxUsers: hubInstallations.maxUsers,
+      devices: hubInstallations.devices,
+      credentials: hubInstallations.credentials,
+      locksThisMonth: hubInstallations.locksThisMonth,
+      locksThisYear: hubInstallations.locksThisYear,
+      unlocksThisMonth: hubInstallations.unlocksThisMonth,
+      unlocksThisYear: hubInstallations.unlocksThisYear,
+      webCredentialsUsedThisMonth: hubInstallations.webCredentialsUsedThisMonth,
+      webCredentialsUsedThisYear: hubInstallations.webCredentialsUsedThisYear,
+      notUploadedLicenseId: notUploaded(licenses.id),
+      notUploadedMessage: notUploaded(hubInstallationLicenses.uploadMessage),
+    })
+    .from(hubInstallations)
+    .where(where)
+    .orderBy(desc(hubInstallations.lastSeen), desc(hubInstallations.id))
+    .limit(sql.placeholder("limit"))
+    .offset(sql.placeholder("offset"))
+    .prepare(name);
+
+const allHubs = { count: hubCount("hub_total_of", ofOwner), rows: hubRows("hubs_of", ofOwner) };
+const hubsOfType = {
+  count: hubCount("hub_total_of_type", ofOwnerAndType),
+  rows: hubRows("hubs_of_type", ofOwnerAndType),
+};
+
+export async function countHubInstallations(ownerId: string): Promise<number> {
+  const [counted] = await allHubs.count.execute({ ownerId });
+  return counted?.total ?? 0;
+}
+
+/** One page of the user's Hub installations (of one type, or all), most recently seen first, with how many there are. */
+export async function hubInstallationPage(ownerId: string, type: HubType | "all", page: number, pageSize: number) {
+  const query = type === "all" ? allHubs : hubsOfType;
+  const params = { ownerId, type, limit: pageSize, offset: (page - 1) * pageSize };
+  const [counted] = await query.count.execute(params);
+  return { total: counted?.total ?? 0, hubs: await query.rows.execute(params) };
+}
+
+export type HubInstallationRow = Awaited<ReturnType<typeof hubInstallationPage>>["hubs"][number];
+
+/** Whether the Hub installation is the user's: a Hub's licenses are shown to its owner only. */
+export async function ownsHubInstallation(ownerId: string, hubId: string): Promise<boolean> {
+  const [owned] = await db
+    .select({ id: hubInstallations.id })
+    .from(hubInstallations)
+    .where(and(eq(hubInstallations.id, hubId), eq(hubInstallations.ownerId, ownerId)));
+  return owned !== undefined;
+}
+
+/**
+ * One page of the licenses uploaded to one of the user's Hubs, filtered by status and ordered as asked,
+ * with how many match. Status is derived from valid to (licenseStatus), so it filters and sorts on that.
+ */
+export async function hubLicensePage(
+  ownerId: string,
+  hubId: string,
+  query: HubLicensesQuery,
+  pageSize: number,
+  now = new Date(),
+) {
+  const isActive = gt(licenses.validTo, now);
+  const columns: Record<HubLicenseSort, SQL | typeof licenses.name> = {
+    name: licenses.name,
+    nodes: sql`${licenses.nodes}`,
+    status: sql`${isActive}`,
+    validFrom: sql`${licenses.validFrom}`,
+    validTo: sql`${licenses.validTo}`,
+    daysLeft: sql`${licenses.validTo}`,
+  };
+  const order = query.direction === "asc" ? asc : desc;
+  // The Hub's licenses, of a Hub the user owns: another account's Hub id gives none.
+  const ofHub = db
+    .select({ id: hubInstallationLicenses.licenseId })
+    .from(hubInstallationLicenses)
+    .innerJoin(hubInstallations, eq(hubInstallations.id, hubInstallationLicenses.hubInstallationId))
+    .where(and(eq(hubInstallationLicenses.hubInstallationId, hubId), eq(hubInstallations.ownerId, ownerId)));
+  const where = and(
+    inArray(licenses.id, ofHub),
+    query.status === "all" ? undefined : query.status === "active" ? isActive : lte(licenses.validTo, now),
+  );
+  const [counted] = await db.select({ total: count() }).from(licenses).where(where);
+  const rows = await db
+    .select()
+    .from(licenses)
+    .where(where)
+    .orderBy(order(columns[query.sort]), order(licenses.validTo), asc(licenses.id))
+    .limit(pageSize)
+    .offset((query.page - 1) * pageSize);
+  return { total: counted?.total ?? 0, licenses: rows.map((license) => licenseListItem(license, now)) };
+}

@@ -1,0 +1,61 @@
+import nodemailer from "nodemailer";
+import { ProviderError } from "~/server/providers/errors.server";
+import type { Mailer } from "~/server/mail/port.server";
+
+/** What nodemailer's errors carry beyond a message. */
+interface SmtpFailure {
+  code?: string;
+  /** The SMTP server's reply code, when it answered. */
+  responseCode?: number;
+}
+
+/**
+ * Connections that broke off once the exchange had begun (the server closed it, or stopped answering): the
+ * message may have been sent whole and only the answer lost.
+ */
+const BROKEN_OFF = new Set(["ECONNECTION", "ETIMEDOUT"]);
+
+/**
+ * A failure as the job runner acts on it. A 5xx reply is a refusal for good (no such mailbox, a message the
+ * server will never take); a 4xx, or no connection at all, delivered nothing and may pass later. A connection
+ * that broke off is unknown: the server may have taken the message, so the retry sends it again with the same
+ * Message-ID, by which mail systems recognize one message.
+ */
+export function smtpFailure(error: unknown): ProviderError {
+  const { code, responseCode } = (error ?? {}) as SmtpFailure;
+  const message = error instanceof Error ? error.message : String(error);
+  if (responseCode !== undefined && responseCode >= 500) return new ProviderError(message, { kind: "final", code });
+  if (responseCode !== undefined && responseCode >= 400) return new ProviderError(message, { kind: "retryable", code });
+  return new ProviderError(message, { kind: code && BROKEN_OFF.has(code) ? "unknown" : "retryable", code });
+}
+
+/**
+ * The real mail adapter: nodemailer to the SMTP server SMTP_URL names (`smtp://user:password@host:port`, or
+ * `smtps://` for TLS from the start). Over smtp:// nodemailer upgrades with STARTTLS whenever the server offers
+ * it. One connection per message: the portal sends a few messages an hour, not a newsletter.
+ */
+export function smtpMailer(url: string): Mailer {
+  // A job's step waits for the send: a server that stops answering fails the try within a minute, not ten.
+  const transport = nodemailer.createTransport({
+    url,
+    connectionTimeout: 30_000,
+    greetingTimeout: 30_000,
+    socketTimeout: 60_000,
+  });
+  return {
+    async send(mail) {
+      try {
+        await transport.sendMail({
+          messageId: mail.messageId,
+          from: mail.from,
+          to: mail.to,
+          subject: mail.subject,
+          text: mail.text,
+          html: mail.html,
+        });
+      } catch (error) {
+        throw smtpFailure(error);
+      }
+    },
+  };
+}

@@ -1,0 +1,150 @@
+import { z } from "zod";
+import { checkSelection } from "~/domain/new-subscription";
+import { licenseEndOf } from "~/domain/renewals";
+import { PLAN_TIERS } from "~/domain/subscription";
+import { getBilling, type NewSubscriptionRequest } from "~/server/billing/index.server";
+import { saveSubscriptionCopy } from "~/server/subscriptions/copies.server";
+import { licenseFollowsSubscription } from "~/server/subscriptions/license-follows.server";
+import { createLicenseForSubscription } from "~/server/subscriptions/licenses.server";
+import { orderDigest } from "./placing.server";
+import { resultOf, StepRefused, type JobKind } from "~/server/platform/jobs/runner.server";
+import { clearDraftStep, failureText, type ClearDraftResult } from "~/server/platform/jobs/steps.server";
+
+/** An item and its quantity, and an address, as a job's input keeps them (shared by the order and the update). */
+export const itemInput = z.object({ id: z.string(), quantity: z.number().int().min(1) });
+const text = z.string().optional();
+export const addressInput = z.object({
+  firstName: text,
+  lastName: text,
+  email: text,
+  company: text,
+  phone: text,
+  line1: text,
+  line2: text,
+  city: text,
+  state: text,
+  stateCode: text,
+  zip: text,
+  country: text,
+});
+
+/** What the order job needs, saved with the job so that a restart finishes it without the draft. */
+export const orderInputSchema = z.object({
+  draftId: z.string(),
+  /** The digest of the order the customer confirmed (orders.server.ts): checked again right before charging. */
+  digest: z.string(),
+  request: z.object({
+    customerId: z.string(),
+    planId: z.string(),
+    planQuantity: z.number().int().min(1),
+    addons: z.array(itemInput),
+    oneTimeAddons: z.array(itemInput),
+    hardware: z.array(itemInput),
+    couponIds: z.array(z.string()),
+    paymentSourceId: z.string(),
+    licenseAssignment: z.string(),
+    shippingAddress: addressInput.optional(),
+  }),
+  organization: z.string(),
+  users: z.number().int().min(1),
+  tier: z.enum(PLAN_TIERS),
+  hosting: z.enum(["cloud", "on-premise"]),
+  offsiteAccess: z.boolean(),
+  origin: z.string().nullable(),
+});
+
+export type OrderInput = z.infer<typeof orderInputSchema>;
+
+export const CREATE_SUBSCRIPTION_FAILED = "Failed to create a subscription";
+export const PRICE_CHANGED =
+  "The price of your order changed before it was charged, so nothing was charged. Please review your order and confirm it again.";
+const LICENSE_FAILED = "Your license could not be created";
+const LICENSE_FAILED_TEXT =
+  "Your subscription was created and charged once. Try again to create its license: you will not be charged again.";
+
+const newSubscription = (request: OrderInput["request"]): NewSubscriptionRequest => ({
+  ...request,
+  startDate: new Date(),
+});
+
+/**
+ * The order. Right before charging, the rules and
+ * the price are checked again against what the customer confirmed; the subscription is created with the
+ * step's key, and after an unknown outcome the provider is asked for it by that key before anything is
+ * charged again. The license is one per subscription (a unique index), and the draft is cleared last.
+ */
+export const newSubscriptionOrder: JobKind<OrderInput, OrderResults> = {
+  name: "new-subscription",
+  input: orderInputSchema,
+  steps: [
+    {
+      name: "create-subscription",
+      charges: true,
+      async reconcile({ input, stepKey }) {
+        const subscription = await getBilling().findSubscriptionByKey(input.request.customerId, stepKey);
+        return subscription ? createdResult(subscription) : null;
+      },
+      async run({ input, stepKey }) {
+        const support = Object.fromEntries(input.request.oneTimeAddons.map((addon) => [addon.id, addon.quantity]));
+        const { issues } = checkSelection({
+          origin: input.origin,
+          hosting: input.hosting,
+          offsiteAccess: input.offsiteAccess,
+          support,
+        });
+        if (issues.length > 0) throw new StepRefused(issues[0].message);
+        const estimate = await getBilling().estimateNewSubscription(newSubscription(input.request));
+        if (orderDigest(input.request, estimate) !== input.digest) throw new StepRefused(PRICE_CHANGED);
+        return createdResult(await getBilling().createSubscription(newSubscription(input.request), stepKey));
+      },
+    },
+    {
+      name: "create-license",
+      async run({ ownerId, input, results }) {
+        const { subscriptionId } = resultOf(results, "create-subscription");
+        // The subscription as the provider has it now is the account's copy, and the license's terms follow it.
+        const account = { ownerId, customerId: input.request.customerId };
+        const subscription = await getBilling().retrieveSubscription(account.customerId, subscriptionId);
+        await saveSubscriptionCopy(account, subscription);
+        const license = await createLicenseForSubscription({
+          ownerId,
+          subscriptionId,
+          name: input.organization,
+          nodes: input.users,
+          planType: input.tier,
+          hasCloudSupport: input.hosting === "cloud",
+          validTo: licenseEndOf(subscription),
+        });
+        await licenseFollowsSubscription(account, subscriptionId);
+        return { licenseId: license.id };
+      },
+    },
+    clearDraftStep(),
+  ],
+  failure(step, error) {
+    if (step !== "create-subscription") return { step, title: LICENSE_FAILED, message: LICENSE_FAILED_TEXT };
+    return { step, title: CREATE_SUBSCRIPTION_FAILED, message: failureText(error, CREATE_SUBSCRIPTION_FAILED) };
+  },
+};
+
+interface CreatedSubscription {
+  subscriptionId: string;
+  termEnd: string | null;
+}
+
+/** What the order's steps return. */
+export type OrderResults = {
+  "create-subscription": CreatedSubscription;
+  "create-license": { licenseId: string };
+} & ClearDraftResult;
+
+function createdResult(subscription: {
+  id: string;
+  currentTermEnd: Date | null;
+  nextBillingAt: Date | null;
+}): CreatedSubscription {
+  return {
+    subscriptionId: subscription.id,
+    termEnd: (subscription.currentTermEnd ?? subscription.nextBillingAt)?.toISOString() ?? null,
+  };
+}

@@ -1,0 +1,57 @@
+import { env } from "~/server/platform/env.server";
+import { databaseChoice } from "./url.server";
+import { tablesOf, type Engine } from "./portal-database.server";
+
+/**
+ * The portal's tables for the engine DATABASE_URL names, chosen once when the process starts, typed as
+ * PostgreSQL's on both engines (portal-database.server). The app imports its tables from here, never from the
+ * schema files; the schema's types and constants come along under their usual names.
+ */
+export * from "~db/schema";
+
+export const engine: Engine = databaseChoice(env.DATABASE_URL)?.engine ?? "sqlite";
+
+export const tables = tablesOf(engine);
+
+export const {
+  users,
+  organizations,
+  memberships,
+  invitations,
+  activity,
+  licenses,
+  licenseCounts,
+  hubInstallations,
+  hubInstallationLicenses,
+  trials,
+  drafts,
+  jobs,
+  sessions,
+  knownDevices,
+  oneTimeTokens,
+  outbox,
+  rateLimits,
+  portalSecrets,
+  providerEvents,
+  subscriptions,
+  invoices,
+  organizationCounts,
+  providerSync,
+  billingCustomers,
+  billingPaymentSources,
+  billingSubscriptions,
+  billingInvoices,
+  billingEvents,
+  billingClock,
+  billingSequences,
+  billingIdempotencyKeys,
+  billingFaults,
+  cardTokens,
+  hubTenants,
+  hubAdmins,
+  hubLicenses,
+  hubSignInLinks,
+  hubFaults,
+} = tables;
+
+export type { PortalDatabase, PortalExecutor, PortalSchema, PortalTransaction } from "./portal-database.server";

@@ -1,0 +1,78 @@
+import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { isUnfinished, progressOf } from "~/domain/jobs";
+import type { Action } from "~/domain/roles";
+import { readMemberForm, requireMember, whyNot } from "~/server/accounts/access.server";
+import { findOwnedJob, mayHaveCharged, retryJob, type AnyJobKind, type JobView } from "./runner.server";
+
+/** The product specification's progress stages of a job: each a title over the job steps it stands for. */
+export type ProgressStages = { title: string; steps: string[] }[];
+
+/**
+ * One progress page for any job (the order, the update, a cloud Hub, a trial): the job of that kind if it
+ * is the organization's (404 otherwise: another organization's id is never found), as the specification's
+ * stages, with what the customer can do next. Every member may follow it, whoever placed it.
+ */
+export async function jobProgress(ownerId: string, jobId: string, kind: AnyJobKind, stages: ProgressStages) {
+  const job = await findOwnedJob(ownerId, jobId, kind.name);
+  if (!job) throw json({ message: "There is no such order." }, { status: 404 });
+  return {
+    job,
+    view: {
+      status: job.status,
+      error: job.error,
+      stages: progressOf(job.status, job.steps, stages),
+      // Not finished: the page follows the job and offers no close (closing would look like cancelling).
+      running: isUnfinished(job.status),
+      // Only a job that cannot have charged may be left for an edited order; any other is finished or retried.
+      canEdit: job.status === "failed" && !mayHaveCharged(kind, job),
+    },
+  };
+}
+
+/** The progress page's "Try again": the same job from where it stopped (404 when it is not the organization's). */
+export async function retryFromProgress(ownerId: string, jobId: string, kind: AnyJobKind): Promise<void> {
+  if (!(await findOwnedJob(ownerId, jobId, kind.name))) {
+    throw json({ message: "There is no such order." }, { status: 404 });
+  }
+  await retryJob(ownerId, jobId);
+}
+
+/**
+ * The loader and action of a job's progress route (`.../:jobId`), one for every job. `open` names the
+ * kind of the URL's job and its stages (and may refuse the URL); `details` adds what the page shows beyond
+ * the progress (what comes next, the new Hub, ...). "Try again" posts to the page itself: the same job is
+ * retried from where it stopped (`retry`, immediately by default) and the page shown again, for a member whose
+ * role may do what the job does (`retryNeeds`).
+ */
+export function jobProgressRoute<Opened extends { kind: AnyJobKind; stages: ProgressStages }, Details extends object>({
+  open,
+  details,
+  retryNeeds,
+  retry = retryFromProgress,
+}: {
+  open: (ownerId: string, jobId: string) => Opened | Promise<Opened>;
+  details: (job: JobView, opened: Opened) => Details;
+  retryNeeds: Action;
+  retry?: (ownerId: string, jobId: string, kind: AnyJobKind) => Promise<void>;
+}) {
+  return {
+    async loader({ request, params }: LoaderFunctionArgs) {
+      const member = await requireMember(request);
+      const { organization } = member;
+      const jobId = params.jobId ?? "";
+      const opened = await open(organization.id, jobId);
+      const { job, view } = await jobProgress(organization.id, jobId, opened.kind, opened.stages);
+      // Every member follows the job; only one whose role may do what it does is offered 'Try again'.
+      return { view: { ...view, retryRefused: whyNot(member, retryNeeds) }, ...details(job, opened) };
+    },
+    async action({ request, params }: ActionFunctionArgs) {
+      const { organization } = await readMemberForm(request, retryNeeds);
+      const jobId = params.jobId ?? "";
+      await retry(organization.id, jobId, (await open(organization.id, jobId)).kind);
+      return redirect(new URL(request.url).pathname);
+    },
+  };
+}
+
+/** A route whose jobs are all of one kind. */
+export const ofKind = (kind: AnyJobKind, stages: ProgressStages) => () => ({ kind, stages });

@@ -1,0 +1,558 @@
+import { randomUUID } from "node:crypto";
+import { hostname } from "node:os";
+import { and, asc, desc, eq, inArray, lt, lte, or, sql } from "drizzle-orm";
+import type { z } from "zod";
+import { claimCondition } from "~/server/platform/database/dialect.server";
+import { affectedRows } from "~/server/platform/database/portal-database.server";
+import { jobs, type JobStatus } from "~/server/platform/database/tables.server";
+import { recordActivity, type ActivityEntry } from "~/server/accounts/activity.server";
+import { db, type PortalExecutor, type PortalTransaction } from "~/server/platform/database/db.server";
+import { env } from "~/server/platform/env.server";
+import { ProviderError } from "~/server/providers/errors.server";
+
+/**
+ * Durable jobs (decision 042): a long sequence runs as a row whose steps are recorded one by
+ * one, so closing the window, refreshing or restarting the server loses nothing and a step that finished
+ * is never run again. Any number of processes may run jobs on one database: a runner claims a due job
+ * with one atomic update that takes an absent or expired lease (claimJob), renews the lease while a step runs,
+ * and every write it makes checks that it still holds the lease.
+ *
+ * What a failure does depends on what it says about the outside world:
+ * - a refusal (`final`): nothing happened; the job fails with the spec's message, and a retry of the step
+ *   uses a new provider key (the refused one would only replay the refusal);
+ * - an unknown outcome (a timeout after the request left): the job `needs_attention`; before the step
+ *   runs again, its `reconcile` asks the provider whether the first try took effect;
+ * - anything else that may pass (`retryable`, a bug, a full disk): retried with backoff, then failed.
+ * A failed or needs_attention job is retried as the same job (`retryJob`), never placed anew.
+ */
+/**
+ * What each step of a kind returns, by step name. Results are saved with the job as JSON, so they are plain data
+ * (strings, numbers, booleans, null, arrays and objects of them; a date as its ISO string).
+ */
+export type StepResults = Record<string, unknown>;
+
+export interface JobContext<Input, Results extends StepResults> {
+  id: string;
+  ownerId: string;
+  idempotencyKey: string;
+  input: Input;
+  /** What the earlier steps returned, by step name: every step before the running one is done (see `resultOf`). */
+  results: Partial<Results>;
+  /** The key this step passes to its provider: the job's key, the step, and how many times it was refused. */
+  stepKey: string;
+  /** Deletes a field of the saved input once it has served (a sealed password): it is then gone from the database. */
+  forget(field: string): Promise<void>;
+  /**
+   * Saves a field into the job's input for the steps after this one (a sealed credential they need), where
+   * `forget` deletes it: unlike a step's result, which stays with the job for good.
+   */
+  remember(field: string, value: string): Promise<void>;
+}
+
+/** One step of a kind; `Name` is its name among the kind's results, and what it returns is that result. */
+export interface JobStep<Input, Results extends StepResults, Name extends keyof Results & string> {
+  name: Name;
+  /** A step that charges the customer: a job whose charging step may have run cannot be replaced by a new order. */
+  charges?: boolean;
+  run(context: JobContext<Input, Results>): Promise<Results[Name]>;
+  /**
+   * Whether an earlier try whose outcome is unknown (a timeout, a crash mid-step) took effect: what the
+   * step would have returned, or null when it did not. Asked before the step runs again.
+   */
+  reconcile?(context: JobContext<Input, Results>): Promise<Results[Name] | null>;
+}
+
+/** Any one of a kind's steps: each name of its results with the step that makes that result. */
+export type StepOf<Input, Results extends StepResults> = {
+  [Name in keyof Results & string]: JobStep<Input, Results, Name>;
+}[keyof Results & string];
+
+/**
+ * A kind of job: its input (zod), its steps in order, and what each step returns (`Results`, by step name), so
+ * that a later step, and the kind's progress page, read an earlier step's result in its own type.
+ */
+export interface JobKind<Input, Results extends StepResults> {
+  name: string;
+  /** The job's input as saved; parsed again when the job runs, so a runner never trusts a stored shape. */
+  input: z.ZodType<Input, z.ZodTypeDef, unknown>;
+  steps: StepOf<Input, Results>[];
+  /** Turns a step's failure into what the progress page shows (the spec's messages). */
+  failure(step: string, error: unknown): JobFailure;
+  /**
+   * What the job takes for itself as it is queued (a license a Hub is to be made from), in `tx`, the transaction
+   * that queues it, so two jobs cannot both take it; false refuses the job (enqueueJob throws JobRefused).
+   */
+  reserve?(job: { id: string; ownerId: string; input: Input }, tx: PortalTransaction): Promise<boolean>;
+  /** Called once the job has failed, to give back what it reserved and no finished step has made its own. */
+  release?(job: { id: string; steps: Record<string, StepState> }): Promise<void>;
+}
+
+/** The results of a kind, by step name. */
+export type ResultsOf<Kind> = Kind extends JobKind<infer _Input, infer Results> ? Results : never;
+
+/**
+ * An earlier step's result. The runner runs a kind's steps in order and each only after the ones before it are
+ * done, so a result missing here is a bug in the kind (a step reading one that comes after it).
+ */
+export function resultOf<Results extends StepResults, Name extends keyof Results & string>(
+  results: Partial<Results>,
+  name: Name,
+): Results[Name] {
+  if (!(name in results)) throw new Error(`The step ${name} has not run yet.`);
+  return results[name] as Results[Name];
+}
+
+/**
+ * The results of a job's finished steps, in its kind's types: they were saved by that kind's own steps (the job
+ * row's kind is the kind's name, which the callers have checked), so this is the one place their type is restored.
+ */
+export function finishedResults<Kind extends AnyJobKind>(_kind: Kind, job: JobView): Partial<ResultsOf<Kind>> {
+  return Object.fromEntries(
+    Object.entries(job.steps).flatMap(([name, state]) => (state.status === "done" ? [[name, state.result]] : [])),
+  ) as Partial<ResultsOf<Kind>>;
+}
+
+export interface JobFailure {
+  step: string;
+  title: string;
+  message: string;
+}
+
+/** A step as recorded: `started` and `unknown` mean it may have taken effect; `refusals` counts final refusals. */
+export type StepState =
+  | { status: "done"; result: unknown }
+  | { status: "started" | "unknown" | "failed"; refusals: number; message?: string };
+
+export interface JobView {
+  id: string;
+  kind: string;
+  ownerId: string;
+  status: JobStatus;
+  steps: Record<string, StepState>;
+  error: JobFailure | null;
+  result: Record<string, unknown> | null;
+  input: Record<string, unknown>;
+  attempts: number;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each kind has its own input and results; the registry holds them all
+export type AnyJobKind = JobKind<any, any>;
+
+/** Runs of a job (claims) before an automatic retry gives up and leaves it to the customer or an admin. */
+export const MAX_AUTOMATIC_ATTEMPTS = 5;
+const MAX_BACKOFF_MS = 60_000;
+/** Jobs one process runs at once: a hanging provider call must not hold up every other customer's order. */
+const CONCURRENCY = 4;
+
+const now = () => new Date();
+type JobRow = typeof jobs.$inferSelect;
+
+export class LeaseLostError extends Error {
+  override name = "LeaseLostError";
+}
+
+/** A job its kind refused to queue: what it must reserve is taken. */
+export class JobRefused extends Error {
+  override name = "JobRefused";
+}
+
+/** A step's own refusal (a rule or a price that no longer holds): final, like a provider's refusal. */
+export class StepRefused extends Error {
+  override name = "StepRefused";
+}
+
+function toView(row: JobRow): JobView {
+  return {
+    id: row.id,
+    kind: row.kind,
+    ownerId: row.ownerId,
+    status: row.status,
+    steps: row.steps as Record<string, StepState>,
+    error: (row.error as JobFailure | null) ?? null,
+    result: row.result ?? null,
+    input: row.input,
+    attempts: row.attempts,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}
+
+/**
+ * Queues a job for its owner (an organization), or returns the existing one with the same idempotency key: a
+ * double submit, a resubmitted form or a refresh gets the first job, never a second. Throws JobRefused when its
+ * kind cannot reserve what it needs (nothing is queued then). `activity`, the log's entry for what the job was
+ * asked for (an order placed), is written in the same transaction, and only when the job is new.
+ */
+export async function enqueueJob<Input extends Record<string, unknown>, Results extends StepResults>(
+  kind: JobKind<Input, Results>,
+  { activity, ...job }: { ownerId: string; idempotencyKey: string; input: Input; activity?: ActivityEntry },
+): Promise<JobView> {
+  const id = randomUUID();
+  const input = kind.input.parse(job.input);
+  await db.transaction(async (tx) => {
+    const queued = affectedRows(
+      await tx
+        .insert(jobs)
+        .values({ id, kind: kind.name, ...job, input: input as Record<string, unknown>, steps: {}, nextRunAt: now() })
+        .onConflictDoNothing({ target: jobs.idempotencyKey }),
+    );
+    if (queued && kind.reserve && !(await kind.reserve({ id, ownerId: job.ownerId, input }, tx))) {
+      throw new JobRefused(`The ${kind.name} job could not reserve what it needs.`);
+    }
+    if (queued && activity) await recordActivity(tx, activity);
+  });
+  const [row] = await db.select().from(jobs).where(eq(jobs.idempotencyKey, job.idempotencyKey));
+  if (!row) throw new Error(`The job ${job.idempotencyKey} was not saved.`);
+  wakeRunner();
+  return toView(row);
+}
+
+/** The user's job with this idempotency key, or null. */
+export async function findJobByKey(ownerId: string, idempotencyKey: string): Promise<JobView | null> {
+  const [row] = await db
+    .select()
+    .from(jobs)
+    .where(and(eq(jobs.ownerId, ownerId), eq(jobs.idempotencyKey, idempotencyKey)));
+  return row ? toView(row) : null;
+}
+
+/** The user's jobs whose key starts with the prefix (e.g. every order of one draft), oldest first. */
+export async function findJobsByKeyPrefix(ownerId: string, prefix: string): Promise<JobView[]> {
+  const rows = await db
+    .select()
+    .from(jobs)
+    .where(and(eq(jobs.ownerId, ownerId), sql`substr(${jobs.idempotencyKey}, 1, ${prefix.length}) = ${prefix}`))
+    .orderBy(asc(jobs.createdAt), asc(jobs.id));
+  return rows.map(toView);
+}
+
+/** The user's job of this kind, or null: a job id from a URL is never trusted on its own. */
+export async function findOwnedJob(ownerId: string, jobId: string, kind?: string): Promise<JobView | null> {
+  const [row] = await db
+    .select()
+    .from(jobs)
+    .where(and(eq(jobs.ownerId, ownerId), eq(jobs.id, jobId)));
+  return row && (!kind || row.kind === kind) ? toView(row) : null;
+}
+
+/** Jobs an administrator should look at: those waiting on an unknown outcome, and failed ones, newest first. */
+export async function listJobsNeedingAttention(limit = 100, ownerId?: string): Promise<JobView[]> {
+  const stopped = inArray(jobs.status, ["needs_attention", "failed"]);
+  const rows = await db
+    .select()
+    .from(jobs)
+    .where(ownerId ? and(eq(jobs.ownerId, ownerId), stopped) : stopped)
+    .orderBy(desc(jobs.updatedAt), desc(jobs.id))
+    .limit(limit);
+  return rows.map(toView);
+}
+
+/** Whether a charging step of the job may have run: such a job must be finished, never replaced by a new order. */
+export function mayHaveCharged(kind: AnyJobKind, job: JobView): boolean {
+  if (job.status === "queued" && Object.keys(job.steps).length === 0) return true;
+  return kind.steps.some((step) => {
+    const state = job.steps[step.name];
+    return step.charges && state !== undefined && state.status !== "failed";
+  });
+}
+
+/**
+ * The customer's "Try again": the same job runs again from the step that stopped it (a refused step with a
+ * new provider key, an unknown outcome after asking the provider). False when the job is not theirs or
+ * is not stopped.
+ */
+export async function retryJob(ownerId: string, jobId: string): Promise<boolean> {
+  const result = await db
+    .update(jobs)
+    .set({
+      status: sql`case when ${jobs.status} = 'needs_attention' then 'needs_attention' else 'queued' end`,
+      nextRunAt: now(),
+      attempts: 0,
+      error: null,
+      finishedAt: null,
+      updatedAt: now(),
+    })
+    .where(and(eq(jobs.id, jobId), eq(jobs.ownerId, ownerId), inArray(jobs.status, ["failed", "needs_attention"])));
+  const changed = affectedRows(result) > 0;
+  if (changed) wakeRunner();
+  return changed;
+}
+
+/** One JSON line on stderr per failure, with the job, the step and the stack: greppable, and whole in any log collector. */
+function logJobFailure(row: JobRow, step: string, kind: string, error: unknown): void {
+  const { message, stack } = error instanceof Error ? error : { message: String(error), stack: undefined };
+  console.error(
+    JSON.stringify({
+      level: "error",
+      event: "job-step-failed",
+      jobId: row.id,
+      jobKind: row.kind,
+      step,
+      errorKind: kind,
+      run: row.attempts,
+      message,
+      stack,
+    }),
+  );
+}
+
+/** A claim that failed (the database unreachable): the next poll claims again. */
+function logClaimFailure(error: unknown): void {
+  const message = error instanceof Error ? error.message : String(error);
+  console.error(JSON.stringify({ level: "error", event: "job-claim-failed", message }));
+}
+
+const backoff = (attempts: number) => Math.min(MAX_BACKOFF_MS, env.JOB_BACKOFF_MS * 2 ** Math.max(0, attempts - 1));
+
+/**
+ * Takes one due job for `holder` (queued or needs_attention whose time has come, or running under an expired lease)
+ * with one atomic update, leased for `leaseMs`; null when none is due. A job is never taken by two claims at once:
+ * the update checks again, as it writes, that the job is due (claimCondition), so a claim that lost the race takes
+ * another job or none. `database` is the portal's, or another one (a test of many claimers on one database).
+ */
+export async function claimJob(
+  holder: string,
+  leaseMs: number,
+  database: PortalExecutor = db,
+  at = now(),
+): Promise<JobRow | null> {
+  const due = or(
+    and(inArray(jobs.status, ["queued", "needs_attention"]), lte(jobs.nextRunAt, at)),
+    and(eq(jobs.status, "running"), lt(jobs.leaseUntil, at)),
+  )!;
+  const [claimed] = await database
+    .update(jobs)
+    .set({
+      status: "running",
+      leaseHolder: holder,
+      leaseUntil: new Date(at.getTime() + leaseMs),
+      attempts: sql`${jobs.attempts} + 1`,
+      updatedAt: at,
+    })
+    .where(claimCondition(due))
+    .returning();
+  return claimed ?? null;
+}
+
+/** One process's runner: its id is the lease holder written on the jobs it claims. */
+export class JobRunner {
+  readonly id = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  private active = 0;
+  private claiming = false;
+  private wakeAgain = false;
+  private stopped = false;
+
+  constructor(
+    private readonly kinds: Record<string, AnyJobKind>,
+    private readonly leaseMs = env.JOB_LEASE_MS,
+  ) {}
+
+  /** Takes one due job for this runner (claimJob). */
+  claim(): Promise<JobRow | null> {
+    return claimJob(this.id, this.leaseMs);
+  }
+
+  /** A write of this runner's job, refused when another runner has taken the job over. */
+  private async write(jobId: string, change: Partial<typeof jobs.$inferInsert>): Promise<void> {
+    const result = await db
+      .update(jobs)
+      .set({ ...change, updatedAt: now() })
+      .where(and(eq(jobs.id, jobId), eq(jobs.leaseHolder, this.id)));
+    if (affectedRows(result) !== 1) throw new LeaseLostError(`Job ${jobId} is no longer held by ${this.id}.`);
+  }
+
+  /** Keeps the lease while a step runs; `lost` turns true when another runner took the job. */
+  private holdLease(jobId: string) {
+    const state = { lost: false };
+    const timer = setInterval(
+      () => {
+        this.write(jobId, { leaseUntil: new Date(Date.now() + this.leaseMs) }).catch(() => {
+          state.lost = true;
+        });
+      },
+      Math.max(100, Math.floor(this.leaseMs / 3)),
+    );
+    timer.unref();
+    return { state, release: () => clearInterval(timer) };
+  }
+
+  /** Runs the claimed job's remaining steps, recording each one; returns when the job stops or finishes. */
+  async execute(row: JobRow): Promise<void> {
+    const kind = this.kinds[row.kind];
+    const input = kind?.input.safeParse(row.input);
+    if (!kind || !input?.success) {
+      logJobFailure(row, "", "final", new Error(kind ? "Its input does not parse." : "No such job kind."));
+      await this.finish(row.id, "failed", {
+        error: { step: "", title: "Something went wrong", message: "This job cannot run. Please contact support." },
+      });
+      return;
+    }
+    const steps = { ...(row.steps as Record<string, StepState>) };
+    const results: Record<string, unknown> = Object.fromEntries(
+      Object.entries(steps).flatMap(([name, state]) => (state.status === "done" ? [[name, state.result]] : [])),
+    );
+    for (const step of kind.steps) {
+      const state = steps[step.name];
+      if (state?.status === "done") continue;
+      const refusals = state?.refusals ?? 0;
+      const context: JobContext<unknown, StepResults> = {
+        id: row.id,
+        ownerId: row.ownerId,
+        idempotencyKey: row.idempotencyKey,
+        input: input.data,
+        results,
+        stepKey: `${row.idempotencyKey}:${step.name}:${refusals}`,
+        forget: async (field) => {
+          const { [field]: _forgotten, ...kept } = row.input;
+          row.input = kept;
+          await this.write(row.id, { input: kept });
+        },
+        remember: async (field, value) => {
+          row.input = { ...row.input, [field]: value };
+          await this.write(row.id, { input: row.input });
+          // The steps after this one in this run read the parsed input.
+          (input.data as Record<string, unknown>)[field] = value;
+        },
+      };
+      const lease = this.holdLease(row.id);
+      try {
+        const mayHaveRun = state?.status === "started" || state?.status === "unknown";
+        const found = mayHaveRun && step.reconcile ? await step.reconcile(context) : null;
+        let result = found;
+        if (found === null || found === undefined) {
+          steps[step.name] = { status: "started", refusals };
+          await this.write(row.id, { steps });
+          result = (await step.run(context)) ?? null;
+        }
+        if (lease.state.lost) throw new LeaseLostError(`Job ${row.id} was taken over while ${step.name} ran.`);
+        results[step.name] = result;
+        steps[step.name] = { status: "done", result };
+        await this.write(row.id, { steps });
+      } catch (error) {
+        if (error instanceof LeaseLostError) return;
+        await this.recordFailure(row, kind, step.name, steps, refusals, error);
+        return;
+      } finally {
+        lease.release();
+      }
+    }
+    await this.finish(row.id, "succeeded", { result: results, steps });
+  }
+
+  /** Records why a step stopped the job, and what happens next (see the class comment). */
+  private async recordFailure(
+    row: JobRow,
+    kind: AnyJobKind,
+    stepName: string,
+    steps: Record<string, StepState>,
+    refusals: number,
+    error: unknown,
+  ) {
+    const kindOfError =
+      error instanceof ProviderError ? error.kind : error instanceof StepRefused ? "final" : "retryable";
+    const failure = kind.failure(stepName, error);
+    logJobFailure(row, stepName, kindOfError, error);
+    const canRetry = row.attempts < MAX_AUTOMATIC_ATTEMPTS;
+    if (kindOfError === "final") {
+      steps[stepName] = { status: "failed", refusals: refusals + 1, message: failure.message };
+      await this.finish(row.id, "failed", { steps, error: { ...failure } });
+      await kind.release?.({ id: row.id, steps });
+    } else if (kindOfError === "unknown") {
+      steps[stepName] = { status: "unknown", refusals, message: failure.message };
+      await this.write(row.id, {
+        status: "needs_attention",
+        steps,
+        error: { ...failure },
+        leaseHolder: null,
+        leaseUntil: null,
+        nextRunAt: canRetry ? new Date(Date.now() + backoff(row.attempts)) : null,
+      });
+    } else if (canRetry) {
+      // The step is left as started: it may have done part of its work, so its own checks decide on the rerun.
+      await this.write(row.id, {
+        status: "queued",
+        steps,
+        leaseHolder: null,
+        leaseUntil: null,
+        nextRunAt: new Date(Date.now() + backoff(row.attempts)),
+      });
+    } else {
+      await this.finish(row.id, "failed", { steps, error: { ...failure } });
+      await kind.release?.({ id: row.id, steps });
+    }
+  }
+
+  private async finish(jobId: string, status: "succeeded" | "failed", change: Partial<typeof jobs.$inferInsert>) {
+    await this.write(jobId, {
+      ...change,
+      status,
+      leaseHolder: null,
+      leaseUntil: null,
+      nextRunAt: null,
+      finishedAt: now(),
+    });
+  }
+
+  /**
+   * Runs due jobs until none is left; at most CONCURRENCY at once in this process. One claim is in flight at a
+   * time: a wake that comes meanwhile (a job queued, a job finished) claims again once it is back, so a job queued
+   * while a claim came back empty is not left for the next poll.
+   */
+  wake(): void {
+    if (this.stopped || this.active >= CONCURRENCY) return;
+    if (this.claiming) {
+      this.wakeAgain = true;
+      return;
+    }
+    this.claiming = true;
+    this.wakeAgain = false;
+    void this.claim()
+      .catch((error: unknown) => {
+        logClaimFailure(error);
+        return null;
+      })
+      .then((row) => {
+        this.claiming = false;
+        if (row) {
+          this.active += 1;
+          void this.execute(row)
+            .catch((error: unknown) => logJobFailure(row, "", "retryable", error))
+            .finally(() => {
+              this.active -= 1;
+              this.wake();
+            });
+        }
+        if (row || this.wakeAgain) this.wake();
+      });
+  }
+
+  /** Resolves when every job due now has run (for tests and scripts). */
+  async drain(): Promise<void> {
+    for (let row = await this.claim(); row; row = await this.claim()) await this.execute(row);
+  }
+
+  stop(): void {
+    this.stopped = true;
+  }
+}
+
+let runner: JobRunner | null = null;
+
+function wakeRunner(): void {
+  runner?.wake();
+}
+
+/**
+ * Starts this process's runner. It takes back nothing at start-up: a job left running by a stopped
+ * process is claimed like any other once its lease has expired, so several processes can share one database.
+ */
+export function startJobRunner(kinds: Record<string, AnyJobKind>, pollMs = 500): JobRunner {
+  if (runner) return runner;
+  const started = new JobRunner(kinds);
+  runner = started;
+  started.wake();
+  setInterval(() => started.wake(), pollMs).unref();
+  return started;
+}

@@ -1,0 +1,89 @@
+import { orderNextStep } from "~/domain/subscription";
+import { updateStepUrl } from "~/domain/license-update";
+import { afterCheckoutUrls } from "~/domain/renewals";
+import { trialRun } from "~/server/trials/trial-wizard.server";
+import { cloudHubDeployment, DEPLOYMENT_STAGES } from "~/server/cloud-hubs/cloud-hub-job.server";
+import { retryWhenOpen, secondsUntilRetry } from "~/server/cloud-hubs/hub-provisioning.server";
+import { licenseUpdate } from "~/server/orders/license-update-job.server";
+import { newSubscriptionOrder } from "~/server/orders/new-subscription-job.server";
+import { payNow } from "~/server/orders/pay-now-job.server";
+import { jobProgressRoute, ofKind } from "~/server/platform/jobs/progress.server";
+import { finishedResults } from "~/server/platform/jobs/runner.server";
+import { trialOutcome } from "~/server/trials/trial-job.server";
+
+/** The progress pages: a placed order, an update, a cloud Hub deployment, a trial, and a payment of a renewal. */
+
+/** A new recurring license: the product specification's 'Create Recurring License', then Finish. */
+export const orderProgress = jobProgressRoute({
+  open: ofKind(newSubscriptionOrder, [
+    { title: "Create Recurring License", steps: ["create-subscription", "create-license"] },
+    { title: "Finish", steps: ["clear-draft"] },
+  ]),
+  details(job) {
+    const input = newSubscriptionOrder.input.safeParse(job.input);
+    const license = finishedResults(newSubscriptionOrder, job)["create-license"]?.licenseId;
+    // From the Hubs page, the deployment wizard opens with the new license chosen.
+    const deployTo =
+      license && input.success && input.data.origin === "cloud-hubs"
+        ? `/hubs/new/url?license=${encodeURIComponent(license)}`
+        : "/hubs/new/url";
+    return { next: input.success ? orderNextStep(input.data) : ("download-license" as const), deployTo };
+  },
+  retryNeeds: "purchase",
+});
+
+/** An update of a recurring license: 'Update Recurring License', then Finish. */
+export const updateProgress = jobProgressRoute({
+  open: ofKind(licenseUpdate, [
+    { title: "Update Recurring License", steps: ["override-billing-profile", "update-subscription", "update-license"] },
+    { title: "Finish", steps: ["clear-draft"] },
+  ]),
+  details(job) {
+    const input = licenseUpdate.input.parse(job.input);
+    return { licenseName: input.licenseName, reviewUrl: updateStepUrl(input.request.subscriptionId, "review") };
+  },
+  retryNeeds: "licenses.update",
+});
+
+/** A cloud Hub deployment. Its Hub steps open 'Try again' only after a wait (decision 096). */
+export const deploymentProgress = jobProgressRoute({
+  open: ofKind(cloudHubDeployment, DEPLOYMENT_STAGES),
+  details: (job) => ({
+    hub: finishedResults(cloudHubDeployment, job)["record-hub"] ?? null,
+    failedAtCreation: job.error?.step === "create-tenant",
+    retryInSeconds: secondsUntilRetry(job),
+  }),
+  retryNeeds: "hubs.deploy",
+  retry: retryWhenOpen,
+});
+
+/** A trial of either kind; the cloud trial's Hub steps wait before 'Try again' as a deployment's do. */
+export const trialProgress = jobProgressRoute({
+  open: trialRun,
+  details(job, { hubType }) {
+    const { hub, licenseId, hardware } = trialOutcome(job);
+    return {
+      hubType,
+      hub,
+      licenseId,
+      hardwareFailed: hardware?.status === "failed",
+      hardwareOrdered: hardware?.status === "invoiced",
+      retryInSeconds: secondsUntilRetry(job),
+    };
+  },
+  retryNeeds: "trials.start",
+  retry: retryWhenOpen,
+});
+
+/** Pay now: the renewal's invoice collected once, then the license extended. */
+export const paymentProgress = jobProgressRoute({
+  open: ofKind(payNow, [
+    { title: "Pay Invoice", steps: ["collect"] },
+    { title: "Extend License", steps: ["extend-license"] },
+  ]),
+  details(job) {
+    const input = payNow.input.parse(job.input);
+    return { amount: input.amount, payUrl: afterCheckoutUrls.payNow(input.invoiceId) };
+  },
+  retryNeeds: "invoices.pay",
+});

@@ -1,0 +1,250 @@
+import { randomBytes } from "node:crypto";
+import { and, count, desc, eq, gt, isNotNull, Param, sql, type SQL } from "drizzle-orm";
+import { daysLeft, licenseStatus } from "~/domain/license-status";
+import { renewalStateOf } from "~/domain/renewals";
+import {
+  hubInstallationLicenses,
+  licenseCounts,
+  licenses,
+  subscriptions,
+} from "~/server/platform/database/tables.server";
+import { db } from "~/server/platform/database/db.server";
+import { payableInvoiceIdOf } from "./invoices.server";
+import { licenseKeyOf, licenseRow } from "./license-files.server";
+
+type LicenseRow = typeof licenses.$inferSelect;
+
+const NEWEST_FIRST = [desc(licenses.validFrom), desc(licenses.id)];
+
+/** A license as tables show it: the row (or the columns read of it) with its key, the derived status and days left. */
+export function licenseListItem<Row extends Pick<LicenseRow, "licenseCode" | "validTo">>(license: Row, now: Date) {
+  return {
+    ...license,
+    key: licenseKeyOf(license.licenseCode),
+    status: licenseStatus(license.validTo, now),
+    daysLeft: daysLeft(license.validTo, now),
+  };
+}
+
+/** The user's licenses, newest first, with their key, the derived status and days left. */
+export async function listLicenses(ownerId: string, now = new Date()) {
+  const rows = await db
+    .select()
+    .from(licenses)
+    .where(eq(licenses.ownerId, ownerId))
+    .orderBy(...NEWEST_FIRST);
+  return rows.map((license) => licenseListItem(license, now));
+}
+
+export type LicenseListItem = Awaited<ReturnType<typeof listLicenses>>[number];
+
+/** One page of the licenses matching `where`, newest first, with how many match: counted and paged in SQL. */
+async function pageOf(where: SQL | undefined, page: number, pageSize: number, now: Date) {
+  const [counted] = await db.select({ total: count() }).from(licenses).where(where);
+  const rows = await db
+    .select()
+    .from(licenses)
+    .where(where)
+    .orderBy(...NEWEST_FIRST)
+    .limit(pageSize)
+    .offset((page - 1) * pageSize);
+  const total = counted?.total ?? 0;
+  return { total, licenses: rows.map((license) => licenseListItem(license, now)) };
+}
+
+// Prepared once, like the user lookup: the licenses page reads its total and one page on every visit.
+const licenseTotalOf = db
+  .select({ total: licenseCounts.total })
+  .from(licenseCounts)
+  .where(eq(licenseCounts.ownerId, sql.placeholder("ownerId")))
+  .prepare("license_total_of");
+/** Why the license's new file is not on one of its Hubs, if it is not. */
+const hubUploadProblemOfLicense = sql<string | null>`(select ${hubInstallationLicenses.uploadMessage}
+  from ${hubInstallationLicenses}
+  where ${hubInstallationLicenses.licenseId} = ${licenses.id} and ${hubInstallationLicenses.uploadState} = 'failed'
+  limit 1)`;
+
+const ownLicensesNewestFirst = db
+  .select({
+    id: licenses.id,
+    externalLicenseId: licenses.externalLicenseId,
+    name: licenses.name,
+    nodes: licenses.nodes,
+    planType: licenses.planType,
+    type: licenses.type,
+    subscriptionId: licenses.subscriptionId,
+    validFrom: licenses.validFrom,
+    validTo: licenses.validTo,
+    licenseCode: licenses.licenseCode,
+    // The portal's copy of the subscription (null without one): where the license stands with it.
+    subscriptionStatus: subscriptions.status,
+    currentTermStart: subscriptions.currentTermStart,
+    currentTermEnd: subscriptions.currentTermEnd,
+    cancelledAt: subscriptions.cancelledAt,
+    totalDues: subscriptions.totalDues,
+    dueSince: subscriptions.dueSince,
+    payableInvoiceId: payableInvoiceIdOf(licenses.subscriptionId, licenses.ownerId),
+    hubUploadProblem: hubUploadProblemOfLicense,
+  })
+  .from(licenses)
+  .leftJoin(
+    subscriptions,
+    and(eq(subscriptions.id, licenses.subscriptionId), eq(subscriptions.ownerId, licenses.ownerId)),
+  )
+  .where(eq(licenses.ownerId, sql.placeholder("ownerId")))
+  .orderBy(...NEWEST_FIRST)
+  .limit(sql.placeholder("limit"))
+  .offset(sql.placeholder("offset"))
+  .prepare("own_licenses_newest_first");
+
+/** How many licenses the user holds: one row of license_counts, kept by triggers (decision 120), not a count. */
+export async function licenseTotal(ownerId: string): Promise<number> {
+  const [row] = await licenseTotalOf.execute({ ownerId });
+  return row?.total ?? 0;
+}
+
+/**
+ * One page of the user's licenses, newest first, with the columns the licenses page shows. The page is read in
+ * SQL off the (owner, valid from, id) index and the total is one row, so an account with thousands of licenses
+ * costs about what one with five does (page 1; a deep page still walks the index up to its offset).
+ */
+export async function licensePage(ownerId: string, page: number, pageSize: number, now: Date) {
+  const [rows, total] = await Promise.all([
+    ownLicensesNewestFirst.execute({ ownerId, limit: pageSize, offset: (page - 1) * pageSize }),
+    licenseTotal(ownerId),
+  ]);
+  return {
+    total,
+    licenses: rows.map(
+      ({ subscriptionStatus, currentTermStart, currentTermEnd, cancelledAt, totalDues, dueSince, ...license }) => ({
+        ...licenseListItem(license, now),
+        renewal:
+          license.type === "recurring" && subscriptionStatus !== null && totalDues !== null
+            ? renewalStateOf(
+                { status: subscriptionStatus, currentTermStart, currentTermEnd, cancelledAt, totalDues, dueSince },
+                license.validTo,
+              )
+            : null,
+      }),
+    ),
+  };
+}
+
+/** The signed license file of one of the user's licenses; null for anyone else's or an unknown id. */
+export async function licenseFileFor(ownerId: string, licenseId: string) {
+  const [license] = await db
+    .select({ externalLicenseId: licenses.externalLicenseId, file: licenses.licenseCode })
+    .from(licenses)
+    .where(and(eq(licenses.id, licenseId), eq(licenses.ownerId, ownerId)));
+  return license ? { fileName: `gatekeeper-license-${license.externalLicenseId}.json`, content: license.file } : null;
+}
+
+// The home page's figures are read on every visit: prepared once, one statement, the total from the kept count and
+// the active ones counted in SQL on the (owner, valid to) index. An owner without licenses has no count row.
+const activeLicenses = db
+  .select({ total: count() })
+  .from(licenses)
+  .where(
+    and(
+      eq(licenses.ownerId, licenseCounts.ownerId),
+      // The bound is a Date, written the way the engine keeps the column.
+      gt(licenses.validTo, new Param(sql.placeholder("now"), licenses.validTo)),
+    ),
+  );
+const licenseCountsByStatus = db
+  .select({ total: licenseCounts.total, active: sql<number>`(${activeLicenses})`.mapWith(Number) })
+  .from(licenseCounts)
+  .where(eq(licenseCounts.ownerId, sql.placeholder("ownerId")))
+  .prepare("license_counts_by_status");
+/** How many of the user's licenses are active (valid to in the future) and expired. */
+export async function countLicensesByStatus(ownerId: string, now = new Date()) {
+  // A license is active while valid-to is in the future (licenseStatus).
+  const [counted] = await licenseCountsByStatus.execute({ ownerId, now });
+  const total = counted?.total ?? 0;
+  const active = counted?.active ?? 0;
+  return { active, expired: total - active };
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * The license a new recurring subscription pays for, valid for its current term. Idempotent: the
+ * subscription's license is returned when it exists, so a resumed order job never makes a second one.
+ */
+export async function createLicenseForSubscription(order: {
+  ownerId: string;
+  subscriptionId: string;
+  name: string;
+  nodes: number;
+  planType: "core" | "advanced" | "ultimate";
+  hasCloudSupport: boolean;
+  validTo: Date | null;
+}) {
+  const ofSubscription = async () => {
+    const [license] = await db
+      .select()
+      .from(licenses)
+      .where(and(eq(licenses.ownerId, order.ownerId), eq(licenses.subscriptionId, order.subscriptionId)));
+    return license;
+  };
+  const existing = await ofSubscription();
+  if (existing) return existing;
+  const validFrom = new Date();
+  const validTo = order.validTo ?? new Date(validFrom.getTime() + 30 * DAY_MS);
+  const externalLicenseId = `GK-${validFrom.getUTCFullYear()}-${randomBytes(4).toString("hex").toUpperCase()}`;
+  const { ownerId, subscriptionId, name, nodes, planType, hasCloudSupport } = order;
+  // The unique index on subscription_id settles a race between two runners: the second insert does nothing.
+  await db
+    .insert(licenses)
+    .values(
+      licenseRow(
+        ownerId,
+        { externalLicenseId, name, nodes, planType, type: "recurring", hasCloudSupport, validFrom, validTo },
+        { subscriptionId },
+      ),
+    )
+    .onConflictDoNothing({ target: licenses.subscriptionId });
+  const created = await ofSubscription();
+  if (!created) throw new Error(`Subscription ${subscriptionId} belongs to another account.`);
+  return created;
+}
+
+/** Whether the user holds a recurring license (the Store then asks before starting a new one). */
+export async function hasRecurringLicense(ownerId: string): Promise<boolean> {
+  const [license] = await db
+    .select({ id: licenses.id })
+    .from(licenses)
+    .where(and(eq(licenses.ownerId, ownerId), eq(licenses.type, "recurring")))
+    .limit(1);
+  return Boolean(license);
+}
+
+const ownRecurring = (ownerId: string) =>
+  and(eq(licenses.ownerId, ownerId), eq(licenses.type, "recurring"), isNotNull(licenses.subscriptionId));
+
+/** The user's recurring license paid by this subscription, or null: another account's subscription is not theirs to change. */
+export async function recurringLicenseOf(ownerId: string, subscriptionId: string) {
+  const [license] = await db
+    .select()
+    .from(licenses)
+    .where(and(ownRecurring(ownerId), eq(licenses.subscriptionId, subscriptionId)));
+  return license ?? null;
+}
+
+/**
+ * One page of the recurring licenses the user can upgrade (active, with a subscription), newest first: the
+ * existing-license picker.
+ */
+export function upgradableLicensePage(ownerId: string, page: number, pageSize: number, now = new Date()) {
+  return pageOf(and(ownRecurring(ownerId), gt(licenses.validTo, now)), page, pageSize, now);
+}
+
+/** The subscription behind the user's recurring license with this external id (the picker's choice), or null. */
+export async function subscriptionOfLicense(ownerId: string, externalLicenseId: string): Promise<string | null> {
+  const [row] = await db
+    .select({ subscriptionId: licenses.subscriptionId })
+    .from(licenses)
+    .where(and(ownRecurring(ownerId), eq(licenses.externalLicenseId, externalLicenseId)))
+    .limit(1);
+  return row?.subscriptionId ?? null;
+}

@@ -1,0 +1,196 @@
+import { json, redirect } from "@remix-run/node";
+import {
+  checkTrialDraft,
+  isoDay,
+  isTrialHubType,
+  trialDraftSchema,
+  trialPath,
+  TRIAL_HUB_TYPES,
+  TRIAL_STEP_TITLES,
+  TRIAL_STEPS_BY_TYPE,
+  trialStepUrl,
+  type TrialDraft,
+  type TrialHubType,
+  type TrialStep,
+} from "~/domain/trial-wizard";
+import { assertMay, readMemberForm, requireMember, type Scope } from "~/server/accounts/access.server";
+import { isDistributor } from "~/domain/customers";
+import { findJobByKey, findOwnedJob, type AnyJobKind } from "~/server/platform/jobs/runner.server";
+import { TRIAL_JOBS, TRIAL_STAGES, type CloudTrialInput, type OnPremiseTrialInput } from "./trial-job.server";
+import { hasPendingTrial, mayStartTrial, quoteTrialHardware } from "./trials.server";
+import { defineWizard, wizardLayout, type LoadedDraft } from "~/server/platform/wizards/kit.server";
+import { orderKey, placeOnce, requestDigest } from "~/server/orders/placing.server";
+
+/** The two trial wizards on the kit (decision 043): one draft each, the same rules with their own steps. */
+const definition = (hubType: TrialHubType) =>
+  defineWizard({
+    draftName: () => `${hubType}-trial`,
+    steps: TRIAL_STEPS_BY_TYPE[hubType],
+    stepTitles: TRIAL_STEP_TITLES,
+    basePath: () => trialPath(hubType),
+    schema: trialDraftSchema,
+    check: (data: TrialDraft) => checkTrialDraft(hubType, data, isoDay(new Date())),
+  }).at({});
+
+export const TRIAL_WIZARDS = { cloud: definition("cloud"), onpremise: definition("onpremise") };
+export type TrialWizard = (typeof TRIAL_WIZARDS)[TrialHubType];
+
+/**
+ * The wizard of the URL's hub type, for an organization that may start a trial; any other is sent to /trial,
+ * which says 'You have used up your trial.' (enforced here, not only by hiding the header button).
+ */
+export async function trialWizardFor(
+  { organization }: Scope,
+  hubType: string | undefined,
+): Promise<{ hubType: TrialHubType; wizard: TrialWizard }> {
+  if (!isTrialHubType(hubType)) throw json({ message: "There is no such trial." }, { status: 404 });
+  if (!(await mayStartTrial(organization))) throw redirect("/trial");
+  return { hubType, wizard: TRIAL_WIZARDS[hubType] };
+}
+
+/** The wizards' layout route: a modal for members who may start a trial; Close goes back to the trial chooser. */
+export const trialWizardLayout = wizardLayout(
+  "trials.start",
+  async (member, params) => {
+    const { hubType, wizard } = await trialWizardFor(member, params.hubType);
+    return { wizard, view: { hubType } };
+  },
+  "/trial",
+);
+
+/** The trial the draft describes, with its digest and the job's input; null while a step is missing. */
+async function currentTrial({ user, organization }: Scope, hubType: TrialHubType, draft: LoadedDraft<TrialDraft>) {
+  const { data } = draft;
+  if (!draft.id || !data.nodes || !data.employees || !data.startDate || !data.address) return null;
+  const ordersHardware = data.tokens + data.sensors > 0;
+  if (ordersHardware && !data.paymentSourceId) return null;
+  const quote = await quoteTrialHardware(organization, data);
+  const common = {
+    nodes: data.nodes,
+    employees: data.employees,
+    startDate: data.startDate,
+    duration: data.duration,
+    tokens: data.tokens,
+    sensors: data.sensors,
+    address: data.address,
+    paymentSourceId: ordersHardware ? data.paymentSourceId : null,
+    hardwareCents: quote.total,
+  };
+  if (hubType === "onpremise") {
+    const digest = requestDigest({ hubType, ...common });
+    return {
+      digest,
+      quote,
+      input: { draftId: draft.id, digest, ...common, startedBy: user.id } satisfies OnPremiseTrialInput,
+    };
+  }
+  if (!data.administrator || !data.sealedPassword) return null;
+  const hub = { subdomain: data.subdomain, region: data.region, administrator: data.administrator };
+  const digest = requestDigest({ hubType, ...common, ...hub, sealedPassword: data.sealedPassword });
+  return {
+    digest,
+    quote,
+    input: {
+      draftId: draft.id,
+      digest,
+      ...common,
+      ...hub,
+      adminPassword: data.sealedPassword,
+      startedBy: user.id,
+    } satisfies CloudTrialInput,
+  };
+}
+
+/** What the Review and Order steps show: the draft, the hardware's cost, and the confirmation's key. */
+export async function trialOrder(scope: Scope, hubType: TrialHubType, draft: LoadedDraft<TrialDraft>) {
+  const current = await currentTrial(scope, hubType, draft);
+  const quote = current?.quote ?? (await quoteTrialHardware(scope.organization, draft.data));
+  return { quote, key: current && draft.id ? orderKey(TRIAL_JOBS[hubType], draft.id, current.digest) : null };
+}
+
+/** Whether a job is a trial, of either kind. */
+const isTrialJob = (job: { kind: string }) => TRIAL_HUB_TYPES.some((type) => TRIAL_JOBS[type].name === job.kind);
+
+/**
+ * 'Build My Trial' on the URL's wizard: the trial of the confirmed draft, once. A repeated post of the same
+ * confirmation (a double click, a refresh) answers with the trial it started, before anything else is
+ * checked: by then that trial may have taken the user's one trial and cleared the draft. A trial that has
+ * taken its license is never replaced, and a second trial is not queued beside one still running.
+ */
+export async function buildTrial(member: Scope, hubTypeParam: string | undefined, postedKey: string) {
+  const { organization } = member;
+  const repeated = postedKey ? await findJobByKey(organization.id, postedKey) : null;
+  if (repeated && isTrialJob(repeated)) return { placed: repeated };
+  const { hubType, wizard } = await trialStepOf(member, { hubType: hubTypeParam }, "order");
+  const draft = await wizard.load(member, "order");
+  // Hardware is bought with the organization's card: only a role that may buy orders it.
+  if (draft.data.tokens + draft.data.sensors > 0) assertMay(member, "purchase");
+  // Either kind of trial: the confirmation's input was made for the URL's kind by currentTrial.
+  const kind: AnyJobKind = TRIAL_JOBS[hubType];
+  const current = await currentTrial(member, hubType, draft);
+  const isNew = current && draft.id && postedKey === orderKey(kind, draft.id, current.digest);
+  // A distributor may run trials side by side; a regular customer's one trial may already be on its way. The
+  // pending trial is looked for before this confirmation's own job: one placed meanwhile (another process
+  // answering the first of two posts) is then found by its key, not taken for another trial.
+  if (
+    isNew &&
+    !isDistributor(organization) &&
+    (await hasPendingTrial(organization.id)) &&
+    !(await findJobByKey(organization.id, postedKey))
+  )
+    return { usedUp: true as const };
+  return placeOnce(kind, {
+    scope: member,
+    draftId: draft.id,
+    postedKey,
+    current,
+    activity: (input) => ({
+      action: "trial.started",
+      summary: `Started a ${input.duration}-day GateKeeper Enterprise ${hubType === "cloud" ? "cloud" : "on-premise"} trial for ${input.nodes} users.`,
+    }),
+  });
+}
+
+type StepParams = { hubType?: string };
+
+/** The wizard and step of the URL, for an organization that may start a trial; 404 for a step the wizard does not have. */
+async function trialStepOf(scope: Scope, params: StepParams, step: TrialStep) {
+  const { hubType, wizard } = await trialWizardFor(scope, params.hubType);
+  if (!TRIAL_STEPS_BY_TYPE[hubType].includes(step)) throw json({ message: "There is no such step." }, { status: 404 });
+  return { hubType, wizard };
+}
+
+/** A step's loader: the member (allowed to start trials), the wizard, and the draft behind the step guard. */
+export async function loadTrialStep(request: Request, params: StepParams, step: TrialStep) {
+  const member = await requireMember(request, "trials.start");
+  const { hubType, wizard } = await trialStepOf(member, params, step);
+  return {
+    member,
+    user: member.user,
+    organization: member.organization,
+    hubType,
+    wizard,
+    draft: await wizard.load(member, step),
+  };
+}
+
+/** A step's action: the posted form (CSRF checked), the wizard, and the draft behind the step guard. */
+export async function postTrialStep(request: Request, params: StepParams, step: TrialStep) {
+  const { member, formData, intent } = await readMemberForm(request, "trials.start");
+  const { hubType, wizard } = await trialStepOf(member, params, step);
+  return { member, formData, intent, hubType, wizard, draft: await wizard.load(member, step) };
+}
+
+/** The progress of one of the organization's trials, whichever kind (404 when it is not its own). */
+export async function trialRun(ownerId: string, jobId: string) {
+  const job = await findOwnedJob(ownerId, jobId);
+  const hubType = TRIAL_HUB_TYPES.find((type) => TRIAL_JOBS[type].name === job?.kind);
+  if (!job || !hubType) throw json({ message: "There is no such trial." }, { status: 404 });
+  return { hubType, kind: TRIAL_JOBS[hubType], stages: TRIAL_STAGES[hubType] };
+}
+
+/** The payment step of the URL's trial: where the card drawers mounted over it close to. */
+export function trialPaymentUrl(params: StepParams): string {
+  if (!isTrialHubType(params.hubType)) throw json({ message: "There is no such trial." }, { status: 404 });
+  return trialStepUrl(params.hubType, "payment");
+}
