@@ -168,7 +168,7 @@ export const licenses = sqliteTable(
     hasCloudSupport: integer("has_cloud_support", { mode: "boolean" }).notNull().default(false),
     validFrom: integer("valid_from", { mode: "timestamp_ms" }).notNull(),
     validTo: integer("valid_to", { mode: "timestamp_ms" }).notNull(),
-    /** The signed license file a Hub accepts (app/server/subscriptions/license-files.server.ts, docs/license-files.md). */
+    /** The signed license file a Hub accepts (app/server/hubs/license-files.server.ts, docs/license-files.md). */
     licenseCode: text("license_code").notNull(),
     /** Set once the license has been uploaded to a Hub. */
     isUsed: integer("is_used", { mode: "boolean" }).notNull().default(false),

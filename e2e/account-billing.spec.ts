@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Locator, Page } from "@playwright/test";
-import { hashPasswordSync } from "~/server/accounts/passwords.server";
+import { hashPasswordSync } from "~/server/platform/passwords.server";
 import { armFault, clearFaults, insertAccount, withDatabase } from "./database";
 import { DEMO_PASSWORD, expect, expectAccessible, signInAs, test } from "./fixtures";
 

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Page } from "@playwright/test";
 import { DEMO_CLOUD_HUB_USAGE } from "~/server/cloud-hubs/demo-hub-usage.server";
-import { hashPasswordSync } from "~/server/accounts/passwords.server";
+import { hashPasswordSync } from "~/server/platform/passwords.server";
 import { insertAccount, withDatabase } from "./database";
 import { DEMO_PASSWORD, expect, expectAccessible, signInAs, test } from "./fixtures";
 

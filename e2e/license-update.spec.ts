@@ -1,7 +1,7 @@
 import { createPublicKey, randomUUID, verify } from "node:crypto";
 import type { Page } from "@playwright/test";
 import { eq } from "drizzle-orm";
-import { hashPasswordSync } from "~/server/accounts/passwords.server";
+import { hashPasswordSync } from "~/server/platform/passwords.server";
 import { insertAccount, withDatabase } from "./database";
 import {
   DEMO,

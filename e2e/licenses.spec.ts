@@ -1,7 +1,7 @@
 import { createPublicKey, randomUUID, verify } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import type { Page } from "@playwright/test";
-import { hashPasswordSync } from "~/server/accounts/passwords.server";
+import { hashPasswordSync } from "~/server/platform/passwords.server";
 import { eq } from "drizzle-orm";
 import { insertAccount, withDatabase } from "./database";
 import { DEMO, DEMO_PASSWORD, expect, expectAccessible, signInAs, test } from "./fixtures";

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { request as http } from "node:http";
 import type { Browser, Page } from "@playwright/test";
-import { hashPasswordSync } from "../app/server/accounts/passwords.server";
+import { hashPasswordSync } from "../app/server/platform/passwords.server";
 import { eq, inArray } from "drizzle-orm";
 import { insertAccount, withDatabase } from "./database";
 import { DEMO, DEMO_PASSWORD, expect, signIn, signInAs, test } from "./fixtures";

@@ -7,7 +7,7 @@ import { signedIn, signIn } from "~/server/accounts/auth.server";
 import { validateCsrf } from "~/server/accounts/csrf.server";
 import { readForm } from "~/server/platform/forms.server";
 import { acceptInvitation, invitationOffer, INVITATION_GONE } from "~/server/accounts/invitations.server";
-import { hashPassword } from "~/server/accounts/passwords.server";
+import { hashPassword } from "~/server/platform/passwords.server";
 import { chooseOrganization, redirectWithToast } from "~/server/accounts/session.server";
 import { AuthPage, FormAlert, NewPasswordFields } from "~/ui/auth-page";
 import { Link } from "~/ui/link";

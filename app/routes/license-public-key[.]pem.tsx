@@ -1,4 +1,4 @@
-import { licensePublicKeyPem } from "~/server/subscriptions/license-files.server";
+import { licensePublicKeyPem } from "~/server/hubs/license-files.server";
 
 /** The public key Hubs verify license files with (docs/license-files.md); public, like any public key. */
 export function loader() {

@@ -8,8 +8,8 @@ import { DEMO_CLOUD_HUB_USAGE } from "~/server/cloud-hubs/demo-hub-usage.server"
 import { cloudHubUrl, seedHubDemo } from "./hubs/simulator/seed.server";
 import { licenseEndOf } from "~/domain/renewals";
 import { invoiceCopyRow, subscriptionCopyRow } from "~/server/subscriptions/copy-rows.server";
-import { licenseRow } from "~/server/subscriptions/license-files.server";
-import { hashPassword } from "~/server/accounts/passwords.server";
+import { licenseRow } from "~/server/hubs/license-files.server";
+import { hashPassword } from "~/server/platform/passwords.server";
 import { sealSecret } from "~/server/platform/wizards/sealed.server";
 
 /** Every demo account signs in with this password; the README lists the accounts. */

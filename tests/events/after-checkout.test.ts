@@ -13,7 +13,7 @@ import { billingFaults, getBilling, getBillingClock, onBillingEvents } from "~/s
 import { db } from "~/server/platform/database/db.server";
 import { storeProviderEvents } from "~/server/subscriptions/event-feed.server";
 import { findOwnedJob } from "~/server/platform/jobs/runner.server";
-import { verifyLicenseFile } from "~/server/subscriptions/license-files.server";
+import { verifyLicenseFile } from "~/server/hubs/license-files.server";
 import { billingClock, billingEvents, invoices, jobs, providerSync } from "~/server/platform/database/tables.server";
 import { addCard, buyLicense, DECLINING, licenseNow, newCustomer, type TestCustomer } from "../support/accounts";
 import { runJobs } from "../support/jobs";

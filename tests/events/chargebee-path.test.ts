@@ -8,7 +8,7 @@ import type * as BillingModule from "~/server/billing/index.server";
 import type { BillingProvider } from "~/server/billing/port.server";
 import { db } from "~/server/platform/database/db.server";
 import { subscriptionCopy } from "~/server/subscriptions/copies.server";
-import { verifyLicenseFile } from "~/server/subscriptions/license-files.server";
+import { verifyLicenseFile } from "~/server/hubs/license-files.server";
 import { billingClock, invoices, providerEvents } from "~/server/platform/database/tables.server";
 import { chargebeeBillingOf, startChargebeeFake, type ChargebeeFake } from "../fakes/chargebee";
 import { addCard, buyLicense, licenseNow, newCustomer } from "../support/accounts";

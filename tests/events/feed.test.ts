@@ -15,7 +15,7 @@ import { storeProviderEvents } from "~/server/subscriptions/event-feed.server";
 import { reconcileWhenDue } from "~/server/subscriptions/reconciliation.server";
 import { env } from "~/server/platform/env.server";
 import { enqueueJob } from "~/server/platform/jobs/runner.server";
-import { verifyLicenseFile } from "~/server/subscriptions/license-files.server";
+import { verifyLicenseFile } from "~/server/hubs/license-files.server";
 import { createLicenseForSubscription, licenseFileFor } from "~/server/subscriptions/licenses.server";
 import {
   activity,

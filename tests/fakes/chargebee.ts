@@ -9,7 +9,7 @@ import {
 } from "~/server/billing/chargebee/mapping.server";
 import { createChargebeeBilling } from "~/server/billing/chargebee/adapter.server";
 import { notFound } from "~/server/billing/errors.server";
-import { ProviderError } from "~/server/providers/errors.server";
+import { ProviderError } from "~/server/platform/provider-errors.server";
 import { createLocalBilling } from "~/server/billing/local/engine.server";
 import type { EmbeddedStore } from "~/server/providers/embedded.server";
 import type {

@@ -1,5 +1,5 @@
 import { db } from "~/server/platform/database/db.server";
-import { signLicenseFile } from "~/server/subscriptions/license-files.server";
+import { signLicenseFile } from "~/server/hubs/license-files.server";
 import { createHubSimulator, redeemSignInLink } from "~/server/hubs/simulator/simulator.server";
 import { raceAdministrator, racedLicense, settled } from "../support/hub-races";
 

@@ -6,7 +6,7 @@ import { action as loginAction, loader as loginLoader } from "~/routes/login";
 import { action as logoutAction } from "~/routes/logout";
 import { action as sidebarAction } from "~/routes/preferences.sidebar";
 import { db } from "~/server/platform/database/db.server";
-import { hashPassword, verifyPassword } from "~/server/accounts/passwords.server";
+import { hashPassword, verifyPassword } from "~/server/platform/passwords.server";
 import { ABSOLUTE_MS, IDLE_MS } from "~/server/accounts/session.server";
 import { findUserByEmail } from "~/server/accounts/users.server";
 import { cookieFrom, formRequest, getRequest, respond } from "../support/requests";

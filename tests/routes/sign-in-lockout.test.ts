@@ -8,7 +8,7 @@ import { action as linkRequestAction } from "~/routes/login_.link";
 import { action as linkAction, loader as linkLoader } from "~/routes/login_.link_.$token";
 import { action as logoutAction } from "~/routes/logout";
 import { db } from "~/server/platform/database/db.server";
-import { hashPassword } from "~/server/accounts/passwords.server";
+import { hashPassword } from "~/server/platform/passwords.server";
 import { outboxPage } from "~/server/mail/index.server";
 import { UNTRUSTED_CHECKS_PER_HOUR } from "~/server/platform/throttle.server";
 import { findUserByEmail } from "~/server/accounts/users.server";

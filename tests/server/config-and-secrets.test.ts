@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ConfigError, parseEnv } from "~/server/platform/env.server";
 import { generateKeyPairSync } from "node:crypto";
-import { hashPassword, hashPasswordSync, needsRehash, verifyPassword } from "~/server/accounts/passwords.server";
+import { hashPassword, hashPasswordSync, needsRehash, verifyPassword } from "~/server/platform/passwords.server";
 
 describe("configuration", () => {
   it("runs on the embedded defaults with nothing set", () => {

@@ -15,7 +15,7 @@ import { migrateDatabase, openDatabase, type PortalDatabase } from "~/server/pla
 import { db } from "~/server/platform/database/db.server";
 import { seedDemo } from "~/server/demo-seed.server";
 import { openSecret } from "~/server/platform/wizards/sealed.server";
-import { verifyLicenseFile } from "~/server/subscriptions/license-files.server";
+import { verifyLicenseFile } from "~/server/hubs/license-files.server";
 import { memberByEmail } from "../support/members";
 import {
   billingCustomers,

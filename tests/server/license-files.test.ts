@@ -14,7 +14,7 @@ import {
   licenseVerifier,
   reissueLicenseFiles,
   verifyLicenseFile,
-} from "~/server/subscriptions/license-files.server";
+} from "~/server/hubs/license-files.server";
 import { LICENSE_GRACE_DAYS } from "~/domain/renewals";
 import { billingAccountOf } from "~/server/accounts/billing-accounts.server";
 import { saveSubscriptionCopy, subscriptionCopy } from "~/server/subscriptions/copies.server";

@@ -17,7 +17,7 @@ import {
 import { db } from "~/server/platform/database/db.server";
 import { findDraft } from "~/server/platform/wizards/drafts.server";
 import { hubFaults } from "~/server/hubs/index.server";
-import { verifyLicenseFile } from "~/server/subscriptions/license-files.server";
+import { verifyLicenseFile } from "~/server/hubs/license-files.server";
 import { retryWhenOpen, secondsUntilRetry } from "~/server/cloud-hubs/hub-provisioning.server";
 import { TRIAL_JOBS, trialOutcome } from "~/server/trials/trial-job.server";
 import { findOwnedJob, retryJob } from "~/server/platform/jobs/runner.server";

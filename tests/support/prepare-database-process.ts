@@ -4,7 +4,7 @@
 // Usage: DATABASE_URL=file:… SEED_DEMO=true node --import tsx tests/support/prepare-database-process.ts
 import { createHash } from "node:crypto";
 import "~/server/platform/database/db.server";
-import { keyIdOf } from "~/server/subscriptions/license-files.server";
+import { keyIdOf } from "~/server/hubs/license-files.server";
 import { licenseSigningKey, secretFor } from "~/server/platform/secrets.server";
 
 const sessionSecret = createHash("sha256").update(secretFor("session")).digest("hex");

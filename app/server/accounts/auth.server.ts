@@ -7,7 +7,7 @@ import { safeRedirect } from "~/domain/redirects";
 import { memberActor, recordActivity } from "./activity.server";
 import { issueCsrfToken } from "./csrf.server";
 import { db } from "~/server/platform/database/db.server";
-import { hashPassword, needsRehash, verifyPassword } from "./passwords.server";
+import { hashPassword, needsRehash, verifyPassword } from "~/server/platform/passwords.server";
 import { secretFor } from "~/server/platform/secrets.server";
 import { forgetOtherDevices, knownDeviceOf, rememberDevice } from "./known-devices.server";
 import {

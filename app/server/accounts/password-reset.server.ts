@@ -5,7 +5,7 @@ import { db } from "~/server/platform/database/db.server";
 import { linkOrigin, queueMail } from "~/server/mail/index.server";
 import { issueOneTimeToken, peekOneTimeToken, redeemOneTimeToken, revokeOneTimeTokens } from "./one-time-tokens.server";
 import { mailOwnerOf } from "./organizations.server";
-import { hashPassword } from "./passwords.server";
+import { hashPassword } from "~/server/platform/passwords.server";
 import { issueSignInLink, SIGN_IN_LINK_MINUTES } from "./sign-in-links.server";
 import { isSignInPaused, takePasswordResetRequest } from "~/server/platform/throttle.server";
 import { findUserByEmail, findUserById } from "./users.server";

@@ -7,7 +7,7 @@ import { db } from "~/server/platform/database/db.server";
 import { sendVerificationLink } from "./email-verification.server";
 import { linkOrigin, queueMail } from "~/server/mail/index.server";
 import { mailOwnerOf, organizationRow } from "./organizations.server";
-import { hashPassword } from "./passwords.server";
+import { hashPassword } from "~/server/platform/passwords.server";
 import { takeSignUp } from "~/server/platform/throttle.server";
 import { findUserByEmail } from "./users.server";
 

@@ -2,7 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { affectedRows } from "~/server/platform/database/dialect.server";
 import { users } from "~/server/platform/database/tables.server";
 import { db, type PortalExecutor } from "~/server/platform/database/db.server";
-import { hashPassword, verifyPassword } from "./passwords.server";
+import { hashPassword, verifyPassword } from "~/server/platform/passwords.server";
 
 export type UserRecord = typeof users.$inferSelect;
 

@@ -1,4 +1,4 @@
-import { ProviderError } from "~/server/providers/errors.server";
+import { ProviderError } from "~/server/platform/provider-errors.server";
 
 export class BillingError extends ProviderError {
   override name = "BillingError";

@@ -7,7 +7,7 @@ import { createLocalBilling, type ClockAdvance, type EmbeddedBilling } from "./l
 import { clearBillingFaults, injectBillingFault, type Fault } from "./local/faults.server";
 import type { BillingCall, BillingProvider, ProviderEvent } from "./port.server";
 
-export * from "~/server/providers/errors.server";
+export * from "~/server/platform/provider-errors.server";
 export * from "./errors.server";
 export * from "./port.server";
 export type { Fault } from "./local/faults.server";

@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import * as schema from "~/server/platform/database/tables.server";
 import { lockFor } from "~/server/platform/database/dialect.server";
 import type { PortalExecutor, PortalTransaction } from "~/server/platform/database/portal-database.server";
-import { ProviderError } from "./errors.server";
+import { ProviderError } from "~/server/platform/provider-errors.server";
 
 /** The portal database or a transaction on it: what the embedded providers and their seed write through. */
 export type EmbeddedStore = PortalExecutor;

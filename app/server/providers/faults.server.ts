@@ -3,7 +3,7 @@ import { and, eq, gt, sql } from "drizzle-orm";
 import { affectedRows } from "~/server/platform/database/portal-database.server";
 import type { billingFaults, hubFaults } from "~/server/platform/database/tables.server";
 import type { EmbeddedStore } from "./embedded.server";
-import type { ErrorKind, ProviderError, ProviderErrorDetails } from "./errors.server";
+import type { ErrorKind, ProviderError, ProviderErrorDetails } from "~/server/platform/provider-errors.server";
 
 /**
  * Fault injection shared by the embedded providers (tests and demos): make a named call fail with a

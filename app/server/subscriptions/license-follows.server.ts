@@ -6,7 +6,7 @@ import type { BillingAccount } from "~/server/accounts/billing-accounts.server";
 import { db } from "~/server/platform/database/db.server";
 import { enqueueJob } from "~/server/platform/jobs/runner.server";
 import { hubLicenseUpload } from "./hub-license-upload.server";
-import { licenseFileOf } from "./license-files.server";
+import { licenseFileOf } from "~/server/hubs/license-files.server";
 import { subscriptionCopy } from "./copies.server";
 
 /**

@@ -10,7 +10,7 @@ import {
 } from "~/server/platform/database/tables.server";
 import { db } from "~/server/platform/database/db.server";
 import { payableInvoiceIdOf } from "./invoices.server";
-import { licenseKeyOf, licenseRow } from "./license-files.server";
+import { licenseKeyOf, licenseRow } from "~/server/hubs/license-files.server";
 
 type LicenseRow = typeof licenses.$inferSelect;
 

@@ -7,7 +7,7 @@ import { lockFor } from "~/server/platform/database/dialect.server";
 import { jobs, licenses, organizations, trials } from "~/server/platform/database/tables.server";
 import { getBilling } from "~/server/billing/index.server";
 import { db, type PortalExecutor } from "~/server/platform/database/db.server";
-import { licenseRow } from "~/server/subscriptions/license-files.server";
+import { licenseRow } from "~/server/hubs/license-files.server";
 import type { OrganizationRecord } from "~/server/accounts/organizations.server";
 
 /**

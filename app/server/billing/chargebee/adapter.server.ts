@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import Chargebee, { type Estimate as ChargebeeEstimate } from "chargebee";
 import { INVALID_CUSTOMER_ID, parseGatewayReference } from "~/server/providers/card-gateway.server";
 import { addonOf, couponOf, planOf } from "../catalogue.server";
-import { ProviderError } from "~/server/providers/errors.server";
+import { ProviderError } from "~/server/platform/provider-errors.server";
 import { notFound, refused } from "../errors.server";
 import {
   checkOrderedOnce,

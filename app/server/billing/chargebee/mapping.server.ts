@@ -6,7 +6,7 @@ import type {
   Subscription as ChargebeeSubscription,
 } from "chargebee";
 import { addPeriod } from "~/domain/pricing";
-import { ProviderError, type ErrorKind } from "~/server/providers/errors.server";
+import { ProviderError, type ErrorKind } from "~/server/platform/provider-errors.server";
 import { BillingError } from "../errors.server";
 import { nextBillingOf } from "~/server/billing/one-time-charges.server";
 import type {

@@ -1,6 +1,6 @@
 import Stripe from "stripe";
 import { CARD_ENTRY_NEEDS_JAVASCRIPT } from "~/domain/card-entry";
-import type { ErrorKind, ProviderError } from "~/server/providers/errors.server";
+import type { ErrorKind, ProviderError } from "~/server/platform/provider-errors.server";
 import { CardError } from "../errors.server";
 import { CARD_FIELDS, type CardProvider } from "../port.server";
 

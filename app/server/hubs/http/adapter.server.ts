@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { z } from "zod";
-import type { ErrorKind } from "~/server/providers/errors.server";
+import type { ErrorKind } from "~/server/platform/provider-errors.server";
 import { HubError } from "../errors.server";
 import {
   HUB_REGIONS,

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import { env } from "~/server/platform/env.server";
-import { hashPasswordSync } from "~/server/accounts/passwords.server";
+import { hashPasswordSync } from "~/server/platform/passwords.server";
 import { wholeSeconds, type EmbeddedStore } from "~/server/providers/embedded.server";
 import { hubAdmins, hubLicenses, hubTenants } from "~/server/platform/database/tables.server";
 import { HUB_REGIONS, type HubAdministrator, type HubLicense } from "../port.server";

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { z } from "zod";
-import { ProviderError } from "~/server/providers/errors.server";
+import { ProviderError } from "~/server/platform/provider-errors.server";
 import { HubError } from "../errors.server";
 import { regionOf, type HubService } from "../port.server";
 import { HUB_API, licenseToWire, requests, tenantFromWire, tenantToWire, TOO_EARLY } from "../wire.server";

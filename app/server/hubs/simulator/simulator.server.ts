@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from "node:crypto";
 import { and, desc, eq, inArray, isNull } from "drizzle-orm";
 import { normalSubdomain, SUBDOMAIN_MESSAGES, subdomainProblem } from "~/domain/hub-subdomain";
-import { verifyLicenseFile } from "~/server/subscriptions/license-files.server";
-import { hashPassword, verifyPassword } from "~/server/accounts/passwords.server";
+import { verifyLicenseFile } from "~/server/hubs/license-files.server";
+import { hashPassword, verifyPassword } from "~/server/platform/passwords.server";
 import { newId, once, wholeSeconds, type EmbeddedStore } from "~/server/providers/embedded.server";
 import { affectedRows } from "~/server/platform/database/portal-database.server";
 import { hubAdmins, hubLicenses, hubSignInLinks, hubTenants } from "~/server/platform/database/tables.server";

@@ -1,5 +1,5 @@
 import nodemailer from "nodemailer";
-import { ProviderError } from "~/server/providers/errors.server";
+import { ProviderError } from "~/server/platform/provider-errors.server";
 import type { Mailer } from "~/server/mail/port.server";
 
 /** What nodemailer's errors carry beyond a message. */

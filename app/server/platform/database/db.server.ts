@@ -3,7 +3,7 @@ import { withStartupLock } from "./startup-lock.server";
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemo } from "~/server/demo-seed.server";
 import { databaseChoice } from "./url.server";
 import { env } from "~/server/platform/env.server";
-import { reissueLicenseFiles } from "~/server/subscriptions/license-files.server";
+import { reissueLicenseFiles } from "~/server/hubs/license-files.server";
 
 export { databaseAnswers } from "./dialect.server";
 export type { PortalDatabase, PortalExecutor, PortalTransaction } from "./portal-database.server";

@@ -8,7 +8,7 @@ import { jobs, type JobStatus } from "~/server/platform/database/tables.server";
 import { recordActivity, type ActivityEntry } from "~/server/accounts/activity.server";
 import { db, type PortalExecutor, type PortalTransaction } from "~/server/platform/database/db.server";
 import { env } from "~/server/platform/env.server";
-import { ProviderError } from "~/server/providers/errors.server";
+import { ProviderError } from "~/server/platform/provider-errors.server";
 
 /**
  * Durable jobs (decision 042): a long sequence runs as a row whose steps are recorded one by

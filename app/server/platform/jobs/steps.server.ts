@@ -1,5 +1,5 @@
 import { deleteDraftById } from "~/server/platform/wizards/drafts.server";
-import { ProviderError } from "~/server/providers/errors.server";
+import { ProviderError } from "~/server/platform/provider-errors.server";
 import { StepRefused, type JobStep } from "./runner.server";
 
 /** What the last step of a wizard's job returns. */
