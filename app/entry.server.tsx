@@ -1,14 +1,10 @@
 import type { AppLoadContext, EntryContext, HandleDataRequestFunction, HandleErrorFunction } from "@remix-run/node";
 import { isRouteErrorResponse } from "@remix-run/react";
-import { startProviderSync } from "~/server/subscriptions/reconciliation.server";
-import { JOB_KINDS } from "~/server/job-kinds.server";
-import { startJobRunner } from "~/server/platform/jobs/runner.server";
 import { renderPage } from "~/server/platform/delivery/render-page.server";
 
-// The server process runs the durable jobs (orders, ...) and resumes the ones a restart interrupted, and follows
-// the billing provider: its events as they come, and the reconciliation on schedule.
-startJobRunner(JOB_KINDS);
-startProviderSync();
+// The portal's start-up, which the HTTP server calls before it listens (the build's entry module is how a plain
+// Node script reaches the app's code); `npm run migrate` calls it without the jobs.
+export { boot } from "~/server/boot.server";
 
 /** Every page is rendered whole, as one string, with the page's nonce (app/server/platform/delivery/render-page.server.tsx). */
 export default function handleRequest(

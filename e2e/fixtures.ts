@@ -9,7 +9,7 @@ import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { test as base, expect, type Page } from "@playwright/test";
 import type { Engine } from "~/server/platform/database/portal-database.server";
-import { databaseChoice } from "~/server/platform/database/url.server";
+import { databaseChoice } from "~/server/platform/config/database-url.server";
 import { createDatabase, dropDatabase } from "../scripts/postgres-cluster.mjs";
 import { startRoundRobinProxy } from "../scripts/round-robin-proxy.mjs";
 

@@ -1,7 +1,7 @@
-// `npm run build` runs this after `remix build`: the database preparation (app/server/platform/database/db.server.ts and what it
-// imports) bundled on its own into build/migrate.js, for `npm run migrate` (scripts/migrate.mjs). Not the Remix build:
-// importing that starts the job runner and the provider sync (app/entry.server.tsx), which a
-// migration must not. The portal's own modules (~/…, ~db/…) are bundled; packages stay imports, as in the
+// `npm run build` runs this after `remix build`: the portal's start-up (app/server/boot.server.ts and what it
+// imports) bundled on its own into build/migrate.js, for `npm run migrate` (scripts/migrate.mjs), which calls it
+// without the jobs. The Remix build would serve as well, but a test makes this bundle in seconds, where the Remix
+// build takes a minute. The portal's own modules (~/…, ~db/…) are bundled; packages stay imports, as in the
 // server build, and so must be dependencies, which the Docker image keeps.
 import { readFileSync } from "node:fs";
 import { build } from "esbuild";
@@ -9,7 +9,7 @@ import { build } from "esbuild";
 const { dependencies } = JSON.parse(readFileSync("package.json", "utf8"));
 
 await build({
-  entryPoints: { migrate: "app/server/platform/database/db.server.ts" },
+  entryPoints: { migrate: "app/server/boot.server.ts" },
   bundle: true,
   format: "esm",
   platform: "node",

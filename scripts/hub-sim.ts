@@ -4,11 +4,11 @@
  * (HUB_SIM_DATABASE_URL, on the portal's engine), checks HUB_SERVICE_TOKEN when set, and verifies license files
  * with the portal's key (run it with the portal's SESSION_SECRET, or beside its database in demo mode).
  */
-import { ConfigError, env } from "~/server/platform/env.server";
+import { ConfigError, env } from "~/server/platform/config/env.server";
 import { migrateDatabase, openDatabase } from "~/server/platform/database/portal-database.server";
 import { withStartupLock } from "~/server/platform/database/startup-lock.server";
 import { engine } from "~/server/platform/database/tables.server";
-import { databaseChoice } from "~/server/platform/database/url.server";
+import { databaseChoice } from "~/server/platform/config/database-url.server";
 import { createHubSimulator } from "~/server/hubs/simulator/simulator.server";
 import { startHubSimServer } from "~/server/hubs/simulator/server.server";
 import { simulatorStartupMs } from "~/server/hubs/simulator/startup.server";

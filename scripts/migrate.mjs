@@ -13,6 +13,6 @@ if (!existsSync(bundle)) {
   console.error("The portal is not built: run `npm run build` first.");
   process.exit(1);
 }
-// Preparing the database is what importing it does: every module that imports the database waits for it.
-await import(pathToFileURL(bundle).href);
+const { boot } = await import(pathToFileURL(bundle).href);
+await boot({ jobs: false });
 console.log("The database is ready.");

@@ -16,7 +16,6 @@ import compression from "compression";
 import express from "express";
 import expressStaticGzip from "express-static-gzip";
 import morgan from "morgan";
-import { parsePublicUrl } from "./public-url.mjs";
 import { requestOrigin, sendRemixResponse, toRemixRequest } from "./remix-adapter.mjs";
 import { FROM_PRIMARY, listenOnPort, NEW_CONNECTION, SHUTDOWN_GRACE_MS, WORKER_READY } from "./start.mjs";
 
@@ -165,7 +164,7 @@ export function createApp({
   build,
   mode = process.env.NODE_ENV ?? "production",
   trustProxy = trustedProxyHops(),
-  publicOrigin = parsePublicUrl(process.env.PUBLIC_URL),
+  publicOrigin,
 }) {
   const origin = requestOrigin(trustProxy, publicOrigin);
   const handleRemix = createRemixRequestHandler(build, mode);
@@ -305,23 +304,19 @@ function serveConnectionsFromPrimary(app) {
 export async function startServer() {
   process.env.NODE_ENV ??= "production";
   let trustProxy;
-  let publicOrigin;
   try {
     trustProxy = trustedProxyHops();
   } catch (error) {
     console.error(`Configuration error: ${error.message}`);
     process.exit(1);
   }
-  try {
-    publicOrigin = parsePublicUrl(process.env.PUBLIC_URL);
-  } catch (error) {
-    console.error(`Configuration error: PUBLIC_URL ${error.message}`);
-    process.exit(1);
-  }
   const buildPath = path.resolve("build/index.js");
   // The file's mtime in the URL makes a rebuilt server build a new module, and an unchanged one the same.
   const load = () => import(`${pathToFileURL(buildPath).href}?t=${statSync(buildPath).mtimeMs}`);
   const initialBuild = await load();
+  // The app's one start-up (its configuration checked, the database migrated and seeded, the jobs started), before
+  // anything is served; it hands over the public origin the configuration checked.
+  const { publicOrigin } = await initialBuild.entry.module.boot();
   installGlobals({ nativeFetch: initialBuild.future.v3_singleFetch });
   const development = process.env.NODE_ENV === "development";
   // In development (`npm run dev`) each request takes the newest build, and each rebuild is announced to

@@ -2,12 +2,13 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, inject } from "vitest";
+import { afterAll, beforeAll, inject } from "vitest";
 import { createDatabase, dropDatabase } from "../scripts/postgres-cluster.mjs";
 
 /**
- * Every test file runs against a fresh database of its own, migrated and seeded with the demo data when
- * db.server is first imported, and removed afterwards: a SQLite file in a temporary folder, or in the
+ * Every test file runs against a fresh database of its own, migrated and seeded with the demo data by the
+ * portal's start-up before its tests (after its imports, so that what a file mocks is what the start-up uses), and
+ * removed afterwards: a SQLite file in a temporary folder, or in the
  * `postgres-all` project (TEST_DATABASE_ENGINE=postgres) a copy of the migrated PostgreSQL template
  * (tests/support/postgres-global-setup.ts).
  *
@@ -29,14 +30,14 @@ if (postgres) {
 process.env.SEED_DEMO ??= "true";
 process.env.NODE_ENV = "test";
 
-/** The portal's connection, once the test file's imports have opened it (app/server/platform/database/connection.server). */
-async function portalConnection() {
-  const opened = (globalThis as { __portalConnection?: Promise<{ close(): Promise<void> }> }).__portalConnection;
-  return opened?.catch(() => undefined);
-}
+beforeAll(async () => {
+  const { boot } = await import("~/server/boot.server");
+  await boot({ jobs: false });
+}, 60_000);
 
 afterAll(async () => {
-  await (await portalConnection())?.close();
+  // The portal's connection, if the test file's imports made one (app/server/platform/database/connection.server).
+  await (globalThis as { __portalConnection?: { close(): Promise<void> } }).__portalConnection?.close();
   if (postgres) await dropDatabase(postgres.server, postgresName);
   rmSync(directory, { recursive: true, force: true });
 }, 60_000);

@@ -19,3 +19,7 @@ export const COUNTRIES: Country[] = Object.entries(countries.getNames("en", { se
 export function isCountryCode(value: string): boolean {
   return countries.isValid(value.toUpperCase());
 }
+
+/** A country's English name, or the code itself when it is not an ISO code. */
+export const countryName = (code: string): string =>
+  countries.getName(code.toUpperCase(), "en", { select: "official" }) ?? code;

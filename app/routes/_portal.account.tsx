@@ -12,9 +12,8 @@ import { validationError, type ValidationErrorResponseData } from "remix-validat
 import { unmetPasswordRequirements } from "~/domain/password-requirements";
 import { currentMember, whyNot } from "~/server/accounts/access.server";
 import { loadAccountBilling, paymentForPage } from "~/server/account-billing/billing-details.server";
-import { requireSession, signOutEverywhereElse } from "~/server/accounts/auth.server";
+import { requireSession, signOutEverywhereElse, readUserForm } from "~/server/accounts/auth.server";
 import { DIAL_CODE_OPTIONS, phoneFormValues } from "~/server/account-billing/contact-options.server";
-import { readUserForm } from "~/server/platform/forms.server";
 import { listSessions, redirectWithToast, type SessionRecord } from "~/server/accounts/session.server";
 import { releasePasswordChange, reservePasswordChange, waitMessage } from "~/server/platform/throttle.server";
 import { changePassword, updateProfile, type UserRecord } from "~/server/accounts/users.server";

@@ -1,11 +1,11 @@
 import { json, redirect, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { portalNow } from "~/server/billing/index.server";
 import { Outlet, useLoaderData } from "@remix-run/react";
 import { formatCents, formatDate } from "~/domain/format";
 import { INVOICES_PER_PAGE, pageCount, requestedPage } from "~/domain/pagination";
 import { afterCheckoutUrls } from "~/domain/renewals";
 import { mayDo, requireMember } from "~/server/accounts/access.server";
 import { billingAccountOf } from "~/server/accounts/billing-accounts.server";
-import { portalNow } from "~/server/clock.server";
 import { invoicePage } from "~/server/subscriptions/invoices.server";
 import { renewalNoticeViews } from "~/server/subscriptions/renewals.server";
 import { Badge } from "~/ui/badge";

@@ -1,8 +1,8 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { portalNow } from "~/server/billing/index.server";
 import { useLoaderData } from "@remix-run/react";
 import { mayDo, requireMember } from "~/server/accounts/access.server";
 import { countHubInstallations } from "~/server/cloud-hubs/hub-installations.server";
-import { portalNow } from "~/server/clock.server";
 import { billingAccountOf } from "~/server/accounts/billing-accounts.server";
 import { countLicensesByStatus } from "~/server/subscriptions/licenses.server";
 import { renewalNoticeViews } from "~/server/subscriptions/renewals.server";

@@ -1,4 +1,5 @@
 import { Anchor, Text } from "~/ui/typography";
+import { portalNow } from "~/server/billing/index.server";
 import { json, redirect, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import {
@@ -16,7 +17,6 @@ import {
 import { shortLicenseKey } from "~/domain/license-status";
 import { pageCount, requestedPage } from "~/domain/pagination";
 import { requireMember } from "~/server/accounts/access.server";
-import { portalNow } from "~/server/clock.server";
 import { hubLicensePage, ownsHubInstallation } from "~/server/cloud-hubs/hub-installations.server";
 import { LinkButton } from "~/ui/button";
 import { FilterLinks } from "~/ui/filter-links";

@@ -1,4 +1,5 @@
 import { Badge } from "~/ui/badge";
+import { portalNow } from "~/server/billing/index.server";
 import { Anchor, Text } from "~/ui/typography";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useSubmit } from "@remix-run/react";
@@ -10,7 +11,6 @@ import { formatDate } from "~/domain/format";
 import { lazyValidator } from "~/domain/lazy-validator";
 import { LICENSES_PER_PAGE, pageCount, requestedPage } from "~/domain/pagination";
 import { readMemberForm, requireMember } from "~/server/accounts/access.server";
-import { portalNow } from "~/server/clock.server";
 import { cloudHubLicensePage, selectableLicense } from "~/server/cloud-hubs/cloud-hub-licenses.server";
 import { cloudHubWizard } from "~/server/cloud-hubs/cloud-hub-wizard.server";
 import { Button } from "~/ui/button";

@@ -1,13 +1,13 @@
 import { Text } from "~/ui/typography";
+import { portalNow } from "~/server/billing/index.server";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData, useSearchParams } from "@remix-run/react";
 import { CONFIRM_DEPLOYMENT, FAILED_TO_FETCH_LICENSE, regionLabel } from "~/domain/cloud-hub-steps";
 import { cloudHubStepUrl } from "~/domain/cloud-hub-steps";
 import { formatDate } from "~/domain/format";
 import { readMemberForm, requireMember } from "~/server/accounts/access.server";
-import { env } from "~/server/platform/env.server";
+import { env } from "~/server/platform/config/env.server";
 import { redirectWithToast } from "~/server/accounts/session.server";
-import { portalNow } from "~/server/clock.server";
 import { selectableLicense } from "~/server/cloud-hubs/cloud-hub-licenses.server";
 import { cloudHubWizard, deploy, deploymentKey } from "~/server/cloud-hubs/cloud-hub-wizard.server";
 import { Button, LinkButton } from "~/ui/button";

@@ -1,4 +1,5 @@
 import { Text } from "~/ui/typography";
+import { portalNow } from "~/server/billing/index.server";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { useState } from "react";
@@ -8,8 +9,7 @@ import { FIX_THE_ERRORS, HUB_REGION_OPTIONS, regionFromForm } from "~/domain/clo
 import { lazyValidator } from "~/domain/lazy-validator";
 import { normalSubdomain } from "~/domain/hub-subdomain";
 import { readMemberForm, requireMember } from "~/server/accounts/access.server";
-import { env } from "~/server/platform/env.server";
-import { portalNow } from "~/server/clock.server";
+import { env } from "~/server/platform/config/env.server";
 import { selectableLicense } from "~/server/cloud-hubs/cloud-hub-licenses.server";
 import { cloudHubWizard, subdomainUnavailable } from "~/server/cloud-hubs/cloud-hub-wizard.server";
 import { RegionField, SubdomainField } from "~/ui/hubs/address-fields";

@@ -1,5 +1,5 @@
 import { redirect, type ActionFunctionArgs } from "@remix-run/node";
-import { renewFromLicense } from "~/server/subscriptions/renewals.server";
+import { renewFromLicense } from "~/server/orders/renew.server";
 
 /** 'Renew' posts here: the new license's wizard, filled in from the license whose subscription ended. */
 export const action = ({ request, params }: ActionFunctionArgs) => renewFromLicense(request, params.licenseId ?? "");

@@ -1,4 +1,5 @@
 import { Anchor, Text } from "~/ui/typography";
+import { portalNow } from "~/server/billing/index.server";
 import { json, redirect, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Outlet, useLoaderData, useNavigation } from "@remix-run/react";
 import { formatCents, formatDate } from "~/domain/format";
@@ -8,7 +9,6 @@ import { LICENSES_PER_PAGE, pageCount, requestedPage } from "~/domain/pagination
 import { mayDo, requireMember, whyNot } from "~/server/accounts/access.server";
 import { afterCheckoutUrls, type RenewalState } from "~/domain/renewals";
 import { billingAccountOf } from "~/server/accounts/billing-accounts.server";
-import { portalNow } from "~/server/clock.server";
 import { licensePage } from "~/server/subscriptions/licenses.server";
 import { renewalNoticeViews } from "~/server/subscriptions/renewals.server";
 import { GuardedLinkButton } from "~/ui/button";

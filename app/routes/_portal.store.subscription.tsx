@@ -1,11 +1,11 @@
 import { Text } from "~/ui/typography";
+import { portalNow } from "~/server/billing/index.server";
 import { json, redirect, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useLoaderData } from "@remix-run/react";
 import { formatDate } from "~/domain/format";
 import { updateStepUrl } from "~/domain/license-update";
 import { LICENSES_PER_PAGE, pageCount, requestedPage } from "~/domain/pagination";
 import { requireMember } from "~/server/accounts/access.server";
-import { portalNow } from "~/server/clock.server";
 import {
   hasRecurringLicense,
   subscriptionOfLicense,

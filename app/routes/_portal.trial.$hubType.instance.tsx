@@ -7,7 +7,7 @@ import { validationError } from "remix-validated-form";
 import { HUB_REGION_OPTIONS, regionFromForm } from "~/domain/cloud-hub-steps";
 import { lazyValidator } from "~/domain/lazy-validator";
 import { isoDay, nextStepTitle, previousStepUrl, trialHubDefaults } from "~/domain/trial-steps";
-import { env } from "~/server/platform/env.server";
+import { env } from "~/server/platform/config/env.server";
 import { subdomainUnavailable } from "~/server/cloud-hubs/cloud-hub-wizard.server";
 import { loadTrialStep, postTrialStep } from "~/server/trials/trial-wizard.server";
 import { RegionField, SubdomainField } from "~/ui/hubs/address-fields";

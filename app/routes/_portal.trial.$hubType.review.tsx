@@ -5,7 +5,7 @@ import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { regionLabel } from "~/domain/cloud-hub-steps";
 import { formatCents, formatDate } from "~/domain/format";
 import { hardwareCount, previousStepUrl, SEVEN_DAYS_NOTICE, trialValidity } from "~/domain/trial-steps";
-import { env } from "~/server/platform/env.server";
+import { env } from "~/server/platform/config/env.server";
 import { quoteTrialHardware } from "~/server/trials/trials.server";
 import { loadTrialStep, postTrialStep } from "~/server/trials/trial-wizard.server";
 import { Button, LinkButton } from "~/ui/button";

@@ -1,7 +1,7 @@
+import { readUserForm } from "~/server/accounts/auth.server";
 import { json, redirect, type ActionFunctionArgs } from "@remix-run/node";
 import { sectionOf } from "~/domain/navigation";
 import { safeRedirect } from "~/domain/redirects";
-import { readUserForm } from "~/server/platform/forms.server";
 import { membershipOf } from "~/server/accounts/organizations.server";
 import { chooseOrganization, redirectWithToast } from "~/server/accounts/session.server";
 

@@ -1,6 +1,6 @@
+import { readUserForm } from "~/server/accounts/auth.server";
 import { redirect, type ActionFunctionArgs } from "@remix-run/node";
 import { safeRedirect } from "~/domain/redirects";
-import { readUserForm } from "~/server/platform/forms.server";
 import { readSidebarChoice, serializeSidebarChoice } from "~/server/platform/preferences.server";
 
 export async function action({ request }: ActionFunctionArgs) {

@@ -1,7 +1,7 @@
+import { readUserForm } from "~/server/accounts/auth.server";
 import { redirect, type ActionFunctionArgs } from "@remix-run/node";
 import { safeRedirect } from "~/domain/redirects";
 import { resendVerificationLink } from "~/server/accounts/email-verification.server";
-import { readUserForm } from "~/server/platform/forms.server";
 import { redirectWithToast } from "~/server/accounts/session.server";
 import { waitMessage } from "~/server/platform/throttle.server";
 

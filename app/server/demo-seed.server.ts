@@ -4,11 +4,10 @@ import { lockFor } from "~/server/platform/database/dialect.server";
 import type { PortalDatabase } from "~/server/platform/database/portal-database.server";
 import * as schema from "~/server/platform/database/tables.server";
 import { seedBillingDemo } from "./billing/local/seed.server";
-import { DEMO_CLOUD_HUB_USAGE } from "~/server/cloud-hubs/demo-hub-usage.server";
+import { DEMO_CLOUD_HUB_USAGE } from "~/server/cloud-hubs/index.server";
 import { cloudHubUrl, seedHubDemo } from "./hubs/simulator/seed.server";
 import { licenseEndOf } from "~/domain/renewals";
-import { invoiceCopyRow, subscriptionCopyRow } from "~/server/subscriptions/copy-rows.server";
-import { licenseRow } from "~/server/hubs/license-files.server";
+import { invoiceCopyRow, subscriptionCopyRow, licenseRow } from "~/server/subscriptions/index.server";
 import { hashPassword } from "~/server/platform/passwords.server";
 import { sealSecret } from "~/server/platform/wizards/sealed.server";
 

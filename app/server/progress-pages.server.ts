@@ -1,20 +1,23 @@
 import { orderNextStep } from "~/domain/subscription";
 import { updateStepUrl } from "~/domain/license-update";
 import { afterCheckoutUrls } from "~/domain/renewals";
-import { trialRun } from "~/server/trials/trial-wizard.server";
-import { cloudHubDeployment, DEPLOYMENT_STAGES } from "~/server/cloud-hubs/cloud-hub-job.server";
-import { retryWhenOpen, secondsUntilRetry } from "~/server/cloud-hubs/hub-provisioning.server";
-import { licenseUpdate } from "~/server/orders/license-update-job.server";
-import { newSubscriptionOrder } from "~/server/orders/new-subscription-job.server";
-import { payNow } from "~/server/orders/pay-now-job.server";
+import { trialRun, trialOutcome } from "~/server/trials/index.server";
+import {
+  cloudHubDeployment,
+  DEPLOYMENT_STAGES,
+  retryWhenOpen,
+  secondsUntilRetry,
+} from "~/server/cloud-hubs/index.server";
+import { licenseUpdate, newSubscriptionOrder, payNow } from "~/server/orders/index.server";
+import { memberGuard } from "~/server/accounts/index.server";
 import { jobProgressRoute, ofKind } from "~/server/platform/jobs/progress.server";
 import { finishedResults } from "~/server/platform/jobs/runner.server";
-import { trialOutcome } from "~/server/trials/trial-job.server";
 
 /** The progress pages: a placed order, an update, a cloud Hub deployment, a trial, and a payment of a renewal. */
 
 /** A new recurring license: the product specification's 'Create Recurring License', then Finish. */
 export const orderProgress = jobProgressRoute({
+  guard: memberGuard,
   open: ofKind(newSubscriptionOrder, [
     { title: "Create Recurring License", steps: ["create-subscription", "create-license"] },
     { title: "Finish", steps: ["clear-draft"] },
@@ -34,6 +37,7 @@ export const orderProgress = jobProgressRoute({
 
 /** An update of a recurring license: 'Update Recurring License', then Finish. */
 export const updateProgress = jobProgressRoute({
+  guard: memberGuard,
   open: ofKind(licenseUpdate, [
     { title: "Update Recurring License", steps: ["override-billing-profile", "update-subscription", "update-license"] },
     { title: "Finish", steps: ["clear-draft"] },
@@ -47,6 +51,7 @@ export const updateProgress = jobProgressRoute({
 
 /** A cloud Hub deployment. Its Hub steps open 'Try again' only after a wait (decision 096). */
 export const deploymentProgress = jobProgressRoute({
+  guard: memberGuard,
   open: ofKind(cloudHubDeployment, DEPLOYMENT_STAGES),
   details: (job) => ({
     hub: finishedResults(cloudHubDeployment, job)["record-hub"] ?? null,
@@ -59,6 +64,7 @@ export const deploymentProgress = jobProgressRoute({
 
 /** A trial of either kind; the cloud trial's Hub steps wait before 'Try again' as a deployment's do. */
 export const trialProgress = jobProgressRoute({
+  guard: memberGuard,
   open: trialRun,
   details(job, { hubType }) {
     const { hub, licenseId, hardware } = trialOutcome(job);
@@ -77,6 +83,7 @@ export const trialProgress = jobProgressRoute({
 
 /** Pay now: the renewal's invoice collected once, then the license extended. */
 export const paymentProgress = jobProgressRoute({
+  guard: memberGuard,
   open: ofKind(payNow, [
     { title: "Pay Invoice", steps: ["collect"] },
     { title: "Extend License", steps: ["extend-license"] },

@@ -6,7 +6,7 @@ import { createLocalBilling } from "~/server/billing/local/engine.server";
 import { addCard, type CardForm } from "~/server/account-billing/payment-methods.server";
 import { getBilling, ProviderError } from "~/server/billing/index.server";
 import { createLocalCards } from "~/server/cards/local/provider.server";
-import { idempotencyKeyOf } from "~/server/account-billing/drawers.server";
+import { idempotencyKeyOf } from "~/server/platform/forms.server";
 import { db } from "~/server/platform/database/db.server";
 import { applyCoupon } from "~/server/orders/coupons.server";
 import { subscriptionWizard } from "~/server/orders/new-subscription-wizard.server";

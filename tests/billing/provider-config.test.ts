@@ -1,4 +1,4 @@
-import { ConfigError, parseEnv } from "~/server/platform/env.server";
+import { ConfigError, parseEnv } from "~/server/platform/config/env.server";
 
 /** BILLING_PROVIDER and CARD_PROVIDER: embedded by default, real ones only with their keys, and only together. */
 const chargebee = {

@@ -13,7 +13,7 @@ import { providerEventJob } from "~/server/subscriptions/event-consumer.server";
 import { subscriptionCopy } from "~/server/subscriptions/copies.server";
 import { storeProviderEvents } from "~/server/subscriptions/event-feed.server";
 import { reconcileWhenDue } from "~/server/subscriptions/reconciliation.server";
-import { env } from "~/server/platform/env.server";
+import { env } from "~/server/platform/config/env.server";
 import { enqueueJob } from "~/server/platform/jobs/runner.server";
 import { verifyLicenseFile } from "~/server/hubs/license-files.server";
 import { createLicenseForSubscription, licenseFileFor } from "~/server/subscriptions/licenses.server";

@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { createServer } from "node:net";
-import { ConfigError, parseEnv } from "~/server/platform/env.server";
+import { ConfigError, parseEnv } from "~/server/platform/config/env.server";
 import { db } from "~/server/platform/database/db.server";
 import { createHttpHubs } from "~/server/hubs/http/adapter.server";
 import { clearHubFaults, injectHubFault } from "~/server/hubs/simulator/faults.server";

@@ -42,7 +42,7 @@ async function post(
 
 /** The flash toast a redirect carries. */
 async function toastOf(response: Response) {
-  const session = await toastStorage.getSession(response.headers.get("Set-Cookie"));
+  const session = await toastStorage().getSession(response.headers.get("Set-Cookie"));
   return session.get("toast") as { kind: string; message: string } | undefined;
 }
 

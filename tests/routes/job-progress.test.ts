@@ -1,3 +1,4 @@
+import { memberGuard } from "~/server/accounts/access.server";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -17,6 +18,7 @@ const kind: JobKind<{ label: string }, { only: Record<string, never> }> = {
   failure: (step) => ({ step, title: "It stopped", message: "Try again." }),
 };
 const page = jobProgressRoute({
+  guard: memberGuard,
   open: ofKind(kind, [{ title: "Do the thing", steps: ["only"] }]),
   details: (job) => ({ label: String(job.input.label) }),
   retryNeeds: "purchase",

@@ -8,7 +8,7 @@ import { action as loginAction } from "~/routes/login";
 import { hubInstallationLicenses, hubInstallations, licenses } from "~/server/platform/database/tables.server";
 import { db } from "~/server/platform/database/db.server";
 import { memberByEmail } from "../support/members";
-import { licenseRow } from "~/server/hubs/license-files.server";
+import { licenseRow } from "~/server/subscriptions/license-issuing.server";
 import { cookieFrom, formRequest, getRequest, respond } from "../support/requests";
 
 async function customerCookie(): Promise<string> {

@@ -18,7 +18,7 @@ import { redeemSignInLink } from "~/server/hubs/simulator/simulator.server";
 import { enqueueJob, findJobByKey, findOwnedJob, JobRefused, retryJob } from "~/server/platform/jobs/runner.server";
 import { cloudHubDeployment, type DeploymentInput } from "~/server/cloud-hubs/cloud-hub-job.server";
 import { cloudHubLicensePage, selectableLicense } from "~/server/cloud-hubs/cloud-hub-licenses.server";
-import { licenseRow } from "~/server/hubs/license-files.server";
+import { licenseRow } from "~/server/subscriptions/license-issuing.server";
 import { cloudHubWizard, deploy, deploymentKey, hubSignInLink } from "~/server/cloud-hubs/cloud-hub-wizard.server";
 import { openSecret, sealSecret } from "~/server/platform/wizards/sealed.server";
 import { memberByEmail } from "../support/members";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, parseEnv } from "~/server/platform/env.server";
+import { ConfigError, parseEnv } from "~/server/platform/config/env.server";
 import { generateKeyPairSync } from "node:crypto";
 import { hashPassword, hashPasswordSync, needsRehash, verifyPassword } from "~/server/platform/passwords.server";
 

@@ -1,8 +1,8 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
-import { databaseChoice } from "~/server/platform/database/url.server";
-import { ConfigError, parseEnv } from "~/server/platform/env.server";
+import { databaseChoice } from "~/server/platform/config/database-url.server";
+import { ConfigError, parseEnv } from "~/server/platform/config/env.server";
 
 const choiceOf = (DATABASE_URL?: string) => databaseChoice(parseEnv({ DATABASE_URL }).DATABASE_URL);
 const WRONG =

@@ -2,7 +2,7 @@ import { count, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { loader as healthz } from "~/routes/healthz";
 import { databaseAnswers, db } from "~/server/platform/database/db.server";
-import { env } from "~/server/platform/env.server";
+import { env } from "~/server/platform/config/env.server";
 import { getHubs } from "~/server/hubs/index.server";
 import { countLicensesByStatus, listLicenses } from "~/server/subscriptions/licenses.server";
 import { seedDemo } from "~/server/demo-seed.server";

@@ -7,7 +7,7 @@ import { engine, licenseCounts, licenses, organizations } from "~/server/platfor
 import { db } from "~/server/platform/database/db.server";
 import { saveSubscriptionCopy } from "~/server/subscriptions/copies.server";
 import { licenseFollowsSubscription } from "~/server/subscriptions/license-follows.server";
-import { licenseRow } from "~/server/hubs/license-files.server";
+import { licenseRow } from "~/server/subscriptions/license-issuing.server";
 import {
   countLicensesByStatus,
   createLicenseForSubscription,

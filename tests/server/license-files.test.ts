@@ -9,12 +9,8 @@ import { action as loginAction } from "~/routes/login";
 import { connection } from "~/server/platform/database/connection.server";
 import { engine, licenses } from "~/server/platform/database/tables.server";
 import { db } from "~/server/platform/database/db.server";
-import {
-  licenseRow,
-  licenseVerifier,
-  reissueLicenseFiles,
-  verifyLicenseFile,
-} from "~/server/hubs/license-files.server";
+import { licenseVerifier, verifyLicenseFile } from "~/server/hubs/license-files.server";
+import { licenseRow, reissueLicenseFiles } from "~/server/subscriptions/license-issuing.server";
 import { LICENSE_GRACE_DAYS } from "~/domain/renewals";
 import { billingAccountOf } from "~/server/accounts/billing-accounts.server";
 import { saveSubscriptionCopy, subscriptionCopy } from "~/server/subscriptions/copies.server";

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { jobs, outbox } from "~/server/platform/database/tables.server";
 import { db } from "~/server/platform/database/db.server";
-import { parseEnv } from "~/server/platform/env.server";
+import { parseEnv } from "~/server/platform/config/env.server";
 import { findOwnedJob } from "~/server/platform/jobs/runner.server";
 import { composeMail } from "~/server/mail/compose.server";
 import { outboxPage, queueMail } from "~/server/mail/index.server";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parsePublicUrl } from "../../scripts/public-url.mjs";
+import { parsePublicUrl } from "~/server/platform/config/public-url.server";
 import { isHostWithPort, requestOrigin } from "../../scripts/remix-adapter.mjs";
 
 /** The parts of Node's request that requestOrigin reads; `rawHeaders` as node:http gives them. */

@@ -7,7 +7,8 @@ import {
   SELECT_PAYMENT_METHOD,
 } from "~/domain/payment-step";
 import { type BillingProfileInput, type CardFormInput, type ShippingAddressInput } from "~/domain/billing-forms";
-import { countryName, phoneFormValues } from "./contact-options.server";
+import { countryName } from "~/domain/countries";
+import { phoneFormValues } from "./contact-options.server";
 import type {
   AddressFormDefaults,
   AddressView,
@@ -25,9 +26,13 @@ import {
   type PaymentSource,
 } from "~/server/billing/index.server";
 import { addCard, replaceCard, type CardForm } from "./payment-methods.server";
-import type { Scope } from "~/server/accounts/access.server";
-import { memberActor, recordProviderOnlyChange } from "~/server/accounts/activity.server";
-import { assignBillingCustomerId, saveShippingAddress } from "~/server/accounts/organizations.server";
+import {
+  type Scope,
+  memberActor,
+  recordProviderOnlyChange,
+  assignBillingCustomerId,
+  saveShippingAddress,
+} from "~/server/accounts/index.server";
 import { holdCardSlot, releaseCardSlot } from "~/server/platform/throttle.server";
 
 /**

@@ -14,11 +14,6 @@ export const COUNTRY_OPTIONS: SelectOption[] = COUNTRIES.map((country) => ({
 /** The dial codes libphonenumber knows, US and GB first ('United States (+1)'). */
 export const DIAL_CODE_OPTIONS: SelectOption[] = DIAL_CODES.map((code) => ({ value: code.country, label: code.label }));
 
-const names = new Map(COUNTRIES.map((country) => [country.code, country.name]));
-
-/** A country's English name, or the code itself when it is not an ISO code. */
-export const countryName = (code: string) => names.get(code.toUpperCase()) ?? code;
-
 /** A stored phone number as the phone field's two inputs: the dial-code country and the national number. */
 export function phoneFormValues(stored: string) {
   const { country, national } = splitPhone(stored);

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { idempotencyKeyOf } from "~/server/platform/forms.server";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { validationError, type ValidationErrorResponseData } from "remix-validated-form";
 import { ONE_CARD_ONLY } from "~/domain/payment-step";
@@ -24,11 +25,10 @@ import {
   shippingDefaults,
   sourceView,
 } from "./billing-details.server";
-import { readMemberForm, requireMember, type Scope } from "~/server/accounts/access.server";
+import { readMemberForm, requireMember, type Scope, redirectWithToast } from "~/server/accounts/index.server";
 import { ProviderError } from "~/server/billing/index.server";
 import { getCards } from "~/server/cards/index.server";
 import { COUNTRY_OPTIONS, DIAL_CODE_OPTIONS } from "./contact-options.server";
-import { redirectWithToast } from "~/server/accounts/session.server";
 
 /**
  * The loaders and actions of the billing drawers (the payment-method drawers, the billing profile's and the
@@ -88,14 +88,6 @@ function cardDrawerValues({ user }: Scope, closeTo: string, replacing?: CardDraw
 
 const cardDrawerData = (scope: Scope, closeTo: string, replacing?: CardDrawerData["replacing"]) =>
   json<CardDrawerData>(cardDrawerValues(scope, closeTo, replacing));
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
-
-/** The form's key when it has the shape this server gives (a random UUID), else a fresh one. */
-export const idempotencyKeyOf = (formData: FormData) => {
-  const posted = formData.get("idempotency_key");
-  return typeof posted === "string" && UUID.test(posted) ? posted : randomUUID();
-};
 
 /** Adds or replaces the card; answers with the success toast. */
 type CardChange = (scope: Scope, formData: FormData, input: CardFormInput) => Promise<string>;

@@ -11,6 +11,7 @@ import {
 import { requireSession } from "./auth.server";
 import { validateCsrf } from "./csrf.server";
 import { readForm } from "~/server/platform/forms.server";
+import type { Guard } from "~/server/platform/guard.server";
 import { oncePerRequest } from "~/server/platform/once-per-request.server";
 import { membershipOf, organizationsOf, type OrganizationRecord } from "./organizations.server";
 import { chooseOrganization, currentSessionRead, type SessionRecord } from "./session.server";
@@ -97,3 +98,13 @@ export async function readMemberForm(request: Request, action?: Action) {
   await validateCsrf(formData, request, member.session);
   return { ...member, member, formData, intent: String(formData.get("intent") ?? "") };
 }
+
+/** The access policy as the platform's page kits (wizard layouts, progress pages) take it. */
+export const memberGuard: Guard<Member> = {
+  require: requireMember,
+  async readForm(request, action) {
+    const { member, formData } = await readMemberForm(request, action);
+    return { actor: member, formData };
+  },
+  whyNot,
+};

@@ -5,9 +5,11 @@ import { and, eq } from "drizzle-orm";
 import { memberships, users } from "~/server/platform/database/tables.server";
 import { safeRedirect } from "~/domain/redirects";
 import { memberActor, recordActivity } from "./activity.server";
-import { issueCsrfToken } from "./csrf.server";
+import { issueCsrfToken, validateCsrf } from "./csrf.server";
+import { readForm } from "~/server/platform/forms.server";
 import { db } from "~/server/platform/database/db.server";
 import { hashPassword, needsRehash, verifyPassword } from "~/server/platform/passwords.server";
+import { afterBoot } from "~/server/platform/after-boot.server";
 import { secretFor } from "~/server/platform/secrets.server";
 import { forgetOtherDevices, knownDeviceOf, rememberDevice } from "./known-devices.server";
 import {
@@ -31,28 +33,28 @@ const DUMMY_HASH = hashPassword("not a password");
  * remix-auth never stores anything: its session storage is an unused in-memory one, and no success redirect
  * is given, so it only returns the user id.
  */
-const authenticator = new Authenticator<string>(
-  // Signed like any cookie of the portal's, so Remix has nothing to warn about; it is never sent.
-  createMemorySessionStorage({ cookie: { name: "gk_auth_unused", secrets: [secretFor("session")] } }),
-);
-
-authenticator.use(
-  new FormStrategy(async ({ form }) => {
-    const user = await findUserByEmail(String(form.get("email") ?? ""));
-    const password = String(form.get("password") ?? "");
-    const valid = await verifyPassword(password, user?.passwordHash ?? (await DUMMY_HASH));
-    if (!user || !valid) throw new AuthorizationError(INVALID_CREDENTIALS);
-    // A hash made at an older cost is re-made at today's on the way (the password is at hand only now), over the
-    // hash just checked only: a new password set meanwhile (a reset, a change) is never overwritten with this one.
-    if (needsRehash(user.passwordHash)) {
-      await db
-        .update(users)
-        .set({ passwordHash: await hashPassword(password) })
-        .where(and(eq(users.id, user.id), eq(users.passwordHash, user.passwordHash)));
-    }
-    return user.id;
-  }),
-  "password",
+const authenticator = afterBoot(() =>
+  new Authenticator<string>(
+    // Signed like any cookie of the portal's, so Remix has nothing to warn about; it is never sent.
+    createMemorySessionStorage({ cookie: { name: "gk_auth_unused", secrets: [secretFor("session")] } }),
+  ).use(
+    new FormStrategy(async ({ form }) => {
+      const user = await findUserByEmail(String(form.get("email") ?? ""));
+      const password = String(form.get("password") ?? "");
+      const valid = await verifyPassword(password, user?.passwordHash ?? (await DUMMY_HASH));
+      if (!user || !valid) throw new AuthorizationError(INVALID_CREDENTIALS);
+      // A hash made at an older cost is re-made at today's on the way (the password is at hand only now), over the
+      // hash just checked only: a new password set meanwhile (a reset, a change) is never overwritten with this one.
+      if (needsRehash(user.passwordHash)) {
+        await db
+          .update(users)
+          .set({ passwordHash: await hashPassword(password) })
+          .where(and(eq(users.id, user.id), eq(users.passwordHash, user.passwordHash)));
+      }
+      return user.id;
+    }),
+    "password",
+  ),
 );
 
 /** The user id when the email and password are right, or null. */
@@ -62,7 +64,7 @@ export async function checkCredentials(request: Request, email: string, password
   credentials.set("password", password);
   try {
     // remix-auth copies the Request, which a consumed body would make throw: it gets a body-less copy and the form as context.
-    return await authenticator.authenticate("password", new Request(request.url, { headers: request.headers }), {
+    return await authenticator().authenticate("password", new Request(request.url, { headers: request.headers }), {
       throwOnError: true,
       context: { formData: credentials },
     });
@@ -191,4 +193,18 @@ export async function requireAdmin(request: Request): Promise<UserRecord> {
     throw json({ message: "This page is only for GateKeeper administrators." }, { status: 403 });
   }
   return user;
+}
+
+/** The start of every form action: a signed-in user, the posted form, and this session's CSRF token. */
+export async function readUserForm(request: Request) {
+  const { user, session } = await requireSession(request);
+  const formData = await readForm(request);
+  await validateCsrf(formData, request, session);
+  return { user, session, formData, intent: String(formData.get("intent") ?? "") };
+}
+
+/** The start of an administrator's form action: a GateKeeper administrator (else 403), the form, its CSRF token. */
+export async function readAdminForm(request: Request) {
+  await requireAdmin(request);
+  return readUserForm(request);
 }

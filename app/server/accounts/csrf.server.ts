@@ -1,5 +1,6 @@
 import { json } from "@remix-run/node";
 import { CSRF, CSRFError } from "remix-utils/csrf/server";
+import { afterBoot } from "~/server/platform/after-boot.server";
 import { secretFor } from "~/server/platform/secrets.server";
 import { portalCookie } from "~/server/platform/cookies.server";
 import { currentSession, type SessionRecord } from "./session.server";
@@ -10,21 +11,18 @@ import { currentSession, type SessionRecord } from "./session.server";
  * own (issued at sign-in, kept in the sessions row): a token planted before sign-in, or taken from another
  * session, is refused. Over HTTPS the cookie is `__Host-` prefixed.
  */
-const csrfCookie = portalCookie("gk_csrf", {
-  path: "/",
-  httpOnly: true,
-  sameSite: "lax",
-  secrets: [secretFor("csrf")],
-});
+const csrfCookie = afterBoot(() =>
+  portalCookie("gk_csrf", { path: "/", httpOnly: true, sameSite: "lax", secrets: [secretFor("csrf")] }),
+);
 
 function csrfFor(request: Request) {
-  return new CSRF({ cookie: csrfCookie.cookie(request), formDataKey: "csrf", secret: secretFor("csrf") });
+  return new CSRF({ cookie: csrfCookie().cookie(request), formDataKey: "csrf", secret: secretFor("csrf") });
 }
 
 /** A fresh token for a new session, and the Set-Cookie header that hands it to the browser. */
 export async function issueCsrfToken(request: Request): Promise<[string, string]> {
   const token = csrfFor(request).generate();
-  return [token, await csrfCookie.serialize(request, token)];
+  return [token, await csrfCookie().serialize(request, token)];
 }
 
 /**
@@ -34,10 +32,10 @@ export async function issueCsrfToken(request: Request): Promise<[string, string]
 export async function commitCsrfToken(request: Request): Promise<readonly [string, string | null]> {
   const session = await currentSession(request);
   if (!session) return csrfFor(request).commitToken(request);
-  const held = await csrfCookie.parse(request);
+  const held = await csrfCookie().parse(request);
   return [
     session.csrfToken,
-    held === session.csrfToken ? null : await csrfCookie.serialize(request, session.csrfToken),
+    held === session.csrfToken ? null : await csrfCookie().serialize(request, session.csrfToken),
   ];
 }
 

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { and, eq, gt, lte, ne } from "drizzle-orm";
 import { knownDevices } from "~/server/platform/database/tables.server";
+import { afterBoot } from "~/server/platform/after-boot.server";
 import { secretFor } from "~/server/platform/secrets.server";
 import { portalCookie } from "~/server/platform/cookies.server";
 import { db } from "~/server/platform/database/db.server";
@@ -14,18 +15,20 @@ import { db } from "~/server/platform/database/db.server";
  */
 const KNOWN_FOR_MS = 365 * 24 * 60 * 60 * 1000;
 
-const deviceCookie = portalCookie("gk_device", {
-  httpOnly: true,
-  sameSite: "lax",
-  path: "/",
-  maxAge: KNOWN_FOR_MS / 1000,
-  secrets: [secretFor("session")],
-});
+const deviceCookie = afterBoot(() =>
+  portalCookie("gk_device", {
+    httpOnly: true,
+    sameSite: "lax",
+    path: "/",
+    maxAge: KNOWN_FOR_MS / 1000,
+    secrets: [secretFor("session")],
+  }),
+);
 
 const digest = (token: string) => createHash("sha256").update(token).digest("hex");
 
 async function presentedDeviceId(request: Request): Promise<string | null> {
-  const token: unknown = await deviceCookie.parse(request);
+  const token: unknown = await deviceCookie().parse(request);
   return typeof token === "string" && token ? digest(token) : null;
 }
 
@@ -59,14 +62,14 @@ export async function rememberDevice(request: Request, userId: string): Promise<
       .insert(knownDevices)
       .values({ id: digest(token), userId, createdAt: new Date(now), expiresAt: new Date(now + KNOWN_FOR_MS) });
   });
-  return deviceCookie.serialize(request, token);
+  return deviceCookie().serialize(request, token);
 }
 
 /** Forgets the request's browser (at sign-out); returns the Set-Cookie header that clears the cookie. */
 export async function forgetDevice(request: Request): Promise<string> {
   const presented = await presentedDeviceId(request);
   if (presented) await db.delete(knownDevices).where(eq(knownDevices.id, presented));
-  return deviceCookie.serialize(request, "", { maxAge: undefined, expires: new Date(0) });
+  return deviceCookie().serialize(request, "", { maxAge: undefined, expires: new Date(0) });
 }
 
 /** Forgets every known browser of the user but the request's own (a password change, "Sign out everywhere else"). */

@@ -7,6 +7,7 @@ import { memberships, organizations, sessions, users } from "~/server/platform/d
 import { db } from "~/server/platform/database/db.server";
 import { isHttps, portalCookie } from "~/server/platform/cookies.server";
 import { oncePerRequest } from "~/server/platform/once-per-request.server";
+import { afterBoot } from "~/server/platform/after-boot.server";
 import { secretFor } from "~/server/platform/secrets.server";
 
 /**
@@ -21,11 +22,9 @@ const TOUCH_EVERY_MS = 60 * 1000;
 
 const cookieOptions = { httpOnly: true, sameSite: "lax", path: "/" } as const;
 
-const sessionCookie = portalCookie("gk_session", {
-  ...cookieOptions,
-  maxAge: ABSOLUTE_MS / 1000,
-  secrets: [secretFor("session")],
-});
+const sessionCookie = afterBoot(() =>
+  portalCookie("gk_session", { ...cookieOptions, maxAge: ABSOLUTE_MS / 1000, secrets: [secretFor("session")] }),
+);
 
 const digest = (token: string) => createHash("sha256").update(token).digest("hex");
 
@@ -58,7 +57,7 @@ export async function startSession(request: Request, userId: string, csrfToken: 
       csrfToken,
     })
     .returning();
-  return { session, setCookie: await sessionCookie.serialize(request, token) };
+  return { session, setCookie: await sessionCookie().serialize(request, token) };
 }
 
 /** The live session the request's cookie names, or null (no cookie, unknown, ended or expired). */
@@ -86,7 +85,7 @@ const sessionById = db
   .prepare("session_by_id");
 
 async function readSession(request: Request): Promise<SessionRead | null> {
-  const token: unknown = await sessionCookie.parse(request);
+  const token: unknown = await sessionCookie().parse(request);
   if (typeof token !== "string") return null;
   const [row] = await sessionById.execute({ id: digest(token) });
   if (!row) return null;
@@ -116,7 +115,7 @@ async function readSession(request: Request): Promise<SessionRead | null> {
 export async function endSession(request: Request): Promise<string> {
   const session = await currentSession(request);
   if (session) await db.delete(sessions).where(eq(sessions.id, session.id));
-  return sessionCookie.serialize(request, "", { maxAge: undefined, expires: new Date(0) });
+  return sessionCookie().serialize(request, "", { maxAge: undefined, expires: new Date(0) });
 }
 
 /** Ends every session of the user but the one given (a password change, "Sign out everywhere else"). */
@@ -164,17 +163,17 @@ export interface Toast {
 const TOAST_KEY = "toast";
 
 /** A one-shot message cookie, apart from the session: it carries nothing that grants access. */
-export const toastStorage = createCookieSessionStorage({
-  cookie: { name: "gk_toast", ...cookieOptions, secrets: [secretFor("session")] },
-});
+export const toastStorage = afterBoot(() =>
+  createCookieSessionStorage({ cookie: { name: "gk_toast", ...cookieOptions, secrets: [secretFor("session")] } }),
+);
 
 function commitToast(session: Session, request: Request): Promise<string> {
-  return toastStorage.commitSession(session, { secure: isHttps(request) });
+  return toastStorage().commitSession(session, { secure: isHttps(request) });
 }
 
 /** A message that rides on a redirect and shows once on the next page, with or without JavaScript. */
 export async function redirectWithToast(request: Request, to: string, toast: Toast, init?: ResponseInit) {
-  const session = await toastStorage.getSession(request.headers.get("Cookie"));
+  const session = await toastStorage().getSession(request.headers.get("Cookie"));
   session.flash(TOAST_KEY, toast);
   const headers = new Headers(init?.headers);
   headers.append("Set-Cookie", await commitToast(session, request));
@@ -183,7 +182,7 @@ export async function redirectWithToast(request: Request, to: string, toast: Toa
 
 /** Reads (and so clears) the pending toast, with the Set-Cookie header that clears it (null when there was none). */
 export async function takeToast(request: Request): Promise<{ toast: Toast | null; setCookie: string | null }> {
-  const session = await toastStorage.getSession(request.headers.get("Cookie"));
+  const session = await toastStorage().getSession(request.headers.get("Cookie"));
   const toast = (session.get(TOAST_KEY) as Toast | undefined) ?? null;
   return { toast, setCookie: toast ? await commitToast(session, request) : null };
 }

@@ -1,5 +1,5 @@
 import { db } from "~/server/platform/database/db.server";
-import { env } from "~/server/platform/env.server";
+import { env } from "~/server/platform/config/env.server";
 import { createChargebeeBilling } from "./chargebee/adapter.server";
 import type { WebhookCredentials } from "./chargebee/events.server";
 import { withInputChecks } from "./input-checks.server";
@@ -38,6 +38,18 @@ export function getBillingClock(): BillingClock | null {
   getBilling();
   const engine = embedded;
   return engine && { now: () => engine.clockNow(), advance: (days) => engine.advanceClock(days) };
+}
+
+/**
+ * The portal's "now" for what follows the billing provider's dates (decision 187): whether a license is active,
+ * its days left, which licenses a Hub or an update may use, when a trial starts, when a renewal is due. With the
+ * embedded billing engine it is the engine's clock, which the time machine moves in demo mode, so that a license
+ * renewed, stopped or ended by the machine shows so at once; with Chargebee it is real time. Sessions, tokens,
+ * throttles and jobs keep real time.
+ */
+export async function portalNow(): Promise<Date> {
+  const clock = getBillingClock();
+  return clock ? clock.now() : new Date();
 }
 
 type EventListener = (events: ProviderEvent[]) => void | Promise<void>;

@@ -1,5 +1,5 @@
 import { db } from "~/server/platform/database/db.server";
-import { env } from "~/server/platform/env.server";
+import { env } from "~/server/platform/config/env.server";
 import { createLocalCards } from "./local/provider.server";
 import type { CardProvider } from "./port.server";
 import { createStripeCards } from "./stripe/adapter.server";

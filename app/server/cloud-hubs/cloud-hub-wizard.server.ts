@@ -1,3 +1,4 @@
+import { memberGuard, type Scope } from "~/server/accounts/index.server";
 import { and, eq } from "drizzle-orm";
 import { validationError } from "remix-validated-form";
 import { CLOUD_HUB_STEP_TITLES } from "~/domain/cloud-hub-steps";
@@ -12,14 +13,13 @@ import {
   type CloudHubDraft,
 } from "~/domain/cloud-hub";
 import { hubInstallations } from "~/server/platform/database/tables.server";
-import type { Scope } from "~/server/accounts/access.server";
 import { db } from "~/server/platform/database/db.server";
-import { env } from "~/server/platform/env.server";
+import { env } from "~/server/platform/config/env.server";
 import { getHubs, HubError } from "~/server/hubs/index.server";
 import { cloudHubDeployment, type DeploymentInput } from "./cloud-hub-job.server";
 import { selectableLicense } from "./cloud-hub-licenses.server";
 import { defineWizard, wizardLayout, type LoadedDraft } from "~/server/platform/wizards/kit.server";
-import { orderKey, placeOnce, requestDigest, type Placement } from "~/server/orders/placing.server";
+import { orderKey, placeOnce, requestDigest, type Placement } from "~/server/orders/index.server";
 import { sealSecret } from "~/server/platform/wizards/sealed.server";
 
 export const cloudHubWizard = defineWizard({
@@ -32,7 +32,12 @@ export const cloudHubWizard = defineWizard({
 }).at({});
 
 /** The wizard's layout route: a drawer over the Hubs page; Close (which drops the sealed password too) goes back to it. */
-export const cloudHubWizardLayout = wizardLayout("hubs.deploy", () => ({ wizard: cloudHubWizard, view: {} }), "/hubs");
+export const cloudHubWizardLayout = wizardLayout(
+  memberGuard,
+  "hubs.deploy",
+  () => ({ wizard: cloudHubWizard, view: {} }),
+  "/hubs",
+);
 
 /** Whether the service would take the subdomain (checked on Next of the URL step): null, or the spec's message. */
 export async function subdomainUnavailable(subdomain: string): Promise<string | null> {

@@ -2,7 +2,7 @@ import { and, asc, count, desc, eq, gt, inArray, lte, sql, type SQL } from "driz
 import type { HubLicenseSort, HubLicensesQuery, HubType } from "~/domain/hubs";
 import { hubInstallationLicenses, hubInstallations, licenses } from "~/server/platform/database/tables.server";
 import { db } from "~/server/platform/database/db.server";
-import { licenseListItem } from "~/server/subscriptions/licenses.server";
+import { licenseListItem } from "~/server/subscriptions/index.server";
 
 // The Hubs page is read on every visit: prepared once, counted and paged in SQL on the (owner, last seen)
 // and (owner, type, last seen) indexes, so its cost does not grow with how many Hubs an account holds.

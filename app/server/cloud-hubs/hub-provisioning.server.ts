@@ -1,12 +1,12 @@
 import { and, eq, isNull, or } from "drizzle-orm";
+import { portalNow } from "~/server/billing/index.server";
 import { z } from "zod";
 import { DEPLOYMENT_FAILURES, hubAdministratorSchema, UNABLE_TO_VERIFY_LICENSE } from "~/domain/cloud-hub";
 import { hubInstallationLicenses, hubInstallations, licenses } from "~/server/platform/database/tables.server";
 import { selectableFor } from "./cloud-hub-licenses.server";
-import { portalNow } from "~/server/clock.server";
 import { affectedRows } from "~/server/platform/database/portal-database.server";
 import { db, type PortalExecutor } from "~/server/platform/database/db.server";
-import { env } from "~/server/platform/env.server";
+import { env } from "~/server/platform/config/env.server";
 import { getHubs, HubError, type Tenant } from "~/server/hubs/index.server";
 import { openSecret, sealSecret } from "~/server/platform/wizards/sealed.server";
 import { retryFromProgress } from "~/server/platform/jobs/progress.server";

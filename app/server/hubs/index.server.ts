@@ -1,5 +1,5 @@
 import { db } from "~/server/platform/database/db.server";
-import { env } from "~/server/platform/env.server";
+import { env } from "~/server/platform/config/env.server";
 import { createHttpHubs } from "./http/adapter.server";
 import type { HubCall, HubService } from "./port.server";
 import { clearHubFaults, injectHubFault, type HubFault } from "./simulator/faults.server";

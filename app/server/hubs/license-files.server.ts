@@ -1,8 +1,6 @@
-import { createHash, createPublicKey, randomUUID, sign, verify, type KeyObject } from "node:crypto";
-import { eq, sql } from "drizzle-orm";
+import { createHash, createPublicKey, sign, verify, type KeyObject } from "node:crypto";
 import { z } from "zod";
-import type { PortalExecutor } from "~/server/platform/database/portal-database.server";
-import { licenses } from "~/server/platform/database/tables.server";
+import { afterBoot } from "~/server/platform/after-boot.server";
 import { licenseSigningKey } from "~/server/platform/secrets.server";
 
 /**
@@ -46,18 +44,23 @@ export function keyIdOf(publicKey: KeyObject): string {
     .slice(0, 16);
 }
 
-const protectedHeader = base64url(
-  JSON.stringify({ alg: "EdDSA", typ: LICENSE_FILE_TYPE, kid: keyIdOf(licenseSigningKey.publicKey) }),
+const protectedHeader = afterBoot(() =>
+  base64url(JSON.stringify({ alg: "EdDSA", typ: LICENSE_FILE_TYPE, kid: keyIdOf(licenseSigningKey().publicKey) })),
 );
 
 /** The public key Hubs verify with, in PEM (SPKI); served at /license-public-key.pem. */
-export const licensePublicKeyPem = licenseSigningKey.publicKey.export({ type: "spki", format: "pem" }).toString();
+export const licensePublicKeyPem = afterBoot(() =>
+  licenseSigningKey().publicKey.export({ type: "spki", format: "pem" }).toString(),
+);
+
+/** How every file signed by the current key in the current format begins: files that do not need re-issuing. */
+export const currentFilePrefix = () => `{\n  "protected": "${protectedHeader()}"`;
 
 /** The signed file's text: pretty JSON, `protected` first, so files of the current key share a prefix. */
 export function signLicenseFile(terms: LicenseTerms): string {
   const payload = base64url(JSON.stringify(licenseTermsSchema.parse(terms)));
-  const signature = sign(null, Buffer.from(`${protectedHeader}.${payload}`), licenseSigningKey.privateKey);
-  return `${JSON.stringify({ protected: protectedHeader, payload, signature: signature.toString("base64url") }, null, 2)}\n`;
+  const signature = sign(null, Buffer.from(`${protectedHeader()}.${payload}`), licenseSigningKey().privateKey);
+  return `${JSON.stringify({ protected: protectedHeader(), payload, signature: signature.toString("base64url") }, null, 2)}\n`;
 }
 
 /** Reads a license file: its terms when the signature holds for this public key, else null. */
@@ -78,8 +81,10 @@ export function licenseVerifier(publicKey: KeyObject | string): LicenseVerifier 
   };
 }
 
+const portalVerifier = afterBoot(() => licenseVerifier(licenseSigningKey().publicKey));
+
 /** Verifies with the portal's own public key: what the Hub simulator checks an uploaded license with. */
-export const verifyLicenseFile: LicenseVerifier = licenseVerifier(licenseSigningKey.publicKey);
+export const verifyLicenseFile: LicenseVerifier = (file) => portalVerifier()(file);
 
 function parseJson(text: string): unknown {
   try {
@@ -93,67 +98,4 @@ function parseJson(text: string): unknown {
 export function licenseKeyOf(file: string): string {
   const parsed = fileSchema.safeParse(parseJson(file));
   return parsed.success ? parsed.data.signature : "";
-}
-
-type LicenseRow = typeof licenses.$inferSelect;
-
-/** The terms of a license row, signed now. */
-export function licenseFileOf(
-  row: Pick<
-    LicenseRow,
-    "externalLicenseId" | "name" | "nodes" | "planType" | "hasCloudSupport" | "validFrom" | "validTo" | "type"
-  >,
-  issuedAt = new Date(),
-): string {
-  return signLicenseFile({
-    id: row.externalLicenseId,
-    organization: row.name,
-    users: row.nodes,
-    plan: row.planType,
-    cloudSupport: row.hasCloudSupport,
-    validFrom: row.validFrom.toISOString(),
-    validTo: row.validTo.toISOString(),
-    type: row.type,
-    issuedAt: issuedAt.toISOString(),
-  });
-}
-
-type NewLicenseRow = typeof licenses.$inferInsert;
-type LicenseFacts = Pick<
-  LicenseRow,
-  "externalLicenseId" | "name" | "nodes" | "planType" | "type" | "hasCloudSupport" | "validFrom" | "validTo"
->;
-
-/**
- * A new license row with its signed file, for the seed and for orders (no database access here, so the
- * seed can use it while the database starts).
- */
-export function licenseRow(
-  ownerId: string,
-  facts: LicenseFacts,
-  extra: Pick<NewLicenseRow, "subscriptionId" | "isUsed" | "termsVersion"> = {},
-): NewLicenseRow {
-  return { id: randomUUID(), ownerId, ...facts, licenseCode: licenseFileOf(facts), ...extra };
-}
-
-/**
- * The start-up step that re-issues every license whose file is not signed by the current key in the
- * current format: licenses from before signed files (HMAC codes), and all of them after the key changed.
- * Files of the current key start with the same `protected` header, so finding the others is one scan.
- */
-export async function reissueLicenseFiles(db: PortalExecutor, now = new Date()): Promise<number> {
-  const prefix = `{\n  "protected": "${protectedHeader}"`;
-  return db.transaction(async (tx) => {
-    const stale = await tx
-      .select()
-      .from(licenses)
-      .where(sql`substr(${licenses.licenseCode}, 1, ${prefix.length}) <> ${prefix}`);
-    for (const row of stale) {
-      await tx
-        .update(licenses)
-        .set({ licenseCode: licenseFileOf(row, now) })
-        .where(eq(licenses.id, row.id));
-    }
-    return stale.length;
-  });
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { env } from "~/server/platform/env.server";
+import { env } from "~/server/platform/config/env.server";
 import { enqueueJob } from "~/server/platform/jobs/runner.server";
 import { composeMail, type MailContent } from "./compose.server";
 import { messageIdFor, sendMail } from "./send-job.server";

@@ -1,4 +1,4 @@
-import { env } from "~/server/platform/env.server";
+import { env } from "~/server/platform/config/env.server";
 import { outboxMailer } from "~/server/mail/outbox/adapter.server";
 import type { Mailer } from "./port.server";
 import { smtpMailer } from "~/server/mail/smtp/adapter.server";

@@ -2,7 +2,7 @@ import { json, redirect } from "@remix-run/node";
 import { COUPON_MESSAGES, couponRejection } from "~/domain/pricing";
 import { errorMessage, getBilling, ProviderError } from "~/server/billing/index.server";
 import { takeCouponApply, waitMessage } from "~/server/platform/throttle.server";
-import type { Scope } from "~/server/accounts/access.server";
+import type { Scope } from "~/server/accounts/index.server";
 import type { DraftOwner } from "~/server/platform/wizards/drafts.server";
 
 /** A wizard whose draft holds a coupon (the new-subscription and update wizards). */

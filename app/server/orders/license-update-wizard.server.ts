@@ -1,3 +1,4 @@
+import { memberGuard, type Scope } from "~/server/accounts/index.server";
 import { json } from "@remix-run/node";
 import { isDistributor } from "~/domain/customers";
 import {
@@ -22,8 +23,7 @@ import {
   type Subscription,
 } from "~/server/billing/index.server";
 import { licenseUpdate, type UpdateInput } from "./license-update-job.server";
-import { recurringLicenseOf } from "~/server/subscriptions/licenses.server";
-import type { Scope } from "~/server/accounts/access.server";
+import { recurringLicenseOf } from "~/server/subscriptions/index.server";
 import { defineWizard, wizardLayout, type LoadedDraft } from "~/server/platform/wizards/kit.server";
 import { checkedOrder, orderReviewOf, submitReviewedOrder } from "./order-review.server";
 import { ESTIMATE_FAILED, orderDigest, type Submission } from "./placing.server";
@@ -56,6 +56,7 @@ export async function requireOwnLicense({ organization }: Scope, subscriptionId:
 
 /** The wizard's layout route: a drawer over the Licenses page, for the organization's own license only. */
 export const licenseUpdateWizardLayout = wizardLayout(
+  memberGuard,
   "licenses.update",
   async (member, params) => {
     const subscriptionId = params.subscriptionId ?? "";

@@ -3,9 +3,11 @@ import { checkSelection } from "~/domain/new-subscription";
 import { licenseEndOf } from "~/domain/renewals";
 import { PLAN_TIERS } from "~/domain/subscription";
 import { getBilling, type NewSubscriptionRequest } from "~/server/billing/index.server";
-import { saveSubscriptionCopy } from "~/server/subscriptions/copies.server";
-import { licenseFollowsSubscription } from "~/server/subscriptions/license-follows.server";
-import { createLicenseForSubscription } from "~/server/subscriptions/licenses.server";
+import {
+  saveSubscriptionCopy,
+  licenseFollowsSubscription,
+  createLicenseForSubscription,
+} from "~/server/subscriptions/index.server";
 import { orderDigest } from "./placing.server";
 import { resultOf, StepRefused, type JobKind } from "~/server/platform/jobs/runner.server";
 import { clearDraftStep, failureText, type ClearDraftResult } from "~/server/platform/jobs/steps.server";

@@ -4,7 +4,7 @@ import type { SubscriptionDraft, SubscriptionStep } from "~/domain/new-subscript
 import type { StepIssue } from "~/domain/wizard";
 import { errorMessage, getBilling, ProviderError, type Estimate } from "~/server/billing/index.server";
 import { newSubscriptionOrder, type OrderInput } from "./new-subscription-job.server";
-import type { Scope } from "~/server/accounts/access.server";
+import type { Scope } from "~/server/accounts/index.server";
 import type { LoadedDraft } from "~/server/platform/wizards/kit.server";
 import { orderItems, subscriptionWizard } from "./new-subscription-wizard.server";
 import { checkedOrder, orderReviewOf, submitReviewedOrder } from "./order-review.server";

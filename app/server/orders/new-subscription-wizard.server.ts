@@ -1,3 +1,4 @@
+import { memberGuard } from "~/server/accounts/index.server";
 import { isDistributor } from "~/domain/customers";
 import { estimateView } from "~/domain/estimate";
 import {
@@ -26,6 +27,7 @@ export const subscriptionWizard = defineWizard({
 
 /** The wizard's layout route: a drawer over the Store; Close goes back to it. */
 export const subscriptionWizardLayout = wizardLayout(
+  memberGuard,
   "purchase",
   () => ({ wizard: subscriptionWizard, view: {} }),
   "/store",

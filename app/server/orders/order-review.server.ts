@@ -1,10 +1,9 @@
 import { INVALID_ADDRESSES, isUsableSource, NO_PAYMENT_METHOD } from "~/domain/payment-step";
 import { estimateView } from "~/domain/estimate";
 import { firstIncompleteBefore, type StepIssue } from "~/domain/wizard";
-import { addressForPage, loadAccountBilling } from "~/server/account-billing/billing-details.server";
-import type { Scope } from "~/server/accounts/access.server";
+import { addressForPage, loadAccountBilling } from "~/server/account-billing/index.server";
+import type { Scope, ActivityEntry } from "~/server/accounts/index.server";
 import type { DraftOwner } from "~/server/platform/wizards/drafts.server";
-import type { ActivityEntry } from "~/server/accounts/activity.server";
 import type { JobKind, StepResults } from "~/server/platform/jobs/runner.server";
 import { couponProblem } from "./coupons.server";
 import type { LoadedDraft } from "~/server/platform/wizards/kit.server";

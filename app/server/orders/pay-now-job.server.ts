@@ -1,8 +1,7 @@
 import { z } from "zod";
 import { formatCents } from "~/domain/format";
 import { getBilling, type Invoice } from "~/server/billing/index.server";
-import { saveInvoiceCopy, saveSubscriptionCopy } from "~/server/subscriptions/copies.server";
-import { licenseFollowsSubscription } from "~/server/subscriptions/license-follows.server";
+import { saveInvoiceCopy, saveSubscriptionCopy, licenseFollowsSubscription } from "~/server/subscriptions/index.server";
 import { StepRefused, type JobKind } from "~/server/platform/jobs/runner.server";
 import { failureText } from "~/server/platform/jobs/steps.server";
 

@@ -4,15 +4,20 @@ import { formatCents } from "~/domain/format";
 import { isUsableSource } from "~/domain/payment-step";
 import { afterCheckoutUrls } from "~/domain/renewals";
 import { licenses } from "~/server/platform/database/tables.server";
-import { choosePayment, loadPaymentStep, paymentForPage } from "~/server/account-billing/billing-details.server";
-import { readMemberForm, requireMember, type Scope } from "~/server/accounts/access.server";
+import { choosePayment, loadPaymentStep, paymentForPage } from "~/server/account-billing/index.server";
+import {
+  readMemberForm,
+  requireMember,
+  type Scope,
+  billingAccountOf,
+  type BillingAccount,
+  redirectWithToast,
+} from "~/server/accounts/index.server";
 import { getBilling, type Invoice } from "~/server/billing/index.server";
-import { billingAccountOf, type BillingAccount } from "~/server/accounts/billing-accounts.server";
 import { db } from "~/server/platform/database/db.server";
-import { ownInvoice } from "~/server/subscriptions/invoices.server";
+import { ownInvoice } from "~/server/subscriptions/index.server";
 import { AMOUNT_CHANGED, payNow, type PayNowInput } from "./pay-now-job.server";
 import { findJobsByKeyPrefix, type JobView } from "~/server/platform/jobs/runner.server";
-import { redirectWithToast } from "~/server/accounts/session.server";
 import { orderKey, placeOnce, requestDigest } from "./placing.server";
 
 /**

@@ -1,6 +1,6 @@
 import { json, redirect } from "@remix-run/node";
-import { choosePayment, loadPaymentStep, paymentForPage } from "~/server/account-billing/billing-details.server";
-import type { Scope } from "~/server/accounts/access.server";
+import { choosePayment, loadPaymentStep, paymentForPage } from "~/server/account-billing/index.server";
+import type { Scope } from "~/server/accounts/index.server";
 import type { DraftOwner } from "~/server/platform/wizards/drafts.server";
 
 /** The part of a wizard the payment step uses: its draft keeps the chosen card. */

@@ -1,8 +1,7 @@
 import { createHash } from "node:crypto";
 import { formatCents } from "~/domain/format";
 import type { StepIssue } from "~/domain/wizard";
-import type { Scope } from "~/server/accounts/access.server";
-import { memberActor, type ActivityEntry } from "~/server/accounts/activity.server";
+import { type Scope, memberActor, recordActivity, type ActivityEntry } from "~/server/accounts/index.server";
 import type { Estimate } from "~/server/billing/index.server";
 import {
   enqueueJob,
@@ -110,7 +109,12 @@ export async function placeOnce<Input extends Record<string, unknown>, Results e
   try {
     const entry = { organizationId: ownerId, actor: memberActor(scope.user), ...activity(current.input) };
     return {
-      placed: await enqueueJob(kind, { ownerId, idempotencyKey: postedKey, input: current.input, activity: entry }),
+      placed: await enqueueJob(kind, {
+        ownerId,
+        idempotencyKey: postedKey,
+        input: current.input,
+        alongside: (tx) => recordActivity(tx, entry),
+      }),
     };
   } catch (error) {
     // What the order needs was taken meanwhile (another tab's deployment of the same license): not placed.

@@ -1,6 +1,5 @@
+import { randomUUID } from "node:crypto";
 import { json } from "@remix-run/node";
-import { requireAdmin, requireSession } from "~/server/accounts/auth.server";
-import { validateCsrf } from "~/server/accounts/csrf.server";
 
 const FORM_TYPES = /^\s*(application\/x-www-form-urlencoded|multipart\/form-data)\s*(;|$)/i;
 
@@ -27,16 +26,10 @@ export async function readForm(request: Request): Promise<FormData> {
   return formData;
 }
 
-/** The start of every form action: a signed-in user, the posted form, and this session's CSRF token. */
-export async function readUserForm(request: Request) {
-  const { user, session } = await requireSession(request);
-  const formData = await readForm(request);
-  await validateCsrf(formData, request, session);
-  return { user, session, formData, intent: String(formData.get("intent") ?? "") };
-}
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
-/** The start of an administrator's form action: a GateKeeper administrator (else 403), the form, its CSRF token. */
-export async function readAdminForm(request: Request) {
-  await requireAdmin(request);
-  return readUserForm(request);
-}
+/** A form's idempotency key (a hidden field its page rendered) when it has the shape this server gives, else a fresh one. */
+export const idempotencyKeyOf = (formData: FormData) => {
+  const posted = formData.get("idempotency_key");
+  return typeof posted === "string" && UUID.test(posted) ? posted : randomUUID();
+};

@@ -1,15 +1,18 @@
 import type { AppLoadContext, HeadersFunction } from "@remix-run/node";
 import { RateLimiterRes, type RateLimiterStoreAbstract } from "rate-limiter-flexible";
 import { rateLimiter } from "~/server/platform/database/dialect.server";
-import { env } from "./env.server";
+import { env } from "~/server/platform/config/env.server";
+import { afterBoot } from "./after-boot.server";
 
 /**
  * Throttles on the counters in the rate_limits table (rate-limiter-flexible's store for the engine, on the
  * portal's own connection or pool): they survive a restart, every server process and instance shares them, and
  * each consume is one atomic upsert, so parallel requests cannot all slip under a limit (decisions 052 and 170).
  */
-function limiter(keyPrefix: string, points: number, durationSeconds: number) {
-  return rateLimiter({ keyPrefix, points, duration: durationSeconds });
+type Limiter = () => RateLimiterStoreAbstract;
+
+function limiter(keyPrefix: string, points: number, durationSeconds: number): Limiter {
+  return afterBoot(() => rateLimiter({ keyPrefix, points, duration: durationSeconds }));
 }
 
 const WINDOW_SECONDS = 15 * 60;
@@ -27,16 +30,16 @@ function secondsOf(refusal: unknown): number {
 }
 
 /** Consumes one point; 0 when allowed, else the seconds to wait. */
-async function take(rateLimiter: RateLimiterStoreAbstract, key: string): Promise<number> {
+async function take(rateLimiter: Limiter, key: string): Promise<number> {
   try {
-    await rateLimiter.consume(key);
+    await rateLimiter().consume(key);
     return 0;
   } catch (refusal) {
     return secondsOf(refusal);
   }
 }
 
-type Allowance = { limiter: RateLimiterStoreAbstract; key: string };
+type Allowance = { limiter: Limiter; key: string };
 
 /**
  * Takes one point of each allowance, in order, each atomically (one upsert), so that parallel requests are
@@ -47,7 +50,7 @@ async function takeAll(allowances: Allowance[]): Promise<{ waitSeconds: number; 
   for (const [index, allowance] of allowances.entries()) {
     const waitSeconds = await take(allowance.limiter, allowance.key);
     if (waitSeconds > 0) {
-      await Promise.all(allowances.slice(0, index).map(({ limiter, key }) => limiter.reward(key, 1)));
+      await Promise.all(allowances.slice(0, index).map(({ limiter, key }) => limiter().reward(key, 1)));
       return { waitSeconds, refusedBy: allowance };
     }
   }
@@ -118,8 +121,8 @@ export async function reserveSignInAttempt(
       await Promise.all(
         allowances.map(({ limiter, key }) =>
           limiter === signIn.byAddress || limiter === signIn.untrustedClients
-            ? limiter.reward(key, 1)
-            : limiter.delete(key),
+            ? limiter().reward(key, 1)
+            : limiter().delete(key),
         ),
       );
     },
@@ -128,7 +131,7 @@ export async function reserveSignInAttempt(
 
 /** Whether the account's untrusted browsers are paused now (a stranger spent its allowance): decision 170. */
 export async function isSignInPaused(email: string): Promise<boolean> {
-  const spent = await signIn.untrustedClients.get(email.trim().toLowerCase());
+  const spent = await signIn.untrustedClients().get(email.trim().toLowerCase());
   return (spent?.consumedPoints ?? 0) >= UNTRUSTED_CHECKS_PER_HOUR;
 }
 
@@ -194,7 +197,7 @@ const passwordChanges = limiter("password-change", env.LOGIN_MAX_FAILURES, WINDO
 /** Reserves a password-change attempt for the user (0 = go ahead, else seconds to wait); give it back on success. */
 export const reservePasswordChange = (userId: string) => take(passwordChanges, userId);
 export const releasePasswordChange = async (userId: string) => {
-  await passwordChanges.reward(userId, 1);
+  await passwordChanges().reward(userId, 1);
 };
 
 /** Coupon Apply is a provider call with a guessable secret: 10 tries a user per 10 minutes. */
@@ -215,7 +218,7 @@ export async function holdCardSlot(userId: string): Promise<boolean> {
 }
 
 export async function releaseCardSlot(userId: string): Promise<void> {
-  await cardSlots.delete(userId);
+  await cardSlots().delete(userId);
 }
 
 const minutesOf = (seconds: number) => {

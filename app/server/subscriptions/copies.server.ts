@@ -1,7 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { invoices, subscriptions } from "~/server/platform/database/tables.server";
 import type { Invoice, Subscription } from "~/server/billing/index.server";
-import type { BillingAccount } from "~/server/accounts/billing-accounts.server";
+import type { BillingAccount } from "~/server/accounts/index.server";
 import { db, type PortalExecutor } from "~/server/platform/database/db.server";
 import { invoiceCopyRow, subscriptionCopyRow } from "./copy-rows.server";
 

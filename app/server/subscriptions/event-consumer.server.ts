@@ -3,10 +3,15 @@ import { z } from "zod";
 import { formatCents } from "~/domain/format";
 import type { ProviderEventType } from "~db/billing-values";
 import { providerEvents } from "~/server/platform/database/tables.server";
-import { GATEKEEPER, recordActivity, type ActivityEntry } from "~/server/accounts/activity.server";
+import {
+  GATEKEEPER,
+  recordActivity,
+  type ActivityEntry,
+  billingAccountOfOwner,
+  type BillingAccount,
+} from "~/server/accounts/index.server";
 import { eventResourcesOfJson } from "~/server/billing/event-json.server";
 import { getBilling, type Invoice, type Subscription } from "~/server/billing/index.server";
-import { billingAccountOfOwner, type BillingAccount } from "~/server/accounts/billing-accounts.server";
 import { db, type PortalDatabase } from "~/server/platform/database/db.server";
 import { resultOf, StepRefused, type JobKind } from "~/server/platform/jobs/runner.server";
 import { saveInvoiceCopy, saveSubscriptionCopy } from "./copies.server";

@@ -2,7 +2,7 @@ import { and, count, eq, inArray, isNull } from "drizzle-orm";
 import { providerEvents, type PROVIDER_EVENT_SOURCES } from "~/server/platform/database/tables.server";
 import { eventResourcesJson } from "~/server/billing/event-json.server";
 import type { ProviderEvent } from "~/server/billing/index.server";
-import { billingAccountOfCustomer, type BillingAccount } from "~/server/accounts/billing-accounts.server";
+import { billingAccountOfCustomer, type BillingAccount } from "~/server/accounts/index.server";
 import { db } from "~/server/platform/database/db.server";
 import { enqueueJob, retryJob } from "~/server/platform/jobs/runner.server";
 import { providerEventJob } from "./event-consumer.server";

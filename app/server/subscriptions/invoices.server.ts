@@ -2,7 +2,7 @@ import { and, desc, eq, sql, type Column } from "drizzle-orm";
 import { invoiceForOf, invoiceStatusLabel, isPayable } from "~/domain/renewals";
 import { invoices, organizationCounts, trials } from "~/server/platform/database/tables.server";
 import { getBilling, ProviderError, type InvoicePdf } from "~/server/billing/index.server";
-import type { BillingAccount } from "~/server/accounts/billing-accounts.server";
+import type { BillingAccount } from "~/server/accounts/index.server";
 import { db } from "~/server/platform/database/db.server";
 
 /**

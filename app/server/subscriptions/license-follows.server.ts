@@ -2,11 +2,11 @@ import { and, eq, lt } from "drizzle-orm";
 import { licenseEndOf } from "~/domain/renewals";
 import { tierOf } from "~/domain/subscription";
 import { hubInstallationLicenses, hubInstallations, licenses } from "~/server/platform/database/tables.server";
-import type { BillingAccount } from "~/server/accounts/billing-accounts.server";
+import type { BillingAccount } from "~/server/accounts/index.server";
 import { db } from "~/server/platform/database/db.server";
 import { enqueueJob } from "~/server/platform/jobs/runner.server";
 import { hubLicenseUpload } from "./hub-license-upload.server";
-import { licenseFileOf } from "~/server/hubs/license-files.server";
+import { licenseFileOf } from "~/server/subscriptions/license-issuing.server";
 import { subscriptionCopy } from "./copies.server";
 
 /**

@@ -10,7 +10,8 @@ import {
 } from "~/server/platform/database/tables.server";
 import { db } from "~/server/platform/database/db.server";
 import { payableInvoiceIdOf } from "./invoices.server";
-import { licenseKeyOf, licenseRow } from "~/server/hubs/license-files.server";
+import { licenseKeyOf } from "~/server/hubs/license-files.server";
+import { licenseRow } from "~/server/subscriptions/license-issuing.server";
 
 type LicenseRow = typeof licenses.$inferSelect;
 

@@ -1,29 +1,31 @@
 import { randomUUID } from "node:crypto";
-import { json, redirect } from "@remix-run/node";
+import { json } from "@remix-run/node";
 import { and, desc, eq, gt, inArray, sql } from "drizzle-orm";
 import { formatDate } from "~/domain/format";
-import { subscriptionStepUrl } from "~/domain/subscription-steps";
 import { afterCheckoutUrls, type RenewalNoticeView } from "~/domain/renewals";
-import { cycleOf, listId, tierOf, type Hosting } from "~/domain/subscription";
 import type { SubscriptionStatus } from "~db/billing-values";
 import { licenses, subscriptions } from "~/server/platform/database/tables.server";
-import { getBilling, ProviderError } from "~/server/billing/index.server";
-import { readMemberForm, requireMember, type Scope } from "~/server/accounts/access.server";
-import { memberActor, recordActivity, type ActivityEntry } from "~/server/accounts/activity.server";
-import { billingAccountOf, type BillingAccount } from "~/server/accounts/billing-accounts.server";
-import { idempotencyKeyOf } from "~/server/account-billing/drawers.server";
-import { portalNow } from "~/server/clock.server";
+import { getBilling, ProviderError, portalNow } from "~/server/billing/index.server";
+import {
+  readMemberForm,
+  requireMember,
+  memberActor,
+  recordActivity,
+  type ActivityEntry,
+  billingAccountOf,
+  type BillingAccount,
+  redirectWithToast,
+} from "~/server/accounts/index.server";
+import { idempotencyKeyOf } from "~/server/platform/forms.server";
 import { db } from "~/server/platform/database/db.server";
-import { saveSubscriptionCopy, subscriptionCopy } from "./copies.server";
+import { saveSubscriptionCopy } from "./copies.server";
 import { licenseFollowsSubscription, subscriptionWithLicense } from "./license-follows.server";
 import { payableInvoiceIdOf } from "./invoices.server";
-import { redirectWithToast } from "~/server/accounts/session.server";
-import { subscriptionWizard } from "~/server/orders/new-subscription-wizard.server";
 
 /**
  * What a customer can do with a recurring license after checkout: pay a renewal whose payment failed (the notices
- * of the home, licenses and invoices pages), turn auto-renew off and on, and renew a license whose subscription
- * ended. Every read and write is the account's (billing-accounts.server.ts); another account's id is a 404.
+ * of the home, licenses and invoices pages) and turn auto-renew off and on (renewing a license whose subscription
+ * ended is a new order: orders/renew.server). Every read and write is the account's (billing-accounts.server.ts); another account's id is a 404.
  */
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -170,41 +172,6 @@ export const autoRenewFailure = (error: unknown) =>
     ? error.providerMessage
     : AUTO_RENEW_FAILED;
 
-// --- renew --------------------------------------------------------------------------------------------------
-
-/**
- * 'Renew' on a recurring license whose subscription ended: a new license's wizard, started afresh with the ended
- * one's organization, plan, billing period, users and hosting filled in (a read of the page never writes: this is
- * the form's post), as the member's draft. False when the license is not the organization's, not recurring, or
- * still running.
- */
-export async function startRenewal(member: Scope, licenseId: string, now: Date): Promise<boolean> {
-  const account = billingAccountOf(member.organization);
-  const [license] = await db
-    .select()
-    .from(licenses)
-    .where(and(eq(licenses.id, licenseId), eq(licenses.ownerId, account.ownerId), eq(licenses.type, "recurring")));
-  if (!license || license.validTo > now) return false;
-  const copy = license.subscriptionId ? await subscriptionCopy(account, license.subscriptionId) : null;
-  if (copy && copy.status !== "cancelled") return false;
-  const addonIds = (copy?.addons ?? []).map((addon) => listId(addon.id));
-  const hosting: Hosting = addonIds.some((id) => id.startsWith("on-premise-install"))
-    ? "on-premise"
-    : addonIds.some((id) => id.startsWith("gatekeeper-cloud")) || license.hasCloudSupport
-      ? "cloud"
-      : "on-premise";
-  await subscriptionWizard.clear(member);
-  await subscriptionWizard.save(member, {
-    organization: license.name,
-    tier: (copy && tierOf(copy.planId)) ?? license.planType,
-    cycle: (copy && cycleOf(copy.planId)) ?? "monthly",
-    users: copy?.planQuantity ?? license.nodes,
-    hosting,
-    offsiteAccess: addonIds.some((id) => id.startsWith("offsite-access")),
-  });
-  return true;
-}
-
 /** The notices as the pages show them: dates as ISO strings, with where to pay or renew. */
 export async function renewalNoticeViews(account: BillingAccount, now: Date): Promise<RenewalNoticeView[]> {
   return (await renewalNotices(account, now)).map((notice) =>
@@ -274,14 +241,4 @@ export async function confirmAutoRenew(request: Request, subscriptionId: string)
       ? `Auto-renew is off. License ${change.externalLicenseId} stays valid until ${formatDate(change.lastDay)}, its last day, and nothing more is charged.`
       : `Auto-renew is on. License ${change.externalLicenseId} renews on ${formatDate(change.renewsOn)}; nothing was charged now.`;
   return redirectWithToast(request, LICENSES, { kind: "success", message });
-}
-
-/** 'Renew' posted: the new license's wizard filled in from the ended one, or back to the licenses page. */
-export async function renewFromLicense(request: Request, licenseId: string) {
-  const { member } = await readMemberForm(request, "purchase");
-  if (await startRenewal(member, licenseId, await portalNow())) return redirect(subscriptionStepUrl("plan"));
-  return redirectWithToast(request, LICENSES, {
-    kind: "info",
-    message: "Only a license that has stopped, and whose subscription ended, is renewed as a new license.",
-  });
 }

@@ -2,12 +2,10 @@ import { json } from "@remix-run/node";
 import { validationError } from "remix-validated-form";
 import { formatDate } from "~/domain/format";
 import { timeMachineValidator } from "~/domain/time-machine-validator";
-import { requireAdmin } from "~/server/accounts/auth.server";
+import { requireAdmin, readAdminForm, redirectWithToast } from "~/server/accounts/index.server";
 import { getBillingClock, type BillingClock, type ProviderEvent } from "~/server/billing/index.server";
-import { env } from "~/server/platform/env.server";
+import { env } from "~/server/platform/config/env.server";
 import { eventsApplied, storeProviderEvents } from "./event-feed.server";
-import { readAdminForm } from "~/server/platform/forms.server";
-import { redirectWithToast } from "~/server/accounts/session.server";
 
 /**
  * /admin/time-machine (decision 187): with the embedded billing engine in demo mode, a GateKeeper administrator

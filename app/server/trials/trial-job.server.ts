@@ -2,7 +2,7 @@ import { z } from "zod";
 import { USED_UP_TRIAL } from "~/domain/trials";
 import { CARD_NOT_CHARGED, TRIAL_FAILURES, type TrialAddress } from "~/domain/trial-wizard";
 import { getBilling, ProviderError, type Address } from "~/server/billing/index.server";
-import { findOrganization } from "~/server/accounts/organizations.server";
+import { findOrganization } from "~/server/accounts/index.server";
 import { createTrialLicense, quoteTrialHardware, recordTrial, TrialUsedUpError } from "./trials.server";
 import {
   hubProvisioningFields,
@@ -11,7 +11,7 @@ import {
   provisioningFailure,
   releaseLicense,
   type ProvisioningResults,
-} from "~/server/cloud-hubs/hub-provisioning.server";
+} from "~/server/cloud-hubs/index.server";
 import { clearDraftStep, type ClearDraftResult } from "~/server/platform/jobs/steps.server";
 import {
   finishedResults,

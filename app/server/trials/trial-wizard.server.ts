@@ -13,13 +13,13 @@ import {
   type TrialHubType,
   type TrialStep,
 } from "~/domain/trial-wizard";
-import { assertMay, readMemberForm, requireMember, type Scope } from "~/server/accounts/access.server";
+import { assertMay, readMemberForm, requireMember, type Scope, memberGuard } from "~/server/accounts/index.server";
 import { isDistributor } from "~/domain/customers";
 import { findJobByKey, findOwnedJob, type AnyJobKind } from "~/server/platform/jobs/runner.server";
 import { TRIAL_JOBS, TRIAL_STAGES, type CloudTrialInput, type OnPremiseTrialInput } from "./trial-job.server";
 import { hasPendingTrial, mayStartTrial, quoteTrialHardware } from "./trials.server";
 import { defineWizard, wizardLayout, type LoadedDraft } from "~/server/platform/wizards/kit.server";
-import { orderKey, placeOnce, requestDigest } from "~/server/orders/placing.server";
+import { orderKey, placeOnce, requestDigest } from "~/server/orders/index.server";
 
 /** The two trial wizards on the kit (decision 043): one draft each, the same rules with their own steps. */
 const definition = (hubType: TrialHubType) =>
@@ -50,6 +50,7 @@ export async function trialWizardFor(
 
 /** The wizards' layout route: a modal for members who may start a trial; Close goes back to the trial chooser. */
 export const trialWizardLayout = wizardLayout(
+  memberGuard,
   "trials.start",
   async (member, params) => {
     const { hubType, wizard } = await trialWizardFor(member, params.hubType);

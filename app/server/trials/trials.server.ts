@@ -7,8 +7,8 @@ import { lockFor } from "~/server/platform/database/dialect.server";
 import { jobs, licenses, organizations, trials } from "~/server/platform/database/tables.server";
 import { getBilling } from "~/server/billing/index.server";
 import { db, type PortalExecutor } from "~/server/platform/database/db.server";
-import { licenseRow } from "~/server/hubs/license-files.server";
-import type { OrganizationRecord } from "~/server/accounts/organizations.server";
+import { licenseRow } from "~/server/subscriptions/index.server";
+import type { OrganizationRecord } from "~/server/accounts/index.server";
 
 /**
  * Trials as the portal keeps them (the saved trial record and the trial license's terms). Trials are an

@@ -1,6 +1,6 @@
 import PDFDocument from "pdfkit";
 import { formatCents, formatDate } from "~/domain/format";
-import { countryName } from "~/server/account-billing/contact-options.server";
+import { countryName } from "~/domain/countries";
 import type { Address, Invoice } from "../port.server";
 
 /**

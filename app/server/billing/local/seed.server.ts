@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { addPeriod } from "~/domain/pricing";
 import { gatewayCustomerFor } from "~/server/providers/card-vault.server";
-import { env } from "~/server/platform/env.server";
+import { env } from "~/server/platform/config/env.server";
 import { wholeSeconds, type EmbeddedStore } from "~/server/providers/embedded.server";
 import {
   billingCustomers,

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import { env } from "~/server/platform/env.server";
+import { env } from "~/server/platform/config/env.server";
 import { hashPasswordSync } from "~/server/platform/passwords.server";
 import { wholeSeconds, type EmbeddedStore } from "~/server/providers/embedded.server";
 import { hubAdmins, hubLicenses, hubTenants } from "~/server/platform/database/tables.server";

@@ -5,7 +5,7 @@ import type { PgDatabase, PgTransaction } from "drizzle-orm/pg-core";
 import type pg from "pg";
 import * as postgresSchema from "~db/postgres/schema";
 import * as sqliteSchema from "~db/schema";
-import { databaseChoice, type DatabaseChoice } from "./url.server";
+import { databaseChoice, type DatabaseChoice } from "~/server/platform/config/database-url.server";
 import { migrateSqlite, openSqlite } from "./sqlite.server";
 import { migratePostgres, openPostgres } from "./postgres.server";
 import { asyncSqlite } from "./sqlite-async.server";
@@ -48,8 +48,9 @@ export type PortalConnection =
   | (Opened<"postgres"> & { pool: pg.Pool; url: string });
 
 /**
- * Opens the database a URL names (file:PATH or postgres://…), without migrating it (migrateDatabase). A
- * PostgreSQL pool connects on its first query, so this is synchronous on both engines.
+ * Opens the database a URL names (file:PATH or postgres://…), without touching it: a PostgreSQL pool connects on
+ * its first query, and the SQLite file is opened (made, when there is none) by its first statement. Importing the
+ * app therefore never writes to a database; migrating is the start-up's (migrateDatabase).
  */
 export function openDatabase(
   url: string,
@@ -63,15 +64,18 @@ export function openDatabase(
     const close = () => (pool.ended ? Promise.resolve() : pool.end());
     return { engine: "postgres", db, tables: postgresSchema, pool, url: choice.url, close };
   }
-  const sqlite = openSqlite(choice.file);
+  let handle: Database.Database | undefined;
+  const sqlite = () => (handle ??= openSqlite(choice.file));
   return {
     engine: "sqlite",
     db: asyncSqlite(sqlite) as unknown as PortalDatabase,
     tables: tablesOf("sqlite"),
-    sqlite,
+    get sqlite() {
+      return sqlite();
+    },
     file: choice.file,
     close: () => {
-      if (sqlite.open) sqlite.close();
+      if (handle?.open) handle.close();
       return Promise.resolve();
     },
   };

@@ -64,13 +64,15 @@ interface OpenTransaction {
   tx?: Parameters<Parameters<AsyncSqliteDatabase["transaction"]>[0]>[0];
 }
 
-export function asyncSqlite(sqlite: Database.Database): AsyncSqliteDatabase {
+/** The async database over a connection, or over the function that opens it on the first statement. */
+export function asyncSqlite(connection: Database.Database | (() => Database.Database)): AsyncSqliteDatabase {
+  const sqlite = typeof connection === "function" ? connection : () => connection;
   const statements = new Map<string, Database.Statement>();
   const prepared = (text: string) => {
     let statement = statements.get(text);
     if (!statement) {
       if (statements.size >= STATEMENT_CACHE) statements.delete(statements.keys().next().value!);
-      statement = sqlite.prepare(text);
+      statement = sqlite().prepare(text);
       statements.set(text, statement);
     }
     return statement;
@@ -79,7 +81,7 @@ export function asyncSqlite(sqlite: Database.Database): AsyncSqliteDatabase {
   const execute = (text: string, params: unknown[], method: Method) => {
     // A failed statement can end the transaction itself (SQLite rolls back on some errors): then there is
     // nothing to roll back, and the statement's own error, not "no transaction is active", must reach the caller.
-    if (text === "rollback" && !sqlite.inTransaction) return { rows: [], rowCount: 0 };
+    if (text === "rollback" && !sqlite().inTransaction) return { rows: [], rowCount: 0 };
     const statement = prepared(text);
     if (method === "run" || !statement.reader) {
       return { rows: [], rowCount: statement.run(params).changes } satisfies SqliteRunResult;

@@ -3,7 +3,7 @@ import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import Database from "better-sqlite3";
 import pg from "pg";
-import type { DatabaseChoice } from "./url.server";
+import type { DatabaseChoice } from "~/server/platform/config/database-url.server";
 
 /** Gives a held start-up lock back. */
 type Release = () => Promise<void>;

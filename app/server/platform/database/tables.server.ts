@@ -1,5 +1,5 @@
-import { env } from "~/server/platform/env.server";
-import { databaseChoice } from "./url.server";
+import { env } from "~/server/platform/config/env.server";
+import { databaseChoice } from "~/server/platform/config/database-url.server";
 import { tablesOf, type Engine } from "./portal-database.server";
 
 /**

@@ -1,7 +1,7 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { isUnfinished, progressOf } from "~/domain/jobs";
 import type { Action } from "~/domain/roles";
-import { readMemberForm, requireMember, whyNot } from "~/server/accounts/access.server";
+import type { Guard } from "../guard.server";
 import { findOwnedJob, mayHaveCharged, retryJob, type AnyJobKind, type JobView } from "./runner.server";
 
 /** The product specification's progress stages of a job: each a title over the job steps it stands for. */
@@ -37,36 +37,52 @@ export async function retryFromProgress(ownerId: string, jobId: string, kind: An
   await retryJob(ownerId, jobId);
 }
 
+/** Who follows a job's progress: an actor of the organization that owns it. */
+interface JobOwnerActor {
+  organization: { id: string };
+}
+
 /**
  * The loader and action of a job's progress route (`.../:jobId`), one for every job. `open` names the
  * kind of the URL's job and its stages (and may refuse the URL); `details` adds what the page shows beyond
- * the progress (what comes next, the new Hub, ...). "Try again" posts to the page itself: the same job is
- * retried from where it stopped (`retry`, immediately by default) and the page shown again, for a member whose
- * role may do what the job does (`retryNeeds`).
+ * the progress (what comes next, the new Hub, ...). Reading the page needs what `readNeeds` names (any member of
+ * the organization when it names nothing), checked by the page's own loader. "Try again" posts to the page
+ * itself: the same job is retried from where it stopped (`retry`, immediately by default) and the page shown
+ * again, for an actor the guard allows what the job does (`retryNeeds`).
  */
-export function jobProgressRoute<Opened extends { kind: AnyJobKind; stages: ProgressStages }, Details extends object>({
+export function jobProgressRoute<
+  Actor extends JobOwnerActor,
+  Opened extends { kind: AnyJobKind; stages: ProgressStages },
+  Details extends object,
+>({
+  guard,
   open,
   details,
+  readNeeds,
   retryNeeds,
   retry = retryFromProgress,
 }: {
+  guard: Guard<Actor>;
   open: (ownerId: string, jobId: string) => Opened | Promise<Opened>;
   details: (job: JobView, opened: Opened) => Details;
+  readNeeds?: Action;
   retryNeeds: Action;
   retry?: (ownerId: string, jobId: string, kind: AnyJobKind) => Promise<void>;
 }) {
   return {
     async loader({ request, params }: LoaderFunctionArgs) {
-      const member = await requireMember(request);
-      const { organization } = member;
+      const actor = await guard.require(request, readNeeds);
+      const { organization } = actor;
       const jobId = params.jobId ?? "";
       const opened = await open(organization.id, jobId);
       const { job, view } = await jobProgress(organization.id, jobId, opened.kind, opened.stages);
-      // Every member follows the job; only one whose role may do what it does is offered 'Try again'.
-      return { view: { ...view, retryRefused: whyNot(member, retryNeeds) }, ...details(job, opened) };
+      // Every member allowed to read follows the job; only one who may do what it does is offered 'Try again'.
+      return { view: { ...view, retryRefused: guard.whyNot(actor, retryNeeds) }, ...details(job, opened) };
     },
     async action({ request, params }: ActionFunctionArgs) {
-      const { organization } = await readMemberForm(request, retryNeeds);
+      const {
+        actor: { organization },
+      } = await guard.readForm(request, retryNeeds);
       const jobId = params.jobId ?? "";
       await retry(organization.id, jobId, (await open(organization.id, jobId)).kind);
       return redirect(new URL(request.url).pathname);

@@ -5,9 +5,8 @@ import type { z } from "zod";
 import { claimCondition } from "~/server/platform/database/dialect.server";
 import { affectedRows } from "~/server/platform/database/portal-database.server";
 import { jobs, type JobStatus } from "~/server/platform/database/tables.server";
-import { recordActivity, type ActivityEntry } from "~/server/accounts/activity.server";
 import { db, type PortalExecutor, type PortalTransaction } from "~/server/platform/database/db.server";
-import { env } from "~/server/platform/env.server";
+import { env } from "~/server/platform/config/env.server";
 import { ProviderError } from "~/server/platform/provider-errors.server";
 
 /**
@@ -182,12 +181,20 @@ function toView(row: JobRow): JobView {
 /**
  * Queues a job for its owner (an organization), or returns the existing one with the same idempotency key: a
  * double submit, a resubmitted form or a refresh gets the first job, never a second. Throws JobRefused when its
- * kind cannot reserve what it needs (nothing is queued then). `activity`, the log's entry for what the job was
- * asked for (an order placed), is written in the same transaction, and only when the job is new.
+ * kind cannot reserve what it needs (nothing is queued then). `alongside` writes what commits with a new job
+ * (the activity log's entry for an order placed), in the same transaction, and only when the job is new.
  */
 export async function enqueueJob<Input extends Record<string, unknown>, Results extends StepResults>(
   kind: JobKind<Input, Results>,
-  { activity, ...job }: { ownerId: string; idempotencyKey: string; input: Input; activity?: ActivityEntry },
+  {
+    alongside,
+    ...job
+  }: {
+    ownerId: string;
+    idempotencyKey: string;
+    input: Input;
+    alongside?: (tx: PortalTransaction) => Promise<void>;
+  },
 ): Promise<JobView> {
   const id = randomUUID();
   const input = kind.input.parse(job.input);
@@ -201,7 +208,7 @@ export async function enqueueJob<Input extends Record<string, unknown>, Results 
     if (queued && kind.reserve && !(await kind.reserve({ id, ownerId: job.ownerId, input }, tx))) {
       throw new JobRefused(`The ${kind.name} job could not reserve what it needs.`);
     }
-    if (queued && activity) await recordActivity(tx, activity);
+    if (queued && alongside) await alongside(tx);
   });
   const [row] = await db.select().from(jobs).where(eq(jobs.idempotencyKey, job.idempotencyKey));
   if (!row) throw new Error(`The job ${job.idempotencyKey} was not saved.`);

@@ -1,8 +1,8 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import type { z } from "zod";
 import { firstIncompleteBefore, markCompleted, reachableSteps, stepAfter, type StepIssue } from "~/domain/wizard";
-import { readMemberForm, requireMember, type Member } from "~/server/accounts/access.server";
 import type { Action } from "~/domain/roles";
+import type { Guard } from "../guard.server";
 import { deleteDraft, findDraft, writeDraft, type DraftOwner } from "./drafts.server";
 
 /**
@@ -146,7 +146,7 @@ export interface WizardChrome {
 
 type RouteParams = LoaderFunctionArgs["params"];
 
-/** A wizard as its layout route opened it for a member, and what else the layout shows. */
+/** A wizard as its layout route opened it for an actor, and what else the layout shows. */
 interface WizardOpened<View> {
   wizard: {
     layout(owner: DraftOwner, pathname: string): Promise<WizardChrome>;
@@ -156,25 +156,26 @@ interface WizardOpened<View> {
 }
 
 /**
- * The loader and action of a wizard's layout route, one for every wizard. `permission` is what the member's role
- * must allow (every step checks it too: a forbidden step is 403); `open` finds the wizard for the member and
+ * The loader and action of a wizard's layout route, one for every wizard. `permission` is what the guard must
+ * allow the actor (every step checks it too: a forbidden step is 403); `open` finds the wizard for the actor and
  * the URL's parameters (refusing a parameter the wizard is not for) and what else the layout shows; the loader
  * works out the step from the URL, and Close (the action) clears the draft and goes back to `closeTo`.
  */
-export function wizardLayout<View extends Record<string, unknown>>(
+export function wizardLayout<Actor extends DraftOwner, View extends Record<string, unknown>>(
+  guard: Guard<Actor>,
   permission: Action,
-  open: (member: Member, params: RouteParams) => WizardOpened<View> | Promise<WizardOpened<View>>,
+  open: (actor: Actor, params: RouteParams) => WizardOpened<View> | Promise<WizardOpened<View>>,
   closeTo: string,
 ) {
   return {
     async loader({ request, params }: LoaderFunctionArgs): Promise<View & WizardChrome> {
-      const member = await requireMember(request, permission);
-      const { wizard, view } = await open(member, params);
-      return { ...view, ...(await wizard.layout(member, new URL(request.url).pathname)) };
+      const actor = await guard.require(request, permission);
+      const { wizard, view } = await open(actor, params);
+      return { ...view, ...(await wizard.layout(actor, new URL(request.url).pathname)) };
     },
     async action({ request, params }: ActionFunctionArgs) {
-      const { member } = await readMemberForm(request, permission);
-      await (await open(member, params)).wizard.clear(member);
+      const { actor } = await guard.readForm(request, permission);
+      await (await open(actor, params)).wizard.clear(actor);
       return redirect(closeTo);
     },
   };

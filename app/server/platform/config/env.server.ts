@@ -1,8 +1,8 @@
 import { createPrivateKey } from "node:crypto";
 import addressparser from "nodemailer/lib/addressparser";
 import { z } from "zod";
-import { parsePublicUrl } from "../../../scripts/public-url.mjs";
-import { databaseChoice } from "~/server/platform/database/url.server";
+import { parsePublicUrl } from "./public-url.server";
+import { databaseChoice } from "./database-url.server";
 
 /**
  * The portal's configuration, read once from the environment and validated at start-up.

@@ -1,0 +1,9 @@
+// What the account billing capability (cards, the billing profile, addresses, the payment step's data) offers the
+// rest of the portal; its other modules are its own.
+export {
+  addressForPage,
+  choosePayment,
+  loadAccountBilling,
+  loadPaymentStep,
+  paymentForPage,
+} from "./billing-details.server";

@@ -1,0 +1,25 @@
+// What the accounts capability (sign-in, sessions, organizations, invitations, the team, access, the activity log)
+// offers the rest of the portal; its other modules are its own.
+export { assertMay, memberGuard, readMemberForm, requireMember, type Scope } from "./access.server";
+export {
+  GATEKEEPER,
+  memberActor,
+  recordActivity,
+  recordProviderOnlyChange,
+  type ActivityEntry,
+} from "./activity.server";
+export { readAdminForm, requireAdmin } from "./auth.server";
+export {
+  billingAccountOf,
+  billingAccountOfCustomer,
+  billingAccountOfOwner,
+  billingAccounts,
+  type BillingAccount,
+} from "./billing-accounts.server";
+export {
+  assignBillingCustomerId,
+  findOrganization,
+  saveShippingAddress,
+  type OrganizationRecord,
+} from "./organizations.server";
+export { redirectWithToast } from "./session.server";

@@ -1,0 +1,50 @@
+import { reissueLicenseFiles, startProviderSync } from "~/server/subscriptions/index.server";
+import { env } from "~/server/platform/config/env.server";
+import { connection, databaseInUse, migratePortalDatabase } from "~/server/platform/database/connection.server";
+import { withStartupLock } from "~/server/platform/database/startup-lock.server";
+import { startJobRunner } from "~/server/platform/jobs/runner.server";
+import { loadSecrets } from "~/server/platform/secrets.server";
+import { DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemo } from "./demo-seed.server";
+import { JOB_KINDS } from "./job-kinds.server";
+
+/** What the HTTP server in front of the app takes from the start-up. */
+export interface Booted {
+  /** PUBLIC_URL's origin, on which every request's URL is built; undefined when it is not set. */
+  publicOrigin: string | undefined;
+}
+
+const globalForBoot = globalThis as unknown as { __portalPrepared?: Promise<void> };
+
+/**
+ * Makes the database ready for this process, once: the migrations, the secrets (generated and kept in demo
+ * mode), the demo seed (SEED_DEMO, into an empty database only) and the re-issue of license files signed with an
+ * older key. Each step runs under the start-up lock and finds what a process that held it before did, so however
+ * many processes and instances start at once on one database, each is done once.
+ */
+function prepare(): Promise<void> {
+  return (globalForBoot.__portalPrepared ??= (async () => {
+    await migratePortalDatabase();
+    await loadSecrets();
+    await withStartupLock(databaseInUse(), async () => {
+      if (env.SEED_DEMO && (await seedDemo(connection.db))) {
+        console.log(`Demo accounts seeded (SEED_DEMO=true): ${DEMO_ACCOUNTS.join(", ")}, password ${DEMO_PASSWORD}`);
+      }
+      await reissueLicenseFiles(connection.db);
+    });
+  })());
+}
+
+/**
+ * The portal's one start-up, called by the server entry (scripts/server.mjs, through the build's entry module),
+ * by `npm run migrate` and by the tests: importing a module of app/ does none of it. With `jobs` (the server's
+ * default) the process then runs the durable jobs, resuming what a restart interrupted, and follows the billing
+ * provider (its events as they come, the reconciliation on schedule).
+ */
+export async function boot({ jobs = true }: { jobs?: boolean } = {}): Promise<Booted> {
+  await prepare();
+  if (jobs) {
+    startJobRunner(JOB_KINDS);
+    startProviderSync();
+  }
+  return { publicOrigin: env.PUBLIC_URL };
+}
