@@ -14,7 +14,17 @@ await build({
   format: "esm",
   platform: "node",
   target: "node20",
-  external: Object.keys(dependencies),
+  external: Object.keys(dependencies).filter((name) => name !== "i18n-iso-countries"),
+  // As in the server build (remix.config.js): the country names JSON is bundled (Node imports JSON only with an
+  // import attribute), the package that reads it stays an import.
+  plugins: [
+    {
+      name: "country-names-bundled",
+      setup(build) {
+        build.onResolve({ filter: /^i18n-iso-countries$/ }, ({ path }) => ({ path, external: true }));
+      },
+    },
+  ],
   // Another folder for a test that builds its own copy.
   outdir: process.argv[2] ?? "build",
   logLevel: "warning",

@@ -41,7 +41,7 @@ describe("DATABASE_URL chooses the database engine", () => {
   it("stops the portal's start-up with that one line", async () => {
     const start = promisify(execFile)(
       process.execPath,
-      ["--import", "tsx", "--input-type=module", "-e", 'await import("./app/server/env.server.ts");'],
+      ["--import", "tsx", "--input-type=module", "-e", 'await import("./app/server/platform/config/env.server.ts");'],
       { env: { ...process.env, DATABASE_URL: "mysql://db/portal" }, timeout: 60_000 },
     );
     await expect(start).rejects.toMatchObject({ code: 1, stderr: `Configuration error: ${WRONG}\n` });

@@ -28,11 +28,15 @@ async function closedPort(): Promise<number> {
 it("logs a failed announcement to remix dev and keeps serving", async () => {
   const folder = mkdtempSync(path.join(tmpdir(), "gk-dev-announce-"));
   scratch.push(folder);
-  // The least of a Remix build the server reads before its first request.
+  // The least of a Remix build the server reads before its first request: the app's start-up is its entry's.
   mkdirSync(path.join(folder, "build"));
   writeFileSync(
     path.join(folder, "build/index.js"),
-    'export const future = {};\nexport const assets = { version: "1" };\n',
+    [
+      "export const future = {};",
+      'export const assets = { version: "1" };',
+      "export const entry = { module: { boot: async () => ({ publicOrigin: undefined }) } };",
+    ].join("\n"),
   );
   writeFileSync(path.join(folder, "build/version.txt"), "1");
   const [port, devPort] = [await closedPort(), await closedPort()];
