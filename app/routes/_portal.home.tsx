@@ -1,4 +1,4 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { mayDo, requireMember } from "~/server/access.server";
 import { countHubInstallations } from "~/server/hub-installations.server";
@@ -6,12 +6,12 @@ import { portalNow } from "~/server/clock.server";
 import { billingAccountOf } from "~/server/billing-accounts.server";
 import { countLicensesByStatus } from "~/server/licenses.server";
 import { renewalNoticeViews } from "~/server/renewals.server";
-import { documentTitle, InfoPage, PageErrorBoundary } from "~/ui/page";
+import { InfoPage, PageErrorBoundary, pageMeta } from "~/ui/page";
 import { RenewalNotices } from "~/ui/renewal-notices";
 import type { RenewalNoticeView } from "~/domain/renewals";
 
 export const handle = { title: "Home" };
-export const meta: MetaFunction = () => documentTitle("Home");
+export const meta = pageMeta("Home");
 
 const noNotices: RenewalNoticeView[] = [];
 

@@ -8,12 +8,19 @@ const TITLES: Record<number, string> = {
   429: "Too many requests",
 };
 
+const statusOf = (error: unknown) => (isRouteErrorResponse(error) ? error.status : 500);
+
+/** What an error page is called: its heading, and its tab's title. */
+export function errorTitle(error: unknown): string {
+  return TITLES[statusOf(error)] ?? "Something went wrong";
+}
+
 /**
  * The page shown for a thrown response (403, 404, ...) or an unexpected error, inside or outside the shell.
  * Plain elements (app/styles/app.css): it must look right whatever stylesheets the failed page linked.
  */
 export function ErrorPage({ error }: { error: unknown }) {
-  const status = isRouteErrorResponse(error) ? error.status : 500;
+  const status = statusOf(error);
   const detail =
     isRouteErrorResponse(error) && typeof error.data?.message === "string"
       ? error.data.message
@@ -25,7 +32,7 @@ export function ErrorPage({ error }: { error: unknown }) {
   return (
     <div className="gk-error-page">
       <p className="gk-dimmed gk-error-status">Error {status}</p>
-      <h1>{TITLES[status] ?? "Something went wrong"}</h1>
+      <h1>{errorTitle(error)}</h1>
       <p>{detail}</p>
       {verifyEmail ? (
         <Form method="post" action="/verify-email">
