@@ -8,6 +8,14 @@ const TITLES: Record<number, string> = {
   429: "Too many requests",
 };
 
+/**
+ * The browser tab's title for a page: "<title> · GateKeeper Portal". Here, by the error page, so that the root
+ * names an error page's tab without loading page.tsx on the pages outside the shell.
+ */
+export function documentTitle(title: string) {
+  return [{ title: `${title} · GateKeeper Portal` }];
+}
+
 const statusOf = (error: unknown) => (isRouteErrorResponse(error) ? error.status : 500);
 
 /** What an error page is called: its heading, and its tab's title. */

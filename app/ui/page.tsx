@@ -2,7 +2,7 @@ import type { MetaFunction } from "@remix-run/node";
 import { useRouteError, type UIMatch } from "@remix-run/react";
 import { Link } from "~/ui/link";
 import type { ReactNode } from "react";
-import { ErrorPage, errorTitle } from "./error-page";
+import { documentTitle, ErrorPage, errorTitle } from "./error-page";
 import type { PageSection } from "~/content/types";
 
 /**
@@ -18,11 +18,6 @@ const titleOf = (title: PageHandle["title"], data: unknown) => (typeof title ===
 export function pageTitle(match: Pick<UIMatch, "handle" | "data">): string | null {
   const handle = match.handle as PageHandle | undefined;
   return handle?.title ? titleOf(handle.title, match.data) : null;
-}
-
-/** The browser tab's title for a page: "<title> · GateKeeper Portal". */
-export function documentTitle(title: string) {
-  return [{ title: `${title} · GateKeeper Portal` }];
 }
 
 /**
