@@ -1,4 +1,4 @@
-import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import {
   Links,
@@ -16,7 +16,7 @@ import { commitCsrfToken } from "~/server/accounts/csrf.server";
 import { takeToast } from "~/server/accounts/session.server";
 import { stylesheetsToFetch } from "~/server/platform/delivery/stylesheet-delivery.server";
 import rootStyles from "~/styles/root.css";
-import { ErrorPage } from "~/ui/error-page";
+import { documentTitle, ErrorPage, errorTitle } from "~/ui/error-page";
 import { LinkNavigation } from "~/ui/link";
 import { EarlyModulePreloads } from "~/ui/early-module-preloads";
 import { useNonce } from "~/ui/nonce";
@@ -28,6 +28,12 @@ export const links: LinksFunction = () => [
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
   { rel: "stylesheet", href: rootStyles },
 ];
+
+/**
+ * Pages name their own tabs. An error page that no page's meta reaches (a URL no route knows, an error of a page
+ * outside the shell, or of the shell itself) is named here: Remix runs the root's meta for it, with the error.
+ */
+export const meta: MetaFunction = ({ error }) => (error ? documentTitle(errorTitle(error)) : []);
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const [csrfToken, csrfCookie] = await commitCsrfToken(request);

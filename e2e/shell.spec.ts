@@ -1,5 +1,10 @@
+import { randomUUID } from "node:crypto";
+import type { Page } from "@playwright/test";
+import { eq } from "drizzle-orm";
 import { isSubmenu, sidebarFor } from "~/domain/navigation";
-import { DEMO, expect, expectAccessible, signInAs, test } from "./fixtures";
+import { hashPasswordSync } from "~/server/platform/passwords.server";
+import { armFault, clearFaults, insertAccount, withDatabase } from "./database";
+import { DEMO, DEMO_PASSWORD, expect, expectAccessible, signInAs, test } from "./fixtures";
 
 const TOP_LEVEL = [
   { label: "Home", path: "/home", title: "Home" },
@@ -154,13 +159,89 @@ test.describe("the admin portal", () => {
   });
 });
 
+const NOT_FOUND = "Page not found · GateKeeper Portal";
+const FORBIDDEN = "You don't have access to this page · GateKeeper Portal";
+
+/** A new person whose only role, in an organization of their own, is Viewer, signed in. */
+async function signInAsViewer(page: Page, databaseUrl: string) {
+  const email = `viewer-${randomUUID().slice(0, 8)}@example.com`;
+  const id = randomUUID();
+  await withDatabase(databaseUrl, async (db, t) => {
+    await insertAccount(db, {
+      id,
+      email,
+      passwordHash: hashPasswordSync(DEMO_PASSWORD),
+      firstName: "Val",
+      lastName: "Viewer",
+    });
+    await db.update(t.memberships).set({ role: "viewer" }).where(eq(t.memberships.userId, id));
+  });
+  await signInAs(page, email);
+}
+
+/** Opens an error page and checks its status, its heading, and its tab's title (in the server's HTML without JavaScript). */
+async function expectErrorPage(page: Page, path: string, status: number, title: string) {
+  const response = await page.goto(path);
+  expect(response?.status(), path).toBe(status);
+  await expect(page.getByRole("heading", { name: title.replace(" · GateKeeper Portal", "") })).toBeVisible();
+  await expect(page, path).toHaveTitle(title);
+}
+
 test.describe("an address that does not exist", () => {
   test.use({ expectedHttpErrors: [404] });
   test("shows a 404 page with a way back", async ({ page }) => {
-    const response = await page.goto("/no/such/page/here");
-    expect(response?.status()).toBe(404);
-    await expect(page.getByRole("heading", { name: "Page not found" })).toBeVisible();
+    await expectErrorPage(page, "/no/such/page/here", 404, NOT_FOUND);
     await expect(page.getByRole("link", { name: "Go to the portal home" })).toBeVisible();
+  });
+});
+
+test.describe("an error page", () => {
+  test.use({ expectedHttpErrors: [403, 404] });
+
+  test("names the error in the tab, outside the shell and inside it", async ({ page }) => {
+    await signInAs(page, DEMO.customer);
+    const sidebar = page.getByRole("navigation", { name: "Portal" });
+    await expectErrorPage(page, "/no-such-page", 404, NOT_FOUND);
+    await expect(sidebar).toHaveCount(0);
+    for (const [path, status, title] of [
+      ["/software/no-such-page", 404, NOT_FOUND],
+      ["/store/orders/no-such-order", 404, NOT_FOUND],
+      ["/account/invoices/no-such-invoice/pay", 404, NOT_FOUND],
+      ["/licenses/no-such-license/update/product", 404, NOT_FOUND],
+      ["/account/cards/no-such-card/replace", 404, NOT_FOUND],
+      ["/docs/salesProcessEvaluation", 403, FORBIDDEN],
+    ] as const) {
+      await expectErrorPage(page, path, status, title);
+      await expect(sidebar).toBeVisible();
+    }
+  });
+
+  test("refusing a Viewer is named so in the tab", async ({ page, portal }) => {
+    await signInAsViewer(page, portal.databaseUrl);
+    await expectErrorPage(page, "/account/invoices", 403, FORBIDDEN);
+  });
+});
+
+test.describe("a page whose loader fails", () => {
+  // The failure is logged whole: its message, its fields, and its stack frames (Node's own in colour under
+  // Playwright's FORCE_COLOR, so not at the line's start). One pattern: Playwright reads a fixture's array of
+  // several objects as a value and its options.
+  test.use({
+    expectedHttpErrors: [500],
+    expectedServerErrors: [/^BillingError: Injected failure\.$|^ {2}\w+: |^}$| {4}at /],
+  });
+
+  test("shows the error page in the shell, named in the tab", async ({ page, portal }) => {
+    await withDatabase(portal.databaseUrl, (db, t) =>
+      armFault(db, t.billingFaults, { call: "listPlans", mode: "fail", message: "Injected failure.", remaining: null }),
+    );
+    try {
+      await signInAs(page, DEMO.customer);
+      await expectErrorPage(page, "/store/subscribe/plan", 500, "Something went wrong · GateKeeper Portal");
+      await expect(page.getByRole("navigation", { name: "Portal" })).toBeVisible();
+    } finally {
+      await withDatabase(portal.databaseUrl, (db, t) => clearFaults(db, t.billingFaults, "listPlans"));
+    }
   });
 });
 
@@ -208,5 +289,36 @@ test.describe("accessibility", () => {
     await signInAs(page, DEMO.admin);
     await page.goto("/admin/customers");
     await expectAccessible(page, javaScriptEnabled);
+  });
+
+  test.describe("error pages", () => {
+    test.use({ expectedHttpErrors: [403, 404] });
+
+    test("a 404 signed out has no serious violation", async ({ page, javaScriptEnabled }) => {
+      await page.goto("/no-such-page");
+      await expectAccessible(page, javaScriptEnabled);
+    });
+
+    test("a 404 in the shell, a missing invoice's and a missing license's page have no serious violation", async ({
+      page,
+      javaScriptEnabled,
+    }) => {
+      test.slow();
+      await signInAs(page, DEMO.customer);
+      for (const path of [
+        "/store/orders/no-such-order",
+        "/account/invoices/no-such-invoice/pay",
+        "/licenses/no-such-license/update/product",
+      ]) {
+        await page.goto(path);
+        await expectAccessible(page, javaScriptEnabled);
+      }
+    });
+
+    test("a 403 for a Viewer has no serious violation", async ({ page, portal, javaScriptEnabled }) => {
+      await signInAsViewer(page, portal.databaseUrl);
+      await page.goto("/account/invoices");
+      await expectAccessible(page, javaScriptEnabled);
+    });
   });
 });

@@ -4,7 +4,6 @@ import {
   type ActionFunctionArgs,
   type LinksFunction,
   type LoaderFunctionArgs,
-  type MetaFunction,
   type SerializeFrom,
 } from "@remix-run/node";
 import { Outlet, useActionData, useLoaderData } from "@remix-run/react";
@@ -24,13 +23,13 @@ import { BillingProfileCard } from "~/ui/billing/billing-profile-card";
 import { BillingProfilePending } from "~/ui/billing/drawer";
 import { PaymentMethodsSection } from "~/ui/billing/payment-methods";
 import { Group, SimpleGrid, Stack } from "~/ui/layout";
-import { documentTitle, PageErrorBoundary } from "~/ui/page";
+import { PageErrorBoundary, pageMeta } from "~/ui/page";
 import { FORM_STYLES } from "~/ui/stylesheets";
 
 export const links: LinksFunction = () => FORM_STYLES;
 
 export const handle = { title: "Account" };
-export const meta: MetaFunction = () => documentTitle("Account");
+export const meta = pageMeta("Account");
 
 /**
  * The person's own profile, password and sessions, and (for an Owner or a Billing admin) the organization's

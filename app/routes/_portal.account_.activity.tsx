@@ -1,11 +1,11 @@
-import { json, redirect, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { json, redirect, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { ACTIVITY_PER_PAGE } from "~/domain/pagination";
 import { requireMember } from "~/server/accounts/access.server";
 import { activityPage } from "~/server/accounts/activity.server";
 import { Group, Stack } from "~/ui/layout";
 import { Link } from "~/ui/link";
-import { documentTitle, PageErrorBoundary } from "~/ui/page";
+import { PageErrorBoundary, pageMeta } from "~/ui/page";
 import { ANCHOR_CLASS } from "~/ui/plain-parts";
 import { LIST_STYLES } from "~/ui/stylesheets";
 import { Table } from "~/ui/table";
@@ -14,7 +14,7 @@ import { Text } from "~/ui/typography";
 export const links: LinksFunction = () => LIST_STYLES;
 
 export const handle = { title: "Activity" };
-export const meta: MetaFunction = () => documentTitle("Activity");
+export const meta = pageMeta("Activity");
 
 const ACTIVITY = "/account/activity";
 

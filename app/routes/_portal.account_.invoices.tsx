@@ -1,4 +1,4 @@
-import { json, redirect, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { json, redirect, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/node";
 import { portalNow } from "~/server/billing/index.server";
 import { Outlet, useLoaderData } from "@remix-run/react";
 import { formatCents, formatDate } from "~/domain/format";
@@ -10,7 +10,7 @@ import { invoicePage } from "~/server/subscriptions/invoices.server";
 import { renewalNoticeViews } from "~/server/subscriptions/renewals.server";
 import { Badge } from "~/ui/badge";
 import { Group, Stack } from "~/ui/layout";
-import { documentTitle, PageErrorBoundary } from "~/ui/page";
+import { PageErrorBoundary, pageMeta } from "~/ui/page";
 import { PageLinks } from "~/ui/page-links";
 import { ANCHOR_CLASS, GROUP_CLASS, groupStyle } from "~/ui/plain-parts";
 import { RenewalNotices } from "~/ui/renewal-notices";
@@ -23,7 +23,7 @@ import { Anchor, Text } from "~/ui/typography";
 export const links: LinksFunction = () => LIST_STYLES;
 
 export const handle = { title: "Invoices" };
-export const meta: MetaFunction = () => documentTitle("Invoices");
+export const meta = pageMeta("Invoices");
 
 const pageHref = (page: number) =>
   page > 1 ? `${afterCheckoutUrls.invoices}?page=${page}` : afterCheckoutUrls.invoices;

@@ -1,11 +1,4 @@
-import {
-  json,
-  redirect,
-  type ActionFunctionArgs,
-  type LinksFunction,
-  type LoaderFunctionArgs,
-  type MetaFunction,
-} from "@remix-run/node";
+import { json, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { formatDate } from "~/domain/format";
@@ -16,7 +9,7 @@ import { Button } from "~/ui/button";
 import { NativeSelect } from "~/ui/inputs";
 import { InviteForm, ROLE_OPTIONS, type InvitationFormData } from "~/ui/account/invite-form";
 import { Alert, Card, Group, Stack } from "~/ui/layout";
-import { documentTitle, PageErrorBoundary } from "~/ui/page";
+import { PageErrorBoundary, pageMeta } from "~/ui/page";
 import { PageLinks } from "~/ui/page-links";
 import { Link } from "~/ui/link";
 import { ANCHOR_CLASS } from "~/ui/plain-parts";
@@ -27,7 +20,7 @@ import { Text, Title } from "~/ui/typography";
 export const links: LinksFunction = () => FORM_STYLES;
 
 export const handle = { title: "Team" };
-export const meta: MetaFunction = () => documentTitle("Team");
+export const meta = pageMeta("Team");
 
 const TEAM = "/account/team";
 /**

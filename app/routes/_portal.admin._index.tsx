@@ -1,20 +1,20 @@
 import { Badge } from "~/ui/badge";
 import { Anchor, Text, Title } from "~/ui/typography";
-import { json, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { json, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { formatDate } from "~/domain/format";
 import { requireAdmin } from "~/server/accounts/auth.server";
 import { listJobsNeedingAttention } from "~/server/platform/jobs/runner.server";
 import { hasTimeMachine } from "~/server/subscriptions/time-machine.server";
 import { Stack } from "~/ui/layout";
-import { documentTitle, PageErrorBoundary } from "~/ui/page";
+import { PageErrorBoundary, pageMeta } from "~/ui/page";
 import { LIST_STYLES } from "~/ui/stylesheets";
 import { Table } from "~/ui/table";
 
 export const links: LinksFunction = () => LIST_STYLES;
 
 export const handle = { title: "Admin portal" };
-export const meta: MetaFunction = () => documentTitle("Admin portal");
+export const meta = pageMeta("Admin portal");
 
 /** The admin portal's start: jobs that stopped (an unknown outcome, a failure) and what they say, then the accounts. */
 export async function loader({ request }: LoaderFunctionArgs) {

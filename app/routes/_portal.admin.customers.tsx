@@ -1,11 +1,5 @@
 import { Anchor, Text } from "~/ui/typography";
-import {
-  json,
-  type ActionFunctionArgs,
-  type LinksFunction,
-  type LoaderFunctionArgs,
-  type MetaFunction,
-} from "@remix-run/node";
+import { json, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { adminCreateOrganization } from "~/server/accounts/admin-organizations.server";
@@ -17,14 +11,14 @@ import { isDistributor } from "~/domain/customers";
 import { requireAdmin } from "~/server/accounts/auth.server";
 import { listOrganizationsForAdmin } from "~/server/accounts/organizations.server";
 import { Stack } from "~/ui/layout";
-import { documentTitle, PageErrorBoundary } from "~/ui/page";
+import { PageErrorBoundary, pageMeta } from "~/ui/page";
 import { FORM_STYLES } from "~/ui/stylesheets";
 import { Table } from "~/ui/table";
 
 export const links: LinksFunction = () => FORM_STYLES;
 
 export const handle = { title: "Customers" };
-export const meta: MetaFunction = () => documentTitle("Customers");
+export const meta = pageMeta("Customers");
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);

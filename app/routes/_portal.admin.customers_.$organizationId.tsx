@@ -1,10 +1,4 @@
-import {
-  json,
-  type ActionFunctionArgs,
-  type LinksFunction,
-  type LoaderFunctionArgs,
-  type MetaFunction,
-} from "@remix-run/node";
+import { json, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { isDistributor } from "~/domain/customers";
 import { formatCents, formatDate } from "~/domain/format";
@@ -15,14 +9,14 @@ import { adminInvite, adminOrganizationPage } from "~/server/accounts/admin-orga
 import { ColumnsTable } from "~/ui/columns-table";
 import { InviteForm, type InvitationFormData } from "~/ui/account/invite-form";
 import { Stack } from "~/ui/layout";
-import { documentTitle, PageErrorBoundary } from "~/ui/page";
+import { PageErrorBoundary, pageMeta } from "~/ui/page";
 import { FORM_STYLES } from "~/ui/stylesheets";
 import { Anchor, Text, Title } from "~/ui/typography";
 
 export const links: LinksFunction = () => FORM_STYLES;
 
 export const handle = { title: "Customer" };
-export const meta: MetaFunction = () => documentTitle("Customer");
+export const meta = pageMeta("Customer");
 
 /** One organization as an administrator sees it, with the invitation of its first Owner (or anyone). */
 export async function loader({ request, params }: LoaderFunctionArgs) {

@@ -1,11 +1,11 @@
-import { json, redirect, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { json, redirect, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { Fragment } from "react";
 import { pageCount, requestedPage } from "~/domain/pagination";
 import { requireAdmin } from "~/server/accounts/auth.server";
 import { mailLeavesThePortal, outboxPage } from "~/server/mail/index.server";
 import { Card, Stack } from "~/ui/layout";
-import { documentTitle, PageErrorBoundary } from "~/ui/page";
+import { PageErrorBoundary, pageMeta } from "~/ui/page";
 import { PageLinks } from "~/ui/page-links";
 import { FORM_STYLES } from "~/ui/stylesheets";
 import { Anchor, Text, Title } from "~/ui/typography";
@@ -13,7 +13,7 @@ import { Anchor, Text, Title } from "~/ui/typography";
 export const links: LinksFunction = () => FORM_STYLES;
 
 export const handle = { title: "Outbox" };
-export const meta: MetaFunction = () => documentTitle("Outbox");
+export const meta = pageMeta("Outbox");
 
 const MESSAGES_PER_PAGE = 10;
 const pageHref = (page: number) => (page === 1 ? "/admin/outbox" : `/admin/outbox?page=${page}`);

@@ -1,4 +1,4 @@
-import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { useIsSubmitting } from "remix-validated-form";
@@ -9,7 +9,7 @@ import { moveTimeMachine, timeMachinePage } from "~/server/subscriptions/time-ma
 import { Button } from "~/ui/button";
 import { TextField } from "~/ui/fields";
 import { Card, Stack } from "~/ui/layout";
-import { documentTitle, PageErrorBoundary } from "~/ui/page";
+import { PageErrorBoundary, pageMeta } from "~/ui/page";
 import { FORM_STYLES } from "~/ui/stylesheets";
 import { Text } from "~/ui/typography";
 import { ValidatedForm } from "~/ui/validated-form";
@@ -17,7 +17,7 @@ import { ValidatedForm } from "~/ui/validated-form";
 export const links: LinksFunction = () => FORM_STYLES;
 
 export const handle = { title: "Time machine" };
-export const meta: MetaFunction = () => documentTitle("Time machine");
+export const meta = pageMeta("Time machine");
 
 /**
  * The embedded billing engine's time machine, for demos and tests (demo mode only): its date, and a form that

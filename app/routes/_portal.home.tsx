@@ -1,4 +1,4 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { LoaderFunctionArgs } from "@remix-run/node";
 import { portalNow } from "~/server/billing/index.server";
 import { useLoaderData } from "@remix-run/react";
 import { mayDo, requireMember } from "~/server/accounts/access.server";
@@ -6,12 +6,12 @@ import { countHubInstallations } from "~/server/cloud-hubs/hub-installations.ser
 import { billingAccountOf } from "~/server/accounts/billing-accounts.server";
 import { countLicensesByStatus } from "~/server/subscriptions/licenses.server";
 import { renewalNoticeViews } from "~/server/subscriptions/renewals.server";
-import { documentTitle, InfoPage, PageErrorBoundary } from "~/ui/page";
+import { InfoPage, PageErrorBoundary, pageMeta } from "~/ui/page";
 import { RenewalNotices } from "~/ui/renewal-notices";
 import type { RenewalNoticeView } from "~/domain/renewals";
 
 export const handle = { title: "Home" };
-export const meta: MetaFunction = () => documentTitle("Home");
+export const meta = pageMeta("Home");
 
 const noNotices: RenewalNoticeView[] = [];
 

@@ -1,5 +1,5 @@
 import { Anchor, Text } from "~/ui/typography";
-import { json, redirect, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { json, redirect, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/node";
 import { Outlet, useLoaderData } from "@remix-run/react";
 import { Link } from "~/ui/link";
 import { cloudHubStepUrl } from "~/domain/cloud-hub-steps";
@@ -19,7 +19,7 @@ import { hubInstallationPage } from "~/server/cloud-hubs/hub-installations.serve
 import { GuardedLinkButton } from "~/ui/button";
 import { FilterLinks } from "~/ui/filter-links";
 import { Group, Stack } from "~/ui/layout";
-import { documentTitle, PageErrorBoundary } from "~/ui/page";
+import { PageErrorBoundary, pageMeta } from "~/ui/page";
 import { PageLinks } from "~/ui/page-links";
 import { LIST_STYLES } from "~/ui/stylesheets";
 import { Table } from "~/ui/table";
@@ -27,7 +27,7 @@ import { Table } from "~/ui/table";
 export const links: LinksFunction = () => LIST_STYLES;
 
 export const handle = { title: "GateKeeper Hub Deployments" };
-export const meta: MetaFunction = () => documentTitle("GateKeeper Hub Deployments");
+export const meta = pageMeta("GateKeeper Hub Deployments");
 
 /** A figure counted this month and this year, as the table shows it. */
 const monthYear = (month: number, year: number) => `${month.toLocaleString("en-US")}/${year.toLocaleString("en-US")}`;

@@ -1,6 +1,6 @@
 import { Anchor, Text } from "~/ui/typography";
 import { portalNow } from "~/server/billing/index.server";
-import { json, redirect, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { json, redirect, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/node";
 import { Outlet, useLoaderData, useNavigation } from "@remix-run/react";
 import { formatCents, formatDate } from "~/domain/format";
 import { shortLicenseKey } from "~/domain/license-status";
@@ -14,7 +14,7 @@ import { renewalNoticeViews } from "~/server/subscriptions/renewals.server";
 import { GuardedLinkButton } from "~/ui/button";
 import { Group, Stack } from "~/ui/layout";
 import { licenseTermCells } from "~/ui/license-cells";
-import { documentTitle, PageErrorBoundary } from "~/ui/page";
+import { PageErrorBoundary, pageMeta } from "~/ui/page";
 import { PageLinks } from "~/ui/page-links";
 import { ANCHOR_CLASS, GROUP_CLASS, groupStyle } from "~/ui/plain-parts";
 import { LIST_STYLES } from "~/ui/stylesheets";
@@ -25,7 +25,7 @@ import { Table } from "~/ui/table";
 export const links: LinksFunction = () => LIST_STYLES;
 
 export const handle = { title: "Licenses" };
-export const meta: MetaFunction = () => documentTitle("Licenses");
+export const meta = pageMeta("Licenses");
 
 const pageHref = (page: number) => (page > 1 ? `/licenses?page=${page}` : "/licenses");
 

@@ -1,11 +1,11 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Outlet, useLoaderData } from "@remix-run/react";
 import { requireMember, whyNot } from "~/server/accounts/access.server";
 import { GuardedLinkButton } from "~/ui/button";
-import { documentTitle, InfoPage, PageErrorBoundary } from "~/ui/page";
+import { InfoPage, PageErrorBoundary, pageMeta } from "~/ui/page";
 
 export const handle = { title: "Store" };
-export const meta: MetaFunction = () => documentTitle("Store");
+export const meta = pageMeta("Store");
 
 /** Every member may look at the Store; buying is for the roles that may (the wizard checks it too). */
 export async function loader({ request }: LoaderFunctionArgs) {

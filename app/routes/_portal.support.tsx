@@ -1,8 +1,7 @@
-import type { MetaFunction } from "@remix-run/node";
-import { documentTitle, InfoPage, PageErrorBoundary } from "~/ui/page";
+import { InfoPage, PageErrorBoundary, pageMeta } from "~/ui/page";
 
 export const handle = { title: "Support" };
-export const meta: MetaFunction = () => documentTitle("Support");
+export const meta = pageMeta("Support");
 
 export default function Support() {
   return (

@@ -1,5 +1,5 @@
 import { Anchor, Text, Title } from "~/ui/typography";
-import { json, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { json, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData, useOutlet } from "@remix-run/react";
 import { trialStepUrl } from "~/domain/trial-steps";
 import { USED_UP_TRIAL } from "~/domain/trials";
@@ -7,13 +7,13 @@ import { assertMay, requireMember } from "~/server/accounts/access.server";
 import { mayStartTrial } from "~/server/trials/trials.server";
 import { LinkButton } from "~/ui/button";
 import { Alert, Card, SimpleGrid, Stack } from "~/ui/layout";
-import { documentTitle, PageErrorBoundary } from "~/ui/page";
+import { PageErrorBoundary, pageMeta } from "~/ui/page";
 import { FORM_STYLES } from "~/ui/stylesheets";
 
 export const links: LinksFunction = () => FORM_STYLES;
 
 export const handle = { title: "Start GateKeeper Enterprise Trial" };
-export const meta: MetaFunction = () => documentTitle("Start GateKeeper Enterprise Trial");
+export const meta = pageMeta("Start GateKeeper Enterprise Trial");
 
 /**
  * The trial chooser: which Hub to try, or why there is no trial left. The wizards (which check the role

@@ -1,14 +1,12 @@
-import type { MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import type { ContentPage } from "~/content/types";
-import { documentTitle, InfoPage } from "./page";
+import { InfoPage, pageMeta } from "./page";
 
 export const contentHandle = {
   title: (data: unknown) => (data as ContentPage | undefined)?.title ?? "GateKeeper Portal",
 };
 
-export const contentMeta: MetaFunction = ({ data }) =>
-  documentTitle((data as ContentPage | undefined)?.title ?? "Page not found");
+export const contentMeta = pageMeta(contentHandle.title);
 
 export function ContentPageView() {
   const page = useLoaderData<ContentPage>();

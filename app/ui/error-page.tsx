@@ -9,11 +9,26 @@ const TITLES: Record<number, string> = {
 };
 
 /**
+ * The browser tab's title for a page: "<title> · GateKeeper Portal". Here, by the error page, so that the root
+ * names an error page's tab without loading page.tsx on the pages outside the shell.
+ */
+export function documentTitle(title: string) {
+  return [{ title: `${title} · GateKeeper Portal` }];
+}
+
+const statusOf = (error: unknown) => (isRouteErrorResponse(error) ? error.status : 500);
+
+/** What an error page is called: its heading, and its tab's title. */
+export function errorTitle(error: unknown): string {
+  return TITLES[statusOf(error)] ?? "Something went wrong";
+}
+
+/**
  * The page shown for a thrown response (403, 404, ...) or an unexpected error, inside or outside the shell.
  * Plain elements (app/styles/app.css): it must look right whatever stylesheets the failed page linked.
  */
 export function ErrorPage({ error }: { error: unknown }) {
-  const status = isRouteErrorResponse(error) ? error.status : 500;
+  const status = statusOf(error);
   const detail =
     isRouteErrorResponse(error) && typeof error.data?.message === "string"
       ? error.data.message
@@ -25,7 +40,7 @@ export function ErrorPage({ error }: { error: unknown }) {
   return (
     <div className="gk-error-page">
       <p className="gk-dimmed gk-error-status">Error {status}</p>
-      <h1>{TITLES[status] ?? "Something went wrong"}</h1>
+      <h1>{errorTitle(error)}</h1>
       <p>{detail}</p>
       {verifyEmail ? (
         <Form method="post" action="/verify-email">

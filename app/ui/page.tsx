@@ -1,7 +1,8 @@
+import type { MetaFunction } from "@remix-run/node";
 import { useRouteError, type UIMatch } from "@remix-run/react";
 import { Link } from "~/ui/link";
 import type { ReactNode } from "react";
-import { ErrorPage } from "./error-page";
+import { documentTitle, ErrorPage, errorTitle } from "./error-page";
 import type { PageSection } from "~/content/types";
 
 /**
@@ -12,15 +13,19 @@ export interface PageHandle {
   title: string | ((data: unknown) => string);
 }
 
+const titleOf = (title: PageHandle["title"], data: unknown) => (typeof title === "function" ? title(data) : title);
+
 export function pageTitle(match: Pick<UIMatch, "handle" | "data">): string | null {
   const handle = match.handle as PageHandle | undefined;
-  if (!handle?.title) return null;
-  return typeof handle.title === "function" ? handle.title(match.data) : handle.title;
+  return handle?.title ? titleOf(handle.title, match.data) : null;
 }
 
-/** The browser tab's title for a page: "<title> · GateKeeper Portal". */
-export function documentTitle(title: string) {
-  return [{ title: `${title} · GateKeeper Portal` }];
+/**
+ * A page route's meta: its tab's title. Remix runs it too when an error boundary at or below the route shows,
+ * with that error, and then the tab names the error page instead ("Page not found · GateKeeper Portal").
+ */
+export function pageMeta(title: PageHandle["title"]): MetaFunction {
+  return ({ data, error }) => documentTitle(error ? errorTitle(error) : titleOf(title, data));
 }
 
 /** Errors of a page inside the shell: the shell stays, the page shows what went wrong. */

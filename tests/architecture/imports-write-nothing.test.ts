@@ -1,3 +1,4 @@
+/// <reference types="vite/client" />
 import { existsSync } from "node:fs";
 import pg from "pg";
 import { expect, it } from "vitest";
