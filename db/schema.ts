@@ -38,6 +38,10 @@ export const users = sqliteTable("users", {
   createdAt: createdAt(),
 });
 
+/** What kind of customer of GateKeeper an organization is (app/domain/access-policy.ts says what each may do). */
+export const ORGANIZATION_KINDS = ["customer", "distributor"] as const;
+export type OrganizationKind = (typeof ORGANIZATION_KINDS)[number];
+
 /**
  * A customer of GateKeeper: one billing customer, and the licenses, Hubs, trials, drafts and jobs that go with
  * it, whichever member made them. Its people are its memberships.
@@ -46,9 +50,7 @@ export const organizations = sqliteTable("organizations", {
   id: text("id").primaryKey(),
   name: text("name").notNull(),
   /** 'customer' or 'distributor' (a reseller): decides the price list and how many trials it gets. */
-  customerType: text("customer_type", { enum: ["customer", "distributor"] })
-    .notNull()
-    .default("customer"),
+  customerType: text("customer_type", { enum: ORGANIZATION_KINDS }).notNull().default("customer"),
   /** The billing provider's customer id that scopes all of the organization's billing data; set on first need. */
   billingCustomerId: text("billing_customer_id").unique(),
   /** Where hardware is shipped when it differs from the billing address; null means "same as billing". */
@@ -58,7 +60,7 @@ export const organizations = sqliteTable("organizations", {
   createdAt: createdAt(),
 });
 
-/** The roles a member can have (app/domain/roles.ts says what each may do). */
+/** The roles a member can have (app/domain/access-policy.ts says what each may do). */
 export const MEMBER_ROLES = ["owner", "billing_admin", "technical_contact", "viewer"] as const;
 export type MemberRole = (typeof MEMBER_ROLES)[number];
 

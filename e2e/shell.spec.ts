@@ -248,7 +248,7 @@ test.describe("a page whose loader fails", () => {
 test.describe("accessibility", () => {
   // Every page of the sidebar (as a distributor sees it, so the reseller documents too), and the trial chooser.
   const pages = [
-    ...sidebarFor(true)
+    ...sidebarFor(() => true)
       .flatMap((entry) => (isSubmenu(entry) ? entry.items : [entry]))
       .map((item) => item.to),
     "/trial",

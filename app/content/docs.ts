@@ -69,7 +69,7 @@ export const DOC_PAGES: Record<string, ContentPage> = {
   salesProcessEvaluation: {
     title: "Sales Process Evaluation",
     lead: "For distributors: how to run an evaluation with your customer, from first demo to purchase.",
-    distributorOnly: true,
+    needs: "documents.reseller",
     sections: [
       {
         title: "The process",
@@ -81,7 +81,7 @@ export const DOC_PAGES: Record<string, ContentPage> = {
   "deal-registration": {
     title: "Deal Registration",
     lead: "For distributors: register a deal to protect your opportunity and get reseller pricing.",
-    distributorOnly: true,
+    needs: "documents.reseller",
     sections: [
       {
         title: "How to register",

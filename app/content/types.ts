@@ -1,3 +1,4 @@
+import type { Action } from "~/domain/access-policy";
 /** The shape of the portal's copy: plain data the server sends and the pages render. */
 export interface PageLink {
   label: string;
@@ -17,6 +18,6 @@ export interface ContentPage {
   title: string;
   lead: string;
   sections: PageSection[];
-  /** Only distributors (resellers) may open it. */
-  distributorOnly?: boolean;
+  /** What the access policy must allow to open it (the documents for distributors); anyone signed in otherwise. */
+  needs?: Action;
 }

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { countryCode } from "./contact-fields";
 import { boundedString, MAX_PASSWORD_LENGTH, requiredEmail, requiredText, SELECT_YOUR_COUNTRY } from "./fields";
 import { unmetPasswordRequirements } from "./password-requirements";
-import { ROLES } from "./roles";
+import { ROLES } from "./access-policy";
 import { MAX_EMAIL_LENGTH } from "./text-limits";
 
 /**

@@ -1,4 +1,4 @@
-import type { Action } from "./roles";
+import type { Action } from "./access-policy";
 
 /**
  * The portal sidebar: its items, which one matches a path, and which
@@ -7,9 +7,7 @@ import type { Action } from "./roles";
 export interface NavLinkItem {
   label: string;
   to: string;
-  /** Only distributors (resellers) see it. */
-  distributorOnly?: boolean;
-  /** Only members whose role may do this see it (the page itself refuses the others with 403). */
+  /** Only members the access policy allows this see it (the page itself refuses the others with 403). */
   needs?: Action;
 }
 
@@ -61,19 +59,16 @@ export const SIDEBAR: NavEntry[] = [
       { label: "Evaluation Guide", to: "/docs/evaluation" },
       { label: "Case Studies", to: "/docs/case-studies" },
       { label: "Manuals", to: "/docs/manuals" },
-      { label: "Sales Process Evaluation", to: "/docs/salesProcessEvaluation", distributorOnly: true },
-      { label: "Deal Registration", to: "/docs/deal-registration", distributorOnly: true },
+      { label: "Sales Process Evaluation", to: "/docs/salesProcessEvaluation", needs: "documents.reseller" },
+      { label: "Deal Registration", to: "/docs/deal-registration", needs: "documents.reseller" },
     ],
   },
   { label: "Support", to: "/support" },
 ];
 
-/**
- * The sidebar as this member may see it: distributor-only documents removed for every other organization, and
- * what the member's role may not do (`may`, from the role table) removed.
- */
-export function sidebarFor(isDistributor: boolean, may: (action: Action) => boolean = () => true): NavEntry[] {
-  const shown = (item: NavLinkItem) => (isDistributor || !item.distributorOnly) && (!item.needs || may(item.needs));
+/** The sidebar as this member may see it: what the access policy does not allow them (`may`) removed. */
+export function sidebarFor(may: (action: Action) => boolean): NavEntry[] {
+  const shown = (item: NavLinkItem) => !item.needs || may(item.needs);
   return SIDEBAR.map((entry) => (isSubmenu(entry) ? { ...entry, items: entry.items.filter(shown) } : entry)).filter(
     (entry) => (isSubmenu(entry) ? entry.items.length > 0 : shown(entry)),
   );

@@ -29,8 +29,8 @@ export function listId(id: string): string {
 }
 
 /** The id this customer buys: distributors buy the reseller- variant. */
-export function idFor(id: string, isDistributor: boolean): string {
-  return isDistributor ? `${RESELLER_PREFIX}${listId(id)}` : listId(id);
+export function idFor(id: string, resellerPrices: boolean): string {
+  return resellerPrices ? `${RESELLER_PREFIX}${listId(id)}` : listId(id);
 }
 
 /** Names as customers see them: 'for resellers' is dropped. */
@@ -38,8 +38,8 @@ export function displayName(name: string): string {
   return name.replace(/\s*\(?for resellers\)?/gi, "").trim();
 }
 
-export function planId(tier: Tier, cycle: Cycle, isDistributor: boolean): string {
-  return idFor(`${tier}-${cycle}`, isDistributor);
+export function planId(tier: Tier, cycle: Cycle, resellerPrices: boolean): string {
+  return idFor(`${tier}-${cycle}`, resellerPrices);
 }
 
 export function tierOf(id: string): Tier | null {
@@ -56,12 +56,12 @@ export type Hosting = "cloud" | "on-premise";
 const HOSTING_ADDON: Record<Hosting, string> = { cloud: "gatekeeper-cloud", "on-premise": "on-premise-install" };
 const OFFSITE_ACCESS = "offsite-access";
 
-export function hostingAddonId(hosting: Hosting, cycle: Cycle, isDistributor: boolean): string {
-  return idFor(`${HOSTING_ADDON[hosting]}-${cycle}`, isDistributor);
+export function hostingAddonId(hosting: Hosting, cycle: Cycle, resellerPrices: boolean): string {
+  return idFor(`${HOSTING_ADDON[hosting]}-${cycle}`, resellerPrices);
 }
 
-export function offsiteAccessAddonId(cycle: Cycle, isDistributor: boolean): string {
-  return idFor(`${OFFSITE_ACCESS}-${cycle}`, isDistributor);
+export function offsiteAccessAddonId(cycle: Cycle, resellerPrices: boolean): string {
+  return idFor(`${OFFSITE_ACCESS}-${cycle}`, resellerPrices);
 }
 
 /**

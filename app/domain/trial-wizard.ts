@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { hubAdministratorSchema, urlStepSchema } from "./cloud-hub";
 import { isCountryCode } from "./countries";
-import { isDistributor } from "./customers";
+import type { OrganizationKind } from "~db/schema";
+import { buysAtResellerPrices } from "./access-policy";
 import { MAX_TEXT_LENGTH, tooLong } from "./fields";
 import { subdomainProblem } from "./hub-subdomain";
 import { idFor } from "./subscription";
@@ -183,8 +184,8 @@ export function checkTrialDraft(
 export const TRIAL_HARDWARE = { tokens: "halberd-rechargeable-token", sensors: "usb-sensor" } as const;
 
 /** The id of a hardware kind as this customer buys it. */
-export const trialHardwareId = (kind: keyof typeof TRIAL_HARDWARE, customer: { customerType: string }) =>
-  idFor(TRIAL_HARDWARE[kind], isDistributor(customer));
+export const trialHardwareId = (kind: keyof typeof TRIAL_HARDWARE, customer: { customerType: OrganizationKind }) =>
+  idFor(TRIAL_HARDWARE[kind], buysAtResellerPrices(customer));
 
 /** The trial's failure screens, in the product specification's words; every one says the card was not charged, except hardware's own. */
 export const TRIAL_FAILURES = {

@@ -8,7 +8,7 @@ import { PageErrorBoundary } from "~/ui/page";
 /** The software, setup and docs pages (/software/hub, /setup/cloudHub, /docs/manuals, ...). */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const member = await requireMember(request);
-  return contentPageFor(ownEntry(CONTENT_SECTIONS, params.section) ?? {}, params.page, member.organization);
+  return contentPageFor(ownEntry(CONTENT_SECTIONS, params.section) ?? {}, params.page, member);
 }
 
 export const handle = contentHandle;

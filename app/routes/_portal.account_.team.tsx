@@ -3,7 +3,7 @@ import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { formatDate } from "~/domain/format";
 import { MEMBERS_PER_PAGE, pageCount, requestedPage } from "~/domain/pagination";
-import { ROLE_DESCRIPTIONS, ROLE_NAMES, ROLES } from "~/domain/roles";
+import { ROLE_DESCRIPTIONS, ROLE_NAMES, ROLES } from "~/domain/access-policy";
 import { teamAction, teamPage } from "~/server/accounts/team.server";
 import { Button } from "~/ui/button";
 import { NativeSelect } from "~/ui/inputs";

@@ -1,9 +1,9 @@
+import { requireAdmin } from "~/server/accounts/access.server";
 import { Badge } from "~/ui/badge";
 import { Anchor, Text, Title } from "~/ui/typography";
 import { json, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { formatDate } from "~/domain/format";
-import { requireAdmin } from "~/server/accounts/auth.server";
 import { listJobsNeedingAttention } from "~/server/platform/jobs/runner.server";
 import { hasTimeMachine } from "~/server/subscriptions/time-machine.server";
 import { Stack } from "~/ui/layout";

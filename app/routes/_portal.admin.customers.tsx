@@ -1,3 +1,4 @@
+import { requireAdmin } from "~/server/accounts/access.server";
 import { Anchor, Text } from "~/ui/typography";
 import { json, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
@@ -7,8 +8,7 @@ import { Button } from "~/ui/button";
 import { NativeSelect, TextInput } from "~/ui/inputs";
 import { Card, Group } from "~/ui/layout";
 import { Link } from "~/ui/link";
-import { isDistributor } from "~/domain/customers";
-import { requireAdmin } from "~/server/accounts/auth.server";
+import { ORGANIZATION_KIND_NAMES } from "~/domain/access-policy";
 import { listOrganizationsForAdmin } from "~/server/accounts/organizations.server";
 import { Stack } from "~/ui/layout";
 import { PageErrorBoundary, pageMeta } from "~/ui/page";
@@ -57,7 +57,7 @@ export default function AdminCustomers() {
                     {organization.name}
                   </Link>
                 </Table.Td>
-                <Table.Td>{isDistributor(organization) ? "Distributor" : "Customer"}</Table.Td>
+                <Table.Td>{ORGANIZATION_KIND_NAMES[organization.customerType]}</Table.Td>
                 <Table.Td>{organization.members}</Table.Td>
                 <Table.Td>{organization.pendingInvitations}</Table.Td>
                 <Table.Td>{organization.licenses}</Table.Td>

@@ -1,10 +1,10 @@
 import { json, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { isDistributor } from "~/domain/customers";
+import { ORGANIZATION_KIND_NAMES } from "~/domain/access-policy";
 import { formatCents, formatDate } from "~/domain/format";
 import { JOB_STATUS_NAMES } from "~/domain/jobs";
 import { subscriptionStatusLabel } from "~/domain/renewals";
-import { ROLE_NAMES } from "~/domain/roles";
+import { ROLE_NAMES } from "~/domain/access-policy";
 import { adminInvite, adminOrganizationPage } from "~/server/accounts/admin-organizations.server";
 import { ColumnsTable } from "~/ui/columns-table";
 import { InviteForm, type InvitationFormData } from "~/ui/account/invite-form";
@@ -24,7 +24,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return json({
     organization: {
       name: page.organization.name,
-      type: isDistributor(page.organization) ? "Distributor" : "Customer",
+      type: ORGANIZATION_KIND_NAMES[page.organization.customerType],
       billingCustomerId: page.organization.billingCustomerId,
     },
     memberTotal: page.memberTotal,

@@ -1,8 +1,8 @@
+import { requireAdmin } from "~/server/accounts/access.server";
 import { json, redirect, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { Fragment } from "react";
 import { pageCount, requestedPage } from "~/domain/pagination";
-import { requireAdmin } from "~/server/accounts/auth.server";
 import { mailLeavesThePortal, outboxPage } from "~/server/mail/index.server";
 import { Card, Stack } from "~/ui/layout";
 import { PageErrorBoundary, pageMeta } from "~/ui/page";

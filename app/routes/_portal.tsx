@@ -1,8 +1,7 @@
 import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { Outlet, useLoaderData, useMatches, useRouteError } from "@remix-run/react";
-import { isDistributor } from "~/domain/customers";
-import { ACTIONS, ROLE_NAMES } from "~/domain/roles";
-import { currentMember, mayDo } from "~/server/accounts/access.server";
+import { ROLE_NAMES } from "~/domain/access-policy";
+import { allowedActions, currentMember, mayDo, subjectOf } from "~/server/accounts/access.server";
 import { requireSession } from "~/server/accounts/auth.server";
 import { organizationsOf } from "~/server/accounts/organizations.server";
 import { isSidebarCollapsed } from "~/server/platform/preferences.server";
@@ -31,7 +30,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
     firstName: user.firstName,
     lastName: user.lastName,
     email: user.email,
-    isGKAdmin: user.isGKAdmin,
     emailUnverified: user.emailVerifiedAt === null,
     organization: member
       ? { id: member.organization.id, name: member.organization.name, role: ROLE_NAMES[member.role] }
@@ -39,8 +37,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     otherOrganizations: organizations
       .filter((organization) => organization.id !== member?.organization.id)
       .map(({ id, name, role }) => ({ id, name, role: ROLE_NAMES[role] })),
-    isDistributor: member ? isDistributor(member.organization) : false,
-    allowed: member ? ACTIONS.filter((action) => mayDo(member, action)) : [],
+    allowed: allowedActions(subjectOf(user, member)),
     canStartTrial,
   };
   return { user: shellUser, sidebarCollapsed };

@@ -1,5 +1,5 @@
+import { requireAdmin } from "~/server/accounts/access.server";
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { requireAdmin } from "~/server/accounts/auth.server";
 import { outboxMessage } from "~/server/mail/index.server";
 
 /**

@@ -2,7 +2,7 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { newMemberSchema, parseAccountForm } from "~/domain/accounts";
-import { ROLE_NAMES } from "~/domain/roles";
+import { ROLE_NAMES } from "~/domain/access-policy";
 import { signedIn, signIn } from "~/server/accounts/auth.server";
 import { validateCsrf } from "~/server/accounts/csrf.server";
 import { readForm } from "~/server/platform/forms.server";

@@ -3,7 +3,7 @@ import { Link } from "~/ui/link";
 import type { ReactNode } from "react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { isActive, isSubmenu, isSubmenuOpen, sidebarFor, type NavLinkItem } from "~/domain/navigation";
-import type { Action } from "~/domain/roles";
+import type { Action } from "~/domain/access-policy";
 
 interface ShellOrganization {
   id: string;
@@ -16,15 +16,13 @@ export interface ShellUser {
   firstName: string;
   lastName: string;
   email: string;
-  isGKAdmin: boolean;
   /** Until verified, buying, trials and invitations wait: the shell says so on every page. */
   emailUnverified: boolean;
   /** The organization the person works in; null for a member of none (an administrator may be). */
   organization: ShellOrganization | null;
   /** The person's other organizations, to switch to. */
   otherOrganizations: ShellOrganization[];
-  isDistributor: boolean;
-  /** What the member's role there may do (app/domain/roles.ts): the sidebar shows only that. */
+  /** What the access policy allows the person there (app/domain/access-policy.ts): the shell shows only that. */
   allowed: Action[];
   canStartTrial: boolean;
 }
@@ -90,7 +88,7 @@ export function PortalShell({ user, title, sidebarCollapsed, children }: ShellPr
               Start GateKeeper Enterprise Trial
             </Link>
           ) : null}
-          {user.isGKAdmin ? (
+          {user.allowed.includes("staff.admin") ? (
             <Link to="/admin/customers" className="gk-button" data-variant="light">
               Go to admin portal
             </Link>
@@ -111,7 +109,7 @@ export function PortalShell({ user, title, sidebarCollapsed, children }: ShellPr
           </label>
         </div>
         <ul className="gk-nav-list">
-          {sidebarFor(user.isDistributor, (action) => user.allowed.includes(action)).map((entry) =>
+          {sidebarFor((action) => user.allowed.includes(action)).map((entry) =>
             isSubmenu(entry) ? (
               <li key={entry.label}>
                 <details className="gk-submenu" open={isSubmenuOpen(entry, location.pathname)}>

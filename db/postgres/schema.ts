@@ -11,6 +11,7 @@ import {
   JOB_STATUSES,
   LICENSE_UPLOAD_STATES,
   MEMBER_ROLES,
+  ORGANIZATION_KINDS,
   PROVIDER_EVENT_OUTCOMES,
   PROVIDER_EVENT_SOURCES,
   type ShippingAddress,
@@ -27,10 +28,12 @@ export {
   JOB_STATUSES,
   LICENSE_UPLOAD_STATES,
   MEMBER_ROLES,
+  ORGANIZATION_KINDS,
   PROVIDER_EVENT_OUTCOMES,
   PROVIDER_EVENT_SOURCES,
   type JobStatus,
   type MemberRole,
+  type OrganizationKind,
   type ShippingAddress,
 } from "../schema";
 
@@ -54,9 +57,7 @@ export const users = pgTable("users", {
 export const organizations = pgTable("organizations", {
   id: text("id").primaryKey(),
   name: text("name").notNull(),
-  customerType: text("customer_type", { enum: ["customer", "distributor"] })
-    .notNull()
-    .default("customer"),
+  customerType: text("customer_type", { enum: ORGANIZATION_KINDS }).notNull().default("customer"),
   billingCustomerId: text("billing_customer_id").unique(),
   shippingAddress: jsonb("shipping_address").$type<ShippingAddress>(),
   country: text("country").notNull().default(""),

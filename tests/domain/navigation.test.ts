@@ -43,20 +43,21 @@ describe("the sidebar", () => {
     ]);
   });
 
-  it("shows the two distributor documents only to distributors", () => {
-    expect(allLinks(sidebarFor(true))).toContain("/docs/deal-registration");
-    expect(allLinks(sidebarFor(true))).toContain("/docs/salesProcessEvaluation");
-    expect(allLinks(sidebarFor(false))).not.toContain("/docs/deal-registration");
-    expect(allLinks(sidebarFor(false))).not.toContain("/docs/salesProcessEvaluation");
-    expect(allLinks(sidebarFor(false))).toContain("/docs/manuals");
+  it("shows the two distributor documents only where the policy allows them", () => {
+    const customer = (action: string) => action !== "documents.reseller";
+    expect(allLinks(sidebarFor(() => true))).toContain("/docs/deal-registration");
+    expect(allLinks(sidebarFor(() => true))).toContain("/docs/salesProcessEvaluation");
+    expect(allLinks(sidebarFor(customer))).not.toContain("/docs/deal-registration");
+    expect(allLinks(sidebarFor(customer))).not.toContain("/docs/salesProcessEvaluation");
+    expect(allLinks(sidebarFor(customer))).toContain("/docs/manuals");
   });
 
   it("shows only what the member's role may do", () => {
-    const technical = (action: string) => action !== "purchase" && action !== "activity.view";
-    expect(allLinks(sidebarFor(false, technical))).not.toContain("/store");
-    expect(allLinks(sidebarFor(false, technical))).not.toContain("/account/activity");
-    expect(allLinks(sidebarFor(false, technical))).toContain("/account/team");
-    expect(allLinks(sidebarFor(false, () => true))).toContain("/store");
+    const technical = (action: string) => !["purchase", "activity.view", "documents.reseller"].includes(action);
+    expect(allLinks(sidebarFor(technical))).not.toContain("/store");
+    expect(allLinks(sidebarFor(technical))).not.toContain("/account/activity");
+    expect(allLinks(sidebarFor(technical))).toContain("/account/team");
+    expect(allLinks(sidebarFor(() => true))).toContain("/store");
   });
 
   it("highlights the most specific item of the current path and of the pages below it", () => {

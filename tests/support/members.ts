@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { asc, eq } from "drizzle-orm";
-import type { Role } from "~/domain/roles";
+import type { Role } from "~/domain/access-policy";
 import { db } from "~/server/platform/database/db.server";
 import { memberships, organizations, users } from "~/server/platform/database/tables.server";
 

@@ -1,14 +1,14 @@
 import { json } from "@remix-run/node";
 import {
   ACTIONS,
-  can,
-  forbiddenReason,
-  needsVerifiedEmail,
+  NO_ORGANIZATION,
+  refusal,
   VERIFY_EMAIL_FIRST,
   type Action,
   type Role,
-} from "~/domain/roles";
-import { requireSession } from "./auth.server";
+  type Subject,
+} from "~/domain/access-policy";
+import { readUserForm, requireSession, requireUser } from "./auth.server";
 import { validateCsrf } from "./csrf.server";
 import { readForm } from "~/server/platform/forms.server";
 import type { Guard } from "~/server/platform/guard.server";
@@ -18,9 +18,9 @@ import { chooseOrganization, currentSessionRead, type SessionRecord } from "./se
 import type { UserRecord } from "./users.server";
 
 /**
- * The one guard of every page and action that reads or changes an organization's data: the signed-in person, the
- * organization they are working in (the one chosen in this browser, kept in the server-side session), their role
- * there, and the role checked against the table of app/domain/roles.ts. Everything an organization owns is then
+ * The one guard of every page and action: the signed-in person, the organization they are working in (the one
+ * chosen in this browser, kept in the server-side session), their role there, checked with the organization's kind
+ * and whether they are staff against the access policy (app/domain/access-policy.ts). Everything an organization owns is then
  * read and written with `member.organization.id`; what is a person's own (a wizard's draft, the profile) with
  * `member.user.id`.
  */
@@ -34,8 +34,18 @@ export interface Member {
 /** What a service needs of the member: whose data (the organization), who acts (the person) and their role. */
 export type Scope = Pick<Member, "user" | "organization" | "role">;
 
-export const NO_ORGANIZATION =
-  "You are not a member of any organization. Ask an Owner of your organization to invite you again.";
+export { NO_ORGANIZATION };
+
+/** Who asks, as the access policy reads them: a person, and their organization and role there when they have one. */
+export function subjectOf(user: Pick<UserRecord, "isGKAdmin" | "emailVerifiedAt">, member?: Scope | null): Subject {
+  return {
+    staff: user.isGKAdmin,
+    emailVerified: user.emailVerifiedAt !== null,
+    member: member
+      ? { role: member.role, kind: member.organization.customerType, organizationName: member.organization.name }
+      : null,
+  };
+}
 
 /**
  * The request's member, looked up once per request (the shell's loader and the page's share it), or null: not
@@ -54,30 +64,26 @@ export const currentMember = oncePerRequest(async (request): Promise<Member | nu
   return { user, session: { ...session, organizationId: fallback.organization.id }, ...fallback };
 });
 
-/** Whether the member may do it now: their role allows it, and their email is verified where that is needed. */
-export function mayDo(member: Scope, action: Action): boolean {
-  return can(member.role, action) && (!needsVerifiedEmail(action) || member.user.emailVerifiedAt !== null);
-}
-
 /** Why the member may not (null when they may): the 403 page's words, and a disabled button's note. */
-export function whyNot(member: Scope, action: Action): string | null {
-  if (!can(member.role, action)) return forbiddenReason(member.role, action, member.organization.name);
-  if (needsVerifiedEmail(action) && member.user.emailVerifiedAt === null) return VERIFY_EMAIL_FIRST;
-  return null;
-}
+export const whyNot = (member: Scope, action: Action): string | null => refusal(subjectOf(member.user, member), action);
 
-/** Every action with whether the member may do it and why not: what the shell and pages show or disable. */
-export function permissionsOf(member: Scope): Record<Action, string | null> {
-  return Object.fromEntries(ACTIONS.map((action) => [action, whyNot(member, action)])) as Record<Action, string | null>;
-}
+/** Whether the member may do it now, by the access policy. */
+export const mayDo = (member: Scope, action: Action): boolean => whyNot(member, action) === null;
 
-/** 403 with the reason, unless the member may. An unverified email's 403 offers to send the link again. */
-export function assertMay(member: Scope, action: Action): void {
-  const reason = whyNot(member, action);
+/** What the person may do in the organization they work in (staff or not): what the shell shows. */
+export const allowedActions = (subject: Subject): Action[] =>
+  ACTIONS.filter((action) => refusal(subject, action) === null);
+
+/** 403 with the reason, unless the policy allows. An unverified email's 403 offers to send the link again. */
+export function assertAllowed(subject: Subject, action: Action): void {
+  const reason = refusal(subject, action);
   if (reason === null) return;
   const unverified = reason === VERIFY_EMAIL_FIRST;
   throw json({ message: reason, ...(unverified ? { verifyEmail: true } : {}) }, { status: 403 });
 }
+
+/** 403 with the reason, unless the member may. */
+export const assertMay = (member: Scope, action: Action): void => assertAllowed(subjectOf(member.user, member), action);
 
 /**
  * The signed-in member of the organization chosen in this browser, allowed to do `action` (any member when no
@@ -108,3 +114,16 @@ export const memberGuard: Guard<Member> = {
   },
   whyNot,
 };
+
+/** A GateKeeper administrator (staff), else 403 with the policy's reason: the administration pages' guard. */
+export async function requireAdmin(request: Request): Promise<UserRecord> {
+  const user = await requireUser(request);
+  assertAllowed(subjectOf(user), "staff.admin");
+  return user;
+}
+
+/** The start of an administrator's form action: a GateKeeper administrator (else 403), the form, its CSRF token. */
+export async function readAdminForm(request: Request) {
+  await requireAdmin(request);
+  return readUserForm(request);
+}

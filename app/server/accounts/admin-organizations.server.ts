@@ -1,9 +1,9 @@
+import { requireAdmin, readAdminForm } from "./access.server";
 import { json } from "@remix-run/node";
 import { asc, desc, eq } from "drizzle-orm";
 import { licenses, subscriptions } from "~/server/platform/database/tables.server";
 import { GATEKEEPER } from "./activity.server";
 import { getBilling } from "~/server/billing/index.server";
-import { requireAdmin, readAdminForm } from "./auth.server";
 import { db } from "~/server/platform/database/db.server";
 import { pendingInvitations, postInvitation } from "./invitations.server";
 import { listJobsNeedingAttention } from "~/server/platform/jobs/runner.server";

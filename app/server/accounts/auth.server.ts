@@ -1,4 +1,4 @@
-import { createMemorySessionStorage, json, redirect, type AppLoadContext } from "@remix-run/node";
+import { createMemorySessionStorage, redirect, type AppLoadContext } from "@remix-run/node";
 import { Authenticator, AuthorizationError } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 import { and, eq } from "drizzle-orm";
@@ -187,24 +187,10 @@ export async function requireUser(request: Request): Promise<UserRecord> {
   return (await requireSession(request)).user;
 }
 
-export async function requireAdmin(request: Request): Promise<UserRecord> {
-  const user = await requireUser(request);
-  if (!user.isGKAdmin) {
-    throw json({ message: "This page is only for GateKeeper administrators." }, { status: 403 });
-  }
-  return user;
-}
-
 /** The start of every form action: a signed-in user, the posted form, and this session's CSRF token. */
 export async function readUserForm(request: Request) {
   const { user, session } = await requireSession(request);
   const formData = await readForm(request);
   await validateCsrf(formData, request, session);
   return { user, session, formData, intent: String(formData.get("intent") ?? "") };
-}
-
-/** The start of an administrator's form action: a GateKeeper administrator (else 403), the form, its CSRF token. */
-export async function readAdminForm(request: Request) {
-  await requireAdmin(request);
-  return readUserForm(request);
 }

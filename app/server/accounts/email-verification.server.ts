@@ -9,7 +9,7 @@ import type { UserRecord } from "./users.server";
 
 /**
  * Email verification: the link mailed at sign-up proves the person reads the address. Until then they can sign
- * in and look around, but not buy, start a trial or invite (app/domain/roles.ts). The link is a one-time token:
+ * in and look around, but not buy, start a trial or invite (app/domain/access-policy.ts). The link is a one-time token:
  * 24 hours, single use, only its hash stored, and bound to the address it was sent to.
  */
 const PURPOSE = "verify-email";

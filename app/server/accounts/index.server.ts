@@ -1,6 +1,14 @@
 // What the accounts capability (sign-in, sessions, organizations, invitations, the team, access, the activity log)
 // offers the rest of the portal; its other modules are its own.
-export { assertMay, memberGuard, readMemberForm, requireMember, type Scope } from "./access.server";
+export {
+  assertMay,
+  memberGuard,
+  readAdminForm,
+  readMemberForm,
+  requireAdmin,
+  requireMember,
+  type Scope,
+} from "./access.server";
 export {
   GATEKEEPER,
   memberActor,
@@ -8,7 +16,6 @@ export {
   recordProviderOnlyChange,
   type ActivityEntry,
 } from "./activity.server";
-export { readAdminForm, requireAdmin } from "./auth.server";
 export {
   billingAccountOf,
   billingAccountOfCustomer,

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { and, asc, count, eq, sql } from "drizzle-orm";
 import { json } from "@remix-run/node";
 import { invitationSchema } from "~/domain/accounts";
-import { ROLE_NAMES, type Role } from "~/domain/roles";
+import { ROLE_NAMES, type Role } from "~/domain/access-policy";
 import { invitations, memberships, organizations, users } from "~/server/platform/database/tables.server";
 import { GATEKEEPER, memberActor, recordActivity, type ActivityActor } from "./activity.server";
 import { db, type PortalTransaction } from "~/server/platform/database/db.server";

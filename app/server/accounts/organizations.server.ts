@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { and, asc, count, eq, isNull, ne, sql } from "drizzle-orm";
-import { ROLE_NAMES, type Role } from "~/domain/roles";
+import { ROLE_NAMES, type Role } from "~/domain/access-policy";
 import {
   drafts,
   invitations,

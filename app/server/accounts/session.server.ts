@@ -2,7 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { createCookieSessionStorage, redirect, type Session } from "@remix-run/node";
 import { and, asc, desc, eq, lt, lte, ne, or, sql } from "drizzle-orm";
 import { affectedRows } from "~/server/platform/database/dialect.server";
-import type { Role } from "~/domain/roles";
+import type { Role } from "~/domain/access-policy";
 import { memberships, organizations, sessions, users } from "~/server/platform/database/tables.server";
 import { db } from "~/server/platform/database/db.server";
 import { isHttps, portalCookie } from "~/server/platform/cookies.server";

@@ -1,6 +1,7 @@
 import { memberGuard, type Scope } from "~/server/accounts/index.server";
 import { json } from "@remix-run/node";
-import { isDistributor } from "~/domain/customers";
+import { buysAtResellerPrices } from "~/domain/access-policy";
+import type { OrganizationKind } from "~db/schema";
 import {
   LICENSE_CHANGED,
   planChangeProblem,
@@ -95,9 +96,9 @@ export const baseMoved = (draft: UpdateDraft, live: UpdateBase) =>
   draft.base && !sameBase(draft.base, live) ? LICENSE_CHANGED : null;
 
 /** The plans the New Plan selector offers, this customer's ids, each with why it cannot be chosen (or null). */
-export async function planOptions(customer: { customerType: string }, base: UpdateBase) {
+export async function planOptions(customer: { customerType: OrganizationKind }, base: UpdateBase) {
   const plans = await getBilling().listPlans();
-  const reseller = isDistributor(customer);
+  const reseller = buysAtResellerPrices(customer);
   return CYCLES.flatMap((cycle) =>
     PLAN_TIERS.map((tier) => {
       const plan = plans.find((item) => item.id === planId(tier, cycle, reseller));
@@ -116,13 +117,13 @@ export async function planOptions(customer: { customerType: string }, base: Upda
 
 /** The change the draft asks for, in the billing port's terms: recurring add-ons follow the new cycle. */
 function changeOf(
-  customer: { customerType: string },
+  customer: { customerType: OrganizationKind },
   draft: UpdateDraft,
   base: UpdateBase,
   subscription: Subscription,
 ) {
   return {
-    planId: planId(draft.tier, draft.cycle, isDistributor(customer)),
+    planId: planId(draft.tier, draft.cycle, buysAtResellerPrices(customer)),
     planQuantity: base.quantity + draft.addedUsers,
     addons: subscription.addons.map((addon) => ({ id: withCycle(addon.id, draft.cycle), quantity: addon.quantity })),
     couponIds: draft.couponId ? [draft.couponId] : [],
@@ -195,7 +196,7 @@ export async function updateReview(scope: Scope, subscriptionId: string) {
     getBilling().listAddons(),
   ]);
   const plan = plans.find(
-    (item) => item.id === planId(update.data.tier, update.data.cycle, isDistributor(scope.organization)),
+    (item) => item.id === planId(update.data.tier, update.data.cycle, buysAtResellerPrices(scope.organization)),
   );
   const addons = "subscription" in update.read ? update.read.subscription.addons : [];
   const addonNames = new Map(addonList.map((addon) => [addon.id, displayName(addon.name)]));

@@ -1,4 +1,4 @@
-import { isDistributor } from "~/domain/customers";
+import { buysAtResellerPrices } from "~/domain/access-policy";
 import { TIER_NAMES } from "~/domain/subscription";
 import type { SubscriptionDraft, SubscriptionStep } from "~/domain/new-subscription";
 import type { StepIssue } from "~/domain/wizard";
@@ -24,7 +24,7 @@ async function currentOrder(scope: Scope, draft: LoadedDraft<SubscriptionDraft>)
   const shippingAddress = ready ? (ready.shippingAddress ?? ready.billingAddress ?? undefined) : undefined;
   const request: OrderInput["request"] = {
     customerId: organization.billingCustomerId ?? "",
-    ...orderItems(data, isDistributor(organization)),
+    ...orderItems(data, buysAtResellerPrices(organization)),
     paymentSourceId: data.paymentSourceId ?? "",
     licenseAssignment: data.organization,
     shippingAddress,

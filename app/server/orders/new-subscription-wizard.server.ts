@@ -1,5 +1,6 @@
 import { memberGuard } from "~/server/accounts/index.server";
-import { isDistributor } from "~/domain/customers";
+import { buysAtResellerPrices } from "~/domain/access-policy";
+import type { OrganizationKind } from "~db/schema";
 import { estimateView } from "~/domain/estimate";
 import {
   checkSubscriptionDraft,
@@ -70,11 +71,11 @@ export function orderItems(draft: SubscriptionDraft, reseller: boolean) {
  * made without a billing customer, so that a page read never has to create one.
  */
 export function estimateDraft(
-  customer: { customerType: string },
+  customer: { customerType: OrganizationKind },
   draft: SubscriptionDraft,
   options: { withCoupon: boolean },
 ): Promise<Estimate> {
-  const items = orderItems(draft, isDistributor(customer));
+  const items = orderItems(draft, buysAtResellerPrices(customer));
   return getBilling().estimateNewSubscription({
     ...items,
     couponIds: options.withCoupon ? items.couponIds : [],

@@ -1,4 +1,5 @@
-import { isDistributor } from "~/domain/customers";
+import { buysAtResellerPrices } from "~/domain/access-policy";
+import type { OrganizationKind } from "~db/schema";
 import {
   displayName,
   hostingAddonId,
@@ -40,8 +41,8 @@ const offered = (item: Plan | Addon): OfferedItem => ({
 });
 
 /** What this customer (an organization) can buy in the given cycle, from the billing provider's catalogue. */
-export async function offerFor(customer: { customerType: string }, cycle: Cycle): Promise<Offer> {
-  const reseller = isDistributor(customer);
+export async function offerFor(customer: { customerType: OrganizationKind }, cycle: Cycle): Promise<Offer> {
+  const reseller = buysAtResellerPrices(customer);
   const [plans, addons] = await Promise.all([getBilling().listPlans(), getBilling().listAddons()]);
   const addon = (id: string) => {
     const found = addons.find((item) => item.id === id);

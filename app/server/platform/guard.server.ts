@@ -1,4 +1,4 @@
-import type { Action } from "~/domain/roles";
+import type { Action } from "~/domain/access-policy";
 
 /**
  * What the platform's page kits (a wizard's layout, a job's progress page) need of the portal's access policy: the

@@ -14,7 +14,7 @@ import {
   type TrialStep,
 } from "~/domain/trial-wizard";
 import { assertMay, readMemberForm, requireMember, type Scope, memberGuard } from "~/server/accounts/index.server";
-import { isDistributor } from "~/domain/customers";
+import { kindHas } from "~/domain/access-policy";
 import { findJobByKey, findOwnedJob, type AnyJobKind } from "~/server/platform/jobs/runner.server";
 import { TRIAL_JOBS, TRIAL_STAGES, type CloudTrialInput, type OnPremiseTrialInput } from "./trial-job.server";
 import { hasPendingTrial, mayStartTrial, quoteTrialHardware } from "./trials.server";
@@ -135,7 +135,7 @@ export async function buildTrial(member: Scope, hubTypeParam: string | undefined
   // answering the first of two posts) is then found by its key, not taken for another trial.
   if (
     isNew &&
-    !isDistributor(organization) &&
+    !kindHas(organization.customerType, "trials.unlimited") &&
     (await hasPendingTrial(organization.id)) &&
     !(await findJobByKey(organization.id, postedKey))
   )

@@ -1,3 +1,4 @@
+import type { OrganizationKind } from "~db/schema";
 import { and, count, eq, inArray, isNull, sql, type Placeholder } from "drizzle-orm";
 import { canStartTrial } from "~/domain/trials";
 import { shippingCharge } from "~/domain/shipping";
@@ -169,7 +170,7 @@ export interface TrialHardwareLine {
 
 /** The trial's hardware as this customer buys it (their ids and prices), what shipping adds, and the total in cents. */
 export async function quoteTrialHardware(
-  customer: { customerType: string },
+  customer: { customerType: OrganizationKind },
   counts: { tokens: number; sensors: number },
 ) {
   const addons = await getBilling().listAddons();

@@ -1,6 +1,6 @@
 import { Form } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
-import { ROLE_NAMES, ROLES, type Role } from "~/domain/roles";
+import { ROLE_NAMES, ROLES, type Role } from "~/domain/access-policy";
 import { Button } from "~/ui/button";
 import { NativeSelect, TextInput } from "~/ui/inputs";
 import { Card, Group, Stack } from "~/ui/layout";

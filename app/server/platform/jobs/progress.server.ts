@@ -1,6 +1,6 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { isUnfinished, progressOf } from "~/domain/jobs";
-import type { Action } from "~/domain/roles";
+import type { Action } from "~/domain/access-policy";
 import type { Guard } from "../guard.server";
 import { findOwnedJob, mayHaveCharged, retryJob, type AnyJobKind, type JobView } from "./runner.server";
 

@@ -1,7 +1,7 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import type { z } from "zod";
 import { firstIncompleteBefore, markCompleted, reachableSteps, stepAfter, type StepIssue } from "~/domain/wizard";
-import type { Action } from "~/domain/roles";
+import type { Action } from "~/domain/access-policy";
 import type { Guard } from "../guard.server";
 import { deleteDraft, findDraft, writeDraft, type DraftOwner } from "./drafts.server";
 
