@@ -77,8 +77,9 @@ describe("the patched packages", () => {
     }
   });
 
-  it("pins exactly every package the portal reads private files of (Mantine's class maps) or whose markup it parses", () => {
+  it("pins exactly every package the portal reads private files or fields of (Mantine's class maps, node-postgres' connection for the statement pipelines) or whose markup it parses", () => {
     for (const name of [
+      "pg",
       "@mantine/core",
       "@mantine/hooks",
       "@mantine/dates",
@@ -184,5 +185,15 @@ describe("a patch that no longer applies", () => {
 
   it("would only warn under a bare patch-package outside CI (why the postinstall asks for --error-on-fail)", () => {
     expect(run("patch-package", scratchWithBrokenPatch()).status).toBe(0);
+  });
+});
+
+describe("the install scripts", () => {
+  it("that the portal needs are allowed by name (allowScripts), so an npm that runs no unlisted script still builds it", () => {
+    const withScripts = Object.entries(lock.packages as Record<string, { hasInstallScript?: boolean }>)
+      .filter(([where, entry]) => where && entry.hasInstallScript)
+      .map(([where]) => where.slice(where.lastIndexOf("node_modules/") + "node_modules/".length));
+    const allowed = (packageJson as { allowScripts?: Record<string, boolean> }).allowScripts ?? {};
+    expect([...new Set(withScripts)].filter((name) => allowed[name] !== true)).toEqual([]);
   });
 });
