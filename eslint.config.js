@@ -147,6 +147,33 @@ export default tseslint.config(
     rules: { "no-restricted-imports": "off" },
   },
   {
+    // One clock rule: billing-dated code reads the portal's clock (portalNow, which the time machine moves), and
+    // says so where it means real time (realNow, app/server/platform/real-time.server.ts); never a bare `new Date()`.
+    files: [
+      "app/server/subscriptions/**",
+      "app/server/orders/**",
+      "app/server/trials/**",
+      "app/server/cloud-hubs/**",
+      "app/domain/license-status.ts",
+      "app/domain/renewals.ts",
+    ],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector: "NewExpression[callee.name='Date'][arguments.length=0]",
+          message:
+            "Billing-dated code reads the portal's clock (portalNow) or, for what is not dated by billing, realNow().",
+        },
+        {
+          selector: "CallExpression[callee.object.name='Date'][callee.property.name='now']",
+          message:
+            "Billing-dated code reads the portal's clock (portalNow) or, for what is not dated by billing, realNow().",
+        },
+      ],
+    },
+  },
+  {
     // Playwright's fixture callback `use` is not a React hook.
     files: ["e2e/**"],
     rules: { "react-hooks/rules-of-hooks": "off" },

@@ -3,11 +3,11 @@ export type LicenseStatus = "active" | "expired";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-export function licenseStatus(validTo: Date, now: Date = new Date()): LicenseStatus {
+export function licenseStatus(validTo: Date, now: Date): LicenseStatus {
   return validTo.getTime() > now.getTime() ? "active" : "expired";
 }
 
-export function daysLeft(validTo: Date, now: Date = new Date()): number {
+export function daysLeft(validTo: Date, now: Date): number {
   return Math.max(0, Math.ceil((validTo.getTime() - now.getTime()) / DAY_MS));
 }
 

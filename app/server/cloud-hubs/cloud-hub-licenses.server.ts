@@ -1,3 +1,4 @@
+import { portalNow } from "~/server/billing/index.server";
 import { and, count, desc, eq, gt, isNull, or, sql } from "drizzle-orm";
 import { CLOUD_HUB_EXPIRY_GRACE_MS } from "~/domain/cloud-hub";
 import { licenses } from "~/server/platform/database/tables.server";
@@ -33,14 +34,8 @@ function matching(search: string) {
   );
 }
 
-export async function cloudHubLicensePage(
-  ownerId: string,
-  search: string,
-  page: number,
-  pageSize: number,
-  now = new Date(),
-) {
-  const where = and(selectable(ownerId, now), matching(search));
+export async function cloudHubLicensePage(ownerId: string, search: string, page: number, pageSize: number, now?: Date) {
+  const where = and(selectable(ownerId, now ?? (await portalNow())), matching(search));
   const [counted] = await db.select({ total: count() }).from(licenses).where(where);
   const rows = await db
     .select()
@@ -53,10 +48,10 @@ export async function cloudHubLicensePage(
 }
 
 /** The license if a cloud Hub can be made from it by this user, else null. */
-export async function selectableLicense(ownerId: string, licenseId: string, now = new Date()) {
+export async function selectableLicense(ownerId: string, licenseId: string, now?: Date) {
   const [license] = await db
     .select()
     .from(licenses)
-    .where(and(selectable(ownerId, now), eq(licenses.id, licenseId)));
+    .where(and(selectable(ownerId, now ?? (await portalNow())), eq(licenses.id, licenseId)));
   return license ?? null;
 }

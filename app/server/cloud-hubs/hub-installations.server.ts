@@ -1,3 +1,4 @@
+import { portalNow } from "~/server/billing/index.server";
 import { and, asc, count, desc, eq, gt, inArray, lte, sql, type SQL } from "drizzle-orm";
 import type { HubLicenseSort, HubLicensesQuery, HubType } from "~/domain/hubs";
 import { hubInstallationLicenses, hubInstallations, licenses } from "~/server/platform/database/tables.server";
@@ -88,9 +89,10 @@ export async function hubLicensePage(
   hubId: string,
   query: HubLicensesQuery,
   pageSize: number,
-  now = new Date(),
+  now?: Date,
 ) {
-  const isActive = gt(licenses.validTo, now);
+  const at = now ?? (await portalNow());
+  const isActive = gt(licenses.validTo, at);
   const columns: Record<HubLicenseSort, SQL | typeof licenses.name> = {
     name: licenses.name,
     nodes: sql`${licenses.nodes}`,
@@ -108,7 +110,7 @@ export async function hubLicensePage(
     .where(and(eq(hubInstallationLicenses.hubInstallationId, hubId), eq(hubInstallations.ownerId, ownerId)));
   const where = and(
     inArray(licenses.id, ofHub),
-    query.status === "all" ? undefined : query.status === "active" ? isActive : lte(licenses.validTo, now),
+    query.status === "all" ? undefined : query.status === "active" ? isActive : lte(licenses.validTo, at),
   );
   const [counted] = await db.select({ total: count() }).from(licenses).where(where);
   const rows = await db
@@ -118,5 +120,5 @@ export async function hubLicensePage(
     .orderBy(order(columns[query.sort]), order(licenses.validTo), asc(licenses.id))
     .limit(pageSize)
     .offset((query.page - 1) * pageSize);
-  return { total: counted?.total ?? 0, licenses: rows.map((license) => licenseListItem(license, now)) };
+  return { total: counted?.total ?? 0, licenses: rows.map((license) => licenseListItem(license, at)) };
 }

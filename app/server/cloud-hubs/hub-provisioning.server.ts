@@ -20,6 +20,7 @@ import {
   type StepOf,
   type StepState,
 } from "~/server/platform/jobs/runner.server";
+import { realNow } from "~/server/platform/real-time.server";
 
 /**
  * A cloud Hub's provisioning, the steps shared by the cloud Hub deployment (decision 090) and the cloud trial:
@@ -68,7 +69,7 @@ const tenantOf = (results: Partial<ProvisioningResults>) => resultOf(results, "c
 export async function holdLicense(
   job: { id: string; ownerId: string },
   licenseId: string,
-  { now = new Date(), executor = db }: { now?: Date; executor?: PortalExecutor } = {},
+  { now, executor = db }: { now?: Date; executor?: PortalExecutor } = {},
 ): Promise<boolean> {
   const result = await executor
     .update(licenses)
@@ -76,7 +77,7 @@ export async function holdLicense(
     .where(
       and(
         eq(licenses.id, licenseId),
-        selectableFor(job.ownerId, now),
+        selectableFor(job.ownerId, now ?? (await portalNow())),
         or(isNull(licenses.hubJobId), eq(licenses.hubJobId, job.id)),
       ),
     );
@@ -210,7 +211,7 @@ export function hubProvisioningSteps<Input extends LicensedInput>(): Provisionin
               ownerId,
               type: "cloud",
               url: tenant.url,
-              lastSeen: new Date(),
+              lastSeen: realNow(),
               maxUsers: license?.nodes ?? 0,
               adminToken: input.adminToken ?? null,
             })
@@ -272,7 +273,7 @@ export const PROVISIONING_STAGES = [
 const WAIT_BEFORE_RETRY = new Set(["add-tenant", "register-tenant", "wait-until-ready", "start-hub"]);
 
 /** When 'Try again' opens for a failed deployment: null when it is open now (or the job did not fail). */
-export function retryOpensAt(job: Pick<JobView, "status" | "error" | "updatedAt">, now = new Date()): Date | null {
+export function retryOpensAt(job: Pick<JobView, "status" | "error" | "updatedAt">, now = realNow()): Date | null {
   if (job.status !== "failed" || !job.error || !WAIT_BEFORE_RETRY.has(job.error.step)) return null;
   // A failed job is not written again until it is retried: its last update is when it stopped.
   const opensAt = new Date(job.updatedAt.getTime() + env.HUB_RETRY_WAIT_MS);
@@ -280,7 +281,7 @@ export function retryOpensAt(job: Pick<JobView, "status" | "error" | "updatedAt"
 }
 
 /** Seconds until 'Try again' opens for a job with Hub steps (a deployment, a cloud trial); 0 when it is open. */
-export function secondsUntilRetry(job: Pick<JobView, "status" | "error" | "updatedAt">, now = new Date()): number {
+export function secondsUntilRetry(job: Pick<JobView, "status" | "error" | "updatedAt">, now = realNow()): number {
   const opensAt = retryOpensAt(job, now);
   return opensAt ? Math.ceil((opensAt.getTime() - now.getTime()) / 1000) : 0;
 }

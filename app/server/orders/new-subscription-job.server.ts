@@ -64,10 +64,8 @@ const LICENSE_FAILED = "Your license could not be created";
 const LICENSE_FAILED_TEXT =
   "Your subscription was created and charged once. Try again to create its license: you will not be charged again.";
 
-const newSubscription = (request: OrderInput["request"]): NewSubscriptionRequest => ({
-  ...request,
-  startDate: new Date(),
-});
+// No start date: the provider starts the subscription now, on its own clock.
+const newSubscription = (request: OrderInput["request"]): NewSubscriptionRequest => request;
 
 /**
  * The order. Right before charging, the rules and

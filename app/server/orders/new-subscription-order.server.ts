@@ -35,7 +35,6 @@ async function currentOrder(scope: Scope, draft: LoadedDraft<SubscriptionDraft>)
     estimate = await getBilling().estimateNewSubscription({
       ...request,
       customerId: request.customerId || undefined,
-      startDate: new Date(),
     });
   } catch (error) {
     if (!(error instanceof ProviderError)) throw error;

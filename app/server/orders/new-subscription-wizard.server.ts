@@ -79,7 +79,6 @@ export function estimateDraft(
   return getBilling().estimateNewSubscription({
     ...items,
     couponIds: options.withCoupon ? items.couponIds : [],
-    startDate: new Date(),
   });
 }
 

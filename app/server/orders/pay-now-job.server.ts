@@ -4,6 +4,7 @@ import { getBilling, type Invoice } from "~/server/billing/index.server";
 import { saveInvoiceCopy, saveSubscriptionCopy, licenseFollowsSubscription } from "~/server/subscriptions/index.server";
 import { StepRefused, type JobKind } from "~/server/platform/jobs/runner.server";
 import { failureText } from "~/server/platform/jobs/steps.server";
+import { realNow } from "~/server/platform/real-time.server";
 
 const payNowInput = z.object({
   customerId: z.string(),
@@ -32,7 +33,7 @@ export const AMOUNT_CHANGED = (amount: number) =>
  * replays the first answer; across windows it is still charged once, as an invoice is paid at most once.
  */
 const KEY_WINDOW_MS = 20 * 60_000;
-const collectKey = (stepKey: string, now = Date.now()) => `${stepKey}:${Math.floor(now / KEY_WINDOW_MS)}`;
+const collectKey = (stepKey: string, now = realNow().getTime()) => `${stepKey}:${Math.floor(now / KEY_WINDOW_MS)}`;
 
 const collected = (invoice: Invoice) => ({
   amountPaid: invoice.amountPaid,

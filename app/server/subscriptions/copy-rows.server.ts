@@ -1,5 +1,6 @@
 import type { invoices, subscriptions } from "~/server/platform/database/tables.server";
 import type { Invoice, Subscription } from "~/server/billing/port.server";
+import { realNow } from "~/server/platform/real-time.server";
 
 /**
  * A provider's subscription and invoice as the rows of the portal's copies of them (db `subscriptions` and
@@ -22,7 +23,7 @@ export function subscriptionCopyRow(ownerId: string, subscription: Subscription)
     totalDues: subscription.totalDues,
     dueSince: subscription.dueSince,
     resourceVersion: subscription.resourceVersion,
-    updatedAt: new Date(),
+    updatedAt: realNow(),
   } satisfies Omit<typeof subscriptions.$inferInsert, "id">;
 }
 
@@ -41,6 +42,6 @@ export function invoiceCopyRow(ownerId: string, invoice: Invoice) {
     paidAt: invoice.paidAt,
     nextRetryAt: invoice.nextRetryAt,
     resourceVersion: invoice.resourceVersion,
-    updatedAt: new Date(),
+    updatedAt: realNow(),
   } satisfies Omit<typeof invoices.$inferInsert, "id">;
 }

@@ -16,6 +16,7 @@ import { db, type PortalDatabase } from "~/server/platform/database/db.server";
 import { resultOf, StepRefused, type JobKind } from "~/server/platform/jobs/runner.server";
 import { saveInvoiceCopy, saveSubscriptionCopy } from "./copies.server";
 import { licenseFollowsSubscription } from "./license-follows.server";
+import { realNow } from "~/server/platform/real-time.server";
 
 /**
  * The one consumer of the provider's events (decision 185): a durable job per stored event, owned by the account
@@ -104,7 +105,7 @@ export async function applyEvent(database: PortalDatabase, change: EventChange):
   return database.transaction(async (tx) => {
     const [applied] = await tx
       .update(providerEvents)
-      .set({ appliedAt: new Date(), outcome: "applied" })
+      .set({ appliedAt: realNow(), outcome: "applied" })
       .where(and(eq(providerEvents.id, change.eventId), isNull(providerEvents.appliedAt)))
       .returning({ id: providerEvents.id });
     if (!applied) return false;

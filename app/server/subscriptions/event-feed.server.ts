@@ -6,6 +6,7 @@ import { billingAccountOfCustomer, type BillingAccount } from "~/server/accounts
 import { db } from "~/server/platform/database/db.server";
 import { enqueueJob, retryJob } from "~/server/platform/jobs/runner.server";
 import { providerEventJob } from "./event-consumer.server";
+import { realNow } from "~/server/platform/real-time.server";
 
 /**
  * The way in of the provider's events (decision 185), whichever way they come: Chargebee's webhooks, the embedded
@@ -24,7 +25,7 @@ export async function storeProviderEvents(events: ProviderEvent[], from: EventSo
   for (const customerId of new Set(events.flatMap((event) => (event.customerId ? [event.customerId] : [])))) {
     accounts.set(customerId, await billingAccountOfCustomer(customerId));
   }
-  const receivedAt = new Date();
+  const receivedAt = realNow();
   // An event listed twice in one delivery is one row.
   const rows = [...new Map(events.map((event) => [event.id, event])).values()].map((event) => {
     const known = event.customerId ? accounts.get(event.customerId) : null;
@@ -119,7 +120,7 @@ async function logUnknownCustomers(rows: { id: string; customerId: string | null
  * they all are. For a page that has just made them (the time machine), so that the next page shows their effect.
  */
 export async function eventsApplied(eventIds: string[], timeoutMs = 20_000): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
+  const deadline = realNow().getTime() + timeoutMs;
   for (;;) {
     const [pending] = eventIds.length
       ? await db
@@ -128,7 +129,7 @@ export async function eventsApplied(eventIds: string[], timeoutMs = 20_000): Pro
           .where(and(inArray(providerEvents.id, eventIds), isNull(providerEvents.appliedAt)))
       : [{ n: 0 }];
     if (!pending?.n) return true;
-    if (Date.now() > deadline) return false;
+    if (realNow().getTime() > deadline) return false;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }

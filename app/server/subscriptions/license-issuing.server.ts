@@ -3,6 +3,7 @@ import { eq, sql } from "drizzle-orm";
 import { currentFilePrefix, signLicenseFile } from "~/server/hubs/license-files.server";
 import type { PortalExecutor } from "~/server/platform/database/portal-database.server";
 import { licenses } from "~/server/platform/database/tables.server";
+import { realNow } from "~/server/platform/real-time.server";
 
 // The license files the portal issues: each license row carries its file, signed in the Hub's format
 // (hubs/license-files) when the row is made, and signed again when the key or the format changes.
@@ -15,7 +16,7 @@ export function licenseFileOf(
     LicenseRow,
     "externalLicenseId" | "name" | "nodes" | "planType" | "hasCloudSupport" | "validFrom" | "validTo" | "type"
   >,
-  issuedAt = new Date(),
+  issuedAt = realNow(),
 ): string {
   return signLicenseFile({
     id: row.externalLicenseId,
@@ -53,7 +54,7 @@ export function licenseRow(
  * current format: licenses from before signed files (HMAC codes), and all of them after the key changed.
  * Files of the current key start with the same `protected` header, so finding the others is one scan.
  */
-export async function reissueLicenseFiles(db: PortalExecutor, now = new Date()): Promise<number> {
+export async function reissueLicenseFiles(db: PortalExecutor, now = realNow()): Promise<number> {
   const prefix = currentFilePrefix();
   return db.transaction(async (tx) => {
     const stale = await tx

@@ -1,3 +1,4 @@
+import { portalNow } from "~/server/billing/index.server";
 import { randomBytes } from "node:crypto";
 import { and, count, desc, eq, gt, isNotNull, Param, sql, type SQL } from "drizzle-orm";
 import { daysLeft, licenseStatus } from "~/domain/license-status";
@@ -28,13 +29,14 @@ export function licenseListItem<Row extends Pick<LicenseRow, "licenseCode" | "va
 }
 
 /** The user's licenses, newest first, with their key, the derived status and days left. */
-export async function listLicenses(ownerId: string, now = new Date()) {
+export async function listLicenses(ownerId: string, now?: Date) {
+  const at = now ?? (await portalNow());
   const rows = await db
     .select()
     .from(licenses)
     .where(eq(licenses.ownerId, ownerId))
     .orderBy(...NEWEST_FIRST);
-  return rows.map((license) => licenseListItem(license, now));
+  return rows.map((license) => licenseListItem(license, at));
 }
 
 export type LicenseListItem = Awaited<ReturnType<typeof listLicenses>>[number];
@@ -158,9 +160,9 @@ const licenseCountsByStatus = db
   .where(eq(licenseCounts.ownerId, sql.placeholder("ownerId")))
   .prepare("license_counts_by_status");
 /** How many of the user's licenses are active (valid to in the future) and expired. */
-export async function countLicensesByStatus(ownerId: string, now = new Date()) {
+export async function countLicensesByStatus(ownerId: string, now?: Date) {
   // A license is active while valid-to is in the future (licenseStatus).
-  const [counted] = await licenseCountsByStatus.execute({ ownerId, now });
+  const [counted] = await licenseCountsByStatus.execute({ ownerId, now: now ?? (await portalNow()) });
   const total = counted?.total ?? 0;
   const active = counted?.active ?? 0;
   return { active, expired: total - active };
@@ -190,7 +192,7 @@ export async function createLicenseForSubscription(order: {
   };
   const existing = await ofSubscription();
   if (existing) return existing;
-  const validFrom = new Date();
+  const validFrom = await portalNow();
   const validTo = order.validTo ?? new Date(validFrom.getTime() + 30 * DAY_MS);
   const externalLicenseId = `GK-${validFrom.getUTCFullYear()}-${randomBytes(4).toString("hex").toUpperCase()}`;
   const { ownerId, subscriptionId, name, nodes, planType, hasCloudSupport } = order;
@@ -236,8 +238,9 @@ export async function recurringLicenseOf(ownerId: string, subscriptionId: string
  * One page of the recurring licenses the user can upgrade (active, with a subscription), newest first: the
  * existing-license picker.
  */
-export function upgradableLicensePage(ownerId: string, page: number, pageSize: number, now = new Date()) {
-  return pageOf(and(ownRecurring(ownerId), gt(licenses.validTo, now)), page, pageSize, now);
+export async function upgradableLicensePage(ownerId: string, page: number, pageSize: number, now?: Date) {
+  const at = now ?? (await portalNow());
+  return pageOf(and(ownRecurring(ownerId), gt(licenses.validTo, at)), page, pageSize, at);
 }
 
 /** The subscription behind the user's recurring license with this external id (the picker's choice), or null. */

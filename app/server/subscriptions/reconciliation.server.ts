@@ -11,6 +11,7 @@ import { enqueueJob, type JobKind } from "~/server/platform/jobs/runner.server";
 import { saveInvoiceCopy, saveSubscriptionCopy } from "./copies.server";
 import { queuePendingEvents, storeProviderEvents } from "./event-feed.server";
 import { licenseFollowsSubscription } from "./license-follows.server";
+import { realNow } from "~/server/platform/real-time.server";
 
 /**
  * The reconciliation (decision 185): whatever an event missed (a webhook lost, the portal down, a process that
@@ -182,7 +183,7 @@ async function accountsToReconcile(): Promise<string[]> {
  * cursor read with the lease is written back only while this run still holds it (the lease names the run, not
  * only its process): a run that outlived its lease, overtaken by another, cannot move the cursor under it.
  */
-export async function reconcileWhenDue(now = new Date(), holder = processId): Promise<boolean> {
+export async function reconcileWhenDue(now = realNow(), holder = processId): Promise<boolean> {
   const lease = `${holder}:${randomUUID().slice(0, 8)}`;
   const run = await claimRun(now, lease);
   if (!run) return false;

@@ -20,6 +20,7 @@ import { TRIAL_JOBS, TRIAL_STAGES, type CloudTrialInput, type OnPremiseTrialInpu
 import { hasPendingTrial, mayStartTrial, quoteTrialHardware } from "./trials.server";
 import { defineWizard, wizardLayout, type LoadedDraft } from "~/server/platform/wizards/kit.server";
 import { orderKey, placeOnce, requestDigest } from "~/server/orders/index.server";
+import { realNow } from "~/server/platform/real-time.server";
 
 /** The two trial wizards on the kit (decision 043): one draft each, the same rules with their own steps. */
 const definition = (hubType: TrialHubType) =>
@@ -29,7 +30,9 @@ const definition = (hubType: TrialHubType) =>
     stepTitles: TRIAL_STEP_TITLES,
     basePath: () => trialPath(hubType),
     schema: trialDraftSchema,
-    check: (data: TrialDraft) => checkTrialDraft(hubType, data, isoDay(new Date())),
+    // The kit checks a draft synchronously, so the start date's window is today's in real time; the trial's
+    // license takes its dates when the job makes it.
+    check: (data: TrialDraft) => checkTrialDraft(hubType, data, isoDay(realNow())),
   }).at({});
 
 export const TRIAL_WIZARDS = { cloud: definition("cloud"), onpremise: definition("onpremise") };
