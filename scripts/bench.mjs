@@ -260,7 +260,11 @@ async function againstOnly(run, { ref, seconds, pages }) {
   console.log(`\n${title}`);
   const { columns, rows } = comparisonTable(comparison.pages);
   console.log(table(columns, rows));
-  console.log(`B ÷ A is B's requests per second over A's; "slower" marks a row below ${SLOWER_BELOW}.`);
+  console.log(
+    `B ÷ A is B's requests per second over A's; "slower" marks a row below ${SLOWER_BELOW}. The turn gap is how far ` +
+      "a build's two turns lie apart: B ÷ A differing from 1 by less than that may be the machine, not the build.",
+  );
+  for (const note of comparison.notes) console.log(note);
   const loadAverageAfter = loadavg()[0];
   console.log(`Load average after the run: ${loadAverageAfter.toFixed(2)}`);
 
@@ -272,6 +276,7 @@ async function againstOnly(run, { ref, seconds, pages }) {
     b: workingTree,
     load: { connections: LOAD.connections, warmupSeconds: LOAD.warmupSeconds, seconds, turns: "A B B A" },
     pages: comparison.pages,
+    notes: comparison.notes,
   };
   await writeFile(AGAINST_RESULTS, `${JSON.stringify(results, null, 2)}\n`);
   console.log(`Results: ${path.relative(ROOT, AGAINST_RESULTS)}`);

@@ -12,11 +12,13 @@ const NEW_SUBSCRIPTION = WIZARDS[0];
 /**
  * Readies one build for the comparison: signs in as the demo customer through the real form and, when the plan step
  * is among `pages`, walks the new-subscription wizard so that the step renders the draft. Then fetches every page once
- * and keeps those that answer 200. Resolves to the cookie jar, the pages kept and what went wrong, each as a sentence.
+ * and keeps those that answer 200. Resolves to the cookie jar, the pages kept, what went wrong and what is only
+ * worth a note, each as a sentence: a page that A, the older build, answers with 404 did not exist yet.
  */
 async function ready(name, baseUrl, password, pages) {
   const jar = await signIn(baseUrl, CUSTOMER, password);
   const problems = [];
+  const notes = [];
   if (pages.includes(PLAN_STEP)) {
     const failure = await walkWizard(baseUrl, jar, NEW_SUBSCRIPTION.steps);
     if (failure) problems.push(`${name}: the walk through the ${NEW_SUBSCRIPTION.name} stopped: ${failure}`);
@@ -26,19 +28,22 @@ async function ready(name, baseUrl, password, pages) {
     const response = await fetch(new URL(page, baseUrl), { redirect: "manual", headers: { cookie: jar.header } });
     await response.body?.cancel();
     if (response.status === 200) answering.push(page);
+    else if (response.status === 404 && name === "A") notes.push(`${page} is not in A's build (404): not measured`);
     else problems.push(`${name}: ${page} answered ${response.status}, not 200; not measured`);
   }
-  return { jar, answering, problems };
+  return { jar, answering, problems, notes };
 }
 
 /**
  * Every page of `pages` on build A and build B (each `{ baseUrl }`, running), in turns A B B A of `seconds` each
  * after a warm-up of its own (loadTestsInTurns): signed in on both as the demo customer. A page that does not answer
- * 200 on both is left out. Resolves to `{ pages: [{ path, a, b }], problems }`, where a problem is broken, not slow.
+ * 200 on both is left out. Resolves to `{ pages: [{ path, a, b, ratio }], problems, notes }`: a problem is something
+ * broken (never a timing), a note a page that A's build does not have.
  */
 export async function compareBuilds({ a, b, password, pages, seconds }) {
   const [readyA, readyB] = [await ready("A", a.baseUrl, password, pages), await ready("B", b.baseUrl, password, pages)];
   const problems = [...readyA.problems, ...readyB.problems];
+  const notes = [...readyA.notes, ...readyB.notes];
   const measured = [];
   for (const page of pages.filter((page) => readyA.answering.includes(page) && readyB.answering.includes(page))) {
     const [onA, onB] = await loadTestsInTurns(
@@ -58,15 +63,20 @@ export async function compareBuilds({ a, b, password, pages, seconds }) {
       }
     }
   }
-  return { pages: measured, problems };
+  return { pages: measured, problems, notes };
 }
 
 /** autocannon keeps latencies in whole milliseconds. */
 const ms = (value) => (value < 1 ? "<1" : String(Math.round(value)));
 
+/** How far a build's two turns of one page lie apart, as a share of their mean: what the machine's drift moved. */
+const spread = ({ turnsRequestsPerSecond: [first, second] }) =>
+  `${Math.round((Math.abs(first - second) / ((first + second) / 2 || 1)) * 100)}%`;
+
 /**
- * The comparison as a table: page, each build's requests per second, B ÷ A, p50 and p99 as "A / B", failed requests
- * as "A / B", and "slower" on the rows where B ÷ A is below SLOWER_BELOW. `pages` as compareBuilds gives them.
+ * The comparison as a table: page, each build's requests per second, B ÷ A, p50 and p99 as "A / B", the gap between
+ * each build's two turns as "A / B", failed requests as "A / B", and "slower" on the rows where B ÷ A is below
+ * SLOWER_BELOW. `pages` as compareBuilds gives them.
  * @returns {{ columns: [string, "l" | "r"][], rows: string[][] }}
  */
 export function comparisonTable(pages) {
@@ -77,6 +87,7 @@ export function comparisonTable(pages) {
     ["B ÷ A", "r"],
     ["p50 ms A / B", "r"],
     ["p99 ms A / B", "r"],
+    ["turn gap A / B", "r"],
     ["failed A / B", "r"],
     ["mark", "l"],
   ];
@@ -87,6 +98,7 @@ export function comparisonTable(pages) {
     ratio.toFixed(2),
     `${ms(a.latencyMs.p50)} / ${ms(b.latencyMs.p50)}`,
     `${ms(a.latencyMs.p99)} / ${ms(b.latencyMs.p99)}`,
+    `${spread(a)} / ${spread(b)}`,
     `${a.errors + a.non2xx} / ${b.errors + b.non2xx}`,
     // The ratio as shown decides, so that a row showing 0.95 is never marked below 0.95.
     Number(ratio.toFixed(2)) < SLOWER_BELOW ? "slower" : "",

@@ -84,6 +84,7 @@ export function scratchBuild(root, ref, { report = console.log } = {}) {
 
   async function run(command, args, { cwd, env = process.env }) {
     if (removed) throw new Error(`the build of ${ref} was stopped`);
+    const started = Date.now();
     const logFile = path.join(dir, "build.log");
     const log = await open(logFile, "a");
     await log.write(`\n$ ${command} ${args.join(" ")}\n`);
@@ -98,6 +99,7 @@ export function scratchBuild(root, ref, { report = console.log } = {}) {
       const tail = (await readFile(logFile, "utf8")).split("\n").slice(-30).join("\n");
       throw new Error(`\`${command} ${args.join(" ")}\` for ${ref} failed (${signal ?? code}); its log ends:\n${tail}`);
     }
+    return Math.round((Date.now() - started) / 1000);
   }
 
   async function buildOnce() {
@@ -120,15 +122,15 @@ export function scratchBuild(root, ref, { report = console.log } = {}) {
     if (installed) {
       report(`  npm ci: its ${sameLock ? "patches/" : "package-lock.json"} differs from the working tree's`);
       // Without dev dependencies there is no build: a NODE_ENV=production of the caller's would leave them out.
-      await run("npm", ["ci"], { cwd: tree, env: { ...process.env, NODE_ENV: undefined } });
+      const seconds = await run("npm", ["ci"], { cwd: tree, env: { ...process.env, NODE_ENV: undefined } });
+      report(`  installed in ${seconds} s`);
     } else {
       report("  the same package-lock.json and patches/ as the working tree: its node_modules are linked in");
       await symlink(await realpath(path.join(root, "node_modules")), path.join(tree, "node_modules"), "dir");
     }
     report("  npm run build");
-    await run("npm", ["run", "build"], { cwd: tree });
+    report(`  built in ${await run("npm", ["run", "build"], { cwd: tree })} s`);
     const seconds = Math.round((Date.now() - started) / 1000);
-    report(`  built in ${seconds} s`);
     return { root: tree, commit, seconds, installed };
   }
 

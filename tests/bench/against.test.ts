@@ -48,8 +48,14 @@ describe("the bench's command line", () => {
 });
 
 describe("the table of two builds", () => {
-  const result = (requestsPerSecond: number, p50: number, p99: number, failed = 0) => ({
+  const result = (
+    requestsPerSecond: number,
+    p50: number,
+    p99: number,
+    { failed = 0, turns = [requestsPerSecond, requestsPerSecond] } = {},
+  ) => ({
     requestsPerSecond,
+    turnsRequestsPerSecond: turns,
     latencyMs: { p50, p99, max: p99 * 2 },
     requests: requestsPerSecond * 32,
     bytesPerResponse: 20_000,
@@ -66,8 +72,8 @@ describe("the table of two builds", () => {
 
   it("puts each page's figures for A and B side by side, with B ÷ A and the rows below 0.95 marked", () => {
     const { columns, rows } = comparisonTable([
-      page("/home", result(400, 120.4, 310), result(312, 158, 402.6)),
-      page("/hubs", result(300, 160, 420), result(290, 170, 0.4, 2)),
+      page("/home", result(400, 120.4, 310, { turns: [380, 420] }), result(312, 158, 402.6)),
+      page("/hubs", result(300, 160, 420), result(290, 170, 0.4, { failed: 2, turns: [310, 270] })),
       page("/account", result(250, 0.5, 300), result(262.4, 190, 310)),
     ]);
     expect(columns.map(([header]) => header)).toEqual([
@@ -77,13 +83,14 @@ describe("the table of two builds", () => {
       "B ÷ A",
       "p50 ms A / B",
       "p99 ms A / B",
+      "turn gap A / B",
       "failed A / B",
       "mark",
     ]);
     expect(rows).toEqual([
-      ["/home", "400", "312", "0.78", "120 / 158", "310 / 403", "0 / 0", "slower"],
-      ["/hubs", "300", "290", "0.97", "160 / 170", "420 / <1", "0 / 2", ""],
-      ["/account", "250", "262", "1.05", "<1 / 190", "300 / 310", "0 / 0", ""],
+      ["/home", "400", "312", "0.78", "120 / 158", "310 / 403", "10% / 0%", "0 / 0", "slower"],
+      ["/hubs", "300", "290", "0.97", "160 / 170", "420 / <1", "0% / 14%", "0 / 2", ""],
+      ["/account", "250", "262", "1.05", "<1 / 190", "300 / 310", "0% / 0%", "0 / 0", ""],
     ]);
     expect(SLOWER_BELOW).toBe(0.95);
   });
