@@ -122,8 +122,15 @@ export function scratchBuild(root, ref, { report = console.log } = {}) {
     if (installed) {
       report(`  npm ci: its ${sameLock ? "patches/" : "package-lock.json"} differs from the working tree's`);
       // Without dev dependencies there is no build: a NODE_ENV=production of the caller's would leave them out.
-      const seconds = await run("npm", ["ci"], { cwd: tree, env: { ...process.env, NODE_ENV: undefined } });
+      // --prefer-offline: what the npm cache holds is not asked for again.
+      const env = { ...process.env, NODE_ENV: undefined };
+      const seconds = await run("npm", ["ci", "--prefer-offline"], { cwd: tree, env });
       report(`  installed in ${seconds} s`);
+      // An older postinstall may only warn when a patch does not apply; patch-package leaves an applied patch alone
+      // and fails on one that is not, so this makes sure the build runs on the patched packages.
+      if ((await filesIn(path.join(tree, "patches"))).size) {
+        await run("npx", ["--no-install", "patch-package", "--error-on-fail"], { cwd: tree });
+      }
     } else {
       report("  the same package-lock.json and patches/ as the working tree: its node_modules are linked in");
       await symlink(await realpath(path.join(root, "node_modules")), path.join(tree, "node_modules"), "dir");
