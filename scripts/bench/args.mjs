@@ -38,7 +38,10 @@ export function benchArgs(args = process.argv.slice(2)) {
   }
   if (values.against === undefined) {
     const stray = ["seconds", "pages"].filter((name) => values[name] !== undefined);
-    if (stray.length) throw new Error(`${stray.map((name) => `--${name}`).join(" and ")} only go with --against`);
+    if (stray.length) {
+      const named = stray.map((name) => `--${name}`).join(" and ");
+      throw new Error(`${named} only ${stray.length === 1 ? "goes" : "go"} with --against`);
+    }
     return { only: values.only, against: null };
   }
   if (values.only !== undefined) throw new Error("--against runs only its comparison: it takes no --only");

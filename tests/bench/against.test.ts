@@ -34,7 +34,7 @@ describe("the bench's command line", () => {
   it("refuses what would only fail minutes later or measure something else", () => {
     expect(() => benchArgs(["--against", " "])).toThrow("--against needs a git ref");
     expect(() => benchArgs(["--against", "main", "--only", "growth"])).toThrow("it takes no --only");
-    expect(() => benchArgs(["--seconds", "5"])).toThrow("--seconds only go with --against");
+    expect(() => benchArgs(["--seconds", "5"])).toThrow("--seconds only goes with --against");
     expect(() => benchArgs(["--pages", "/home", "--seconds", "5"])).toThrow(
       "--seconds and --pages only go with --against",
     );
