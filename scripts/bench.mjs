@@ -4,14 +4,17 @@
 // and pages for a big account next to the demo account; then every performance goal (docs/performance.md) beside its figure.
 // The numbers also go to bench-results/latest.json. `--only growth` runs only the big-account part (a
 // fresh portal, the demo customer and the big account, nothing else) and writes bench-results/growth.json.
-// Timings never fail the run; a page that does not answer 200, failed requests under load or a form
-// that never reacts do (exit 1), after everything has been printed. Columns: docs/bench.md.
+// `--against <git ref>` runs only a comparison of that commit's build with this one's, page by page, and writes
+// bench-results/against.json (scripts/bench/against.mjs). Timings never fail the run; a page that does not answer
+// 200, failed requests under load or a form that never reacts do (exit 1), after everything has been printed.
+// Columns: docs/bench.md.
 import { execFileSync } from "node:child_process";
 import { mkdir, writeFile } from "node:fs/promises";
 import { availableParallelism, loadavg } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
+import { comparisonTable, comparisonTitle, compareBuilds, SLOWER_BELOW } from "./bench/against.mjs";
+import { benchArgs } from "./bench/args.mjs";
 import { addBigAccount, BIG_ACCOUNT } from "./bench/big-account.mjs";
 import { goals, growthGoals, postgresGoals } from "./bench/goals.mjs";
 import { timePages } from "./bench/growth.mjs";
@@ -19,6 +22,7 @@ import { LOAD, loadTest, loadTestsInTurns, startBareServer } from "./bench/load.
 import { measurePages } from "./bench/page-bytes.mjs";
 import { measurePaint } from "./bench/paint.mjs";
 import { firstVisit, signIn, startPortal, startPostgresPortals } from "./bench/portal.mjs";
+import { describeWorkingTree, scratchBuild } from "./bench/scratch-build.mjs";
 import { measureSignIn } from "./bench/sign-in.mjs";
 import { launchBrowser, LINK } from "./bench/slow-link.mjs";
 import { kB, table } from "./bench/table.mjs";
@@ -27,8 +31,7 @@ import { PLAN_STEP, walkWizard, WIZARDS } from "./bench/wizard.mjs";
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const RESULTS = path.join(ROOT, "bench-results", "latest.json");
 const GROWTH_RESULTS = path.join(ROOT, "bench-results", "growth.json");
-/** The parts `--only` can pick; without it every part runs. */
-const PARTS = ["growth", "postgres"];
+const AGAINST_RESULTS = path.join(ROOT, "bench-results", "against.json");
 const DEMO_PASSWORD = "GateKeeper-demo-1";
 const CUSTOMER_PAGES = [
   "/home",
@@ -68,16 +71,8 @@ for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
   });
 }
 
-function only() {
-  const { values } = parseArgs({ options: { only: { type: "string" } } });
-  if (values.only !== undefined && !PARTS.includes(values.only)) {
-    throw new Error(`--only takes one of: ${PARTS.join(", ")}; got "${values.only}"`);
-  }
-  return values.only;
-}
-
 async function main() {
-  const part = only();
+  const { only: part, against } = benchArgs();
   // Every number depends on what else the machine is doing; the load average says how busy it was.
   const run = {
     startedAt: new Date().toISOString(),
@@ -85,10 +80,12 @@ async function main() {
     node: process.version,
     machine: { cpus: availableParallelism(), loadAverage: loadavg()[0] },
   };
+  const what = part ? ` (only ${part})` : against ? ` (against ${against.ref})` : "";
   console.log(
-    `GateKeeper Portal bench${part ? ` (only ${part})` : ""} · ${run.startedAt} · commit ${run.commit} · Node ${run.node} · ` +
+    `GateKeeper Portal bench${what} · ${run.startedAt} · commit ${run.commit} · Node ${run.node} · ` +
       `${run.machine.cpus} CPUs, load average ${run.machine.loadAverage.toFixed(2)}\n`,
   );
+  if (against) return againstOnly(run, against);
   const portal = await startPortal(ROOT);
   stops.push(portal.stop);
   const customer = await signIn(portal.baseUrl, "customer@example.com", DEMO_PASSWORD);
@@ -232,6 +229,58 @@ async function measurePostgres(sqliteUrl, sqliteCustomer) {
   } finally {
     await portals.stop();
   }
+}
+
+/**
+ * `--against <ref>`: that commit built in a scratch worktree (A) and the working tree's build (B), started alike and
+ * measured page by page in turns; nothing else runs. The scratch worktree goes once done, or on failure or a signal.
+ */
+async function againstOnly(run, { ref, seconds, pages }) {
+  const scratch = scratchBuild(ROOT, ref);
+  const portals = [];
+  // The servers first: one of them runs from the scratch worktree.
+  stops.push(async () => {
+    await Promise.allSettled(portals.map((portal) => portal.stop()));
+    await scratch.remove();
+  });
+  const built = await scratch.build();
+  const a = await startPortal(built.root);
+  portals.push(a);
+  const b = await startPortal(ROOT);
+  portals.push(b);
+  const workingTree = await describeWorkingTree(ROOT);
+  const comparison = await compareBuilds({ a, b, password: DEMO_PASSWORD, pages, seconds });
+  const title = comparisonTitle({
+    ref,
+    commitA: built.commit.slice(0, 7),
+    commitB: workingTree.commit,
+    changed: workingTree.changed,
+    seconds,
+  });
+  console.log(`\n${title}`);
+  const { columns, rows } = comparisonTable(comparison.pages);
+  console.log(table(columns, rows));
+  console.log(
+    `B ÷ A is B's requests per second over A's; "slower" marks a row below ${SLOWER_BELOW}. The turn gap is how far ` +
+      "a build's two turns lie apart: B ÷ A differing from 1 by less than that may be the machine, not the build.",
+  );
+  for (const note of comparison.notes) console.log(note);
+  const loadAverageAfter = loadavg()[0];
+  console.log(`Load average after the run: ${loadAverageAfter.toFixed(2)}`);
+
+  await mkdir(path.dirname(AGAINST_RESULTS), { recursive: true });
+  const results = {
+    ...run,
+    loadAverageAfter,
+    a: { ref, commit: built.commit, buildSeconds: built.seconds, ownNodeModules: built.installed },
+    b: workingTree,
+    load: { connections: LOAD.connections, warmupSeconds: LOAD.warmupSeconds, seconds, turns: "A B B A" },
+    pages: comparison.pages,
+    notes: comparison.notes,
+  };
+  await writeFile(AGAINST_RESULTS, `${JSON.stringify(results, null, 2)}\n`);
+  console.log(`Results: ${path.relative(ROOT, AGAINST_RESULTS)}`);
+  return comparison.problems;
 }
 
 /** `--only postgres`: the load rows on both engines, nothing else. */

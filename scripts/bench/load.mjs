@@ -27,13 +27,14 @@ export async function loadTest(url, headers = {}) {
 }
 
 /**
- * The same as loadTest for two targets measured in turns, A B B A, each turn LOAD.seconds long after a warm-up
- * of its own: what the machine does besides (its load drifts over a minute on a shared host) falls on both alike,
- * so their ratio holds where two runs one after the other differ by a third. Requests per second are over the
- * four turns; p50 and p99 are the means of each target's two turns' own.
+ * The same as loadTest for two targets measured in turns, A B B A, each turn `seconds` long (LOAD.seconds unless
+ * given) after a warm-up of its own: what the machine does besides (its load drifts over a minute on a shared host)
+ * falls on both alike, so their ratio holds where two runs one after the other differ by a third. Requests per second
+ * are over the four turns, and each turn's own are kept in order (their gap shows how much the machine moved); p50
+ * and p99 are the means of each target's two turns' own.
  * @param {[{ url: string, headers?: Record<string, string> }, { url: string, headers?: Record<string, string> }]} targets
  */
-export async function loadTestsInTurns(targets) {
+export async function loadTestsInTurns(targets, { seconds = LOAD.seconds } = {}) {
   const run = ({ url, headers = {} }, duration) =>
     autocannon({ url, headers, connections: LOAD.connections, duration });
   const turns = [[], []];
@@ -41,7 +42,7 @@ export async function loadTestsInTurns(targets) {
     // Each turn after its own warm-up, as loadTest's one run: the other's turn left this one idle long enough for
     // its balancer to drop its connections to the instances, whose first requests would otherwise be the p99.
     await run(targets[index], LOAD.warmupSeconds);
-    turns[index].push(await run(targets[index], LOAD.seconds));
+    turns[index].push(await run(targets[index], seconds));
   }
   return turns.map((results) => {
     const sum = (pick) => results.reduce((total, result) => total + pick(result), 0);
@@ -50,6 +51,7 @@ export async function loadTestsInTurns(targets) {
     const timeouts = sum((result) => result.timeouts);
     return {
       requestsPerSecond: requests / sum((result) => result.duration),
+      turnsRequestsPerSecond: results.map((result) => result.requests.total / result.duration),
       latencyMs: {
         p50: mean((result) => result.latency.p50),
         p99: mean((result) => result.latency.p99),
