@@ -1,5 +1,5 @@
 import { providerEventJob, reconciliation, hubLicenseUpload } from "~/server/subscriptions/index.server";
-import { sendMail } from "~/server/mail/send-job.server";
+import { sendMail } from "~/server/mail/index.server";
 import { cloudHubDeployment } from "~/server/cloud-hubs/index.server";
 import { licenseUpdate, newSubscriptionOrder, payNow } from "~/server/orders/index.server";
 import type { AnyJobKind } from "~/server/platform/jobs/runner.server";

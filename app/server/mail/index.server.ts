@@ -2,11 +2,37 @@ import { randomUUID } from "node:crypto";
 import { env } from "~/server/platform/config/env.server";
 import { enqueueJob } from "~/server/platform/jobs/runner.server";
 import { composeMail, type MailContent } from "./compose.server";
-import { messageIdFor, sendMail } from "./send-job.server";
+import { outboxMailer } from "./outbox/adapter.server";
+import type { Mailer } from "./port.server";
+import { messageIdFor, sendMailJob } from "./send-job.server";
+import { smtpMailer } from "./smtp/adapter.server";
+
+/**
+ * The mail port, shaped as billing/ and hubs/ are: the port (port.server.ts), an embedded adapter (outbox/: a
+ * table an administrator reads at /admin/outbox) and a real one (smtp/: nodemailer to SMTP_URL), one contract
+ * suite over both (tests/mail/contract.ts), and this index, which picks the adapter and is what the rest of the
+ * portal imports. Mail's own piece is the durable send job (send-job.server.ts), which needs the picker while this
+ * index needs the job to queue mail: so the job takes its mailer as a function, and this index makes it with the
+ * picker (sendMail below), and neither imports the other both ways.
+ */
 
 export type { MailContent } from "./compose.server";
-export { mailLeavesThePortal } from "./mailer.server";
-export { outboxMessage, outboxPage, type OutboxMessage } from "~/server/mail/outbox/adapter.server";
+export * from "./port.server";
+export { outboxMessage, outboxPage, type OutboxMessage } from "./outbox/adapter.server";
+
+let mailer: Mailer | undefined;
+
+/** The configured mail adapter: SMTP when SMTP_URL is set, else the embedded outbox. */
+export function getMailer(): Mailer {
+  mailer ??= env.SMTP_URL ? smtpMailer(env.SMTP_URL) : outboxMailer;
+  return mailer;
+}
+
+/** Whether mail goes out through SMTP (the outbox then keeps nothing). */
+export const mailLeavesThePortal = () => Boolean(env.SMTP_URL);
+
+/** The send job, sending through the configured adapter. */
+export const sendMail = sendMailJob(getMailer);
 
 /**
  * The origin links in mail are built on: PUBLIC_URL (required once mail leaves the portal), else the request's,

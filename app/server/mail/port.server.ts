@@ -16,5 +16,10 @@ export interface OutgoingMail {
 }
 
 export interface Mailer {
+  /**
+   * Delivers the message as given: sender, recipient, subject, both parts and the Message-ID. Sending it again
+   * with the same Message-ID is no error and reads as the same message: the outbox keeps its one row; SMTP, which
+   * cannot ask whether the server kept the first, hands over a copy that mail systems know by its Message-ID.
+   */
   send(mail: OutgoingMail): Promise<void>;
 }

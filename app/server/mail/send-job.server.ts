@@ -1,8 +1,7 @@
 import addressparser from "nodemailer/lib/addressparser";
 import { z } from "zod";
 import type { JobKind } from "~/server/platform/jobs/runner.server";
-import { getMailer } from "./mailer.server";
-import type { OutgoingMail } from "./port.server";
+import type { Mailer, OutgoingMail } from "./port.server";
 
 /** A message as its job keeps it: whole, so a retry sends exactly what was queued. */
 const mailInput = z.object({
@@ -32,19 +31,20 @@ export const outgoingMail = (jobId: string, input: MailInput): OutgoingMail => (
 /**
  * Sending one message, as a durable job: the runner retries a failure with backoff (a lost answer too: the
  * message goes again with its Message-ID), so a slow or absent mail server delays mail but never loses it,
- * and never holds up the request that queued it.
+ * and never holds up the request that queued it. It takes the mailer as a function, called when the step runs:
+ * the index's picker (the index imports this module to queue mail, so this one does not import the index).
  */
-export const sendMail: JobKind<MailInput, { send: null }> = {
+export const sendMailJob = (mailer: () => Mailer): JobKind<MailInput, { send: null }> => ({
   name: "mail",
   input: mailInput,
   steps: [
     {
       name: "send",
       async run({ id, input }) {
-        await getMailer().send(outgoingMail(id, input));
+        await mailer().send(outgoingMail(id, input));
         return null;
       },
     },
   ],
   failure: (step) => ({ step, title: "Mail not sent", message: "The message could not be sent." }),
-};
+});

@@ -1,7 +1,7 @@
 import { count, desc, eq } from "drizzle-orm";
 import { outbox } from "~/server/platform/database/tables.server";
 import { db } from "~/server/platform/database/db.server";
-import type { Mailer } from "~/server/mail/port.server";
+import type { Mailer } from "../port.server";
 
 /**
  * The embedded mail adapter (no SMTP_URL): each message is kept in the outbox table, where a GateKeeper

@@ -1,6 +1,6 @@
 import nodemailer from "nodemailer";
 import { ProviderError } from "~/server/platform/provider-errors.server";
-import type { Mailer } from "~/server/mail/port.server";
+import type { Mailer } from "../port.server";
 
 /** What nodemailer's errors carry beyond a message. */
 interface SmtpFailure {
