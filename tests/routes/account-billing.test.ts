@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { describe, expect, it } from "vitest";
+import { eq } from "drizzle-orm";
 import { loader as accountLoader } from "~/routes/_portal.account";
 import { action as newCardAction, loader as newCardLoader } from "~/routes/_portal.account.cards.new";
 import { action as replaceAction, loader as replaceLoader } from "~/routes/_portal.account.cards.$sourceId.replace";
@@ -8,6 +9,8 @@ import { action as shippingAction, loader as shippingLoader } from "~/routes/_po
 import { choosePayment, loadPaymentStep } from "~/server/account-billing/billing-details.server";
 import { billingFaults } from "~/server/billing/index.server";
 import { toastStorage } from "~/server/accounts/session.server";
+import { db } from "~/server/platform/database/db.server";
+import { organizations } from "~/server/platform/database/tables.server";
 import { memberByEmail } from "../support/members";
 import { formRequest, getRequest } from "../support/requests";
 import { demoCookie } from "../support/sign-in";
@@ -225,7 +228,14 @@ describe("replacing a card", () => {
 
 describe("the billing profile drawer", () => {
   it("starts from the member's own details and the organization's before a billing customer exists", async () => {
+    // The demo distributor has one (it pays for its end customers' licenses): taken off it for this test.
+    const { organization } = await memberByEmail("distributor@example.com");
+    await db.update(organizations).set({ billingCustomerId: null }).where(eq(organizations.id, organization.id));
     const data = await (await get(profileLoader, "/account/profile", "distributor@example.com")).json();
+    await db
+      .update(organizations)
+      .set({ billingCustomerId: organization.billingCustomerId })
+      .where(eq(organizations.id, organization.id));
     expect(data.defaults).toMatchObject({
       first_name: "Ravi",
       email: "distributor@example.com",

@@ -159,15 +159,17 @@ describe("portal pages", () => {
     const forAdmin = await call(adminLoader, "/admin/customers", await signedInCookie("admin@example.com"));
     const { organizations } = await forAdmin.json();
     expect(
-      organizations.map((organization: { name: string; members: number; licenses: number }) => [
+      organizations.map((organization: { name: string; members: number; licenses: number; endCustomers: number }) => [
         organization.name,
         organization.members,
         organization.licenses,
+        organization.endCustomers,
       ]),
     ).toEqual([
-      ["GateKeeper", 1, 0],
-      ["Northwind Clinics", 2, 4],
-      ["SecureLine Resellers", 1, 0],
+      ["GateKeeper", 1, 0, 0],
+      ["Northwind Clinics", 2, 4, 0],
+      // The distributor's three end customers are listed on its page, not here; it pays for their licenses.
+      ["SecureLine Resellers", 1, 3, 3],
     ]);
   });
 

@@ -2,6 +2,7 @@ import { json } from "@remix-run/node";
 import {
   ACTIONS,
   NO_ORGANIZATION,
+  policyKindOf,
   refusal,
   VERIFY_EMAIL_FIRST,
   type Action,
@@ -13,7 +14,7 @@ import { validateCsrf } from "./csrf.server";
 import { readForm } from "~/server/platform/forms.server";
 import type { Guard } from "~/server/platform/guard.server";
 import { oncePerRequest } from "~/server/platform/once-per-request.server";
-import { membershipOf, organizationsOf, type OrganizationRecord } from "./organizations.server";
+import { membershipOf, organizationsOf, type MemberOrganization } from "./organizations.server";
 import { chooseOrganization, currentSessionRead, type SessionRecord } from "./session.server";
 import type { UserRecord } from "./users.server";
 
@@ -26,7 +27,7 @@ import type { UserRecord } from "./users.server";
  */
 export interface Member {
   user: UserRecord;
-  organization: OrganizationRecord;
+  organization: MemberOrganization;
   role: Role;
   session: SessionRecord;
 }
@@ -42,7 +43,12 @@ export function subjectOf(user: Pick<UserRecord, "isGKAdmin" | "emailVerifiedAt"
     staff: user.isGKAdmin,
     emailVerified: user.emailVerifiedAt !== null,
     member: member
-      ? { role: member.role, kind: member.organization.customerType, organizationName: member.organization.name }
+      ? {
+          role: member.role,
+          kind: policyKindOf(member.organization),
+          organizationName: member.organization.name,
+          managedBy: member.organization.managerName,
+        }
       : null,
   };
 }

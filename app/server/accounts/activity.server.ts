@@ -36,6 +36,10 @@ export const ACTIVITY_ACTIONS = [
   "card.replaced",
   "billing_profile.updated",
   "shipping_address.updated",
+  "customer.created",
+  "customer.updated",
+  "customer.moved",
+  "renewal.reminded",
 ] as const;
 export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];
 

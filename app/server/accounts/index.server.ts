@@ -2,11 +2,13 @@
 // offers the rest of the portal; its other modules are its own.
 export {
   assertMay,
+  mayDo,
   memberGuard,
   readAdminForm,
   readMemberForm,
   requireAdmin,
   requireMember,
+  whyNot,
   type Scope,
 } from "./access.server";
 export {

@@ -9,6 +9,7 @@ import { isHttps, portalCookie } from "~/server/platform/cookies.server";
 import { oncePerRequest } from "~/server/platform/once-per-request.server";
 import { afterBoot } from "~/server/platform/after-boot.server";
 import { secretFor } from "~/server/platform/secrets.server";
+import { manager, type MemberOrganization } from "./organizations.server";
 
 /**
  * Server-side sessions (decision 051): the cookie holds a random token, the sessions table holds
@@ -38,7 +39,7 @@ export type SessionRecord = typeof sessions.$inferSelect;
 export interface SessionRead {
   session: SessionRecord;
   user: typeof users.$inferSelect;
-  membership: { organization: typeof organizations.$inferSelect; role: Role } | null;
+  membership: { organization: MemberOrganization; role: Role } | null;
 }
 
 /** Starts a session for the user; returns its Set-Cookie header and the session (for its CSRF token). */
@@ -73,7 +74,13 @@ export async function currentSession(request: Request): Promise<SessionRecord | 
 export const currentSessionRead = oncePerRequest(readSession);
 
 const sessionById = db
-  .select({ session: sessions, user: users, organization: organizations, role: memberships.role })
+  .select({
+    session: sessions,
+    user: users,
+    organization: organizations,
+    managerName: manager.name,
+    role: memberships.role,
+  })
   .from(sessions)
   .innerJoin(users, eq(users.id, sessions.userId))
   .leftJoin(
@@ -81,6 +88,7 @@ const sessionById = db
     and(eq(memberships.userId, sessions.userId), eq(memberships.organizationId, sessions.organizationId)),
   )
   .leftJoin(organizations, eq(organizations.id, memberships.organizationId))
+  .leftJoin(manager, eq(manager.id, organizations.managedBy))
   .where(eq(sessions.id, sql.placeholder("id")))
   .prepare("session_by_id");
 
@@ -89,7 +97,7 @@ async function readSession(request: Request): Promise<SessionRead | null> {
   if (typeof token !== "string") return null;
   const [row] = await sessionById.execute({ id: digest(token) });
   if (!row) return null;
-  const { session, user, organization, role } = row;
+  const { session, user, organization, managerName, role } = row;
   const now = new Date();
   const idleSince = new Date(now.getTime() - IDLE_MS);
   if (session.expiresAt <= now || session.lastSeenAt <= idleSince) {
@@ -108,7 +116,11 @@ async function readSession(request: Request): Promise<SessionRead | null> {
       .set({ lastSeenAt: now })
       .where(and(eq(sessions.id, session.id), lt(sessions.lastSeenAt, new Date(now.getTime() - TOUCH_EVERY_MS))));
   }
-  return { session, user, membership: organization && role ? { organization, role } : null };
+  return {
+    session,
+    user,
+    membership: organization && role ? { organization: { ...organization, managerName }, role } : null,
+  };
 }
 
 /** Ends the request's session (sign-out); returns the Set-Cookie header that clears the cookie. */

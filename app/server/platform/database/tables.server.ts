@@ -37,6 +37,7 @@ export const {
   invoices,
   organizationCounts,
   providerSync,
+  renewalReminders,
   billingCustomers,
   billingPaymentSources,
   billingSubscriptions,
