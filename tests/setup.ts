@@ -8,7 +8,8 @@ import { createDatabase, dropDatabase } from "../scripts/postgres-cluster.mjs";
 /**
  * Every test file runs against a fresh database of its own, migrated and seeded with the demo data by the
  * portal's start-up before its tests (after its imports, so that what a file mocks is what the start-up uses), and
- * removed afterwards: a SQLite file in a temporary folder, or in the
+ * removed afterwards (the `postgres` project's files make their own databases and start the portal on one
+ * themselves: tests/support/postgres.ts `startPortalOn`): a SQLite file in a temporary folder, or in the
  * `postgres-all` project (TEST_DATABASE_ENGINE=postgres) a copy of the migrated PostgreSQL template
  * (tests/support/postgres-global-setup.ts).
  *
@@ -31,6 +32,7 @@ process.env.SEED_DEMO ??= "true";
 process.env.NODE_ENV = "test";
 
 beforeAll(async () => {
+  if (process.env.TEST_PORTAL_BOOT === "by-the-file") return;
   const { boot } = await import("~/server/boot.server");
   await boot({ jobs: false });
 }, 60_000);
