@@ -11,6 +11,7 @@ import {
 } from "./hub-provisioning.server";
 import type { JobKind } from "~/server/platform/jobs/runner.server";
 import { clearDraftStep, type ClearDraftResult } from "~/server/platform/jobs/steps.server";
+import { realNow } from "~/server/platform/real-time.server";
 
 /** What the deployment needs, saved with the job so that a restart finishes it without the draft. */
 export const deploymentInputSchema = z.object({
@@ -32,8 +33,10 @@ export const cloudHubDeployment: JobKind<DeploymentInput, ProvisioningResults & 
   failure(step, error) {
     return provisioningFailure(step, error) ?? { step, ...DEPLOYMENT_FAILURES.other };
   },
-  // The license is the deployment's from the moment it is queued: a second one of it is refused meanwhile.
-  reserve: (job, tx) => holdLicense(job, job.input.licenseId, { executor: tx }),
+  // The license is the deployment's from the moment it is queued: a second one of it is refused meanwhile. The
+  // wizard judged it selectable by the portal's clock just before; inside the queueing transaction, which takes no
+  // other connection, the re-check reads real time.
+  reserve: (job, tx) => holdLicense(job, job.input.licenseId, { executor: tx, now: realNow() }),
   release: releaseLicense,
 };
 

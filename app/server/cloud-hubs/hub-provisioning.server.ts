@@ -69,7 +69,7 @@ const tenantOf = (results: Partial<ProvisioningResults>) => resultOf(results, "c
 export async function holdLicense(
   job: { id: string; ownerId: string },
   licenseId: string,
-  { now, executor = db }: { now?: Date; executor?: PortalExecutor } = {},
+  { now, executor = db }: { now: Date; executor?: PortalExecutor },
 ): Promise<boolean> {
   const result = await executor
     .update(licenses)
@@ -77,7 +77,7 @@ export async function holdLicense(
     .where(
       and(
         eq(licenses.id, licenseId),
-        selectableFor(job.ownerId, now ?? (await portalNow())),
+        selectableFor(job.ownerId, now),
         or(isNull(licenses.hubJobId), eq(licenses.hubJobId, job.id)),
       ),
     );
