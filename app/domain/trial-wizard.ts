@@ -187,7 +187,7 @@ export const TRIAL_HARDWARE = { tokens: "halberd-rechargeable-token", sensors: "
 export const trialHardwareId = (kind: keyof typeof TRIAL_HARDWARE, customer: { customerType: OrganizationKind }) =>
   idFor(TRIAL_HARDWARE[kind], buysAtResellerPrices(customer));
 
-/** The trial's failure screens, in the product specification's words; every one says the card was not charged, except hardware's own. */
+/** The trial's failure screens; every one says the card was not charged, except hardware's own. */
 export const TRIAL_FAILURES = {
   license: {
     title: "Error Creating Trial License",

@@ -29,5 +29,5 @@ export const cloudHubDeployment: JobKind<DeploymentInput, ProvisioningResults & 
   release: hubProvisioning.release,
 };
 
-/** The progress of a deployment as the spec's stages. */
+/** The stages a deployment's progress page lists: provisioning's, then Finish. */
 export const DEPLOYMENT_STAGES = [...hubProvisioning.stages, { title: "Finish", steps: ["record-hub", "clear-draft"] }];

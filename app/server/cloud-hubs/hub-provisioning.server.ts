@@ -229,7 +229,7 @@ function hubProvisioningSteps<Input extends LicensedInput>(): ProvisioningStep<I
   ];
 }
 
-/** The spec's screen for a provisioning step that stopped, or null for a step that is not one of them. */
+/** The failure screen (title and message) of a provisioning step that stopped, or null for any other step. */
 function provisioningFailure(step: string, error: unknown): JobFailure | null {
   const screen = (() => {
     switch (step) {
@@ -251,13 +251,13 @@ function provisioningFailure(step: string, error: unknown): JobFailure | null {
     }
   })();
   if (!screen) return null;
-  // A refusal of the license itself says so; everything else is the spec's screen.
+  // A refusal of the license itself says so; anything else shows the step's screen.
   const message =
     error instanceof StepRefused && error.message === UNABLE_TO_VERIFY_LICENSE ? error.message : screen.message;
   return { step, title: screen.title, message };
 }
 
-/** The progress stages of provisioning, as the product specification names them; each job adds its own Finish. */
+/** The progress stages of provisioning, titled for the customer; each job adds its own Finish. */
 const PROVISIONING_STAGES = [
   { title: "Create Hub", steps: ["create-tenant"] },
   { title: "Connect to Portal", steps: ["add-tenant", "register-tenant", "wait-until-ready", "start-hub"] },

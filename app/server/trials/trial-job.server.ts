@@ -15,7 +15,7 @@ import {
 } from "~/server/platform/jobs/runner.server";
 
 /**
- * Building a trial (the product specification's trial flow): the trial license, for a cloud trial the Hub's
+ * Building a trial: the trial license, for a cloud trial the Hub's
  * provisioning (the same steps as a cloud Hub deployment), the hardware invoice when something is ordered,
  * the trial record, and the draft cleared. The license step checks eligibility atomically; the invoice carries
  * the step's key, and after a crash or a lost answer the provider is asked for the invoice that key made
@@ -155,7 +155,7 @@ function purchaseHardwareStep<Input extends TrialInput>(): JobStep<Input, TrialR
 const invoiceOf = (purchase: HardwarePurchase | undefined) =>
   purchase?.status === "invoiced" ? purchase.invoiceId : null;
 
-/** The trial record; its failure is only logged (as the product specification says), as the trial itself exists. */
+/** The trial record; its failure is only logged: the trial itself exists by then, and the customer has it. */
 function recordTrialStep<Input extends TrialInput>(
   hubType: "cloud" | "onpremise",
   userNameOf: (input: Input) => string | null,
@@ -239,7 +239,7 @@ export const cloudTrial: JobKind<CloudTrialInput, CloudTrialResults> = {
 const LICENSE_STAGE = { title: "Trial License", steps: ["trial-license"] };
 const HARDWARE_STAGE = { title: "Purchase Hardware", steps: ["purchase-hardware"] };
 
-/** The progress lists the product specification gives for each kind of trial. */
+/** The stages each kind of trial's progress page lists. */
 export const TRIAL_STAGES = {
   cloud: [
     LICENSE_STAGE,
