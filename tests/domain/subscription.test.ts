@@ -70,7 +70,7 @@ describe("support add-on rules", () => {
     expect(excludedBy("on-site-installation", ["on-site-installation"])).toBeNull();
   });
 
-  it("names the blocking add-on in the spec's words", () => {
+  it("names the blocking add-on in its message", () => {
     expect(blockedMessage("On-Site Installation")).toBe(
       "You cannot select this add-on because dependent add-on On-Site Installation is already selected. Uncheck On-Site Installation to allow this add-on.",
     );
