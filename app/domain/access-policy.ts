@@ -131,11 +131,6 @@ function isFor(subject: Subject, right: Right): boolean {
   return !right.kinds || right.kinds.includes(subject.member.kind);
 }
 
-/** Whether the subject may do it now: the right is for them, their role has it, their email is verified where needed. */
-export function allows(subject: Subject, action: Action): boolean {
-  return refusal(subject, action) === null;
-}
-
 /**
  * Whether an organization of this kind has the right, whoever of it asks: for the rights every role of an
  * organization shares (its price list, its trials), read where no member is at hand (a job, an estimate).

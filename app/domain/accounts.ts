@@ -42,8 +42,6 @@ export type SignUpInput = z.infer<typeof signUpSchema>;
 /** Accepting an invitation as someone without an account: a name and a password (the address is the invitation's). */
 export const newMemberSchema = z.object({ firstName: requiredText, lastName: requiredText }).and(newPassword);
 
-export type NewMemberInput = z.infer<typeof newMemberSchema>;
-
 export const CHOOSE_A_ROLE = "Choose a role.";
 
 const role = z.enum(ROLES, { errorMap: () => ({ message: CHOOSE_A_ROLE }) });

@@ -15,7 +15,7 @@ import { finishedResults } from "~/server/platform/jobs/runner.server";
 
 /** The progress pages: a placed order, an update, a cloud Hub deployment, a trial, and a payment of a renewal. */
 
-/** A new recurring license: the product specification's 'Create Recurring License', then Finish. */
+/** A new recurring license: 'Create Recurring License', then Finish. */
 export const orderProgress = jobProgressRoute({
   guard: memberGuard,
   open: ofKind(newSubscriptionOrder, [

@@ -15,7 +15,7 @@ const allLinks = (entries = SIDEBAR) =>
   entries.flatMap((entry) => (isSubmenu(entry) ? entry.items : [entry])).map((item) => item.to);
 
 describe("the sidebar", () => {
-  it("lists every route of the spec's portal shell, with the organization's team and activity", () => {
+  it("lists every route of the portal shell, with the organization's team and activity", () => {
     expect(allLinks()).toEqual([
       "/home",
       "/store",

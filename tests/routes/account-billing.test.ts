@@ -135,7 +135,7 @@ describe("adding a card", () => {
     expect(body.repopulateFields).not.toHaveProperty("card_expiry");
   });
 
-  it("shows a declined card's message next to the card and in the spec's failure text", async () => {
+  it("shows a declined card's message next to the card and in the failure text", async () => {
     const response = await post(newCardAction, "/account/cards/new", "admin@example.com", card("4000 0000 0000 0002"));
     expect(response.status).toBe(422);
     const body = await response.json();

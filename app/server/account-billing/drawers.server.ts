@@ -39,8 +39,8 @@ import { COUNTRY_OPTIONS, DIAL_CODE_OPTIONS } from "./contact-options.server";
  *   export const action = (args: ActionFunctionArgs) => newCardDrawer.action(args, "/store/subscribe/billing");
  *   export { NewCardDrawer as default, DrawerErrorBoundary as ErrorBoundary } from "~/ui/billing/drawers";
  *
- * On success an action redirects to that URL with the spec's toast; a refusal comes back as 422 with the
- * field errors, the spec's message (formError) and what was typed (never the card itself).
+ * On success an action redirects to that URL with a toast saying what changed; a refusal comes back as 422 with
+ * the field errors, a message for the whole form (formError) and what was typed (never the card itself).
  */
 
 const MESSAGES = {
@@ -53,7 +53,7 @@ const MESSAGES = {
   shippingCleared: "Your shipping address is now the same as your billing address.",
 } as const;
 
-/** The spec's failure text: the provider's own message when it gave one, else the page's. */
+/** What a failed save says: the provider's own message when it gave one (a card's decline reason), else the page's. */
 function failureText(fallback: string, error: ProviderError): string {
   return error.providerMessage ?? fallback;
 }

@@ -1,4 +1,3 @@
-import type { AppLoadContext } from "@remix-run/node";
 import { eq } from "drizzle-orm";
 import { knownDevices, sessions, users } from "~/server/platform/database/tables.server";
 import { db } from "~/server/platform/database/db.server";
@@ -7,7 +6,7 @@ import { issueOneTimeToken, peekOneTimeToken, redeemOneTimeToken, revokeOneTimeT
 import { mailOwnerOf } from "./organizations.server";
 import { hashPassword } from "~/server/platform/passwords.server";
 import { issueSignInLink, SIGN_IN_LINK_MINUTES } from "./sign-in-links.server";
-import { isSignInPaused, takePasswordResetRequest } from "~/server/platform/throttle.server";
+import { isSignInPaused } from "~/server/platform/throttle.server";
 import { findUserByEmail, findUserById } from "./users.server";
 
 /**
@@ -18,16 +17,10 @@ import { findUserByEmail, findUserById } from "./users.server";
 const PURPOSE = "reset-password";
 export const RESET_LINK_MINUTES = 60;
 
-/** 0 when the request was taken (and mailed, if an account has the address), else the seconds to wait. */
-export async function requestPasswordReset(
-  request: Request,
-  context: AppLoadContext | undefined,
-  email: string,
-): Promise<number> {
-  const waitSeconds = await takePasswordResetRequest(context, email);
-  if (waitSeconds > 0) return waitSeconds;
+/** The forgot-password page's mail: a link to set a new password to the account with this address, if there is one. */
+export async function mailPasswordReset(request: Request, email: string): Promise<void> {
   const user = await findUserByEmail(email);
-  if (!user) return 0;
+  if (!user) return;
   const { token } = await issueOneTimeToken(PURPOSE, { userId: user.id }, { validMs: RESET_LINK_MINUTES * 60 * 1000 });
   const origin = linkOrigin(request);
   // A stranger's failed guesses may have paused signing in from new browsers: the new password alone would not
@@ -57,7 +50,6 @@ export async function requestPasswordReset(
       ],
     },
   });
-  return 0;
 }
 
 /** The address a reset link is for, without using it (the page shows the form first), or null. */

@@ -125,11 +125,6 @@ export async function endOtherSessions(userId: string, keepSessionId: string): P
   );
 }
 
-/** Ends every session of the user (a password reset: whoever held one is signed out); how many ended. */
-export async function endAllSessions(userId: string): Promise<number> {
-  return (await db.delete(sessions).where(eq(sessions.userId, userId)).returning({ id: sessions.id })).length;
-}
-
 /** Keeps the organization the person works in, in this browser, with the session (the header's switcher). */
 export async function chooseOrganization(sessionId: string, organizationId: string): Promise<void> {
   await db.update(sessions).set({ organizationId }).where(eq(sessions.id, sessionId));

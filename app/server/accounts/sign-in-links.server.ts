@@ -1,7 +1,5 @@
-import type { AppLoadContext } from "@remix-run/node";
 import { linkOrigin, queueMail } from "~/server/mail/index.server";
 import { issueOneTimeToken, peekOneTimeToken, redeemOneTimeToken } from "./one-time-tokens.server";
-import { takeSignInLinkRequest } from "~/server/platform/throttle.server";
 import { mailOwnerOf } from "./organizations.server";
 import { findUserByEmail, findUserById } from "./users.server";
 
@@ -34,19 +32,15 @@ export async function issueSignInLink(
 }
 
 /**
- * The sign-in page's "Email me a sign-in link": counted per address and per client whether or not an account
- * has the address, and then mailed only if one has: the answer is the same either way. 0, or the seconds to
- * wait.
+ * The sign-in link page's mail: a link to the account with this address, if there is one. `redirectTo` is where
+ * the link leads once signed in.
  */
-export async function requestSignInLink(
+export async function mailSignInLink(
   request: Request,
-  context: AppLoadContext | undefined,
   { email, redirectTo }: { email: string; redirectTo: string | null },
-): Promise<number> {
-  const waitSeconds = await takeSignInLinkRequest(context, email);
-  if (waitSeconds > 0) return waitSeconds;
+): Promise<void> {
   const user = await findUserByEmail(email);
-  if (!user) return 0;
+  if (!user) return;
   const link = await issueSignInLink(request, user.id, redirectTo);
   await queueMail({
     accountId: await mailOwnerOf(user.id),
@@ -66,7 +60,6 @@ export async function requestSignInLink(
       ],
     },
   });
-  return 0;
 }
 
 /** Who a sign-in link is for, without using it (its page asks to confirm first), or null. */

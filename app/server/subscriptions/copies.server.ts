@@ -50,8 +50,6 @@ export async function saveInvoiceCopy(
   return saved.length > 0;
 }
 
-export type SubscriptionCopy = typeof subscriptions.$inferSelect;
-
 /** The account's copy of one subscription, or null. */
 export async function subscriptionCopy(account: BillingAccount, subscriptionId: string) {
   const [copy] = await db

@@ -17,7 +17,7 @@ import { ProviderError } from "~/server/platform/provider-errors.server";
  * and every write it makes checks that it still holds the lease.
  *
  * What a failure does depends on what it says about the outside world:
- * - a refusal (`final`): nothing happened; the job fails with the spec's message, and a retry of the step
+ * - a refusal (`final`): nothing happened; the job fails with its kind's screen for the step, and a retry of the step
  *   uses a new provider key (the refused one would only replay the refusal);
  * - an unknown outcome (a timeout after the request left): the job `needs_attention`; before the step
  *   runs again, its `reconcile` asks the provider whether the first try took effect;
@@ -75,7 +75,7 @@ export interface JobKind<Input, Results extends StepResults> {
   /** The job's input as saved; parsed again when the job runs, so a runner never trusts a stored shape. */
   input: z.ZodType<Input, z.ZodTypeDef, unknown>;
   steps: StepOf<Input, Results>[];
-  /** Turns a step's failure into what the progress page shows (the spec's messages). */
+  /** Turns a step's failure into what the progress page shows: a title and a message the customer can act on. */
   failure(step: string, error: unknown): JobFailure;
   /**
    * What the job takes for itself as it is queued (a license a Hub is to be made from), in `tx`, the transaction
