@@ -5,9 +5,10 @@ import { linkOrigin, queueMail } from "~/server/mail/index.server";
 import { issueOneTimeToken, peekOneTimeToken, redeemOneTimeToken, revokeOneTimeTokens } from "./one-time-tokens.server";
 import { mailOwnerOf } from "./organizations.server";
 import { hashPassword } from "~/server/platform/passwords.server";
+import { greeting } from "./names-in-mail.server";
 import { issueSignInLink, SIGN_IN_LINK_MINUTES } from "./sign-in-links.server";
 import { isSignInPaused } from "~/server/platform/throttle.server";
-import { findUserByEmail, findUserById } from "./users.server";
+import { findUserById, type UserRecord } from "./users.server";
 
 /**
  * Password reset: /forgot-password mails a link valid one hour (single use, only its hash stored); the page says
@@ -17,23 +18,24 @@ import { findUserByEmail, findUserById } from "./users.server";
 const PURPOSE = "reset-password";
 export const RESET_LINK_MINUTES = 60;
 
-/** The forgot-password page's mail: a link to set a new password to the account with this address, if there is one. */
-export async function mailPasswordReset(request: Request, email: string): Promise<void> {
-  const user = await findUserByEmail(email);
-  if (!user) return;
+/**
+ * The forgot-password page's mail to the account (email-link-job.server looks it up): a link on `origin` to set a
+ * new password; `key` queues it once.
+ */
+export async function mailPasswordReset(user: UserRecord, { origin, key }: { origin: string; key: string }) {
   const { token } = await issueOneTimeToken(PURPOSE, { userId: user.id }, { validMs: RESET_LINK_MINUTES * 60 * 1000 });
-  const origin = linkOrigin(request);
   // A stranger's failed guesses may have paused signing in from new browsers: the new password alone would not
   // get the owner in then, so the mail also carries the one-time link that passes the pause (decision 170).
   const paused = await isSignInPaused(user.email);
-  const signInLink = paused ? await issueSignInLink(request, user.id, "/home") : null;
+  const signInLink = paused ? await issueSignInLink(origin, user.id, "/home") : null;
   await queueMail({
     accountId: await mailOwnerOf(user.id),
     to: user.email,
+    key,
     subject: "Set a new password for the GateKeeper Portal",
     content: {
       paragraphs: [
-        `Hello ${user.firstName},`,
+        greeting(user),
         `Someone, probably you, asked to set a new password for ${user.email} on the GateKeeper Portal.`,
       ],
       action: { label: "Set a new password", url: new URL(`/reset-password/${token}`, origin).href },
@@ -82,7 +84,7 @@ export async function resetPassword(request: Request, token: string, password: s
     subject: "Your GateKeeper Portal password was changed",
     content: {
       paragraphs: [
-        `Hello ${user.firstName},`,
+        greeting(user),
         `The password of ${user.email} on the GateKeeper Portal was just changed with a reset link, and every browser that was signed in was signed out.`,
       ],
       action: { label: "Sign in to the GateKeeper Portal", url: new URL("/login", linkOrigin(request)).href },
