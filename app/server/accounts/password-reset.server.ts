@@ -2,7 +2,12 @@ import { eq } from "drizzle-orm";
 import { knownDevices, sessions, users } from "~/server/platform/database/tables.server";
 import { db } from "~/server/platform/database/db.server";
 import { linkOrigin, queueMail } from "~/server/mail/index.server";
-import { issueOneTimeToken, peekOneTimeToken, redeemOneTimeToken, revokeOneTimeTokens } from "./one-time-tokens.server";
+import {
+  issueOneTimeToken,
+  peekOneTimeToken,
+  redeemOneTimeToken,
+  revokePasswordBoundTokens,
+} from "./one-time-tokens.server";
 import { mailOwnerOf } from "./organizations.server";
 import { hashPassword } from "~/server/platform/passwords.server";
 import { greeting } from "./names-in-mail.server";
@@ -62,8 +67,8 @@ export async function resetLinkAddress(token: string): Promise<string | null> {
 
 /**
  * Sets the new password with the link, once: every session of the person ends and every browser of theirs is
- * forgotten as a known device, in the same transaction; the link and any other reset link stop working. Null
- * when the link is unknown, expired or used.
+ * forgotten as a known device, in the same transaction; the link and every other link that dies with the password
+ * (another reset link, a sign-in link) stop working. Null when the link is unknown, expired or used.
  */
 export async function resetPassword(request: Request, token: string, password: string): Promise<string | null> {
   const passwordHash = await hashPassword(password);
@@ -71,7 +76,7 @@ export async function resetPassword(request: Request, token: string, password: s
     const grant = await redeemOneTimeToken(PURPOSE, token, tx);
     if (!grant?.userId) return null;
     await tx.update(users).set({ passwordHash }).where(eq(users.id, grant.userId));
-    await revokeOneTimeTokens(PURPOSE, { userId: grant.userId }, tx);
+    await revokePasswordBoundTokens(grant.userId, tx);
     await tx.delete(sessions).where(eq(sessions.userId, grant.userId));
     await tx.delete(knownDevices).where(eq(knownDevices.userId, grant.userId));
     return grant.userId;
