@@ -108,7 +108,7 @@ export async function inviteMember(
     .innerJoin(users, eq(users.id, memberships.userId))
     .where(and(eq(memberships.organizationId, organizationId), eq(sql`lower(${users.email})`, address)));
   if (member) throw new MembershipRefused(ALREADY_A_MEMBER(address));
-  const waitSeconds = await takeInvitationMail(organizationId);
+  const waitSeconds = await takeInvitationMail(organizationId, address);
   if (waitSeconds > 0) return waitSeconds;
   const [organization] = await db.select().from(organizations).where(eq(organizations.id, organizationId));
   if (!organization) throw new Error(`Organization ${organizationId} does not exist.`);
@@ -193,7 +193,7 @@ export async function resendInvitation(
     .innerJoin(organizations, eq(organizations.id, invitations.organizationId))
     .where(and(eq(invitations.id, invitationId), eq(invitations.organizationId, organizationId)));
   if (!invitation) throw new MembershipRefused(INVITATION_GONE);
-  const waitSeconds = await takeInvitationMail(organizationId);
+  const waitSeconds = await takeInvitationMail(organizationId, invitation.invitation.email);
   if (waitSeconds > 0) return waitSeconds;
   // The update comes first and locks the invitation's row: two re-sends at once run one after the other, and the
   // second's revoke ends the first's link. An invitation revoked or accepted meanwhile is gone: nothing to send.
