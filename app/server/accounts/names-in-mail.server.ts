@@ -16,6 +16,6 @@ export function greeting(user: { firstName: string; emailVerifiedAt: Date | null
 export const organizationInMail = (name: string) =>
   isPlainName(name) ? name : `an organization that calls itself ${quotedName(name)}`;
 
-/** A person (who invites, say) as a mail names them. */
+/** A person (who invites, say) as a mail names them at the start of a sentence. */
 export const personInMail = (name: string) =>
-  isPlainName(name) ? name : `someone who calls themselves ${quotedName(name)}`;
+  isPlainName(name) ? name : `Someone who calls themselves ${quotedName(name)}`;
