@@ -14,9 +14,9 @@ export const NAME_CHARACTERS =
   "Use letters, digits, spaces and the punctuation . , ' - & ( ) / + : ! ? only (no @, no line breaks).";
 export const NAME_NO_WEB_ADDRESS = "A name cannot contain a web address (://).";
 
-const PLAIN = /^[\p{L}\p{M}\p{N} .,'’\-–&()/+:!?]+$/u;
+const PLAIN = /^[\p{L}\p{M}\p{N} .,'’\-–&()/+:!?]*$/u;
 
-/** The message a name would get at its field, or null when it is a plain name. */
+/** The message a name would get at its field, or null when it is a plain name (an empty one is the field's to refuse). */
 export function nameProblem(name: string): string | null {
   if (name.length > MAX_NAME_LENGTH) return tooLong(MAX_NAME_LENGTH);
   if (!PLAIN.test(name)) return NAME_CHARACTERS;
