@@ -357,9 +357,8 @@ export const jobs = sqliteTable(
   {
     id: text("id").primaryKey(),
     kind: text("kind").notNull(),
-    ownerId: text("owner_id")
-      .notNull()
-      .references(() => organizations.id, { onDelete: "cascade" }),
+    /** The organization the job is for; null for a job about no organization yet (it finds its account itself). */
+    ownerId: text("owner_id").references(() => organizations.id, { onDelete: "cascade" }),
     idempotencyKey: text("idempotency_key").notNull().unique(),
     input: text("input", { mode: "json" }).notNull().$type<Record<string, unknown>>(),
     /** Per step: its status and what it produced, keyed by step name. */
@@ -492,7 +491,7 @@ export const portalSecrets = sqliteTable("portal_secrets", {
 // --- The billing provider's side, as the portal keeps it -------------------------------------------------------
 
 export const PROVIDER_EVENT_SOURCES = ["webhook", "engine", "poll"] as const;
-export const PROVIDER_EVENT_OUTCOMES = ["applied", "ignored", "unknown_customer"] as const;
+export const PROVIDER_EVENT_OUTCOMES = ["applied", "ignored", "unknown_customer", "foreign_resource"] as const;
 
 /**
  * Every event the billing provider told the portal of (Chargebee's webhooks, the embedded engine's events, the

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { emailLinkAction, emailLinkPageData } from "~/server/accounts/email-link-page.server";
-import { mailPasswordReset, RESET_LINK_MINUTES } from "~/server/accounts/password-reset.server";
+import { RESET_LINK_MINUTES } from "~/server/accounts/password-reset.server";
 import { keepRetryAfter, takePasswordResetRequest } from "~/server/platform/throttle.server";
 import { AuthPage, EmailLinkForm } from "~/ui/auth-page";
 import type { PlainPageData, PlainPageHandle } from "~/ui/page-script";
@@ -19,7 +19,7 @@ export function action({ request, context }: ActionFunctionArgs) {
   return emailLinkAction(request, context, {
     throttle: takePasswordResetRequest,
     requests: "password reset requests",
-    mail: (email) => mailPasswordReset(request, email),
+    link: "password-reset",
   });
 }
 

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { emailLinkAction, emailLinkPageData } from "~/server/accounts/email-link-page.server";
-import { mailSignInLink, SIGN_IN_LINK_MINUTES } from "~/server/accounts/sign-in-links.server";
+import { SIGN_IN_LINK_MINUTES } from "~/server/accounts/sign-in-links.server";
 import { keepRetryAfter, takeSignInLinkRequest } from "~/server/platform/throttle.server";
 import { AuthPage, EmailLinkForm } from "~/ui/auth-page";
 import type { PlainPageData, PlainPageHandle } from "~/ui/page-script";
@@ -20,8 +20,8 @@ export function action({ request, context }: ActionFunctionArgs) {
   return emailLinkAction(request, context, {
     throttle: takeSignInLinkRequest,
     requests: "sign-in link requests",
-    mail: (email, form) =>
-      mailSignInLink(request, { email, redirectTo: String(form.get("redirectTo") ?? "").slice(0, 2000) || null }),
+    link: "sign-in",
+    redirectTo: (form) => String(form.get("redirectTo") ?? "").slice(0, 2000) || null,
   });
 }
 

@@ -257,9 +257,8 @@ export const jobs = pgTable(
   {
     id: text("id").primaryKey(),
     kind: text("kind").notNull(),
-    ownerId: text("owner_id")
-      .notNull()
-      .references(() => organizations.id, { onDelete: "cascade" }),
+    /** The organization the job is for; null for a job about no organization yet (it finds its account itself). */
+    ownerId: text("owner_id").references(() => organizations.id, { onDelete: "cascade" }),
     idempotencyKey: text("idempotency_key").notNull().unique(),
     input: jsonb("input").notNull().$type<Record<string, unknown>>(),
     steps: jsonb("steps").notNull().$type<Record<string, unknown>>(),

@@ -1,7 +1,8 @@
-import { linkOrigin, queueMail } from "~/server/mail/index.server";
+import { queueMail } from "~/server/mail/index.server";
+import { greeting } from "./names-in-mail.server";
 import { issueOneTimeToken, peekOneTimeToken, redeemOneTimeToken } from "./one-time-tokens.server";
 import { mailOwnerOf } from "./organizations.server";
-import { findUserByEmail, findUserById } from "./users.server";
+import { findUserById, type UserRecord } from "./users.server";
 
 /**
  * One-time sign-in links (decision 170): mailed to an account's own address, they sign its owner in without
@@ -12,11 +13,12 @@ const PURPOSE = "sign-in";
 export const SIGN_IN_LINK_MINUTES = 15;
 
 /**
- * A new sign-in link for the user, to put in a mail to their own address (this one's, and any other that
- * offers a way in, such as a password reset's). `redirectTo` is where the link leads once signed in.
+ * A new sign-in link for the user, on `origin` (the mail port's linkOrigin), to put in a mail to their own
+ * address (this one's, and any other that offers a way in, such as a password reset's). `redirectTo` is where
+ * the link leads once signed in.
  */
 export async function issueSignInLink(
-  request: Request,
+  origin: string,
   userId: string,
   redirectTo: string | null = null,
 ): Promise<{ url: string; expiresAt: Date }> {
@@ -28,27 +30,26 @@ export async function issueSignInLink(
       data: redirectTo ? { redirectTo } : {},
     },
   );
-  return { url: new URL(`/login/link/${token}`, linkOrigin(request)).href, expiresAt };
+  return { url: new URL(`/login/link/${token}`, origin).href, expiresAt };
 }
 
 /**
- * The sign-in link page's mail: a link to the account with this address, if there is one. `redirectTo` is where
- * the link leads once signed in.
+ * The sign-in link page's mail to the account (email-link-job.server looks it up): a link on `origin` that leads
+ * to `redirectTo` once signed in; `key` queues it once.
  */
 export async function mailSignInLink(
-  request: Request,
-  { email, redirectTo }: { email: string; redirectTo: string | null },
+  user: UserRecord,
+  { origin, redirectTo, key }: { origin: string; redirectTo: string | null; key: string },
 ): Promise<void> {
-  const user = await findUserByEmail(email);
-  if (!user) return;
-  const link = await issueSignInLink(request, user.id, redirectTo);
+  const link = await issueSignInLink(origin, user.id, redirectTo);
   await queueMail({
     accountId: await mailOwnerOf(user.id),
     to: user.email,
+    key,
     subject: "Your sign-in link for the GateKeeper Portal",
     content: {
       paragraphs: [
-        `Hello ${user.firstName},`,
+        greeting(user),
         `Here is the link you asked for on the sign-in page. It signs you in to the GateKeeper Portal as ${user.email}.`,
       ],
       action: { label: "Sign in to the GateKeeper Portal", url: link.url },
