@@ -1,35 +1,22 @@
 import { Anchor, Text, Title } from "~/ui/typography";
-import { json, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/node";
-import { useLoaderData, useOutlet } from "@remix-run/react";
+import { json, type LoaderFunctionArgs } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
 import { trialStepUrl } from "~/domain/trial-steps";
 import { USED_UP_TRIAL } from "~/domain/trials";
-import { assertMay, requireMember } from "~/server/accounts/access.server";
+import { requireMember } from "~/server/accounts/access.server";
 import { mayStartTrial } from "~/server/trials/trials.server";
 import { LinkButton } from "~/ui/button";
 import { Alert, Card, SimpleGrid, Stack } from "~/ui/layout";
-import { PageErrorBoundary, pageMeta } from "~/ui/page";
-import { FORM_STYLES } from "~/ui/stylesheets";
+import { PageErrorBoundary } from "~/ui/page";
 
-export const links: LinksFunction = () => FORM_STYLES;
-
-export const handle = { title: "Start GateKeeper Enterprise Trial" };
-export const meta = pageMeta("Start GateKeeper Enterprise Trial");
-
-/**
- * The trial chooser: which Hub to try, or why there is no trial left. The wizards (which check the role
- * themselves) and a trial's progress (which every member may follow) are its child routes.
- */
+/** The trial chooser, for members who may start a trial: which Hub to try, or why there is no trial left. */
 export async function loader({ request }: LoaderFunctionArgs) {
-  const member = await requireMember(request);
-  if (new URL(request.url).pathname === "/trial") assertMay(member, "trials.start");
+  const member = await requireMember(request, "trials.start");
   return json({ eligible: await mayStartTrial(member.organization) });
 }
 
-export default function Trial() {
+export default function TrialChooser() {
   const { eligible } = useLoaderData<typeof loader>();
-  const outlet = useOutlet();
-  // A wizard or a trial's progress is a modal of its own; the chooser is not needed behind it.
-  if (outlet) return outlet;
   if (!eligible) {
     return (
       <Alert color="orange" title={USED_UP_TRIAL} maw={700} role="alert">
