@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { request as playwrightRequest, type APIRequestContext, type APIResponse } from "@playwright/test";
-import { and, asc, eq, isNotNull } from "drizzle-orm";
+import { and, asc, desc, eq, isNotNull } from "drizzle-orm";
 import { decode, type DecodePlugin } from "turbo-stream";
 import type { Role, Subject } from "~/domain/access-policy";
 import { organizationIdOf, withDatabase, type TestDatabase, type TestTables } from "./database";
@@ -14,8 +14,7 @@ import { csrfOf, DEMO, DEMO_PASSWORD, expect, test } from "./fixtures";
  * organizations' things (a job of every kind, a Hub, a license, an invoice, a card) are at hand by id.
  */
 
-export const ORGANIZATIONS = ["northwind", "secureline"] as const;
-export type Organization = (typeof ORGANIZATIONS)[number];
+export type Organization = "northwind" | "secureline";
 
 /** The job kinds that have a progress page. */
 export const JOB_KINDS = ["new-subscription", "license-update", "cloud-hub", "cloud-trial", "pay-now"] as const;
@@ -43,43 +42,60 @@ export interface Person {
   api: APIRequestContext;
 }
 
+interface Known {
+  email: string;
+  /** Their organization, where they have the role (the administrator's is GateKeeper's own). */
+  organization: Organization | null;
+  role: Role | null;
+  /** Added by these tests (the demo seed has the Owners, Northwind Clinics' Technical contact and the administrator). */
+  added?: "verified" | "unverified";
+}
+
 const PEOPLE = {
   northwindOwner: { email: DEMO.customer, organization: "northwind", role: "owner" },
-  northwindBillingAdmin: { email: "billing-admin@northwind.example", organization: "northwind", role: "billing_admin" },
+  northwindBillingAdmin: {
+    email: "billing-admin@northwind.example",
+    organization: "northwind",
+    role: "billing_admin",
+    added: "verified",
+  },
   northwindTechnicalContact: { email: "technical@example.com", organization: "northwind", role: "technical_contact" },
-  northwindViewer: { email: "viewer@northwind.example", organization: "northwind", role: "viewer" },
+  northwindViewer: { email: "viewer@northwind.example", organization: "northwind", role: "viewer", added: "verified" },
   securelineOwner: { email: DEMO.distributor, organization: "secureline", role: "owner" },
   securelineBillingAdmin: {
     email: "billing-admin@secureline.example",
     organization: "secureline",
     role: "billing_admin",
+    added: "verified",
   },
   securelineTechnicalContact: {
     email: "technical@secureline.example",
     organization: "secureline",
     role: "technical_contact",
+    added: "verified",
   },
-  securelineViewer: { email: "viewer@secureline.example", organization: "secureline", role: "viewer" },
-  /** An Owner of Northwind Clinics who has not opened the verification link yet. */
-  unverifiedOwner: { email: "unverified-owner@northwind.example", organization: "northwind", role: "owner" },
+  securelineViewer: {
+    email: "viewer@secureline.example",
+    organization: "secureline",
+    role: "viewer",
+    added: "verified",
+  },
+  unverifiedOwner: {
+    email: "unverified-owner@northwind.example",
+    organization: "northwind",
+    role: "owner",
+    added: "unverified",
+  },
   staff: { email: DEMO.admin, organization: null, role: null },
-  noOrganization: { email: "no-organization@example.com", organization: null, role: null },
-} as const satisfies Record<string, { email: string; organization: Organization | null; role: Role | null }>;
+  noOrganization: { email: "no-organization@example.com", organization: null, role: null, added: "verified" },
+} satisfies Record<string, Known>;
 
 export type PersonKey = keyof typeof PEOPLE | "visitor";
 
-/** The demo people these tests add (the demo seed has an Owner in each organization and a Technical contact). */
-const ADDED: Partial<Record<PersonKey, { verified: boolean }>> = {
-  northwindBillingAdmin: { verified: true },
-  northwindViewer: { verified: true },
-  securelineBillingAdmin: { verified: true },
-  securelineTechnicalContact: { verified: true },
-  securelineViewer: { verified: true },
-  unverifiedOwner: { verified: false },
-  noOrganization: { verified: true },
-};
-
 export interface AccessWorld {
+  baseURL: string;
+  /** The portal's database, for a test that sets up more. */
+  databaseUrl: string;
   /** The person, signed in on first need (a sign-in costs a password hash: about a second of the portal's CPU). */
   person(key: PersonKey): Promise<Person>;
   ids: Record<Organization, OrganizationIds>;
@@ -96,6 +112,15 @@ export async function clientOf(baseURL: string, email?: string): Promise<APIRequ
     expect(signedIn.status(), `${email} signs in`).toBe(302);
   }
   return api;
+}
+
+/** The demo password's hash, as the demo seed made it: hashing it again would cost a second here. */
+export async function demoPasswordHash(db: TestDatabase, t: TestTables): Promise<string> {
+  const [{ passwordHash }] = await db
+    .select({ passwordHash: t.users.passwordHash })
+    .from(t.users)
+    .where(eq(t.users.email, DEMO.customer));
+  return passwordHash;
 }
 
 /** Adds a person (and their membership) unless a test of this worker's portal added them before. */
@@ -170,13 +195,16 @@ async function addJobs(
   return jobs;
 }
 
-/** Northwind Clinics' things from the demo seed: a recurring license and its subscription, an invoice, its card, its cloud Hub. */
+/**
+ * Northwind Clinics' things from the demo seed: its recurring license that runs longest (its subscription active,
+ * so that its update and auto-renew open), an invoice, its card, its cloud Hub.
+ */
 async function northwindThings(db: TestDatabase, t: TestTables, organizationId: string, billingCustomerId: string) {
   const [license] = await db
     .select({ id: t.licenses.id, subscriptionId: t.licenses.subscriptionId })
     .from(t.licenses)
     .where(and(eq(t.licenses.ownerId, organizationId), isNotNull(t.licenses.subscriptionId)))
-    .orderBy(asc(t.licenses.externalLicenseId))
+    .orderBy(desc(t.licenses.validTo))
     .limit(1);
   const [invoice] = await db
     .select({ id: t.invoices.id })
@@ -226,18 +254,14 @@ async function prepare(databaseUrl: string) {
       northwind: await organizationIdOf(db, DEMO.customer),
       secureline: await organizationIdOf(db, DEMO.distributor),
     };
-    // The demo password's hash, as the demo seed made it: hashing it again would cost a second here.
-    const [{ passwordHash }] = await db
-      .select({ passwordHash: t.users.passwordHash })
-      .from(t.users)
-      .where(eq(t.users.email, DEMO.customer));
-    for (const [key, added] of Object.entries(ADDED) as [keyof typeof PEOPLE, { verified: boolean }][]) {
-      const person = PEOPLE[key];
+    const passwordHash = await demoPasswordHash(db, t);
+    for (const person of Object.values(PEOPLE) as Known[]) {
+      if (!person.added) continue;
       await addPerson(db, t, passwordHash, {
         email: person.email,
         organizationId: person.organization && organizationIds[person.organization],
         role: person.role,
-        verified: added.verified,
+        verified: person.added === "verified",
       });
     }
     const organizations = await db.select().from(t.organizations);
@@ -321,7 +345,7 @@ export const accessTest = test.extend<object, { access: AccessWorld }>({
         signedIn.set(key, started);
         return started;
       };
-      await use({ person, ids, outboxMessageId });
+      await use({ baseURL: portal.baseURL, databaseUrl: portal.databaseUrl, person, ids, outboxMessageId });
       await Promise.all([...signedIn.values()].map(async (started) => (await started).api.dispose()));
     },
     { scope: "worker" },
