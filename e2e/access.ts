@@ -103,9 +103,17 @@ export interface AccessWorld {
   outboxMessageId: string;
 }
 
-/** A client of its own, signed in as `email` through the sign-in form (or not signed in, without one). */
+/**
+ * A client of its own, signed in as `email` through the sign-in form (or not signed in, without one). It asks for a
+ * new connection each time: a person waits while others ask, and a kept connection reused just as the server
+ * closes it for idling fails that request (ECONNRESET), which a browser would send again but this client does not.
+ */
 export async function clientOf(baseURL: string, email?: string): Promise<APIRequestContext> {
-  const api = await playwrightRequest.newContext({ baseURL, maxRedirects: 0 });
+  const api = await playwrightRequest.newContext({
+    baseURL,
+    maxRedirects: 0,
+    extraHTTPHeaders: { Connection: "close" },
+  });
   if (email) {
     const csrf = await csrfOf(api, "/login");
     const signedIn = await api.post("/login", { form: { email, password: DEMO_PASSWORD, csrf } });

@@ -233,8 +233,8 @@ function targetsOf(routes: Record<string, BuiltRoute>, routeId: string, world: A
 
 /**
  * The layouts over the page, at the page's URL: single fetch runs a layout's loader under each of its pages (on
- * every navigation between them), where it answers what its own right gives, whatever the page checks. The
- * layouts every signed-in person reads (the shell) are left out: their own URL tests them.
+ * every navigation between them), where it must answer no more than its own right gives, whatever the page checks.
+ * The shell, which every signed-in person reads, is left out: its own URL tests it.
  */
 function layoutsAt(routes: Record<string, BuiltRoute>, page: Target): Target[] {
   return lineOf(routes, page.routeId)
@@ -279,9 +279,13 @@ async function findingsFor(person: Person, world: AccessWorld): Promise<string[]
   const pages = Object.keys(routes)
     .filter((routeId) => routeId in ROUTES)
     .flatMap((routeId) => targetsOf(routes, routeId, world));
+  // A layout under a page is asked only by whom the table does not give it: what it may answer there is nothing.
+  const layouts = pages
+    .flatMap((page) => layoutsAt(routes, page))
+    .filter((target) => !mayRead(routes, person, target, true));
   const requests = [
     ...pages.flatMap((target) => FORMS.map((form) => ({ target, form }))),
-    ...pages.flatMap((page) => layoutsAt(routes, page)).map((target) => ({ target, form: "single fetch" as const })),
+    ...layouts.map((target) => ({ target, form: "single fetch" as const })),
   ];
   const findings = await inParallel(requests, 6, async ({ target, form }) => {
     const url = urlOf(target.url, form, target.routeId);
