@@ -136,6 +136,7 @@ async function runCardChange<T>(
  */
 export type DrawerMount = string | { closeTo: string; requireParent: (scope: Scope) => Promise<unknown> };
 
+/** Where the drawer closes to, once the check of its parent page's thing (if it has one) holds. */
 async function closeToOf(scope: Scope, mount: DrawerMount): Promise<string> {
   if (typeof mount === "string") return mount;
   await mount.requireParent(scope);
