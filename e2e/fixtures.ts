@@ -7,7 +7,7 @@ import type { Readable } from "node:stream";
 import { setTimeout as sleep } from "node:timers/promises";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
-import { test as base, expect, type Page } from "@playwright/test";
+import { test as base, expect, type APIRequestContext, type Page } from "@playwright/test";
 import type { Engine } from "~/server/platform/database/portal-database.server";
 import { databaseChoice } from "~/server/platform/config/database-url.server";
 import { createDatabase, dropDatabase } from "../scripts/postgres-cluster.mjs";
@@ -296,6 +296,14 @@ export const test = base.extend<TestFixtures, WorkerOptions & { portal: PortalSe
 });
 
 export { expect };
+
+/** The CSRF token the page at `path` renders for this client (its cookie is in the client's jar). */
+export async function csrfOf(api: APIRequestContext, path: string): Promise<string> {
+  const html = await (await api.get(path)).text();
+  const token = /name="csrf" value="([^"]+)"/.exec(html)?.[1];
+  if (!token) throw new Error(`no CSRF token on ${path}`);
+  return token;
+}
 
 /** Signs in through the login form the way a person does, and waits for the portal to show. */
 export async function signIn(page: Page, email: string, password = DEMO_PASSWORD, startAt = "/login") {

@@ -81,9 +81,13 @@ export const trialProgress = jobProgressRoute({
   retry: retryWhenOpen,
 });
 
-/** Pay now: the renewal's invoice collected once, then the license extended. */
+/**
+ * Pay now: the renewal's invoice collected once, then the license extended. The page shows the payment's amount
+ * and invoice, so only the roles that pay invoices read it, as on the Pay now page itself.
+ */
 export const paymentProgress = jobProgressRoute({
   guard: memberGuard,
+  readNeeds: "invoices.pay",
   open: ofKind(payNow, [
     { title: "Pay Invoice", steps: ["collect"] },
     { title: "Extend License", steps: ["extend-license"] },

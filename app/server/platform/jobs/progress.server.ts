@@ -10,7 +10,7 @@ export type ProgressStages = { title: string; steps: string[] }[];
 /**
  * One progress page for any job (the order, the update, a cloud Hub, a trial): the job of that kind if it
  * is the organization's (404 otherwise: another organization's id is never found), as its kind's stages,
- * with what the customer can do next. Every member may follow it, whoever placed it.
+ * with what the customer can do next. Whoever placed it, every member allowed to read it follows it.
  */
 export async function jobProgress(ownerId: string, jobId: string, kind: AnyJobKind, stages: ProgressStages) {
   const job = await findOwnedJob(ownerId, jobId, kind.name);
