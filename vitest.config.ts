@@ -55,6 +55,8 @@ export default defineConfig({
         test: {
           name: "postgres",
           include: ["tests/postgres/**/*.test.ts"],
+          // Each file makes its own databases and starts the portal on one when it needs it.
+          env: { TEST_PORTAL_BOOT: "by-the-file" },
           globalSetup: ["tests/support/postgres-global-setup.ts"],
         },
       },

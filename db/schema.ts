@@ -401,9 +401,8 @@ export const jobs = sqliteTable(
   {
     id: text("id").primaryKey(),
     kind: text("kind").notNull(),
-    ownerId: text("owner_id")
-      .notNull()
-      .references(() => organizations.id, { onDelete: "cascade" }),
+    /** The organization the job is for; null for a job about no organization yet (it finds its account itself). */
+    ownerId: text("owner_id").references(() => organizations.id, { onDelete: "cascade" }),
     idempotencyKey: text("idempotency_key").notNull().unique(),
     input: text("input", { mode: "json" }).notNull().$type<Record<string, unknown>>(),
     /** Per step: its status and what it produced, keyed by step name. */
@@ -536,7 +535,7 @@ export const portalSecrets = sqliteTable("portal_secrets", {
 // --- The billing provider's side, as the portal keeps it -------------------------------------------------------
 
 export const PROVIDER_EVENT_SOURCES = ["webhook", "engine", "poll"] as const;
-export const PROVIDER_EVENT_OUTCOMES = ["applied", "ignored", "unknown_customer"] as const;
+export const PROVIDER_EVENT_OUTCOMES = ["applied", "ignored", "unknown_customer", "foreign_resource"] as const;
 
 /**
  * Every event the billing provider told the portal of (Chargebee's webhooks, the embedded engine's events, the
@@ -607,37 +606,7 @@ export const subscriptions = sqliteTable(
   (table) => [
     // The reconciliation re-reads an account's subscriptions that have not ended.
     index("subscriptions_owner_status_idx").on(table.ownerId, table.status),
-    // A distributor's renewals view: an account's subscriptions whose term ends in the next days, counted off it.
-    index("subscriptions_owner_term_end_idx").on(table.ownerId, table.currentTermEnd, table.status),
-    // The renewal reminders: every account's subscriptions whose term ends in the next 30 days.
-    index("subscriptions_status_term_end_idx").on(table.status, table.currentTermEnd),
   ],
-);
-
-export const RENEWAL_REMINDERS = ["30_days", "7_days"] as const;
-export type RenewalReminder = (typeof RENEWAL_REMINDERS)[number];
-
-/**
- * Each reminder mailed before a renewal: one row per subscription, renewal date and reminder, written in the
- * transaction that queues the reminder's job, so however many processes look at once, a renewal is reminded of
- * once per reminder (the primary key refuses a second).
- */
-export const renewalReminders = sqliteTable(
-  "renewal_reminders",
-  {
-    subscriptionId: text("subscription_id").notNull(),
-    /** The renewal it is for: the end of the term the subscription is in. */
-    renewsAt: integer("renews_at", { mode: "timestamp_ms" }).notNull(),
-    reminder: text("reminder", { enum: RENEWAL_REMINDERS }).notNull(),
-    /** The organization that pays for it (the subscription's owner), whose Owner and Billing admins were mailed. */
-    ownerId: text("owner_id")
-      .notNull()
-      .references(() => organizations.id, { onDelete: "cascade" }),
-    /** The job that mails it (with the other renewals of the owner's that day). */
-    jobId: text("job_id").notNull(),
-    createdAt: createdAt(),
-  },
-  (table) => [primaryKey({ columns: [table.subscriptionId, table.renewsAt, table.reminder] })],
 );
 
 /**

@@ -27,65 +27,40 @@ export const ROLE_DESCRIPTIONS: Record<Role, string> = {
   viewer: "Sees licenses, Hubs and orders. Changes nothing.",
 };
 
-/**
- * The kinds of organization the policy tells apart: a customer, a distributor (a reseller), and an end customer (an
- * organization a distributor manages: its licenses are bought, paid for and renewed by the distributor). An end
- * customer's price-list kind stays "customer" (organizations.customer_type); it is an end customer while
- * organizations.managed_by names its distributor.
- */
-export type PolicyKind = OrganizationKind | "end_customer";
-
-export const ORGANIZATION_KIND_NAMES: Record<PolicyKind, string> = {
+export const ORGANIZATION_KIND_NAMES: Record<OrganizationKind, string> = {
   customer: "Customer",
   distributor: "Distributor",
-  end_customer: "End customer",
 };
 
-/** The policy's kind of an organization: an end customer while a distributor manages it, else its own kind. */
-export const policyKindOf = (organization: { customerType: OrganizationKind; managedBy: string | null }): PolicyKind =>
-  organization.managedBy ? "end_customer" : organization.customerType;
-
 /**
- * Who asks: GateKeeper staff or not, and, when they work in an organization, their role there and its kind (and,
- * for an end customer, the name of the distributor that manages it). A GateKeeper administrator may be a member of
- * no organization.
+ * Who asks: GateKeeper staff or not, and, when they work in an organization, their role there and its kind. A
+ * GateKeeper administrator may be a member of no organization.
  */
 export interface Subject {
   staff: boolean;
   emailVerified: boolean;
-  member: { role: Role; kind: PolicyKind; organizationName: string; managedBy: string | null } | null;
+  member: { role: Role; kind: OrganizationKind; organizationName: string } | null;
 }
 
 interface Right {
   /** The roles that may (every role for what the organization has, whoever of it asks). */
   roles: readonly Role[];
   /** The kinds of organization it is for; every kind when not named. */
-  kinds?: readonly PolicyKind[];
+  kinds?: readonly OrganizationKind[];
   /** GateKeeper staff only, whatever their organization and role. */
   staff?: true;
   /** What it is, to finish "Your role … cannot …". */
   what: string;
   /** It spends money or brings someone in: the person must have verified their email address first. */
   needsVerifiedEmail?: true;
-  /**
-   * What a refusal says when the kind of organization or staff is what is missing: the same words for everyone, or
-   * words made for the member (an end customer's distributor named).
-   */
-  onlyFor?: string | ((member: NonNullable<Subject["member"]>) => string);
+  /** What a refusal says when the kind of organization or staff is what is missing. */
+  onlyFor?: string;
 }
 
 const EVERY_ROLE = ROLES;
 const BILLING: readonly Role[] = ["owner", "billing_admin"];
 const TECHNICAL: readonly Role[] = ["owner", "technical_contact"];
-const DISTRIBUTOR: readonly PolicyKind[] = ["distributor"];
-/** Organizations of their own: everyone but an end customer, whose distributor does these for it. */
-const OWN: readonly PolicyKind[] = ["customer", "distributor"];
-
-/** Why an end customer's member may not buy, change, renew or pay: their distributor does it for them. */
-const MANAGED = (member: NonNullable<Subject["member"]>) =>
-  `Managed by ${member.managedBy ?? "your reseller"}. Contact them to change this license.`;
-const MANAGED_TRIALS = (member: NonNullable<Subject["member"]>) =>
-  `Managed by ${member.managedBy ?? "your reseller"}. Contact them to start a trial.`;
+const DISTRIBUTOR: readonly OrganizationKind[] = ["distributor"];
 const FOR_DISTRIBUTORS = "End customers are only for GateKeeper distributors.";
 
 /**
@@ -95,41 +70,23 @@ const FOR_DISTRIBUTORS = "End customers are only for GateKeeper distributors.";
  * Reading what every role reads (licenses, Hubs, orders, the team) needs only membership.
  */
 export const POLICY = {
-  /** New subscriptions (the Store's wizard, and an order's Try again); a distributor's are for its end customers. */
-  purchase: { roles: BILLING, kinds: OWN, what: "buy licenses", needsVerifiedEmail: true, onlyFor: MANAGED },
+  /** New subscriptions (the Store's wizard, and an order's Try again). */
+  purchase: { roles: BILLING, what: "buy licenses", needsVerifiedEmail: true },
   /** The update wizard: more users or a higher tier, charged at once. */
-  "licenses.update": {
-    roles: BILLING,
-    kinds: OWN,
-    what: "change licenses",
-    needsVerifiedEmail: true,
-    onlyFor: MANAGED,
-  },
+  "licenses.update": { roles: BILLING, what: "change licenses", needsVerifiedEmail: true },
   /** Cards, billing profile and addresses, and the invoices. */
-  "billing.manage": {
-    roles: BILLING,
-    kinds: OWN,
-    what: "see or change cards, billing details and invoices",
-    onlyFor: MANAGED,
-  },
+  "billing.manage": { roles: BILLING, what: "see or change cards, billing details and invoices" },
   /** Paying an unpaid invoice (a renewal that could not be charged) with a card. */
-  "invoices.pay": { roles: BILLING, kinds: OWN, what: "pay invoices", onlyFor: MANAGED },
+  "invoices.pay": { roles: BILLING, what: "pay invoices" },
   /** Turning a subscription's auto-renew off or on. */
-  "licenses.auto_renew": { roles: BILLING, kinds: OWN, what: "turn auto-renew off or on", onlyFor: MANAGED },
+  "licenses.auto_renew": { roles: BILLING, what: "turn auto-renew off or on" },
   "licenses.download": {
     roles: ["owner", "billing_admin", "technical_contact"],
     what: "download license files",
   },
   /** Deploying a cloud Hub, and signing in to one as its administrator. */
   "hubs.deploy": { roles: TECHNICAL, what: "deploy Hubs or sign in to them" },
-  /** Trials: an end customer's distributor starts them for it (and pays for their hardware). */
-  "trials.start": {
-    roles: TECHNICAL,
-    kinds: OWN,
-    what: "start trials",
-    needsVerifiedEmail: true,
-    onlyFor: MANAGED_TRIALS,
-  },
+  "trials.start": { roles: TECHNICAL, what: "start trials", needsVerifiedEmail: true },
   /** Invitations, roles, removing members. */
   "members.manage": { roles: ["owner"], what: "invite people or change members", needsVerifiedEmail: true },
   "activity.view": { roles: BILLING, what: "see the activity log" },
@@ -154,33 +111,18 @@ export const POLICY = {
     what: "read the documents for distributors",
     onlyFor: "This document is only for GateKeeper distributors.",
   },
-  /** A distributor's end customers: the list, each one's licenses, Hubs and renewals (/customers). */
+  /** A distributor's end customers: the list, and each one's licenses, Hubs, orders and renewals (/customers). */
   "customers.read": {
     roles: ["owner", "billing_admin", "technical_contact"],
     kinds: DISTRIBUTOR,
     what: "see end customers",
     onlyFor: FOR_DISTRIBUTORS,
   },
-  /** Adding an end customer and changing its record (the order's "a new customer" adds one too). */
+  /** Adding an end customer and changing its record. */
   "customers.manage": {
     roles: BILLING,
     kinds: DISTRIBUTOR,
     what: "add or change end customers",
-    onlyFor: FOR_DISTRIBUTORS,
-  },
-  /** Inviting an end customer's people into its organization, and removing them. */
-  "customers.invite": {
-    roles: BILLING,
-    kinds: DISTRIBUTOR,
-    what: "invite or remove an end customer's people",
-    needsVerifiedEmail: true,
-    onlyFor: FOR_DISTRIBUTORS,
-  },
-  /** Every renewal across the end customers, with amounts and cards (/customers/renewals and its CSV). */
-  "customers.renewals": {
-    roles: BILLING,
-    kinds: DISTRIBUTOR,
-    what: "see end customers' renewals",
     onlyFor: FOR_DISTRIBUTORS,
   },
   /** The administration pages: every customer's account, jobs that need attention, the outbox, the time machine. */
@@ -202,11 +144,6 @@ function isFor(subject: Subject, right: Right): boolean {
   if (right.staff) return subject.staff;
   if (!subject.member) return false;
   return !right.kinds || right.kinds.includes(subject.member.kind);
-}
-
-/** Whether the subject may do it now: the right is for them, their role has it, their email is verified where needed. */
-export function allows(subject: Subject, action: Action): boolean {
-  return refusal(subject, action) === null;
 }
 
 /**
@@ -233,10 +170,7 @@ function whoMay(action: Action): string {
 /** Why the subject may not (null when they may): what the 403 page and a disabled button's note say. */
 export function refusal(subject: Subject, action: Action): string | null {
   const right = rightOf(action);
-  if (!isFor(subject, right)) {
-    if (typeof right.onlyFor === "function") return subject.member ? right.onlyFor(subject.member) : NO_ORGANIZATION;
-    return right.onlyFor ?? NO_ORGANIZATION;
-  }
+  if (!isFor(subject, right)) return right.onlyFor ?? NO_ORGANIZATION;
   const member = subject.member;
   if (!right.staff && member && !right.roles.includes(member.role)) {
     return `Your role in ${member.organizationName} is ${ROLE_NAMES[member.role]}, which cannot ${right.what}. Ask ${whoMay(action)} of ${member.organizationName}.`;

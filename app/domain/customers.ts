@@ -15,8 +15,6 @@ const segment = encodeURIComponent;
 export const customerUrls = {
   list: CUSTOMERS_PATH,
   create: `${CUSTOMERS_PATH}/new`,
-  renewals: `${CUSTOMERS_PATH}/renewals`,
-  renewalsCsv: `${CUSTOMERS_PATH}/renewals.csv`,
   page: (customerId: string) => `${CUSTOMERS_PATH}/${segment(customerId)}`,
   edit: (customerId: string) => `${CUSTOMERS_PATH}/${segment(customerId)}/edit`,
 };

@@ -12,7 +12,7 @@ import { PageLinks } from "~/ui/page-links";
 import { ANCHOR_CLASS } from "~/ui/plain-parts";
 import { LIST_STYLES } from "~/ui/stylesheets";
 import { Table } from "~/ui/table";
-import { Anchor, Text } from "~/ui/typography";
+import { Text } from "~/ui/typography";
 
 export const links: LinksFunction = () => LIST_STYLES;
 
@@ -23,15 +23,12 @@ export const loader = ({ request }: LoaderFunctionArgs) => customersListPage(req
 
 /** A distributor's end customers: searched and paged in the URL, so a search is a link and works without JavaScript. */
 export default function Customers() {
-  const { search, page, pages, total, mayAdd, showAmounts, customers } = useLoaderData<typeof loader>();
+  const { search, page, pages, total, mayAdd, customers } = useLoaderData<typeof loader>();
   return (
     <Stack gap="lg" maw={1100}>
       <Group justify="space-between">
         <Text size="lg">The organizations you buy GateKeeper licenses for, and when each renews.</Text>
-        <Group gap="sm">
-          {showAmounts ? <Anchor to={customerUrls.renewals}>Every renewal</Anchor> : null}
-          {mayAdd ? <LinkButton to={customerUrls.create}>Add a customer</LinkButton> : null}
-        </Group>
+        {mayAdd ? <LinkButton to={customerUrls.create}>Add a customer</LinkButton> : null}
       </Group>
       <Form method="get" role="search" aria-label="Search customers">
         <Group gap="sm" align="flex-end">

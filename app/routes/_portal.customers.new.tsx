@@ -24,9 +24,7 @@ export default function NewCustomer() {
   const { values, countries } = useLoaderData<typeof loader>();
   return (
     <Stack gap="lg" maw={800}>
-      <Text size="lg">
-        An organization you buy licenses for. It needs no account of its own: you can invite its people later.
-      </Text>
+      <Text size="lg">An organization you buy licenses for. It needs no account of its own in the portal.</Text>
       <CustomerRecordForm
         values={values}
         actionData={useActionData<RecordFormData>()}

@@ -82,11 +82,11 @@ const END_CUSTOMERS = [
 /**
  * Demo organizations, their members, licenses and Hub installations: Northwind Clinics (a customer: Dana, its
  * Owner, and Jordan, its Technical contact), SecureLine Resellers (a distributor, with three end customers whose
- * licenses it pays for, one with a cloud Hub, one renewing within 30 days) and GateKeeper (the administrator's). Created only on an empty database so that a restart never
- * duplicates or overwrites what a user changed (db.server runs it when SEED_DEMO is set); true when it seeded.
- * The embedded billing engine and Hub service get the same demo customer's subscription, card and cloud Hub, so
- * that what the portal shows is what its providers know. It is all one transaction: a process that dies
- * mid-seed leaves an empty database, seeded whole by the next start.
+ * licenses it pays for, one with a cloud Hub, one renewing within 30 days) and GateKeeper (the administrator's).
+ * Created only on an empty database so that a restart never duplicates or overwrites what a user changed
+ * (db.server runs it when SEED_DEMO is set); true when it seeded. The embedded billing engine and Hub service get
+ * the same subscriptions, cards and cloud Hubs, so that what the portal shows is what its providers know. It is all
+ * one transaction: a process that dies mid-seed leaves an empty database, seeded whole by the next start.
  */
 export async function seedDemo(db: PortalDatabase, now = new Date()): Promise<boolean> {
   return db.transaction(async (tx) => {

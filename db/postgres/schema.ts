@@ -25,7 +25,6 @@ import {
   ORGANIZATION_KINDS,
   PROVIDER_EVENT_OUTCOMES,
   PROVIDER_EVENT_SOURCES,
-  RENEWAL_REMINDERS,
   type PostalAddress,
   type ShippingAddress,
 } from "../schema";
@@ -44,12 +43,10 @@ export {
   ORGANIZATION_KINDS,
   PROVIDER_EVENT_OUTCOMES,
   PROVIDER_EVENT_SOURCES,
-  RENEWAL_REMINDERS,
   type JobStatus,
   type MemberRole,
   type OrganizationKind,
   type PostalAddress,
-  type RenewalReminder,
   type ShippingAddress,
 } from "../schema";
 
@@ -285,9 +282,8 @@ export const jobs = pgTable(
   {
     id: text("id").primaryKey(),
     kind: text("kind").notNull(),
-    ownerId: text("owner_id")
-      .notNull()
-      .references(() => organizations.id, { onDelete: "cascade" }),
+    /** The organization the job is for; null for a job about no organization yet (it finds its account itself). */
+    ownerId: text("owner_id").references(() => organizations.id, { onDelete: "cascade" }),
     idempotencyKey: text("idempotency_key").notNull().unique(),
     input: jsonb("input").notNull().$type<Record<string, unknown>>(),
     steps: jsonb("steps").notNull().$type<Record<string, unknown>>(),
@@ -422,26 +418,7 @@ export const subscriptions = pgTable(
     resourceVersion: bigint("resource_version", { mode: "number" }).notNull(),
     updatedAt: updatedAt(),
   },
-  (table) => [
-    index("subscriptions_owner_status_idx").on(table.ownerId, table.status),
-    index("subscriptions_owner_term_end_idx").on(table.ownerId, table.currentTermEnd, table.status),
-    index("subscriptions_status_term_end_idx").on(table.status, table.currentTermEnd),
-  ],
-);
-
-export const renewalReminders = pgTable(
-  "renewal_reminders",
-  {
-    subscriptionId: text("subscription_id").notNull(),
-    renewsAt: timestamp("renews_at").notNull(),
-    reminder: text("reminder", { enum: RENEWAL_REMINDERS }).notNull(),
-    ownerId: text("owner_id")
-      .notNull()
-      .references(() => organizations.id, { onDelete: "cascade" }),
-    jobId: text("job_id").notNull(),
-    createdAt: createdAt(),
-  },
-  (table) => [primaryKey({ columns: [table.subscriptionId, table.renewsAt, table.reminder] })],
+  (table) => [index("subscriptions_owner_status_idx").on(table.ownerId, table.status)],
 );
 
 export const invoices = pgTable(

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type * as InvitationsModule from "~/server/accounts/invitations.server";
 import type * as OrganizationsModule from "~/server/accounts/organizations.server";
 import type { PortalConnection } from "~/server/platform/database/portal-database.server";
-import { postgresTestDatabase } from "../support/postgres";
+import { postgresTestDatabase, startPortalOn } from "../support/postgres";
 
 /**
  * Accounts and teams on PostgreSQL, where transactions run side by side (on SQLite they take turns):
@@ -25,8 +25,8 @@ let openDatabase: (url: string, options: { poolMax: number }) => PortalConnectio
 
 beforeAll(async () => {
   // The portal's modules, opened on this file's PostgreSQL database with a pool that lets two transactions overlap.
-  process.env.DATABASE_URL = database.url;
   process.env.DATABASE_POOL_MAX = "4";
+  await startPortalOn(database.url);
   organizations = await import("~/server/accounts/organizations.server");
   invitations = await import("~/server/accounts/invitations.server");
   ({ openDatabase } = await import("~/server/platform/database/portal-database.server"));

@@ -3,7 +3,7 @@ import { and, eq, isNotNull } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EventChange } from "~/server/subscriptions/event-consumer.server";
 import { invoiceFixture, subscriptionFixture } from "../support/billing-copies";
-import { postgresTestDatabase } from "../support/postgres";
+import { postgresTestDatabase, startPortalOn } from "../support/postgres";
 
 /**
  * The event consumer's "apply once" on PostgreSQL, where two instances' transactions run side by side: the same
@@ -17,8 +17,8 @@ const database = postgresTestDatabase();
  * file's database. The portal's own connection is one instance, a second pool on the same database the other.
  */
 async function twoInstances() {
-  process.env.DATABASE_URL = database.url;
   process.env.DATABASE_POOL_MAX = "2";
+  await startPortalOn(database.url);
   const { applyEvent } = await import("~/server/subscriptions/event-consumer.server");
   const tables = await import("~/server/platform/database/tables.server");
   const { db } = await import("~/server/platform/database/db.server");

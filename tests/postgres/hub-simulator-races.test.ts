@@ -3,7 +3,7 @@ import type { openPostgres as OpenPostgres } from "~/server/platform/database/po
 import type { PortalDatabase } from "~/server/platform/database/portal-database.server";
 import type { createHubSimulator as CreateHubSimulator } from "~/server/hubs/simulator/simulator.server";
 import { raceAdministrator, racedLicense, settled } from "../support/hub-races";
-import { postgresTestDatabase } from "../support/postgres";
+import { postgresTestDatabase, startPortalOn } from "../support/postgres";
 
 /**
  * The embedded Hub service on PostgreSQL with instances side by side, each on a pool of its own: what it decides
@@ -17,7 +17,7 @@ let createHubSimulator: typeof CreateHubSimulator;
 
 beforeAll(async () => {
   // The simulator's idempotency lock is the portal engine's (lockFor): the portal opens this database.
-  process.env.DATABASE_URL = database.url;
+  await startPortalOn(database.url);
   ({ openPostgres } = await import("~/server/platform/database/postgres.server"));
   ({ createHubSimulator } = await import("~/server/hubs/simulator/simulator.server"));
 }, 60_000);

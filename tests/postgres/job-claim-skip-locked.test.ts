@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { openPostgres as OpenPostgres } from "~/server/platform/database/postgres.server";
 import type * as Tables from "~/server/platform/database/tables.server";
 import type { claimJob as ClaimJob } from "~/server/platform/jobs/runner.server";
-import { postgresTestDatabase } from "../support/postgres";
+import { postgresTestDatabase, startPortalOn } from "../support/postgres";
 
 /**
  * The job claim on PostgreSQL, as several instances run it: each runner claims on a pool of its own, all at once.
@@ -20,7 +20,7 @@ let tables: typeof Tables;
 
 beforeAll(async () => {
   // The runner's claim is written for the portal's engine (claimCondition): the portal opens this database.
-  process.env.DATABASE_URL = database.url;
+  await startPortalOn(database.url);
   ({ claimJob } = await import("~/server/platform/jobs/runner.server"));
   ({ openPostgres } = await import("~/server/platform/database/postgres.server"));
   tables = await import("~/server/platform/database/tables.server");

@@ -6,6 +6,11 @@ import { action as newCardAction, loader as newCardLoader } from "~/routes/_port
 import { action as replaceAction, loader as replaceLoader } from "~/routes/_portal.account.cards.$sourceId.replace";
 import { action as profileAction, loader as profileLoader } from "~/routes/_portal.account.profile";
 import { action as shippingAction, loader as shippingLoader } from "~/routes/_portal.account.shipping";
+import { loader as payNowCardLoader } from "~/routes/_portal.account_.invoices.$invoiceId.pay.cards.new";
+import {
+  action as updateProfileAction,
+  loader as updateProfileLoader,
+} from "~/routes/_portal.licenses.$subscriptionId.update.billing.profile";
 import { choosePayment, loadPaymentStep } from "~/server/account-billing/billing-details.server";
 import { billingFaults } from "~/server/billing/index.server";
 import { toastStorage } from "~/server/accounts/session.server";
@@ -138,7 +143,7 @@ describe("adding a card", () => {
     expect(body.repopulateFields).not.toHaveProperty("card_expiry");
   });
 
-  it("shows a declined card's message next to the card and in the spec's failure text", async () => {
+  it("shows a declined card's message next to the card and in the failure text", async () => {
     const response = await post(newCardAction, "/account/cards/new", "admin@example.com", card("4000 0000 0000 0002"));
     expect(response.status).toBe(422);
     const body = await response.json();
@@ -223,6 +228,22 @@ describe("replacing a card", () => {
       step.status === "ready" &&
         step.sources.map((source) => [source.card?.brand, source.id === step.preselectedSourceId]),
     ).toEqual([["mastercard", true]]);
+  });
+});
+
+describe("a drawer over a page about one of the organization's things", () => {
+  // Single fetch may ask for a drawer's data alone, without its parent page's loader: the drawer checks the parent.
+  it("opens over the organization's own subscription or invoice only", async () => {
+    const update = { subscriptionId: "sub_demo_core_monthly" };
+    const updatePath = "/licenses/sub_demo_core_monthly/update/billing/profile";
+    expect((await get(updateProfileLoader, updatePath, "distributor@example.com", update)).status).toBe(404);
+    expect((await post(updateProfileAction, updatePath, "distributor@example.com", {}, update)).status).toBe(404);
+    expect((await get(updateProfileLoader, updatePath, "customer@example.com", update)).status).toBe(200);
+    const payNowPath = "/account/invoices/1/pay/cards/new";
+    expect((await get(payNowCardLoader, payNowPath, "distributor@example.com", { invoiceId: "1" })).status).toBe(404);
+    // The customer has a card on file already: the drawer goes back to the step, which it closes to.
+    const own = await get(payNowCardLoader, payNowPath, "customer@example.com", { invoiceId: "1" });
+    expect(own.headers.get("Location")).toBe("/account/invoices/1/pay");
   });
 });
 

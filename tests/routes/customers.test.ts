@@ -3,6 +3,7 @@ import { and, eq, like } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { countryName } from "~/domain/countries";
 import { POLICY, ROLE_NAMES, ROLES, type Action, type Role } from "~/domain/access-policy";
+import { NAME_CHARACTERS, NAME_NO_WEB_ADDRESS } from "~/domain/names";
 import { loader as customersLoader } from "~/routes/_portal.customers._index";
 import { action as newAction, loader as newLoader } from "~/routes/_portal.customers.new";
 import { loader as customerLoader } from "~/routes/_portal.customers.$customerId._index";
@@ -81,7 +82,7 @@ describe("the customers list", { timeout: 60_000 }, () => {
 
   it("gives a Technical contact the dates without the amounts", async () => {
     const page = await (await open(customersLoader, "/customers", await distributorMember("technical_contact"))).json();
-    expect(page.showAmounts).toBe(false);
+    expect(page.mayAdd).toBe(false);
     expect(
       page.customers.every((customer: { nextRenewal: { amount: null } }) => customer.nextRenewal.amount === null),
     ).toBe(true);
@@ -174,6 +175,19 @@ describe("a customer's record", { timeout: 60_000 }, () => {
       contactEmail: "Invalid Email",
     });
     expect(body.values).toMatchObject(typed);
+  });
+
+  it("takes the company's and the contact's names as plain names, as every form that takes a name", async () => {
+    const cookie = await signIn("distributor@example.com");
+    const typed = { name: "Acme, see https://evil.example", contactName: "Bob\nCall +1 555 0100", city: "Oslo" };
+    const response = await post(newAction, "/customers/new", typed, cookie);
+    expect(response.status).toBe(422);
+    const body = await response.json();
+    expect(body.fieldErrors).toEqual({ name: NAME_NO_WEB_ADDRESS, contactName: NAME_CHARACTERS });
+    expect(body.values).toMatchObject(typed);
+    expect(
+      (await post(newAction, "/customers/new", { name: "Ørsted & Søn (Nord) A/S", contactName: "" }, cookie)).status,
+    ).toBe(302);
   });
 
   it("is changed from its edit form; another distributor's customer is not found", async () => {

@@ -6,8 +6,8 @@ import { sqliteDemoDatabaseBefore } from "../support/demo-database-before";
 import { distributorOrders, END_CUSTOMER_NAMES } from "../support/distributor-orders";
 
 /**
- * The migration that makes end customers of the names a distributor typed into its orders (0019_end_customers and
- * 0020_end_customers_from_license_names), on a copy of the demo database as the portal left it before them, with
+ * The migration that makes end customers of the names a distributor typed into its orders (0020_end_customers and
+ * 0021_end_customers_from_license_names), on a copy of the demo database as the portal left it before them, with
  * the licenses a distributor's orders made then (tests/support/distributor-orders.ts).
  */
 type Row = Record<string, unknown>;

@@ -24,6 +24,17 @@ export function postgresTestDatabase(kind: "migrated" | "empty" = "migrated") {
 }
 
 /**
+ * The portal started on this database (its start-up, without the jobs: migrations, secrets, the demo seed), for a
+ * file whose modules must run on it: the modules choose their engine and tables when they load, so they are loaded
+ * after DATABASE_URL names it.
+ */
+export async function startPortalOn(url: string): Promise<void> {
+  process.env.DATABASE_URL = url;
+  const { boot } = await import("~/server/boot.server");
+  await boot({ jobs: false });
+}
+
+/**
  * Migrates `db` as it was before the migration whose tag ends with `tagEnding` (every migration of the journal
  * before that one), for a test that adds rows to the schema of then and checks what that migration makes of them.
  */

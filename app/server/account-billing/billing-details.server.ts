@@ -178,7 +178,8 @@ export type PaymentChoice =
 
 /**
  * For a wizard's Next: the posted payment_source_id checked against the organization's own usable cards, and
- * the addresses checked by the spec's rule. The message is the spec's when something is missing.
+ * the billing and shipping addresses checked as complete. When either is missing, the message says which the
+ * customer must fix (a card to select, or the addresses).
  */
 export async function choosePayment(
   scope: Scope,
@@ -315,7 +316,7 @@ export async function billingProfileDefaults(scope: Scope, billing: BillingProvi
 }
 
 /**
- * Saves the billing profile with the spec's two calls: the contact
+ * Saves the billing profile with two provider calls: the contact
  * details, then the billing address. It succeeds only when both do; a failure of either is thrown.
  */
 export async function saveBillingProfile(

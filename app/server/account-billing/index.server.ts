@@ -7,3 +7,4 @@ export {
   loadPaymentStep,
   paymentForPage,
 } from "./billing-details.server";
+export type { DrawerMount } from "./drawers.server";

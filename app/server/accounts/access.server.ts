@@ -2,7 +2,6 @@ import { json } from "@remix-run/node";
 import {
   ACTIONS,
   NO_ORGANIZATION,
-  policyKindOf,
   refusal,
   VERIFY_EMAIL_FIRST,
   type Action,
@@ -14,7 +13,7 @@ import { validateCsrf } from "./csrf.server";
 import { readForm } from "~/server/platform/forms.server";
 import type { Guard } from "~/server/platform/guard.server";
 import { oncePerRequest } from "~/server/platform/once-per-request.server";
-import { membershipOf, organizationsOf, type MemberOrganization } from "./organizations.server";
+import { membershipOf, organizationsOf, type OrganizationRecord } from "./organizations.server";
 import { chooseOrganization, currentSessionRead, type SessionRecord } from "./session.server";
 import type { UserRecord } from "./users.server";
 
@@ -27,7 +26,7 @@ import type { UserRecord } from "./users.server";
  */
 export interface Member {
   user: UserRecord;
-  organization: MemberOrganization;
+  organization: OrganizationRecord;
   role: Role;
   session: SessionRecord;
 }
@@ -43,12 +42,7 @@ export function subjectOf(user: Pick<UserRecord, "isGKAdmin" | "emailVerifiedAt"
     staff: user.isGKAdmin,
     emailVerified: user.emailVerifiedAt !== null,
     member: member
-      ? {
-          role: member.role,
-          kind: policyKindOf(member.organization),
-          organizationName: member.organization.name,
-          managedBy: member.organization.managerName,
-        }
+      ? { role: member.role, kind: member.organization.customerType, organizationName: member.organization.name }
       : null,
   };
 }

@@ -38,8 +38,6 @@ export const ACTIVITY_ACTIONS = [
   "shipping_address.updated",
   "customer.created",
   "customer.updated",
-  "customer.moved",
-  "renewal.reminded",
 ] as const;
 export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];
 

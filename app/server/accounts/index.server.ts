@@ -25,6 +25,7 @@ export {
   billingAccounts,
   type BillingAccount,
 } from "./billing-accounts.server";
+export { emailLinkJob } from "./email-link-job.server";
 export {
   assignBillingCustomerId,
   findOrganization,

@@ -1,7 +1,5 @@
 import { randomUUID } from "node:crypto";
 import { and, asc, count, eq, isNull, ne, sql } from "drizzle-orm";
-// The tables are typed as PostgreSQL's on both engines; drizzle's alias is the same proxy on both.
-import { alias } from "drizzle-orm/pg-core";
 import { ROLE_NAMES, type Role } from "~/domain/access-policy";
 import {
   drafts,
@@ -26,15 +24,6 @@ import { db, type PortalTransaction } from "~/server/platform/database/db.server
  */
 export type OrganizationRecord = typeof organizations.$inferSelect;
 
-/**
- * The organization a member works in, with the name of the distributor that manages it (null for an organization
- * of its own): what the access policy's refusals to an end customer's members say.
- */
-export type MemberOrganization = OrganizationRecord & { managerName: string | null };
-
-/** The distributor of a managed organization, joined by its id (managed_by) for its name. */
-export const manager = alias(organizations, "manager");
-
 // The shell asks both of these on every page, so each is compiled once rather than per request.
 const organizationsByUser = db
   .select({ id: organizations.id, name: organizations.name, role: memberships.role })
@@ -45,10 +34,9 @@ const organizationsByUser = db
   .prepare("organizations_by_user");
 
 const membershipByUserAndOrganization = db
-  .select({ organization: organizations, managerName: manager.name, role: memberships.role })
+  .select({ organization: organizations, role: memberships.role })
   .from(memberships)
   .innerJoin(organizations, eq(organizations.id, memberships.organizationId))
-  .leftJoin(manager, eq(manager.id, organizations.managedBy))
   .where(
     and(
       eq(memberships.userId, sql.placeholder("userId")),
@@ -66,11 +54,9 @@ export async function organizationsOf(userId: string): Promise<{ id: string; nam
 export async function membershipOf(
   userId: string,
   organizationId: string,
-): Promise<{ organization: MemberOrganization; role: Role } | null> {
+): Promise<{ organization: OrganizationRecord; role: Role } | null> {
   const [membership] = await membershipByUserAndOrganization.execute({ userId, organizationId });
-  return membership
-    ? { organization: { ...membership.organization, managerName: membership.managerName }, role: membership.role }
-    : null;
+  return membership ?? null;
 }
 
 export async function findOrganization(organizationId: string): Promise<OrganizationRecord | null> {
@@ -291,9 +277,8 @@ export async function removeMember(
 // --- Administrators -----------------------------------------------------------------------------------------
 
 /**
- * Every organization of its own (a distributor's end customers are listed on its page) with its number of members
- * and licenses (organization_counts and license_counts, kept by triggers: decisions 192 and 120) and, for a
- * distributor, of end customers, for administrators.
+ * Every organization with its number of members and licenses (organization_counts and license_counts, kept by
+ * triggers: decisions 192 and 120), for administrators.
  */
 export async function listOrganizationsForAdmin() {
   return db
@@ -307,15 +292,10 @@ export async function listOrganizationsForAdmin() {
         sql<number>`(select count(*) from ${invitations} where ${invitations.organizationId} = ${organizations.id})`.mapWith(
           Number,
         ),
-      endCustomers: sql<number>`(${db
-        .select({ n: count() })
-        .from(manager)
-        .where(eq(manager.managedBy, organizations.id))})`.mapWith(Number),
     })
     .from(organizations)
     .leftJoin(organizationCounts, eq(organizationCounts.organizationId, organizations.id))
     .leftJoin(licenseCounts, eq(licenseCounts.ownerId, organizations.id))
-    .where(isNull(organizations.managedBy))
     .orderBy(asc(sql`lower(${organizations.name})`), asc(organizations.id));
 }
 
@@ -342,13 +322,4 @@ export async function mailOwnerOf(userId: string): Promise<string> {
   const [first] = await organizationsOf(userId);
   if (!first) throw new Error(`The account ${userId} belongs to no organization.`);
   return first.id;
-}
-
-/** Whether the organization has an Owner yet (an administrator's organization has none until one accepts). */
-export async function hasOwner(organizationId: string): Promise<boolean> {
-  const [row] = await db
-    .select({ n: count() })
-    .from(memberships)
-    .where(and(eq(memberships.organizationId, organizationId), eq(memberships.role, "owner")));
-  return (row?.n ?? 0) > 0;
 }

@@ -4,12 +4,11 @@ import { and, asc, desc, eq, lt, lte, ne, or, sql } from "drizzle-orm";
 import { affectedRows } from "~/server/platform/database/dialect.server";
 import type { Role } from "~/domain/access-policy";
 import { memberships, organizations, sessions, users } from "~/server/platform/database/tables.server";
-import { db } from "~/server/platform/database/db.server";
+import { db, type PortalExecutor } from "~/server/platform/database/db.server";
 import { isHttps, portalCookie } from "~/server/platform/cookies.server";
 import { oncePerRequest } from "~/server/platform/once-per-request.server";
 import { afterBoot } from "~/server/platform/after-boot.server";
 import { secretFor } from "~/server/platform/secrets.server";
-import { manager, type MemberOrganization } from "./organizations.server";
 
 /**
  * Server-side sessions (decision 051): the cookie holds a random token, the sessions table holds
@@ -39,7 +38,7 @@ export type SessionRecord = typeof sessions.$inferSelect;
 export interface SessionRead {
   session: SessionRecord;
   user: typeof users.$inferSelect;
-  membership: { organization: MemberOrganization; role: Role } | null;
+  membership: { organization: typeof organizations.$inferSelect; role: Role } | null;
 }
 
 /** Starts a session for the user; returns its Set-Cookie header and the session (for its CSRF token). */
@@ -74,13 +73,7 @@ export async function currentSession(request: Request): Promise<SessionRecord | 
 export const currentSessionRead = oncePerRequest(readSession);
 
 const sessionById = db
-  .select({
-    session: sessions,
-    user: users,
-    organization: organizations,
-    managerName: manager.name,
-    role: memberships.role,
-  })
+  .select({ session: sessions, user: users, organization: organizations, role: memberships.role })
   .from(sessions)
   .innerJoin(users, eq(users.id, sessions.userId))
   .leftJoin(
@@ -88,7 +81,6 @@ const sessionById = db
     and(eq(memberships.userId, sessions.userId), eq(memberships.organizationId, sessions.organizationId)),
   )
   .leftJoin(organizations, eq(organizations.id, memberships.organizationId))
-  .leftJoin(manager, eq(manager.id, organizations.managedBy))
   .where(eq(sessions.id, sql.placeholder("id")))
   .prepare("session_by_id");
 
@@ -97,7 +89,7 @@ async function readSession(request: Request): Promise<SessionRead | null> {
   if (typeof token !== "string") return null;
   const [row] = await sessionById.execute({ id: digest(token) });
   if (!row) return null;
-  const { session, user, organization, managerName, role } = row;
+  const { session, user, organization, role } = row;
   const now = new Date();
   const idleSince = new Date(now.getTime() - IDLE_MS);
   if (session.expiresAt <= now || session.lastSeenAt <= idleSince) {
@@ -116,11 +108,7 @@ async function readSession(request: Request): Promise<SessionRead | null> {
       .set({ lastSeenAt: now })
       .where(and(eq(sessions.id, session.id), lt(sessions.lastSeenAt, new Date(now.getTime() - TOUCH_EVERY_MS))));
   }
-  return {
-    session,
-    user,
-    membership: organization && role ? { organization: { ...organization, managerName }, role } : null,
-  };
+  return { session, user, membership: organization && role ? { organization, role } : null };
 }
 
 /** Ends the request's session (sign-out); returns the Set-Cookie header that clears the cookie. */
@@ -130,16 +118,18 @@ export async function endSession(request: Request): Promise<string> {
   return sessionCookie().serialize(request, "", { maxAge: undefined, expires: new Date(0) });
 }
 
-/** Ends every session of the user but the one given (a password change, "Sign out everywhere else"). */
-export async function endOtherSessions(userId: string, keepSessionId: string): Promise<number> {
+/**
+ * Ends every session of the user but the one given (a password change, "Sign out everywhere else"), in `store`'s
+ * transaction when there is one.
+ */
+export async function endOtherSessions(
+  userId: string,
+  keepSessionId: string,
+  store: PortalExecutor = db,
+): Promise<number> {
   return affectedRows(
-    await db.delete(sessions).where(and(eq(sessions.userId, userId), ne(sessions.id, keepSessionId))),
+    await store.delete(sessions).where(and(eq(sessions.userId, userId), ne(sessions.id, keepSessionId))),
   );
-}
-
-/** Ends every session of the user (a password reset: whoever held one is signed out); how many ended. */
-export async function endAllSessions(userId: string): Promise<number> {
-  return (await db.delete(sessions).where(eq(sessions.userId, userId)).returning({ id: sessions.id })).length;
 }
 
 /** Keeps the organization the person works in, in this browser, with the session (the header's switcher). */

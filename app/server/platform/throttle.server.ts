@@ -1,3 +1,4 @@
+import { isIPv6 } from "node:net";
 import type { AppLoadContext, HeadersFunction } from "@remix-run/node";
 import { RateLimiterRes, type RateLimiterStoreAbstract } from "rate-limiter-flexible";
 import { rateLimiter } from "~/server/platform/database/dialect.server";
@@ -21,6 +22,49 @@ const HOUR_SECONDS = 60 * 60;
 /** The client's address as scripts/server.mjs saw it (socket, or TRUST_PROXY hops); "unknown" outside it. */
 export function clientAddressOf(context: AppLoadContext | undefined): string {
   return context?.clientAddress || "unknown";
+}
+
+/** The eight 16-bit groups of an IPv6 address, or null for anything else. */
+function ipv6Groups(address: string): number[] | null {
+  if (!isIPv6(address)) return null;
+  // The URL parser writes every form of an address one way: lower-case hex groups, an IPv4 tail as two of them.
+  const [head, tail] = new URL(`http://[${address}]`).hostname.slice(1, -1).split("::");
+  const groups = (part: string | undefined) => (part ? part.split(":").map((group) => parseInt(group, 16)) : []);
+  const before = groups(head);
+  const after = groups(tail);
+  return tail === undefined
+    ? before
+    : [...before, ...Array<number>(8 - before.length - after.length).fill(0), ...after];
+}
+
+/**
+ * Who a per-client limit counts: an IPv4 client by its address, an IPv6 client by its /64, the network one
+ * subscriber is given (any of its 2^64 addresses is the same client); an IPv4 address in IPv6 form as IPv4.
+ */
+export function clientKeyOf(context: AppLoadContext | undefined): string {
+  const address = clientAddressOf(context);
+  const groups = ipv6Groups(address.split("%")[0]);
+  if (!groups) return address;
+  const mapped = groups.slice(0, 6).join(":") === "0:0:0:0:0:65535";
+  if (mapped) return [groups[6] >> 8, groups[6] & 255, groups[7] >> 8, groups[7] & 255].join(".");
+  return `${groups
+    .slice(0, 4)
+    .map((group) => group.toString(16))
+    .join(":")}::/64`;
+}
+
+/**
+ * The mailbox an address reaches, as the per-address limits count it: case folded and the `+tag` of a
+ * sub-address dropped, so that `Victim+1@…` and `victim+2@…` share victim@…'s allowance. (Providers that also
+ * ignore dots, as Gmail does, would need a list of them; the portal keeps none, so dots still count.)
+ */
+export function mailboxKeyOf(email: string): string {
+  const address = email.trim().toLowerCase();
+  const at = address.lastIndexOf("@");
+  if (at < 0) return address;
+  const local = address.slice(0, at);
+  const plus = local.indexOf("+");
+  return `${plus > 0 ? local.slice(0, plus) : local}${address.slice(at)}`;
 }
 
 /** Seconds until a limiter that refused may be tried again. */
@@ -100,7 +144,7 @@ export async function reserveSignInAttempt(
   email: string,
   deviceId: string | null,
 ): Promise<SignInAttempt> {
-  const address = clientAddressOf(context);
+  const address = clientKeyOf(context);
   const account = email.trim().toLowerCase();
   const byAddress = { limiter: signIn.byAddress, key: address };
   const allowances: Allowance[] = deviceId
@@ -151,8 +195,8 @@ function mailedAddressLimits(name: string) {
 type MailedAddressLimits = ReturnType<typeof mailedAddressLimits>;
 
 /**
- * Counts a request per email address and per client, whether or not an account has that address (so the limit
- * tells nothing). 0 when allowed, else the seconds to wait.
+ * Counts a request per mailbox (mailboxKeyOf) and per client (clientKeyOf), whether or not an account has that
+ * address (so the limit tells nothing). 0 when allowed, else the seconds to wait.
  */
 async function takeMailedAddress(
   limits: MailedAddressLimits,
@@ -160,8 +204,8 @@ async function takeMailedAddress(
   email: string,
 ): Promise<number> {
   const { waitSeconds } = await takeAll([
-    { limiter: limits.byAddress, key: clientAddressOf(context) },
-    { limiter: limits.byEmail, key: email.trim().toLowerCase() },
+    { limiter: limits.byAddress, key: clientKeyOf(context) },
+    { limiter: limits.byEmail, key: mailboxKeyOf(email) },
   ]);
   return waitSeconds;
 }
@@ -186,9 +230,22 @@ export const takePasswordResetRequest = (context: AppLoadContext | undefined, em
 const verificationResends = limiter("verification-resend", 3, HOUR_SECONDS);
 export const takeVerificationResend = (userId: string) => take(verificationResends, userId);
 
-/** Invitations sent or re-sent: 30 an hour an organization, so its Owner's form cannot be made to mail-bomb. */
-const invitationMails = limiter("invitation-mail", 30, HOUR_SECONDS);
-export const takeInvitationMail = (organizationId: string) => take(invitationMails, organizationId);
+/**
+ * Invitations sent or re-sent: 30 an hour an organization, so its Owner's form cannot be made to mail-bomb; and 5 an
+ * hour a recipient's mailbox from every organization together, so that many organizations cannot either. 0 when
+ * allowed, else the seconds to wait.
+ */
+const invitationMails = {
+  byOrganization: limiter("invitation-mail", 30, HOUR_SECONDS),
+  byRecipient: limiter("invitation-recipient", 5, HOUR_SECONDS),
+};
+export async function takeInvitationMail(organizationId: string, email: string): Promise<number> {
+  const { waitSeconds } = await takeAll([
+    { limiter: invitationMails.byOrganization, key: organizationId },
+    { limiter: invitationMails.byRecipient, key: mailboxKeyOf(email) },
+  ]);
+  return waitSeconds;
+}
 
 // --- Password change and coupons ---------------------------------------------------------------------------
 

@@ -35,15 +35,14 @@ export async function customersListPage(request: Request) {
   });
   const pages = pageCount(total, CUSTOMERS_PER_PAGE);
   if (page > pages) throw redirect(customersHref(search, pages));
-  // Amounts are for the members who see the distributor's renewals (its Owner and Billing admins).
-  const showAmounts = mayDo(member, "customers.renewals");
+  // What renewals cost is billing: for the members who see the distributor's invoices, not its Technical contacts.
+  const showAmounts = mayDo(member, "billing.manage");
   return {
     search,
     page,
     pages,
     total,
     mayAdd: mayDo(member, "customers.manage"),
-    showAmounts,
     customers: customers.map((customer) => ({
       id: customer.id,
       name: customer.name,
@@ -122,15 +121,15 @@ export async function postCustomerEdit(request: Request, customerId: string) {
 }
 
 /**
- * /customers/:customerId: the record, the licenses bought for the customer, its Hubs, its orders and invoices (for
- * the members who see billing) and upcoming renewals (with amounts for the members who see renewals).
+ * /customers/:customerId: the record, the licenses bought for the customer, its Hubs, its orders and invoices and
+ * upcoming renewals (invoices and amounts for the members who see billing).
  */
 export async function customerPageData(request: Request, customerId: string) {
   const member = await requireMember(request, "customers.read");
   const customer = await requireCustomer(member.organization.id, customerId);
   const now = await portalNow();
   const detail = await customerDetail(member.organization.id, customer, now);
-  const showAmounts = mayDo(member, "customers.renewals");
+  const showAmounts = mayDo(member, "billing.manage");
   return {
     customer: {
       id: customer.id,

@@ -37,7 +37,6 @@ export const {
   invoices,
   organizationCounts,
   providerSync,
-  renewalReminders,
   billingCustomers,
   billingPaymentSources,
   billingSubscriptions,

@@ -1,14 +1,3 @@
-CREATE TABLE `renewal_reminders` (
-	`subscription_id` text NOT NULL,
-	`renews_at` integer NOT NULL,
-	`reminder` text NOT NULL,
-	`owner_id` text NOT NULL,
-	`job_id` text NOT NULL,
-	`created_at` integer DEFAULT (unixepoch('subsec') * 1000) NOT NULL,
-	PRIMARY KEY(`subscription_id`, `renews_at`, `reminder`),
-	FOREIGN KEY (`owner_id`) REFERENCES `organizations`(`id`) ON UPDATE no action ON DELETE cascade
-);
---> statement-breakpoint
 ALTER TABLE `hub_installations` ADD `licensee_id` text REFERENCES organizations(id);--> statement-breakpoint
 CREATE INDEX `hub_installations_licensee_last_seen_idx` ON `hub_installations` (`licensee_id`,`last_seen`,`id`);--> statement-breakpoint
 ALTER TABLE `licenses` ADD `licensee_id` text REFERENCES organizations(id);--> statement-breakpoint
@@ -17,6 +6,4 @@ ALTER TABLE `organizations` ADD `managed_by` text REFERENCES organizations(id);-
 ALTER TABLE `organizations` ADD `address` text;--> statement-breakpoint
 ALTER TABLE `organizations` ADD `contact_name` text DEFAULT '' NOT NULL;--> statement-breakpoint
 ALTER TABLE `organizations` ADD `contact_email` text DEFAULT '' NOT NULL;--> statement-breakpoint
-CREATE INDEX `organizations_managed_by_name_idx` ON `organizations` (`managed_by`,`name`,`id`);--> statement-breakpoint
-CREATE INDEX `subscriptions_owner_term_end_idx` ON `subscriptions` (`owner_id`,`current_term_end`,`status`);--> statement-breakpoint
-CREATE INDEX `subscriptions_status_term_end_idx` ON `subscriptions` (`status`,`current_term_end`);
+CREATE INDEX `organizations_managed_by_name_idx` ON `organizations` (`managed_by`,`name`,`id`);
