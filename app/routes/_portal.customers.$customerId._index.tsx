@@ -25,25 +25,26 @@ export default function Customer() {
   const address = addressLine(customer.address, customer.country);
   return (
     <Stack gap="lg" maw={1100}>
-      <Group justify="space-between" align="flex-start">
-        <Stack gap="xs">
-          <Title order={2} size="h4">
-            {customer.name}
-          </Title>
-          {address ? <Text>{address}</Text> : null}
-          {customer.contactName || customer.contactEmail ? (
-            <Text>Technical contact: {[customer.contactName, customer.contactEmail].filter(Boolean).join(", ")}</Text>
+      <Stack gap="xs">
+        <Title order={2} size="h4">
+          {customer.name}
+        </Title>
+        {address ? <Text>{address}</Text> : null}
+        {customer.contactName || customer.contactEmail ? (
+          <Text>Technical contact: {[customer.contactName, customer.contactEmail].filter(Boolean).join(", ")}</Text>
+        ) : null}
+        {/* On the left, under the record: the top right corner is where a flash message lies until it fades. */}
+        <Group gap="md">
+          {mayEdit ? (
+            <LinkButton to={customerUrls.edit(customer.id)} variant="default">
+              Change the record
+            </LinkButton>
           ) : null}
           <Anchor to={customerUrls.list} size="sm">
             All customers
           </Anchor>
-        </Stack>
-        {mayEdit ? (
-          <LinkButton to={customerUrls.edit(customer.id)} variant="default">
-            Change the record
-          </LinkButton>
-        ) : null}
-      </Group>
+        </Group>
+      </Stack>
 
       <Stack gap="sm">
         <Title order={3} size="h4">
