@@ -63,15 +63,8 @@ async function demoLicense() {
   return license;
 }
 
-/**
- * The policy's rows about roles in a customer's organization (every row a customer has, staff aside): the role
- * table. The rows of other kinds (a distributor's, an end customer's) are walked in tests/routes/customers.test.ts.
- */
-const ROLE_ACTIONS = ACTIONS.filter((action) => {
-  const right = POLICY[action];
-  if ("staff" in right) return false;
-  return !("kinds" in right) || (right.kinds as readonly string[]).includes("customer");
-});
+/** The policy's rows about roles alone (for every kind of organization, staff aside): the role table. */
+const ROLE_ACTIONS = ACTIONS.filter((action) => !("kinds" in POLICY[action]) && !("staff" in POLICY[action]));
 
 /** One page or post of each action of the role table, as the member's browser reaches it. */
 const REACH: Partial<Record<Action, (cookie: string) => Promise<Response>>> = {

@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { asc, eq } from "drizzle-orm";
 import type { Role } from "~/domain/access-policy";
-import { membershipOf } from "~/server/accounts/organizations.server";
 import { db } from "~/server/platform/database/db.server";
 import { memberships, organizations, users } from "~/server/platform/database/tables.server";
 
@@ -13,14 +12,14 @@ export async function memberByEmail(email: string) {
   const [user] = await db.select().from(users).where(eq(users.email, email));
   if (!user) throw new Error(`No account uses ${email}.`);
   const [row] = await db
-    .select({ organizationId: memberships.organizationId })
+    .select({ organization: organizations, role: memberships.role })
     .from(memberships)
+    .innerJoin(organizations, eq(organizations.id, memberships.organizationId))
     .where(eq(memberships.userId, user.id))
     .orderBy(asc(memberships.createdAt), asc(memberships.organizationId))
     .limit(1);
-  const membership = row ? await membershipOf(user.id, row.organizationId) : null;
-  if (!membership) throw new Error(`${email} belongs to no organization.`);
-  return { user, organization: membership.organization, role: membership.role };
+  if (!row) throw new Error(`${email} belongs to no organization.`);
+  return { user, organization: row.organization, role: row.role as Role };
 }
 
 export type TestMember = Awaited<ReturnType<typeof memberByEmail>>;

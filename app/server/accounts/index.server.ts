@@ -8,7 +8,6 @@ export {
   readMemberForm,
   requireAdmin,
   requireMember,
-  whyNot,
   type Scope,
 } from "./access.server";
 export {

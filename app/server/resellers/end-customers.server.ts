@@ -4,13 +4,7 @@ import { and, asc, count, desc, eq, exists, gt, inArray, or, sql, type SQL } fro
 import type { SubscriptionStatus } from "~db/billing-values";
 import { renewalAmount, type CustomerRecord, type PriceList } from "~/domain/customers";
 import { invoiceForOf, invoiceStatusLabel } from "~/domain/renewals";
-import {
-  GATEKEEPER,
-  memberActor,
-  recordActivity,
-  type ActivityEntry,
-  type Scope,
-} from "~/server/accounts/index.server";
+import { memberActor, recordActivity, type Scope } from "~/server/accounts/index.server";
 import { getBilling } from "~/server/billing/index.server";
 import { db } from "~/server/platform/database/db.server";
 import {
@@ -33,7 +27,7 @@ import { licenseListItem } from "~/server/subscriptions/index.server";
 export type EndCustomer = typeof organizations.$inferSelect;
 
 /** The distributor's end customer with this id, or null. */
-export async function customerOf(resellerId: string, customerId: string): Promise<EndCustomer | null> {
+async function customerOf(resellerId: string, customerId: string): Promise<EndCustomer | null> {
   const [customer] = await db
     .select()
     .from(organizations)
@@ -138,52 +132,29 @@ export async function customerPage(
   };
 }
 
-/** The end customer's row for the distributor, ready to insert. */
-function customerRow(resellerId: string, record: CustomerRecord, id: string = randomUUID()) {
-  return { id, customerType: "customer" as const, managedBy: resellerId, ...record };
-}
-
-/**
- * Adds an end customer the distributor manages, with an entry in both activity logs. `id` makes it idempotent (an
- * order job that names a new customer adds it with an id of its own, once however often the step runs): adding
- * the same id again does nothing, and `added` is false.
- */
-export async function addCustomer(
-  reseller: { organizationId: string; actor: ActivityEntry["actor"] },
-  record: CustomerRecord,
-  id: string = randomUUID(),
-): Promise<{ id: string; added: boolean }> {
-  const added = await db.transaction(async (tx) => {
-    const [inserted] = await tx
+/** The distributor's member adds an end customer from its form, with an entry in both activity logs. */
+export async function createCustomer(member: Scope, record: CustomerRecord): Promise<{ id: string }> {
+  const id = randomUUID();
+  const actor = memberActor(member.user);
+  await db.transaction(async (tx) => {
+    await tx
       .insert(organizations)
-      .values(customerRow(reseller.organizationId, record, id))
-      .onConflictDoNothing()
-      .returning({ id: organizations.id });
-    if (!inserted) return false;
-    const [distributor] = await tx
-      .select({ name: organizations.name })
-      .from(organizations)
-      .where(eq(organizations.id, reseller.organizationId));
+      .values({ id, customerType: "customer", managedBy: member.organization.id, ...record });
     await recordActivity(tx, {
-      organizationId: reseller.organizationId,
-      actor: reseller.actor,
+      organizationId: member.organization.id,
+      actor,
       action: "customer.created",
       summary: `Added the end customer ${record.name}.`,
     });
     await recordActivity(tx, {
       organizationId: id,
-      actor: reseller.actor,
+      actor,
       action: "organization.created",
-      summary: `${distributor?.name ?? GATEKEEPER} added this organization as its end customer.`,
+      summary: `${member.organization.name} added this organization as its end customer.`,
     });
-    return true;
   });
-  return { id, added };
+  return { id };
 }
-
-/** The distributor's member adds an end customer from its form. */
-export const createCustomer = (member: Scope, record: CustomerRecord) =>
-  addCustomer({ organizationId: member.organization.id, actor: memberActor(member.user) }, record);
 
 /** Changes an end customer's record (its distributor's), with an entry in both activity logs. */
 export async function updateCustomer(member: Scope, customerId: string, record: CustomerRecord): Promise<void> {
