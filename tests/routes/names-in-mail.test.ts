@@ -16,13 +16,14 @@ import { organizations, users } from "~/server/platform/database/tables.server";
 import { runJobs } from "../support/jobs";
 import { memberByEmail } from "../support/members";
 import { cookieFrom, formRequest, respond } from "../support/requests";
+import { NEW_PASSWORD, signUpForm } from "../support/sign-in";
 
 /**
  * Mail carries only what the portal vouches for: names of people and organizations are plain names, refused at
  * their field otherwise; mail to an address nobody has verified names nobody; and a name kept from before the rule
  * is shown quoted, as data.
  */
-const PASSWORD = "Brand-new-pass-1";
+const PASSWORD = NEW_PASSWORD;
 const PHISHING = "Your GateKeeper account is locked. Restore it at https://gatekeeper-support.example/restore";
 let client = 0;
 
@@ -39,17 +40,6 @@ const post = async (
       context: { clientAddress: `203.0.113.${(client += 1)}` },
     }),
   );
-
-const signUpForm = (email: string, names: Partial<Record<"firstName" | "lastName" | "company", string>> = {}) => ({
-  firstName: "Nora",
-  lastName: "Newman",
-  company: "Newman Labs",
-  email,
-  new_password: PASSWORD,
-  confirm_password: PASSWORD,
-  country: "DE",
-  ...names,
-});
 
 async function mailsTo(email: string) {
   await runJobs();
