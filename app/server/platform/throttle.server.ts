@@ -1,4 +1,4 @@
-import { isIPv6 } from "node:net";
+import ipaddr from "ipaddr.js";
 import type { AppLoadContext, HeadersFunction } from "@remix-run/node";
 import { RateLimiterRes, type RateLimiterStoreAbstract } from "rate-limiter-flexible";
 import { rateLimiter } from "~/server/platform/database/dialect.server";
@@ -24,30 +24,17 @@ export function clientAddressOf(context: AppLoadContext | undefined): string {
   return context?.clientAddress || "unknown";
 }
 
-/** The eight 16-bit groups of an IPv6 address, or null for anything else. */
-function ipv6Groups(address: string): number[] | null {
-  if (!isIPv6(address)) return null;
-  // The URL parser writes every form of an address one way: lower-case hex groups, an IPv4 tail as two of them.
-  const [head, tail] = new URL(`http://[${address}]`).hostname.slice(1, -1).split("::");
-  const groups = (part: string | undefined) => (part ? part.split(":").map((group) => parseInt(group, 16)) : []);
-  const before = groups(head);
-  const after = groups(tail);
-  return tail === undefined
-    ? before
-    : [...before, ...Array<number>(8 - before.length - after.length).fill(0), ...after];
-}
-
 /**
  * Who a per-client limit counts: an IPv4 client by its address, an IPv6 client by its /64, the network one
  * subscriber is given (any of its 2^64 addresses is the same client); an IPv4 address in IPv6 form as IPv4.
  */
 export function clientKeyOf(context: AppLoadContext | undefined): string {
   const address = clientAddressOf(context);
-  const groups = ipv6Groups(address.split("%")[0]);
-  if (!groups) return address;
-  const mapped = groups.slice(0, 6).join(":") === "0:0:0:0:0:65535";
-  if (mapped) return [groups[6] >> 8, groups[6] & 255, groups[7] >> 8, groups[7] & 255].join(".");
-  return `${groups
+  const zoneless = address.split("%")[0];
+  if (!ipaddr.IPv6.isValid(zoneless)) return address;
+  const ipv6 = ipaddr.IPv6.parse(zoneless);
+  if (ipv6.isIPv4MappedAddress()) return ipv6.toIPv4Address().toString();
+  return `${ipv6.parts
     .slice(0, 4)
     .map((group) => group.toString(16))
     .join(":")}::/64`;
