@@ -5,6 +5,7 @@ import type { ProviderEvent } from "~/server/billing/port.server";
 import { DEMO_BILLING, RESELLER_DEMO_BILLING, RESELLER_DEMO_SUBSCRIPTIONS } from "~/server/billing/local/seed.server";
 import { createLocalCards } from "~/server/cards/local/provider.server";
 import { db } from "~/server/platform/database/db.server";
+import { promiseHooksOn } from "../support/promise-hooks";
 import {
   billingFaults as armedBillingFaults,
   billingClock,
@@ -38,9 +39,9 @@ const subscribe = (customerId: string, paymentSourceId: string, planQuantity: nu
 const VISA = "4242 4242 4242 4242";
 
 /** The customer (created once) with a card; another card of theirs gets keys of its own. */
-async function customerWithCard(id: string, expiry = "12 / 34", number = VISA) {
+async function customerWithCard(id: string, expiry = "12 / 34", number = VISA, engine = billing) {
   const another = number === VISA ? "" : `:${number}`;
-  await billing.ensureCustomer(
+  await engine.ensureCustomer(
     id,
     { firstName: "Kai", lastName: "Engine", email: "kai@example.org", phone: "", company: "K" },
     `${id}:c`,
@@ -50,10 +51,7 @@ async function customerWithCard(id: string, expiry = "12 / 34", number = VISA) {
   form.set("card_expiry", expiry);
   form.set("card_cvc", "123");
   const tmpToken = await cards.temporaryToken(form, { firstName: "Kai", lastName: "Engine" }, `${id}:t${another}`);
-  return billing.createPaymentSourceFromTempToken(
-    { customerId: id, tmpToken, setAsPrimary: true },
-    `${id}:s${another}`,
-  );
+  return engine.createPaymentSourceFromTempToken({ customerId: id, tmpToken, setAsPrimary: true }, `${id}:s${another}`);
 }
 
 describe("demo seed", () => {
@@ -455,6 +453,25 @@ describe("events", () => {
     } finally {
       stop();
     }
+  });
+
+  it("reach the listener with their own call's, calls side by side; no storage is left following promises", async () => {
+    const told: string[][] = [];
+    const listened = createLocalBilling({
+      store: db,
+      now: () => clock,
+      onEvents: async (events) => {
+        await new Promise((resolve) => setImmediate(resolve));
+        told.push(events.map((event) => `${event.customerId} ${event.type}`));
+      },
+    });
+    expect(await promiseHooksOn()).toBe(false);
+    const customers = ["cust_beside_a", "cust_beside_b", "cust_beside_c"];
+    await Promise.all(customers.map((id) => customerWithCard(id, "12 / 34", VISA, listened)));
+    expect(told.sort()).toEqual(customers.map((id) => [`${id} payment_source_added`]));
+    // Reading the clock, which every page does, opens no call at all.
+    await listened.clockNow();
+    expect(await promiseHooksOn()).toBe(false);
   });
 
   it("stay in the list when a listener fails; the call itself succeeds", async () => {

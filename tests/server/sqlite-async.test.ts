@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { affectedRows, asyncSqlite, type AsyncSqliteDatabase } from "~/server/platform/database/sqlite-async.server";
 import { migrateSqlite, openSqlite } from "~/server/platform/database/sqlite.server";
 import { organizations, rateLimits, users } from "~db/schema";
+import { promiseHooksOn } from "../support/promise-hooks";
 
 const directory = mkdtempSync(path.join(tmpdir(), "gk-sqlite-async-"));
 const file = path.join(directory, "portal.sqlite");
@@ -157,6 +158,28 @@ describe("the async SQLite database (drizzle sqlite-proxy over one better-sqlite
       expect(await counter(key)).toBe(3);
     });
     expect(await counter(key)).toBe(3);
+  });
+
+  it("follows each transaction's call chain only while one is open: promise hooks are off between them", async () => {
+    expect(await promiseHooksOn()).toBe(false);
+    const inOne = async (key: string, points: number) =>
+      db.transaction(async (tx) => {
+        expect(await promiseHooksOn()).toBe(true);
+        await tx.update(rateLimits).set({ points }).where(eq(rateLimits.key, key));
+        await new Promise((resolve) => setTimeout(resolve, 1));
+        // Through db, after a timer and inside a savepoint: still this transaction, seeing its own write.
+        await db.transaction(async (inner) => {
+          await aTurn();
+          await inner
+            .update(rateLimits)
+            .set({ points: points + 1 })
+            .where(eq(rateLimits.key, key));
+        });
+        return counter(key);
+      });
+    const [first, second] = [await newCounter(), await newCounter()];
+    expect(await Promise.all([inOne(first, 10), inOne(second, 20)])).toEqual([11, 21]);
+    expect(await promiseHooksOn()).toBe(false);
   });
 
   it("lets work that outlives a transaction's callback wait its turn like any other", async () => {

@@ -1,7 +1,7 @@
-import { AsyncLocalStorage } from "node:async_hooks";
 import { and, asc, desc, eq, gte, inArray, lte, sql } from "drizzle-orm";
 import { lockFor } from "~/server/platform/database/dialect.server";
 import { affectedRows, type PortalTransaction } from "~/server/platform/database/portal-database.server";
+import { ScopedStorage } from "~/server/platform/async/scoped-storage.server";
 import { addPeriod, COUPON_MESSAGES } from "~/domain/pricing";
 import { INVALID_CUSTOMER_ID, parseGatewayReference } from "~/server/providers/card-gateway.server";
 import { attachedCard, cardFromToken, chargeDeclineOf, gatewayCustomerFor } from "~/server/providers/card-vault.server";
@@ -219,9 +219,9 @@ export interface EmbeddedBilling extends BillingProvider {
 class LocalBilling implements EmbeddedBilling {
   readonly name = "local";
   /** Events of the write under way (each async chain has its own), kept once it commits. */
-  private readonly pending = new AsyncLocalStorage<ProviderEvent[]>();
+  private readonly pending = new ScopedStorage<ProviderEvent[]>();
   /** Committed events of the call under way, not yet handed to the listener. */
-  private readonly calls = new AsyncLocalStorage<ProviderEvent[]>();
+  private readonly calls = new ScopedStorage<ProviderEvent[]>();
   /** Committed events of work done outside a call (none in practice), not yet handed to the listener. */
   private readonly uncalled: ProviderEvent[] = [];
   private readonly due: ReturnType<typeof dueQueries>;
@@ -1436,19 +1436,16 @@ export interface LocalBillingOptions {
   onEvents?: (events: ProviderEvent[]) => void | Promise<void>;
 }
 
+/** Calls that do not catch up first: those that process what is due themselves (and report what that did). */
+const WITHOUT_CATCH_UP = new Set<string>(["advanceClock", "processDue"]);
+
 /**
- * Calls that do not catch up first: those that process what is due themselves (and report what that did),
- * reading the clock, which every page judging a license's dates asks and must stay one read, and reading the price
- * list, which the passing of time does not change (every wizard step asks for it).
+ * Calls that only read and never commit an event: reading the clock, which every page judging a license's dates
+ * asks and must stay one read, and reading the price list, which the passing of time does not change (every wizard
+ * step asks for it). They run as they are: no catch-up, and no call of their own with events to hand on, so a page
+ * that only reads the clock opens no async storage (ScopedStorage says what one costs every request).
  */
-const WITHOUT_CATCH_UP = new Set<string>([
-  "advanceClock",
-  "processDue",
-  "clockNow",
-  "listPlans",
-  "listAddons",
-  "retrieveCoupon",
-]);
+const READS_ONLY = new Set<string>(["clockNow", "listPlans", "listAddons", "retrieveCoupon"]);
 
 /**
  * The engine with every call brought up to the engine's clock first (what fell due is processed, in time order),
@@ -1459,6 +1456,7 @@ function upToDate(engine: LocalBilling, onEvents: LocalBillingOptions["onEvents"
     get(target, property, receiver) {
       const value: unknown = Reflect.get(target, property, receiver);
       if (typeof value !== "function" || typeof property !== "string") return value;
+      if (READS_ONLY.has(property)) return (...args: unknown[]) => value.apply(target, args) as unknown;
       return async (...args: unknown[]) =>
         target.duringCall(async () => {
           try {

@@ -1,14 +1,14 @@
-import { AsyncLocalStorage } from "node:async_hooks";
 import type Database from "better-sqlite3";
 import { drizzle, type SqliteRemoteDatabase } from "drizzle-orm/sqlite-proxy";
 import * as schema from "~db/schema";
+import { ScopedStorage } from "~/server/platform/async/scoped-storage.server";
 
 /**
  * drizzle's SQLite database with PostgreSQL's async API, over one better-sqlite3 connection: every query returns
  * a promise and `db.transaction(async (tx) => ...)` may await inside (drizzle's better-sqlite3 driver refuses an
  * async transaction). One connection can hold one transaction, so transactions take turns: a transaction, and
  * any query started outside one, waits while another transaction is open. Queries made inside a transaction's
- * callback (through `tx`, or through `db` in the same async call chain, which AsyncLocalStorage follows) run in
+ * callback (through `tx`, or through `db` in the same async call chain, which a ScopedStorage follows) run in
  * it at once; a `db.transaction` started there becomes a savepoint instead of waiting for itself.
  *
  * Transactions begin IMMEDIATE, taking SQLite's write lock up front: an async transaction may await between a
@@ -93,7 +93,7 @@ export function asyncSqlite(connection: Database.Database | (() => Database.Data
   };
 
   const turns = new Turns();
-  const transactions = new AsyncLocalStorage<OpenTransaction>();
+  const transactions = new ScopedStorage<OpenTransaction>();
 
   const db = drizzle(
     async (text, params, method) => {
