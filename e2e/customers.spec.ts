@@ -86,6 +86,8 @@ test.describe("a distributor's customers", () => {
 
       await expect(form.getByText(NAME_NO_WEB_ADDRESS)).toBeVisible();
       await expect(form.getByText("Invalid Email")).toBeVisible();
+      // Fields showing their errors (the scan without JavaScript would load the empty form again: it reads the URL).
+      if (javaScriptEnabled) await expectAccessible(page, javaScriptEnabled);
       await expect(form.getByLabel("Company name")).toHaveValue(`${name}, see https://cedar.example`);
       await expect(form.getByLabel("City")).toHaveValue("Berlin");
       await expect(form.getByLabel("Country")).toHaveValue("DE");

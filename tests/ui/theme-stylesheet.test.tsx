@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { DEFAULT_THEME, MantineProvider } from "@mantine/core";
 import { renderToStaticMarkup } from "react-dom/server";
-import { theme } from "~/ui/theme";
+import { cssVariablesResolver, theme } from "~/ui/theme";
 
 const STYLESHEET = fileURLToPath(new URL("../../app/styles/theme.css", import.meta.url));
 const APP = fileURLToPath(new URL("../../app", import.meta.url));
@@ -19,7 +19,13 @@ const UNUSED_PALETTES = ["dark", "pink", "grape", "violet", "indigo", "cyan", "t
  */
 function themeStylesheet(): string {
   const markup = renderToStaticMarkup(
-    <MantineProvider theme={theme} defaultColorScheme="light" deduplicateCssVariables={false} withGlobalClasses={false}>
+    <MantineProvider
+      theme={theme}
+      cssVariablesResolver={cssVariablesResolver}
+      defaultColorScheme="light"
+      deduplicateCssVariables={false}
+      withGlobalClasses={false}
+    >
       {null}
     </MantineProvider>,
   );
