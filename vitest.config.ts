@@ -34,6 +34,7 @@ export default defineConfig({
           name: "sqlite",
           include: ["tests/**/*.test.ts", "tests/**/*.test.tsx"],
           exclude: ["tests/postgres/**"],
+          globalSetup: ["tests/support/sqlite-global-setup.ts"],
         },
       },
       {

@@ -1,17 +1,18 @@
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, inject } from "vitest";
 import { createDatabase, dropDatabase } from "../scripts/postgres-cluster.mjs";
 
 /**
- * Every test file whose imports reach the portal's database runs against a fresh database of its own, migrated
- * and seeded with the demo data by the portal's start-up before its tests (after its imports, so that what a file
- * mocks is what the start-up uses), and removed afterwards (the `postgres` project's files make their own databases and start the portal on one
- * themselves: tests/support/postgres.ts `startPortalOn`): a SQLite file in a temporary folder, or in the
- * `postgres-all` project (TEST_DATABASE_ENGINE=postgres) a copy of the migrated PostgreSQL template
- * (tests/support/postgres-global-setup.ts).
+ * Every test file whose imports reach the portal's database runs against a fresh database of its own, a copy of
+ * the run's migrated and seeded template (tests/support/seeded-template.ts), on which the portal's start-up runs
+ * before its tests (after its imports, so that what a file mocks is what the start-up uses), and removed
+ * afterwards (the `postgres` project's files make their own databases and start the portal on one themselves:
+ * tests/support/postgres.ts `startPortalOn`): a SQLite file in a temporary folder, with the secrets
+ * kept beside it (tests/support/sqlite-global-setup.ts), or in the `postgres-all` project
+ * (TEST_DATABASE_ENGINE=postgres) a copy of the seeded PostgreSQL template (tests/support/postgres-global-setup.ts).
  *
  * On PostgreSQL the portal gets one pooled connection and no pipelined ones, so every statement takes that one
  * connection: a query on `db` made inside a transaction's callback (instead of on `tx`) then waits for itself
@@ -21,8 +22,10 @@ import { createDatabase, dropDatabase } from "../scripts/postgres-cluster.mjs";
 const directory = mkdtempSync(path.join(tmpdir(), "gk-portal-test-"));
 const postgres = process.env.TEST_DATABASE_ENGINE === "postgres" ? inject("postgres") : null;
 const postgresName = `portal_test_${randomBytes(6).toString("hex")}`;
+const seededSqlite = postgres ? undefined : inject("seededSqlite");
+if (seededSqlite) cpSync(seededSqlite, directory, { recursive: true });
 process.env.DATABASE_URL = postgres
-  ? await createDatabase(postgres.server, postgresName, postgres.template)
+  ? await createDatabase(postgres.server, postgresName, postgres.seeded ?? postgres.template)
   : `file:${path.join(directory, "portal.sqlite")}`;
 if (postgres) {
   process.env.DATABASE_POOL_MAX ??= "1";
