@@ -4,7 +4,7 @@ import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { formatCents, formatDate } from "~/domain/format";
 import { afterCheckoutUrls } from "~/domain/renewals";
 import { payNowPage, payNowPost } from "~/server/orders/pay-now.server";
-import { describeCard } from "~/ui/billing/payment-methods";
+import { describeCard } from "~/domain/payment-cards";
 import { PaymentStep } from "~/ui/billing/payment-step";
 import { Button, LinkButton } from "~/ui/button";
 import { Alert, Group, Stack } from "~/ui/layout";

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { areAddressesValid, paymentStepBlockers, preselectSource } from "~/domain/payment-step";
 import { billingProfileSchema, cardFormSchema, shippingAddressSchema } from "~/domain/billing-forms";
-import { brandName, formatExpiry } from "~/ui/billing/payment-methods";
+import { brandName } from "~/domain/payment-cards";
+import { formatExpiry } from "~/ui/billing/payment-methods";
 
 /** Each field's messages, as zod flattens them. */
 const errorsOf = (result: { error?: { flatten(): { fieldErrors: Record<string, string[] | undefined> } } }) =>

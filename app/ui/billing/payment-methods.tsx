@@ -8,32 +8,12 @@ import { Radio } from "../inputs";
 import { ACCESSIBLE_GREEN } from "../theme";
 import { SectionCard } from "./section-card";
 import type { PaymentSourceView } from "~/domain/billing-views";
-
-/** The brands with a logo in public/card-brands, by their display name. */
-export const CARD_BRANDS: Record<string, string> = {
-  american_express: "American Express",
-  cirrus: "Cirrus",
-  diners_club: "Diners Club",
-  discover: "Discover",
-  maestro: "Maestro",
-  mastercard: "Mastercard",
-  paypal: "PayPal",
-  visa: "Visa",
-  western_union: "Western Union",
-};
+import { brandName, capitalise, CARD_BRANDS, describeCard } from "~/domain/payment-cards";
 
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 
 /** 'Mon YYYY', months in three letters. */
 export const formatExpiry = (month: number, year: number) => `${MONTHS[month - 1] ?? month} ${year}`;
-
-export const capitalise = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
-
-export const brandName = (brand: string) => CARD_BRANDS[brand] ?? capitalise(brand.replace(/_/g, " "));
-
-/** "Visa ending in 4242", for labels that must say which card a control is about. */
-export const describeCard = (source: PaymentSourceView) =>
-  source.card ? `${brandName(source.card.brand)} ending in ${source.card.last4}` : capitalise(source.type);
 
 export function CardBrandLogo({ brand }: { brand: string }) {
   if (!(brand in CARD_BRANDS)) return <Text size="sm">{brandName(brand)}</Text>;
