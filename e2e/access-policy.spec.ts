@@ -143,6 +143,12 @@ const CHECKS: Record<Action, Check> = {
       },
     ],
   },
+  "customers.renewals": {
+    probes: [
+      { routeId: "routes/_portal.customers.renewals", path: () => "/customers/renewals" },
+      { routeId: "routes/_portal.customers.renewals[.csv]", path: () => "/customers/renewals.csv" },
+    ],
+  },
   "customers.manage": {
     probes: [
       { routeId: "routes/_portal.customers.new", path: () => "/customers/new" },

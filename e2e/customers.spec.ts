@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { NAME_NO_WEB_ADDRESS } from "~/domain/names";
@@ -140,6 +141,43 @@ test.describe("a distributor's customers", () => {
     await expect(renewal).toContainText("$");
     await expect(page.getByRole("table", { name: "Orders and invoices" })).toContainText("New license");
     await expectAccessible(page, javaScriptEnabled);
+  });
+
+  test("renewing in the next 30, 60 or 90 days are in one view, and in a CSV file", async ({
+    page,
+    javaScriptEnabled,
+  }) => {
+    await signInAs(page, DEMO.distributor);
+    await page.goto("/customers");
+    await page.getByRole("link", { name: "Every renewal ahead" }).click();
+    await expect(page).toHaveURL(/\/customers\/renewals$/);
+    await expect(page.getByText("Renewals are charged to your Mastercard ending in 4444.")).toBeVisible();
+    const meridian = page
+      .getByRole("table", { name: "Renewals" })
+      .getByRole("row")
+      .filter({ hasText: "GK-SLR-2026-0102" });
+    await expect(meridian).toContainText("Meridian Law LLP");
+    await expect(meridian).toContainText("Core (Monthly Billing) for resellers");
+    await expect(meridian).toContainText("$47.20");
+    await expect(meridian.getByRole("link", { name: "Add Users to license GK-SLR-2026-0102" })).toBeVisible();
+    await expectAccessible(page, javaScriptEnabled);
+
+    await page.getByRole("navigation", { name: "Renewals ahead" }).getByRole("link", { name: "Next 90 days" }).click();
+    await expect(page).toHaveURL(/\/customers\/renewals\?within=90$/);
+    await expect(page.getByText("renew or end in the next 90 days")).toBeVisible();
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("link", { name: "Download as CSV" }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe("renewals-next-90-days.csv");
+    const csv = readFileSync(await download.path(), "utf8");
+    expect(csv).toContain("Customer,License,Plan,Users,Renews on,Amount,Auto-renew,Payment card");
+    expect(csv).toMatch(
+      /Meridian Law LLP,GK-SLR-2026-0102,Core \(Monthly Billing\) for resellers,8,.*,on,Mastercard ending in 4444/,
+    );
+
+    await meridian.getByRole("link", { name: "Turn off auto-renew of license GK-SLR-2026-0102" }).click();
+    await expect(page.getByRole("dialog", { name: "Turn off auto-renew?" })).toBeVisible();
   });
 
   test.describe("for a customer", () => {

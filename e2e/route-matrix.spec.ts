@@ -152,6 +152,8 @@ const ROUTES: Record<string, RouteRow> = {
   "routes/_portal.customers.new": { right: "customers.manage" },
   "routes/_portal.customers.$customerId._index": { right: "customers.read" },
   "routes/_portal.customers.$customerId.edit": { right: "customers.manage" },
+  "routes/_portal.customers.renewals": { right: "customers.renewals" },
+  "routes/_portal.customers.renewals[.csv]": { right: "customers.renewals" },
 
   // Administration: any organization's, for GateKeeper administrators.
   "routes/_portal.admin._index": { right: "staff.admin" },

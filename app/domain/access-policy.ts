@@ -125,6 +125,16 @@ export const POLICY = {
     what: "add or change end customers",
     onlyFor: FOR_DISTRIBUTORS,
   },
+  /**
+   * Every renewal of the licenses a distributor bought for its customers, in one view and as CSV: dates, amounts
+   * and the card they will be charged to, so the billing roles'.
+   */
+  "customers.renewals": {
+    roles: BILLING,
+    kinds: DISTRIBUTOR,
+    what: "see every renewal of the licenses bought for its customers",
+    onlyFor: FOR_DISTRIBUTORS,
+  },
   /** The administration pages: every customer's account, jobs that need attention, the outbox, the time machine. */
   "staff.admin": {
     roles: [],

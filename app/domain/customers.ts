@@ -17,7 +17,29 @@ export const customerUrls = {
   create: `${CUSTOMERS_PATH}/new`,
   page: (customerId: string) => `${CUSTOMERS_PATH}/${segment(customerId)}`,
   edit: (customerId: string) => `${CUSTOMERS_PATH}/${segment(customerId)}/edit`,
+  renewals: `${CUSTOMERS_PATH}/renewals`,
 };
+
+/** How far ahead the renewals view looks, in days: the next 30, 60 or 90. */
+export const RENEWAL_WINDOWS = [30, 60, 90] as const;
+export type RenewalWindow = (typeof RENEWAL_WINDOWS)[number];
+export const RENEWALS_PER_PAGE = 50;
+
+/** The window a `?within=` asks for; null for anything else (the page then redirects to the default). */
+export function renewalWindowOf(value: string | null): RenewalWindow | null {
+  if (value === null) return RENEWAL_WINDOWS[0];
+  return RENEWAL_WINDOWS.find((days) => String(days) === value) ?? null;
+}
+
+/** The renewals view's address (or its CSV's) for a window and a page, each left out when it is the default. */
+export function renewalsHref(within: RenewalWindow, page = 1, format: "page" | "csv" = "page"): string {
+  const query = new URLSearchParams({
+    ...(within !== RENEWAL_WINDOWS[0] ? { within: String(within) } : {}),
+    ...(page > 1 ? { page: String(page) } : {}),
+  }).toString();
+  const path = format === "csv" ? `${customerUrls.renewals}.csv` : customerUrls.renewals;
+  return query ? `${path}?${query}` : path;
+}
 
 /** The customers list's address for a search and a page (each left out when it is the default). */
 export function customersHref(search: string, page: number): string {

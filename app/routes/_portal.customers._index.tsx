@@ -23,12 +23,19 @@ export const loader = ({ request }: LoaderFunctionArgs) => customersListPage(req
 
 /** A distributor's end customers: searched and paged in the URL, so a search is a link and works without JavaScript. */
 export default function Customers() {
-  const { search, page, pages, total, mayAdd, customers } = useLoaderData<typeof loader>();
+  const { search, page, pages, total, mayAdd, mayViewRenewals, customers } = useLoaderData<typeof loader>();
   return (
     <Stack gap="lg" maw={1100}>
       <Group justify="space-between">
         <Text size="lg">The organizations you buy GateKeeper licenses for, and when each renews.</Text>
-        {mayAdd ? <LinkButton to={customerUrls.create}>Add a customer</LinkButton> : null}
+        <Group gap="md">
+          {mayViewRenewals ? (
+            <Link className={ANCHOR_CLASS} to={customerUrls.renewals}>
+              Every renewal ahead
+            </Link>
+          ) : null}
+          {mayAdd ? <LinkButton to={customerUrls.create}>Add a customer</LinkButton> : null}
+        </Group>
       </Group>
       <Form method="get" role="search" aria-label="Search customers">
         <Group gap="sm" align="flex-end">

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { and, eq, like } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
@@ -8,9 +9,12 @@ import { loader as customersLoader } from "~/routes/_portal.customers._index";
 import { action as newAction, loader as newLoader } from "~/routes/_portal.customers.new";
 import { loader as customerLoader } from "~/routes/_portal.customers.$customerId._index";
 import { action as editAction, loader as editLoader } from "~/routes/_portal.customers.$customerId.edit";
+import { loader as renewalsLoader } from "~/routes/_portal.customers.renewals";
+import { loader as renewalsCsvLoader } from "~/routes/_portal.customers.renewals[.csv]";
 import { action as loginAction } from "~/routes/login";
 import { db } from "~/server/platform/database/db.server";
-import { activity, licenses, organizations } from "~/server/platform/database/tables.server";
+import { portalNow } from "~/server/billing/index.server";
+import { activity, licenses, organizations, subscriptions } from "~/server/platform/database/tables.server";
 import { createAccount, memberByEmail } from "../support/members";
 import { cookieFrom, formRequest, getRequest, respond } from "../support/requests";
 
@@ -250,10 +254,109 @@ describe("a customer's page", { timeout: 60_000 }, () => {
   });
 });
 
+describe("every renewal ahead", { timeout: 60_000 }, () => {
+  const DAY = 24 * 60 * 60 * 1000;
+
+  /** A copy of Harbor Dental Group's license and subscription, for another customer and ending on another day. */
+  async function renewalFor(
+    licenseeId: string,
+    externalLicenseId: string,
+    inDays: number,
+    status: "active" | "non_renewing",
+  ) {
+    const [harbor] = await db
+      .select({ license: licenses, subscription: subscriptions })
+      .from(licenses)
+      .innerJoin(subscriptions, eq(subscriptions.id, licenses.subscriptionId))
+      .where(eq(licenses.externalLicenseId, "GK-SLR-2026-0101"));
+    const subscriptionId = `sub_${externalLicenseId}`;
+    const end = new Date((await portalNow()).getTime() + inDays * DAY);
+    await db.insert(subscriptions).values({ ...harbor.subscription, id: subscriptionId, status, currentTermEnd: end });
+    await db.insert(licenses).values({
+      ...harbor.license,
+      id: randomUUID(),
+      externalLicenseId,
+      licenseCode: `${harbor.license.licenseCode}-${externalLicenseId}`,
+      subscriptionId,
+      licenseeId,
+    });
+  }
+
+  it("lists the customers' licenses that renew or end in the window, soonest first, with the amount, the card and the links", async () => {
+    const cookie = await signIn("distributor@example.com");
+    const formula = "renewals-formula-customer";
+    await db.insert(organizations).values({
+      id: formula,
+      name: '=HYPERLINK("https://evil.example")',
+      managedBy: (await distributor()).id,
+    });
+    await renewalFor(formula, "GK-SLR-2026-0900", 45, "non_renewing");
+    // A license the distributor bought for an organization that is not its customer is not among its customers' renewals.
+    await renewalFor((await memberByEmail("customer@example.com")).organization.id, "GK-SLR-2026-0901", 10, "active");
+
+    const next30 = await (await open(renewalsLoader, "/customers/renewals", cookie)).json();
+    expect(next30).toMatchObject({ within: 30, total: 1, card: "Mastercard ending in 4444" });
+    expect(next30.renewals).toEqual([
+      expect.objectContaining({
+        customer: { id: await customerIdOf("Meridian Law LLP"), name: "Meridian Law LLP" },
+        externalLicenseId: "GK-SLR-2026-0102",
+        plan: "Core (Monthly Billing) for resellers",
+        users: 8,
+        renews: true,
+        amount: 4720,
+        addUsersUrl: "/licenses/sub_demo_reseller_meridian/update/product",
+        autoRenewUrl: "/licenses/sub_demo_reseller_meridian/auto-renew",
+      }),
+    ]);
+
+    const next60 = await (await open(renewalsLoader, "/customers/renewals?within=60", cookie)).json();
+    expect(next60.renewals.map((renewal: { externalLicenseId: string }) => renewal.externalLicenseId)).toEqual([
+      "GK-SLR-2026-0102",
+      "GK-SLR-2026-0900",
+    ]);
+    // Auto-renew off: it ends, so it may be turned on again, and users are added to a renewing license only.
+    expect(next60.renewals[1]).toMatchObject({ renews: false, addUsersUrl: null });
+
+    const csv = await open(renewalsCsvLoader, "/customers/renewals.csv?within=60", cookie);
+    expect(csv.headers.get("Content-Type")).toBe("text/csv; charset=utf-8");
+    expect(csv.headers.get("Content-Disposition")).toBe('attachment; filename="renewals-next-60-days.csv"');
+    const [header, ...rows] = (await csv.text()).trimEnd().split("\n");
+    expect(header).toBe("Customer,License,Plan,Users,Renews on,Amount,Auto-renew,Payment card");
+    expect(rows).toHaveLength(2);
+    expect(rows[0]).toMatch(
+      /^Meridian Law LLP,GK-SLR-2026-0102,Core \(Monthly Billing\) for resellers,8,\d\d\/\d\d\/\d{4},"?\$47\.20"?,on,Mastercard ending in 4444$/,
+    );
+    // A name a spreadsheet would run as a formula is text in the file.
+    expect(rows[1]).toMatch(
+      /^"'=HYPERLINK\(""https:\/\/evil\.example""\)",GK-SLR-2026-0900,.*,off,Mastercard ending in 4444$/,
+    );
+  });
+
+  it("takes only its windows: another one leads to the view's own address", async () => {
+    const cookie = await signIn("distributor@example.com");
+    for (const path of ["/customers/renewals?within=7", "/customers/renewals.csv?within=all"]) {
+      const loader = path.includes(".csv") ? renewalsCsvLoader : renewalsLoader;
+      const response = await open(loader, path, cookie);
+      expect(response.status).toBe(302);
+      expect(response.headers.get("Location")).toBe("/customers/renewals");
+    }
+  });
+
+  it("is for the billing roles: a Technical contact, who sees customers, is refused what renewals cost", async () => {
+    const response = await open(
+      renewalsCsvLoader,
+      "/customers/renewals.csv",
+      await distributorMember("technical_contact"),
+    );
+    expect(response.status).toBe(403);
+  });
+});
+
 /** One page or post of each of the distributors' rows, as a member's browser reaches it. */
 const REACH: Partial<Record<Action, (cookie: string) => Promise<Response>>> = {
   "customers.read": (cookie) => open(customersLoader, "/customers", cookie),
   "customers.manage": (cookie) => open(newLoader, "/customers/new", cookie),
+  "customers.renewals": (cookie) => open(renewalsLoader, "/customers/renewals", cookie),
 };
 
 describe("the distributors' rows of the access policy, on the server", { timeout: 120_000 }, () => {

@@ -43,6 +43,7 @@ export async function customersListPage(request: Request) {
     pages,
     total,
     mayAdd: mayDo(member, "customers.manage"),
+    mayViewRenewals: mayDo(member, "customers.renewals"),
     customers: customers.map((customer) => ({
       id: customer.id,
       name: customer.name,

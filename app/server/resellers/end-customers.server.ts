@@ -42,11 +42,14 @@ export async function requireCustomer(resellerId: string, customerId: string): P
   return customer;
 }
 
-/** Every plan's and add-on's price by id: what renewals are worth at list price. */
-export async function priceList(): Promise<PriceList> {
+/** Every plan's and add-on's price by id (what renewals are worth at list price), and each plan's name. */
+export async function catalogue(): Promise<{ prices: PriceList; planNames: ReadonlyMap<string, string> }> {
   const billing = getBilling();
   const [plans, addons] = await Promise.all([billing.listPlans(), billing.listAddons()]);
-  return new Map([...plans, ...addons].map((item) => [item.id, item.price]));
+  return {
+    prices: new Map([...plans, ...addons].map((item) => [item.id, item.price])),
+    planNames: new Map(plans.map((plan) => [plan.id, plan.name])),
+  };
 }
 
 /** The statuses of a subscription that renews at its term's end. */
@@ -92,7 +95,7 @@ export async function customerPage(
     .where(and(ofRow, inArray(subscriptions.status, RENEWING), gt(subscriptions.currentTermEnd, now)))
     .orderBy(asc(subscriptions.currentTermEnd))
     .limit(1);
-  const [[counted], rows, prices] = await Promise.all([
+  const [[counted], rows, { prices }] = await Promise.all([
     db.select({ total: count() }).from(organizations).where(where),
     db
       .select({
@@ -108,7 +111,7 @@ export async function customerPage(
       .orderBy(asc(organizations.name), asc(organizations.id))
       .limit(pageSize)
       .offset((page - 1) * pageSize),
-    priceList(),
+    catalogue(),
   ]);
   const renewalIds = rows.flatMap((row) => (row.nextRenewalId ? [row.nextRenewalId] : []));
   const renewals = renewalIds.length
@@ -186,7 +189,7 @@ const SHOWN = 50;
  */
 export async function customerDetail(resellerId: string, customer: EndCustomer, now: Date) {
   const ofCustomer = and(eq(licenses.ownerId, resellerId), eq(licenses.licenseeId, customer.id));
-  const [licenseRows, hubRows, prices] = await Promise.all([
+  const [licenseRows, hubRows, { prices }] = await Promise.all([
     db
       .select({
         license: licenses,
@@ -214,7 +217,7 @@ export async function customerDetail(resellerId: string, customer: EndCustomer, 
       .where(and(eq(hubInstallations.ownerId, resellerId), eq(hubInstallations.licenseeId, customer.id)))
       .orderBy(desc(hubInstallations.lastSeen), desc(hubInstallations.id))
       .limit(SHOWN),
-    priceList(),
+    catalogue(),
   ]);
   const subscriptionIds = licenseRows.flatMap(({ license }) =>
     license.subscriptionId ? [license.subscriptionId] : [],
