@@ -238,6 +238,9 @@ export const licenses = sqliteTable(
     index("licenses_owner_type_idx").on(table.ownerId, table.type),
     // An end customer's licenses, newest first (its licenses page, its page at its distributor's).
     index("licenses_licensee_valid_from_idx").on(table.licenseeId, table.validFrom, table.id),
+    // What a distributor bought for one of its customers (the customers list counts them and finds the next
+    // renewal per row): without it SQLite walks every license of the distributor for each row.
+    index("licenses_owner_licensee_idx").on(table.ownerId, table.licenseeId),
   ],
 );
 

@@ -18,6 +18,7 @@ import { fileURLToPath } from "node:url";
 import { comparisonTable, comparisonTitle, compareBuilds, SLOWER_BELOW } from "./bench/against.mjs";
 import { benchArgs } from "./bench/args.mjs";
 import { addBigAccount, BIG_ACCOUNT } from "./bench/big-account.mjs";
+import { addBigReseller, BIG_RESELLER } from "./bench/big-reseller.mjs";
 import { goals, growthGoals, mailLinkGoals, postgresGoals } from "./bench/goals.mjs";
 import { timePages } from "./bench/growth.mjs";
 import { LOAD, loadTest, loadTestsInTurns, startBareServer } from "./bench/load.mjs";
@@ -60,6 +61,8 @@ const GROWTH_PAGES = [
   "/account/team",
   "/account/activity",
 ];
+/** A distributor's pages whose render time must not grow with its customers and the licenses bought for them. */
+const RESELLER_GROWTH_PAGES = ["/customers", "/customers/renewals", "/customers/renewals?within=90"];
 
 const stops = [];
 async function stopAll() {
@@ -193,7 +196,7 @@ async function main() {
     },
     paint,
     signIn: signInResult,
-    growth: { account: BIG_ACCOUNT, pages: growth },
+    growth: { account: BIG_ACCOUNT, reseller: BIG_RESELLER, pages: growth },
     mailLinks,
     goals: summary,
   };
@@ -347,8 +350,25 @@ async function measureGrowth(portal, customer) {
   addBigAccount(portal.databaseFile, "customer@example.com");
   const big = await signIn(portal.baseUrl, BIG_ACCOUNT.email, DEMO_PASSWORD);
   const growth = await timePages(portal.baseUrl, GROWTH_PAGES, { demo: customer, big });
-  printGrowth(growth);
-  return growth;
+  printGrowth(
+    growth,
+    `the demo customer and ${BIG_ACCOUNT.email} taking turns ` +
+      `(${BIG_ACCOUNT.licenses} licenses, ${BIG_ACCOUNT.hubs} Hubs, ${BIG_ACCOUNT.invoices} invoices, ` +
+      `${BIG_ACCOUNT.members} members, ${BIG_ACCOUNT.invitations} invitations, ${BIG_ACCOUNT.activity} activity entries)`,
+  );
+  addBigReseller(portal.databaseFile, "distributor@example.com");
+  const distributor = await signIn(portal.baseUrl, "distributor@example.com", DEMO_PASSWORD);
+  const bigReseller = await signIn(portal.baseUrl, BIG_RESELLER.email, DEMO_PASSWORD);
+  const resellerGrowth = await timePages(portal.baseUrl, RESELLER_GROWTH_PAGES, {
+    demo: distributor,
+    big: bigReseller,
+  });
+  printGrowth(
+    resellerGrowth,
+    `the demo distributor and ${BIG_RESELLER.email} taking turns ` +
+      `(${BIG_RESELLER.customers} end customers, ${BIG_RESELLER.licenses} licenses bought for them, each renewing)`,
+  );
+  return [...growth, ...resellerGrowth];
 }
 
 /** `--only growth`: part 4 and its goals, with the machine's load average before and after. */
@@ -359,7 +379,12 @@ async function growthOnly(run, portal, customer) {
   const loadAverageAfter = loadavg()[0];
   console.log(`\nLoad average after the run: ${loadAverageAfter.toFixed(2)}`);
   await mkdir(path.dirname(GROWTH_RESULTS), { recursive: true });
-  const results = { ...run, loadAverageAfter, growth: { account: BIG_ACCOUNT, pages: growth }, goals: summary };
+  const results = {
+    ...run,
+    loadAverageAfter,
+    growth: { account: BIG_ACCOUNT, reseller: BIG_RESELLER, pages: growth },
+    goals: summary,
+  };
   await writeFile(GROWTH_RESULTS, `${JSON.stringify(results, null, 2)}\n`);
   console.log(`Results: ${path.relative(ROOT, GROWTH_RESULTS)}`);
   return [];
@@ -502,12 +527,8 @@ function printPaint(paint) {
   );
 }
 
-function printGrowth(growth) {
-  console.log(
-    `\nOne request at a time: median ms over ${growth[0]?.demo.requests} requests each, the demo customer and ${BIG_ACCOUNT.email} taking turns ` +
-      `(${BIG_ACCOUNT.licenses} licenses, ${BIG_ACCOUNT.hubs} Hubs, ${BIG_ACCOUNT.invoices} invoices, ` +
-      `${BIG_ACCOUNT.members} members, ${BIG_ACCOUNT.invitations} invitations, ${BIG_ACCOUNT.activity} activity entries)`,
-  );
+function printGrowth(growth, accounts) {
+  console.log(`\nOne request at a time: median ms over ${growth[0]?.demo.requests} requests each, ${accounts}`);
   const columns = ["page", "demo ms", "big ms", "big ÷ demo"];
   const rows = growth.map(({ path: page, demo, big }) => [
     page,

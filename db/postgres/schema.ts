@@ -168,6 +168,7 @@ export const licenses = pgTable(
     index("licenses_owner_valid_to_idx").on(table.ownerId, table.validTo),
     index("licenses_owner_type_idx").on(table.ownerId, table.type),
     index("licenses_licensee_valid_from_idx").on(table.licenseeId, table.validFrom, table.id),
+    index("licenses_owner_licensee_idx").on(table.ownerId, table.licenseeId),
   ],
 );
 

@@ -1,0 +1,1 @@
+CREATE INDEX "licenses_owner_licensee_idx" ON "licenses" USING btree ("owner_id","licensee_id");
