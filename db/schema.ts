@@ -609,6 +609,8 @@ export const subscriptions = sqliteTable(
   (table) => [
     // The reconciliation re-reads an account's subscriptions that have not ended.
     index("subscriptions_owner_status_idx").on(table.ownerId, table.status),
+    // A distributor's renewals ahead: the terms that end in a window, soonest first, off this index.
+    index("subscriptions_owner_term_end_idx").on(table.ownerId, table.currentTermEnd),
   ],
 );
 

@@ -23,7 +23,7 @@ export const customerUrls = {
 /** How far ahead the renewals view looks, in days: the next 30, 60 or 90. */
 export const RENEWAL_WINDOWS = [30, 60, 90] as const;
 export type RenewalWindow = (typeof RENEWAL_WINDOWS)[number];
-export const RENEWALS_PER_PAGE = 50;
+export const RENEWALS_PER_PAGE = 20;
 
 /** The window a `?within=` asks for; null for anything else (the page then redirects to the default). */
 export function renewalWindowOf(value: string | null): RenewalWindow | null {

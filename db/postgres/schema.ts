@@ -419,7 +419,10 @@ export const subscriptions = pgTable(
     resourceVersion: bigint("resource_version", { mode: "number" }).notNull(),
     updatedAt: updatedAt(),
   },
-  (table) => [index("subscriptions_owner_status_idx").on(table.ownerId, table.status)],
+  (table) => [
+    index("subscriptions_owner_status_idx").on(table.ownerId, table.status),
+    index("subscriptions_owner_term_end_idx").on(table.ownerId, table.currentTermEnd),
+  ],
 );
 
 export const invoices = pgTable(

@@ -85,14 +85,22 @@ export async function customerPage(
 ) {
   const where = and(eq(organizations.managedBy, resellerId), matching(resellerId, search));
   const ofRow = and(eq(licenses.licenseeId, organizations.id), eq(licenses.ownerId, resellerId));
+  // From the row's few licenses to their subscriptions, in that order: SQLite would otherwise walk the
+  // distributor's subscriptions by term end (an index that serves its renewals view) looking for this customer's.
+  // A cross join fixes the order on SQLite; PostgreSQL plans it as the join it is.
   const nextRenewal = db
     .select({ id: subscriptions.id })
     .from(licenses)
-    .innerJoin(
-      subscriptions,
-      and(eq(subscriptions.id, licenses.subscriptionId), eq(subscriptions.ownerId, licenses.ownerId)),
+    .crossJoin(subscriptions)
+    .where(
+      and(
+        ofRow,
+        eq(subscriptions.id, licenses.subscriptionId),
+        eq(subscriptions.ownerId, licenses.ownerId),
+        inArray(subscriptions.status, RENEWING),
+        gt(subscriptions.currentTermEnd, now),
+      ),
     )
-    .where(and(ofRow, inArray(subscriptions.status, RENEWING), gt(subscriptions.currentTermEnd, now)))
     .orderBy(asc(subscriptions.currentTermEnd))
     .limit(1);
   const [[counted], rows, { prices }] = await Promise.all([
@@ -114,11 +122,12 @@ export async function customerPage(
     catalogue(),
   ]);
   const renewalIds = rows.flatMap((row) => (row.nextRenewalId ? [row.nextRenewalId] : []));
+  // By id alone, then the owner checked here: with the owner in the statement, SQLite walks every subscription of
+  // the distributor by an owner index instead of looking up the page's few ids.
   const renewals = renewalIds.length
-    ? await db
-        .select()
-        .from(subscriptions)
-        .where(and(eq(subscriptions.ownerId, resellerId), inArray(subscriptions.id, renewalIds)))
+    ? (await db.select().from(subscriptions).where(inArray(subscriptions.id, renewalIds))).filter(
+        (subscription) => subscription.ownerId === resellerId,
+      )
     : [];
   return {
     total: counted?.total ?? 0,

@@ -1,0 +1,2 @@
+CREATE INDEX "licenses_owner_licensee_idx" ON "licenses" USING btree ("owner_id","licensee_id");--> statement-breakpoint
+CREATE INDEX "subscriptions_owner_term_end_idx" ON "subscriptions" USING btree ("owner_id","current_term_end");

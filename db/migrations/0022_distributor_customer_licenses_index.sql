@@ -1,1 +1,0 @@
-CREATE INDEX `licenses_owner_licensee_idx` ON `licenses` (`owner_id`,`licensee_id`);
