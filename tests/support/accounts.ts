@@ -103,6 +103,7 @@ export async function buyLicense(
       digest,
       request,
       organization,
+      licensee: null,
       users: planQuantity,
       tier: "core",
       hosting: cloud ? "cloud" : "on-premise",
