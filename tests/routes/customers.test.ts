@@ -9,6 +9,7 @@ import { action as newAction, loader as newLoader } from "~/routes/_portal.custo
 import { loader as customerLoader } from "~/routes/_portal.customers.$customerId._index";
 import { action as editAction, loader as editLoader } from "~/routes/_portal.customers.$customerId.edit";
 import { action as loginAction } from "~/routes/login";
+import { loader as planLoader } from "~/routes/_portal.store.subscribe.plan";
 import { db } from "~/server/platform/database/db.server";
 import { activity, licenses, organizations } from "~/server/platform/database/tables.server";
 import { createAccount, memberByEmail } from "../support/members";
@@ -254,6 +255,8 @@ describe("a customer's page", { timeout: 60_000 }, () => {
 const REACH: Partial<Record<Action, (cookie: string) => Promise<Response>>> = {
   "customers.read": (cookie) => open(customersLoader, "/customers", cookie),
   "customers.manage": (cookie) => open(newLoader, "/customers/new", cookie),
+  "customers.purchase": async (cookie) =>
+    open(planLoader, `/store/subscribe/plan?customer=${await customerIdOf("Harbor Dental Group")}`, cookie),
 };
 
 describe("the distributors' rows of the access policy, on the server", { timeout: 120_000 }, () => {
