@@ -214,7 +214,14 @@ function CustomerChoice({
           w={420}
           onChange={(event) => onName(event.currentTarget.value)}
         />
-      ) : null}
+      ) : (
+        // The form's own check before it posts wants the license's organization: the chosen customer's name.
+        <input
+          type="hidden"
+          name="organization"
+          value={customers.customers.find((choice) => choice.id === customer)?.name ?? ""}
+        />
+      )}
     </Stack>
   );
 }
