@@ -89,8 +89,10 @@ export default function PlanStep() {
   const plan = plans.find((item) => item.tier === tier) ?? plans[0];
   const chosenName = customers?.customers.find((choice) => choice.id === customer)?.name;
   // Live validity needs JavaScript; without it Next stays enabled and the server says what to fix.
+  const hydrated = useHydrated();
   const valid =
-    useValid(validator, { tier, organization: chosenName ?? organization, users }) && (!customers || customer !== "");
+    useValid(validator, { tier, organization: chosenName ?? organization, users }) &&
+    (!hydrated || !customers || customer !== "");
   const quantity = Number.isInteger(Number(users)) && Number(users) > 0 ? Number(users) : 0;
 
   return (
