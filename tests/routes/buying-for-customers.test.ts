@@ -1,9 +1,7 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
-import { and, count, eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { subscriptionDraftSchema, type SubscriptionDraft } from "~/domain/new-subscription";
 import { NEW_CUSTOMER } from "~/domain/subscription-steps";
-import { action as loginAction } from "~/routes/login";
 import { loader as customerLoader } from "~/routes/_portal.customers.$customerId._index";
 import { loader as hostingLoader, action as hostingAction } from "~/routes/_portal.store.subscribe.hosting";
 import { loader as planLoader, action as planAction } from "~/routes/_portal.store.subscribe.plan";
@@ -20,9 +18,10 @@ import { JobRunner } from "~/server/platform/jobs/runner.server";
 import { findDraft } from "~/server/platform/wizards/drafts.server";
 import { createCustomer } from "~/server/resellers/end-customers.server";
 import { activity, billingSubscriptions, licenses, organizations } from "~/server/platform/database/tables.server";
-import { addCard, newCustomer, type TestCustomer } from "../support/accounts";
+import { addCard, newCustomer, subscriptionsOf, type TestCustomer } from "../support/accounts";
 import { memberByEmail } from "../support/members";
-import { cookieFrom, formRequest, getRequest, respond } from "../support/requests";
+import { openRoute as open, postRoute as post } from "../support/requests";
+import { freshSession } from "../support/sign-in";
 
 /**
  * A distributor buys a license for one of its end customers through the Store's wizard, the customer named by
@@ -32,32 +31,6 @@ import { cookieFrom, formRequest, getRequest, respond } from "../support/request
  * customer's.
  */
 
-const PASSWORD = "GateKeeper-demo-1";
-let clients = 0;
-
-async function signIn(email: string): Promise<string> {
-  clients += 1;
-  const response = await respond(async () =>
-    loginAction({
-      request: await formRequest("/login", { email, password: PASSWORD }),
-      params: {},
-      context: { clientAddress: `198.51.100.${clients}` },
-    }),
-  );
-  return cookieFrom(response.headers.get("Set-Cookie"));
-}
-
-type Route = (args: LoaderFunctionArgs) => unknown;
-const open = (loader: Route, path: string, cookie: string, params: Record<string, string> = {}) =>
-  respond(async () => loader({ request: getRequest(path, cookie), params, context: {} }));
-const post = async (
-  action: Route,
-  path: string,
-  fields: Record<string, string>,
-  cookie: string,
-  params: Record<string, string> = {},
-) => respond(async () => action({ request: await formRequest(path, fields, { cookie }), params, context: {} }));
-
 const DAY_MS = 24 * 60 * 60 * 1000;
 const drain = () => new JobRunner(JOB_KINDS).drain();
 
@@ -66,20 +39,15 @@ async function newDistributor(label: string) {
   const account = await newCustomer(label);
   await db.update(organizations).set({ customerType: "distributor" }).where(eq(organizations.id, account.id));
   const member = await memberByEmail(account.user.email);
-  return { ...account, ...member, cookie: await signIn(account.user.email) };
+  return { ...account, ...member, cookie: await freshSession(account.user.email) };
 }
 
 type Distributor = Awaited<ReturnType<typeof newDistributor>>;
 
 const customerRecord = (name: string) => ({ name, country: "GB", address: null, contactName: "", contactEmail: "" });
 
-async function subscriptionsOf(billingCustomerId: string) {
-  const [row] = await db
-    .select({ n: count() })
-    .from(billingSubscriptions)
-    .where(eq(billingSubscriptions.customerId, billingCustomerId));
-  return row?.n ?? 0;
-}
+/** The plan step's form posted by the distributor from a step of no customer. */
+const postPlan = (fields: Record<string, string>) => post(planAction, "/store/subscribe/plan", fields, reseller.cookie);
 
 let reseller: Distributor;
 let other: Distributor;
@@ -109,12 +77,7 @@ describe("the plan step of a distributor", { timeout: 60_000 }, () => {
   });
 
   it("moves on to the chosen customer's own draft, its name the license's organization", async () => {
-    const response = await post(
-      planAction,
-      "/store/subscribe/plan",
-      { customer: quay, organization: "", tier: "core", users: "4" },
-      reseller.cookie,
-    );
+    const response = await postPlan({ customer: quay, organization: "", tier: "core", users: "4" });
     expect(response.status).toBe(302);
     expect(response.headers.get("Location")).toBe(`/store/subscribe/hosting?customer=${quay}`);
     const { data } = await (await subscriptionWizardFor(reseller, quay)).wizard.read(reseller);
@@ -123,12 +86,7 @@ describe("the plan step of a distributor", { timeout: 60_000 }, () => {
 
   it("refuses no choice, or another distributor's customer, at the field, keeping what was typed", async () => {
     for (const customer of ["", elsewhere]) {
-      const response = await post(
-        planAction,
-        "/store/subscribe/plan",
-        { customer, organization: "", tier: "core", users: "9" },
-        reseller.cookie,
-      );
+      const response = await postPlan({ customer, organization: "", tier: "core", users: "9" });
       expect(response.status).toBe(422);
       const body = await response.json();
       expect(body.fieldErrors).toEqual({ customer: CHOOSE_CUSTOMER });
@@ -137,19 +95,14 @@ describe("the plan step of a distributor", { timeout: 60_000 }, () => {
   });
 
   it("asks a new customer's name, and keeps that order in a draft of its own", async () => {
-    const refused = await post(
-      planAction,
-      "/store/subscribe/plan",
-      { customer: NEW_CUSTOMER, organization: "", tier: "core", users: "2" },
-      reseller.cookie,
-    );
+    const refused = await postPlan({ customer: NEW_CUSTOMER, organization: "", tier: "core", users: "2" });
     expect(refused.status).toBe(422);
-    const response = await post(
-      planAction,
-      "/store/subscribe/plan",
-      { customer: NEW_CUSTOMER, organization: "Brand New Clinic", tier: "core", users: "2" },
-      reseller.cookie,
-    );
+    const response = await postPlan({
+      customer: NEW_CUSTOMER,
+      organization: "Brand New Clinic",
+      tier: "core",
+      users: "2",
+    });
     expect(response.headers.get("Location")).toBe("/store/subscribe/hosting?customer=new");
     const { data } = await (await subscriptionWizardFor(reseller, NEW_CUSTOMER)).wizard.read(reseller);
     expect(data).toMatchObject({ organization: "Brand New Clinic", users: 2 });
@@ -169,7 +122,7 @@ describe("a draft per member and customer", { timeout: 60_000 }, () => {
         reseller.cookie,
       );
     }
-    const fresh = await signIn(reseller.user.email);
+    const fresh = await freshSession(reseller.user.email);
     const hosting = await open(hostingLoader, `/store/subscribe/hosting?customer=${harbor}`, fresh);
     expect(hosting.status).toBe(200);
     expect((await hosting.json()).previousTo).toBe(`/store/subscribe/plan?customer=${harbor}`);
@@ -217,7 +170,7 @@ describe("a customer that is not the distributor's", { timeout: 60_000 }, () => 
   });
 
   it("is refused, by the access policy, to anyone but a distributor's buyer", async () => {
-    const northwind = await signIn("customer@example.com");
+    const northwind = await freshSession("customer@example.com");
     const response = await open(hostingLoader, `/store/subscribe/hosting?customer=${harbor}`, northwind);
     expect(response.status).toBe(403);
     expect((await response.json()).message).toBe("End customers are only for GateKeeper distributors.");
@@ -267,7 +220,7 @@ describe("the order for a customer", { timeout: 120_000 }, () => {
     const first = await purchase(harbor, orderKey);
     expect(first).toMatch(/^\/store\/orders\//);
     expect(await purchase(harbor, orderKey)).toBe(first);
-    expect(await purchase(harbor, orderKey, await signIn(reseller.user.email))).toBe(first);
+    expect(await purchase(harbor, orderKey, await freshSession(reseller.user.email))).toBe(first);
     await drain();
     // A refresh of the confirmation after the order was placed.
     expect(await purchase(harbor, orderKey)).toBe(first);
