@@ -164,6 +164,19 @@ const CHECKS: Record<Action, Check> = {
       },
     ],
   },
+  "customers.purchase": {
+    probes: [
+      {
+        routeId: "routes/_portal.store.subscribe.plan",
+        path: (ids) => `/store/subscribe/plan?customer=${ids.customerId ?? "none"}`,
+      },
+      {
+        routeId: "routes/_portal.store.subscribe.hosting",
+        path: (ids) => `/store/subscribe/hosting?customer=${ids.customerId ?? "none"}`,
+        post: {},
+      },
+    ],
+  },
   "staff.admin": {
     probes: [
       { routeId: "routes/_portal.admin.customers", path: () => "/admin/customers" },

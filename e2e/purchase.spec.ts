@@ -107,6 +107,7 @@ test.describe("buying a new recurring license", () => {
 
   test("a distributor sees reseller plans and prices and buys an on-premise license", async ({ page, portal }) => {
     test.setTimeout(90_000);
+    const customerName = `Reseller Customer ${randomUUID().slice(0, 6)}`;
     await clearPaymentDetails(portal.databaseUrl, DEMO.distributor);
     await signInAs(page, DEMO.distributor);
     const before = await subscriptionsOf(portal.databaseUrl, DEMO.distributor);
@@ -118,7 +119,12 @@ test.describe("buying a new recurring license", () => {
       page.getByRole("radio", { name: /^Core \(Monthly Billing\) · \$3\.00 per user per month/ }),
     ).toBeVisible();
     await expect(page.getByText(/for resellers/)).toHaveCount(0);
-    await planStep(page, "Reseller Customer Ltd", "5");
+    // The license is for an end customer: here a new one, named in the plan step and added with the order.
+    await page.getByLabel("The customer the license is for").selectOption({ label: "A new customer" });
+    await page.getByLabel("The new customer's company name").fill(customerName);
+    await page.getByLabel("Number of users").fill("5");
+    await next(page, "Next: Hosting");
+    await expect(page).toHaveURL(/\/store\/subscribe\/hosting\?customer=new$/);
     await page.getByRole("radio", { name: /GateKeeper On-Premise Hub \(Monthly\)/ }).check();
     await page.getByRole("checkbox", { name: /Offsite Access/ }).check();
     await next(page, "Next: Hardware");
@@ -136,8 +142,11 @@ test.describe("buying a new recurring license", () => {
     await expect(page.getByText("Successfully created your GateKeeper Enterprise recurring license!")).toBeVisible({
       timeout: 15_000,
     });
-    await page.getByRole("link", { name: "Go to Licenses page to download new license" }).click();
-    await expect(page.getByRole("row", { name: /Reseller Customer Ltd/ })).toBeVisible();
+    await page.getByRole("link", { name: "Go to the customer's page" }).click();
+    await expect(page.getByRole("heading", { level: 2, name: customerName })).toBeVisible();
+    await expect(page.getByRole("table", { name: "Licenses" }).getByRole("row")).toHaveCount(2);
+    await page.goto("/licenses");
+    await expect(page.getByRole("row", { name: new RegExp(customerName) })).toBeVisible();
     expect(await subscriptionsOf(portal.databaseUrl, DEMO.distributor)).toBe(before + 1);
   });
 

@@ -135,6 +135,17 @@ export const POLICY = {
     what: "see every renewal of the licenses bought for its customers",
     onlyFor: FOR_DISTRIBUTORS,
   },
+  /**
+   * Buying a license for an end customer (the Store's wizard with `?customer=` on every step): the distributor
+   * pays, at its prices, and the license is the customer's.
+   */
+  "customers.purchase": {
+    roles: BILLING,
+    kinds: DISTRIBUTOR,
+    what: "buy licenses for end customers",
+    needsVerifiedEmail: true,
+    onlyFor: FOR_DISTRIBUTORS,
+  },
   /** The administration pages: every customer's account, jobs that need attention, the outbox, the time machine. */
   "staff.admin": {
     roles: [],

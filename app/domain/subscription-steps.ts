@@ -10,8 +10,23 @@ export type SubscriptionStep = (typeof SUBSCRIPTION_STEPS)[number];
 
 export const SUBSCRIBE_PATH = "/store/subscribe";
 
+/** A distributor's order for an end customer it adds with the order: `?customer=new`. */
+export const NEW_CUSTOMER = "new";
+
+/**
+ * The query of a distributor's order for an end customer, which every step's URL carries (an end customer's id, or
+ * NEW_CUSTOMER): a bookmarked step reopens that customer's draft. Empty for an order of no customer.
+ */
+export const customerSearch = (customer: string | null | undefined) =>
+  customer ? `?customer=${encodeURIComponent(customer)}` : "";
+
+/** The `?customer=` of the draft an order's licensee was chosen in: its id, NEW_CUSTOMER, or none. */
+export const orderCustomerQuery = (licensee: { customerId: string } | { newCustomer: string } | null) =>
+  licensee === null ? null : "customerId" in licensee ? licensee.customerId : NEW_CUSTOMER;
+
 /** A step's URL (the browser builds links with it, so it lives here rather than in the server's wizard). */
-export const subscriptionStepUrl = (step: SubscriptionStep) => `${SUBSCRIBE_PATH}/${step}`;
+export const subscriptionStepUrl = (step: SubscriptionStep, customer?: string | null) =>
+  `${SUBSCRIBE_PATH}/${step}${customerSearch(customer)}`;
 
 export const STEP_TITLES: Record<SubscriptionStep, string> = {
   plan: "Plan",

@@ -21,7 +21,8 @@ export const loader = ({ request, params }: LoaderFunctionArgs) => customerPageD
 
 /** One end customer as its distributor sees it: the record, its licenses, Hubs, renewals and orders. */
 export default function Customer() {
-  const { customer, distributorName, mayEdit, licenses, hubs, invoices, renewals } = useLoaderData<typeof loader>();
+  const { customer, distributorName, mayEdit, buyTo, licenses, hubs, invoices, renewals } =
+    useLoaderData<typeof loader>();
   const address = addressLine(customer.address, customer.country);
   return (
     <Stack gap="lg" maw={1100}>
@@ -35,6 +36,7 @@ export default function Customer() {
         ) : null}
         {/* On the left, under the record: the top right corner is where a flash message lies until it fades. */}
         <Group gap="md">
+          {buyTo ? <LinkButton to={buyTo}>Buy a license for this customer</LinkButton> : null}
           {mayEdit ? (
             <LinkButton to={customerUrls.edit(customer.id)} variant="default">
               Change the record

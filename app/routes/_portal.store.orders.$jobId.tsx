@@ -16,7 +16,7 @@ export const loader = (args: LoaderFunctionArgs) => orderProgress.loader(args);
 export const action = (args: ActionFunctionArgs) => orderProgress.action(args);
 
 export default function OrderProgress() {
-  const { view, next, deployTo } = useLoaderData<typeof loader>();
+  const { view, next, deployTo, editTo, customerTo } = useLoaderData<typeof loader>();
   return (
     <JobProgressPage
       title="Create Recurring License"
@@ -24,14 +24,23 @@ export default function OrderProgress() {
       view={view}
       label="Order progress"
       runningText="Your order is being placed. You can leave this page: it goes on, and is placed only once."
-      editTo="/store/subscribe/order"
+      editTo={editTo}
       editLabel="Back to your order"
-      success={<OrderSucceeded next={next} deployTo={deployTo} />}
+      success={<OrderSucceeded next={next} deployTo={deployTo} customerTo={customerTo} />}
     />
   );
 }
 
-function OrderSucceeded({ next, deployTo }: { next: OrderNextStep; deployTo: string }) {
+function OrderSucceeded({
+  next,
+  deployTo,
+  customerTo,
+}: {
+  next: OrderNextStep;
+  deployTo: string;
+  /** The end customer's page, for a license a distributor bought for one. */
+  customerTo: string | null;
+}) {
   return (
     <>
       <Alert
@@ -42,6 +51,11 @@ function OrderSucceeded({ next, deployTo }: { next: OrderNextStep; deployTo: str
         Your license is ready on the Licenses page.
       </Alert>
       <Group justify="flex-end">
+        {customerTo ? (
+          <LinkButton to={customerTo} variant="default">
+            Go to the customer&apos;s page
+          </LinkButton>
+        ) : null}
         {next === "continue-cloud-deployment" ? (
           <LinkButton to={deployTo}>Continue GateKeeper Hub Cloud Deployment</LinkButton>
         ) : next === "deploy-cloud-hub" ? (

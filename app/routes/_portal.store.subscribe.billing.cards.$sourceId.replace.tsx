@@ -1,8 +1,10 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { replaceCardDrawer } from "~/server/account-billing/drawers.server";
+import { billingStepOf } from "~/server/orders/new-subscription-wizard.server";
 
-// The account's drawer, mounted over the purchase wizard's payment step; saving returns to the step.
-export const loader = (args: LoaderFunctionArgs) => replaceCardDrawer.loader(args, "/store/subscribe/billing");
-export const action = (args: ActionFunctionArgs) => replaceCardDrawer.action(args, "/store/subscribe/billing");
+// The account's drawer, mounted over the purchase wizard's payment step; saving returns to the step (of the order's
+// customer's draft).
+export const loader = (args: LoaderFunctionArgs) => replaceCardDrawer.loader(args, billingStepOf(args.request));
+export const action = (args: ActionFunctionArgs) => replaceCardDrawer.action(args, billingStepOf(args.request));
 export { ReplaceCardDrawer as default } from "~/ui/billing/card-drawers";
 export { DrawerErrorBoundary as ErrorBoundary } from "~/ui/billing/drawer";

@@ -6,10 +6,10 @@ import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { validationError } from "remix-validated-form";
 import { formatCents } from "~/domain/format";
 import { lazyValidator } from "~/domain/lazy-validator";
-import { quantityField, subscriptionStepUrl } from "~/domain/subscription-steps";
+import { quantityField } from "~/domain/subscription-steps";
 import { ITEMS_PER_BOX, SHIPPING_CENTS_PER_BOX, shippingCharge } from "~/domain/shipping";
 import { readMemberForm, requireMember } from "~/server/accounts/access.server";
-import { subscriptionWizard } from "~/server/orders/new-subscription-wizard.server";
+import { purchaseRight, subscriptionWizardOf } from "~/server/orders/new-subscription-wizard.server";
 import { offerFor } from "~/server/orders/offers.server";
 import { TextField } from "~/ui/fields";
 import { Stack } from "~/ui/layout";
@@ -23,10 +23,12 @@ const hardwareValidator = (itemIds: string[]) =>
   lazyValidator(() => import("~/domain/new-subscription").then((module) => module.hardwareStepSchema(itemIds)));
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const member = await requireMember(request, "purchase");
-  const { data } = await subscriptionWizard.load(member, "hardware");
+  const member = await requireMember(request, purchaseRight(request));
+  const { wizard } = await subscriptionWizardOf(member, request);
+  const { data } = await wizard.load(member, "hardware");
   const { hardware } = await offerFor(member.organization, data.cycle);
   return json({
+    previousTo: wizard.urlOf("hosting"),
     items: hardware,
     defaults: Object.fromEntries(
       hardware.map((item) => [quantityField(item.listId), String(data.hardware[item.listId] ?? 0)]),
@@ -35,16 +37,17 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const { member, formData } = await readMemberForm(request, "purchase");
-  const { data } = await subscriptionWizard.load(member, "hardware");
+  const { member, formData } = await readMemberForm(request, purchaseRight(request));
+  const { wizard } = await subscriptionWizardOf(member, request);
+  const { data } = await wizard.load(member, "hardware");
   const { hardware } = await offerFor(member.organization, data.cycle);
   const result = await hardwareValidator(hardware.map((item) => item.listId)).validate(formData);
   if (result.error) return validationError(result.error, result.submittedData);
-  return subscriptionWizard.complete(member, "hardware", { hardware: result.data });
+  return wizard.complete(member, "hardware", { hardware: result.data });
 }
 
 export default function HardwareStep() {
-  const { items, defaults } = useLoaderData<typeof loader>();
+  const { previousTo, items, defaults } = useLoaderData<typeof loader>();
   const [quantities, setQuantities] = useState(defaults);
   const count = (id: string) => {
     const value = Number(quantities[quantityField(id)]);
@@ -103,7 +106,7 @@ export default function HardwareStep() {
           {shipping ? `, ${formatCents(shipping.unitPrice)} for this order.` : "."}
         </Text>
       </Stack>
-      <StepActions previousTo={subscriptionStepUrl("hosting")} nextLabel="Next: Support" />
+      <StepActions previousTo={previousTo} nextLabel="Next: Support" />
     </ValidatedForm>
   );
 }

@@ -6,10 +6,10 @@ import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { useHydrated } from "remix-utils/use-hydrated";
 import { formatCents } from "~/domain/format";
 import { lazyValidator } from "~/domain/lazy-validator";
-import { CLOUD_HUB_NEEDS_CLOUD_HOSTING, subscriptionStepUrl } from "~/domain/subscription-steps";
+import { CLOUD_HUB_NEEDS_CLOUD_HOSTING } from "~/domain/subscription-steps";
 import { offsiteAllowed, type Hosting } from "~/domain/subscription";
 import { readMemberForm, requireMember } from "~/server/accounts/access.server";
-import { subscriptionWizard } from "~/server/orders/new-subscription-wizard.server";
+import { purchaseRight, subscriptionWizardOf } from "~/server/orders/new-subscription-wizard.server";
 import { offerFor } from "~/server/orders/offers.server";
 import { Checkbox, Radio, RadioGroup } from "~/ui/inputs";
 import { Alert, Stack } from "~/ui/layout";
@@ -21,10 +21,12 @@ const hostingValidator = lazyValidator(() =>
 );
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const member = await requireMember(request, "purchase");
-  const { data } = await subscriptionWizard.load(member, "hosting");
+  const member = await requireMember(request, purchaseRight(request));
+  const { wizard } = await subscriptionWizardOf(member, request);
+  const { data } = await wizard.load(member, "hosting");
   const offer = await offerFor(member.organization, data.cycle);
   return json({
+    previousTo: wizard.urlOf("plan"),
     period: data.cycle === "yearly" ? "year" : "month",
     // From the Hubs page the license is for a cloud Hub, so on-premise is not offered.
     choices:
@@ -40,21 +42,22 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const { member, formData } = await readMemberForm(request, "purchase");
+  const { member, formData } = await readMemberForm(request, purchaseRight(request));
   const choice = await hostingValidator.validate(formData);
-  const { data } = await subscriptionWizard.load(member, "hosting");
+  const { wizard } = await subscriptionWizardOf(member, request);
+  const { data } = await wizard.load(member, "hosting");
   if (choice.error) return json({ problem: "Please choose a Hub deployment." }, { status: 422 });
   if (data.origin === "cloud-hubs" && choice.data.hosting !== "cloud")
     return json({ problem: CLOUD_HUB_NEEDS_CLOUD_HOSTING }, { status: 422 });
   // Choosing cloud hosting clears offsite access: a cloud Hub is reachable from anywhere.
-  return subscriptionWizard.complete(member, "hosting", {
+  return wizard.complete(member, "hosting", {
     hosting: choice.data.hosting,
     offsiteAccess: choice.data.offsiteAccess && offsiteAllowed(choice.data.hosting),
   });
 }
 
 export default function HostingStep() {
-  const { period, choices, offsiteAccess, defaults } = useLoaderData<typeof loader>();
+  const { previousTo, period, choices, offsiteAccess, defaults } = useLoaderData<typeof loader>();
   const problem = useActionData<typeof action>()?.problem;
   const [hosting, setHosting] = useState<Hosting>(defaults.hosting);
   const [offsite, setOffsite] = useState(defaults.offsiteAccess);
@@ -100,7 +103,7 @@ export default function HostingStep() {
           not added to one.
         </Text>
       </Stack>
-      <StepActions previousTo={subscriptionStepUrl("plan")} nextLabel="Next: Hardware" />
+      <StepActions previousTo={previousTo} nextLabel="Next: Hardware" />
     </Form>
   );
 }

@@ -1,42 +1,48 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { STEP_TITLES, subscriptionStepUrl } from "~/domain/subscription-steps";
+import { STEP_TITLES } from "~/domain/subscription-steps";
 import { readMemberForm, requireMember } from "~/server/accounts/access.server";
 import { redirectWithToast } from "~/server/accounts/session.server";
 import { couponIntent } from "~/server/orders/coupons.server";
 import { orderReview, purchase } from "~/server/orders/new-subscription-order.server";
-import { subscriptionWizard } from "~/server/orders/new-subscription-wizard.server";
+import { purchaseRight, subscriptionWizardOf } from "~/server/orders/new-subscription-wizard.server";
 import { PageErrorBoundary } from "~/ui/page";
 import { OrderReview } from "~/ui/wizard/order-review";
 
-const ORDER_URL = subscriptionStepUrl("order");
-
 export async function loader({ request }: LoaderFunctionArgs) {
-  return json(await orderReview(await requireMember(request, "purchase")));
+  const member = await requireMember(request, purchaseRight(request));
+  const order = await subscriptionWizardOf(member, request);
+  return json({
+    pageUrl: order.wizard.urlOf("order"),
+    previousTo: order.wizard.urlOf("billing"),
+    ...(await orderReview(member, order)),
+  });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const form = await readMemberForm(request, "purchase");
-  const coupon = await couponIntent(form.member, subscriptionWizard, form, ORDER_URL);
+  const form = await readMemberForm(request, purchaseRight(request));
+  const order = await subscriptionWizardOf(form.member, request);
+  const orderUrl = order.wizard.urlOf("order");
+  const coupon = await couponIntent(form.member, order.wizard, form, orderUrl);
   if (coupon) return coupon;
   if (form.intent !== "purchase")
     return json({ couponError: "This form is not known on the order page." }, { status: 400 });
-  const result = await purchase(form.member, String(form.formData.get("orderKey") ?? ""));
+  const result = await purchase(form.member, String(form.formData.get("orderKey") ?? ""), order);
   if ("jobId" in result) return redirect(`/store/orders/${result.jobId}`);
   if ("redirectTo" in result) return redirect(result.redirectTo);
-  return redirectWithToast(request, ORDER_URL, { kind: "error", message: result.refused });
+  return redirectWithToast(request, orderUrl, { kind: "error", message: result.refused });
 }
 
 export default function OrderStep() {
-  const { organization, ...review } = useLoaderData<typeof loader>();
+  const { organization, pageUrl, previousTo, ...review } = useLoaderData<typeof loader>();
   return (
     <OrderReview
       review={review}
       licenseFor={organization}
       stepTitle={(step) => STEP_TITLES[step as keyof typeof STEP_TITLES]}
       estimateCaption="Your order"
-      pageUrl={ORDER_URL}
-      previousTo={subscriptionStepUrl("billing")}
+      pageUrl={pageUrl}
+      previousTo={previousTo}
       intent="purchase"
       busyLabel="Creating Recurring License..."
       confirm={{

@@ -3,9 +3,13 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-r
 import { Form, useLoaderData } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { useHydrated } from "remix-utils/use-hydrated";
-import { subscriptionStepUrl } from "~/domain/subscription-steps";
 import { readMemberForm, requireMember } from "~/server/accounts/access.server";
-import { estimateDraft, estimateForPage, subscriptionWizard } from "~/server/orders/new-subscription-wizard.server";
+import {
+  estimateDraft,
+  estimateForPage,
+  purchaseRight,
+  subscriptionWizardOf,
+} from "~/server/orders/new-subscription-wizard.server";
 import { Button } from "~/ui/button";
 import { Group, Stack } from "~/ui/layout";
 import { PageErrorBoundary } from "~/ui/page";
@@ -13,21 +17,24 @@ import { EstimateOrError } from "~/ui/wizard/order-summary";
 import { StepActions } from "~/ui/wizard/step-actions";
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const member = await requireMember(request, "purchase");
-  const { data } = await subscriptionWizard.load(member, "review");
+  const member = await requireMember(request, purchaseRight(request));
+  const { wizard } = await subscriptionWizardOf(member, request);
+  const { data } = await wizard.load(member, "review");
   return json({
+    previousTo: wizard.urlOf("support"),
     organization: data.organization,
     ...(await estimateForPage(() => estimateDraft(member.organization, data, { withCoupon: false }))),
   });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const { member } = await readMemberForm(request, "purchase");
-  return subscriptionWizard.complete(member, "review", {});
+  const { member } = await readMemberForm(request, purchaseRight(request));
+  const { wizard } = await subscriptionWizardOf(member, request);
+  return wizard.complete(member, "review", {});
 }
 
 export default function ReviewStep() {
-  const { organization, estimate, estimateError } = useLoaderData<typeof loader>();
+  const { previousTo, organization, estimate, estimateError } = useLoaderData<typeof loader>();
   const hydrated = useHydrated();
   return (
     <Form method="post">
@@ -51,7 +58,7 @@ export default function ReviewStep() {
         <EstimateOrError estimate={estimate} error={estimateError} caption="Your order before any coupon" />
       </Stack>
       <StepActions
-        previousTo={subscriptionStepUrl("support")}
+        previousTo={previousTo}
         nextLabel="Next: Billing"
         disabledReason={estimate ? null : "The order could not be estimated. Please try again later."}
       />

@@ -7,7 +7,7 @@ import { useHydrated } from "remix-utils/use-hydrated";
 import { validationError } from "remix-validated-form";
 import { formatCents } from "~/domain/format";
 import { lazyValidator } from "~/domain/lazy-validator";
-import { addonField, subscriptionStepUrl } from "~/domain/subscription-steps";
+import { addonField } from "~/domain/subscription-steps";
 import {
   blockedMessage,
   CLOUD_ONLY_REASON,
@@ -17,7 +17,7 @@ import {
   type Hosting,
 } from "~/domain/subscription";
 import { readMemberForm, requireMember } from "~/server/accounts/access.server";
-import { subscriptionWizard } from "~/server/orders/new-subscription-wizard.server";
+import { purchaseRight, subscriptionWizardOf } from "~/server/orders/new-subscription-wizard.server";
 import { offerFor } from "~/server/orders/offers.server";
 import type { Member } from "~/server/accounts/access.server";
 import { Checkbox } from "~/ui/inputs";
@@ -26,10 +26,11 @@ import { PageErrorBoundary } from "~/ui/page";
 import { StepActions } from "~/ui/wizard/step-actions";
 import { ValidatedForm } from "~/ui/validated-form";
 
-async function supportOffer(member: Member) {
-  const draft = await subscriptionWizard.load(member, "support");
+async function supportOffer(member: Member, request: Request) {
+  const { wizard } = await subscriptionWizardOf(member, request);
+  const draft = await wizard.load(member, "support");
   const { support } = await offerFor(member.organization, draft.data.cycle);
-  return { draft: draft.data, addons: support.map((item) => ({ ...item, id: item.listId })) };
+  return { wizard, draft: draft.data, addons: support.map((item) => ({ ...item, id: item.listId })) };
 }
 
 /** The support step's rules over these add-ons and the chosen hosting. */
@@ -37,8 +38,9 @@ const supportValidator = (addons: { id: string; name: string }[], hosting: Hosti
   lazyValidator(() => import("~/domain/new-subscription").then((module) => module.supportStepSchema(addons, hosting)));
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const { draft, addons } = await supportOffer(await requireMember(request, "purchase"));
+  const { wizard, draft, addons } = await supportOffer(await requireMember(request, purchaseRight(request)), request);
   return json({
+    previousTo: wizard.urlOf("hardware"),
     addons,
     hosting: draft.hosting,
     ticked: addons.filter((addon) => (draft.support[addon.id] ?? 0) > 0).map((addon) => addon.id),
@@ -46,18 +48,18 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const { member, formData } = await readMemberForm(request, "purchase");
-  const { draft, addons } = await supportOffer(member);
+  const { member, formData } = await readMemberForm(request, purchaseRight(request));
+  const { wizard, draft, addons } = await supportOffer(member, request);
   const result = await supportValidator(addons, draft.hosting).validate(formData);
   if (result.error) return validationError(result.error, result.submittedData);
   const support = Object.fromEntries(
     addons.map((addon) => [addon.id, tickedQuantity(draft.support[addon.id] ?? 0, result.data.includes(addon.id))]),
   );
-  return subscriptionWizard.complete(member, "support", { support });
+  return wizard.complete(member, "support", { support });
 }
 
 export default function SupportStep() {
-  const { addons, hosting, ticked: initiallyTicked } = useLoaderData<typeof loader>();
+  const { previousTo, addons, hosting, ticked: initiallyTicked } = useLoaderData<typeof loader>();
   const errors =
     (useActionData<typeof action>() as { fieldErrors?: Record<string, string> } | undefined)?.fieldErrors ?? {};
   const [ticked, setTicked] = useState<string[]>(initiallyTicked);
@@ -108,7 +110,7 @@ export default function SupportStep() {
           );
         })}
       </Stack>
-      <StepActions previousTo={subscriptionStepUrl("hardware")} nextLabel="Next: Review" />
+      <StepActions previousTo={previousTo} nextLabel="Next: Review" />
     </ValidatedForm>
   );
 }

@@ -1,4 +1,6 @@
+import { customerUrls } from "~/domain/customers";
 import { orderNextStep } from "~/domain/subscription";
+import { orderCustomerQuery, subscriptionStepUrl } from "~/domain/subscription-steps";
 import { updateStepUrl } from "~/domain/license-update";
 import { afterCheckoutUrls } from "~/domain/renewals";
 import { trialRun, trialOutcome } from "~/server/trials/index.server";
@@ -19,18 +21,26 @@ import { finishedResults } from "~/server/platform/jobs/runner.server";
 export const orderProgress = jobProgressRoute({
   guard: memberGuard,
   open: ofKind(newSubscriptionOrder, [
-    { title: "Create Recurring License", steps: ["create-subscription", "create-license"] },
+    { title: "Create Recurring License", steps: ["create-subscription", "add-customer", "create-license"] },
     { title: "Finish", steps: ["clear-draft"] },
   ]),
   details(job) {
     const input = newSubscriptionOrder.input.safeParse(job.input);
-    const license = finishedResults(newSubscriptionOrder, job)["create-license"]?.licenseId;
+    const results = finishedResults(newSubscriptionOrder, job);
+    const license = results["create-license"]?.licenseId;
+    const customerId = results["add-customer"]?.customerId ?? null;
     // From the Hubs page, the deployment wizard opens with the new license chosen.
     const deployTo =
       license && input.success && input.data.origin === "cloud-hubs"
         ? `/hubs/new/url?license=${encodeURIComponent(license)}`
         : "/hubs/new/url";
-    return { next: input.success ? orderNextStep(input.data) : ("download-license" as const), deployTo };
+    return {
+      next: input.success ? orderNextStep(input.data) : ("download-license" as const),
+      deployTo,
+      // Back to the order goes to the draft it was placed from: its end customer's, if any.
+      editTo: subscriptionStepUrl("order", input.success ? orderCustomerQuery(input.data.licensee) : null),
+      customerTo: customerId ? customerUrls.page(customerId) : null,
+    };
   },
   retryNeeds: "purchase",
 });

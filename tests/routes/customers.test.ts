@@ -1,5 +1,4 @@
 import { randomUUID } from "node:crypto";
-import type { LoaderFunctionArgs } from "@remix-run/node";
 import { and, eq, like } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { countryName } from "~/domain/countries";
@@ -11,40 +10,15 @@ import { loader as customerLoader } from "~/routes/_portal.customers.$customerId
 import { action as editAction, loader as editLoader } from "~/routes/_portal.customers.$customerId.edit";
 import { loader as renewalsLoader } from "~/routes/_portal.customers.renewals";
 import { loader as renewalsCsvLoader } from "~/routes/_portal.customers.renewals[.csv]";
-import { action as loginAction } from "~/routes/login";
+import { loader as planLoader } from "~/routes/_portal.store.subscribe.plan";
 import { db } from "~/server/platform/database/db.server";
 import { portalNow } from "~/server/billing/index.server";
 import { activity, licenses, organizations, subscriptions } from "~/server/platform/database/tables.server";
 import { createAccount, memberByEmail } from "../support/members";
-import { cookieFrom, formRequest, getRequest, respond } from "../support/requests";
+import { openRoute as open, postRoute as post } from "../support/requests";
+import { freshSession } from "../support/sign-in";
 
 /** A distributor's end customers: the list, the record's forms, a customer's page, and who may see them. */
-
-const PASSWORD = "GateKeeper-demo-1";
-let clients = 0;
-
-async function signIn(email: string): Promise<string> {
-  clients += 1;
-  const response = await respond(async () =>
-    loginAction({
-      request: await formRequest("/login", { email, password: PASSWORD }),
-      params: {},
-      context: { clientAddress: `203.0.113.${clients}` },
-    }),
-  );
-  return cookieFrom(response.headers.get("Set-Cookie"));
-}
-
-type Loader = (args: LoaderFunctionArgs) => unknown;
-const open = (loader: Loader, path: string, cookie: string, params: Record<string, string> = {}) =>
-  respond(async () => loader({ request: getRequest(path, cookie), params, context: {} }));
-const post = async (
-  action: Loader,
-  path: string,
-  fields: Record<string, string>,
-  cookie: string,
-  params: Record<string, string> = {},
-) => respond(async () => action({ request: await formRequest(path, fields, { cookie }), params, context: {} }));
 
 const distributor = async () => (await memberByEmail("distributor@example.com")).organization;
 const passwordHash = async () => (await memberByEmail("distributor@example.com")).user.passwordHash;
@@ -57,7 +31,7 @@ async function distributorMember(role: Role): Promise<string> {
   if (known) return known;
   const email = `${role}@secureline.example`;
   await createAccount(email, await passwordHash(), { role, organizationId: (await distributor()).id });
-  const cookie = await signIn(email);
+  const cookie = await freshSession(email);
   memberCookies.set(key, cookie);
   return cookie;
 }
@@ -70,7 +44,9 @@ async function customerIdOf(name: string): Promise<string> {
 
 describe("the customers list", { timeout: 60_000 }, () => {
   it("shows the distributor's end customers by name, each with its licenses and next renewal at reseller prices", async () => {
-    const page = await (await open(customersLoader, "/customers", await signIn("distributor@example.com"))).json();
+    const page = await (
+      await open(customersLoader, "/customers", await freshSession("distributor@example.com"))
+    ).json();
     expect(page.total).toBe(3);
     expect(page.customers.map((customer: { name: string }) => customer.name)).toEqual([
       "Alpine Logistics AG",
@@ -93,7 +69,7 @@ describe("the customers list", { timeout: 60_000 }, () => {
   });
 
   it("searches by name, contact email, license id and subscription id, in any case", async () => {
-    const cookie = await signIn("distributor@example.com");
+    const cookie = await freshSession("distributor@example.com");
     const names = async (search: string) =>
       (await (await open(customersLoader, `/customers?q=${encodeURIComponent(search)}`, cookie)).json()).customers.map(
         (customer: { name: string }) => customer.name,
@@ -106,7 +82,7 @@ describe("the customers list", { timeout: 60_000 }, () => {
   });
 
   it("pages in the URL, and a page past the end goes to the last", async () => {
-    const cookie = await signIn("distributor@example.com");
+    const cookie = await freshSession("distributor@example.com");
     const resellerId = (await distributor()).id;
     await db.insert(organizations).values(
       Array.from({ length: 20 }, (_, n) => ({
@@ -127,7 +103,7 @@ describe("the customers list", { timeout: 60_000 }, () => {
 
 describe("a customer's record", { timeout: 60_000 }, () => {
   it("is added from its form, in both activity logs, and opens on its page", async () => {
-    const cookie = await signIn("distributor@example.com");
+    const cookie = await freshSession("distributor@example.com");
     expect((await open(newLoader, "/customers/new", cookie)).status).toBe(200);
     const response = await post(
       newAction,
@@ -168,7 +144,7 @@ describe("a customer's record", { timeout: 60_000 }, () => {
   });
 
   it("keeps what was typed beside each message when the form is refused", async () => {
-    const cookie = await signIn("distributor@example.com");
+    const cookie = await freshSession("distributor@example.com");
     const typed = { name: " ", country: "XX", contactEmail: "not-an-address", city: "Oslo" };
     const response = await post(newAction, "/customers/new", typed, cookie);
     expect(response.status).toBe(422);
@@ -182,7 +158,7 @@ describe("a customer's record", { timeout: 60_000 }, () => {
   });
 
   it("takes the company's and the contact's names as plain names, as every form that takes a name", async () => {
-    const cookie = await signIn("distributor@example.com");
+    const cookie = await freshSession("distributor@example.com");
     const typed = { name: "Acme, see https://evil.example", contactName: "Bob\nCall +1 555 0100", city: "Oslo" };
     const response = await post(newAction, "/customers/new", typed, cookie);
     expect(response.status).toBe(422);
@@ -195,7 +171,7 @@ describe("a customer's record", { timeout: 60_000 }, () => {
   });
 
   it("is changed from its edit form; another distributor's customer is not found", async () => {
-    const cookie = await signIn("distributor@example.com");
+    const cookie = await freshSession("distributor@example.com");
     const id = await customerIdOf("Alpine Logistics AG");
     const form = await (await open(editLoader, `/customers/${id}/edit`, cookie, { customerId: id })).json();
     expect(form.values).toMatchObject({ name: "Alpine Logistics AG", country: "CH", city: "Zurich" });
@@ -213,7 +189,7 @@ describe("a customer's record", { timeout: 60_000 }, () => {
     // Another distributor, with a customer of its own: neither sees the other's.
     const { organizationId: otherId } = await createAccount("owner@other-reseller.example", await passwordHash());
     await db.update(organizations).set({ customerType: "distributor" }).where(eq(organizations.id, otherId));
-    const other = await signIn("owner@other-reseller.example");
+    const other = await freshSession("owner@other-reseller.example");
     expect((await open(customerLoader, `/customers/${id}`, other, { customerId: id })).status).toBe(404);
     expect(
       (await post(editAction, `/customers/${id}/edit`, { name: "Taken over" }, other, { customerId: id })).status,
@@ -226,7 +202,7 @@ describe("a customer's page", { timeout: 60_000 }, () => {
   it("shows the licenses bought for it, its cloud Hub, its renewals and its invoices to the distributor's Owner", async () => {
     const id = await customerIdOf("Harbor Dental Group");
     const page = await (
-      await open(customerLoader, `/customers/${id}`, await signIn("distributor@example.com"), { customerId: id })
+      await open(customerLoader, `/customers/${id}`, await freshSession("distributor@example.com"), { customerId: id })
     ).json();
     expect(page.licenses.map((license: { externalLicenseId: string }) => license.externalLicenseId)).toEqual([
       "GK-SLR-2026-0101",
@@ -283,7 +259,7 @@ describe("every renewal ahead", { timeout: 60_000 }, () => {
   }
 
   it("lists the customers' licenses that renew or end in the window, soonest first, with the amount, the card and the links", async () => {
-    const cookie = await signIn("distributor@example.com");
+    const cookie = await freshSession("distributor@example.com");
     const formula = "renewals-formula-customer";
     await db.insert(organizations).values({
       id: formula,
@@ -333,7 +309,7 @@ describe("every renewal ahead", { timeout: 60_000 }, () => {
   });
 
   it("takes only its windows: another one leads to the view's own address", async () => {
-    const cookie = await signIn("distributor@example.com");
+    const cookie = await freshSession("distributor@example.com");
     for (const path of ["/customers/renewals?within=7", "/customers/renewals.csv?within=all"]) {
       const loader = path.includes(".csv") ? renewalsCsvLoader : renewalsLoader;
       const response = await open(loader, path, cookie);
@@ -357,6 +333,8 @@ const REACH: Partial<Record<Action, (cookie: string) => Promise<Response>>> = {
   "customers.read": (cookie) => open(customersLoader, "/customers", cookie),
   "customers.manage": (cookie) => open(newLoader, "/customers/new", cookie),
   "customers.renewals": (cookie) => open(renewalsLoader, "/customers/renewals", cookie),
+  "customers.purchase": async (cookie) =>
+    open(planLoader, `/store/subscribe/plan?customer=${await customerIdOf("Harbor Dental Group")}`, cookie),
 };
 
 describe("the distributors' rows of the access policy, on the server", { timeout: 120_000 }, () => {
@@ -364,7 +342,7 @@ describe("the distributors' rows of the access policy, on the server", { timeout
     for (const role of ROLES) {
       const allowed = (POLICY[action].roles as readonly Role[]).includes(role);
       it(`${allowed ? "lets" : "refuses"} a distributor's ${ROLE_NAMES[role]}: ${action}`, async () => {
-        const cookie = role === "owner" ? await signIn("distributor@example.com") : await distributorMember(role);
+        const cookie = role === "owner" ? await freshSession("distributor@example.com") : await distributorMember(role);
         const response = await reach(cookie);
         if (allowed) expect(response.status).toBe(200);
         else {
@@ -376,7 +354,7 @@ describe("the distributors' rows of the access policy, on the server", { timeout
       });
     }
     it(`refuses a customer's Owner: ${action}`, async () => {
-      const response = await reach(await signIn("customer@example.com"));
+      const response = await reach(await freshSession("customer@example.com"));
       expect(response.status).toBe(403);
       expect((await response.json()).message).toBe("End customers are only for GateKeeper distributors.");
     });

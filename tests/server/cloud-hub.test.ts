@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { runJobs } from "../support/jobs";
@@ -10,6 +10,7 @@ import {
   hubTenants,
   jobs,
   licenses,
+  organizations,
 } from "~/server/platform/database/tables.server";
 import { db } from "~/server/platform/database/db.server";
 import { findDraft } from "~/server/platform/wizards/drafts.server";
@@ -40,7 +41,7 @@ beforeEach(async () => {
   // The demo's one cloud license, free again for each test.
   await db
     .update(licenses)
-    .set({ isUsed: false, hubJobId: null })
+    .set({ isUsed: false, hubJobId: null, licenseeId: null })
     .where(eq(licenses.externalLicenseId, "GK-NWC-2026-0002"));
   await db.delete(hubLicenses);
   demoLicenseId = (await cloudHubLicensePage(member.organization.id, "", 1, 5)).licenses[0].id;
@@ -119,6 +120,22 @@ describe("deploying a cloud Hub", () => {
     expect(await redeemSignInLink(db, link!)).toBeNull();
     const distributor = await memberByEmail("distributor@example.com");
     expect(await hubSignInLink(distributor.organization.id, tenant.id)).toBeNull();
+  });
+
+  it("makes the Hub of a license bought for an end customer that customer's, as the license is", async () => {
+    const member = await customer();
+    const endCustomer = randomUUID();
+    await db
+      .insert(organizations)
+      .values({ id: endCustomer, name: "Hub Licensee Ltd", managedBy: member.organization.id });
+    await db.update(licenses).set({ licenseeId: endCustomer }).where(eq(licenses.id, demoLicenseId));
+    await confirmDeployment("licensee-clinic");
+    await runJobs();
+    const [tenant] = await tenantsNamed("licensee-clinic");
+    expect(await one(db.select().from(hubInstallations).where(eq(hubInstallations.id, tenant.id)))).toMatchObject({
+      ownerId: member.organization.id,
+      licenseeId: endCustomer,
+    });
   });
 
   it("places one job however often the confirmation is posted, and refuses a key the draft no longer matches", async () => {

@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { INSTALLATION_REMOVED, subscriptionDraftSchema, type SubscriptionDraft } from "~/domain/new-subscription";
 import { billingFaults, getBilling } from "~/server/billing/index.server";
-import { billingInvoices, billingSubscriptions, jobs, licenses } from "~/server/platform/database/tables.server";
+import { billingInvoices, jobs, licenses } from "~/server/platform/database/tables.server";
 import { db } from "~/server/platform/database/db.server";
 import { findDraft } from "~/server/platform/wizards/drafts.server";
 import { JOB_KINDS } from "~/server/job-kinds.server";
@@ -12,6 +12,7 @@ import { enqueueJob, findOwnedJob, JobRunner, retryJob, type JobKind } from "~/s
 import { applyCoupon, removeCoupon } from "~/server/orders/coupons.server";
 import { orderReview, purchase } from "~/server/orders/new-subscription-order.server";
 import { estimateDraft, subscriptionWizard } from "~/server/orders/new-subscription-wizard.server";
+import { subscriptionsOf } from "../support/accounts";
 import { memberByEmail } from "../support/members";
 import { refuseInserts } from "../support/refused-writes";
 
@@ -38,13 +39,6 @@ async function thrownResponse(run: () => Promise<unknown>): Promise<Response> {
   throw new Error("expected a redirect");
 }
 
-async function subscriptionsOf(customerId: string) {
-  const [row] = await db
-    .select({ n: count() })
-    .from(billingSubscriptions)
-    .where(eq(billingSubscriptions.customerId, customerId));
-  return row?.n ?? 0;
-}
 async function invoiceCount() {
   const [row] = await db.select({ n: count() }).from(billingInvoices);
   return row?.n ?? 0;

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { and, eq } from "drizzle-orm";
+import { and, count, eq } from "drizzle-orm";
 import { ensureBillingCustomer } from "~/server/account-billing/billing-details.server";
 import { getBilling } from "~/server/billing/index.server";
 import { getCards } from "~/server/cards/index.server";
@@ -7,7 +7,7 @@ import { db } from "~/server/platform/database/db.server";
 import { enqueueJob } from "~/server/platform/jobs/runner.server";
 import { newSubscriptionOrder, type OrderInput } from "~/server/orders/new-subscription-job.server";
 import { orderDigest } from "~/server/orders/placing.server";
-import { licenses, organizations } from "~/server/platform/database/tables.server";
+import { billingSubscriptions, licenses, organizations } from "~/server/platform/database/tables.server";
 import { runJobs } from "./jobs";
 import { createAccount, memberByEmail } from "./members";
 
@@ -103,6 +103,7 @@ export async function buyLicense(
       digest,
       request,
       organization,
+      licensee: null,
       users: planQuantity,
       tier: "core",
       hosting: cloud ? "cloud" : "on-premise",
@@ -124,4 +125,13 @@ export async function licenseNow(licenseId: string) {
   const [license] = await db.select().from(licenses).where(eq(licenses.id, licenseId));
   if (!license) throw new Error(`No license ${licenseId}.`);
   return license;
+}
+
+/** How many subscriptions the billing customer has at the embedded engine: one per charge of a new order. */
+export async function subscriptionsOf(billingCustomerId: string) {
+  const [row] = await db
+    .select({ n: count() })
+    .from(billingSubscriptions)
+    .where(eq(billingSubscriptions.customerId, billingCustomerId));
+  return row?.n ?? 0;
 }

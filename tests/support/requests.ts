@@ -1,3 +1,4 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
 import { commitCsrfToken } from "~/server/accounts/csrf.server";
 
 const ORIGIN = "http://portal.test";
@@ -51,3 +52,18 @@ export async function respond(run: () => Promise<unknown>): Promise<Response> {
     throw thrown;
   }
 }
+
+type RouteFunction = (args: LoaderFunctionArgs) => unknown;
+
+/** A route's loader run for a GET of `path` with the session's cookie: its Response, returned or thrown. */
+export const openRoute = (loader: RouteFunction, path: string, cookie: string, params: Record<string, string> = {}) =>
+  respond(async () => loader({ request: getRequest(path, cookie), params, context: {} }));
+
+/** A route's action run for a form posted to `path` with the session's cookie and CSRF token. */
+export const postRoute = async (
+  action: RouteFunction,
+  path: string,
+  fields: Record<string, string>,
+  cookie: string,
+  params: Record<string, string> = {},
+) => respond(async () => action({ request: await formRequest(path, fields, { cookie }), params, context: {} }));

@@ -1,4 +1,5 @@
 import { action as loginAction } from "~/routes/login";
+import { randomInt } from "node:crypto";
 import { cookieFrom, formRequest, respond } from "./requests";
 
 const signedIn = new Map<string, string>();
@@ -17,6 +18,21 @@ export async function demoCookie(email: string): Promise<string> {
   const cookie = cookieFrom(response.headers.get("Set-Cookie"));
   signedIn.set(email, cookie);
   return cookie;
+}
+
+/**
+ * A new session of the account (demo password unless given), signed in through the sign-in page's action from an
+ * address of its own, so that a file's many sign-ins never meet the per-client throttle.
+ */
+export async function freshSession(email: string, password = "GateKeeper-demo-1"): Promise<string> {
+  const response = await respond(async () =>
+    loginAction({
+      request: await formRequest("/login", { email, password }),
+      params: {},
+      context: { clientAddress: `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}` },
+    }),
+  );
+  return cookieFrom(response.headers.get("Set-Cookie"));
 }
 
 /** The password the sign-up forms of the tests choose. */

@@ -44,7 +44,11 @@ export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];
 /** Who did it: a member (their name as it is now is kept with the entry), or GateKeeper. */
 export type ActivityActor = { userId: string; name: string } | typeof GATEKEEPER;
 
-export const memberActor = (user: { id: string; firstName: string; lastName: string }): ActivityActor => ({
+export const memberActor = (user: {
+  id: string;
+  firstName: string;
+  lastName: string;
+}): Exclude<ActivityActor, typeof GATEKEEPER> => ({
   userId: user.id,
   name: `${user.firstName} ${user.lastName}`.trim(),
 });

@@ -15,6 +15,7 @@ export {
   memberActor,
   recordActivity,
   recordProviderOnlyChange,
+  type ActivityActor,
   type ActivityEntry,
 } from "./activity.server";
 export {

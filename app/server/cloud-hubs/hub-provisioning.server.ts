@@ -214,6 +214,8 @@ function hubProvisioningSteps<Input extends LicensedInput>(): ProvisioningStep<I
               lastSeen: realNow(),
               maxUsers: license?.nodes ?? 0,
               adminToken: input.adminToken ?? null,
+              // A Hub made from a license bought for an end customer is that customer's, as its license is.
+              licenseeId: license?.licenseeId ?? null,
             })
             .onConflictDoNothing();
           await tx

@@ -8,6 +8,7 @@ import {
   licenseFollowsSubscription,
   createLicenseForSubscription,
 } from "~/server/subscriptions/index.server";
+import { addCustomer } from "~/server/resellers/index.server";
 import { orderDigest } from "./placing.server";
 import { resultOf, StepRefused, type JobKind } from "~/server/platform/jobs/runner.server";
 import { clearDraftStep, failureText, type ClearDraftResult } from "~/server/platform/jobs/steps.server";
@@ -48,6 +49,17 @@ export const orderInputSchema = z.object({
     shippingAddress: addressInput.optional(),
   }),
   organization: z.string(),
+  /**
+   * The distributor's end customer the license is for: one it has (its id), or one the order adds (its name, and
+   * who placed the order); null for the organization's own license. Part of what the confirmation's digest covers.
+   */
+  licensee: z
+    .union([
+      z.object({ customerId: z.string() }),
+      z.object({ newCustomer: z.string(), addedBy: z.object({ userId: z.string(), name: z.string() }) }),
+    ])
+    .nullable()
+    .default(null),
   users: z.number().int().min(1),
   tier: z.enum(PLAN_TIERS),
   hosting: z.enum(["cloud", "on-premise"]),
@@ -66,6 +78,13 @@ const LICENSE_FAILED_TEXT =
 
 // No start date: the provider starts the subscription now, on its own clock.
 const newSubscription = (request: OrderInput["request"]): NewSubscriptionRequest => request;
+
+/**
+ * What the confirmation's digest covers besides the price: the request and, for a distributor's order, the end
+ * customer it is for (left out when there is none, so an order of no customer digests as it always did).
+ */
+export const digestedRequest = (input: Pick<OrderInput, "request" | "licensee">) =>
+  input.licensee ? { ...input.request, licensee: input.licensee } : input.request;
 
 /**
  * The order. Right before charging, the rules and
@@ -94,14 +113,28 @@ export const newSubscriptionOrder: JobKind<OrderInput, OrderResults> = {
         });
         if (issues.length > 0) throw new StepRefused(issues[0].message);
         const estimate = await getBilling().estimateNewSubscription(newSubscription(input.request));
-        if (orderDigest(input.request, estimate) !== input.digest) throw new StepRefused(PRICE_CHANGED);
+        if (orderDigest(digestedRequest(input), estimate) !== input.digest) throw new StepRefused(PRICE_CHANGED);
         return createdResult(await getBilling().createSubscription(newSubscription(input.request), stepKey));
+      },
+    },
+    {
+      // A new end customer is added once the order is paid for, with the job's id as its own: a repeat of the
+      // step (a crash after the insert) finds it and adds nothing.
+      name: "add-customer",
+      async run({ id, ownerId, input }) {
+        const { licensee } = input;
+        if (!licensee) return { customerId: null };
+        if ("customerId" in licensee) return { customerId: licensee.customerId };
+        const record = { name: licensee.newCustomer, country: "", address: null, contactName: "", contactEmail: "" };
+        await addCustomer({ resellerId: ownerId, actor: licensee.addedBy }, record, id);
+        return { customerId: id };
       },
     },
     {
       name: "create-license",
       async run({ ownerId, input, results }) {
         const { subscriptionId } = resultOf(results, "create-subscription");
+        const { customerId } = resultOf(results, "add-customer");
         // The subscription as the provider has it now is the account's copy, and the license's terms follow it.
         const account = { ownerId, customerId: input.request.customerId };
         const subscription = await getBilling().retrieveSubscription(account.customerId, subscriptionId);
@@ -110,6 +143,7 @@ export const newSubscriptionOrder: JobKind<OrderInput, OrderResults> = {
           ownerId,
           subscriptionId,
           name: input.organization,
+          licenseeId: customerId,
           nodes: input.users,
           planType: input.tier,
           hasCloudSupport: input.hosting === "cloud",
@@ -135,6 +169,7 @@ interface CreatedSubscription {
 /** What the order's steps return. */
 export type OrderResults = {
   "create-subscription": CreatedSubscription;
+  "add-customer": { customerId: string | null };
   "create-license": { licenseId: string };
 } & ClearDraftResult;
 

@@ -3,10 +3,10 @@ import { TIER_NAMES } from "~/domain/subscription";
 import type { SubscriptionDraft, SubscriptionStep } from "~/domain/new-subscription";
 import type { StepIssue } from "~/domain/wizard";
 import { errorMessage, getBilling, ProviderError, type Estimate } from "~/server/billing/index.server";
-import { newSubscriptionOrder, type OrderInput } from "./new-subscription-job.server";
-import type { Scope } from "~/server/accounts/index.server";
+import { digestedRequest, newSubscriptionOrder, type OrderInput } from "./new-subscription-job.server";
+import { memberActor, type Scope } from "~/server/accounts/index.server";
 import type { LoadedDraft } from "~/server/platform/wizards/kit.server";
-import { orderItems, subscriptionWizard } from "./new-subscription-wizard.server";
+import { orderItems, OWN_ORDER, type OrderCustomer, type OrderDraft } from "./new-subscription-wizard.server";
 import { checkedOrder, orderReviewOf, submitReviewedOrder } from "./order-review.server";
 import { ESTIMATE_FAILED, orderDigest, type Submission } from "./placing.server";
 
@@ -16,7 +16,7 @@ import { ESTIMATE_FAILED, orderDigest, type Submission } from "./placing.server"
  * valid), priced, and digested for the confirmation. The loader and the purchase compute it the same way, so
  * the purchase places exactly what the page showed, or refuses.
  */
-async function currentOrder(scope: Scope, draft: LoadedDraft<SubscriptionDraft>) {
+async function currentOrder(scope: Scope, customer: OrderCustomer, draft: LoadedDraft<SubscriptionDraft>) {
   const { organization } = scope;
   const checked = await checkedOrder(scope, draft.data);
   const { data, payment: ready } = checked;
@@ -40,13 +40,15 @@ async function currentOrder(scope: Scope, draft: LoadedDraft<SubscriptionDraft>)
     if (!(error instanceof ProviderError)) throw error;
     estimateError = errorMessage(error, ESTIMATE_FAILED);
   }
+  const licensee = licenseeOf(scope, customer, data.organization);
   const input: OrderInput | null =
     estimate && problems.length === 0 && draft.id
       ? {
           draftId: draft.id,
-          digest: orderDigest(request, estimate),
+          digest: orderDigest(digestedRequest({ request, licensee }), estimate),
           request,
           organization: data.organization,
+          licensee,
           users: data.users,
           tier: data.tier,
           hosting: data.hosting,
@@ -57,13 +59,23 @@ async function currentOrder(scope: Scope, draft: LoadedDraft<SubscriptionDraft>)
   return { ...checked, estimate, estimateError, problems, input };
 }
 
+/**
+ * The end customer a distributor's order is for, as the job's input keeps it: one it has, or the new one named in
+ * the plan step (added by the member who places the order); null for an organization's own license.
+ */
+function licenseeOf(scope: Scope, customer: OrderCustomer, name: string): OrderInput["licensee"] {
+  if (customer.kind === "existing") return { customerId: customer.id };
+  if (customer.kind === "new") return { newCustomer: name, addedBy: memberActor(scope.user) };
+  return null;
+}
+
 /** What the Order step shows, and the confirmation's key (null while the order cannot be placed). */
-export async function orderReview(scope: Scope) {
-  const draft = await subscriptionWizard.load(scope, "order");
-  const order = await currentOrder(scope, draft);
+export async function orderReview(scope: Scope, { wizard, customer }: OrderDraft = OWN_ORDER) {
+  const draft = await wizard.load(scope, "order");
+  const order = await currentOrder(scope, customer, draft);
   return {
     organization: order.data.organization,
-    ...orderReviewOf(newSubscriptionOrder, draft.id, order, subscriptionWizard.urlOf),
+    ...orderReviewOf(newSubscriptionOrder, draft.id, order, wizard.urlOf),
   };
 }
 
@@ -71,13 +83,17 @@ export async function orderReview(scope: Scope) {
  * Purchase: the order the confirmation was for, placed once; a second post of it, or any purchase after
  * an order of this draft may have charged, leads to that order's progress page instead.
  */
-export function purchase(scope: Scope, postedKey: string): Promise<Submission> {
+export function purchase(
+  scope: Scope,
+  postedKey: string,
+  { wizard, customer }: OrderDraft = OWN_ORDER,
+): Promise<Submission> {
   return submitReviewedOrder(newSubscriptionOrder, {
     scope,
-    wizard: subscriptionWizard,
+    wizard,
     reviewStep: "order",
     postedKey,
-    price: (draft) => currentOrder(scope, draft),
+    price: (draft) => currentOrder(scope, customer, draft),
     activity: (input) => ({
       action: "order.placed",
       summary: `Placed an order for a GateKeeper ${TIER_NAMES[input.tier]} recurring license for ${input.users} users (${input.hosting === "cloud" ? "cloud" : "on-premise"} Hub), licensed to ${input.organization}.`,

@@ -1,5 +1,6 @@
-import { memberGuard } from "~/server/accounts/index.server";
-import { buysAtResellerPrices } from "~/domain/access-policy";
+import { assertMay, mayDo, memberGuard, type Scope } from "~/server/accounts/index.server";
+import { customerChoices, customerOf, requireCustomer } from "~/server/resellers/index.server";
+import { buysAtResellerPrices, type Action } from "~/domain/access-policy";
 import type { OrganizationKind } from "~db/schema";
 import { estimateView } from "~/domain/estimate";
 import {
@@ -11,26 +12,118 @@ import {
   SUBSCRIPTION_STEPS,
   type SubscriptionDraft,
 } from "~/domain/new-subscription";
-import { STEP_TITLES } from "~/domain/subscription-steps";
+import { customerSearch, NEW_CUSTOMER, STEP_TITLES, subscriptionStepUrl } from "~/domain/subscription-steps";
 import { hostingAddonId, idFor, offsiteAccessAddonId, planId } from "~/domain/subscription";
 import { errorMessage, getBilling, ProviderError, type Estimate } from "~/server/billing/index.server";
 import { defineWizard, wizardLayout } from "~/server/platform/wizards/kit.server";
 import { ESTIMATE_FAILED } from "./placing.server";
 
-export const subscriptionWizard = defineWizard({
-  draftName: () => "new-subscription",
+/**
+ * One draft per member and customer: a distributor's order for an end customer (`?customer=` on every step, its id
+ * or NEW_CUSTOMER) has a draft of its own, so a bookmarked step for one customer reopens that customer's draft.
+ */
+const definition = defineWizard({
+  draftName: ({ customer }: { customer: string | null }) =>
+    customer ? `new-subscription:customer:${customer}` : "new-subscription",
   steps: SUBSCRIPTION_STEPS,
   stepTitles: STEP_TITLES,
   basePath: () => SUBSCRIBE_PATH,
+  search: ({ customer }: { customer: string | null }) => customerSearch(customer),
   schema: subscriptionDraftSchema,
   check: checkSubscriptionDraft,
-}).at({});
+});
+
+/** The wizard of an order for no end customer (a customer's own license). */
+export const subscriptionWizard = definition.at({ customer: null });
+
+/** Whom an order is for: an organization's own license, an end customer of the distributor, or a new one. */
+export type OrderCustomer = { kind: "none" } | { kind: "existing"; id: string; name: string } | { kind: "new" };
+
+export type SubscriptionWizard = typeof subscriptionWizard;
+
+/** The wizard of an order's draft, and whom it is for (subscriptionWizardFor). */
+export interface OrderDraft {
+  wizard: SubscriptionWizard;
+  customer: OrderCustomer;
+}
+
+/** The order of an organization's own license. */
+export const OWN_ORDER: OrderDraft = { wizard: subscriptionWizard, customer: { kind: "none" } };
+
+/**
+ * The wizard of an order for `customer` (the `?customer=` of its URL: an end customer's id, or NEW_CUSTOMER): only a
+ * member whom the access policy lets buy for end customers (else 403 with the reason), and only for the
+ * distributor's own customers (another's, or an unknown id, is a 404).
+ */
+export async function subscriptionWizardFor(member: Scope, customer: string | null): Promise<OrderDraft> {
+  if (customer === null) return OWN_ORDER;
+  assertMay(member, "customers.purchase");
+  if (customer === NEW_CUSTOMER) return { wizard: definition.at({ customer }), customer: { kind: "new" } };
+  const found = await requireCustomer(member.organization.id, customer);
+  return {
+    wizard: definition.at({ customer: found.id }),
+    customer: { kind: "existing", id: found.id, name: found.name },
+  };
+}
+
+/**
+ * The right a step of the wizard checks: buying, or buying for an end customer when its URL names one (so that
+ * a refusal gives that right's reason).
+ */
+export const purchaseRight = (request: Request): Action =>
+  new URL(request.url).searchParams.has("customer") ? "customers.purchase" : "purchase";
+
+/** The wizard of the request's URL (its `?customer=`). */
+export const subscriptionWizardOf = (member: Scope, request: Request) =>
+  subscriptionWizardFor(member, new URL(request.url).searchParams.get("customer"));
+
+/** How many of a distributor's customers the plan step lists; the customers list and pages reach the others. */
+const CUSTOMER_CHOICES = 100;
+
+/**
+ * The plan step's choice of customer, for a member who buys for the distributor's end customers: its customers by
+ * name (the URL's among them), and whether there are more; null for everyone else, whose step asks for the
+ * organization's name instead.
+ */
+export async function planStepCustomers(member: Scope, customer: OrderCustomer) {
+  if (!mayDo(member, "customers.purchase")) return null;
+  const { customers, more } = await customerChoices(member.organization.id, CUSTOMER_CHOICES);
+  const listed = customer.kind !== "existing" || customers.some((choice) => choice.id === customer.id);
+  return { customers: listed ? customers : [{ id: customer.id, name: customer.name }, ...customers], more };
+}
+
+export const CHOOSE_CUSTOMER = "Please choose the customer the license is for.";
+
+/**
+ * The plan step's post as the wizard validates it: a distributor's member chooses an end customer (`customer`, its
+ * id, or NEW_CUSTOMER with the new one's name typed into `organization`), and the license's organization is that
+ * customer's name. The wizard of the chosen customer's draft, or the field error.
+ */
+export async function planStepCustomer(
+  member: Scope,
+  formData: FormData,
+): Promise<{ wizard: SubscriptionWizard; organization: string | null } | { error: string }> {
+  if (!mayDo(member, "customers.purchase")) return { wizard: subscriptionWizard, organization: null };
+  const chosen = String(formData.get("customer") ?? "");
+  if (chosen === NEW_CUSTOMER) return { wizard: definition.at({ customer: chosen }), organization: null };
+  // A customer that is not the distributor's (a forged post) is no choice: the field asks again.
+  const customer = chosen ? await customerOf(member.organization.id, chosen) : null;
+  if (!customer) return { error: CHOOSE_CUSTOMER };
+  return { wizard: definition.at({ customer: customer.id }), organization: customer.name };
+}
+
+/** The Billing step's URL of the request's order (its `?customer=`): where the step's drawers close to. */
+export const billingStepOf = (request: Request) =>
+  subscriptionStepUrl("billing", new URL(request.url).searchParams.get("customer"));
 
 /** The wizard's layout route: a drawer over the Store; Close goes back to it. */
 export const subscriptionWizardLayout = wizardLayout(
   memberGuard,
-  "purchase",
-  () => ({ wizard: subscriptionWizard, view: {} }),
+  purchaseRight,
+  async (member, _params, url) => ({
+    wizard: (await subscriptionWizardFor(member, url.searchParams.get("customer"))).wizard,
+    view: {},
+  }),
   "/store",
 );
 

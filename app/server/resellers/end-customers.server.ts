@@ -4,7 +4,7 @@ import { and, asc, count, desc, eq, exists, gt, inArray, or, sql, type SQL } fro
 import type { SubscriptionStatus } from "~db/billing-values";
 import { renewalAmount, type CustomerRecord, type PriceList } from "~/domain/customers";
 import { invoiceForOf, invoiceStatusLabel } from "~/domain/renewals";
-import { memberActor, recordActivity, type Scope } from "~/server/accounts/index.server";
+import { memberActor, recordActivity, type ActivityActor, type Scope } from "~/server/accounts/index.server";
 import { getBilling } from "~/server/billing/index.server";
 import { db } from "~/server/platform/database/db.server";
 import {
@@ -27,7 +27,7 @@ import { licenseListItem } from "~/server/subscriptions/index.server";
 export type EndCustomer = typeof organizations.$inferSelect;
 
 /** The distributor's end customer with this id, or null. */
-async function customerOf(resellerId: string, customerId: string): Promise<EndCustomer | null> {
+export async function customerOf(resellerId: string, customerId: string): Promise<EndCustomer | null> {
   const [customer] = await db
     .select()
     .from(organizations)
@@ -40,6 +40,20 @@ export async function requireCustomer(resellerId: string, customerId: string): P
   const customer = await customerOf(resellerId, customerId);
   if (!customer) throw json({ message: "There is no such customer." }, { status: 404 });
   return customer;
+}
+
+/**
+ * The distributor's end customers an order's plan step offers, by name: the first `limit`, and whether there are
+ * more (the customers list finds those, and a customer's page starts its order).
+ */
+export async function customerChoices(resellerId: string, limit: number) {
+  const rows = await db
+    .select({ id: organizations.id, name: organizations.name })
+    .from(organizations)
+    .where(eq(organizations.managedBy, resellerId))
+    .orderBy(asc(organizations.name), asc(organizations.id))
+    .limit(limit + 1);
+  return { customers: rows.slice(0, limit), more: rows.length > limit };
 }
 
 /** Every plan's and add-on's price by id (what renewals are worth at list price), and each plan's name. */
@@ -144,16 +158,29 @@ export async function customerPage(
   };
 }
 
-/** The distributor's member adds an end customer from its form, with an entry in both activity logs. */
-export async function createCustomer(member: Scope, record: CustomerRecord): Promise<{ id: string }> {
-  const id = randomUUID();
-  const actor = memberActor(member.user);
+/**
+ * Adds the distributor's end customer `id`, with an entry in both activity logs: from the customer form, or when an
+ * order for a new customer is paid for (the order job's id as the customer's, so a repeat of its step adds nothing
+ * and writes no second entry).
+ */
+export async function addCustomer(
+  { resellerId, actor }: { resellerId: string; actor: ActivityActor },
+  record: CustomerRecord,
+  id: string,
+): Promise<void> {
   await db.transaction(async (tx) => {
-    await tx
+    const [reseller] = await tx
+      .select({ name: organizations.name })
+      .from(organizations)
+      .where(eq(organizations.id, resellerId));
+    const added = await tx
       .insert(organizations)
-      .values({ id, customerType: "customer", managedBy: member.organization.id, ...record });
+      .values({ id, customerType: "customer", managedBy: resellerId, ...record })
+      .onConflictDoNothing()
+      .returning({ id: organizations.id });
+    if (added.length === 0) return;
     await recordActivity(tx, {
-      organizationId: member.organization.id,
+      organizationId: resellerId,
       actor,
       action: "customer.created",
       summary: `Added the end customer ${record.name}.`,
@@ -162,9 +189,15 @@ export async function createCustomer(member: Scope, record: CustomerRecord): Pro
       organizationId: id,
       actor,
       action: "organization.created",
-      summary: `${member.organization.name} added this organization as its end customer.`,
+      summary: `${reseller?.name ?? ""} added this organization as its end customer.`,
     });
   });
+}
+
+/** The distributor's member adds an end customer from its form. */
+export async function createCustomer(member: Scope, record: CustomerRecord): Promise<{ id: string }> {
+  const id = randomUUID();
+  await addCustomer({ resellerId: member.organization.id, actor: memberActor(member.user) }, record, id);
   return { id };
 }
 

@@ -176,6 +176,8 @@ export async function createLicenseForSubscription(order: {
   ownerId: string;
   subscriptionId: string;
   name: string;
+  /** The distributor's end customer it is for; null for the owner's own license. */
+  licenseeId?: string | null;
   nodes: number;
   planType: "core" | "advanced" | "ultimate";
   hasCloudSupport: boolean;
@@ -193,7 +195,7 @@ export async function createLicenseForSubscription(order: {
   const validFrom = await portalNow();
   const validTo = order.validTo ?? new Date(validFrom.getTime() + 30 * DAY_MS);
   const externalLicenseId = `GK-${validFrom.getUTCFullYear()}-${randomBytes(4).toString("hex").toUpperCase()}`;
-  const { ownerId, subscriptionId, name, nodes, planType, hasCloudSupport } = order;
+  const { ownerId, subscriptionId, licenseeId, name, nodes, planType, hasCloudSupport } = order;
   // The unique index on subscription_id settles a race between two runners: the second insert does nothing.
   await db
     .insert(licenses)
@@ -201,7 +203,7 @@ export async function createLicenseForSubscription(order: {
       licenseRow(
         ownerId,
         { externalLicenseId, name, nodes, planType, type: "recurring", hasCloudSupport, validFrom, validTo },
-        { subscriptionId },
+        { subscriptionId, licenseeId },
       ),
     )
     .onConflictDoNothing({ target: licenses.subscriptionId });

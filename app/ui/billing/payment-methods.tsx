@@ -177,11 +177,14 @@ export function AddCardButton({ to, hasCard }: { to: string; hasCard: boolean })
 export function PaymentMethodsSection({
   sources,
   drawerBase,
+  drawerSearch = "",
   selection,
   refusals,
 }: {
   sources: PaymentSourceView[];
   drawerBase: string;
+  /** The query the drawers' URLs keep (the page's own, `?customer=…`). */
+  drawerSearch?: string;
   selection?: SourceSelection;
   refusals?: CardRefusals;
 }) {
@@ -189,13 +192,13 @@ export function PaymentMethodsSection({
     <SectionCard
       id="payment-methods-title"
       title="Payment Methods"
-      action={<AddCardButton to={`${drawerBase}/cards/new`} hasCard={sources.length > 0} />}
+      action={<AddCardButton to={`${drawerBase}/cards/new${drawerSearch}`} hasCard={sources.length > 0} />}
     >
       <PaymentMethodsTable
         sources={sources}
         selection={selection}
         refusals={refusals}
-        replaceTo={(id) => `${drawerBase}/cards/${id}/replace`}
+        replaceTo={(id) => `${drawerBase}/cards/${id}/replace${drawerSearch}`}
       />
     </SectionCard>
   );

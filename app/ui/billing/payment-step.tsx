@@ -49,6 +49,8 @@ export interface PaymentStepProps {
   previousTo?: string;
   /** The step's own URL, under which its drawers are mounted. */
   drawerBase: string;
+  /** The query of the step's URL (`?customer=…`), which its drawers' URLs keep so that they close back to it. */
+  drawerSearch?: string;
   /** Whether the billing and shipping addresses are shown and must be valid (the purchase wizards). */
   withAddresses?: boolean;
   /** The new-card form shown in place of the cards while there is none (the trials). */
@@ -73,6 +75,7 @@ function ReadyPaymentStep({
   nextLabel,
   previousTo,
   drawerBase,
+  drawerSearch = "",
   withAddresses = true,
   newCard,
   refusals,
@@ -106,6 +109,7 @@ function ReadyPaymentStep({
           <PaymentMethodsSection
             sources={data.sources}
             drawerBase={drawerBase}
+            drawerSearch={drawerSearch}
             selection={{ name: "payment_source_id", value: selected, onChange: setSelected }}
             refusals={refusals}
           />
@@ -113,8 +117,8 @@ function ReadyPaymentStep({
             <AddressPanels
               billing={data.billingAddress}
               shipping={data.shippingAddress}
-              profileTo={`${drawerBase}/profile`}
-              shippingTo={`${drawerBase}/shipping`}
+              profileTo={`${drawerBase}/profile${drawerSearch}`}
+              shippingTo={`${drawerBase}/shipping${drawerSearch}`}
             />
           ) : null}
           {/* Next comes first in the markup so that Enter in the form means Next, not Previous; the row shows Previous first. */}

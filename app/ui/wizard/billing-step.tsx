@@ -13,11 +13,13 @@ export function WizardBillingStep({
   problem,
   nextLabel,
   drawerBase,
+  drawerSearch,
 }: {
   data: PaymentStepData;
   problem?: string;
   nextLabel: string;
   drawerBase: string;
+  drawerSearch?: string;
 }) {
   return (
     <Stack gap="md">
@@ -27,7 +29,7 @@ export function WizardBillingStep({
           {problem}
         </Alert>
       ) : null}
-      <PaymentStep data={data} nextLabel={nextLabel} drawerBase={drawerBase} />
+      <PaymentStep data={data} nextLabel={nextLabel} drawerBase={drawerBase} drawerSearch={drawerSearch} />
       <Outlet />
     </Stack>
   );

@@ -54,6 +54,7 @@ export function OrderReview({
   couponFirst?: boolean;
   estimateCaption: string;
   noteCredits?: boolean;
+  /** The page's URL, with the query that picks its draft (`?customer=…`) if any. */
   pageUrl: string;
   previousTo: string;
   intent: string;
@@ -108,7 +109,7 @@ export function OrderReview({
           Previous
         </LinkButton>
         {orderKey ? (
-          <LinkButton to={`${pageUrl}?confirm=1`} loading={busy}>
+          <LinkButton to={`${pageUrl}${pageUrl.includes("?") ? "&" : "?"}confirm=1`} loading={busy}>
             {busy ? busyLabel : "Submit Order"}
           </LinkButton>
         ) : (

@@ -16,7 +16,8 @@ import { deleteDraft, findDraft, writeDraft, type DraftOwner } from "./drafts.se
  * - Every save runs the wizard's `check` over the whole draft: choices that became impossible are dropped,
  *   and a step that was done but no longer holds becomes incomplete with a notice saying why, so the guard
  *   and the stepper stop past it.
- * - Wizards with URL parameters (`/licenses/:subscriptionId/update/...`) keep one draft per parameter set.
+ * - Wizards with URL parameters (`/licenses/:subscriptionId/update/...`, or a query such as `?customer=` that every
+ *   step's URL carries) keep one draft per parameter set.
  */
 interface Progress<Step extends string> {
   completed: Step[];
@@ -29,8 +30,10 @@ export interface WizardDefinition<Step extends string, Data extends Progress<Ste
   steps: readonly Step[];
   /** What the stepper calls each step. */
   stepTitles: Record<Step, string>;
-  /** The URL of the steps, e.g. /store/subscribe; a step is `${basePath(params)}/${step}`. */
+  /** The URL of the steps, e.g. /store/subscribe; a step is `${basePath(params)}/${step}${search(params)}`. */
   basePath: (params: Params) => string;
+  /** The query every step's URL carries (`?customer=…`), so a bookmarked step reopens its own draft; none if absent. */
+  search?: (params: Params) => string;
   /** Parses a stored draft, filling defaults; a draft that no longer parses starts over. */
   schema: z.ZodType<Data, z.ZodTypeDef, unknown>;
   /** The whole draft against the wizard's rules: the draft with impossible choices dropped, and why. */
@@ -63,7 +66,8 @@ export function defineWizard<Step extends string, Data extends Progress<Step>, P
     /** The wizard bound to its URL parameters (none for the new-subscription wizard). */
     at(params: Params) {
       const name = definition.draftName(params);
-      const urlOf = (step: Step) => `${definition.basePath(params)}/${step}`;
+      const search = definition.search?.(params) ?? "";
+      const urlOf = (step: Step) => `${definition.basePath(params)}/${step}${search}`;
 
       /** The stored draft, or the initial state; never writes. */
       async function read(owner: DraftOwner, initial: () => unknown = () => ({})): Promise<LoadedDraft<Data>> {
@@ -105,7 +109,7 @@ export function defineWizard<Step extends string, Data extends Progress<Step>, P
             steps: steps.map((step) => ({ key: step, title: stepTitles[step], to: urlOf(step) })),
             reachable: reachableSteps(steps, data.completed),
             notices: data.notices.filter((notice) => notice.step === current).map((notice) => notice.message),
-            closeAction: basePath,
+            closeAction: `${basePath}${search}`,
           };
         },
         /** Saves changes without moving on (a cycle switch, a coupon), keeping what the step already has. */
@@ -155,27 +159,32 @@ interface WizardOpened<View> {
   view: View;
 }
 
+const rightOf = (permission: Action | ((request: Request) => Action), request: Request) =>
+  typeof permission === "function" ? permission(request) : permission;
+
 /**
  * The loader and action of a wizard's layout route, one for every wizard. `permission` is what the guard must
- * allow the actor (every step checks it too: a forbidden step is 403); `open` finds the wizard for the actor and
- * the URL's parameters (refusing a parameter the wizard is not for) and what else the layout shows; the loader
- * works out the step from the URL, and Close (the action) clears the draft and goes back to `closeTo`.
+ * allow the actor, or a function of the request that names it (a query can ask for a stricter right); every step
+ * checks it too: a forbidden step is 403. `open` finds the wizard for the actor and the URL's parameters and query
+ * (refusing one the wizard is not for) and what else the layout shows; the loader works out the step from the
+ * URL, and Close (the action) clears the draft and goes back to `closeTo`.
  */
 export function wizardLayout<Actor extends DraftOwner, View extends Record<string, unknown>>(
   guard: Guard<Actor>,
-  permission: Action,
-  open: (actor: Actor, params: RouteParams) => WizardOpened<View> | Promise<WizardOpened<View>>,
+  permission: Action | ((request: Request) => Action),
+  open: (actor: Actor, params: RouteParams, url: URL) => WizardOpened<View> | Promise<WizardOpened<View>>,
   closeTo: string,
 ) {
   return {
     async loader({ request, params }: LoaderFunctionArgs): Promise<View & WizardChrome> {
-      const actor = await guard.require(request, permission);
-      const { wizard, view } = await open(actor, params);
-      return { ...view, ...(await wizard.layout(actor, new URL(request.url).pathname)) };
+      const actor = await guard.require(request, rightOf(permission, request));
+      const url = new URL(request.url);
+      const { wizard, view } = await open(actor, params, url);
+      return { ...view, ...(await wizard.layout(actor, url.pathname)) };
     },
     async action({ request, params }: ActionFunctionArgs) {
-      const { actor } = await guard.readForm(request, permission);
-      await (await open(actor, params)).wizard.clear(actor);
+      const { actor } = await guard.readForm(request, rightOf(permission, request));
+      await (await open(actor, params, new URL(request.url))).wizard.clear(actor);
       return redirect(closeTo);
     },
   };
