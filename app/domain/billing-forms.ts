@@ -1,6 +1,9 @@
 import { z } from "zod";
 import { countryCode, phoneFields } from "./contact-fields";
+import { hasVatNumbers } from "./tax-ids";
+import { INVALID_VAT_NUMBER, normalizeVatNumber, NO_VAT_NUMBERS } from "./vat-format";
 import {
+  boundedString,
   CANNOT_BE_EMPTY,
   checkbox,
   optionalEmail,
@@ -51,7 +54,29 @@ const streetAddress = {
   zip: requiredText,
 };
 
-/** 'Update Billing Profile': the customer's contact details and the billing address, all but line2 required. */
+/**
+ * An optional VAT number of the billing address's country, checked for its format at the field (the register is
+ * asked on save), and given back in its one written form (with its prefix). Only countries that have VAT numbers
+ * take one.
+ */
+const vatNumberOfCountry = z
+  .object({ country: optionalText, vat_number: boundedString(40).trim().default("") })
+  .superRefine(({ country, vat_number }, ctx) => {
+    if (!vat_number) return;
+    if (!hasVatNumbers(country)) {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["vat_number"], message: NO_VAT_NUMBERS });
+    } else if (!normalizeVatNumber(country, vat_number)) {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["vat_number"], message: INVALID_VAT_NUMBER });
+    }
+  })
+  .transform(({ country, vat_number }) => ({
+    vat_number: vat_number ? (normalizeVatNumber(country, vat_number) ?? "") : "",
+  }));
+
+/**
+ * 'Update Billing Profile': the customer's contact details and the billing address, all but line2 required, and
+ * the VAT number of a business in a country that has them.
+ */
 export const billingProfileSchema = z
   .object({
     ...personName,
@@ -60,7 +85,8 @@ export const billingProfileSchema = z
     ...streetAddress,
     country: countryCode(SELECT_YOUR_COUNTRY),
   })
-  .and(phoneFields(true));
+  .and(phoneFields(true))
+  .and(vatNumberOfCountry);
 
 export type BillingProfileInput = z.infer<typeof billingProfileSchema>;
 

@@ -14,6 +14,7 @@ import {
   ORGANIZATION_KINDS,
   PROVIDER_EVENT_OUTCOMES,
   PROVIDER_EVENT_SOURCES,
+  TAX_ID_STATUSES,
   type ShippingAddress,
 } from "../schema";
 import { timestamp } from "./provider-columns";
@@ -31,6 +32,7 @@ export {
   ORGANIZATION_KINDS,
   PROVIDER_EVENT_OUTCOMES,
   PROVIDER_EVENT_SOURCES,
+  TAX_ID_STATUSES,
   type JobStatus,
   type MemberRole,
   type OrganizationKind,
@@ -138,6 +140,7 @@ export const licenses = pgTable(
     hubJobId: text("hub_job_id"),
     subscriptionId: text("subscription_id"),
     termsVersion: bigint("terms_version", { mode: "number" }).notNull().default(0),
+    poNumber: text("po_number"),
     createdAt: createdAt(),
   },
   (table) => [
@@ -416,6 +419,7 @@ export const invoices = pgTable(
     paidAt: timestamp("paid_at"),
     nextRetryAt: timestamp("next_retry_at"),
     resourceVersion: bigint("resource_version", { mode: "number" }).notNull(),
+    revision: integer("revision").notNull().default(1),
     updatedAt: updatedAt(),
   },
   (table) => [
@@ -423,6 +427,19 @@ export const invoices = pgTable(
     index("invoices_subscription_status_idx").on(table.subscriptionId, table.status),
   ],
 );
+
+export const taxIds = pgTable("tax_ids", {
+  organizationId: text("organization_id")
+    .primaryKey()
+    .references(() => organizations.id, { onDelete: "cascade" }),
+  vatNumber: text("vat_number").notNull(),
+  status: text("status", { enum: TAX_ID_STATUSES }).notNull(),
+  checkedAt: timestamp("checked_at"),
+  registerName: text("register_name"),
+  registerAddress: text("register_address"),
+  consultationNumber: text("consultation_number"),
+  updatedAt: updatedAt(),
+});
 
 /** Kept by triggers on `memberships` and `invoices` (the hand-written part of migration organization_counts). */
 export const organizationCounts = pgTable("organization_counts", {

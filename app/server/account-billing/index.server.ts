@@ -7,3 +7,4 @@ export {
   loadPaymentStep,
   paymentForPage,
 } from "./billing-details.server";
+export { checkVatNumber, providerStatusOf, taxIdRecheck } from "./tax-ids.server";

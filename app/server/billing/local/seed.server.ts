@@ -215,6 +215,16 @@ async function seedInvoice(
     paidAt: term.start,
     nextRetryAt: null,
     resourceVersion: term.start.getTime(),
+    // The seller is named at start-up, from the configuration (recordSellerOnEarlierInvoices).
+    billedTo: {
+      name: "Northwind Clinics",
+      contact: "Dana Whitfield",
+      email: "customer@example.com",
+      address: BILLING_ADDRESS,
+      vatNumber: null,
+      vatNumberValid: false,
+    },
+    poNumber: null,
   };
   // The engine's row is the invoice with how it was paid; its number is its id.
   const { number: _number, ...columns } = invoice;
