@@ -90,6 +90,24 @@ export const billingProfileSchema = z
 
 export type BillingProfileInput = z.infer<typeof billingProfileSchema>;
 
+/**
+ * 'Correct invoice': the buyer as the corrected document names them (the company, the contact's name and the
+ * billing address), the VAT number and the purchase order number. The country is the invoice's own, posted back
+ * as it was shown: changing it changes the tax, which no correction may.
+ */
+export const invoiceCorrectionSchema = z
+  .object({
+    company: requiredText,
+    ...personName,
+    ...streetAddress,
+    state: optionalText,
+    country: countryCode(CANNOT_BE_EMPTY),
+    po_number: boundedString(100).trim().default(""),
+  })
+  .and(vatNumberOfCountry);
+
+export type InvoiceCorrectionInput = z.infer<typeof invoiceCorrectionSchema>;
+
 /** 'Update Shipping Address': a name and a street address; email, phone, company and line2 optional. */
 export const shippingAddressSchema = z
   .object({
