@@ -7,7 +7,7 @@ import { newSubscriptionOrder, type OrderInput } from "./new-subscription-job.se
 import type { Scope } from "~/server/accounts/index.server";
 import type { LoadedDraft } from "~/server/platform/wizards/kit.server";
 import { orderItems, subscriptionWizard } from "./new-subscription-wizard.server";
-import { checkedOrder, orderReviewOf, submitReviewedOrder } from "./order-review.server";
+import { checkedOrder, orderReviewOf, submitReviewedOrder, withPoNumber } from "./order-review.server";
 import { ESTIMATE_FAILED, orderDigest, type Submission } from "./placing.server";
 
 /**
@@ -69,15 +69,16 @@ export async function orderReview(scope: Scope) {
 
 /**
  * Purchase: the order the confirmation was for, placed once; a second post of it, or any purchase after
- * an order of this draft may have charged, leads to that order's progress page instead.
+ * an order of this draft may have charged, leads to that order's progress page instead. The PO number typed on
+ * the review goes with the order (not into its digest: it changes no price).
  */
-export function purchase(scope: Scope, postedKey: string): Promise<Submission> {
+export function purchase(scope: Scope, postedKey: string, poNumber: string | null = null): Promise<Submission> {
   return submitReviewedOrder(newSubscriptionOrder, {
     scope,
     wizard: subscriptionWizard,
     reviewStep: "order",
     postedKey,
-    price: (draft) => currentOrder(scope, draft),
+    price: async (draft) => withPoNumber(await currentOrder(scope, draft), poNumber),
     activity: (input) => ({
       action: "order.placed",
       summary: `Placed an order for a GateKeeper ${TIER_NAMES[input.tier]} recurring license for ${input.users} users (${input.hosting === "cloud" ? "cloud" : "on-premise"} Hub), licensed to ${input.organization}.`,

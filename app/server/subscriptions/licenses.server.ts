@@ -182,6 +182,8 @@ export async function createLicenseForSubscription(order: {
   planType: "core" | "advanced" | "ultimate";
   hasCloudSupport: boolean;
   validTo: Date | null;
+  /** The order's purchase order number, shown on the license's row. */
+  poNumber?: string | null;
 }) {
   const ofSubscription = async () => {
     const [license] = await db
@@ -203,13 +205,21 @@ export async function createLicenseForSubscription(order: {
       licenseRow(
         ownerId,
         { externalLicenseId, name, nodes, planType, type: "recurring", hasCloudSupport, validFrom, validTo },
-        { subscriptionId },
+        { subscriptionId, poNumber: order.poNumber ?? null },
       ),
     )
     .onConflictDoNothing({ target: licenses.subscriptionId });
   const created = await ofSubscription();
   if (!created) throw new Error(`Subscription ${subscriptionId} belongs to another account.`);
   return created;
+}
+
+/** The purchase order number of the order that last changed the account's license, shown on its row. */
+export async function recordLicensePoNumber(ownerId: string, licenseId: string, poNumber: string): Promise<void> {
+  await db
+    .update(licenses)
+    .set({ poNumber })
+    .where(and(eq(licenses.id, licenseId), eq(licenses.ownerId, ownerId)));
 }
 
 /** Whether the user holds a recurring license (the Store then asks before starting a new one). */

@@ -5,6 +5,8 @@ import type { AddressView, BillingProfileView, CardView } from "~/domain/billing
 import type { EstimateView } from "~/domain/estimate";
 import { Button, LinkButton } from "~/ui/button";
 import { Group, Stack } from "~/ui/layout";
+import { PO_NUMBER_MAX_LENGTH } from "~/domain/purchase-orders";
+import { TextInput } from "~/ui/inputs";
 import { ConfirmDialog } from "./confirm-dialog";
 import { CouponBox } from "./coupon-box";
 import { OrderParties, OrderProblems } from "./order-details";
@@ -28,7 +30,8 @@ export interface OrderReviewData {
  * The review of an order before it is placed, for the new license's Order step and the update's Review:
  * what stops it, its lines, the coupon box, the estimate, who pays and where it ships, Previous and 'Submit
  * Order', and the confirmation (a dialog the URL opens, `?confirm=1`, so it works without JavaScript). The
- * confirmation posts `intent` with the order's key; Submit reads `busyLabel` while that post runs.
+ * confirmation posts `intent` with the order's key and the customer's optional PO number; Submit reads `busyLabel`
+ * while that post runs.
  */
 export function OrderReview({
   review,
@@ -125,6 +128,17 @@ export function OrderReview({
           cancelTo={pageUrl}
           intent={intent}
           fields={{ orderKey }}
+          inputs={
+            <TextInput
+              id="po_number"
+              name="po_number"
+              label="PO number (optional)"
+              description="Your purchase order number, printed on the invoice and shown with the license."
+              maxLength={PO_NUMBER_MAX_LENGTH}
+              autoComplete="off"
+              mb="md"
+            />
+          }
         >
           {confirm.text}
         </ConfirmDialog>
