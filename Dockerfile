@@ -60,7 +60,7 @@ COPY --from=build /app/build ./build
 COPY --from=build /app/public ./public
 COPY --from=build /app/db/migrations ./db/migrations
 COPY --from=build /app/db/migrations-postgres ./db/migrations-postgres
-COPY --from=build /app/scripts/start.mjs /app/scripts/server.mjs /app/scripts/remix-adapter.mjs /app/scripts/public-url.mjs /app/scripts/migrate.mjs ./scripts/
+COPY --from=build /app/scripts/start.mjs /app/scripts/server.mjs /app/scripts/remix-adapter.mjs /app/scripts/migrate.mjs ./scripts/
 
 # The directory must exist and belong to 'node' before VOLUME, so a fresh named volume inherits that owner.
 RUN mkdir -p /data && chown node:node /data

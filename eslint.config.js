@@ -154,6 +154,8 @@ export default tseslint.config(
       "app/server/orders/**",
       "app/server/trials/**",
       "app/server/cloud-hubs/**",
+      "app/server/resellers/**",
+      "app/domain/customers.ts",
       "app/domain/license-status.ts",
       "app/domain/renewals.ts",
     ],

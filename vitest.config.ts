@@ -6,6 +6,7 @@ const SQLITE_ONLY = [
   "tests/server/sqlite-async.test.ts",
   "tests/server/hub-token-migration.test.ts",
   "tests/server/organizations-migration.test.ts",
+  "tests/server/end-customers-migration.test.ts",
 ];
 
 export default defineConfig({

@@ -1,5 +1,13 @@
 import { sql } from "drizzle-orm";
-import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import {
+  index,
+  integer,
+  primaryKey,
+  sqliteTable,
+  text,
+  uniqueIndex,
+  type AnySQLiteColumn,
+} from "drizzle-orm/sqlite-core";
 import type {
   InvoicePurpose,
   InvoiceStatus,
@@ -44,21 +52,46 @@ export type OrganizationKind = (typeof ORGANIZATION_KINDS)[number];
 
 /**
  * A customer of GateKeeper: one billing customer, and the licenses, Hubs, trials, drafts and jobs that go with
- * it, whichever member made them. Its people are its memberships.
+ * it, whichever member made them. Its people are its memberships. An end customer is an organization a
+ * distributor manages (managed_by): the distributor buys, pays for and renews its licenses, which are the
+ * distributor's (owner_id) and licensed to it (licenses.licensee_id).
  */
-export const organizations = sqliteTable("organizations", {
-  id: text("id").primaryKey(),
-  name: text("name").notNull(),
-  /** 'customer' or 'distributor' (a reseller): decides the price list and how many trials it gets. */
-  customerType: text("customer_type", { enum: ORGANIZATION_KINDS }).notNull().default("customer"),
-  /** The billing provider's customer id that scopes all of the organization's billing data; set on first need. */
-  billingCustomerId: text("billing_customer_id").unique(),
-  /** Where hardware is shipped when it differs from the billing address; null means "same as billing". */
-  shippingAddress: text("shipping_address", { mode: "json" }).$type<ShippingAddress>(),
-  /** ISO 3166 code given at sign-up: the billing address's country until one is saved; "" when not known. */
-  country: text("country").notNull().default(""),
-  createdAt: createdAt(),
-});
+export const organizations = sqliteTable(
+  "organizations",
+  {
+    id: text("id").primaryKey(),
+    name: text("name").notNull(),
+    /** 'customer' or 'distributor' (a reseller): decides the price list and how many trials it gets. */
+    customerType: text("customer_type", { enum: ORGANIZATION_KINDS }).notNull().default("customer"),
+    /** The billing provider's customer id that scopes all of the organization's billing data; set on first need. */
+    billingCustomerId: text("billing_customer_id").unique(),
+    /** Where hardware is shipped when it differs from the billing address; null means "same as billing". */
+    shippingAddress: text("shipping_address", { mode: "json" }).$type<ShippingAddress>(),
+    /** ISO 3166 code given at sign-up: the billing address's country until one is saved; "" when not known. */
+    country: text("country").notNull().default(""),
+    /** The distributor that manages this end customer; null for an organization of its own. */
+    managedBy: text("managed_by").references((): AnySQLiteColumn => organizations.id),
+    /** An end customer's postal address as its distributor keeps it; null when not given. */
+    address: text("address", { mode: "json" }).$type<PostalAddress>(),
+    /** An end customer's technical contact, as its distributor names them ("" when not given). */
+    contactName: text("contact_name").notNull().default(""),
+    contactEmail: text("contact_email").notNull().default(""),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    // A distributor's end customers, by name: /customers counts and pages them straight off this index.
+    index("organizations_managed_by_name_idx").on(table.managedBy, table.name, table.id),
+  ],
+);
+
+/** A postal address without the country (the organization's own column): what an end customer's record keeps. */
+export interface PostalAddress {
+  line1: string;
+  line2?: string;
+  city: string;
+  state?: string;
+  zip: string;
+}
 
 /** The roles a member can have (app/domain/access-policy.ts says what each may do). */
 export const MEMBER_ROLES = ["owner", "billing_admin", "technical_contact", "viewer"] as const;
@@ -162,8 +195,13 @@ export const licenses = sqliteTable(
       .notNull()
       .references(() => organizations.id, { onDelete: "cascade" }),
     externalLicenseId: text("external_license_id").notNull().unique(),
-    /** The organization the license is assigned to. */
+    /** The organization the license is assigned to: the name on its file. */
     name: text("name").notNull(),
+    /**
+     * The end customer the license is for, when a distributor bought it for one (owner_id is then the distributor,
+     * which pays for it): the end customer's members read it; null for an organization's own license.
+     */
+    licenseeId: text("licensee_id").references(() => organizations.id),
     nodes: integer("nodes").notNull(),
     planType: text("plan_type", { enum: ["core", "advanced", "ultimate"] }).notNull(),
     type: text("type", { enum: ["recurring", "trial"] }).notNull(),
@@ -200,6 +238,8 @@ export const licenses = sqliteTable(
     index("licenses_owner_valid_to_idx").on(table.ownerId, table.validTo),
     // Trial eligibility counts an owner's trial licenses, and the Store asks whether they hold a recurring one.
     index("licenses_owner_type_idx").on(table.ownerId, table.type),
+    // An end customer's licenses, newest first (its licenses page, its page at its distributor's).
+    index("licenses_licensee_valid_from_idx").on(table.licenseeId, table.validFrom, table.id),
   ],
 );
 
@@ -222,6 +262,8 @@ export const hubInstallations = sqliteTable(
     ownerId: text("owner_id")
       .notNull()
       .references(() => organizations.id, { onDelete: "cascade" }),
+    /** The end customer whose license the Hub was made from, as licenses.licensee_id; null for the owner's own. */
+    licenseeId: text("licensee_id").references(() => organizations.id),
     type: text("type", { enum: ["cloud", "local"] }).notNull(),
     url: text("url"),
     ip: text("ip"),
@@ -250,6 +292,8 @@ export const hubInstallations = sqliteTable(
     index("hub_installations_owner_last_seen_idx").on(table.ownerId, table.lastSeen, table.id),
     // and off this one when the table is filtered by Type.
     index("hub_installations_owner_type_last_seen_idx").on(table.ownerId, table.type, table.lastSeen, table.id),
+    // An end customer's Hubs, most recently seen first.
+    index("hub_installations_licensee_last_seen_idx").on(table.licenseeId, table.lastSeen, table.id),
   ],
 );
 
@@ -359,9 +403,8 @@ export const jobs = sqliteTable(
   {
     id: text("id").primaryKey(),
     kind: text("kind").notNull(),
-    ownerId: text("owner_id")
-      .notNull()
-      .references(() => organizations.id, { onDelete: "cascade" }),
+    /** The organization the job is for; null for a job about no organization yet (it finds its account itself). */
+    ownerId: text("owner_id").references(() => organizations.id, { onDelete: "cascade" }),
     idempotencyKey: text("idempotency_key").notNull().unique(),
     input: text("input", { mode: "json" }).notNull().$type<Record<string, unknown>>(),
     /** Per step: its status and what it produced, keyed by step name. */
@@ -494,7 +537,7 @@ export const portalSecrets = sqliteTable("portal_secrets", {
 // --- The billing provider's side, as the portal keeps it -------------------------------------------------------
 
 export const PROVIDER_EVENT_SOURCES = ["webhook", "engine", "poll"] as const;
-export const PROVIDER_EVENT_OUTCOMES = ["applied", "ignored", "unknown_customer"] as const;
+export const PROVIDER_EVENT_OUTCOMES = ["applied", "ignored", "unknown_customer", "foreign_resource"] as const;
 
 /**
  * Every event the billing provider told the portal of (Chargebee's webhooks, the embedded engine's events, the

@@ -100,7 +100,7 @@ async function empty(field: Locator) {
 test.describe("adding a card", () => {
   test.use({ expectedHttpErrors: [422] });
 
-  test("says what is missing, shows a decline in the spec's words, adds an accepted card, and allows only one", async ({
+  test("says what is missing, shows a decline with the bank's reason, adds an accepted card, and allows only one", async ({
     page,
     portal,
     javaScriptEnabled,

@@ -54,7 +54,8 @@ async function signUp(page: Page, email: string) {
   await page.goto("/login");
   await page.getByRole("link", { name: "Create an account" }).click();
   await expect(page.getByRole("heading", { name: "Create an account" })).toBeVisible();
-  await page.getByLabel("First name").fill("Ada");
+  // A name that carries a web address is no name: it would open the mail the portal sends.
+  await page.getByLabel("First name").fill("Ada https://founder.example");
   await page.getByLabel("Last name").fill("Founder");
   await page.getByLabel("Company").fill("Founder Robotics");
   await page.getByLabel("Email").fill(email);
@@ -64,8 +65,11 @@ async function signUp(page: Page, email: string) {
   await page.getByRole("button", { name: "Create account" }).click();
   // Every message at its field, and nothing typed lost but the passwords.
   await expect(page.getByText("Doesn't match requirements.")).toBeVisible();
+  await expect(page.getByText("A name cannot contain a web address (://).")).toBeVisible();
+  await expect(page.getByLabel("First name")).toHaveValue("Ada https://founder.example");
   await expect(page.getByLabel("Company")).toHaveValue("Founder Robotics");
   await expect(page.getByLabel("Country")).toHaveValue("US");
+  await page.getByLabel("First name").fill("Ada");
   await page.getByRole("textbox", { name: "Password", exact: true }).fill(NEW_PASSWORD);
   await page.getByLabel("Confirm password").fill(NEW_PASSWORD);
   await page.getByRole("button", { name: "Create account" }).click();

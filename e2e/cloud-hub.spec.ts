@@ -414,7 +414,7 @@ test("'Registering new GateKeeper Hub was interrupted.' offers Try again only af
   databaseEngine,
 }) => {
   test.setTimeout(120_000);
-  // The spec's 30 s, shortened to 5 s on a portal of this test's own; the rule and its reload are the same.
+  // The 30 s wait before 'Try again', shortened to 5 s on a portal of this test's own; the rule and its reload are the same.
   const portal = await startPortal({ engine: databaseEngine, env: { HUB_RETRY_WAIT_MS: "5000" } });
   try {
     const subdomain = subdomainFor("wait-clinic");

@@ -7,7 +7,7 @@ import type { Readable } from "node:stream";
 import { setTimeout as sleep } from "node:timers/promises";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
-import { test as base, expect, type Page } from "@playwright/test";
+import { test as base, expect, type APIRequestContext, type Page } from "@playwright/test";
 import type { Engine } from "~/server/platform/database/portal-database.server";
 import { databaseChoice } from "~/server/platform/config/database-url.server";
 import { createDatabase, dropDatabase } from "../scripts/postgres-cluster.mjs";
@@ -61,12 +61,15 @@ function freePort(): Promise<number> {
   });
 }
 
+const STARTUP_LIMIT_MS = 60_000;
+
 /**
  * Waits until this child says it listens on `port` and answers /healthz. The listen line matters: the free port
  * is probed before the child binds it, so another portal that took it meanwhile could answer in its place.
  */
 async function waitForHealth(baseURL: string, port: number, child: ChildProcess, output: () => string): Promise<void> {
-  const deadline = Date.now() + 20_000;
+  // Wide: a first start migrates and seeds, and a busy two-core machine can take many times its quiet minute's time.
+  const deadline = Date.now() + STARTUP_LIMIT_MS;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`The portal exited during start-up:\n${output()}`);
     try {
@@ -77,7 +80,7 @@ async function waitForHealth(baseURL: string, port: number, child: ChildProcess,
     }
     await sleep(100);
   }
-  throw new Error(`The portal did not answer /healthz within 20 s:\n${output()}`);
+  throw new Error(`The portal did not answer /healthz within ${STARTUP_LIMIT_MS / 1000} s:\n${output()}`);
 }
 
 /** Appends what a stream writes to `log` a whole line at a time, so that two instances' lines never mix. */
@@ -293,6 +296,14 @@ export const test = base.extend<TestFixtures, WorkerOptions & { portal: PortalSe
 });
 
 export { expect };
+
+/** The CSRF token the page at `path` renders for this client (its cookie is in the client's jar). */
+export async function csrfOf(api: APIRequestContext, path: string): Promise<string> {
+  const html = await (await api.get(path)).text();
+  const token = /name="csrf" value="([^"]+)"/.exec(html)?.[1];
+  if (!token) throw new Error(`no CSRF token on ${path}`);
+  return token;
+}
 
 /** Signs in through the login form the way a person does, and waits for the portal to show. */
 export async function signIn(page: Page, email: string, password = DEMO_PASSWORD, startAt = "/login") {

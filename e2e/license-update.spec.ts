@@ -237,7 +237,7 @@ test.describe("updating a recurring license", () => {
         verify(null, Buffer.from(`${file.protected}.${file.payload}`), key, Buffer.from(file.signature, "base64url")),
       ).toBe(true);
       expect(JSON.parse(Buffer.from(file.payload, "base64url").toString())).toMatchObject({ users: 15 });
-      // The spec's Close button under the message (the dialog's own close is the other).
+      // The progress page's Close button under the message (the dialog's own close is the other).
       await page.getByRole("link", { name: "Close" }).last().click();
       await expect(page.getByRole("row", { name: /GK-NWC-2026-0001/ })).toContainText("15");
     } finally {
@@ -246,7 +246,7 @@ test.describe("updating a recurring license", () => {
     }
   });
 
-  test("says what is wrong on the Product step in the spec's words, and keeps what was typed", async ({
+  test("says what is wrong on the Product step, on each field, and keeps what was typed", async ({
     page,
     portal,
     javaScriptEnabled,

@@ -1,4 +1,6 @@
-import { armFault, withDatabase } from "./database";
+import { randomUUID } from "node:crypto";
+import { demoPasswordHash } from "./access";
+import { armFault, insertAccount, withDatabase } from "./database";
 import { DEMO, expect, expectAccessible, holdScripts, signInAs, test } from "./fixtures";
 import {
   addBillingAddressInWizard,
@@ -109,6 +111,8 @@ test.describe("buying a new recurring license", () => {
     await signInAs(page, DEMO.distributor);
     const before = await subscriptionsOf(portal.databaseUrl, DEMO.distributor);
     await page.goto("/store/subscription");
+    // It holds recurring licenses (those it bought for its end customers): asked first, like a customer.
+    await page.getByRole("link", { name: "Yes, I want a new recurring license" }).click();
     await expect(page).toHaveURL(/\/store\/subscribe\/plan$/);
     await expect(
       page.getByRole("radio", { name: /^Core \(Monthly Billing\) · \$3\.00 per user per month/ }),
@@ -135,6 +139,18 @@ test.describe("buying a new recurring license", () => {
     await page.getByRole("link", { name: "Go to Licenses page to download new license" }).click();
     await expect(page.getByRole("row", { name: /Reseller Customer Ltd/ })).toBeVisible();
     expect(await subscriptionsOf(portal.databaseUrl, DEMO.distributor)).toBe(before + 1);
+  });
+
+  test("an organization without a recurring license goes straight to the plan step", async ({ page, portal }) => {
+    const email = `first-license-${randomUUID().slice(0, 8)}@example.com`;
+    await withDatabase(portal.databaseUrl, async (db, t) => {
+      const id = randomUUID();
+      const passwordHash = await demoPasswordHash(db, t);
+      await insertAccount(db, { id, email, passwordHash, firstName: "Robin", lastName: "First" });
+    });
+    await signInAs(page, email);
+    await page.goto("/store/subscription");
+    await expect(page).toHaveURL(/\/store\/subscribe\/plan$/);
   });
 
   test("a bookmarked step sends a new visitor to the first step, and works once the steps before it are done", async ({

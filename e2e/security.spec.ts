@@ -2,7 +2,7 @@ import { generateKeyPairSync } from "node:crypto";
 import { request as http } from "node:http";
 import { connect } from "node:net";
 import { request as playwrightRequest, type APIRequestContext } from "@playwright/test";
-import { DEMO, DEMO_PASSWORD, expect, signInAs, startPortal, test } from "./fixtures";
+import { csrfOf, DEMO, DEMO_PASSWORD, expect, signInAs, startPortal, test } from "./fixtures";
 
 /**
  * The portal's security promises (docs/security.md) at the HTTP level, against the built server (scripts/server.mjs) as an attacker would try it.
@@ -11,14 +11,6 @@ import { DEMO, DEMO_PASSWORD, expect, signInAs, startPortal, test } from "./fixt
 
 async function client(baseURL: string, headers: Record<string, string> = {}): Promise<APIRequestContext> {
   return playwrightRequest.newContext({ baseURL, extraHTTPHeaders: headers, maxRedirects: 0 });
-}
-
-/** The CSRF token the page at `path` renders for this client (its cookie is in the client's jar). */
-async function csrfOf(api: APIRequestContext, path: string): Promise<string> {
-  const html = await (await api.get(path)).text();
-  const token = /name="csrf" value="([^"]+)"/.exec(html)?.[1];
-  if (!token) throw new Error(`no CSRF token on ${path}`);
-  return token;
 }
 
 /**

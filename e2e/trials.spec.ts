@@ -135,7 +135,7 @@ test.describe("free trials", () => {
     await expectAccessible(page, javaScript());
     await page.goto("/home");
     await startTrial(page, "On-Premise GateKeeper Hub");
-    // The rules of the License step, in the spec's words.
+    // The rules of the License step, each with its message.
     await page.locator('input[name="nodes"]').fill("0");
     await page.locator('input[name="duration"]').fill("31");
     await next(page, "Next: Hardware");

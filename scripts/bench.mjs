@@ -3,7 +3,9 @@
 // wizard step under concurrent load next to a bare node:http server, the time to a usable sign-in form,
 // and pages for a big account next to the demo account; then every performance goal (docs/performance.md) beside its figure.
 // The numbers also go to bench-results/latest.json. `--only growth` runs only the big-account part (a
-// fresh portal, the demo customer and the big account, nothing else) and writes bench-results/growth.json.
+// fresh portal, the demo customer and the big account, nothing else) and writes bench-results/growth.json;
+// `--only mail-links` times only the pages that mail a link to a typed address, with and without an account
+// (bench-results/mail-links.json).
 // `--against <git ref>` runs only a comparison of that commit's build with this one's, page by page, and writes
 // bench-results/against.json (scripts/bench/against.mjs). Timings never fail the run; a page that does not answer
 // 200, failed requests under load or a form that never reacts do (exit 1), after everything has been printed.
@@ -16,9 +18,10 @@ import { fileURLToPath } from "node:url";
 import { comparisonTable, comparisonTitle, compareBuilds, SLOWER_BELOW } from "./bench/against.mjs";
 import { benchArgs } from "./bench/args.mjs";
 import { addBigAccount, BIG_ACCOUNT } from "./bench/big-account.mjs";
-import { goals, growthGoals, postgresGoals } from "./bench/goals.mjs";
+import { goals, growthGoals, mailLinkGoals, postgresGoals } from "./bench/goals.mjs";
 import { timePages } from "./bench/growth.mjs";
 import { LOAD, loadTest, loadTestsInTurns, startBareServer } from "./bench/load.mjs";
+import { timeMailLinks } from "./bench/mail-links.mjs";
 import { measurePages } from "./bench/page-bytes.mjs";
 import { measurePaint } from "./bench/paint.mjs";
 import { firstVisit, signIn, startPortal, startPostgresPortals } from "./bench/portal.mjs";
@@ -32,6 +35,7 @@ const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const RESULTS = path.join(ROOT, "bench-results", "latest.json");
 const GROWTH_RESULTS = path.join(ROOT, "bench-results", "growth.json");
 const AGAINST_RESULTS = path.join(ROOT, "bench-results", "against.json");
+const MAIL_LINKS_RESULTS = path.join(ROOT, "bench-results", "mail-links.json");
 const DEMO_PASSWORD = "GateKeeper-demo-1";
 const CUSTOMER_PAGES = [
   "/home",
@@ -91,6 +95,7 @@ async function main() {
   const customer = await signIn(portal.baseUrl, "customer@example.com", DEMO_PASSWORD);
   if (part === "growth") return growthOnly(run, portal, customer);
   if (part === "postgres") return postgresOnly(run, portal, customer);
+  if (part === "mail-links") return mailLinksOnly(run, portal);
 
   // 1. Bytes per page. /login comes first: it is the page of part 3 and its bytes make the floor.
   const admin = await signIn(portal.baseUrl, "admin@example.com", DEMO_PASSWORD);
@@ -158,12 +163,16 @@ async function main() {
   // 4. The pages whose cost must stay flat as an account's data grows.
   const growth = await measureGrowth(portal, customer);
 
+  // 5. The pages that mail a link to a typed address: as fast for an address with an account as for one without.
+  const mailLinks = await measureMailLinks(portal);
+
   const summary = goals({
     pages,
     paint,
     load: { home: portalLoad, plan: planLoad, bare: bareLoad, postgres: postgresLoad },
     signIn: signInResult,
     growth,
+    mailLinks,
   });
   printGoals(summary);
 
@@ -185,6 +194,7 @@ async function main() {
     paint,
     signIn: signInResult,
     growth: { account: BIG_ACCOUNT, pages: growth },
+    mailLinks,
     goals: summary,
   };
   await writeFile(RESULTS, `${JSON.stringify(results, null, 2)}\n`);
@@ -353,6 +363,46 @@ async function growthOnly(run, portal, customer) {
   await writeFile(GROWTH_RESULTS, `${JSON.stringify(results, null, 2)}\n`);
   console.log(`Results: ${path.relative(ROOT, GROWTH_RESULTS)}`);
   return [];
+}
+
+/** The pages that mail a link to a typed address, timed for an address with an account and one without. */
+async function measureMailLinks(portal) {
+  const mailLinks = await timeMailLinks(portal, "customer@example.com");
+  printMailLinks(mailLinks);
+  return mailLinks;
+}
+
+/** `--only mail-links`: part 5 and its goal, with the machine's load average before and after. */
+async function mailLinksOnly(run, portal) {
+  const mailLinks = await measureMailLinks(portal);
+  printGoals(mailLinkGoals(mailLinks));
+  const loadAverageAfter = loadavg()[0];
+  console.log(`\nLoad average after the run: ${loadAverageAfter.toFixed(2)}`);
+  await mkdir(path.dirname(MAIL_LINKS_RESULTS), { recursive: true });
+  await writeFile(MAIL_LINKS_RESULTS, `${JSON.stringify({ ...run, loadAverageAfter, mailLinks }, null, 2)}\n`);
+  console.log(`Results: ${path.relative(ROOT, MAIL_LINKS_RESULTS)}`);
+  return [];
+}
+
+function printMailLinks(mailLinks) {
+  console.log(
+    `\nThe pages that mail a link to a typed address, posted as a browser without JavaScript does: median ms over ` +
+      `${mailLinks[0]?.requests} pairs, an address with an account and one without in random order, each request ` +
+      "from its own loopback address",
+  );
+  const columns = ["page", "with an account ms", "without ms", "difference ms"];
+  const rows = mailLinks.map(({ page, knownMs, unknownMs, differenceMs }) => [
+    page,
+    knownMs.toFixed(2),
+    unknownMs.toFixed(2),
+    differenceMs.toFixed(2),
+  ]);
+  console.log(
+    table(
+      columns.map((header, i) => [header, i === 0 ? "l" : "r"]),
+      rows,
+    ),
+  );
 }
 
 async function firstHubLicensesPath(baseUrl, jar) {

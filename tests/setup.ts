@@ -6,9 +6,9 @@ import { afterAll, beforeAll, inject } from "vitest";
 import { createDatabase, dropDatabase } from "../scripts/postgres-cluster.mjs";
 
 /**
- * Every test file runs against a fresh database of its own, migrated and seeded with the demo data by the
- * portal's start-up before its tests (after its imports, so that what a file mocks is what the start-up uses), and
- * removed afterwards (the `postgres` project's files make their own databases and start the portal on one
+ * Every test file whose imports reach the portal's database runs against a fresh database of its own, migrated
+ * and seeded with the demo data by the portal's start-up before its tests (after its imports, so that what a file
+ * mocks is what the start-up uses), and removed afterwards (the `postgres` project's files make their own databases and start the portal on one
  * themselves: tests/support/postgres.ts `startPortalOn`): a SQLite file in a temporary folder, or in the
  * `postgres-all` project (TEST_DATABASE_ENGINE=postgres) a copy of the migrated PostgreSQL template
  * (tests/support/postgres-global-setup.ts).
@@ -31,15 +31,20 @@ if (postgres) {
 process.env.SEED_DEMO ??= "true";
 process.env.NODE_ENV = "test";
 
+/** The portal's connection, once the test file's imports reach the database (platform/database/connection.server). */
+const portalConnection = () => (globalThis as { __portalConnection?: { close(): Promise<void> } }).__portalConnection;
+
 beforeAll(async () => {
   if (process.env.TEST_PORTAL_BOOT === "by-the-file") return;
+  // A file whose imports never reach the database (the domain's rules, the build, the architecture) needs no portal:
+  // starting one would load the whole server and seed a database for nothing, in every such file.
+  if (!portalConnection()) return;
   const { boot } = await import("~/server/boot.server");
   await boot({ jobs: false });
 }, 60_000);
 
 afterAll(async () => {
-  // The portal's connection, if the test file's imports made one (app/server/platform/database/connection.server).
-  await (globalThis as { __portalConnection?: { close(): Promise<void> } }).__portalConnection?.close();
+  await portalConnection()?.close();
   if (postgres) await dropDatabase(postgres.server, postgresName);
   rmSync(directory, { recursive: true, force: true });
 }, 60_000);

@@ -61,6 +61,7 @@ const EVERY_ROLE = ROLES;
 const BILLING: readonly Role[] = ["owner", "billing_admin"];
 const TECHNICAL: readonly Role[] = ["owner", "technical_contact"];
 const DISTRIBUTOR: readonly OrganizationKind[] = ["distributor"];
+const FOR_DISTRIBUTORS = "End customers are only for GateKeeper distributors.";
 
 /**
  * The access policy: who may do what, by the member's role, the kind of their organization (a customer, or a
@@ -112,6 +113,20 @@ export const POLICY = {
     what: "read the documents for distributors",
     onlyFor: "This document is only for GateKeeper distributors.",
   },
+  /** A distributor's end customers: the list, and each one's licenses, Hubs, orders and renewals (/customers). */
+  "customers.read": {
+    roles: ["owner", "billing_admin", "technical_contact"],
+    kinds: DISTRIBUTOR,
+    what: "see end customers",
+    onlyFor: FOR_DISTRIBUTORS,
+  },
+  /** Adding an end customer and changing its record. */
+  "customers.manage": {
+    roles: BILLING,
+    kinds: DISTRIBUTOR,
+    what: "add or change end customers",
+    onlyFor: FOR_DISTRIBUTORS,
+  },
   /** The administration pages: every customer's account, jobs that need attention, the outbox, the time machine. */
   "staff.admin": {
     roles: [],
@@ -131,11 +146,6 @@ function isFor(subject: Subject, right: Right): boolean {
   if (right.staff) return subject.staff;
   if (!subject.member) return false;
   return !right.kinds || right.kinds.includes(subject.member.kind);
-}
-
-/** Whether the subject may do it now: the right is for them, their role has it, their email is verified where needed. */
-export function allows(subject: Subject, action: Action): boolean {
-  return refusal(subject, action) === null;
 }
 
 /**

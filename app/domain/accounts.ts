@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { countryCode } from "./contact-fields";
-import { boundedString, MAX_PASSWORD_LENGTH, requiredEmail, requiredText, SELECT_YOUR_COUNTRY } from "./fields";
+import { boundedString, MAX_PASSWORD_LENGTH, requiredEmail, SELECT_YOUR_COUNTRY } from "./fields";
+import { plainName } from "./names";
 import { unmetPasswordRequirements } from "./password-requirements";
 import { ROLES } from "./access-policy";
 import { MAX_EMAIL_LENGTH } from "./text-limits";
@@ -29,9 +30,9 @@ export const newPasswordSchema = newPassword;
 /** /signup: the person, their company (the organization it makes), and where it is. */
 export const signUpSchema = z
   .object({
-    firstName: requiredText,
-    lastName: requiredText,
-    company: requiredText,
+    firstName: plainName,
+    lastName: plainName,
+    company: plainName,
     email,
     country: countryCode(SELECT_YOUR_COUNTRY),
   })
@@ -40,9 +41,7 @@ export const signUpSchema = z
 export type SignUpInput = z.infer<typeof signUpSchema>;
 
 /** Accepting an invitation as someone without an account: a name and a password (the address is the invitation's). */
-export const newMemberSchema = z.object({ firstName: requiredText, lastName: requiredText }).and(newPassword);
-
-export type NewMemberInput = z.infer<typeof newMemberSchema>;
+export const newMemberSchema = z.object({ firstName: plainName, lastName: plainName }).and(newPassword);
 
 export const CHOOSE_A_ROLE = "Choose a role.";
 

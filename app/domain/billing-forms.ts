@@ -13,7 +13,10 @@ import {
   SELECT_YOUR_COUNTRY,
 } from "./fields";
 
-/** The billing area's forms (the card, billing profile and shipping forms) and their rules, in the product specification's words. */
+/**
+ * The billing area's forms (the card, billing profile and shipping forms) and their rules, with the messages shown
+ * under each field.
+ */
 /**
  * The card form of the payment-method drawers. The card itself is either the embedded tokenizer's
  * card_number (with card_expiry and card_cvc, which only the card provider checks) or the browser-made

@@ -9,13 +9,13 @@ export { MAX_PASSWORD_LENGTH, MAX_TEXT_LENGTH, tooLong } from "./text-limits";
 export const boundedString = (max = MAX_TEXT_LENGTH, requiredMessage?: string) =>
   z.string({ required_error: requiredMessage }).max(max, tooLong(max));
 
-/** The product specification's field messages. */
+/** What a required field says when it is left empty. */
 export const CANNOT_BE_EMPTY = "Cannot be empty.";
 
 export const requiredText = boundedString(MAX_TEXT_LENGTH, CANNOT_BE_EMPTY).trim().min(1, CANNOT_BE_EMPTY);
 
 export const SELECT_YOUR_COUNTRY = "Please select your country.";
-/** The Hub forms' email message, which the product specification also gives the portal's forms (it names none of their own). */
+/** The Hub forms' email message; the portal's other forms say the same, so that every form words it alike. */
 export const INVALID_EMAIL = "Invalid Email";
 
 export const optionalText = boundedString().trim().default("");

@@ -1,4 +1,4 @@
-/** Display formats of the spec: en-US, USD, dates as MM/DD/YYYY. Formatting happens only at the edge. */
+/** Display formats: en-US, USD, dates as MM/DD/YYYY. Formatting happens only at the edge. */
 const usd = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" });
 const usDate = new Intl.DateTimeFormat("en-US", { month: "2-digit", day: "2-digit", year: "numeric", timeZone: "UTC" });
 

@@ -1,7 +1,7 @@
 /**
- * Which cloud Hub subdomains the Hub service refuses, with the product specification's 'This subdomain is not
- * allowed. Please choose a different one.' The specification does not show its lists; these are the names of the service's own
- * hosts and words that would pass a Hub off as GateKeeper or as something it is not.
+ * Which cloud Hub subdomains the Hub service refuses, with 'This subdomain is not allowed. Please choose a
+ * different one.' The lists are the portal's own: the names of the service's own hosts, and words that would pass
+ * a Hub off as GateKeeper or as something it is not.
  */
 export const RESERVED_SUBDOMAINS: readonly string[] = [
   "account",

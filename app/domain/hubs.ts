@@ -5,7 +5,7 @@
  * otherwise collide with the Hubs table's own (`page`).
  */
 
-/** The product specification pages the Hub table by 10 rows, a Hub's license table by 5. */
+/** The Hub table shows 10 rows a page, a Hub's license table 5. */
 export const HUBS_PER_PAGE = 10;
 export const HUB_LICENSES_PER_PAGE = 5;
 

@@ -1,4 +1,4 @@
-/** How a durable job looks to the person waiting for it: the spec's progress steps, each with a state. */
+/** How a durable job looks to the person waiting for it: its progress stages, each with a state. */
 export type ProgressState = "done" | "running" | "waiting" | "failed";
 
 export type JobStatusName = "queued" | "running" | "succeeded" | "failed" | "needs_attention";
@@ -22,7 +22,7 @@ export interface ProgressStage {
 }
 
 /**
- * The progress list of a job: each stage (a title of the spec, e.g. 'Create Recurring License') groups
+ * The progress list of a job: each stage (a title the customer reads, e.g. 'Create Recurring License') groups
  * job steps; it is done when they all are, failed when the job stopped in it, running while the job works
  * on it, and waiting otherwise.
  */

@@ -90,8 +90,8 @@ export function hardwareStepSchema(itemIds: string[]) {
 }
 
 /**
- * Step 4: the ticked support add-ons (list ids). Two that exclude each other give the spec's message on
- * the second; an installation add-on without cloud hosting gives its reason.
+ * Step 4: the ticked support add-ons (list ids). Two that exclude each other give the second a message naming
+ * the first; an installation add-on without cloud hosting gives its reason.
  */
 export function supportStepSchema(addons: { id: string; name: string }[], hosting: Hosting) {
   return z

@@ -37,7 +37,7 @@ export const SELECT_PAYMENT_METHOD = "Please select a payment method.";
 export const NO_PAYMENT_METHOD = "Please add and select a valid payment method.";
 export const INVALID_ADDRESSES = "Please make sure billing & shipping address are valid.";
 
-/** Why the payment step's Next button is disabled, in the spec's words; empty when it is enabled. */
+/** Why the payment step's Next button is disabled, as the page says it next to the button; empty when it is enabled. */
 export function paymentStepBlockers(selectedSourceUsable: boolean, addressesValid: boolean): string[] {
   return [...(selectedSourceUsable ? [] : [NO_PAYMENT_METHOD]), ...(addressesValid ? [] : [INVALID_ADDRESSES])];
 }

@@ -44,7 +44,7 @@ export function couponDiscount(coupon: CouponTerms, amount: number): number {
   return Math.max(0, Math.min(amount, discount));
 }
 
-/** The product specification's coupon messages, verbatim. */
+/** What the coupon box says when it refuses a code, for each reason. */
 export const COUPON_MESSAGES = {
   empty: "Please enter a valid coupon code.",
   inactive: "This coupon has expired or has already been used.",

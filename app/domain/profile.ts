@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { phoneFields } from "./contact-fields";
-import { boundedString, CANNOT_BE_EMPTY, MAX_PASSWORD_LENGTH, requiredText } from "./fields";
+import { boundedString, CANNOT_BE_EMPTY, MAX_PASSWORD_LENGTH } from "./fields";
+import { plainName } from "./names";
 import { unmetPasswordRequirements } from "./password-requirements";
 
 export { PASSWORD_REQUIREMENTS, unmetPasswordRequirements } from "./password-requirements";
@@ -8,9 +9,9 @@ export { PASSWORD_REQUIREMENTS, unmetPasswordRequirements } from "./password-req
 /** The profile and password forms of /account. */
 export const profileSchema = z
   .object({
-    firstName: requiredText,
-    lastName: requiredText,
-    company: requiredText,
+    firstName: plainName,
+    lastName: plainName,
+    company: plainName,
   })
   .and(phoneFields(true));
 

@@ -1,7 +1,6 @@
 /**
- * The trial wizards' steps, titles, URLs, limits and messages, and the helpers their pages use (the product
- * specification's trial flows). No zod here: the pages load this, and the step schemas in ./trial-wizard only when a form is
- * validated (decisions 062 and 105).
+ * The trial wizards' steps, titles, URLs, limits and messages, and the helpers their pages use. No zod here: the
+ * pages load this, and the step schemas in ./trial-wizard only when a form is validated (decisions 062 and 105).
  */
 
 /**
@@ -58,7 +57,7 @@ export const TRIAL_WIZARD_TITLES: Record<TrialHubType, string> = {
   onpremise: "GateKeeper On-Premise Hub Trial Setup",
 };
 
-/** The product specification's trial modals are 1060 (cloud) and 1000 (on-premise) wide. */
+/** The trial modals' widths: 1060 (cloud) and 1000 (on-premise). */
 export const TRIAL_MODAL_WIDTHS: Record<TrialHubType, number> = { cloud: 1060, onpremise: 1000 };
 
 export const trialPath = (hubType: TrialHubType) => `/trial/${hubType}`;
@@ -77,7 +76,7 @@ export const previousStepUrl = (hubType: TrialHubType, step: TrialStep): string 
   return previous ? trialStepUrl(hubType, previous) : undefined;
 };
 
-// --- Limits and messages (the product specification's words) ----------------------------------------------------
+// --- Limits and messages ---------------------------------------------------------------------------------------
 
 export const TRIAL_USERS = { min: 1, max: 100 } as const;
 export const TRIAL_DURATION = { min: 15, max: 30, default: 30 } as const;

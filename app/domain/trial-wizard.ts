@@ -124,6 +124,17 @@ export const trialAddressSchema = z.object({
 });
 export type TrialAddress = z.infer<typeof trialAddressSchema>;
 
+/** The shipping address as the draft and the job keep it, once trialAddressSchema has checked what was typed. */
+export const keptTrialAddressSchema = z.object({
+  name: z.string(),
+  company: z.string(),
+  street: z.string(),
+  city: z.string(),
+  state: z.string(),
+  zipcode: z.string(),
+  country: z.string(),
+});
+
 export const trialDraftSchema = z.object({
   nodes: z.number().int().nullable().default(null),
   employees: z.number().int().nullable().default(null),
@@ -136,18 +147,7 @@ export const trialDraftSchema = z.object({
   sealedPassword: z.string().nullable().default(null),
   tokens: z.number().int().default(0),
   sensors: z.number().int().default(0),
-  address: z
-    .object({
-      name: z.string(),
-      company: z.string(),
-      street: z.string(),
-      city: z.string(),
-      state: z.string(),
-      zipcode: z.string(),
-      country: z.string(),
-    })
-    .nullable()
-    .default(null),
+  address: keptTrialAddressSchema.nullable().default(null),
   paymentSourceId: z.string().nullable().default(null),
   ...wizardProgressFields(TRIAL_STEPS),
 });
@@ -187,7 +187,7 @@ export const TRIAL_HARDWARE = { tokens: "halberd-rechargeable-token", sensors: "
 export const trialHardwareId = (kind: keyof typeof TRIAL_HARDWARE, customer: { customerType: OrganizationKind }) =>
   idFor(TRIAL_HARDWARE[kind], buysAtResellerPrices(customer));
 
-/** The trial's failure screens, in the product specification's words; every one says the card was not charged, except hardware's own. */
+/** The trial's failure screens; every one says the card was not charged, except hardware's own. */
 export const TRIAL_FAILURES = {
   license: {
     title: "Error Creating Trial License",

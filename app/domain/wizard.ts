@@ -16,10 +16,6 @@ export function stepAfter<Step extends string>(steps: readonly Step[], step: Ste
   return steps[steps.indexOf(step) + 1] ?? null;
 }
 
-export function stepBefore<Step extends string>(steps: readonly Step[], step: Step): Step | null {
-  return steps[steps.indexOf(step) - 1] ?? null;
-}
-
 /** The steps marked done, with `step` added (once). */
 export function markCompleted<Step extends string>(completed: readonly Step[], step: Step): Step[] {
   return completed.includes(step) ? [...completed] : [...completed, step];

@@ -23,7 +23,7 @@ import { StepActions } from "~/ui/wizard/step-actions";
 
 const STEP_URL = cloudHubStepUrl("license");
 const licenseValidator = lazyValidator(() => import("~/domain/cloud-hub").then((module) => module.licenseStepSchema));
-/** The product specification debounces the license search by 500 ms. */
+/** The license search waits 500 ms after the last keystroke, so typing does not send a request per letter. */
 const SEARCH_DEBOUNCE_MS = 500;
 
 export async function loader({ request }: LoaderFunctionArgs) {

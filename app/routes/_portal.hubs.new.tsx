@@ -7,7 +7,7 @@ import { FORM_STYLES } from "~/ui/stylesheets";
 
 export const links: LinksFunction = () => FORM_STYLES;
 
-/** The product specification draws the create-cloud-Hub drawer 900 pixels wide. */
+/** The create-cloud-Hub drawer is 900 pixels wide, narrower than the payment drawers' default. */
 const CLOUD_HUB_DRAWER_WIDTH = 900;
 
 /** The create-cloud-Hub wizard: a drawer over the Hubs page whose steps are child routes; Close clears its draft. */

@@ -1,11 +1,11 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { updateStepUrl } from "~/domain/license-update";
 import { shippingDrawer } from "~/server/account-billing/drawers.server";
+import { updateDrawerMount } from "~/server/orders/license-update-wizard.server";
 
-// The account's drawer, mounted over the update wizard's payment step; saving returns to the step.
-const closeTo = ({ params }: { params: LoaderFunctionArgs["params"] }) =>
-  updateStepUrl(params.subscriptionId ?? "", "billing");
-export const loader = (args: LoaderFunctionArgs) => shippingDrawer.loader(args, closeTo(args));
-export const action = (args: ActionFunctionArgs) => shippingDrawer.action(args, closeTo(args));
+// The account's drawer, mounted over the update wizard's payment step (of the organization's own subscription
+// only); saving returns to the step.
+const mount = ({ params }: { params: LoaderFunctionArgs["params"] }) => updateDrawerMount(params.subscriptionId ?? "");
+export const loader = (args: LoaderFunctionArgs) => shippingDrawer.loader(args, mount(args));
+export const action = (args: ActionFunctionArgs) => shippingDrawer.action(args, mount(args));
 export { ShippingDrawer as default } from "~/ui/billing/address-drawers";
 export { DrawerErrorBoundary as ErrorBoundary } from "~/ui/billing/drawer";

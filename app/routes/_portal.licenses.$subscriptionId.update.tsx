@@ -14,7 +14,7 @@ export const action = (args: ActionFunctionArgs) => licenseUpdateWizardLayout.ac
 export default function LicenseUpdateWizard() {
   const { licenseName, ...chrome } = useLoaderData<typeof loader>();
   const navigation = useNavigation();
-  // With JavaScript, the product specification's words while the next step's loader asks the billing provider.
+  // With JavaScript, what the drawer says while the next step's loader asks the billing provider (it takes a moment).
   const target = navigation.state === "loading" ? navigation.location.pathname : "";
   const pending = target.endsWith("/update/review")
     ? "Generating your order..."

@@ -10,7 +10,7 @@ export const links: LinksFunction = () => FORM_STYLES;
 
 /**
  * The trial wizards: a modal whose steps are child routes, for users who may start a trial. Close clears
- * the form, as the product specification asks, and the sealed password with it.
+ * the form, so a trial opened again starts empty, and the sealed password with it.
  */
 export const loader = (args: LoaderFunctionArgs) => trialWizardLayout.loader(args);
 export const action = (args: ActionFunctionArgs) => trialWizardLayout.action(args);

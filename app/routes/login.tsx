@@ -15,6 +15,7 @@ import { attemptSignIn, getUserId, INVALID_CREDENTIALS } from "~/server/accounts
 import { validateCsrf } from "~/server/accounts/csrf.server";
 import { readForm } from "~/server/platform/forms.server";
 import { keepRetryAfter, signInPausedMessage, waitMessage } from "~/server/platform/throttle.server";
+import { AuthPage, FormAlert } from "~/ui/auth-page";
 import type { PlainPageData, PlainPageHandle } from "~/ui/page-script";
 import { Link } from "~/ui/link";
 import { PlainField } from "~/ui/plain-field";
@@ -67,62 +68,54 @@ export default function Login() {
   const fromHubs = searchParams.get("source") === "hubs";
 
   return (
-    <main className="gk-auth-page">
-      <div className="gk-auth-card gk-stack">
-        <div>
-          <h1>Sign in</h1>
-          <p className="gk-dimmed">
-            {fromHubs
-              ? "Sign in to see and deploy your GateKeeper Hubs."
-              : "Sign in to the GateKeeper Portal to manage your licenses, Hubs and billing."}
-          </p>
-        </div>
-        {formError ? (
-          <div className="gk-alert" role="alert">
-            <p className="gk-alert-title">Could not sign in</p>
-            <p>{formError}</p>
-          </div>
-        ) : null}
-        {actionData && "offerSignInLink" in actionData ? (
-          <SignInLinkOffer email={actionData.email} redirectTo={searchParams.get("redirectTo") ?? ""} />
-        ) : null}
-        <Form method="post" noValidate className="gk-stack" data-gap="sm">
-          <AuthenticityTokenInput name="csrf" />
-          <input type="hidden" name="redirectTo" value={searchParams.get("redirectTo") ?? ""} />
-          <PlainField
-            name="email"
-            label="Email"
-            type="email"
-            autoComplete="username"
-            required
-            defaultValue={actionData?.email ?? ""}
-            error={fieldErrors.email}
-          />
-          <PlainField
-            name="password"
-            label="Password"
-            type="password"
-            autoComplete="current-password"
-            required
-            error={fieldErrors.password}
-          />
-          <button type="submit" className="gk-button gk-button-block" data-variant="filled">
-            Sign in
-          </button>
-        </Form>
-        <p>
-          <Link className="gk-link" to="/forgot-password">
-            Forgot your password?
-          </Link>
-        </p>
-        <p>
-          New to GateKeeper?{" "}
-          <Link className="gk-link" to="/signup">
-            Create an account
-          </Link>
-        </p>
-      </div>
-    </main>
+    <AuthPage
+      title="Sign in"
+      lead={
+        fromHubs
+          ? "Sign in to see and deploy your GateKeeper Hubs."
+          : "Sign in to the GateKeeper Portal to manage your licenses, Hubs and billing."
+      }
+    >
+      {formError ? <FormAlert title="Could not sign in" message={formError} /> : null}
+      {actionData && "offerSignInLink" in actionData ? (
+        <SignInLinkOffer email={actionData.email} redirectTo={searchParams.get("redirectTo") ?? ""} />
+      ) : null}
+      <Form method="post" noValidate className="gk-stack" data-gap="sm">
+        <AuthenticityTokenInput name="csrf" />
+        <input type="hidden" name="redirectTo" value={searchParams.get("redirectTo") ?? ""} />
+        <PlainField
+          name="email"
+          label="Email"
+          type="email"
+          autoComplete="username"
+          required
+          defaultValue={actionData?.email ?? ""}
+          error={fieldErrors.email}
+        />
+        <PlainField
+          name="password"
+          label="Password"
+          type="password"
+          autoComplete="current-password"
+          required
+          error={fieldErrors.password}
+        />
+        <button type="submit" className="gk-button gk-button-block" data-variant="filled">
+          Sign in
+        </button>
+      </Form>
+      <p>
+        <Link className="gk-link" to="/forgot-password">
+          Forgot your password?
+        </Link>
+      </p>
+      <p>
+        New to GateKeeper?{" "}
+        <Link className="gk-link" to="/signup">
+          Create an account
+        </Link>
+      </p>
+    </AuthPage>
   );
 }
 

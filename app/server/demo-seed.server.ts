@@ -3,7 +3,7 @@ import { count } from "drizzle-orm";
 import { lockFor } from "~/server/platform/database/dialect.server";
 import type { PortalDatabase } from "~/server/platform/database/portal-database.server";
 import * as schema from "~/server/platform/database/tables.server";
-import { seedBillingDemo } from "./billing/local/seed.server";
+import { RESELLER_DEMO_BILLING, RESELLER_DEMO_SUBSCRIPTIONS, seedBillingDemo } from "./billing/local/seed.server";
 import { DEMO_CLOUD_HUB_USAGE } from "~/server/cloud-hubs/index.server";
 import { cloudHubUrl, seedHubDemo } from "./hubs/simulator/seed.server";
 import { licenseEndOf } from "~/domain/renewals";
@@ -35,14 +35,58 @@ const CLOUD_HUB = {
   },
 };
 
+/** The cloud Hub the demo distributor deployed for its end customer Harbor Dental Group. */
+const RESELLER_CLOUD_HUB = {
+  subdomain: "harbor-dental",
+  administrator: {
+    userName: "priya.shah",
+    firstName: "Priya",
+    lastName: "Shah",
+    email: "it@harbordental.example.com",
+    phoneNumber: "+1 206 555 0140",
+    password: DEMO_PASSWORD,
+  },
+};
+
+/**
+ * The demo distributor's end customers (each with one license, bought at reseller prices: the subscriptions of
+ * RESELLER_DEMO_SUBSCRIPTIONS, by the license's name): their records as the distributor keeps them.
+ */
+const END_CUSTOMERS = [
+  {
+    name: "Harbor Dental Group",
+    country: "US",
+    address: { line1: "88 Harbor Boulevard", city: "Seattle", state: "WA", zip: "98101" },
+    contactName: "Priya Shah",
+    contactEmail: "it@harbordental.example.com",
+    license: { externalLicenseId: "GK-SLR-2026-0101", planType: "advanced", nodes: 20, hasCloudSupport: true },
+  },
+  {
+    name: "Meridian Law LLP",
+    country: "GB",
+    address: { line1: "5 Chancery Lane", city: "London", zip: "WC2A 1LF" },
+    contactName: "Tom Ellis",
+    contactEmail: "tom.ellis@meridianlaw.example.com",
+    license: { externalLicenseId: "GK-SLR-2026-0102", planType: "core", nodes: 8, hasCloudSupport: false },
+  },
+  {
+    name: "Alpine Logistics AG",
+    country: "CH",
+    address: { line1: "Bahnhofstrasse 10", city: "Zurich", zip: "8001" },
+    contactName: "Lea Meier",
+    contactEmail: "lea.meier@alpine-logistics.example.com",
+    license: { externalLicenseId: "GK-SLR-2025-0103", planType: "ultimate", nodes: 40, hasCloudSupport: false },
+  },
+] as const;
+
 /**
  * Demo organizations, their members, licenses and Hub installations: Northwind Clinics (a customer: Dana, its
- * Owner, and Jordan, its Technical contact), SecureLine Resellers (a distributor) and GateKeeper (the
- * administrator's). Created only on an empty database so that a restart never
- * duplicates or overwrites what a user changed (db.server runs it when SEED_DEMO is set); true when it seeded.
- * The embedded billing engine and Hub service get the same demo customer's subscription, card and cloud Hub, so
- * that what the portal shows is what its providers know. It is all one transaction: a process that dies
- * mid-seed leaves an empty database, seeded whole by the next start.
+ * Owner, and Jordan, its Technical contact), SecureLine Resellers (a distributor, with three end customers whose
+ * licenses it pays for, one with a cloud Hub, one renewing within 30 days) and GateKeeper (the administrator's).
+ * Created only on an empty database so that a restart never duplicates or overwrites what a user changed
+ * (db.server runs it when SEED_DEMO is set); true when it seeded. The embedded billing engine and Hub service get
+ * the same subscriptions, cards and cloud Hubs, so that what the portal shows is what its providers know. It is all
+ * one transaction: a process that dies mid-seed leaves an empty database, seeded whole by the next start.
  */
 export async function seedDemo(db: PortalDatabase, now = new Date()): Promise<boolean> {
   return db.transaction(async (tx) => {
@@ -74,7 +118,7 @@ export async function seedDemo(db: PortalDatabase, now = new Date()): Promise<bo
     const customerId = northwind.id;
     await tx.insert(schema.organizations).values([
       { ...northwind, customerType: "customer", billingCustomerId: "cust_demo_customer" },
-      { ...secureLine, customerType: "distributor", billingCustomerId: "cust_demo_distributor" },
+      { ...secureLine, customerType: "distributor", billingCustomerId: RESELLER_DEMO_BILLING.customerId },
       { ...gateKeeper, customerType: "customer" },
     ]);
     await tx.insert(schema.memberships).values([
@@ -83,6 +127,14 @@ export async function seedDemo(db: PortalDatabase, now = new Date()): Promise<bo
       { organizationId: secureLine.id, userId: people.ravi.id, role: "owner" },
       { organizationId: gateKeeper.id, userId: people.alex.id, role: "owner" },
     ]);
+
+    const endCustomers = END_CUSTOMERS.map(({ license: _license, ...record }) => ({
+      ...record,
+      id: randomUUID(),
+      customerType: "customer" as const,
+      managedBy: secureLine.id,
+    }));
+    await tx.insert(schema.organizations).values(endCustomers);
 
     // The embedded engine's subscriptions behind the recurring licenses (none with a real provider).
     const billing = await seedBillingDemo(tx, now);
@@ -93,11 +145,11 @@ export async function seedDemo(db: PortalDatabase, now = new Date()): Promise<bo
       terms: { name: string; nodes: number; planType: "core" | "advanced" | "ultimate"; hasCloudSupport: boolean },
       validFrom: Date,
       validTo: Date,
-      extra: { isUsed?: boolean; subscriptionId: string },
+      extra: { isUsed?: boolean; subscriptionId: string; ownerId?: string; licenseeId?: string },
     ) => {
       const subscription = subscriptionOf(extra.subscriptionId);
       return licenseRow(
-        customerId,
+        extra.ownerId ?? customerId,
         {
           externalLicenseId,
           type: "recurring",
@@ -109,6 +161,7 @@ export async function seedDemo(db: PortalDatabase, now = new Date()): Promise<bo
           isUsed: extra.isUsed,
           subscriptionId: subscription?.id ?? null,
           termsVersion: subscription?.resourceVersion ?? 0,
+          licenseeId: extra.licenseeId ?? null,
         },
       );
     };
@@ -141,20 +194,44 @@ export async function seedDemo(db: PortalDatabase, now = new Date()): Promise<bo
       new Date(now.getTime() - 65 * DAY),
       { isUsed: true, subscriptionId: "sub_demo_core_yearly" },
     );
-    await tx.insert(schema.licenses).values([onPremise, cloudReady, cloudInUse, expired]);
+    // The distributor's end customers' licenses, bought for them at reseller prices: the distributor's to pay for.
+    const resellerLicenses = END_CUSTOMERS.map((customer, index) => {
+      const spec = RESELLER_DEMO_SUBSCRIPTIONS[index];
+      const started = new Date(now.getTime() - spec.startedDaysAgo * DAY);
+      const { externalLicenseId, ...terms } = customer.license;
+      return license(
+        externalLicenseId,
+        { name: customer.name, ...terms },
+        started,
+        new Date(started.getTime() + 365 * DAY),
+        {
+          subscriptionId: spec.id,
+          ownerId: secureLine.id,
+          licenseeId: endCustomers[index].id,
+          isUsed: customer.license.hasCloudSupport,
+        },
+      );
+    });
+    await tx.insert(schema.licenses).values([onPremise, cloudReady, cloudInUse, expired, ...resellerLicenses]);
     // The portal's copies of what the engine holds, as its events and reconciliation would have made them.
     if (billing) {
+      const ownerOf = (billingCustomerId: string) =>
+        billingCustomerId === RESELLER_DEMO_BILLING.customerId ? secureLine.id : customerId;
       await tx.insert(schema.subscriptions).values(
         billing.subscriptions.map((subscription) => ({
           id: subscription.id,
-          ...subscriptionCopyRow(customerId, subscription),
+          ...subscriptionCopyRow(ownerOf(subscription.customerId), subscription),
         })),
       );
-      await tx
-        .insert(schema.invoices)
-        .values(billing.invoices.map((invoice) => ({ id: invoice.id, ...invoiceCopyRow(customerId, invoice) })));
+      await tx.insert(schema.invoices).values(
+        billing.invoices.map((invoice) => ({
+          id: invoice.id,
+          ...invoiceCopyRow(ownerOf(invoice.customerId), invoice),
+        })),
+      );
     }
 
+    const [harborLicense] = resellerLicenses;
     const hubSessions = await seedHubDemo(tx, [
       {
         ...CLOUD_HUB,
@@ -170,8 +247,23 @@ export async function seedDemo(db: PortalDatabase, now = new Date()): Promise<bo
         },
         createdAt: new Date(now.getTime() - 200 * DAY),
       },
+      {
+        ...RESELLER_CLOUD_HUB,
+        customerId: secureLine.id,
+        license: {
+          licenseId: harborLicense.externalLicenseId,
+          licenseCode: harborLicense.licenseCode ?? "",
+          name: harborLicense.name,
+          nodes: harborLicense.nodes,
+          planType: harborLicense.planType,
+          validFrom: harborLicense.validFrom,
+          validTo: harborLicense.validTo,
+        },
+        createdAt: new Date(now.getTime() - 55 * DAY),
+      },
     ]);
     const cloudHubSession = hubSessions[CLOUD_HUB.subdomain];
+    const resellerHubSession = hubSessions[RESELLER_CLOUD_HUB.subdomain];
 
     const cloudHubId = randomUUID();
     const localHubId = randomUUID();
@@ -206,10 +298,24 @@ export async function seedDemo(db: PortalDatabase, now = new Date()): Promise<bo
         webCredentialsUsedThisYear: 601,
       },
     ]);
+    // Harbor Dental Group's cloud Hub: the distributor's, made from (and licensed to) its end customer's license.
+    const resellerHubId = randomUUID();
+    await tx.insert(schema.hubInstallations).values({
+      id: resellerHubId,
+      ownerId: secureLine.id,
+      licenseeId: harborLicense.licenseeId,
+      type: "cloud",
+      url: cloudHubUrl(RESELLER_CLOUD_HUB.subdomain),
+      lastSeen: new Date(now.getTime() - 3 * 60 * 60 * 1000),
+      ...DEMO_CLOUD_HUB_USAGE,
+      maxUsers: harborLicense.nodes,
+      adminToken: resellerHubSession ? sealSecret(resellerHubSession) : null,
+    });
     await tx.insert(schema.hubInstallationLicenses).values([
       { hubInstallationId: cloudHubId, licenseId: cloudInUse.id },
       { hubInstallationId: localHubId, licenseId: onPremise.id },
       { hubInstallationId: localHubId, licenseId: expired.id },
+      { hubInstallationId: resellerHubId, licenseId: harborLicense.id },
     ]);
     return true;
   });

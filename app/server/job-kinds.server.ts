@@ -1,3 +1,4 @@
+import { emailLinkJob } from "~/server/accounts/index.server";
 import { providerEventJob, reconciliation, hubLicenseUpload } from "~/server/subscriptions/index.server";
 import { sendMail } from "~/server/mail/index.server";
 import { cloudHubDeployment } from "~/server/cloud-hubs/index.server";
@@ -15,6 +16,7 @@ export const JOB_KINDS: Record<string, AnyJobKind> = Object.fromEntries(
     cloudTrial,
     onPremiseTrial,
     sendMail,
+    emailLinkJob,
     providerEventJob,
     reconciliation,
     hubLicenseUpload,

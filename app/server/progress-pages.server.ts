@@ -15,7 +15,7 @@ import { finishedResults } from "~/server/platform/jobs/runner.server";
 
 /** The progress pages: a placed order, an update, a cloud Hub deployment, a trial, and a payment of a renewal. */
 
-/** A new recurring license: the product specification's 'Create Recurring License', then Finish. */
+/** A new recurring license: 'Create Recurring License', then Finish. */
 export const orderProgress = jobProgressRoute({
   guard: memberGuard,
   open: ofKind(newSubscriptionOrder, [
@@ -81,9 +81,13 @@ export const trialProgress = jobProgressRoute({
   retry: retryWhenOpen,
 });
 
-/** Pay now: the renewal's invoice collected once, then the license extended. */
+/**
+ * Pay now: the renewal's invoice collected once, then the license extended. The page shows the payment's amount
+ * and invoice, so only the roles that pay invoices read it, as on the Pay now page itself.
+ */
 export const paymentProgress = jobProgressRoute({
   guard: memberGuard,
+  readNeeds: "invoices.pay",
   open: ofKind(payNow, [
     { title: "Pay Invoice", steps: ["collect"] },
     { title: "Extend License", steps: ["extend-license"] },

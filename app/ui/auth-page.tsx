@@ -1,6 +1,9 @@
+import { Form } from "@remix-run/react";
 import type { ReactNode, SelectHTMLAttributes } from "react";
+import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { PASSWORD_REQUIREMENTS } from "~/domain/password-requirements";
 import type { SelectOption } from "~/domain/billing-views";
+import { Link } from "./link";
 import { PlainField, PlainFieldFrame, plainControlAttributes } from "./plain-field";
 
 /**
@@ -37,6 +40,54 @@ export function FormDone({ children }: { children: ReactNode }) {
     <div className="gk-stack" data-gap="sm" role="status">
       {children}
     </div>
+  );
+}
+
+/** What an email-link page's post answered: the address typed, and what was wrong or that the link is on its way. */
+type EmailLinkAnswer = { email: string; fieldError?: string; formError?: string; sent?: true };
+
+/**
+ * The form of a page that mails a link to one address (a password reset, a sign-in link): above it, what `sent`
+ * says of the address once posted, or why nothing was sent; the typed address stays in the field.
+ */
+export function EmailLinkForm({
+  answer,
+  email,
+  submit,
+  sent,
+}: {
+  answer: EmailLinkAnswer | undefined;
+  email: string;
+  submit: string;
+  sent: (email: string) => ReactNode;
+}) {
+  return (
+    <>
+      {answer?.sent ? (
+        <FormDone>
+          <p>{sent(answer.email)}</p>
+        </FormDone>
+      ) : null}
+      {answer?.formError ? <FormAlert title="Could not send a link" message={answer.formError} /> : null}
+      <Form method="post" noValidate className="gk-stack" data-gap="sm">
+        <AuthenticityTokenInput name="csrf" />
+        <PlainField
+          name="email"
+          label="Email"
+          type="email"
+          autoComplete="username"
+          required
+          defaultValue={answer?.email ?? email}
+          error={answer?.fieldError}
+        />
+        <button type="submit" className="gk-button gk-button-block" data-variant="filled">
+          {submit}
+        </button>
+      </Form>
+      <Link className="gk-link" to="/login">
+        Back to sign in
+      </Link>
+    </>
   );
 }
 

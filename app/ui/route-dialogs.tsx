@@ -139,14 +139,14 @@ function CloseIcon() {
 }
 
 /**
- * The product specification's widths: the payment and purchase drawers 1100 (the default), the cloud Hub drawer 900.
+ * Drawer widths: the payment and purchase drawers 1100 (the default), the cloud Hub drawer 900.
  * On a phone a drawer takes the whole width.
  */
 export function RouteDrawer({ width = 1100, ...props }: RouteDialogProps & { width?: number }) {
   return <RouteDialog kind="drawer" width={width} {...props} />;
 }
 
-/** The product specification draws modals 600 or 700 wide. */
+/** Modals are 600 (the default) or 700 wide. */
 export function RouteModal({ size = 600, ...props }: RouteDialogProps & { size?: number }) {
   return <RouteDialog kind="modal" width={size} {...props} />;
 }

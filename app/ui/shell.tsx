@@ -34,8 +34,6 @@ interface ShellProps {
   children: ReactNode;
 }
 
-export const SIDEBAR_WIDTH = 250;
-
 /**
  * ☰ (U+2630) as a character reference: one character beyond Latin-1 on every page made V8 hold every rendered
  * page as a two-byte string, twice the size in each copy the server makes of it (decision 141).

@@ -1,4 +1,15 @@
-import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
+import {
+  bigint,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  uniqueIndex,
+  type AnyPgColumn,
+} from "drizzle-orm/pg-core";
 import type {
   InvoicePurpose,
   InvoiceStatus,
@@ -15,6 +26,7 @@ import {
   PROVIDER_EVENT_OUTCOMES,
   PROVIDER_EVENT_SOURCES,
   TAX_ID_STATUSES,
+  type PostalAddress,
   type ShippingAddress,
 } from "../schema";
 import { timestamp } from "./provider-columns";
@@ -36,6 +48,7 @@ export {
   type JobStatus,
   type MemberRole,
   type OrganizationKind,
+  type PostalAddress,
   type ShippingAddress,
 } from "../schema";
 
@@ -56,15 +69,23 @@ export const users = pgTable("users", {
   createdAt: createdAt(),
 });
 
-export const organizations = pgTable("organizations", {
-  id: text("id").primaryKey(),
-  name: text("name").notNull(),
-  customerType: text("customer_type", { enum: ORGANIZATION_KINDS }).notNull().default("customer"),
-  billingCustomerId: text("billing_customer_id").unique(),
-  shippingAddress: jsonb("shipping_address").$type<ShippingAddress>(),
-  country: text("country").notNull().default(""),
-  createdAt: createdAt(),
-});
+export const organizations = pgTable(
+  "organizations",
+  {
+    id: text("id").primaryKey(),
+    name: text("name").notNull(),
+    customerType: text("customer_type", { enum: ORGANIZATION_KINDS }).notNull().default("customer"),
+    billingCustomerId: text("billing_customer_id").unique(),
+    shippingAddress: jsonb("shipping_address").$type<ShippingAddress>(),
+    country: text("country").notNull().default(""),
+    managedBy: text("managed_by").references((): AnyPgColumn => organizations.id),
+    address: jsonb("address").$type<PostalAddress>(),
+    contactName: text("contact_name").notNull().default(""),
+    contactEmail: text("contact_email").notNull().default(""),
+    createdAt: createdAt(),
+  },
+  (table) => [index("organizations_managed_by_name_idx").on(table.managedBy, table.name, table.id)],
+);
 
 export const memberships = pgTable(
   "memberships",
@@ -129,6 +150,7 @@ export const licenses = pgTable(
       .references(() => organizations.id, { onDelete: "cascade" }),
     externalLicenseId: text("external_license_id").notNull().unique(),
     name: text("name").notNull(),
+    licenseeId: text("licensee_id").references(() => organizations.id),
     nodes: integer("nodes").notNull(),
     planType: text("plan_type", { enum: ["core", "advanced", "ultimate"] }).notNull(),
     type: text("type", { enum: ["recurring", "trial"] }).notNull(),
@@ -148,6 +170,7 @@ export const licenses = pgTable(
     uniqueIndex("licenses_subscription_idx").on(table.subscriptionId),
     index("licenses_owner_valid_to_idx").on(table.ownerId, table.validTo),
     index("licenses_owner_type_idx").on(table.ownerId, table.type),
+    index("licenses_licensee_valid_from_idx").on(table.licenseeId, table.validFrom, table.id),
   ],
 );
 
@@ -166,6 +189,7 @@ export const hubInstallations = pgTable(
     ownerId: text("owner_id")
       .notNull()
       .references(() => organizations.id, { onDelete: "cascade" }),
+    licenseeId: text("licensee_id").references(() => organizations.id),
     type: text("type", { enum: ["cloud", "local"] }).notNull(),
     url: text("url"),
     ip: text("ip"),
@@ -188,6 +212,7 @@ export const hubInstallations = pgTable(
   (table) => [
     index("hub_installations_owner_last_seen_idx").on(table.ownerId, table.lastSeen, table.id),
     index("hub_installations_owner_type_last_seen_idx").on(table.ownerId, table.type, table.lastSeen, table.id),
+    index("hub_installations_licensee_last_seen_idx").on(table.licenseeId, table.lastSeen, table.id),
   ],
 );
 
@@ -260,9 +285,8 @@ export const jobs = pgTable(
   {
     id: text("id").primaryKey(),
     kind: text("kind").notNull(),
-    ownerId: text("owner_id")
-      .notNull()
-      .references(() => organizations.id, { onDelete: "cascade" }),
+    /** The organization the job is for; null for a job about no organization yet (it finds its account itself). */
+    ownerId: text("owner_id").references(() => organizations.id, { onDelete: "cascade" }),
     idempotencyKey: text("idempotency_key").notNull().unique(),
     input: jsonb("input").notNull().$type<Record<string, unknown>>(),
     steps: jsonb("steps").notNull().$type<Record<string, unknown>>(),

@@ -2,7 +2,7 @@ import { parseArgs } from "node:util";
 import { PLAN_STEP } from "./wizard.mjs";
 
 /** The parts `--only` can pick; without it every part runs. */
-export const PARTS = ["growth", "postgres"];
+export const PARTS = ["growth", "postgres", "mail-links"];
 
 /** The signed-in pages `--against` measures on both builds, unless `--pages` names some. */
 export const AGAINST_PAGES = [

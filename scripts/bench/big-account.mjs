@@ -142,7 +142,8 @@ function fill(sqlite, demoEmail) {
 }
 
 /** A prepared insert of `template`'s row with some columns replaced. */
-function copier(sqlite, table, template) {
+/** An insert of copies of `template` into `table`, each with some columns overridden. */
+export function copier(sqlite, table, template) {
   if (!template) throw new Error(`the demo account has no row in ${table} to copy`);
   const columns = Object.keys(template);
   const insert = sqlite.prepare(

@@ -2,13 +2,12 @@ import { asc, eq } from "drizzle-orm";
 import { billingFaults, getBilling, getBillingClock, onBillingEvents } from "~/server/billing/index.server";
 import { createLocalBilling } from "~/server/billing/local/engine.server";
 import type { ProviderEvent } from "~/server/billing/port.server";
-import { DEMO_BILLING } from "~/server/billing/local/seed.server";
+import { DEMO_BILLING, RESELLER_DEMO_BILLING, RESELLER_DEMO_SUBSCRIPTIONS } from "~/server/billing/local/seed.server";
 import { createLocalCards } from "~/server/cards/local/provider.server";
 import { db } from "~/server/platform/database/db.server";
 import {
   billingFaults as armedBillingFaults,
   billingClock,
-  billingCustomers,
   billingEvents,
   billingInvoices,
   billingPaymentSources,
@@ -104,11 +103,31 @@ describe("demo seed", () => {
     expect(paidFor).toEqual({ license: "GK-NWC-2026-0001", billingCustomerId: DEMO_BILLING.customerId });
   });
 
-  it("gives the distributor nothing until it is needed", async () => {
-    expect(await db.select().from(billingCustomers).where(eq(billingCustomers.id, "cust_demo_distributor"))).toEqual(
-      [],
+  it("gives the distributor a Mastercard and the reseller subscriptions of its end customers' licenses", async () => {
+    const provider = getBilling();
+    const { customerId, paymentSourceId } = RESELLER_DEMO_BILLING;
+    expect(await provider.retrieveCustomer(customerId)).toMatchObject({
+      company: "SecureLine Resellers",
+      primaryPaymentSourceId: paymentSourceId,
+    });
+    expect(await provider.listPaymentSources(customerId)).toEqual([
+      expect.objectContaining({ id: paymentSourceId, card: expect.objectContaining({ brand: "mastercard" }) }),
+    ]);
+    const paidFor = await db
+      .select({ subscriptionId: licenses.subscriptionId, ownerId: licenses.ownerId, licenseeId: licenses.licenseeId })
+      .from(licenses)
+      .innerJoin(organizations, eq(organizations.id, licenses.ownerId))
+      .where(eq(organizations.billingCustomerId, customerId));
+    expect(paidFor.map((license) => license.subscriptionId).sort()).toEqual(
+      RESELLER_DEMO_SUBSCRIPTIONS.map((spec) => spec.id).sort(),
     );
-    await expect(getBilling().retrieveCustomer("cust_demo_distributor")).rejects.toMatchObject({ code: "not_found" });
+    for (const license of paidFor) {
+      const subscription = await provider.retrieveSubscription(customerId, license.subscriptionId!);
+      expect(subscription.planId).toMatch(/^reseller-/);
+      // Each is licensed to an end customer the distributor manages.
+      const [licensee] = await db.select().from(organizations).where(eq(organizations.id, license.licenseeId!));
+      expect(licensee.managedBy).toBe(license.ownerId);
+    }
   });
 });
 

@@ -90,7 +90,7 @@ describe("the payment step's rules", () => {
     expect(areAddressesValid(null, null)).toBe(false);
   });
 
-  it("give Next's disabled reasons in the spec's words", () => {
+  it("give Next's disabled reasons as the page writes them", () => {
     expect(paymentStepBlockers(true, true)).toEqual([]);
     expect(paymentStepBlockers(false, false)).toEqual([
       "Please add and select a valid payment method.",

@@ -16,7 +16,7 @@ const errorsOf = (result: { success: boolean; error?: { issues: { path: (string 
   Object.fromEntries((result.error?.issues ?? []).map((issue) => [issue.path.join("."), issue.message]));
 
 describe("the URL step", () => {
-  it("says what is wrong with a subdomain in the spec's words, and lowercases a good one", () => {
+  it("says what is wrong with a subdomain, and lowercases a good one", () => {
     expect(errorsOf(urlStepSchema.safeParse({ subdomain: "acme" }))).toEqual({
       subdomain: SUBDOMAIN_MESSAGES.tooShort,
     });
@@ -63,7 +63,7 @@ describe("the Administration step", () => {
     }
   });
 
-  it("says what is wrong in the spec's words", () => {
+  it("says what is wrong, on each field", () => {
     expect(errorsOf(adminStepSchema.safeParse({ ...admin, userName: "", firstName: " ", lastName: "" }))).toEqual({
       userName: "Can't be empty.",
       firstName: "Can't be empty.",

@@ -31,7 +31,7 @@ describe("which plan changes an update allows", () => {
 });
 
 describe("the Product step", () => {
-  it("gives the spec's message for fewer users, for no change, and for a refused plan, on their fields", () => {
+  it("says what is wrong with fewer users, no change, and a refused plan, on their fields", () => {
     expect(updateProblems(coreMonthly10, { tier: "core", cycle: "monthly", addedUsers: -1 })).toEqual([
       { field: "addedUsers", message: CANNOT_REDUCE_USERS },
     ]);

@@ -15,12 +15,13 @@ const allLinks = (entries = SIDEBAR) =>
   entries.flatMap((entry) => (isSubmenu(entry) ? entry.items : [entry])).map((item) => item.to);
 
 describe("the sidebar", () => {
-  it("lists every route of the spec's portal shell, with the organization's team and activity", () => {
+  it("lists every route of the portal shell, with the organization's team and activity", () => {
     expect(allLinks()).toEqual([
       "/home",
       "/store",
       "/hubs",
       "/licenses",
+      "/customers",
       "/account",
       "/account/team",
       "/account/activity",
@@ -50,6 +51,11 @@ describe("the sidebar", () => {
     expect(allLinks(sidebarFor(customer))).not.toContain("/docs/deal-registration");
     expect(allLinks(sidebarFor(customer))).not.toContain("/docs/salesProcessEvaluation");
     expect(allLinks(sidebarFor(customer))).toContain("/docs/manuals");
+  });
+
+  it("shows a distributor's customers only where the policy allows them", () => {
+    expect(allLinks(sidebarFor(() => true))).toContain("/customers");
+    expect(allLinks(sidebarFor((action) => action !== "customers.read"))).not.toContain("/customers");
   });
 
   it("shows only what the member's role may do", () => {

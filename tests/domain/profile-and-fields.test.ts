@@ -60,7 +60,7 @@ describe("changing the password", () => {
     expect(unmetPasswordRequirements("Sturdy-Gate-2026")).toEqual([]);
   });
 
-  it("gives the spec's messages", () => {
+  it("gives each field's message", () => {
     expect(
       errorsOf(passwordChangeSchema.safeParse({ old_password: "", new_password: "weak", confirm_password: "other" })),
     ).toEqual({

@@ -7,16 +7,16 @@ const messageFor = (result: { error?: { issues: { path: (string | number)[]; mes
   result.error?.issues.find((issue) => issue.path.join(".") === field)?.message;
 
 describe("text fields have a maximum length with a clear message", () => {
-  it("names, companies and addresses stop at 200 characters", () => {
+  it("names of people and organizations stop at 100 characters, addresses at 200", () => {
     const long = "x".repeat(201);
     const profile = profileSchema.safeParse({
-      firstName: long,
+      firstName: "x".repeat(101),
       lastName: "L",
       company: "C",
       phone_country: "US",
       phone: "",
     });
-    expect(messageFor(profile, "firstName")).toBe("Too long: at most 200 characters.");
+    expect(messageFor(profile, "firstName")).toBe("Too long: at most 100 characters.");
     const card = cardFormSchema.safeParse({
       first_name: "A",
       last_name: "B",
@@ -30,7 +30,13 @@ describe("text fields have a maximum length with a clear message", () => {
     expect(messageFor(card, "address_line1")).toBe("Too long: at most 200 characters.");
     expect(
       profileSchema
-        .safeParse({ firstName: "x".repeat(200), lastName: "L", company: "C", phone_country: "US", phone: "" })
+        .safeParse({
+          firstName: "x".repeat(100),
+          lastName: "L",
+          company: "C".repeat(100),
+          phone_country: "US",
+          phone: "",
+        })
         .error?.issues.map((issue) => issue.path.join(".")),
     ).toEqual(["phone"]);
   });

@@ -40,7 +40,7 @@ describe("the trial's Hub and license step", () => {
     expect(schema.parse({ ...valid, nodes: "100", duration: "15" })).toMatchObject({ nodes: 100, duration: 15 });
   });
 
-  it("says what is wrong in the spec's words", () => {
+  it("says what is wrong, on each field", () => {
     expect(errorsOf(schema.safeParse({ ...valid, nodes: "0", employees: "", duration: "31" }))).toEqual({
       nodes: MUST_BE_GREATER_THAN_0,
       employees: MUST_BE_GREATER_THAN_0,

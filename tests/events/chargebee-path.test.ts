@@ -1,16 +1,14 @@
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { and, count, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { LICENSE_GRACE_DAYS } from "~/domain/renewals";
-import { action as webhookAction } from "~/routes/webhooks.chargebee";
 import type * as BillingModule from "~/server/billing/index.server";
 import type { BillingProvider } from "~/server/billing/port.server";
 import { db } from "~/server/platform/database/db.server";
 import { subscriptionCopy } from "~/server/subscriptions/copies.server";
 import { verifyLicenseFile } from "~/server/hubs/license-files.server";
-import { billingClock, invoices, providerEvents } from "~/server/platform/database/tables.server";
-import { chargebeeBillingOf, startChargebeeFake, type ChargebeeFake } from "../fakes/chargebee";
+import { invoices, providerEvents } from "~/server/platform/database/tables.server";
+import { chargebeeBillingOf, type ChargebeeFake } from "../fakes/chargebee";
+import { chargebeeWithWebhooks, WEBHOOK_CREDENTIALS } from "../support/chargebee-webhooks";
 import { addCard, buyLicense, licenseNow, newCustomer } from "../support/accounts";
 import { runJobs } from "../support/jobs";
 import { refuseInserts } from "../support/refused-writes";
@@ -21,49 +19,25 @@ import { refuseInserts } from "../support/refused-writes";
  * the configured basic auth, stores each event by its id before it answers 200, and answers 5xx when it could
  * not, so that Chargebee posts the event again.
  */
-const CREDENTIALS = { username: "chargebee-webhooks", password: "a-long-webhook-password-for-tests" };
 const DAY = 24 * 60 * 60 * 1000;
 
 let billing: BillingProvider;
 vi.mock("~/server/billing/index.server", async (importOriginal) => ({
   ...(await importOriginal<typeof BillingModule>()),
   getBilling: () => billing,
-  chargebeeWebhookCredentials: () => CREDENTIALS,
+  chargebeeWebhookCredentials: () => WEBHOOK_CREDENTIALS,
 }));
 
 let fake: ChargebeeFake;
-let portal: Server;
+
+let webhooks: Awaited<ReturnType<typeof chargebeeWithWebhooks>>;
 
 beforeAll(async () => {
-  await db.delete(billingClock);
-  fake = await startChargebeeFake({ store: db, now: () => new Date() });
+  webhooks = await chargebeeWithWebhooks();
+  fake = webhooks.fake;
   billing = chargebeeBillingOf(fake);
-  // The portal's webhook route, served over HTTP as the built server serves it.
-  portal = createServer((incoming, outgoing) => {
-    let body = "";
-    incoming.setEncoding("utf8");
-    incoming.on("data", (chunk: string) => (body += chunk));
-    incoming.on("end", () => {
-      const headers = new Headers();
-      for (const [name, value] of Object.entries(incoming.headers))
-        if (typeof value === "string") headers.set(name, value);
-      const request = new Request(`http://portal.test${incoming.url}`, { method: "POST", headers, body });
-      void Promise.resolve(webhookAction({ request, params: {}, context: {} })).then(async (response) => {
-        outgoing.writeHead(response.status).end(await response.text());
-      });
-    });
-  });
-  await new Promise<void>((resolve) => portal.listen(0, "127.0.0.1", resolve));
-  fake.webhooks.configure({
-    url: `http://127.0.0.1:${(portal.address() as AddressInfo).port}/webhooks/chargebee`,
-    ...CREDENTIALS,
-  });
 });
-afterAll(async () => {
-  await fake.close();
-  await new Promise((resolve) => portal.close(resolve));
-  await db.delete(billingClock);
-});
+afterAll(() => webhooks.close());
 
 async function storedEvents() {
   const [{ n }] = await db.select({ n: count() }).from(providerEvents);

@@ -854,29 +854,35 @@ export async function startChargebeeFake({ store, now }: { store: EmbeddedStore;
     delivered: Set<string>;
   } = { delivered: new Set() };
 
-  const post = async (event: ProviderEvent, authorization: string | undefined) => {
+  const post = async (body: unknown, authorization: string | undefined) => {
     const target = webhooks.target;
     if (!target) throw new Error("Configure the webhook target first.");
     const response = await fetch(target.url, {
       method: "POST",
       headers: { "content-type": "application/json", ...(authorization ? { authorization } : {}) },
-      body: JSON.stringify(eventJson(event)),
+      body: JSON.stringify(body),
     });
     await response.arrayBuffer();
     return response.status;
   };
 
-  /** Every event the engine recorded that no post has delivered yet, oldest first. */
-  const undelivered = async () => {
+  /** Every event the engine recorded, oldest first. */
+  const recorded = async () => {
     const events: ProviderEvent[] = [];
     let pageToken: string | undefined;
     do {
       const page = await engine.listEvents({ since: new Date(0), pageToken });
-      events.push(...page.events.filter((event) => !webhooks.delivered.has(event.id)));
+      events.push(...page.events);
       pageToken = page.nextPageToken ?? undefined;
     } while (pageToken);
     return events;
   };
+
+  /** Every event the engine recorded that no post has delivered yet, oldest first. */
+  const undelivered = async () => (await recorded()).filter((event) => !webhooks.delivered.has(event.id));
+
+  const rightCredentials = (target: { username: string; password: string }) =>
+    `Basic ${Buffer.from(`${target.username}:${target.password}`).toString("base64")}`;
 
   return {
     port: server.port,
@@ -924,20 +930,30 @@ export async function startChargebeeFake({ store, now }: { store: EmbeddedStore;
       ): Promise<{ eventId: string; eventType: string; status: number }[]> => {
         const target = webhooks.target;
         if (!target) throw new Error("Configure the webhook target first.");
-        const credentials =
-          options.auth === "wrong" ? `${target.username}:not-the-password` : `${target.username}:${target.password}`;
         const authorization =
-          options.auth === "none" ? undefined : `Basic ${Buffer.from(credentials).toString("base64")}`;
+          options.auth === "none"
+            ? undefined
+            : rightCredentials(options.auth === "wrong" ? { ...target, password: "not-the-password" } : target);
         const due = await undelivered();
         const ordered = options.reversed ? due.reverse() : due;
         const posts = options.duplicate ? ordered.flatMap((event) => [event, event]) : ordered;
         const statuses: { eventId: string; eventType: string; status: number }[] = [];
         for (const event of posts) {
-          const status = await post(event, authorization);
+          const status = await post(eventJson(event), authorization);
           statuses.push({ eventId: event.id, eventType: event.providerType, status });
           if (status >= 200 && status < 300) webhooks.delivered.add(event.id);
         }
         return statuses;
+      },
+      /** The events the engine recorded, as its webhooks post them (JSON), oldest first: for a test to alter. */
+      recorded: async () => (await recorded()).map(eventJson),
+      /**
+       * Posts a body with the configured credentials, as someone who holds them could: a made-up event. What the
+       * endpoint answered.
+       */
+      send: (body: unknown) => {
+        if (!webhooks.target) throw new Error("Configure the webhook target first.");
+        return post(body, rightCredentials(webhooks.target));
       },
     },
   };

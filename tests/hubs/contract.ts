@@ -122,7 +122,7 @@ export function hubContract(adapter: string, start: (simulator: HubService) => P
       expect(await hubs.startHub(tenant.url)).toEqual({ running: true });
     });
 
-    it("refuses a taken or reserved subdomain with the spec's messages", async () => {
+    it("refuses a taken or reserved subdomain, saying which", async () => {
       const subdomain = fresh();
       await hubs.createTenant({ customerId: "cus-1", subdomain, region: "US", idempotencyKey: crypto.randomUUID() });
       await expect(

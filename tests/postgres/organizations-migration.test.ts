@@ -1,10 +1,8 @@
-import { readFileSync } from "node:fs";
-import path from "node:path";
-import Database from "better-sqlite3";
 import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migratePostgres, openPostgres, type PostgresDatabase } from "~/server/platform/database/postgres.server";
-import { migrateBefore, postgresTestDatabase } from "../support/postgres";
+import { postgresDemoDatabaseBefore } from "../support/demo-database-before";
+import { postgresTestDatabase } from "../support/postgres";
 
 /**
  * The PostgreSQL twin of tests/server/organizations-migration.test.ts: the demo database as the portal left it
@@ -15,55 +13,9 @@ const database = postgresTestDatabase("empty");
 let db: PostgresDatabase;
 let pool: pg.Pool;
 type Row = Record<string, unknown>;
-const FIXTURE = path.join(process.cwd(), "tests/fixtures/demo-database-before-organizations.sql");
-
-/** The fixture's rows, table by table (drizzle's own bookkeeping left out). */
-function fixtureRows(): Map<string, Row[]> {
-  const sqlite = new Database(":memory:");
-  sqlite.exec(readFileSync(FIXTURE, "utf8"));
-  const tables = sqlite
-    .prepare(
-      "select name from sqlite_master where type = 'table' and name not like '\\_\\_%' escape '\\' and name not like 'sqlite_%'",
-    )
-    .all() as { name: string }[];
-  const rows = new Map(tables.map(({ name }) => [name, sqlite.prepare(`select * from "${name}"`).all() as Row[]]));
-  sqlite.close();
-  return rows;
-}
-
-/** A SQLite value as the PostgreSQL column takes it: milliseconds become dates, 0/1 booleans, JSON text jsonb. */
-function convert(value: unknown, type: string): unknown {
-  if (value === null) return null;
-  if (type.startsWith("timestamp")) return new Date(Number(value));
-  if (type === "boolean") return value === 1;
-  return value;
-}
-
 beforeAll(async () => {
   ({ db, pool } = openPostgres(database.url));
-  await migrateBefore(db, "_organizations");
-  const client = await pool.connect();
-  try {
-    // Rows go in as they are, in any order: neither foreign keys nor the license_counts triggers fire meanwhile.
-    await client.query("set session_replication_role = replica");
-    for (const [table, rows] of fixtureRows()) {
-      const { rows: columns } = await client.query<{ column_name: string; data_type: string }>(
-        "select column_name, data_type from information_schema.columns where table_name = $1",
-        [table],
-      );
-      const types = new Map(columns.map((column) => [column.column_name, column.data_type]));
-      for (const row of rows) {
-        const names = Object.keys(row);
-        await client.query(
-          `insert into "${table}" (${names.map((name) => `"${name}"`).join(", ")}) overriding system value values (${names.map((_, i) => `$${i + 1}`).join(", ")})`,
-          names.map((name) => convert(row[name], types.get(name) ?? "text")),
-        );
-      }
-    }
-    await client.query("set session_replication_role = origin");
-  } finally {
-    client.release();
-  }
+  await postgresDemoDatabaseBefore(db, pool, "_organizations");
   await migratePostgres(db);
 }, 60_000);
 

@@ -74,7 +74,7 @@ describe("the payment step", () => {
     expect(html).toContain('href="/store/subscribe/billing/cards/src_visa/replace"');
   });
 
-  it("disables Next with the spec's reasons written out when there is no card and no address", async () => {
+  it("disables Next with its reasons written out when there is no card and no address", async () => {
     const html = await render(
       ready({ sources: [], preselectedSourceId: null, billingAddress: null, addressesValid: false }),
     );

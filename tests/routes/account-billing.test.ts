@@ -1,15 +1,23 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { describe, expect, it } from "vitest";
+import { eq } from "drizzle-orm";
 import { loader as accountLoader } from "~/routes/_portal.account";
 import { action as newCardAction, loader as newCardLoader } from "~/routes/_portal.account.cards.new";
 import { action as replaceAction, loader as replaceLoader } from "~/routes/_portal.account.cards.$sourceId.replace";
 import { action as profileAction, loader as profileLoader } from "~/routes/_portal.account.profile";
 import { action as shippingAction, loader as shippingLoader } from "~/routes/_portal.account.shipping";
+import { loader as payNowCardLoader } from "~/routes/_portal.account_.invoices.$invoiceId.pay.cards.new";
+import {
+  action as updateProfileAction,
+  loader as updateProfileLoader,
+} from "~/routes/_portal.licenses.$subscriptionId.update.billing.profile";
 import { choosePayment, loadPaymentStep } from "~/server/account-billing/billing-details.server";
 import { billingFaults, getBilling } from "~/server/billing/index.server";
 import { taxIdFaults } from "~/server/tax-ids/index.server";
 import { runJobs } from "../support/jobs";
 import { toastStorage } from "~/server/accounts/session.server";
+import { db } from "~/server/platform/database/db.server";
+import { organizations } from "~/server/platform/database/tables.server";
 import { memberByEmail } from "../support/members";
 import { formRequest, getRequest } from "../support/requests";
 import { demoCookie } from "../support/sign-in";
@@ -137,7 +145,7 @@ describe("adding a card", () => {
     expect(body.repopulateFields).not.toHaveProperty("card_expiry");
   });
 
-  it("shows a declined card's message next to the card and in the spec's failure text", async () => {
+  it("shows a declined card's message next to the card and in the failure text", async () => {
     const response = await post(newCardAction, "/account/cards/new", "admin@example.com", card("4000 0000 0000 0002"));
     expect(response.status).toBe(422);
     const body = await response.json();
@@ -225,9 +233,32 @@ describe("replacing a card", () => {
   });
 });
 
+describe("a drawer over a page about one of the organization's things", () => {
+  // Single fetch may ask for a drawer's data alone, without its parent page's loader: the drawer checks the parent.
+  it("opens over the organization's own subscription or invoice only", async () => {
+    const update = { subscriptionId: "sub_demo_core_monthly" };
+    const updatePath = "/licenses/sub_demo_core_monthly/update/billing/profile";
+    expect((await get(updateProfileLoader, updatePath, "distributor@example.com", update)).status).toBe(404);
+    expect((await post(updateProfileAction, updatePath, "distributor@example.com", {}, update)).status).toBe(404);
+    expect((await get(updateProfileLoader, updatePath, "customer@example.com", update)).status).toBe(200);
+    const payNowPath = "/account/invoices/1/pay/cards/new";
+    expect((await get(payNowCardLoader, payNowPath, "distributor@example.com", { invoiceId: "1" })).status).toBe(404);
+    // The customer has a card on file already: the drawer goes back to the step, which it closes to.
+    const own = await get(payNowCardLoader, payNowPath, "customer@example.com", { invoiceId: "1" });
+    expect(own.headers.get("Location")).toBe("/account/invoices/1/pay");
+  });
+});
+
 describe("the billing profile drawer", () => {
   it("starts from the member's own details and the organization's before a billing customer exists", async () => {
+    // The demo distributor has one (it pays for its end customers' licenses): taken off it for this test.
+    const { organization } = await memberByEmail("distributor@example.com");
+    await db.update(organizations).set({ billingCustomerId: null }).where(eq(organizations.id, organization.id));
     const data = await (await get(profileLoader, "/account/profile", "distributor@example.com")).json();
+    await db
+      .update(organizations)
+      .set({ billingCustomerId: organization.billingCustomerId })
+      .where(eq(organizations.id, organization.id));
     expect(data.defaults).toMatchObject({
       first_name: "Ravi",
       email: "distributor@example.com",

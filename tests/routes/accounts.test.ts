@@ -16,10 +16,11 @@ import { oneTimeTokens, organizations, sessions, users } from "~/server/platform
 import { runJobs } from "../support/jobs";
 import { memberByEmail } from "../support/members";
 import { cookieFrom, formRequest, getRequest, respond } from "../support/requests";
+import { NEW_PASSWORD, signUpForm } from "../support/sign-in";
 
 /** Sign-up, email verification and password reset, through their pages' loaders and actions. */
 
-const PASSWORD = "Brand-new-pass-1";
+const PASSWORD = NEW_PASSWORD;
 const HOUR = 60 * 60 * 1000;
 
 afterEach(() => vi.useRealTimers());
@@ -37,17 +38,6 @@ const post = async (
   respond(async () =>
     action({ request: await formRequest(path, fields, { cookie }), params, context: { clientAddress: client } }),
   );
-
-const signUpForm = (email: string, extra: Record<string, string> = {}) => ({
-  firstName: "Nora",
-  lastName: "Newman",
-  company: "Newman Labs",
-  email,
-  new_password: PASSWORD,
-  confirm_password: PASSWORD,
-  country: "DE",
-  ...extra,
-});
 
 /** The newest kept message to the address, after the mail jobs ran. */
 async function lastMailTo(email: string) {

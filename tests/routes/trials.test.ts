@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
-import { loader as chooserLoader } from "~/routes/_portal.trial";
+import { loader as chooserLoader } from "~/routes/_portal.trial._index";
 import { loader as wizardLoader } from "~/routes/_portal.trial.$hubType";
 import { action as licenseAction, loader as licenseLoader } from "~/routes/_portal.trial.$hubType.license";
 import { action as welcomeAction } from "~/routes/_portal.trial.$hubType.welcome";

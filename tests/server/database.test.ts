@@ -1,4 +1,4 @@
-import { count, eq } from "drizzle-orm";
+import { and, count, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { loader as healthz } from "~/routes/healthz";
 import { databaseAnswers, db } from "~/server/platform/database/db.server";
@@ -47,12 +47,17 @@ describe("the embedded database", () => {
     expect(statuses.filter((status) => status === "active")).toHaveLength(3);
     expect(statuses.filter((status) => status === "expired")).toHaveLength(1);
     expect(await countLicensesByStatus(customer.id)).toEqual({ active: 3, expired: 1 });
-    expect((await db.select({ n: count() }).from(hubInstallations))[0].n).toBe(2);
+    expect(
+      (await db.select({ n: count() }).from(hubInstallations).where(eq(hubInstallations.ownerId, customer.id)))[0].n,
+    ).toBe(2);
   });
 
   it("puts the demo's cloud Hub into the embedded Hub service, at its address on the configured Hub host", async () => {
     const customer = (await memberByEmail("customer@example.com")).organization;
-    const [cloud] = await db.select().from(hubInstallations).where(eq(hubInstallations.type, "cloud"));
+    const [cloud] = await db
+      .select()
+      .from(hubInstallations)
+      .where(and(eq(hubInstallations.type, "cloud"), eq(hubInstallations.ownerId, customer.id)));
     expect(cloud.url).toBe(`https://northwind-west.${env.HUB_HOST}`);
     const hubs = getHubs();
     expect(await hubs.checkDomain("northwind-west")).toBe("taken");
@@ -69,9 +74,10 @@ describe("the embedded database", () => {
   it("is seeded only once, so a restart keeps what users changed", async () => {
     expect(await seedDemo(db)).toBe(false);
     expect((await db.select({ n: count() }).from(users))[0].n).toBe(4);
-    expect((await db.select({ n: count() }).from(organizations))[0].n).toBe(3);
+    // Northwind Clinics, SecureLine Resellers and its three end customers, GateKeeper.
+    expect((await db.select({ n: count() }).from(organizations))[0].n).toBe(6);
     expect((await db.select({ n: count() }).from(memberships))[0].n).toBe(4);
-    expect((await db.select({ n: count() }).from(licenses))[0].n).toBe(4);
+    expect((await db.select({ n: count() }).from(licenses))[0].n).toBe(7);
   });
 
   it("answers the health check", async () => {

@@ -194,12 +194,13 @@ describe("the demo seed", () => {
       await empty.delete(hubTenants);
       expect(await seedDemo(empty)).toBe(true);
       expect(await seedDemo(empty)).toBe(false);
+      // The distributor's three end customers, their licenses and the distributor's billing customer too.
       expect(await rowsOf(empty)).toEqual({
         users: 4,
-        organizations: 3,
+        organizations: 6,
         memberships: 4,
-        licenses: 4,
-        billingCustomers: 1,
+        licenses: 7,
+        billingCustomers: 2,
       });
     });
   }, 60_000);

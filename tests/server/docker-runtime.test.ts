@@ -86,6 +86,12 @@ describe("the Docker image's runtime stage", () => {
     expect(runtime.files.filter((file) => !isCopied(copies, file))).toEqual([]);
   });
 
+  it("copies only sources that exist (a COPY of a missing file fails the image's build)", () => {
+    // build/ and node_modules/ are made in the build stage; everything else comes from the repository.
+    const fromRepository = copies.filter((copy) => !/^(build|node_modules)(\/|$)/.test(copy));
+    expect(fromRepository.filter((copy) => !existsSync(path.join(ROOT, copy)))).toEqual([]);
+  });
+
   it("copies what the server reads from its working directory", () => {
     expect(READ_AT_RUN_TIME.filter((file) => !isCopied(copies, file))).toEqual([]);
     // Each of those paths is one the server code names.

@@ -158,7 +158,7 @@ describe("the order's estimate", () => {
 });
 
 describe("coupons", () => {
-  it("say what is wrong in the spec's words, and remove an invalid one", async () => {
+  it("say what is wrong, and remove an invalid one", async () => {
     const member = await customer();
     expect(await applyCoupon(member, subscriptionWizard, "  ")).toBe("Please enter a valid coupon code.");
     expect(await applyCoupon(member, subscriptionWizard, "NO-SUCH-CODE")).toBe("Invalid coupon code.");
@@ -307,7 +307,7 @@ describe("placing the order", () => {
     expect(await invoiceCount()).toBe(invoicesBefore);
   });
 
-  it("leaves out a coupon that stopped being valid, with the spec's message", async () => {
+  it("leaves out a coupon that stopped being valid, saying why", async () => {
     const member = await customer();
     await atOrder({ organization: "Northwind Expired Coupon", couponId: "WELCOME10" });
     await billingFaults.inject("retrieveCoupon", { message: "Coupon WELCOME10 has expired.", times: "always" });

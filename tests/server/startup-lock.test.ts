@@ -54,7 +54,8 @@ describe(`ten portal processes starting at once on one fresh ${postgres ? "Postg
       const rows = async (table: typeof t.users | typeof t.organizations | typeof t.licenses) =>
         (await db.select({ n: count() }).from(table))[0].n;
       expect(await rows(t.users)).toBe(4);
-      expect(await rows(t.organizations)).toBe(3);
+      // Northwind Clinics, SecureLine Resellers and its three end customers, GateKeeper.
+      expect(await rows(t.organizations)).toBe(6);
       expect(await rows(t.licenses)).toBeGreaterThan(0);
     });
     // One seed, one announcement of it.

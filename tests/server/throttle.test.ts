@@ -3,12 +3,17 @@ import { describe, expect, it } from "vitest";
 import { rateLimits } from "~/server/platform/database/tables.server";
 import { db } from "~/server/platform/database/db.server";
 import {
+  clientKeyOf,
   holdCardSlot,
+  mailboxKeyOf,
   releaseCardSlot,
   reservePasswordChange,
   reserveSignInAttempt,
   takeCouponApply,
+  takeInvitationMail,
+  takePasswordResetRequest,
   takeSignInLinkRequest,
+  takeSignUp,
   UNTRUSTED_CHECKS_PER_HOUR,
   type SignInAttempt,
 } from "~/server/platform/throttle.server";
@@ -141,5 +146,44 @@ describe("other throttles", () => {
     expect(holds.sort()).toEqual([false, true]);
     await releaseCardSlot("user-card");
     expect(await holdCardSlot("user-card")).toBe(true);
+  });
+});
+
+describe("the limits of the forms that mail a typed address", () => {
+  it("count one mailbox however its address is written: case folded, the +tag of a sub-address dropped", async () => {
+    expect(mailboxKeyOf(" Victim+1@Example.COM ")).toBe("victim@example.com");
+    expect(mailboxKeyOf("victim+a+b@example.com")).toBe("victim@example.com");
+    expect(mailboxKeyOf("first.last@example.com")).toBe("first.last@example.com");
+    for (const take of [takeSignUp, takePasswordResetRequest, takeSignInLinkRequest]) {
+      const waits = [];
+      for (const tag of ["", "+1", "+2", "+3"]) {
+        waits.push(await take(at(`203.0.113.${waits.length + 10}`), `Mailbox-${take.name}${tag}@example.net`));
+      }
+      expect(waits.map((wait) => wait > 0)).toEqual([false, false, false, true]);
+    }
+  });
+
+  it("count an IPv6 client by its /64, and an IPv4 address written as IPv6 as that IPv4 address", async () => {
+    expect(clientKeyOf(at("2001:db8:aa:bb:1:2:3:4"))).toBe("2001:db8:aa:bb::/64");
+    expect(clientKeyOf(at("2001:DB8:AA:BB::ffff"))).toBe("2001:db8:aa:bb::/64");
+    expect(clientKeyOf(at("fe80::1%eth0"))).toBe("fe80:0:0:0::/64");
+    expect(clientKeyOf(at("::ffff:192.0.2.7"))).toBe("192.0.2.7");
+    expect(clientKeyOf(at("192.0.2.7"))).toBe("192.0.2.7");
+    const waits = [];
+    for (let n = 1; n <= 11; n += 1) {
+      waits.push(await takePasswordResetRequest(at(`2001:db8:64:1:${n.toString(16)}::${n}`), `v6-${n}@example.net`));
+    }
+    expect(waits.slice(0, 10).every((wait) => wait === 0)).toBe(true);
+    expect(waits[10]).toBeGreaterThan(0);
+    // Another /64 is another client.
+    expect(await takePasswordResetRequest(at("2001:db8:64:2::1"), "v6-other@example.net")).toBe(0);
+  });
+
+  it("count invitations per recipient's mailbox across organizations as well as per organization", async () => {
+    const waits = [];
+    for (let n = 0; n < 6; n += 1)
+      waits.push(await takeInvitationMail(`organization-${n}`, `Invitee+${n}@example.net`));
+    expect(waits.map((wait) => wait > 0)).toEqual([false, false, false, false, false, true]);
+    expect(await takeInvitationMail("organization-0", "someone-else@example.net")).toBe(0);
   });
 });

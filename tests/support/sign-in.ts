@@ -18,3 +18,18 @@ export async function demoCookie(email: string): Promise<string> {
   signedIn.set(email, cookie);
   return cookie;
 }
+
+/** The password the sign-up forms of the tests choose. */
+export const NEW_PASSWORD = "Brand-new-pass-1";
+
+/** A sign-up form that the page accepts, with some of its fields replaced. */
+export const signUpForm = (email: string, replaced: Record<string, string> = {}) => ({
+  firstName: "Nora",
+  lastName: "Newman",
+  company: "Newman Labs",
+  email,
+  new_password: NEW_PASSWORD,
+  confirm_password: NEW_PASSWORD,
+  country: "DE",
+  ...replaced,
+});

@@ -198,7 +198,8 @@ export type PaymentChoice =
 
 /**
  * For a wizard's Next: the posted payment_source_id checked against the organization's own usable cards, and
- * the addresses checked by the spec's rule. The message is the spec's when something is missing.
+ * the billing and shipping addresses checked as complete. When either is missing, the message says which the
+ * customer must fix (a card to select, or the addresses).
  */
 export async function choosePayment(
   scope: Scope,
@@ -339,7 +340,7 @@ export async function billingProfileDefaults(scope: Scope, billing: BillingProvi
 }
 
 /**
- * Saves the billing profile with the spec's two calls: the contact details, then the billing fields (the address
+ * Saves the billing profile with two provider calls: the contact details, then the billing fields (the address
  * and the VAT number, all of them on every save: the provider removes what the call leaves out). It succeeds only
  * when both do; a failure of either is thrown. A VAT number is checked with the register first, so that the
  * provider has its status; one the register could not check yet is saved as 'not yet checked' and checked again

@@ -32,15 +32,16 @@ import { COUNTRY_OPTIONS, DIAL_CODE_OPTIONS } from "./contact-options.server";
 
 /**
  * The loaders and actions of the billing drawers (the payment-method drawers, the billing profile's and the
- * shipping address's). Each takes the URL the drawer closes to, so any page can mount a
- * drawer as its own child route with a route module of a few lines:
+ * shipping address's). Each takes where the drawer is mounted (DrawerMount: the URL it closes to, and the check of
+ * the parent page's thing when there is one), so any page can mount a drawer as its own child route with a route
+ * module of a few lines:
  *
  *   export const loader = (args: LoaderFunctionArgs) => newCardDrawer.loader(args, "/store/subscribe/billing");
  *   export const action = (args: ActionFunctionArgs) => newCardDrawer.action(args, "/store/subscribe/billing");
  *   export { NewCardDrawer as default, DrawerErrorBoundary as ErrorBoundary } from "~/ui/billing/drawers";
  *
- * On success an action redirects to that URL with the spec's toast; a refusal comes back as 422 with the
- * field errors, the spec's message (formError) and what was typed (never the card itself).
+ * On success an action redirects to that URL with a toast saying what changed; a refusal comes back as 422 with
+ * the field errors, a message for the whole form (formError) and what was typed (never the card itself).
  */
 
 const MESSAGES = {
@@ -53,7 +54,7 @@ const MESSAGES = {
   shippingCleared: "Your shipping address is now the same as your billing address.",
 } as const;
 
-/** The spec's failure text: the provider's own message when it gave one, else the page's. */
+/** What a failed save says: the provider's own message when it gave one (a card's decline reason), else the page's. */
 function failureText(fallback: string, error: ProviderError): string {
   return error.providerMessage ?? fallback;
 }
@@ -127,9 +128,36 @@ async function runCardChange<T>(
   }
 }
 
-/** Validates a card form, runs the change and answers with its toast, the one-card limit, or the refusal. */
-async function cardAction({ request }: ActionFunctionArgs, closeTo: string, change: CardChange) {
+/**
+ * Where a drawer is mounted: the URL it closes to; over a page about one of the organization's things (the
+ * subscription an update changes, the invoice Pay now pays), also the check that the URL's thing is the
+ * organization's (404 otherwise). The drawer makes that check itself: its loader also runs alone (single fetch
+ * asks for one route's data), without the parent page's.
+ */
+export type DrawerMount = string | { closeTo: string; requireParent: (scope: Scope) => Promise<unknown> };
+
+/** Where the drawer closes to, once the check of its parent page's thing (if it has one) holds. */
+async function closeToOf(scope: Scope, mount: DrawerMount): Promise<string> {
+  if (typeof mount === "string") return mount;
+  await mount.requireParent(scope);
+  return mount.closeTo;
+}
+
+/** The member who may see the drawer (an Owner or a Billing admin), and where it closes to. */
+async function openDrawer(request: Request, mount: DrawerMount) {
+  const member = await requireMember(request, "billing.manage");
+  return { member, closeTo: await closeToOf(member, mount) };
+}
+
+/** A drawer's post: the member who may send it, the form (its CSRF token checked), and where it closes to. */
+async function readDrawerForm(request: Request, mount: DrawerMount) {
   const { member, formData } = await readMemberForm(request, "billing.manage");
+  return { member, formData, closeTo: await closeToOf(member, mount) };
+}
+
+/** Validates a card form, runs the change and answers with its toast, the one-card limit, or the refusal. */
+async function cardAction({ request }: ActionFunctionArgs, mount: DrawerMount, change: CardChange) {
+  const { member, formData, closeTo } = await readDrawerForm(request, mount);
   const outcome = await runCardChange(request, closeTo, formData, (input) => change(member, formData, input));
   if (!outcome.ok) return outcome.response;
   return redirectWithToast(request, closeTo, { kind: "success", message: outcome.value });
@@ -161,14 +189,14 @@ export const newCardFormData = (scope: Scope) => {
 
 /** 'Create new payment method'. With a card on file there is nothing to add (one card at most): back with the reason. */
 export const newCardDrawer = {
-  async loader({ request }: LoaderFunctionArgs, closeTo: string) {
-    const member = await requireMember(request, "billing.manage");
+  async loader({ request }: LoaderFunctionArgs, mount: DrawerMount) {
+    const { member, closeTo } = await openDrawer(request, mount);
     if (await hasCard(member))
       throw await redirectWithToast(request, closeTo, { kind: "info", message: ONE_CARD_ONLY });
     return cardDrawerData(member, closeTo);
   },
-  action(args: ActionFunctionArgs, closeTo: string) {
-    return cardAction(args, closeTo, async (scope, formData, input) => {
+  action(args: ActionFunctionArgs, mount: DrawerMount) {
+    return cardAction(args, mount, async (scope, formData, input) => {
       await addCardFor(scope, formData, input, idempotencyKeyOf(formData));
       return MESSAGES.cardAdded;
     });
@@ -183,13 +211,13 @@ async function ownSourceOr404(scope: Scope, sourceId: string | undefined) {
 
 /** 'Replace payment method' for the card :sourceId, which must be the organization's (404 otherwise). */
 export const replaceCardDrawer = {
-  async loader({ request, params }: LoaderFunctionArgs, closeTo: string) {
-    const member = await requireMember(request, "billing.manage");
+  async loader({ request, params }: LoaderFunctionArgs, mount: DrawerMount) {
+    const { member, closeTo } = await openDrawer(request, mount);
     const source = await ownSourceOr404(member, params.sourceId);
     return cardDrawerData(member, closeTo, sourceView(source));
   },
-  action(args: ActionFunctionArgs, closeTo: string) {
-    return cardAction(args, closeTo, async (scope, formData, input) => {
+  action(args: ActionFunctionArgs, mount: DrawerMount) {
+    return cardAction(args, mount, async (scope, formData, input) => {
       const source = await ownSourceOr404(scope, args.params.sourceId);
       await replaceCardFor(scope, source, formData, input, idempotencyKeyOf(formData));
       return MESSAGES.cardReplaced;
@@ -199,8 +227,8 @@ export const replaceCardDrawer = {
 
 /** 'Update Billing Profile': its form, or 'Error fetching billing profile.' when the customer cannot be read. */
 export const billingProfileDrawer = {
-  async loader({ request }: LoaderFunctionArgs, closeTo: string) {
-    const member = await requireMember(request, "billing.manage");
+  async loader({ request }: LoaderFunctionArgs, mount: DrawerMount) {
+    const { member, closeTo } = await openDrawer(request, mount);
     try {
       return json<BillingProfileDrawerData>({
         closeTo,
@@ -212,8 +240,8 @@ export const billingProfileDrawer = {
       return json<BillingProfileDrawerData>({ closeTo, defaults: null, ...CONTACT_OPTIONS });
     }
   },
-  async action({ request }: ActionFunctionArgs, closeTo: string) {
-    const { member, formData } = await readMemberForm(request, "billing.manage");
+  async action({ request }: ActionFunctionArgs, mount: DrawerMount) {
+    const { member, formData, closeTo } = await readDrawerForm(request, mount);
     const result = await billingProfileValidator.validate(formData);
     if (result.error) return validationError(result.error, result.submittedData);
     try {
@@ -228,8 +256,8 @@ export const billingProfileDrawer = {
 
 /** 'Update Shipping Address': save one, or go back to the billing address (intent "clear"). */
 export const shippingDrawer = {
-  async loader({ request }: LoaderFunctionArgs, closeTo: string) {
-    const member = await requireMember(request, "billing.manage");
+  async loader({ request }: LoaderFunctionArgs, mount: DrawerMount) {
+    const { member, closeTo } = await openDrawer(request, mount);
     return json<ShippingDrawerData>({
       closeTo,
       defaults: shippingDefaults(member),
@@ -237,8 +265,8 @@ export const shippingDrawer = {
       ...CONTACT_OPTIONS,
     });
   },
-  async action({ request }: ActionFunctionArgs, closeTo: string) {
-    const { member, formData } = await readMemberForm(request, "billing.manage");
+  async action({ request }: ActionFunctionArgs, mount: DrawerMount) {
+    const { member, formData, closeTo } = await readDrawerForm(request, mount);
     if (formData.get("intent") === "clear") {
       await clearShipping(member);
       return redirectWithToast(request, closeTo, { kind: "success", message: MESSAGES.shippingCleared });

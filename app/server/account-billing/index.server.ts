@@ -8,3 +8,4 @@ export {
   paymentForPage,
 } from "./billing-details.server";
 export { checkVatNumber, providerStatusOf, taxIdRecheck } from "./tax-ids.server";
+export type { DrawerMount } from "./drawers.server";

@@ -37,6 +37,8 @@ export const ACTIVITY_ACTIONS = [
   "card.replaced",
   "billing_profile.updated",
   "shipping_address.updated",
+  "customer.created",
+  "customer.updated",
 ] as const;
 export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];
 

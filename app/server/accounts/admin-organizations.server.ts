@@ -10,7 +10,7 @@ import { listJobsNeedingAttention } from "~/server/platform/jobs/runner.server";
 import { createOrganizationForCustomer, findOrganization, memberPage } from "./organizations.server";
 import { redirectWithToast } from "./session.server";
 import { z } from "zod";
-import { requiredText } from "~/domain/fields";
+import { plainName } from "~/domain/names";
 
 /**
  * An administrator's view of one organization (its members, pending invitations, licenses, subscriptions and the
@@ -61,7 +61,7 @@ export async function adminInvite(request: Request, organizationId: string) {
 }
 
 const newOrganizationSchema = z.object({
-  name: requiredText,
+  name: plainName,
   customerType: z.enum(["customer", "distributor"], { errorMap: () => ({ message: "Choose a type." }) }),
 });
 

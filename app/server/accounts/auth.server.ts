@@ -11,7 +11,8 @@ import { db } from "~/server/platform/database/db.server";
 import { hashPassword, needsRehash, verifyPassword } from "~/server/platform/passwords.server";
 import { afterBoot } from "~/server/platform/after-boot.server";
 import { secretFor } from "~/server/platform/secrets.server";
-import { forgetOtherDevices, knownDeviceOf, rememberDevice } from "./known-devices.server";
+import { forgetOtherDevices, knownDeviceOf, presentedDevice, rememberDevice } from "./known-devices.server";
+import { revokePasswordBoundTokens } from "./one-time-tokens.server";
 import {
   currentSession,
   currentSessionRead,
@@ -143,11 +144,16 @@ async function recordSignIn(userId: string, newDevice: boolean, userAgent: strin
 
 /**
  * Signs the user out of every other browser (a password change, "Sign out everywhere else"): their sessions end,
- * and those browsers are known devices no more, so whoever holds one meets the account's pause like a stranger.
+ * those browsers are known devices no more, so whoever holds one meets the account's pause like a stranger, and
+ * the mailed links that would sign someone in or set the password stop working; all in one transaction.
  */
 export async function signOutEverywhereElse(request: Request, userId: string, keepSessionId: string) {
-  await endOtherSessions(userId, keepSessionId);
-  await forgetOtherDevices(request, userId);
+  const keptDevice = await presentedDevice(request);
+  await db.transaction(async (tx) => {
+    await endOtherSessions(userId, keepSessionId, tx);
+    await forgetOtherDevices(userId, keptDevice, tx);
+    await revokePasswordBoundTokens(userId, tx);
+  });
 }
 
 export async function getUserId(request: Request): Promise<string | null> {

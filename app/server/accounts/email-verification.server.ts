@@ -15,8 +15,11 @@ import type { UserRecord } from "./users.server";
 const PURPOSE = "verify-email";
 export const VERIFICATION_HOURS = 24;
 
-/** Mails the person a new verification link (sign-up, and 'Send the link again'). */
-export async function sendVerificationLink(request: Request, user: Pick<UserRecord, "id" | "email" | "firstName">) {
+/**
+ * Mails the person a new verification link (sign-up, and 'Send the link again'). Whoever typed the address may not
+ * be the person who reads it, so the mail names nobody: it greets the reader and says the address.
+ */
+export async function sendVerificationLink(request: Request, user: Pick<UserRecord, "id" | "email">) {
   const { token } = await issueOneTimeToken(
     PURPOSE,
     { userId: user.id },
@@ -28,7 +31,7 @@ export async function sendVerificationLink(request: Request, user: Pick<UserReco
     subject: "Verify your email address for the GateKeeper Portal",
     content: {
       paragraphs: [
-        `Hello ${user.firstName},`,
+        "Hello,",
         `Please confirm that ${user.email} is your address. Until you do, you can look around the GateKeeper Portal, but not buy, start a trial or invite people.`,
       ],
       action: { label: "Verify my email address", url: new URL(`/verify-email/${token}`, linkOrigin(request)).href },

@@ -2,6 +2,7 @@
 // offers the rest of the portal; its other modules are its own.
 export {
   assertMay,
+  mayDo,
   memberGuard,
   readAdminForm,
   readMemberForm,
@@ -23,6 +24,7 @@ export {
   billingAccounts,
   type BillingAccount,
 } from "./billing-accounts.server";
+export { emailLinkJob } from "./email-link-job.server";
 export {
   assignBillingCustomerId,
   findOrganization,

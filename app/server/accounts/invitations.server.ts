@@ -2,12 +2,14 @@ import { randomUUID } from "node:crypto";
 import { and, asc, count, eq, sql } from "drizzle-orm";
 import { json } from "@remix-run/node";
 import { invitationSchema } from "~/domain/accounts";
+import { isPlainName } from "~/domain/names";
 import { ROLE_NAMES, type Role } from "~/domain/access-policy";
 import { invitations, memberships, organizations, users } from "~/server/platform/database/tables.server";
 import { GATEKEEPER, memberActor, recordActivity, type ActivityActor } from "./activity.server";
 import { db, type PortalTransaction } from "~/server/platform/database/db.server";
 import { linkOrigin, queueMail } from "~/server/mail/index.server";
 import { issueOneTimeToken, peekOneTimeToken, redeemOneTimeToken, revokeOneTimeTokens } from "./one-time-tokens.server";
+import { organizationInMail, personInMail } from "./names-in-mail.server";
 import { MembershipRefused } from "./organizations.server";
 import { redirectWithToast } from "./session.server";
 import { takeInvitationMail, waitMessage } from "~/server/platform/throttle.server";
@@ -66,21 +68,26 @@ export async function pendingInvitations(
 
 const actorName = (actor: ActivityActor) => (actor === GATEKEEPER ? GATEKEEPER : actor.name);
 
-/** The link's mail: who invites whom to what, as which role, and until when. */
+/**
+ * The link's mail: who invites whom to what, as which role, and until when. The names are plain names (the forms
+ * take nothing else); one kept from before that rule goes into the body quoted as data and stays out of the subject.
+ */
 async function mailInvitation(
   request: Request,
   invitation: { organizationId: string; email: string; role: Role; invitedBy: string },
   organizationName: string,
   token: string,
 ): Promise<void> {
+  const organization = organizationInMail(organizationName);
+  const inviter = personInMail(invitation.invitedBy);
   await queueMail({
     accountId: invitation.organizationId,
     to: invitation.email,
-    subject: `You are invited to ${organizationName} on the GateKeeper Portal`,
+    subject: `You are invited to ${isPlainName(organizationName) ? organizationName : "an organization"} on the GateKeeper Portal`,
     content: {
       paragraphs: [
         "Hello,",
-        `${invitation.invitedBy} invited you to join ${organizationName} on the GateKeeper Portal as ${ROLE_NAMES[invitation.role]}: where ${organizationName} manages its GateKeeper licenses, Hubs and billing.`,
+        `${inviter} invited you to join ${organization} on the GateKeeper Portal as ${ROLE_NAMES[invitation.role]}: where the organization manages its GateKeeper licenses, Hubs and billing.`,
       ],
       action: { label: "Accept the invitation", url: new URL(`/invitations/${token}`, linkOrigin(request)).href },
       after: [
@@ -108,7 +115,7 @@ export async function inviteMember(
     .innerJoin(users, eq(users.id, memberships.userId))
     .where(and(eq(memberships.organizationId, organizationId), eq(sql`lower(${users.email})`, address)));
   if (member) throw new MembershipRefused(ALREADY_A_MEMBER(address));
-  const waitSeconds = await takeInvitationMail(organizationId);
+  const waitSeconds = await takeInvitationMail(organizationId, address);
   if (waitSeconds > 0) return waitSeconds;
   const [organization] = await db.select().from(organizations).where(eq(organizations.id, organizationId));
   if (!organization) throw new Error(`Organization ${organizationId} does not exist.`);
@@ -193,7 +200,7 @@ export async function resendInvitation(
     .innerJoin(organizations, eq(organizations.id, invitations.organizationId))
     .where(and(eq(invitations.id, invitationId), eq(invitations.organizationId, organizationId)));
   if (!invitation) throw new MembershipRefused(INVITATION_GONE);
-  const waitSeconds = await takeInvitationMail(organizationId);
+  const waitSeconds = await takeInvitationMail(organizationId, invitation.invitation.email);
   if (waitSeconds > 0) return waitSeconds;
   // The update comes first and locks the invitation's row: two re-sends at once run one after the other, and the
   // second's revoke ends the first's link. An invitation revoked or accepted meanwhile is gone: nothing to send.

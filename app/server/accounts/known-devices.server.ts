@@ -4,7 +4,7 @@ import { knownDevices } from "~/server/platform/database/tables.server";
 import { afterBoot } from "~/server/platform/after-boot.server";
 import { secretFor } from "~/server/platform/secrets.server";
 import { portalCookie } from "~/server/platform/cookies.server";
-import { db } from "~/server/platform/database/db.server";
+import { db, type PortalExecutor } from "~/server/platform/database/db.server";
 
 /**
  * The known-device cookie (decision 170, after OWASP's "device cookies"): a browser that signed in to an
@@ -72,8 +72,13 @@ export async function forgetDevice(request: Request): Promise<string> {
   return deviceCookie().serialize(request, "", { maxAge: undefined, expires: new Date(0) });
 }
 
-/** Forgets every known browser of the user but the request's own (a password change, "Sign out everywhere else"). */
-export async function forgetOtherDevices(request: Request, userId: string): Promise<void> {
-  const kept = (await presentedDeviceId(request)) ?? "";
-  await db.delete(knownDevices).where(and(eq(knownDevices.userId, userId), ne(knownDevices.id, kept)));
+/** The id of the request's browser as a known device, or "" (for forgetOtherDevices). */
+export const presentedDevice = async (request: Request) => (await presentedDeviceId(request)) ?? "";
+
+/**
+ * Forgets every known browser of the user but `keptDevice` (the request's own, presentedDevice): a password
+ * change, "Sign out everywhere else"; in `store`'s transaction.
+ */
+export async function forgetOtherDevices(userId: string, keptDevice: string, store: PortalExecutor): Promise<void> {
+  await store.delete(knownDevices).where(and(eq(knownDevices.userId, userId), ne(knownDevices.id, keptDevice)));
 }

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import { and, eq, gt, lte } from "drizzle-orm";
+import { and, eq, gt, inArray, lte } from "drizzle-orm";
 import { oneTimeTokens } from "~/server/platform/database/tables.server";
 import { db, type PortalExecutor } from "~/server/platform/database/db.server";
 
@@ -9,6 +9,27 @@ import { db, type PortalExecutor } from "~/server/platform/database/db.server";
  * deletes it, atomically, so two clicks cannot both redeem it.
  */
 const digest = (token: string) => createHash("sha256").update(token).digest("hex");
+
+/**
+ * Every purpose a token has, each with whether its links die with the password. A link that signs its holder in
+ * or sets the password is a way into the account: whoever read the mailbox for a moment (the reason a person
+ * changes their password) would keep it, so a password change, a reset and "Sign out everywhere else" revoke
+ * every outstanding one, in their transaction. A verification link only proves an address that is the account's
+ * already, and an invitation's belongs to the invitation, not to an account: they live on. A new purpose is added
+ * here, with its answer; tests/routes/links-die-with-the-password.test.ts lists them all.
+ */
+export const TOKEN_PURPOSES = {
+  "sign-in": { diesWithPassword: true },
+  "reset-password": { diesWithPassword: true },
+  "verify-email": { diesWithPassword: false },
+  invitation: { diesWithPassword: false },
+} as const satisfies Record<string, { diesWithPassword: boolean }>;
+
+export type TokenPurpose = keyof typeof TOKEN_PURPOSES;
+
+const DIE_WITH_PASSWORD = (Object.keys(TOKEN_PURPOSES) as TokenPurpose[]).filter(
+  (purpose) => TOKEN_PURPOSES[purpose].diesWithPassword,
+);
 
 /** Who a token is for: a person, or an invitation (whose invitee may have no account yet). */
 export type TokenSubject = { userId: string } | { invitationId: string };
@@ -28,7 +49,7 @@ const subjectIs = (subject: TokenSubject) =>
  * transaction that makes what the token is for (an invitation), when there is one.
  */
 export async function issueOneTimeToken(
-  purpose: string,
+  purpose: TokenPurpose,
   subject: TokenSubject,
   { validMs, data = {} }: { validMs: number; data?: Record<string, string> },
   store: PortalExecutor = db,
@@ -52,14 +73,21 @@ export async function issueOneTimeToken(
 
 /** Deletes every token of this purpose for the subject: the links already sent stop working (a re-sent invitation). */
 export async function revokeOneTimeTokens(
-  purpose: string,
+  purpose: TokenPurpose,
   subject: TokenSubject,
   store: PortalExecutor = db,
 ): Promise<void> {
   await store.delete(oneTimeTokens).where(and(subjectIs(subject), eq(oneTimeTokens.purpose, purpose)));
 }
 
-const live = (purpose: string, token: string) =>
+/** Deletes every token of the person's that dies with the password (TOKEN_PURPOSES), in `store`'s transaction. */
+export async function revokePasswordBoundTokens(userId: string, store: PortalExecutor): Promise<void> {
+  await store
+    .delete(oneTimeTokens)
+    .where(and(eq(oneTimeTokens.userId, userId), inArray(oneTimeTokens.purpose, DIE_WITH_PASSWORD)));
+}
+
+const live = (purpose: TokenPurpose, token: string) =>
   and(eq(oneTimeTokens.id, digest(token)), eq(oneTimeTokens.purpose, purpose), gt(oneTimeTokens.expiresAt, new Date()));
 
 const grantOf = (row: typeof oneTimeTokens.$inferSelect): OneTimeTokenGrant => ({
@@ -74,7 +102,7 @@ const grantOf = (row: typeof oneTimeTokens.$inferSelect): OneTimeTokenGrant => (
  * `store` is the transaction that reads it, when there is one.
  */
 export async function peekOneTimeToken(
-  purpose: string,
+  purpose: TokenPurpose,
   token: string,
   store: PortalExecutor = db,
 ): Promise<OneTimeTokenGrant | null> {
@@ -87,7 +115,7 @@ export async function peekOneTimeToken(
  * the transaction of what using it does (a new password, a membership), so both happen or neither.
  */
 export async function redeemOneTimeToken(
-  purpose: string,
+  purpose: TokenPurpose,
   token: string,
   store: PortalExecutor = db,
 ): Promise<OneTimeTokenGrant | null> {

@@ -323,12 +323,3 @@ export async function mailOwnerOf(userId: string): Promise<string> {
   if (!first) throw new Error(`The account ${userId} belongs to no organization.`);
   return first.id;
 }
-
-/** Whether the organization has an Owner yet (an administrator's organization has none until one accepts). */
-export async function hasOwner(organizationId: string): Promise<boolean> {
-  const [row] = await db
-    .select({ n: count() })
-    .from(memberships)
-    .where(and(eq(memberships.organizationId, organizationId), eq(memberships.role, "owner")));
-  return (row?.n ?? 0) > 0;
-}

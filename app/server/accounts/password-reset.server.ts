@@ -1,14 +1,19 @@
-import type { AppLoadContext } from "@remix-run/node";
 import { eq } from "drizzle-orm";
 import { knownDevices, sessions, users } from "~/server/platform/database/tables.server";
 import { db } from "~/server/platform/database/db.server";
 import { linkOrigin, queueMail } from "~/server/mail/index.server";
-import { issueOneTimeToken, peekOneTimeToken, redeemOneTimeToken, revokeOneTimeTokens } from "./one-time-tokens.server";
+import {
+  issueOneTimeToken,
+  peekOneTimeToken,
+  redeemOneTimeToken,
+  revokePasswordBoundTokens,
+} from "./one-time-tokens.server";
 import { mailOwnerOf } from "./organizations.server";
 import { hashPassword } from "~/server/platform/passwords.server";
+import { greeting } from "./names-in-mail.server";
 import { issueSignInLink, SIGN_IN_LINK_MINUTES } from "./sign-in-links.server";
-import { isSignInPaused, takePasswordResetRequest } from "~/server/platform/throttle.server";
-import { findUserByEmail, findUserById } from "./users.server";
+import { isSignInPaused } from "~/server/platform/throttle.server";
+import { findUserById, type UserRecord } from "./users.server";
 
 /**
  * Password reset: /forgot-password mails a link valid one hour (single use, only its hash stored); the page says
@@ -18,29 +23,24 @@ import { findUserByEmail, findUserById } from "./users.server";
 const PURPOSE = "reset-password";
 export const RESET_LINK_MINUTES = 60;
 
-/** 0 when the request was taken (and mailed, if an account has the address), else the seconds to wait. */
-export async function requestPasswordReset(
-  request: Request,
-  context: AppLoadContext | undefined,
-  email: string,
-): Promise<number> {
-  const waitSeconds = await takePasswordResetRequest(context, email);
-  if (waitSeconds > 0) return waitSeconds;
-  const user = await findUserByEmail(email);
-  if (!user) return 0;
+/**
+ * The forgot-password page's mail to the account (email-link-job.server looks it up): a link on `origin` to set a
+ * new password; `key` queues it once.
+ */
+export async function mailPasswordReset(user: UserRecord, { origin, key }: { origin: string; key: string }) {
   const { token } = await issueOneTimeToken(PURPOSE, { userId: user.id }, { validMs: RESET_LINK_MINUTES * 60 * 1000 });
-  const origin = linkOrigin(request);
   // A stranger's failed guesses may have paused signing in from new browsers: the new password alone would not
   // get the owner in then, so the mail also carries the one-time link that passes the pause (decision 170).
   const paused = await isSignInPaused(user.email);
-  const signInLink = paused ? await issueSignInLink(request, user.id, "/home") : null;
+  const signInLink = paused ? await issueSignInLink(origin, user.id, "/home") : null;
   await queueMail({
     accountId: await mailOwnerOf(user.id),
     to: user.email,
+    key,
     subject: "Set a new password for the GateKeeper Portal",
     content: {
       paragraphs: [
-        `Hello ${user.firstName},`,
+        greeting(user),
         `Someone, probably you, asked to set a new password for ${user.email} on the GateKeeper Portal.`,
       ],
       action: { label: "Set a new password", url: new URL(`/reset-password/${token}`, origin).href },
@@ -57,7 +57,6 @@ export async function requestPasswordReset(
       ],
     },
   });
-  return 0;
 }
 
 /** The address a reset link is for, without using it (the page shows the form first), or null. */
@@ -68,8 +67,8 @@ export async function resetLinkAddress(token: string): Promise<string | null> {
 
 /**
  * Sets the new password with the link, once: every session of the person ends and every browser of theirs is
- * forgotten as a known device, in the same transaction; the link and any other reset link stop working. Null
- * when the link is unknown, expired or used.
+ * forgotten as a known device, in the same transaction; the link and every other link that dies with the password
+ * (another reset link, a sign-in link) stop working. Null when the link is unknown, expired or used.
  */
 export async function resetPassword(request: Request, token: string, password: string): Promise<string | null> {
   const passwordHash = await hashPassword(password);
@@ -77,7 +76,7 @@ export async function resetPassword(request: Request, token: string, password: s
     const grant = await redeemOneTimeToken(PURPOSE, token, tx);
     if (!grant?.userId) return null;
     await tx.update(users).set({ passwordHash }).where(eq(users.id, grant.userId));
-    await revokeOneTimeTokens(PURPOSE, { userId: grant.userId }, tx);
+    await revokePasswordBoundTokens(grant.userId, tx);
     await tx.delete(sessions).where(eq(sessions.userId, grant.userId));
     await tx.delete(knownDevices).where(eq(knownDevices.userId, grant.userId));
     return grant.userId;
@@ -90,7 +89,7 @@ export async function resetPassword(request: Request, token: string, password: s
     subject: "Your GateKeeper Portal password was changed",
     content: {
       paragraphs: [
-        `Hello ${user.firstName},`,
+        greeting(user),
         `The password of ${user.email} on the GateKeeper Portal was just changed with a reset link, and every browser that was signed in was signed out.`,
       ],
       action: { label: "Sign in to the GateKeeper Portal", url: new URL("/login", linkOrigin(request)).href },

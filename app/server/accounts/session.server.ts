@@ -4,7 +4,7 @@ import { and, asc, desc, eq, lt, lte, ne, or, sql } from "drizzle-orm";
 import { affectedRows } from "~/server/platform/database/dialect.server";
 import type { Role } from "~/domain/access-policy";
 import { memberships, organizations, sessions, users } from "~/server/platform/database/tables.server";
-import { db } from "~/server/platform/database/db.server";
+import { db, type PortalExecutor } from "~/server/platform/database/db.server";
 import { isHttps, portalCookie } from "~/server/platform/cookies.server";
 import { oncePerRequest } from "~/server/platform/once-per-request.server";
 import { afterBoot } from "~/server/platform/after-boot.server";
@@ -118,16 +118,18 @@ export async function endSession(request: Request): Promise<string> {
   return sessionCookie().serialize(request, "", { maxAge: undefined, expires: new Date(0) });
 }
 
-/** Ends every session of the user but the one given (a password change, "Sign out everywhere else"). */
-export async function endOtherSessions(userId: string, keepSessionId: string): Promise<number> {
+/**
+ * Ends every session of the user but the one given (a password change, "Sign out everywhere else"), in `store`'s
+ * transaction when there is one.
+ */
+export async function endOtherSessions(
+  userId: string,
+  keepSessionId: string,
+  store: PortalExecutor = db,
+): Promise<number> {
   return affectedRows(
-    await db.delete(sessions).where(and(eq(sessions.userId, userId), ne(sessions.id, keepSessionId))),
+    await store.delete(sessions).where(and(eq(sessions.userId, userId), ne(sessions.id, keepSessionId))),
   );
-}
-
-/** Ends every session of the user (a password reset: whoever held one is signed out); how many ended. */
-export async function endAllSessions(userId: string): Promise<number> {
-  return (await db.delete(sessions).where(eq(sessions.userId, userId)).returning({ id: sessions.id })).length;
 }
 
 /** Keeps the organization the person works in, in this browser, with the session (the header's switcher). */

@@ -1,9 +1,8 @@
-import type { AppLoadContext } from "@remix-run/node";
-import { linkOrigin, queueMail } from "~/server/mail/index.server";
+import { queueMail } from "~/server/mail/index.server";
+import { greeting } from "./names-in-mail.server";
 import { issueOneTimeToken, peekOneTimeToken, redeemOneTimeToken } from "./one-time-tokens.server";
-import { takeSignInLinkRequest } from "~/server/platform/throttle.server";
 import { mailOwnerOf } from "./organizations.server";
-import { findUserByEmail, findUserById } from "./users.server";
+import { findUserById, type UserRecord } from "./users.server";
 
 /**
  * One-time sign-in links (decision 170): mailed to an account's own address, they sign its owner in without
@@ -14,11 +13,12 @@ const PURPOSE = "sign-in";
 export const SIGN_IN_LINK_MINUTES = 15;
 
 /**
- * A new sign-in link for the user, to put in a mail to their own address (this one's, and any other that
- * offers a way in, such as a password reset's). `redirectTo` is where the link leads once signed in.
+ * A new sign-in link for the user, on `origin` (the mail port's linkOrigin), to put in a mail to their own
+ * address (this one's, and any other that offers a way in, such as a password reset's). `redirectTo` is where
+ * the link leads once signed in.
  */
 export async function issueSignInLink(
-  request: Request,
+  origin: string,
   userId: string,
   redirectTo: string | null = null,
 ): Promise<{ url: string; expiresAt: Date }> {
@@ -30,31 +30,26 @@ export async function issueSignInLink(
       data: redirectTo ? { redirectTo } : {},
     },
   );
-  return { url: new URL(`/login/link/${token}`, linkOrigin(request)).href, expiresAt };
+  return { url: new URL(`/login/link/${token}`, origin).href, expiresAt };
 }
 
 /**
- * The sign-in page's "Email me a sign-in link": counted per address and per client whether or not an account
- * has the address, and then mailed only if one has: the answer is the same either way. 0, or the seconds to
- * wait.
+ * The sign-in link page's mail to the account (email-link-job.server looks it up): a link on `origin` that leads
+ * to `redirectTo` once signed in; `key` queues it once.
  */
-export async function requestSignInLink(
-  request: Request,
-  context: AppLoadContext | undefined,
-  { email, redirectTo }: { email: string; redirectTo: string | null },
-): Promise<number> {
-  const waitSeconds = await takeSignInLinkRequest(context, email);
-  if (waitSeconds > 0) return waitSeconds;
-  const user = await findUserByEmail(email);
-  if (!user) return 0;
-  const link = await issueSignInLink(request, user.id, redirectTo);
+export async function mailSignInLink(
+  user: UserRecord,
+  { origin, redirectTo, key }: { origin: string; redirectTo: string | null; key: string },
+): Promise<void> {
+  const link = await issueSignInLink(origin, user.id, redirectTo);
   await queueMail({
     accountId: await mailOwnerOf(user.id),
     to: user.email,
+    key,
     subject: "Your sign-in link for the GateKeeper Portal",
     content: {
       paragraphs: [
-        `Hello ${user.firstName},`,
+        greeting(user),
         `Here is the link you asked for on the sign-in page. It signs you in to the GateKeeper Portal as ${user.email}.`,
       ],
       action: { label: "Sign in to the GateKeeper Portal", url: link.url },
@@ -66,7 +61,6 @@ export async function requestSignInLink(
       ],
     },
   });
-  return 0;
 }
 
 /** Who a sign-in link is for, without using it (its page asks to confirm first), or null. */

@@ -9,7 +9,8 @@ import { linkOrigin, queueMail } from "~/server/mail/index.server";
 import { mailOwnerOf, organizationRow } from "./organizations.server";
 import { hashPassword } from "~/server/platform/passwords.server";
 import { takeSignUp } from "~/server/platform/throttle.server";
-import { findUserByEmail } from "./users.server";
+import { greeting } from "./names-in-mail.server";
+import { findUserByEmail, type UserRecord } from "./users.server";
 
 /**
  * /signup: a company's first person makes its organization (one billing customer, created at the provider on
@@ -60,14 +61,14 @@ export async function signUp(
 }
 
 /** The owner of an address someone signed up with again: told, with the ways back into their account. */
-async function mailSomeoneTried(request: Request, user: { id: string; email: string; firstName: string }) {
+async function mailSomeoneTried(request: Request, user: UserRecord) {
   await queueMail({
     accountId: await mailOwnerOf(user.id),
     to: user.email,
     subject: "Someone tried to create a GateKeeper Portal account with your address",
     content: {
       paragraphs: [
-        `Hello ${user.firstName},`,
+        greeting(user),
         `Someone just tried to create a GateKeeper Portal account with ${user.email}. You already have one, so nothing was created.`,
         "If it was you, sign in instead. If you forgot your password, you can set a new one from the sign-in page.",
       ],

@@ -3,6 +3,7 @@ import { affectedRows } from "~/server/platform/database/dialect.server";
 import { users } from "~/server/platform/database/tables.server";
 import { db, type PortalExecutor } from "~/server/platform/database/db.server";
 import { hashPassword, verifyPassword } from "~/server/platform/passwords.server";
+import { revokePasswordBoundTokens } from "./one-time-tokens.server";
 
 export type UserRecord = typeof users.$inferSelect;
 
@@ -35,15 +36,23 @@ export async function updateProfile(
   await db.update(users).set(profile).where(eq(users.id, userId));
 }
 
-/** Changes the password when the current one is right; false when it is not. */
+/**
+ * Changes the password when the current one is right; false when it is not. The links that die with the password
+ * (a mailed reset or sign-in link) stop working in the same transaction.
+ */
 export async function changePassword(userId: string, currentPassword: string, newPassword: string): Promise<boolean> {
   const user = await findUserById(userId);
   if (!user || !(await verifyPassword(currentPassword, user.passwordHash))) return false;
-  // Written only over the hash that was checked: when another change (or a reset) got there first, the current
-  // password given here is not the current one any more, and this one changes nothing.
-  const changed = await db
-    .update(users)
-    .set({ passwordHash: await hashPassword(newPassword) })
-    .where(and(eq(users.id, userId), eq(users.passwordHash, user.passwordHash)));
-  return affectedRows(changed) > 0;
+  const passwordHash = await hashPassword(newPassword);
+  return db.transaction(async (tx) => {
+    // Written only over the hash that was checked: when another change (or a reset) got there first, the current
+    // password given here is not the current one any more, and this one changes nothing.
+    const changed = await tx
+      .update(users)
+      .set({ passwordHash })
+      .where(and(eq(users.id, userId), eq(users.passwordHash, user.passwordHash)));
+    if (affectedRows(changed) === 0) return false;
+    await revokePasswordBoundTokens(userId, tx);
+    return true;
+  });
 }

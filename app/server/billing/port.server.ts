@@ -1,6 +1,6 @@
 /**
- * The billing port: every billing call the portal makes (the product specification's call tables for the
- * store, the license update and the trials), typed in the portal's own terms. Adapters (the embedded
+ * The billing port: every billing call the portal makes (for the store, the license update, the trials and the
+ * account's billing pages), typed in the portal's own terms. Adapters (the embedded
  * engine, Chargebee) translate to and from their provider; no vendor type or error crosses this line.
  * Money is integer cents; dates are Dates.
  *

@@ -6,7 +6,7 @@ import { db } from "~/server/platform/database/db.server";
 
 /**
  * A license a cloud Hub could be made from, whether or not a running job holds it: the user's, unused, with
- * cloud support, and not expired more than a day ago (the product specification's selectable list).
+ * cloud support, and not expired more than a day ago (what the license step offers to choose from).
  */
 export function selectableFor(ownerId: string, now: Date) {
   return and(

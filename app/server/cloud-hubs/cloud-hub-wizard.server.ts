@@ -39,7 +39,7 @@ export const cloudHubWizardLayout = wizardLayout(
   "/hubs",
 );
 
-/** Whether the service would take the subdomain (checked on Next of the URL step): null, or the spec's message. */
+/** Whether the service would take the subdomain (checked on Next of the URL step): null, or why not, for the field. */
 export async function subdomainUnavailable(subdomain: string): Promise<string | null> {
   try {
     const availability = await getHubs().checkDomain(subdomain);
@@ -77,8 +77,8 @@ export async function deploymentKey(scope: Scope): Promise<string | null> {
 
 /**
  * 'Yes, Deploy': the deployment of the confirmed draft, once (a double submit finds the first job). A license
- * another deployment holds (one still running, from a closed wizard or another tab) is refused with the
- * product specification's words.
+ * another deployment holds (one still running, from a closed wizard or another tab) is refused as a license that
+ * cannot be verified, the same words the deployment's own license check uses.
  */
 export async function deploy(scope: Scope, postedKey: string): Promise<Placement | { refused: string }> {
   const ownerId = scope.organization.id;

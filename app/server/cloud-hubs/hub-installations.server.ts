@@ -69,8 +69,6 @@ export async function hubInstallationPage(ownerId: string, type: HubType | "all"
   return { total: counted?.total ?? 0, hubs: await query.rows.execute(params) };
 }
 
-export type HubInstallationRow = Awaited<ReturnType<typeof hubInstallationPage>>["hubs"][number];
-
 /** Whether the Hub installation is the user's: a Hub's licenses are shown to its owner only. */
 export async function ownsHubInstallation(ownerId: string, hubId: string): Promise<boolean> {
   const [owned] = await db

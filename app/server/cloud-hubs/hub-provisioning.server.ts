@@ -34,7 +34,7 @@ import { realNow } from "~/server/platform/real-time.server";
  */
 
 /** What provisioning needs in a job's input. */
-export const hubProvisioningFields = {
+const hubProvisioningFields = {
   subdomain: z.string(),
   region: z.enum(["US", "EU"]),
   administrator: hubAdministratorSchema,
@@ -69,7 +69,7 @@ const tenantOf = (results: Partial<ProvisioningResults>) => resultOf(results, "c
 export async function holdLicense(
   job: { id: string; ownerId: string },
   licenseId: string,
-  { now, executor = db }: { now?: Date; executor?: PortalExecutor } = {},
+  { now, executor = db }: { now: Date; executor?: PortalExecutor },
 ): Promise<boolean> {
   const result = await executor
     .update(licenses)
@@ -77,7 +77,7 @@ export async function holdLicense(
     .where(
       and(
         eq(licenses.id, licenseId),
-        selectableFor(job.ownerId, now ?? (await portalNow())),
+        selectableFor(job.ownerId, now),
         or(isNull(licenses.hubJobId), eq(licenses.hubJobId, job.id)),
       ),
     );
@@ -85,7 +85,7 @@ export async function holdLicense(
 }
 
 /** Gives the job's license back when the job failed before its Hub existed; a Hub that exists keeps it. */
-export async function releaseLicense(job: { id: string; steps: Record<string, StepState> }): Promise<void> {
+async function releaseLicense(job: { id: string; steps: Record<string, StepState> }): Promise<void> {
   if (job.steps["create-tenant"]?.status === "done") return;
   await db
     .update(licenses)
@@ -119,7 +119,7 @@ function licenseIdOf({ input }: { input: LicensedInput }): string {
 type ProvisioningStep<Input> = StepOf<Input, ProvisioningResults>;
 
 /** The provisioning steps, for the license the job's input names (`licenseId`). */
-export function hubProvisioningSteps<Input extends LicensedInput>(): ProvisioningStep<Input>[] {
+function hubProvisioningSteps<Input extends LicensedInput>(): ProvisioningStep<Input>[] {
   return [
     {
       name: "create-tenant",
@@ -230,8 +230,8 @@ export function hubProvisioningSteps<Input extends LicensedInput>(): Provisionin
   ];
 }
 
-/** The spec's screen for a provisioning step that stopped, or null for a step that is not one of them. */
-export function provisioningFailure(step: string, error: unknown): JobFailure | null {
+/** The failure screen (title and message) of a provisioning step that stopped, or null for any other step. */
+function provisioningFailure(step: string, error: unknown): JobFailure | null {
   const screen = (() => {
     switch (step) {
       case "create-tenant":
@@ -252,19 +252,32 @@ export function provisioningFailure(step: string, error: unknown): JobFailure | 
     }
   })();
   if (!screen) return null;
-  // A refusal of the license itself says so; everything else is the spec's screen.
+  // A refusal of the license itself says so; anything else shows the step's screen.
   const message =
     error instanceof StepRefused && error.message === UNABLE_TO_VERIFY_LICENSE ? error.message : screen.message;
   return { step, title: screen.title, message };
 }
 
-/** The progress stages of provisioning, as the product specification names them; each job adds its own Finish. */
-export const PROVISIONING_STAGES = [
+/** The progress stages of provisioning, titled for the customer; each job adds its own Finish. */
+const PROVISIONING_STAGES = [
   { title: "Create Hub", steps: ["create-tenant"] },
   { title: "Connect to Portal", steps: ["add-tenant", "register-tenant", "wait-until-ready", "start-hub"] },
   { title: "Create Account", steps: ["set-up-admin"] },
   { title: "Upload License", steps: ["upload-license"] },
 ];
+
+/**
+ * What a job that makes a cloud Hub (the deployment, the cloud trial) builds on: the fields its input adds, the
+ * steps, their progress stages (the job adds its Finish), their failure screens, and the release that gives the
+ * license back when the job fails before its Hub exists.
+ */
+export const hubProvisioning = {
+  fields: hubProvisioningFields,
+  steps: hubProvisioningSteps,
+  stages: PROVISIONING_STAGES,
+  failure: provisioningFailure,
+  release: releaseLicense,
+};
 
 /**
  * Steps whose failure screen asks the customer to check again after 30 seconds: the Hub

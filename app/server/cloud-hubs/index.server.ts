@@ -2,13 +2,4 @@
 // rest of the portal; its other modules are its own.
 export { DEPLOYMENT_STAGES, cloudHubDeployment } from "./cloud-hub-job.server";
 export { DEMO_CLOUD_HUB_USAGE } from "./demo-hub-usage.server";
-export {
-  PROVISIONING_STAGES,
-  hubProvisioningFields,
-  hubProvisioningSteps,
-  provisioningFailure,
-  releaseLicense,
-  retryWhenOpen,
-  secondsUntilRetry,
-  type ProvisioningResults,
-} from "./hub-provisioning.server";
+export { hubProvisioning, retryWhenOpen, secondsUntilRetry, type ProvisioningResults } from "./hub-provisioning.server";

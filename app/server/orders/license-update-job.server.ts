@@ -71,7 +71,7 @@ const updatedResult = (subscription: Subscription): UpdatedSubscription => ({
 });
 
 /**
- * The update, in the order the product specification gives: the billing profile set to the chosen card with
+ * The update, in this order: the billing profile set to the chosen card with
  * auto collection on, then the subscription updated (plan, quantity, add-ons, addresses) once, then its
  * license re-signed with the new terms, then the draft cleared. Right before charging, the rules, the
  * subscription it started from and the price are checked again against what the customer confirmed.
@@ -155,7 +155,7 @@ export const licenseUpdate: JobKind<UpdateInput, UpdateResults> = {
   failure(step, error) {
     if (step === "update-license" || step === "clear-draft")
       return { step, title: LICENSE_FAILED, message: LICENSE_FAILED_TEXT };
-    // The spec's text, with the server's words when it gave some.
+    // The update's failure screen, in the step's own refusal or the provider's words when there are some.
     return { step, title: UPDATE_FAILED, message: failureText(error, UPDATE_FAILED) };
   },
 };

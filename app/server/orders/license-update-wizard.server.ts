@@ -1,4 +1,5 @@
 import { memberGuard, type Scope } from "~/server/accounts/index.server";
+import type { DrawerMount } from "~/server/account-billing/index.server";
 import { json } from "@remix-run/node";
 import { buysAtResellerPrices } from "~/domain/access-policy";
 import type { OrganizationKind } from "~db/schema";
@@ -10,6 +11,7 @@ import {
   UPDATE_STEPS,
   UPDATE_STEP_TITLES,
   updateBasePath,
+  updateStepUrl,
   type UpdateBase,
   type UpdateStep,
 } from "~/domain/license-update";
@@ -54,6 +56,15 @@ export async function requireOwnLicense({ organization }: Scope, subscriptionId:
   if (!license || !organization.billingCustomerId) throw notFound();
   return { license, customerId: organization.billingCustomerId };
 }
+
+/**
+ * Where the account's drawers open over the update's payment step: they close to that step, and refuse another
+ * organization's subscription (404) as the wizard does.
+ */
+export const updateDrawerMount = (subscriptionId: string): DrawerMount => ({
+  closeTo: updateStepUrl(subscriptionId, "billing"),
+  requireParent: (scope) => requireOwnLicense(scope, subscriptionId),
+});
 
 /** The wizard's layout route: a drawer over the Licenses page, for the organization's own license only. */
 export const licenseUpdateWizardLayout = wizardLayout(

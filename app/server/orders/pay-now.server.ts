@@ -4,7 +4,12 @@ import { formatCents } from "~/domain/format";
 import { isUsableSource } from "~/domain/payment-step";
 import { afterCheckoutUrls } from "~/domain/renewals";
 import { licenses } from "~/server/platform/database/tables.server";
-import { choosePayment, loadPaymentStep, paymentForPage } from "~/server/account-billing/index.server";
+import {
+  choosePayment,
+  loadPaymentStep,
+  paymentForPage,
+  type DrawerMount,
+} from "~/server/account-billing/index.server";
 import {
   readMemberForm,
   requireMember,
@@ -63,6 +68,17 @@ function paymentOf(account: BillingAccount & { customerId: string }, invoice: In
   const digest = requestDigest(input);
   return { digest, input, key: orderKey(payNow, invoice.id, digest) };
 }
+
+/**
+ * Where the account's card drawers open over Pay now: they close to its payment step, and refuse another
+ * organization's invoice (404) as the step does.
+ */
+export const payNowDrawerMount = (invoiceId: string): DrawerMount => ({
+  closeTo: afterCheckoutUrls.payNow(invoiceId),
+  async requireParent(scope) {
+    if (!(await ownInvoice(billingAccountOf(scope.organization), invoiceId))) throw notFound();
+  },
+});
 
 /**
  * The account's invoice as the provider has it now, if it can be paid now; otherwise the answer: 404 for another

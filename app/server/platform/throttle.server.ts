@@ -1,3 +1,4 @@
+import ipaddr from "ipaddr.js";
 import type { AppLoadContext, HeadersFunction } from "@remix-run/node";
 import { RateLimiterRes, type RateLimiterStoreAbstract } from "rate-limiter-flexible";
 import { rateLimiter } from "~/server/platform/database/dialect.server";
@@ -21,6 +22,36 @@ const HOUR_SECONDS = 60 * 60;
 /** The client's address as scripts/server.mjs saw it (socket, or TRUST_PROXY hops); "unknown" outside it. */
 export function clientAddressOf(context: AppLoadContext | undefined): string {
   return context?.clientAddress || "unknown";
+}
+
+/**
+ * Who a per-client limit counts: an IPv4 client by its address, an IPv6 client by its /64, the network one
+ * subscriber is given (any of its 2^64 addresses is the same client); an IPv4 address in IPv6 form as IPv4.
+ */
+export function clientKeyOf(context: AppLoadContext | undefined): string {
+  const address = clientAddressOf(context);
+  const zoneless = address.split("%")[0];
+  if (!ipaddr.IPv6.isValid(zoneless)) return address;
+  const ipv6 = ipaddr.IPv6.parse(zoneless);
+  if (ipv6.isIPv4MappedAddress()) return ipv6.toIPv4Address().toString();
+  return `${ipv6.parts
+    .slice(0, 4)
+    .map((group) => group.toString(16))
+    .join(":")}::/64`;
+}
+
+/**
+ * The mailbox an address reaches, as the per-address limits count it: case folded and the `+tag` of a
+ * sub-address dropped, so that `Victim+1@…` and `victim+2@…` share victim@…'s allowance. (Providers that also
+ * ignore dots, as Gmail does, would need a list of them; the portal keeps none, so dots still count.)
+ */
+export function mailboxKeyOf(email: string): string {
+  const address = email.trim().toLowerCase();
+  const at = address.lastIndexOf("@");
+  if (at < 0) return address;
+  const local = address.slice(0, at);
+  const plus = local.indexOf("+");
+  return `${plus > 0 ? local.slice(0, plus) : local}${address.slice(at)}`;
 }
 
 /** Seconds until a limiter that refused may be tried again. */
@@ -100,7 +131,7 @@ export async function reserveSignInAttempt(
   email: string,
   deviceId: string | null,
 ): Promise<SignInAttempt> {
-  const address = clientAddressOf(context);
+  const address = clientKeyOf(context);
   const account = email.trim().toLowerCase();
   const byAddress = { limiter: signIn.byAddress, key: address };
   const allowances: Allowance[] = deviceId
@@ -151,8 +182,8 @@ function mailedAddressLimits(name: string) {
 type MailedAddressLimits = ReturnType<typeof mailedAddressLimits>;
 
 /**
- * Counts a request per email address and per client, whether or not an account has that address (so the limit
- * tells nothing). 0 when allowed, else the seconds to wait.
+ * Counts a request per mailbox (mailboxKeyOf) and per client (clientKeyOf), whether or not an account has that
+ * address (so the limit tells nothing). 0 when allowed, else the seconds to wait.
  */
 async function takeMailedAddress(
   limits: MailedAddressLimits,
@@ -160,8 +191,8 @@ async function takeMailedAddress(
   email: string,
 ): Promise<number> {
   const { waitSeconds } = await takeAll([
-    { limiter: limits.byAddress, key: clientAddressOf(context) },
-    { limiter: limits.byEmail, key: email.trim().toLowerCase() },
+    { limiter: limits.byAddress, key: clientKeyOf(context) },
+    { limiter: limits.byEmail, key: mailboxKeyOf(email) },
   ]);
   return waitSeconds;
 }
@@ -186,9 +217,22 @@ export const takePasswordResetRequest = (context: AppLoadContext | undefined, em
 const verificationResends = limiter("verification-resend", 3, HOUR_SECONDS);
 export const takeVerificationResend = (userId: string) => take(verificationResends, userId);
 
-/** Invitations sent or re-sent: 30 an hour an organization, so its Owner's form cannot be made to mail-bomb. */
-const invitationMails = limiter("invitation-mail", 30, HOUR_SECONDS);
-export const takeInvitationMail = (organizationId: string) => take(invitationMails, organizationId);
+/**
+ * Invitations sent or re-sent: 30 an hour an organization, so its Owner's form cannot be made to mail-bomb; and 5 an
+ * hour a recipient's mailbox from every organization together, so that many organizations cannot either. 0 when
+ * allowed, else the seconds to wait.
+ */
+const invitationMails = {
+  byOrganization: limiter("invitation-mail", 30, HOUR_SECONDS),
+  byRecipient: limiter("invitation-recipient", 5, HOUR_SECONDS),
+};
+export async function takeInvitationMail(organizationId: string, email: string): Promise<number> {
+  const { waitSeconds } = await takeAll([
+    { limiter: invitationMails.byOrganization, key: organizationId },
+    { limiter: invitationMails.byRecipient, key: mailboxKeyOf(email) },
+  ]);
+  return waitSeconds;
+}
 
 // --- Password change and coupons ---------------------------------------------------------------------------
 

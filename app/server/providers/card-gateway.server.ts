@@ -16,7 +16,7 @@ export interface PaymentCard {
 
 /**
  * A payment source's gateway reference `<gateway customer>/<payment method>` in its parts, or null when a
- * part is missing, which the portal reports as 'Invalid customer id' (the product specification's words).
+ * part is missing, which the portal reports as 'Invalid customer id'.
  */
 export function parseGatewayReference(
   referenceId: string,

@@ -8,14 +8,17 @@ import { invoiceCopyRow, subscriptionCopyRow } from "./copy-rows.server";
 /**
  * The portal's copies of its customers' subscriptions and invoices at the billing provider. Whoever learns of a
  * resource (an event, the reconciliation's re-read, a job's own call) saves it here the same way: a copy is
- * replaced only by a newer resource version, in one statement, so events applied twice, out of order or by two
- * processes at once leave the newest copy, and a late 'subscription changed' never brings back what a later
- * 'subscription cancelled' ended.
+ * replaced only by a newer resource version of the same organization, in one statement, so events applied twice,
+ * out of order or by two processes at once leave the newest copy, a late 'subscription changed' never brings back
+ * what a later 'subscription cancelled' ended, and no copy changes hands.
  */
 
-/** Only a newer version replaces the stored copy (`excluded` is the row that was to be inserted). */
-const newerThan = (version: typeof subscriptions.resourceVersion | typeof invoices.resourceVersion) =>
-  sql`excluded.resource_version > ${version}`;
+/**
+ * Only a newer version of the same organization's copy replaces the stored one (`excluded` is the row that was
+ * to be inserted): a copy never moves to another organization, whoever tells of it.
+ */
+const newerOfTheSameOwner = (table: typeof subscriptions | typeof invoices) =>
+  sql`excluded.resource_version > ${table.resourceVersion} and excluded.owner_id = ${table.ownerId}`;
 
 /**
  * Saves the subscription's copy for the account, with `store` (a transaction that records it too, or the
@@ -30,7 +33,7 @@ export async function saveSubscriptionCopy(
   const saved = await store
     .insert(subscriptions)
     .values({ id: subscription.id, ...row })
-    .onConflictDoUpdate({ target: subscriptions.id, set: row, setWhere: newerThan(subscriptions.resourceVersion) })
+    .onConflictDoUpdate({ target: subscriptions.id, set: row, setWhere: newerOfTheSameOwner(subscriptions) })
     .returning({ id: subscriptions.id });
   return saved.length > 0;
 }
@@ -45,12 +48,10 @@ export async function saveInvoiceCopy(
   const saved = await store
     .insert(invoices)
     .values({ id: invoice.id, ...row })
-    .onConflictDoUpdate({ target: invoices.id, set: row, setWhere: newerThan(invoices.resourceVersion) })
+    .onConflictDoUpdate({ target: invoices.id, set: row, setWhere: newerOfTheSameOwner(invoices) })
     .returning({ id: invoices.id });
   return saved.length > 0;
 }
-
-export type SubscriptionCopy = typeof subscriptions.$inferSelect;
 
 /** The account's copy of one subscription, or null. */
 export async function subscriptionCopy(account: BillingAccount, subscriptionId: string) {

@@ -1,8 +1,8 @@
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq, inArray, isNull, ne } from "drizzle-orm";
 import { z } from "zod";
 import { formatCents } from "~/domain/format";
 import type { ProviderEventType } from "~db/billing-values";
-import { providerEvents } from "~/server/platform/database/tables.server";
+import { invoices, providerEvents, subscriptions } from "~/server/platform/database/tables.server";
 import {
   GATEKEEPER,
   recordActivity,
@@ -12,7 +12,7 @@ import {
 } from "~/server/accounts/index.server";
 import { eventResourcesOfJson } from "~/server/billing/event-json.server";
 import { getBilling, type Invoice, type Subscription } from "~/server/billing/index.server";
-import { db, type PortalDatabase } from "~/server/platform/database/db.server";
+import { db, type PortalDatabase, type PortalTransaction } from "~/server/platform/database/db.server";
 import { resultOf, StepRefused, type JobKind } from "~/server/platform/jobs/runner.server";
 import { saveInvoiceCopy, saveSubscriptionCopy } from "./copies.server";
 import { licenseFollowsSubscription } from "./license-follows.server";
@@ -87,10 +87,57 @@ function activityOf(
 /** What applying a stored event changes: the copies of its resources (as the provider has them now), its entry. */
 export interface EventChange {
   eventId: string;
-  account: BillingAccount;
+  account: BillingAccount & { customerId: string };
   subscription: Subscription | null;
   invoice: Invoice | null;
   entry: Pick<ActivityEntry, "action" | "summary"> | null;
+}
+
+/**
+ * Whether the event's resources are another customer's: one that names another customer than the event's, or one
+ * whose copy the portal holds for another organization (a subscription, an invoice, or the subscription an invoice
+ * is of). Chargebee keeps a subscription with its customer; an event that would move one is not to be believed.
+ */
+async function foreignTo(
+  tx: PortalTransaction,
+  { account, subscription, invoice }: Pick<EventChange, "account" | "subscription" | "invoice">,
+): Promise<boolean> {
+  const customers = [subscription?.customerId, invoice?.customerId].filter((id) => id !== undefined);
+  if (customers.some((customerId) => customerId !== account.customerId)) return true;
+  const subscriptionIds = [subscription?.id, invoice?.subscriptionId].filter((id): id is string => Boolean(id));
+  const elsewhere = (ownerId: typeof subscriptions.ownerId | typeof invoices.ownerId) => ne(ownerId, account.ownerId);
+  const [heldSubscription] = subscriptionIds.length
+    ? await tx
+        .select({ id: subscriptions.id })
+        .from(subscriptions)
+        .where(and(inArray(subscriptions.id, subscriptionIds), elsewhere(subscriptions.ownerId)))
+        .limit(1)
+    : [];
+  const [heldInvoice] = invoice
+    ? await tx
+        .select({ id: invoices.id })
+        .from(invoices)
+        .where(and(eq(invoices.id, invoice.id), elsewhere(invoices.ownerId)))
+        .limit(1)
+    : [];
+  return heldSubscription !== undefined || heldInvoice !== undefined;
+}
+
+/** One line for an event that was kept and not applied because its resources are another customer's. */
+function logForeignEvent({ eventId, account, subscription, invoice }: EventChange): void {
+  console.warn(
+    JSON.stringify({
+      level: "warn",
+      event: "provider-event-foreign-resource",
+      eventId,
+      customerId: account.customerId,
+      subscriptionId: subscription?.id ?? invoice?.subscriptionId ?? null,
+      invoiceId: invoice?.id ?? null,
+      message:
+        "A billing provider's event names a subscription or invoice of another customer: it is kept, not applied. " +
+        "Chargebee never moves one between customers, so this event may be forged with the webhook credentials.",
+    }),
+  );
 }
 
 /**
@@ -98,22 +145,28 @@ export interface EventChange {
  * applied, the copies it changes and its entry in the organization's log (by GateKeeper) commit together, so an
  * event applied twice, or by two processes at once, changes and records once. The mark is set only where it is not
  * yet: a second process's update waits on the first's row lock, then finds the mark set and changes nothing, and
- * only the transaction that set it goes on to the copies and the entry. True when this call applied it.
+ * only the transaction that set it goes on to the copies and the entry. An event whose resources are another
+ * customer's (foreignTo) is marked `foreign_resource` instead, changes nothing and is logged. True when this call
+ * applied it.
  */
 export async function applyEvent(database: PortalDatabase, change: EventChange): Promise<boolean> {
   const { account, subscription, invoice, entry } = change;
-  return database.transaction(async (tx) => {
-    const [applied] = await tx
+  const outcome = await database.transaction(async (tx) => {
+    const foreign = await foreignTo(tx, change);
+    const [marked] = await tx
       .update(providerEvents)
-      .set({ appliedAt: realNow(), outcome: "applied" })
+      .set({ appliedAt: realNow(), outcome: foreign ? "foreign_resource" : "applied" })
       .where(and(eq(providerEvents.id, change.eventId), isNull(providerEvents.appliedAt)))
       .returning({ id: providerEvents.id });
-    if (!applied) return false;
+    if (!marked) return "done before";
+    if (foreign) return "foreign";
     if (subscription) await saveSubscriptionCopy(account, subscription, tx);
     if (invoice) await saveInvoiceCopy(account, invoice, tx);
     if (entry) await recordActivity(tx, { organizationId: account.ownerId, actor: GATEKEEPER, ...entry });
-    return true;
+    return "applied";
   });
+  if (outcome === "foreign") logForeignEvent(change);
+  return outcome === "applied";
 }
 
 export const providerEventJob: JobKind<EventInput, ProviderEventResults> = {

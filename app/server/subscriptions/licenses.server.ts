@@ -39,8 +39,6 @@ export async function listLicenses(ownerId: string, now?: Date) {
   return rows.map((license) => licenseListItem(license, at));
 }
 
-export type LicenseListItem = Awaited<ReturnType<typeof listLicenses>>[number];
-
 /** One page of the licenses matching `where`, newest first, with how many match: counted and paged in SQL. */
 async function pageOf(where: SQL | undefined, page: number, pageSize: number, now: Date) {
   const [counted] = await db.select({ total: count() }).from(licenses).where(where);

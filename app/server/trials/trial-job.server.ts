@@ -1,17 +1,10 @@
 import { z } from "zod";
 import { USED_UP_TRIAL } from "~/domain/trials";
-import { CARD_NOT_CHARGED, TRIAL_FAILURES, type TrialAddress } from "~/domain/trial-wizard";
+import { CARD_NOT_CHARGED, keptTrialAddressSchema, TRIAL_FAILURES, type TrialAddress } from "~/domain/trial-wizard";
 import { getBilling, ProviderError, type Address } from "~/server/billing/index.server";
 import { findOrganization } from "~/server/accounts/index.server";
 import { createTrialLicense, quoteTrialHardware, recordTrial, TrialUsedUpError } from "./trials.server";
-import {
-  hubProvisioningFields,
-  hubProvisioningSteps,
-  PROVISIONING_STAGES,
-  provisioningFailure,
-  releaseLicense,
-  type ProvisioningResults,
-} from "~/server/cloud-hubs/index.server";
+import { hubProvisioning, type ProvisioningResults } from "~/server/cloud-hubs/index.server";
 import { clearDraftStep, type ClearDraftResult } from "~/server/platform/jobs/steps.server";
 import {
   finishedResults,
@@ -22,7 +15,7 @@ import {
 } from "~/server/platform/jobs/runner.server";
 
 /**
- * Building a trial (the product specification's trial flow): the trial license, for a cloud trial the Hub's
+ * Building a trial: the trial license, for a cloud trial the Hub's
  * provisioning (the same steps as a cloud Hub deployment), the hardware invoice when something is ordered,
  * the trial record, and the draft cleared. The license step checks eligibility atomically; the invoice carries
  * the step's key, and after a crash or a lost answer the provider is asked for the invoice that key made
@@ -30,16 +23,6 @@ import {
  * purchase does not stop the trial: the step records the failure and the finish screen says 'Hardware
  * purchase failed.'.
  */
-const addressSchema = z.object({
-  name: z.string(),
-  company: z.string(),
-  street: z.string(),
-  city: z.string(),
-  state: z.string(),
-  zipcode: z.string(),
-  country: z.string(),
-});
-
 const trialFields = {
   draftId: z.string(),
   digest: z.string(),
@@ -49,7 +32,7 @@ const trialFields = {
   duration: z.number().int(),
   tokens: z.number().int(),
   sensors: z.number().int(),
-  address: addressSchema,
+  address: keptTrialAddressSchema,
   paymentSourceId: z.string().nullable(),
   /** What the customer confirmed for the hardware and its shipping, in cents; the invoice must cost the same. */
   hardwareCents: z.number().int(),
@@ -59,7 +42,7 @@ const trialFields = {
 const onPremiseTrialInput = z.object(trialFields);
 const cloudTrialInput = z.object({
   ...trialFields,
-  ...hubProvisioningFields,
+  ...hubProvisioning.fields,
   /** The trial's license, kept here by its first step for the Hub's steps. */
   licenseId: z.string().optional(),
 });
@@ -172,7 +155,7 @@ function purchaseHardwareStep<Input extends TrialInput>(): JobStep<Input, TrialR
 const invoiceOf = (purchase: HardwarePurchase | undefined) =>
   purchase?.status === "invoiced" ? purchase.invoiceId : null;
 
-/** The trial record; its failure is only logged (as the product specification says), as the trial itself exists. */
+/** The trial record; its failure is only logged: the trial itself exists by then, and the customer has it. */
 function recordTrialStep<Input extends TrialInput>(
   hubType: "cloud" | "onpremise",
   userNameOf: (input: Input) => string | null,
@@ -221,7 +204,7 @@ function trialFailure(step: string, error: unknown) {
   if (step === "trial-license" && error instanceof StepRefused && error.message === USED_UP_TRIAL) {
     return { step, title: TRIAL_FAILURES.license.title, message: `${USED_UP_TRIAL} ${CARD_NOT_CHARGED}` };
   }
-  const hubScreen = provisioningFailure(step, error);
+  const hubScreen = hubProvisioning.failure(step, error);
   if (hubScreen) return { ...hubScreen, message: `${hubScreen.message} ${CARD_NOT_CHARGED}` };
   return { step, ...TRIAL_FAILURES.license };
 }
@@ -243,24 +226,24 @@ export const cloudTrial: JobKind<CloudTrialInput, CloudTrialResults> = {
   input: cloudTrialInput,
   steps: [
     trialLicenseStep<CloudTrialInput>("cloud"),
-    ...hubProvisioningSteps<CloudTrialInput>(),
+    ...hubProvisioning.steps<CloudTrialInput>(),
     purchaseHardwareStep<CloudTrialInput>(),
     recordTrialStep<CloudTrialInput>("cloud", (input) => input.administrator.userName),
     clearDraftStep<CloudTrialInput>(),
   ],
   failure: trialFailure,
   // The trial license is made held by the trial (createTrialLicense); a trial that fails before its Hub gives it back.
-  release: releaseLicense,
+  release: hubProvisioning.release,
 };
 
 const LICENSE_STAGE = { title: "Trial License", steps: ["trial-license"] };
 const HARDWARE_STAGE = { title: "Purchase Hardware", steps: ["purchase-hardware"] };
 
-/** The progress lists the product specification gives for each kind of trial. */
+/** The stages each kind of trial's progress page lists. */
 export const TRIAL_STAGES = {
   cloud: [
     LICENSE_STAGE,
-    ...PROVISIONING_STAGES,
+    ...hubProvisioning.stages,
     HARDWARE_STAGE,
     { title: "Finish", steps: ["record-hub", "record-trial", "clear-draft"] },
   ],

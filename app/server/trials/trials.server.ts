@@ -190,4 +190,3 @@ export async function quoteTrialHardware(
   const shipping = shippingCharge(lines.reduce((sum, line) => sum + line.quantity, 0))?.unitPrice ?? 0;
   return { lines, shipping, total: lines.reduce((sum, line) => sum + line.amount, 0) + shipping };
 }
-export type TrialHardwareQuote = Awaited<ReturnType<typeof quoteTrialHardware>>;

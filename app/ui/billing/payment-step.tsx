@@ -7,7 +7,7 @@
  *   choosePayment(user, formData): Promise<PaymentChoice>   for the step's action: the posted
  *                                                      payment_source_id checked against the user's own
  *                                                      usable cards and the address rule; { ok: false,
- *                                                      message } with the spec's message otherwise
+ *                                                      message } saying what to fix otherwise
  * Browser (this module):
  *   <PaymentStep data={PaymentStepData} nextLabel="Next: Order" previousTo?="/…/review" drawerBase="/…/billing"
  *                withAddresses?={true} newCard?={<CardForm … intent="add-card" />} />

@@ -10,7 +10,7 @@ import { Alert, Group, Stack } from "~/ui/layout";
 import { RouteModal } from "../route-dialogs";
 import { ACCESSIBLE_GREEN } from "../theme";
 
-/** A durable job's stages as a vertical list the user can follow (the progress modals of the spec). */
+/** A durable job's stages as a vertical list the user can follow, each marked done, running, waiting or failed. */
 export function JobProgress({ steps, label }: { steps: ProgressStage[]; label: string }) {
   const icon: Record<ProgressState, { mark: string; color: ThemeColor; words: string }> = {
     done: { mark: "✓", color: ACCESSIBLE_GREEN, words: "done" },

@@ -35,7 +35,7 @@ export function WizardLayout({
   closeAction: string;
   /** What the next step is waiting for, shown while its loader runs (e.g. 'Generating your order...'). */
   pending?: string | null;
-  /** The drawer's width in pixels when the spec gives one other than the default. */
+  /** The drawer's width in pixels, when it is not the default (RouteDrawer's). */
   width?: number;
   /** A modal of this width instead of a drawer (the trials). */
   modalSize?: number;

@@ -324,7 +324,7 @@ export function declineReason(message: string): string | undefined {
  *
  * Chargebee writes its messages for developers ("addons[quantity][0] : This param ..."), not for customers,
  * so the only text that reaches a customer is a card's decline reason as the gateway gave it; any other
- * message stays in the error (and the log) and the page shows the product specification's own message.
+ * message stays in the error (and the log) and the page shows its own message for what failed.
  */
 export function billingErrorOf(operation: string, writes: boolean, failure: unknown): ProviderError {
   if (failure instanceof ProviderError) return failure;

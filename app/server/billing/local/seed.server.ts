@@ -22,6 +22,12 @@ export const DEMO_BILLING = {
   paymentSourceId: "src_demo_visa",
 } as const;
 
+/** The demo distributor's billing customer and card (SecureLine Resellers, which pays for its end customers). */
+export const RESELLER_DEMO_BILLING = {
+  customerId: "cust_demo_distributor",
+  paymentSourceId: "src_demo_reseller_mastercard",
+} as const;
+
 /** A demo subscription: what it is, when it started, and whether auto-renew was turned off before its term ended. */
 export interface DemoSubscriptionSpec {
   id: string;
@@ -73,30 +79,111 @@ export const DEMO_SUBSCRIPTIONS: DemoSubscriptionSpec[] = [
   },
 ];
 
+/**
+ * The demo distributor's subscriptions, one behind each of its three end customers' licenses, at reseller prices:
+ * a yearly one with cloud hosting (its Hub is deployed), a monthly one started three days ago (so it renews within
+ * 30 days, and the time machine's 23 days bring its 7-day reminder), and a yearly one renewing in half a year.
+ */
+export const RESELLER_DEMO_SUBSCRIPTIONS: DemoSubscriptionSpec[] = [
+  {
+    id: "sub_demo_reseller_harbor",
+    planId: "reseller-advanced-yearly",
+    planQuantity: 20,
+    addons: [{ id: "reseller-gatekeeper-cloud-yearly", quantity: 1 }],
+    startedDaysAgo: 60,
+    licenseAssignment: "Harbor Dental Group",
+  },
+  {
+    id: "sub_demo_reseller_meridian",
+    planId: "reseller-core-monthly",
+    planQuantity: 8,
+    addons: [{ id: "reseller-on-premise-install-monthly", quantity: 1 }],
+    startedDaysAgo: 3,
+    licenseAssignment: "Meridian Law LLP",
+  },
+  {
+    id: "sub_demo_reseller_alpine",
+    planId: "reseller-ultimate-yearly",
+    planQuantity: 40,
+    addons: [{ id: "reseller-on-premise-install-yearly", quantity: 1 }],
+    startedDaysAgo: 180,
+    licenseAssignment: "Alpine Logistics AG",
+  },
+];
+
 /** What the seed made at the engine, in the port's terms: the portal's copies are made from it. */
 export interface DemoBilling {
   subscriptions: Subscription[];
   invoices: Invoice[];
 }
 
-const BILLING_ADDRESS: Address = {
-  firstName: "Dana",
-  lastName: "Whitfield",
-  line1: "450 Mission Street",
-  line2: "Suite 300",
-  city: "San Francisco",
-  state: "California",
-  stateCode: "CA",
-  zip: "94105",
-  country: "US",
-};
+/** A demo billing customer at the engine: who, their card on file, their billing address and subscriptions. */
+interface DemoCustomer {
+  customerId: string;
+  paymentSourceId: string;
+  person: { firstName: string; lastName: string; email: string; phone: string; company: string };
+  card: { brand: string; last4: string };
+  address: Address;
+  /** Days before now the customer and their card were made. */
+  sinceDays: number;
+  subscriptions: DemoSubscriptionSpec[];
+}
+
+const DEMO_CUSTOMERS: DemoCustomer[] = [
+  {
+    ...DEMO_BILLING,
+    person: {
+      firstName: "Dana",
+      lastName: "Whitfield",
+      email: "customer@example.com",
+      phone: "+1 415 555 0134",
+      company: "Northwind Clinics",
+    },
+    card: { brand: "visa", last4: "4242" },
+    address: {
+      firstName: "Dana",
+      lastName: "Whitfield",
+      line1: "450 Mission Street",
+      line2: "Suite 300",
+      city: "San Francisco",
+      state: "California",
+      stateCode: "CA",
+      zip: "94105",
+      country: "US",
+    },
+    sinceDays: 430,
+    subscriptions: DEMO_SUBSCRIPTIONS,
+  },
+  {
+    ...RESELLER_DEMO_BILLING,
+    person: {
+      firstName: "Ravi",
+      lastName: "Patel",
+      email: "distributor@example.com",
+      phone: "+44 20 7946 0321",
+      company: "SecureLine Resellers",
+    },
+    card: { brand: "mastercard", last4: "4444" },
+    address: {
+      firstName: "Ravi",
+      lastName: "Patel",
+      line1: "20 Finsbury Circus",
+      city: "London",
+      state: "London",
+      zip: "EC2M 7EA",
+      country: "GB",
+    },
+    sinceDays: 200,
+    subscriptions: RESELLER_DEMO_SUBSCRIPTIONS,
+  },
+];
 
 /**
- * The demo customer's billing data in the embedded engine: a Visa on file, a billing address, and a subscription
- * behind each of their recurring licenses, in the term it is in today (one ended at its first term, its auto-renew
- * off), with a paid invoice for every term so far. Nothing is due when the engine first looks, so what the portal
- * is seeded with is what the engine holds. The distributor gets nothing: their billing customer is created on
- * first need. With a real billing provider there is nothing to seed here (null).
+ * The demo billing data in the embedded engine: the demo customer's and the demo distributor's, each with a card on
+ * file, a billing address, and a subscription behind each of their recurring licenses, in the term it is in today
+ * (one ended at its first term, its auto-renew off), with a paid invoice for every term so far. Nothing is due when
+ * the engine first looks, so what the portal is seeded with is what the engine holds. With a real billing provider
+ * there is nothing to seed here (null).
  */
 export async function seedBillingDemo(
   store: EmbeddedStore,
@@ -104,43 +191,40 @@ export async function seedBillingDemo(
   provider = env.BILLING_PROVIDER,
 ): Promise<DemoBilling | null> {
   if (provider !== "local") return null;
-  const { customerId, paymentSourceId } = DEMO_BILLING;
   const today = wholeSeconds(now);
-  await store.insert(billingCustomers).values({
-    id: customerId,
-    firstName: "Dana",
-    lastName: "Whitfield",
-    email: "customer@example.com",
-    phone: "+1 415 555 0134",
-    company: "Northwind Clinics",
-    billingAddress: BILLING_ADDRESS,
-    primaryPaymentSourceId: paymentSourceId,
-    createdAt: new Date(today.getTime() - 430 * DAY),
-  });
-  await store.insert(billingPaymentSources).values({
-    id: paymentSourceId,
-    customerId,
-    status: "valid",
-    referenceId: `${gatewayCustomerFor(customerId)}/card_demo_visa`,
-    brand: "visa",
-    last4: "4242",
-    firstName: "Dana",
-    lastName: "Whitfield",
-    expiryMonth: 12,
-    expiryYear: today.getUTCFullYear() + 3,
-    createdAt: new Date(today.getTime() - 430 * DAY),
-  });
   const made: DemoBilling = { subscriptions: [], invoices: [] };
   let number = 0;
-  for (const spec of DEMO_SUBSCRIPTIONS) {
-    const terms = termsSoFar(spec, today);
-    for (const [index, term] of terms.entries()) {
-      number += 1;
-      made.invoices.push(
-        await seedInvoice(store, spec, term, String(number), index === 0 ? "new_subscription" : "renewal"),
-      );
+  for (const customer of DEMO_CUSTOMERS) {
+    const since = new Date(today.getTime() - customer.sinceDays * DAY);
+    await store.insert(billingCustomers).values({
+      id: customer.customerId,
+      ...customer.person,
+      billingAddress: customer.address,
+      primaryPaymentSourceId: customer.paymentSourceId,
+      createdAt: since,
+    });
+    await store.insert(billingPaymentSources).values({
+      id: customer.paymentSourceId,
+      customerId: customer.customerId,
+      status: "valid",
+      referenceId: `${gatewayCustomerFor(customer.customerId)}/${customer.paymentSourceId.replace(/^src_/, "card_")}`,
+      ...customer.card,
+      firstName: customer.person.firstName,
+      lastName: customer.person.lastName,
+      expiryMonth: 12,
+      expiryYear: today.getUTCFullYear() + 3,
+      createdAt: since,
+    });
+    for (const spec of customer.subscriptions) {
+      const terms = termsSoFar(spec, today);
+      for (const [index, term] of terms.entries()) {
+        number += 1;
+        made.invoices.push(
+          await seedInvoice(store, customer, spec, term, String(number), index === 0 ? "new_subscription" : "renewal"),
+        );
+      }
+      made.subscriptions.push(await seedSubscription(store, customer, spec, terms[terms.length - 1], terms[0].start));
     }
-    made.subscriptions.push(await seedSubscription(store, spec, terms[terms.length - 1], terms[0].start));
   }
   // Invoices made from now on are numbered after the seeded ones.
   await store
@@ -190,6 +274,7 @@ function lineItemsOf(spec: DemoSubscriptionSpec, term: Term): LineItem[] {
 
 async function seedInvoice(
   store: EmbeddedStore,
+  customer: DemoCustomer,
   spec: DemoSubscriptionSpec,
   term: Term,
   id: string,
@@ -199,7 +284,7 @@ async function seedInvoice(
   const total = lineItems.reduce((sum, item) => sum + item.amount, 0);
   const invoice: Invoice = {
     id,
-    customerId: DEMO_BILLING.customerId,
+    customerId: customer.customerId,
     subscriptionId: spec.id,
     status: "paid",
     lineItems,
@@ -217,10 +302,10 @@ async function seedInvoice(
     resourceVersion: term.start.getTime(),
     // The seller is named at start-up, from the configuration (recordSellerOnEarlierInvoices).
     billedTo: {
-      name: "Northwind Clinics",
-      contact: "Dana Whitfield",
-      email: "customer@example.com",
-      address: BILLING_ADDRESS,
+      name: customer.person.company,
+      contact: `${customer.person.firstName} ${customer.person.lastName}`,
+      email: customer.person.email,
+      address: customer.address,
       vatNumber: null,
       vatNumberValid: false,
     },
@@ -230,8 +315,8 @@ async function seedInvoice(
   const { number: _number, ...columns } = invoice;
   await store.insert(billingInvoices).values({
     ...columns,
-    paymentSourceId: DEMO_BILLING.paymentSourceId,
-    billingAddress: BILLING_ADDRESS,
+    paymentSourceId: customer.paymentSourceId,
+    billingAddress: customer.address,
     paymentAttempts: 1,
   });
   return invoice;
@@ -239,6 +324,7 @@ async function seedInvoice(
 
 async function seedSubscription(
   store: EmbeddedStore,
+  customer: DemoCustomer,
   spec: DemoSubscriptionSpec,
   term: Term,
   startedAt: Date,
@@ -248,7 +334,7 @@ async function seedSubscription(
   const ended = Boolean(spec.endedAtFirstTerm);
   const subscription: Subscription = {
     id: spec.id,
-    customerId: DEMO_BILLING.customerId,
+    customerId: customer.customerId,
     planId: plan.id,
     planQuantity: spec.planQuantity,
     planUnitPrice: plan.price,
@@ -257,7 +343,7 @@ async function seedSubscription(
     currentTermStart: term.start,
     currentTermEnd: term.end,
     nextBillingAt: ended ? null : term.end,
-    paymentSourceId: DEMO_BILLING.paymentSourceId,
+    paymentSourceId: customer.paymentSourceId,
     autoCollection: true,
     shippingAddress: null,
     licenseAssignment: spec.licenseAssignment,
@@ -278,7 +364,7 @@ async function seedSubscription(
     currentTermEnd: term.end,
     // The engine keeps the date a cancelled subscription would have billed; the port says null.
     nextBillingAt: term.end,
-    paymentSourceId: DEMO_BILLING.paymentSourceId,
+    paymentSourceId: customer.paymentSourceId,
     autoCollection: true,
     licenseAssignment: spec.licenseAssignment,
     createdAt: startedAt,

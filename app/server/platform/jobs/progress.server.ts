@@ -4,13 +4,13 @@ import type { Action } from "~/domain/access-policy";
 import type { Guard } from "../guard.server";
 import { findOwnedJob, mayHaveCharged, retryJob, type AnyJobKind, type JobView } from "./runner.server";
 
-/** The product specification's progress stages of a job: each a title over the job steps it stands for. */
+/** The stages a job's progress page lists: each a title the customer reads over the job steps it stands for. */
 export type ProgressStages = { title: string; steps: string[] }[];
 
 /**
  * One progress page for any job (the order, the update, a cloud Hub, a trial): the job of that kind if it
- * is the organization's (404 otherwise: another organization's id is never found), as the specification's
- * stages, with what the customer can do next. Every member may follow it, whoever placed it.
+ * is the organization's (404 otherwise: another organization's id is never found), as its kind's stages,
+ * with what the customer can do next. Whoever placed it, every member allowed to read it follows it.
  */
 export async function jobProgress(ownerId: string, jobId: string, kind: AnyJobKind, stages: ProgressStages) {
   const job = await findOwnedJob(ownerId, jobId, kind.name);

@@ -17,7 +17,7 @@ import { ProviderError } from "~/server/platform/provider-errors.server";
  * and every write it makes checks that it still holds the lease.
  *
  * What a failure does depends on what it says about the outside world:
- * - a refusal (`final`): nothing happened; the job fails with the spec's message, and a retry of the step
+ * - a refusal (`final`): nothing happened; the job fails with its kind's screen for the step, and a retry of the step
  *   uses a new provider key (the refused one would only replay the refusal);
  * - an unknown outcome (a timeout after the request left): the job `needs_attention`; before the step
  *   runs again, its `reconcile` asks the provider whether the first try took effect;
@@ -30,9 +30,15 @@ import { ProviderError } from "~/server/platform/provider-errors.server";
  */
 export type StepResults = Record<string, unknown>;
 
-export interface JobContext<Input, Results extends StepResults> {
+/**
+ * Who a job is for: an organization (its id), or nobody yet (null) for a job that finds out itself, such as a
+ * link mailed to an address a stranger typed, which must cost the same whether or not an account has it.
+ */
+export type JobOwner = string | null;
+
+export interface JobContext<Input, Results extends StepResults, Owner extends JobOwner = string> {
   id: string;
-  ownerId: string;
+  ownerId: Owner;
   idempotencyKey: string;
   input: Input;
   /** What the earlier steps returned, by step name: every step before the running one is done (see `resultOf`). */
@@ -49,45 +55,51 @@ export interface JobContext<Input, Results extends StepResults> {
 }
 
 /** One step of a kind; `Name` is its name among the kind's results, and what it returns is that result. */
-export interface JobStep<Input, Results extends StepResults, Name extends keyof Results & string> {
+export interface JobStep<
+  Input,
+  Results extends StepResults,
+  Name extends keyof Results & string,
+  Owner extends JobOwner = string,
+> {
   name: Name;
   /** A step that charges the customer: a job whose charging step may have run cannot be replaced by a new order. */
   charges?: boolean;
-  run(context: JobContext<Input, Results>): Promise<Results[Name]>;
+  run(context: JobContext<Input, Results, Owner>): Promise<Results[Name]>;
   /**
    * Whether an earlier try whose outcome is unknown (a timeout, a crash mid-step) took effect: what the
    * step would have returned, or null when it did not. Asked before the step runs again.
    */
-  reconcile?(context: JobContext<Input, Results>): Promise<Results[Name] | null>;
+  reconcile?(context: JobContext<Input, Results, Owner>): Promise<Results[Name] | null>;
 }
 
 /** Any one of a kind's steps: each name of its results with the step that makes that result. */
-export type StepOf<Input, Results extends StepResults> = {
-  [Name in keyof Results & string]: JobStep<Input, Results, Name>;
+export type StepOf<Input, Results extends StepResults, Owner extends JobOwner = string> = {
+  [Name in keyof Results & string]: JobStep<Input, Results, Name, Owner>;
 }[keyof Results & string];
 
 /**
  * A kind of job: its input (zod), its steps in order, and what each step returns (`Results`, by step name), so
- * that a later step, and the kind's progress page, read an earlier step's result in its own type.
+ * that a later step, and the kind's progress page, read an earlier step's result in its own type. `Owner` is
+ * `string` for the kinds an organization's jobs are of (all but a few), `null` for a kind queued for nobody.
  */
-export interface JobKind<Input, Results extends StepResults> {
+export interface JobKind<Input, Results extends StepResults, Owner extends JobOwner = string> {
   name: string;
   /** The job's input as saved; parsed again when the job runs, so a runner never trusts a stored shape. */
   input: z.ZodType<Input, z.ZodTypeDef, unknown>;
-  steps: StepOf<Input, Results>[];
-  /** Turns a step's failure into what the progress page shows (the spec's messages). */
+  steps: StepOf<Input, Results, Owner>[];
+  /** Turns a step's failure into what the progress page shows: a title and a message the customer can act on. */
   failure(step: string, error: unknown): JobFailure;
   /**
    * What the job takes for itself as it is queued (a license a Hub is to be made from), in `tx`, the transaction
    * that queues it, so two jobs cannot both take it; false refuses the job (enqueueJob throws JobRefused).
    */
-  reserve?(job: { id: string; ownerId: string; input: Input }, tx: PortalTransaction): Promise<boolean>;
+  reserve?(job: { id: string; ownerId: Owner; input: Input }, tx: PortalTransaction): Promise<boolean>;
   /** Called once the job has failed, to give back what it reserved and no finished step has made its own. */
   release?(job: { id: string; steps: Record<string, StepState> }): Promise<void>;
 }
 
 /** The results of a kind, by step name. */
-export type ResultsOf<Kind> = Kind extends JobKind<infer _Input, infer Results> ? Results : never;
+export type ResultsOf<Kind> = Kind extends JobKind<infer _Input, infer Results, infer _Owner> ? Results : never;
 
 /**
  * An earlier step's result. The runner runs a kind's steps in order and each only after the ones before it are
@@ -125,7 +137,7 @@ export type StepState =
 export interface JobView {
   id: string;
   kind: string;
-  ownerId: string;
+  ownerId: JobOwner;
   status: JobStatus;
   steps: Record<string, StepState>;
   error: JobFailure | null;
@@ -137,7 +149,7 @@ export interface JobView {
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each kind has its own input and results; the registry holds them all
-export type AnyJobKind = JobKind<any, any>;
+export type AnyJobKind = JobKind<any, any, any>;
 
 /** Runs of a job (claims) before an automatic retry gives up and leaves it to the customer or an admin. */
 export const MAX_AUTOMATIC_ATTEMPTS = 5;
@@ -184,18 +196,22 @@ function toView(row: JobRow): JobView {
  * kind cannot reserve what it needs (nothing is queued then). `alongside` writes what commits with a new job
  * (the activity log's entry for an order placed), in the same transaction, and only when the job is new.
  */
-export async function enqueueJob<Input extends Record<string, unknown>, Results extends StepResults>(
-  kind: JobKind<Input, Results>,
+export async function enqueueJob<
+  Input extends Record<string, unknown>,
+  Results extends StepResults,
+  Owner extends JobOwner,
+>(
+  kind: JobKind<Input, Results, Owner>,
   {
     alongside,
     ...job
   }: {
-    ownerId: string;
+    ownerId: Owner;
     idempotencyKey: string;
     input: Input;
     alongside?: (tx: PortalTransaction) => Promise<void>;
   },
-): Promise<JobView> {
+): Promise<JobView & { ownerId: Owner }> {
   const id = randomUUID();
   const input = kind.input.parse(job.input);
   await db.transaction(async (tx) => {
@@ -213,7 +229,8 @@ export async function enqueueJob<Input extends Record<string, unknown>, Results 
   const [row] = await db.select().from(jobs).where(eq(jobs.idempotencyKey, job.idempotencyKey));
   if (!row) throw new Error(`The job ${job.idempotencyKey} was not saved.`);
   wakeRunner();
-  return toView(row);
+  // The row its key found is the one queued for this owner: keys are the owner's (an order's draft, a mail's).
+  return toView(row) as JobView & { ownerId: Owner };
 }
 
 /** The user's job with this idempotency key, or null. */
@@ -404,7 +421,7 @@ export class JobRunner {
       const state = steps[step.name];
       if (state?.status === "done") continue;
       const refusals = state?.refusals ?? 0;
-      const context: JobContext<unknown, StepResults> = {
+      const context: JobContext<unknown, StepResults, JobOwner> = {
         id: row.id,
         ownerId: row.ownerId,
         idempotencyKey: row.idempotencyKey,

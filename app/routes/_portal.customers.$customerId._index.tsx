@@ -1,0 +1,223 @@
+import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { addressLine, customerUrls } from "~/domain/customers";
+import { formatCents, formatDate } from "~/domain/format";
+import { customerPageData } from "~/server/resellers/customer-pages.server";
+import { LinkButton } from "~/ui/button";
+import { Card, Group, Stack } from "~/ui/layout";
+import { licenseTermCells } from "~/ui/license-cells";
+import { PageErrorBoundary, pageMeta } from "~/ui/page";
+import { ANCHOR_CLASS } from "~/ui/plain-parts";
+import { FORM_STYLES } from "~/ui/stylesheets";
+import { Table } from "~/ui/table";
+import { Anchor, Text, Title } from "~/ui/typography";
+
+export const links: LinksFunction = () => FORM_STYLES;
+
+export const handle = { title: "Customers" };
+export const meta = pageMeta("Customer");
+
+export const loader = ({ request, params }: LoaderFunctionArgs) => customerPageData(request, params.customerId ?? "");
+
+/** One end customer as its distributor sees it: the record, its licenses, Hubs, renewals and orders. */
+export default function Customer() {
+  const { customer, distributorName, mayEdit, licenses, hubs, invoices, renewals } = useLoaderData<typeof loader>();
+  const address = addressLine(customer.address, customer.country);
+  return (
+    <Stack gap="lg" maw={1100}>
+      <Stack gap="xs">
+        <Title order={2} size="h4">
+          {customer.name}
+        </Title>
+        {address ? <Text>{address}</Text> : null}
+        {customer.contactName || customer.contactEmail ? (
+          <Text>Technical contact: {[customer.contactName, customer.contactEmail].filter(Boolean).join(", ")}</Text>
+        ) : null}
+        {/* On the left, under the record: the top right corner is where a flash message lies until it fades. */}
+        <Group gap="md">
+          {mayEdit ? (
+            <LinkButton to={customerUrls.edit(customer.id)} variant="default">
+              Change the record
+            </LinkButton>
+          ) : null}
+          <Anchor to={customerUrls.list} size="sm">
+            All customers
+          </Anchor>
+        </Group>
+      </Stack>
+
+      <Stack gap="sm">
+        <Title order={3} size="h4">
+          Licenses
+        </Title>
+        {licenses.length === 0 ? (
+          <Text>No license has been bought for {customer.name} yet.</Text>
+        ) : (
+          <Table.ScrollContainer minWidth={900}>
+            <Table striped withTableBorder aria-label="Licenses">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th scope="col">License id</Table.Th>
+                  <Table.Th scope="col">Plan</Table.Th>
+                  <Table.Th scope="col">Users</Table.Th>
+                  <Table.Th scope="col">Status</Table.Th>
+                  <Table.Th scope="col">Valid from</Table.Th>
+                  <Table.Th scope="col">Valid to</Table.Th>
+                  <Table.Th scope="col">Days left</Table.Th>
+                  <Table.Th scope="col">Actions</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {licenses.map((license) => (
+                  <Table.Row
+                    key={license.id}
+                    cells={[
+                      license.externalLicenseId,
+                      <span key="plan" style={{ textTransform: "capitalize" }}>
+                        {license.type === "trial" ? `${license.planType} (trial)` : license.planType}
+                      </span>,
+                      license.nodes,
+                      ...licenseTermCells(license),
+                      license.downloadUrl ? (
+                        <a
+                          key="download"
+                          className={ANCHOR_CLASS}
+                          href={license.downloadUrl}
+                          download
+                          aria-label={`Download license ${license.externalLicenseId}`}
+                        >
+                          Download
+                        </a>
+                      ) : (
+                        ""
+                      ),
+                    ]}
+                  />
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        )}
+      </Stack>
+
+      <Stack gap="sm">
+        <Title order={3} size="h4">
+          Upcoming renewals
+        </Title>
+        {renewals.length === 0 ? (
+          <Text>Nothing renews or ends.</Text>
+        ) : (
+          <Table striped withTableBorder aria-label="Upcoming renewals">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th scope="col">License id</Table.Th>
+                <Table.Th scope="col">Date</Table.Th>
+                <Table.Th scope="col">What happens</Table.Th>
+                <Table.Th scope="col">Amount</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {renewals.map((renewal) => (
+                <Table.Row
+                  key={renewal.subscriptionId}
+                  cells={[
+                    renewal.externalLicenseId,
+                    formatDate(renewal.on),
+                    renewal.renews ? "Renews" : "Ends (auto-renew is off)",
+                    renewal.renews && renewal.amount !== null ? formatCents(renewal.amount) : "—",
+                  ]}
+                />
+              ))}
+            </Table.Tbody>
+          </Table>
+        )}
+      </Stack>
+
+      <Stack gap="sm">
+        <Title order={3} size="h4">
+          Hub deployments
+        </Title>
+        {hubs.length === 0 ? (
+          <Text>No Hub has been made from {customer.name}&apos;s licenses.</Text>
+        ) : (
+          <Table striped withTableBorder aria-label="Hub deployments">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th scope="col">Type</Table.Th>
+                <Table.Th scope="col">URL/IP</Table.Th>
+                <Table.Th scope="col">Synced</Table.Th>
+                <Table.Th scope="col">Users</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {hubs.map((hub) => (
+                <Table.Row
+                  key={hub.id}
+                  cells={[
+                    hub.type === "cloud" ? "Cloud" : "On-Premise",
+                    hub.url ?? hub.ip ?? "",
+                    hub.lastSeen ? formatDate(hub.lastSeen) : "",
+                    `${hub.users}/${hub.maxUsers}`,
+                  ]}
+                />
+              ))}
+            </Table.Tbody>
+          </Table>
+        )}
+      </Stack>
+
+      {invoices ? (
+        <Stack gap="sm">
+          <Title order={3} size="h4">
+            Orders and invoices
+          </Title>
+          {invoices.length === 0 ? (
+            <Text>No invoice yet.</Text>
+          ) : (
+            <Table striped withTableBorder aria-label="Orders and invoices">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th scope="col">Invoice</Table.Th>
+                  <Table.Th scope="col">Date</Table.Th>
+                  <Table.Th scope="col">For</Table.Th>
+                  <Table.Th scope="col">Status</Table.Th>
+                  <Table.Th scope="col">Total</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {invoices.map((invoice) => (
+                  <Table.Row
+                    key={invoice.id}
+                    cells={[
+                      <a
+                        key="pdf"
+                        className={ANCHOR_CLASS}
+                        href={`/account/invoices/${encodeURIComponent(invoice.id)}/pdf`}
+                        aria-label={`Invoice ${invoice.number} as a PDF`}
+                      >
+                        {invoice.number}
+                      </a>,
+                      formatDate(invoice.date),
+                      invoice.for,
+                      invoice.status,
+                      formatCents(invoice.total),
+                    ]}
+                  />
+                ))}
+              </Table.Tbody>
+            </Table>
+          )}
+        </Stack>
+      ) : null}
+
+      <Card withBorder padding="md" aria-label="Moving this customer">
+        <Text size="sm">
+          {customer.name} is managed by {distributorName}. To move it to another reseller, ask{" "}
+          <Anchor to="/support">GateKeeper support</Anchor>: only GateKeeper staff move a customer.
+        </Text>
+      </Card>
+    </Stack>
+  );
+}
+
+export const ErrorBoundary = PageErrorBoundary;

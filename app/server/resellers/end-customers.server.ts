@@ -1,0 +1,263 @@
+import { randomUUID } from "node:crypto";
+import { json } from "@remix-run/node";
+import { and, asc, count, desc, eq, exists, gt, inArray, or, sql, type SQL } from "drizzle-orm";
+import type { SubscriptionStatus } from "~db/billing-values";
+import { renewalAmount, type CustomerRecord, type PriceList } from "~/domain/customers";
+import { invoiceForOf, invoiceStatusLabel } from "~/domain/renewals";
+import { memberActor, recordActivity, type Scope } from "~/server/accounts/index.server";
+import { getBilling } from "~/server/billing/index.server";
+import { db } from "~/server/platform/database/db.server";
+import {
+  hubInstallations,
+  invoices,
+  licenses,
+  organizations,
+  subscriptions,
+} from "~/server/platform/database/tables.server";
+import { licenseListItem } from "~/server/subscriptions/index.server";
+
+/**
+ * A distributor's end customers: organizations it manages (organizations.managed_by), each with the licenses the
+ * distributor bought for it (owner_id the distributor, licensee_id the end customer) and the Hubs made from them.
+ * Every read is the distributor's own: another distributor's customer, or an organization of its own, is a 404,
+ * and of a customer a distributor sees only what it sold (its own licenses, renewals and invoices), never what
+ * another distributor that managed the customer before did.
+ */
+
+export type EndCustomer = typeof organizations.$inferSelect;
+
+/** The distributor's end customer with this id, or null. */
+async function customerOf(resellerId: string, customerId: string): Promise<EndCustomer | null> {
+  const [customer] = await db
+    .select()
+    .from(organizations)
+    .where(and(eq(organizations.id, customerId), eq(organizations.managedBy, resellerId)));
+  return customer ?? null;
+}
+
+/** The distributor's end customer, or 404 (another distributor's, an organization of its own, an unknown id). */
+export async function requireCustomer(resellerId: string, customerId: string): Promise<EndCustomer> {
+  const customer = await customerOf(resellerId, customerId);
+  if (!customer) throw json({ message: "There is no such customer." }, { status: 404 });
+  return customer;
+}
+
+/** Every plan's and add-on's price by id: what renewals are worth at list price. */
+export async function priceList(): Promise<PriceList> {
+  const billing = getBilling();
+  const [plans, addons] = await Promise.all([billing.listPlans(), billing.listAddons()]);
+  return new Map([...plans, ...addons].map((item) => [item.id, item.price]));
+}
+
+/** The statuses of a subscription that renews at its term's end. */
+const RENEWING: SubscriptionStatus[] = ["active", "future"];
+
+/** Name, contact email, license id or subscription id containing the search, in any case. */
+function matching(resellerId: string, search: string): SQL | undefined {
+  const term = search.trim();
+  if (!term) return undefined;
+  const pattern = `%${term.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
+  const like = (column: SQL | typeof organizations.name) => sql`lower(${column}) like lower(${pattern}) escape '\\'`;
+  const licensed = db
+    .select({ id: licenses.id })
+    .from(licenses)
+    .where(
+      and(
+        eq(licenses.licenseeId, organizations.id),
+        eq(licenses.ownerId, resellerId),
+        or(like(sql`${licenses.externalLicenseId}`), like(sql`coalesce(${licenses.subscriptionId}, '')`)),
+      ),
+    );
+  return or(like(organizations.name), like(sql`${organizations.contactEmail}`), exists(licensed));
+}
+
+/**
+ * One page of the distributor's end customers by name, with how many match: counted and paged in SQL off the
+ * (managed_by, name, id) index. Each row's licenses are counted, and its next renewal found, by subqueries on the
+ * page's rows only, so a distributor with thousands of customers costs about what one with three does.
+ */
+export async function customerPage(
+  resellerId: string,
+  { search, page, pageSize, now }: { search: string; page: number; pageSize: number; now: Date },
+) {
+  const where = and(eq(organizations.managedBy, resellerId), matching(resellerId, search));
+  const ofRow = and(eq(licenses.licenseeId, organizations.id), eq(licenses.ownerId, resellerId));
+  const nextRenewal = db
+    .select({ id: subscriptions.id })
+    .from(licenses)
+    .innerJoin(
+      subscriptions,
+      and(eq(subscriptions.id, licenses.subscriptionId), eq(subscriptions.ownerId, licenses.ownerId)),
+    )
+    .where(and(ofRow, inArray(subscriptions.status, RENEWING), gt(subscriptions.currentTermEnd, now)))
+    .orderBy(asc(subscriptions.currentTermEnd))
+    .limit(1);
+  const [[counted], rows, prices] = await Promise.all([
+    db.select({ total: count() }).from(organizations).where(where),
+    db
+      .select({
+        id: organizations.id,
+        name: organizations.name,
+        country: organizations.country,
+        contactName: organizations.contactName,
+        licenses: sql<number>`(select count(*) from ${licenses} where ${ofRow})`.mapWith(Number),
+        nextRenewalId: sql<string | null>`(${nextRenewal})`,
+      })
+      .from(organizations)
+      .where(where)
+      .orderBy(asc(organizations.name), asc(organizations.id))
+      .limit(pageSize)
+      .offset((page - 1) * pageSize),
+    priceList(),
+  ]);
+  const renewalIds = rows.flatMap((row) => (row.nextRenewalId ? [row.nextRenewalId] : []));
+  const renewals = renewalIds.length
+    ? await db
+        .select()
+        .from(subscriptions)
+        .where(and(eq(subscriptions.ownerId, resellerId), inArray(subscriptions.id, renewalIds)))
+    : [];
+  return {
+    total: counted?.total ?? 0,
+    customers: rows.map(({ nextRenewalId, ...row }) => {
+      const renewal = renewals.find((subscription) => subscription.id === nextRenewalId);
+      return {
+        ...row,
+        nextRenewal:
+          renewal?.currentTermEnd != null
+            ? { on: renewal.currentTermEnd, amount: renewalAmount(renewal, prices) }
+            : null,
+      };
+    }),
+  };
+}
+
+/** The distributor's member adds an end customer from its form, with an entry in both activity logs. */
+export async function createCustomer(member: Scope, record: CustomerRecord): Promise<{ id: string }> {
+  const id = randomUUID();
+  const actor = memberActor(member.user);
+  await db.transaction(async (tx) => {
+    await tx
+      .insert(organizations)
+      .values({ id, customerType: "customer", managedBy: member.organization.id, ...record });
+    await recordActivity(tx, {
+      organizationId: member.organization.id,
+      actor,
+      action: "customer.created",
+      summary: `Added the end customer ${record.name}.`,
+    });
+    await recordActivity(tx, {
+      organizationId: id,
+      actor,
+      action: "organization.created",
+      summary: `${member.organization.name} added this organization as its end customer.`,
+    });
+  });
+  return { id };
+}
+
+/** Changes an end customer's record (its distributor's), with an entry in both activity logs. */
+export async function updateCustomer(member: Scope, customerId: string, record: CustomerRecord): Promise<void> {
+  const resellerId = member.organization.id;
+  await requireCustomer(resellerId, customerId);
+  await db.transaction(async (tx) => {
+    await tx
+      .update(organizations)
+      .set(record)
+      .where(and(eq(organizations.id, customerId), eq(organizations.managedBy, resellerId)));
+    for (const organizationId of [resellerId, customerId]) {
+      await recordActivity(tx, {
+        organizationId,
+        actor: memberActor(member.user),
+        action: "customer.updated",
+        summary: `Changed the record of the end customer ${record.name}.`,
+      });
+    }
+  });
+}
+
+/** How many of what a customer's page lists it shows: a customer's page is a summary, its lists are short. */
+const SHOWN = 50;
+
+/**
+ * What the distributor sees of one end customer: the licenses it bought for it (newest first, with their
+ * renewal), the Hubs made from them, the invoices of those licenses' subscriptions (its orders and renewals),
+ * and its upcoming renewals.
+ */
+export async function customerDetail(resellerId: string, customer: EndCustomer, now: Date) {
+  const ofCustomer = and(eq(licenses.ownerId, resellerId), eq(licenses.licenseeId, customer.id));
+  const [licenseRows, hubRows, prices] = await Promise.all([
+    db
+      .select({
+        license: licenses,
+        subscription: subscriptions,
+      })
+      .from(licenses)
+      .leftJoin(
+        subscriptions,
+        and(eq(subscriptions.id, licenses.subscriptionId), eq(subscriptions.ownerId, licenses.ownerId)),
+      )
+      .where(ofCustomer)
+      .orderBy(desc(licenses.validFrom), desc(licenses.id))
+      .limit(SHOWN),
+    db
+      .select({
+        id: hubInstallations.id,
+        type: hubInstallations.type,
+        url: hubInstallations.url,
+        ip: hubInstallations.ip,
+        lastSeen: hubInstallations.lastSeen,
+        users: hubInstallations.users,
+        maxUsers: hubInstallations.maxUsers,
+      })
+      .from(hubInstallations)
+      .where(and(eq(hubInstallations.ownerId, resellerId), eq(hubInstallations.licenseeId, customer.id)))
+      .orderBy(desc(hubInstallations.lastSeen), desc(hubInstallations.id))
+      .limit(SHOWN),
+    priceList(),
+  ]);
+  const subscriptionIds = licenseRows.flatMap(({ license }) =>
+    license.subscriptionId ? [license.subscriptionId] : [],
+  );
+  const invoiceRows = subscriptionIds.length
+    ? await db
+        .select()
+        .from(invoices)
+        .where(and(eq(invoices.ownerId, resellerId), inArray(invoices.subscriptionId, subscriptionIds)))
+        .orderBy(desc(invoices.date), desc(invoices.id))
+        .limit(SHOWN)
+    : [];
+  const renewing = licenseRows.flatMap(({ license, subscription }) =>
+    subscription &&
+    subscription.currentTermEnd &&
+    subscription.currentTermEnd > now &&
+    ["active", "future", "non_renewing"].includes(subscription.status)
+      ? [
+          {
+            licenseId: license.id,
+            externalLicenseId: license.externalLicenseId,
+            subscriptionId: subscription.id,
+            on: subscription.currentTermEnd,
+            renews: subscription.status !== "non_renewing",
+            amount: renewalAmount(subscription, prices),
+          },
+        ]
+      : [],
+  );
+  return {
+    licenses: licenseRows.map(({ license, subscription }) => ({
+      ...licenseListItem(license, now),
+      subscriptionStatus: subscription?.status ?? null,
+    })),
+    hubs: hubRows,
+    invoices: invoiceRows.map((invoice) => ({
+      id: invoice.id,
+      number: invoice.number,
+      date: invoice.date,
+      for: invoiceForOf(invoice.purpose, false),
+      status: invoiceStatusLabel(invoice.status),
+      total: invoice.total,
+    })),
+    renewals: renewing.sort((a, b) => a.on.getTime() - b.on.getTime()),
+  };
+}

@@ -1,0 +1,1 @@
+ALTER TABLE "jobs" ALTER COLUMN "owner_id" DROP NOT NULL;

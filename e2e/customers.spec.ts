@@ -1,0 +1,170 @@
+import { randomUUID } from "node:crypto";
+import { eq } from "drizzle-orm";
+import { NAME_NO_WEB_ADDRESS } from "~/domain/names";
+import { organizationIdOf, withDatabase } from "./database";
+import { DEMO, expect, expectAccessible, signInAs, test } from "./fixtures";
+
+/**
+ * A distributor's end customers (/customers), with JavaScript and without: the list searched and paged through
+ * plain links, a customer added through its form (refused first, nothing typed lost), its page with the licenses
+ * bought for it, its cloud Hub and its renewals, its record changed; and a customer's Owner kept out of it all.
+ * Tests of a worker share its portal: each adds customers of its own, by names no other test uses.
+ */
+
+const suffix = () => randomUUID().slice(0, 6).toUpperCase();
+
+test.describe("a distributor's customers", () => {
+  test("are listed by name, searched and paged in the URL", async ({ page, portal, javaScriptEnabled }) => {
+    const prefix = `Paging ${suffix()}`;
+    await withDatabase(portal.databaseUrl, async (db, t) => {
+      const distributorId = await organizationIdOf(db, DEMO.distributor);
+      await db.insert(t.organizations).values(
+        Array.from({ length: 21 }, (_, n) => ({
+          id: randomUUID(),
+          name: `${prefix} ${String(n).padStart(2, "0")}`,
+          managedBy: distributorId,
+        })),
+      );
+    });
+    await signInAs(page, DEMO.distributor);
+    await page
+      .getByRole("navigation", { name: "Portal" })
+      .getByRole("link", { name: "Customers", exact: true })
+      .click();
+    await expect(page).toHaveURL(/\/customers$/);
+    const table = page.getByRole("table", { name: "Customers" });
+    const meridian = table.getByRole("row").filter({ hasText: "Meridian Law LLP" });
+    await expect(meridian).toContainText("United Kingdom");
+    await expect(meridian).toContainText("Tom Ellis");
+    // Its monthly renewal, within 30 days, with what it will cost.
+    await expect(meridian).toContainText("$");
+    await expectAccessible(page, javaScriptEnabled);
+
+    const search = page.getByRole("search", { name: "Search customers" });
+    await search.getByLabel(/Search by name/).fill("HARBOR");
+    await search.getByRole("button", { name: "Search" }).click();
+    await expect(page).toHaveURL(/\/customers\?q=HARBOR$/);
+    await expect(table.getByRole("row")).toHaveCount(2);
+    await expect(table.getByRole("row").nth(1)).toContainText("Harbor Dental Group");
+    await search.getByRole("link", { name: "Show all" }).click();
+    await expect(page).toHaveURL(/\/customers$/);
+
+    await search.getByLabel(/Search by name/).fill(prefix);
+    await search.getByRole("button", { name: "Search" }).click();
+    await expect(table.getByRole("row")).toHaveCount(21);
+    await expect(table.getByRole("row").nth(1)).toContainText(`${prefix} 00`);
+    await expect(page.getByText("1-20 of 21 items")).toBeVisible();
+    await page.getByRole("navigation", { name: "Customers pages" }).getByRole("link", { name: "Next" }).click();
+    await expect(page).toHaveURL(/[?&]page=2/);
+    await expect(table.getByRole("row")).toHaveCount(2);
+    await expect(table.getByRole("row").nth(1)).toContainText(`${prefix} 20`);
+    await expect(page.getByRole("search").getByLabel(/Search by name/)).toHaveValue(prefix);
+  });
+
+  test.describe("record", () => {
+    test.use({ expectedHttpErrors: [422] });
+
+    test("is added through its form, refused first with what was typed kept, then changed", async ({
+      page,
+      javaScriptEnabled,
+    }) => {
+      const name = `Cedar Veterinary ${suffix()}`;
+      await signInAs(page, DEMO.distributor);
+      await page.goto("/customers");
+      await page.getByRole("link", { name: "Add a customer" }).click();
+      await expect(page).toHaveURL(/\/customers\/new$/);
+      const form = page.getByRole("region", { name: "Customer record" });
+      await expectAccessible(page, javaScriptEnabled);
+      await form.getByLabel("Company name").fill(`${name}, see https://cedar.example`);
+      await form.getByLabel("Address line 1").fill("Hauptstrasse 1");
+      await form.getByLabel("City").fill("Berlin");
+      await form.getByLabel("Postal code").fill("10115");
+      await form.getByLabel("Country").selectOption("DE");
+      await form.getByLabel("Name", { exact: true }).fill("Mia Wolf");
+      await form.getByLabel("Email").fill("mia-at-cedar");
+      await form.getByRole("button", { name: "Add customer" }).click();
+
+      await expect(form.getByText(NAME_NO_WEB_ADDRESS)).toBeVisible();
+      await expect(form.getByText("Invalid Email")).toBeVisible();
+      await expect(form.getByLabel("Company name")).toHaveValue(`${name}, see https://cedar.example`);
+      await expect(form.getByLabel("City")).toHaveValue("Berlin");
+      await expect(form.getByLabel("Country")).toHaveValue("DE");
+      await expect(form.getByLabel("Name", { exact: true })).toHaveValue("Mia Wolf");
+
+      await form.getByLabel("Company name").fill(name);
+      await form.getByLabel("Email").fill("mia@cedar.example");
+      await form.getByRole("button", { name: "Add customer" }).click();
+      await expect(page.getByRole("status")).toContainText(`${name} was added to your customers.`);
+      await expect(page).toHaveURL(/\/customers\/[0-9a-f-]{36}$/);
+      await expect(page.getByRole("heading", { level: 2, name })).toBeVisible();
+      await expect(page.getByText("Hauptstrasse 1, Berlin, 10115, Germany")).toBeVisible();
+      await expect(page.getByText("Technical contact: Mia Wolf, mia@cedar.example")).toBeVisible();
+      await expect(page.getByText(`No license has been bought for ${name} yet.`)).toBeVisible();
+
+      await page.getByRole("link", { name: "Change the record" }).click();
+      await expect(page).toHaveURL(/\/customers\/[0-9a-f-]{36}\/edit$/);
+      await expect(form.getByLabel("Company name")).toHaveValue(name);
+      await expect(form.getByLabel("Postal code")).toHaveValue("10115");
+      await form.getByLabel("Name", { exact: true }).fill("Jonas Becker");
+      await form.getByRole("button", { name: "Save" }).click();
+      await expect(page.getByRole("status")).toContainText(`The record of ${name} was saved.`);
+      await expect(page.getByText("Technical contact: Jonas Becker, mia@cedar.example")).toBeVisible();
+
+      await page.getByRole("link", { name: "All customers" }).click();
+      await expect(page.getByRole("table", { name: "Customers" }).getByRole("link", { name })).toBeVisible();
+    });
+  });
+
+  test("each has a page with the licenses bought for it, its cloud Hub and its renewals", async ({
+    page,
+    javaScriptEnabled,
+  }) => {
+    await signInAs(page, DEMO.distributor);
+    await page.goto("/customers?q=Harbor+Dental");
+    await page.getByRole("table", { name: "Customers" }).getByRole("link", { name: "Harbor Dental Group" }).click();
+    await expect(page.getByRole("heading", { level: 2, name: "Harbor Dental Group" })).toBeVisible();
+    await expect(page.getByText("Technical contact: Priya Shah, it@harbordental.example.com")).toBeVisible();
+    const license = page
+      .getByRole("table", { name: "Licenses" })
+      .getByRole("row")
+      .filter({ hasText: "GK-SLR-2026-0101" });
+    await expect(license).toContainText("advanced");
+    await expect(license).toContainText("20");
+    await expect(license.getByRole("link", { name: "Download license GK-SLR-2026-0101" })).toBeVisible();
+    await expect(page.getByRole("table", { name: "Hub deployments" })).toContainText("harbor-dental");
+    const renewal = page.getByRole("table", { name: "Upcoming renewals" }).getByRole("row").nth(1);
+    await expect(renewal).toContainText("GK-SLR-2026-0101");
+    await expect(renewal).toContainText("Renews");
+    await expect(renewal).toContainText("$");
+    await expect(page.getByRole("table", { name: "Orders and invoices" })).toContainText("New license");
+    await expectAccessible(page, javaScriptEnabled);
+  });
+
+  test.describe("for a customer", () => {
+    test.use({ expectedHttpErrors: [403] });
+
+    test("are not there: no link, and 403 with the reason at every address", async ({ page, portal }) => {
+      const [customerId] = await withDatabase(portal.databaseUrl, async (db, t) => {
+        const [harbor] = await db
+          .select({ id: t.organizations.id })
+          .from(t.organizations)
+          .where(eq(t.organizations.name, "Harbor Dental Group"));
+        return [harbor.id];
+      });
+      await signInAs(page, DEMO.customer);
+      await expect(
+        page.getByRole("navigation", { name: "Portal" }).getByRole("link", { name: "Customers", exact: true }),
+      ).toHaveCount(0);
+      for (const path of [
+        "/customers",
+        "/customers/new",
+        `/customers/${customerId}`,
+        `/customers/${customerId}/edit`,
+      ]) {
+        const response = await page.goto(path);
+        expect(response?.status(), path).toBe(403);
+        await expect(page.getByText("End customers are only for GateKeeper distributors.")).toBeVisible();
+      }
+    });
+  });
+});
