@@ -2,6 +2,7 @@ import { z } from "zod";
 import { countryCode, phoneFields } from "./contact-fields";
 import { hasVatNumbers } from "./tax-ids";
 import { INVALID_VAT_NUMBER, normalizeVatNumber, NO_VAT_NUMBERS } from "./vat-format";
+import { PO_NUMBER_MAX_LENGTH } from "./purchase-orders";
 import {
   boundedString,
   CANNOT_BE_EMPTY,
@@ -105,7 +106,7 @@ export const invoiceCorrectionSchema = z
     ...streetAddress,
     state: optionalText,
     country: countryCode(CANNOT_BE_EMPTY),
-    po_number: boundedString(100).trim().default(""),
+    po_number: boundedString(PO_NUMBER_MAX_LENGTH).trim().default(""),
   })
   .and(vatNumberOfCountry);
 

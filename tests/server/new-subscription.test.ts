@@ -220,6 +220,24 @@ describe("placing the order", () => {
     expect(await findDraft(member, "new-subscription")).toBeNull();
   });
 
+  it("carries the PO number typed on the confirmation to the subscription, its invoice and the license's row", async () => {
+    const { member, key } = await atOrder({ organization: "Northwind Purchase Order" });
+    jobOf(await purchase(member, key, "PO-4500012345"));
+    await drain();
+    const [license] = await licensesNamed("Northwind Purchase Order");
+    expect(license.poNumber).toBe("PO-4500012345");
+    const [subscription] = await db
+      .select()
+      .from(billingSubscriptions)
+      .where(eq(billingSubscriptions.id, license.subscriptionId!));
+    expect(subscription.poNumber).toBe("PO-4500012345");
+    const invoices = await db
+      .select({ poNumber: billingInvoices.poNumber })
+      .from(billingInvoices)
+      .where(eq(billingInvoices.subscriptionId, license.subscriptionId!));
+    expect(invoices).toEqual([{ poNumber: "PO-4500012345" }]);
+  });
+
   it("refuses a confirmation whose order changed since (another tab), with the new total, and charges nothing", async () => {
     const { member, key } = await atOrder({
       organization: "Northwind Two Tabs",

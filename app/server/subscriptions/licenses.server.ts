@@ -70,6 +70,7 @@ const ownLicensesNewestFirst = db
     id: licenses.id,
     externalLicenseId: licenses.externalLicenseId,
     name: licenses.name,
+    poNumber: licenses.poNumber,
     nodes: licenses.nodes,
     planType: licenses.planType,
     type: licenses.type,

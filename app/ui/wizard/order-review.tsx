@@ -5,7 +5,6 @@ import type { AddressView, BillingProfileView, CardView } from "~/domain/billing
 import type { EstimateView } from "~/domain/estimate";
 import { Button, LinkButton } from "~/ui/button";
 import { Group, Stack } from "~/ui/layout";
-import { PO_NUMBER_MAX_LENGTH } from "~/domain/purchase-orders";
 import { TextInput } from "~/ui/inputs";
 import { ConfirmDialog } from "./confirm-dialog";
 import { CouponBox } from "./coupon-box";
@@ -64,7 +63,7 @@ export function OrderReview({
   /** The confirmation; its text may need the estimate, and it opens only with one when `needsEstimate`. */
   confirm: { title: string; confirmLabel: string; cancelLabel: string; text: ReactNode; needsEstimate?: boolean };
 }) {
-  const actionData = useActionData<{ couponError?: string }>();
+  const actionData = useActionData<{ couponError?: string; poNumberError?: string; poNumber?: string }>();
   const [searchParams] = useSearchParams();
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formData?.get("intent") === intent;
@@ -134,9 +133,10 @@ export function OrderReview({
               name="po_number"
               label="PO number (optional)"
               description="Your purchase order number, printed on the invoice and shown with the license."
-              maxLength={PO_NUMBER_MAX_LENGTH}
+              defaultValue={actionData?.poNumber}
+              error={actionData?.poNumberError}
               autoComplete="off"
-              mb="md"
+              style={{ marginBottom: "var(--mantine-spacing-md)" }}
             />
           }
         >
