@@ -55,7 +55,7 @@ async function fillBerlinAddress(drawer: Locator, line1: string) {
   await drawer.getByLabel("City").fill("Berlin");
   await drawer.getByLabel("State").fill("Berlin");
   await drawer.getByLabel("Zip").fill("10117");
-  await drawer.getByRole("combobox", { name: /^Country/ }).selectOption("DE");
+  await drawer.getByRole("combobox", { name: "Country", exact: true }).selectOption("DE");
 }
 
 async function openBillingProfile(page: Page) {
