@@ -7,7 +7,7 @@ import { hashPasswordSync } from "~/server/platform/passwords.server";
 import { pdfText } from "../tests/support/pdf-text";
 import { armFault, insertAccount, withDatabase } from "./database";
 import { DEMO_PASSWORD, expect, signInAs, test } from "./fixtures";
-import { walkToOrder } from "./purchase-steps";
+import { addCardInWizard, walkToOrder } from "./purchase-steps";
 
 /**
  * A German business files the portal's invoices: its VAT number is checked at the field and with the tax register
@@ -38,16 +38,7 @@ async function signInAsGermanCustomer(page: Page, databaseUrl: string, company: 
   );
   await signInAs(page, email);
   await page.goto("/account");
-  await page.getByRole("link", { name: "Add Card" }).click();
-  const drawer = page.getByRole("dialog", { name: "Create new payment method" });
-  await drawer.getByLabel("Card number").fill("4242 4242 4242 4242");
-  await drawer.getByLabel("Expiry").fill("12 / 30");
-  await drawer.getByLabel("Security code").fill("123");
-  await drawer.getByLabel("First name").fill("Lena");
-  await drawer.getByLabel("Last name").fill("Bergmann");
-  await fillBerlinAddress(drawer, "Friedrichstraße 68");
-  await drawer.getByRole("button", { name: "Save Card" }).click();
-  await expect(page.getByRole("status")).toContainText("Successfully added new payment method.");
+  await addCardInWizard(page);
 }
 
 async function fillBerlinAddress(drawer: Locator, line1: string) {

@@ -15,6 +15,7 @@ import {
   startChargebeeFake,
   type ChargebeeFake,
 } from "../fakes/chargebee";
+import { GERMAN_ADDRESS, GERMAN_VAT_NUMBER } from "../support/german-business";
 
 /**
  * What the Chargebee adapter puts on the wire, and how Chargebee's answers and failures reach the portal,
@@ -732,20 +733,11 @@ describe("the fake refuses what Chargebee refuses", () => {
 });
 
 describe("the billing fields and the VAT number", () => {
-  const ADDRESS = {
-    firstName: "Jonas",
-    lastName: "Becker",
-    line1: "Hauptstraße 5",
-    city: "Köln",
-    zip: "50667",
-    country: "DE",
-  };
-
   it("are sent whole on every save: Chargebee removes what update_billing_info leaves out", async () => {
     const { customerId } = await customerWithCard();
     await billing().updateBillingInfo(customerId, {
-      billingAddress: ADDRESS,
-      vatNumber: "DE136695976",
+      billingAddress: GERMAN_ADDRESS,
+      vatNumber: GERMAN_VAT_NUMBER,
       vatNumberStatus: "valid",
     });
     expect(fake.lastRequest("POST", `/api/v2/customers/${customerId}/update_billing_info`)?.params).toEqual({
@@ -757,11 +749,11 @@ describe("the billing fields and the VAT number", () => {
         zip: "50667",
         country: "DE",
       },
-      vat_number: "DE136695976",
+      vat_number: GERMAN_VAT_NUMBER,
     });
     // Chargebee checks the number itself (the fake with the embedded register).
     expect(await billing().retrieveCustomer(customerId)).toMatchObject({
-      vatNumber: "DE136695976",
+      vatNumber: GERMAN_VAT_NUMBER,
       vatNumberStatus: "valid",
     });
 
@@ -777,7 +769,7 @@ describe("the billing fields and the VAT number", () => {
   it("corrects an invoice with update_details, every field sent, and a refusal means a credit note", async () => {
     const { customerId, source } = await customerWithCard();
     await billing().updateBillingInfo(customerId, {
-      billingAddress: ADDRESS,
+      billingAddress: GERMAN_ADDRESS,
       vatNumber: null,
       vatNumberStatus: "unchecked",
     });
@@ -788,8 +780,8 @@ describe("the billing fields and the VAT number", () => {
     const [invoice] = await billing().listInvoices(customerId);
     const correction = {
       company: "Becker Praxis GmbH",
-      billingAddress: { ...ADDRESS, line1: "Domplatz 1" },
-      vatNumber: "DE136695976",
+      billingAddress: { ...GERMAN_ADDRESS, line1: "Domplatz 1" },
+      vatNumber: GERMAN_VAT_NUMBER,
       vatNumberStatus: "valid" as const,
       poNumber: "PO-9",
     };
@@ -804,7 +796,7 @@ describe("the billing fields and the VAT number", () => {
         zip: "50667",
         country: "DE",
       },
-      vat_number: "DE136695976",
+      vat_number: GERMAN_VAT_NUMBER,
       po_number: "PO-9",
     });
     expect(await billing().listInvoiceRevisions(customerId, invoice.id)).toEqual([]);

@@ -5,6 +5,7 @@ import { createLocalCards } from "~/server/cards/local/provider.server";
 import { db } from "~/server/platform/database/db.server";
 import { REVERSE_CHARGE_NOTE } from "~/domain/tax-ids";
 import { pdfText } from "../support/pdf-text";
+import { GERMAN_ADDRESS, GERMAN_VAT_NUMBER } from "../support/german-business";
 
 /**
  * The embedded engine's invoice PDF, read back as a person reads it (its text, through pdf.js): who was billed
@@ -146,14 +147,6 @@ describe("an invoice's PDF", () => {
 
 describe("an issued invoice", () => {
   const GERMAN = "cust_pdf_de";
-  const ADDRESS = {
-    firstName: "Jonas",
-    lastName: "Becker",
-    line1: "Hauptstraße 5",
-    city: "Köln",
-    zip: "50667",
-    country: "DE",
-  };
 
   /** A German business's first invoice, of a license bought with a purchase order number. */
   async function germanInvoice(vatNumberStatus: "valid" | "unchecked") {
@@ -164,7 +157,11 @@ describe("an issued invoice", () => {
       { firstName: "Jonas", lastName: "Becker", email: "jonas@example.de", phone: "", company: "Becker Praxis GmbH" },
       `${id}:customer`,
     );
-    await billing.updateBillingInfo(id, { billingAddress: ADDRESS, vatNumber: "DE136695976", vatNumberStatus });
+    await billing.updateBillingInfo(id, {
+      billingAddress: GERMAN_ADDRESS,
+      vatNumber: GERMAN_VAT_NUMBER,
+      vatNumberStatus,
+    });
     const visa = await card("4242 4242 4242 4242", `${id}:visa`, id);
     const subscription = await billing.createSubscription(
       {
@@ -185,7 +182,7 @@ describe("an issued invoice", () => {
     const { id, invoice } = await germanInvoice("valid");
     expect(invoice).toMatchObject({
       poNumber: "PO-7781",
-      billedTo: { name: "Becker Praxis GmbH", vatNumber: "DE136695976" },
+      billedTo: { name: "Becker Praxis GmbH", vatNumber: GERMAN_VAT_NUMBER },
     });
     const text = await textOf(await billing.invoicePdf(id, invoice.id));
     for (const expected of [
@@ -219,7 +216,7 @@ describe("an issued invoice", () => {
       company: "Becker Zahnmedizin AG",
     });
     await billing.updateBillingInfo(id, {
-      billingAddress: { ...ADDRESS, line1: "Ringstraße 9" },
+      billingAddress: { ...GERMAN_ADDRESS, line1: "Ringstraße 9" },
       vatNumber: null,
       vatNumberStatus: "unchecked",
     });
@@ -238,8 +235,8 @@ describe("an issued invoice", () => {
       invoice.id,
       {
         company: "Becker Praxis GmbH",
-        billingAddress: { ...ADDRESS, line1: "Domplatz 1" },
-        vatNumber: "DE136695976",
+        billingAddress: { ...GERMAN_ADDRESS, line1: "Domplatz 1" },
+        vatNumber: GERMAN_VAT_NUMBER,
         vatNumberStatus: "valid",
         poNumber: "PO-7781-B",
       },

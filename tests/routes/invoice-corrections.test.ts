@@ -1,4 +1,3 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { and, desc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loader as invoicesLoader } from "~/routes/_portal.account_.invoices";
@@ -16,7 +15,7 @@ import { toastStorage } from "~/server/accounts/session.server";
 import { addCard, buyLicense, newCustomer, type TestCustomer } from "../support/accounts";
 import { runJobs } from "../support/jobs";
 import { pdfText } from "../support/pdf-text";
-import { cookieFrom, formRequest, getRequest, respond } from "../support/requests";
+import { cookieFrom, formRequest, loadRoute as load, postRoute as post, respond } from "../support/requests";
 import { demoCookie } from "../support/sign-in";
 
 /**
@@ -29,18 +28,6 @@ beforeAll(() => {
   unlisten = onBillingEvents((events) => storeProviderEvents(events, "engine"));
 });
 afterAll(() => unlisten());
-
-type Loader = (args: LoaderFunctionArgs) => unknown;
-type Action = (args: ActionFunctionArgs) => unknown;
-const load = (loader: Loader, path: string, cookie: string, params: Record<string, string>) =>
-  respond(async () => loader({ request: getRequest(path, cookie), params, context: {} }));
-const post = (
-  action: Action,
-  path: string,
-  fields: Record<string, string>,
-  cookie: string,
-  params: Record<string, string>,
-) => respond(async () => action({ request: await formRequest(path, fields, { cookie }), params, context: {} }));
 
 async function signIn(user: TestCustomer) {
   const request = await formRequest("/login", { email: user.user.email, password: "GateKeeper-demo-1" });

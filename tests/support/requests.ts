@@ -1,3 +1,4 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { commitCsrfToken } from "~/server/accounts/csrf.server";
 
 const ORIGIN = "http://portal.test";
@@ -51,3 +52,19 @@ export async function respond(run: () => Promise<unknown>): Promise<Response> {
     throw thrown;
   }
 }
+
+type Loader = (args: LoaderFunctionArgs) => unknown;
+type Action = (args: ActionFunctionArgs) => unknown;
+
+/** A route's loader on a GET of `path` with the visitor's cookie, as its Response. */
+export const loadRoute = (loader: Loader, path: string, cookie: string, params: Record<string, string> = {}) =>
+  respond(async () => loader({ request: getRequest(path, cookie), params, context: {} }));
+
+/** A route's action on a form POST of `fields` to `path` with the visitor's cookie (and CSRF token), as its Response. */
+export const postRoute = (
+  action: Action,
+  path: string,
+  fields: Record<string, string>,
+  cookie: string,
+  params: Record<string, string> = {},
+) => respond(async () => action({ request: await formRequest(path, fields, { cookie }), params, context: {} }));
