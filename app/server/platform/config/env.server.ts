@@ -222,12 +222,6 @@ const envSchema = z
         message: "is required unless SEED_DEMO=true (e.g. `openssl rand -hex 32`)",
       });
     }
-    // The embedded engine renders the invoices, which must name the seller; a demo names a made-up one.
-    if (env.BILLING_PROVIDER === "local") {
-      for (const name of ["SELLER_LEGAL_NAME", "SELLER_ADDRESS", "SELLER_VAT_NUMBER"] as const) {
-        required(name, "the embedded billing engine renders invoices (BILLING_PROVIDER=local) unless SEED_DEMO=true");
-      }
-    }
     // License files must verify with the same public key after every redeploy and on every instance.
     if (!env.SEED_DEMO && !env.LICENSE_SIGNING_KEY) {
       ctx.addIssue({
@@ -235,6 +229,12 @@ const envSchema = z
         path: ["LICENSE_SIGNING_KEY"],
         message: "is required unless SEED_DEMO=true (e.g. `openssl genpkey -algorithm ed25519`)",
       });
+    }
+    // The embedded engine renders the invoices, which must name the seller; a demo names a made-up one.
+    if (env.BILLING_PROVIDER === "local") {
+      for (const name of ["SELLER_LEGAL_NAME", "SELLER_ADDRESS", "SELLER_VAT_NUMBER"] as const) {
+        required(name, "the embedded billing engine renders invoices (BILLING_PROVIDER=local) unless SEED_DEMO=true");
+      }
     }
   });
 
