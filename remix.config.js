@@ -2,8 +2,9 @@
 export default {
   ignoredRouteFiles: ["**/.*", "**/*.test.*"],
   serverModuleFormat: "esm",
-  // Bundled: ESM-only packages, and the country names JSON (Node will not import JSON without an attribute).
-  serverDependenciesToBundle: [/^remix-utils.*/, /^@mantine\/.*/, /^i18n-iso-countries\/langs\//],
+  // Bundled: ESM-only packages, the country names JSON (Node will not import JSON without an attribute), and
+  // stdnum's per-country modules, whose ES module files import each other without file extensions.
+  serverDependenciesToBundle: [/^remix-utils.*/, /^@mantine\/.*/, /^i18n-iso-countries\/langs\//, /^stdnum\//],
   postcss: true,
   future: {
     v3_fetcherPersist: true,

@@ -7,6 +7,7 @@ const SQLITE_ONLY = [
   "tests/server/hub-token-migration.test.ts",
   "tests/server/organizations-migration.test.ts",
   "tests/server/end-customers-migration.test.ts",
+  "tests/server/invoices-billed-to-migration.test.ts",
 ];
 
 export default defineConfig({

@@ -1,4 +1,4 @@
-import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import type * as Stored from "./billing-values";
 import { faultColumns, timestamp } from "./provider-columns";
 
@@ -18,6 +18,9 @@ export const billingCustomers = sqliteTable("billing_customers", {
   phone: text("phone").notNull().default(""),
   company: text("company").notNull().default(""),
   billingAddress: text("billing_address", { mode: "json" }).$type<Stored.Address>(),
+  /** The VAT number with its country's prefix (Chargebee's vat_number), and what the register said of it. */
+  vatNumber: text("vat_number"),
+  vatNumberStatus: text("vat_number_status").$type<Stored.VatNumberStatus>(),
   primaryPaymentSourceId: text("primary_payment_source_id"),
   /** Credits kept for the customer's next invoices (cents), e.g. the unused part of a plan that exceeded an invoice. */
   creditBalance: integer("credit_balance").notNull().default(0),
@@ -65,6 +68,8 @@ export const billingSubscriptions = sqliteTable(
     autoCollection: integer("auto_collection", { mode: "boolean" }).notNull().default(true),
     shippingAddress: text("shipping_address", { mode: "json" }).$type<Stored.Address>(),
     licenseAssignment: text("license_assignment"),
+    /** The customer's purchase order number, printed on the subscription's invoices (Chargebee's po_number). */
+    poNumber: text("po_number"),
     createdAt: timestamp("created_at").notNull(),
     /** When it was cancelled, or (non_renewing) when its scheduled cancellation takes effect. */
     cancelledAt: timestamp("cancelled_at"),
@@ -106,11 +111,38 @@ export const billingInvoices = sqliteTable(
     nextRetryAt: timestamp("next_retry_at"),
     paymentAttempts: integer("payment_attempts").notNull().default(0),
     resourceVersion: integer("resource_version").notNull().default(0),
+    /**
+     * The parties as the document shows them, fixed when it is issued and changed only by a correction (a new
+     * revision); null on invoices made before they were kept, until the start-up records them.
+     */
+    seller: text("seller", { mode: "json" }).$type<Stored.InvoiceParty>(),
+    billedTo: text("billed_to", { mode: "json" }).$type<Stored.InvoiceParty>(),
+    poNumber: text("po_number"),
+    /** The document's revision: 1 as issued, one more with each correction (same number, a new document). */
+    revision: integer("revision").notNull().default(1),
+    revisedAt: timestamp("revised_at"),
   },
   (table) => [
     index("billing_invoices_customer_idx").on(table.customerId),
     index("billing_invoices_retry_idx").on(table.status, table.nextRetryAt),
   ],
+);
+
+/** Every earlier revision of a corrected invoice: the parties it showed, so its document can be made again. */
+export const billingInvoiceRevisions = sqliteTable(
+  "billing_invoice_revisions",
+  {
+    invoiceId: text("invoice_id")
+      .notNull()
+      .references(() => billingInvoices.id, { onDelete: "cascade" }),
+    revision: integer("revision").notNull(),
+    seller: text("seller", { mode: "json" }).$type<Stored.InvoiceParty>(),
+    billedTo: text("billed_to", { mode: "json" }).$type<Stored.InvoiceParty>(),
+    poNumber: text("po_number"),
+    /** When this revision was issued (the invoice's date for the first). */
+    issuedAt: timestamp("issued_at").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.invoiceId, table.revision] })],
 );
 
 /**
@@ -160,6 +192,9 @@ export const billingIdempotencyKeys = sqliteTable("billing_idempotency_keys", {
 
 /** Faults to inject into the embedded engine's calls: fail, hang and then time out, or lose the answer. */
 export const billingFaults = sqliteTable("billing_faults", faultColumns(["fail", "hang", "lose"]));
+
+/** Faults to inject into the embedded tax-id register's calls (an unavailable register, for tests and demos). */
+export const taxIdFaults = sqliteTable("tax_id_faults", faultColumns(["fail", "hang", "lose"]));
 
 /**
  * The embedded card gateway's vault: one-time tokens from the test tokenizer and the payment methods

@@ -20,6 +20,28 @@ export interface Address {
   country?: string;
 }
 
+/**
+ * A party to an invoice as the invoice was issued (or last corrected): the seller (GateKeeper, from the portal's
+ * configuration) or the buyer (the customer's billing profile of that day). An issued invoice keeps these and never
+ * reads the live customer again.
+ */
+export interface InvoiceParty {
+  /** The legal name: the seller's, or the buyer's company (its contact's name when it has none). */
+  name: string;
+  /** The buyer's contact; empty for the seller. */
+  contact?: string;
+  email?: string;
+  address: Address | null;
+  /** The seller's address as printed, line by line (configuration gives it so). */
+  addressLines?: string[];
+  vatNumber: string | null;
+  /** Whether the tax authority's register found the VAT number valid when the document was made. */
+  vatNumberValid: boolean;
+}
+
+/** What the billing provider knows of a customer's VAT number: the register's answer, or not checked (yet). */
+export type VatNumberStatus = "valid" | "invalid" | "unchecked";
+
 export type PaymentSourceStatus = "valid" | "expiring" | "expired" | "invalid" | "pending_verification";
 
 export interface ItemQuantity {

@@ -225,6 +225,8 @@ export const licenses = sqliteTable(
      * follow: a license is re-signed only from a newer copy, so two processes can never write an older one last.
      */
     termsVersion: integer("terms_version").notNull().default(0),
+    /** The customer's purchase order number of the order that bought or last changed the license. */
+    poNumber: text("po_number"),
     createdAt: createdAt(),
   },
   (table) => [
@@ -639,6 +641,11 @@ export const invoices = sqliteTable(
     /** Dunning's next automatic attempt to collect it. */
     nextRetryAt: integer("next_retry_at", { mode: "timestamp_ms" }),
     resourceVersion: integer("resource_version").notNull(),
+    /**
+     * The revision of the document: 1 as issued, one more with each correction made through the portal (which
+     * keeps the count: Chargebee does not say how often an invoice was corrected). The provider's events leave it.
+     */
+    revision: integer("revision").notNull().default(1),
     updatedAt: updatedAt(),
   },
   (table) => [
@@ -648,6 +655,28 @@ export const invoices = sqliteTable(
     index("invoices_subscription_status_idx").on(table.subscriptionId, table.status),
   ],
 );
+
+/** What the register said of a VAT number (app/domain/tax-ids.ts says what each means). */
+export const TAX_ID_STATUSES = ["valid", "invalid", "pending", "not_covered"] as const;
+
+/**
+ * The organization's VAT number as its billing profile gives it to the billing provider, and what the tax
+ * authority's register said of it (app/domain/tax-ids.ts): the status, when it was checked, and the name and
+ * address the register holds, when it disclosed them. A `pending` number is asked again by a durable job.
+ */
+export const taxIds = sqliteTable("tax_ids", {
+  organizationId: text("organization_id")
+    .primaryKey()
+    .references(() => organizations.id, { onDelete: "cascade" }),
+  vatNumber: text("vat_number").notNull(),
+  status: text("status", { enum: TAX_ID_STATUSES }).notNull(),
+  checkedAt: integer("checked_at", { mode: "timestamp_ms" }),
+  registerName: text("register_name"),
+  registerAddress: text("register_address"),
+  /** The register's reference for the check (VIES's consultation number), the proof a check was made. */
+  consultationNumber: text("consultation_number"),
+  updatedAt: updatedAt(),
+});
 
 /**
  * How many members and invoices each organization has, kept by triggers on `memberships` and `invoices` in the same

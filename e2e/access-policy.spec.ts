@@ -90,6 +90,19 @@ const CHECKS: Record<Action, Check> = {
       },
     ],
   },
+  "invoices.correct": {
+    probes: [
+      {
+        routeId: "routes/_portal.account_.invoices.$invoiceId.correct",
+        path: (ids) => `/account/invoices/${ids.invoiceId}/correct`,
+      },
+      {
+        routeId: "routes/_portal.account_.invoices.$invoiceId.correct",
+        path: (ids) => `/account/invoices/${ids.invoiceId}/correct`,
+        post: {},
+      },
+    ],
+  },
   "licenses.auto_renew": {
     probes: [
       {

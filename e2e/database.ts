@@ -108,8 +108,11 @@ export function invoicesInOrder(t: TestTables, direction: "oldest first" | "newe
   return [by(date), by(sql`length(${id})`), by(id)];
 }
 
-/** The embedded providers' fault tables (`t.billingFaults`, `t.hubFaults`): the billing engine's and the Hub service's. */
-type FaultTable = TestTables["billingFaults"] | TestTables["hubFaults"];
+/**
+ * The embedded providers' fault tables (`t.billingFaults`, `t.hubFaults`, `t.taxIdFaults`): the billing engine's,
+ * the Hub service's and the tax register simulator's.
+ */
+type FaultTable = TestTables["billingFaults"] | TestTables["hubFaults"] | TestTables["taxIdFaults"];
 type Fault = TestTables["hubFaults"]["$inferInsert"];
 
 /**

@@ -82,6 +82,7 @@ const ROUTES: Record<string, RouteRow> = {
   "routes/_portal.account_.activity": { right: "activity.view" },
   "routes/_portal.account_.invoices": { right: "billing.manage" },
   "routes/_portal.account_.invoices.$invoiceId.pdf": { right: "billing.manage" },
+  "routes/_portal.account_.invoices.$invoiceId.correct": { right: "invoices.correct" },
   "routes/_portal.account_.invoices.$invoiceId.pay": { right: "invoices.pay" },
   "routes/_portal.account_.invoices.$invoiceId.pay.cards.new": { right: "billing.manage" },
   "routes/_portal.account_.invoices.$invoiceId.pay.cards.$sourceId.replace": { right: "billing.manage" },

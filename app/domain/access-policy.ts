@@ -78,6 +78,8 @@ export const POLICY = {
   "billing.manage": { roles: BILLING, what: "see or change cards, billing details and invoices" },
   /** Paying an unpaid invoice (a renewal that could not be charged) with a card. */
   "invoices.pay": { roles: BILLING, what: "pay invoices" },
+  /** Correcting an issued invoice's company, address, VAT number or PO number (a new revision of it). */
+  "invoices.correct": { roles: BILLING, what: "correct invoices" },
   /** Turning a subscription's auto-renew off or on. */
   "licenses.auto_renew": { roles: BILLING, what: "turn auto-renew off or on" },
   "licenses.download": {

@@ -1,6 +1,10 @@
 import { z } from "zod";
 import { countryCode, phoneFields } from "./contact-fields";
+import { hasVatNumbers } from "./tax-ids";
+import { INVALID_VAT_NUMBER, normalizeVatNumber, NO_VAT_NUMBERS } from "./vat-format";
+import { PO_NUMBER_MAX_LENGTH } from "./purchase-orders";
 import {
+  boundedString,
   CANNOT_BE_EMPTY,
   checkbox,
   optionalEmail,
@@ -54,7 +58,29 @@ const streetAddress = {
   zip: requiredText,
 };
 
-/** 'Update Billing Profile': the customer's contact details and the billing address, all but line2 required. */
+/**
+ * An optional VAT number of the billing address's country, checked for its format at the field (the register is
+ * asked on save), and given back in its one written form (with its prefix). Only countries that have VAT numbers
+ * take one.
+ */
+const vatNumberOfCountry = z
+  .object({ country: optionalText, vat_number: boundedString(40).trim().default("") })
+  .superRefine(({ country, vat_number }, ctx) => {
+    if (!vat_number) return;
+    if (!hasVatNumbers(country)) {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["vat_number"], message: NO_VAT_NUMBERS });
+    } else if (!normalizeVatNumber(country, vat_number)) {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["vat_number"], message: INVALID_VAT_NUMBER });
+    }
+  })
+  .transform(({ country, vat_number }) => ({
+    vat_number: vat_number ? (normalizeVatNumber(country, vat_number) ?? "") : "",
+  }));
+
+/**
+ * 'Update Billing Profile': the customer's contact details and the billing address, all but line2 required, and
+ * the VAT number of a business in a country that has them.
+ */
 export const billingProfileSchema = z
   .object({
     ...personName,
@@ -63,9 +89,28 @@ export const billingProfileSchema = z
     ...streetAddress,
     country: countryCode(SELECT_YOUR_COUNTRY),
   })
-  .and(phoneFields(true));
+  .and(phoneFields(true))
+  .and(vatNumberOfCountry);
 
 export type BillingProfileInput = z.infer<typeof billingProfileSchema>;
+
+/**
+ * 'Correct invoice': the buyer as the corrected document names them (the company, the contact's name and the
+ * billing address), the VAT number and the purchase order number. The country is the invoice's own, posted back
+ * as it was shown: changing it changes the tax, which no correction may.
+ */
+export const invoiceCorrectionSchema = z
+  .object({
+    company: requiredText,
+    ...personName,
+    ...streetAddress,
+    state: optionalText,
+    country: countryCode(CANNOT_BE_EMPTY),
+    po_number: boundedString(PO_NUMBER_MAX_LENGTH).trim().default(""),
+  })
+  .and(vatNumberOfCountry);
+
+export type InvoiceCorrectionInput = z.infer<typeof invoiceCorrectionSchema>;
 
 /** 'Update Shipping Address': a name and a street address; email, phone, company and line2 optional. */
 export const shippingAddressSchema = z

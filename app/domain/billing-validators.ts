@@ -6,6 +6,9 @@ export const cardFormValidator = lazyValidator(() => import("./billing-forms").t
 export const billingProfileValidator = lazyValidator(() =>
   import("./billing-forms").then((module) => module.billingProfileSchema),
 );
+export const invoiceCorrectionValidator = lazyValidator(() =>
+  import("./billing-forms").then((module) => module.invoiceCorrectionSchema),
+);
 export const shippingAddressValidator = lazyValidator(() =>
   import("./billing-forms").then((module) => module.shippingAddressSchema),
 );

@@ -61,6 +61,8 @@ export interface BillingProfileView {
   email: string;
   phone: string;
   company: string;
+  /** The VAT number, with what the tax register said of it in words ('valid', 'not yet checked', ...). */
+  vat: { number: string; status: string; checkedAt: string | null; registerName: string | null } | null;
 }
 
 /** The card drawers' loader data: where closing goes, how cards are entered, and this form's key. */

@@ -171,7 +171,9 @@ const segment = encodeURIComponent;
 /** The pages after checkout, by what they are for. */
 export const afterCheckoutUrls = {
   invoices: "/account/invoices",
-  invoicePdf: (invoiceId: string) => `/account/invoices/${segment(invoiceId)}/pdf`,
+  invoicePdf: (invoiceId: string, revision?: number) =>
+    `/account/invoices/${segment(invoiceId)}/pdf${revision === undefined ? "" : `?revision=${revision}`}`,
+  correctInvoice: (invoiceId: string) => `/account/invoices/${segment(invoiceId)}/correct`,
   payNow: (invoiceId: string) => `/account/invoices/${segment(invoiceId)}/pay`,
   payment: (jobId: string) => `/account/invoices/payments/${segment(jobId)}`,
   autoRenew: (subscriptionId: string) => `/licenses/${segment(subscriptionId)}/auto-renew`,

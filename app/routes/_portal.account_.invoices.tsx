@@ -35,6 +35,7 @@ const pageHref = (page: number) =>
 export async function loader({ request }: LoaderFunctionArgs) {
   const member = await requireMember(request, "billing.manage");
   const mayPay = mayDo(member, "invoices.pay");
+  const mayCorrect = mayDo(member, "invoices.correct");
   const page = requestedPage(new URL(request.url).searchParams.get("page"));
   if (page === null) throw redirect(pageHref(1));
   const account = billingAccountOf(member.organization);
@@ -51,6 +52,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       date: invoice.date.toISOString(),
       pdfUrl: afterCheckoutUrls.invoicePdf(invoice.id),
       payUrl: mayPay && invoice.payable ? afterCheckoutUrls.payNow(invoice.id) : null,
+      correctUrl: mayCorrect ? afterCheckoutUrls.correctInvoice(invoice.id) : null,
     })),
   });
 }
@@ -96,7 +98,13 @@ export default function Invoices() {
                   <Table.Row
                     key={invoice.id}
                     cells={[
-                      invoice.number,
+                      invoice.revision > 1 ? (
+                        <span key="number">
+                          {invoice.number} <Badge variant="light">{`Corrected: revision ${invoice.revision}`}</Badge>
+                        </span>
+                      ) : (
+                        invoice.number
+                      ),
                       formatDate(invoice.date),
                       invoice.for,
                       formatCents(invoice.total),
@@ -120,6 +128,11 @@ export default function Invoices() {
                             Pay now
                           </Anchor>
                         ) : null}
+                        {invoice.correctUrl ? (
+                          <Anchor to={invoice.correctUrl} aria-label={`Correct invoice ${invoice.number}`}>
+                            Correct
+                          </Anchor>
+                        ) : null}
                       </div>,
                     ]}
                   />
@@ -137,7 +150,7 @@ export default function Invoices() {
           />
         </>
       )}
-      {/* Pay now and its progress open over the list. */}
+      {/* Pay now, its progress and the correction open over the list. */}
       <Outlet />
     </Stack>
   );

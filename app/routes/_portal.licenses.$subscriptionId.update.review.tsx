@@ -5,6 +5,7 @@ import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from
 import { useLoaderData, useParams } from "@remix-run/react";
 import { formatCents, formatDate } from "~/domain/format";
 import { UPDATE_STEP_TITLES, updateStepUrl, type UpdateStep } from "~/domain/license-update";
+import { poNumberOf } from "~/domain/purchase-orders";
 import { readMemberForm, requireMember } from "~/server/accounts/access.server";
 import { redirectWithToast } from "~/server/accounts/session.server";
 import { couponIntent } from "~/server/orders/coupons.server";
@@ -31,7 +32,14 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (coupon) return coupon;
   if (form.intent !== "update")
     return json({ couponError: "This form is not known on the order page." }, { status: 400 });
-  const result = await submitUpdate(form.member, subscriptionId, String(form.formData.get("orderKey") ?? ""));
+  const po = poNumberOf(form.formData.get("po_number"));
+  if (!po.ok) return json(po.refusal, { status: 400 });
+  const result = await submitUpdate(
+    form.member,
+    subscriptionId,
+    String(form.formData.get("orderKey") ?? ""),
+    po.poNumber,
+  );
   if ("jobId" in result) return redirect(`/licenses/updates/${result.jobId}`);
   if ("redirectTo" in result) return redirect(result.redirectTo);
   return redirectWithToast(request, reviewUrl, { kind: "error", message: result.refused });

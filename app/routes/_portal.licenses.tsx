@@ -60,6 +60,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
         key: shortLicenseKey(license.key),
         externalLicenseId: license.externalLicenseId,
         name: license.name,
+        poNumber: license.poNumber,
         nodes: license.nodes,
         planType: license.planType,
         status: license.status,
@@ -159,7 +160,7 @@ export default function Licenses() {
                     cells={[
                       <code key="key">{license.key}</code>,
                       license.externalLicenseId,
-                      license.name,
+                      <OrganizationCell key="organization" name={license.name} poNumber={license.poNumber} />,
                       <span key="plan" style={{ textTransform: "capitalize" }}>
                         {license.planType}
                       </span>,
@@ -248,6 +249,20 @@ export default function Licenses() {
 type RenewalView = ReturnType<typeof useLoaderData<typeof loader>>["licenses"][number]["renewal"];
 
 /** Where a recurring license stands with its subscription: when it renews, what a failed renewal asks, its last day. */
+/** Whom the license is for, with the purchase order number of the order that bought or last changed it. */
+function OrganizationCell({ name, poNumber }: { name: string; poNumber: string | null }) {
+  return (
+    <>
+      {name}
+      {poNumber ? (
+        <Text size="xs" c="dimmed">
+          PO number: {poNumber}
+        </Text>
+      ) : null}
+    </>
+  );
+}
+
 function RenewalCell({ renewal }: { renewal: RenewalView }) {
   if (!renewal) return <span className="gk-dimmed">—</span>;
   switch (renewal.kind) {

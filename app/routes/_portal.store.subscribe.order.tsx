@@ -1,6 +1,7 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { STEP_TITLES } from "~/domain/subscription-steps";
+import { poNumberOf } from "~/domain/purchase-orders";
 import { readMemberForm, requireMember } from "~/server/accounts/access.server";
 import { redirectWithToast } from "~/server/accounts/session.server";
 import { couponIntent } from "~/server/orders/coupons.server";
@@ -27,7 +28,9 @@ export async function action({ request }: ActionFunctionArgs) {
   if (coupon) return coupon;
   if (form.intent !== "purchase")
     return json({ couponError: "This form is not known on the order page." }, { status: 400 });
-  const result = await purchase(form.member, String(form.formData.get("orderKey") ?? ""), order);
+  const po = poNumberOf(form.formData.get("po_number"));
+  if (!po.ok) return json(po.refusal, { status: 400 });
+  const result = await purchase(form.member, String(form.formData.get("orderKey") ?? ""), order, po.poNumber);
   if ("jobId" in result) return redirect(`/store/orders/${result.jobId}`);
   if ("redirectTo" in result) return redirect(result.redirectTo);
   return redirectWithToast(request, orderUrl, { kind: "error", message: result.refused });

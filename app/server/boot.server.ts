@@ -1,4 +1,5 @@
 import { reissueLicenseFiles, startProviderSync } from "~/server/subscriptions/index.server";
+import { recordSellerOnEarlierInvoices } from "~/server/billing/index.server";
 import { env } from "~/server/platform/config/env.server";
 import { connection, databaseInUse, migratePortalDatabase } from "~/server/platform/database/connection.server";
 import { withStartupLock } from "~/server/platform/database/startup-lock.server";
@@ -17,8 +18,8 @@ const globalForBoot = globalThis as unknown as { __portalPrepared?: Promise<void
 
 /**
  * Makes the database ready for this process, once: the migrations, the secrets (generated and kept in demo
- * mode), the demo seed (SEED_DEMO, into an empty database only) and the re-issue of license files signed with an
- * older key. Each step runs under the start-up lock and finds what a process that held it before did, so however
+ * mode), the demo seed (SEED_DEMO, into an empty database only), the re-issue of license files signed with an
+ * older key and the seller named on the embedded engine's invoices issued before they kept it. Each step runs under the start-up lock and finds what a process that held it before did, so however
  * many processes and instances start at once on one database, each is done once.
  */
 function prepare(): Promise<void> {
@@ -30,6 +31,7 @@ function prepare(): Promise<void> {
         console.log(`Demo accounts seeded (SEED_DEMO=true): ${DEMO_ACCOUNTS.join(", ")}, password ${DEMO_PASSWORD}`);
       }
       await reissueLicenseFiles(connection.db);
+      await recordSellerOnEarlierInvoices();
     });
   })());
 }

@@ -5,6 +5,7 @@ import { cloudHubDeployment } from "~/server/cloud-hubs/index.server";
 import { licenseUpdate, newSubscriptionOrder, payNow } from "~/server/orders/index.server";
 import type { AnyJobKind } from "~/server/platform/jobs/runner.server";
 import { cloudTrial, onPremiseTrial } from "~/server/trials/index.server";
+import { taxIdRecheck } from "~/server/account-billing/index.server";
 
 /** Every kind of durable job the runner knows, by name. */
 export const JOB_KINDS: Record<string, AnyJobKind> = Object.fromEntries(
@@ -20,5 +21,6 @@ export const JOB_KINDS: Record<string, AnyJobKind> = Object.fromEntries(
     reconciliation,
     hubLicenseUpload,
     payNow,
+    taxIdRecheck,
   ].map((kind) => [kind.name, kind]),
 );

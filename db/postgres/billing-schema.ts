@@ -1,4 +1,4 @@
-import { bigint, boolean, index, integer, jsonb, pgTable, text } from "drizzle-orm/pg-core";
+import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
 import type * as Stored from "../billing-values";
 import { faultColumns, timestamp } from "./provider-columns";
 
@@ -15,6 +15,8 @@ export const billingCustomers = pgTable("billing_customers", {
   phone: text("phone").notNull().default(""),
   company: text("company").notNull().default(""),
   billingAddress: jsonb("billing_address").$type<Stored.Address>(),
+  vatNumber: text("vat_number"),
+  vatNumberStatus: text("vat_number_status").$type<Stored.VatNumberStatus>(),
   primaryPaymentSourceId: text("primary_payment_source_id"),
   creditBalance: integer("credit_balance").notNull().default(0),
   createdAt: timestamp("created_at").notNull(),
@@ -59,6 +61,7 @@ export const billingSubscriptions = pgTable(
     autoCollection: boolean("auto_collection").notNull().default(true),
     shippingAddress: jsonb("shipping_address").$type<Stored.Address>(),
     licenseAssignment: text("license_assignment"),
+    poNumber: text("po_number"),
     createdAt: timestamp("created_at").notNull(),
     cancelledAt: timestamp("cancelled_at"),
     // Milliseconds since 1970 outgrow PostgreSQL's 4-byte integer.
@@ -95,11 +98,31 @@ export const billingInvoices = pgTable(
     nextRetryAt: timestamp("next_retry_at"),
     paymentAttempts: integer("payment_attempts").notNull().default(0),
     resourceVersion: bigint("resource_version", { mode: "number" }).notNull().default(0),
+    seller: jsonb("seller").$type<Stored.InvoiceParty>(),
+    billedTo: jsonb("billed_to").$type<Stored.InvoiceParty>(),
+    poNumber: text("po_number"),
+    revision: integer("revision").notNull().default(1),
+    revisedAt: timestamp("revised_at"),
   },
   (table) => [
     index("billing_invoices_customer_idx").on(table.customerId),
     index("billing_invoices_retry_idx").on(table.status, table.nextRetryAt),
   ],
+);
+
+export const billingInvoiceRevisions = pgTable(
+  "billing_invoice_revisions",
+  {
+    invoiceId: text("invoice_id")
+      .notNull()
+      .references(() => billingInvoices.id, { onDelete: "cascade" }),
+    revision: integer("revision").notNull(),
+    seller: jsonb("seller").$type<Stored.InvoiceParty>(),
+    billedTo: jsonb("billed_to").$type<Stored.InvoiceParty>(),
+    poNumber: text("po_number"),
+    issuedAt: timestamp("issued_at").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.invoiceId, table.revision] })],
 );
 
 export const billingEvents = pgTable(
@@ -137,6 +160,8 @@ export const billingIdempotencyKeys = pgTable("billing_idempotency_keys", {
 });
 
 export const billingFaults = pgTable("billing_faults", faultColumns(["fail", "hang", "lose"]));
+
+export const taxIdFaults = pgTable("tax_id_faults", faultColumns(["fail", "hang", "lose"]));
 
 export const cardTokens = pgTable("card_tokens", {
   id: text("id").primaryKey(),

@@ -25,6 +25,7 @@ import {
   ORGANIZATION_KINDS,
   PROVIDER_EVENT_OUTCOMES,
   PROVIDER_EVENT_SOURCES,
+  TAX_ID_STATUSES,
   type PostalAddress,
   type ShippingAddress,
 } from "../schema";
@@ -43,6 +44,7 @@ export {
   ORGANIZATION_KINDS,
   PROVIDER_EVENT_OUTCOMES,
   PROVIDER_EVENT_SOURCES,
+  TAX_ID_STATUSES,
   type JobStatus,
   type MemberRole,
   type OrganizationKind,
@@ -160,6 +162,7 @@ export const licenses = pgTable(
     hubJobId: text("hub_job_id"),
     subscriptionId: text("subscription_id"),
     termsVersion: bigint("terms_version", { mode: "number" }).notNull().default(0),
+    poNumber: text("po_number"),
     createdAt: createdAt(),
   },
   (table) => [
@@ -444,6 +447,7 @@ export const invoices = pgTable(
     paidAt: timestamp("paid_at"),
     nextRetryAt: timestamp("next_retry_at"),
     resourceVersion: bigint("resource_version", { mode: "number" }).notNull(),
+    revision: integer("revision").notNull().default(1),
     updatedAt: updatedAt(),
   },
   (table) => [
@@ -451,6 +455,19 @@ export const invoices = pgTable(
     index("invoices_subscription_status_idx").on(table.subscriptionId, table.status),
   ],
 );
+
+export const taxIds = pgTable("tax_ids", {
+  organizationId: text("organization_id")
+    .primaryKey()
+    .references(() => organizations.id, { onDelete: "cascade" }),
+  vatNumber: text("vat_number").notNull(),
+  status: text("status", { enum: TAX_ID_STATUSES }).notNull(),
+  checkedAt: timestamp("checked_at"),
+  registerName: text("register_name"),
+  registerAddress: text("register_address"),
+  consultationNumber: text("consultation_number"),
+  updatedAt: updatedAt(),
+});
 
 /** Kept by triggers on `memberships` and `invoices` (the hand-written part of migration organization_counts). */
 export const organizationCounts = pgTable("organization_counts", {

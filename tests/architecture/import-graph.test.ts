@@ -11,7 +11,7 @@ import { describe, expect, it } from "vitest";
  *     page, the wizard kit and drafts, page delivery, configuration): it imports no port and no capability;
  *   - providers/ is what the ports share (error kinds, embedded-adapter helpers, faults, the embedded card vault):
  *     it imports the platform only;
- *   - a port (billing, cards, hubs, mail: an outside service with its adapters) imports no other port, and no
+ *   - a port (billing, cards, hubs, mail, tax-ids: an outside service with its adapters) imports no other port, and no
  *     capability: what uses two of them (replacing a card uses billing and cards) lives in a capability;
  *   - a capability (every other folder: accounts, orders, subscriptions, ...) holds one thing the portal does, and
  *     uses another capability only through what that one exports from its index.server.ts;
@@ -21,7 +21,7 @@ import { describe, expect, it } from "vitest";
  *   the root, domain, ui and routes count as one folder each), and no module either (a cycle).
  */
 const ROOT = path.resolve(__dirname, "../..");
-const PORTS = ["billing", "cards", "hubs", "mail"];
+const PORTS = ["billing", "cards", "hubs", "mail", "tax-ids"];
 const FLOOR = ["platform", "providers"];
 const SOURCE = /\.(ts|tsx)$/;
 

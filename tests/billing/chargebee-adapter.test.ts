@@ -15,6 +15,7 @@ import {
   startChargebeeFake,
   type ChargebeeFake,
 } from "../fakes/chargebee";
+import { GERMAN_ADDRESS, GERMAN_VAT_NUMBER } from "../support/german-business";
 
 /**
  * What the Chargebee adapter puts on the wire, and how Chargebee's answers and failures reach the portal,
@@ -630,7 +631,13 @@ describe("failures", () => {
     await injectBillingFault(db, "listAddons", { mode: "hang", hangMs: 4_000 });
     await expect(billing().listAddons()).rejects.toMatchObject({ kind: "retryable" });
     await injectBillingFault(db, "updateBillingInfo", { mode: "hang", hangMs: 4_000 });
-    await expect(billing().updateBillingInfo(demoCustomer, { line1: "1 Main" })).rejects.toMatchObject({
+    await expect(
+      billing().updateBillingInfo(demoCustomer, {
+        billingAddress: { line1: "1 Main" },
+        vatNumber: null,
+        vatNumberStatus: "unchecked",
+      }),
+    ).rejects.toMatchObject({
       kind: "unknown",
     });
   });
@@ -722,5 +729,94 @@ describe("the fake refuses what Chargebee refuses", () => {
     await expect(raw().addon.list({ limit: 101, status: { is: "active" } })).rejects.toEqual(
       refused("param_wrong_value"),
     );
+  });
+});
+
+describe("the billing fields and the VAT number", () => {
+  it("are sent whole on every save: Chargebee removes what update_billing_info leaves out", async () => {
+    const { customerId } = await customerWithCard();
+    await billing().updateBillingInfo(customerId, {
+      billingAddress: GERMAN_ADDRESS,
+      vatNumber: GERMAN_VAT_NUMBER,
+      vatNumberStatus: "valid",
+    });
+    expect(fake.lastRequest("POST", `/api/v2/customers/${customerId}/update_billing_info`)?.params).toEqual({
+      billing_address: {
+        first_name: "Jonas",
+        last_name: "Becker",
+        line1: "Hauptstraße 5",
+        city: "Köln",
+        zip: "50667",
+        country: "DE",
+      },
+      vat_number: GERMAN_VAT_NUMBER,
+    });
+    // Chargebee checks the number itself (the fake with the embedded register).
+    expect(await billing().retrieveCustomer(customerId)).toMatchObject({
+      vatNumber: GERMAN_VAT_NUMBER,
+      vatNumberStatus: "valid",
+    });
+
+    // The specification's call sends only the address: on a strict site the number is gone.
+    await raw().customer.updateBillingInfo(customerId, { billing_address: { line1: "Ringstraße 9", country: "DE" } });
+    expect(await billing().retrieveCustomer(customerId)).toMatchObject({
+      vatNumber: null,
+      billingAddress: { line1: "Ringstraße 9", country: "DE" },
+    });
+    expect((await billing().retrieveCustomer(customerId)).billingAddress?.city).toBeUndefined();
+  });
+
+  it("corrects an invoice with update_details, every field sent, and a refusal means a credit note", async () => {
+    const { customerId, source } = await customerWithCard();
+    await billing().updateBillingInfo(customerId, {
+      billingAddress: GERMAN_ADDRESS,
+      vatNumber: null,
+      vatNumberStatus: "unchecked",
+    });
+    await billing().createSubscription(
+      { customerId, planId: "core-monthly", planQuantity: 2, paymentSourceId: source.id, licenseAssignment: "Becker" },
+      `${customerId}:subscribe`,
+    );
+    const [invoice] = await billing().listInvoices(customerId);
+    const correction = {
+      company: "Becker Praxis GmbH",
+      billingAddress: { ...GERMAN_ADDRESS, line1: "Domplatz 1" },
+      vatNumber: GERMAN_VAT_NUMBER,
+      vatNumberStatus: "valid" as const,
+      poNumber: "PO-9",
+    };
+    await billing().correctInvoice(customerId, invoice.id, correction, `${invoice.id}:correct`);
+    expect(fake.lastRequest("POST", `/api/v2/invoices/${invoice.id}/update_details`)?.params).toEqual({
+      billing_address: {
+        first_name: "Jonas",
+        last_name: "Becker",
+        company: "Becker Praxis GmbH",
+        line1: "Domplatz 1",
+        city: "Köln",
+        zip: "50667",
+        country: "DE",
+      },
+      vat_number: GERMAN_VAT_NUMBER,
+      po_number: "PO-9",
+    });
+    expect(await billing().listInvoiceRevisions(customerId, invoice.id)).toEqual([]);
+    await expect(billing().invoicePdf(customerId, invoice.id, 1)).rejects.toMatchObject({ code: "not_found" });
+
+    vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    fake.answerNextWith(
+      {
+        status: 400,
+        json: {
+          message: "Invoice details cannot be updated as the change affects the tax.",
+          type: "invalid_request",
+          api_error_code: "invalid_request",
+          http_status_code: 400,
+        },
+      },
+      { method: "POST", path: `/api/v2/invoices/${invoice.id}/update_details` },
+    );
+    await expect(
+      billing().correctInvoice(customerId, invoice.id, { ...correction, poNumber: "PO-10" }, `${invoice.id}:again`),
+    ).rejects.toMatchObject({ kind: "final", code: "credit_note_required" });
   });
 });

@@ -207,6 +207,8 @@ export function billingContract(adapter: string, start: (now: () => Date) => Pro
         id: customer.id,
         ...PROFILE,
         billingAddress: null,
+        vatNumber: null,
+        vatNumberStatus: null,
         primaryPaymentSourceId: null,
         creditBalance: 0,
       });
@@ -233,7 +235,8 @@ export function billingContract(adapter: string, start: (now: () => Date) => Pro
         zip: "98101",
         country: "US",
       };
-      expect((await billing.updateBillingInfo(id, address)).billingAddress).toEqual(address);
+      const info = { billingAddress: address, vatNumber: null, vatNumberStatus: "unchecked" as const };
+      expect((await billing.updateBillingInfo(id, info)).billingAddress).toEqual(address);
       expect((await billing.retrieveCustomer(id)).billingAddress).toEqual(address);
     });
 
@@ -991,6 +994,165 @@ export function billingContract(adapter: string, start: (now: () => Date) => Pro
         failure({ kind: "final", code: "not_found" }),
       );
       expect(await billing.listInvoices(stranger.id)).toEqual([]);
+    });
+
+    describe("VAT numbers and issued invoices", () => {
+      const GERMAN_ADDRESS = {
+        firstName: "Erin",
+        lastName: "Contract",
+        line1: "Hauptstraße 5",
+        city: "Köln",
+        zip: "50667",
+        country: "DE",
+      };
+
+      /** A German business with a VAT number the register found valid, and its first invoice. */
+      async function germanBusiness() {
+        const { customerId, source } = await customerWithCard();
+        const info = { billingAddress: GERMAN_ADDRESS, vatNumber: "DE136695976", vatNumberStatus: "valid" as const };
+        await billing.updateBillingInfo(customerId, info);
+        await subscription(customerId, source.id);
+        const [invoice] = await billing.listInvoices(customerId);
+        return { customerId, invoice };
+      }
+
+      it("keeps the VAT number with every save of the billing fields, and removes it only when told", async () => {
+        const { id } = await newCustomer();
+        const info = { billingAddress: GERMAN_ADDRESS, vatNumber: "DE136695976", vatNumberStatus: "valid" as const };
+        expect(await billing.updateBillingInfo(id, info)).toMatchObject({ vatNumber: "DE136695976" });
+        await billing.updateCustomer(id, { ...PROFILE, company: "Contract Praxis GmbH" });
+        const moved = { ...info, billingAddress: { ...GERMAN_ADDRESS, line1: "Domplatz 1" } };
+        expect(await billing.updateBillingInfo(id, moved)).toMatchObject({
+          vatNumber: "DE136695976",
+          billingAddress: { line1: "Domplatz 1" },
+        });
+        expect((await billing.retrieveCustomer(id)).vatNumber).toBe("DE136695976");
+        const removed = { billingAddress: GERMAN_ADDRESS, vatNumber: null, vatNumberStatus: "unchecked" as const };
+        expect((await billing.updateBillingInfo(id, removed)).vatNumber).toBeNull();
+      });
+
+      it("names the buyer on the invoice as of its issue: a later change of the profile leaves it", async () => {
+        const { customerId, invoice } = await germanBusiness();
+        expect(invoice.billedTo).toMatchObject({
+          name: "Contract Clinics",
+          vatNumber: "DE136695976",
+          address: { line1: "Hauptstraße 5", country: "DE" },
+        });
+        await billing.updateCustomer(customerId, { ...PROFILE, company: "Renamed Clinics" });
+        await billing.updateBillingInfo(customerId, {
+          billingAddress: { ...GERMAN_ADDRESS, line1: "Ringstraße 9" },
+          vatNumber: null,
+          vatNumberStatus: "unchecked",
+        });
+        expect((await billing.retrieveInvoice(customerId, invoice.id)).billedTo).toMatchObject({
+          name: "Contract Clinics",
+          vatNumber: "DE136695976",
+          address: { line1: "Hauptstraße 5" },
+        });
+        const text = await pdfText(await pdfBytes(await billing.invoicePdf(customerId, invoice.id)));
+        expect(text).toContain("Contract Clinics");
+        expect(text).toContain("DE136695976");
+        expect(text).not.toContain("Renamed Clinics");
+      });
+
+      it("corrects an issued invoice under its number, and tells of it as an invoice event", async () => {
+        const { customerId, invoice } = await germanBusiness();
+        clock = MID_TERM;
+        const corrected = await billing.correctInvoice(
+          customerId,
+          invoice.id,
+          {
+            company: "Contract Praxis GmbH",
+            billingAddress: { ...GERMAN_ADDRESS, line1: "Domplatz 1" },
+            vatNumber: "DE136695976",
+            vatNumberStatus: "valid",
+            poNumber: "PO-2027-14",
+          },
+          `${invoice.id}:correct`,
+        );
+        expect(corrected).toMatchObject({
+          id: invoice.id,
+          number: invoice.number,
+          total: invoice.total,
+          status: invoice.status,
+          poNumber: "PO-2027-14",
+          billedTo: { name: "Contract Praxis GmbH", address: { line1: "Domplatz 1" } },
+        });
+        expect(corrected.resourceVersion).toBeGreaterThan(invoice.resourceVersion);
+        expect(await billing.retrieveInvoice(customerId, invoice.id)).toEqual(corrected);
+        const text = await pdfText(await pdfBytes(await billing.invoicePdf(customerId, invoice.id)));
+        expect(text).toContain("Contract Praxis GmbH");
+        expect(text).toContain("Domplatz 1");
+        expect(text).toContain("PO-2027-14");
+        const events = await eventsOf(customerId, MID_TERM);
+        expect(events.map((event) => [event.type, event.invoice?.id, event.invoice?.poNumber])).toContainEqual([
+          "invoice_updated",
+          invoice.id,
+          "PO-2027-14",
+        ]);
+      });
+
+      it("refuses to change an issued invoice's country: that needs a credit note", async () => {
+        const { customerId, invoice } = await germanBusiness();
+        await expect(
+          billing.correctInvoice(
+            customerId,
+            invoice.id,
+            {
+              company: "Contract Clinics",
+              billingAddress: { ...GERMAN_ADDRESS, city: "Wien", zip: "1010", country: "AT" },
+              vatNumber: null,
+              vatNumberStatus: "unchecked",
+              poNumber: null,
+            },
+            `${invoice.id}:to-austria`,
+          ),
+        ).rejects.toEqual(failure({ kind: "final", code: "credit_note_required" }));
+        expect((await billing.retrieveInvoice(customerId, invoice.id)).billedTo).toMatchObject({
+          address: { country: "DE" },
+        });
+        const stranger = await newCustomer();
+        await expect(
+          billing.correctInvoice(
+            stranger.id,
+            invoice.id,
+            {
+              company: "Stranger",
+              billingAddress: GERMAN_ADDRESS,
+              vatNumber: null,
+              vatNumberStatus: "unchecked",
+              poNumber: null,
+            },
+            `${invoice.id}:stranger`,
+          ),
+        ).rejects.toEqual(failure({ kind: "final", code: "not_found" }));
+      });
+
+      it("prints the subscription's purchase order number on its invoices", async () => {
+        const { customerId, source } = await customerWithCard();
+        const made = await billing.createSubscription(
+          {
+            customerId,
+            planId: "core-monthly",
+            planQuantity: 10,
+            startDate: TERM_START,
+            paymentSourceId: source.id,
+            licenseAssignment: "Contract Clinics",
+            poNumber: "PO-55",
+          },
+          `${customerId}:subscribe-po`,
+        );
+        const [first] = await billing.listInvoices(customerId, { subscriptionId: made.id });
+        expect(first.poNumber).toBe("PO-55");
+        await billing.updateSubscription(
+          customerId,
+          made.id,
+          { planId: "core-monthly", planQuantity: 12, poNumber: "PO-56" },
+          `${made.id}:more-users-po`,
+        );
+        const [change] = await billing.listInvoices(customerId, { subscriptionId: made.id });
+        expect(change).toMatchObject({ purpose: "subscription_change", poNumber: "PO-56" });
+      });
     });
 
     it("pages the events list oldest first, from a point in time", async () => {

@@ -1,9 +1,11 @@
-import { formatCents } from "~/domain/format";
+import { formatCents, formatDate } from "~/domain/format";
 import { createLocalBilling } from "~/server/billing/local/engine.server";
 import type { InvoicePdf } from "~/server/billing/port.server";
 import { createLocalCards } from "~/server/cards/local/provider.server";
 import { db } from "~/server/platform/database/db.server";
+import { REVERSE_CHARGE_NOTE } from "~/domain/tax-ids";
 import { pdfText } from "../support/pdf-text";
+import { GERMAN_ADDRESS, GERMAN_VAT_NUMBER } from "../support/german-business";
 
 /**
  * The embedded engine's invoice PDF, read back as a person reads it (its text, through pdf.js): who was billed
@@ -26,13 +28,13 @@ const BILLING_ADDRESS = {
 };
 const SHIPPING_ADDRESS = { firstName: "Dock", lastName: "Team", line1: "9 Pier Road", city: "Astoria", zip: "97103" };
 
-async function card(number: string, key: string) {
+async function card(number: string, key: string, customerId = CUSTOMER) {
   const form = new FormData();
   form.set("card_number", number);
   form.set("card_expiry", "12 / 34");
   form.set("card_cvc", "123");
   const tmpToken = await cards.temporaryToken(form, { firstName: "Priya", lastName: "Dalton" }, `${key}:token`);
-  return billing.createPaymentSourceFromTempToken({ customerId: CUSTOMER, tmpToken, setAsPrimary: true }, key);
+  return billing.createPaymentSourceFromTempToken({ customerId, tmpToken, setAsPrimary: true }, key);
 }
 
 async function textOf(pdf: InvoicePdf) {
@@ -47,7 +49,11 @@ beforeAll(async () => {
     { firstName: "Priya", lastName: "Dalton", email: "priya@example.org", phone: "", company: "Pdf Clinics" },
     "pdf:customer",
   );
-  await billing.updateBillingInfo(CUSTOMER, BILLING_ADDRESS);
+  await billing.updateBillingInfo(CUSTOMER, {
+    billingAddress: BILLING_ADDRESS,
+    vatNumber: null,
+    vatNumberStatus: "unchecked",
+  });
 });
 
 describe("an invoice's PDF", () => {
@@ -72,7 +78,11 @@ describe("an invoice's PDF", () => {
     const text = await textOf(pdf);
     for (const expected of [
       `Invoice number:   ${first.number}`,
-      "Invoice date:   04/01/2026",
+      "Issue date:   04/01/2026",
+      "Supply period:   04/01/2026 – 05/01/2026",
+      "GateKeeper Demo Ltd. (demo seller)",
+      "1 Demo Quay",
+      "VAT number: IE6388047V",
       "Status:   Paid",
       "Paid on:   04/01/2026",
       "Pdf Clinics",
@@ -132,5 +142,123 @@ describe("an invoice's PDF", () => {
   it("of another customer's invoice is not found", async () => {
     const [invoice] = await billing.listInvoices(CUSTOMER);
     await expect(billing.invoicePdf("cust_demo_customer", invoice.id)).rejects.toMatchObject({ code: "not_found" });
+  });
+});
+
+describe("an issued invoice", () => {
+  const GERMAN = "cust_pdf_de";
+
+  /** A German business's first invoice, of a license bought with a purchase order number. */
+  async function germanInvoice(vatNumberStatus: "valid" | "unchecked") {
+    const id = `${GERMAN}_${vatNumberStatus}`;
+    clock = new Date("2027-01-15T00:00:00Z");
+    await billing.ensureCustomer(
+      id,
+      { firstName: "Jonas", lastName: "Becker", email: "jonas@example.de", phone: "", company: "Becker Praxis GmbH" },
+      `${id}:customer`,
+    );
+    await billing.updateBillingInfo(id, {
+      billingAddress: GERMAN_ADDRESS,
+      vatNumber: GERMAN_VAT_NUMBER,
+      vatNumberStatus,
+    });
+    const visa = await card("4242 4242 4242 4242", `${id}:visa`, id);
+    const subscription = await billing.createSubscription(
+      {
+        customerId: id,
+        planId: "core-monthly",
+        planQuantity: 5,
+        paymentSourceId: visa.id,
+        licenseAssignment: "Becker Praxis",
+        poNumber: "PO-7781",
+      },
+      `${id}:subscribe`,
+    );
+    const [invoice] = await billing.listInvoices(id, { subscriptionId: subscription.id });
+    return { id, invoice };
+  }
+
+  it("names both parties' VAT numbers, its PO number and, for a valid number of another member state, the reverse charge", async () => {
+    const { id, invoice } = await germanInvoice("valid");
+    expect(invoice).toMatchObject({
+      poNumber: "PO-7781",
+      billedTo: { name: "Becker Praxis GmbH", vatNumber: GERMAN_VAT_NUMBER },
+    });
+    const text = await textOf(await billing.invoicePdf(id, invoice.id));
+    for (const expected of [
+      "GateKeeper Demo Ltd. (demo seller)",
+      "VAT number: IE6388047V",
+      "Becker Praxis GmbH",
+      "VAT number: DE136695976",
+      "PO number:   PO-7781",
+      `Issue date:   ${formatDate(invoice.date)}`,
+      REVERSE_CHARGE_NOTE,
+    ]) {
+      expect(text).toContain(expected);
+    }
+  });
+
+  it("has no reverse-charge note while the number is not checked", async () => {
+    const { id, invoice } = await germanInvoice("unchecked");
+    const text = await textOf(await billing.invoicePdf(id, invoice.id));
+    expect(text).toContain("VAT number: DE136695976");
+    expect(text).not.toContain(REVERSE_CHARGE_NOTE);
+  });
+
+  it("keeps the buyer of the day it was issued when the billing profile changes", async () => {
+    const id = `${GERMAN}_valid`;
+    const [invoice] = await billing.listInvoices(id);
+    await billing.updateCustomer(id, {
+      firstName: "Jonas",
+      lastName: "Becker",
+      email: "jonas@example.de",
+      phone: "",
+      company: "Becker Zahnmedizin AG",
+    });
+    await billing.updateBillingInfo(id, {
+      billingAddress: { ...GERMAN_ADDRESS, line1: "Ringstraße 9" },
+      vatNumber: null,
+      vatNumberStatus: "unchecked",
+    });
+    const text = await textOf(await billing.invoicePdf(id, invoice.id));
+    expect(text).toContain("Becker Praxis GmbH");
+    expect(text).toContain("Hauptstraße 5");
+    expect(text).not.toContain("Becker Zahnmedizin AG");
+    expect(text).not.toContain("Ringstraße 9");
+  });
+
+  it("is corrected as revision 2 under the same number, and revision 1 stays downloadable", async () => {
+    const id = `${GERMAN}_valid`;
+    const [invoice] = await billing.listInvoices(id);
+    const corrected = await billing.correctInvoice(
+      id,
+      invoice.id,
+      {
+        company: "Becker Praxis GmbH",
+        billingAddress: { ...GERMAN_ADDRESS, line1: "Domplatz 1" },
+        vatNumber: GERMAN_VAT_NUMBER,
+        vatNumberStatus: "valid",
+        poNumber: "PO-7781-B",
+      },
+      `${id}:correct`,
+    );
+    expect(corrected).toMatchObject({
+      id: invoice.id,
+      number: invoice.number,
+      total: invoice.total,
+      poNumber: "PO-7781-B",
+    });
+    expect(corrected.resourceVersion).toBeGreaterThan(invoice.resourceVersion);
+    const current = await billing.invoicePdf(id, invoice.id);
+    expect(current).toMatchObject({ fileName: `invoice-${invoice.number}-revision-2.pdf` });
+    const text = await textOf(current);
+    expect(text).toContain(`Revision 2, replaces the document of ${formatDate(invoice.date)}`);
+    expect(text).toContain("Domplatz 1");
+    expect(text).toContain("PO number:   PO-7781-B");
+    expect(await billing.listInvoiceRevisions(id, invoice.id)).toEqual([{ revision: 1, issuedAt: invoice.date }]);
+    const first = await textOf(await billing.invoicePdf(id, invoice.id, 1));
+    expect(first).toContain("Hauptstraße 5");
+    expect(first).not.toContain("Revision");
+    await expect(billing.invoicePdf(id, invoice.id, 5)).rejects.toMatchObject({ code: "not_found" });
   });
 });

@@ -1,4 +1,3 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { and, count, eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { LICENSE_GRACE_DAYS } from "~/domain/renewals";
@@ -17,7 +16,7 @@ import { verifyLicenseFile } from "~/server/hubs/license-files.server";
 import { billingClock, billingEvents, invoices, jobs, providerSync } from "~/server/platform/database/tables.server";
 import { addCard, buyLicense, DECLINING, licenseNow, newCustomer, type TestCustomer } from "../support/accounts";
 import { runJobs } from "../support/jobs";
-import { cookieFrom, formRequest, getRequest, respond } from "../support/requests";
+import { cookieFrom, formRequest, openRoute as load, postRoute as post, respond } from "../support/requests";
 
 /**
  * After checkout, through the pages' own loaders and actions: a failed renewal paid with Pay now exactly once
@@ -46,18 +45,6 @@ async function signIn(user: TestCustomer) {
   const request = await formRequest("/login", { email: user.user.email, password: "GateKeeper-demo-1" });
   return cookieFrom((await respond(() => loginAction({ request, params: {}, context: {} }))).headers.get("Set-Cookie"));
 }
-
-type Loader = (args: LoaderFunctionArgs) => unknown;
-type Action = (args: ActionFunctionArgs) => unknown;
-const load = async (loader: Loader, path: string, cookie: string, params: Record<string, string> = {}) =>
-  respond(async () => loader({ request: getRequest(path, cookie), params, context: {} }));
-const post = async (
-  action: Action,
-  path: string,
-  fields: Record<string, string>,
-  cookie: string,
-  params: Record<string, string>,
-) => respond(async () => action({ request: await formRequest(path, fields, { cookie }), params, context: {} }));
 
 /** Times the engine charged the invoice successfully. */
 async function paymentsOf(invoiceId: string) {

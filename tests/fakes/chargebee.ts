@@ -11,6 +11,8 @@ import { createChargebeeBilling } from "~/server/billing/chargebee/adapter.serve
 import { notFound } from "~/server/billing/errors.server";
 import { ProviderError } from "~/server/platform/provider-errors.server";
 import { createLocalBilling } from "~/server/billing/local/engine.server";
+import { createTaxIdSimulator } from "~/server/tax-ids/simulator/simulator.server";
+import { countryOfVatNumber } from "~/domain/tax-ids";
 import type { EmbeddedStore } from "~/server/providers/embedded.server";
 import type {
   Address,
@@ -22,6 +24,7 @@ import type {
   PaymentSource,
   ProviderEvent,
   Subscription,
+  VatNumberStatus,
 } from "~/server/billing/port.server";
 import priceList from "~db/catalogue.json";
 import {
@@ -186,6 +189,14 @@ class Refusal extends Error {
 
 export async function startChargebeeFake({ store, now }: { store: EmbeddedStore; now: () => Date }) {
   const engine = createLocalBilling({ store, now });
+  /** Chargebee checks a customer's VAT number with VIES itself; the fake asks the embedded register. */
+  const register = createTaxIdSimulator({ store, now });
+  const vatNumberStatusOf = async (vatNumber: string | undefined): Promise<VatNumberStatus> => {
+    const country = vatNumber ? countryOfVatNumber(vatNumber) : null;
+    if (!vatNumber || !country) return "unchecked";
+    const check = await register.check({ country, vatNumber }).catch(() => null);
+    return check?.result === "valid" || check?.result === "invalid" ? check.result : "unchecked";
+  };
   const requests: RecordedRequest[] = [];
   const refusals: string[] = [];
   const keys = new Map<string, KeyUse>();
@@ -232,7 +243,10 @@ export async function startChargebeeFake({ store, now }: { store: EmbeddedStore;
       excess_payments: excess,
     };
   };
-  const invoiceJsonOf = (invoice: Invoice) => ({ ...invoiceJson(invoice), po_number: poNumbers.get(invoice.id) });
+  const invoiceJsonOf = (invoice: Invoice) => ({
+    ...invoiceJson(invoice),
+    po_number: poNumbers.get(invoice.id) ?? invoice.poNumber ?? undefined,
+  });
 
   /**
    * An engine's event as Chargebee's (its events list and its webhooks): the engine records Chargebee's event
@@ -306,12 +320,20 @@ export async function startChargebeeFake({ store, now }: { store: EmbeddedStore;
     route("POST", /^\/api\/v2\/customers\/([^/]+)$/, profile, async (fields, [id]) => ({
       customer: customerJsonOf(await engine.updateCustomer(id, profileOf(fields))),
     })),
+    // Chargebee's update_billing_info is an assignment: every billing field the call leaves out is removed (the
+    // VAT number, and each part of the address), as here, so a call that sends only the address wipes the number.
     route(
       "POST",
       /^\/api\/v2\/customers\/([^/]+)\/update_billing_info$/,
-      z.object({ billing_address: address }).strict(),
-      async ({ billing_address }, [id]) => ({
-        customer: customerJsonOf(await engine.updateBillingInfo(id, addressOf(billing_address))),
+      z.object({ billing_address: address.optional(), vat_number: text.max(20).optional() }).strict(),
+      async ({ billing_address, vat_number }, [id]) => ({
+        customer: customerJsonOf(
+          await engine.updateBillingInfo(id, {
+            billingAddress: addressOf(billing_address ?? {}),
+            vatNumber: vat_number ?? null,
+            vatNumberStatus: await vatNumberStatusOf(vat_number),
+          }),
+        ),
       }),
     ),
     route("POST", /^\/api\/v2\/customers\/([^/]+)\/delete$/, none, async (_params, [id]) => {
@@ -442,6 +464,7 @@ export async function startChargebeeFake({ store, now }: { store: EmbeddedStore;
             .string()
             .transform((json) => JSON.parse(json) as unknown)
             .pipe(z.object({ license_assignment: text, order_key: text }).strict()),
+          po_number: text.max(100).optional(),
         })
         .strict(),
       async (params, [customerId], key) => {
@@ -455,6 +478,7 @@ export async function startChargebeeFake({ store, now }: { store: EmbeddedStore;
               shippingAddress: params.shipping_address && addressOf(params.shipping_address),
               paymentSourceId: params.payment_source_id,
               licenseAssignment: params.meta_data.license_assignment,
+              poNumber: params.po_number,
             },
             key,
           ),
@@ -492,7 +516,11 @@ export async function startChargebeeFake({ store, now }: { store: EmbeddedStore;
       /^\/api\/v2\/subscriptions\/([^/]+)$/,
       planChange
         .merge(plan.omit({ start_date: true }))
-        .extend({ billing_address: address.optional(), shipping_address: address.optional() })
+        .extend({
+          billing_address: address.optional(),
+          shipping_address: address.optional(),
+          po_number: text.max(100).optional(),
+        })
         .strict(),
       async (params, [id], key) => {
         const customerId = await ownerOf(billingSubscriptions, id);
@@ -504,6 +532,7 @@ export async function startChargebeeFake({ store, now }: { store: EmbeddedStore;
             ...changeOf(params),
             billingAddress: params.billing_address && addressOf(params.billing_address),
             shippingAddress: params.shipping_address && addressOf(params.shipping_address),
+            poNumber: params.po_number,
           },
           key,
         );
@@ -604,6 +633,48 @@ export async function startChargebeeFake({ store, now }: { store: EmbeddedStore;
           },
         };
       },
+    ),
+    // update_details replaces the invoice's billing address, VAT number and PO number (what the call leaves out is
+    // removed), and only where the invoice's tax stays as it was: a change of country is refused.
+    route(
+      "POST",
+      /^\/api\/v2\/invoices\/([^/]+)\/update_details$/,
+      z
+        .object({
+          billing_address: address.optional(),
+          vat_number: text.max(20).optional(),
+          po_number: text.max(100).optional(),
+        })
+        .strict(),
+      async (params, [id], key) => {
+        const customerId = await ownerOf(billingInvoices, id);
+        const issued = await engine.retrieveInvoice(customerId, id);
+        const billingAddress = addressOf(params.billing_address ?? {});
+        const issuedCountry = issued.billedTo?.address?.country;
+        if (issuedCountry && billingAddress.country !== issuedCountry) {
+          throw new Refusal(
+            400,
+            "The invoice's details cannot be updated as the change affects the tax of the invoice.",
+            "invalid_request",
+            "billing_address[country]",
+          );
+        }
+        const { company = "", ...rest } = billingAddress;
+        const invoice = await engine.correctInvoice(
+          customerId,
+          id,
+          {
+            company,
+            billingAddress: rest,
+            vatNumber: params.vat_number ?? null,
+            vatNumberStatus: await vatNumberStatusOf(params.vat_number),
+            poNumber: params.po_number ?? null,
+          },
+          key,
+        );
+        return { invoice: invoiceJsonOf(invoice) };
+      },
+      true,
     ),
     route(
       "POST",
@@ -1021,6 +1092,12 @@ function customerJson(customer: Customer) {
     phone: customer.phone,
     company: customer.company,
     billing_address: addressJson(customer.billingAddress),
+    vat_number: customer.vatNumber ?? undefined,
+    vat_number_status: customer.vatNumber
+      ? customer.vatNumberStatus === "unchecked" || !customer.vatNumberStatus
+        ? "not_validated"
+        : customer.vatNumberStatus
+      : undefined,
     primary_payment_source_id: customer.primaryPaymentSourceId ?? undefined,
     refundable_credits: customer.creditBalance,
     promotional_credits: 0,
@@ -1192,6 +1269,15 @@ function invoiceJson(invoice: Invoice) {
     price_type: "tax_exclusive",
     currency_code: "USD",
     tax: 0,
+    // The buyer as the invoice keeps them: its billing address (with the company) and VAT number.
+    billing_address: invoice.billedTo?.address
+      ? {
+          ...addressJson(invoice.billedTo.address),
+          company: invoice.billedTo.name !== invoice.billedTo.contact ? invoice.billedTo.name : undefined,
+          email: invoice.billedTo.email || undefined,
+        }
+      : undefined,
+    vat_number: invoice.billedTo?.vatNumber ?? undefined,
     term_finalized: true,
     is_gifted: false,
     deleted: false,

@@ -10,7 +10,7 @@ import { z } from "zod";
 export interface FakeRequest {
   method: string;
   path: string;
-  /** Query and form body merged, decoded from the vendors' bracket notation. */
+  /** Query and form body merged, decoded from the vendors' bracket notation; or a JSON body's object. */
   params: Record<string, unknown>;
   headers: IncomingHttpHeaders;
 }
@@ -37,7 +37,9 @@ export async function startFake(handle: (request: FakeRequest) => Promise<FakeRe
     req.on("data", (chunk: string) => (body += chunk));
     req.on("end", () => {
       const url = new URL(req.url ?? "/", "http://127.0.0.1");
-      const params = decodeBrackets([...url.searchParams, ...new URLSearchParams(body)]);
+      const params = req.headers["content-type"]?.startsWith("application/json")
+        ? jsonBody(body)
+        : decodeBrackets([...url.searchParams, ...new URLSearchParams(body)]);
       // Node's server awaits no handler; the handler's failure is answered as a 500 by the catch below.
       void handle({ method: req.method ?? "GET", path: url.pathname, params, headers: req.headers })
         .catch((error: unknown): FakeResponse => ({ status: 500, html: `<html><body>${String(error)}</body></html>` }))
@@ -63,6 +65,18 @@ export async function startFake(handle: (request: FakeRequest) => Promise<FakeRe
         server.close(() => resolve());
       }),
   };
+}
+
+/** A JSON body's object; anything else (not JSON, not an object) as an empty one, for the fake to refuse. */
+function jsonBody(body: string): Record<string, unknown> {
+  try {
+    const value: unknown = JSON.parse(body);
+    return value !== null && typeof value === "object" && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : {};
+  } catch {
+    return {};
+  }
 }
 
 /**

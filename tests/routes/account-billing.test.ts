@@ -12,7 +12,9 @@ import {
   loader as updateProfileLoader,
 } from "~/routes/_portal.licenses.$subscriptionId.update.billing.profile";
 import { choosePayment, loadPaymentStep } from "~/server/account-billing/billing-details.server";
-import { billingFaults } from "~/server/billing/index.server";
+import { billingFaults, getBilling } from "~/server/billing/index.server";
+import { taxIdFaults } from "~/server/tax-ids/index.server";
+import { runJobs } from "../support/jobs";
 import { toastStorage } from "~/server/accounts/session.server";
 import { db } from "~/server/platform/database/db.server";
 import { organizations } from "~/server/platform/database/tables.server";
@@ -300,6 +302,7 @@ describe("the billing profile drawer", () => {
       email: "billing@secureline.example",
       phone: "+442079460321",
       company: "SecureLine Resellers",
+      vat: null,
     });
     expect(payment.billingAddress).toEqual({
       firstName: "Ravi",
@@ -318,6 +321,82 @@ describe("the billing profile drawer", () => {
     expect(
       (await (await get(profileLoader, "/account/profile", "distributor@example.com")).json()).defaults,
     ).toBeNull();
+  });
+});
+
+describe("the billing profile's VAT number", () => {
+  const german = {
+    first_name: "Jonas",
+    last_name: "Becker",
+    email: "jonas@example.de",
+    company: "SecureLine Resellers",
+    phone_country: "DE",
+    phone: "030 901820",
+    line1: "Hauptstraße 5",
+    city: "Köln",
+    state: "NRW",
+    zip: "50667",
+    country: "DE",
+  };
+  const vatOf = async () =>
+    (await (await get(accountLoader, "/account", "distributor@example.com")).json()).billing.billingProfile.vat;
+
+  it("refuses a malformed number at the field, and any number of a country without VAT numbers", async () => {
+    const malformed = await post(profileAction, "/account/profile", "distributor@example.com", {
+      ...german,
+      vat_number: "DE12345",
+    });
+    expect(malformed.status).toBe(422);
+    const body = await malformed.json();
+    expect(body.fieldErrors).toEqual({ vat_number: "Invalid VAT number." });
+    expect(body.repopulateFields).toMatchObject({ vat_number: "DE12345", line1: "Hauptstraße 5" });
+    const american = await post(profileAction, "/account/profile", "distributor@example.com", {
+      ...german,
+      phone_country: "US",
+      phone: "206 555 0100",
+      country: "US",
+      vat_number: "DE136695976",
+    });
+    expect((await american.json()).fieldErrors).toEqual({
+      vat_number: "VAT numbers are only kept for customers in the EU, the United Kingdom, Switzerland and Norway.",
+    });
+  });
+
+  it("checks a well-formed number with the register, keeps it in one written form and says it is valid", async () => {
+    const response = await post(profileAction, "/account/profile", "distributor@example.com", {
+      ...german,
+      vat_number: "de 100 000 008",
+    });
+    expect(await toastOf(response)).toEqual({ kind: "success", message: "Successfully updated billing profile." });
+    expect(await vatOf()).toMatchObject({
+      number: "DE100000008",
+      status: "valid",
+      registerName: "Musterhaus GmbH",
+    });
+    expect((await get(profileLoader, "/account/profile", "distributor@example.com")).status).toBe(200);
+  });
+
+  it("saves a number the register cannot check as 'not yet checked', and a job checks it later", async () => {
+    await taxIdFaults.inject("check", { times: "once" });
+    const response = await post(profileAction, "/account/profile", "distributor@example.com", {
+      ...german,
+      vat_number: "DE136695976",
+    });
+    expect(await toastOf(response)).toEqual({ kind: "success", message: "Successfully updated billing profile." });
+    expect(await vatOf()).toMatchObject({ number: "DE136695976", status: "not yet checked", checkedAt: null });
+    await runJobs();
+    expect(await vatOf()).toMatchObject({ number: "DE136695976", status: "valid" });
+    const member = await memberByEmail("distributor@example.com");
+    expect(await getBilling().retrieveCustomer(member.organization.billingCustomerId!)).toMatchObject({
+      vatNumber: "DE136695976",
+      vatNumberStatus: "valid",
+      billingAddress: { line1: "Hauptstraße 5", country: "DE" },
+    });
+  });
+
+  it("removes the number when the field is emptied", async () => {
+    await post(profileAction, "/account/profile", "distributor@example.com", { ...german, vat_number: "" });
+    expect(await vatOf()).toBeNull();
   });
 });
 

@@ -5,6 +5,7 @@ import { ACTIONS, POLICY, ROLE_NAMES, ROLES, type Action, type Role } from "~/do
 import { loader as activityLoader } from "~/routes/_portal.account_.activity";
 import { loader as invoicesLoader } from "~/routes/_portal.account_.invoices";
 import { loader as payLoader } from "~/routes/_portal.account_.invoices.$invoiceId.pay";
+import { loader as correctLoader } from "~/routes/_portal.account_.invoices.$invoiceId.correct";
 import { action as teamAction, loader as teamLoader } from "~/routes/_portal.account_.team";
 import { loader as downloadLoader } from "~/routes/_portal.licenses.$licenseId.download";
 import { loader as autoRenewLoader } from "~/routes/_portal.licenses.$subscriptionId.auto-renew";
@@ -75,6 +76,8 @@ const REACH: Partial<Record<Action, (cookie: string) => Promise<Response>>> = {
     }),
   "billing.manage": (cookie) => open(invoicesLoader, "/account/invoices", cookie),
   "invoices.pay": (cookie) => open(payLoader, "/account/invoices/inv_x/pay", cookie, { invoiceId: "inv_x" }),
+  "invoices.correct": (cookie) =>
+    open(correctLoader, "/account/invoices/inv_x/correct", cookie, { invoiceId: "inv_x" }),
   "licenses.auto_renew": (cookie) =>
     open(autoRenewLoader, "/licenses/sub_demo_core_monthly/auto-renew", cookie, {
       subscriptionId: "sub_demo_core_monthly",

@@ -3,6 +3,13 @@ import { ConfigError, parseEnv } from "~/server/platform/config/env.server";
 import { generateKeyPairSync } from "node:crypto";
 import { hashPassword, hashPasswordSync, needsRehash, verifyPassword } from "~/server/platform/passwords.server";
 
+/** A seller for a deployment without the demo seed: the address's lines separated by |. */
+const SELLER = {
+  SELLER_LEGAL_NAME: "GateKeeper Ltd.",
+  SELLER_ADDRESS: "1 Quay Street|Dublin 2",
+  SELLER_VAT_NUMBER: "IE6388047V",
+};
+
 describe("configuration", () => {
   it("runs on the embedded defaults with nothing set", () => {
     const env = parseEnv({});
@@ -25,8 +32,16 @@ describe("configuration", () => {
         "LICENSE_SIGNING_KEY is required unless SEED_DEMO=true (e.g. `openssl genpkey -algorithm ed25519`)",
       ),
     );
-    const real = parseEnv({ SEED_DEMO: "false", SESSION_SECRET: "x".repeat(32), LICENSE_SIGNING_KEY: signingKey });
+    const secrets = { SEED_DEMO: "false", SESSION_SECRET: "x".repeat(32), LICENSE_SIGNING_KEY: signingKey };
+    // The embedded billing engine renders invoices, which name the seller.
+    expect(() => parseEnv(secrets)).toThrowError(
+      new ConfigError(
+        "SELLER_LEGAL_NAME is required when the embedded billing engine renders invoices (BILLING_PROVIDER=local) unless SEED_DEMO=true",
+      ),
+    );
+    const real = parseEnv({ ...secrets, ...SELLER });
     expect(real.SEED_DEMO).toBe(false);
+    expect(real.SELLER_ADDRESS).toEqual(["1 Quay Street", "Dublin 2"]);
     // A PEM in one line, its line breaks written as \n, as environment files carry it.
     expect(parseEnv({ LICENSE_SIGNING_KEY: signingKey.replace(/\n/g, "\\n") }).LICENSE_SIGNING_KEY).toBe(
       signingKey.trim(),
@@ -48,7 +63,8 @@ describe("configuration", () => {
       /^SESSION_SECRET is required unless SEED_DEMO=true/,
     );
     expect(
-      parseEnv({ NODE_ENV: "production", SESSION_SECRET: "x".repeat(32), LICENSE_SIGNING_KEY: signingKey }).SEED_DEMO,
+      parseEnv({ NODE_ENV: "production", SESSION_SECRET: "x".repeat(32), LICENSE_SIGNING_KEY: signingKey, ...SELLER })
+        .SEED_DEMO,
     ).toBe(false);
     expect(parseEnv({ NODE_ENV: "production", SEED_DEMO: "true" }).SEED_DEMO).toBe(true);
     expect(parseEnv({ NODE_ENV: "development" }).SEED_DEMO).toBe(true);

@@ -203,6 +203,7 @@ describe("a page of the user's licenses", () => {
         "nodes",
         "payableInvoiceId",
         "planType",
+        "poNumber",
         "renewal",
         "status",
         "subscriptionId",

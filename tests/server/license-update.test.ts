@@ -145,6 +145,14 @@ describe("updating a recurring license", () => {
     expect(await license()).toMatchObject({ planType: "advanced" });
   });
 
+  it("carries the PO number typed on the confirmation to the update's invoice and the license's row", async () => {
+    const { member, key } = await atReview({ addedUsers: 2 });
+    jobOf(await submitUpdate(member, SUBSCRIPTION, key, "PO-7700"));
+    await drain();
+    expect((await invoices()).map((invoice) => invoice.poNumber)).toEqual(["PO-7700"]);
+    expect(await license()).toMatchObject({ nodes: 12, poNumber: "PO-7700" });
+  });
+
   it("refuses a confirmation whose update changed since (another tab), with the new total, and charges nothing", async () => {
     const { member, key } = await atReview({ addedUsers: 5 });
     const before = await invoiceCount();

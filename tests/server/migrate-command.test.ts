@@ -72,6 +72,9 @@ describe("npm run migrate", () => {
       LICENSE_SIGNING_KEY: generateKeyPairSync("ed25519")
         .privateKey.export({ type: "pkcs8", format: "pem" })
         .toString(),
+      SELLER_LEGAL_NAME: "GateKeeper Ltd.",
+      SELLER_ADDRESS: "1 Quay Street|Dublin 2",
+      SELLER_VAT_NUMBER: "IE6388047V",
     });
     expect(stdout).toContain("The database is ready.");
     expect(counts(file)).toEqual({ migrations: migrationCount, users: 0, organizations: 0 });

@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { INSTALLATION_REMOVED, subscriptionDraftSchema, type SubscriptionDraft } from "~/domain/new-subscription";
 import { billingFaults, getBilling } from "~/server/billing/index.server";
-import { billingInvoices, jobs, licenses } from "~/server/platform/database/tables.server";
+import { billingInvoices, billingSubscriptions, jobs, licenses } from "~/server/platform/database/tables.server";
 import { db } from "~/server/platform/database/db.server";
 import { findDraft } from "~/server/platform/wizards/drafts.server";
 import { JOB_KINDS } from "~/server/job-kinds.server";
@@ -11,7 +11,7 @@ import { PRICE_CHANGED } from "~/server/orders/new-subscription-job.server";
 import { enqueueJob, findOwnedJob, JobRunner, retryJob, type JobKind } from "~/server/platform/jobs/runner.server";
 import { applyCoupon, removeCoupon } from "~/server/orders/coupons.server";
 import { orderReview, purchase } from "~/server/orders/new-subscription-order.server";
-import { estimateDraft, subscriptionWizard } from "~/server/orders/new-subscription-wizard.server";
+import { estimateDraft, OWN_ORDER, subscriptionWizard } from "~/server/orders/new-subscription-wizard.server";
 import { subscriptionsOf } from "../support/accounts";
 import { memberByEmail } from "../support/members";
 import { refuseInserts } from "../support/refused-writes";
@@ -212,6 +212,24 @@ describe("placing the order", () => {
     expect(license).toHaveLength(1);
     expect(license[0]).toMatchObject({ nodes: 10, planType: "advanced", type: "recurring", hasCloudSupport: true });
     expect(await findDraft(member, "new-subscription")).toBeNull();
+  });
+
+  it("carries the PO number typed on the confirmation to the subscription, its invoice and the license's row", async () => {
+    const { member, key } = await atOrder({ organization: "Northwind Purchase Order" });
+    jobOf(await purchase(member, key, OWN_ORDER, "PO-4500012345"));
+    await drain();
+    const [license] = await licensesNamed("Northwind Purchase Order");
+    expect(license.poNumber).toBe("PO-4500012345");
+    const [subscription] = await db
+      .select()
+      .from(billingSubscriptions)
+      .where(eq(billingSubscriptions.id, license.subscriptionId!));
+    expect(subscription.poNumber).toBe("PO-4500012345");
+    const invoices = await db
+      .select({ poNumber: billingInvoices.poNumber })
+      .from(billingInvoices)
+      .where(eq(billingInvoices.subscriptionId, license.subscriptionId!));
+    expect(invoices).toEqual([{ poNumber: "PO-4500012345" }]);
   });
 
   it("refuses a confirmation whose order changed since (another tab), with the new total, and charges nothing", async () => {

@@ -35,13 +35,17 @@ export async function newCustomer(label: string) {
   const member = await memberByEmail(email);
   await ensureBillingCustomer(member);
   await getBilling().updateBillingInfo(member.organization.billingCustomerId!, {
-    firstName: "Robin",
-    lastName: "Renewal",
-    line1: "1 Main Street",
-    city: "Springfield",
-    state: "Illinois",
-    zip: "62701",
-    country: "US",
+    billingAddress: {
+      firstName: "Robin",
+      lastName: "Renewal",
+      line1: "1 Main Street",
+      city: "Springfield",
+      state: "Illinois",
+      zip: "62701",
+      country: "US",
+    },
+    vatNumber: null,
+    vatNumberStatus: "unchecked",
   });
   return {
     ...member,

@@ -49,6 +49,8 @@ export function invoiceFixture(overrides: Partial<Invoice> & Pick<Invoice, "id">
     paidAt: date,
     nextRetryAt: null,
     resourceVersion: date.getTime(),
+    billedTo: null,
+    poNumber: null,
     ...overrides,
   };
 }

@@ -34,6 +34,8 @@ import {
   saveShippingAddress,
 } from "~/server/accounts/index.server";
 import { holdCardSlot, releaseCardSlot } from "~/server/platform/throttle.server";
+import { TAX_ID_STATUS_WORDS } from "~/domain/tax-ids";
+import { checkVatNumber, providerStatusOf, recheckLater, saveTaxId, taxIdOf, type TaxIdRecord } from "./tax-ids.server";
 
 /**
  * The organization's billing data (cards, billing profile, shipping address) for the /account page, its
@@ -160,16 +162,34 @@ export async function loadPaymentStep(scope: Scope, billing: BillingProvider = g
 
 /** The /account page: the payment step's data and the billing profile ("error" when it failed to load). */
 export async function loadAccountBilling(scope: Scope, billing: BillingProvider = getBilling()) {
-  const read = await readBilling(scope, billing);
+  const [read, taxId] = await Promise.all([readBilling(scope, billing), taxIdOf(scope.organization.id)]);
   const [, customer] = read;
-  const billingProfile: BillingProfileView | null | "error" = customer.ok ? profileView(customer.value) : "error";
+  const billingProfile: BillingProfileView | null | "error" = customer.ok
+    ? profileView(customer.value, taxId)
+    : "error";
   return { payment: paymentStepOf(read, scope), billingProfile };
 }
 
-function profileView(customer: Customer | null): BillingProfileView | null {
+function profileView(customer: Customer | null, taxId: TaxIdRecord | null): BillingProfileView | null {
   if (!customer) return null;
-  const { firstName, lastName, email, phone, company } = customer;
-  return { firstName, lastName, email, phone, company };
+  const { firstName, lastName, email, phone, company, vatNumber } = customer;
+  // The register's word on the number the provider has; a number the portal has no check of is not yet checked.
+  const checked = taxId?.vatNumber === vatNumber ? taxId : null;
+  return {
+    firstName,
+    lastName,
+    email,
+    phone,
+    company,
+    vat: vatNumber
+      ? {
+          number: vatNumber,
+          status: TAX_ID_STATUS_WORDS[checked?.status ?? "pending"],
+          checkedAt: checked?.checkedAt?.toISOString() ?? null,
+          registerName: checked?.registerName ?? null,
+        }
+      : null,
+  };
 }
 
 export type PaymentChoice =
@@ -307,17 +327,24 @@ function addressFormValues(
  */
 export async function billingProfileDefaults(scope: Scope, billing: BillingProvider = getBilling()) {
   const customer = await findCustomer(scope, billing);
-  if (customer) return addressFormValues(customer, customer.billingAddress);
+  if (customer)
+    return { ...addressFormValues(customer, customer.billingAddress), vat_number: customer.vatNumber ?? "" };
   const { user, organization } = scope;
-  return addressFormValues(
-    { ...user, company: organization.name },
-    organization.country ? { country: organization.country } : null,
-  );
+  return {
+    ...addressFormValues(
+      { ...user, company: organization.name },
+      organization.country ? { country: organization.country } : null,
+    ),
+    vat_number: "",
+  };
 }
 
 /**
- * Saves the billing profile with two provider calls: the contact
- * details, then the billing address. It succeeds only when both do; a failure of either is thrown.
+ * Saves the billing profile with two provider calls: the contact details, then the billing fields (the address
+ * and the VAT number, all of them on every save: the provider removes what the call leaves out). It succeeds only
+ * when both do; a failure of either is thrown. A VAT number is checked with the register first, so that the
+ * provider has its status; one the register could not check yet is saved as 'not yet checked' and checked again
+ * by a job.
  */
 export async function saveBillingProfile(
   scope: Scope,
@@ -327,13 +354,22 @@ export async function saveBillingProfile(
   const customerId = await ensureBillingCustomer(scope, billing);
   const { first_name: firstName, last_name: lastName, email, phone, company } = input;
   await billing.updateCustomer(customerId, { firstName, lastName, email, phone, company });
-  const { line1, line2, city, state, zip, country } = input;
-  await billing.updateBillingInfo(customerId, { firstName, lastName, line1, line2, city, state, zip, country });
+  const { line1, line2, city, state, zip, country, vat_number } = input;
+  const checked = vat_number ? await checkVatNumber(vat_number) : null;
+  await billing.updateBillingInfo(customerId, {
+    billingAddress: { firstName, lastName, line1, line2, city, state, zip, country },
+    vatNumber: checked?.vatNumber ?? null,
+    vatNumberStatus: checked ? providerStatusOf(checked.status) : "unchecked",
+  });
+  const organizationId = scope.organization.id;
+  await saveTaxId(organizationId, checked);
+  if (checked?.status === "pending") await recheckLater(organizationId, checked.vatNumber);
+  const vat = checked ? `, VAT number ${checked.vatNumber} (${TAX_ID_STATUS_WORDS[checked.status]})` : "";
   await recordProviderOnlyChange({
-    organizationId: scope.organization.id,
+    organizationId,
     actor: memberActor(scope.user),
     action: "billing_profile.updated",
-    summary: `Changed the billing profile: ${firstName} ${lastName}, ${company ? `${company}, ` : ""}${line1}, ${city}.`,
+    summary: `Changed the billing profile: ${firstName} ${lastName}, ${company ? `${company}, ` : ""}${line1}, ${city}${vat}.`,
   });
 }
 

@@ -7,4 +7,5 @@ export {
   loadPaymentStep,
   paymentForPage,
 } from "./billing-details.server";
+export { checkVatNumber, providerStatusOf, taxIdRecheck } from "./tax-ids.server";
 export type { DrawerMount } from "./drawers.server";

@@ -26,6 +26,7 @@ export const ACTIVITY_ACTIONS = [
   "license.update_placed",
   "license.auto_renew_changed",
   "invoice.payment_placed",
+  "invoice.corrected",
   "subscription.renewed",
   "subscription.cancelled",
   "payment.succeeded",

@@ -47,6 +47,9 @@ function invoiceOfJson(stored: Stored<Invoice>): Invoice {
     date: new Date(stored.date),
     paidAt: dateOf(stored.paidAt),
     nextRetryAt: dateOf(stored.nextRetryAt),
+    // Events stored before invoices named their parties have neither.
+    billedTo: stored.billedTo ?? null,
+    poNumber: stored.poNumber ?? null,
     lineItems: stored.lineItems.map((item) => ({
       ...item,
       dateFrom: item.dateFrom && new Date(item.dateFrom),

@@ -5,7 +5,7 @@ import type { WebhookCredentials } from "./chargebee/events.server";
 import { withInputChecks } from "./input-checks.server";
 import { createLocalBilling, type ClockAdvance, type EmbeddedBilling } from "./local/engine.server";
 import { clearBillingFaults, injectBillingFault, type Fault } from "./local/faults.server";
-import type { BillingCall, BillingProvider, ProviderEvent } from "./port.server";
+import type { BillingCall, BillingProvider, InvoiceParty, ProviderEvent } from "./port.server";
 
 export * from "~/server/platform/provider-errors.server";
 export * from "./errors.server";
@@ -21,10 +21,31 @@ let embedded: EmbeddedBilling | null = null;
 export function getBilling(): BillingProvider {
   if (!provider) {
     embedded =
-      env.BILLING_PROVIDER === "chargebee" ? null : createLocalBilling({ store: db, onEvents: tellEventListeners });
+      env.BILLING_PROVIDER === "chargebee"
+        ? null
+        : createLocalBilling({ store: db, seller: configuredSeller(), onEvents: tellEventListeners });
     provider = withInputChecks(embedded ?? createChargebeeBilling(chargebeeOptions()));
   }
   return provider;
+}
+
+/**
+ * The seller the embedded engine's invoices name, from the configuration (env.server requires it with the
+ * embedded engine, or gives a demo's).
+ */
+function configuredSeller(): InvoiceParty {
+  const { SELLER_LEGAL_NAME: name, SELLER_ADDRESS: addressLines, SELLER_VAT_NUMBER: vatNumber } = env;
+  if (!name || !addressLines || !vatNumber) throw new Error("The seller is not configured.");
+  return { name, address: null, addressLines, vatNumber, vatNumberValid: true };
+}
+
+/**
+ * Names the configured seller on the embedded engine's invoices issued before invoices kept their parties: a
+ * start-up step (the data migration could record only what the database knew). Nothing to do with Chargebee.
+ */
+export async function recordSellerOnEarlierInvoices(): Promise<number> {
+  getBilling();
+  return embedded ? embedded.recordSellerOnEarlierInvoices() : 0;
 }
 
 /** The embedded engine's clock and its time machine; Chargebee's time is Chargebee's, so there is none with it. */

@@ -13,6 +13,7 @@
 import type {
   Address,
   Discount,
+  InvoiceParty,
   InvoicePurpose,
   InvoiceStatus,
   ItemQuantity,
@@ -21,6 +22,7 @@ import type {
   ProviderEventType,
   ProviderResourceType,
   SubscriptionStatus,
+  VatNumberStatus,
 } from "~db/billing-values";
 import type { PaymentCard } from "../providers/card-gateway.server";
 
@@ -28,6 +30,7 @@ import type { PaymentCard } from "../providers/card-gateway.server";
 export type {
   Address,
   Discount,
+  InvoiceParty,
   InvoicePurpose,
   InvoiceStatus,
   ItemQuantity,
@@ -36,6 +39,7 @@ export type {
   ProviderEventType,
   ProviderResourceType,
   SubscriptionStatus,
+  VatNumberStatus,
 };
 
 export type BillingPeriod = "month" | "year";
@@ -84,6 +88,9 @@ export interface CustomerProfile {
 export interface Customer extends CustomerProfile {
   id: string;
   billingAddress: Address | null;
+  /** The VAT number with its country's prefix (Chargebee's vat_number), and what the register said of it. */
+  vatNumber: string | null;
+  vatNumberStatus: VatNumberStatus | null;
   primaryPaymentSourceId: string | null;
   /**
    * Credits kept for the customer's next invoices, in cents: everything the provider takes off them before
@@ -208,6 +215,43 @@ export interface Invoice extends InvoiceTotals {
   nextRetryAt: Date | null;
   /** Grows with every change of the invoice (Chargebee's resource_version): of two copies, the larger is newer. */
   resourceVersion: number;
+  /**
+   * The buyer as the document names them: fixed when the invoice is issued, changed only by a correction (Chargebee
+   * keeps the invoice's billing address and VAT number the same way). Null when the provider gave none.
+   */
+  billedTo: InvoiceParty | null;
+  /** The customer's purchase order number on the document, if any. */
+  poNumber: string | null;
+}
+
+/**
+ * The billing fields of a customer that Chargebee's update_billing_info replaces as a whole: a field a call leaves
+ * out is removed, so every call sends them all. The status is the register's answer the portal had; Chargebee
+ * checks the number itself and ignores it.
+ */
+export interface BillingInfo {
+  billingAddress: Address;
+  vatNumber: string | null;
+  vatNumberStatus: VatNumberStatus;
+}
+
+/**
+ * A correction of an issued invoice's buyer: the company, the billing address (its country cannot change: that
+ * changes the tax, and needs a credit note), the VAT number and the purchase order number. The document keeps its
+ * number and amounts; the provider issues it anew (a new revision) and tells of it as an invoice event.
+ */
+export interface InvoiceCorrection {
+  company: string;
+  billingAddress: Address;
+  vatNumber: string | null;
+  vatNumberStatus: VatNumberStatus;
+  poNumber: string | null;
+}
+
+/** An earlier revision of a corrected invoice whose document can still be downloaded. */
+export interface InvoiceRevision {
+  revision: number;
+  issuedAt: Date;
 }
 
 /** What a new subscription's estimate needs; hardware brings its shipping charge (per box of items) with it. */
@@ -231,6 +275,8 @@ export interface NewSubscriptionRequest extends NewSubscriptionEstimateRequest {
   customerId: string;
   paymentSourceId: string;
   licenseAssignment: string;
+  /** The customer's purchase order number, printed on the subscription's invoices. */
+  poNumber?: string;
 }
 
 export interface SubscriptionChange {
@@ -245,6 +291,8 @@ export interface SubscriptionUpdate extends SubscriptionChange {
   /** Also becomes the customer's billing address. */
   billingAddress?: Address;
   shippingAddress?: Address;
+  /** The customer's purchase order number for this change: printed on its invoice and the subscription's next ones. */
+  poNumber?: string;
 }
 
 export interface HardwareOrder {
@@ -271,7 +319,8 @@ export interface BillingProvider {
   ensureCustomer(customerId: string, profile: CustomerProfile, idempotencyKey: string): Promise<Customer>;
   retrieveCustomer(customerId: string): Promise<Customer>;
   updateCustomer(customerId: string, profile: CustomerProfile): Promise<Customer>;
-  updateBillingInfo(customerId: string, billingAddress: Address): Promise<Customer>;
+  /** Replaces the customer's billing fields, all of them (see BillingInfo). */
+  updateBillingInfo(customerId: string, info: BillingInfo): Promise<Customer>;
 
   listPaymentSources(customerId: string): Promise<PaymentSource[]>;
   /** A card from a card provider's one-time token. */
@@ -323,8 +372,27 @@ export interface BillingProvider {
   listInvoices(customerId: string, filter?: { subscriptionId?: string }): Promise<Invoice[]>;
   /** Fails with code not_found for an invoice of another customer. */
   retrieveInvoice(customerId: string, invoiceId: string): Promise<Invoice>;
-  /** The invoice as a PDF: the document, or where to download it for a while (see InvoicePdf). */
-  invoicePdf(customerId: string, invoiceId: string): Promise<InvoicePdf>;
+  /**
+   * The invoice as a PDF: the document, or where to download it for a while (see InvoicePdf). With `revision`, an
+   * earlier revision's document (one listInvoiceRevisions lists); another fails with code not_found.
+   */
+  invoicePdf(customerId: string, invoiceId: string, revision?: number): Promise<InvoicePdf>;
+  /**
+   * Issues the invoice anew with the corrected buyer, under the same number: the corrected invoice. A change of
+   * the billing address's country, or one the provider says changes the tax, is refused with code
+   * `credit_note_required` (the invoice must be credited and issued again instead).
+   */
+  correctInvoice(
+    customerId: string,
+    invoiceId: string,
+    correction: InvoiceCorrection,
+    idempotencyKey: string,
+  ): Promise<Invoice>;
+  /**
+   * The earlier revisions of a corrected invoice whose documents can still be downloaded, oldest first. The
+   * embedded engine keeps every one; Chargebee keeps only the current document, so it lists none.
+   */
+  listInvoiceRevisions(customerId: string, invoiceId: string): Promise<InvoiceRevision[]>;
   /**
    * Charges what the invoice still asks for (a renewal whose payment failed) to the customer's payment source,
    * once per key: the paid invoice. A declined card fails with kind final, code `payment_processing_failed` and

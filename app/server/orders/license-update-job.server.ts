@@ -1,8 +1,13 @@
 import { z } from "zod";
+import { PO_NUMBER_MAX_LENGTH } from "~/domain/purchase-orders";
 import { LICENSE_CHANGED, UPDATE_FAILED, updateProblems } from "~/domain/license-update";
 import { cycleOf, PLAN_TIERS, tierOf } from "~/domain/subscription";
 import { getBilling, type Subscription } from "~/server/billing/index.server";
-import { saveSubscriptionCopy, licenseFollowsSubscription } from "~/server/subscriptions/index.server";
+import {
+  saveSubscriptionCopy,
+  licenseFollowsSubscription,
+  recordLicensePoNumber,
+} from "~/server/subscriptions/index.server";
 import { orderDigest } from "./placing.server";
 import { addressInput, itemInput, PRICE_CHANGED } from "./new-subscription-job.server";
 import { StepRefused, type JobKind } from "~/server/platform/jobs/runner.server";
@@ -29,6 +34,8 @@ export const updateInputSchema = z.object({
   /** The license's name and plan, for the success text ('Successfully updated your … Recurring License!'). */
   licenseName: z.string(),
   tier: z.enum(PLAN_TIERS),
+  /** The customer's purchase order number; no part of the price, so outside the confirmed digest. */
+  poNumber: z.string().max(PO_NUMBER_MAX_LENGTH).nullish(),
 });
 
 export type UpdateInput = z.infer<typeof updateInputSchema>;
@@ -124,7 +131,7 @@ export const licenseUpdate: JobKind<UpdateInput, UpdateResults> = {
           await billing.updateSubscription(
             request.customerId,
             request.subscriptionId,
-            { ...change(request), billingAddress, shippingAddress },
+            { ...change(request), billingAddress, shippingAddress, poNumber: input.poNumber ?? undefined },
             stepKey,
           ),
         );
@@ -139,6 +146,7 @@ export const licenseUpdate: JobKind<UpdateInput, UpdateResults> = {
         await saveSubscriptionCopy(account, await getBilling().retrieveSubscription(customerId, subscriptionId));
         const license = await licenseFollowsSubscription(account, subscriptionId);
         if (!license) throw new Error(`Subscription ${subscriptionId} has no license of this account.`);
+        if (input.poNumber) await recordLicensePoNumber(ownerId, license.licenseId, input.poNumber);
         return { licenseId: license.licenseId };
       },
     },

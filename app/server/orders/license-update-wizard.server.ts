@@ -28,7 +28,7 @@ import {
 import { licenseUpdate, type UpdateInput } from "./license-update-job.server";
 import { recurringLicenseOf } from "~/server/subscriptions/index.server";
 import { defineWizard, wizardLayout, type LoadedDraft } from "~/server/platform/wizards/kit.server";
-import { checkedOrder, orderReviewOf, submitReviewedOrder } from "./order-review.server";
+import { checkedOrder, orderReviewOf, submitReviewedOrder, withPoNumber } from "./order-review.server";
 import { ESTIMATE_FAILED, orderDigest, type Submission } from "./placing.server";
 
 /** One draft per member and subscription: two licenses can be updated side by side. */
@@ -230,14 +230,26 @@ export async function updateReview(scope: Scope, subscriptionId: string) {
   };
 }
 
-/** 'Update': the update the confirmation was for, made once; a second post finds the first. */
-export function submitUpdate(scope: Scope, subscriptionId: string, postedKey: string): Promise<Submission> {
+/**
+ * 'Update': the update the confirmation was for, made once; a second post finds the first. The PO number typed on
+ * the review goes with it (not into its digest: it changes no price).
+ */
+export function submitUpdate(
+  scope: Scope,
+  subscriptionId: string,
+  postedKey: string,
+  poNumber: string | null = null,
+): Promise<Submission> {
   return submitReviewedOrder(licenseUpdate, {
     scope,
     wizard: licenseUpdateWizard(subscriptionId),
     reviewStep: "review",
     postedKey,
-    price: async (draft) => currentUpdate(scope, await requireOwnLicense(scope, subscriptionId), subscriptionId, draft),
+    price: async (draft) =>
+      withPoNumber(
+        await currentUpdate(scope, await requireOwnLicense(scope, subscriptionId), subscriptionId, draft),
+        poNumber,
+      ),
     activity: ({ licenseName, tier, request }) => ({
       action: "license.update_placed",
       summary: `Ordered a change of the license ${licenseName}: GateKeeper ${TIER_NAMES[tier]}, ${request.planQuantity} users (was ${request.from.planQuantity}).`,

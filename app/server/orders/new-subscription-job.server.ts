@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { PO_NUMBER_MAX_LENGTH } from "~/domain/purchase-orders";
 import { checkSelection } from "~/domain/new-subscription";
 import { licenseEndOf } from "~/domain/renewals";
 import { PLAN_TIERS } from "~/domain/subscription";
@@ -65,6 +66,8 @@ export const orderInputSchema = z.object({
   hosting: z.enum(["cloud", "on-premise"]),
   offsiteAccess: z.boolean(),
   origin: z.string().nullable(),
+  /** The customer's purchase order number; no part of the price, so outside the confirmed digest. */
+  poNumber: z.string().max(PO_NUMBER_MAX_LENGTH).nullish(),
 });
 
 export type OrderInput = z.infer<typeof orderInputSchema>;
@@ -114,7 +117,8 @@ export const newSubscriptionOrder: JobKind<OrderInput, OrderResults> = {
         if (issues.length > 0) throw new StepRefused(issues[0].message);
         const estimate = await getBilling().estimateNewSubscription(newSubscription(input.request));
         if (orderDigest(digestedRequest(input), estimate) !== input.digest) throw new StepRefused(PRICE_CHANGED);
-        return createdResult(await getBilling().createSubscription(newSubscription(input.request), stepKey));
+        const request = { ...newSubscription(input.request), poNumber: input.poNumber ?? undefined };
+        return createdResult(await getBilling().createSubscription(request, stepKey));
       },
     },
     {
@@ -148,6 +152,7 @@ export const newSubscriptionOrder: JobKind<OrderInput, OrderResults> = {
           planType: input.tier,
           hasCloudSupport: input.hosting === "cloud",
           validTo: licenseEndOf(subscription),
+          poNumber: input.poNumber ?? null,
         });
         await licenseFollowsSubscription(account, subscriptionId);
         return { licenseId: license.id };

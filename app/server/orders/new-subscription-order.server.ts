@@ -7,7 +7,7 @@ import { digestedRequest, newSubscriptionOrder, type OrderInput } from "./new-su
 import { memberActor, type Scope } from "~/server/accounts/index.server";
 import type { LoadedDraft } from "~/server/platform/wizards/kit.server";
 import { orderItems, OWN_ORDER, type OrderCustomer, type OrderDraft } from "./new-subscription-wizard.server";
-import { checkedOrder, orderReviewOf, submitReviewedOrder } from "./order-review.server";
+import { checkedOrder, orderReviewOf, submitReviewedOrder, withPoNumber } from "./order-review.server";
 import { ESTIMATE_FAILED, orderDigest, type Submission } from "./placing.server";
 
 /**
@@ -81,19 +81,21 @@ export async function orderReview(scope: Scope, { wizard, customer }: OrderDraft
 
 /**
  * Purchase: the order the confirmation was for, placed once; a second post of it, or any purchase after
- * an order of this draft may have charged, leads to that order's progress page instead.
+ * an order of this draft may have charged, leads to that order's progress page instead. The PO number typed on
+ * the review goes with the order (not into its digest: it changes no price).
  */
 export function purchase(
   scope: Scope,
   postedKey: string,
   { wizard, customer }: OrderDraft = OWN_ORDER,
+  poNumber: string | null = null,
 ): Promise<Submission> {
   return submitReviewedOrder(newSubscriptionOrder, {
     scope,
     wizard,
     reviewStep: "order",
     postedKey,
-    price: (draft) => currentOrder(scope, customer, draft),
+    price: async (draft) => withPoNumber(await currentOrder(scope, customer, draft), poNumber),
     activity: (input) => ({
       action: "order.placed",
       summary: `Placed an order for a GateKeeper ${TIER_NAMES[input.tier]} recurring license for ${input.users} users (${input.hosting === "cloud" ? "cloud" : "on-premise"} Hub), licensed to ${input.organization}.`,

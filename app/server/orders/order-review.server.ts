@@ -73,6 +73,11 @@ export function orderReviewOf<Input extends { digest: string }, Step extends str
   };
 }
 
+/** An order's input with the customer's purchase order number, once it can be placed. */
+export function withPoNumber<Order extends { input: object | null }>(order: Order, poNumber: string | null): Order {
+  return order.input ? { ...order, input: { ...order.input, poNumber } } : order;
+}
+
 /**
  * The confirmation of a review posted (Purchase, Update): the order placed once, or where to go, or why not.
  * A coupon found no longer valid leaves the draft too, so the page says so once.

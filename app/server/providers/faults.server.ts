@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { and, eq, gt, sql } from "drizzle-orm";
 import { affectedRows } from "~/server/platform/database/portal-database.server";
-import type { billingFaults, hubFaults } from "~/server/platform/database/tables.server";
+import type { billingFaults, hubFaults, taxIdFaults } from "~/server/platform/database/tables.server";
 import type { EmbeddedStore } from "./embedded.server";
 import type { ErrorKind, ProviderError, ProviderErrorDetails } from "~/server/platform/provider-errors.server";
 
@@ -9,7 +9,7 @@ import type { ErrorKind, ProviderError, ProviderErrorDetails } from "~/server/pl
  * Fault injection shared by the embedded providers (tests and demos): make a named call fail with a
  * message, hang and then time out, or take effect and then lose its answer (a timeout after the provider
  * acted: the outcome the caller sees is unknown), once, a number of times, or always. Each provider keeps
- * its armed faults in a table of its own (billing_faults, hub_faults), so a test or an operator can arm one
+ * its armed faults in a table of its own (billing_faults, hub_faults, tax_id_faults), so a test or an operator can arm one
  * on a running server with a single SQL insert; a provider may add modes of its own.
  */
 export type BaseFaultMode = "fail" | "hang" | "lose";
@@ -54,8 +54,8 @@ export function armedFault<Mode extends string>(
   };
 }
 
-/** A provider's table of armed faults (billing_faults, hub_faults): one row per call. */
-type FaultTable = typeof billingFaults | typeof hubFaults;
+/** A provider's table of armed faults (billing_faults, hub_faults, tax_id_faults): one row per call. */
+type FaultTable = typeof billingFaults | typeof hubFaults | typeof taxIdFaults;
 
 /**
  * Takes one of the counted calls of the fault armed for `call`, in one statement (the count is lowered only where it

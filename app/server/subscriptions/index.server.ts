@@ -8,5 +8,10 @@ export { hubLicenseUpload } from "./hub-license-upload.server";
 export { ownInvoice } from "./invoices.server";
 export { licenseFollowsSubscription } from "./license-follows.server";
 export { licenseRow, reissueLicenseFiles } from "./license-issuing.server";
-export { createLicenseForSubscription, licenseListItem, recurringLicenseOf } from "./licenses.server";
+export {
+  createLicenseForSubscription,
+  licenseListItem,
+  recordLicensePoNumber,
+  recurringLicenseOf,
+} from "./licenses.server";
 export { reconciliation, startProviderSync } from "./reconciliation.server";

@@ -48,6 +48,7 @@ const ownInvoicesNewestFirst = db
     status: invoices.status,
     total: invoices.total,
     amountDue: invoices.amountDue,
+    revision: invoices.revision,
     // A one-time invoice a trial of the account bought its hardware with.
     // (a boolean on PostgreSQL, 0 or 1 on SQLite)
     trialHardware: sql<boolean | number>`exists (select 1 from ${trials}
@@ -80,6 +81,7 @@ export async function invoicePage(account: BillingAccount, page: number, pageSiz
       amountDue: row.amountDue,
       status: invoiceStatusLabel(row.status),
       payable: isPayable(row),
+      revision: row.revision,
     })),
   };
 }
@@ -88,23 +90,30 @@ export async function invoicePage(account: BillingAccount, page: number, pageSiz
  * The account's invoice as a PDF, as its provider gives it: the document itself (the embedded engine renders it)
  * or an address to download it from for a while (Chargebee). Null for an invoice not the account's.
  */
-export async function invoicePdfOf(account: BillingAccount, invoiceId: string) {
+export async function invoicePdfOf(account: BillingAccount, invoiceId: string, revision?: number) {
   const invoice = await ownInvoice(account, invoiceId);
   if (!invoice || !account.customerId) return null;
-  return getBilling().invoicePdf(account.customerId, invoice.id);
+  return getBilling().invoicePdf(account.customerId, invoice.id, revision);
 }
 
 /**
  * The answer of the PDF's address: the embedded engine's document as an attachment, or a redirect to Chargebee's
  * download address (valid for a while, and only given to the invoice's own account); 404 for another account's
- * invoice, 503 when the provider cannot give it now.
+ * invoice or a revision the provider does not keep, 503 when the provider cannot give it now. `revision` asks for
+ * an earlier revision of a corrected invoice.
  */
-export async function invoicePdfResponse(account: BillingAccount, invoiceId: string): Promise<Response> {
+export async function invoicePdfResponse(
+  account: BillingAccount,
+  invoiceId: string,
+  revision?: number,
+): Promise<Response> {
   let pdf: InvoicePdf | null;
   try {
-    pdf = await invoicePdfOf(account, invoiceId);
+    pdf = await invoicePdfOf(account, invoiceId, revision);
   } catch (error) {
     if (!(error instanceof ProviderError)) throw error;
+    // An earlier revision the provider does not keep is no document at all.
+    if (error.code === "not_found") return new Response("Not Found", { status: 404 });
     return new Response("The invoice could not be fetched from the billing provider. Please try again.", {
       status: 503,
       headers: { "Retry-After": "30", "Cache-Control": "no-store" },

@@ -70,6 +70,7 @@ const ownLicensesNewestFirst = db
     id: licenses.id,
     externalLicenseId: licenses.externalLicenseId,
     name: licenses.name,
+    poNumber: licenses.poNumber,
     nodes: licenses.nodes,
     planType: licenses.planType,
     type: licenses.type,
@@ -182,6 +183,8 @@ export async function createLicenseForSubscription(order: {
   planType: "core" | "advanced" | "ultimate";
   hasCloudSupport: boolean;
   validTo: Date | null;
+  /** The order's purchase order number, shown on the license's row. */
+  poNumber?: string | null;
 }) {
   const ofSubscription = async () => {
     const [license] = await db
@@ -203,13 +206,21 @@ export async function createLicenseForSubscription(order: {
       licenseRow(
         ownerId,
         { externalLicenseId, name, nodes, planType, type: "recurring", hasCloudSupport, validFrom, validTo },
-        { subscriptionId, licenseeId },
+        { subscriptionId, licenseeId, poNumber: order.poNumber ?? null },
       ),
     )
     .onConflictDoNothing({ target: licenses.subscriptionId });
   const created = await ofSubscription();
   if (!created) throw new Error(`Subscription ${subscriptionId} belongs to another account.`);
   return created;
+}
+
+/** The purchase order number of the order that last changed the account's license, shown on its row. */
+export async function recordLicensePoNumber(ownerId: string, licenseId: string, poNumber: string): Promise<void> {
+  await db
+    .update(licenses)
+    .set({ poNumber })
+    .where(and(eq(licenses.id, licenseId), eq(licenses.ownerId, ownerId)));
 }
 
 /** Whether the user holds a recurring license (the Store then asks before starting a new one). */

@@ -15,8 +15,12 @@ import type {
 } from "~/domain/billing-views";
 import { billingProfileValidator, shippingAddressValidator } from "~/domain/billing-validators";
 import { ValidatedForm } from "~/ui/validated-form";
+import { TextField } from "../fields";
 
-/** A name, contact details and an address: the billing profile's and the shipping address's form. */
+/**
+ * A name, contact details and an address: the billing profile's and the shipping address's form (`children`: the
+ * fields one of them has besides).
+ */
 function AddressForm({
   formId,
   validator,
@@ -24,6 +28,7 @@ function AddressForm({
   contactRequired,
   saveLabel,
   options,
+  children,
 }: {
   formId: string;
   validator: Validator<Record<string, unknown>>;
@@ -31,6 +36,7 @@ function AddressForm({
   contactRequired: boolean;
   saveLabel: string;
   options: ContactOptions;
+  children?: ReactNode;
 }) {
   return (
     <ValidatedForm id={formId} validator={validator} method="post" defaultValues={defaults} noValidate>
@@ -40,6 +46,7 @@ function AddressForm({
         <NameFields formId={formId} />
         <ContactFields formId={formId} required={contactRequired} dialCodes={options.dialCodes} />
         <AddressFields formId={formId} countries={options.countries} />
+        {children}
         <SaveButton formId={formId} label={saveLabel} validator={validator} unchangedHint="Change a field to save." />
       </Stack>
     </ValidatedForm>
@@ -63,7 +70,15 @@ export function BillingProfileDrawer() {
         contactRequired
         saveLabel="Save Billing Profile"
         options={options}
-      />
+      >
+        <TextField
+          id="billing-profile-vat_number"
+          name="vat_number"
+          label="VAT number"
+          description="For a business in the EU, the United Kingdom, Switzerland or Norway, e.g. DE123456789. It is checked with the tax register when you save, and printed on your invoices."
+          autoComplete="off"
+        />
+      </AddressForm>
     );
   }
   return (

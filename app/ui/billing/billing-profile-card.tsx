@@ -1,4 +1,5 @@
 import { Text } from "~/ui/typography";
+import { formatDate } from "~/domain/format";
 
 import { LinkButton } from "~/ui/button";
 import { Stack } from "~/ui/layout";
@@ -39,6 +40,13 @@ export function BillingProfileCard({
                 {line}
               </Text>
             ))}
+          {profile.vat ? (
+            <Text size="sm" data-testid="vat-number">
+              VAT number {profile.vat.number}: <strong>{profile.vat.status}</strong>
+              {profile.vat.checkedAt ? ` (checked ${formatDate(profile.vat.checkedAt)})` : ""}
+              {profile.vat.registerName ? `, registered to ${profile.vat.registerName}` : ""}
+            </Text>
+          ) : null}
         </Stack>
       ) : (
         <Text size="sm">No billing profile yet. Update it before your first order.</Text>

@@ -19,6 +19,7 @@ export function ConfirmDialog({
   cancelTo,
   intent,
   fields = {},
+  inputs,
 }: {
   title: string;
   children: ReactNode;
@@ -29,6 +30,8 @@ export function ConfirmDialog({
   intent: string;
   /** Hidden fields posted with the confirmation (e.g. the order's idempotency key). */
   fields?: Record<string, string>;
+  /** Fields the person fills in with the confirmation (an order's PO number). */
+  inputs?: ReactNode;
 }) {
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formData?.get("intent") === intent;
@@ -40,6 +43,7 @@ export function ConfirmDialog({
         {Object.entries(fields).map(([name, value]) => (
           <input key={name} type="hidden" name={name} value={value} />
         ))}
+        {inputs}
         <Group justify="flex-end">
           <LinkButton to={cancelTo} variant="default" replace>
             {cancelLabel}

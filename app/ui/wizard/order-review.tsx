@@ -5,6 +5,7 @@ import type { AddressView, BillingProfileView, CardView } from "~/domain/billing
 import type { EstimateView } from "~/domain/estimate";
 import { Button, LinkButton } from "~/ui/button";
 import { Group, Stack } from "~/ui/layout";
+import { TextInput } from "~/ui/inputs";
 import { ConfirmDialog } from "./confirm-dialog";
 import { CouponBox } from "./coupon-box";
 import { OrderParties, OrderProblems } from "./order-details";
@@ -28,7 +29,8 @@ export interface OrderReviewData {
  * The review of an order before it is placed, for the new license's Order step and the update's Review:
  * what stops it, its lines, the coupon box, the estimate, who pays and where it ships, Previous and 'Submit
  * Order', and the confirmation (a dialog the URL opens, `?confirm=1`, so it works without JavaScript). The
- * confirmation posts `intent` with the order's key; Submit reads `busyLabel` while that post runs.
+ * confirmation posts `intent` with the order's key and the customer's optional PO number; Submit reads `busyLabel`
+ * while that post runs.
  */
 export function OrderReview({
   review,
@@ -62,7 +64,7 @@ export function OrderReview({
   /** The confirmation; its text may need the estimate, and it opens only with one when `needsEstimate`. */
   confirm: { title: string; confirmLabel: string; cancelLabel: string; text: ReactNode; needsEstimate?: boolean };
 }) {
-  const actionData = useActionData<{ couponError?: string }>();
+  const actionData = useActionData<{ couponError?: string; poNumberError?: string; poNumber?: string }>();
   const [searchParams] = useSearchParams();
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formData?.get("intent") === intent;
@@ -126,6 +128,18 @@ export function OrderReview({
           cancelTo={pageUrl}
           intent={intent}
           fields={{ orderKey }}
+          inputs={
+            <TextInput
+              id="po_number"
+              name="po_number"
+              label="PO number (optional)"
+              description="Your purchase order number, printed on the invoice and shown with the license."
+              defaultValue={actionData?.poNumber}
+              error={actionData?.poNumberError}
+              autoComplete="off"
+              style={{ marginBottom: "var(--mantine-spacing-md)" }}
+            />
+          }
         >
           {confirm.text}
         </ConfirmDialog>

@@ -3,7 +3,7 @@ import Chargebee, { type Estimate as ChargebeeEstimate } from "chargebee";
 import { INVALID_CUSTOMER_ID, parseGatewayReference } from "~/server/providers/card-gateway.server";
 import { addonOf, couponOf, planOf } from "../catalogue.server";
 import { ProviderError } from "~/server/platform/provider-errors.server";
-import { notFound, refused } from "../errors.server";
+import { CREDIT_NOTE_REQUIRED, notFound, refused } from "../errors.server";
 import {
   checkOrderedOnce,
   hardwareCharges,
@@ -14,11 +14,12 @@ import {
 import { eventPageSize } from "../input-checks.server";
 import type {
   Addon,
-  Address,
+  BillingInfo,
   BillingProvider,
   CustomerProfile,
   EventQuery,
   HardwareOrder,
+  InvoiceCorrection,
   ItemQuantity,
   NewPaymentSource,
   NewSubscriptionEstimateRequest,
@@ -260,9 +261,16 @@ class ChargebeeBilling implements BillingProvider {
     return customerOf(customer);
   }
 
-  async updateBillingInfo(customerId: string, billingAddress: Address) {
+  /**
+   * Chargebee's update_billing_info removes every billing field the call leaves out (the VAT number among them), so
+   * the call carries the address and the number, always; a number of null is left out to remove it.
+   */
+  async updateBillingInfo(customerId: string, { billingAddress, vatNumber }: BillingInfo) {
     const { customer } = await this.call("customer.update_billing_info", true, (cb) =>
-      cb.customer.updateBillingInfo(customerId, { billing_address: toChargebeeAddress(billingAddress) }),
+      cb.customer.updateBillingInfo(customerId, {
+        billing_address: toChargebeeAddress(billingAddress),
+        vat_number: vatNumber ?? undefined,
+      }),
     );
     return customerOf(customer);
   }
@@ -361,6 +369,7 @@ class ChargebeeBilling implements BillingProvider {
           event_based_addons: eventBasedAddons,
           shipping_address: request.shippingAddress ? toChargebeeAddress(request.shippingAddress) : undefined,
           invoice_immediately: true,
+          po_number: request.poNumber,
           // The full key, readable: findSubscriptionByKey looks for it after a call whose outcome was unknown.
           meta_data: { license_assignment: request.licenseAssignment, order_key: idempotencyKey },
         },
@@ -413,6 +422,7 @@ class ChargebeeBilling implements BillingProvider {
           plan_quantity: update.planQuantity,
           billing_address: update.billingAddress ? toChargebeeAddress(update.billingAddress) : undefined,
           shipping_address: update.shippingAddress ? toChargebeeAddress(update.shippingAddress) : undefined,
+          po_number: update.poNumber,
         },
         idempotent(idempotencyKey),
       ),
@@ -493,13 +503,58 @@ class ChargebeeBilling implements BillingProvider {
     return invoiceOf(invoice);
   }
 
-  async invoicePdf(customerId: string, invoiceId: string) {
+  async invoicePdf(customerId: string, invoiceId: string, revision?: number) {
     await this.retrieveInvoice(customerId, invoiceId);
+    // Chargebee keeps only the current document of a corrected invoice.
+    if (revision !== undefined) throw notFound(`Revision ${revision} of invoice ${invoiceId}`);
     // Making the download address changes nothing at Chargebee: safe to ask again.
     const { download } = await this.call("invoice.pdf", false, (cb) =>
       cb.invoice.pdf(invoiceId, { disposition_type: "attachment" }),
     );
     return { kind: "url" as const, url: download.download_url, expiresAt: new Date(download.valid_till * 1000) };
+  }
+
+  /**
+   * update_details: Chargebee changes the invoice's billing address, VAT number and PO number and makes its document
+   * anew, under the same number, only where the tax stays as it was; it refuses the rest, which needs a credit note.
+   * A country is never changed this way (it decides the tax), so that is refused before asking. Every field is sent:
+   * like update_billing_info, the call replaces the invoice's billing address as a whole.
+   */
+  async correctInvoice(customerId: string, invoiceId: string, correction: InvoiceCorrection, idempotencyKey: string) {
+    const current = await this.retrieveInvoice(customerId, invoiceId);
+    const issuedCountry = current.billedTo?.address?.country;
+    if (issuedCountry && issuedCountry !== correction.billingAddress.country) {
+      throw refused(
+        `The country of invoice ${invoiceId} cannot be changed: that changes its tax.`,
+        CREDIT_NOTE_REQUIRED,
+        "country",
+      );
+    }
+    try {
+      const { invoice } = await this.call("invoice.update_details", true, (cb) =>
+        cb.invoice.updateDetails(
+          invoiceId,
+          {
+            billing_address: toChargebeeAddress({ ...correction.billingAddress, company: correction.company }),
+            vat_number: correction.vatNumber ?? undefined,
+            po_number: correction.poNumber ?? undefined,
+          },
+          idempotent(idempotencyKey),
+        ),
+      );
+      return invoiceOf(invoice);
+    } catch (error) {
+      // What update_details refuses is what changes the invoice's tax.
+      if (error instanceof ProviderError && error.kind === "final" && error.code !== "not_found") {
+        throw refused(`Chargebee would not correct invoice ${invoiceId}: ${error.message}`, CREDIT_NOTE_REQUIRED);
+      }
+      throw error;
+    }
+  }
+
+  async listInvoiceRevisions(customerId: string, invoiceId: string) {
+    await this.retrieveInvoice(customerId, invoiceId);
+    return [];
   }
 
   async collectPayment(customerId: string, invoiceId: string, paymentSourceId: string, idempotencyKey: string) {

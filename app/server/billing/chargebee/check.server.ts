@@ -206,7 +206,11 @@ export async function walkChargebee(
     return { value: updated, detail: check(updated.company === "GateKeeper Portal check", "profile saved") };
   });
   await run("customer.update_billing_info", async () => {
-    const updated = await billing.updateBillingInfo(need(customer, "the customer").id, ADDRESS);
+    const updated = await billing.updateBillingInfo(need(customer, "the customer").id, {
+      billingAddress: ADDRESS,
+      vatNumber: null,
+      vatNumberStatus: "unchecked",
+    });
     return { value: updated, detail: check(updated.billingAddress?.stateCode === "WA", "billing address saved") };
   });
   const card = await run<PaymentSource>("payment_source.create_using_temp_token", async () => {

@@ -15,11 +15,13 @@ import type {
   Discount,
   Estimate,
   Invoice,
+  InvoiceParty,
   InvoicePurpose,
   InvoiceTotals,
   LineItem,
   PaymentSource,
   Subscription,
+  VatNumberStatus,
 } from "../port.server";
 
 /**
@@ -83,12 +85,19 @@ export function customerOf(customer: ChargebeeCustomer): Customer {
     phone: customer.phone ?? "",
     company: customer.company ?? "",
     billingAddress: addressOf(customer.billing_address),
+    vatNumber: customer.vat_number ?? null,
+    vatNumberStatus: customer.vat_number ? vatNumberStatusOf(customer.vat_number_status) : null,
     primaryPaymentSourceId: customer.primary_payment_source_id ?? null,
     // Chargebee takes all three off the next invoices before charging the card: credits left over from earlier
     // invoices (refundable), credits granted by the business (promotional), and money paid beyond an invoice.
     creditBalance:
       (customer.refundable_credits ?? 0) + (customer.promotional_credits ?? 0) + (customer.excess_payments ?? 0),
   };
+}
+
+/** Chargebee's own check of the number (when its site validates VAT numbers): not_validated and undetermined are not checked. */
+function vatNumberStatusOf(status: ChargebeeCustomer["vat_number_status"]): VatNumberStatus {
+  return status === "valid" || status === "invalid" ? status : "unchecked";
 }
 
 export function paymentSourceOf(source: ChargebeePaymentSource): PaymentSource {
@@ -258,8 +267,36 @@ export function invoiceOf(invoice: ChargebeeInvoice): Invoice {
     // Chargebee gives the next retry while dunning is in progress.
     nextRetryAt: invoice.dunning_status === "in_progress" ? dateOf(invoice.next_retry_at) : null,
     resourceVersion: invoice.resource_version ?? 0,
+    billedTo: billedToOf(invoice),
+    poNumber: invoice.po_number && !isOrderKey(invoice) ? invoice.po_number : null,
   };
 }
+
+/**
+ * The buyer as the invoice names them: Chargebee keeps the invoice's billing address and VAT number as they were
+ * when it was made (or last updated with update_details). Whether the number was valid then it does not say on the
+ * invoice; its own document decides what to print.
+ */
+function billedToOf(invoice: ChargebeeInvoice): InvoiceParty | null {
+  const address = addressOf(invoice.billing_address);
+  if (!address && !invoice.vat_number) return null;
+  const contact = [address?.firstName, address?.lastName].filter(Boolean).join(" ");
+  return {
+    name: address?.company || contact,
+    contact,
+    email: address?.email ?? "",
+    address,
+    vatNumber: invoice.vat_number ?? null,
+    vatNumberValid: false,
+  };
+}
+
+/**
+ * Whether the PO number is the adapter's own key of a hardware invoice (decision 161: the SHA-256 of the order's
+ * key, base64url, on an invoice of no subscription), which is no purchase order of the customer's.
+ */
+const isOrderKey = (invoice: ChargebeeInvoice) =>
+  !invoice.subscription_id && /^[A-Za-z0-9_-]{43}$/.test(invoice.po_number ?? "");
 
 /** What a failed SDK call rejects with: Chargebee's JSON error body, or an Error of the SDK's own. */
 interface ChargebeeFailure {

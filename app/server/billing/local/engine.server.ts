@@ -1,5 +1,6 @@
-import { and, asc, desc, eq, gte, inArray, lte, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gte, inArray, isNull, lte, sql } from "drizzle-orm";
 import { lockFor } from "~/server/platform/database/dialect.server";
+import { DEMO_SELLER } from "~/server/platform/config/env.server";
 import { affectedRows, type PortalTransaction } from "~/server/platform/database/portal-database.server";
 import { ScopedStorage } from "~/server/platform/async/scoped-storage.server";
 import { addPeriod, COUPON_MESSAGES } from "~/domain/pricing";
@@ -10,13 +11,14 @@ import {
   billingCustomers,
   billingEvents,
   billingIdempotencyKeys,
+  billingInvoiceRevisions,
   billingInvoices,
   billingPaymentSources,
   billingSequences,
   billingSubscriptions,
 } from "~/server/platform/database/tables.server";
 import { catalogue } from "../catalogue.server";
-import { BillingError, notFound, refused } from "../errors.server";
+import { BillingError, CREDIT_NOTE_REQUIRED, notFound, refused } from "../errors.server";
 import {
   checkOrderedOnce,
   hardwareCharges,
@@ -27,6 +29,7 @@ import {
 import type {
   Address,
   BillingCall,
+  BillingInfo,
   BillingProvider,
   Coupon,
   Customer,
@@ -36,6 +39,8 @@ import type {
   EventQuery,
   HardwareOrder,
   Invoice,
+  InvoiceCorrection,
+  InvoiceParty,
   InvoicePurpose,
   ItemQuantity,
   NewPaymentSource,
@@ -60,7 +65,7 @@ import {
 } from "./estimates.server";
 import { listEvents, writeEvent, type EventFacts } from "./events.server";
 import { withFaults } from "./faults.server";
-import { renderInvoicePdf } from "./invoice-pdf.server";
+import { renderInvoicePdf, type InvoiceDocument } from "./invoice-pdf.server";
 
 type SubscriptionRow = typeof billingSubscriptions.$inferSelect;
 type SourceRow = typeof billingPaymentSources.$inferSelect;
@@ -181,8 +186,32 @@ function invoiceOfRow(row: InvoiceRow): Invoice {
     paidAt: row.paidAt,
     nextRetryAt: row.nextRetryAt,
     resourceVersion: row.resourceVersion,
+    billedTo: row.billedTo,
+    poNumber: row.poNumber,
   };
 }
+
+/** The buyer as an invoice names them: the customer's billing profile of the moment. */
+function buyerOf(customer: Customer): InvoiceParty {
+  const contact = [customer.firstName, customer.lastName].filter(Boolean).join(" ");
+  return {
+    name: customer.company || contact,
+    contact,
+    email: customer.email,
+    address: customer.billingAddress,
+    vatNumber: customer.vatNumber,
+    vatNumberValid: customer.vatNumber !== null && customer.vatNumberStatus === "valid",
+  };
+}
+
+/** The seller of a demo's invoices (env.server's), which tests' engines name too. */
+export const DEMO_INVOICE_SELLER: InvoiceParty = {
+  name: DEMO_SELLER.SELLER_LEGAL_NAME,
+  address: null,
+  addressLines: DEMO_SELLER.SELLER_ADDRESS,
+  vatNumber: DEMO_SELLER.SELLER_VAT_NUMBER,
+  vatNumberValid: true,
+};
 
 /** What the time machine did: the clock before and after, and the events of everything that fell due between. */
 export interface ClockAdvance {
@@ -206,6 +235,12 @@ export interface EmbeddedBilling extends BillingProvider {
   advanceClock(days: number): Promise<ClockAdvance>;
   /** Processes what is due by the engine's clock now (every call does first); the events it caused. */
   processDue(): Promise<ProviderEvent[]>;
+  /**
+   * Names the engine's seller on the invoices issued before invoices kept their parties (the data migration
+   * recorded their buyer; the seller is configuration, which only the running portal knows): once, at start-up.
+   * How many it named.
+   */
+  recordSellerOnEarlierInvoices(): Promise<number>;
 }
 
 /**
@@ -230,6 +265,7 @@ class LocalBilling implements EmbeddedBilling {
     private readonly store: EmbeddedStore,
     private readonly clock: EngineClock,
     private readonly dunning: Dunning,
+    private readonly seller: InvoiceParty,
   ) {
     this.due = dueQueries(store);
   }
@@ -280,8 +316,12 @@ class LocalBilling implements EmbeddedBilling {
     return this.changeCustomer(customerId, profile);
   }
 
-  async updateBillingInfo(customerId: string, billingAddress: Address) {
-    return this.changeCustomer(customerId, { billingAddress });
+  async updateBillingInfo(customerId: string, { billingAddress, vatNumber, vatNumberStatus }: BillingInfo) {
+    return this.changeCustomer(customerId, {
+      billingAddress,
+      vatNumber,
+      vatNumberStatus: vatNumber ? vatNumberStatus : null,
+    });
   }
 
   async listPaymentSources(customerId: string) {
@@ -384,6 +424,7 @@ class LocalBilling implements EmbeddedBilling {
           paymentSourceId: source.id,
           shippingAddress: request.shippingAddress ?? null,
           licenseAssignment: request.licenseAssignment,
+          poNumber: request.poNumber ?? null,
           createdAt: now,
           resourceVersion: now.getTime(),
         });
@@ -395,6 +436,7 @@ class LocalBilling implements EmbeddedBilling {
           totals: estimate,
           at: now,
           shippingAddress: request.shippingAddress,
+          poNumber: request.poNumber ?? null,
           whenDeclined: "refuse",
         });
         await this.recordSubscription(tx, id, now, "subscription_created", "subscription_created", invoice.id);
@@ -444,6 +486,7 @@ class LocalBilling implements EmbeddedBilling {
                 ),
                 totals: estimate,
                 at: now,
+                poNumber: update.poNumber ?? row.poNumber,
                 whenDeclined: "refuse",
               })
             : null;
@@ -467,6 +510,7 @@ class LocalBilling implements EmbeddedBilling {
                 }
               : {}),
             ...(update.shippingAddress ? { shippingAddress: update.shippingAddress } : {}),
+            ...(update.poNumber ? { poNumber: update.poNumber } : {}),
           },
           now,
         );
@@ -531,6 +575,7 @@ class LocalBilling implements EmbeddedBilling {
           totals,
           at: now,
           shippingAddress: order.shippingAddress,
+          poNumber: null,
           whenDeclined: "refuse",
         });
         await this.recordInvoice(tx, invoice, now);
@@ -566,20 +611,108 @@ class LocalBilling implements EmbeddedBilling {
     return invoiceOfRow(await this.ownInvoice(this.store, customerId, invoiceId));
   }
 
-  async invoicePdf(customerId: string, invoiceId: string) {
+  /**
+   * The document as it was issued (or last corrected), from what the invoice keeps: its parties, never the
+   * customer's profile of today. An earlier revision is made again from the parties it showed.
+   */
+  async invoicePdf(customerId: string, invoiceId: string, revision?: number) {
     const row = await this.ownInvoice(this.store, customerId, invoiceId);
-    const customer = await this.customer(this.store, customerId);
-    const [subscription] = row.subscriptionId
-      ? await this.store.select().from(billingSubscriptions).where(eq(billingSubscriptions.id, row.subscriptionId))
-      : [];
+    const revisions = await this.revisionsOf(this.store, row.id);
+    const current = {
+      revision: row.revision,
+      seller: row.seller,
+      billedTo: row.billedTo,
+      poNumber: row.poNumber,
+      issuedAt: row.revisedAt ?? row.date,
+    };
+    const chosen =
+      revision === undefined || revision === row.revision
+        ? current
+        : (revisions.find((earlier) => earlier.revision === revision) ??
+          this.missing(`Revision ${revision} of invoice ${invoiceId}`));
+    const replaced = [...revisions, current].find((earlier) => earlier.revision === chosen.revision - 1);
     const invoice = invoiceOfRow(row);
-    const bytes = await renderInvoicePdf({
+    const document: InvoiceDocument = {
       invoice,
-      customer,
-      billingAddress: row.billingAddress ?? customer.billingAddress,
-      shippingAddress: row.shippingAddress ?? subscription?.shippingAddress ?? null,
-    });
-    return { kind: "document" as const, fileName: `invoice-${invoice.number}.pdf`, bytes };
+      seller: chosen.seller ?? this.seller,
+      billedTo: chosen.billedTo,
+      poNumber: chosen.poNumber,
+      shippingAddress: row.shippingAddress,
+      revision: replaced ? { number: chosen.revision, replaces: replaced.issuedAt } : null,
+    };
+    const bytes = await renderInvoicePdf(document);
+    const suffix = chosen.revision > 1 ? `-revision-${chosen.revision}` : "";
+    return { kind: "document" as const, fileName: `invoice-${invoice.number}${suffix}.pdf`, bytes };
+  }
+
+  async correctInvoice(customerId: string, invoiceId: string, correction: InvoiceCorrection, idempotencyKey: string) {
+    return this.once(
+      idempotencyKey,
+      "correctInvoice",
+      async (tx, now) => {
+        await this.lockCustomer(tx, customerId);
+        const row = await this.ownInvoice(tx, customerId, invoiceId);
+        const issuedCountry = row.billedTo?.address?.country;
+        if (issuedCountry && correction.billingAddress.country !== issuedCountry) {
+          throw refused(
+            `The country of invoice ${row.id} cannot be changed: that changes its tax.`,
+            CREDIT_NOTE_REQUIRED,
+            "country",
+          );
+        }
+        await tx.insert(billingInvoiceRevisions).values({
+          invoiceId: row.id,
+          revision: row.revision,
+          seller: row.seller ?? this.seller,
+          billedTo: row.billedTo,
+          poNumber: row.poNumber,
+          issuedAt: row.revisedAt ?? row.date,
+        });
+        const { billingAddress, vatNumber, vatNumberStatus, company, poNumber } = correction;
+        const contact = [billingAddress.firstName, billingAddress.lastName].filter(Boolean).join(" ");
+        await this.changeInvoiceRow(
+          tx,
+          row,
+          {
+            seller: row.seller ?? this.seller,
+            billedTo: {
+              name: company || contact,
+              contact,
+              email: billingAddress.email ?? row.billedTo?.email ?? "",
+              address: billingAddress,
+              vatNumber,
+              vatNumberValid: vatNumber !== null && vatNumberStatus === "valid",
+            },
+            poNumber,
+            revision: row.revision + 1,
+            revisedAt: now,
+          },
+          now,
+        );
+        await this.recordInvoiceChange(tx, row.id, now, "invoice_updated", "invoice_updated");
+        return row.id;
+      },
+      async (id) => invoiceOfRow(await this.ownInvoice(this.store, customerId, id)),
+    );
+  }
+
+  async listInvoiceRevisions(customerId: string, invoiceId: string) {
+    const row = await this.ownInvoice(this.store, customerId, invoiceId);
+    return (await this.revisionsOf(this.store, row.id)).map(({ revision, issuedAt }) => ({ revision, issuedAt }));
+  }
+
+  async recordSellerOnEarlierInvoices() {
+    return this.write(async (tx) =>
+      affectedRows(await tx.update(billingInvoices).set({ seller: this.seller }).where(isNull(billingInvoices.seller))),
+    );
+  }
+
+  private revisionsOf(store: EmbeddedStore, invoiceId: string) {
+    return store
+      .select()
+      .from(billingInvoiceRevisions)
+      .where(eq(billingInvoiceRevisions.invoiceId, invoiceId))
+      .orderBy(asc(billingInvoiceRevisions.revision));
   }
 
   async collectPayment(customerId: string, invoiceId: string, paymentSourceId: string, idempotencyKey: string) {
@@ -777,6 +910,7 @@ class LocalBilling implements EmbeddedBilling {
       source: row.autoCollection ? await this.usableSource(tx, row, await this.now(tx)) : null,
       totals: renewalInvoice(recurring, start, end, balance),
       at: start,
+      poNumber: row.poNumber,
       whenDeclined: "dun",
     });
     await this.recordSubscription(tx, row.id, start, "subscription_renewed", "subscription_renewed", invoice.id);
@@ -970,12 +1104,25 @@ class LocalBilling implements EmbeddedBilling {
     const row = (await this.findCustomer(store, customerId)) ?? this.missing(`Customer ${customerId}`);
     const { id, firstName, lastName, email, phone, company, billingAddress, primaryPaymentSourceId, creditBalance } =
       row;
-    return { id, firstName, lastName, email, phone, company, billingAddress, primaryPaymentSourceId, creditBalance };
+    const { vatNumber, vatNumberStatus } = row;
+    return {
+      id,
+      firstName,
+      lastName,
+      email,
+      phone,
+      company,
+      billingAddress,
+      vatNumber,
+      vatNumberStatus,
+      primaryPaymentSourceId,
+      creditBalance,
+    };
   }
 
   private async changeCustomer(
     customerId: string,
-    change: Partial<CustomerProfile> & { billingAddress?: Address },
+    change: Partial<CustomerProfile> & Partial<Pick<Customer, "billingAddress" | "vatNumber" | "vatNumberStatus">>,
   ): Promise<Customer> {
     return this.write(async (tx) => {
       await this.customer(tx, customerId);
@@ -1344,6 +1491,7 @@ class LocalBilling implements EmbeddedBilling {
       totals: Billed;
       at: Date;
       shippingAddress?: Address;
+      poNumber: string | null;
       whenDeclined: "refuse" | "dun";
     },
   ): Promise<{ id: string; collection: Collection }> {
@@ -1371,6 +1519,10 @@ class LocalBilling implements EmbeddedBilling {
       paymentSourceId: source?.id ?? null,
       shippingAddress: invoice.shippingAddress ?? null,
       billingAddress: customer.billingAddress,
+      // The document's parties as of now: later changes to the customer leave this invoice as it was issued.
+      seller: this.seller,
+      billedTo: buyerOf(customer),
+      poNumber: invoice.poNumber,
       date: at,
       paidAt: paid ? at : null,
       paymentAttempts: collection === "charged" || collection === "declined" ? 1 : 0,
@@ -1426,6 +1578,8 @@ class LocalBilling implements EmbeddedBilling {
 
 export interface LocalBillingOptions {
   store: EmbeddedStore;
+  /** The seller every invoice names: the portal's configuration; the demo's made-up seller when not given (tests). */
+  seller?: InvoiceParty;
   /** Real time, under the time machine's advance; tests pin it to get exact proration. */
   now?: () => Date;
   dunning?: Dunning;
@@ -1436,8 +1590,11 @@ export interface LocalBillingOptions {
   onEvents?: (events: ProviderEvent[]) => void | Promise<void>;
 }
 
-/** Calls that do not catch up first: those that process what is due themselves (and report what that did). */
-const WITHOUT_CATCH_UP = new Set<string>(["advanceClock", "processDue"]);
+/**
+ * Calls that do not catch up first: those that process what is due themselves (and report what that did), and the
+ * start-up's recording of the seller on invoices issued before invoices kept one, which changes no invoice's dates.
+ */
+const WITHOUT_CATCH_UP = new Set<string>(["advanceClock", "processDue", "recordSellerOnEarlierInvoices"]);
 
 /**
  * Calls that only read and never commit an event: reading the clock, which every page judging a license's dates
@@ -1483,10 +1640,11 @@ async function deliver(events: ProviderEvent[], onEvents: LocalBillingOptions["o
 /** The embedded billing engine, with fault injection in front of every call. */
 export function createLocalBilling({
   store,
+  seller = DEMO_INVOICE_SELLER,
   now = () => new Date(),
   dunning = DEFAULT_DUNNING,
   onEvents,
 }: LocalBillingOptions): EmbeddedBilling {
-  const engine = new LocalBilling(store, new EngineClock(store, now), dunning);
+  const engine = new LocalBilling(store, new EngineClock(store, now), dunning, seller);
   return withFaults(upToDate(engine, onEvents), store);
 }

@@ -1,23 +1,29 @@
 import PDFDocument from "pdfkit";
 import { formatCents, formatDate } from "~/domain/format";
 import { countryName } from "~/domain/countries";
-import type { Address, Invoice } from "../port.server";
+import { REVERSE_CHARGE_NOTE, reverseChargeApplies } from "~/domain/tax-ids";
+import type { Address, Invoice, InvoiceParty } from "../port.server";
 
 /**
- * The embedded engine's invoice as a PDF (pdfkit, US Letter, the standard Helvetica fonts): who sold, who was
- * billed and where it ships, the invoice's number, date and status, each line with its service period, the
- * discounts, the credits and what was paid and is due. Chargebee renders its own; this stands in for it.
+ * The embedded engine's invoice as a PDF (pdfkit, US Letter, the standard Helvetica fonts), with what the EU's
+ * invoicing rules ask of an invoice: the seller's and the buyer's names, addresses and VAT numbers as the document
+ * was issued, its sequential number, issue date and supply period, each line with its service period, the
+ * discounts, the credits and what was paid and is due, and the reverse-charge note when the buyer accounts for the
+ * VAT. The engine computes no tax: prices are the price list's. A corrected invoice says which revision it is and
+ * whose document it replaces. Chargebee renders its own; this stands in for it.
  */
 
-export interface InvoiceSheet {
+export interface InvoiceDocument {
   invoice: Invoice;
-  /** The customer as billed: their company and name, with the billing address the invoice was made with. */
-  customer: { company: string; firstName: string; lastName: string; email: string };
-  billingAddress: Address | null;
+  seller: InvoiceParty;
+  /** The buyer as the document names them; null only on invoices older than the parties' record. */
+  billedTo: InvoiceParty | null;
+  poNumber: string | null;
   shippingAddress: Address | null;
+  /** A corrected document: its revision, and when the document it replaces was issued. */
+  revision: { number: number; replaces: Date } | null;
 }
 
-const SELLER = "GateKeeper";
 const STATUS_LABELS: Record<Invoice["status"], string> = {
   paid: "Paid",
   payment_due: "Payment due",
@@ -41,21 +47,37 @@ const COLUMNS = [
   { x: 490, width: 72, align: "right" },
 ] as const;
 
-/** The address as printed lines: name, company, street lines, city line, country. */
+/** The street, city and country lines of an address (the names are the party's own lines). */
 function addressLines(address: Address | null): string[] {
   if (!address) return [];
-  const name = [address.firstName, address.lastName].filter(Boolean).join(" ");
   const cityLine = [address.city, [address.stateCode ?? address.state, address.zip].filter(Boolean).join(" ")]
     .filter(Boolean)
     .join(", ");
   return [
-    name,
-    address.company ?? "",
     address.line1 ?? "",
     address.line2 ?? "",
     cityLine,
     address.country ? countryName(address.country) : "",
   ].filter((line) => line.trim() !== "");
+}
+
+/** A shipping address as printed: the name and company over the address. */
+function shippingLines(address: Address | null): string[] {
+  if (!address) return [];
+  const name = [address.firstName, address.lastName].filter(Boolean).join(" ");
+  return [name, address.company ?? "", ...addressLines(address)].filter((line) => line.trim() !== "");
+}
+
+/** A party as printed: its name, contact, address and VAT number. */
+function partyLines(party: InvoiceParty): string[] {
+  const lines = [
+    party.name,
+    party.contact && party.contact !== party.name ? party.contact : "",
+    party.email ?? "",
+    ...(party.addressLines ?? addressLines(party.address)),
+    party.vatNumber ? `VAT number: ${party.vatNumber}` : "",
+  ];
+  return lines.filter((line) => line.trim() !== "");
 }
 
 const period = (from: Date | null, to: Date | null) =>
@@ -65,13 +87,21 @@ const period = (from: Date | null, to: Date | null) =>
       ? formatDate(from)
       : "";
 
+/** When the invoiced supply took place: from the earliest line's start to the latest line's end. */
+function supplyPeriod(invoice: Invoice): string {
+  const starts = invoice.lineItems.flatMap((line) => (line.dateFrom ? [line.dateFrom.getTime()] : []));
+  const ends = invoice.lineItems.flatMap((line) => (line.dateTo ? [line.dateTo.getTime()] : []));
+  if (starts.length === 0) return formatDate(invoice.date);
+  return period(new Date(Math.min(...starts)), new Date(Math.max(...ends, ...starts)));
+}
+
 /** The invoice rendered as a PDF document's bytes. */
-export function renderInvoicePdf(sheet: InvoiceSheet): Promise<Uint8Array> {
-  const { invoice } = sheet;
+export function renderInvoicePdf(document: InvoiceDocument): Promise<Uint8Array> {
+  const { invoice, seller, billedTo } = document;
   const doc = new PDFDocument({
     size: "LETTER",
     margin: PAGE_MARGIN,
-    info: { Title: `Invoice ${invoice.number}`, Author: SELLER, CreationDate: invoice.date },
+    info: { Title: `Invoice ${invoice.number}`, Author: seller.name, CreationDate: invoice.date },
   });
   const chunks: Buffer[] = [];
   const done = new Promise<Uint8Array>((resolve, reject) => {
@@ -80,39 +110,52 @@ export function renderInvoicePdf(sheet: InvoiceSheet): Promise<Uint8Array> {
     doc.on("error", reject);
   });
 
-  doc.font("Helvetica-Bold").fontSize(20).text(SELLER, PAGE_MARGIN, PAGE_MARGIN);
-  doc.fontSize(20).text("Invoice", PAGE_MARGIN, PAGE_MARGIN, { width: CONTENT_WIDTH, align: "right" });
+  doc
+    .font("Helvetica-Bold")
+    .fontSize(20)
+    .text("Invoice", PAGE_MARGIN, PAGE_MARGIN, { width: CONTENT_WIDTH, align: "right" });
+  doc.fontSize(10);
+  const sellerLines = partyLines(seller);
+  doc.font("Helvetica-Bold").text(sellerLines[0], PAGE_MARGIN, PAGE_MARGIN, { width: 260 });
+  doc.font("Helvetica").text(sellerLines.slice(1).join("\n"), PAGE_MARGIN, PAGE_MARGIN + 14, { width: 260 });
   const facts: [string, string][] = [
     ["Invoice number", invoice.number],
-    ["Invoice date", formatDate(invoice.date)],
+    ["Issue date", formatDate(invoice.date)],
+    ["Supply period", supplyPeriod(invoice)],
     ["Status", STATUS_LABELS[invoice.status]],
   ];
   if (invoice.paidAt) facts.push(["Paid on", formatDate(invoice.paidAt)]);
+  if (document.poNumber) facts.push(["PO number", document.poNumber]);
   let y = PAGE_MARGIN + 34;
-  doc.fontSize(10);
   for (const [label, value] of facts) {
     doc.font("Helvetica").text(`${label}: `, 330, y, { width: 100, align: "right" });
     doc.font("Helvetica-Bold").text(value, 430, y, { width: 132, align: "right" });
     y += 14;
   }
+  y = Math.max(y, PAGE_MARGIN + 14 + 12 * sellerLines.length);
+  if (document.revision) {
+    y += 6;
+    doc
+      .font("Helvetica-Bold")
+      .text(
+        `Revision ${document.revision.number}, replaces the document of ${formatDate(document.revision.replaces)}`,
+        PAGE_MARGIN,
+        y,
+        { width: CONTENT_WIDTH },
+      );
+    y += 14;
+  }
 
   y += 16;
-  const billedTo = [
-    sheet.customer.company,
-    [sheet.customer.firstName, sheet.customer.lastName].filter(Boolean).join(" "),
-    sheet.customer.email,
-    ...addressLines(sheet.billingAddress).filter(
-      (line) => line !== sheet.customer.company && line !== `${sheet.customer.firstName} ${sheet.customer.lastName}`,
-    ),
-  ].filter((line) => line.trim() !== "");
-  const shipTo = addressLines(sheet.shippingAddress);
+  const buyerLines = billedTo ? partyLines(billedTo) : [];
+  const shipTo = shippingLines(document.shippingAddress);
   const block = (title: string, lines: string[], x: number) => {
     doc.font("Helvetica-Bold").text(title, x, y);
     doc.font("Helvetica").text(lines.join("\n"), x, y + 14, { width: 240 });
   };
-  block("Billed to", billedTo, PAGE_MARGIN);
+  block("Billed to", buyerLines, PAGE_MARGIN);
   if (shipTo.length > 0) block("Ship to", shipTo, 320);
-  y += 14 + 12 * Math.max(billedTo.length, shipTo.length, 1) + 24;
+  y += 14 + 12 * Math.max(buyerLines.length, shipTo.length, 1) + 24;
 
   /** A new page when the next `height` points do not fit on this one. */
   const room = (height: number) => {
@@ -155,6 +198,13 @@ export function renderInvoicePdf(sheet: InvoiceSheet): Promise<Uint8Array> {
   if (invoice.creditsApplied > 0) total("Credits applied", -invoice.creditsApplied);
   total("Amount paid", invoice.amountPaid);
   total("Amount due", invoice.amountDue, "Helvetica-Bold");
+
+  if (billedTo && reverseChargeApplies(billedTo, seller.vatNumber)) {
+    y += 10;
+    room(16);
+    doc.font("Helvetica-Bold").text(REVERSE_CHARGE_NOTE, PAGE_MARGIN, y, { width: CONTENT_WIDTH });
+    y += 16;
+  }
 
   doc.end();
   return done;

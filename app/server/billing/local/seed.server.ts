@@ -300,6 +300,16 @@ async function seedInvoice(
     paidAt: term.start,
     nextRetryAt: null,
     resourceVersion: term.start.getTime(),
+    // The seller is named at start-up, from the configuration (recordSellerOnEarlierInvoices).
+    billedTo: {
+      name: customer.person.company,
+      contact: `${customer.person.firstName} ${customer.person.lastName}`,
+      email: customer.person.email,
+      address: customer.address,
+      vatNumber: null,
+      vatNumberValid: false,
+    },
+    poNumber: null,
   };
   // The engine's row is the invoice with how it was paid; its number is its id.
   const { number: _number, ...columns } = invoice;

@@ -3,6 +3,7 @@ import addressparser from "nodemailer/lib/addressparser";
 import { z } from "zod";
 import { parsePublicUrl } from "./public-url.server";
 import { databaseChoice } from "./database-url.server";
+import { VIES_BASE_URL } from "./vies-url.server";
 
 /**
  * The portal's configuration, read once from the environment and validated at start-up.
@@ -128,6 +129,36 @@ const envSchema = z
       .string()
       .refine(isOneMailbox, "must be one address, e.g. GateKeeper Portal <portal@example.com>")
       .optional(),
+    /** The register VAT numbers are checked with: the embedded simulator, or the EU's VIES. */
+    TAX_ID_PROVIDER: z
+      .enum(["local", "vies"], { errorMap: () => ({ message: "must be local or vies" }) })
+      .default("local"),
+    VIES_URL: z
+      .string()
+      .url("must be the VIES REST API's address, e.g. https://ec.europa.eu/taxation_customs/vies/rest-api")
+      .default(VIES_BASE_URL),
+    /**
+     * The seller every invoice names (the EU's invoicing rules ask for its legal name, address and VAT number):
+     * the address's lines are separated by \n or by |.
+     */
+    SELLER_LEGAL_NAME: z.string().trim().min(1).max(200).optional(),
+    SELLER_ADDRESS: z
+      .string()
+      .max(500)
+      .transform((value) =>
+        value
+          .split(/\\n|\n|\|/)
+          .map((line) => line.trim())
+          .filter(Boolean),
+      )
+      .refine((lines) => lines.length > 0, "must have at least one line")
+      .optional(),
+    SELLER_VAT_NUMBER: z
+      .string()
+      .trim()
+      .toUpperCase()
+      .regex(/^[A-Z]{2}[A-Z0-9+*]{2,15}$/, "must be a VAT number with its country prefix, e.g. IE6388047V")
+      .optional(),
     HUB_SIM_DATABASE_URL: z.string().min(1).default("file:./data/hub-sim.sqlite"),
     HUB_SIM_PORT: z.coerce
       .number({ invalid_type_error: "must be a port number" })
@@ -137,12 +168,14 @@ const envSchema = z
       .default(4010),
   })
   // A production start never seeds the public demo accounts unless SEED_DEMO=true says so.
-  .transform(({ SEED_DEMO, MAIL_FROM, ...rest }) => ({
-    ...rest,
-    SEED_DEMO: SEED_DEMO ?? rest.NODE_ENV !== "production",
-    // Only the embedded outbox may do without one: its mail never leaves the portal.
-    MAIL_FROM: MAIL_FROM ?? (rest.SMTP_URL ? "" : "GateKeeper Portal <portal@localhost>"),
-  }))
+  .transform(({ SEED_DEMO, MAIL_FROM, ...rest }) =>
+    withDemoSeller({
+      ...rest,
+      SEED_DEMO: SEED_DEMO ?? rest.NODE_ENV !== "production",
+      // Only the embedded outbox may do without one: its mail never leaves the portal.
+      MAIL_FROM: MAIL_FROM ?? (rest.SMTP_URL ? "" : "GateKeeper Portal <portal@localhost>"),
+    }),
+  )
   .superRefine((env, ctx) => {
     // A real provider needs its keys, and the two real ones only work together: Chargebee takes card
     // tokens from Stripe, and the embedded engine only knows the embedded test cards.
@@ -197,7 +230,32 @@ const envSchema = z
         message: "is required unless SEED_DEMO=true (e.g. `openssl genpkey -algorithm ed25519`)",
       });
     }
+    // The embedded engine renders the invoices, which must name the seller; a demo names a made-up one.
+    if (env.BILLING_PROVIDER === "local") {
+      for (const name of ["SELLER_LEGAL_NAME", "SELLER_ADDRESS", "SELLER_VAT_NUMBER"] as const) {
+        required(name, "the embedded billing engine renders invoices (BILLING_PROVIDER=local) unless SEED_DEMO=true");
+      }
+    }
   });
+
+/** The seller a demo's invoices name when the configuration names none: made up, and saying so. */
+export const DEMO_SELLER = {
+  SELLER_LEGAL_NAME: "GateKeeper Demo Ltd. (demo seller)",
+  SELLER_ADDRESS: ["1 Demo Quay", "Dublin 2, D02 X285", "Ireland"],
+  SELLER_VAT_NUMBER: "IE6388047V",
+};
+
+function withDemoSeller<
+  T extends { SEED_DEMO: boolean; SELLER_LEGAL_NAME?: string; SELLER_ADDRESS?: string[]; SELLER_VAT_NUMBER?: string },
+>(env: T): T {
+  if (!env.SEED_DEMO) return env;
+  return {
+    ...env,
+    SELLER_LEGAL_NAME: env.SELLER_LEGAL_NAME ?? DEMO_SELLER.SELLER_LEGAL_NAME,
+    SELLER_ADDRESS: env.SELLER_ADDRESS ?? DEMO_SELLER.SELLER_ADDRESS,
+    SELLER_VAT_NUMBER: env.SELLER_VAT_NUMBER ?? DEMO_SELLER.SELLER_VAT_NUMBER,
+  };
+}
 
 function isOneMailbox(value: string): boolean {
   const parsed = addressparser(value, { flatten: true });

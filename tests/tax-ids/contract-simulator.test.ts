@@ -1,0 +1,3 @@
+import { taxIdContract } from "./contract";
+
+taxIdContract("simulator", async (simulator) => ({ register: simulator }));
