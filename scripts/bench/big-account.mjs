@@ -23,14 +23,19 @@ const ROLES = ["billing_admin", "technical_contact", "viewer"];
  * the SQLite file while the portal runs (WAL lets it read meanwhile).
  */
 export function addBigAccount(databaseFile, demoEmail) {
+  writeInOneTransaction(databaseFile, (sqlite) => fill(sqlite, demoEmail));
+  return BIG_ACCOUNT;
+}
+
+/** Runs `write` on the bench's SQLite file in one transaction, beside the running portal (WAL lets it read). */
+export function writeInOneTransaction(databaseFile, write) {
   const sqlite = new Database(databaseFile);
   sqlite.pragma("busy_timeout = 5000");
   try {
-    sqlite.transaction(() => fill(sqlite, demoEmail))();
+    sqlite.transaction(() => write(sqlite))();
   } finally {
     sqlite.close();
   }
-  return BIG_ACCOUNT;
 }
 
 function fill(sqlite, demoEmail) {

@@ -1,5 +1,4 @@
-import Database from "better-sqlite3";
-import { copier } from "./big-account.mjs";
+import { copier, writeInOneTransaction } from "./big-account.mjs";
 
 export const BIG_RESELLER = {
   email: "big-reseller@example.com",
@@ -17,13 +16,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * whatever columns the schema has gained; one transaction, written while the portal runs.
  */
 export function addBigReseller(databaseFile, demoEmail) {
-  const sqlite = new Database(databaseFile);
-  sqlite.pragma("busy_timeout = 5000");
-  try {
-    sqlite.transaction(() => fill(sqlite, demoEmail))();
-  } finally {
-    sqlite.close();
-  }
+  writeInOneTransaction(databaseFile, (sqlite) => fill(sqlite, demoEmail));
   return BIG_RESELLER;
 }
 
