@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { describe, expect, it } from "vitest";
-import { eq } from "drizzle-orm";
+import { desc, eq } from "drizzle-orm";
 import { loader as accountLoader } from "~/routes/_portal.account";
 import { action as newCardAction, loader as newCardLoader } from "~/routes/_portal.account.cards.new";
 import { action as replaceAction, loader as replaceLoader } from "~/routes/_portal.account.cards.$sourceId.replace";
@@ -17,7 +17,9 @@ import { taxIdFaults } from "~/server/tax-ids/index.server";
 import { runJobs } from "../support/jobs";
 import { toastStorage } from "~/server/accounts/session.server";
 import { db } from "~/server/platform/database/db.server";
-import { organizations } from "~/server/platform/database/tables.server";
+import { jobs, organizations } from "~/server/platform/database/tables.server";
+import { JOB_KINDS } from "~/server/job-kinds.server";
+import { JobRunner } from "~/server/platform/jobs/runner.server";
 import { memberByEmail } from "../support/members";
 import { formRequest, getRequest } from "../support/requests";
 import { demoCookie } from "../support/sign-in";
@@ -397,6 +399,31 @@ describe("the billing profile's VAT number", () => {
   it("removes the number when the field is emptied", async () => {
     await post(profileAction, "/account/profile", "distributor@example.com", { ...german, vat_number: "" });
     expect(await vatOf()).toBeNull();
+  });
+
+  it("keeps asking a register that stays down longer than a page would wait, the waits growing to an hour", async () => {
+    // The profile's own check and eleven of the job's fail: more runs than a job a customer watches gets.
+    await taxIdFaults.inject("check", { times: 12 });
+    await post(profileAction, "/account/profile", "distributor@example.com", { ...german, vat_number: "DE136695976" });
+    const runner = new JobRunner(JOB_KINDS);
+    const waits: number[] = [];
+    for (let run = 1; run <= 11; run += 1) {
+      await runner.drain();
+      const [job] = await db.select().from(jobs).where(eq(jobs.kind, "tax-id-recheck")).orderBy(desc(jobs.createdAt));
+      expect(job).toMatchObject({ status: "queued", attempts: run });
+      waits.push(job.nextRunAt!.getTime() - Date.now());
+      await db
+        .update(jobs)
+        .set({ nextRunAt: new Date(0) })
+        .where(eq(jobs.id, job.id));
+    }
+    expect(await vatOf()).toMatchObject({ status: "not yet checked" });
+    // The eleventh wait is 2^10 times the first, about 17 minutes with the default backoff: past the minute a job
+    // a customer watches waits at most, within the hour.
+    expect(waits[10]).toBeGreaterThan(60_000);
+    expect(waits[10]).toBeLessThanOrEqual(60 * 60_000);
+    await runJobs();
+    expect(await vatOf()).toMatchObject({ number: "DE136695976", status: "valid" });
   });
 });
 

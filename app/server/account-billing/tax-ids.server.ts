@@ -106,6 +106,9 @@ const recheckInput = z.object({ vatNumber: z.string() });
 export const taxIdRecheck: JobKind<z.infer<typeof recheckInput>, { check: { status: TaxIdStatus } }> = {
   name: "tax-id-recheck",
   input: recheckInput,
+  // A national register behind VIES can be down for hours: asked again with waits doubling up to an hour, for
+  // about a day, before the number is left 'not yet checked' until the profile is saved again.
+  patience: { attempts: 30, maxBackoffMs: 60 * 60_000 },
   steps: [
     {
       name: "check",

@@ -96,6 +96,12 @@ export interface JobKind<Input, Results extends StepResults, Owner extends JobOw
   reserve?(job: { id: string; ownerId: Owner; input: Input }, tx: PortalTransaction): Promise<boolean>;
   /** Called once the job has failed, to give back what it reserved and no finished step has made its own. */
   release?(job: { id: string; steps: Record<string, StepState> }): Promise<void>;
+  /**
+   * How long a kind waits out an outside service that may be down for hours (a tax register): its automatic runs and
+   * the longest wait between two. Without it, MAX_AUTOMATIC_ATTEMPTS runs a minute apart at most, what a customer
+   * watching a progress page can wait for.
+   */
+  patience?: { attempts: number; maxBackoffMs: number };
 }
 
 /** The results of a kind, by step name. */
@@ -328,7 +334,8 @@ function logClaimFailure(error: unknown): void {
   console.error(JSON.stringify({ level: "error", event: "job-claim-failed", message }));
 }
 
-const backoff = (attempts: number) => Math.min(MAX_BACKOFF_MS, env.JOB_BACKOFF_MS * 2 ** Math.max(0, attempts - 1));
+const backoff = (attempts: number, maxBackoffMs = MAX_BACKOFF_MS) =>
+  Math.min(maxBackoffMs, env.JOB_BACKOFF_MS * 2 ** Math.max(0, attempts - 1));
 
 /**
  * Takes one due job for `holder` (queued or needs_attention whose time has come, or running under an expired lease)
@@ -478,7 +485,8 @@ export class JobRunner {
       error instanceof ProviderError ? error.kind : error instanceof StepRefused ? "final" : "retryable";
     const failure = kind.failure(stepName, error);
     logJobFailure(row, stepName, kindOfError, error);
-    const canRetry = row.attempts < MAX_AUTOMATIC_ATTEMPTS;
+    const canRetry = row.attempts < (kind.patience?.attempts ?? MAX_AUTOMATIC_ATTEMPTS);
+    const nextRun = () => new Date(Date.now() + backoff(row.attempts, kind.patience?.maxBackoffMs));
     if (kindOfError === "final") {
       steps[stepName] = { status: "failed", refusals: refusals + 1, message: failure.message };
       await this.finish(row.id, "failed", { steps, error: { ...failure } });
@@ -491,7 +499,7 @@ export class JobRunner {
         error: { ...failure },
         leaseHolder: null,
         leaseUntil: null,
-        nextRunAt: canRetry ? new Date(Date.now() + backoff(row.attempts)) : null,
+        nextRunAt: canRetry ? nextRun() : null,
       });
     } else if (canRetry) {
       // The step is left as started: it may have done part of its work, so its own checks decide on the rerun.
@@ -500,7 +508,7 @@ export class JobRunner {
         steps,
         leaseHolder: null,
         leaseUntil: null,
-        nextRunAt: new Date(Date.now() + backoff(row.attempts)),
+        nextRunAt: nextRun(),
       });
     } else {
       await this.finish(row.id, "failed", { steps, error: { ...failure } });
