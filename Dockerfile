@@ -2,7 +2,8 @@
 #
 # A REAL DEPLOYMENT BY DEFAULT: the image seeds no demo accounts and refuses to start without
 # SESSION_SECRET (32+ characters, e.g. `openssl rand -hex 32`) and LICENSE_SIGNING_KEY (an Ed25519 private
-# key in PEM, `openssl genpkey -algorithm ed25519`). For a local demo run it with `-e SEED_DEMO=true`: the
+# key in PEM, `openssl genpkey -algorithm ed25519`), and with the embedded billing engine without the seller its
+# invoices name (SELLER_LEGAL_NAME, SELLER_ADDRESS, SELLER_VAT_NUMBER). For a local demo run it with `-e SEED_DEMO=true`: the
 # server then seeds the demo accounts into an empty database and generates its own secret and license
 # signing key (.portal-secret and .license-signing-key.pem beside the database).
 

@@ -218,7 +218,14 @@ test.describe("the HTTP layer", () => {
     const signingKey = generateKeyPairSync("ed25519").privateKey.export({ type: "pkcs8", format: "pem" }).toString();
     const production = await startPortal({
       engine: databaseEngine,
-      env: { SEED_DEMO: "", SESSION_SECRET: "s".repeat(40), LICENSE_SIGNING_KEY: signingKey },
+      env: {
+        SEED_DEMO: "",
+        SESSION_SECRET: "s".repeat(40),
+        LICENSE_SIGNING_KEY: signingKey,
+        SELLER_LEGAL_NAME: "GateKeeper Test Ltd.",
+        SELLER_ADDRESS: "1 Test Street|Dublin 2|Ireland",
+        SELLER_VAT_NUMBER: "IE6388047V",
+      },
     });
     try {
       const api = await client(production.baseURL);
