@@ -62,18 +62,23 @@ async function renewalsIn(
     .innerJoin(organizations, ofCustomer)
     .where(where)
     .orderBy(asc(subscriptions.currentTermEnd), asc(licenses.externalLicenseId));
-  const [[counted], rows, { prices, planNames }] = await Promise.all([
-    db
-      .select({ total: count() })
-      .from(subscriptions)
-      .innerJoin(licenses, withLicense)
-      .innerJoin(organizations, ofCustomer)
-      .where(where),
+  // Only a page needs the total (for its page links); the CSV's rows are all of them.
+  const counting =
+    page === "all"
+      ? Promise.resolve(null)
+      : db
+          .select({ total: count() })
+          .from(subscriptions)
+          .innerJoin(licenses, withLicense)
+          .innerJoin(organizations, ofCustomer)
+          .where(where);
+  const [counted, rows, { prices, planNames }] = await Promise.all([
+    counting,
     page === "all" ? rowsQuery : rowsQuery.limit(RENEWALS_PER_PAGE).offset((page - 1) * RENEWALS_PER_PAGE),
     catalogue(),
   ]);
   return {
-    total: counted?.total ?? 0,
+    total: counted?.[0]?.total ?? rows.length,
     renewals: rows.map(({ subscription, license, customer }) => ({
       customer,
       licenseId: license.id,
