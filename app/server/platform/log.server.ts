@@ -32,8 +32,10 @@ const REDACTED_FIELDS = [
 ];
 
 const EMAIL = /[^\s"'<>()[\],;:@\\]+@[^\s"'<>()[\],;:@\\]+\.[a-z]{2,}/gi;
-/** 13 to 19 digits, each group maybe after one space or hyphen, as a card number is typed. */
-const CARD_SHAPED = /\b\d(?:[ -]?\d){12,18}\b/g;
+/**
+ * 13 to 19 digits, each maybe after one space or hyphen, as a card number is typed; not the decimals of a number.
+ */
+const CARD_SHAPED = /(?<![.\d])\d(?:[ -]?\d){12,18}(?![.\d])/g;
 
 /** Luhn's check, which every card number passes: a long number that fails it (most ids, counts) is left alone. */
 function passesLuhn(digits: string): boolean {
@@ -82,7 +84,8 @@ export const logger: Logger = pino(
     level: env.LOG_LEVEL,
     formatters: { level: (label) => ({ level: label }) },
     timestamp: pino.stdTimeFunctions.isoTime,
-    mixin: () => currentContext() ?? {},
+    // A copy: pino merges each line's own fields into what the mixin returns.
+    mixin: () => ({ ...currentContext() }),
     redact: { paths: REDACTED_FIELDS, censor: "[redacted]" },
   },
   portalDestination(env.NODE_ENV === "development" ? pino.transport({ target: "pino-pretty" }) : null),
@@ -90,3 +93,6 @@ export const logger: Logger = pino(
 
 /** The fields of an error for a log line: its message and stack (pino's serializer), under `err`. */
 export const errorFields = (error: unknown) => ({ err: error instanceof Error ? error : new Error(String(error)) });
+
+/** A duration for a log line: milliseconds to a tenth. */
+export const roundMs = (ms: number) => Math.round(ms * 10) / 10;

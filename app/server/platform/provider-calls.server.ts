@@ -1,4 +1,4 @@
-import { logger } from "./log.server";
+import { logger, roundMs } from "./log.server";
 import { providerCallDuration, type CallOutcome } from "./metrics.server";
 import { ProviderError } from "./provider-errors.server";
 import { inSpan } from "./traces.server";
@@ -30,7 +30,13 @@ export function observedCalls<Port extends object>(
           const done = (outcome: CallOutcome) => {
             const seconds = (performance.now() - started) / 1000;
             providerCallDuration.observe({ provider, call: property, outcome }, seconds);
-            logger[level]({ event: "provider-call", provider, call: property, outcome, durationMs: seconds * 1000 });
+            logger[level]({
+              event: "provider-call",
+              provider,
+              call: property,
+              outcome,
+              durationMs: roundMs(seconds * 1000),
+            });
           };
           return inSpan(`${provider} ${property}`, { "portal.provider": provider }, () => {
             const result: unknown = Reflect.apply(value, target, args);

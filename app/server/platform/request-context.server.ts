@@ -39,10 +39,10 @@ export function currentCause(): string | undefined {
   return context?.requestId ?? context?.cause;
 }
 
-/** Says, for the request being handled, who is signed in and for which organization. */
-export function describeMember(memberId: string, organizationId: string): void {
+/** Says, for the request being handled, who is signed in and for which organization (if they act for one). */
+export function describeMember(memberId: string, organizationId?: string): void {
   const context = work.getStore();
   if (!context?.requestId) return;
   context.memberId = memberId;
-  context.organizationId = organizationId;
+  if (organizationId) context.organizationId = organizationId;
 }

@@ -17,6 +17,7 @@ import { resultOf, StepRefused, type JobKind } from "~/server/platform/jobs/runn
 import { saveInvoiceCopy, saveSubscriptionCopy } from "./copies.server";
 import { licenseFollowsSubscription } from "./license-follows.server";
 import { realNow } from "~/server/platform/real-time.server";
+import { webhookEventLag, webhookEvents } from "~/server/platform/metrics.server";
 
 /**
  * The one consumer of the provider's events (decision 185): a durable job per stored event, owned by the account
@@ -102,18 +103,24 @@ export interface EventChange {
  */
 export async function applyEvent(database: PortalDatabase, change: EventChange): Promise<boolean> {
   const { account, subscription, invoice, entry } = change;
-  return database.transaction(async (tx) => {
+  const appliedAt = realNow();
+  const occurredAt = await database.transaction(async (tx) => {
     const [applied] = await tx
       .update(providerEvents)
-      .set({ appliedAt: realNow(), outcome: "applied" })
+      .set({ appliedAt, outcome: "applied" })
       .where(and(eq(providerEvents.id, change.eventId), isNull(providerEvents.appliedAt)))
-      .returning({ id: providerEvents.id });
-    if (!applied) return false;
+      .returning({ occurredAt: providerEvents.occurredAt });
+    if (!applied) return null;
     if (subscription) await saveSubscriptionCopy(account, subscription, tx);
     if (invoice) await saveInvoiceCopy(account, invoice, tx);
     if (entry) await recordActivity(tx, { organizationId: account.ownerId, actor: GATEKEEPER, ...entry });
-    return true;
+    return applied.occurredAt;
   });
+  if (!occurredAt) return false;
+  webhookEvents.inc({ outcome: "applied" });
+  // The embedded engine's events carry its clock's time, which the time machine moves ahead of real time.
+  webhookEventLag.observe(Math.max(0, (appliedAt.getTime() - occurredAt.getTime()) / 1000));
+  return true;
 }
 
 export const providerEventJob: JobKind<EventInput, ProviderEventResults> = {

@@ -6,6 +6,7 @@ import {
   type ProviderEvent,
 } from "~/server/billing/index.server";
 import { storeProviderEvents } from "./event-feed.server";
+import { errorFields, logger } from "~/server/platform/log.server";
 
 /**
  * Chargebee's webhooks (`POST /webhooks/chargebee`, decision 185): the basic auth of Chargebee's webhook settings
@@ -32,8 +33,7 @@ export async function receiveChargebeeWebhook(request: Request): Promise<Respons
   try {
     await storeProviderEvents([event], "webhook");
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    console.error(JSON.stringify({ level: "error", event: "webhook-not-stored", eventId: event.id, message }));
+    logger.error({ event: "webhook-not-stored", eventId: event.id, ...errorFields(error) });
     return new Response("The event could not be stored; please send it again.", { status: 503 });
   }
   return new Response("OK", { status: 200 });

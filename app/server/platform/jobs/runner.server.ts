@@ -8,7 +8,7 @@ import { jobs, type JobStatus } from "~/server/platform/database/tables.server";
 import { db, type PortalExecutor, type PortalTransaction } from "~/server/platform/database/db.server";
 import { env } from "~/server/platform/config/env.server";
 import { ProviderError } from "~/server/platform/provider-errors.server";
-import { errorFields, logger } from "~/server/platform/log.server";
+import { errorFields, logger, roundMs } from "~/server/platform/log.server";
 import { currentCause, runInContext } from "~/server/platform/request-context.server";
 import { inSpan } from "~/server/platform/traces.server";
 
@@ -404,7 +404,7 @@ export class JobRunner {
     return runInContext({ jobId: row.id, jobKind: row.kind, cause: row.cause ?? undefined }, async () => {
       const started = performance.now();
       const outcome = await this.runSteps(row);
-      logger.info({ event: "job-run", outcome, run: row.attempts, durationMs: performance.now() - started });
+      logger.info({ event: "job-run", outcome, run: row.attempts, durationMs: roundMs(performance.now() - started) });
     });
   }
 
@@ -426,7 +426,7 @@ export class JobRunner {
       const state = steps[step.name];
       if (state?.status === "done") continue;
       if (this.stopped) {
-        await this.giveBack(row.id, steps);
+        await this.giveBack(row, steps);
         return "given-back";
       }
       const refusals = state?.refusals ?? 0;
@@ -481,14 +481,14 @@ export class JobRunner {
    * runner takes it on its next claim rather than after the lease. The run it gives back does not count as one of
    * its automatic attempts.
    */
-  private async giveBack(jobId: string, steps: Record<string, StepState>): Promise<void> {
-    await this.write(jobId, {
+  private async giveBack(row: JobRow, steps: Record<string, StepState>): Promise<void> {
+    await this.write(row.id, {
       status: "queued",
       steps,
       leaseHolder: null,
       leaseUntil: null,
       nextRunAt: now(),
-      attempts: sql`${jobs.attempts} - 1`,
+      attempts: Math.max(0, row.attempts - 1),
     });
   }
 

@@ -1,0 +1,2 @@
+export { readiness, type Readiness } from "./readiness.server";
+export { serverOperations, type RequestOutcome, type ServerOperations } from "./server-hooks.server";
