@@ -1,5 +1,6 @@
 import { reissueLicenseFiles, startProviderSync } from "~/server/subscriptions/index.server";
 import { serverOperations, type ServerOperations } from "~/server/operations/index.server";
+import { fillSearchKeys } from "~/server/accounts/index.server";
 import { env } from "~/server/platform/config/env.server";
 import { connection, databaseInUse, migratePortalDatabase } from "~/server/platform/database/connection.server";
 import { withStartupLock } from "~/server/platform/database/startup-lock.server";
@@ -21,9 +22,10 @@ const globalForBoot = globalThis as unknown as { __portalPrepared?: Promise<void
 
 /**
  * Makes the database ready for this process, once: the migrations, the secrets (generated and kept in demo
- * mode), the demo seed (SEED_DEMO, into an empty database only) and the re-issue of license files signed with an
- * older key. Each step runs under the start-up lock and finds what a process that held it before did, so however
- * many processes and instances start at once on one database, each is done once.
+ * mode), the demo seed (SEED_DEMO, into an empty database only), the re-issue of license files signed with an
+ * older key, and the search keys of organizations and people that have none. Each step runs under the start-up
+ * lock and finds what a process that held it before did, so however many processes and instances start at once on
+ * one database, each is done once.
  */
 function prepare(): Promise<void> {
   return (globalForBoot.__portalPrepared ??= (async () => {
@@ -36,6 +38,7 @@ function prepare(): Promise<void> {
         logger.info(`Demo accounts seeded (SEED_DEMO=true): ${names} at example.com, password ${DEMO_PASSWORD}`);
       }
       await reissueLicenseFiles(connection.db);
+      await fillSearchKeys(connection.db);
     });
   })());
 }

@@ -25,6 +25,7 @@ export {
 } from "./billing-accounts.server";
 export {
   assignBillingCustomerId,
+  fillSearchKeys,
   findOrganization,
   saveShippingAddress,
   type OrganizationRecord,
