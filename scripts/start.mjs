@@ -136,7 +136,15 @@ async function runPrimary() {
   }
   const metrics = new AggregatorRegistry();
   // The workers share the database, and with it the job leases and the throttles' counters (decisions 042, 052).
-  cluster.setupPrimary({ exec: SERVER_ENTRY[0], args: SERVER_ENTRY.slice(1) });
+  // Traces, when asked for: the workers load OpenTelemetry before the server (scripts/telemetry.mjs).
+  const telemetry = process.env.OTEL_EXPORTER_OTLP_ENDPOINT
+    ? ["--import", path.join(ROOT, "scripts/telemetry.mjs")]
+    : [];
+  cluster.setupPrimary({
+    exec: SERVER_ENTRY[0],
+    args: SERVER_ENTRY.slice(1),
+    execArgv: [...process.execArgv, ...telemetry],
+  });
   let stopping = false;
   // Every worker process until its exit event, with the time it started. Not cluster.workers: that drops a
   // worker as soon as its channel closes, while it may still be finishing its requests.

@@ -4,7 +4,7 @@ import { stopJobRunner } from "~/server/platform/jobs/runner.server";
 import { logger, roundMs } from "~/server/platform/log.server";
 import { collectProcessMetrics, httpRequestDuration, metricsRegistry } from "~/server/platform/metrics.server";
 import { runInContext, type WorkContext } from "~/server/platform/request-context.server";
-import { annotateSpan } from "~/server/platform/traces.server";
+import { annotateSpan, flushTraces } from "~/server/platform/traces.server";
 import { registerJobGauges } from "./job-metrics.server";
 import { beginStopping } from "./readiness.server";
 
@@ -83,6 +83,7 @@ export function serverOperations(): ServerOperations {
       await stopJobRunner();
       logger.info({ event: "stopped" }, "Stopped: every job this process held is given back.");
       logger.flush();
+      await flushTraces();
     },
   };
 }

@@ -1,6 +1,7 @@
 import pino, { type DestinationStream, type Logger } from "pino";
 import { env } from "~/server/platform/config/env.server";
 import { currentContext } from "./request-context.server";
+import { traceFields } from "./traces.server";
 
 /**
  * The portal's log: one JSON object a line (pino), with the time, the level's name, the process and the fields of
@@ -85,7 +86,7 @@ export const logger: Logger = pino(
     formatters: { level: (label) => ({ level: label }) },
     timestamp: pino.stdTimeFunctions.isoTime,
     // A copy: pino merges each line's own fields into what the mixin returns.
-    mixin: () => ({ ...currentContext() }),
+    mixin: () => ({ ...currentContext(), ...traceFields() }),
     redact: { paths: REDACTED_FIELDS, censor: "[redacted]" },
   },
   portalDestination(env.NODE_ENV === "development" ? pino.transport({ target: "pino-pretty" }) : null),

@@ -10,6 +10,8 @@ interface PortalTelemetry {
   tracer: Tracer;
   /** The span of the work this call is part of (the request's, once the HTTP instrumentation made it). */
   activeSpan(): Span | undefined;
+  /** Sends the spans not sent yet, and stops. */
+  shutdown(): Promise<void>;
 }
 
 const telemetry = () => (globalThis as { __portalTelemetry?: PortalTelemetry }).__portalTelemetry;
@@ -52,4 +54,17 @@ export function inSpan<T>(name: string, attributes: Attributes, work: () => T): 
 /** Adds attributes to the span of the work this call is part of, when tracing is on (a request's id, its route). */
 export function annotateSpan(attributes: Attributes): void {
   telemetry()?.activeSpan()?.setAttributes(attributes);
+}
+
+/** The trace and span a log line belongs to, when tracing is on: its fields `traceId` and `spanId`. */
+export function traceFields(): { traceId?: string; spanId?: string } {
+  const span = telemetry()?.activeSpan();
+  if (!span) return {};
+  const { traceId, spanId } = span.spanContext();
+  return { traceId, spanId };
+}
+
+/** Sends the spans not sent yet (a stopping process's last ones). */
+export async function flushTraces(): Promise<void> {
+  await telemetry()?.shutdown();
 }
