@@ -1,6 +1,7 @@
 import type { AppLoadContext, EntryContext, HandleDataRequestFunction, HandleErrorFunction } from "@remix-run/node";
 import { isRouteErrorResponse } from "@remix-run/react";
 import { renderPage } from "~/server/platform/delivery/render-page.server";
+import { errorFields, logger } from "~/server/platform/log.server";
 
 // The portal's start-up, which the HTTP server calls before it listens (the build's entry module is how a plain
 // Node script reaches the app's code); `npm run migrate` calls it without the jobs.
@@ -38,5 +39,5 @@ export const handleError: HandleErrorFunction = (error, { request }) => {
   if (request.signal.aborted) return;
   if (isRouteErrorResponse(error) && error.status < 500) return;
   if (error instanceof Error && error.message.startsWith(LEGACY_DATA_REQUEST_WARNING)) return;
-  console.error(error);
+  logger.error({ event: "request-failed", ...errorFields(error) });
 };

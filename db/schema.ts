@@ -31,20 +31,26 @@ const createdAt = () =>
  * A person who signs in. What they can see and do belongs to the organizations they are members of
  * (memberships); being a GateKeeper administrator is the person's own.
  */
-export const users = sqliteTable("users", {
-  id: text("id").primaryKey(),
-  email: text("email").notNull().unique(),
-  passwordHash: text("password_hash").notNull(),
-  firstName: text("first_name").notNull(),
-  lastName: text("last_name").notNull(),
-  company: text("company").notNull().default(""),
-  phone: text("phone").notNull().default(""),
-  isGKAdmin: integer("is_gk_admin", { mode: "boolean" }).notNull().default(false),
-  /** When the person proved they read the address's mail (a verification or invitation link); null until then. */
-  emailVerifiedAt: integer("email_verified_at", { mode: "timestamp_ms" }),
-  lastSignedInAt: integer("last_signed_in_at", { mode: "timestamp_ms" }),
-  createdAt: createdAt(),
-});
+export const users = sqliteTable(
+  "users",
+  {
+    id: text("id").primaryKey(),
+    email: text("email").notNull().unique(),
+    /** The address folded for staff search (app/domain/search-key.ts), kept by accounts' writes and the start-up. */
+    searchEmail: text("search_email").notNull().default(""),
+    passwordHash: text("password_hash").notNull(),
+    firstName: text("first_name").notNull(),
+    lastName: text("last_name").notNull(),
+    company: text("company").notNull().default(""),
+    phone: text("phone").notNull().default(""),
+    isGKAdmin: integer("is_gk_admin", { mode: "boolean" }).notNull().default(false),
+    /** When the person proved they read the address's mail (a verification or invitation link); null until then. */
+    emailVerifiedAt: integer("email_verified_at", { mode: "timestamp_ms" }),
+    lastSignedInAt: integer("last_signed_in_at", { mode: "timestamp_ms" }),
+    createdAt: createdAt(),
+  },
+  (table) => [index("users_search_email_idx").on(table.searchEmail)],
+);
 
 /** What kind of customer of GateKeeper an organization is (app/domain/access-policy.ts says what each may do). */
 export const ORGANIZATION_KINDS = ["customer", "distributor"] as const;
@@ -61,6 +67,8 @@ export const organizations = sqliteTable(
   {
     id: text("id").primaryKey(),
     name: text("name").notNull(),
+    /** The name folded for staff search (app/domain/search-key.ts), kept by accounts' writes and the start-up. */
+    searchName: text("search_name").notNull().default(""),
     /** 'customer' or 'distributor' (a reseller): decides the price list and how many trials it gets. */
     customerType: text("customer_type", { enum: ORGANIZATION_KINDS }).notNull().default("customer"),
     /** The billing provider's customer id that scopes all of the organization's billing data; set on first need. */
@@ -81,6 +89,7 @@ export const organizations = sqliteTable(
   (table) => [
     // A distributor's end customers, by name: /customers counts and pages them straight off this index.
     index("organizations_managed_by_name_idx").on(table.managedBy, table.name, table.id),
+    index("organizations_search_name_idx").on(table.searchName, table.id),
   ],
 );
 
@@ -423,6 +432,8 @@ export const jobs = sqliteTable(
     /** The runner (process) holding the job, until lease_until; a crashed runner's job is claimed again after it. */
     leaseHolder: text("lease_holder"),
     leaseUntil: integer("lease_until", { mode: "timestamp_ms" }),
+    /** The request (X-Request-Id) the job follows from, for following it through the log; null when none did. */
+    cause: text("cause"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     finishedAt: integer("finished_at", { mode: "timestamp_ms" }),

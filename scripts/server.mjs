@@ -4,20 +4,34 @@
 // origin (or on a Host that is a host name), requests no page could answer refused with 400 or 405, a body-size
 // limit enforced before anything reads the body, and the security headers (with a per-request CSP nonce) on
 // every response, static files and errors included.
+// Each request gets an id (X-Request-Id: a trusted proxy's, else a new one), echoed in the response and carried by
+// every log line written while it is handled; pages get one JSON log line each and a place in the
+// http_request_duration_seconds histogram (the app's operations, handed over by its start-up). `/metrics` is
+// answered here, with METRICS_TOKEN or on METRICS_PORT. SIGTERM stops it cleanly (stopGracefully).
 // Run it directly (`node scripts/server.mjs`) and it listens on PORT; or import startServer(). Configuration comes
 // only from the environment.
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { statSync, watch } from "node:fs";
 import { createServer } from "node:http";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { broadcastDevReady, createRequestHandler as createRemixRequestHandler, installGlobals } from "@remix-run/node";
+import { matchRoutes } from "@remix-run/router";
 import compression from "compression";
 import express from "express";
 import expressStaticGzip from "express-static-gzip";
-import morgan from "morgan";
+import { AggregatorRegistry } from "prom-client";
 import { requestOrigin, sendRemixResponse, toRemixRequest } from "./remix-adapter.mjs";
-import { FROM_PRIMARY, listenOnPort, NEW_CONNECTION, SHUTDOWN_GRACE_MS, WORKER_READY } from "./start.mjs";
+import {
+  askPrimaryForMetrics,
+  FROM_PRIMARY,
+  listenOnPort,
+  metricsPort,
+  NEW_CONNECTION,
+  serveMetricsPort,
+  shutdownGraceMs,
+  WORKER_READY,
+} from "./start.mjs";
 
 /** Bodies above this are refused with 413: no portal form comes near it. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -120,6 +134,49 @@ function readBody(req, res, limit) {
   });
 }
 
+/** What a request id passed on by a trusted proxy may look like: nginx's $request_id, a UUID, a trace id. */
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/**
+ * The request's id: the X-Request-Id a trusted proxy sent (only with TRUST_PROXY, as a client can write any header),
+ * when it is a plausible id, else a new UUID.
+ */
+export function requestIdOf(req, trustedHops) {
+  const passed = trustedHops > 0 ? req.headers["x-request-id"] : undefined;
+  return typeof passed === "string" && REQUEST_ID.test(passed) ? passed : randomUUID();
+}
+
+/**
+ * The id of the Remix route that answers a path (`routes/_portal.home`), or null when none does: a log line and a
+ * metric name the route, never the path, whose values are unbounded. Matched as Remix matches (React Router's
+ * matchRoutes over the build's route tree; a single-fetch `.data` path as its page's).
+ */
+export function routeIdOf(routes) {
+  const children = new Map();
+  for (const route of Object.values(routes)) {
+    const siblings = children.get(route.parentId) ?? [];
+    siblings.push(route);
+    children.set(route.parentId, siblings);
+  }
+  const tree = (parentId) =>
+    (children.get(parentId) ?? []).map((route) => ({
+      id: route.id,
+      path: route.path,
+      index: route.index,
+      caseSensitive: route.caseSensitive,
+      children: route.index ? undefined : tree(route.id),
+    }));
+  const table = tree(undefined);
+  return (pathname) => {
+    const page = pathname.endsWith(".data") ? pathname.slice(0, -".data".length).replace(/^\/_root$/, "/") : pathname;
+    const matches = matchRoutes(table, page);
+    return matches ? matches[matches.length - 1].route.id : null;
+  };
+}
+
+/** Answers that say nothing worth a log line or a metric: a probe's or a scraper's success. */
+const PROBES = new Set(["/healthz", "/readyz", "/metrics"]);
+
 /** The request path without its query string. */
 const pathOf = (url) => {
   const query = url.indexOf("?");
@@ -162,15 +219,18 @@ function staticFiles() {
  */
 export function createApp({
   build,
+  routes,
   mode = process.env.NODE_ENV ?? "production",
   trustProxy = trustedProxyHops(),
   publicOrigin,
+  operations,
+  metrics,
 }) {
   const origin = requestOrigin(trustProxy, publicOrigin);
   const handleRemix = createRemixRequestHandler(build, mode);
   const files = staticFiles();
   const compress = compression();
-  const logRequest = morgan("tiny");
+  const routeOf = routeIdOf(routes);
 
   const failed = (res, error) => {
     console.error(error);
@@ -193,7 +253,25 @@ export function createApp({
   };
 
   /**
-   * Why the request is answered before anything else sees it, or null. Each refusal is one line of the access
+   * `/metrics` on the portal's port, for a scraper with METRICS_TOKEN (Authorization: Bearer); without the token
+   * 401. With no METRICS_TOKEN set it is not served here: the path is a page like any other (a 404).
+   */
+  const scrape = async (req, res) => {
+    if (!operations.metricsAllowed(req.headers.authorization)) {
+      res.writeHead(401, { "Content-Type": "text/plain; charset=utf-8", "WWW-Authenticate": "Bearer" });
+      res.end("The metrics need the bearer token METRICS_TOKEN.");
+      return;
+    }
+    try {
+      const text = await metrics();
+      res.writeHead(200, { "Content-Type": operations.metricsContentType, "Cache-Control": "no-store" }).end(text);
+    } catch (error) {
+      failed(res, error);
+    }
+  };
+
+  /**
+   * Why the request is answered before anything else sees it, or null. Each refusal is one line of the request
    * log and nothing on stderr: they are a visitor's mistakes (or probes), not the server's.
    */
   const refusal = (req, where) => {
@@ -207,20 +285,52 @@ export function createApp({
     return null;
   };
 
+  /**
+   * Once the response is done (or the client gone: 499, as nginx says), the request's log line and metric: for
+   * pages and refusals, not for files nor a probe's success.
+   */
+  const whenDone = (req, res, context, started, bytesBefore, route) => {
+    res.once("close", () => {
+      const status = res.writableFinished ? res.statusCode : 499;
+      if (status < 300 && PROBES.has(pathOf(req.url))) return;
+      operations.requestDone(context, {
+        method: req.method,
+        route,
+        status,
+        durationMs: performance.now() - started,
+        bytes: req.socket.bytesWritten - bytesBefore,
+      });
+    });
+  };
+
   return (req, res) => {
+    const started = performance.now();
+    const bytesBefore = req.socket.bytesWritten;
+    const requestId = requestIdOf(req, trustProxy);
+    res.setHeader("X-Request-Id", requestId);
     const where = origin.of(req);
     const cspNonce = randomBytes(16).toString("base64");
     const https = where ? where.protocol === "https" : Boolean(req.socket.encrypted);
     const headers = securityHeaders({ nonce: cspNonce, https });
     for (const name in headers) res.setHeader(name, headers[name]);
-    const refused = refusal(req, where);
-    if (refused) return logRequest(req, res, () => refuse(res, ...refused));
-    const url = `${where.protocol}://${where.host}${req.url}`;
-    compress(req, res, () => {
-      // Files are not logged; pages and misses are.
-      const toPage = () => logRequest(req, res, () => void page(req, res, { url, cspNonce }));
-      if (!path.extname(pathOf(req.url))) return toPage();
-      files(req, res, (error) => (error ? failed(res, error) : toPage()));
+    operations.inRequest(requestId, (context) => {
+      const refused = refusal(req, where);
+      if (refused) {
+        whenDone(req, res, context, started, bytesBefore, null);
+        return refuse(res, ...refused);
+      }
+      const pathname = pathOf(req.url);
+      if (pathname === "/metrics" && operations.metricsOnPortalPort) return void scrape(req, res);
+      const url = `${where.protocol}://${where.host}${req.url}`;
+      compress(req, res, () => {
+        // Files are not logged; pages and misses are.
+        const toPage = () => {
+          whenDone(req, res, context, started, bytesBefore, routeOf(pathname));
+          void page(req, res, { url, cspNonce });
+        };
+        if (!path.extname(pathname)) return toPage();
+        files(req, res, (error) => (error ? failed(res, error) : toPage()));
+      });
     });
   };
 }
@@ -253,48 +363,80 @@ export function oneRequestPerTurn(handle) {
 }
 
 /**
- * A worker of scripts/start.mjs: the primary listens and sends each new connection to one worker in turn
- * (decision 135). The worker serves what it is sent until the channel to its primary closes (the portal is
- * stopping, or the primary is gone and nothing would supervise it); then it takes nothing new, lets its open
- * connections finish and exits.
+ * The HTTP server for the app, with what a clean stop needs: the connections it has open, and `Connection: close`
+ * on every response once it is stopping.
  */
-function serveConnectionsFromPrimary(app) {
+function portalServer(app) {
   const server = createServer(oneRequestPerTurn(app));
   const open = new Set();
   let stopping = false;
-  const exitWhenDrained = () => {
-    if (stopping && open.size === 0) process.exit(0);
-  };
+  let whenDrained = null;
   server.on("connection", (socket) => {
     open.add(socket);
     socket.once("close", () => {
       open.delete(socket);
-      exitWhenDrained();
+      if (stopping && open.size === 0) whenDrained?.();
     });
   });
   server.on("request", (req, res) => {
     if (stopping) res.setHeader("Connection", "close");
   });
+  return {
+    server,
+    stopping: () => stopping,
+    /** Takes no more requests on open connections, closes the idle ones; resolves once every one has closed. */
+    drain() {
+      stopping = true;
+      server.closeIdleConnections();
+      return new Promise((resolve) => {
+        whenDrained = resolve;
+        if (open.size === 0) resolve();
+      });
+    },
+  };
+}
+
+/**
+ * A clean stop (SIGTERM or SIGINT; for a worker also its primary's channel closing): readiness turns 503 at once,
+ * no new connection is taken (`closeListener`), the requests in flight finish, and meanwhile the jobs this process
+ * runs are given back after their running step, so that another process takes each at once rather than after its
+ * lease; then the log is flushed and the process exits 0. After SHUTDOWN_GRACE_MS it exits 0 all the same: what is
+ * still open is cut, and a job still held is taken over after its lease, as after a crash.
+ */
+function stopGracefully(portal, operations, closeListener) {
+  let started = false;
+  return () => {
+    if (started) return;
+    started = true;
+    operations.beginStop();
+    closeListener();
+    setTimeout(() => process.exit(0), shutdownGraceMs()).unref();
+    void Promise.all([portal.drain(), operations.finishStop()]).then(() => process.exit(0));
+  };
+}
+
+/**
+ * A worker of scripts/start.mjs: the primary listens and sends each new connection to one worker in turn
+ * (decision 135). The worker serves what it is sent until the channel to its primary closes (the portal is
+ * stopping, or the primary is gone and nothing would supervise it); then it stops cleanly (stopGracefully).
+ */
+function serveConnectionsFromPrimary(app, operations) {
+  const portal = portalServer(app);
   process.on("message", (message, socket) => {
     if (message !== NEW_CONNECTION || !socket) return;
-    if (stopping) {
+    if (portal.stopping()) {
       socket.destroy();
       return;
     }
     // What net.Server does for a connection it accepts itself: without it, Nagle's algorithm holds a response's
     // second write for the client's delayed ACK, 40 ms per request.
     socket.setNoDelay(true);
-    server.emit("connection", socket);
+    portal.server.emit("connection", socket);
     // The primary accepted it paused, so that no byte was read before it arrived here.
     socket.resume();
   });
-  const stop = () => {
-    if (stopping) return;
-    stopping = true;
-    server.closeIdleConnections();
-    exitWhenDrained();
-    setTimeout(() => process.exit(0), SHUTDOWN_GRACE_MS).unref();
-  };
+  // The primary stops listening before it lets its workers go: nothing to close here.
+  const stop = stopGracefully(portal, operations, () => {});
   for (const signal of ["SIGTERM", "SIGINT"]) process.once(signal, stop);
   process.once("disconnect", stop);
   process.send(WORKER_READY);
@@ -304,19 +446,26 @@ function serveConnectionsFromPrimary(app) {
 export async function startServer() {
   process.env.NODE_ENV ??= "production";
   let trustProxy;
+  let ownMetricsPort;
   try {
     trustProxy = trustedProxyHops();
+    ownMetricsPort = metricsPort();
+    shutdownGraceMs();
   } catch (error) {
     console.error(`Configuration error: ${error.message}`);
     process.exit(1);
   }
+  const fromPrimary = process.env.PORTAL_CONNECTIONS === FROM_PRIMARY && process.connected;
+  // A worker answers its primary's requests for its metrics (prom-client's cluster aggregation: the constructor adds
+  // the listener) from the start, so that a scrape while it boots does not wait for it.
+  if (fromPrimary) new AggregatorRegistry();
   const buildPath = path.resolve("build/index.js");
   // The file's mtime in the URL makes a rebuilt server build a new module, and an unchanged one the same.
   const load = () => import(`${pathToFileURL(buildPath).href}?t=${statSync(buildPath).mtimeMs}`);
   const initialBuild = await load();
   // The app's one start-up (its configuration checked, the database migrated and seeded, the jobs started), before
-  // anything is served; it hands over the public origin the configuration checked.
-  const { publicOrigin } = await initialBuild.entry.module.boot();
+  // anything is served; it hands over the public origin the configuration checked and its operations.
+  const { publicOrigin, operations } = await initialBuild.entry.module.boot();
   installGlobals({ nativeFetch: initialBuild.future.v3_singleFetch });
   const development = process.env.NODE_ENV === "development";
   // In development (`npm run dev`) each request takes the newest build, and each rebuild is announced to
@@ -330,22 +479,32 @@ export async function startServer() {
   if (development) {
     watch(path.resolve("build/version.txt"), () => announce(load()));
   }
+  // Under npm start one scrape answers for every process: the primary gathers them (askPrimaryForMetrics).
+  const metrics = fromPrimary ? askPrimaryForMetrics : operations.metrics;
   const app = createApp({
     build: development ? load : initialBuild,
+    routes: initialBuild.routes,
     mode: process.env.NODE_ENV,
     trustProxy,
     publicOrigin,
+    operations,
+    metrics,
   });
-  if (process.env.PORTAL_CONNECTIONS === FROM_PRIMARY && process.connected) {
-    serveConnectionsFromPrimary(app);
+  if (fromPrimary) {
+    serveConnectionsFromPrimary(app, operations);
     return;
   }
-  const server = listenOnPort(createServer(oneRequestPerTurn(app)), () => {
+  const portal = portalServer(app);
+  listenOnPort(portal.server, () => {
     if (development) announce(initialBuild);
   });
-  for (const signal of ["SIGTERM", "SIGINT"]) {
-    process.once(signal, () => server.close());
-  }
+  const metricsServer =
+    ownMetricsPort === undefined ? null : serveMetricsPort(ownMetricsPort, metrics, operations.metricsContentType);
+  const stop = stopGracefully(portal, operations, () => {
+    portal.server.close();
+    metricsServer?.close();
+  });
+  for (const signal of ["SIGTERM", "SIGINT"]) process.once(signal, stop);
 }
 
 // Run directly (or as a cluster worker's exec), it starts; imported, it only exports.

@@ -9,7 +9,9 @@ import { NativeSelect, TextInput } from "~/ui/inputs";
 import { Card, Group } from "~/ui/layout";
 import { Link } from "~/ui/link";
 import { ORGANIZATION_KIND_NAMES } from "~/domain/access-policy";
-import { listOrganizationsForAdmin } from "~/server/accounts/organizations.server";
+import { ADMIN_CUSTOMERS_PER_PAGE, searchOrganizationsForAdmin } from "~/server/accounts/organizations.server";
+import { pageCount, requestedPage } from "~/domain/pagination";
+import { PageLinks } from "~/ui/page-links";
 import { Stack } from "~/ui/layout";
 import { PageErrorBoundary, pageMeta } from "~/ui/page";
 import { FORM_STYLES } from "~/ui/stylesheets";
@@ -20,9 +22,15 @@ export const links: LinksFunction = () => FORM_STYLES;
 export const handle = { title: "Customers" };
 export const meta = pageMeta("Customers");
 
+/** A page of the organizations (`?page=`), or of those a search (`?q=`) finds by name or a member's address. */
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
-  return json({ organizations: await listOrganizationsForAdmin() });
+  const params = new URL(request.url).searchParams;
+  const query = params.get("q")?.trim().slice(0, 200) ?? "";
+  const page = requestedPage(params.get("page"));
+  if (page === null) throw new Response("There is no such page.", { status: 404 });
+  const { organizations, total } = await searchOrganizationsForAdmin(query, page);
+  return json({ query, page, total, organizations });
 }
 
 /** Opens an organization for a customer that sales onboards by hand; its page then invites the first Owner. */
@@ -31,15 +39,32 @@ export const action = ({ request }: ActionFunctionArgs) => adminCreateOrganizati
 type ActionData = { fieldErrors?: Record<string, string>; values?: Record<string, string> };
 
 export default function AdminCustomers() {
-  const { organizations } = useLoaderData<typeof loader>();
+  const { query, page, total, organizations } = useLoaderData<typeof loader>();
+  const href = (n: number) =>
+    `/admin/customers?${new URLSearchParams({ ...(query ? { q: query } : {}), page: String(n) })}`;
   const actionData = useActionData<ActionData>();
   return (
     <Stack gap="lg" maw={1200}>
       <Text size="lg">Every organization in the portal: its members and how many licenses it holds.</Text>
       <Anchor to="/admin">Jobs that need attention</Anchor>
+      <Form method="get" role="search" aria-label="Customers">
+        <Group align="flex-end" gap="sm">
+          <TextInput
+            id="customer-search"
+            name="q"
+            type="search"
+            label="Organization name or a member's email"
+            description="The start of it; case and accents do not matter."
+            defaultValue={query}
+            w={360}
+          />
+          <Button type="submit">Search</Button>
+          {query ? <Anchor to="/admin/customers">Show all</Anchor> : null}
+        </Group>
+      </Form>
       <Table.ScrollContainer minWidth={700}>
         <Table striped withTableBorder>
-          <Table.Caption>{organizations.length} organizations</Table.Caption>
+          <Table.Caption>{query ? `${total} organizations match “${query}”` : `${total} organizations`}</Table.Caption>
           <Table.Thead>
             <Table.Tr>
               <Table.Th scope="col">Organization</Table.Th>
@@ -66,6 +91,14 @@ export default function AdminCustomers() {
           </Table.Tbody>
         </Table>
       </Table.ScrollContainer>
+      <PageLinks
+        page={page}
+        pageCount={pageCount(total, ADMIN_CUSTOMERS_PER_PAGE)}
+        pageSize={ADMIN_CUSTOMERS_PER_PAGE}
+        total={total}
+        href={href}
+        label="Customers pages"
+      />
       <Card withBorder padding="md" aria-label="Open an organization">
         <Form method="post" noValidate>
           <AuthenticityTokenInput name="csrf" />

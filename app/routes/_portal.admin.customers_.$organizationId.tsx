@@ -6,6 +6,7 @@ import { JOB_STATUS_NAMES } from "~/domain/jobs";
 import { subscriptionStatusLabel } from "~/domain/renewals";
 import { ROLE_NAMES } from "~/domain/access-policy";
 import { adminInvite, adminOrganizationPage } from "~/server/accounts/admin-organizations.server";
+import { recentRequestsOf } from "~/server/operations/index.server";
 import { ColumnsTable } from "~/ui/columns-table";
 import { InviteForm, type InvitationFormData } from "~/ui/account/invite-form";
 import { Stack } from "~/ui/layout";
@@ -22,6 +23,7 @@ export const meta = pageMeta("Customer");
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const page = await adminOrganizationPage(request, params.organizationId ?? "");
   return json({
+    recentRequests: recentRequestsOf(page.organization.id),
     organization: {
       name: page.organization.name,
       type: ORGANIZATION_KIND_NAMES[page.organization.customerType],
@@ -64,7 +66,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export const action = ({ request, params }: ActionFunctionArgs) => adminInvite(request, params.organizationId ?? "");
 
 export default function AdminOrganization() {
-  const { organization, memberTotal, members, invitations, licenses, subscriptions, jobs } =
+  const { organization, memberTotal, members, invitations, licenses, subscriptions, jobs, recentRequests } =
     useLoaderData<typeof loader>();
   const actionData = useActionData<InvitationFormData>();
   const hasOwner = members.some((member) => member.role === "owner");
@@ -75,6 +77,14 @@ export default function AdminOrganization() {
       <Text>
         {organization.type}
         {organization.billingCustomerId ? ` · billing customer ${organization.billingCustomerId}` : ""}
+      </Text>
+      <Text size="sm">
+        {recentRequests.url ? (
+          <Anchor to={recentRequests.url}>Recent requests of this organization</Anchor>
+        ) : (
+          "Recent requests of this organization"
+        )}
+        : in the log, the lines with <code>{recentRequests.query}</code>.
       </Text>
       {actionData?.formError ? (
         <Text c="red.9" role="alert">

@@ -1,5 +1,7 @@
 import { reissueLicenseFiles, startProviderSync } from "~/server/subscriptions/index.server";
 import { recordSellerOnEarlierInvoices } from "~/server/billing/index.server";
+import { serverOperations, type ServerOperations } from "~/server/operations/index.server";
+import { fillSearchKeys } from "~/server/accounts/index.server";
 import { env } from "~/server/platform/config/env.server";
 import { connection, databaseInUse, migratePortalDatabase } from "~/server/platform/database/connection.server";
 import { withStartupLock } from "~/server/platform/database/startup-lock.server";
@@ -7,11 +9,14 @@ import { startJobRunner } from "~/server/platform/jobs/runner.server";
 import { loadSecrets } from "~/server/platform/secrets.server";
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemo } from "./demo-seed.server";
 import { JOB_KINDS } from "./job-kinds.server";
+import { logger } from "~/server/platform/log.server";
 
 /** What the HTTP server in front of the app takes from the start-up. */
 export interface Booted {
   /** PUBLIC_URL's origin, on which every request's URL is built; undefined when it is not set. */
   publicOrigin: string | undefined;
+  /** Each request's log line and metrics, /metrics, and the clean stop. */
+  operations: ServerOperations;
 }
 
 const globalForBoot = globalThis as unknown as { __portalPrepared?: Promise<void> };
@@ -19,8 +24,9 @@ const globalForBoot = globalThis as unknown as { __portalPrepared?: Promise<void
 /**
  * Makes the database ready for this process, once: the migrations, the secrets (generated and kept in demo
  * mode), the demo seed (SEED_DEMO, into an empty database only), the re-issue of license files signed with an
- * older key and the seller named on the embedded engine's invoices issued before they kept it. Each step runs under the start-up lock and finds what a process that held it before did, so however
- * many processes and instances start at once on one database, each is done once.
+ * older key, the seller named on the embedded engine's invoices issued before they kept it, and the search keys
+ * of organizations and people that have none. Each step runs under the start-up lock and finds what a process that
+ * held it before did, so however many processes and instances start at once on one database, each is done once.
  */
 function prepare(): Promise<void> {
   return (globalForBoot.__portalPrepared ??= (async () => {
@@ -28,10 +34,13 @@ function prepare(): Promise<void> {
     await loadSecrets();
     await withStartupLock(databaseInUse(), async () => {
       if (env.SEED_DEMO && (await seedDemo(connection.db))) {
-        console.log(`Demo accounts seeded (SEED_DEMO=true): ${DEMO_ACCOUNTS.join(", ")}, password ${DEMO_PASSWORD}`);
+        // Named by the part before the @: the log masks every email address.
+        const names = DEMO_ACCOUNTS.map((address) => address.split("@")[0]).join(", ");
+        logger.info(`Demo accounts seeded (SEED_DEMO=true): ${names} at example.com, password ${DEMO_PASSWORD}`);
       }
       await reissueLicenseFiles(connection.db);
       await recordSellerOnEarlierInvoices();
+      await fillSearchKeys(connection.db);
     });
   })());
 }
@@ -48,5 +57,5 @@ export async function boot({ jobs = true }: { jobs?: boolean } = {}): Promise<Bo
     startJobRunner(JOB_KINDS);
     startProviderSync();
   }
-  return { publicOrigin: env.PUBLIC_URL };
+  return { publicOrigin: env.PUBLIC_URL, operations: serverOperations() };
 }

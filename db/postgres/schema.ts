@@ -55,25 +55,31 @@ export {
 const createdAt = () => timestamp("created_at").notNull().defaultNow();
 const updatedAt = () => timestamp("updated_at").notNull().defaultNow();
 
-export const users = pgTable("users", {
-  id: text("id").primaryKey(),
-  email: text("email").notNull().unique(),
-  passwordHash: text("password_hash").notNull(),
-  firstName: text("first_name").notNull(),
-  lastName: text("last_name").notNull(),
-  company: text("company").notNull().default(""),
-  phone: text("phone").notNull().default(""),
-  isGKAdmin: boolean("is_gk_admin").notNull().default(false),
-  emailVerifiedAt: timestamp("email_verified_at"),
-  lastSignedInAt: timestamp("last_signed_in_at"),
-  createdAt: createdAt(),
-});
+export const users = pgTable(
+  "users",
+  {
+    id: text("id").primaryKey(),
+    email: text("email").notNull().unique(),
+    searchEmail: text("search_email").notNull().default(""),
+    passwordHash: text("password_hash").notNull(),
+    firstName: text("first_name").notNull(),
+    lastName: text("last_name").notNull(),
+    company: text("company").notNull().default(""),
+    phone: text("phone").notNull().default(""),
+    isGKAdmin: boolean("is_gk_admin").notNull().default(false),
+    emailVerifiedAt: timestamp("email_verified_at"),
+    lastSignedInAt: timestamp("last_signed_in_at"),
+    createdAt: createdAt(),
+  },
+  (table) => [index("users_search_email_idx").on(table.searchEmail)],
+);
 
 export const organizations = pgTable(
   "organizations",
   {
     id: text("id").primaryKey(),
     name: text("name").notNull(),
+    searchName: text("search_name").notNull().default(""),
     customerType: text("customer_type", { enum: ORGANIZATION_KINDS }).notNull().default("customer"),
     billingCustomerId: text("billing_customer_id").unique(),
     shippingAddress: jsonb("shipping_address").$type<ShippingAddress>(),
@@ -84,7 +90,10 @@ export const organizations = pgTable(
     contactEmail: text("contact_email").notNull().default(""),
     createdAt: createdAt(),
   },
-  (table) => [index("organizations_managed_by_name_idx").on(table.managedBy, table.name, table.id)],
+  (table) => [
+    index("organizations_managed_by_name_idx").on(table.managedBy, table.name, table.id),
+    index("organizations_search_name_idx").on(table.searchName, table.id),
+  ],
 );
 
 export const memberships = pgTable(
@@ -298,6 +307,7 @@ export const jobs = pgTable(
     nextRunAt: timestamp("next_run_at"),
     leaseHolder: text("lease_holder"),
     leaseUntil: timestamp("lease_until"),
+    cause: text("cause"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     finishedAt: timestamp("finished_at"),

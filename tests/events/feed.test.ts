@@ -30,6 +30,7 @@ import {
 import { addCard, buyLicense, licenseNow, newCustomer } from "../support/accounts";
 import { subscriptionFixture } from "../support/billing-copies";
 import { runJobs } from "../support/jobs";
+import { captureLogs } from "../support/logs";
 
 /**
  * The provider's events as the portal follows them: stored by id, applied once by the consumer's job, in order
@@ -246,7 +247,7 @@ describe("an event", () => {
   });
 
   it("of a customer the portal does not know is stored and set aside, and logged once", async () => {
-    const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    const logs = captureLogs();
     const stranger = (id: string, version: number) =>
       subscriptionEvent(
         id,
@@ -257,16 +258,16 @@ describe("an event", () => {
     await storeProviderEvents([stranger("ev_stranger_1", 1), stranger("ev_stranger_2", 2)], "webhook");
     await storeProviderEvents([stranger("ev_stranger_3", 3)], "poll");
 
-    const logged = warn.mock.calls.filter(([line]) => String(line).includes("provider-event-unknown-customer"));
+    logs.restore();
+    const logged = logs.events("provider-event-unknown-customer");
     expect(logged).toHaveLength(1);
-    expect(JSON.parse(String(logged[0][0]))).toMatchObject({
+    expect(logged[0]).toMatchObject({
       customerId: "cust_nobody_knows",
       eventId: "ev_stranger_1",
     });
     const stored = await db.select().from(providerEvents).where(like(providerEvents.id, "ev_stranger_%"));
     expect(stored.map((row) => row.outcome)).toEqual(["unknown_customer", "unknown_customer", "unknown_customer"]);
     expect(await db.select().from(jobs).where(like(jobs.idempotencyKey, "provider-event:ev_stranger_%"))).toEqual([]);
-    warn.mockRestore();
   });
 
   it("the portal has no use for is stored and ignored, not an error", async () => {

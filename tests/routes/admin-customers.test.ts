@@ -1,6 +1,7 @@
 import { asc, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { action as createAction } from "~/routes/_portal.admin.customers";
+import { action as createAction, loader as customersLoader } from "~/routes/_portal.admin.customers";
+import { createOrganizationForCustomer } from "~/server/accounts/organizations.server";
 import {
   action as inviteAction,
   loader as organizationLoader,
@@ -128,5 +129,50 @@ describe("an organization sales onboards by hand", { timeout: 60_000 }, () => {
       }),
     );
     expect(invite.status).toBe(403);
+  });
+});
+
+describe("staff search on /admin/customers", { timeout: 60_000 }, () => {
+  const search = async (cookie: string, query: Record<string, string>) =>
+    respond(async () =>
+      customersLoader({
+        request: getRequest(`/admin/customers?${new URLSearchParams(query)}`, cookie),
+        params: {},
+        context: {},
+      }),
+    );
+  const names = async (cookie: string, query: Record<string, string>) =>
+    ((await (await search(cookie, query)).json()) as { organizations: { name: string }[] }).organizations.map(
+      (organization) => organization.name,
+    );
+
+  it("finds organizations by the start of their name or of a member's email, case and accents folded, a page at a time", async () => {
+    const admin = await demoCookie("admin@example.com");
+    await createOrganizationForCustomer({ name: "Zoë Müller Praxis" });
+    await createOrganizationForCustomer({ name: "Zoetrope Optics" });
+    await createOrganizationForCustomer({ name: "Ærø Sundhed" });
+    expect(await names(admin, { q: "ZOE MU" })).toEqual(["Zoë Müller Praxis"]);
+    expect(await names(admin, { q: "zoe" })).toEqual(["Zoë Müller Praxis", "Zoetrope Optics"]);
+    expect(await names(admin, { q: "aero" })).toEqual(["Ærø Sundhed"]);
+    // A member's address: the technical contact's finds the customer's organization.
+    expect(await names(admin, { q: "Technical@Exam" })).toEqual(["Northwind Clinics"]);
+    expect(await names(admin, { q: "müller praxis" })).toEqual([]);
+
+    for (let n = 0; n < 25; n += 1)
+      await createOrganizationForCustomer({ name: `Paging Test ${String(n).padStart(2, "0")}` });
+    const first = (await (await search(admin, { q: "paging test" })).json()) as {
+      total: number;
+      organizations: unknown[];
+    };
+    expect([first.total, first.organizations.length]).toEqual([25, 20]);
+    expect(await names(admin, { q: "paging test", page: "2" })).toEqual([
+      "Paging Test 20",
+      "Paging Test 21",
+      "Paging Test 22",
+      "Paging Test 23",
+      "Paging Test 24",
+    ]);
+    expect((await search(admin, { page: "0" })).status).toBe(404);
+    expect((await search(await demoCookie("customer@example.com"), { q: "zoe" })).status).toBe(403);
   });
 });

@@ -35,7 +35,11 @@ it("logs a failed announcement to remix dev and keeps serving", async () => {
     [
       "export const future = {};",
       'export const assets = { version: "1" };',
-      "export const entry = { module: { boot: async () => ({ publicOrigin: undefined }) } };",
+      "export const routes = {};",
+      "const operations = { inRequest: (id, handle) => handle({ requestId: id }), requestDone() {},",
+      "  metricsOnPortalPort: false, metricsAllowed: () => false, metrics: async () => '', metricsContentType: 'text/plain',",
+      "  beginStop() {}, finishStop: async () => {} };",
+      "export const entry = { module: { boot: async () => ({ publicOrigin: undefined, operations }) } };",
     ].join("\n"),
   );
   writeFileSync(path.join(folder, "build/version.txt"), "1");

@@ -3,10 +3,10 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { db } from "~/server/platform/database/db.server";
 import { invoicePage } from "~/server/subscriptions/invoices.server";
-import { listOrganizationsForAdmin, memberPage } from "~/server/accounts/organizations.server";
+import { memberPage } from "~/server/accounts/organizations.server";
 import { engine, invoices, memberships, organizations, tables, users } from "~/server/platform/database/tables.server";
 import { invoiceCopyRows } from "../support/billing-copies";
-import { organizationTotals } from "../support/organization-totals";
+import { allOrganizationsForAdmin, organizationTotals } from "../support/organization-totals";
 import { rerunMigration } from "../support/sqlite-migrations";
 
 /**
@@ -65,7 +65,7 @@ describe("an organization's member and invoice totals (organization_counts, kept
     await expectKept(organization, 5, 11);
     expect((await memberPage(organization, 2, 2)).total).toBe(5);
     expect((await invoicePage({ ownerId: organization, customerId: null }, 1, 5)).total).toBe(11);
-    expect((await listOrganizationsForAdmin()).find((row) => row.id === organization)).toMatchObject({ members: 5 });
+    expect((await allOrganizationsForAdmin()).find((row) => row.id === organization)).toMatchObject({ members: 5 });
   });
 
   it("move with a member or an invoice that changes organization, and ignore other changes", async () => {

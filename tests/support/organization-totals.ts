@@ -1,5 +1,6 @@
 import { count, eq } from "drizzle-orm";
 import type { PortalDatabase, PortalSchema } from "~/server/platform/database/portal-database.server";
+import { searchOrganizationsForAdmin } from "~/server/accounts/organizations.server";
 
 /** An organization's totals as organization_counts keeps them (undefined: no row), and as counted from the rows. */
 export async function organizationTotals(db: PortalDatabase, t: PortalSchema, organizationId: string) {
@@ -16,4 +17,14 @@ export async function organizationTotals(db: PortalDatabase, t: PortalSchema, or
     kept: kept ? { members: kept.members, invoices: kept.invoices } : undefined,
     counted: { members: members.n, invoices: bills.n },
   };
+}
+
+/** Every organization as /admin/customers lists them, page after page. */
+export async function allOrganizationsForAdmin() {
+  const all = [];
+  for (let page = 1; ; page += 1) {
+    const { organizations, total } = await searchOrganizationsForAdmin("", page);
+    all.push(...organizations);
+    if (all.length >= total || organizations.length === 0) return all;
+  }
 }

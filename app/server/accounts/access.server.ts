@@ -13,6 +13,7 @@ import { validateCsrf } from "./csrf.server";
 import { readForm } from "~/server/platform/forms.server";
 import type { Guard } from "~/server/platform/guard.server";
 import { oncePerRequest } from "~/server/platform/once-per-request.server";
+import { describeMember } from "~/server/platform/request-context.server";
 import { membershipOf, organizationsOf, type OrganizationRecord } from "./organizations.server";
 import { chooseOrganization, currentSessionRead, type SessionRecord } from "./session.server";
 import type { UserRecord } from "./users.server";
@@ -56,9 +57,13 @@ export const currentMember = oncePerRequest(async (request): Promise<Member | nu
   const { user, session } = await requireSession(request);
   // The session's own organization comes with the session's read; another is looked up only without it.
   const chosen = (await currentSessionRead(request))?.membership;
-  if (chosen) return { user, session, ...chosen };
+  if (chosen) {
+    describeMember(user.id, chosen.organization.id);
+    return { user, session, ...chosen };
+  }
   const [first] = await organizationsOf(user.id);
   const fallback = first ? await membershipOf(user.id, first.id) : null;
+  describeMember(user.id, fallback?.organization.id);
   if (!fallback) return null;
   await chooseOrganization(session.id, fallback.organization.id);
   return { user, session: { ...session, organizationId: fallback.organization.id }, ...fallback };
@@ -118,6 +123,7 @@ export const memberGuard: Guard<Member> = {
 /** A GateKeeper administrator (staff), else 403 with the policy's reason: the administration pages' guard. */
 export async function requireAdmin(request: Request): Promise<UserRecord> {
   const user = await requireUser(request);
+  describeMember(user.id);
   assertAllowed(subjectOf(user), "staff.admin");
   return user;
 }

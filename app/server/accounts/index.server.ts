@@ -28,6 +28,7 @@ export {
 export { emailLinkJob } from "./email-link-job.server";
 export {
   assignBillingCustomerId,
+  fillSearchKeys,
   findOrganization,
   saveShippingAddress,
   type OrganizationRecord,

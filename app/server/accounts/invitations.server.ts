@@ -14,6 +14,7 @@ import { MembershipRefused } from "./organizations.server";
 import { redirectWithToast } from "./session.server";
 import { takeInvitationMail, waitMessage } from "~/server/platform/throttle.server";
 import { findUserByEmail, type UserRecord } from "./users.server";
+import { searchKey } from "~/domain/search-key";
 
 /**
  * Invitations: an Owner (or, for an organization's first Owner, a GateKeeper administrator) invites an address
@@ -346,6 +347,7 @@ async function newAccount(
     .values({
       id: randomUUID(),
       email,
+      searchEmail: searchKey(email),
       passwordHash: joiner.passwordHash,
       firstName: joiner.firstName,
       lastName: joiner.lastName,

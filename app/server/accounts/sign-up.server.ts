@@ -1,3 +1,4 @@
+import { searchKey } from "~/domain/search-key";
 import { randomUUID } from "node:crypto";
 import type { AppLoadContext } from "@remix-run/node";
 import type { SignUpInput } from "~/domain/accounts";
@@ -36,6 +37,7 @@ export async function signUp(
   const user = {
     id: randomUUID(),
     email: input.email,
+    searchEmail: searchKey(input.email),
     passwordHash,
     firstName: input.firstName,
     lastName: input.lastName,

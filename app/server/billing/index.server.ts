@@ -3,6 +3,7 @@ import { env } from "~/server/platform/config/env.server";
 import { createChargebeeBilling } from "./chargebee/adapter.server";
 import type { WebhookCredentials } from "./chargebee/events.server";
 import { withInputChecks } from "./input-checks.server";
+import { observedCalls } from "~/server/platform/provider-calls.server";
 import { createLocalBilling, type ClockAdvance, type EmbeddedBilling } from "./local/engine.server";
 import { clearBillingFaults, injectBillingFault, type Fault } from "./local/faults.server";
 import type { BillingCall, BillingProvider, InvoiceParty, ProviderEvent } from "./port.server";
@@ -24,7 +25,11 @@ export function getBilling(): BillingProvider {
       env.BILLING_PROVIDER === "chargebee"
         ? null
         : createLocalBilling({ store: db, seller: configuredSeller(), onEvents: tellEventListeners });
-    provider = withInputChecks(embedded ?? createChargebeeBilling(chargebeeOptions()));
+    provider = withInputChecks(
+      embedded
+        ? observedCalls("embedded-billing", embedded, { embedded: true })
+        : observedCalls("chargebee", createChargebeeBilling(chargebeeOptions()), { embedded: false }),
+    );
   }
   return provider;
 }

@@ -2,6 +2,7 @@ import { db } from "~/server/platform/database/db.server";
 import { env } from "~/server/platform/config/env.server";
 import { createLocalCards } from "./local/provider.server";
 import type { CardProvider } from "./port.server";
+import { observedCalls } from "~/server/platform/provider-calls.server";
 import { createStripeCards } from "./stripe/adapter.server";
 
 export * from "./port.server";
@@ -10,7 +11,10 @@ let provider: CardProvider | undefined;
 
 /** The configured card provider (CARD_PROVIDER): the embedded test tokenizer unless Stripe is chosen. */
 export function getCards(): CardProvider {
-  provider ??= env.CARD_PROVIDER === "stripe" ? createStripeCards(stripeOptions()) : createLocalCards({ store: db });
+  provider ??=
+    env.CARD_PROVIDER === "stripe"
+      ? observedCalls("stripe", createStripeCards(stripeOptions()), { embedded: false })
+      : observedCalls("embedded-cards", createLocalCards({ store: db }), { embedded: true });
   return provider;
 }
 

@@ -2,6 +2,7 @@ import { db } from "~/server/platform/database/db.server";
 import { env } from "~/server/platform/config/env.server";
 import { createHttpHubs } from "./http/adapter.server";
 import type { HubCall, HubService } from "./port.server";
+import { observedCalls } from "~/server/platform/provider-calls.server";
 import { clearHubFaults, injectHubFault, type HubFault } from "./simulator/faults.server";
 import { createHubSimulator } from "./simulator/simulator.server";
 import { simulatorStartupMs } from "./simulator/startup.server";
@@ -16,8 +17,12 @@ let service: HubService | undefined;
 export function getHubs(): HubService {
   service ??=
     env.HUB_PROVIDER === "http"
-      ? createHttpHubs(httpOptions())
-      : createHubSimulator({ store: db, host: env.HUB_HOST, startupMs: simulatorStartupMs() });
+      ? observedCalls("hub-service", createHttpHubs(httpOptions()), { embedded: false })
+      : observedCalls(
+          "hub-simulator",
+          createHubSimulator({ store: db, host: env.HUB_HOST, startupMs: simulatorStartupMs() }),
+          { embedded: true },
+        );
   return service;
 }
 

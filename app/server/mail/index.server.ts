@@ -1,6 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { env } from "~/server/platform/config/env.server";
 import { enqueueJob } from "~/server/platform/jobs/runner.server";
+import { mailMessages } from "~/server/platform/metrics.server";
+import { observedCalls } from "~/server/platform/provider-calls.server";
 import { composeMail, type MailContent } from "./compose.server";
 import { outboxMailer } from "./outbox/adapter.server";
 import type { Mailer } from "./port.server";
@@ -24,7 +26,9 @@ let mailer: Mailer | undefined;
 
 /** The configured mail adapter: SMTP when SMTP_URL is set, else the embedded outbox. */
 export function getMailer(): Mailer {
-  mailer ??= env.SMTP_URL ? smtpMailer(env.SMTP_URL) : outboxMailer;
+  mailer ??= env.SMTP_URL
+    ? observedCalls("smtp", smtpMailer(env.SMTP_URL), { embedded: false })
+    : observedCalls("outbox", outboxMailer, { embedded: true });
   return mailer;
 }
 
@@ -65,5 +69,6 @@ export async function queueMail(mail: Mail): Promise<{ jobId: string; messageId:
     idempotencyKey: `mail:${mail.key ?? randomUUID()}`,
     input: { from, to: mail.to, subject: mail.subject, ...composeMail(mail.subject, mail.content) },
   });
+  mailMessages.inc({ outcome: "queued" });
   return { jobId: job.id, messageId: messageIdFor(job.id, from) };
 }

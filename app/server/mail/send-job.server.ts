@@ -1,6 +1,7 @@
 import addressparser from "nodemailer/lib/addressparser";
 import { z } from "zod";
 import type { JobKind } from "~/server/platform/jobs/runner.server";
+import { mailMessages } from "~/server/platform/metrics.server";
 import type { Mailer, OutgoingMail } from "./port.server";
 
 /** A message as its job keeps it: whole, so a retry sends exactly what was queued. */
@@ -41,7 +42,13 @@ export const sendMailJob = (mailer: () => Mailer): JobKind<MailInput, { send: nu
     {
       name: "send",
       async run({ id, input }) {
-        await mailer().send(outgoingMail(id, input));
+        try {
+          await mailer().send(outgoingMail(id, input));
+        } catch (error) {
+          mailMessages.inc({ outcome: "failed" });
+          throw error;
+        }
+        mailMessages.inc({ outcome: "sent" });
         return null;
       },
     },

@@ -4,6 +4,7 @@ import { RateLimiterRes, type RateLimiterStoreAbstract } from "rate-limiter-flex
 import { rateLimiter } from "~/server/platform/database/dialect.server";
 import { env } from "~/server/platform/config/env.server";
 import { afterBoot } from "./after-boot.server";
+import { throttleRefusals } from "./metrics.server";
 
 /**
  * Throttles on the counters in the rate_limits table (rate-limiter-flexible's store for the engine, on the
@@ -66,7 +67,9 @@ async function take(rateLimiter: Limiter, key: string): Promise<number> {
     await rateLimiter().consume(key);
     return 0;
   } catch (refusal) {
-    return secondsOf(refusal);
+    const waitSeconds = secondsOf(refusal);
+    throttleRefusals.inc({ limit: rateLimiter().keyPrefix });
+    return waitSeconds;
   }
 }
 

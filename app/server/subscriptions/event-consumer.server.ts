@@ -17,6 +17,8 @@ import { resultOf, StepRefused, type JobKind } from "~/server/platform/jobs/runn
 import { saveInvoiceCopy, saveSubscriptionCopy } from "./copies.server";
 import { licenseFollowsSubscription } from "./license-follows.server";
 import { realNow } from "~/server/platform/real-time.server";
+import { webhookEventLag, webhookEvents } from "~/server/platform/metrics.server";
+import { logger } from "~/server/platform/log.server";
 
 /**
  * The one consumer of the provider's events (decision 185): a durable job per stored event, owned by the account
@@ -125,18 +127,16 @@ async function foreignTo(
 
 /** One line for an event that was kept and not applied because its resources are another customer's. */
 function logForeignEvent({ eventId, account, subscription, invoice }: EventChange): void {
-  console.warn(
-    JSON.stringify({
-      level: "warn",
+  logger.warn(
+    {
       event: "provider-event-foreign-resource",
       eventId,
       customerId: account.customerId,
       subscriptionId: subscription?.id ?? invoice?.subscriptionId ?? null,
       invoiceId: invoice?.id ?? null,
-      message:
-        "A billing provider's event names a subscription or invoice of another customer: it is kept, not applied. " +
-        "Chargebee never moves one between customers, so this event may be forged with the webhook credentials.",
-    }),
+    },
+    "A billing provider's event names a subscription or invoice of another customer: it is kept, not applied. " +
+      "Chargebee never moves one between customers, so this event may be forged with the webhook credentials.",
   );
 }
 
@@ -151,22 +151,31 @@ function logForeignEvent({ eventId, account, subscription, invoice }: EventChang
  */
 export async function applyEvent(database: PortalDatabase, change: EventChange): Promise<boolean> {
   const { account, subscription, invoice, entry } = change;
+  const appliedAt = realNow();
   const outcome = await database.transaction(async (tx) => {
     const foreign = await foreignTo(tx, change);
     const [marked] = await tx
       .update(providerEvents)
-      .set({ appliedAt: realNow(), outcome: foreign ? "foreign_resource" : "applied" })
+      .set({ appliedAt, outcome: foreign ? "foreign_resource" : "applied" })
       .where(and(eq(providerEvents.id, change.eventId), isNull(providerEvents.appliedAt)))
-      .returning({ id: providerEvents.id });
+      .returning({ occurredAt: providerEvents.occurredAt });
     if (!marked) return "done before";
     if (foreign) return "foreign";
     if (subscription) await saveSubscriptionCopy(account, subscription, tx);
     if (invoice) await saveInvoiceCopy(account, invoice, tx);
     if (entry) await recordActivity(tx, { organizationId: account.ownerId, actor: GATEKEEPER, ...entry });
-    return "applied";
+    return marked.occurredAt;
   });
-  if (outcome === "foreign") logForeignEvent(change);
-  return outcome === "applied";
+  if (outcome === "done before") return false;
+  if (outcome === "foreign") {
+    logForeignEvent(change);
+    webhookEvents.inc({ outcome: "set_aside" });
+    return false;
+  }
+  webhookEvents.inc({ outcome: "applied" });
+  // The embedded engine's events carry its clock's time, which the time machine moves ahead of real time.
+  webhookEventLag.observe(Math.max(0, (appliedAt.getTime() - outcome.getTime()) / 1000));
+  return true;
 }
 
 export const providerEventJob: JobKind<EventInput, ProviderEventResults> = {

@@ -7,6 +7,8 @@ import { db } from "~/server/platform/database/db.server";
 import { enqueueJob, retryJob } from "~/server/platform/jobs/runner.server";
 import { providerEventJob } from "./event-consumer.server";
 import { realNow } from "~/server/platform/real-time.server";
+import { logger } from "~/server/platform/log.server";
+import { webhookEventLag, webhookEvents } from "~/server/platform/metrics.server";
 
 /**
  * The way in of the provider's events (decision 185), whichever way they come: Chargebee's webhooks, the embedded
@@ -55,6 +57,8 @@ export async function storeProviderEvents(events: ProviderEvent[], from: EventSo
     .onConflictDoNothing({ target: providerEvents.id })
     .returning({ id: providerEvents.id });
   const stored = new Set(inserted.map((row) => row.id));
+  webhookEvents.inc({ outcome: "received" }, stored.size);
+  webhookEvents.inc({ outcome: "set_aside" }, rows.filter((row) => stored.has(row.id) && row.outcome).length);
   await logUnknownCustomers(rows.filter((row) => stored.has(row.id) && row.outcome === "unknown_customer"));
   await queuePendingEvents(rows.map((row) => row.id));
 }
@@ -102,15 +106,14 @@ async function logUnknownCustomers(rows: { id: string; customerId: string | null
       );
     // The events of the customer this call stored are counted too: more than those means one was met before.
     if (seen > rows.filter((other) => (other.customerId ?? "") === customerId).length) continue;
-    console.warn(
-      JSON.stringify({
-        level: "warn",
+    logger.warn(
+      {
         event: "provider-event-unknown-customer",
         customerId: row.customerId,
         eventId: row.id,
         eventType: row.providerType,
-        message: "The billing provider sent events of a customer the portal does not know: they are kept, not applied.",
-      }),
+      },
+      "The billing provider sent events of a customer the portal does not know: they are kept, not applied.",
     );
   }
 }

@@ -12,6 +12,7 @@ import { saveInvoiceCopy, saveSubscriptionCopy } from "./copies.server";
 import { queuePendingEvents, storeProviderEvents } from "./event-feed.server";
 import { licenseFollowsSubscription } from "./license-follows.server";
 import { realNow } from "~/server/platform/real-time.server";
+import { errorFields, logger } from "~/server/platform/log.server";
 
 /**
  * The reconciliation (decision 185): whatever an event missed (a webhook lost, the portal down, a process that
@@ -236,8 +237,7 @@ export function startProviderSync(): void {
   onBillingEvents((events) => storeProviderEvents(events, "engine"));
   const tick = (): void => {
     reconcileWhenDue().catch((error: unknown) => {
-      const message = error instanceof Error ? error.message : String(error);
-      console.error(JSON.stringify({ level: "error", event: "reconciliation-failed", message }));
+      logger.error({ event: "reconciliation-failed", ...errorFields(error) });
     });
   };
   tick();

@@ -7,6 +7,7 @@ import {
   type ProviderEvent,
 } from "~/server/billing/index.server";
 import { storeProviderEvents } from "./event-feed.server";
+import { errorFields, logger } from "~/server/platform/log.server";
 
 /**
  * How far ahead of the billing provider's clock as the portal reads it (portalNow) a resource's version may be:
@@ -45,22 +46,16 @@ export async function receiveChargebeeWebhook(request: Request): Promise<Respons
   }
   const latest = (await portalNow()).getTime() + MAX_VERSION_AHEAD_MS;
   if (versionsOf(event).some((version) => version > latest)) {
-    console.warn(
-      JSON.stringify({
-        level: "warn",
-        event: "webhook-version-in-the-future",
-        eventId: event.id,
-        resourceVersion: Math.max(...versionsOf(event)),
-        message: "A webhook's resource_version is further ahead than clock skew explains: refused.",
-      }),
+    logger.warn(
+      { event: "webhook-version-in-the-future", eventId: event.id, resourceVersion: Math.max(...versionsOf(event)) },
+      "A webhook's resource_version is further ahead than clock skew explains: refused.",
     );
     return new Response("Not a Chargebee event: its resource_version is in the future.", { status: 400 });
   }
   try {
     await storeProviderEvents([event], "webhook");
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    console.error(JSON.stringify({ level: "error", event: "webhook-not-stored", eventId: event.id, message }));
+    logger.error({ event: "webhook-not-stored", eventId: event.id, ...errorFields(error) });
     return new Response("The event could not be stored; please send it again.", { status: 503 });
   }
   return new Response("OK", { status: 200 });

@@ -13,6 +13,7 @@ import {
   type JobStep,
   type JobView,
 } from "~/server/platform/jobs/runner.server";
+import { errorFields, logger } from "~/server/platform/log.server";
 
 /**
  * Building a trial: the trial license, for a cloud trial the Hub's
@@ -184,14 +185,7 @@ function recordTrialStep<Input extends TrialInput>(
         });
         return { recorded: true };
       } catch (error) {
-        console.error(
-          JSON.stringify({
-            level: "error",
-            event: "trial-record-failed",
-            jobId: id,
-            message: error instanceof Error ? error.message : String(error),
-          }),
-        );
+        logger.error({ event: "trial-record-failed", jobId: id, ...errorFields(error) });
         return { recorded: false };
       }
     },

@@ -40,6 +40,7 @@ import {
   toEstimateAddress,
 } from "./mapping.server";
 import { eventOf } from "./events.server";
+import { logger } from "~/server/platform/log.server";
 
 export interface ChargebeeOptions {
   site: string;
@@ -642,7 +643,7 @@ function logWithheld(operation: string, error: ProviderError, failure: unknown) 
   const said = typeof failure === "object" && failure !== null && !(failure instanceof Error);
   if (!said) return;
   const { message, api_error_code: code, param, http_status_code: status } = failure as Record<string, unknown>;
-  console.warn(JSON.stringify({ level: "warn", event: "chargebee-refused", operation, status, code, param, message }));
+  logger.warn({ event: "chargebee-refused", operation, status, code, param }, String(message));
 }
 
 export function createChargebeeBilling(options: ChargebeeOptions): BillingProvider {

@@ -66,6 +66,7 @@ import {
 import { listEvents, writeEvent, type EventFacts } from "./events.server";
 import { withFaults } from "./faults.server";
 import { renderInvoicePdf, type InvoiceDocument } from "./invoice-pdf.server";
+import { errorFields, logger } from "~/server/platform/log.server";
 
 type SubscriptionRow = typeof billingSubscriptions.$inferSelect;
 type SourceRow = typeof billingPaymentSources.$inferSelect;
@@ -1632,8 +1633,7 @@ async function deliver(events: ProviderEvent[], onEvents: LocalBillingOptions["o
   try {
     await onEvents(events);
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    console.error(JSON.stringify({ level: "error", event: "billing-events-listener-failed", message }));
+    logger.error({ event: "billing-events-listener-failed", ...errorFields(error) });
   }
 }
 

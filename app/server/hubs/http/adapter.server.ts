@@ -26,6 +26,7 @@ import {
   TOO_EARLY,
   uploadBody,
 } from "../wire.server";
+import { currentCause } from "~/server/platform/request-context.server";
 
 export interface HttpHubOptions {
   /** The service's base URL, e.g. https://hubs.example.com (the API's paths follow it). */
@@ -116,6 +117,9 @@ class HttpHubs implements HubService {
     };
     if (request.body !== undefined) headers["content-type"] = "application/json";
     if (request.idempotencyKey) headers["idempotency-key"] = request.idempotencyKey;
+    // The request the call follows from, so that the service's log and the portal's can be matched.
+    const cause = currentCause();
+    if (cause) headers["x-request-id"] = cause;
     let response: Response;
     let text: string;
     try {

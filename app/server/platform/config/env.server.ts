@@ -159,6 +159,29 @@ const envSchema = z
       .toUpperCase()
       .regex(/^[A-Z]{2}[A-Z0-9+*]{2,15}$/, "must be a VAT number with its country prefix, e.g. IE6388047V")
       .optional(),
+    /** The least severe log lines written (pino's levels); `silent` writes none. */
+    LOG_LEVEL: z
+      .enum(["trace", "debug", "info", "warn", "error", "fatal", "silent"], {
+        errorMap: () => ({ message: "must be trace, debug, info, warn, error, fatal or silent" }),
+      })
+      .default("info"),
+    /**
+     * The bearer token a scrape of /metrics on the portal's own port must carry; unset, /metrics is not served
+     * there (only on METRICS_PORT, when that is set).
+     */
+    METRICS_TOKEN: z
+      .string()
+      .min(16, "must be at least 16 characters (e.g. `openssl rand -hex 16`): it lets a scraper read the metrics")
+      .optional(),
+    /**
+     * Where an administrator finds one organization's requests in the log store: a URL with `{organizationId}`
+     * in it (a saved search of Grafana, Kibana, ...). Unset, the admin page only says which query to run.
+     */
+    LOG_SEARCH_URL: z
+      .string()
+      .url("must be a URL with {organizationId} in it")
+      .refine((value) => value.includes("{organizationId}"), "must contain {organizationId}")
+      .optional(),
     HUB_SIM_DATABASE_URL: z.string().min(1).default("file:./data/hub-sim.sqlite"),
     HUB_SIM_PORT: z.coerce
       .number({ invalid_type_error: "must be a port number" })

@@ -98,3 +98,38 @@ export async function keptSecret(secret: { name: string; file: string }, generat
     return Promise.resolve(readFileSync(file, "utf8").trim());
   });
 }
+
+/** The time (drizzle's journal `when`) of the newest migration this build holds for the engine, read once. */
+let newestMigration: number | undefined;
+function newestMigrationOfThisBuild(): number {
+  if (newestMigration === undefined) {
+    const folder = connection.engine === "postgres" ? "migrations-postgres" : "migrations";
+    const journal = JSON.parse(
+      readFileSync(path.join(process.cwd(), "db", folder, "meta", "_journal.json"), "utf8"),
+    ) as {
+      entries: { when: number }[];
+    };
+    newestMigration = Math.max(...journal.entries.map((entry) => entry.when));
+  }
+  return newestMigration;
+}
+
+/**
+ * Whether the database has every migration this build holds (a newer build's as well is fine: migrations only
+ * add). drizzle's migrator records each applied migration with its journal time.
+ */
+export async function migrationsApplied(): Promise<boolean> {
+  const newest =
+    connection.engine === "postgres"
+      ? (
+          await connection.pool.query<{ at: string | null }>(
+            "select max(created_at) as at from drizzle.__drizzle_migrations",
+          )
+        ).rows[0]?.at
+      : (
+          connection.sqlite.prepare("select max(created_at) as at from __drizzle_migrations").get() as {
+            at: number | null;
+          }
+        ).at;
+  return Number(newest ?? 0) >= newestMigrationOfThisBuild();
+}

@@ -4,6 +4,7 @@ import { drizzle, type NodePgDatabase } from "drizzle-orm/node-postgres";
 import { migrate } from "drizzle-orm/node-postgres/migrator";
 import pg from "pg";
 import * as schema from "~db/postgres/schema";
+import { errorFields, logger } from "~/server/platform/log.server";
 
 export type PostgresDatabase = NodePgDatabase<typeof schema>;
 
@@ -29,7 +30,7 @@ export function openPostgres(
 }
 
 function connectionLost(error: Error) {
-  console.warn(JSON.stringify({ level: "warn", event: "database-connection-lost", message: error.message }));
+  logger.warn({ event: "database-connection-lost", ...errorFields(error) });
 }
 
 /** A pipelined connection and the number of statements sent on it that have not been answered yet. */

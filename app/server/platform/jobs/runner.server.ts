@@ -8,6 +8,9 @@ import { jobs, type JobStatus } from "~/server/platform/database/tables.server";
 import { db, type PortalExecutor, type PortalTransaction } from "~/server/platform/database/db.server";
 import { env } from "~/server/platform/config/env.server";
 import { ProviderError } from "~/server/platform/provider-errors.server";
+import { errorFields, logger, roundMs } from "~/server/platform/log.server";
+import { currentCause, runInContext } from "~/server/platform/request-context.server";
+import { inSpan } from "~/server/platform/traces.server";
 
 /**
  * Durable jobs (decision 042): a long sequence runs as a row whose steps are recorded one by
@@ -224,7 +227,15 @@ export async function enqueueJob<
     const queued = affectedRows(
       await tx
         .insert(jobs)
-        .values({ id, kind: kind.name, ...job, input: input as Record<string, unknown>, steps: {}, nextRunAt: now() })
+        .values({
+          id,
+          kind: kind.name,
+          ...job,
+          input: input as Record<string, unknown>,
+          steps: {},
+          nextRunAt: now(),
+          cause: currentCause() ?? null,
+        })
         .onConflictDoNothing({ target: jobs.idempotencyKey }),
     );
     if (queued && kind.reserve && !(await kind.reserve({ id, ownerId: job.ownerId, input }, tx))) {
@@ -310,28 +321,25 @@ export async function retryJob(ownerId: string, jobId: string): Promise<boolean>
   return changed;
 }
 
-/** One JSON line on stderr per failure, with the job, the step and the stack: greppable, and whole in any log collector. */
+/**
+ * One line per failure, with the step and the error's stack; the job's id, kind and cause come with the work
+ * context the job runs in.
+ */
 function logJobFailure(row: JobRow, step: string, kind: string, error: unknown): void {
-  const { message, stack } = error instanceof Error ? error : { message: String(error), stack: undefined };
-  console.error(
-    JSON.stringify({
-      level: "error",
-      event: "job-step-failed",
-      jobId: row.id,
-      jobKind: row.kind,
-      step,
-      errorKind: kind,
-      run: row.attempts,
-      message,
-      stack,
-    }),
-  );
+  logger.error({
+    event: "job-step-failed",
+    jobId: row.id,
+    jobKind: row.kind,
+    step,
+    errorKind: kind,
+    run: row.attempts,
+    ...errorFields(error),
+  });
 }
 
 /** A claim that failed (the database unreachable): the next poll claims again. */
 function logClaimFailure(error: unknown): void {
-  const message = error instanceof Error ? error.message : String(error);
-  console.error(JSON.stringify({ level: "error", event: "job-claim-failed", message }));
+  logger.error({ event: "job-claim-failed", ...errorFields(error) });
 }
 
 const backoff = (attempts: number, maxBackoffMs = MAX_BACKOFF_MS) =>
@@ -374,6 +382,8 @@ export class JobRunner {
   private claiming = false;
   private wakeAgain = false;
   private stopped = false;
+  /** Settles once the runner has stopped and holds no job (stop). */
+  private idle: (() => void) | null = null;
 
   constructor(
     private readonly kinds: Record<string, AnyJobKind>,
@@ -409,8 +419,20 @@ export class JobRunner {
     return { state, release: () => clearInterval(timer) };
   }
 
-  /** Runs the claimed job's remaining steps, recording each one; returns when the job stops or finishes. */
-  async execute(row: JobRow): Promise<void> {
+  /**
+   * Runs the claimed job's remaining steps, recording each one; returns when the job stops or finishes, or, once
+   * the runner is stopping, after the step that is running (the job is then given back for another runner). Its
+   * log lines and provider calls carry the job and the request that queued it.
+   */
+  execute(row: JobRow): Promise<void> {
+    return runInContext({ jobId: row.id, jobKind: row.kind, cause: row.cause ?? undefined }, async () => {
+      const started = performance.now();
+      const outcome = await this.runSteps(row);
+      logger.info({ event: "job-run", outcome, run: row.attempts, durationMs: roundMs(performance.now() - started) });
+    });
+  }
+
+  private async runSteps(row: JobRow): Promise<"succeeded" | "stopped" | "given-back" | "lease-lost"> {
     const kind = this.kinds[row.kind];
     const input = kind?.input.safeParse(row.input);
     if (!kind || !input?.success) {
@@ -418,7 +440,7 @@ export class JobRunner {
       await this.finish(row.id, "failed", {
         error: { step: "", title: "Something went wrong", message: "This job cannot run. Please contact support." },
       });
-      return;
+      return "stopped";
     }
     const steps = { ...(row.steps as Record<string, StepState>) };
     const results: Record<string, unknown> = Object.fromEntries(
@@ -427,6 +449,10 @@ export class JobRunner {
     for (const step of kind.steps) {
       const state = steps[step.name];
       if (state?.status === "done") continue;
+      if (this.stopped) {
+        await this.giveBack(row, steps);
+        return "given-back";
+      }
       const refusals = state?.refusals ?? 0;
       const context: JobContext<unknown, StepResults, JobOwner> = {
         id: row.id,
@@ -455,21 +481,39 @@ export class JobRunner {
         if (found === null || found === undefined) {
           steps[step.name] = { status: "started", refusals };
           await this.write(row.id, { steps });
-          result = (await step.run(context)) ?? null;
+          result =
+            (await inSpan(`job step ${step.name}`, { "portal.job_kind": row.kind }, () => step.run(context))) ?? null;
         }
         if (lease.state.lost) throw new LeaseLostError(`Job ${row.id} was taken over while ${step.name} ran.`);
         results[step.name] = result;
         steps[step.name] = { status: "done", result };
         await this.write(row.id, { steps });
       } catch (error) {
-        if (error instanceof LeaseLostError) return;
+        if (error instanceof LeaseLostError) return "lease-lost";
         await this.recordFailure(row, kind, step.name, steps, refusals, error);
-        return;
+        return "stopped";
       } finally {
         lease.release();
       }
     }
     await this.finish(row.id, "succeeded", { result: results, steps });
+    return "succeeded";
+  }
+
+  /**
+   * A stopping runner's job between two steps: queued again and due at once, its lease released, so that another
+   * runner takes it on its next claim rather than after the lease. The run it gives back does not count as one of
+   * its automatic attempts.
+   */
+  private async giveBack(row: JobRow, steps: Record<string, StepState>): Promise<void> {
+    await this.write(row.id, {
+      status: "queued",
+      steps,
+      leaseHolder: null,
+      leaseUntil: null,
+      nextRunAt: now(),
+      attempts: Math.max(0, row.attempts - 1),
+    });
   }
 
   /** Records why a step stopped the job, and what happens next (see the class comment). */
@@ -553,6 +597,7 @@ export class JobRunner {
             .catch((error: unknown) => logJobFailure(row, "", "retryable", error))
             .finally(() => {
               this.active -= 1;
+              if (this.stopped && this.active === 0) this.idle?.();
               this.wake();
             });
         }
@@ -565,12 +610,25 @@ export class JobRunner {
     for (let row = await this.claim(); row; row = await this.claim()) await this.execute(row);
   }
 
-  stop(): void {
+  /**
+   * Claims nothing more; each job it runs is given back after the step that is running (see execute). Resolves once
+   * it holds none: every job it held is then due for another runner at once.
+   */
+  stop(): Promise<void> {
     this.stopped = true;
+    if (this.active === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.idle = resolve;
+    });
   }
 }
 
 let runner: JobRunner | null = null;
+
+/** Stops this process's runner, if it runs one (JobRunner.stop). */
+export function stopJobRunner(): Promise<void> {
+  return runner?.stop() ?? Promise.resolve();
+}
 
 function wakeRunner(): void {
   runner?.wake();
