@@ -1,7 +1,7 @@
 import type { AppLoadContext, EntryContext, HandleDataRequestFunction, HandleErrorFunction } from "@remix-run/node";
 import { isRouteErrorResponse } from "@remix-run/react";
 import { renderPage } from "~/server/platform/delivery/render-page.server";
-import { errorFields, logger } from "~/server/platform/log.server";
+import { errorFields, logger } from "~/server/platform/log/log.server";
 
 // The portal's start-up, which the HTTP server calls before it listens (the build's entry module is how a plain
 // Node script reaches the app's code); `npm run migrate` calls it without the jobs.

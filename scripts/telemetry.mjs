@@ -1,6 +1,6 @@
 // Traces, when asked for: with OTEL_EXPORTER_OTLP_ENDPOINT set, OpenTelemetry's Node SDK traces incoming requests
 // (HTTP), Remix's loaders and actions, PostgreSQL's statements (pg), outgoing fetch (undici) and, through the
-// tracer it leaves on globalThis (app/server/platform/traces.server.ts), job steps, SQLite statements and provider
+// tracer it leaves on globalThis (app/server/platform/log/traces.server.ts), job steps, SQLite statements and provider
 // calls; each request's span carries its request id, and log lines their trace and span ids. The usual OTEL_*
 // variables apply (OTEL_SERVICE_NAME, OTEL_EXPORTER_OTLP_HEADERS, OTEL_TRACES_SAMPLER, ...).
 // Loaded before the server with `node --import ./scripts/telemetry.mjs` (npm run serve; npm start passes it to its

@@ -9,7 +9,7 @@ import { startJobRunner } from "~/server/platform/jobs/runner.server";
 import { loadSecrets } from "~/server/platform/secrets.server";
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemo } from "./demo-seed.server";
 import { JOB_KINDS } from "./job-kinds.server";
-import { logger } from "~/server/platform/log.server";
+import { logger } from "~/server/platform/log/log.server";
 
 /** What the HTTP server in front of the app takes from the start-up. */
 export interface Booted {

@@ -58,7 +58,7 @@ describe("the job runner woken", () => {
       expect(mostAtOnce).toBe(4);
       expect([...runs].sort()).toEqual([...ids].sort());
     } finally {
-      runner.stop();
+      await runner.stop();
     }
   }, 60_000);
 });

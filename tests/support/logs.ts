@@ -3,7 +3,7 @@ import { vi } from "vitest";
 export type LogLine = Record<string, unknown>;
 
 /**
- * The portal's log lines (app/server/platform/log.server: JSON on stdout, warnings and errors on stderr) written
+ * The portal's log lines (app/server/platform/log/log.server: JSON on stdout, warnings and errors on stderr) written
  * from now until `restore`, parsed, instead of printed.
  */
 export function captureLogs() {

@@ -13,7 +13,7 @@ import { validateCsrf } from "./csrf.server";
 import { readForm } from "~/server/platform/forms.server";
 import type { Guard } from "~/server/platform/guard.server";
 import { oncePerRequest } from "~/server/platform/once-per-request.server";
-import { describeMember } from "~/server/platform/request-context.server";
+import { describeMember } from "~/server/platform/log/request-context.server";
 import { membershipOf, organizationsOf, type OrganizationRecord } from "./organizations.server";
 import { chooseOrganization, currentSessionRead, type SessionRecord } from "./session.server";
 import type { UserRecord } from "./users.server";

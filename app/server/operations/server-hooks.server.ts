@@ -1,10 +1,10 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import { env } from "~/server/platform/config/env.server";
 import { stopJobRunner } from "~/server/platform/jobs/runner.server";
-import { logger, roundMs } from "~/server/platform/log.server";
+import { logger, roundMs } from "~/server/platform/log/log.server";
 import { collectProcessMetrics, httpRequestDuration, metricsRegistry } from "~/server/platform/metrics.server";
-import { runInContext, type WorkContext } from "~/server/platform/request-context.server";
-import { annotateSpan, flushTraces } from "~/server/platform/traces.server";
+import { runInContext, type WorkContext } from "~/server/platform/log/request-context.server";
+import { annotateSpan, flushTraces } from "~/server/platform/log/traces.server";
 import { registerJobGauges } from "./job-metrics.server";
 import { beginStopping } from "./readiness.server";
 

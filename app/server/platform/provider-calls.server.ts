@@ -1,7 +1,7 @@
-import { logger, roundMs } from "./log.server";
+import { logger, roundMs } from "./log/log.server";
 import { providerCallDuration, type CallOutcome } from "./metrics.server";
 import { ProviderError } from "./provider-errors.server";
-import { inSpan } from "./traces.server";
+import { inSpan } from "./log/traces.server";
 
 /** What a failed call says about the outside world: its ProviderError's kind; anything else may pass on a retry. */
 const outcomeOf = (error: unknown): CallOutcome => (error instanceof ProviderError ? error.kind : "retryable");

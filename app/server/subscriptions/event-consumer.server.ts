@@ -18,7 +18,7 @@ import { saveInvoiceCopy, saveSubscriptionCopy } from "./copies.server";
 import { licenseFollowsSubscription } from "./license-follows.server";
 import { realNow } from "~/server/platform/real-time.server";
 import { webhookEventLag, webhookEvents } from "~/server/platform/metrics.server";
-import { logger } from "~/server/platform/log.server";
+import { logger } from "~/server/platform/log/log.server";
 
 /**
  * The one consumer of the provider's events (decision 185): a durable job per stored event, owned by the account

@@ -7,8 +7,8 @@ import { db } from "~/server/platform/database/db.server";
 import { enqueueJob, retryJob } from "~/server/platform/jobs/runner.server";
 import { providerEventJob } from "./event-consumer.server";
 import { realNow } from "~/server/platform/real-time.server";
-import { logger } from "~/server/platform/log.server";
-import { webhookEventLag, webhookEvents } from "~/server/platform/metrics.server";
+import { logger } from "~/server/platform/log/log.server";
+import { webhookEvents } from "~/server/platform/metrics.server";
 
 /**
  * The way in of the provider's events (decision 185), whichever way they come: Chargebee's webhooks, the embedded

@@ -12,7 +12,7 @@ import { saveInvoiceCopy, saveSubscriptionCopy } from "./copies.server";
 import { queuePendingEvents, storeProviderEvents } from "./event-feed.server";
 import { licenseFollowsSubscription } from "./license-follows.server";
 import { realNow } from "~/server/platform/real-time.server";
-import { errorFields, logger } from "~/server/platform/log.server";
+import { errorFields, logger } from "~/server/platform/log/log.server";
 
 /**
  * The reconciliation (decision 185): whatever an event missed (a webhook lost, the portal down, a process that

@@ -7,7 +7,7 @@ import {
   type ProviderEvent,
 } from "~/server/billing/index.server";
 import { storeProviderEvents } from "./event-feed.server";
-import { errorFields, logger } from "~/server/platform/log.server";
+import { errorFields, logger } from "~/server/platform/log/log.server";
 
 /**
  * How far ahead of the billing provider's clock as the portal reads it (portalNow) a resource's version may be:

@@ -1,5 +1,6 @@
 import { db } from "~/server/platform/database/db.server";
 import { env } from "~/server/platform/config/env.server";
+import { observedCalls } from "~/server/platform/provider-calls.server";
 import type { Fault } from "~/server/providers/faults.server";
 import type { TaxIdCall, TaxIdRegister } from "./port.server";
 import { clearTaxIdFaults, injectTaxIdFault } from "./simulator/faults.server";
@@ -16,8 +17,8 @@ let register: TaxIdRegister | undefined;
 export function getTaxIds(): TaxIdRegister {
   register ??=
     env.TAX_ID_PROVIDER === "vies"
-      ? createViesRegister({ baseUrl: env.VIES_URL })
-      : createTaxIdSimulator({ store: db });
+      ? observedCalls("vies", createViesRegister({ baseUrl: env.VIES_URL }), { embedded: false })
+      : observedCalls("tax-id-simulator", createTaxIdSimulator({ store: db }), { embedded: true });
   return register;
 }
 

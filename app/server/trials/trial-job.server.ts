@@ -13,7 +13,7 @@ import {
   type JobStep,
   type JobView,
 } from "~/server/platform/jobs/runner.server";
-import { errorFields, logger } from "~/server/platform/log.server";
+import { errorFields, logger } from "~/server/platform/log/log.server";
 
 /**
  * Building a trial: the trial license, for a cloud trial the Hub's

@@ -40,7 +40,7 @@ import {
   toEstimateAddress,
 } from "./mapping.server";
 import { eventOf } from "./events.server";
-import { logger } from "~/server/platform/log.server";
+import { logger } from "~/server/platform/log/log.server";
 
 export interface ChargebeeOptions {
   site: string;

@@ -66,7 +66,7 @@ import {
 import { listEvents, writeEvent, type EventFacts } from "./events.server";
 import { withFaults } from "./faults.server";
 import { renderInvoicePdf, type InvoiceDocument } from "./invoice-pdf.server";
-import { errorFields, logger } from "~/server/platform/log.server";
+import { errorFields, logger } from "~/server/platform/log/log.server";
 
 type SubscriptionRow = typeof billingSubscriptions.$inferSelect;
 type SourceRow = typeof billingPaymentSources.$inferSelect;

@@ -26,7 +26,7 @@ import {
   TOO_EARLY,
   uploadBody,
 } from "../wire.server";
-import { currentCause } from "~/server/platform/request-context.server";
+import { currentCause } from "~/server/platform/log/request-context.server";
 
 export interface HttpHubOptions {
   /** The service's base URL, e.g. https://hubs.example.com (the API's paths follow it). */

@@ -8,9 +8,9 @@ import { jobs, type JobStatus } from "~/server/platform/database/tables.server";
 import { db, type PortalExecutor, type PortalTransaction } from "~/server/platform/database/db.server";
 import { env } from "~/server/platform/config/env.server";
 import { ProviderError } from "~/server/platform/provider-errors.server";
-import { errorFields, logger, roundMs } from "~/server/platform/log.server";
-import { currentCause, runInContext } from "~/server/platform/request-context.server";
-import { inSpan } from "~/server/platform/traces.server";
+import { errorFields, logger, roundMs } from "~/server/platform/log/log.server";
+import { currentCause, runInContext } from "~/server/platform/log/request-context.server";
+import { inSpan } from "~/server/platform/log/traces.server";
 
 /**
  * Durable jobs (decision 042): a long sequence runs as a row whose steps are recorded one by

@@ -35,8 +35,12 @@ const REDACTED_FIELDS = [
 const EMAIL = /[^\s"'<>()[\],;:@\\]+@[^\s"'<>()[\],;:@\\]+\.[a-z]{2,}/gi;
 /**
  * 13 to 19 digits, each maybe after one space or hyphen, as a card number is typed; not the decimals of a number.
+ * Card networks' numbers start with 2 to 6; a time in milliseconds (a resource version, an event's time) starts
+ * with 1 for decades yet, and stays readable.
  */
-const CARD_SHAPED = /(?<![.\d])\d(?:[ -]?\d){12,18}(?![.\d])/g;
+const CARD_SHAPED = /(?<![.\d])[2-6](?:[ -]?\d){12,18}(?![.\d])/g;
+/** Right after these a match is a JSON number, not part of a string: its mask is quoted so the line stays JSON. */
+const BEFORE_A_JSON_VALUE = new Set([":", ",", "["]);
 
 /** Luhn's check, which every card number passes: a long number that fails it (most ids, counts) is left alone. */
 function passesLuhn(digits: string): boolean {
@@ -56,7 +60,10 @@ function passesLuhn(digits: string): boolean {
 export function scrubLine(line: string): string {
   let clean = line.includes("@") ? line.replace(EMAIL, "[email]") : line;
   if (/\d{4}/.test(clean)) {
-    clean = clean.replace(CARD_SHAPED, (match) => (passesLuhn(match.replace(/[ -]/g, "")) ? "[card]" : match));
+    clean = clean.replace(CARD_SHAPED, (match, offset: number, whole: string) => {
+      if (!passesLuhn(match.replace(/[ -]/g, ""))) return match;
+      return BEFORE_A_JSON_VALUE.has(whole[offset - 1] ?? "") ? '"[card]"' : "[card]";
+    });
   }
   return clean;
 }
