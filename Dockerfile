@@ -61,7 +61,9 @@ COPY --from=build /app/build ./build
 COPY --from=build /app/public ./public
 COPY --from=build /app/db/migrations ./db/migrations
 COPY --from=build /app/db/migrations-postgres ./db/migrations-postgres
-COPY --from=build /app/scripts/start.mjs /app/scripts/server.mjs /app/scripts/remix-adapter.mjs /app/scripts/migrate.mjs ./scripts/
+COPY --from=build /app/scripts/start.mjs /app/scripts/server.mjs /app/scripts/remix-adapter.mjs /app/scripts/migrate.mjs /app/scripts/telemetry.mjs ./scripts/
+# `node scripts/backup.mjs /data/<file>` in the running container copies its SQLite database (docs/operations.md).
+COPY --from=build /app/scripts/backup.mjs /app/scripts/restore.mjs /app/scripts/sqlite-file.mjs ./scripts/
 
 # The directory must exist and belong to 'node' before VOLUME, so a fresh named volume inherits that owner.
 RUN mkdir -p /data && chown node:node /data
