@@ -378,8 +378,16 @@ function portalServer(app) {
       if (stopping && open.size === 0) whenDrained?.();
     });
   });
+  // The answers not yet begun: a request that arrived before the stop and is still reading its body or being
+  // handled must close its connection too.
+  const unanswered = new Set();
   server.on("request", (req, res) => {
-    if (stopping) res.setHeader("Connection", "close");
+    if (stopping) {
+      res.setHeader("Connection", "close");
+      return;
+    }
+    unanswered.add(res);
+    res.once("close", () => unanswered.delete(res));
   });
   return {
     server,
@@ -387,6 +395,7 @@ function portalServer(app) {
     /** Takes no more requests on open connections, closes the idle ones; resolves once every one has closed. */
     drain() {
       stopping = true;
+      for (const res of unanswered) if (!res.headersSent) res.setHeader("Connection", "close");
       server.closeIdleConnections();
       return new Promise((resolve) => {
         whenDrained = resolve;
