@@ -625,7 +625,7 @@ export type RenewalReminderKind = (typeof RENEWAL_REMINDER_KINDS)[number];
 /**
  * The renewal reminders sent: one row per subscription, term end and reminder (30 or 7 days before). Its key is
  * the guard that makes each reminder one mail however many instances sweep at once: the row is inserted in the
- * transaction that queues the mail job (`job_id`), and a second insert of the same key inserts nothing.
+ * transaction that queues the mail job (`job_key`), and a second insert of the same key inserts nothing.
  */
 export const renewalReminders = sqliteTable(
   "renewal_reminders",
@@ -637,7 +637,8 @@ export const renewalReminders = sqliteTable(
     ownerId: text("owner_id")
       .notNull()
       .references(() => organizations.id, { onDelete: "cascade" }),
-    jobId: text("job_id").notNull(),
+    /** The idempotency key of the mail job that sends it. */
+    jobKey: text("job_key").notNull(),
     createdAt: createdAt(),
   },
   (table) => [primaryKey({ columns: [table.subscriptionId, table.termEnd, table.kind] })],

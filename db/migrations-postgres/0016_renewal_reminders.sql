@@ -3,7 +3,7 @@ CREATE TABLE "renewal_reminders" (
 	"term_end" timestamp (3) with time zone NOT NULL,
 	"kind" text NOT NULL,
 	"owner_id" text NOT NULL,
-	"job_id" text NOT NULL,
+	"job_key" text NOT NULL,
 	"created_at" timestamp (3) with time zone DEFAULT now() NOT NULL,
 	CONSTRAINT "renewal_reminders_subscription_id_term_end_kind_pk" PRIMARY KEY("subscription_id","term_end","kind")
 );

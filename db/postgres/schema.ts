@@ -440,7 +440,8 @@ export const renewalReminders = pgTable(
     ownerId: text("owner_id")
       .notNull()
       .references(() => organizations.id, { onDelete: "cascade" }),
-    jobId: text("job_id").notNull(),
+    /** The idempotency key of the mail job that sends it. */
+    jobKey: text("job_key").notNull(),
     createdAt: createdAt(),
   },
   (table) => [primaryKey({ columns: [table.subscriptionId, table.termEnd, table.kind] })],

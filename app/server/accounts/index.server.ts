@@ -29,6 +29,7 @@ export { emailLinkJob } from "./email-link-job.server";
 export {
   assignBillingCustomerId,
   findOrganization,
+  membersInRoles,
   saveShippingAddress,
   type OrganizationRecord,
 } from "./organizations.server";

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { and, asc, count, eq, isNull, ne, sql } from "drizzle-orm";
+import { and, asc, count, eq, inArray, isNull, ne, sql } from "drizzle-orm";
 import { ROLE_NAMES, type Role } from "~/domain/access-policy";
 import {
   drafts,
@@ -62,6 +62,19 @@ export async function membershipOf(
 export async function findOrganization(organizationId: string): Promise<OrganizationRecord | null> {
   const [row] = await db.select().from(organizations).where(eq(organizations.id, organizationId));
   return row ?? null;
+}
+
+/** The organization's members in any of these roles, with the address mail reaches them at, by email. */
+export async function membersInRoles(
+  organizationId: string,
+  roles: readonly Role[],
+): Promise<{ userId: string; email: string; firstName: string }[]> {
+  return db
+    .select({ userId: users.id, email: users.email, firstName: users.firstName })
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .where(and(eq(memberships.organizationId, organizationId), inArray(memberships.role, [...roles])))
+    .orderBy(asc(users.email));
 }
 
 export interface NewOrganization {
