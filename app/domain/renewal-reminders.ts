@@ -103,11 +103,12 @@ export function groupReminders(due: { ownerId: string; kind: RenewalReminderKind
 
 const amountOf = (amount: number | null) => (amount === null ? "the amount on your next invoice" : formatCents(amount));
 
-/** What one line says: the license, for whom, its plan, when and how much. */
+/** What one line says: the license and whom it is for (a reseller's customer, else its name), its plan, when, how much. */
 export function reminderLineText(line: ReminderLine): string {
-  const license = `License ${line.externalLicenseId} (${line.licenseName}, ${line.plan})`;
-  const forWhom = line.customer ? ` for ${line.customer}` : "";
-  return `${license}${forWhom} renews on ${formatDate(line.renewsOn)}: ${amountOf(line.amount)}.`;
+  const license = line.customer
+    ? `License ${line.externalLicenseId} for ${line.customer}`
+    : `License ${line.externalLicenseId} (${line.licenseName})`;
+  return `${license}, ${line.plan}, renews on ${formatDate(line.renewsOn)}: ${amountOf(line.amount)}.`;
 }
 
 /** The mail's subject: how soon, and what (one license by its id, several by their number). */

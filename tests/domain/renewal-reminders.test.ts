@@ -99,10 +99,10 @@ describe("reminder mails", () => {
 
   it("says what renews, for whom, when and for how much", () => {
     expect(reminderLineText(line({ customer: "Meridian Law LLP" }))).toBe(
-      "License GK-A (Acme, Core (monthly)) for Meridian Law LLP renews on 03/15/2027: $123.45.",
+      "License GK-A for Meridian Law LLP, Core (monthly), renews on 03/15/2027: $123.45.",
     );
     expect(reminderLineText(line({ amount: null }))).toBe(
-      "License GK-A (Acme, Core (monthly)) renews on 03/15/2027: the amount on your next invoice.",
+      "License GK-A (Acme), Core (monthly), renews on 03/15/2027: the amount on your next invoice.",
     );
     expect(reminderSubject({ kind: "7_days", lines: [line({})] })).toBe("License GK-A renews in 7 days");
     expect(reminderSubject({ kind: "30_days", lines: [line({}), line({})] })).toBe("2 licenses renew in 30 days");
