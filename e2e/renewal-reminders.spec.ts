@@ -1,7 +1,7 @@
-import type { BrowserContext, Page } from "@playwright/test";
 import { and, count, eq } from "drizzle-orm";
 import { withDatabase } from "./database";
-import { DEMO, DEMO_PASSWORD, expect, startPortal, test } from "./fixtures";
+import { DEMO, expect, test } from "./fixtures";
+import { moveClock, ownPortal, type Portal } from "./own-portal";
 
 /**
  * Renewal reminders on the portal's clock, in a portal of the test's own (the time machine moves its clock for
@@ -13,8 +13,6 @@ import { DEMO, DEMO_PASSWORD, expect, startPortal, test } from "./fixtures";
 const MERIDIAN_LICENSE = "GK-SLR-2026-0102";
 const SUBJECT = `License ${MERIDIAN_LICENSE} renews in 7 days`;
 
-type Portal = Awaited<ReturnType<typeof startPortal>>;
-
 /** The messages with the reminder's subject to the distributor's Owner, counted in the outbox's table. */
 const remindersKept = (portal: Portal) =>
   withDatabase(portal.databaseUrl, async (db, t) => {
@@ -25,43 +23,21 @@ const remindersKept = (portal: Portal) =>
     return row.n;
   });
 
-/** The administrator moves the engine's clock `days` on, on one instance: its sweep runs after the move. */
-async function moveClock(admin: Page, instanceURL: string, days: number) {
-  await admin.goto(new URL("/admin/time-machine", instanceURL).href);
-  await admin.getByLabel("Days to move forward").fill(String(days));
-  await admin.getByRole("button", { name: "Move the clock forward" }).click();
-  await expect(admin.getByRole("status")).toContainText(`The engine's clock moved ${days} days`, { timeout: 20_000 });
-}
-
 test("the time machine moves 23 days and the distributor's 7-day renewal reminder is in the outbox once", async ({
   browser,
   javaScriptEnabled,
   databaseEngine,
 }) => {
   test.setTimeout(180_000);
-  const portal = await startPortal({ engine: databaseEngine });
-  const contexts: BrowserContext[] = [];
-  try {
-    const signedIn = async (email: string) => {
-      const context = await browser.newContext({ baseURL: portal.baseURL, javaScriptEnabled });
-      contexts.push(context);
-      const page = await context.newPage();
-      await page.goto("/login");
-      await page.getByLabel("Email").fill(email);
-      await page.getByLabel("Password").fill(DEMO_PASSWORD);
-      await page.getByRole("button", { name: "Sign in" }).click();
-      await expect(page.getByRole("heading", { level: 1, name: "Home" })).toBeVisible();
-      return page;
-    };
-    const admin = await signedIn(DEMO.admin);
+  await ownPortal({ browser, javaScriptEnabled, databaseEngine }, async ({ portal, admin, signedIn }) => {
     expect(await remindersKept(portal), "not due before the move").toBe(0);
 
     const [first, ...others] = portal.instanceURLs;
-    await moveClock(admin, first, 23);
+    await moveClock(admin, 23, first);
     await expect.poll(() => remindersKept(portal), { timeout: 20_000 }).toBe(1);
 
     // The other instance moves the clock a day more: its sweep finds the reminder sent, and sends none.
-    await moveClock(admin, others.at(-1) ?? first, 1);
+    await moveClock(admin, 1, others.at(-1) ?? first);
     await admin.goto("/admin/outbox");
     const reminders = admin.getByRole("region", { name: SUBJECT });
     await expect(reminders).toHaveCount(1);
@@ -85,9 +61,5 @@ test("the time machine moves 23 days and the distributor's 7-day renewal reminde
     await expect(
       distributor.getByText(`Sent the 7-day renewal reminder of license ${MERIDIAN_LICENSE} for Meridian Law LLP`),
     ).toBeVisible();
-    expect(portal.stderr(), "no errors on the server").toBe("");
-  } finally {
-    for (const context of contexts) await context.close();
-    await portal.stop();
-  }
+  });
 });
