@@ -89,8 +89,13 @@ function reminderContent(
         : "There is no card on file to charge: add one to your account before then, or the payment will fail.",
       `Nothing needs doing for ${one ? "it" : "them"} to renew. To end a license on its last day instead, turn its ` +
         "auto-renew off.",
-      ...(one ? [] : input.lines.map((line) => `License ${line.externalLicenseId}: ${autoRenewUrl(line)}`)),
     ],
+    links: one
+      ? []
+      : input.lines.map((line) => ({
+          label: `Turn off auto-renew of license ${line.externalLicenseId}`,
+          url: autoRenewUrl(line),
+        })),
     action: one
       ? { label: "Turn off auto-renew", url: autoRenewUrl(first) }
       : forCustomers
@@ -283,18 +288,26 @@ export async function sendDueRenewalReminders(now?: Date): Promise<number> {
   return queued;
 }
 
+/**
+ * A sweep whose failure (the database or the provider's price list unreachable) is logged, not thrown: what it
+ * did not queue, the next sweep of any instance does.
+ */
+export async function sweepRenewalReminders(now?: Date): Promise<void> {
+  try {
+    await sendDueRenewalReminders(now);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    console.error(JSON.stringify({ level: "error", event: "renewal-reminders-failed", message }));
+  }
+}
+
 let started = false;
 
 /** Sweeps now (a reminder that fell due while the portal was down goes at once) and every SWEEP_MS after. */
 export function startRenewalReminders(): void {
   if (started) return;
   started = true;
-  const tick = (): void => {
-    sendDueRenewalReminders().catch((error: unknown) => {
-      const message = error instanceof Error ? error.message : String(error);
-      console.error(JSON.stringify({ level: "error", event: "renewal-reminders-failed", message }));
-    });
-  };
+  const tick = () => void sweepRenewalReminders();
   tick();
   setInterval(tick, SWEEP_MS).unref();
 }
