@@ -191,7 +191,10 @@ async function claimReminders(tx: PortalTransaction, group: ReminderGroup, jobKe
   }
 }
 
-/** Renewals within the reminders' reach: each with its license, and the end customer it is for (a reseller's). */
+/**
+ * Renewals within the reminders' reach: each with its license, the end customer it is for (a reseller's), and the
+ * reminders already sent for its term (joined, one row per reminder sent: at most two).
+ */
 async function upcomingRenewals(now: Date) {
   const rows = await db
     .select({
@@ -205,6 +208,7 @@ async function upcomingRenewals(now: Date) {
       },
       license: { externalLicenseId: licenses.externalLicenseId, name: licenses.name },
       customer: organizations.name,
+      sent: renewalReminders.kind,
     })
     .from(subscriptions)
     .innerJoin(
@@ -215,6 +219,13 @@ async function upcomingRenewals(now: Date) {
       organizations,
       and(eq(organizations.id, licenses.licenseeId), eq(organizations.managedBy, subscriptions.ownerId)),
     )
+    .leftJoin(
+      renewalReminders,
+      and(
+        eq(renewalReminders.subscriptionId, subscriptions.id),
+        eq(renewalReminders.termEnd, subscriptions.currentTermEnd),
+      ),
+    )
     .where(
       and(
         inArray(subscriptions.status, RENEWING),
@@ -222,21 +233,28 @@ async function upcomingRenewals(now: Date) {
         lte(subscriptions.currentTermEnd, new Date(now.getTime() + (REMINDER_HORIZON_DAYS + 1) * DAY_MS)),
       ),
     );
-  const ids = rows.map((row) => row.subscription.id);
-  const sent = ids.length
-    ? await db
-        .select({ id: renewalReminders.subscriptionId, termEnd: renewalReminders.termEnd, kind: renewalReminders.kind })
-        .from(renewalReminders)
-        .where(inArray(renewalReminders.subscriptionId, ids))
-    : [];
-  return rows.flatMap(({ subscription, license, customer }) => {
-    const termEnd = subscription.termEnd;
-    if (!termEnd) return [];
-    const sentKinds: RenewalReminderKind[] = sent
-      .filter((row) => row.id === subscription.id && row.termEnd.getTime() === termEnd.getTime())
-      .map((row) => row.kind);
-    return [{ subscription: { ...subscription, termEnd }, license, customer, sent: sentKinds }];
-  });
+  const renewals = new Map<
+    string,
+    {
+      subscription: (typeof rows)[number]["subscription"] & { termEnd: Date };
+      license: (typeof rows)[number]["license"];
+      customer: string | null;
+      sent: RenewalReminderKind[];
+    }
+  >();
+  for (const { subscription, license, customer, sent } of rows) {
+    const { termEnd } = subscription;
+    if (!termEnd) continue;
+    const renewal = renewals.get(subscription.id) ?? {
+      subscription: { ...subscription, termEnd },
+      license,
+      customer,
+      sent: [],
+    };
+    if (sent) renewal.sent.push(sent);
+    renewals.set(subscription.id, renewal);
+  }
+  return [...renewals.values()];
 }
 
 /**
