@@ -158,6 +158,7 @@ export default tseslint.config(
       "app/domain/customers.ts",
       "app/domain/license-status.ts",
       "app/domain/renewals.ts",
+      "app/domain/renewal-reminders.ts",
     ],
     rules: {
       "no-restricted-syntax": [

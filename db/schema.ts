@@ -624,7 +624,35 @@ export const subscriptions = sqliteTable(
     index("subscriptions_owner_status_idx").on(table.ownerId, table.status),
     // A distributor's renewals ahead: the terms that end in a window, soonest first, off this index.
     index("subscriptions_owner_term_end_idx").on(table.ownerId, table.currentTermEnd),
+    // The renewal reminders' sweep: every payer's terms that end within a month, off this index.
+    index("subscriptions_term_end_idx").on(table.currentTermEnd),
   ],
+);
+
+/** The reminders before a renewal: 30 days before a yearly one, 7 days before any. */
+export const RENEWAL_REMINDER_KINDS = ["30_days", "7_days"] as const;
+export type RenewalReminderKind = (typeof RENEWAL_REMINDER_KINDS)[number];
+
+/**
+ * The renewal reminders sent: one row per subscription, term end and reminder (30 or 7 days before). Its key is
+ * the guard that makes each reminder one mail however many instances sweep at once: the row is inserted in the
+ * transaction that queues the mail job (`job_key`), and a second insert of the same key inserts nothing.
+ */
+export const renewalReminders = sqliteTable(
+  "renewal_reminders",
+  {
+    subscriptionId: text("subscription_id").notNull(),
+    termEnd: integer("term_end", { mode: "timestamp_ms" }).notNull(),
+    kind: text("kind", { enum: RENEWAL_REMINDER_KINDS }).notNull(),
+    /** The organization that pays for the renewal, whose Owner and Billing admins were mailed. */
+    ownerId: text("owner_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    /** The idempotency key of the mail job that sends it. */
+    jobKey: text("job_key").notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [primaryKey({ columns: [table.subscriptionId, table.termEnd, table.kind] })],
 );
 
 /**

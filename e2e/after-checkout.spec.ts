@@ -1,9 +1,10 @@
 import { readFile } from "node:fs/promises";
-import type { Browser, BrowserContext, Locator, Page } from "@playwright/test";
+import type { Locator, Page } from "@playwright/test";
 import { pdfText } from "../tests/support/pdf-text";
 import { and, count, eq } from "drizzle-orm";
 import { withDatabase } from "./database";
-import { DEMO, DEMO_PASSWORD, expect, startPortal, test, type DatabaseEngine } from "./fixtures";
+import { expect, test } from "./fixtures";
+import { moveClock, ownPortal, type Portal } from "./own-portal";
 import { walkToOrder } from "./purchase-steps";
 
 /**
@@ -17,45 +18,6 @@ const usDate = new Intl.DateTimeFormat("en-US", { month: "2-digit", day: "2-digi
 
 const usd = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" });
 
-type Portal = Awaited<ReturnType<typeof startPortal>>;
-
-/** A portal of the test's own, the customer and an administrator signed in, each in a browser of their own. */
-async function ownPortal(
-  {
-    browser,
-    javaScriptEnabled,
-    databaseEngine,
-  }: { browser: Browser; javaScriptEnabled: boolean; databaseEngine: DatabaseEngine },
-  run: (parts: { portal: Portal; customer: Page; admin: Page }) => Promise<void>,
-) {
-  const portal = await startPortal({ engine: databaseEngine });
-  const problems: string[] = [];
-  const contexts: BrowserContext[] = [];
-  try {
-    const signedIn = async (email: string) => {
-      const context = await browser.newContext({ baseURL: portal.baseURL, javaScriptEnabled });
-      contexts.push(context);
-      const page = await context.newPage();
-      page.on("console", (message) => {
-        if (message.type() === "error") problems.push(`console.error: ${message.text()}`);
-      });
-      page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
-      await page.goto("/login");
-      await page.getByLabel("Email").fill(email);
-      await page.getByLabel("Password").fill(DEMO_PASSWORD);
-      await page.getByRole("button", { name: "Sign in" }).click();
-      await expect(page.getByRole("heading", { level: 1, name: "Home" })).toBeVisible();
-      return page;
-    };
-    await run({ portal, customer: await signedIn(DEMO.customer), admin: await signedIn(DEMO.admin) });
-    expect(portal.stderr(), "no errors on the server").toBe("");
-    expect(problems, "no errors in the browser").toEqual([]);
-  } finally {
-    for (const context of contexts) await context.close();
-    await portal.stop();
-  }
-}
-
 /** Buys a monthly license for the organization with the card on file, and opens the licenses page. */
 async function buyMonthly(page: Page, organization: string) {
   await walkToOrder(page, organization, "3");
@@ -65,14 +27,6 @@ async function buyMonthly(page: Page, organization: string) {
     timeout: 20_000,
   });
   await page.goto("/licenses");
-}
-
-/** The administrator moves the engine's clock `days` on at /admin/time-machine. */
-async function moveClock(admin: Page, days: number) {
-  await admin.goto("/admin/time-machine");
-  await admin.getByLabel("Days to move forward").fill(String(days));
-  await admin.getByRole("button", { name: "Move the clock forward" }).click();
-  await expect(admin.getByRole("status")).toContainText(`The engine's clock moved ${days} days`, { timeout: 20_000 });
 }
 
 const licenseOf = (portal: Portal, organization: string) =>

@@ -1,4 +1,4 @@
-import { reissueLicenseFiles, startProviderSync } from "~/server/subscriptions/index.server";
+import { reissueLicenseFiles, startProviderSync, startRenewalReminders } from "~/server/subscriptions/index.server";
 import { recordSellerOnEarlierInvoices } from "~/server/billing/index.server";
 import { serverOperations, type ServerOperations } from "~/server/operations/index.server";
 import { fillSearchKeys } from "~/server/accounts/index.server";
@@ -49,13 +49,14 @@ function prepare(): Promise<void> {
  * The portal's one start-up, called by the server entry (scripts/server.mjs, through the build's entry module),
  * by `npm run migrate` and by the tests: importing a module of app/ does none of it. With `jobs` (the server's
  * default) the process then runs the durable jobs, resuming what a restart interrupted, and follows the billing
- * provider (its events as they come, the reconciliation on schedule).
+ * provider (its events as they come, the reconciliation on schedule) and mails the renewal reminders that fall due.
  */
 export async function boot({ jobs = true }: { jobs?: boolean } = {}): Promise<Booted> {
   await prepare();
   if (jobs) {
     startJobRunner(JOB_KINDS);
     startProviderSync();
+    startRenewalReminders();
   }
   return { publicOrigin: env.PUBLIC_URL, operations: serverOperations() };
 }

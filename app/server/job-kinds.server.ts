@@ -1,5 +1,10 @@
 import { emailLinkJob } from "~/server/accounts/index.server";
-import { providerEventJob, reconciliation, hubLicenseUpload } from "~/server/subscriptions/index.server";
+import {
+  providerEventJob,
+  reconciliation,
+  hubLicenseUpload,
+  renewalReminder,
+} from "~/server/subscriptions/index.server";
 import { sendMail } from "~/server/mail/index.server";
 import { cloudHubDeployment } from "~/server/cloud-hubs/index.server";
 import { licenseUpdate, newSubscriptionOrder, payNow } from "~/server/orders/index.server";
@@ -22,5 +27,6 @@ export const JOB_KINDS: Record<string, AnyJobKind> = Object.fromEntries(
     hubLicenseUpload,
     payNow,
     taxIdRecheck,
+    renewalReminder,
   ].map((kind) => [kind.name, kind]),
 );

@@ -25,6 +25,7 @@ import {
   ORGANIZATION_KINDS,
   PROVIDER_EVENT_OUTCOMES,
   PROVIDER_EVENT_SOURCES,
+  RENEWAL_REMINDER_KINDS,
   TAX_ID_STATUSES,
   type PostalAddress,
   type ShippingAddress,
@@ -44,6 +45,7 @@ export {
   ORGANIZATION_KINDS,
   PROVIDER_EVENT_OUTCOMES,
   PROVIDER_EVENT_SOURCES,
+  RENEWAL_REMINDER_KINDS,
   TAX_ID_STATUSES,
   type JobStatus,
   type MemberRole,
@@ -435,7 +437,24 @@ export const subscriptions = pgTable(
   (table) => [
     index("subscriptions_owner_status_idx").on(table.ownerId, table.status),
     index("subscriptions_owner_term_end_idx").on(table.ownerId, table.currentTermEnd),
+    index("subscriptions_term_end_idx").on(table.currentTermEnd),
   ],
+);
+
+export const renewalReminders = pgTable(
+  "renewal_reminders",
+  {
+    subscriptionId: text("subscription_id").notNull(),
+    termEnd: timestamp("term_end").notNull(),
+    kind: text("kind", { enum: RENEWAL_REMINDER_KINDS }).notNull(),
+    ownerId: text("owner_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    /** The idempotency key of the mail job that sends it. */
+    jobKey: text("job_key").notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [primaryKey({ columns: [table.subscriptionId, table.termEnd, table.kind] })],
 );
 
 export const invoices = pgTable(

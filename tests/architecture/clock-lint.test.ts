@@ -35,6 +35,7 @@ it("refuses new Date() and Date.now() in billing-dated code, and only there", as
     "app/server/trials/example.server.ts",
     "app/server/cloud-hubs/example.server.ts",
     "app/domain/license-status.ts",
+    "app/domain/renewal-reminders.ts",
   ]) {
     expect(await clockFindings(file), file).toEqual([1, 2]);
   }

@@ -65,7 +65,10 @@ export async function ensureBillingCustomer(
 const isNotFound = (error: unknown) => error instanceof ProviderError && error.code === "not_found";
 
 /** The customer, or null while none exists at the provider yet. */
-async function findCustomer({ organization }: Scope, billing: BillingProvider): Promise<Customer | null> {
+async function findCustomer(
+  { organization }: Pick<Scope, "organization">,
+  billing: BillingProvider,
+): Promise<Customer | null> {
   if (!organization.billingCustomerId) return null;
   try {
     return await billing.retrieveCustomer(organization.billingCustomerId);
@@ -75,7 +78,10 @@ async function findCustomer({ organization }: Scope, billing: BillingProvider): 
   }
 }
 
-async function listSources({ organization }: Scope, billing: BillingProvider): Promise<PaymentSource[]> {
+async function listSources(
+  { organization }: Pick<Scope, "organization">,
+  billing: BillingProvider,
+): Promise<PaymentSource[]> {
   return organization.billingCustomerId ? billing.listPaymentSources(organization.billingCustomerId) : [];
 }
 
@@ -153,6 +159,24 @@ function paymentStepOf([sources, customer]: BillingRead, { organization }: Scope
     shippingAddress,
     addressesValid: areAddressesValid(billingAddress, shippingAddress),
   };
+}
+
+/**
+ * The card the organization's renewals are charged to (the one its payment step preselects: the primary, else the
+ * only valid one), or null when it has none to charge. A provider failure is thrown: a caller that can wait (a
+ * mail's job) tries again rather than saying there is no card.
+ */
+export async function renewalCardOf(
+  organization: Pick<Scope, "organization">,
+  billing: BillingProvider = getBilling(),
+): Promise<PaymentSourceView | null> {
+  const [sources, customer] = await Promise.all([
+    listSources(organization, billing),
+    findCustomer(organization, billing),
+  ]);
+  const chosen = preselectSource(sources, customer?.primaryPaymentSourceId ?? null);
+  const source = sources.find((candidate) => candidate.id === chosen);
+  return source ? sourceView(source) : null;
 }
 
 /** What the payment step shows for the organization; "error" when the cards or the customer fail to load. */

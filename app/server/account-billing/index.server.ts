@@ -6,6 +6,7 @@ export {
   loadAccountBilling,
   loadPaymentStep,
   paymentForPage,
+  renewalCardOf,
 } from "./billing-details.server";
 export { checkVatNumber, providerStatusOf, taxIdRecheck } from "./tax-ids.server";
 export type { DrawerMount } from "./drawers.server";

@@ -28,6 +28,7 @@ export const ACTIVITY_ACTIONS = [
   "invoice.payment_placed",
   "invoice.corrected",
   "subscription.renewed",
+  "subscription.renewal_reminded",
   "subscription.cancelled",
   "payment.succeeded",
   "payment.failed",

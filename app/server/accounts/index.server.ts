@@ -30,6 +30,7 @@ export {
   assignBillingCustomerId,
   fillSearchKeys,
   findOrganization,
+  membersInRoles,
   saveShippingAddress,
   type OrganizationRecord,
 } from "./organizations.server";

@@ -65,6 +65,19 @@ export async function findOrganization(organizationId: string): Promise<Organiza
   return row ?? null;
 }
 
+/** The organization's members in any of these roles, with the address mail reaches them at, by email. */
+export async function membersInRoles(
+  organizationId: string,
+  roles: readonly Role[],
+): Promise<{ userId: string; email: string; firstName: string }[]> {
+  return db
+    .select({ userId: users.id, email: users.email, firstName: users.firstName })
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .where(and(eq(memberships.organizationId, organizationId), inArray(memberships.role, [...roles])))
+    .orderBy(asc(users.email));
+}
+
 export interface NewOrganization {
   name: string;
   customerType?: "customer" | "distributor";

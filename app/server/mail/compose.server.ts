@@ -5,6 +5,8 @@
 export interface MailContent {
   /** Paragraphs of plain text, in order. */
   paragraphs: string[];
+  /** Links after the paragraphs, one for each of several things the message is about (each license's own page). */
+  links?: { label: string; url: string }[];
   /** The one thing the message asks the reader to do: a button in HTML, its label and address in the text. */
   action?: { label: string; url: string };
   /** Another way the reader may need (a sign-in link beside a password reset's): a link, after the button. */
@@ -28,12 +30,14 @@ function webAddress(url: string): string {
 
 export function composeMail(subject: string, content: MailContent): { text: string; html: string } {
   const after = content.after ?? [];
+  const links = (content.links ?? []).map((link) => ({ label: link.label, url: webAddress(link.url) }));
   const action = content.action ? { label: content.action.label, url: webAddress(content.action.url) } : null;
   const other = content.otherAction
     ? { label: content.otherAction.label, url: webAddress(content.otherAction.url) }
     : null;
   const text = [
     ...content.paragraphs,
+    ...links.map((link) => `${link.label}:\n${link.url}`),
     ...(action ? [`${action.label}:\n${action.url}`] : []),
     ...(other ? [`${other.label}:\n${other.url}`] : []),
     ...after,
@@ -46,14 +50,15 @@ export function composeMail(subject: string, content: MailContent): { text: stri
       `<p style="margin:0 0 16px;font-size:13px;color:#495057">Or open this address: ` +
       `<a href="${escapeHtml(action.url)}">${escapeHtml(action.url)}</a></p>`
     : "";
-  const otherLink = other
-    ? `<p style="margin:0 0 16px"><a href="${escapeHtml(other.url)}">${escapeHtml(other.label)}</a>: ` +
-      `<a href="${escapeHtml(other.url)}">${escapeHtml(other.url)}</a></p>`
-    : "";
+  const labelledLink = (link: { label: string; url: string }) =>
+    `<p style="margin:0 0 16px"><a href="${escapeHtml(link.url)}">${escapeHtml(link.label)}</a>: ` +
+    `<a href="${escapeHtml(link.url)}">${escapeHtml(link.url)}</a></p>`;
+  const otherLink = other ? labelledLink(other) : "";
   const html =
     `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>` +
     `<body style="font-family:Arial,Helvetica,sans-serif;font-size:15px;line-height:1.5;color:#212529">` +
     content.paragraphs.map(paragraph).join("") +
+    links.map(labelledLink).join("") +
     button +
     otherLink +
     after.map(paragraph).join("") +

@@ -44,6 +44,13 @@ export const sendMail = sendMailJob(getMailer);
  */
 export const linkOrigin = (request: Request) => env.PUBLIC_URL ?? new URL(request.url).origin;
 
+/**
+ * The origin links in mail queued by the portal itself, with no request to read it from (a scheduled reminder):
+ * PUBLIC_URL, else this process's own port. Without PUBLIC_URL no mail leaves the portal (SMTP requires it), so
+ * only the outbox's copies, read on this machine, carry the local address.
+ */
+export const scheduledLinkOrigin = () => env.PUBLIC_URL ?? `http://localhost:${env.PORT}`;
+
 export interface Mail {
   /**
    * The organization the message is about (the one that invites someone; for a person's own mail, their first

@@ -2,10 +2,9 @@ import { randomUUID } from "node:crypto";
 import { json } from "@remix-run/node";
 import { and, asc, count, desc, eq, exists, gt, inArray, or, sql, type SQL } from "drizzle-orm";
 import type { SubscriptionStatus } from "~db/billing-values";
-import { renewalAmount, type CustomerRecord, type PriceList } from "~/domain/customers";
+import { renewalAmount, type CustomerRecord } from "~/domain/customers";
 import { invoiceForOf, invoiceStatusLabel } from "~/domain/renewals";
 import { memberActor, recordActivity, type ActivityActor, type Scope } from "~/server/accounts/index.server";
-import { getBilling } from "~/server/billing/index.server";
 import { db } from "~/server/platform/database/db.server";
 import {
   hubInstallations,
@@ -14,7 +13,7 @@ import {
   organizations,
   subscriptions,
 } from "~/server/platform/database/tables.server";
-import { licenseListItem } from "~/server/subscriptions/index.server";
+import { catalogue, licenseListItem } from "~/server/subscriptions/index.server";
 
 /**
  * A distributor's end customers: organizations it manages (organizations.managed_by), each with the licenses the
@@ -54,16 +53,6 @@ export async function customerChoices(resellerId: string, limit: number) {
     .orderBy(asc(organizations.name), asc(organizations.id))
     .limit(limit + 1);
   return { customers: rows.slice(0, limit), more: rows.length > limit };
-}
-
-/** Every plan's and add-on's price by id (what renewals are worth at list price), and each plan's name. */
-export async function catalogue(): Promise<{ prices: PriceList; planNames: ReadonlyMap<string, string> }> {
-  const billing = getBilling();
-  const [plans, addons] = await Promise.all([billing.listPlans(), billing.listAddons()]);
-  return {
-    prices: new Map([...plans, ...addons].map((item) => [item.id, item.price])),
-    planNames: new Map(plans.map((plan) => [plan.id, plan.name])),
-  };
 }
 
 /** The statuses of a subscription that renews at its term's end. */

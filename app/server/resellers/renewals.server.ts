@@ -15,12 +15,12 @@ import { updateStepUrl } from "~/domain/license-update";
 import { pageCount, requestedPage } from "~/domain/pagination";
 import { describeCard } from "~/domain/payment-cards";
 import { afterCheckoutUrls } from "~/domain/renewals";
-import { loadPaymentStep } from "~/server/account-billing/index.server";
+import { renewalCardOf } from "~/server/account-billing/index.server";
 import { mayDo, requireMember, type Scope } from "~/server/accounts/index.server";
-import { portalNow } from "~/server/billing/index.server";
+import { portalNow, ProviderError } from "~/server/billing/index.server";
+import { catalogue } from "~/server/subscriptions/index.server";
 import { db } from "~/server/platform/database/db.server";
 import { licenses, organizations, subscriptions } from "~/server/platform/database/tables.server";
-import { catalogue } from "./end-customers.server";
 
 /**
  * Every renewal of the licenses a distributor bought for its end customers, in the next 30, 60 or 90 days
@@ -95,10 +95,14 @@ async function renewalsIn(
 
 /** "Visa ending in 4242": the distributor's card its renewals are charged to; null when it has none to charge. */
 async function renewalCard(member: Scope): Promise<string | null> {
-  const payment = await loadPaymentStep(member);
-  if (payment.status !== "ready") return null;
-  const card = payment.sources.find((source) => source.id === payment.preselectedSourceId);
-  return card ? describeCard(card) : null;
+  try {
+    const card = await renewalCardOf(member);
+    return card && describeCard(card);
+  } catch (error) {
+    // The page still lists the renewals when the provider cannot say which card: it names none.
+    if (error instanceof ProviderError) return null;
+    throw error;
+  }
 }
 
 /** The window the URL asks for, or a redirect to the view's own address for anything else. */

@@ -6,6 +6,7 @@ import { requireAdmin, readAdminForm, redirectWithToast } from "~/server/account
 import { getBillingClock, type BillingClock, type ProviderEvent } from "~/server/billing/index.server";
 import { env } from "~/server/platform/config/env.server";
 import { eventsApplied, storeProviderEvents } from "./event-feed.server";
+import { sweepRenewalReminders } from "./renewal-reminders.server";
 
 /**
  * /admin/time-machine (decision 187): with the embedded billing engine in demo mode, a GateKeeper administrator
@@ -47,6 +48,9 @@ export async function moveTimeMachine(request: Request) {
   // The listener stores them too; stored here as well, this request does not depend on it (a repeat is one row).
   await storeProviderEvents(moved.events, "engine");
   const applied = await eventsApplied(moved.events.map((event) => event.id));
+  // The reminders due at the new date go now, as the passing of real time would have sent them on the way; one
+  // whose renewal the jump passed is not sent (that renewal has happened), nor one a later reminder overtook.
+  await sweepRenewalReminders(moved.to);
   const { events } = moved;
   const message =
     `The engine's clock moved ${result.data.days} days, to ${formatDate(moved.to)}: ${events.length} events, ` +

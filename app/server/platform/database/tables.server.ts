@@ -34,6 +34,7 @@ export const {
   portalSecrets,
   providerEvents,
   subscriptions,
+  renewalReminders,
   invoices,
   taxIds,
   organizationCounts,
