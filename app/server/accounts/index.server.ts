@@ -2,6 +2,7 @@
 // offers the rest of the portal; its other modules are its own.
 export {
   assertMay,
+  managedNote,
   mayDo,
   memberGuard,
   readAdminForm,
@@ -29,7 +30,11 @@ export { emailLinkJob } from "./email-link-job.server";
 export {
   assignBillingCustomerId,
   findOrganization,
+  memberPage,
+  MembershipRefused,
+  removeMember,
   saveShippingAddress,
   type OrganizationRecord,
 } from "./organizations.server";
+export { pendingInvitations, postInvitation, revokeInvitation } from "./invitations.server";
 export { redirectWithToast } from "./session.server";

@@ -13,25 +13,31 @@ export type InvitationFormData = {
   values?: Record<string, string>;
 };
 
-/** The role options, in the table's order. */
-export const ROLE_OPTIONS = ROLES.map((role) => (
-  <option key={role} value={role}>
-    {ROLE_NAMES[role]}
-  </option>
-));
+/** The options of these roles (every role unless named), in the table's order. */
+const roleOptions = (roles: readonly Role[]) =>
+  roles.map((role) => (
+    <option key={role} value={role}>
+      {ROLE_NAMES[role]}
+    </option>
+  ));
+
+export const ROLE_OPTIONS = roleOptions(ROLES);
 
 /**
  * An invitation: an address and a role, a plain post (the team page's Owner, an administrator's page of an
- * organization). The link is mailed, valid 7 days. Nothing typed is lost on an error.
+ * organization, a distributor's page of an end customer, which offers fewer roles). The link is mailed, valid 7
+ * days. Nothing typed is lost on an error.
  */
 export function InviteForm({
   title,
   defaultRole,
   actionData,
+  roles = ROLES,
 }: {
   title: string;
   defaultRole: Role;
   actionData: InvitationFormData | undefined;
+  roles?: readonly Role[];
 }) {
   const errors = actionData?.fieldErrors ?? {};
   const values = actionData?.values ?? {};
@@ -62,7 +68,7 @@ export function InviteForm({
               error={errors.role}
               w={220}
             >
-              {ROLE_OPTIONS}
+              {roles === ROLES ? ROLE_OPTIONS : roleOptions(roles)}
             </NativeSelect>
           </Group>
           <Group>
