@@ -203,6 +203,7 @@ describe("a page of the user's licenses", () => {
         "licenseCode",
         "name",
         "nodes",
+        "ownerId",
         "payableInvoiceId",
         "planType",
         "poNumber",
