@@ -112,6 +112,8 @@ test.describe("handing an end customer over", () => {
 
     // The reseller removes them: their session in it ends at once.
     await page.goto(`/customers/${harborId}`);
+    // The Hub is the reseller's too, as the license it was made from: its customer's page lists it.
+    await expect(page.getByRole("table", { name: "Hub deployments" })).toContainText(subdomain);
     await page.getByRole("button", { name: `Remove ${email}` }).click();
     await expect(page.getByText(`The person was removed from ${HARBOR}, and signed out of it.`)).toBeVisible();
     await expect(page.getByRole("table", { name: "People" })).toHaveCount(0);
