@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
 import { randomUUID } from "node:crypto";
 import { DEMO, DEMO_PASSWORD, expect, signIn, signInAs, test } from "./fixtures";
-import { acceptAsNewPerson, linkFromOutbox } from "./invitations";
+import { acceptAsNewPerson, inviteTechnicalContact, linkFromOutbox } from "./invitations";
 import { addBillingAddressInWizard, addCardInWizard, next, planStep } from "./purchase-steps";
 
 /**
@@ -148,11 +148,7 @@ test.describe("a team", () => {
     const email = `tech-${randomUUID().slice(0, 8)}@northwind.example`;
     await signInAs(page, DEMO.customer);
     await page.goto("/account/team");
-    const invite = page.getByRole("region", { name: "Invite someone" });
-    await invite.getByLabel("Email").fill(email);
-    await invite.getByLabel("Role").selectOption("technical_contact");
-    await invite.getByRole("button", { name: "Send invitation" }).click();
-    await expect(page.getByText(`We sent an invitation to ${email} as Technical contact.`)).toBeVisible();
+    await inviteTechnicalContact(page, page.getByRole("region", { name: "Invite someone" }), email);
     await expect(page.getByRole("table", { name: "Pending invitations" })).toContainText(email);
 
     const link = await linkFromOutbox(

@@ -1,4 +1,4 @@
-import type { Browser } from "@playwright/test";
+import type { Browser, Locator, Page } from "@playwright/test";
 import { DEMO, expect, signInAs } from "./fixtures";
 
 /**
@@ -43,4 +43,12 @@ export async function acceptAsNewPerson(
   await person.getByRole("button", { name: "Create account and join" }).click();
   await expect(person.getByRole("heading", { level: 1, name: "Home" })).toBeVisible();
   return { context, person };
+}
+
+/** Sends a Technical contact's invitation from an invitation form (`form`, on `page`), and sees it sent. */
+export async function inviteTechnicalContact(page: Page, form: Locator, email: string) {
+  await form.getByLabel("Email").fill(email);
+  await form.getByLabel("Role").selectOption("technical_contact");
+  await form.getByRole("button", { name: "Send invitation" }).click();
+  await expect(page.getByText(`We sent an invitation to ${email} as Technical contact.`)).toBeVisible();
 }
