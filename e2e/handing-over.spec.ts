@@ -80,6 +80,10 @@ test.describe("handing an end customer over", () => {
     await person.goto("/licenses");
     const row = person.getByRole("row").filter({ hasText: HARBOR_LICENSE });
     await expect(row).toContainText(MANAGED);
+    // Whom to ask to move to another reseller.
+    await expect(person.getByText(`${HARBOR} is managed by SecureLine Resellers`)).toContainText(
+      "only GateKeeper staff move a customer",
+    );
     await expect(row.getByRole("link", { name: /^Add Users/ })).toHaveCount(0);
     await expect(row.getByRole("link", { name: /auto-renew/ })).toHaveCount(0);
     const download = person.waitForEvent("download");

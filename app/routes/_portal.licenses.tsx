@@ -51,6 +51,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     page,
     pages,
     total,
+    // Whom an end customer asks to move to another reseller: GateKeeper staff move it, never the reseller.
+    managedBy: member.managerName && { organization: member.organization.name, reseller: member.managerName },
     buyRefused: whyNot(member, "purchase"),
     // Failed renewals and what they cost are for the members who pay (an Owner or a Billing admin).
     notices: mayPay ? await renewalNoticeViews(account, now) : [],
@@ -118,7 +120,7 @@ function renewalView(renewal: RenewalState | null) {
 }
 
 export default function Licenses() {
-  const { licenses, page, pages, total, buyRefused, notices } = useLoaderData<typeof loader>();
+  const { licenses, page, pages, total, buyRefused, notices, managedBy } = useLoaderData<typeof loader>();
   const navigation = useNavigation();
   const openingUpdate = navigation.state === "loading" && /\/update\/product$/.test(navigation.location.pathname);
   return (
@@ -131,6 +133,13 @@ export default function Licenses() {
           Buy a license
         </GuardedLinkButton>
       </Group>
+      {managedBy ? (
+        <Text size="sm">
+          {managedBy.organization} is managed by {managedBy.reseller}: they buy, renew and change its licenses. To move
+          to another reseller, ask <Anchor to="/support">GateKeeper support</Anchor>: only GateKeeper staff move a
+          customer.
+        </Text>
+      ) : null}
       <RenewalNotices
         notices={notices}
         renew={(notice) => <RenewButton to={notice.renewUrl} label={`Renew license ${notice.externalLicenseId}`} />}

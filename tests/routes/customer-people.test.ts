@@ -161,6 +161,7 @@ describe("a customer's people, from its page", { timeout: 120_000 }, () => {
     const meridianLicense = await licenseNamed("GK-SLR-2026-0102");
     const list = await (await open(licensesLoader, "/licenses", cookie)).json();
     expect(list.buyRefused).toBe(MANAGED);
+    expect(list.managedBy).toEqual({ organization: "Harbor Dental Group", reseller: "SecureLine Resellers" });
     expect(list.licenses).toHaveLength(1);
     expect(list.licenses[0]).toMatchObject({
       externalLicenseId: "GK-SLR-2026-0101",
