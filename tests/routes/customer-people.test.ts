@@ -7,6 +7,7 @@ import { loader as newCardLoader } from "~/routes/_portal.account.cards.new";
 import { loader as invoicesLoader } from "~/routes/_portal.account_.invoices";
 import { loader as customersLoader } from "~/routes/_portal.customers._index";
 import { action as customerAction, loader as customerLoader } from "~/routes/_portal.customers.$customerId._index";
+import { loader as homeLoader } from "~/routes/_portal.home";
 import { loader as hubsLoader } from "~/routes/_portal.hubs";
 import { loader as downloadLoader } from "~/routes/_portal.licenses.$licenseId.download";
 import { loader as autoRenewLoader } from "~/routes/_portal.licenses.$subscriptionId.auto-renew";
@@ -188,6 +189,11 @@ describe("a customer's people, from its page", { timeout: 120_000 }, () => {
 
     const hubs = await (await open(hubsLoader, "/hubs", cookie)).json();
     expect(hubs.total).toBe(1);
+    expect(await (await open(homeLoader, "/home", cookie)).json()).toMatchObject({
+      activeLicenses: 1,
+      expiredLicenses: 0,
+      hubs: 1,
+    });
 
     const subscriptionId = harborLicense.subscriptionId ?? "";
     const refusals: [string, Promise<Response>][] = [

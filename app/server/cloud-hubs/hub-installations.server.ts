@@ -69,8 +69,10 @@ const hubsOfType = {
 export const hubsHeldBy = (organizationId: string) =>
   or(eq(hubInstallations.ownerId, organizationId), eq(hubInstallations.licenseeId, organizationId));
 
-export async function countHubInstallations(ownerId: string): Promise<number> {
-  const [counted] = await allHubs.count.execute({ ownerId });
+/** How many Hubs the organization holds (a managed end customer's include those made from licenses bought for it). */
+export async function countHubInstallations(organization: { id: string; managedBy: string | null }): Promise<number> {
+  const query = organization.managedBy ? managedHubs.all : allHubs;
+  const [counted] = await query.count.execute({ ownerId: organization.id });
   return counted?.total ?? 0;
 }
 

@@ -205,10 +205,23 @@ const licenseCountsByStatus = db
   .from(licenseCounts)
   .where(eq(licenseCounts.ownerId, sql.placeholder("ownerId")))
   .prepare("license_counts_by_status");
-/** How many of the user's licenses are active (valid to in the future) and expired. */
-export async function countLicensesByStatus(ownerId: string, now?: Date) {
+/**
+ * How many of the organization's licenses are active (valid to in the future) and expired. An end customer a
+ * distributor manages also holds the licenses bought for it: its handful are counted in SQL.
+ */
+export async function countLicensesByStatus(organization: { id: string; managedBy: string | null }, now?: Date) {
+  const at = now ?? (await portalNow());
+  const ownerId = organization.id;
   // A license is active while valid-to is in the future (licenseStatus).
-  const [counted] = await licenseCountsByStatus.execute({ ownerId, now: now ?? (await portalNow()) });
+  const [counted] = organization.managedBy
+    ? await db
+        .select({
+          total: count(),
+          active: sql<number>`count(case when ${gt(licenses.validTo, at)} then 1 end)`.mapWith(Number),
+        })
+        .from(licenses)
+        .where(heldByManaged(ownerId))
+    : await licenseCountsByStatus.execute({ ownerId, now: at });
   const total = counted?.total ?? 0;
   const active = counted?.active ?? 0;
   return { active, expired: total - active };
