@@ -6,9 +6,9 @@ import { addressLine, customerUrls, END_CUSTOMER_ROLES } from "~/domain/customer
 import { formatCents, formatDate } from "~/domain/format";
 import { customerPageData } from "~/server/resellers/customer-pages.server";
 import { postCustomerPeople } from "~/server/resellers/customer-people.server";
-import { InviteForm, type InvitationFormData } from "~/ui/account/invite-form";
+import { InviteForm, MembershipRefusal, type InvitationFormData } from "~/ui/account/invite-form";
 import { LinkButton } from "~/ui/button";
-import { Alert, Card, Group, Stack } from "~/ui/layout";
+import { Card, Group, Stack } from "~/ui/layout";
 import { licenseTermCells } from "~/ui/license-cells";
 import { PageErrorBoundary, pageMeta } from "~/ui/page";
 import { ANCHOR_CLASS } from "~/ui/plain-parts";
@@ -228,11 +228,7 @@ export default function Customer() {
           The people of {customer.name} who sign in to the portal: they see its licenses, Hubs and trials, download
           license files and deploy Hubs; buying, changing licenses and paying stay with {distributorName}.
         </Text>
-        {actionData?.formError ? (
-          <Alert color="red" role="alert">
-            {actionData.formError}
-          </Alert>
-        ) : null}
+        <MembershipRefusal actionData={actionData} />
         {people.members.length === 0 ? (
           <Text>No one of {customer.name} signs in yet.</Text>
         ) : (

@@ -3,7 +3,7 @@ import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { ROLE_NAMES, ROLES, type Role } from "~/domain/access-policy";
 import { Button } from "~/ui/button";
 import { NativeSelect, TextInput } from "~/ui/inputs";
-import { Card, Group, Stack } from "~/ui/layout";
+import { Alert, Card, Group, Stack } from "~/ui/layout";
 import { Text } from "~/ui/typography";
 
 /** What a refused invitation post returns: the messages, and what was typed. */
@@ -12,6 +12,15 @@ export type InvitationFormData = {
   fieldErrors?: Record<string, string>;
   values?: Record<string, string>;
 };
+
+/** What a refused post of members or invitations says (a member gone, an invitation used), above the page's lists. */
+export function MembershipRefusal({ actionData }: { actionData: InvitationFormData | undefined }) {
+  return actionData?.formError ? (
+    <Alert color="red" role="alert">
+      {actionData.formError}
+    </Alert>
+  ) : null;
+}
 
 /** The options of these roles (every role unless named), in the table's order. */
 const roleOptions = (roles: readonly Role[]) =>
