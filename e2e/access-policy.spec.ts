@@ -21,7 +21,8 @@ import { csrfOf, expect } from "./fixtures";
 
 /**
  * Every row of the access policy (app/domain/access-policy.ts), on the server: for each role of a customer and of a
- * distributor, an administrator and an Owner who has not verified their address, a page or form whose own loader
+ * distributor, the Technical contact and Viewer of a distributor's end customer (refused what the distributor does
+ * for it, with the distributor's name), an administrator and an Owner who has not verified their address, a page or form whose own loader
  * or action checks the row's right answers as the policy says: not 403 where it allows, and 403 with exactly the
  * policy's reason where it refuses, in the HTML of a document (without JavaScript) and in single fetch's `.data`
  * (with JavaScript; a form posted to `<path>.data`, as Remix's forms and fetchers post). The rows that change
@@ -37,6 +38,8 @@ const PEOPLE: PersonKey[] = [
   "securelineBillingAdmin",
   "securelineTechnicalContact",
   "securelineViewer",
+  "harborTechnicalContact",
+  "harborViewer",
   "staff",
   "unverifiedOwner",
 ];
@@ -177,6 +180,15 @@ const CHECKS: Record<Action, Check> = {
       },
     ],
   },
+  "customers.people": {
+    probes: [
+      {
+        routeId: "routes/_portal.customers.$customerId._index",
+        path: (ids) => `/customers/${ids.customerId ?? "none"}`,
+        post: { intent: "neither" },
+      },
+    ],
+  },
   "customers.purchase": {
     probes: [
       {
@@ -300,7 +312,11 @@ async function unlimitedTrials(access: AccessWorld) {
       });
     });
     const api = await clientOf(access.baseURL, email);
-    const subject = { staff: false, emailVerified: true, member: { role: "owner" as const, kind, organizationName } };
+    const subject = {
+      staff: false,
+      emailVerified: true,
+      member: { role: "owner" as const, kind, organizationName, managedBy: null },
+    };
     const unlimited = refusal(subject, "trials.unlimited") === null;
     try {
       const routeId = "routes/_portal.trial._index";

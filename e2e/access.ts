@@ -8,13 +8,17 @@ import { csrfOf, DEMO, DEMO_PASSWORD, expect, test } from "./fixtures";
 
 /**
  * Who asks, for the tests of the access policy over HTTP (e2e/access-policy.spec.ts, e2e/route-matrix.spec.ts):
- * a person of each role in Northwind Clinics (a customer) and in SecureLine Resellers (a distributor), a GateKeeper
+ * a person of each role in Northwind Clinics (a customer) and in SecureLine Resellers (a distributor), the people
+ * SecureLine Resellers handed its end customer Harbor Dental Group over to (a managed organization), a GateKeeper
  * administrator, a person of no organization, a member who has not verified their address, and a visitor who is
  * not signed in. Each signs in once per worker, on an HTTP client of their own that follows no redirect, and the
  * organizations' things (a job of every kind, a Hub, a license, an invoice, a card) are at hand by id.
  */
 
-export type Organization = "northwind" | "secureline";
+export type Organization = "northwind" | "secureline" | "harbor";
+
+/** The end customer of SecureLine Resellers whose people the tests add: it holds a license and a Hub bought for it. */
+const HARBOR = "Harbor Dental Group";
 
 /** The job kinds that have a progress page. */
 export const JOB_KINDS = ["new-subscription", "license-update", "cloud-hub", "cloud-trial", "pay-now"] as const;
@@ -82,6 +86,13 @@ const PEOPLE = {
     role: "viewer",
     added: "verified",
   },
+  harborTechnicalContact: {
+    email: "technical@harbor.example",
+    organization: "harbor",
+    role: "technical_contact",
+    added: "verified",
+  },
+  harborViewer: { email: "viewer@harbor.example", organization: "harbor", role: "viewer", added: "verified" },
   unverifiedOwner: {
     email: "unverified-owner@northwind.example",
     organization: "northwind",
@@ -244,16 +255,34 @@ async function northwindThings(db: TestDatabase, t: TestTables, organizationId: 
 async function subjectOf(db: TestDatabase, t: TestTables, email: string): Promise<Subject> {
   const [user] = await db.select().from(t.users).where(eq(t.users.email, email));
   const [membership] = await db
-    .select({ role: t.memberships.role, kind: t.organizations.customerType, name: t.organizations.name })
+    .select({
+      role: t.memberships.role,
+      kind: t.organizations.customerType,
+      name: t.organizations.name,
+      managedBy: t.organizations.managedBy,
+    })
     .from(t.memberships)
     .innerJoin(t.organizations, eq(t.organizations.id, t.memberships.organizationId))
     .where(eq(t.memberships.userId, user.id))
     .orderBy(asc(t.memberships.createdAt), asc(t.memberships.organizationId))
     .limit(1);
+  const [manager] = membership?.managedBy
+    ? await db
+        .select({ name: t.organizations.name })
+        .from(t.organizations)
+        .where(eq(t.organizations.id, membership.managedBy))
+    : [];
   return {
     staff: user.isGKAdmin,
     emailVerified: user.emailVerifiedAt !== null,
-    member: membership ? { role: membership.role, kind: membership.kind, organizationName: membership.name } : null,
+    member: membership
+      ? {
+          role: membership.role,
+          kind: membership.kind,
+          organizationName: membership.name,
+          managedBy: manager?.name ?? null,
+        }
+      : null,
   };
 }
 
@@ -263,6 +292,7 @@ async function prepare(databaseUrl: string) {
     const organizationIds: Record<Organization, string> = {
       northwind: await organizationIdOf(db, DEMO.customer),
       secureline: await organizationIdOf(db, DEMO.distributor),
+      harbor: (await db.select().from(t.organizations).where(eq(t.organizations.name, HARBOR)))[0].id,
     };
     const passwordHash = await demoPasswordHash(db, t);
     for (const person of Object.values(PEOPLE) as Known[]) {
@@ -282,6 +312,11 @@ async function prepare(databaseUrl: string) {
     await db
       .insert(t.hubInstallations)
       .values({ id: securelineHub, ownerId: secureline.id, type: "local", ip: "10.30.0.7", lastSeen: new Date() });
+    const harbor = organizationOf("harbor");
+    const [harborHub] = await db
+      .select({ id: t.hubInstallations.id })
+      .from(t.hubInstallations)
+      .where(eq(t.hubInstallations.licenseeId, harbor.id));
     const ids: Record<Organization, OrganizationIds> = {
       northwind: {
         organizationId: northwind.id,
@@ -295,6 +330,11 @@ async function prepare(databaseUrl: string) {
         customerId: organizations
           .filter(({ managedBy }) => managedBy === secureline.id)
           .sort((a, b) => a.name.localeCompare(b.name))[0]?.id,
+      },
+      harbor: {
+        organizationId: harbor.id,
+        jobs: await addJobs(db, t, harbor.id, ""),
+        hubId: harborHub.id,
       },
     };
     const messageId = `access-tests-${randomUUID()}`;
@@ -330,6 +370,8 @@ export const NAMES: Record<PersonKey, string> = {
   securelineBillingAdmin: "Billing admin of SecureLine Resellers",
   securelineTechnicalContact: "Technical contact of SecureLine Resellers",
   securelineViewer: "Viewer of SecureLine Resellers",
+  harborTechnicalContact: "Technical contact of Harbor Dental Group (an end customer of SecureLine Resellers)",
+  harborViewer: "Viewer of Harbor Dental Group",
   unverifiedOwner: "Owner of Northwind Clinics who has not verified their address",
   staff: "GateKeeper administrator",
   noOrganization: "person of no organization",

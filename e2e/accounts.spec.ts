@@ -1,6 +1,7 @@
-import type { Browser, Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import { randomUUID } from "node:crypto";
 import { DEMO, DEMO_PASSWORD, expect, signIn, signInAs, test } from "./fixtures";
+import { acceptAsNewPerson, inviteTechnicalContact, linkFromOutbox } from "./invitations";
 import { addBillingAddressInWizard, addCardInWizard, next, planStep } from "./purchase-steps";
 
 /**
@@ -10,45 +11,6 @@ import { addBillingAddressInWizard, addCardInWizard, next, planStep } from "./pu
  */
 
 const NEW_PASSWORD = "Fresh-start-2026";
-
-/** The address of the first link to `path` in the newest message with this subject to `to`, read by an administrator. */
-async function linkFromOutbox(browser: Browser, baseURL: string, to: string, subject: string, path: string) {
-  const context = await browser.newContext({ baseURL });
-  const admin = await context.newPage();
-  await signInAs(admin, DEMO.admin);
-  await admin.goto("/admin/outbox");
-  const message = admin.getByRole("region", { name: subject }).filter({ hasText: to }).first();
-  await expect(message).toBeVisible();
-  const href = await message
-    .getByRole("link", { name: new RegExp(`${path}/`) })
-    .first()
-    .getAttribute("href");
-  await context.close();
-  if (!href) throw new Error(`No ${path} link mailed to ${to}`);
-  return new URL(href).pathname;
-}
-
-/** A new person accepts the mailed invitation in a browser of their own: sets name and password, lands on Home. */
-async function acceptAsNewPerson(
-  browser: Browser,
-  { baseURL, javaScriptEnabled }: { baseURL: string | undefined; javaScriptEnabled: boolean },
-  link: string,
-  organization: string,
-  [firstName, lastName]: [string, string],
-  password: string,
-) {
-  const context = await browser.newContext({ baseURL, javaScriptEnabled });
-  const person = await context.newPage();
-  await person.goto(link);
-  await expect(person.getByRole("heading", { name: `Join ${organization}` })).toBeVisible();
-  await person.getByLabel("First name").fill(firstName);
-  await person.getByLabel("Last name").fill(lastName);
-  await person.getByRole("textbox", { name: "Password", exact: true }).fill(password);
-  await person.getByLabel("Confirm password").fill(password);
-  await person.getByRole("button", { name: "Create account and join" }).click();
-  await expect(person.getByRole("heading", { level: 1, name: "Home" })).toBeVisible();
-  return { context, person };
-}
 
 async function signUp(page: Page, email: string) {
   await page.goto("/login");
@@ -186,11 +148,7 @@ test.describe("a team", () => {
     const email = `tech-${randomUUID().slice(0, 8)}@northwind.example`;
     await signInAs(page, DEMO.customer);
     await page.goto("/account/team");
-    const invite = page.getByRole("region", { name: "Invite someone" });
-    await invite.getByLabel("Email").fill(email);
-    await invite.getByLabel("Role").selectOption("technical_contact");
-    await invite.getByRole("button", { name: "Send invitation" }).click();
-    await expect(page.getByText(`We sent an invitation to ${email} as Technical contact.`)).toBeVisible();
+    await inviteTechnicalContact(page, page.getByRole("region", { name: "Invite someone" }), email);
     await expect(page.getByRole("table", { name: "Pending invitations" })).toContainText(email);
 
     const link = await linkFromOutbox(

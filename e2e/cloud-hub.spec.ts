@@ -12,14 +12,13 @@ import {
   startPortal,
   test,
 } from "./fixtures";
+import { HUB_HOST, READY, urlStep, walkAndDeploy as walkAndDeployWith } from "./cloud-hub-steps";
 import { next, planStep } from "./purchase-steps";
 
 /**
  * Deploying a cloud Hub: support's link, the wizard, the deployment as a job on the Hub
  * simulator, each failure screen and its retry, and 'Go to Hub' through a one-time link.
  */
-const HUB_HOST = "hub.gatekeeper.example";
-const READY = "Your GateKeeper Cloud Hub is ready!";
 const DEMO_LICENSE = /Northwind Clinics East/;
 
 /** The demo's one cloud license is free again (unused, on no Hub), so each test can deploy with it. */
@@ -39,44 +38,11 @@ const tenantsNamed = (databaseUrl: string, subdomain: string) =>
     return n;
   });
 
+/** The wizard walked with the demo's cloud license. */
+const walkAndDeploy = (page: Page, subdomain: string) => walkAndDeployWith(page, subdomain, "Northwind Clinics East");
+
 /** A unique subdomain per project, as both projects' workers may run at once on their own portals. */
 const subdomainFor = (base: string) => `${base}-${test.info().project.name === "javascript" ? "js" : "nojs"}`;
-
-async function urlStep(page: Page, subdomain: string) {
-  await page.locator('input[name="subdomain"]').fill(subdomain);
-  await page.locator('select[name="hubRegion"]').selectOption({ label: "European Union" });
-  await page.getByRole("button", { name: "Next: License" }).click();
-}
-
-/** From the URL step to the progress page. */
-async function walkAndDeploy(page: Page, subdomain: string) {
-  await expect(page).toHaveURL(/\/hubs\/new\/url$/);
-  await urlStep(page, subdomain);
-  await expect(page).toHaveURL(/\/hubs\/new\/license$/);
-  await page.getByRole("radio", { name: DEMO_LICENSE }).check();
-  await page.getByRole("button", { name: "Next: Administration" }).click();
-  await expect(page).toHaveURL(/\/hubs\/new\/admin$/);
-  await page.locator('input[name="userName"]').fill("ada-admin");
-  await page.locator('input[name="firstName"]').fill("Ada");
-  await page.locator('input[name="lastName"]').fill("Lovelace");
-  await page.locator('input[name="email"]').fill("ada@example.com");
-  await page.locator('input[name="password"]').fill("Secret123");
-  await page.locator('input[name="confirmPassword"]').fill("Secret123");
-  await page.getByRole("button", { name: "Next: Review" }).click();
-  await expect(page).toHaveURL(/\/hubs\/new\/review$/);
-  const review = page.getByRole("table", { name: "Your new Hub" });
-  await expect(review).toContainText(`https://${subdomain}.${HUB_HOST}`);
-  await expect(review).toContainText("European Union");
-  await expect(review).toContainText("Northwind Clinics East");
-  await expect(review).toContainText("ada-admin");
-  await page.getByRole("link", { name: "Submit" }).click();
-  const confirm = page.getByRole("dialog", {
-    name: "Confirm creation of new GateKeeper Hub cloud deployment?",
-  });
-  await expect(confirm).toContainText("IRREVERSIBLE");
-  await confirm.getByRole("button", { name: "Yes, Deploy" }).click();
-  await expect(page).toHaveURL(/\/hubs\/deployments\/[\w-]+$/);
-}
 
 test.describe("deploying a cloud Hub", () => {
   test.use({ expectedServerErrors: [/job-step-failed/] });

@@ -17,7 +17,8 @@ import { expect } from "./fixtures";
 /**
  * No route relies on a parent's check: every route of the app, asked for alone (single fetch's
  * `<path>.data?_routes=<id>` and the legacy `?_data=<id>`, which run that route's loader only) and as a document,
- * by each role of a customer, by a member of another organization (a distributor), by an administrator, by a
+ * by each role of a customer, by a member of another organization (a distributor), by a person of a distributor's
+ * end customer (which holds what the distributor bought for it, and nothing else of it), by an administrator, by a
  * person of no organization and by a visitor, with its URL's ids of each organization's things, answers its data
  * only to whom the table below gives it, and refuses no one it gives it to (no 403).
  */
@@ -330,6 +331,7 @@ test.describe("every route checks its own right", () => {
     "northwindTechnicalContact",
     "northwindViewer",
     "securelineOwner",
+    "harborTechnicalContact",
     "staff",
     "noOrganization",
     "visitor",

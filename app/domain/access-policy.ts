@@ -39,7 +39,13 @@ export const ORGANIZATION_KIND_NAMES: Record<OrganizationKind, string> = {
 export interface Subject {
   staff: boolean;
   emailVerified: boolean;
-  member: { role: Role; kind: OrganizationKind; organizationName: string } | null;
+  member: {
+    role: Role;
+    kind: OrganizationKind;
+    organizationName: string;
+    /** The name of the distributor (reseller) that manages the organization; null for an organization of its own. */
+    managedBy: string | null;
+  } | null;
 }
 
 interface Right {
@@ -55,6 +61,11 @@ interface Right {
   needsVerifiedEmail?: true;
   /** What a refusal says when the kind of organization or staff is what is missing. */
   onlyFor?: string;
+  /**
+   * The reseller that manages the organization does it, not the organization's own people (their licenses'
+   * subscriptions, cards and invoices are the reseller's): refused to them with `managedRefusal`, whatever their role.
+   */
+  notWhenManaged?: true;
 }
 
 const EVERY_ROLE = ROLES;
@@ -71,17 +82,17 @@ const FOR_DISTRIBUTORS = "End customers are only for GateKeeper distributors.";
  */
 export const POLICY = {
   /** New subscriptions (the Store's wizard, and an order's Try again). */
-  purchase: { roles: BILLING, what: "buy licenses", needsVerifiedEmail: true },
+  purchase: { roles: BILLING, what: "buy licenses", needsVerifiedEmail: true, notWhenManaged: true },
   /** The update wizard: more users or a higher tier, charged at once. */
-  "licenses.update": { roles: BILLING, what: "change licenses", needsVerifiedEmail: true },
+  "licenses.update": { roles: BILLING, what: "change licenses", needsVerifiedEmail: true, notWhenManaged: true },
   /** Cards, billing profile and addresses, and the invoices. */
-  "billing.manage": { roles: BILLING, what: "see or change cards, billing details and invoices" },
+  "billing.manage": { roles: BILLING, what: "see or change cards, billing details and invoices", notWhenManaged: true },
   /** Paying an unpaid invoice (a renewal that could not be charged) with a card. */
-  "invoices.pay": { roles: BILLING, what: "pay invoices" },
+  "invoices.pay": { roles: BILLING, what: "pay invoices", notWhenManaged: true },
   /** Correcting an issued invoice's company, address, VAT number or PO number (a new revision of it). */
-  "invoices.correct": { roles: BILLING, what: "correct invoices" },
+  "invoices.correct": { roles: BILLING, what: "correct invoices", notWhenManaged: true },
   /** Turning a subscription's auto-renew off or on. */
-  "licenses.auto_renew": { roles: BILLING, what: "turn auto-renew off or on" },
+  "licenses.auto_renew": { roles: BILLING, what: "turn auto-renew off or on", notWhenManaged: true },
   "licenses.download": {
     roles: ["owner", "billing_admin", "technical_contact"],
     what: "download license files",
@@ -148,6 +159,17 @@ export const POLICY = {
     needsVerifiedEmail: true,
     onlyFor: FOR_DISTRIBUTORS,
   },
+  /**
+   * The people of a distributor's end customer: inviting them (as Technical contact or Viewer, into the end
+   * customer's organization) and removing them, from the customer's page.
+   */
+  "customers.people": {
+    roles: BILLING,
+    kinds: DISTRIBUTOR,
+    what: "invite or remove the people of end customers",
+    needsVerifiedEmail: true,
+    onlyFor: FOR_DISTRIBUTORS,
+  },
   /** The administration pages: every customer's account, jobs that need attention, the outbox, the time machine. */
   "staff.admin": {
     roles: [],
@@ -190,10 +212,23 @@ function whoMay(action: Action): string {
   return names.length > 1 ? `${names.slice(0, -1).join(", ")} or ${names[names.length - 1]}` : names[0];
 }
 
+/**
+ * What a managed end customer's people are told where their reseller acts for them (buying, changing a license,
+ * its auto-renew, cards and invoices); null for an organization of its own. It names the reseller, so they know
+ * whom to ask: their organization has no Owner or Billing admin to ask.
+ */
+export function managedRefusal(subject: Subject): string | null {
+  const managedBy = subject.member?.managedBy;
+  return managedBy ? `Managed by ${managedBy}. Contact them to change this license.` : null;
+}
+
 /** Why the subject may not (null when they may): what the 403 page and a disabled button's note say. */
 export function refusal(subject: Subject, action: Action): string | null {
   const right = rightOf(action);
   if (!isFor(subject, right)) return right.onlyFor ?? NO_ORGANIZATION;
+  // Before the role: whatever their role, the reseller is whom to ask.
+  const managed = right.notWhenManaged ? managedRefusal(subject) : null;
+  if (managed) return managed;
   const member = subject.member;
   if (!right.staff && member && !right.roles.includes(member.role)) {
     return `Your role in ${member.organizationName} is ${ROLE_NAMES[member.role]}, which cannot ${right.what}. Ask ${whoMay(action)} of ${member.organizationName}.`;

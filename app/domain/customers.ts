@@ -1,5 +1,6 @@
 import type { ItemQuantity } from "~db/billing-values";
 import type { PostalAddress } from "~db/schema";
+import type { Role } from "./access-policy";
 
 /**
  * A distributor's end customers (/customers): their pages' addresses, what their lists show, and what a renewal
@@ -19,6 +20,13 @@ export const customerUrls = {
   edit: (customerId: string) => `${CUSTOMERS_PATH}/${segment(customerId)}/edit`,
   renewals: `${CUSTOMERS_PATH}/renewals`,
 };
+
+/**
+ * The roles a distributor gives an end customer's people: they download licenses and deploy Hubs (Technical
+ * contact) or look (Viewer); what costs money stays the distributor's, so no Owner or Billing admin.
+ */
+export const END_CUSTOMER_ROLES = ["technical_contact", "viewer"] as const satisfies readonly Role[];
+export const CHOOSE_END_CUSTOMER_ROLE = "Choose Technical contact or Viewer.";
 
 /** How far ahead the renewals view looks, in days: the next 30, 60 or 90. */
 export const RENEWAL_WINDOWS = [30, 60, 90] as const;

@@ -7,8 +7,8 @@ import { ROLE_DESCRIPTIONS, ROLE_NAMES, ROLES } from "~/domain/access-policy";
 import { teamAction, teamPage } from "~/server/accounts/team.server";
 import { Button } from "~/ui/button";
 import { NativeSelect } from "~/ui/inputs";
-import { InviteForm, ROLE_OPTIONS, type InvitationFormData } from "~/ui/account/invite-form";
-import { Alert, Card, Group, Stack } from "~/ui/layout";
+import { InviteForm, MembershipRefusal, ROLE_OPTIONS, type InvitationFormData } from "~/ui/account/invite-form";
+import { Card, Group, Stack } from "~/ui/layout";
 import { PageErrorBoundary, pageMeta } from "~/ui/page";
 import { PageLinks } from "~/ui/page-links";
 import { Link } from "~/ui/link";
@@ -99,11 +99,7 @@ export default function Team() {
       <Text size="lg">
         The people of {organizationName} who sign in to the portal, and what each one&apos;s role lets them do.
       </Text>
-      {actionData?.formError ? (
-        <Alert color="red" role="alert">
-          {actionData.formError}
-        </Alert>
-      ) : null}
+      <MembershipRefusal actionData={actionData} />
       <Table.ScrollContainer minWidth={800}>
         <Table striped withTableBorder aria-label="Members">
           <Table.Thead>

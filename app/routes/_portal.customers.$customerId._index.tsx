@@ -1,8 +1,12 @@
-import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
-import { useLoaderData } from "@remix-run/react";
-import { addressLine, customerUrls } from "~/domain/customers";
+import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { AuthenticityTokenInput } from "remix-utils/csrf/react";
+import { ROLE_NAMES } from "~/domain/access-policy";
+import { addressLine, customerUrls, END_CUSTOMER_ROLES } from "~/domain/customers";
 import { formatCents, formatDate } from "~/domain/format";
 import { customerPageData } from "~/server/resellers/customer-pages.server";
+import { postCustomerPeople } from "~/server/resellers/customer-people.server";
+import { InviteForm, MembershipRefusal, type InvitationFormData } from "~/ui/account/invite-form";
 import { LinkButton } from "~/ui/button";
 import { Card, Group, Stack } from "~/ui/layout";
 import { licenseTermCells } from "~/ui/license-cells";
@@ -19,10 +23,14 @@ export const meta = pageMeta("Customer");
 
 export const loader = ({ request, params }: LoaderFunctionArgs) => customerPageData(request, params.customerId ?? "");
 
-/** One end customer as its distributor sees it: the record, its licenses, Hubs, renewals and orders. */
+/** The People section's posts (invite, revoke, remove): checked for their own right and this distributor's customer. */
+export const action = ({ request, params }: ActionFunctionArgs) => postCustomerPeople(request, params.customerId ?? "");
+
+/** One end customer as its distributor sees it: the record, its licenses, Hubs, renewals and orders, its people. */
 export default function Customer() {
-  const { customer, distributorName, mayEdit, buyTo, licenses, hubs, invoices, renewals } =
+  const { customer, distributorName, mayEdit, buyTo, licenses, hubs, invoices, renewals, people, mayManagePeople } =
     useLoaderData<typeof loader>();
+  const actionData = useActionData<InvitationFormData>();
   const address = addressLine(customer.address, customer.country);
   return (
     <Stack gap="lg" maw={1100}>
@@ -212,6 +220,89 @@ export default function Customer() {
         </Stack>
       ) : null}
 
+      <Stack gap="sm">
+        <Title order={3} size="h4">
+          People
+        </Title>
+        <Text size="sm">
+          The people of {customer.name} who sign in to the portal: they see its licenses, Hubs and trials, download
+          license files and deploy Hubs; buying, changing licenses and paying stay with {distributorName}.
+        </Text>
+        <MembershipRefusal actionData={actionData} />
+        {people.members.length === 0 ? (
+          <Text>No one of {customer.name} signs in yet.</Text>
+        ) : (
+          <Table striped withTableBorder aria-label="People">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th scope="col">Name</Table.Th>
+                <Table.Th scope="col">Email</Table.Th>
+                <Table.Th scope="col">Role</Table.Th>
+                {mayManagePeople ? <Table.Th scope="col">Actions</Table.Th> : null}
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {people.members.map((person) => (
+                <Table.Tr key={person.userId}>
+                  <Table.Td>{person.name}</Table.Td>
+                  <Table.Td>{person.email}</Table.Td>
+                  <Table.Td>{ROLE_NAMES[person.role]}</Table.Td>
+                  {mayManagePeople ? (
+                    <Table.Td>
+                      <PeopleButton
+                        field={{ userId: person.userId }}
+                        intent="remove"
+                        label={`Remove ${person.email}`}
+                        text="Remove"
+                      />
+                    </Table.Td>
+                  ) : null}
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        )}
+        {people.invitations.length > 0 ? (
+          <Table striped withTableBorder aria-label="Open invitations">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th scope="col">Invited</Table.Th>
+                <Table.Th scope="col">Role</Table.Th>
+                <Table.Th scope="col">Link valid until</Table.Th>
+                {mayManagePeople ? <Table.Th scope="col">Actions</Table.Th> : null}
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {people.invitations.map((invitation) => (
+                <Table.Tr key={invitation.id}>
+                  <Table.Td>{invitation.email}</Table.Td>
+                  <Table.Td>{ROLE_NAMES[invitation.role]}</Table.Td>
+                  <Table.Td>{formatDate(invitation.expiresAt)}</Table.Td>
+                  {mayManagePeople ? (
+                    <Table.Td>
+                      <PeopleButton
+                        field={{ invitationId: invitation.id }}
+                        intent="revoke"
+                        label={`Revoke the invitation to ${invitation.email}`}
+                        text="Revoke"
+                      />
+                    </Table.Td>
+                  ) : null}
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        ) : null}
+        {mayManagePeople ? (
+          <InviteForm
+            title={`Invite someone of ${customer.name}`}
+            defaultRole="technical_contact"
+            roles={END_CUSTOMER_ROLES}
+            actionData={actionData}
+          />
+        ) : null}
+      </Stack>
+
       <Card withBorder padding="md" aria-label="Moving this customer">
         <Text size="sm">
           {customer.name} is managed by {distributorName}. To move it to another reseller, ask{" "}
@@ -219,6 +310,31 @@ export default function Customer() {
         </Text>
       </Card>
     </Stack>
+  );
+}
+
+/** One row's post of the People section: a plain button, drawn by the root stylesheet. */
+function PeopleButton({
+  field,
+  intent,
+  label,
+  text,
+}: {
+  field: Record<string, string>;
+  intent: string;
+  label: string;
+  text: string;
+}) {
+  return (
+    <Form method="post" className="gk-row-actions">
+      <AuthenticityTokenInput name="csrf" />
+      {Object.entries(field).map(([name, value]) => (
+        <input key={name} type="hidden" name={name} value={value} />
+      ))}
+      <button type="submit" name="intent" value={intent} className="gk-link gk-link-button" aria-label={label}>
+        {text}
+      </button>
+    </Form>
   );
 }
 

@@ -19,8 +19,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // Asked together, here and below: on PostgreSQL what is asked at once goes out in one write (decision 206).
   const [member, now] = await Promise.all([requireMember(request), portalNow()]);
   const [licenses, hubs, notices] = await Promise.all([
-    countLicensesByStatus(member.organization.id, now),
-    countHubInstallations(member.organization.id),
+    countLicensesByStatus(member.organization, now),
+    countHubInstallations(member.organization),
     // A renewal that failed, or a subscription it ended, is what the organization's payers must hear of first.
     mayDo(member, "invoices.pay") ? renewalNoticeViews(billingAccountOf(member.organization), now) : noNotices,
   ]);

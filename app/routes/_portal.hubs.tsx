@@ -43,7 +43,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const type = requestedHubType(url.searchParams.get("type"));
   const page = requestedPage(url.searchParams.get("page"));
   if (type === null || page === null) throw redirect(hubsHref({ type: type ?? "all", page: 1 }));
-  const { total, hubs } = await hubInstallationPage(member.organization.id, type, page, HUBS_PER_PAGE);
+  const { total, hubs } = await hubInstallationPage(member.organization, type, page, HUBS_PER_PAGE);
   const pages = pageCount(total, HUBS_PER_PAGE);
   // A bookmarked page past the end (Hubs were removed) shows the last one.
   if (page > pages) throw redirect(hubsHref({ type, page: pages }));

@@ -6,7 +6,7 @@ import { formatCents, formatDate } from "~/domain/format";
 import { shortLicenseKey } from "~/domain/license-status";
 import { updateStepUrl } from "~/domain/license-update";
 import { LICENSES_PER_PAGE, pageCount, requestedPage } from "~/domain/pagination";
-import { mayDo, requireMember, whyNot } from "~/server/accounts/access.server";
+import { managedNote, mayDo, requireMember, whyNot } from "~/server/accounts/access.server";
 import { afterCheckoutUrls, type RenewalState } from "~/domain/renewals";
 import { billingAccountOf } from "~/server/accounts/billing-accounts.server";
 import { licensePage } from "~/server/subscriptions/licenses.server";
@@ -35,7 +35,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (page === null) throw redirect(pageHref(1));
   const now = await portalNow();
   const account = billingAccountOf(member.organization);
-  const { total, licenses } = await licensePage(account.ownerId, page, LICENSES_PER_PAGE, now);
+  const { total, licenses } = await licensePage(member.organization, page, LICENSES_PER_PAGE, now);
   const pages = pageCount(total, LICENSES_PER_PAGE);
   // A bookmarked page past the end (licenses were removed) shows the last one.
   if (page > pages) throw redirect(pageHref(pages));
@@ -45,10 +45,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const mayChangeAutoRenew = mayDo(member, "licenses.auto_renew");
   const mayPay = mayDo(member, "invoices.pay");
   const mayBuy = mayDo(member, "purchase");
+  // A license a distributor bought for the organization is the distributor's to change: it says whom to ask.
+  const managed = managedNote(member);
   return json({
     page,
     pages,
     total,
+    // Whom an end customer asks to move to another reseller: GateKeeper staff move it, never the reseller.
+    managedBy: member.managerName && { organization: member.organization.name, reseller: member.managerName },
     buyRefused: whyNot(member, "purchase"),
     // Failed renewals and what they cost are for the members who pay (an Owner or a Billing admin).
     notices: mayPay ? await renewalNoticeViews(account, now) : [],
@@ -93,6 +97,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
           (!renewal || renewal.kind === "cancelled")
             ? afterCheckoutUrls.renew(license.id)
             : null,
+        managedNote: managed && license.type === "recurring" && license.ownerId !== account.ownerId ? managed : null,
         hubUploadProblem: license.hubUploadProblem,
       };
     }),
@@ -115,7 +120,7 @@ function renewalView(renewal: RenewalState | null) {
 }
 
 export default function Licenses() {
-  const { licenses, page, pages, total, buyRefused, notices } = useLoaderData<typeof loader>();
+  const { licenses, page, pages, total, buyRefused, notices, managedBy } = useLoaderData<typeof loader>();
   const navigation = useNavigation();
   const openingUpdate = navigation.state === "loading" && /\/update\/product$/.test(navigation.location.pathname);
   return (
@@ -128,6 +133,13 @@ export default function Licenses() {
           Buy a license
         </GuardedLinkButton>
       </Group>
+      {managedBy ? (
+        <Text size="sm">
+          {managedBy.organization} is managed by {managedBy.reseller}: they buy, renew and change its licenses. To move
+          to another reseller, ask <Anchor to="/support">GateKeeper support</Anchor>: only GateKeeper staff move a
+          customer.
+        </Text>
+      ) : null}
       <RenewalNotices
         notices={notices}
         renew={(notice) => <RenewButton to={notice.renewUrl} label={`Renew license ${notice.externalLicenseId}`} />}
@@ -213,6 +225,7 @@ export default function Licenses() {
                             />
                           ) : null}
                         </div>
+                        {license.managedNote ? <Text size="sm">{license.managedNote}</Text> : null}
                         {license.hubUploadProblem ? (
                           <Text size="sm" c="red.9">
                             The new file is not on its Hub. {license.hubUploadProblem}

@@ -46,7 +46,7 @@ describe("the embedded database", () => {
     const statuses = (await listLicenses(customer.id)).map((license) => license.status);
     expect(statuses.filter((status) => status === "active")).toHaveLength(3);
     expect(statuses.filter((status) => status === "expired")).toHaveLength(1);
-    expect(await countLicensesByStatus(customer.id)).toEqual({ active: 3, expired: 1 });
+    expect(await countLicensesByStatus(customer)).toEqual({ active: 3, expired: 1 });
     expect(
       (await db.select({ n: count() }).from(hubInstallations).where(eq(hubInstallations.ownerId, customer.id)))[0].n,
     ).toBe(2);

@@ -89,7 +89,7 @@ describe("an owner's license total (license_counts, kept by triggers)", () => {
     );
     expect(await licenseFollowsSubscription(account, order.subscriptionId)).toMatchObject({ resigned: true });
     expect(await licenseTotal(owner)).toBe(1);
-    expect(await countLicensesByStatus(owner)).toEqual({ active: 1, expired: 0 });
+    expect(await countLicensesByStatus({ id: owner, managedBy: null })).toEqual({ active: 1, expired: 0 });
   });
 
   it("counts a trial's license", async () => {
@@ -166,22 +166,24 @@ describe("a page of the user's licenses", () => {
         .orderBy(sql`${licenses.validFrom} desc, ${licenses.id} desc`)
     ).map((row) => row.id);
     const now = new Date();
-    const first = await licensePage(owner, 1, 5, now);
+    const first = await licensePage({ id: owner, managedBy: null }, 1, 5, now);
     expect(first.total).toBe(23);
     const pages = pageCount(first.total, 5);
     expect(pages).toBe(5);
-    const shown = await Promise.all(Array.from({ length: pages }, (_, index) => licensePage(owner, index + 1, 5, now)));
+    const shown = await Promise.all(
+      Array.from({ length: pages }, (_, index) => licensePage({ id: owner, managedBy: null }, index + 1, 5, now)),
+    );
     expect(shown.map((page) => page.licenses.length)).toEqual([5, 5, 5, 5, 3]);
     expect(shown.flatMap((page) => page.licenses.map((license) => license.id))).toEqual(expected);
     expect(shown.every((page) => page.total === 23)).toBe(true);
-    expect((await licensePage(owner, 6, 5, now)).licenses).toEqual([]);
+    expect((await licensePage({ id: owner, managedBy: null }, 6, 5, now)).licenses).toEqual([]);
   });
 
   it("shows each row's terms: key, derived status and days left, and only the columns the page needs", async () => {
     const owner = await newOwner();
     await addLicenses(owner, 3, (i) => Date.UTC(2026, 0, 10 + i));
     const now = new Date();
-    const { licenses: rows } = await licensePage(owner, 1, 5, now);
+    const { licenses: rows } = await licensePage({ id: owner, managedBy: null }, 1, 5, now);
     expect(rows.map((row) => row.status)).toEqual(["expired", "active", "active"]);
     expect(rows[1]).toMatchObject({
       name: "Office 1",
@@ -202,6 +204,7 @@ describe("a page of the user's licenses", () => {
         "licenseCode",
         "name",
         "nodes",
+        "ownerId",
         "payableInvoiceId",
         "planType",
         "poNumber",

@@ -1,6 +1,7 @@
 import { json } from "@remix-run/node";
 import {
   ACTIONS,
+  managedRefusal,
   NO_ORGANIZATION,
   refusal,
   VERIFY_EMAIL_FIRST,
@@ -14,7 +15,7 @@ import { readForm } from "~/server/platform/forms.server";
 import type { Guard } from "~/server/platform/guard.server";
 import { oncePerRequest } from "~/server/platform/once-per-request.server";
 import { describeMember } from "~/server/platform/log/request-context.server";
-import { membershipOf, organizationsOf, type OrganizationRecord } from "./organizations.server";
+import { findOrganization, membershipOf, organizationsOf, type OrganizationRecord } from "./organizations.server";
 import { chooseOrganization, currentSessionRead, type SessionRecord } from "./session.server";
 import type { UserRecord } from "./users.server";
 
@@ -30,10 +31,18 @@ export interface Member {
   organization: OrganizationRecord;
   role: Role;
   session: SessionRecord;
+  /** The name of the distributor that manages the organization (organizations.managed_by); null when none does. */
+  managerName: string | null;
 }
 
-/** What a service needs of the member: whose data (the organization), who acts (the person) and their role. */
-export type Scope = Pick<Member, "user" | "organization" | "role">;
+/**
+ * What a service needs of the member: whose data (the organization), who acts (the person) and their role; the
+ * manager's name where it is at hand (the guard's member has it).
+ */
+export type Scope = Pick<Member, "user" | "organization" | "role"> & Partial<Pick<Member, "managerName">>;
+
+/** Named in a managed organization's refusals when the scope at hand does not carry its distributor's name. */
+const SOME_RESELLER = "your reseller";
 
 export { NO_ORGANIZATION };
 
@@ -43,7 +52,14 @@ export function subjectOf(user: Pick<UserRecord, "isGKAdmin" | "emailVerifiedAt"
     staff: user.isGKAdmin,
     emailVerified: user.emailVerifiedAt !== null,
     member: member
-      ? { role: member.role, kind: member.organization.customerType, organizationName: member.organization.name }
+      ? {
+          role: member.role,
+          kind: member.organization.customerType,
+          organizationName: member.organization.name,
+          // Whether a distributor manages it is the organization's own column, so a scope without the name is
+          // still refused what its reseller does.
+          managedBy: member.organization.managedBy ? (member.managerName ?? SOME_RESELLER) : null,
+        }
       : null,
   };
 }
@@ -59,15 +75,32 @@ export const currentMember = oncePerRequest(async (request): Promise<Member | nu
   const chosen = (await currentSessionRead(request))?.membership;
   if (chosen) {
     describeMember(user.id, chosen.organization.id);
-    return { user, session, ...chosen };
+    return { user, session, ...chosen, managerName: await managerNameOf(chosen.organization) };
   }
   const [first] = await organizationsOf(user.id);
   const fallback = first ? await membershipOf(user.id, first.id) : null;
   describeMember(user.id, fallback?.organization.id);
   if (!fallback) return null;
   await chooseOrganization(session.id, fallback.organization.id);
-  return { user, session: { ...session, organizationId: fallback.organization.id }, ...fallback };
+  return {
+    user,
+    session: { ...session, organizationId: fallback.organization.id },
+    ...fallback,
+    managerName: await managerNameOf(fallback.organization),
+  };
 });
+
+/** The managing distributor's name, read only for a managed organization (no query for the others). */
+async function managerNameOf(organization: Pick<OrganizationRecord, "managedBy">): Promise<string | null> {
+  if (!organization.managedBy) return null;
+  return (await findOrganization(organization.managedBy))?.name ?? SOME_RESELLER;
+}
+
+/**
+ * Why the member's organization does not change its own licenses (a distributor manages it and acts for it), in
+ * the words the refusals use; null for an organization of its own. Pages put it where the buttons would be.
+ */
+export const managedNote = (member: Scope): string | null => managedRefusal(subjectOf(member.user, member));
 
 /** Why the member may not (null when they may): the 403 page's words, and a disabled button's note. */
 export const whyNot = (member: Scope, action: Action): string | null => refusal(subjectOf(member.user, member), action);

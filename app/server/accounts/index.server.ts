@@ -2,6 +2,7 @@
 // offers the rest of the portal; its other modules are its own.
 export {
   assertMay,
+  managedNote,
   mayDo,
   memberGuard,
   readAdminForm,
@@ -31,7 +32,11 @@ export {
   fillSearchKeys,
   findOrganization,
   membersInRoles,
+  memberPage,
+  MembershipRefused,
+  removeMember,
   saveShippingAddress,
   type OrganizationRecord,
 } from "./organizations.server";
+export { pendingInvitations, postInvitation, revokeInvitation } from "./invitations.server";
 export { redirectWithToast } from "./session.server";

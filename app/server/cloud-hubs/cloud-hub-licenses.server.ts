@@ -5,12 +5,19 @@ import { licenses } from "~/server/platform/database/tables.server";
 import { db } from "~/server/platform/database/db.server";
 
 /**
- * A license a cloud Hub could be made from, whether or not a running job holds it: the user's, unused, with
- * cloud support, and not expired more than a day ago (what the license step offers to choose from).
+ * The licenses an organization may make Hubs from: its own, and those a distributor bought for it (licensed to it;
+ * the distributor still owns them). Only a managed end customer is anyone's licensee.
  */
-export function selectableFor(ownerId: string, now: Date) {
+export const licensesHeldBy = (organizationId: string) =>
+  or(eq(licenses.ownerId, organizationId), eq(licenses.licenseeId, organizationId));
+
+/**
+ * A license a cloud Hub could be made from, whether or not a running job holds it: the organization's (or
+ * licensed to it), unused, with cloud support, and not expired more than a day ago (what the license step offers).
+ */
+export function selectableFor(organizationId: string, now: Date) {
   return and(
-    eq(licenses.ownerId, ownerId),
+    licensesHeldBy(organizationId),
     eq(licenses.isUsed, false),
     eq(licenses.hasCloudSupport, true),
     gt(licenses.validTo, new Date(now.getTime() - CLOUD_HUB_EXPIRY_GRACE_MS)),

@@ -18,6 +18,7 @@ import { env } from "~/server/platform/config/env.server";
 import { getHubs, HubError } from "~/server/hubs/index.server";
 import { cloudHubDeployment, type DeploymentInput } from "./cloud-hub-job.server";
 import { selectableLicense } from "./cloud-hub-licenses.server";
+import { hubsHeldBy } from "./hub-installations.server";
 import { defineWizard, wizardLayout, type LoadedDraft } from "~/server/platform/wizards/kit.server";
 import { orderKey, placeOnce, requestDigest, type Placement } from "~/server/orders/index.server";
 import { sealSecret } from "~/server/platform/wizards/sealed.server";
@@ -100,14 +101,15 @@ export async function deploy(scope: Scope, postedKey: string): Promise<Placement
   return placement;
 }
 
-/** 'Go to Hub' (decision 070): a one-time sign-in link to the user's own cloud Hub, or null when it is not theirs. */
-export async function hubSignInLink(ownerId: string, hubId: string): Promise<string | null> {
+/**
+ * 'Go to Hub' (decision 070): a one-time sign-in link to one of the organization's cloud Hubs (its own, or licensed
+ * to it), or null when it is not theirs.
+ */
+export async function hubSignInLink(organizationId: string, hubId: string): Promise<string | null> {
   const [hub] = await db
     .select({ url: hubInstallations.url })
     .from(hubInstallations)
-    .where(
-      and(eq(hubInstallations.id, hubId), eq(hubInstallations.ownerId, ownerId), eq(hubInstallations.type, "cloud")),
-    );
+    .where(and(eq(hubInstallations.id, hubId), hubsHeldBy(organizationId), eq(hubInstallations.type, "cloud")));
   return hub?.url ? (await getHubs().signInLink(hub.url)).url : null;
 }
 

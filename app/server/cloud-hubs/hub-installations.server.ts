@@ -1,5 +1,5 @@
 import { portalNow } from "~/server/billing/index.server";
-import { and, asc, count, desc, eq, gt, inArray, lte, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, gt, inArray, lte, or, sql, type SQL } from "drizzle-orm";
 import type { HubLicenseSort, HubLicensesQuery, HubType } from "~/domain/hubs";
 import { hubInstallationLicenses, hubInstallations, licenses } from "~/server/platform/database/tables.server";
 import { db } from "~/server/platform/database/db.server";
@@ -51,30 +51,56 @@ const hubRows = (name: string, where: SQL | undefined) =>
     .prepare(name);
 
 const allHubs = { count: hubCount("hub_total_of", ofOwner), rows: hubRows("hubs_of", ofOwner) };
+const ofHolder = or(ofOwner, eq(hubInstallations.licenseeId, sql.placeholder("ownerId")));
+const ofHolderAndType = and(ofHolder, eq(hubInstallations.type, sql.placeholder("type")));
+const managedHubs = {
+  all: { count: hubCount("held_hub_total_of", ofHolder), rows: hubRows("held_hubs_of", ofHolder) },
+  ofType: {
+    count: hubCount("held_hub_total_of_type", ofHolderAndType),
+    rows: hubRows("held_hubs_of_type", ofHolderAndType),
+  },
+};
 const hubsOfType = {
   count: hubCount("hub_total_of_type", ofOwnerAndType),
   rows: hubRows("hubs_of_type", ofOwnerAndType),
 };
 
-export async function countHubInstallations(ownerId: string): Promise<number> {
-  const [counted] = await allHubs.count.execute({ ownerId });
+/** The Hubs an organization holds: its own, and those made from licenses bought for it (licensed to it). */
+export const hubsHeldBy = (organizationId: string) =>
+  or(eq(hubInstallations.ownerId, organizationId), eq(hubInstallations.licenseeId, organizationId));
+
+/** How many Hubs the organization holds (a managed end customer's include those made from licenses bought for it). */
+export async function countHubInstallations(organization: { id: string; managedBy: string | null }): Promise<number> {
+  const query = organization.managedBy ? managedHubs.all : allHubs;
+  const [counted] = await query.count.execute({ ownerId: organization.id });
   return counted?.total ?? 0;
 }
 
-/** One page of the user's Hub installations (of one type, or all), most recently seen first, with how many there are. */
-export async function hubInstallationPage(ownerId: string, type: HubType | "all", page: number, pageSize: number) {
-  const query = type === "all" ? allHubs : hubsOfType;
+/**
+ * One page of the organization's Hub installations (of one type, or all), most recently seen first, with how many
+ * there are. An end customer a distributor manages also holds the Hubs made from licenses bought for it: it has a
+ * handful, so they are read with one OR over the owner and licensee indexes.
+ */
+export async function hubInstallationPage(
+  organization: { id: string; managedBy: string | null },
+  type: HubType | "all",
+  page: number,
+  pageSize: number,
+) {
+  const ownerId = organization.id;
+  const [all, ofType] = organization.managedBy ? [managedHubs.all, managedHubs.ofType] : [allHubs, hubsOfType];
+  const query = type === "all" ? all : ofType;
   const params = { ownerId, type, limit: pageSize, offset: (page - 1) * pageSize };
   const [counted] = await query.count.execute(params);
   return { total: counted?.total ?? 0, hubs: await query.rows.execute(params) };
 }
 
-/** Whether the Hub installation is the user's: a Hub's licenses are shown to its owner only. */
-export async function ownsHubInstallation(ownerId: string, hubId: string): Promise<boolean> {
+/** Whether the organization holds the Hub installation: a Hub's licenses are shown to its holders only. */
+export async function ownsHubInstallation(organizationId: string, hubId: string): Promise<boolean> {
   const [owned] = await db
     .select({ id: hubInstallations.id })
     .from(hubInstallations)
-    .where(and(eq(hubInstallations.id, hubId), eq(hubInstallations.ownerId, ownerId)));
+    .where(and(eq(hubInstallations.id, hubId), hubsHeldBy(organizationId)));
   return owned !== undefined;
 }
 
@@ -105,7 +131,7 @@ export async function hubLicensePage(
     .select({ id: hubInstallationLicenses.licenseId })
     .from(hubInstallationLicenses)
     .innerJoin(hubInstallations, eq(hubInstallations.id, hubInstallationLicenses.hubInstallationId))
-    .where(and(eq(hubInstallationLicenses.hubInstallationId, hubId), eq(hubInstallations.ownerId, ownerId)));
+    .where(and(eq(hubInstallationLicenses.hubInstallationId, hubId), hubsHeldBy(ownerId)));
   const where = and(
     inArray(licenses.id, ofHub),
     query.status === "all" ? undefined : query.status === "active" ? isActive : lte(licenses.validTo, at),

@@ -3,7 +3,7 @@ import { portalNow } from "~/server/billing/index.server";
 import { z } from "zod";
 import { DEPLOYMENT_FAILURES, hubAdministratorSchema, UNABLE_TO_VERIFY_LICENSE } from "~/domain/cloud-hub";
 import { hubInstallationLicenses, hubInstallations, licenses } from "~/server/platform/database/tables.server";
-import { selectableFor } from "./cloud-hub-licenses.server";
+import { licensesHeldBy, selectableFor } from "./cloud-hub-licenses.server";
 import { affectedRows } from "~/server/platform/database/portal-database.server";
 import { db, type PortalExecutor } from "~/server/platform/database/db.server";
 import { env } from "~/server/platform/config/env.server";
@@ -52,11 +52,12 @@ export type HubProvisioningInput = z.infer<z.ZodObject<typeof hubProvisioningFie
 /** The Hub is still coming up: retried with the runner's backoff, and after the last try the step's screen. */
 const notYet = (message: string) => new HubError(message, { kind: "retryable", code: "not_ready" });
 
+/** The job's license: its owner's, or licensed to its owner (an end customer deploying a license bought for it). */
 async function ownedLicense(ownerId: string, licenseId: string) {
   const [license] = await db
     .select()
     .from(licenses)
-    .where(and(eq(licenses.id, licenseId), eq(licenses.ownerId, ownerId)));
+    .where(and(eq(licenses.id, licenseId), licensesHeldBy(ownerId)));
   return license;
 }
 
@@ -208,13 +209,14 @@ function hubProvisioningSteps<Input extends LicensedInput>(): ProvisioningStep<I
             .insert(hubInstallations)
             .values({
               id: tenant.hubId,
-              ownerId,
+              // The license's owner and licensee, as the license: a Hub an end customer makes from a license its
+              // distributor bought is the distributor's (its customer page lists it) and licensed to the customer.
+              ownerId: license?.ownerId ?? ownerId,
               type: "cloud",
               url: tenant.url,
               lastSeen: realNow(),
               maxUsers: license?.nodes ?? 0,
               adminToken: input.adminToken ?? null,
-              // A Hub made from a license bought for an end customer is that customer's, as its license is.
               licenseeId: license?.licenseeId ?? null,
             })
             .onConflictDoNothing();

@@ -15,6 +15,7 @@ import {
   updateCustomer,
   type EndCustomer,
 } from "./end-customers.server";
+import { customerPeople } from "./customer-people.server";
 
 /**
  * The pages of a distributor's end customers (/customers, /customers/new, /customers/:customerId and its edit
@@ -124,13 +125,16 @@ export async function postCustomerEdit(request: Request, customerId: string) {
 
 /**
  * /customers/:customerId: the record, the licenses bought for the customer, its Hubs, its orders and invoices and
- * upcoming renewals (invoices and amounts for the members who see billing).
+ * upcoming renewals (invoices and amounts for the members who see billing), and its people.
  */
 export async function customerPageData(request: Request, customerId: string) {
   const member = await requireMember(request, "customers.read");
   const customer = await requireCustomer(member.organization.id, customerId);
   const now = await portalNow();
-  const detail = await customerDetail(member.organization.id, customer, now);
+  const [detail, people] = await Promise.all([
+    customerDetail(member.organization.id, customer, now),
+    customerPeople(customer.id),
+  ]);
   const showAmounts = mayDo(member, "billing.manage");
   return {
     customer: {
@@ -143,6 +147,8 @@ export async function customerPageData(request: Request, customerId: string) {
     },
     distributorName: member.organization.name,
     mayEdit: mayDo(member, "customers.manage"),
+    people,
+    mayManagePeople: mayDo(member, "customers.people"),
     // The new-license wizard of this customer's own draft: the distributor pays, the license is the customer's.
     buyTo: mayDo(member, "customers.purchase") ? subscriptionStepUrl("plan", customer.id) : null,
     licenses: detail.licenses.map((license) => ({

@@ -1,6 +1,6 @@
 import { portalNow } from "~/server/billing/index.server";
 import { randomBytes } from "node:crypto";
-import { and, count, desc, eq, gt, isNotNull, Param, sql, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, gt, isNotNull, or, Param, sql, type SQL } from "drizzle-orm";
 import { daysLeft, licenseStatus } from "~/domain/license-status";
 import { renewalStateOf } from "~/domain/renewals";
 import {
@@ -65,34 +65,40 @@ const hubUploadProblemOfLicense = sql<string | null>`(select ${hubInstallationLi
   where ${hubInstallationLicenses.licenseId} = ${licenses.id} and ${hubInstallationLicenses.uploadState} = 'failed'
   limit 1)`;
 
+/** The columns the licenses page shows of a license, with the portal's copy of its subscription. */
+const pageColumns = {
+  id: licenses.id,
+  ownerId: licenses.ownerId,
+  externalLicenseId: licenses.externalLicenseId,
+  name: licenses.name,
+  poNumber: licenses.poNumber,
+  nodes: licenses.nodes,
+  planType: licenses.planType,
+  type: licenses.type,
+  subscriptionId: licenses.subscriptionId,
+  validFrom: licenses.validFrom,
+  validTo: licenses.validTo,
+  licenseCode: licenses.licenseCode,
+  // The portal's copy of the subscription (null without one): where the license stands with it.
+  subscriptionStatus: subscriptions.status,
+  currentTermStart: subscriptions.currentTermStart,
+  currentTermEnd: subscriptions.currentTermEnd,
+  cancelledAt: subscriptions.cancelledAt,
+  totalDues: subscriptions.totalDues,
+  dueSince: subscriptions.dueSince,
+  payableInvoiceId: payableInvoiceIdOf(licenses.subscriptionId, licenses.ownerId),
+  hubUploadProblem: hubUploadProblemOfLicense,
+};
+
+const withSubscription = and(
+  eq(subscriptions.id, licenses.subscriptionId),
+  eq(subscriptions.ownerId, licenses.ownerId),
+);
+
 const ownLicensesNewestFirst = db
-  .select({
-    id: licenses.id,
-    externalLicenseId: licenses.externalLicenseId,
-    name: licenses.name,
-    poNumber: licenses.poNumber,
-    nodes: licenses.nodes,
-    planType: licenses.planType,
-    type: licenses.type,
-    subscriptionId: licenses.subscriptionId,
-    validFrom: licenses.validFrom,
-    validTo: licenses.validTo,
-    licenseCode: licenses.licenseCode,
-    // The portal's copy of the subscription (null without one): where the license stands with it.
-    subscriptionStatus: subscriptions.status,
-    currentTermStart: subscriptions.currentTermStart,
-    currentTermEnd: subscriptions.currentTermEnd,
-    cancelledAt: subscriptions.cancelledAt,
-    totalDues: subscriptions.totalDues,
-    dueSince: subscriptions.dueSince,
-    payableInvoiceId: payableInvoiceIdOf(licenses.subscriptionId, licenses.ownerId),
-    hubUploadProblem: hubUploadProblemOfLicense,
-  })
+  .select(pageColumns)
   .from(licenses)
-  .leftJoin(
-    subscriptions,
-    and(eq(subscriptions.id, licenses.subscriptionId), eq(subscriptions.ownerId, licenses.ownerId)),
-  )
+  .leftJoin(subscriptions, withSubscription)
   .where(eq(licenses.ownerId, sql.placeholder("ownerId")))
   .orderBy(...NEWEST_FIRST)
   .limit(sql.placeholder("limit"))
@@ -106,15 +112,48 @@ export async function licenseTotal(ownerId: string): Promise<number> {
 }
 
 /**
- * One page of the user's licenses, newest first, with the columns the licenses page shows. The page is read in
- * SQL off the (owner, valid from, id) index and the total is one row, so an account with thousands of licenses
- * costs about what one with five does (page 1; a deep page still walks the index up to its offset).
+ * The licenses an end customer a distributor manages holds: its own (its trials) and those licensed to it (bought
+ * for it by a distributor, which owns and pays for them). An end customer has a handful, so the two are read with
+ * one OR over the owner and licensee indexes, and counted.
  */
-export async function licensePage(ownerId: string, page: number, pageSize: number, now: Date) {
-  const [rows, total] = await Promise.all([
-    ownLicensesNewestFirst.execute({ ownerId, limit: pageSize, offset: (page - 1) * pageSize }),
-    licenseTotal(ownerId),
+const heldByManaged = (organizationId: string) =>
+  or(eq(licenses.ownerId, organizationId), eq(licenses.licenseeId, organizationId));
+
+async function managedLicenseRows(organizationId: string, page: number, pageSize: number) {
+  const where = heldByManaged(organizationId);
+  const [rows, [counted]] = await Promise.all([
+    db
+      .select(pageColumns)
+      .from(licenses)
+      .leftJoin(subscriptions, withSubscription)
+      .where(where)
+      .orderBy(...NEWEST_FIRST)
+      .limit(pageSize)
+      .offset((page - 1) * pageSize),
+    db.select({ total: count() }).from(licenses).where(where),
   ]);
+  return { rows, total: counted?.total ?? 0 };
+}
+
+/**
+ * One page of the organization's licenses, newest first, with the columns the licenses page shows. The page is
+ * read in SQL off the (owner, valid from, id) index and the total is one row, so an account with thousands of
+ * licenses costs about what one with five does (page 1; a deep page still walks the index up to its offset). An
+ * end customer a distributor manages also holds the licenses bought for it (`ownerId` then the distributor's).
+ */
+export async function licensePage(
+  organization: { id: string; managedBy: string | null },
+  page: number,
+  pageSize: number,
+  now: Date,
+) {
+  const ownerId = organization.id;
+  const { rows, total } = organization.managedBy
+    ? await managedLicenseRows(ownerId, page, pageSize)
+    : await Promise.all([
+        ownLicensesNewestFirst.execute({ ownerId, limit: pageSize, offset: (page - 1) * pageSize }),
+        licenseTotal(ownerId),
+      ]).then(([own, ownTotal]) => ({ rows: own, total: ownTotal }));
   return {
     total,
     licenses: rows.map(
@@ -132,12 +171,20 @@ export async function licensePage(ownerId: string, page: number, pageSize: numbe
   };
 }
 
-/** The signed license file of one of the user's licenses; null for anyone else's or an unknown id. */
-export async function licenseFileFor(ownerId: string, licenseId: string) {
+/**
+ * The signed license file of one of the organization's licenses (its own, or one bought for it by its distributor:
+ * licensed to it); null for anyone else's or an unknown id.
+ */
+export async function licenseFileFor(organizationId: string, licenseId: string) {
   const [license] = await db
     .select({ externalLicenseId: licenses.externalLicenseId, file: licenses.licenseCode })
     .from(licenses)
-    .where(and(eq(licenses.id, licenseId), eq(licenses.ownerId, ownerId)));
+    .where(
+      and(
+        eq(licenses.id, licenseId),
+        or(eq(licenses.ownerId, organizationId), eq(licenses.licenseeId, organizationId)),
+      ),
+    );
   return license ? { fileName: `gatekeeper-license-${license.externalLicenseId}.json`, content: license.file } : null;
 }
 
@@ -158,10 +205,23 @@ const licenseCountsByStatus = db
   .from(licenseCounts)
   .where(eq(licenseCounts.ownerId, sql.placeholder("ownerId")))
   .prepare("license_counts_by_status");
-/** How many of the user's licenses are active (valid to in the future) and expired. */
-export async function countLicensesByStatus(ownerId: string, now?: Date) {
+/**
+ * How many of the organization's licenses are active (valid to in the future) and expired. An end customer a
+ * distributor manages also holds the licenses bought for it: its handful are counted in SQL.
+ */
+export async function countLicensesByStatus(organization: { id: string; managedBy: string | null }, now?: Date) {
+  const at = now ?? (await portalNow());
+  const ownerId = organization.id;
   // A license is active while valid-to is in the future (licenseStatus).
-  const [counted] = await licenseCountsByStatus.execute({ ownerId, now: now ?? (await portalNow()) });
+  const [counted] = organization.managedBy
+    ? await db
+        .select({
+          total: count(),
+          active: sql<number>`count(case when ${gt(licenses.validTo, at)} then 1 end)`.mapWith(Number),
+        })
+        .from(licenses)
+        .where(heldByManaged(ownerId))
+    : await licenseCountsByStatus.execute({ ownerId, now: at });
   const total = counted?.total ?? 0;
   const active = counted?.active ?? 0;
   return { active, expired: total - active };

@@ -3,7 +3,7 @@ import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { ROLE_NAMES, ROLES, type Role } from "~/domain/access-policy";
 import { Button } from "~/ui/button";
 import { NativeSelect, TextInput } from "~/ui/inputs";
-import { Card, Group, Stack } from "~/ui/layout";
+import { Alert, Card, Group, Stack } from "~/ui/layout";
 import { Text } from "~/ui/typography";
 
 /** What a refused invitation post returns: the messages, and what was typed. */
@@ -13,25 +13,40 @@ export type InvitationFormData = {
   values?: Record<string, string>;
 };
 
-/** The role options, in the table's order. */
-export const ROLE_OPTIONS = ROLES.map((role) => (
-  <option key={role} value={role}>
-    {ROLE_NAMES[role]}
-  </option>
-));
+/** What a refused post of members or invitations says (a member gone, an invitation used), above the page's lists. */
+export function MembershipRefusal({ actionData }: { actionData: InvitationFormData | undefined }) {
+  return actionData?.formError ? (
+    <Alert color="red" role="alert">
+      {actionData.formError}
+    </Alert>
+  ) : null;
+}
+
+/** The options of these roles (every role unless named), in the table's order. */
+const roleOptions = (roles: readonly Role[]) =>
+  roles.map((role) => (
+    <option key={role} value={role}>
+      {ROLE_NAMES[role]}
+    </option>
+  ));
+
+export const ROLE_OPTIONS = roleOptions(ROLES);
 
 /**
  * An invitation: an address and a role, a plain post (the team page's Owner, an administrator's page of an
- * organization). The link is mailed, valid 7 days. Nothing typed is lost on an error.
+ * organization, a distributor's page of an end customer, which offers fewer roles). The link is mailed, valid 7
+ * days. Nothing typed is lost on an error.
  */
 export function InviteForm({
   title,
   defaultRole,
   actionData,
+  roles = ROLES,
 }: {
   title: string;
   defaultRole: Role;
   actionData: InvitationFormData | undefined;
+  roles?: readonly Role[];
 }) {
   const errors = actionData?.fieldErrors ?? {};
   const values = actionData?.values ?? {};
@@ -62,7 +77,7 @@ export function InviteForm({
               error={errors.role}
               w={220}
             >
-              {ROLE_OPTIONS}
+              {roles === ROLES ? ROLE_OPTIONS : roleOptions(roles)}
             </NativeSelect>
           </Group>
           <Group>
