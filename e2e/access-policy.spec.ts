@@ -190,6 +190,20 @@ const CHECKS: Record<Action, Check> = {
       },
     ],
   },
+  // An organization that is no end customer: an administrator is told so (404), anyone else the policy's 403.
+  "customers.move": {
+    probes: [
+      {
+        routeId: "routes/_portal.admin.customers_.$organizationId_.move",
+        path: (ids) => `/admin/customers/${ids.organizationId}/move`,
+      },
+      {
+        routeId: "routes/_portal.admin.customers_.$organizationId_.move",
+        path: (ids) => `/admin/customers/${ids.organizationId}/move`,
+        post: {},
+      },
+    ],
+  },
   "staff.admin": {
     probes: [
       { routeId: "routes/_portal.admin.customers", path: () => "/admin/customers" },

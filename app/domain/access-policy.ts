@@ -148,6 +148,16 @@ export const POLICY = {
     needsVerifiedEmail: true,
     onlyFor: FOR_DISTRIBUTORS,
   },
+  /**
+   * Moving an end customer to another distributor (its managed_by): the customer's distributor is GateKeeper's
+   * agreement with both, so no member of either changes it.
+   */
+  "customers.move": {
+    roles: [],
+    staff: true,
+    what: "move end customers to another distributor",
+    onlyFor: "Moving an end customer to another distributor is only for GateKeeper administrators.",
+  },
   /** The administration pages: every customer's account, jobs that need attention, the outbox, the time machine. */
   "staff.admin": {
     roles: [],

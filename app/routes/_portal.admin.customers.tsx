@@ -35,7 +35,10 @@ export default function AdminCustomers() {
   const actionData = useActionData<ActionData>();
   return (
     <Stack gap="lg" maw={1200}>
-      <Text size="lg">Every organization in the portal: its members and how many licenses it holds.</Text>
+      <Text size="lg">
+        Every organization in the portal: its members and how many licenses it holds. A distributor&apos;s end customers
+        are listed on its page.
+      </Text>
       <Anchor to="/admin">Jobs that need attention</Anchor>
       <Table.ScrollContainer minWidth={700}>
         <Table striped withTableBorder>
@@ -47,6 +50,7 @@ export default function AdminCustomers() {
               <Table.Th scope="col">Members</Table.Th>
               <Table.Th scope="col">Pending invitations</Table.Th>
               <Table.Th scope="col">Licenses</Table.Th>
+              <Table.Th scope="col">End customers</Table.Th>
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
@@ -61,6 +65,21 @@ export default function AdminCustomers() {
                 <Table.Td>{organization.members}</Table.Td>
                 <Table.Td>{organization.pendingInvitations}</Table.Td>
                 <Table.Td>{organization.licenses}</Table.Td>
+                <Table.Td>
+                  {organization.endCustomers > 0 ? (
+                    <Link
+                      to={`/admin/customers/${organization.id}#end-customers`}
+                      className="gk-link"
+                      aria-label={`${organization.endCustomers} end customers of ${organization.name}`}
+                    >
+                      {organization.endCustomers}
+                    </Link>
+                  ) : organization.customerType === "distributor" ? (
+                    0
+                  ) : (
+                    ""
+                  )}
+                </Table.Td>
               </Table.Tr>
             ))}
           </Table.Tbody>

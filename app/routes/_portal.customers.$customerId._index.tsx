@@ -19,9 +19,16 @@ export const meta = pageMeta("Customer");
 
 export const loader = ({ request, params }: LoaderFunctionArgs) => customerPageData(request, params.customerId ?? "");
 
+/** A license's plan, and whether it is a trial. */
+const planCell = (license: { type: string; planType: string }) => (
+  <span key="plan" style={{ textTransform: "capitalize" }}>
+    {license.type === "trial" ? `${license.planType} (trial)` : license.planType}
+  </span>
+);
+
 /** One end customer as its distributor sees it: the record, its licenses, Hubs, renewals and orders. */
 export default function Customer() {
-  const { customer, distributorName, mayEdit, buyTo, licenses, hubs, invoices, renewals } =
+  const { customer, distributorName, mayEdit, buyTo, licenses, heldElsewhere, hubs, invoices, renewals } =
     useLoaderData<typeof loader>();
   const address = addressLine(customer.address, customer.country);
   return (
@@ -75,9 +82,7 @@ export default function Customer() {
                     key={license.id}
                     cells={[
                       license.externalLicenseId,
-                      <span key="plan" style={{ textTransform: "capitalize" }}>
-                        {license.type === "trial" ? `${license.planType} (trial)` : license.planType}
-                      </span>,
+                      planCell(license),
                       license.nodes,
                       ...licenseTermCells(license),
                       license.downloadUrl ? (
@@ -101,6 +106,41 @@ export default function Customer() {
           </Table.ScrollContainer>
         )}
       </Stack>
+
+      {heldElsewhere.length > 0 ? (
+        <Stack gap="sm">
+          <Title order={3} size="h4">
+            Licenses bought through another distributor
+          </Title>
+          <Text>
+            {customer.name} was the customer of another distributor, which pays for and renews these licenses until they
+            end.
+          </Text>
+          <Table.ScrollContainer minWidth={800}>
+            <Table striped withTableBorder aria-label="Licenses bought through another distributor">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th scope="col">License id</Table.Th>
+                  <Table.Th scope="col">Plan</Table.Th>
+                  <Table.Th scope="col">Users</Table.Th>
+                  <Table.Th scope="col">Status</Table.Th>
+                  <Table.Th scope="col">Valid from</Table.Th>
+                  <Table.Th scope="col">Valid to</Table.Th>
+                  <Table.Th scope="col">Days left</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {heldElsewhere.map((license) => (
+                  <Table.Row
+                    key={license.id}
+                    cells={[license.externalLicenseId, planCell(license), license.nodes, ...licenseTermCells(license)]}
+                  />
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        </Stack>
+      ) : null}
 
       <Stack gap="sm">
         <Title order={3} size="h4">

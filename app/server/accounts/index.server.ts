@@ -8,6 +8,7 @@ export {
   readMemberForm,
   requireAdmin,
   requireMember,
+  userMay,
   type Scope,
 } from "./access.server";
 export {

@@ -277,8 +277,10 @@ export async function removeMember(
 // --- Administrators -----------------------------------------------------------------------------------------
 
 /**
- * Every organization with its number of members and licenses (organization_counts and license_counts, kept by
- * triggers: decisions 192 and 120), for administrators.
+ * Every organization but the end customers, with its number of members and licenses (organization_counts and
+ * license_counts, kept by triggers: decisions 192 and 120) and a distributor's number of end customers, for
+ * administrators. A distributor may have thousands of end customers: they are listed, a page at a time, on its own
+ * page.
  */
 export async function listOrganizationsForAdmin() {
   return db
@@ -292,10 +294,16 @@ export async function listOrganizationsForAdmin() {
         sql<number>`(select count(*) from ${invitations} where ${invitations.organizationId} = ${organizations.id})`.mapWith(
           Number,
         ),
+      // Counted on the (managed_by, …) index, under another name than the outer row's table.
+      endCustomers:
+        sql<number>`(select count(*) from ${organizations} as managed where managed.managed_by = ${organizations.id})`.mapWith(
+          Number,
+        ),
     })
     .from(organizations)
     .leftJoin(organizationCounts, eq(organizationCounts.organizationId, organizations.id))
     .leftJoin(licenseCounts, eq(licenseCounts.ownerId, organizations.id))
+    .where(isNull(organizations.managedBy))
     .orderBy(asc(sql`lower(${organizations.name})`), asc(organizations.id));
 }
 

@@ -158,6 +158,18 @@ export async function customerPageData(request: Request, customerId: string) {
       daysLeft: license.daysLeft,
       downloadUrl: mayDo(member, "licenses.download") ? `/licenses/${license.id}/download` : null,
     })),
+    // Bought by the distributor that managed the customer before a move, and that one's until they end.
+    heldElsewhere: detail.heldElsewhere.map((license) => ({
+      id: license.id,
+      externalLicenseId: license.externalLicenseId,
+      type: license.type,
+      planType: license.planType,
+      nodes: license.nodes,
+      status: license.status,
+      validFrom: license.validFrom.toISOString(),
+      validTo: license.validTo.toISOString(),
+      daysLeft: license.daysLeft,
+    })),
     hubs: detail.hubs.map((hub) => ({ ...hub, lastSeen: hub.lastSeen?.toISOString() ?? null })),
     invoices: mayDo(member, "billing.manage")
       ? detail.invoices.map((invoice) => ({ ...invoice, date: invoice.date.toISOString() }))
