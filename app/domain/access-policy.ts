@@ -158,6 +158,17 @@ export const POLICY = {
     what: "move end customers to another distributor",
     onlyFor: "Moving an end customer to another distributor is only for GateKeeper administrators.",
   },
+  /**
+   * Starting a trial for an end customer (the trial wizards with `?customer=` on every step): the trial's license,
+   * and its cloud Hub, are the customer's; the distributor's trial rules apply.
+   */
+  "customers.trials": {
+    roles: TECHNICAL,
+    kinds: DISTRIBUTOR,
+    what: "start trials for end customers",
+    needsVerifiedEmail: true,
+    onlyFor: FOR_DISTRIBUTORS,
+  },
   /** The administration pages: every customer's account, jobs that need attention, the outbox, the time machine. */
   "staff.admin": {
     roles: [],

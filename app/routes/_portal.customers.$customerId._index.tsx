@@ -28,7 +28,7 @@ const planCell = (license: { type: string; planType: string }) => (
 
 /** One end customer as its distributor sees it: the record, its licenses, Hubs, renewals and orders. */
 export default function Customer() {
-  const { customer, distributorName, mayEdit, buyTo, licenses, heldElsewhere, hubs, invoices, renewals } =
+  const { customer, distributorName, mayEdit, buyTo, trialTo, licenses, heldElsewhere, hubs, invoices, renewals } =
     useLoaderData<typeof loader>();
   const address = addressLine(customer.address, customer.country);
   return (
@@ -44,6 +44,11 @@ export default function Customer() {
         {/* On the left, under the record: the top right corner is where a flash message lies until it fades. */}
         <Group gap="md">
           {buyTo ? <LinkButton to={buyTo}>Buy a license for this customer</LinkButton> : null}
+          {trialTo ? (
+            <LinkButton to={trialTo} variant="default">
+              Start a trial
+            </LinkButton>
+          ) : null}
           {mayEdit ? (
             <LinkButton to={customerUrls.edit(customer.id)} variant="default">
               Change the record

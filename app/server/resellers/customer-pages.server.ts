@@ -4,6 +4,7 @@ import { customerFormSchema } from "~/domain/customer-forms";
 import { CUSTOMERS_PER_PAGE, customersHref, customerUrls, type CustomerRecord } from "~/domain/customers";
 import { MAX_TEXT_LENGTH } from "~/domain/fields";
 import { subscriptionStepUrl } from "~/domain/subscription-steps";
+import { trialChooserUrl } from "~/domain/trial-steps";
 import { pageCount, requestedPage } from "~/domain/pagination";
 import { mayDo, readMemberForm, redirectWithToast, requireMember } from "~/server/accounts/index.server";
 import { portalNow } from "~/server/billing/index.server";
@@ -145,6 +146,8 @@ export async function customerPageData(request: Request, customerId: string) {
     mayEdit: mayDo(member, "customers.manage"),
     // The new-license wizard of this customer's own draft: the distributor pays, the license is the customer's.
     buyTo: mayDo(member, "customers.purchase") ? subscriptionStepUrl("plan", customer.id) : null,
+    // A trial for the customer: the distributor's trial rules, the license (and its cloud Hub) the customer's.
+    trialTo: mayDo(member, "customers.trials") ? trialChooserUrl(customer.id) : null,
     licenses: detail.licenses.map((license) => ({
       id: license.id,
       externalLicenseId: license.externalLicenseId,

@@ -42,18 +42,27 @@ export async function requireCustomer(resellerId: string, customerId: string): P
   return customer;
 }
 
+/** How many of a distributor's customers a choice of customer lists; the customers list and pages reach the others. */
+const CUSTOMER_CHOICES = 100;
+
 /**
- * The distributor's end customers an order's plan step offers, by name: the first `limit`, and whether there are
- * more (the customers list finds those, and a customer's page starts its order).
+ * The distributor's end customers a choice of customer offers (an order's plan step, the trial chooser), by name:
+ * the first CUSTOMER_CHOICES, the one already chosen among them, and whether there are more (the customers list
+ * finds those, and a customer's page starts its order or trial).
  */
-export async function customerChoices(resellerId: string, limit: number) {
+export async function customerChoices(resellerId: string, chosen: { id: string; name: string } | null) {
   const rows = await db
     .select({ id: organizations.id, name: organizations.name })
     .from(organizations)
     .where(eq(organizations.managedBy, resellerId))
     .orderBy(asc(organizations.name), asc(organizations.id))
-    .limit(limit + 1);
-  return { customers: rows.slice(0, limit), more: rows.length > limit };
+    .limit(CUSTOMER_CHOICES + 1);
+  const customers = rows.slice(0, CUSTOMER_CHOICES);
+  const listed = !chosen || customers.some((choice) => choice.id === chosen.id);
+  return {
+    customers: listed ? customers : [{ id: chosen.id, name: chosen.name }, ...customers],
+    more: rows.length > CUSTOMER_CHOICES,
+  };
 }
 
 /** Every plan's and add-on's price by id (what renewals are worth at list price), and each plan's name. */
