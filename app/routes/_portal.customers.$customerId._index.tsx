@@ -19,6 +19,28 @@ export const meta = pageMeta("Customer");
 
 export const loader = ({ request, params }: LoaderFunctionArgs) => customerPageData(request, params.customerId ?? "");
 
+/** The headings of a table of licenses: id, plan, users, term, and the actions' column when it has one. */
+const LicensesHead = ({ actions = false }: { actions?: boolean }) => (
+  <Table.Thead>
+    <Table.Tr>
+      {[
+        "License id",
+        "Plan",
+        "Users",
+        "Status",
+        "Valid from",
+        "Valid to",
+        "Days left",
+        ...(actions ? ["Actions"] : []),
+      ].map((heading) => (
+        <Table.Th key={heading} scope="col">
+          {heading}
+        </Table.Th>
+      ))}
+    </Table.Tr>
+  </Table.Thead>
+);
+
 /** A license's plan, and whether it is a trial. */
 const planCell = (license: { type: string; planType: string }) => (
   <span key="plan" style={{ textTransform: "capitalize" }}>
@@ -69,18 +91,7 @@ export default function Customer() {
         ) : (
           <Table.ScrollContainer minWidth={900}>
             <Table striped withTableBorder aria-label="Licenses">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th scope="col">License id</Table.Th>
-                  <Table.Th scope="col">Plan</Table.Th>
-                  <Table.Th scope="col">Users</Table.Th>
-                  <Table.Th scope="col">Status</Table.Th>
-                  <Table.Th scope="col">Valid from</Table.Th>
-                  <Table.Th scope="col">Valid to</Table.Th>
-                  <Table.Th scope="col">Days left</Table.Th>
-                  <Table.Th scope="col">Actions</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
+              <LicensesHead actions />
               <Table.Tbody>
                 {licenses.map((license) => (
                   <Table.Row
@@ -123,17 +134,7 @@ export default function Customer() {
           </Text>
           <Table.ScrollContainer minWidth={800}>
             <Table striped withTableBorder aria-label="Licenses bought through another distributor">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th scope="col">License id</Table.Th>
-                  <Table.Th scope="col">Plan</Table.Th>
-                  <Table.Th scope="col">Users</Table.Th>
-                  <Table.Th scope="col">Status</Table.Th>
-                  <Table.Th scope="col">Valid from</Table.Th>
-                  <Table.Th scope="col">Valid to</Table.Th>
-                  <Table.Th scope="col">Days left</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
+              <LicensesHead />
               <Table.Tbody>
                 {heldElsewhere.map((license) => (
                   <Table.Row
