@@ -202,6 +202,30 @@ const CHECKS: Record<Action, Check> = {
       },
     ],
   },
+  "customers.trials": {
+    probes: [
+      { routeId: "routes/_portal.trial._index", path: (ids) => `/trial?customer=${ids.customerId ?? "none"}` },
+      {
+        routeId: "routes/_portal.trial.$hubType.welcome",
+        path: (ids) => `/trial/cloud/welcome?customer=${ids.customerId ?? "none"}`,
+        post: {},
+      },
+    ],
+  },
+  // An organization that is no end customer: an administrator is told so (404), anyone else the policy's 403.
+  "customers.move": {
+    probes: [
+      {
+        routeId: "routes/_portal.admin.customers_.$organizationId_.move",
+        path: (ids) => `/admin/customers/${ids.organizationId}/move`,
+      },
+      {
+        routeId: "routes/_portal.admin.customers_.$organizationId_.move",
+        path: (ids) => `/admin/customers/${ids.organizationId}/move`,
+        post: {},
+      },
+    ],
+  },
   "staff.admin": {
     probes: [
       { routeId: "routes/_portal.admin.customers", path: () => "/admin/customers" },

@@ -161,6 +161,7 @@ const ROUTES: Record<string, RouteRow> = {
   "routes/_portal.admin._index": { right: "staff.admin" },
   "routes/_portal.admin.customers": { right: "staff.admin" },
   "routes/_portal.admin.customers_.$organizationId": { right: "staff.admin" },
+  "routes/_portal.admin.customers_.$organizationId_.move": { right: "customers.move" },
   "routes/_portal.admin.outbox": { right: "staff.admin" },
   "routes/_portal.admin.time-machine": { right: "staff.admin" },
   "routes/admin.outbox.$messageId.html": { right: "staff.admin" },
@@ -179,7 +180,7 @@ const OWNED = [
 ];
 
 /** Rights whose reader may read any organization's things (or no organization's). */
-const ANY_ORGANIZATION: Right[] = ["public", "staff.admin"];
+const ANY_ORGANIZATION: Right[] = ["public", "staff.admin", "customers.move"];
 
 /** A route as the build's manifest has it (build/index.js, made by `npm run build` before the e2e tests). */
 interface BuiltRoute {

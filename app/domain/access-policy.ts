@@ -170,6 +170,27 @@ export const POLICY = {
     needsVerifiedEmail: true,
     onlyFor: FOR_DISTRIBUTORS,
   },
+  /**
+   * Moving an end customer to another distributor (its managed_by): the customer's distributor is GateKeeper's
+   * agreement with both, so no member of either changes it.
+   */
+  "customers.move": {
+    roles: [],
+    staff: true,
+    what: "move end customers to another distributor",
+    onlyFor: "Moving an end customer to another distributor is only for GateKeeper administrators.",
+  },
+  /**
+   * Starting a trial for an end customer (the trial wizards with `?customer=` on every step): the trial's license,
+   * and its cloud Hub, are the customer's; the distributor's trial rules apply.
+   */
+  "customers.trials": {
+    roles: TECHNICAL,
+    kinds: DISTRIBUTOR,
+    what: "start trials for end customers",
+    needsVerifiedEmail: true,
+    onlyFor: FOR_DISTRIBUTORS,
+  },
   /** The administration pages: every customer's account, jobs that need attention, the outbox, the time machine. */
   "staff.admin": {
     roles: [],

@@ -3,6 +3,8 @@
  * pages load this, and the step schemas in ./trial-wizard only when a form is validated (decisions 062 and 105).
  */
 
+import { customerSearch } from "./subscription-steps";
+
 /**
  * The draft's figures the helpers below read. The draft's schema is in ./trial-wizard, which builds on this
  * module: this one names only what it reads, so the two do not import each other.
@@ -61,7 +63,16 @@ export const TRIAL_WIZARD_TITLES: Record<TrialHubType, string> = {
 export const TRIAL_MODAL_WIDTHS: Record<TrialHubType, number> = { cloud: 1060, onpremise: 1000 };
 
 export const trialPath = (hubType: TrialHubType) => `/trial/${hubType}`;
-export const trialStepUrl = (hubType: TrialHubType, step: TrialStep) => `${trialPath(hubType)}/${step}`;
+
+/**
+ * A step's URL. A distributor's trial for an end customer carries `?customer=` (its id) on every step, as an order
+ * for one does: its own draft, and the license is the customer's.
+ */
+export const trialStepUrl = (hubType: TrialHubType, step: TrialStep, customer?: string | null) =>
+  `${trialPath(hubType)}/${step}${customerSearch(customer)}`;
+
+/** The trial chooser, for the organization itself or (a distributor's) for an end customer. */
+export const trialChooserUrl = (customer?: string | null) => `/trial${customerSearch(customer)}`;
 
 /** The step a step's Next leads to, as its button says it ('Next: Hardware'). */
 export function nextStepTitle(hubType: TrialHubType, step: TrialStep): string {
@@ -70,10 +81,14 @@ export function nextStepTitle(hubType: TrialHubType, step: TrialStep): string {
   return next ? `Next: ${TRIAL_STEP_TITLES[next]}` : "Next";
 }
 
-export const previousStepUrl = (hubType: TrialHubType, step: TrialStep): string | undefined => {
+export const previousStepUrl = (
+  hubType: TrialHubType,
+  step: TrialStep,
+  customer?: string | null,
+): string | undefined => {
   const steps = TRIAL_STEPS_BY_TYPE[hubType];
   const previous = steps[steps.indexOf(step) - 1];
-  return previous ? trialStepUrl(hubType, previous) : undefined;
+  return previous ? trialStepUrl(hubType, previous, customer) : undefined;
 };
 
 // --- Limits and messages ---------------------------------------------------------------------------------------

@@ -45,7 +45,10 @@ export default function AdminCustomers() {
   const actionData = useActionData<ActionData>();
   return (
     <Stack gap="lg" maw={1200}>
-      <Text size="lg">Every organization in the portal: its members and how many licenses it holds.</Text>
+      <Text size="lg">
+        Every organization in the portal: its members and how many licenses it holds. A distributor&apos;s end customers
+        are listed on its page.
+      </Text>
       <Anchor to="/admin">Jobs that need attention</Anchor>
       <Form method="get" role="search" aria-label="Customers">
         <Group align="flex-end" gap="sm">
@@ -72,6 +75,7 @@ export default function AdminCustomers() {
               <Table.Th scope="col">Members</Table.Th>
               <Table.Th scope="col">Pending invitations</Table.Th>
               <Table.Th scope="col">Licenses</Table.Th>
+              <Table.Th scope="col">End customers</Table.Th>
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
@@ -86,6 +90,21 @@ export default function AdminCustomers() {
                 <Table.Td>{organization.members}</Table.Td>
                 <Table.Td>{organization.pendingInvitations}</Table.Td>
                 <Table.Td>{organization.licenses}</Table.Td>
+                <Table.Td>
+                  {organization.endCustomers > 0 ? (
+                    <Link
+                      to={`/admin/customers/${organization.id}#end-customers`}
+                      className="gk-link"
+                      aria-label={`${organization.endCustomers} end customers of ${organization.name}`}
+                    >
+                      {organization.endCustomers}
+                    </Link>
+                  ) : organization.customerType === "distributor" ? (
+                    0
+                  ) : (
+                    ""
+                  )}
+                </Table.Td>
               </Table.Tr>
             ))}
           </Table.Tbody>

@@ -7,6 +7,9 @@ import { subscriptionStatusLabel } from "~/domain/renewals";
 import { ROLE_NAMES } from "~/domain/access-policy";
 import { adminInvite, adminOrganizationPage } from "~/server/accounts/admin-organizations.server";
 import { recentRequestsOf } from "~/server/operations/index.server";
+import { END_CUSTOMERS_PER_PAGE, resellerSection } from "~/server/resellers/staff.server";
+import { MoveCustomerForm } from "~/ui/admin/move-customer-form";
+import { PageLinks } from "~/ui/page-links";
 import { ColumnsTable } from "~/ui/columns-table";
 import { InviteForm, type InvitationFormData } from "~/ui/account/invite-form";
 import { Stack } from "~/ui/layout";
@@ -19,12 +22,18 @@ export const links: LinksFunction = () => FORM_STYLES;
 export const handle = { title: "Customer" };
 export const meta = pageMeta("Customer");
 
-/** One organization as an administrator sees it, with the invitation of its first Owner (or anyone). */
+/**
+ * One organization as an administrator sees it, with the invitation of its first Owner (or anyone); a distributor
+ * with its end customers, a page at a time, and an end customer with its distributor and the move to another.
+ */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const page = await adminOrganizationPage(request, params.organizationId ?? "");
+  const resellers = await resellerSection(request, page.organization);
   return json({
     recentRequests: recentRequestsOf(page.organization.id),
+    resellers,
     organization: {
+      id: page.organization.id,
       name: page.organization.name,
       type: ORGANIZATION_KIND_NAMES[page.organization.customerType],
       billingCustomerId: page.organization.billingCustomerId,
@@ -66,7 +75,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export const action = ({ request, params }: ActionFunctionArgs) => adminInvite(request, params.organizationId ?? "");
 
 export default function AdminOrganization() {
-  const { organization, memberTotal, members, invitations, licenses, subscriptions, jobs, recentRequests } =
+  const { organization, resellers, memberTotal, members, invitations, licenses, subscriptions, jobs, recentRequests } =
     useLoaderData<typeof loader>();
   const actionData = useActionData<InvitationFormData>();
   const hasOwner = members.some((member) => member.role === "owner");
@@ -77,6 +86,12 @@ export default function AdminOrganization() {
       <Text>
         {organization.type}
         {organization.billingCustomerId ? ` · billing customer ${organization.billingCustomerId}` : ""}
+        {resellers?.kind === "end customer" ? (
+          <>
+            {" · end customer of "}
+            <Anchor to={`/admin/customers/${resellers.reseller.id}`}>{resellers.reseller.name}</Anchor>
+          </>
+        ) : null}
       </Text>
       <Text size="sm">
         {recentRequests.url ? (
@@ -86,6 +101,39 @@ export default function AdminOrganization() {
         )}
         : in the log, the lines with <code>{recentRequests.query}</code>.
       </Text>
+      {resellers?.kind === "end customer" && resellers.choices ? (
+        <MoveCustomerForm
+          customerId={organization.id}
+          resellerName={resellers.reseller.name}
+          choices={resellers.choices}
+        />
+      ) : null}
+      {resellers?.kind === "distributor" ? (
+        <section id="end-customers">
+          <ColumnsTable
+            title={`End customers (${resellers.total})`}
+            label="End customers"
+            empty="No end customer."
+            rows={resellers.customers}
+            columns={[
+              {
+                header: "End customer",
+                cell: (customer) => <Anchor to={`/admin/customers/${customer.id}`}>{customer.name}</Anchor>,
+              },
+              { header: "Country", cell: (customer) => customer.country },
+              { header: "Licenses", cell: (customer) => customer.licenses },
+            ]}
+          />
+          <PageLinks
+            page={resellers.page}
+            pageCount={resellers.pages}
+            pageSize={END_CUSTOMERS_PER_PAGE}
+            total={resellers.total}
+            href={(to) => `/admin/customers/${organization.id}?page=${to}#end-customers`}
+            label="End customers pages"
+          />
+        </section>
+      ) : null}
       {actionData?.formError ? (
         <Text c="red.9" role="alert">
           {actionData.formError}

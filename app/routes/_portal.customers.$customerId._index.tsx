@@ -26,10 +26,51 @@ export const loader = ({ request, params }: LoaderFunctionArgs) => customerPageD
 /** The People section's posts (invite, revoke, remove): checked for their own right and this distributor's customer. */
 export const action = ({ request, params }: ActionFunctionArgs) => postCustomerPeople(request, params.customerId ?? "");
 
+/** The headings of a table of licenses: id, plan, users, term, and the actions' column when it has one. */
+const LicensesHead = ({ actions = false }: { actions?: boolean }) => (
+  <Table.Thead>
+    <Table.Tr>
+      {[
+        "License id",
+        "Plan",
+        "Users",
+        "Status",
+        "Valid from",
+        "Valid to",
+        "Days left",
+        ...(actions ? ["Actions"] : []),
+      ].map((heading) => (
+        <Table.Th key={heading} scope="col">
+          {heading}
+        </Table.Th>
+      ))}
+    </Table.Tr>
+  </Table.Thead>
+);
+
+/** A license's plan, and whether it is a trial. */
+const planCell = (license: { type: string; planType: string }) => (
+  <span key="plan" style={{ textTransform: "capitalize" }}>
+    {license.type === "trial" ? `${license.planType} (trial)` : license.planType}
+  </span>
+);
+
 /** One end customer as its distributor sees it: the record, its licenses, Hubs, renewals and orders, its people. */
 export default function Customer() {
-  const { customer, distributorName, mayEdit, buyTo, licenses, hubs, invoices, renewals, people, mayManagePeople } =
-    useLoaderData<typeof loader>();
+  const {
+    customer,
+    distributorName,
+    mayEdit,
+    buyTo,
+    trialTo,
+    licenses,
+    heldElsewhere,
+    hubs,
+    invoices,
+    renewals,
+    people,
+    mayManagePeople,
+  } = useLoaderData<typeof loader>();
   const actionData = useActionData<InvitationFormData>();
   const address = addressLine(customer.address, customer.country);
   return (
@@ -45,6 +86,11 @@ export default function Customer() {
         {/* On the left, under the record: the top right corner is where a flash message lies until it fades. */}
         <Group gap="md">
           {buyTo ? <LinkButton to={buyTo}>Buy a license for this customer</LinkButton> : null}
+          {trialTo ? (
+            <LinkButton to={trialTo} variant="default">
+              Start a trial
+            </LinkButton>
+          ) : null}
           {mayEdit ? (
             <LinkButton to={customerUrls.edit(customer.id)} variant="default">
               Change the record
@@ -65,27 +111,14 @@ export default function Customer() {
         ) : (
           <Table.ScrollContainer minWidth={900}>
             <Table striped withTableBorder aria-label="Licenses">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th scope="col">License id</Table.Th>
-                  <Table.Th scope="col">Plan</Table.Th>
-                  <Table.Th scope="col">Users</Table.Th>
-                  <Table.Th scope="col">Status</Table.Th>
-                  <Table.Th scope="col">Valid from</Table.Th>
-                  <Table.Th scope="col">Valid to</Table.Th>
-                  <Table.Th scope="col">Days left</Table.Th>
-                  <Table.Th scope="col">Actions</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
+              <LicensesHead actions />
               <Table.Tbody>
                 {licenses.map((license) => (
                   <Table.Row
                     key={license.id}
                     cells={[
                       license.externalLicenseId,
-                      <span key="plan" style={{ textTransform: "capitalize" }}>
-                        {license.type === "trial" ? `${license.planType} (trial)` : license.planType}
-                      </span>,
+                      planCell(license),
                       license.nodes,
                       ...licenseTermCells(license),
                       license.downloadUrl ? (
@@ -109,6 +142,31 @@ export default function Customer() {
           </Table.ScrollContainer>
         )}
       </Stack>
+
+      {heldElsewhere.length > 0 ? (
+        <Stack gap="sm">
+          <Title order={3} size="h4">
+            Licenses bought through another distributor
+          </Title>
+          <Text>
+            {customer.name} was the customer of another distributor, which pays for and renews these licenses until they
+            end.
+          </Text>
+          <Table.ScrollContainer minWidth={800}>
+            <Table striped withTableBorder aria-label="Licenses bought through another distributor">
+              <LicensesHead />
+              <Table.Tbody>
+                {heldElsewhere.map((license) => (
+                  <Table.Row
+                    key={license.id}
+                    cells={[license.externalLicenseId, planCell(license), license.nodes, ...licenseTermCells(license)]}
+                  />
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        </Stack>
+      ) : null}
 
       <Stack gap="sm">
         <Title order={3} size="h4">

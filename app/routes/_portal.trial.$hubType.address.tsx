@@ -18,7 +18,7 @@ const validator = lazyValidator(() => import("~/domain/trial-wizard").then((modu
 
 /** Where the trial's hardware is shipped, starting from the profile and its shipping address. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { user, organization, hubType, draft } = await loadTrialStep(request, params, "address");
+  const { user, organization, hubType, draft, customerId } = await loadTrialStep(request, params, "address");
   const shipping = organization.shippingAddress;
   const defaults = draft.data.address ?? {
     name: `${user.firstName} ${user.lastName}`.trim(),
@@ -29,7 +29,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     zipcode: shipping?.zip ?? "",
     country: shipping?.country ?? "",
   };
-  return json({ hubType, defaults, countries: COUNTRY_OPTIONS });
+  return json({ hubType, customerId, defaults, countries: COUNTRY_OPTIONS });
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -40,7 +40,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function AddressStep() {
-  const { hubType, defaults, countries } = useLoaderData<typeof loader>();
+  const { hubType, customerId, defaults, countries } = useLoaderData<typeof loader>();
   return (
     <ValidatedForm validator={validator} method="post" defaultValues={defaults} noValidate>
       <AuthenticityTokenInput name="csrf" />
@@ -56,7 +56,10 @@ export default function AddressStep() {
           <CountryField name="country" label="Country" required autoComplete="country" countries={countries} />
         </SimpleGrid>
       </Stack>
-      <StepActions previousTo={previousStepUrl(hubType, "address")} nextLabel={nextStepTitle(hubType, "address")} />
+      <StepActions
+        previousTo={previousStepUrl(hubType, "address", customerId)}
+        nextLabel={nextStepTitle(hubType, "address")}
+      />
     </ValidatedForm>
   );
 }

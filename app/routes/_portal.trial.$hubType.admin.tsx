@@ -15,7 +15,7 @@ import { ValidatedForm } from "~/ui/validated-form";
 
 /** The cloud trial's Hub Admin step, prefilled from the profile with a username made of the names. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { user, hubType, draft } = await loadTrialStep(request, params, "admin");
+  const { user, hubType, draft, customerId } = await loadTrialStep(request, params, "admin");
   const { firstName, lastName, email, phone } = user;
   // The profile's phone is kept when the Hub takes its form (international numbers often do not fit it).
   const phoneNumber = isHubPhone(phone) ? phone : "";
@@ -26,7 +26,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     phoneNumber,
     email,
   };
-  return json({ hubType, defaults, passwordKept: Boolean(draft.data.sealedPassword) });
+  return json({ hubType, customerId, defaults, passwordKept: Boolean(draft.data.sealedPassword) });
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -36,7 +36,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function AdminStep() {
-  const { hubType, defaults, passwordKept } = useLoaderData<typeof loader>();
+  const { hubType, customerId, defaults, passwordKept } = useLoaderData<typeof loader>();
   return (
     <ValidatedForm validator={administratorValidator} method="post" defaultValues={defaults} noValidate>
       <AuthenticityTokenInput name="csrf" />
@@ -44,7 +44,10 @@ export default function AdminStep() {
         <Text>The administrator account of your trial Hub. You sign in to the Hub with it.</Text>
         <HubAdministratorFields passwordKept={passwordKept} />
       </Stack>
-      <StepActions previousTo={previousStepUrl(hubType, "admin")} nextLabel={nextStepTitle(hubType, "admin")} />
+      <StepActions
+        previousTo={previousStepUrl(hubType, "admin", customerId)}
+        nextLabel={nextStepTitle(hubType, "admin")}
+      />
     </ValidatedForm>
   );
 }

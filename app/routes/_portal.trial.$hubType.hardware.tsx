@@ -24,10 +24,11 @@ const validator = lazyValidator(() => import("~/domain/trial-wizard").then((modu
  * organization's card: a member whose role may not buy (a Technical contact) starts the trial without it.
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { member, organization, hubType, draft } = await loadTrialStep(request, params, "hardware");
+  const { member, organization, hubType, draft, customerId } = await loadTrialStep(request, params, "hardware");
   const { lines } = await quoteTrialHardware(organization, draft.data);
   return json({
     hubType,
+    customerId,
     lines,
     defaults: { tokens: draft.data.tokens, sensors: draft.data.sensors },
     cannotBuy: whyNot(member, "purchase"),
@@ -43,7 +44,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function HardwareStep() {
-  const { hubType, lines, defaults, cannotBuy } = useLoaderData<typeof loader>();
+  const { hubType, customerId, lines, defaults, cannotBuy } = useLoaderData<typeof loader>();
   const [tokens, sensors] = lines;
   return (
     <ValidatedForm validator={validator} method="post" defaultValues={defaults} noValidate>
@@ -100,7 +101,10 @@ export default function HardwareStep() {
           </Stack>
         )}
       </Stack>
-      <StepActions previousTo={previousStepUrl(hubType, "hardware")} nextLabel={nextStepTitle(hubType, "hardware")} />
+      <StepActions
+        previousTo={previousStepUrl(hubType, "hardware", customerId)}
+        nextLabel={nextStepTitle(hubType, "hardware")}
+      />
     </ValidatedForm>
   );
 }

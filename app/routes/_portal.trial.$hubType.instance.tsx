@@ -19,11 +19,12 @@ import { ValidatedForm } from "~/ui/validated-form";
 
 /** The cloud trial's Hub Instance step: the trial's figures, and the Hub's address and region (the Hub wizard's rules). */
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { hubType, draft } = await loadTrialStep(request, params, "instance");
+  const { hubType, draft, customerId } = await loadTrialStep(request, params, "instance");
   const today = isoDay(new Date());
   const region = HUB_REGION_OPTIONS.find((option) => option.region === draft.data.region)?.value ?? "1";
   return json({
     hubType,
+    customerId,
     today,
     host: env.HUB_HOST,
     defaults: { ...trialHubDefaults(draft.data, today), subdomain: draft.data.subdomain, hubRegion: region },
@@ -46,7 +47,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function InstanceStep() {
-  const { hubType, today, host, defaults } = useLoaderData<typeof loader>();
+  const { hubType, customerId, today, host, defaults } = useLoaderData<typeof loader>();
   const validator = useMemo(() => instanceStepValidator(today), [today]);
   return (
     <ValidatedForm validator={validator} method="post" defaultValues={defaults} noValidate>
@@ -60,7 +61,10 @@ export default function InstanceStep() {
         <SubdomainField host={host} />
         <RegionField />
       </Stack>
-      <StepActions previousTo={previousStepUrl(hubType, "instance")} nextLabel={nextStepTitle(hubType, "instance")} />
+      <StepActions
+        previousTo={previousStepUrl(hubType, "instance", customerId)}
+        nextLabel={nextStepTitle(hubType, "instance")}
+      />
     </ValidatedForm>
   );
 }

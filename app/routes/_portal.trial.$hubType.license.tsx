@@ -15,9 +15,9 @@ import { ValidatedForm } from "~/ui/validated-form";
 
 /** The on-premise trial's License step: users, employees, duration and the hidden start date. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { hubType, draft } = await loadTrialStep(request, params, "license");
+  const { hubType, draft, customerId } = await loadTrialStep(request, params, "license");
   const today = isoDay(new Date());
-  return json({ hubType, today, defaults: trialHubDefaults(draft.data, today) });
+  return json({ hubType, customerId, today, defaults: trialHubDefaults(draft.data, today) });
 }
 
 /** The Hub step's rules; `today` bounds the start date. */
@@ -32,7 +32,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function LicenseStep() {
-  const { hubType, today, defaults } = useLoaderData<typeof loader>();
+  const { hubType, customerId, today, defaults } = useLoaderData<typeof loader>();
   const validator = useMemo(() => hubStepValidator(today), [today]);
   return (
     <ValidatedForm validator={validator} method="post" defaultValues={defaults} noValidate>
@@ -41,7 +41,10 @@ export default function LicenseStep() {
         <Text>Your trial license: the Ultimate plan for the users you try GateKeeper with, starting today.</Text>
         <TrialHubFields />
       </Stack>
-      <StepActions previousTo={previousStepUrl(hubType, "license")} nextLabel={nextStepTitle(hubType, "license")} />
+      <StepActions
+        previousTo={previousStepUrl(hubType, "license", customerId)}
+        nextLabel={nextStepTitle(hubType, "license")}
+      />
     </ValidatedForm>
   );
 }

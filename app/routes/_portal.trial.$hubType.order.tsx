@@ -6,7 +6,13 @@ import { formatCents } from "~/domain/format";
 import { isTrialHubType, previousStepUrl, trialStepUrl } from "~/domain/trial-steps";
 import { readMemberForm } from "~/server/accounts/access.server";
 import { redirectWithToast } from "~/server/accounts/session.server";
-import { buildTrial, loadTrialStep, trialOrder } from "~/server/trials/trial-wizard.server";
+import {
+  buildTrial,
+  loadTrialStep,
+  trialCustomerQuery,
+  trialOrder,
+  trialRight,
+} from "~/server/trials/trial-wizard.server";
 import { Button, LinkButton } from "~/ui/button";
 import { Group, Stack } from "~/ui/layout";
 import { PageErrorBoundary } from "~/ui/page";
@@ -16,23 +22,24 @@ export const TRIAL_CHANGED =
 
 /** The Order step's confirmation: 'Build My Trial' posts the trial's key. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { member, hubType, draft } = await loadTrialStep(request, params, "order");
-  const { quote, key } = await trialOrder(member, hubType, draft);
-  return json({ hubType, key, total: quote.total });
+  const { member, hubType, draft, customerId } = await loadTrialStep(request, params, "order");
+  const { quote, key } = await trialOrder(member, hubType, draft, customerId);
+  return json({ hubType, customerId, key, total: quote.total });
 }
 
 /** 'Build My Trial': the trial runs as a job, once; the page follows it, however often the button is pressed. */
 export async function action({ request, params }: ActionFunctionArgs) {
-  const { member, formData } = await readMemberForm(request, "trials.start");
-  const placement = await buildTrial(member, params.hubType, String(formData.get("trialKey") ?? ""));
+  const { member, formData } = await readMemberForm(request, trialRight(request));
+  const customerId = trialCustomerQuery(request);
+  const placement = await buildTrial(member, params.hubType, String(formData.get("trialKey") ?? ""), customerId);
   if ("usedUp" in placement) return redirect("/trial");
   if ("placed" in placement) return redirect(`/trial/runs/${placement.placed.id}`);
-  const review = isTrialHubType(params.hubType) ? trialStepUrl(params.hubType, "review") : "/trial";
+  const review = isTrialHubType(params.hubType) ? trialStepUrl(params.hubType, "review", customerId) : "/trial";
   return redirectWithToast(request, review, { kind: "error", message: TRIAL_CHANGED });
 }
 
 export default function OrderStep() {
-  const { hubType, key, total } = useLoaderData<typeof loader>();
+  const { hubType, customerId, key, total } = useLoaderData<typeof loader>();
   const busy = useNavigation().state === "submitting";
   return (
     <Form method="post">
@@ -49,7 +56,7 @@ export default function OrderStep() {
           still built, and only once.
         </Text>
         <Group justify="space-between">
-          <LinkButton to={previousStepUrl(hubType, "order") ?? "/trial"} variant="default">
+          <LinkButton to={previousStepUrl(hubType, "order", customerId) ?? "/trial"} variant="default">
             Previous
           </LinkButton>
           <Button type="submit" name="intent" value="build" disabled={!key} loading={busy}>

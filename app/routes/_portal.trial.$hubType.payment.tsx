@@ -19,7 +19,7 @@ import { PageErrorBoundary } from "~/ui/page";
  * to, or the new-card form when there is none yet. Without hardware no card is needed.
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { member, hubType, draft } = await loadTrialStep(request, params, "payment");
+  const { member, hubType, draft, customerId } = await loadTrialStep(request, params, "payment");
   const ordersHardware = hardwareCount(draft.data) > 0;
   // Hardware is paid with the organization's card, which only a role that may buy sees.
   if (ordersHardware) assertMay(member, "purchase");
@@ -32,18 +32,23 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const needsCard = step?.status === "ready" && step.sources.length === 0;
   return json({
     hubType,
+    customerId,
     step: step?.status === "ready" && chosen ? { ...step, preselectedSourceId: chosen } : step,
     newCard: needsCard ? newCardFormData(member) : null,
   });
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
-  const { member, formData, intent, hubType, wizard, draft } = await postTrialStep(request, params, "payment");
+  const { member, formData, intent, hubType, wizard, draft, customerId } = await postTrialStep(
+    request,
+    params,
+    "payment",
+  );
   if (hardwareCount(draft.data) === 0) return wizard.complete(member, "payment", { paymentSourceId: null });
   assertMay(member, "purchase");
   if (intent === "add-card") {
     // Saving a card chooses it and goes on.
-    const added = await addCardInStep(request, trialStepUrl(hubType, "payment"), member, formData);
+    const added = await addCardInStep(request, trialStepUrl(hubType, "payment", customerId), member, formData);
     return added.ok ? wizard.complete(member, "payment", { paymentSourceId: added.value }) : added.response;
   }
   const choice = await choosePayment(member, formData, getBilling(), { withAddresses: false });
@@ -55,9 +60,9 @@ const CHARGED_ONLY_FOR_HARDWARE =
   "Your card is charged only for the hardware you ordered and its shipping. It is not charged automatically when the trial ends.";
 
 export default function PaymentStepRoute() {
-  const { hubType, step, newCard } = useLoaderData<typeof loader>();
+  const { hubType, customerId, step, newCard } = useLoaderData<typeof loader>();
   const problem = (useActionData<typeof action>() as { message?: string } | undefined)?.message;
-  const previousTo = previousStepUrl(hubType, "payment");
+  const previousTo = previousStepUrl(hubType, "payment", customerId);
   const nextLabel = nextStepTitle(hubType, "payment");
   if (!step) {
     return (
@@ -66,7 +71,7 @@ export default function PaymentStepRoute() {
         <Stack gap="md">
           <Text>You have not ordered any hardware, so no card is needed: your trial is free.</Text>
           <Group justify="space-between">
-            <LinkButton to={previousTo ?? trialStepUrl(hubType, "hardware")} variant="default">
+            <LinkButton to={previousTo ?? trialStepUrl(hubType, "hardware", customerId)} variant="default">
               Previous
             </LinkButton>
             <Button type="submit" name="intent" value="next">
@@ -89,7 +94,7 @@ export default function PaymentStepRoute() {
         data={step}
         nextLabel={nextLabel}
         previousTo={previousTo}
-        drawerBase={trialStepUrl(hubType, "payment")}
+        drawerBase={trialStepUrl(hubType, "payment", customerId)}
         withAddresses={false}
         newCard={newCard ? <CardForm data={newCard} intent="add-card" /> : undefined}
       />

@@ -15,7 +15,7 @@ import { SummaryTable } from "~/ui/wizard/summary-table";
 
 /** The trial's Review: everything chosen, the license's dates and what the hardware costs. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { organization, hubType, draft } = await loadTrialStep(request, params, "review");
+  const { organization, hubType, draft, customerId } = await loadTrialStep(request, params, "review");
   const { data } = draft;
   const quote = await quoteTrialHardware(organization, data);
   const validity = data.startDate ? trialValidity(data.startDate, data.duration) : null;
@@ -50,7 +50,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const shipTo = address
     ? `${address.name}, ${address.company}, ${address.street}, ${address.city}, ${address.state} ${address.zipcode}, ${address.country}`
     : "";
-  return json({ hubType, rows, hardware, shipTo, ordersHardware: hardwareCount(data) > 0 });
+  return json({ hubType, customerId, rows, hardware, shipTo, ordersHardware: hardwareCount(data) > 0 });
 }
 
 /** 'Order Confirmation': on to the Order step. */
@@ -60,7 +60,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function ReviewStep() {
-  const { hubType, rows, hardware, shipTo, ordersHardware } = useLoaderData<typeof loader>();
+  const { hubType, customerId, rows, hardware, shipTo, ordersHardware } = useLoaderData<typeof loader>();
   return (
     <Form method="post">
       <AuthenticityTokenInput name="csrf" />
@@ -78,7 +78,7 @@ export default function ReviewStep() {
           <SummaryTable label="Your hardware" rows={[["Hardware", "None: nothing is charged"]]} />
         )}
         <Group justify="space-between">
-          <LinkButton to={previousStepUrl(hubType, "review") ?? "/trial"} variant="default">
+          <LinkButton to={previousStepUrl(hubType, "review", customerId) ?? "/trial"} variant="default">
             Previous
           </LinkButton>
           <Button type="submit" name="intent" value="next">

@@ -16,10 +16,10 @@ export const loader = (args: LoaderFunctionArgs) => trialWizardLayout.loader(arg
 export const action = (args: ActionFunctionArgs) => trialWizardLayout.action(args);
 
 export default function TrialWizard() {
-  const { hubType, ...chrome } = useLoaderData<typeof loader>();
+  const { hubType, customerName, ...chrome } = useLoaderData<typeof loader>();
   return (
     <WizardLayout
-      title={TRIAL_WIZARD_TITLES[hubType]}
+      title={customerName ? `${TRIAL_WIZARD_TITLES[hubType]} for ${customerName}` : TRIAL_WIZARD_TITLES[hubType]}
       stepsLabel="Trial steps"
       modalSize={TRIAL_MODAL_WIDTHS[hubType]}
       {...chrome}

@@ -28,7 +28,7 @@ export const loader = (args: LoaderFunctionArgs) => trialProgress.loader(args);
 export const action = (args: ActionFunctionArgs) => trialProgress.action(args);
 
 export default function TrialProgress() {
-  const { hubType, view, hub, licenseId, hardwareFailed, hardwareOrdered, retryInSeconds } =
+  const { hubType, customerId, view, hub, licenseId, hardwareFailed, hardwareOrdered, retryInSeconds } =
     useLoaderData<typeof loader>();
   return (
     <JobProgressPage
@@ -39,7 +39,7 @@ export default function TrialProgress() {
       label="Trial progress"
       retryInSeconds={retryInSeconds}
       runningText="Your trial is being built. You can leave this page: it goes on, and the trial is built only once."
-      editTo={trialStepUrl(hubType, "review")}
+      editTo={trialStepUrl(hubType, "review", customerId)}
       editLabel="Back to your trial's details"
       above={
         hardwareFailed ? (

@@ -77,9 +77,11 @@ export const trialProgress = jobProgressRoute({
   guard: memberGuard,
   open: trialRun,
   details(job, { hubType }) {
-    const { hub, licenseId, hardware } = trialOutcome(job);
+    const { hub, licenseId, hardware, customerId } = trialOutcome(job);
     return {
       hubType,
+      // Back to the trial's details goes to the draft it was started from: its end customer's, if any.
+      customerId,
       hub,
       licenseId,
       hardwareFailed: hardware?.status === "failed",

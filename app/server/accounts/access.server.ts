@@ -153,16 +153,22 @@ export const memberGuard: Guard<Member> = {
   whyNot,
 };
 
-/** A GateKeeper administrator (staff), else 403 with the policy's reason: the administration pages' guard. */
-export async function requireAdmin(request: Request): Promise<UserRecord> {
+/**
+ * A GateKeeper administrator (staff) with the staff right `action` (the administration pages' by default), else 403
+ * with the policy's reason: the administration pages' guard.
+ */
+export async function requireAdmin(request: Request, action: Action = "staff.admin"): Promise<UserRecord> {
   const user = await requireUser(request);
   describeMember(user.id);
-  assertAllowed(subjectOf(user), "staff.admin");
+  assertAllowed(subjectOf(user), action);
   return user;
 }
 
+/** Whether a signed-in person, in no organization's name, has a staff right: what an administration page offers. */
+export const userMay = (user: UserRecord, action: Action): boolean => refusal(subjectOf(user), action) === null;
+
 /** The start of an administrator's form action: a GateKeeper administrator (else 403), the form, its CSRF token. */
-export async function readAdminForm(request: Request) {
-  await requireAdmin(request);
+export async function readAdminForm(request: Request, action: Action = "staff.admin") {
+  await requireAdmin(request, action);
   return readUserForm(request);
 }

@@ -40,6 +40,7 @@ export const ACTIVITY_ACTIONS = [
   "shipping_address.updated",
   "customer.created",
   "customer.updated",
+  "customer.moved",
 ] as const;
 export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];
 

@@ -9,6 +9,7 @@ export {
   readMemberForm,
   requireAdmin,
   requireMember,
+  userMay,
   type Scope,
 } from "./access.server";
 export {

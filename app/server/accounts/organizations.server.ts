@@ -292,15 +292,17 @@ export async function removeMember(
 // --- Administrators -----------------------------------------------------------------------------------------
 
 /**
- * Every organization with its number of members and licenses (organization_counts and license_counts, kept by
- * triggers: decisions 192 and 120), for administrators.
+ * Every organization but the end customers, with its number of members and licenses (organization_counts and
+ * license_counts, kept by triggers: decisions 192 and 120) and a distributor's number of end customers, for
+ * administrators. A distributor may have thousands of end customers: they are listed, a page at a time, on its own
+ * page.
  */
 /** Organizations a page of /admin/customers lists. */
 export const ADMIN_CUSTOMERS_PER_PAGE = 20;
 
 /**
- * Every organization, or those whose name or one of whose members' addresses starts with `query` (both folded:
- * searchKey), a page of ADMIN_CUSTOMERS_PER_PAGE by folded name, and how many there are: both in SQL, on the
+ * Every organization but the end customers, or any organization whose name or one of whose members' addresses
+ * starts with `query` (both folded: searchKey), a page of ADMIN_CUSTOMERS_PER_PAGE by folded name, and how many there are: both in SQL, on the
  * indexes of search_name and search_email (a key range, which SQLite and PostgreSQL compare byte by byte).
  */
 export async function searchOrganizationsForAdmin(query: string, page: number) {
@@ -320,7 +322,8 @@ export async function searchOrganizationsForAdmin(query: string, page: number) {
             .where(startsWith(users.searchEmail)),
         ),
       )
-    : undefined;
+    : // Without a search, the end customers are listed a page at a time on their distributor's page, not here.
+      isNull(organizations.managedBy);
   const [{ total }] = await db.select({ total: count() }).from(organizations).where(matching);
   const rows = await db
     .select({
@@ -331,6 +334,11 @@ export async function searchOrganizationsForAdmin(query: string, page: number) {
       licenses: sql<number>`coalesce(${licenseCounts.total}, 0)`.mapWith(Number),
       pendingInvitations:
         sql<number>`(select count(*) from ${invitations} where ${invitations.organizationId} = ${organizations.id})`.mapWith(
+          Number,
+        ),
+      // Counted on the (managed_by, …) index, under another name than the outer row's table.
+      endCustomers:
+        sql<number>`(select count(*) from ${organizations} as managed where managed.managed_by = ${organizations.id})`.mapWith(
           Number,
         ),
     })

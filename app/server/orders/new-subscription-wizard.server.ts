@@ -77,9 +77,6 @@ export const purchaseRight = (request: Request): Action =>
 export const subscriptionWizardOf = (member: Scope, request: Request) =>
   subscriptionWizardFor(member, new URL(request.url).searchParams.get("customer"));
 
-/** How many of a distributor's customers the plan step lists; the customers list and pages reach the others. */
-const CUSTOMER_CHOICES = 100;
-
 /**
  * The plan step's choice of customer, for a member who buys for the distributor's end customers: its customers by
  * name (the URL's among them), and whether there are more; null for everyone else, whose step asks for the
@@ -87,9 +84,7 @@ const CUSTOMER_CHOICES = 100;
  */
 export async function planStepCustomers(member: Scope, customer: OrderCustomer) {
   if (!mayDo(member, "customers.purchase")) return null;
-  const { customers, more } = await customerChoices(member.organization.id, CUSTOMER_CHOICES);
-  const listed = customer.kind !== "existing" || customers.some((choice) => choice.id === customer.id);
-  return { customers: listed ? customers : [{ id: customer.id, name: customer.name }, ...customers], more };
+  return customerChoices(member.organization.id, customer.kind === "existing" ? customer : null);
 }
 
 export const CHOOSE_CUSTOMER = "Please choose the customer the license is for.";

@@ -4,6 +4,7 @@ import { customerFormSchema } from "~/domain/customer-forms";
 import { CUSTOMERS_PER_PAGE, customersHref, customerUrls, type CustomerRecord } from "~/domain/customers";
 import { MAX_TEXT_LENGTH } from "~/domain/fields";
 import { subscriptionStepUrl } from "~/domain/subscription-steps";
+import { trialChooserUrl } from "~/domain/trial-steps";
 import { pageCount, requestedPage } from "~/domain/pagination";
 import { mayDo, readMemberForm, redirectWithToast, requireMember } from "~/server/accounts/index.server";
 import { portalNow } from "~/server/billing/index.server";
@@ -123,6 +124,21 @@ export async function postCustomerEdit(request: Request, customerId: string) {
   });
 }
 
+type ListedLicense = Awaited<ReturnType<typeof customerDetail>>["heldElsewhere"][number];
+
+/** A license as a customer's page lists it: its id, plan, users and term. */
+const licenseTerms = (license: ListedLicense) => ({
+  id: license.id,
+  externalLicenseId: license.externalLicenseId,
+  type: license.type,
+  planType: license.planType,
+  nodes: license.nodes,
+  status: license.status,
+  validFrom: license.validFrom.toISOString(),
+  validTo: license.validTo.toISOString(),
+  daysLeft: license.daysLeft,
+});
+
 /**
  * /customers/:customerId: the record, the licenses bought for the customer, its Hubs, its orders and invoices and
  * upcoming renewals (invoices and amounts for the members who see billing), and its people.
@@ -151,19 +167,15 @@ export async function customerPageData(request: Request, customerId: string) {
     mayManagePeople: mayDo(member, "customers.people"),
     // The new-license wizard of this customer's own draft: the distributor pays, the license is the customer's.
     buyTo: mayDo(member, "customers.purchase") ? subscriptionStepUrl("plan", customer.id) : null,
+    // A trial for the customer: the distributor's trial rules, the license (and its cloud Hub) the customer's.
+    trialTo: mayDo(member, "customers.trials") ? trialChooserUrl(customer.id) : null,
     licenses: detail.licenses.map((license) => ({
-      id: license.id,
-      externalLicenseId: license.externalLicenseId,
+      ...licenseTerms(license),
       name: license.name,
-      type: license.type,
-      planType: license.planType,
-      nodes: license.nodes,
-      status: license.status,
-      validFrom: license.validFrom.toISOString(),
-      validTo: license.validTo.toISOString(),
-      daysLeft: license.daysLeft,
       downloadUrl: mayDo(member, "licenses.download") ? `/licenses/${license.id}/download` : null,
     })),
+    // Bought by the distributor that managed the customer before a move, and that one's until they end.
+    heldElsewhere: detail.heldElsewhere.map(licenseTerms),
     hubs: detail.hubs.map((hub) => ({ ...hub, lastSeen: hub.lastSeen?.toISOString() ?? null })),
     invoices: mayDo(member, "billing.manage")
       ? detail.invoices.map((invoice) => ({ ...invoice, date: invoice.date.toISOString() }))

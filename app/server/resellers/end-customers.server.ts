@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { json } from "@remix-run/node";
-import { and, asc, count, desc, eq, exists, gt, inArray, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, exists, gt, inArray, ne, or, sql, type SQL } from "drizzle-orm";
 import type { SubscriptionStatus } from "~db/billing-values";
 import { renewalAmount, type CustomerRecord } from "~/domain/customers";
 import { invoiceForOf, invoiceStatusLabel } from "~/domain/renewals";
@@ -19,8 +19,8 @@ import { catalogue, licenseListItem } from "~/server/subscriptions/index.server"
  * A distributor's end customers: organizations it manages (organizations.managed_by), each with the licenses the
  * distributor bought for it (owner_id the distributor, licensee_id the end customer) and the Hubs made from them.
  * Every read is the distributor's own: another distributor's customer, or an organization of its own, is a 404,
- * and of a customer a distributor sees only what it sold (its own licenses, renewals and invoices), never what
- * another distributor that managed the customer before did.
+ * and of a customer a distributor sees the renewals and invoices only of what it sold; of licenses another
+ * distributor that managed the customer before sold it, only that the customer holds them.
  */
 
 export type EndCustomer = typeof organizations.$inferSelect;
@@ -41,18 +41,27 @@ export async function requireCustomer(resellerId: string, customerId: string): P
   return customer;
 }
 
+/** How many of a distributor's customers a choice of customer lists; the customers list and pages reach the others. */
+const CUSTOMER_CHOICES = 100;
+
 /**
- * The distributor's end customers an order's plan step offers, by name: the first `limit`, and whether there are
- * more (the customers list finds those, and a customer's page starts its order).
+ * The distributor's end customers a choice of customer offers (an order's plan step, the trial chooser), by name:
+ * the first CUSTOMER_CHOICES, the one already chosen among them, and whether there are more (the customers list
+ * finds those, and a customer's page starts its order or trial).
  */
-export async function customerChoices(resellerId: string, limit: number) {
+export async function customerChoices(resellerId: string, chosen: { id: string; name: string } | null) {
   const rows = await db
     .select({ id: organizations.id, name: organizations.name })
     .from(organizations)
     .where(eq(organizations.managedBy, resellerId))
     .orderBy(asc(organizations.name), asc(organizations.id))
-    .limit(limit + 1);
-  return { customers: rows.slice(0, limit), more: rows.length > limit };
+    .limit(CUSTOMER_CHOICES + 1);
+  const customers = rows.slice(0, CUSTOMER_CHOICES);
+  const listed = !chosen || customers.some((choice) => choice.id === chosen.id);
+  return {
+    customers: listed ? customers : [{ id: chosen.id, name: chosen.name }, ...customers],
+    more: rows.length > CUSTOMER_CHOICES,
+  };
 }
 
 /** The statuses of a subscription that renews at its term's end. */
@@ -220,7 +229,7 @@ const SHOWN = 50;
  */
 export async function customerDetail(resellerId: string, customer: EndCustomer, now: Date) {
   const ofCustomer = and(eq(licenses.ownerId, resellerId), eq(licenses.licenseeId, customer.id));
-  const [licenseRows, hubRows, { prices }] = await Promise.all([
+  const [licenseRows, heldElsewhere, hubRows, { prices }] = await Promise.all([
     db
       .select({
         license: licenses,
@@ -232,6 +241,14 @@ export async function customerDetail(resellerId: string, customer: EndCustomer, 
         and(eq(subscriptions.id, licenses.subscriptionId), eq(subscriptions.ownerId, licenses.ownerId)),
       )
       .where(ofCustomer)
+      .orderBy(desc(licenses.validFrom), desc(licenses.id))
+      .limit(SHOWN),
+    // What the customer holds through another distributor (the one that managed it before a move): that one's to
+    // pay for and renew until it ends, shown here so its distributor knows what the customer has, without prices.
+    db
+      .select()
+      .from(licenses)
+      .where(and(eq(licenses.licenseeId, customer.id), ne(licenses.ownerId, resellerId)))
       .orderBy(desc(licenses.validFrom), desc(licenses.id))
       .limit(SHOWN),
     db
@@ -283,6 +300,7 @@ export async function customerDetail(resellerId: string, customer: EndCustomer, 
       ...licenseListItem(license, now),
       subscriptionStatus: subscription?.status ?? null,
     })),
+    heldElsewhere: heldElsewhere.map((license) => licenseListItem(license, now)),
     hubs: hubRows,
     invoices: invoiceRows.map((invoice) => ({
       id: invoice.id,

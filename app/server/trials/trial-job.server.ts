@@ -3,6 +3,7 @@ import { USED_UP_TRIAL } from "~/domain/trials";
 import { CARD_NOT_CHARGED, keptTrialAddressSchema, TRIAL_FAILURES, type TrialAddress } from "~/domain/trial-wizard";
 import { getBilling, ProviderError, type Address } from "~/server/billing/index.server";
 import { findOrganization } from "~/server/accounts/index.server";
+import { customerOf } from "~/server/resellers/index.server";
 import { createTrialLicense, quoteTrialHardware, recordTrial, TrialUsedUpError } from "./trials.server";
 import { hubProvisioning, type ProvisioningResults } from "~/server/cloud-hubs/index.server";
 import { clearDraftStep, type ClearDraftResult } from "~/server/platform/jobs/steps.server";
@@ -39,6 +40,8 @@ const trialFields = {
   hardwareCents: z.number().int(),
   /** The member who started it, for the trial record (absent in jobs queued before organizations). */
   startedBy: z.string().nullable().default(null),
+  /** The distributor's end customer the trial is for (its license's licensee); absent for the organization's own. */
+  customerId: z.string().optional(),
 };
 const onPremiseTrialInput = z.object(trialFields);
 const cloudTrialInput = z.object({
@@ -55,6 +58,14 @@ async function owner(ownerId: string) {
   const organization = await findOrganization(ownerId);
   if (!organization) throw new StepRefused("The organization no longer exists.");
   return organization;
+}
+
+/** The end customer a distributor's trial is for, still its own; null for the organization's own trial. */
+async function licenseeOf(ownerId: string, customerId: string | undefined) {
+  if (!customerId) return null;
+  const customer = await customerOf(ownerId, customerId);
+  if (!customer) throw new StepRefused("The customer is no longer one of yours.");
+  return { id: customer.id, name: customer.name };
 }
 
 export type HardwarePurchase = { status: "none" } | { status: "invoiced"; invoiceId: string } | { status: "failed" };
@@ -79,6 +90,7 @@ function trialLicenseStep<Input extends TrialInput>(
         const license = await createTrialLicense({
           id,
           organization: await owner(ownerId),
+          licensee: await licenseeOf(ownerId, input.customerId),
           hubType,
           nodes: input.nodes,
           startDate: input.startDate,
@@ -249,7 +261,10 @@ export const TRIAL_JOBS = { cloud: cloudTrial, onpremise: onPremiseTrial };
 /** What a trial has made so far, from its finished steps: the Hub, the license and the hardware purchase. */
 export function trialOutcome(job: JobView) {
   const results = finishedResults(cloudTrial, job);
+  const input = onPremiseTrialInput.safeParse(job.input);
   return {
+    /** The end customer the trial is for (its draft's `?customer=`), or null for the organization's own. */
+    customerId: (input.success && input.data.customerId) || null,
     hub: results["record-hub"] ?? null,
     licenseId: results["trial-license"]?.licenseId ?? null,
     hardware: results["purchase-hardware"] ?? null,

@@ -14,7 +14,9 @@ import {
   type TrialStep,
 } from "~/domain/trial-wizard";
 import { assertMay, readMemberForm, requireMember, type Scope, memberGuard } from "~/server/accounts/index.server";
-import { kindHas } from "~/domain/access-policy";
+import { kindHas, type Action } from "~/domain/access-policy";
+import { customerSearch } from "~/domain/subscription-steps";
+import { requireCustomer } from "~/server/resellers/index.server";
 import { findJobByKey, findOwnedJob, type AnyJobKind } from "~/server/platform/jobs/runner.server";
 import { TRIAL_JOBS, TRIAL_STAGES, type CloudTrialInput, type OnPremiseTrialInput } from "./trial-job.server";
 import { hasPendingTrial, mayStartTrial, quoteTrialHardware } from "./trials.server";
@@ -22,48 +24,97 @@ import { defineWizard, wizardLayout, type LoadedDraft } from "~/server/platform/
 import { orderKey, placeOnce, requestDigest } from "~/server/orders/index.server";
 import { realNow } from "~/server/platform/real-time.server";
 
-/** The two trial wizards on the kit (decision 043): one draft each, the same rules with their own steps. */
+/**
+ * The two trial wizards on the kit (decision 043): one draft each, the same rules with their own steps; a
+ * distributor's trial for an end customer (`?customer=` on every step) has a draft of its own per customer, as an
+ * order for one does.
+ */
 const definition = (hubType: TrialHubType) =>
   defineWizard({
-    draftName: () => `${hubType}-trial`,
+    draftName: ({ customer }: TrialFor) => (customer ? `${hubType}-trial:customer:${customer}` : `${hubType}-trial`),
     steps: TRIAL_STEPS_BY_TYPE[hubType],
     stepTitles: TRIAL_STEP_TITLES,
     basePath: () => trialPath(hubType),
+    search: ({ customer }: TrialFor) => customerSearch(customer),
     schema: trialDraftSchema,
     // The kit checks a draft synchronously, so the start date's window is today's in real time; the trial's
     // license takes its dates when the job makes it.
     check: (data: TrialDraft) => checkTrialDraft(hubType, data, isoDay(realNow())),
-  }).at({});
+  });
 
-export const TRIAL_WIZARDS = { cloud: definition("cloud"), onpremise: definition("onpremise") };
-export type TrialWizard = (typeof TRIAL_WIZARDS)[TrialHubType];
+/** Whom a trial is for: the organization itself (null), or its end customer (the customer's id). */
+type TrialFor = { customer: string | null };
+
+const DEFINITIONS = { cloud: definition("cloud"), onpremise: definition("onpremise") };
+export type TrialWizard = ReturnType<(typeof DEFINITIONS)[TrialHubType]["at"]>;
+
+/** The wizards of an organization's own trials. */
+export const TRIAL_WIZARDS: Record<TrialHubType, TrialWizard> = {
+  cloud: DEFINITIONS.cloud.at({ customer: null }),
+  onpremise: DEFINITIONS.onpremise.at({ customer: null }),
+};
+
+/** The `?customer=` of a trial's URL: an end customer's id, or null (an empty one, the chooser's own choice, too). */
+const customerQuery = (url: URL) => url.searchParams.get("customer") || null;
+
+/** The `?customer=` of the request's trial URL, or null. */
+export const trialCustomerQuery = (request: Request) => customerQuery(new URL(request.url));
 
 /**
- * The wizard of the URL's hub type, for an organization that may start a trial; any other is sent to /trial,
- * which says 'You have used up your trial.' (enforced here, not only by hiding the header button).
+ * The right a trial's page checks: starting trials, or starting them for an end customer when its URL names one
+ * (so that a refusal gives that right's reason).
+ */
+export const trialRight = (request: Request): Action =>
+  customerQuery(new URL(request.url)) ? "customers.trials" : "trials.start";
+
+/**
+ * The end customer a trial's URL names, for a member who may start trials for the distributor's customers (else
+ * 403 with the reason); another distributor's customer, or an unknown id, is a 404. Null for a trial of the
+ * organization's own.
+ */
+export async function trialCustomer(
+  member: Scope,
+  customer: string | null,
+): Promise<{ id: string; name: string } | null> {
+  if (!customer) return null;
+  assertMay(member, "customers.trials");
+  const found = await requireCustomer(member.organization.id, customer);
+  return { id: found.id, name: found.name };
+}
+
+/**
+ * The wizard of the URL's hub type and customer, for an organization that may start a trial; any other is sent
+ * to /trial, which says 'You have used up your trial.' (enforced here, not only by hiding the header button).
  */
 export async function trialWizardFor(
-  { organization }: Scope,
+  member: Scope,
   hubType: string | undefined,
-): Promise<{ hubType: TrialHubType; wizard: TrialWizard }> {
+  customerId: string | null,
+): Promise<{ hubType: TrialHubType; wizard: TrialWizard; customer: { id: string; name: string } | null }> {
   if (!isTrialHubType(hubType)) throw json({ message: "There is no such trial." }, { status: 404 });
-  if (!(await mayStartTrial(organization))) throw redirect("/trial");
-  return { hubType, wizard: TRIAL_WIZARDS[hubType] };
+  const customer = await trialCustomer(member, customerId);
+  if (!(await mayStartTrial(member.organization))) throw redirect("/trial");
+  return { hubType, wizard: DEFINITIONS[hubType].at({ customer: customer?.id ?? null }), customer };
 }
 
 /** The wizards' layout route: a modal for members who may start a trial; Close goes back to the trial chooser. */
 export const trialWizardLayout = wizardLayout(
   memberGuard,
-  "trials.start",
-  async (member, params) => {
-    const { hubType, wizard } = await trialWizardFor(member, params.hubType);
-    return { wizard, view: { hubType } };
+  trialRight,
+  async (member, params, url) => {
+    const { hubType, wizard, customer } = await trialWizardFor(member, params.hubType, customerQuery(url));
+    return { wizard, view: { hubType, customerName: customer?.name ?? null } };
   },
   "/trial",
 );
 
 /** The trial the draft describes, with its digest and the job's input; null while a step is missing. */
-async function currentTrial({ user, organization }: Scope, hubType: TrialHubType, draft: LoadedDraft<TrialDraft>) {
+async function currentTrial(
+  { user, organization }: Scope,
+  hubType: TrialHubType,
+  draft: LoadedDraft<TrialDraft>,
+  customerId: string | null,
+) {
   const { data } = draft;
   if (!draft.id || !data.nodes || !data.employees || !data.startDate || !data.address) return null;
   const ordersHardware = data.tokens + data.sensors > 0;
@@ -79,6 +130,8 @@ async function currentTrial({ user, organization }: Scope, hubType: TrialHubType
     address: data.address,
     paymentSourceId: ordersHardware ? data.paymentSourceId : null,
     hardwareCents: quote.total,
+    // The licensee is part of what is confirmed: a confirmation for one customer never starts another's trial.
+    ...(customerId ? { customerId } : {}),
   };
   if (hubType === "onpremise") {
     const digest = requestDigest({ hubType, ...common });
@@ -106,8 +159,13 @@ async function currentTrial({ user, organization }: Scope, hubType: TrialHubType
 }
 
 /** What the Review and Order steps show: the draft, the hardware's cost, and the confirmation's key. */
-export async function trialOrder(scope: Scope, hubType: TrialHubType, draft: LoadedDraft<TrialDraft>) {
-  const current = await currentTrial(scope, hubType, draft);
+export async function trialOrder(
+  scope: Scope,
+  hubType: TrialHubType,
+  draft: LoadedDraft<TrialDraft>,
+  customerId: string | null = null,
+) {
+  const current = await currentTrial(scope, hubType, draft, customerId);
   const quote = current?.quote ?? (await quoteTrialHardware(scope.organization, draft.data));
   return { quote, key: current && draft.id ? orderKey(TRIAL_JOBS[hubType], draft.id, current.digest) : null };
 }
@@ -121,17 +179,22 @@ const isTrialJob = (job: { kind: string }) => TRIAL_HUB_TYPES.some((type) => TRI
  * checked: by then that trial may have taken the user's one trial and cleared the draft. A trial that has
  * taken its license is never replaced, and a second trial is not queued beside one still running.
  */
-export async function buildTrial(member: Scope, hubTypeParam: string | undefined, postedKey: string) {
+export async function buildTrial(
+  member: Scope,
+  hubTypeParam: string | undefined,
+  postedKey: string,
+  customerId: string | null = null,
+) {
   const { organization } = member;
   const repeated = postedKey ? await findJobByKey(organization.id, postedKey) : null;
   if (repeated && isTrialJob(repeated)) return { placed: repeated };
-  const { hubType, wizard } = await trialStepOf(member, { hubType: hubTypeParam }, "order");
+  const { hubType, wizard, customer } = await trialStepOf(member, { hubType: hubTypeParam }, customerId, "order");
   const draft = await wizard.load(member, "order");
   // Hardware is bought with the organization's card: only a role that may buy orders it.
   if (draft.data.tokens + draft.data.sensors > 0) assertMay(member, "purchase");
   // Either kind of trial: the confirmation's input was made for the URL's kind by currentTrial.
   const kind: AnyJobKind = TRIAL_JOBS[hubType];
-  const current = await currentTrial(member, hubType, draft);
+  const current = await currentTrial(member, hubType, draft, customer?.id ?? null);
   const isNew = current && draft.id && postedKey === orderKey(kind, draft.id, current.digest);
   // A distributor may run trials side by side; a regular customer's one trial may already be on its way. The
   // pending trial is looked for before this confirmation's own job: one placed meanwhile (another process
@@ -158,31 +221,44 @@ export async function buildTrial(member: Scope, hubTypeParam: string | undefined
 type StepParams = { hubType?: string };
 
 /** The wizard and step of the URL, for an organization that may start a trial; 404 for a step the wizard does not have. */
-async function trialStepOf(scope: Scope, params: StepParams, step: TrialStep) {
-  const { hubType, wizard } = await trialWizardFor(scope, params.hubType);
-  if (!TRIAL_STEPS_BY_TYPE[hubType].includes(step)) throw json({ message: "There is no such step." }, { status: 404 });
-  return { hubType, wizard };
+async function trialStepOf(scope: Scope, params: StepParams, customerId: string | null, step: TrialStep) {
+  const opened = await trialWizardFor(scope, params.hubType, customerId);
+  if (!TRIAL_STEPS_BY_TYPE[opened.hubType].includes(step))
+    throw json({ message: "There is no such step." }, { status: 404 });
+  return opened;
 }
 
-/** A step's loader: the member (allowed to start trials), the wizard, and the draft behind the step guard. */
+/**
+ * A step's loader: the member (allowed to start trials, for the URL's customer if it names one), the wizard, the
+ * customer's id (null for the organization's own trial), and the draft behind the step guard.
+ */
 export async function loadTrialStep(request: Request, params: StepParams, step: TrialStep) {
-  const member = await requireMember(request, "trials.start");
-  const { hubType, wizard } = await trialStepOf(member, params, step);
+  const member = await requireMember(request, trialRight(request));
+  const { hubType, wizard, customer } = await trialStepOf(member, params, customerQuery(new URL(request.url)), step);
   return {
     member,
     user: member.user,
     organization: member.organization,
     hubType,
     wizard,
+    customerId: customer?.id ?? null,
     draft: await wizard.load(member, step),
   };
 }
 
 /** A step's action: the posted form (CSRF checked), the wizard, and the draft behind the step guard. */
 export async function postTrialStep(request: Request, params: StepParams, step: TrialStep) {
-  const { member, formData, intent } = await readMemberForm(request, "trials.start");
-  const { hubType, wizard } = await trialStepOf(member, params, step);
-  return { member, formData, intent, hubType, wizard, draft: await wizard.load(member, step) };
+  const { member, formData, intent } = await readMemberForm(request, trialRight(request));
+  const { hubType, wizard, customer } = await trialStepOf(member, params, customerQuery(new URL(request.url)), step);
+  return {
+    member,
+    formData,
+    intent,
+    hubType,
+    wizard,
+    customerId: customer?.id ?? null,
+    draft: await wizard.load(member, step),
+  };
 }
 
 /** The progress of one of the organization's trials, whichever kind (404 when it is not its own). */
@@ -193,8 +269,8 @@ export async function trialRun(ownerId: string, jobId: string) {
   return { hubType, kind: TRIAL_JOBS[hubType], stages: TRIAL_STAGES[hubType] };
 }
 
-/** The payment step of the URL's trial: where the card drawers mounted over it close to. */
-export function trialPaymentUrl(params: StepParams): string {
+/** The payment step of the URL's trial (its customer's): where the card drawers mounted over it close to. */
+export function trialPaymentUrl({ params, request }: { params: StepParams; request: Request }): string {
   if (!isTrialHubType(params.hubType)) throw json({ message: "There is no such trial." }, { status: 404 });
-  return trialStepUrl(params.hubType, "payment");
+  return trialStepUrl(params.hubType, "payment", customerQuery(new URL(request.url)));
 }

@@ -85,6 +85,11 @@ export interface TrialLicenseRequest {
   /** The job's id: the license's id, so a repeated step finds the license it made. */
   id: string;
   organization: Pick<OrganizationRecord, "id" | "customerType" | "name">;
+  /**
+   * The distributor's end customer the trial is for: the license's licensee and the name on its file (the
+   * organization, which started it, owns it and its trial rules apply); null for the organization's own trial.
+   */
+  licensee?: { id: string; name: string } | null;
   hubType: TrialHubType;
   nodes: number;
   startDate: string;
@@ -100,7 +105,7 @@ export interface TrialLicenseRequest {
  * not stop that), and the organization would get two trials.
  */
 export function createTrialLicense(request: TrialLicenseRequest) {
-  const { id, organization, hubType, nodes, startDate, duration } = request;
+  const { id, organization, licensee, hubType, nodes, startDate, duration } = request;
   return db.transaction(async (tx) => {
     await lockFor(tx, `trial:${organization.id}`);
     const [existing] = await tx
@@ -115,7 +120,7 @@ export function createTrialLicense(request: TrialLicenseRequest) {
     const externalLicenseId = `GK-TRIAL-${id.slice(0, 8).toUpperCase()}`;
     const row = licenseRow(organization.id, {
       externalLicenseId,
-      name: organization.name,
+      name: (licensee ?? organization).name,
       nodes,
       planType: "ultimate",
       type: "trial",
@@ -126,7 +131,7 @@ export function createTrialLicense(request: TrialLicenseRequest) {
     const [created] = await tx
       .insert(licenses)
       // A cloud trial's license is held by the trial from the start: no Hub can be made from it elsewhere.
-      .values({ ...row, id, hubJobId: hubType === "cloud" ? id : null })
+      .values({ ...row, id, licenseeId: licensee?.id ?? null, hubJobId: hubType === "cloud" ? id : null })
       .returning();
     return created;
   });
