@@ -48,6 +48,7 @@ const ROUTES: Record<string, RouteRow> = {
   "routes/_index": { right: "public" },
   "routes/favicon[.]ico": { right: "public" },
   "routes/healthz": { right: "public" },
+  "routes/readyz": { right: "public" },
   "routes/license-public-key[.]pem": { right: "public" },
   "routes/login": { right: "public" },
   "routes/login_.link": { right: "public" },

@@ -311,8 +311,13 @@ test.describe("the request's origin and method", () => {
     const own = await rawRequest(portal.baseURL, "GET /admin/customers HTTP/1.1", [cookie]);
     expect(own.status).toBe(200);
     expect(own.answer).toContain("Customers");
-    const log = portal.stdout().slice(logBefore).trim().split("\n");
-    expect(log.filter((line) => / 400 /.test(line))).toHaveLength(11);
+    const log = portal
+      .stdout()
+      .slice(logBefore)
+      .split("\n")
+      .filter((line) => line.startsWith("{"))
+      .map((line) => JSON.parse(line) as { event?: string; status?: number });
+    expect(log.filter((line) => line.event === "request" && line.status === 400)).toHaveLength(11);
     await admin.dispose();
   });
 
