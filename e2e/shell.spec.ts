@@ -136,10 +136,13 @@ test.describe("the admin portal", () => {
     await signInAs(page, DEMO.admin);
     await page.getByRole("link", { name: "Go to admin portal" }).click();
     await expect(page).toHaveURL(/\/admin\/customers$/);
+    // The list is paged, and this worker's other tests may have opened organizations that come first.
+    await page.getByLabel("Organization name or a member's email").fill("Northwind Clinics");
+    await page.getByRole("button", { name: "Search" }).click();
+    await expect(page).toHaveURL(/q=Northwind/);
     const row = page.getByRole("row", { name: /^Northwind Clinics Customer/ });
     // Four seeded licenses, or more when a purchase test of this worker ran first.
     await expect(row.getByRole("cell").nth(4)).toHaveText(/^([4-9]|\d\d+)$/);
-    await expect(page.getByRole("row", { name: /^SecureLine Resellers/ })).toContainText("Distributor");
     await row.getByRole("link", { name: "Northwind Clinics" }).click();
     await expect(page.getByRole("heading", { name: "Northwind Clinics" })).toBeVisible();
     await expect(page.getByRole("table", { name: "Members" })).toContainText("customer@example.com");

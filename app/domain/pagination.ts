@@ -34,3 +34,10 @@ export const INVOICES_PER_PAGE = 10;
 /** The team page's members (and its pending invitations) and the activity log's entries, a page each. */
 export const MEMBERS_PER_PAGE = 10;
 export const ACTIVITY_PER_PAGE = 25;
+
+/**
+ * The administration pages: organizations a page of /admin/customers lists, and a distributor's end customers a
+ * page of its administration page lists. The pages' components read them too, so they are not server-only.
+ */
+export const ADMIN_CUSTOMERS_PER_PAGE = 20;
+export const END_CUSTOMERS_PER_PAGE = 50;

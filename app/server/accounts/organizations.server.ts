@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { and, asc, count, eq, gte, inArray, isNull, lt, ne, or, sql } from "drizzle-orm";
 import { searchKey } from "~/domain/search-key";
+import { ADMIN_CUSTOMERS_PER_PAGE } from "~/domain/pagination";
 import { ROLE_NAMES, type Role } from "~/domain/access-policy";
 import {
   drafts,
@@ -297,9 +298,6 @@ export async function removeMember(
  * administrators. A distributor may have thousands of end customers: they are listed, a page at a time, on its own
  * page.
  */
-/** Organizations a page of /admin/customers lists. */
-export const ADMIN_CUSTOMERS_PER_PAGE = 20;
-
 /**
  * Every organization but the end customers, or any organization whose name or one of whose members' addresses
  * starts with `query` (both folded: searchKey), a page of ADMIN_CUSTOMERS_PER_PAGE by folded name, and how many there are: both in SQL, on the

@@ -2,7 +2,7 @@ import { json } from "@remix-run/node";
 import { and, asc, count, eq, isNull, ne, sql } from "drizzle-orm";
 import { z } from "zod";
 import { countryName } from "~/domain/countries";
-import { pageCount, requestedPage } from "~/domain/pagination";
+import { END_CUSTOMERS_PER_PAGE, pageCount, requestedPage } from "~/domain/pagination";
 import {
   findOrganization,
   GATEKEEPER,
@@ -23,9 +23,6 @@ import { licenses, organizations } from "~/server/platform/database/tables.serve
  * it stay that distributor's to pay for and renew until they end (their subscriptions are its own at the billing
  * provider), and the new distributor sees them on the customer's page as held through another distributor.
  */
-
-/** How many of a distributor's end customers one page of its administration page lists. */
-export const END_CUSTOMERS_PER_PAGE = 50;
 
 /** How many distributors the move form offers, by name: far more than GateKeeper has. */
 const RESELLER_CHOICES = 500;
