@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
-import type { Page } from "@playwright/test";
 import { organizationIdOf, withDatabase } from "./database";
 import { DEMO, expect, signInAs, test } from "./fixtures";
+import { next } from "./purchase-steps";
+import { fillTrialAddress } from "./trial-steps";
 
 /**
  * With JavaScript and without: GateKeeper's administrator sees a distributor's end customers beside it and moves
@@ -28,7 +29,6 @@ async function addOrganizations(databaseUrl: string, customerName: string, resel
   });
 }
 
-const next = (page: Page, label: string) => page.getByRole("button", { name: label }).click();
 
 test.describe("end customers", () => {
   // Without JavaScript a refused form comes back as 422 with its message.
@@ -85,11 +85,7 @@ test.describe("end customers", () => {
     await expect(page).toHaveURL(new RegExp(`/hardware\\?customer=${customerId}$`));
     await next(page, "Next: Address");
     await expect(page).toHaveURL(new RegExp(`/address\\?customer=${customerId}$`));
-    await page.locator('input[name="street"]').fill("1 Main Street");
-    await page.locator('input[name="city"]').fill("Springfield");
-    await page.locator('input[name="state"]').fill("IL");
-    await page.locator('input[name="zipcode"]').fill("62701");
-    await page.locator('select[name="country"]').selectOption("US");
+    await fillTrialAddress(page);
     await next(page, "Next: Payment");
     await expect(page).toHaveURL(new RegExp(`/payment\\?customer=${customerId}$`));
     await next(page, "Next: Review");

@@ -13,7 +13,8 @@ import {
   type TestTables,
 } from "./database";
 import { DEMO, expect, expectAccessible, signInAs, test } from "./fixtures";
-import { clearPaymentDetails } from "./purchase-steps";
+import { clearPaymentDetails, next } from "./purchase-steps";
+import { fillTrialAddress } from "./trial-steps";
 
 /**
  * Free trials: the chooser and eligibility, the on-premise and cloud wizards, the trial as a
@@ -66,7 +67,6 @@ async function customerWithFault(databaseUrl: string, arm: (db: TestDatabase, t:
 
 const subdomainFor = (base: string) => `${base}-${test.info().project.name === "javascript" ? "js" : "nojs"}`;
 
-const next = (page: Page, label: string) => page.getByRole("button", { name: label }).click();
 const javaScript = () => test.info().project.name === "javascript";
 
 async function startTrial(page: Page, hub: "Cloud GateKeeper Hub" | "On-Premise GateKeeper Hub") {
@@ -89,11 +89,7 @@ async function hardwareStep(page: Page, tokens: number, sensors: number) {
   await page.locator('input[name="sensors"]').fill(String(sensors));
   await next(page, "Next: Address");
   await expect(page).toHaveURL(/\/address$/);
-  await page.locator('input[name="street"]').fill("1 Main Street");
-  await page.locator('input[name="city"]').fill("Springfield");
-  await page.locator('input[name="state"]').fill("IL");
-  await page.locator('input[name="zipcode"]').fill("62701");
-  await page.locator('select[name="country"]').selectOption("US");
+  await fillTrialAddress(page);
   await next(page, "Next: Payment");
   await expect(page).toHaveURL(/\/payment$/);
 }
