@@ -29,7 +29,6 @@ async function addOrganizations(databaseUrl: string, customerName: string, resel
   });
 }
 
-
 test.describe("end customers", () => {
   // Without JavaScript a refused form comes back as 422 with its message.
   test.use({ expectedHttpErrors: [422] });
