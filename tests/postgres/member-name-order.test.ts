@@ -4,7 +4,7 @@ import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migratePostgres, openPostgres, type PostgresDatabase } from "~/server/platform/database/postgres.server";
 import { memberships, users } from "~db/postgres/schema";
-import { insertMemberships, migrateBefore, postgresTestDatabase } from "../support/postgres";
+import { insertMemberships, insertUsers, migrateBefore, postgresTestDatabase } from "../support/postgres";
 import { TRICKY_NAMES } from "../support/member-names";
 
 /**
@@ -27,14 +27,9 @@ async function newOrganization() {
 
 async function addPeople(organizationId: string, names: [string, string][]) {
   const ids = names.map(() => randomUUID());
-  await db.insert(users).values(
-    names.map(([firstName, lastName], i) => ({
-      id: ids[i],
-      email: `${ids[i]}@name.example`,
-      passwordHash: "x",
-      firstName,
-      lastName,
-    })),
+  await insertUsers(
+    db,
+    names.map(([firstName, lastName], i) => ({ id: ids[i], email: `${ids[i]}@name.example`, firstName, lastName })),
   );
   await insertMemberships(
     db,

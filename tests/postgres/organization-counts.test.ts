@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migratePostgres, openPostgres, type PostgresDatabase } from "~/server/platform/database/postgres.server";
 import * as schema from "~db/postgres/schema";
 import { invoices, memberships, organizations, users } from "~db/postgres/schema";
-import { insertMemberships, migrateBefore, postgresTestDatabase } from "../support/postgres";
+import { insertMemberships, insertUsers, migrateBefore, postgresTestDatabase } from "../support/postgres";
 import { invoiceCopyRows } from "../support/billing-copies";
 import { organizationTotals } from "../support/organization-totals";
 
@@ -25,11 +25,10 @@ async function newOrganization() {
 
 async function addMembers(organizationId: string, n: number) {
   const ids = Array.from({ length: n }, () => randomUUID());
-  await db
-    .insert(users)
-    .values(
-      ids.map((id) => ({ id, email: `${id}@count.example`, passwordHash: "x", firstName: "Casey", lastName: id })),
-    );
+  await insertUsers(
+    db,
+    ids.map((id) => ({ id, email: `${id}@count.example`, firstName: "Casey", lastName: id })),
+  );
   await insertMemberships(
     db,
     ids.map((userId) => ({ organizationId, userId, role: "viewer" })),

@@ -55,6 +55,20 @@ export async function migrateBefore(db: PostgresDatabase, tagEnding: string) {
 }
 
 /**
+ * Inserts people naming only the columns every version of the users table has (a later migration adds
+ * search_email, which the start-up fills), with a placeholder password hash.
+ */
+export async function insertUsers(
+  db: PostgresDatabase,
+  rows: { id: string; email: string; firstName: string; lastName: string }[],
+) {
+  const values = rows.map((row) => sql`(${row.id}, ${row.email}, 'x', ${row.firstName}, ${row.lastName})`);
+  await db.execute(
+    sql`insert into "users" ("id", "email", "password_hash", "first_name", "last_name") values ${sql.join(values, sql`, `)}`,
+  );
+}
+
+/**
  * Inserts memberships naming only the columns every version of the table has, so a test can add members to the
  * schema of before a later migration (drizzle's insert names every column of today's schema).
  */
