@@ -226,7 +226,7 @@ test.describe("an organization sales onboards by hand", () => {
     const open = page.getByRole("region", { name: "Open an organization" });
     await open.getByRole("button", { name: "Open organization" }).click();
     await expect(page.getByText("Cannot be empty.")).toBeVisible();
-    await page.getByLabel("Organization name", { exact: true }).fill(name);
+    await open.getByLabel("Organization name").fill(name);
     await page.getByLabel("Type").selectOption("customer");
     await page.getByRole("button", { name: "Open organization" }).click();
     await expect(page.getByRole("heading", { level: 2, name })).toBeVisible();
