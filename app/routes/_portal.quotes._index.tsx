@@ -1,0 +1,110 @@
+import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
+import { Form, useLoaderData } from "@remix-run/react";
+import { formatCents, formatDate } from "~/domain/format";
+import { QUOTE_STATUS_NAMES, QUOTES_PAGE_SIZE, quotesHref, quoteUrls } from "~/domain/quotes";
+import { quotesListPage } from "~/server/quotes/quote-pages.server";
+import { Button } from "~/ui/button";
+import { Group, Stack } from "~/ui/layout";
+import { Link } from "~/ui/link";
+import { PageErrorBoundary, pageMeta } from "~/ui/page";
+import { PageLinks } from "~/ui/page-links";
+import { ANCHOR_CLASS } from "~/ui/plain-parts";
+import { LIST_STYLES } from "~/ui/stylesheets";
+import { Table } from "~/ui/table";
+import { Text } from "~/ui/typography";
+
+export const links: LinksFunction = () => LIST_STYLES;
+
+export const handle = { title: "Quotes" };
+export const meta = pageMeta("Quotes");
+
+export const loader = ({ request }: LoaderFunctionArgs) => quotesListPage(request);
+
+/** The organization's quotes, newest first: filtered and paged in the URL (a GET form), so it works without JavaScript. */
+export default function Quotes() {
+  const { page, pages, total, status, customerId, customers, quotes } = useLoaderData<typeof loader>();
+  const filter = { status, customerId };
+  return (
+    <Stack gap="lg" maw={1100}>
+      <Text size="lg">Priced offers of a new license, each valid until its date.</Text>
+      <Form method="get" role="search" aria-label="Filter quotes">
+        <Group gap="sm" align="flex-end">
+          <label>
+            Status{" "}
+            <select name="status" defaultValue={status ?? ""}>
+              <option value="">Any</option>
+              {Object.entries(QUOTE_STATUS_NAMES).map(([value, label]) => (
+                <option key={value} value={value}>
+                  {label}
+                </option>
+              ))}
+            </select>
+          </label>
+          {customers ? (
+            <label>
+              Customer{" "}
+              <select name="customer" defaultValue={customerId ?? ""}>
+                <option value="">Any</option>
+                {customers.map((customer) => (
+                  <option key={customer.id} value={customer.id}>
+                    {customer.name}
+                  </option>
+                ))}
+              </select>
+            </label>
+          ) : null}
+          <Button type="submit" variant="default">
+            Filter
+          </Button>
+        </Group>
+      </Form>
+      {quotes.length === 0 ? (
+        <Text>{status || customerId ? "No quote matches this filter." : "You have no quotes yet."}</Text>
+      ) : (
+        <>
+          <Table.ScrollContainer minWidth={800}>
+            <Table striped withTableBorder aria-label="Quotes">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th scope="col">Quote</Table.Th>
+                  <Table.Th scope="col">For</Table.Th>
+                  <Table.Th scope="col">Date</Table.Th>
+                  <Table.Th scope="col">Valid until</Table.Th>
+                  <Table.Th scope="col">Due today</Table.Th>
+                  <Table.Th scope="col">Status</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {quotes.map((quote) => (
+                  <Table.Row
+                    key={quote.id}
+                    cells={[
+                      <Link key="number" className={ANCHOR_CLASS} to={quoteUrls.page(quote.id)}>
+                        {quote.number}
+                      </Link>,
+                      quote.organizationName,
+                      formatDate(quote.quotedAt),
+                      formatDate(quote.validUntil),
+                      formatCents(quote.amountDue),
+                      QUOTE_STATUS_NAMES[quote.status],
+                    ]}
+                  />
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+          <PageLinks
+            page={page}
+            pageCount={pages}
+            pageSize={QUOTES_PAGE_SIZE}
+            total={total}
+            href={(to) => quotesHref(filter, to)}
+            label="Quotes pages"
+          />
+        </>
+      )}
+    </Stack>
+  );
+}
+
+export const ErrorBoundary = PageErrorBoundary;
