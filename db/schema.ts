@@ -16,6 +16,7 @@ import type {
   ProviderResourceType,
   SubscriptionStatus,
 } from "./billing-values";
+import type { EstimateView } from "../app/domain/estimate";
 
 /**
  * The portal's own data. Tables of the emulated outside services carry their port's prefix
@@ -734,16 +735,8 @@ export const organizationCounts = sqliteTable("organization_counts", {
 export const QUOTE_STATUSES = ["open", "accepted", "ordered", "expired", "withdrawn"] as const;
 export type QuoteStatus = (typeof QUOTE_STATUSES)[number];
 
-/** A quote's lines as the billing port's estimate priced them, in the pages' terms (integer cents, ISO dates). */
-export interface QuotedEstimate {
-  lineItems: { description: string; quantity: number; unitAmount: number; amount: number }[];
-  discounts: { description: string; amount: number }[];
-  subTotal: number;
-  total: number;
-  creditsApplied: number;
-  amountDue: number;
-  nextBilling: { at: string; amount: number } | null;
-}
+/** A quote's lines as the billing port's estimate priced them, as the pages show an estimate. */
+export type QuotedEstimate = EstimateView;
 
 /**
  * A priced, dated offer of a new license: the portal's own record (the billing provider holds no quote). It never
