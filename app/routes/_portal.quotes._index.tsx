@@ -4,6 +4,7 @@ import { formatCents, formatDate } from "~/domain/format";
 import { QUOTE_STATUS_NAMES, QUOTES_PAGE_SIZE, quotesHref, quoteUrls } from "~/domain/quotes";
 import { quotesListPage } from "~/server/quotes/quote-pages.server";
 import { Button } from "~/ui/button";
+import { NativeSelect } from "~/ui/inputs";
 import { Group, Stack } from "~/ui/layout";
 import { Link } from "~/ui/link";
 import { PageErrorBoundary, pageMeta } from "~/ui/page";
@@ -29,29 +30,23 @@ export default function Quotes() {
       <Text size="lg">Priced offers of a new license, each valid until its date.</Text>
       <Form method="get" role="search" aria-label="Filter quotes">
         <Group gap="sm" align="flex-end">
-          <label>
-            Status{" "}
-            <select name="status" defaultValue={status ?? ""}>
+          <NativeSelect id="quote-status" name="status" label="Status" defaultValue={status ?? ""} w={180}>
+            <option value="">Any</option>
+            {Object.entries(QUOTE_STATUS_NAMES).map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </NativeSelect>
+          {customers ? (
+            <NativeSelect id="quote-customer" name="customer" label="Customer" defaultValue={customerId ?? ""} w={260}>
               <option value="">Any</option>
-              {Object.entries(QUOTE_STATUS_NAMES).map(([value, label]) => (
-                <option key={value} value={value}>
-                  {label}
+              {customers.map((customer) => (
+                <option key={customer.id} value={customer.id}>
+                  {customer.name}
                 </option>
               ))}
-            </select>
-          </label>
-          {customers ? (
-            <label>
-              Customer{" "}
-              <select name="customer" defaultValue={customerId ?? ""}>
-                <option value="">Any</option>
-                {customers.map((customer) => (
-                  <option key={customer.id} value={customer.id}>
-                    {customer.name}
-                  </option>
-                ))}
-              </select>
-            </label>
+            </NativeSelect>
           ) : null}
           <Button type="submit" variant="default">
             Filter
