@@ -160,6 +160,22 @@ describe("Save as quote on the Review step", { timeout: 60_000 }, () => {
     const list = await (await open(listLoader, `/quotes?customer=${customer.id}`, reseller.cookie)).json();
     expect(list.quotes.map((row: { id: string }) => row.id)).toEqual([quote.id]);
     expect(list.customers.map((choice: { name: string }) => choice.name)).toEqual(["Harbor Optics"]);
+
+    // The end customer's own people read it, and change nothing.
+    const contactEmail = `contact-${customer.id.slice(0, 8)}@harbor.example`;
+    await createAccount(contactEmail, reseller.user.passwordHash, {
+      role: "technical_contact",
+      organizationId: customer.id,
+    });
+    const contact = await freshSession(contactEmail);
+    const theirs = await (await open(listLoader, "/quotes", contact)).json();
+    expect(theirs.quotes.map((row: { id: string }) => row.id)).toEqual([quote.id]);
+    const page = await (await open(quoteLoader, `/quotes/${quote.id}`, contact, { quoteId: quote.id })).json();
+    expect(page).toMatchObject({ quote: { makerOrganization: reseller.organization.name }, mayWithdraw: false });
+    const refused = await post(quoteAction, `/quotes/${quote.id}`, { intent: "withdraw" }, contact, {
+      quoteId: quote.id,
+    });
+    expect(refused.status).toBe(403);
   });
 });
 
