@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { estimateView } from "~/domain/estimate";
+import { formatCents } from "~/domain/format";
 import { NOT_AN_INVOICE, QUOTE_VALIDITY_MESSAGE } from "~/domain/quotes";
 import { loader as listLoader } from "~/routes/_portal.quotes._index";
 import { loader as quoteLoader, action as quoteAction } from "~/routes/_portal.quotes.$quoteId._index";
@@ -213,7 +214,7 @@ describe("a quote's pages", { timeout: 60_000 }, () => {
     const [quote] = await db.select().from(quotes).where(eq(quotes.id, quoteId));
     expect(text).toContain(quote.number);
     for (const line of quote.estimate.lineItems) expect(text).toContain(line.description);
-    expect(text).toContain("Total due today");
+    expect(text).toMatch(new RegExp(`Total amount due today\\s+\\${formatCents(quote.estimate.amountDue)}`));
     expect(text).toContain(NOT_AN_INVOICE);
   });
 

@@ -34,8 +34,9 @@ export function renderQuotePdf(quote: QuoteRecord, status: QuoteStatus, makerOrg
   for (const discount of estimate.discounts) doc.total(`Discount: ${discount.description}`, -discount.amount);
   doc.total("Total", estimate.total, "Helvetica-Bold");
   if (estimate.creditsApplied > 0) doc.total("Credits applied", -estimate.creditsApplied);
-  doc.total("Total due today", estimate.amountDue, "Helvetica-Bold");
-  if (estimate.nextBilling) doc.total("Then on each renewal", estimate.nextBilling.amount);
+  doc.total("Total amount due today", estimate.amountDue, "Helvetica-Bold");
+  // Without its date: the cycle starts when the quote is ordered, not when it was made.
+  if (estimate.nextBilling) doc.total("Amount on next billing cycle", estimate.nextBilling.amount);
   doc.note(`Valid until ${formatDate(quote.validUntil)}. ${NOT_AN_INVOICE}`);
   return doc.finish();
 }
