@@ -2,8 +2,9 @@ import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useLoaderData } from "@remix-run/react";
 import { formatCents, formatDate } from "~/domain/format";
 import { QUOTE_STATUS_NAMES, QUOTES_PAGE_SIZE, quotesHref, quoteUrls } from "~/domain/quotes";
+import { subscriptionStepUrl } from "~/domain/subscription-steps";
 import { quotesListPage } from "~/server/quotes/quote-pages.server";
-import { Button } from "~/ui/button";
+import { Button, LinkButton } from "~/ui/button";
 import { NativeSelect } from "~/ui/inputs";
 import { Group, Stack } from "~/ui/layout";
 import { Link } from "~/ui/link";
@@ -23,11 +24,19 @@ export const loader = ({ request }: LoaderFunctionArgs) => quotesListPage(reques
 
 /** The organization's quotes, newest first: filtered and paged in the URL (a GET form), so it works without JavaScript. */
 export default function Quotes() {
-  const { page, pages, total, status, customerId, customers, quotes } = useLoaderData<typeof loader>();
+  const { page, pages, total, status, customerId, customers, quotes, mayMake } = useLoaderData<typeof loader>();
   const filter = { status, customerId };
   return (
     <Stack gap="lg" maw={1100}>
-      <Text size="lg">Priced offers of a new license, each valid until its date.</Text>
+      <Group justify="space-between">
+        <Text size="lg">Priced offers of a new license, each valid until its date.</Text>
+        {mayMake ? <LinkButton to={subscriptionStepUrl("plan")}>Make a quote</LinkButton> : null}
+      </Group>
+      {mayMake ? (
+        <Text size="sm">
+          A quote is made from the Store: choose the license, then Save as quote on its Review step.
+        </Text>
+      ) : null}
       <Form method="get" role="search" aria-label="Filter quotes">
         <Group gap="sm" align="flex-end">
           <NativeSelect id="quote-status" name="status" label="Status" defaultValue={status ?? ""} w={180}>

@@ -46,7 +46,8 @@ export async function quotesListPage(request: Request) {
     customerId,
     customers: choices?.customers ?? null,
     quotes,
-    mayMake: mayDo(member, "quotes.manage"),
+    // Making one starts in the Store's wizard, which is for those who may also buy.
+    mayMake: mayDo(member, "quotes.manage") && mayDo(member, "purchase"),
   });
 }
 
@@ -64,7 +65,6 @@ export async function quotePageData(request: Request, quoteId: string) {
       id: quote.id,
       number: quote.number,
       organizationName: quote.organizationName,
-      customerId: quote.customerId,
       madeByName: quote.madeByName,
       makerOrganization,
       quotedAt: quote.quotedAt.toISOString(),
