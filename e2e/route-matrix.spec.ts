@@ -158,6 +158,11 @@ const ROUTES: Record<string, RouteRow> = {
   "routes/_portal.customers.renewals": { right: "customers.renewals" },
   "routes/_portal.customers.renewals[.csv]": { right: "customers.renewals" },
 
+  // Quotes: read by every member of the organization that made them (the changes are the actions').
+  "routes/_portal.quotes._index": { right: "member" },
+  "routes/_portal.quotes.$quoteId._index": { right: "member" },
+  "routes/_portal.quotes.$quoteId.pdf": { right: "member" },
+
   // Administration: any organization's, for GateKeeper administrators.
   "routes/_portal.admin._index": { right: "staff.admin" },
   "routes/_portal.admin.customers": { right: "staff.admin" },
@@ -178,6 +183,7 @@ const OWNED = [
   "subscriptionId",
   "jobId",
   "customerId",
+  "quoteId",
 ];
 
 /** Rights whose reader may read any organization's things (or no organization's). */

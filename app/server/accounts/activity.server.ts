@@ -41,6 +41,8 @@ export const ACTIVITY_ACTIONS = [
   "customer.created",
   "customer.updated",
   "customer.moved",
+  "quote.made",
+  "quote.withdrawn",
 ] as const;
 export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];
 

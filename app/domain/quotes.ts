@@ -1,0 +1,75 @@
+import type { QuoteEventKind, QuoteStatus } from "~db/schema";
+
+/**
+ * Quotes: a priced, dated offer of a new license, numbered Q-<year>-<4 digits>. What is stored never changes but
+ * for the status; "expired" is what an open quote is once its valid-until has passed on the portal's clock, read,
+ * not written, so no sweep has to run before a page can say it.
+ */
+
+export const QUOTE_VALIDITY_DAYS = { default: 30, min: 1, max: 90 } as const;
+
+export const QUOTE_VALIDITY_MESSAGE = `Must be a whole number of days from ${QUOTE_VALIDITY_DAYS.min} to ${QUOTE_VALIDITY_DAYS.max}.`;
+
+/** The days a quote is valid, as posted ("" means the default), or null when they are not a whole number in range. */
+export function validityDays(posted: string): number | null {
+  const trimmed = posted.trim();
+  if (trimmed === "") return QUOTE_VALIDITY_DAYS.default;
+  const days = Number(trimmed);
+  return Number.isInteger(days) && days >= QUOTE_VALIDITY_DAYS.min && days <= QUOTE_VALIDITY_DAYS.max ? days : null;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** When a quote made at `quotedAt` stops being valid. */
+export const validUntilOf = (quotedAt: Date, days: number) => new Date(quotedAt.getTime() + days * DAY_MS);
+
+/** The quote's number: Q-2026-0001 (more digits once a year has more than 9,999). */
+export const quoteNumber = (year: number, sequence: number) => `Q-${year}-${String(sequence).padStart(4, "0")}`;
+
+/** The status a quote has now: an open one past its valid-until has expired. */
+export function quoteStatusAt(quote: { status: QuoteStatus; validUntil: Date | string }, now: Date): QuoteStatus {
+  return quote.status === "open" && new Date(quote.validUntil).getTime() <= now.getTime() ? "expired" : quote.status;
+}
+
+export const QUOTE_STATUS_NAMES: Record<QuoteStatus, string> = {
+  open: "Open",
+  accepted: "Accepted",
+  ordered: "Ordered",
+  expired: "Expired",
+  withdrawn: "Withdrawn",
+};
+
+export const QUOTE_EVENT_NAMES: Record<QuoteEventKind, string> = {
+  made: "Made",
+  sent: "Sent",
+  opened: "Opened",
+  accepted: "Accepted",
+  ordered: "Ordered",
+  withdrawn: "Withdrawn",
+};
+
+/** What the printed quote says, so no one pays it as a bill. */
+export const NOT_AN_INVOICE = "This is a quote, not an invoice.";
+
+export const QUOTE_NOT_OPEN = "This quote is no longer open, so it cannot be withdrawn.";
+
+export const QUOTE_FOR_NEW_CUSTOMER =
+  "A quote is made for a customer you have added. Add the customer first, then make the quote.";
+
+export const QUOTES_PAGE_SIZE = 25;
+
+export const quoteUrls = {
+  list: "/quotes",
+  page: (quoteId: string) => `/quotes/${quoteId}`,
+  pdf: (quoteId: string) => `/quotes/${quoteId}/pdf`,
+};
+
+/** The /quotes URL of a filter and page: plain links and a GET form, so it works without JavaScript. */
+export function quotesHref(filter: { status: string | null; customerId: string | null }, page = 1): string {
+  const query = new URLSearchParams();
+  if (filter.status) query.set("status", filter.status);
+  if (filter.customerId) query.set("customer", filter.customerId);
+  if (page > 1) query.set("page", String(page));
+  const search = query.toString();
+  return search ? `${quoteUrls.list}?${search}` : quoteUrls.list;
+}
