@@ -16,7 +16,7 @@ import type {
   ProviderResourceType,
   SubscriptionStatus,
 } from "./billing-values";
-import type { EstimateView } from "../app/domain/estimate";
+import type { EstimateView } from "./estimate-values";
 
 /**
  * The portal's own data. Tables of the emulated outside services carry their port's prefix
