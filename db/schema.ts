@@ -502,6 +502,8 @@ export const oneTimeTokens = sqliteTable(
     userId: text("user_id").references(() => users.id, { onDelete: "cascade" }),
     /** The invitation it accepts: revoking the invitation deletes its link. */
     invitationId: text("invitation_id").references(() => invitations.id, { onDelete: "cascade" }),
+    /** The quote a mailed quote link opens: withdrawing the quote deletes its links. */
+    quoteId: text("quote_id").references((): AnySQLiteColumn => quotes.id, { onDelete: "cascade" }),
     /** What the link carries besides who it is for (where to go after signing in). */
     data: text("data", { mode: "json" }).notNull().$type<Record<string, string>>(),
     createdAt: createdAt(),
@@ -510,6 +512,7 @@ export const oneTimeTokens = sqliteTable(
   (table) => [
     index("one_time_tokens_user_idx").on(table.userId, table.purpose),
     index("one_time_tokens_invitation_idx").on(table.invitationId),
+    index("one_time_tokens_quote_idx").on(table.quoteId),
   ],
 );
 
@@ -769,6 +772,16 @@ export const quotes = sqliteTable(
     validUntil: integer("valid_until", { mode: "timestamp_ms" }).notNull(),
     /** When it was made, on the portal's clock (created_at is real time). */
     quotedAt: integer("quoted_at", { mode: "timestamp_ms" }).notNull(),
+    /** The address it was last mailed to, and when (portal clock); null until it is sent. */
+    sentTo: text("sent_to"),
+    sentAt: integer("sent_at", { mode: "timestamp_ms" }),
+    /** When its mailed link was first opened since it was last sent: the history records one opening a sending. */
+    openedAt: integer("opened_at", { mode: "timestamp_ms" }),
+    /** Who accepted it through its link, as they typed their name, with their PO number, when and from where. */
+    acceptedByName: text("accepted_by_name"),
+    poNumber: text("po_number"),
+    acceptedAt: integer("accepted_at", { mode: "timestamp_ms" }),
+    acceptedFrom: text("accepted_from"),
     createdAt: createdAt(),
   },
   (table) => [

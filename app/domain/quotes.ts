@@ -1,4 +1,10 @@
+import { z } from "zod";
 import type { QuoteEventKind, QuoteStatus } from "~db/schema";
+import { requiredEmail } from "./fields";
+import { formatDate } from "./format";
+import { plainName, quotedName } from "./names";
+import { poNumberField } from "./purchase-orders";
+import { MAX_EMAIL_LENGTH } from "./text-limits";
 
 /**
  * Quotes: a priced, dated offer of a new license, numbered Q-<year>-<4 digits>. What is stored never changes but
@@ -62,7 +68,57 @@ export const quoteUrls = {
   list: "/quotes",
   page: (quoteId: string) => `/quotes/${quoteId}`,
   pdf: (quoteId: string) => `/quotes/${quoteId}/pdf`,
+  /** The mailed link's page, for whoever holds the link, with no account. */
+  link: (token: string) => `/quote/${token}`,
+  linkPdf: (token: string) => `/quote/${token}/pdf`,
 };
+
+/** 'Send': the address the quote's link is mailed to. */
+export const quoteSendSchema = z.object({ to: requiredEmail.pipe(z.string().max(MAX_EMAIL_LENGTH).toLowerCase()) });
+
+/** 'Accept this quote' on the link's page: who accepts (a plain name, required) and an optional PO number. */
+export const quoteAcceptSchema = z.object({ name: plainName, poNumber: poNumberField });
+
+export const QUOTE_NOT_SENDABLE = "This quote is no longer open, so it cannot be sent.";
+
+/** What the link's page says of a link that opens nothing: the same whatever the reason, so it tells no prober which. */
+export const QUOTE_LINK_GONE =
+  "This quote link cannot be used: it may be mistyped, or the quote was withdrawn or has expired. Ask whoever sent it for a new one.";
+
+/** Who the history names for an opening of the mailed link: whoever holds it, as the portal cannot know. */
+export const QUOTE_LINK_READER = "Someone with the link";
+
+/** A quote's acceptance as the history's detail and the pages say it: the accepter's words quoted, as data. */
+export function acceptanceDetail(acceptance: { poNumber: string | null; address: string }): string {
+  const po = acceptance.poNumber ? `PO number ${quotedName(acceptance.poNumber)}, ` : "";
+  return `${po}from ${acceptance.address}`;
+}
+
+/**
+ * Why a quote's link accepts nothing (null while it may be accepted): it expired, was withdrawn, or was accepted
+ * already (by whom and when, the accepter's name quoted as data).
+ */
+export function quoteClosedMessage(quote: {
+  status: QuoteStatus;
+  validUntil: Date | string;
+  acceptedByName: string | null;
+  acceptedAt: Date | string | null;
+}): string | null {
+  switch (quote.status) {
+    case "open":
+      return null;
+    case "expired":
+      return `This quote expired on ${formatDate(quote.validUntil)} and can no longer be accepted.`;
+    case "withdrawn":
+      return "This quote was withdrawn and can no longer be accepted.";
+    case "accepted":
+    case "ordered": {
+      const by = quote.acceptedByName ? ` by ${quotedName(quote.acceptedByName)}` : "";
+      const on = quote.acceptedAt ? ` on ${formatDate(quote.acceptedAt)}` : "";
+      return `This quote has already been accepted${by}${on}.`;
+    }
+  }
+}
 
 /** The /quotes URL of a filter and page: plain links and a GET form, so it works without JavaScript. */
 export function quotesHref(filter: { status: string | null; customerId: string | null }, page = 1): string {

@@ -359,6 +359,7 @@ export const oneTimeTokens = pgTable(
     purpose: text("purpose").notNull(),
     userId: text("user_id").references(() => users.id, { onDelete: "cascade" }),
     invitationId: text("invitation_id").references(() => invitations.id, { onDelete: "cascade" }),
+    quoteId: text("quote_id").references((): AnyPgColumn => quotes.id, { onDelete: "cascade" }),
     data: jsonb("data").notNull().$type<Record<string, string>>(),
     createdAt: createdAt(),
     expiresAt: timestamp("expires_at").notNull(),
@@ -366,6 +367,7 @@ export const oneTimeTokens = pgTable(
   (table) => [
     index("one_time_tokens_user_idx").on(table.userId, table.purpose),
     index("one_time_tokens_invitation_idx").on(table.invitationId),
+    index("one_time_tokens_quote_idx").on(table.quoteId),
   ],
 );
 
@@ -480,6 +482,13 @@ export const quotes = pgTable(
     priceListVersion: text("price_list_version").notNull(),
     validUntil: timestamp("valid_until").notNull(),
     quotedAt: timestamp("quoted_at").notNull(),
+    sentTo: text("sent_to"),
+    sentAt: timestamp("sent_at"),
+    openedAt: timestamp("opened_at"),
+    acceptedByName: text("accepted_by_name"),
+    poNumber: text("po_number"),
+    acceptedAt: timestamp("accepted_at"),
+    acceptedFrom: text("accepted_from"),
     createdAt: createdAt(),
   },
   (table) => [

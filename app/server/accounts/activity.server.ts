@@ -42,6 +42,8 @@ export const ACTIVITY_ACTIONS = [
   "customer.updated",
   "customer.moved",
   "quote.made",
+  "quote.sent",
+  "quote.accepted",
   "quote.withdrawn",
 ] as const;
 export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];

@@ -1,19 +1,31 @@
 import { json, redirect } from "@remix-run/node";
+import { eq } from "drizzle-orm";
 import { pageCount, requestedPage } from "~/domain/pagination";
 import {
   QUOTE_FOR_NEW_CUSTOMER,
   QUOTE_VALIDITY_DAYS,
   QUOTE_VALIDITY_MESSAGE,
   QUOTES_PAGE_SIZE,
+  quoteSendSchema,
   quoteUrls,
   validityDays,
 } from "~/domain/quotes";
-import { assertMay, mayDo, readMemberForm, requireMember, type Scope } from "~/server/accounts/index.server";
+import {
+  assertMay,
+  mayDo,
+  readMemberForm,
+  redirectWithToast,
+  requireMember,
+  type Scope,
+} from "~/server/accounts/index.server";
 import { errorMessage, ProviderError } from "~/server/billing/index.server";
 import { ESTIMATE_FAILED, subscriptionWizardFor } from "~/server/orders/index.server";
-import { QUOTE_STATUSES, type QuoteStatus } from "~/server/platform/database/tables.server";
+import { db } from "~/server/platform/database/db.server";
+import { organizations, QUOTE_STATUSES, type QuoteStatus } from "~/server/platform/database/tables.server";
+import { waitMessage } from "~/server/platform/throttle.server";
 import { customerChoices } from "~/server/resellers/index.server";
-import { renderQuotePdf } from "./quote-pdf.server";
+import { quotePdfDownload } from "./quote-pdf.server";
+import { sendQuote } from "./quote-links.server";
 import { copyQuote, makeQuote, quotePage, requireQuote, withdrawQuote } from "./quotes.server";
 
 /**
@@ -55,11 +67,22 @@ export async function quotesListPage(request: Request) {
 const mayChange = (member: Scope, quote: { ownerId: string }) =>
   quote.ownerId === member.organization.id && mayDo(member, "quotes.manage");
 
+/** Where 'Send' mails a quote unless another address is typed: an end customer's technical contact, if it has one. */
+async function contactOf(customerId: string | null): Promise<string> {
+  if (!customerId) return "";
+  const [customer] = await db
+    .select({ contactEmail: organizations.contactEmail })
+    .from(organizations)
+    .where(eq(organizations.id, customerId));
+  return customer?.contactEmail ?? "";
+}
+
 /** A quote's page: its lines, dates and history, and what the member may do with it. */
 export async function quotePageData(request: Request, quoteId: string) {
   const member = await requireMember(request);
   const { quote, makerOrganization, events, status } = await requireQuote(member, quoteId);
   const changeable = mayChange(member, quote);
+  const maySend = changeable && status === "open";
   return json({
     quote: {
       id: quote.id,
@@ -71,6 +94,10 @@ export async function quotePageData(request: Request, quoteId: string) {
       validUntil: quote.validUntil.toISOString(),
       estimate: quote.estimate,
       status,
+      sentTo: quote.sentTo,
+      acceptedByName: quote.acceptedByName,
+      poNumber: quote.poNumber,
+      acceptedAt: quote.acceptedAt?.toISOString() ?? null,
     },
     events: events.map((event) => ({
       id: event.id,
@@ -81,12 +108,36 @@ export async function quotePageData(request: Request, quoteId: string) {
     })),
     mayWithdraw: changeable && status === "open",
     mayCopy: changeable,
+    // The address 'Send' offers: the last one it went to, else the end customer's technical contact.
+    sendTo: maySend ? (quote.sentTo ?? (await contactOf(quote.customerId))) : null,
+  });
+}
+
+/** 'Send': the address checked at its field (what was typed comes back), then the link mailed, then the page. */
+async function sendFromPage(request: Request, member: Scope, quoteId: string, formData: FormData) {
+  const typed = String(formData.get("to") ?? "");
+  const parsed = quoteSendSchema.safeParse({ to: typed });
+  if (!parsed.success) {
+    return json({ fieldErrors: { to: parsed.error.issues[0]?.message ?? "" }, to: typed }, { status: 422 });
+  }
+  const outcome = await sendQuote(request, member, quoteId, parsed.data.to);
+  if (outcome && "refused" in outcome) return json({ formError: outcome.refused, to: typed }, { status: 409 });
+  if (outcome) {
+    return json(
+      { formError: waitMessage("quotes sent", outcome.waitSeconds), to: typed },
+      { status: 429, headers: { "Retry-After": String(outcome.waitSeconds) } },
+    );
+  }
+  return redirectWithToast(request, quoteUrls.page(quoteId), {
+    kind: "success",
+    message: `We sent the quote to ${parsed.data.to}.`,
   });
 }
 
 /** A quote's page's forms: Withdraw, and Copy into a new quote (priced today, valid the default days). */
 export async function quotePageAction(request: Request, quoteId: string) {
-  const { member, intent } = await readMemberForm(request, "quotes.manage");
+  const { member, intent, formData } = await readMemberForm(request, "quotes.manage");
+  if (intent === "send") return sendFromPage(request, member, quoteId, formData);
   if (intent === "withdraw") {
     const refused = await withdrawQuote(member, quoteId);
     return refused ? json({ formError: refused }, { status: 409 }) : redirect(quoteUrls.page(quoteId));
@@ -107,14 +158,7 @@ export async function quotePageAction(request: Request, quoteId: string) {
 export async function quotePdfResponse(request: Request, quoteId: string): Promise<Response> {
   const member = await requireMember(request);
   const { quote, makerOrganization, status } = await requireQuote(member, quoteId);
-  const bytes = await renderQuotePdf(quote, status, makerOrganization);
-  return new Response(Buffer.from(bytes), {
-    headers: {
-      "Content-Type": "application/pdf",
-      "Content-Disposition": `attachment; filename="quote-${quote.number}.pdf"`,
-      "Cache-Control": "no-store",
-    },
-  });
+  return quotePdfDownload(quote, status, makerOrganization);
 }
 
 /**

@@ -40,3 +40,19 @@ export function renderQuotePdf(quote: QuoteRecord, status: QuoteStatus, makerOrg
   doc.note(`Valid until ${formatDate(quote.validUntil)}. ${NOT_AN_INVOICE}`);
   return doc.finish();
 }
+
+/** The quote's PDF as a download, to whoever may read the quote. */
+export async function quotePdfDownload(
+  quote: QuoteRecord,
+  status: QuoteStatus,
+  makerOrganization: string,
+): Promise<Response> {
+  const bytes = await renderQuotePdf(quote, status, makerOrganization);
+  return new Response(Buffer.from(bytes), {
+    headers: {
+      "Content-Type": "application/pdf",
+      "Content-Disposition": `attachment; filename="quote-${quote.number}.pdf"`,
+      "Cache-Control": "no-store",
+    },
+  });
+}

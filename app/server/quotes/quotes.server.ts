@@ -4,7 +4,7 @@ import { and, asc, count, desc, eq, gt, lte, sql, type SQL } from "drizzle-orm";
 import { estimateView } from "~/domain/estimate";
 import { subscriptionDraftSchema, type SubscriptionDraft } from "~/domain/new-subscription";
 import { QUOTE_NOT_OPEN, quoteNumber, quoteStatusAt, validUntilOf } from "~/domain/quotes";
-import { memberActor, recordActivity, type Scope } from "~/server/accounts/index.server";
+import { memberActor, recordActivity, revokeOneTimeTokens, type Scope } from "~/server/accounts/index.server";
 import { portalNow } from "~/server/billing/index.server";
 import { couponProblem, estimateDraft, type OrderCustomer } from "~/server/orders/index.server";
 import { db } from "~/server/platform/database/db.server";
@@ -97,7 +97,7 @@ export async function makeQuote(
         quotedAt,
       })
       .returning();
-    await tx.insert(quoteEvents).values({ quoteId: quote.id, kind: "made", actorName: actor.name, at: quotedAt });
+    await recordEvent(tx, quote.id, "made", actor.name, quotedAt);
     await recordActivity(tx, {
       organizationId: member.organization.id,
       actor,
@@ -186,13 +186,20 @@ export async function requireQuote(member: Scope, quoteId: string) {
   return { quote, makerOrganization, events, status: quoteStatusAt(quote, now) };
 }
 
-/** Records an event of the quote's history in `tx`. */
-const recordEvent = (tx: PortalTransaction, quoteId: string, kind: QuoteEventKind, actorName: string, at: Date) =>
-  tx.insert(quoteEvents).values({ quoteId, kind, actorName, at });
+/** Records an event of the quote's history in `tx`, with what else it records (an address, a PO number). */
+export const recordEvent = (
+  tx: PortalTransaction,
+  quoteId: string,
+  kind: QuoteEventKind,
+  actorName: string,
+  at: Date,
+  detail = "",
+) => tx.insert(quoteEvents).values({ quoteId, kind, actorName, at, detail });
 
 /**
- * Withdraws the member's organization's open quote: it can no longer be accepted or ordered. Null when done, or why
- * not (it was accepted, ordered, withdrawn or has expired meanwhile): the change is conditional on it being open.
+ * Withdraws the member's organization's open quote: it can no longer be accepted or ordered, and the links mailed
+ * for it stop opening it, in the same transaction. Null when done, or why not (it was accepted, ordered, withdrawn
+ * or has expired meanwhile): the change is conditional on it being open.
  */
 export async function withdrawQuote(member: Scope, quoteId: string): Promise<string | null> {
   const { quote } = await requireQuote(member, quoteId);
@@ -212,6 +219,7 @@ export async function withdrawQuote(member: Scope, quoteId: string): Promise<str
       )
       .returning({ id: quotes.id });
     if (changed.length === 0) return QUOTE_NOT_OPEN;
+    await revokeOneTimeTokens("quote", { quoteId: quote.id }, tx);
     await recordEvent(tx, quote.id, "withdrawn", actor.name, now);
     await recordActivity(tx, {
       organizationId: member.organization.id,
