@@ -21,6 +21,7 @@ import * as subscribeSupport from "~/routes/_portal.store.subscribe.support";
 import * as subscribe from "~/routes/_portal.store.subscribe";
 import * as orderProgress from "~/routes/_portal.store.orders.$jobId";
 import * as quotePage from "~/routes/_portal.quotes.$quoteId._index";
+import * as quoteLink from "~/routes/quote.$token._index";
 import * as login from "~/routes/login";
 import * as logout from "~/routes/logout";
 import * as signInLinkRequest from "~/routes/login_.link";
@@ -63,6 +64,7 @@ const ACTIONS: [string, Action][] = [
   ["/store/subscribe/order", subscribeOrder.action],
   ["/store/orders/:id", orderProgress.action],
   ["/quotes/:id", quotePage.action],
+  ["/quote/:id", quoteLink.action],
   // Last: a well-formed sign-out ends the fuzzing session.
   ["/logout", logout.action],
 ];
