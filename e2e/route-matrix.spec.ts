@@ -60,6 +60,8 @@ const ROUTES: Record<string, RouteRow> = {
   "routes/verify-email": { right: "public" },
   "routes/verify-email_.$token": { right: "public" },
   "routes/invitations.$token": { right: "public" },
+  "routes/quote.$token._index": { right: "public" },
+  "routes/quote.$token.pdf": { right: "public" },
   "routes/organizations.switch": { right: "public" },
   "routes/preferences.sidebar": { right: "public" },
   "routes/webhooks.chargebee": { right: "public" },
