@@ -45,8 +45,7 @@ export default function Quote() {
       <Text>
         For <strong>{quote.organizationName}</strong>, made by {quote.madeByName} of {quote.makerOrganization} on{" "}
         {formatDate(quote.quotedAt)}. Valid until {formatDate(quote.validUntil)}. Status:{" "}
-        <strong>{QUOTE_STATUS_NAMES[quote.status]}</strong>.
-        {quote.sentTo ? ` Sent to ${quote.sentTo}.` : null}
+        <strong>{QUOTE_STATUS_NAMES[quote.status]}</strong>.{quote.sentTo ? ` Sent to ${quote.sentTo}.` : null}
       </Text>
       {quote.acceptedByName && quote.acceptedAt ? (
         <Text data-testid="acceptance">
