@@ -71,7 +71,11 @@ export default function ReviewStep() {
               name="validDays"
               label="Quote valid for (days)"
               inputMode="numeric"
-              defaultValue={String(QUOTE_VALIDITY_DAYS.default)}
+              defaultValue={
+                quoteRefused && "validDays" in quoteRefused
+                  ? quoteRefused.validDays
+                  : String(QUOTE_VALIDITY_DAYS.default)
+              }
               error={quoteRefused && "fieldErrors" in quoteRefused ? quoteRefused.fieldErrors.validDays : undefined}
               w={180}
             />

@@ -167,9 +167,13 @@ export async function quotePdfResponse(request: Request, quoteId: string): Promi
  */
 export async function saveReviewAsQuote(member: Scope, request: Request, formData: FormData) {
   assertMay(member, "quotes.manage");
-  const days = validityDays(String(formData.get("validDays") ?? ""));
+  const typed = String(formData.get("validDays") ?? "");
+  const days = validityDays(typed);
   if (days === null) {
-    return json({ fieldErrors: { validDays: QUOTE_VALIDITY_MESSAGE }, formError: null }, { status: 400 });
+    return json(
+      { fieldErrors: { validDays: QUOTE_VALIDITY_MESSAGE }, formError: null, validDays: typed },
+      { status: 400 },
+    );
   }
   const { wizard, customer } = await subscriptionWizardFor(member, new URL(request.url).searchParams.get("customer"));
   const { data } = await wizard.load(member, "review");
