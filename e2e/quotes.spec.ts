@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Page } from "@playwright/test";
-import { DEMO, expect, signInAs, test } from "./fixtures";
+import { DEMO, expect, expectAccessible, signInAs, test } from "./fixtures";
 import { linkFromOutbox } from "./invitations";
 import { next, planStep } from "./purchase-steps";
 
@@ -63,6 +63,7 @@ test.describe("quotes sent and accepted", () => {
 
     // The end customer's technical contact is offered; the distributor types another address.
     await expect(page.getByLabel("Send to")).toHaveValue(contact);
+    await expectAccessible(page, javaScriptEnabled);
     await page.getByLabel("Send to").fill("not an address");
     await page.getByRole("button", { name: "Send", exact: true }).click();
     await expect(page.getByText("Invalid Email")).toBeVisible();
@@ -76,6 +77,7 @@ test.describe("quotes sent and accepted", () => {
       await reader.goto(link);
       await expect(reader.getByRole("heading", { name: `Quote ${number}` })).toBeVisible();
       await expect(reader.getByTestId("amount-due")).toHaveText("$41.20");
+      await expectAccessible(reader, javaScriptEnabled);
       const pdf = await customerContext.request.get(
         (await reader.getByRole("link", { name: "Download PDF" }).getAttribute("href"))!,
       );
