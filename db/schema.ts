@@ -782,6 +782,8 @@ export const quotes = sqliteTable(
     poNumber: text("po_number"),
     acceptedAt: integer("accepted_at", { mode: "timestamp_ms" }),
     acceptedFrom: text("accepted_from"),
+    /** When its maker was reminded that the sent, open quote expires soon: once a quote. */
+    remindedAt: integer("reminded_at", { mode: "timestamp_ms" }),
     createdAt: createdAt(),
   },
   (table) => [

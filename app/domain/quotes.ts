@@ -64,6 +64,9 @@ export const QUOTE_FOR_NEW_CUSTOMER =
 
 export const QUOTES_PAGE_SIZE = 25;
 
+/** How many days before a sent, open quote expires its maker is reminded of it. */
+export const QUOTE_REMINDER_DAYS = 7;
+
 export const quoteUrls = {
   list: "/quotes",
   page: (quoteId: string) => `/quotes/${quoteId}`,

@@ -6,4 +6,5 @@ ALTER TABLE `quotes` ADD `opened_at` integer;--> statement-breakpoint
 ALTER TABLE `quotes` ADD `accepted_by_name` text;--> statement-breakpoint
 ALTER TABLE `quotes` ADD `po_number` text;--> statement-breakpoint
 ALTER TABLE `quotes` ADD `accepted_at` integer;--> statement-breakpoint
-ALTER TABLE `quotes` ADD `accepted_from` text;
+ALTER TABLE `quotes` ADD `accepted_from` text;--> statement-breakpoint
+ALTER TABLE `quotes` ADD `reminded_at` integer;

@@ -489,6 +489,7 @@ export const quotes = pgTable(
     poNumber: text("po_number"),
     acceptedAt: timestamp("accepted_at"),
     acceptedFrom: text("accepted_from"),
+    remindedAt: timestamp("reminded_at"),
     createdAt: createdAt(),
   },
   (table) => [

@@ -14,6 +14,7 @@ import { outboxPage } from "~/server/mail/index.server";
 import { subscriptionWizardFor } from "~/server/orders/new-subscription-wizard.server";
 import { db } from "~/server/platform/database/db.server";
 import { activity, oneTimeTokens, organizations, quoteEvents, quotes } from "~/server/platform/database/tables.server";
+import { sendDueQuoteReminders } from "~/server/quotes/quote-reminders.server";
 import { createCustomer } from "~/server/resellers/end-customers.server";
 import { newCustomer } from "../support/accounts";
 import { runJobs } from "../support/jobs";
@@ -293,5 +294,39 @@ describe("Accept this quote", { timeout: 60_000 }, () => {
     expect((await refused.json()).formError).toMatch(/^This quote expired on /);
     expect((await quoteRow(quoteId)).status).toBe("open");
     expect((await eventsOf(quoteId)).map((event) => event.kind)).not.toContain("accepted");
+  });
+});
+
+describe("the reminder before a sent quote expires", { timeout: 60_000 }, () => {
+  it("mails the maker once, 7 days before an open, sent quote expires, and not for an unsent or later one", async () => {
+    const now = await portalNow();
+    const inDays = (days: number) => new Date(now.getTime() + days * 24 * 60 * 60 * 1000);
+    const [soon, unsent, later] = [await makeQuote(), await makeQuote(), await makeQuote()];
+    await sendAndReadLink(soon, "soon@buyer.example");
+    await sendAndReadLink(later, "later@buyer.example");
+    await db
+      .update(quotes)
+      .set({ validUntil: inDays(6) })
+      .where(eq(quotes.id, soon));
+    await db
+      .update(quotes)
+      .set({ validUntil: inDays(6) })
+      .where(eq(quotes.id, unsent));
+    await db
+      .update(quotes)
+      .set({ validUntil: inDays(8) })
+      .where(eq(quotes.id, later));
+    await sendDueQuoteReminders(now);
+    await sendDueQuoteReminders(now);
+    await runJobs();
+    const quote = await quoteRow(soon);
+    const mails = (await outboxPage(1, 100)).messages.filter((message) =>
+      message.subject.startsWith(`Quote ${quote.number} expires on `),
+    );
+    expect(mails.map((mail) => mail.to)).toEqual([owner.user.email]);
+    expect(mails[0].text).toContain("sent to soon@buyer.example, has not been accepted yet");
+    expect(quote.remindedAt).not.toBeNull();
+    expect((await quoteRow(unsent)).remindedAt).toBeNull();
+    expect((await quoteRow(later)).remindedAt).toBeNull();
   });
 });
