@@ -237,6 +237,8 @@ export const licenses = sqliteTable(
     termsVersion: integer("terms_version").notNull().default(0),
     /** The customer's purchase order number of the order that bought or last changed the license. */
     poNumber: text("po_number"),
+    /** The number of the quote the license was ordered from, shown on its row; null for any other order. */
+    quoteNumber: text("quote_number"),
     createdAt: createdAt(),
   },
   (table) => [
@@ -784,6 +786,8 @@ export const quotes = sqliteTable(
     acceptedFrom: text("accepted_from"),
     /** When its maker was reminded that the sent, open quote expires soon: once a quote. */
     remindedAt: integer("reminded_at", { mode: "timestamp_ms" }),
+    /** The order job it was ordered by: set with status ordered, in the transaction that queues the job. */
+    orderJobId: text("order_job_id"),
     createdAt: createdAt(),
   },
   (table) => [

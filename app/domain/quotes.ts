@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { QuoteEventKind, QuoteStatus } from "~db/schema";
 import { requiredEmail } from "./fields";
-import { formatDate } from "./format";
+import { formatCents, formatDate } from "./format";
 import { plainName, quotedName } from "./names";
 import { poNumberField } from "./purchase-orders";
 import { MAX_EMAIL_LENGTH } from "./text-limits";
@@ -91,10 +91,13 @@ export const QUOTE_LINK_GONE =
 /** Who the history names for an opening of the mailed link: whoever holds it, as the portal cannot know. */
 export const QUOTE_LINK_READER = "Someone with the link";
 
-/** A quote's acceptance as the history's detail and the pages say it: the accepter's words quoted, as data. */
-export function acceptanceDetail(acceptance: { poNumber: string | null; address: string }): string {
-  const po = acceptance.poNumber ? `PO number ${quotedName(acceptance.poNumber)}, ` : "";
-  return `${po}from ${acceptance.address}`;
+/**
+ * A quote's acceptance as the history's detail and the pages say it: the accepter's words quoted, as data, and the
+ * address it came from (null for readers who are not shown it).
+ */
+export function acceptanceDetail(acceptance: { poNumber: string | null; address: string | null }): string {
+  const po = acceptance.poNumber ? `PO number ${quotedName(acceptance.poNumber)}` : "";
+  return [po, acceptance.address === null ? "" : `from ${acceptance.address}`].filter(Boolean).join(", ");
 }
 
 /**
@@ -132,3 +135,54 @@ export function quotesHref(filter: { status: string | null; customerId: string |
   const search = query.toString();
   return search ? `${quoteUrls.list}?${search}` : quoteUrls.list;
 }
+
+/** What ordering a quote compares: what is due today, what recurs after, and the price list it was priced on. */
+export interface QuotedPrice {
+  amountDue: number;
+  recurring: number | null;
+  priceListVersion: string;
+}
+
+const amountText = (cents: number | null) => (cents === null ? "none" : formatCents(cents));
+
+/**
+ * What changed between the quote's price and the order's fresh one, in words (old and new amounts), or null when
+ * nothing did: only then may the quote be ordered, so the customer pays exactly what it says.
+ */
+export function quotePriceChange(quoted: QuotedPrice, fresh: QuotedPrice): string | null {
+  const changes: string[] = [];
+  if (quoted.amountDue !== fresh.amountDue) {
+    changes.push(`the total due today was ${amountText(quoted.amountDue)} and is now ${amountText(fresh.amountDue)}`);
+  }
+  if (quoted.recurring !== fresh.recurring) {
+    changes.push(`the recurring amount was ${amountText(quoted.recurring)} and is now ${amountText(fresh.recurring)}`);
+  }
+  if (changes.length === 0 && quoted.priceListVersion !== fresh.priceListVersion) {
+    changes.push("its prices or discounts are no longer those of today's price list");
+  }
+  return changes.length === 0
+    ? null
+    : `This quote's prices changed since it was made, so nothing was charged: ${changes.join("; ")}. Copy it into a new quote to order it at today's prices.`;
+}
+
+/**
+ * Why the quote cannot be ordered at `now`; null for an accepted one still valid (an accepted quote past its
+ * valid-until has expired for ordering too: its prices were offered until then).
+ */
+export function quoteOrderRefusal(quote: { status: QuoteStatus; validUntil: Date | string }, now: Date): string | null {
+  const expired = new Date(quote.validUntil).getTime() <= now.getTime();
+  switch (quote.status === "accepted" && expired ? "expired" : quoteStatusAt(quote, now)) {
+    case "accepted":
+      return null;
+    case "open":
+      return "This quote has not been accepted yet: it can be ordered once the customer accepts it.";
+    case "expired":
+      return "This quote has expired and can no longer be ordered. Copy it into a new quote at today's prices.";
+    case "withdrawn":
+      return "This quote was withdrawn and can no longer be ordered.";
+    case "ordered":
+      return QUOTE_ALREADY_ORDERED;
+  }
+}
+
+export const QUOTE_ALREADY_ORDERED = "This quote was already ordered.";

@@ -6,7 +6,7 @@ import { formatDate } from "~/domain/format";
 import { quotedName } from "~/domain/names";
 import { NOT_AN_INVOICE, QUOTE_EVENT_NAMES, QUOTE_STATUS_NAMES, quoteUrls } from "~/domain/quotes";
 import { quotePageAction, quotePageData } from "~/server/quotes/quote-pages.server";
-import { Button } from "~/ui/button";
+import { Button, LinkButton } from "~/ui/button";
 import { TextInput } from "~/ui/inputs";
 import { Alert, Group, Stack } from "~/ui/layout";
 import { Link } from "~/ui/link";
@@ -30,7 +30,7 @@ export const action = ({ request, params }: ActionFunctionArgs) => quotePageActi
  * buying roles.
  */
 export default function Quote() {
-  const { quote, events, mayWithdraw, mayCopy, sendTo } = useLoaderData<typeof loader>();
+  const { quote, events, mayWithdraw, mayCopy, sendTo, orderTo, orderJobTo } = useLoaderData<typeof loader>();
   const refused = useActionData<typeof action>();
   const typedTo = refused && "to" in refused ? refused.to : null;
   return (
@@ -53,7 +53,19 @@ export default function Quote() {
           {quote.poNumber ? `, PO number ${quotedName(quote.poNumber)}` : ""}.
         </Text>
       ) : null}
+      {orderJobTo ? (
+        <Text>
+          <Link className={ANCHOR_CLASS} to={orderJobTo}>
+            See the order of this quote
+          </Link>
+        </Text>
+      ) : null}
       <OrderSummary estimate={quote.estimate} caption={NOT_AN_INVOICE} />
+      {orderTo ? (
+        <Group>
+          <LinkButton to={orderTo}>Place order</LinkButton>
+        </Group>
+      ) : null}
       {sendTo !== null ? (
         <Form method="post" noValidate aria-label="Send the quote">
           <AuthenticityTokenInput name="csrf" />
@@ -85,7 +97,7 @@ export default function Quote() {
               </Button>
             ) : null}
             {mayWithdraw ? (
-              <Button type="submit" name="intent" value="withdraw" color="red" variant="light">
+              <Button type="submit" name="intent" value="withdraw" tone="danger" variant="light">
                 Withdraw
               </Button>
             ) : null}

@@ -15,6 +15,8 @@ import { joinClasses, rem } from "./plain-parts";
 export interface ButtonLook {
   /** Mantine's variants in the portal's primary colour; none is the primary filled button. */
   variant?: "filled" | "default" | "light" | "subtle";
+  /** A destructive action's button (Withdraw): the variant in Mantine's red instead of the primary colour. */
+  tone?: "danger";
   size?: "xs";
   loading?: boolean;
   /** The loader's accessible name while loading (Mantine's `loaderProps={{ "aria-label": ... }}`). */
@@ -76,8 +78,20 @@ const LOADER_VARIABLES = {
 } as CSSProperties;
 
 /** The root's attributes: what Mantine's Button and UnstyledButton put on it, in their order. */
+/** The variant's variables, in red for a destructive action (Mantine's variant resolver for color="red"). */
+function variantVariables(variant: ButtonLook["variant"], tone: ButtonLook["tone"]): Record<string, string> {
+  const variables = VARIANT_VARIABLES[variant ?? "primary"];
+  if (tone !== "danger") return variables;
+  return Object.fromEntries(
+    Object.entries(variables).map(([name, value]) => [
+      name,
+      value.replace("--mantine-color-gatekeeper-", "--mantine-color-red-"),
+    ]),
+  );
+}
+
 function rootAttributes(
-  { variant, size, loading = false }: ButtonLook,
+  { variant, tone, size, loading = false }: ButtonLook,
   disabled: boolean,
   className: string | undefined,
   style: CSSProperties | undefined,
@@ -85,7 +99,7 @@ function rootAttributes(
   return {
     style: {
       ...(size ? SIZE_VARIABLES[size] : {}),
-      ...VARIANT_VARIABLES[variant ?? "primary"],
+      ...variantVariables(variant, tone),
       ...style,
     } as CSSProperties,
     className: joinClasses(
@@ -127,10 +141,22 @@ function ButtonContent({ loading = false, loadingLabel, children }: ButtonLook &
 
 /** A `<button>` (type="button" unless given) drawn as Mantine's Button; its ref is the `<button>`. */
 export const Button = forwardRef<HTMLButtonElement, ButtonLook & ComponentPropsWithoutRef<"button">>(function Button(
-  { variant, size, loading, loadingLabel, disabled = false, type = "button", className, style, children, ...others },
+  {
+    variant,
+    tone,
+    size,
+    loading,
+    loadingLabel,
+    disabled = false,
+    type = "button",
+    className,
+    style,
+    children,
+    ...others
+  },
   ref,
 ) {
-  const look = { variant, size, loading, loadingLabel };
+  const look = { variant, tone, size, loading, loadingLabel };
   return (
     <button
       ref={ref}

@@ -179,6 +179,7 @@ export const licenses = pgTable(
     subscriptionId: text("subscription_id"),
     termsVersion: bigint("terms_version", { mode: "number" }).notNull().default(0),
     poNumber: text("po_number"),
+    quoteNumber: text("quote_number"),
     createdAt: createdAt(),
   },
   (table) => [
@@ -490,6 +491,7 @@ export const quotes = pgTable(
     acceptedAt: timestamp("accepted_at"),
     acceptedFrom: text("accepted_from"),
     remindedAt: timestamp("reminded_at"),
+    orderJobId: text("order_job_id"),
     createdAt: createdAt(),
   },
   (table) => [

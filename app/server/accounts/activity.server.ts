@@ -45,6 +45,7 @@ export const ACTIVITY_ACTIONS = [
   "quote.sent",
   "quote.accepted",
   "quote.withdrawn",
+  "quote.ordered",
 ] as const;
 export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];
 

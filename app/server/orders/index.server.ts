@@ -6,3 +6,4 @@ export { payNow } from "./pay-now-job.server";
 export { ESTIMATE_FAILED, orderKey, placeOnce, requestDigest, type Placement } from "./placing.server";
 export { couponProblem } from "./coupons.server";
 export { estimateDraft, subscriptionWizardFor, type OrderCustomer } from "./new-subscription-wizard.server";
+export { priceListVersion } from "./quote-orders.server";

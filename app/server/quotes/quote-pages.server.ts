@@ -1,7 +1,10 @@
 import { json, redirect } from "@remix-run/node";
 import { eq } from "drizzle-orm";
 import { pageCount, requestedPage } from "~/domain/pagination";
+import { quoteOrderQuery, subscriptionStepUrl } from "~/domain/subscription-steps";
 import {
+  acceptanceDetail,
+  quoteOrderRefusal,
   QUOTE_FOR_NEW_CUSTOMER,
   QUOTE_VALIDITY_DAYS,
   QUOTE_VALIDITY_MESSAGE,
@@ -18,7 +21,7 @@ import {
   requireMember,
   type Scope,
 } from "~/server/accounts/index.server";
-import { errorMessage, ProviderError } from "~/server/billing/index.server";
+import { errorMessage, portalNow, ProviderError } from "~/server/billing/index.server";
 import { ESTIMATE_FAILED, subscriptionWizardFor } from "~/server/orders/index.server";
 import { db } from "~/server/platform/database/db.server";
 import { organizations, QUOTE_STATUSES, type QuoteStatus } from "~/server/platform/database/tables.server";
@@ -80,9 +83,17 @@ async function contactOf(customerId: string | null): Promise<string> {
 /** A quote's page: its lines, dates and history, and what the member may do with it. */
 export async function quotePageData(request: Request, quoteId: string) {
   const member = await requireMember(request);
-  const { quote, makerOrganization, events, status } = await requireQuote(member, quoteId);
+  const [{ quote, makerOrganization, events, status }, now] = await Promise.all([
+    requireQuote(member, quoteId),
+    portalNow(),
+  ]);
   const changeable = mayChange(member, quote);
   const maySend = changeable && status === "open";
+  // The address a quote was accepted from is for its maker's buying roles, not the end customer's people.
+  const detailOf = (event: (typeof events)[number]) =>
+    event.kind === "accepted" && !changeable
+      ? acceptanceDetail({ poNumber: quote.poNumber, address: null })
+      : event.detail;
   return json({
     quote: {
       id: quote.id,
@@ -103,10 +114,16 @@ export async function quotePageData(request: Request, quoteId: string) {
       id: event.id,
       kind: event.kind,
       actorName: event.actorName,
-      detail: event.detail,
+      detail: detailOf(event),
       at: event.at.toISOString(),
     })),
     mayWithdraw: changeable && status === "open",
+    // Ordering goes through the new-license wizard's Billing and Order steps, the quote's lines locked.
+    orderTo:
+      changeable && quoteOrderRefusal(quote, now) === null
+        ? subscriptionStepUrl("billing", quoteOrderQuery(quote.id))
+        : null,
+    orderJobTo: changeable && quote.orderJobId ? `/store/orders/${quote.orderJobId}` : null,
     mayCopy: changeable,
     // The address 'Send' offers: the last one it went to, else the end customer's technical contact.
     sendTo: maySend ? (quote.sentTo ?? (await contactOf(quote.customerId))) : null,

@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { json } from "@remix-run/node";
 import { and, asc, count, desc, eq, gt, lte, sql, type SQL } from "drizzle-orm";
 import { estimateView } from "~/domain/estimate";
@@ -6,7 +6,7 @@ import { subscriptionDraftSchema, type SubscriptionDraft } from "~/domain/new-su
 import { QUOTE_NOT_OPEN, quoteNumber, quoteStatusAt, validUntilOf } from "~/domain/quotes";
 import { memberActor, recordActivity, revokeOneTimeTokens, type Scope } from "~/server/accounts/index.server";
 import { portalNow } from "~/server/billing/index.server";
-import { couponProblem, estimateDraft, type OrderCustomer } from "~/server/orders/index.server";
+import { couponProblem, estimateDraft, priceListVersion, type OrderCustomer } from "~/server/orders/index.server";
 import { db } from "~/server/platform/database/db.server";
 import { requireCustomer } from "~/server/resellers/index.server";
 import type { PortalTransaction } from "~/server/platform/database/portal-database.server";
@@ -15,7 +15,6 @@ import {
   quoteCounters,
   quoteEvents,
   quotes,
-  type QuotedEstimate,
   type QuoteEventKind,
   type QuoteStatus,
 } from "~/server/platform/database/tables.server";
@@ -44,18 +43,6 @@ export async function nextQuoteNumber(tx: PortalTransaction, year: number): Prom
     .onConflictDoUpdate({ target: quoteCounters.year, set: { last: sql`${quoteCounters.last} + 1` } })
     .returning({ last: quoteCounters.last });
   return quoteNumber(year, counter.last);
-}
-
-/**
- * The price list an estimate was priced on, as a digest of the unit prices it quoted: a fresh estimate of the same
- * order with another digest was priced on another list (or with another coupon).
- */
-export function priceListVersion(estimate: QuotedEstimate): string {
-  const prices = [
-    ...estimate.lineItems.map((line) => `${line.description}=${line.unitAmount}`),
-    ...estimate.discounts.map((discount) => `${discount.description}=-${discount.amount}`),
-  ].sort();
-  return createHash("sha256").update(prices.join("\n")).digest("hex").slice(0, 16);
 }
 
 /** The draft as the quote keeps it: the order's choices, without the wizard's progress and payment choice. */
