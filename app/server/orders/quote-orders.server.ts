@@ -62,6 +62,8 @@ export interface QuoteLock {
   priceChange(estimate: Estimate): string | null;
   /** The job of the quote's order, once it was ordered. */
   orderJobId: string | null;
+  /** When it was checked, on the portal's clock: the time its order's transaction records it ordered at. */
+  checkedAt: Date;
 }
 
 /**
@@ -89,6 +91,7 @@ export async function quoteLockOf(member: Scope, quoteId: string): Promise<Quote
     refusal: quoteOrderRefusal(quote, now),
     priceChange: (estimate) => quotePriceChange(quoted, priceOf(estimateView(estimate))),
     orderJobId: quote.orderJobId,
+    checkedAt: now,
   };
 }
 
@@ -110,7 +113,8 @@ export function lockedStepRedirect(lock: QuoteLock, step: SubscriptionStep, bill
  * the job, which is then not queued.
  */
 export async function markQuoteOrdered(tx: PortalTransaction, member: Scope, lock: QuoteLock, jobId: string) {
-  const now = await portalNow();
+  // The clock read before the transaction: a read of the pool inside it could wait for a connection it holds.
+  const now = lock.checkedAt;
   const changed = await tx
     .update(quotes)
     .set({ status: "ordered", orderJobId: jobId })
