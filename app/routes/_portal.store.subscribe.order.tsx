@@ -85,7 +85,7 @@ function QuoteOrderNote({
   return (
     <Stack gap="xs" mb="md">
       <Text>
-        You are ordering quote <Link to={quote.pageUrl}>{quote.number}</Link>: its lines are the quote's and cannot be
+        You are ordering quote <Link to={quote.pageUrl}>{quote.number}</Link>: its lines are those quoted and cannot be
         changed.{quote.poNumber ? ` PO number ${quotedName(quote.poNumber)} goes with the order.` : ""}
       </Text>
       {placeable ? null : (
