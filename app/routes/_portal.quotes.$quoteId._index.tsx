@@ -97,7 +97,7 @@ export default function Quote() {
               </Button>
             ) : null}
             {mayWithdraw ? (
-              <Button type="submit" name="intent" value="withdraw" tone="danger" variant="light">
+              <Button type="submit" name="intent" value="withdraw" tone="danger" variant="filled">
                 Withdraw
               </Button>
             ) : null}

@@ -15,7 +15,7 @@ import { joinClasses, rem } from "./plain-parts";
 export interface ButtonLook {
   /** Mantine's variants in the portal's primary colour; none is the primary filled button. */
   variant?: "filled" | "default" | "light" | "subtle";
-  /** A destructive action's button (Withdraw): the variant in Mantine's red instead of the primary colour. */
+  /** A destructive action's button (Withdraw): filled red whatever the variant. */
   tone?: "danger";
   size?: "xs";
   loading?: boolean;
@@ -78,17 +78,19 @@ const LOADER_VARIABLES = {
 } as CSSProperties;
 
 /** The root's attributes: what Mantine's Button and UnstyledButton put on it, in their order. */
-/** The variant's variables, in red for a destructive action (Mantine's variant resolver for color="red"). */
-function variantVariables(variant: ButtonLook["variant"], tone: ButtonLook["tone"]): Record<string, string> {
-  const variables = VARIANT_VARIABLES[variant ?? "primary"];
-  if (tone !== "danger") return variables;
-  return Object.fromEntries(
-    Object.entries(variables).map(([name, value]) => [
-      name,
-      value.replace("--mantine-color-gatekeeper-", "--mantine-color-red-"),
-    ]),
-  );
-}
+/**
+ * A destructive action's button: filled in the theme's error red (red.9, whose white text keeps the contrast that
+ * Mantine's lighter reds do not), whatever the variant.
+ */
+const DANGER_VARIABLES: Record<string, string> = {
+  "--button-bg": "var(--mantine-color-red-9)",
+  "--button-hover": "var(--mantine-color-red-9)",
+  "--button-color": "var(--mantine-color-white)",
+  "--button-bd": `${rem(1)} solid transparent`,
+};
+
+const variantVariables = (variant: ButtonLook["variant"], tone: ButtonLook["tone"]) =>
+  tone === "danger" ? DANGER_VARIABLES : VARIANT_VARIABLES[variant ?? "primary"];
 
 function rootAttributes(
   { variant, tone, size, loading = false }: ButtonLook,
