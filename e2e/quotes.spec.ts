@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Page } from "@playwright/test";
 import { DEMO, expect, expectAccessible, signInAs, test } from "./fixtures";
 import { linkFromOutbox } from "./invitations";
-import { next, planStep } from "./purchase-steps";
+import { next, planStep, subscriptionsOf } from "./purchase-steps";
 
 /**
  * A distributor quotes an end customer and sends the quote; the customer opens the mailed link in a browser of
@@ -108,6 +108,29 @@ test.describe("quotes sent and accepted", () => {
     await expect(history.getByRole("row", { name: /Sent: / })).toHaveCount(1);
     await expect(history.getByRole("row", { name: /Opened/ })).toHaveCount(1);
     await expect(history.getByRole("row", { name: /Accepted: PO number “PO-7781”/ })).toHaveCount(1);
+
+    // The distributor orders it: the wizard's Billing and Order steps, the quote's lines locked, Purchase twice.
+    const before = await subscriptionsOf(portal.databaseUrl, DEMO.distributor);
+    await page.getByRole("link", { name: "Place order" }).click();
+    await expect(page).toHaveURL(/\/store\/subscribe\/billing\?customer=quote-/);
+    // The demo distributor's card and billing address are on file.
+    await next(page, "Next: Order");
+    await expect(page.getByText(`You are ordering quote ${number}`)).toBeVisible();
+    await expect(page.getByTestId("amount-due")).toHaveText("$41.20");
+    await page.getByRole("link", { name: "Submit Order" }).click();
+    const purchase = page.getByRole("button", { name: "Purchase" });
+    await purchase.click({ clickCount: 2 }).catch(() => undefined);
+    await expect(page.getByText(/Successfully created your GateKeeper .* recurring license!/)).toBeVisible({
+      timeout: 20_000,
+    });
+    expect(await subscriptionsOf(portal.databaseUrl, DEMO.distributor)).toBe(before + 1);
+    await page.goto("/licenses");
+    const row = page.getByRole("row", { name: new RegExp(name) });
+    await expect(row).toContainText(`Quote ${number}`);
+    await expect(row).toContainText("PO number: PO-7781");
+    await page.goto(quoteUrl);
+    await expect(page.getByText("Status: Ordered.", { exact: false })).toBeVisible();
+    await expect(page.getByRole("link", { name: "Place order" })).toHaveCount(0);
   });
 
   test("a withdrawn quote's link opens nothing", async ({ page, browser, portal, javaScriptEnabled }) => {
