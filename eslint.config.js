@@ -155,6 +155,8 @@ export default tseslint.config(
       "app/server/trials/**",
       "app/server/cloud-hubs/**",
       "app/server/resellers/**",
+      "app/server/quotes/**",
+      "app/domain/quotes.ts",
       "app/domain/customers.ts",
       "app/domain/license-status.ts",
       "app/domain/renewals.ts",

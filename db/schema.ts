@@ -16,6 +16,7 @@ import type {
   ProviderResourceType,
   SubscriptionStatus,
 } from "./billing-values";
+import type { EstimateView } from "./estimate-values";
 
 /**
  * The portal's own data. Tables of the emulated outside services carry their port's prefix
@@ -236,6 +237,8 @@ export const licenses = sqliteTable(
     termsVersion: integer("terms_version").notNull().default(0),
     /** The customer's purchase order number of the order that bought or last changed the license. */
     poNumber: text("po_number"),
+    /** The number of the quote the license was ordered from, shown on its row; null for any other order. */
+    quoteNumber: text("quote_number"),
     createdAt: createdAt(),
   },
   (table) => [
@@ -501,6 +504,8 @@ export const oneTimeTokens = sqliteTable(
     userId: text("user_id").references(() => users.id, { onDelete: "cascade" }),
     /** The invitation it accepts: revoking the invitation deletes its link. */
     invitationId: text("invitation_id").references(() => invitations.id, { onDelete: "cascade" }),
+    /** The quote a mailed quote link opens: withdrawing the quote deletes its links. */
+    quoteId: text("quote_id").references((): AnySQLiteColumn => quotes.id, { onDelete: "cascade" }),
     /** What the link carries besides who it is for (where to go after signing in). */
     data: text("data", { mode: "json" }).notNull().$type<Record<string, string>>(),
     createdAt: createdAt(),
@@ -509,6 +514,7 @@ export const oneTimeTokens = sqliteTable(
   (table) => [
     index("one_time_tokens_user_idx").on(table.userId, table.purpose),
     index("one_time_tokens_invitation_idx").on(table.invitationId),
+    index("one_time_tokens_quote_idx").on(table.quoteId),
   ],
 );
 
@@ -729,6 +735,97 @@ export const organizationCounts = sqliteTable("organization_counts", {
     .references(() => organizations.id, { onDelete: "cascade" }),
   members: integer("members").notNull().default(0),
   invoices: integer("invoices").notNull().default(0),
+});
+
+export const QUOTE_STATUSES = ["open", "accepted", "ordered", "expired", "withdrawn"] as const;
+export type QuoteStatus = (typeof QUOTE_STATUSES)[number];
+
+/** A quote's lines as the billing port's estimate priced them, as the pages show an estimate. */
+export type QuotedEstimate = EstimateView;
+
+/**
+ * A priced, dated offer of a new license: the portal's own record (the billing provider holds no quote). It never
+ * changes once made but for its status; editing one is copying it into a new quote. Expired is not stored: it is
+ * an open quote whose valid_until has passed on the portal's clock.
+ */
+export const quotes = sqliteTable(
+  "quotes",
+  {
+    id: text("id").primaryKey(),
+    /** Q-<year>-<4 digits>, from quote_counters, one sequence per portal and year. */
+    number: text("number").notNull().unique(),
+    /** The organization that made it: a distributor, or a customer for its own license. */
+    ownerId: text("owner_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    /** The end customer it is for, when a distributor made it; null for an organization's own quote. */
+    customerId: text("customer_id").references(() => organizations.id, { onDelete: "cascade" }),
+    /** The licensee's name as the quote names it. */
+    organizationName: text("organization_name").notNull(),
+    madeByUserId: text("made_by_user_id").references(() => users.id, { onDelete: "set null" }),
+    madeByName: text("made_by_name").notNull(),
+    status: text("status", { enum: QUOTE_STATUSES }).notNull().default("open"),
+    /** The order as the wizard's draft described it: what a copy re-prices and an order places. */
+    order: text("order", { mode: "json" }).notNull().$type<Record<string, unknown>>(),
+    estimate: text("estimate", { mode: "json" }).notNull().$type<QuotedEstimate>(),
+    /** A digest of the unit prices quoted: a fresh estimate with another one was priced on another price list. */
+    priceListVersion: text("price_list_version").notNull(),
+    /** When it stops being valid, on the portal's clock. */
+    validUntil: integer("valid_until", { mode: "timestamp_ms" }).notNull(),
+    /** When it was made, on the portal's clock (created_at is real time). */
+    quotedAt: integer("quoted_at", { mode: "timestamp_ms" }).notNull(),
+    /** The address it was last mailed to, and when (portal clock); null until it is sent. */
+    sentTo: text("sent_to"),
+    sentAt: integer("sent_at", { mode: "timestamp_ms" }),
+    /** When its mailed link was first opened since it was last sent: the history records one opening a sending. */
+    openedAt: integer("opened_at", { mode: "timestamp_ms" }),
+    /** Who accepted it through its link, as they typed their name, with their PO number, when and from where. */
+    acceptedByName: text("accepted_by_name"),
+    poNumber: text("po_number"),
+    acceptedAt: integer("accepted_at", { mode: "timestamp_ms" }),
+    acceptedFrom: text("accepted_from"),
+    /** When its maker was reminded that the sent, open quote expires soon: once a quote. */
+    remindedAt: integer("reminded_at", { mode: "timestamp_ms" }),
+    /** The order job it was ordered by: set with status ordered, in the transaction that queues the job. */
+    orderJobId: text("order_job_id"),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    // /quotes pages an organization's quotes newest first, filtered by status or end customer.
+    index("quotes_owner_idx").on(table.ownerId, table.quotedAt, table.id),
+    index("quotes_owner_status_idx").on(table.ownerId, table.status, table.quotedAt, table.id),
+    index("quotes_customer_idx").on(table.customerId, table.quotedAt, table.id),
+  ],
+);
+
+export const QUOTE_EVENT_KINDS = ["made", "sent", "opened", "accepted", "ordered", "withdrawn"] as const;
+export type QuoteEventKind = (typeof QUOTE_EVENT_KINDS)[number];
+
+/** A quote's history, oldest first: who did what to it and when (on the portal's clock). */
+export const quoteEvents = sqliteTable(
+  "quote_events",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    quoteId: text("quote_id")
+      .notNull()
+      .references(() => quotes.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: QUOTE_EVENT_KINDS }).notNull(),
+    /** Who did it: a member's name, or the name an accepter typed. */
+    actorName: text("actor_name").notNull(),
+    /** What else the event records (a mail's address, a PO number); "" when nothing. */
+    detail: text("detail").notNull().default(""),
+    at: integer("at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (table) => [index("quote_events_quote_idx").on(table.quoteId, table.id)],
+);
+
+/**
+ * The last quote number given, per year: taken and raised in the transaction that writes the quote, so that
+ * makers on several instances get distinct, consecutive numbers.
+ */
+export const quoteCounters = sqliteTable("quote_counters", {
+  year: integer("year").primaryKey(),
+  last: integer("last").notNull(),
 });
 
 /**

@@ -189,6 +189,15 @@ const CHECKS: Record<Action, Check> = {
       },
     ],
   },
+  "quotes.manage": {
+    probes: [
+      {
+        routeId: "routes/_portal.quotes.$quoteId._index",
+        path: (ids) => `/quotes/${ids.quoteId ?? "none"}`,
+        post: { intent: "neither" },
+      },
+    ],
+  },
   "customers.purchase": {
     probes: [
       {

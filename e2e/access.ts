@@ -36,6 +36,8 @@ export interface OrganizationIds {
   sourceId?: string;
   /** An end customer: SecureLine Resellers' first (the demo seed gives it three); a customer has none. */
   customerId?: string;
+  /** A quote of the organization's own (none for an end customer, which makes none). */
+  quoteId?: string;
 }
 
 export interface Person {
@@ -216,6 +218,33 @@ async function addJobs(
   return jobs;
 }
 
+/** An open quote of the organization's own, valid for a month: what the quote pages read. */
+async function addQuote(db: TestDatabase, t: TestTables, ownerId: string): Promise<string> {
+  const id = randomUUID();
+  const estimate = {
+    lineItems: [{ description: "Core Plan", quantity: 10, unitAmount: 1_000, amount: 10_000 }],
+    discounts: [],
+    subTotal: 10_000,
+    total: 10_000,
+    creditsApplied: 0,
+    amountDue: 10_000,
+    nextBilling: null,
+  };
+  await db.insert(t.quotes).values({
+    id,
+    number: `Q-ACCESS-${id.slice(0, 8)}`,
+    ownerId,
+    organizationName: "Access Tests",
+    madeByName: "Access Tests",
+    order: {},
+    estimate,
+    priceListVersion: "access-tests",
+    validUntil: new Date(Date.now() + 30 * 24 * 60 * 60 * 1000),
+    quotedAt: new Date(),
+  });
+  return id;
+}
+
 /**
  * Northwind Clinics' things from the demo seed: its recurring license that runs longest (its subscription active,
  * so that its update and auto-renew open), an invoice, its card, its cloud Hub.
@@ -322,11 +351,13 @@ async function prepare(databaseUrl: string) {
         organizationId: northwind.id,
         jobs: await addJobs(db, t, northwind.id, northwind.billingCustomerId ?? ""),
         ...(await northwindThings(db, t, northwind.id, northwind.billingCustomerId ?? "")),
+        quoteId: await addQuote(db, t, northwind.id),
       },
       secureline: {
         organizationId: secureline.id,
         jobs: await addJobs(db, t, secureline.id, secureline.billingCustomerId ?? ""),
         hubId: securelineHub,
+        quoteId: await addQuote(db, t, secureline.id),
         customerId: organizations
           .filter(({ managedBy }) => managedBy === secureline.id)
           .sort((a, b) => a.name.localeCompare(b.name))[0]?.id,

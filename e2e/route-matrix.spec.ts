@@ -60,6 +60,8 @@ const ROUTES: Record<string, RouteRow> = {
   "routes/verify-email": { right: "public" },
   "routes/verify-email_.$token": { right: "public" },
   "routes/invitations.$token": { right: "public" },
+  "routes/quote.$token._index": { right: "public" },
+  "routes/quote.$token.pdf": { right: "public" },
   "routes/organizations.switch": { right: "public" },
   "routes/preferences.sidebar": { right: "public" },
   "routes/webhooks.chargebee": { right: "public" },
@@ -158,6 +160,11 @@ const ROUTES: Record<string, RouteRow> = {
   "routes/_portal.customers.renewals": { right: "customers.renewals" },
   "routes/_portal.customers.renewals[.csv]": { right: "customers.renewals" },
 
+  // Quotes: read by every member of the organization that made them (the changes are the actions').
+  "routes/_portal.quotes._index": { right: "member" },
+  "routes/_portal.quotes.$quoteId._index": { right: "member" },
+  "routes/_portal.quotes.$quoteId.pdf": { right: "member" },
+
   // Administration: any organization's, for GateKeeper administrators.
   "routes/_portal.admin._index": { right: "staff.admin" },
   "routes/_portal.admin.customers": { right: "staff.admin" },
@@ -178,6 +185,7 @@ const OWNED = [
   "subscriptionId",
   "jobId",
   "customerId",
+  "quoteId",
 ];
 
 /** Rights whose reader may read any organization's things (or no organization's). */

@@ -11,6 +11,7 @@ const TOP_LEVEL = [
   { label: "Store", path: "/store", title: "Store" },
   { label: "Hub Deployments", path: "/hubs", title: "GateKeeper Hub Deployments" },
   { label: "Licenses", path: "/licenses", title: "Licenses" },
+  { label: "Quotes", path: "/quotes", title: "Quotes" },
   { label: "Account", path: "/account", title: "Account" },
   { label: "Support", path: "/support", title: "Support" },
 ];

@@ -191,6 +191,17 @@ export const POLICY = {
     needsVerifiedEmail: true,
     onlyFor: FOR_DISTRIBUTORS,
   },
+  /**
+   * Quotes: made (from the Store's wizard, for the organization or, with `?customer=`, for an end customer), sent,
+   * withdrawn, copied and ordered by the roles that buy. Every member reads them, and an end customer's people
+   * read those made for it; its reseller makes them.
+   */
+  "quotes.manage": {
+    roles: BILLING,
+    what: "make, send, withdraw or order quotes",
+    needsVerifiedEmail: true,
+    notWhenManaged: true,
+  },
   /** The administration pages: every customer's account, jobs that need attention, the outbox, the time machine. */
   "staff.admin": {
     roles: [],

@@ -1,16 +1,7 @@
+import type { EstimateView } from "~db/estimate-values";
 import { displayName } from "./subscription";
 
-/** An estimate as the pages show it: integer cents, ISO dates, names as customers read them. */
-export interface EstimateView {
-  lineItems: { description: string; quantity: number; unitAmount: number; amount: number }[];
-  discounts: { description: string; amount: number }[];
-  subTotal: number;
-  total: number;
-  /** Credits taken off the total (e.g. the unused part of a plan on an upgrade). */
-  creditsApplied: number;
-  amountDue: number;
-  nextBilling: { at: string; amount: number } | null;
-}
+export type { EstimateView } from "~db/estimate-values";
 
 /** The port's estimate for a page: 'for resellers' dropped from every line, dates as ISO strings. */
 export function estimateView(

@@ -27,6 +27,7 @@ export const SIDEBAR: NavEntry[] = [
   { label: "Store", to: "/store", needs: "purchase" },
   { label: "Hub Deployments", to: "/hubs" },
   { label: "Licenses", to: "/licenses" },
+  { label: "Quotes", to: "/quotes" },
   { label: "Customers", to: "/customers", needs: "customers.read" },
   { label: "Account", to: "/account" },
   { label: "Team", to: "/account/team" },

@@ -24,6 +24,17 @@ export const customerSearch = (customer: string | null | undefined) =>
 export const orderCustomerQuery = (licensee: { customerId: string } | { newCustomer: string } | null) =>
   licensee === null ? null : "customerId" in licensee ? licensee.customerId : NEW_CUSTOMER;
 
+/**
+ * The `?customer=` of a quote's order (decision 220): `quote-<quote id>`, a draft of its own whose order is the
+ * quote's. No end customer's id has this form (they are UUIDs).
+ */
+const QUOTE_ORDER_PREFIX = "quote-";
+export const quoteOrderQuery = (quoteId: string) => `${QUOTE_ORDER_PREFIX}${quoteId}`;
+
+/** The quote a `?customer=` orders, or null when it is no quote's order. */
+export const quoteOfQuery = (customer: string | null) =>
+  customer?.startsWith(QUOTE_ORDER_PREFIX) ? customer.slice(QUOTE_ORDER_PREFIX.length) : null;
+
 /** A step's URL (the browser builds links with it, so it lives here rather than in the server's wizard). */
 export const subscriptionStepUrl = (step: SubscriptionStep, customer?: string | null) =>
   `${SUBSCRIBE_PATH}/${step}${customerSearch(customer)}`;

@@ -65,6 +65,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
         externalLicenseId: license.externalLicenseId,
         name: license.name,
         poNumber: license.poNumber,
+        quoteNumber: license.quoteNumber,
         nodes: license.nodes,
         planType: license.planType,
         status: license.status,
@@ -172,7 +173,12 @@ export default function Licenses() {
                     cells={[
                       <code key="key">{license.key}</code>,
                       license.externalLicenseId,
-                      <OrganizationCell key="organization" name={license.name} poNumber={license.poNumber} />,
+                      <OrganizationCell
+                        key="organization"
+                        name={license.name}
+                        poNumber={license.poNumber}
+                        quoteNumber={license.quoteNumber}
+                      />,
                       <span key="plan" style={{ textTransform: "capitalize" }}>
                         {license.planType}
                       </span>,
@@ -262,11 +268,27 @@ export default function Licenses() {
 type RenewalView = ReturnType<typeof useLoaderData<typeof loader>>["licenses"][number]["renewal"];
 
 /** Where a recurring license stands with its subscription: when it renews, what a failed renewal asks, its last day. */
-/** Whom the license is for, with the purchase order number of the order that bought or last changed it. */
-function OrganizationCell({ name, poNumber }: { name: string; poNumber: string | null }) {
+/**
+ * Whom the license is for, with the quote it was ordered from and the purchase order number of the order that bought
+ * or last changed it.
+ */
+function OrganizationCell({
+  name,
+  poNumber,
+  quoteNumber,
+}: {
+  name: string;
+  poNumber: string | null;
+  quoteNumber: string | null;
+}) {
   return (
     <>
       {name}
+      {quoteNumber ? (
+        <Text size="xs" c="dimmed">
+          Quote {quoteNumber}
+        </Text>
+      ) : null}
       {poNumber ? (
         <Text size="xs" c="dimmed">
           PO number: {poNumber}

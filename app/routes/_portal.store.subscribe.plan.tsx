@@ -56,7 +56,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const { member, formData, intent } = await readMemberForm(request, purchaseRight(request));
-  const { wizard } = await subscriptionWizardOf(member, request);
+  const { wizard, quote } = await subscriptionWizardOf(member, request);
+  // A quote's order is the quote's: its plan is not chosen here.
+  if (quote) return redirect(wizard.urlOf("billing"));
   const origin = formData.get("origin") === "cloud-hubs" ? { origin: "cloud-hubs" } : {};
   const switched = cycleSwitch(intent, formData);
   if (switched) {

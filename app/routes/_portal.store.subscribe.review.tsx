@@ -1,9 +1,11 @@
 import { Text, Title } from "~/ui/typography";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { Form, useLoaderData } from "@remix-run/react";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { useHydrated } from "remix-utils/use-hydrated";
-import { readMemberForm, requireMember } from "~/server/accounts/access.server";
+import { mayDo, readMemberForm, requireMember } from "~/server/accounts/access.server";
+import { QUOTE_VALIDITY_DAYS } from "~/domain/quotes";
+import { saveReviewAsQuote } from "~/server/quotes/quote-pages.server";
 import {
   estimateDraft,
   estimateForPage,
@@ -11,7 +13,8 @@ import {
   subscriptionWizardOf,
 } from "~/server/orders/new-subscription-wizard.server";
 import { Button } from "~/ui/button";
-import { Group, Stack } from "~/ui/layout";
+import { TextInput } from "~/ui/inputs";
+import { Alert, Group, Stack } from "~/ui/layout";
 import { PageErrorBoundary } from "~/ui/page";
 import { EstimateOrError } from "~/ui/wizard/order-summary";
 import { StepActions } from "~/ui/wizard/step-actions";
@@ -23,18 +26,22 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return json({
     previousTo: wizard.urlOf("support"),
     organization: data.organization,
+    mayQuote: mayDo(member, "quotes.manage"),
     ...(await estimateForPage(() => estimateDraft(member.organization, data, { withCoupon: false }))),
   });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const { member } = await readMemberForm(request, purchaseRight(request));
+  const { member, formData, intent } = await readMemberForm(request, purchaseRight(request));
+  // 'Save as quote': the same order, priced and dated as a quote; the draft stays for going on to billing.
+  if (intent === "quote") return saveReviewAsQuote(member, request, formData);
   const { wizard } = await subscriptionWizardOf(member, request);
   return wizard.complete(member, "review", {});
 }
 
 export default function ReviewStep() {
-  const { previousTo, organization, estimate, estimateError } = useLoaderData<typeof loader>();
+  const { previousTo, organization, estimate, estimateError, mayQuote } = useLoaderData<typeof loader>();
+  const quoteRefused = useActionData<typeof action>();
   const hydrated = useHydrated();
   return (
     <Form method="post">
@@ -57,6 +64,30 @@ export default function ReviewStep() {
         </Text>
         <EstimateOrError estimate={estimate} error={estimateError} caption="Your order before any coupon" />
       </Stack>
+      {mayQuote && estimate ? (
+        <div className="gk-no-print">
+          <Group gap="sm" align="flex-end" mt="lg">
+            <TextInput
+              name="validDays"
+              label="Quote valid for (days)"
+              inputMode="numeric"
+              defaultValue={
+                quoteRefused && "validDays" in quoteRefused
+                  ? quoteRefused.validDays
+                  : String(QUOTE_VALIDITY_DAYS.default)
+              }
+              error={quoteRefused && "fieldErrors" in quoteRefused ? quoteRefused.fieldErrors.validDays : undefined}
+              w={180}
+            />
+            <Button type="submit" name="intent" value="quote" variant="default">
+              Save as quote
+            </Button>
+          </Group>
+        </div>
+      ) : null}
+      {quoteRefused && "formError" in quoteRefused && quoteRefused.formError ? (
+        <Alert color="red">{quoteRefused.formError}</Alert>
+      ) : null}
       <StepActions
         previousTo={previousTo}
         nextLabel="Next: Billing"

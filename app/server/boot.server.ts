@@ -2,6 +2,7 @@ import { reissueLicenseFiles, startProviderSync, startRenewalReminders } from "~
 import { recordSellerOnEarlierInvoices } from "~/server/billing/index.server";
 import { serverOperations, type ServerOperations } from "~/server/operations/index.server";
 import { fillSearchKeys } from "~/server/accounts/index.server";
+import { startQuoteReminders } from "~/server/quotes/index.server";
 import { env } from "~/server/platform/config/env.server";
 import { connection, databaseInUse, migratePortalDatabase } from "~/server/platform/database/connection.server";
 import { withStartupLock } from "~/server/platform/database/startup-lock.server";
@@ -49,7 +50,8 @@ function prepare(): Promise<void> {
  * The portal's one start-up, called by the server entry (scripts/server.mjs, through the build's entry module),
  * by `npm run migrate` and by the tests: importing a module of app/ does none of it. With `jobs` (the server's
  * default) the process then runs the durable jobs, resuming what a restart interrupted, and follows the billing
- * provider (its events as they come, the reconciliation on schedule) and mails the renewal reminders that fall due.
+ * provider (its events as they come, the reconciliation on schedule) and mails the renewal and quote reminders that
+ * fall due.
  */
 export async function boot({ jobs = true }: { jobs?: boolean } = {}): Promise<Booted> {
   await prepare();
@@ -57,6 +59,7 @@ export async function boot({ jobs = true }: { jobs?: boolean } = {}): Promise<Bo
     startJobRunner(JOB_KINDS);
     startProviderSync();
     startRenewalReminders();
+    startQuoteReminders();
   }
   return { publicOrigin: env.PUBLIC_URL, operations: serverOperations() };
 }

@@ -10,10 +10,21 @@ import { PlainField, PlainFieldFrame, plainControlAttributes } from "./plain-fie
  * The pages of a person without a session (sign-up, a verification or reset link, an invitation): plain elements
  * drawn by the root's stylesheet, like the sign-in page, and plain form posts (they load no React).
  */
-export function AuthPage({ title, lead, children }: { title: string; lead?: ReactNode; children: ReactNode }) {
+export function AuthPage({
+  title,
+  lead,
+  wide = false,
+  children,
+}: {
+  title: string;
+  lead?: ReactNode;
+  /** A card wide enough for a table (a quote's lines). */
+  wide?: boolean;
+  children: ReactNode;
+}) {
   return (
     <main className="gk-auth-page">
-      <div className="gk-auth-card gk-stack">
+      <div className="gk-auth-card gk-stack" data-wide={wide || undefined}>
         <div>
           <h1>{title}</h1>
           {lead ? <p className="gk-dimmed">{lead}</p> : null}

@@ -15,6 +15,8 @@ import { joinClasses, rem } from "./plain-parts";
 export interface ButtonLook {
   /** Mantine's variants in the portal's primary colour; none is the primary filled button. */
   variant?: "filled" | "default" | "light" | "subtle";
+  /** A destructive action's button (Withdraw): filled red whatever the variant. */
+  tone?: "danger";
   size?: "xs";
   loading?: boolean;
   /** The loader's accessible name while loading (Mantine's `loaderProps={{ "aria-label": ... }}`). */
@@ -76,8 +78,22 @@ const LOADER_VARIABLES = {
 } as CSSProperties;
 
 /** The root's attributes: what Mantine's Button and UnstyledButton put on it, in their order. */
+/**
+ * A destructive action's button: filled in the theme's error red (red.9, whose white text keeps the contrast that
+ * Mantine's lighter reds do not), whatever the variant.
+ */
+const DANGER_VARIABLES: Record<string, string> = {
+  "--button-bg": "var(--mantine-color-red-9)",
+  "--button-hover": "var(--mantine-color-red-9)",
+  "--button-color": "var(--mantine-color-white)",
+  "--button-bd": `${rem(1)} solid transparent`,
+};
+
+const variantVariables = (variant: ButtonLook["variant"], tone: ButtonLook["tone"]) =>
+  tone === "danger" ? DANGER_VARIABLES : VARIANT_VARIABLES[variant ?? "primary"];
+
 function rootAttributes(
-  { variant, size, loading = false }: ButtonLook,
+  { variant, tone, size, loading = false }: ButtonLook,
   disabled: boolean,
   className: string | undefined,
   style: CSSProperties | undefined,
@@ -85,7 +101,7 @@ function rootAttributes(
   return {
     style: {
       ...(size ? SIZE_VARIABLES[size] : {}),
-      ...VARIANT_VARIABLES[variant ?? "primary"],
+      ...variantVariables(variant, tone),
       ...style,
     } as CSSProperties,
     className: joinClasses(
@@ -127,10 +143,22 @@ function ButtonContent({ loading = false, loadingLabel, children }: ButtonLook &
 
 /** A `<button>` (type="button" unless given) drawn as Mantine's Button; its ref is the `<button>`. */
 export const Button = forwardRef<HTMLButtonElement, ButtonLook & ComponentPropsWithoutRef<"button">>(function Button(
-  { variant, size, loading, loadingLabel, disabled = false, type = "button", className, style, children, ...others },
+  {
+    variant,
+    tone,
+    size,
+    loading,
+    loadingLabel,
+    disabled = false,
+    type = "button",
+    className,
+    style,
+    children,
+    ...others
+  },
   ref,
 ) {
-  const look = { variant, size, loading, loadingLabel };
+  const look = { variant, tone, size, loading, loadingLabel };
   return (
     <button
       ref={ref}

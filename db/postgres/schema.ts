@@ -25,9 +25,12 @@ import {
   ORGANIZATION_KINDS,
   PROVIDER_EVENT_OUTCOMES,
   PROVIDER_EVENT_SOURCES,
+  QUOTE_EVENT_KINDS,
+  QUOTE_STATUSES,
   RENEWAL_REMINDER_KINDS,
   TAX_ID_STATUSES,
   type PostalAddress,
+  type QuotedEstimate,
   type ShippingAddress,
 } from "../schema";
 import { timestamp } from "./provider-columns";
@@ -45,6 +48,8 @@ export {
   ORGANIZATION_KINDS,
   PROVIDER_EVENT_OUTCOMES,
   PROVIDER_EVENT_SOURCES,
+  QUOTE_EVENT_KINDS,
+  QUOTE_STATUSES,
   RENEWAL_REMINDER_KINDS,
   TAX_ID_STATUSES,
   type JobStatus,
@@ -174,6 +179,7 @@ export const licenses = pgTable(
     subscriptionId: text("subscription_id"),
     termsVersion: bigint("terms_version", { mode: "number" }).notNull().default(0),
     poNumber: text("po_number"),
+    quoteNumber: text("quote_number"),
     createdAt: createdAt(),
   },
   (table) => [
@@ -354,6 +360,7 @@ export const oneTimeTokens = pgTable(
     purpose: text("purpose").notNull(),
     userId: text("user_id").references(() => users.id, { onDelete: "cascade" }),
     invitationId: text("invitation_id").references(() => invitations.id, { onDelete: "cascade" }),
+    quoteId: text("quote_id").references((): AnyPgColumn => quotes.id, { onDelete: "cascade" }),
     data: jsonb("data").notNull().$type<Record<string, string>>(),
     createdAt: createdAt(),
     expiresAt: timestamp("expires_at").notNull(),
@@ -361,6 +368,7 @@ export const oneTimeTokens = pgTable(
   (table) => [
     index("one_time_tokens_user_idx").on(table.userId, table.purpose),
     index("one_time_tokens_invitation_idx").on(table.invitationId),
+    index("one_time_tokens_quote_idx").on(table.quoteId),
   ],
 );
 
@@ -456,6 +464,62 @@ export const renewalReminders = pgTable(
   },
   (table) => [primaryKey({ columns: [table.subscriptionId, table.termEnd, table.kind] })],
 );
+
+export const quotes = pgTable(
+  "quotes",
+  {
+    id: text("id").primaryKey(),
+    number: text("number").notNull().unique(),
+    ownerId: text("owner_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    customerId: text("customer_id").references(() => organizations.id, { onDelete: "cascade" }),
+    organizationName: text("organization_name").notNull(),
+    madeByUserId: text("made_by_user_id").references(() => users.id, { onDelete: "set null" }),
+    madeByName: text("made_by_name").notNull(),
+    status: text("status", { enum: QUOTE_STATUSES }).notNull().default("open"),
+    order: jsonb("order").notNull().$type<Record<string, unknown>>(),
+    estimate: jsonb("estimate").notNull().$type<QuotedEstimate>(),
+    priceListVersion: text("price_list_version").notNull(),
+    validUntil: timestamp("valid_until").notNull(),
+    quotedAt: timestamp("quoted_at").notNull(),
+    sentTo: text("sent_to"),
+    sentAt: timestamp("sent_at"),
+    openedAt: timestamp("opened_at"),
+    acceptedByName: text("accepted_by_name"),
+    poNumber: text("po_number"),
+    acceptedAt: timestamp("accepted_at"),
+    acceptedFrom: text("accepted_from"),
+    remindedAt: timestamp("reminded_at"),
+    orderJobId: text("order_job_id"),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    index("quotes_owner_idx").on(table.ownerId, table.quotedAt, table.id),
+    index("quotes_owner_status_idx").on(table.ownerId, table.status, table.quotedAt, table.id),
+    index("quotes_customer_idx").on(table.customerId, table.quotedAt, table.id),
+  ],
+);
+
+export const quoteEvents = pgTable(
+  "quote_events",
+  {
+    id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+    quoteId: text("quote_id")
+      .notNull()
+      .references(() => quotes.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: QUOTE_EVENT_KINDS }).notNull(),
+    actorName: text("actor_name").notNull(),
+    detail: text("detail").notNull().default(""),
+    at: timestamp("at").notNull(),
+  },
+  (table) => [index("quote_events_quote_idx").on(table.quoteId, table.id)],
+);
+
+export const quoteCounters = pgTable("quote_counters", {
+  year: integer("year").primaryKey(),
+  last: integer("last").notNull(),
+});
 
 export const invoices = pgTable(
   "invoices",

@@ -21,6 +21,7 @@ describe("the sidebar", () => {
       "/store",
       "/hubs",
       "/licenses",
+      "/quotes",
       "/customers",
       "/account",
       "/account/team",

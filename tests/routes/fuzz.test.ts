@@ -20,6 +20,8 @@ import * as subscribeReview from "~/routes/_portal.store.subscribe.review";
 import * as subscribeSupport from "~/routes/_portal.store.subscribe.support";
 import * as subscribe from "~/routes/_portal.store.subscribe";
 import * as orderProgress from "~/routes/_portal.store.orders.$jobId";
+import * as quotePage from "~/routes/_portal.quotes.$quoteId._index";
+import * as quoteLink from "~/routes/quote.$token._index";
 import * as login from "~/routes/login";
 import * as logout from "~/routes/logout";
 import * as signInLinkRequest from "~/routes/login_.link";
@@ -61,6 +63,8 @@ const ACTIONS: [string, Action][] = [
   ["/store/subscribe/review", subscribeReview.action],
   ["/store/subscribe/order", subscribeOrder.action],
   ["/store/orders/:id", orderProgress.action],
+  ["/quotes/:id", quotePage.action],
+  ["/quote/:id", quoteLink.action],
   // Last: a well-formed sign-out ends the fuzzing session.
   ["/logout", logout.action],
 ];
@@ -329,7 +333,7 @@ describe("the fuzz suite", { timeout: 300_000 }, () => {
       const status = await statusOf(() =>
         action({
           request,
-          params: { sourceId: form.sourceId, jobId: form.sourceId, token: form.sourceId },
+          params: { sourceId: form.sourceId, jobId: form.sourceId, token: form.sourceId, quoteId: form.sourceId },
           context: { clientAddress: "192.0.2.200" },
         }),
       );

@@ -98,6 +98,7 @@ describe("links that die with the password", { timeout: 120_000 }, () => {
       "reset-password": { diesWithPassword: true },
       "verify-email": { diesWithPassword: false },
       invitation: { diesWithPassword: false },
+      quote: { diesWithPassword: false },
     });
   });
 

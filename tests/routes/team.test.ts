@@ -12,6 +12,7 @@ import { loader as autoRenewLoader } from "~/routes/_portal.licenses.$subscripti
 import { loader as updateLoader } from "~/routes/_portal.licenses.$subscriptionId.update.product";
 import { loader as licensesLoader } from "~/routes/_portal.licenses";
 import { loader as hubUrlLoader } from "~/routes/_portal.hubs.new.url";
+import { action as quoteAction } from "~/routes/_portal.quotes.$quoteId._index";
 import { loader as planLoader } from "~/routes/_portal.store.subscribe.plan";
 import { loader as trialLoader } from "~/routes/_portal.trial.$hubType.welcome";
 import { action as invitationAction, loader as invitationLoader } from "~/routes/invitations.$token";
@@ -91,6 +92,8 @@ const REACH: Partial<Record<Action, (cookie: string) => Promise<Response>>> = {
   "members.manage": (cookie) =>
     postTo(teamAction, "/account/team", { intent: "invite", email: "x@example.com", role: "viewer" }, cookie),
   "activity.view": (cookie) => open(activityLoader, "/account/activity", cookie),
+  // A post of no known intent: past the right, it is a 400.
+  "quotes.manage": (cookie) => postTo(quoteAction, "/quotes/q_x", { intent: "neither" }, cookie, { quoteId: "q_x" }),
 };
 
 describe("the role table, on the server", { timeout: 120_000 }, () => {

@@ -41,6 +41,11 @@ export const ACTIVITY_ACTIONS = [
   "customer.created",
   "customer.updated",
   "customer.moved",
+  "quote.made",
+  "quote.sent",
+  "quote.accepted",
+  "quote.withdrawn",
+  "quote.ordered",
 ] as const;
 export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];
 

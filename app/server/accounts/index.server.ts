@@ -40,4 +40,7 @@ export {
   type OrganizationRecord,
 } from "./organizations.server";
 export { pendingInvitations, postInvitation, revokeInvitation } from "./invitations.server";
+export { validateCsrf } from "./csrf.server";
+export { greeting, organizationInMail, personInMail } from "./names-in-mail.server";
+export { issueOneTimeToken, peekOneTimeToken, revokeOneTimeTokens } from "./one-time-tokens.server";
 export { redirectWithToast } from "./session.server";

@@ -4,9 +4,10 @@ import { oneTimeTokens } from "~/server/platform/database/tables.server";
 import { db, type PortalExecutor } from "~/server/platform/database/db.server";
 
 /**
- * Single-use tokens for links mailed to an address (a sign-in link, email verification, password reset, an
- * invitation): 256 random bits in the link, only their SHA-256 in the database, a short validity, and using one
- * deletes it, atomically, so two clicks cannot both redeem it.
+ * Tokens for links mailed to an address (a sign-in link, email verification, password reset, an invitation, a
+ * quote): 256 random bits in the link, only their SHA-256 in the database, a limited validity. A single-use link is
+ * redeemed, which deletes it, atomically, so two clicks cannot both redeem it; a quote's link is only ever peeked
+ * (its reader opens it as often as they like) and dies with its validity or the quote's withdrawal.
  */
 const digest = (token: string) => createHash("sha256").update(token).digest("hex");
 
@@ -23,6 +24,7 @@ export const TOKEN_PURPOSES = {
   "reset-password": { diesWithPassword: true },
   "verify-email": { diesWithPassword: false },
   invitation: { diesWithPassword: false },
+  quote: { diesWithPassword: false },
 } as const satisfies Record<string, { diesWithPassword: boolean }>;
 
 export type TokenPurpose = keyof typeof TOKEN_PURPOSES;
@@ -31,37 +33,43 @@ const DIE_WITH_PASSWORD = (Object.keys(TOKEN_PURPOSES) as TokenPurpose[]).filter
   (purpose) => TOKEN_PURPOSES[purpose].diesWithPassword,
 );
 
-/** Who a token is for: a person, or an invitation (whose invitee may have no account yet). */
-export type TokenSubject = { userId: string } | { invitationId: string };
+/** Who a token is for: a person, an invitation (whose invitee may have no account yet), or a quote's reader. */
+export type TokenSubject = { userId: string } | { invitationId: string } | { quoteId: string };
 
 export interface OneTimeTokenGrant {
   userId: string | null;
   invitationId: string | null;
+  quoteId: string | null;
   data: Record<string, string>;
   expiresAt: Date;
 }
 
-const subjectIs = (subject: TokenSubject) =>
-  "userId" in subject ? eq(oneTimeTokens.userId, subject.userId) : eq(oneTimeTokens.invitationId, subject.invitationId);
+function subjectIs(subject: TokenSubject) {
+  if ("userId" in subject) return eq(oneTimeTokens.userId, subject.userId);
+  if ("invitationId" in subject) return eq(oneTimeTokens.invitationId, subject.invitationId);
+  return eq(oneTimeTokens.quoteId, subject.quoteId);
+}
 
 /**
- * A new token of this purpose for the subject, valid for `validMs`; only its digest is kept. `store` is the
- * transaction that makes what the token is for (an invitation), when there is one.
+ * A new token of this purpose for the subject, valid for `validMs` (or until `expiresAt`); only its digest is kept.
+ * `store` is the transaction that makes what the token is for (an invitation), when there is one.
  */
 export async function issueOneTimeToken(
   purpose: TokenPurpose,
   subject: TokenSubject,
-  { validMs, data = {} }: { validMs: number; data?: Record<string, string> },
+  validity: ({ validMs: number } | { expiresAt: Date }) & { data?: Record<string, string> },
   store: PortalExecutor = db,
 ): Promise<{ token: string; expiresAt: Date }> {
   const token = randomBytes(32).toString("base64url");
   const now = Date.now();
-  const expiresAt = new Date(now + validMs);
+  const expiresAt = "expiresAt" in validity ? validity.expiresAt : new Date(now + validity.validMs);
+  const data = validity.data ?? {};
   await store.insert(oneTimeTokens).values({
     id: digest(token),
     purpose,
     userId: "userId" in subject ? subject.userId : null,
     invitationId: "invitationId" in subject ? subject.invitationId : null,
+    quoteId: "quoteId" in subject ? subject.quoteId : null,
     data,
     createdAt: new Date(now),
     expiresAt,
@@ -93,6 +101,7 @@ const live = (purpose: TokenPurpose, token: string) =>
 const grantOf = (row: typeof oneTimeTokens.$inferSelect): OneTimeTokenGrant => ({
   userId: row.userId,
   invitationId: row.invitationId,
+  quoteId: row.quoteId,
   data: row.data,
   expiresAt: row.expiresAt,
 });

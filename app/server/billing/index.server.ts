@@ -45,6 +45,16 @@ function configuredSeller(): InvoiceParty {
 }
 
 /**
+ * The seller as the portal's own documents (quotes) print it: the configured one, or GateKeeper alone where none
+ * is configured (Chargebee renders its invoices, so it needs none).
+ */
+export function sellerLines(): string[] {
+  const { SELLER_LEGAL_NAME: name, SELLER_ADDRESS: addressLines, SELLER_VAT_NUMBER: vatNumber } = env;
+  if (!name) return ["GateKeeper"];
+  return [name, ...(addressLines ?? []), ...(vatNumber ? [`VAT number: ${vatNumber}`] : [])];
+}
+
+/**
  * Names the configured seller on the embedded engine's invoices issued before invoices kept their parties: a
  * start-up step (the data migration could record only what the database knew). Nothing to do with Chargebee.
  */

@@ -3,4 +3,7 @@
 export { licenseUpdate } from "./license-update-job.server";
 export { newSubscriptionOrder } from "./new-subscription-job.server";
 export { payNow } from "./pay-now-job.server";
-export { orderKey, placeOnce, requestDigest, type Placement } from "./placing.server";
+export { ESTIMATE_FAILED, orderKey, placeOnce, requestDigest, type Placement } from "./placing.server";
+export { couponProblem } from "./coupons.server";
+export { estimateDraft, subscriptionWizardFor, type OrderCustomer } from "./new-subscription-wizard.server";
+export { priceListVersion } from "./quote-orders.server";

@@ -68,6 +68,8 @@ export const orderInputSchema = z.object({
   origin: z.string().nullable(),
   /** The customer's purchase order number; no part of the price, so outside the confirmed digest. */
   poNumber: z.string().max(PO_NUMBER_MAX_LENGTH).nullish(),
+  /** The number of the quote ordered, which the license carries; none for any other order. */
+  quoteNumber: z.string().nullish(),
 });
 
 export type OrderInput = z.infer<typeof orderInputSchema>;
@@ -153,6 +155,7 @@ export const newSubscriptionOrder: JobKind<OrderInput, OrderResults> = {
           hasCloudSupport: input.hosting === "cloud",
           validTo: licenseEndOf(subscription),
           poNumber: input.poNumber ?? null,
+          quoteNumber: input.quoteNumber ?? null,
         });
         await licenseFollowsSubscription(account, subscriptionId);
         return { licenseId: license.id };

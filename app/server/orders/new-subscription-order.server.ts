@@ -9,6 +9,7 @@ import type { LoadedDraft } from "~/server/platform/wizards/kit.server";
 import { orderItems, OWN_ORDER, type OrderCustomer, type OrderDraft } from "./new-subscription-wizard.server";
 import { checkedOrder, orderReviewOf, submitReviewedOrder, withPoNumber } from "./order-review.server";
 import { ESTIMATE_FAILED, orderDigest, type Submission } from "./placing.server";
+import { markQuoteOrdered, quoteLockOf } from "./quote-orders.server";
 
 /**
  * The Order step (the new-license wizard's seventh) and the purchase: the draft's order as it stands now,
@@ -16,7 +17,11 @@ import { ESTIMATE_FAILED, orderDigest, type Submission } from "./placing.server"
  * valid), priced, and digested for the confirmation. The loader and the purchase compute it the same way, so
  * the purchase places exactly what the page showed, or refuses.
  */
-async function currentOrder(scope: Scope, customer: OrderCustomer, draft: LoadedDraft<SubscriptionDraft>) {
+async function currentOrder(
+  scope: Scope,
+  { customer, quote }: Pick<OrderDraft, "customer" | "quote">,
+  draft: LoadedDraft<SubscriptionDraft>,
+) {
   const { organization } = scope;
   const checked = await checkedOrder(scope, draft.data);
   const { data, payment: ready } = checked;
@@ -40,6 +45,9 @@ async function currentOrder(scope: Scope, customer: OrderCustomer, draft: Loaded
     if (!(error instanceof ProviderError)) throw error;
     estimateError = errorMessage(error, ESTIMATE_FAILED);
   }
+  // A quote's order is placed only while it may be ordered and costs exactly what the quote says.
+  const quoteProblem = quote && (quote.refusal ?? (estimate ? quote.priceChange(estimate) : null));
+  if (quoteProblem) problems.push({ step: "order", message: quoteProblem });
   const licensee = licenseeOf(scope, customer, data.organization);
   const input: OrderInput | null =
     estimate && problems.length === 0 && draft.id
@@ -54,6 +62,7 @@ async function currentOrder(scope: Scope, customer: OrderCustomer, draft: Loaded
           hosting: data.hosting,
           offsiteAccess: data.offsiteAccess,
           origin: data.origin,
+          quoteNumber: quote?.number ?? null,
         }
       : null;
   return { ...checked, estimate, estimateError, problems, input };
@@ -70,9 +79,9 @@ function licenseeOf(scope: Scope, customer: OrderCustomer, name: string): OrderI
 }
 
 /** What the Order step shows, and the confirmation's key (null while the order cannot be placed). */
-export async function orderReview(scope: Scope, { wizard, customer }: OrderDraft = OWN_ORDER) {
+export async function orderReview(scope: Scope, { wizard, customer, quote }: OrderDraft = OWN_ORDER) {
   const draft = await wizard.load(scope, "order");
-  const order = await currentOrder(scope, customer, draft);
+  const order = await currentOrder(scope, { customer, quote }, draft);
   return {
     organization: order.data.organization,
     ...orderReviewOf(newSubscriptionOrder, draft.id, order, wizard.urlOf),
@@ -82,23 +91,30 @@ export async function orderReview(scope: Scope, { wizard, customer }: OrderDraft
 /**
  * Purchase: the order the confirmation was for, placed once; a second post of it, or any purchase after
  * an order of this draft may have charged, leads to that order's progress page instead. The PO number typed on
- * the review goes with the order (not into its digest: it changes no price).
+ * the review goes with the order (not into its digest: it changes no price); a quote's order carries the quote's.
+ * A quote becomes ordered in the transaction that queues its order, or the order is not queued: then the quote as
+ * it is now says why (ordered meanwhile through another draft).
  */
-export function purchase(
+export async function purchase(
   scope: Scope,
   postedKey: string,
-  { wizard, customer }: OrderDraft = OWN_ORDER,
+  { wizard, customer, quote }: OrderDraft = OWN_ORDER,
   poNumber: string | null = null,
 ): Promise<Submission> {
-  return submitReviewedOrder(newSubscriptionOrder, {
+  const submission = await submitReviewedOrder(newSubscriptionOrder, {
     scope,
     wizard,
     reviewStep: "order",
     postedKey,
-    price: async (draft) => withPoNumber(await currentOrder(scope, customer, draft), poNumber),
+    price: async (draft) =>
+      withPoNumber(await currentOrder(scope, { customer, quote }, draft), quote?.poNumber ?? poNumber),
     activity: (input) => ({
       action: "order.placed",
       summary: `Placed an order for a GateKeeper ${TIER_NAMES[input.tier]} recurring license for ${input.users} users (${input.hosting === "cloud" ? "cloud" : "on-premise"} Hub), licensed to ${input.organization}.`,
     }),
+    alongside: quote ? (tx, jobId) => markQuoteOrdered(tx, scope, quote, jobId) : undefined,
   });
+  if (!quote || !("refused" in submission)) return submission;
+  const { refusal } = await quoteLockOf(scope, quote.quoteId);
+  return refusal ? { refused: refusal } : submission;
 }

@@ -1,3 +1,4 @@
+import { redirect } from "@remix-run/node";
 import { assertMay, mayDo, memberGuard, type Scope } from "~/server/accounts/index.server";
 import { customerChoices, customerOf, requireCustomer } from "~/server/resellers/index.server";
 import { buysAtResellerPrices, type Action } from "~/domain/access-policy";
@@ -12,11 +13,20 @@ import {
   SUBSCRIPTION_STEPS,
   type SubscriptionDraft,
 } from "~/domain/new-subscription";
-import { customerSearch, NEW_CUSTOMER, STEP_TITLES, subscriptionStepUrl } from "~/domain/subscription-steps";
+import {
+  customerSearch,
+  NEW_CUSTOMER,
+  quoteOfQuery,
+  quoteOrderQuery,
+  STEP_TITLES,
+  subscriptionStepUrl,
+} from "~/domain/subscription-steps";
+import { firstIncompleteBefore } from "~/domain/wizard";
 import { hostingAddonId, idFor, offsiteAccessAddonId, planId } from "~/domain/subscription";
 import { errorMessage, getBilling, ProviderError, type Estimate } from "~/server/billing/index.server";
 import { defineWizard, wizardLayout } from "~/server/platform/wizards/kit.server";
 import { ESTIMATE_FAILED } from "./placing.server";
+import { lockedDraft, lockedStepRedirect, quoteLockOf, type QuoteLock } from "./quote-orders.server";
 
 /**
  * One draft per member and customer: a distributor's order for an end customer (`?customer=` on every step, its id
@@ -45,10 +55,55 @@ export type SubscriptionWizard = typeof subscriptionWizard;
 export interface OrderDraft {
   wizard: SubscriptionWizard;
   customer: OrderCustomer;
+  /** The accepted quote the order is of, whose lines it is locked to; null for any other order. */
+  quote: QuoteLock | null;
 }
 
 /** The order of an organization's own license. */
-export const OWN_ORDER: OrderDraft = { wizard: subscriptionWizard, customer: { kind: "none" } };
+export const OWN_ORDER: OrderDraft = { wizard: subscriptionWizard, customer: { kind: "none" }, quote: null };
+
+/**
+ * The wizard of a quote's order: its draft always holds the quote's order (whatever was stored), the steps that
+ * choose the order are done and lead to Billing (so their bookmarked URLs still work, and no form can change the
+ * order), and every step of a quote that cannot be ordered leads to the quote's page, which says why.
+ */
+function lockedWizard(wizard: SubscriptionWizard, lock: QuoteLock): SubscriptionWizard {
+  const read: SubscriptionWizard["read"] = async (owner, initial) => {
+    const draft = await wizard.read(owner, initial);
+    return { ...draft, data: lockedDraft(lock, draft.data) };
+  };
+  const billingUrl = wizard.urlOf("billing");
+  return {
+    ...wizard,
+    read,
+    async load(owner, step) {
+      const moved = lockedStepRedirect(lock, step, billingUrl);
+      if (moved) throw moved;
+      const draft = await read(owner);
+      const missing = firstIncompleteBefore(wizard.steps, step, draft.data.completed);
+      if (missing) throw redirect(wizard.urlOf(missing));
+      return draft;
+    },
+    async complete(owner, step, changes) {
+      return lockedStepRedirect(lock, step, billingUrl) ?? wizard.complete(owner, step, changes);
+    },
+  };
+}
+
+/**
+ * The order of the member's organization's quote `quoteId` (the buying roles only; another's is 404), for the end
+ * customer it was made for, if it is still the distributor's.
+ */
+async function quoteOrderDraft(member: Scope, quoteId: string): Promise<OrderDraft> {
+  const lock = await quoteLockOf(member, quoteId);
+  assertMay(member, lock.customerId ? "customers.purchase" : "purchase");
+  const found = lock.customerId ? await requireCustomer(member.organization.id, lock.customerId) : null;
+  return {
+    wizard: lockedWizard(definition.at({ customer: quoteOrderQuery(quoteId) }), lock),
+    customer: found ? { kind: "existing", id: found.id, name: found.name } : { kind: "none" },
+    quote: lock,
+  };
+}
 
 /**
  * The wizard of an order for `customer` (the `?customer=` of its URL: an end customer's id, or NEW_CUSTOMER): only a
@@ -57,12 +112,15 @@ export const OWN_ORDER: OrderDraft = { wizard: subscriptionWizard, customer: { k
  */
 export async function subscriptionWizardFor(member: Scope, customer: string | null): Promise<OrderDraft> {
   if (customer === null) return OWN_ORDER;
+  const quoteId = quoteOfQuery(customer);
+  if (quoteId !== null) return quoteOrderDraft(member, quoteId);
   assertMay(member, "customers.purchase");
-  if (customer === NEW_CUSTOMER) return { wizard: definition.at({ customer }), customer: { kind: "new" } };
+  if (customer === NEW_CUSTOMER) return { wizard: definition.at({ customer }), customer: { kind: "new" }, quote: null };
   const found = await requireCustomer(member.organization.id, customer);
   return {
     wizard: definition.at({ customer: found.id }),
     customer: { kind: "existing", id: found.id, name: found.name },
+    quote: null,
   };
 }
 
@@ -70,8 +128,12 @@ export async function subscriptionWizardFor(member: Scope, customer: string | nu
  * The right a step of the wizard checks: buying, or buying for an end customer when its URL names one (so that
  * a refusal gives that right's reason).
  */
-export const purchaseRight = (request: Request): Action =>
-  new URL(request.url).searchParams.has("customer") ? "customers.purchase" : "purchase";
+export function purchaseRight(request: Request): Action {
+  const customer = new URL(request.url).searchParams.get("customer");
+  if (customer === null) return "purchase";
+  // A quote's order is the quotes' right; its wizard checks the buying right as well.
+  return quoteOfQuery(customer) === null ? "customers.purchase" : "quotes.manage";
+}
 
 /** The wizard of the request's URL (its `?customer=`). */
 export const subscriptionWizardOf = (member: Scope, request: Request) =>

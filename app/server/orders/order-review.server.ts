@@ -7,7 +7,7 @@ import type { DraftOwner } from "~/server/platform/wizards/drafts.server";
 import type { JobKind, StepResults } from "~/server/platform/jobs/runner.server";
 import { couponProblem } from "./coupons.server";
 import type { LoadedDraft } from "~/server/platform/wizards/kit.server";
-import { orderKey, submitOrder, type PricedOrder, type Submission } from "./placing.server";
+import { orderKey, submitOrder, type OrderAlongside, type PricedOrder, type Submission } from "./placing.server";
 
 /**
  * What the two order reviews share (the new license's Order step and the update's Review & Order): the
@@ -96,6 +96,7 @@ export async function submitReviewedOrder<
     postedKey,
     price,
     activity,
+    alongside,
   }: {
     scope: Scope;
     wizard: OrderWizard<Step, Data>;
@@ -105,12 +106,14 @@ export async function submitReviewedOrder<
     price: (draft: LoadedDraft<Data>) => Promise<PricedOrder<Input, Step> & { couponError: string | null }>;
     /** The activity log's entry for the order, written with it when it is placed. */
     activity: (input: Input) => Omit<ActivityEntry, "organizationId" | "actor">;
+    alongside?: OrderAlongside;
   },
 ): Promise<Submission> {
   const draft = await wizard.read(scope);
   return submitOrder(kind, {
     scope,
     activity,
+    alongside,
     draftId: draft.id,
     postedKey,
     missing: firstIncompleteBefore(wizard.steps, reviewStep, draft.data.completed),

@@ -3,6 +3,7 @@ import { formatCents } from "~/domain/format";
 import type { StepIssue } from "~/domain/wizard";
 import { type Scope, memberActor, recordActivity, type ActivityEntry } from "~/server/accounts/index.server";
 import type { Estimate } from "~/server/billing/index.server";
+import type { PortalTransaction } from "~/server/platform/database/portal-database.server";
 import {
   enqueueJob,
   findJobByKey,
@@ -69,6 +70,9 @@ export const orderKey = (kind: { name: string }, draftId: string, digest: string
 
 export type Placement = { placed: JobView } | { stale: true };
 
+/** What an order's transaction records besides the job and its activity entry, given the job's id. */
+export type OrderAlongside = (tx: PortalTransaction, jobId: string) => Promise<void>;
+
 /** What the activity log says of an order when it is placed: the member's words for it. */
 export type OrderActivity<Input> = (input: Input) => Pick<ActivityEntry, "action" | "summary">;
 
@@ -85,12 +89,15 @@ export async function placeOnce<Input extends Record<string, unknown>, Results e
     postedKey,
     current,
     activity,
+    alongside,
   }: {
     scope: Scope;
     draftId: string | null;
     postedKey: string;
     current: { digest: string; input: Input } | null;
     activity: OrderActivity<Input>;
+    /** What else the order's transaction records (a quote becoming ordered); throwing JobRefused queues nothing. */
+    alongside?: OrderAlongside;
   },
 ): Promise<Placement> {
   const ownerId = scope.organization.id;
@@ -113,7 +120,10 @@ export async function placeOnce<Input extends Record<string, unknown>, Results e
         ownerId,
         idempotencyKey: postedKey,
         input: current.input,
-        alongside: (tx) => recordActivity(tx, entry),
+        alongside: async (tx, jobId) => {
+          await recordActivity(tx, entry);
+          await alongside?.(tx, jobId);
+        },
       }),
     };
   } catch (error) {
@@ -152,6 +162,7 @@ export async function submitOrder<
   order: {
     scope: Scope;
     activity: OrderActivity<Input>;
+    alongside?: OrderAlongside;
     draftId: string | null;
     postedKey: string;
     /** The first step before the order that is not done, if any. */
@@ -160,13 +171,13 @@ export async function submitOrder<
     price: () => Promise<PricedOrder<Input, Step>>;
   },
 ): Promise<Submission> {
-  const { scope, activity, draftId, postedKey, missing } = order;
+  const { scope, activity, alongside, draftId, postedKey, missing } = order;
   const found = await placeOnce(kind, { scope, activity, draftId, postedKey, current: null });
   if ("placed" in found) return { jobId: found.placed.id };
   if (missing) return { redirectTo: order.urlOf(missing) };
   const priced = await order.price();
   const current = priced.input ? { digest: priced.input.digest, input: priced.input } : null;
-  const placement = await placeOnce(kind, { scope, activity, draftId, postedKey, current });
+  const placement = await placeOnce(kind, { scope, activity, alongside, draftId, postedKey, current });
   if ("placed" in placement) return { jobId: placement.placed.id };
   const problem = priced.problems[0];
   if (problem) return { refused: problem.message };

@@ -221,21 +221,57 @@ const verificationResends = limiter("verification-resend", 3, HOUR_SECONDS);
 export const takeVerificationResend = (userId: string) => take(verificationResends, userId);
 
 /**
- * Invitations sent or re-sent: 30 an hour an organization, so its Owner's form cannot be made to mail-bomb; and 5 an
- * hour a recipient's mailbox from every organization together, so that many organizations cannot either. 0 when
- * allowed, else the seconds to wait.
+ * Mail an organization's member sends to an address they type (an invitation, a quote's link): 30 an hour an
+ * organization, so its forms cannot be made to mail-bomb; and 5 an hour a recipient's mailbox from every organization
+ * together, so that many organizations cannot either.
  */
-const invitationMails = {
-  byOrganization: limiter("invitation-mail", 30, HOUR_SECONDS),
-  byRecipient: limiter("invitation-recipient", 5, HOUR_SECONDS),
-};
-export async function takeInvitationMail(organizationId: string, email: string): Promise<number> {
+function organizationMailLimits(name: string) {
+  return {
+    byOrganization: limiter(`${name}-mail`, 30, HOUR_SECONDS),
+    byRecipient: limiter(`${name}-recipient`, 5, HOUR_SECONDS),
+  };
+}
+
+/** Counts one message of the organization's to the address: 0 when allowed, else the seconds to wait. */
+async function takeOrganizationMail(
+  limits: ReturnType<typeof organizationMailLimits>,
+  organizationId: string,
+  email: string,
+): Promise<number> {
   const { waitSeconds } = await takeAll([
-    { limiter: invitationMails.byOrganization, key: organizationId },
-    { limiter: invitationMails.byRecipient, key: mailboxKeyOf(email) },
+    { limiter: limits.byOrganization, key: organizationId },
+    { limiter: limits.byRecipient, key: mailboxKeyOf(email) },
   ]);
   return waitSeconds;
 }
+
+const invitationMails = organizationMailLimits("invitation");
+const quoteMails = organizationMailLimits("quote");
+
+/** An invitation sent or re-sent. */
+export const takeInvitationMail = (organizationId: string, email: string) =>
+  takeOrganizationMail(invitationMails, organizationId, email);
+
+/** A quote's link sent. */
+export const takeQuoteMail = (organizationId: string, email: string) =>
+  takeOrganizationMail(quoteMails, organizationId, email);
+
+// --- Mailed quote links -----------------------------------------------------------------------------------
+
+/**
+ * A quote's mailed link (its page, its PDF, its acceptance) asked for by a client: each request takes a point before
+ * the token is looked up and a valid link gives it back, so a reader opens their quote as often as they like while
+ * a client trying tokens is paused after 100 that opened nothing in 15 minutes.
+ */
+const quoteLinkTries = limiter("quote-link", 100, WINDOW_SECONDS);
+
+/** Counts one try of a quote link by the client: 0 when allowed, else the seconds to wait. */
+export const takeQuoteLinkTry = (context: AppLoadContext | undefined) => take(quoteLinkTries, clientKeyOf(context));
+
+/** Gives the try back: the link was valid. */
+export const giveBackQuoteLinkTry = async (context: AppLoadContext | undefined) => {
+  await quoteLinkTries().reward(clientKeyOf(context), 1);
+};
 
 // --- Password change and coupons ---------------------------------------------------------------------------
 

@@ -44,7 +44,10 @@ type LicenseFacts = Pick<
 export function licenseRow(
   ownerId: string,
   facts: LicenseFacts,
-  extra: Pick<NewLicenseRow, "subscriptionId" | "isUsed" | "termsVersion" | "poNumber" | "licenseeId"> = {},
+  extra: Pick<
+    NewLicenseRow,
+    "subscriptionId" | "isUsed" | "termsVersion" | "poNumber" | "quoteNumber" | "licenseeId"
+  > = {},
 ): NewLicenseRow {
   return { id: randomUUID(), ownerId, ...facts, licenseCode: licenseFileOf(facts), ...extra };
 }

@@ -72,6 +72,7 @@ const pageColumns = {
   externalLicenseId: licenses.externalLicenseId,
   name: licenses.name,
   poNumber: licenses.poNumber,
+  quoteNumber: licenses.quoteNumber,
   nodes: licenses.nodes,
   planType: licenses.planType,
   type: licenses.type,
@@ -245,6 +246,8 @@ export async function createLicenseForSubscription(order: {
   validTo: Date | null;
   /** The order's purchase order number, shown on the license's row. */
   poNumber?: string | null;
+  /** The number of the quote it was ordered from, shown on the license's row. */
+  quoteNumber?: string | null;
 }) {
   const ofSubscription = async () => {
     const [license] = await db
@@ -266,7 +269,7 @@ export async function createLicenseForSubscription(order: {
       licenseRow(
         ownerId,
         { externalLicenseId, name, nodes, planType, type: "recurring", hasCloudSupport, validFrom, validTo },
-        { subscriptionId, licenseeId, poNumber: order.poNumber ?? null },
+        { subscriptionId, licenseeId, poNumber: order.poNumber ?? null, quoteNumber: order.quoteNumber ?? null },
       ),
     )
     .onConflictDoNothing({ target: licenses.subscriptionId });

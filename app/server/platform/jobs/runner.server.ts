@@ -218,7 +218,8 @@ export async function enqueueJob<
     ownerId: Owner;
     idempotencyKey: string;
     input: Input;
-    alongside?: (tx: PortalTransaction) => Promise<void>;
+    /** Written in the transaction that queues the job (with the job's id), only when it is queued; throws to queue none. */
+    alongside?: (tx: PortalTransaction, jobId: string) => Promise<void>;
   },
 ): Promise<JobView & { ownerId: Owner }> {
   const id = randomUUID();
@@ -241,7 +242,7 @@ export async function enqueueJob<
     if (queued && kind.reserve && !(await kind.reserve({ id, ownerId: job.ownerId, input }, tx))) {
       throw new JobRefused(`The ${kind.name} job could not reserve what it needs.`);
     }
-    if (queued && alongside) await alongside(tx);
+    if (queued && alongside) await alongside(tx, id);
   });
   const [row] = await db.select().from(jobs).where(eq(jobs.idempotencyKey, job.idempotencyKey));
   if (!row) throw new Error(`The job ${job.idempotencyKey} was not saved.`);

@@ -1,0 +1,205 @@
+import { json, redirect } from "@remix-run/node";
+import { eq } from "drizzle-orm";
+import { pageCount, requestedPage } from "~/domain/pagination";
+import { quoteOrderQuery, subscriptionStepUrl } from "~/domain/subscription-steps";
+import {
+  acceptanceDetail,
+  quoteOrderRefusal,
+  QUOTE_FOR_NEW_CUSTOMER,
+  QUOTE_VALIDITY_DAYS,
+  QUOTE_VALIDITY_MESSAGE,
+  QUOTES_PAGE_SIZE,
+  quoteSendSchema,
+  quoteUrls,
+  validityDays,
+} from "~/domain/quotes";
+import {
+  assertMay,
+  mayDo,
+  readMemberForm,
+  redirectWithToast,
+  requireMember,
+  type Scope,
+} from "~/server/accounts/index.server";
+import { errorMessage, portalNow, ProviderError } from "~/server/billing/index.server";
+import { ESTIMATE_FAILED, subscriptionWizardFor } from "~/server/orders/index.server";
+import { db } from "~/server/platform/database/db.server";
+import { organizations, QUOTE_STATUSES, type QuoteStatus } from "~/server/platform/database/tables.server";
+import { waitMessage } from "~/server/platform/throttle.server";
+import { customerChoices } from "~/server/resellers/index.server";
+import { quotePdfDownload } from "./quote-pdf.server";
+import { sendQuote } from "./quote-links.server";
+import { copyQuote, makeQuote, quotePage, requireQuote, withdrawQuote } from "./quotes.server";
+
+/**
+ * The quote pages' loaders and actions: /quotes (every member's), a quote's page and PDF (any member of the
+ * organization that made it or the end customer it is for; another's is 404), and the changes, which are the
+ * buying roles' (quotes.manage) and checked by each action itself.
+ */
+
+const isStatus = (value: string | null): value is QuoteStatus =>
+  value !== null && (QUOTE_STATUSES as readonly string[]).includes(value);
+
+/** /quotes: a page of the member's quotes, newest first, filtered by status and (a distributor's) end customer. */
+export async function quotesListPage(request: Request) {
+  const member = await requireMember(request);
+  const url = new URL(request.url);
+  const page = requestedPage(url.searchParams.get("page"));
+  if (page === null) throw new Response("Not Found", { status: 404 });
+  const asked = url.searchParams.get("status");
+  const status = isStatus(asked) ? asked : null;
+  const customerId = url.searchParams.get("customer") || null;
+  const [{ total, quotes }, choices] = await Promise.all([
+    quotePage(member, { status, customerId }, page, QUOTES_PAGE_SIZE),
+    mayDo(member, "customers.read") ? customerChoices(member.organization.id, null) : null,
+  ]);
+  return json({
+    page,
+    pages: pageCount(total, QUOTES_PAGE_SIZE),
+    total,
+    status,
+    customerId,
+    customers: choices?.customers ?? null,
+    quotes,
+    // Making one starts in the Store's wizard, which is for those who may also buy.
+    mayMake: mayDo(member, "quotes.manage") && mayDo(member, "purchase"),
+  });
+}
+
+/** Whether the member may change the quote: the buying roles of the organization that made it. */
+const mayChange = (member: Scope, quote: { ownerId: string }) =>
+  quote.ownerId === member.organization.id && mayDo(member, "quotes.manage");
+
+/** Where 'Send' mails a quote unless another address is typed: an end customer's technical contact, if it has one. */
+async function contactOf(customerId: string | null): Promise<string> {
+  if (!customerId) return "";
+  const [customer] = await db
+    .select({ contactEmail: organizations.contactEmail })
+    .from(organizations)
+    .where(eq(organizations.id, customerId));
+  return customer?.contactEmail ?? "";
+}
+
+/** A quote's page: its lines, dates and history, and what the member may do with it. */
+export async function quotePageData(request: Request, quoteId: string) {
+  const member = await requireMember(request);
+  const [{ quote, makerOrganization, events, status }, now] = await Promise.all([
+    requireQuote(member, quoteId),
+    portalNow(),
+  ]);
+  const changeable = mayChange(member, quote);
+  const maySend = changeable && status === "open";
+  // The address a quote was accepted from is for its maker's buying roles, not the end customer's people.
+  const detailOf = (event: (typeof events)[number]) =>
+    event.kind === "accepted" && !changeable
+      ? acceptanceDetail({ poNumber: quote.poNumber, address: null })
+      : event.detail;
+  return json({
+    quote: {
+      id: quote.id,
+      number: quote.number,
+      organizationName: quote.organizationName,
+      madeByName: quote.madeByName,
+      makerOrganization,
+      quotedAt: quote.quotedAt.toISOString(),
+      validUntil: quote.validUntil.toISOString(),
+      estimate: quote.estimate,
+      status,
+      sentTo: quote.sentTo,
+      acceptedByName: quote.acceptedByName,
+      poNumber: quote.poNumber,
+      acceptedAt: quote.acceptedAt?.toISOString() ?? null,
+    },
+    events: events.map((event) => ({
+      id: event.id,
+      kind: event.kind,
+      actorName: event.actorName,
+      detail: detailOf(event),
+      at: event.at.toISOString(),
+    })),
+    mayWithdraw: changeable && status === "open",
+    // Ordering goes through the new-license wizard's Billing and Order steps, the quote's lines locked.
+    orderTo:
+      changeable && quoteOrderRefusal(quote, now) === null
+        ? subscriptionStepUrl("billing", quoteOrderQuery(quote.id))
+        : null,
+    orderJobTo: changeable && quote.orderJobId ? `/store/orders/${quote.orderJobId}` : null,
+    mayCopy: changeable,
+    // The address 'Send' offers: the last one it went to, else the end customer's technical contact.
+    sendTo: maySend ? (quote.sentTo ?? (await contactOf(quote.customerId))) : null,
+  });
+}
+
+/** 'Send': the address checked at its field (what was typed comes back), then the link mailed, then the page. */
+async function sendFromPage(request: Request, member: Scope, quoteId: string, formData: FormData) {
+  const typed = String(formData.get("to") ?? "");
+  const parsed = quoteSendSchema.safeParse({ to: typed });
+  if (!parsed.success) {
+    return json({ fieldErrors: { to: parsed.error.issues[0]?.message ?? "" }, to: typed }, { status: 422 });
+  }
+  const outcome = await sendQuote(request, member, quoteId, parsed.data.to);
+  if (outcome && "refused" in outcome) return json({ formError: outcome.refused, to: typed }, { status: 409 });
+  if (outcome) {
+    return json(
+      { formError: waitMessage("quotes sent", outcome.waitSeconds), to: typed },
+      { status: 429, headers: { "Retry-After": String(outcome.waitSeconds) } },
+    );
+  }
+  return redirectWithToast(request, quoteUrls.page(quoteId), {
+    kind: "success",
+    message: `We sent the quote to ${parsed.data.to}.`,
+  });
+}
+
+/** A quote's page's forms: Withdraw, and Copy into a new quote (priced today, valid the default days). */
+export async function quotePageAction(request: Request, quoteId: string) {
+  const { member, intent, formData } = await readMemberForm(request, "quotes.manage");
+  if (intent === "send") return sendFromPage(request, member, quoteId, formData);
+  if (intent === "withdraw") {
+    const refused = await withdrawQuote(member, quoteId);
+    return refused ? json({ formError: refused }, { status: 409 }) : redirect(quoteUrls.page(quoteId));
+  }
+  if (intent === "copy") {
+    try {
+      const copy = await copyQuote(member, quoteId, QUOTE_VALIDITY_DAYS.default);
+      return redirect(quoteUrls.page(copy.id));
+    } catch (error) {
+      if (!(error instanceof ProviderError)) throw error;
+      return json({ formError: errorMessage(error, ESTIMATE_FAILED) }, { status: 503 });
+    }
+  }
+  return json({ formError: "Unknown action." }, { status: 400 });
+}
+
+/** A quote as a PDF attachment, for any member who reads it. */
+export async function quotePdfResponse(request: Request, quoteId: string): Promise<Response> {
+  const member = await requireMember(request);
+  const { quote, makerOrganization, status } = await requireQuote(member, quoteId);
+  return quotePdfDownload(quote, status, makerOrganization);
+}
+
+/**
+ * The Review step's 'Save as quote': the wizard's order (of the request's `?customer=`) made into a quote valid the
+ * days asked, then its page. The draft stays, so the order can go on to billing too.
+ */
+export async function saveReviewAsQuote(member: Scope, request: Request, formData: FormData) {
+  assertMay(member, "quotes.manage");
+  const typed = String(formData.get("validDays") ?? "");
+  const days = validityDays(typed);
+  if (days === null) {
+    return json(
+      { fieldErrors: { validDays: QUOTE_VALIDITY_MESSAGE }, formError: null, validDays: typed },
+      { status: 400 },
+    );
+  }
+  const { wizard, customer } = await subscriptionWizardFor(member, new URL(request.url).searchParams.get("customer"));
+  const { data } = await wizard.load(member, "review");
+  if (customer.kind === "new") return json({ fieldErrors: {}, formError: QUOTE_FOR_NEW_CUSTOMER }, { status: 400 });
+  try {
+    const quote = await makeQuote(member, { customer, draft: data, validDays: days });
+    return redirect(quoteUrls.page(quote.id));
+  } catch (error) {
+    if (!(error instanceof ProviderError)) throw error;
+    return json({ fieldErrors: {}, formError: errorMessage(error, ESTIMATE_FAILED) }, { status: 503 });
+  }
+}

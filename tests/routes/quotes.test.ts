@@ -1,0 +1,269 @@
+import { eq } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import { estimateView } from "~/domain/estimate";
+import { formatCents } from "~/domain/format";
+import { NOT_AN_INVOICE, QUOTE_VALIDITY_MESSAGE } from "~/domain/quotes";
+import { loader as listLoader } from "~/routes/_portal.quotes._index";
+import { loader as quoteLoader, action as quoteAction } from "~/routes/_portal.quotes.$quoteId._index";
+import { loader as pdfLoader } from "~/routes/_portal.quotes.$quoteId.pdf";
+import { action as reviewAction } from "~/routes/_portal.store.subscribe.review";
+import { portalNow } from "~/server/billing/index.server";
+import { estimateDraft, subscriptionWizardFor } from "~/server/orders/new-subscription-wizard.server";
+import { db } from "~/server/platform/database/db.server";
+import { activity, organizations, quoteCounters, quotes } from "~/server/platform/database/tables.server";
+import { nextQuoteNumber } from "~/server/quotes/quotes.server";
+import { createCustomer } from "~/server/resellers/end-customers.server";
+import { newCustomer } from "../support/accounts";
+import { createAccount, memberByEmail } from "../support/members";
+import { pdfText } from "../support/pdf-text";
+import { openRoute as open, postRoute as post } from "../support/requests";
+import { freshSession } from "../support/sign-in";
+
+/**
+ * Quotes: the Review step's 'Save as quote' makes a numbered quote whose lines are the billing port's estimate of
+ * the draft, valid the days asked on the portal's clock; /quotes pages and filters them; a quote's page withdraws
+ * and copies it (re-priced, a new number); its PDF reads its lines; a Viewer makes none, and another
+ * organization's quote is a 404.
+ */
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** The Store wizard's draft of a customer's order, its steps before Review done. */
+const REVIEWED = {
+  tier: "core" as const,
+  users: 12,
+  hosting: "cloud" as const,
+  completed: ["plan" as const, "hosting" as const, "hardware" as const, "support" as const],
+};
+
+async function person(label: string) {
+  const account = await newCustomer(label);
+  return { ...account, cookie: await freshSession(account.user.email) };
+}
+
+type Person = Awaited<ReturnType<typeof person>>;
+
+/** Posts 'Save as quote' on the Review step (of `?customer=` when given); the response. */
+const saveAsQuote = (who: { cookie: string }, fields: Record<string, string> = {}, customer?: string) =>
+  post(
+    reviewAction,
+    `/store/subscribe/review${customer ? `?customer=${customer}` : ""}`,
+    { intent: "quote", validDays: "30", ...fields },
+    who.cookie,
+  );
+
+const quoteIdOf = (response: Response) => response.headers.get("Location")?.replace("/quotes/", "") ?? "";
+
+let owner: Person;
+let viewerCookie: string;
+let stranger: Person;
+
+beforeAll(async () => {
+  owner = await person("quoting");
+  stranger = await person("stranger");
+  const viewerEmail = `viewer-${owner.id.slice(0, 8)}@example.com`;
+  await createAccount(viewerEmail, owner.user.passwordHash, { role: "viewer", organizationId: owner.id });
+  viewerCookie = await freshSession(viewerEmail);
+  await subscriptionWizardFor(owner, null).then(({ wizard }) =>
+    wizard.save(owner, { ...REVIEWED, organization: owner.organization.name }),
+  );
+}, 60_000);
+
+describe("quote numbers", { timeout: 60_000 }, () => {
+  it("are distinct and consecutive for makers at once, Q-<year>-0001 onwards", async () => {
+    const year = 2190;
+    const numbers = await Promise.all(
+      Array.from({ length: 8 }, () => db.transaction((tx) => nextQuoteNumber(tx, year))),
+    );
+    expect([...numbers].sort()).toEqual(
+      Array.from({ length: 8 }, (_, index) => `Q-${year}-${String(index + 1).padStart(4, "0")}`),
+    );
+    const [counter] = await db.select().from(quoteCounters).where(eq(quoteCounters.year, year));
+    expect(counter.last).toBe(8);
+  });
+
+  it("give a rolled-back maker's number to the next one", async () => {
+    const year = 2191;
+    await expect(
+      db.transaction(async (tx) => {
+        await nextQuoteNumber(tx, year);
+        throw new Error("the quote could not be written");
+      }),
+    ).rejects.toThrow();
+    expect(await db.transaction((tx) => nextQuoteNumber(tx, year))).toBe(`Q-${year}-0001`);
+  });
+});
+
+describe("Save as quote on the Review step", { timeout: 60_000 }, () => {
+  it("makes an open quote whose lines are the estimate of the draft, valid the days asked", async () => {
+    const response = await saveAsQuote(owner, { validDays: "14" });
+    expect(response.status).toBe(302);
+    const [quote] = await db
+      .select()
+      .from(quotes)
+      .where(eq(quotes.id, quoteIdOf(response)));
+    const { data } = await (await subscriptionWizardFor(owner, null)).wizard.read(owner);
+    const estimate = estimateView(await estimateDraft(owner.organization, data, { withCoupon: false }));
+    expect(quote).toMatchObject({
+      ownerId: owner.id,
+      customerId: null,
+      organizationName: owner.organization.name,
+      status: "open",
+      estimate,
+    });
+    expect(quote.number).toMatch(/^Q-\d{4}-\d{4,}$/);
+    expect(quote.validUntil.getTime() - quote.quotedAt.getTime()).toBe(14 * DAY_MS);
+    expect(Math.abs(quote.quotedAt.getTime() - (await portalNow()).getTime())).toBeLessThan(60_000);
+    const entries = await db.select().from(activity).where(eq(activity.organizationId, owner.id));
+    expect(entries.map((entry) => entry.summary)).toContain(
+      `Made quote ${quote.number} for ${owner.organization.name}.`,
+    );
+  });
+
+  it("refuses a validity outside 1 to 90 days at the field, keeping what was typed, making nothing", async () => {
+    const before = await db.select({ id: quotes.id }).from(quotes).where(eq(quotes.ownerId, owner.id));
+    for (const validDays of ["0", "91", "two"]) {
+      const response = await saveAsQuote(owner, { validDays });
+      expect(response.status).toBe(400);
+      expect(await response.json()).toMatchObject({ fieldErrors: { validDays: QUOTE_VALIDITY_MESSAGE }, validDays });
+    }
+    const after = await db.select({ id: quotes.id }).from(quotes).where(eq(quotes.ownerId, owner.id));
+    expect(after).toHaveLength(before.length);
+  });
+
+  it("is refused to a Viewer", async () => {
+    const response = await saveAsQuote({ cookie: viewerCookie });
+    expect(response.status).toBe(403);
+  });
+
+  it("quotes a distributor's end customer by the customer's name", async () => {
+    const reseller = await person("quoting-reseller");
+    await db.update(organizations).set({ customerType: "distributor" }).where(eq(organizations.id, reseller.id));
+    const member = await memberByEmail(reseller.user.email);
+    const customer = await createCustomer(member, {
+      name: "Harbor Optics",
+      country: "GB",
+      address: null,
+      contactName: "",
+      contactEmail: "",
+    });
+    const { wizard } = await subscriptionWizardFor(member, customer.id);
+    await wizard.save(member, { ...REVIEWED, organization: "Harbor Optics" });
+    const response = await saveAsQuote(reseller, {}, customer.id);
+    expect(response.status).toBe(302);
+    const [quote] = await db
+      .select()
+      .from(quotes)
+      .where(eq(quotes.id, quoteIdOf(response)));
+    expect(quote).toMatchObject({ ownerId: reseller.id, customerId: customer.id, organizationName: "Harbor Optics" });
+    // At the distributor's prices.
+    expect(quote.estimate.lineItems.length).toBeGreaterThan(0);
+    const list = await (await open(listLoader, `/quotes?customer=${customer.id}`, reseller.cookie)).json();
+    expect(list.quotes.map((row: { id: string }) => row.id)).toEqual([quote.id]);
+    expect(list.customers.map((choice: { name: string }) => choice.name)).toEqual(["Harbor Optics"]);
+
+    // The end customer's own people read it, and change nothing.
+    const contactEmail = `contact-${customer.id.slice(0, 8)}@harbor.example`;
+    await createAccount(contactEmail, reseller.user.passwordHash, {
+      role: "technical_contact",
+      organizationId: customer.id,
+    });
+    const contact = await freshSession(contactEmail);
+    const theirs = await (await open(listLoader, "/quotes", contact)).json();
+    expect(theirs.quotes.map((row: { id: string }) => row.id)).toEqual([quote.id]);
+    const page = await (await open(quoteLoader, `/quotes/${quote.id}`, contact, { quoteId: quote.id })).json();
+    expect(page).toMatchObject({ quote: { makerOrganization: reseller.organization.name }, mayWithdraw: false });
+    const refused = await post(quoteAction, `/quotes/${quote.id}`, { intent: "withdraw" }, contact, {
+      quoteId: quote.id,
+    });
+    expect(refused.status).toBe(403);
+  });
+});
+
+describe("a quote's pages", { timeout: 60_000 }, () => {
+  let quoteId: string;
+
+  beforeAll(async () => {
+    quoteId = quoteIdOf(await saveAsQuote(owner));
+  });
+
+  it("shows the quote with its history to every member, and only its own organization's", async () => {
+    const page = await (await open(quoteLoader, `/quotes/${quoteId}`, viewerCookie, { quoteId })).json();
+    expect(page.quote).toMatchObject({ id: quoteId, status: "open" });
+    expect(page.events.map((event: { kind: string }) => event.kind)).toEqual(["made"]);
+    expect(page).toMatchObject({ mayWithdraw: false, mayCopy: false });
+    const owners = await (await open(quoteLoader, `/quotes/${quoteId}`, owner.cookie, { quoteId })).json();
+    expect(owners).toMatchObject({ mayWithdraw: true, mayCopy: true });
+    expect((await open(quoteLoader, `/quotes/${quoteId}`, stranger.cookie, { quoteId })).status).toBe(404);
+    expect((await open(pdfLoader, `/quotes/${quoteId}/pdf`, stranger.cookie, { quoteId })).status).toBe(404);
+  });
+
+  it("lists the quotes newest first, filtered by status, paged", async () => {
+    const list = await (await open(listLoader, "/quotes", viewerCookie)).json();
+    expect(list.quotes[0].id).toBe(quoteId);
+    expect(list.total).toBeGreaterThanOrEqual(2);
+    const withdrawn = await (await open(listLoader, "/quotes?status=withdrawn", viewerCookie)).json();
+    expect(withdrawn.quotes.map((row: { id: string }) => row.id)).not.toContain(quoteId);
+    expect((await open(listLoader, "/quotes?page=0", viewerCookie)).status).toBe(404);
+  });
+
+  it("prints the lines, the totals, the validity and that it is not an invoice", async () => {
+    const response = await open(pdfLoader, `/quotes/${quoteId}/pdf`, viewerCookie, { quoteId });
+    expect(response.headers.get("Content-Type")).toBe("application/pdf");
+    const text = await pdfText(new Uint8Array(await response.arrayBuffer()));
+    const [quote] = await db.select().from(quotes).where(eq(quotes.id, quoteId));
+    expect(text).toContain(quote.number);
+    for (const line of quote.estimate.lineItems) expect(text).toContain(line.description);
+    expect(text).toMatch(new RegExp(`Total amount due today\\s+\\${formatCents(quote.estimate.amountDue)}`));
+    expect(text).toContain(NOT_AN_INVOICE);
+  });
+
+  it("copies into a new quote with a new number, the original unchanged", async () => {
+    const response = await post(quoteAction, `/quotes/${quoteId}`, { intent: "copy" }, owner.cookie, { quoteId });
+    expect(response.status).toBe(302);
+    const copyId = quoteIdOf(response);
+    const [original, copy] = await Promise.all(
+      [quoteId, copyId].map(async (id) => (await db.select().from(quotes).where(eq(quotes.id, id)))[0]),
+    );
+    expect(copy.id).not.toBe(original.id);
+    expect(copy.number).not.toBe(original.number);
+    // Priced again now: the same lines and amounts, the next cycle dated from the copy's own moment.
+    const { nextBilling, ...lines } = original.estimate;
+    expect(copy).toMatchObject({
+      order: original.order,
+      estimate: { ...lines, nextBilling: nextBilling && { amount: nextBilling.amount, at: expect.any(String) } },
+      status: "open",
+    });
+    expect(original.status).toBe("open");
+  });
+
+  it("withdraws an open quote once; a Viewer may not", async () => {
+    const path = `/quotes/${quoteId}`;
+    expect((await post(quoteAction, path, { intent: "withdraw" }, viewerCookie, { quoteId })).status).toBe(403);
+    expect((await post(quoteAction, path, { intent: "withdraw" }, stranger.cookie, { quoteId })).status).toBe(404);
+    const done = await post(quoteAction, path, { intent: "withdraw" }, owner.cookie, { quoteId });
+    expect(done.status).toBe(302);
+    const again = await post(quoteAction, path, { intent: "withdraw" }, owner.cookie, { quoteId });
+    expect(again.status).toBe(409);
+    const page = await (await open(quoteLoader, path, owner.cookie, { quoteId })).json();
+    expect(page.quote.status).toBe("withdrawn");
+    expect(page.events.map((event: { kind: string }) => event.kind)).toEqual(["made", "withdrawn"]);
+  });
+
+  it("is expired, and no longer withdrawn, once its valid-until has passed on the portal's clock", async () => {
+    const expiredId = quoteIdOf(await saveAsQuote(owner, { validDays: "1" }));
+    await db
+      .update(quotes)
+      .set({ validUntil: new Date((await portalNow()).getTime() - 1_000) })
+      .where(eq(quotes.id, expiredId));
+    const page = await (await open(quoteLoader, `/quotes/${expiredId}`, owner.cookie, { quoteId: expiredId })).json();
+    expect(page.quote.status).toBe("expired");
+    expect(page.mayWithdraw).toBe(false);
+    const expired = await (await open(listLoader, "/quotes?status=expired", owner.cookie)).json();
+    expect(expired.quotes.map((row: { id: string }) => row.id)).toEqual([expiredId]);
+    const refused = await post(quoteAction, `/quotes/${expiredId}`, { intent: "withdraw" }, owner.cookie, {
+      quoteId: expiredId,
+    });
+    expect(refused.status).toBe(409);
+  });
+});
