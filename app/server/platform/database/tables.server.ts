@@ -51,6 +51,8 @@ export const {
   billingFaults,
   taxIdFaults,
   cardTokens,
+  cardSetups,
+  cardAuthentications,
   hubTenants,
   hubAdmins,
   hubLicenses,
