@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Locator, Page } from "@playwright/test";
 import { hashPasswordSync } from "~/server/platform/passwords.server";
 import { insertAccount, withDatabase } from "./database";
-import { DEMO_PASSWORD, expect, signInAs, test } from "./fixtures";
+import { DEMO_PASSWORD, expect, expectAccessible, signInAs, test } from "./fixtures";
 
 /**
  * Saving a card whose bank asks the cardholder to authenticate it (Stripe's 3-D Secure test card 3184 in the
@@ -50,6 +50,7 @@ async function atBankPage(page: Page) {
 test("saving a card through the bank's page: completed saves it once, failed keeps the old card and says why", async ({
   page,
   portal,
+  javaScriptEnabled,
 }) => {
   await signInAsNewCustomer(page, portal.databaseUrl);
   await page.goto("/account");
@@ -58,6 +59,7 @@ test("saving a card through the bank's page: completed saves it once, failed kee
   await methods.getByRole("link", { name: "Add Card" }).click();
   await fillCardForm(page.getByRole("dialog", { name: "Create new payment method" }), "4000 0027 6000 3184");
   const bankPage = await atBankPage(page);
+  await expectAccessible(page, javaScriptEnabled);
   await page.getByRole("button", { name: "Complete authentication" }).click();
   await expect(page).toHaveURL(/\/account$/);
   await expect(page.getByRole("status")).toContainText("Successfully added new payment method.");

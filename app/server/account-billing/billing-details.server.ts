@@ -269,7 +269,7 @@ const cardName = (source: PaymentSource) =>
   source.card ? `${source.card.brand} ending ${source.card.last4}` : "a card";
 
 /** Where the card provider's bank page sends the cardholder back to (the route that finishes the save). */
-export const CARD_SETUP_RETURN = "/account/cards/return";
+const CARD_SETUP_RETURN = "/account/cards/return";
 
 function cardFormOf(form: FormData, input: CardFormInput): CardForm {
   return {
