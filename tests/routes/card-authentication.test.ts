@@ -2,6 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { describe, expect, it } from "vitest";
 import { action as newCardAction } from "~/routes/_portal.account.cards.new";
 import { action as replaceAction } from "~/routes/_portal.account.cards.$sourceId.replace";
+import { action as wizardReplaceAction } from "~/routes/_portal.store.subscribe.billing.cards.$sourceId.replace";
 import { loader as returnLoader } from "~/routes/_portal.account_.cards.return";
 import { action as bankAction, loader as bankLoader } from "~/routes/cards.authenticate.$attemptId";
 import { loadPaymentStep } from "~/server/account-billing/billing-details.server";
@@ -78,10 +79,12 @@ async function answerBank(page: { path: string; attemptId: string }, outcome: "c
   return response.headers.get("Location") ?? "";
 }
 
-async function cardsOf(email: string) {
+async function sourcesOf(email: string) {
   const step = await loadPaymentStep(await memberByEmail(email));
-  return step.status === "ready" ? step.sources.map((source) => source.card?.last4) : [];
+  return step.status === "ready" ? step.sources : [];
 }
+
+const cardsOf = async (email: string) => (await sourcesOf(email)).map((source) => source.card?.last4);
 
 describe("saving a card the bank asks to authenticate", () => {
   it("saves it once after the bank's page, and refuses the same authentication again", async () => {
@@ -142,6 +145,33 @@ describe("saving a card the bank asks to authenticate", () => {
     const replaced = await get(returnLoader, await answerBank(page, "complete"), "customer@example.com");
     expect(await toastOf(replaced)).toEqual({ kind: "success", message: "Successfully replaced new payment method." });
     expect(await cardsOf("customer@example.com")).toEqual(["3220"]);
+  });
+
+  it("comes back to the page the drawer was opened over: the purchase wizard's payment step", async () => {
+    const [old] = await sourcesOf("admin@example.com");
+    const path = `/store/subscribe/billing/cards/${old.id}/replace`;
+    const posted = await post(wizardReplaceAction, path, "admin@example.com", card("4000 0027 6000 3184"), {
+      sourceId: old.id,
+    });
+    const saved = await get(returnLoader, await answerBank(bankPageOf(posted), "complete"), "admin@example.com");
+    expect(saved.headers.get("Location")).toBe("/store/subscribe/billing");
+    expect(await toastOf(saved)).toEqual({ kind: "success", message: "Successfully replaced new payment method." });
+    expect((await sourcesOf("admin@example.com")).map((source) => source.id)).not.toContain(old.id);
+  });
+
+  it("saves once when two tabs come back from the bank's page at the same moment", async () => {
+    const [old] = await sourcesOf("customer@example.com");
+    const path = `/account/cards/${old.id}/replace`;
+    const posted = await post(replaceAction, path, "customer@example.com", card("4000 0025 0000 3155"), {
+      sourceId: old.id,
+    });
+    const back = await answerBank(bankPageOf(posted), "complete");
+    const both = await Promise.all([
+      get(returnLoader, back, "customer@example.com"),
+      get(returnLoader, back, "customer@example.com"),
+    ]);
+    expect((await Promise.all(both.map(toastOf))).map((toast) => toast?.kind).sort()).toEqual(["info", "success"]);
+    expect(await cardsOf("customer@example.com")).toEqual(["3155"]);
   });
 
   it("knows no authentication that is not the embedded gateway's", async () => {
