@@ -361,6 +361,10 @@ async function unlimitedTrials(access: AccessWorld) {
 }
 
 test.describe("the access policy, row by row, on the server", () => {
+  // Requests without a browser, asked of every route by every kind of person: once is enough, on the portal
+  // without JavaScript (vitest runs every route's own tests on both engines).
+  test.skip(({ javaScriptEnabled }) => javaScriptEnabled, "HTTP only: once is enough");
+
   // Signing in costs the portal a password hash each: once for all, before the rows.
   test.beforeAll(async ({ access }) => {
     await Promise.all(PEOPLE.map((key) => access.person(key)));

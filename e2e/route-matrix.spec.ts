@@ -326,6 +326,10 @@ async function findingsFor(person: Person, world: AccessWorld): Promise<string[]
 }
 
 test.describe("every route checks its own right", () => {
+  // Requests without a browser, asked of every route by every kind of person: once is enough, on the portal
+  // without JavaScript (vitest runs every route's own tests on both engines).
+  test.skip(({ javaScriptEnabled }) => javaScriptEnabled, "HTTP only: once is enough");
+
   test("the table names every route of the app", async () => {
     expect(Object.keys(ROUTES).sort()).toEqual(Object.keys(await builtRoutes()).sort());
   });

@@ -15,6 +15,7 @@ import { PageLinks } from "~/ui/page-links";
 import { Stack } from "~/ui/layout";
 import { PageErrorBoundary, pageMeta } from "~/ui/page";
 import { FORM_STYLES } from "~/ui/stylesheets";
+import { SearchForm } from "~/ui/search-form";
 import { Table } from "~/ui/table";
 
 export const links: LinksFunction = () => FORM_STYLES;
@@ -50,21 +51,14 @@ export default function AdminCustomers() {
         are listed on its page.
       </Text>
       <Anchor to="/admin">Jobs that need attention</Anchor>
-      <Form method="get" role="search" aria-label="Customers">
-        <Group align="flex-end" gap="sm">
-          <TextInput
-            id="customer-search"
-            name="q"
-            type="search"
-            label="Organization name or a member's email"
-            description="The start of it; case and accents do not matter."
-            defaultValue={query}
-            w={360}
-          />
-          <Button type="submit">Search</Button>
-          {query ? <Anchor to="/admin/customers">Show all</Anchor> : null}
-        </Group>
-      </Form>
+      <SearchForm
+        name="Customers"
+        label="Organization name or a member's email"
+        description="The start of it; case and accents do not matter."
+        query={query}
+        allTo="/admin/customers"
+        width={360}
+      />
       <Table.ScrollContainer minWidth={700}>
         <Table striped withTableBorder>
           <Table.Caption>{query ? `${total} organizations match “${query}”` : `${total} organizations`}</Table.Caption>

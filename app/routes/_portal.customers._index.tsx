@@ -1,16 +1,16 @@
 import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
-import { Form, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
 import { CUSTOMERS_PER_PAGE, customersHref, customerUrls } from "~/domain/customers";
 import { formatCents, formatDate } from "~/domain/format";
 import { customersListPage } from "~/server/resellers/customer-pages.server";
-import { Button, LinkButton } from "~/ui/button";
-import { TextInput } from "~/ui/inputs";
+import { LinkButton } from "~/ui/button";
 import { Group, Stack } from "~/ui/layout";
 import { Link } from "~/ui/link";
 import { PageErrorBoundary, pageMeta } from "~/ui/page";
 import { PageLinks } from "~/ui/page-links";
 import { ANCHOR_CLASS } from "~/ui/plain-parts";
 import { LIST_STYLES } from "~/ui/stylesheets";
+import { SearchForm } from "~/ui/search-form";
 import { Table } from "~/ui/table";
 import { Text } from "~/ui/typography";
 
@@ -37,26 +37,13 @@ export default function Customers() {
           {mayAdd ? <LinkButton to={customerUrls.create}>Add a customer</LinkButton> : null}
         </Group>
       </Group>
-      <Form method="get" role="search" aria-label="Search customers">
-        <Group gap="sm" align="flex-end">
-          <TextInput
-            id="customer-search"
-            name="q"
-            type="search"
-            label="Search by name, contact email, license id or subscription id"
-            defaultValue={search}
-            w={420}
-          />
-          <Button type="submit" variant="default">
-            Search
-          </Button>
-          {search ? (
-            <Link className={ANCHOR_CLASS} to={customerUrls.list}>
-              Show all
-            </Link>
-          ) : null}
-        </Group>
-      </Form>
+      <SearchForm
+        name="Search customers"
+        label="Search by name, contact email, license id or subscription id"
+        query={search}
+        allTo={customerUrls.list}
+        width={420}
+      />
       {customers.length === 0 ? (
         <Text>{search ? `No customer matches "${search}".` : "You have no customers yet."}</Text>
       ) : (

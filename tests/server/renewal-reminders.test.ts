@@ -68,9 +68,11 @@ describe("renewal reminders", { timeout: 60_000 }, () => {
       role: "technical_contact",
       organizationId: reseller.id,
     });
-    // Alpine's yearly renewal moved to Meridian's day: two of the reseller's customers renew that day.
+    // Alpine's yearly renewal moved to the start of Meridian's day (UTC, as reminders group them; an hour later
+    // would be the next day when the test runs late in the evening): two of the reseller's customers renew that day.
     const renewsOn = await termEndOf(MERIDIAN);
-    await setCopy(ALPINE, { currentTermEnd: new Date(renewsOn.getTime() + 60 * 60 * 1000) });
+    const dayStart = Date.UTC(renewsOn.getUTCFullYear(), renewsOn.getUTCMonth(), renewsOn.getUTCDate());
+    await setCopy(ALPINE, { currentTermEnd: new Date(dayStart) });
     const now = new Date(renewsOn.getTime() - 5 * DAY);
 
     // Several sweeps at once (instances of the portal), and another after: one job, each renewal reminded once.

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { oneRequestPerTurn } from "../../scripts/server.mjs";
 import { inTurn, workerCount } from "../../scripts/start.mjs";
 
@@ -68,7 +68,8 @@ describe("how a process starts the requests it has (decision 139)", () => {
     });
     serve("first", {});
     serve("second", {});
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Waited for, not slept on: a busy machine may take longer than a quiet one's few turns.
+    await vi.waitFor(() => expect(order).toHaveLength(3), { timeout: 5_000 });
     expect(order).toEqual(["first", "timer", "second"]);
   });
 });
