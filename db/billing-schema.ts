@@ -216,3 +216,17 @@ export const cardTokens = sqliteTable("card_tokens", {
   usedAt: timestamp("used_at"),
   createdAt: timestamp("created_at").notNull(),
 });
+
+/**
+ * The embedded card gateway's card setups (Stripe's SetupIntents) whose bank asked the cardholder to authenticate:
+ * the token being saved, waiting on the bank page (`requires_action`) until the cardholder completes it
+ * (`succeeded`) or fails it (`failed`), and where the bank page sends them back. The bank page answers a setup
+ * once: a reload or a second tab finds it answered.
+ */
+export const cardSetups = sqliteTable("card_setups", {
+  id: text("id").primaryKey(),
+  tokenId: text("token_id").notNull(),
+  status: text("status", { enum: ["requires_action", "succeeded", "failed"] }).notNull(),
+  returnUrl: text("return_url").notNull(),
+  createdAt: timestamp("created_at").notNull(),
+});

@@ -841,5 +841,23 @@ export const providerSync = sqliteTable("provider_sync", {
   leaseUntil: integer("lease_until", { mode: "timestamp_ms" }),
 });
 
+/**
+ * A card being saved that the cardholder's bank asked to authenticate: the card provider's setup (its id), whose
+ * organization saves it, what the save does once the bank said yes (replace that card, or add one; make it the
+ * primary card) and the page to go back to. The return from the bank uses it once (`used_at`): a reload of the
+ * bank page, a second tab or a replayed return saves nothing twice.
+ */
+export const cardAuthentications = sqliteTable("card_authentications", {
+  setupId: text("setup_id").primaryKey(),
+  organizationId: text("organization_id")
+    .notNull()
+    .references(() => organizations.id, { onDelete: "cascade" }),
+  replacesSourceId: text("replaces_source_id"),
+  setAsPrimary: integer("set_as_primary", { mode: "boolean" }).notNull(),
+  closeTo: text("close_to").notNull(),
+  createdAt: createdAt(),
+  usedAt: integer("used_at", { mode: "timestamp_ms" }),
+});
+
 export * from "./billing-schema";
 export * from "./hub-schema";

@@ -65,6 +65,8 @@ const ROUTES: Record<string, RouteRow> = {
   "routes/organizations.switch": { right: "public" },
   "routes/preferences.sidebar": { right: "public" },
   "routes/webhooks.chargebee": { right: "public" },
+  // The embedded card gateway's bank page: the bank's, not the portal's; the setup's random id is its only key.
+  "routes/cards.authenticate.$attemptId": { right: "public", url: "/cards/authenticate/seti_local_none" },
 
   // The shell: the person and the organizations they may switch to.
   "routes/_portal": { right: "user", url: "/support" },
@@ -80,6 +82,7 @@ const ROUTES: Record<string, RouteRow> = {
   "routes/_portal.account": { right: "user" },
   "routes/_portal.account.cards.new": { right: "billing.manage" },
   "routes/_portal.account.cards.$sourceId.replace": { right: "billing.manage" },
+  "routes/_portal.account_.cards.return": { right: "billing.manage", url: "/account/cards/return" },
   "routes/_portal.account.profile": { right: "billing.manage" },
   "routes/_portal.account.shipping": { right: "billing.manage" },
   "routes/_portal.account_.team": { right: "member" },

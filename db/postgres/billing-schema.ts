@@ -177,3 +177,11 @@ export const cardTokens = pgTable("card_tokens", {
   usedAt: timestamp("used_at"),
   createdAt: timestamp("created_at").notNull(),
 });
+
+export const cardSetups = pgTable("card_setups", {
+  id: text("id").primaryKey(),
+  tokenId: text("token_id").notNull(),
+  status: text("status", { enum: ["requires_action", "succeeded", "failed"] }).notNull(),
+  returnUrl: text("return_url").notNull(),
+  createdAt: timestamp("created_at").notNull(),
+});

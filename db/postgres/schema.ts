@@ -571,6 +571,18 @@ export const organizationCounts = pgTable("organization_counts", {
   invoices: integer("invoices").notNull().default(0),
 });
 
+export const cardAuthentications = pgTable("card_authentications", {
+  setupId: text("setup_id").primaryKey(),
+  organizationId: text("organization_id")
+    .notNull()
+    .references(() => organizations.id, { onDelete: "cascade" }),
+  replacesSourceId: text("replaces_source_id"),
+  setAsPrimary: boolean("set_as_primary").notNull(),
+  closeTo: text("close_to").notNull(),
+  createdAt: createdAt(),
+  usedAt: timestamp("used_at"),
+});
+
 export const providerSync = pgTable("provider_sync", {
   id: text("id").primaryKey(),
   eventsSince: timestamp("events_since").notNull(),

@@ -1,4 +1,5 @@
 import Chargebee from "chargebee";
+import { tokenOf } from "../support/card-tokens";
 import { eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { chargebeeKey, createChargebeeBilling, type ChargebeeOptions } from "~/server/billing/chargebee/adapter.server";
@@ -56,7 +57,7 @@ async function cardToken(key: string) {
   form.set("card_number", "4242424242424242");
   form.set("card_expiry", "12/34");
   form.set("card_cvc", "123");
-  return createLocalCards({ store: db }).temporaryToken(form, { firstName: "Dana", lastName: "Whitfield" }, key);
+  return tokenOf(createLocalCards({ store: db }), form, { firstName: "Dana", lastName: "Whitfield" }, key);
 }
 
 /** A new customer with a card, through the adapter. */

@@ -1,4 +1,5 @@
 import { execFile } from "node:child_process";
+import { tokenOf } from "../support/card-tokens";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { runChargebeeCheck } from "~/server/billing/chargebee/check.server";
@@ -30,7 +31,8 @@ async function cardToken() {
   form.set("card_number", "4242424242424242");
   form.set("card_expiry", "12/34");
   form.set("card_cvc", "123");
-  return createLocalCards({ store: db }).temporaryToken(
+  return tokenOf(
+    createLocalCards({ store: db }),
     form,
     { firstName: "Chargebee", lastName: "Check" },
     crypto.randomUUID(),

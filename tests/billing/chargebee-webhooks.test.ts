@@ -1,4 +1,5 @@
 import { createServer, type Server } from "node:http";
+import { tokenOf } from "../support/card-tokens";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { parseChargebeeWebhook, webhookAuthorized } from "~/server/billing/chargebee/events.server";
@@ -196,7 +197,7 @@ describe("Chargebee's webhooks from the loopback fake", () => {
       form.set("card_number", number);
       form.set("card_expiry", "12 / 34");
       form.set("card_cvc", "123");
-      const tmpToken = await cards.temporaryToken(form, { firstName: "Wes", lastName: "Hook" }, `${key}:token`);
+      const tmpToken = await tokenOf(cards, form, { firstName: "Wes", lastName: "Hook" }, `${key}:token`);
       return billing.createPaymentSourceFromTempToken({ customerId, tmpToken, setAsPrimary: true }, key);
     };
     const good = await card("4242 4242 4242 4242", `${customerId}:good`);

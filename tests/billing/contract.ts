@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { tokenOf } from "../support/card-tokens";
 import { formatCents } from "~/domain/format";
 import { createLocalCards } from "~/server/cards/local/provider.server";
 import { db } from "~/server/platform/database/db.server";
@@ -90,7 +91,7 @@ export function billingContract(adapter: string, start: (now: () => Date) => Pro
       return form;
     };
     const tokenFor = (number: string, key: string) =>
-      cards.temporaryToken(cardForm(number), { firstName: "Erin", lastName: "Contract" }, key);
+      tokenOf(cards, cardForm(number), { firstName: "Erin", lastName: "Contract" }, key);
 
     async function newCustomer() {
       const id = `cust_contract_${++customers}`;

@@ -1,4 +1,5 @@
 import { formatCents, formatDate } from "~/domain/format";
+import { tokenOf } from "../support/card-tokens";
 import { createLocalBilling } from "~/server/billing/local/engine.server";
 import type { InvoicePdf } from "~/server/billing/port.server";
 import { createLocalCards } from "~/server/cards/local/provider.server";
@@ -33,7 +34,7 @@ async function card(number: string, key: string, customerId = CUSTOMER) {
   form.set("card_number", number);
   form.set("card_expiry", "12 / 34");
   form.set("card_cvc", "123");
-  const tmpToken = await cards.temporaryToken(form, { firstName: "Priya", lastName: "Dalton" }, `${key}:token`);
+  const tmpToken = await tokenOf(cards, form, { firstName: "Priya", lastName: "Dalton" }, `${key}:token`);
   return billing.createPaymentSourceFromTempToken({ customerId, tmpToken, setAsPrimary: true }, key);
 }
 

@@ -1,4 +1,5 @@
 import { asc, eq } from "drizzle-orm";
+import { tokenOf } from "../support/card-tokens";
 import { billingFaults, getBilling, getBillingClock, onBillingEvents } from "~/server/billing/index.server";
 import { createLocalBilling } from "~/server/billing/local/engine.server";
 import type { ProviderEvent } from "~/server/billing/port.server";
@@ -51,7 +52,7 @@ async function customerWithCard(id: string, expiry = "12 / 34", number = VISA, e
   form.set("card_number", number);
   form.set("card_expiry", expiry);
   form.set("card_cvc", "123");
-  const tmpToken = await cards.temporaryToken(form, { firstName: "Kai", lastName: "Engine" }, `${id}:t${another}`);
+  const tmpToken = await tokenOf(cards, form, { firstName: "Kai", lastName: "Engine" }, `${id}:t${another}`);
   return engine.createPaymentSourceFromTempToken({ customerId: id, tmpToken, setAsPrimary: true }, `${id}:s${another}`);
 }
 
@@ -432,7 +433,8 @@ describe("events", () => {
       form.set("card_number", "4242 4242 4242 4242");
       form.set("card_expiry", "12 / 34");
       form.set("card_cvc", "123");
-      const tmpToken = await createLocalCards({ store: db }).temporaryToken(
+      const tmpToken = await tokenOf(
+        createLocalCards({ store: db }),
         form,
         { firstName: "L", lastName: "Istener" },
         "listened:t",

@@ -1,4 +1,12 @@
-import { addCard, replaceCard, type CardForm } from "~/server/account-billing/payment-methods.server";
+import {
+  addCard,
+  finishCardSetup,
+  replaceCard,
+  type CardForm,
+  type CardSave,
+} from "~/server/account-billing/payment-methods.server";
+import { answerSetup } from "~/server/providers/card-vault.server";
+import { CARD_MESSAGES } from "~/server/providers/test-cards.server";
 import { createLocalBilling } from "~/server/billing/local/engine.server";
 import { createLocalCards } from "~/server/cards/local/provider.server";
 import { db } from "~/server/platform/database/db.server";
@@ -16,7 +24,24 @@ function card(number: string, setAsPrimary = true): CardForm {
     form,
     holder: { firstName: "Pat", lastName: "Cardholder", addressLine1: "1 Main", city: "Reno" },
     setAsPrimary,
+    returnUrl: "/account/cards/return",
   };
+}
+
+function saved(save: CardSave) {
+  if (save.status !== "saved") throw new Error(`not saved: ${save.status}`);
+  return save.source;
+}
+
+function waiting(save: CardSave) {
+  if (save.status !== "requires_action") throw new Error(`not waiting: ${save.status}`);
+  return save;
+}
+
+/** The cardholder answers the bank's page; the setup as the return from it reads it. */
+async function answer(setupId: string, outcome: "complete" | "fail") {
+  await answerSetup(db, setupId, outcome);
+  return providers.cards.setupOutcome(setupId);
 }
 
 async function customer(id: string) {
@@ -31,8 +56,8 @@ async function customer(id: string) {
 describe("adding a card", () => {
   it("adds one card for a form submitted twice", async () => {
     const id = await customer("cust_add");
-    const first = await addCard(id, card("4242 4242 4242 4242"), "form-1", providers);
-    const again = await addCard(id, card("4242 4242 4242 4242"), "form-1", providers);
+    const first = saved(await addCard(id, card("4242 4242 4242 4242"), "form-1", providers));
+    const again = saved(await addCard(id, card("4242 4242 4242 4242"), "form-1", providers));
     expect(again.id).toBe(first.id);
     expect(first.card).toMatchObject({
       brand: "visa",
@@ -60,8 +85,8 @@ describe("adding a card", () => {
 describe("replacing a card", () => {
   it("puts the new card in place of the old one, as the primary", async () => {
     const id = await customer("cust_replace");
-    const old = await addCard(id, card("4242 4242 4242 4242"), "replace:add", providers);
-    const replacement = await replaceCard(id, old.id, card("5555 5555 5555 4444"), "replace:1", providers);
+    const old = saved(await addCard(id, card("4242 4242 4242 4242"), "replace:add", providers));
+    const replacement = saved(await replaceCard(id, old.id, card("5555 5555 5555 4444"), "replace:1", providers));
     expect(replacement.card).toMatchObject({ brand: "mastercard", last4: "4444" });
     // The same gateway customer keeps the card, as Chargebee and Stripe do.
     expect(replacement.referenceId.split("/")[0]).toBe(old.referenceId.split("/")[0]);
@@ -71,7 +96,7 @@ describe("replacing a card", () => {
 
   it("finishes a replacement that failed part-way without a second card", async () => {
     const id = await customer("cust_retry");
-    const old = await addCard(id, card("4242 4242 4242 4242"), "retry:add", providers);
+    const old = saved(await addCard(id, card("4242 4242 4242 4242"), "retry:add", providers));
     const losesDelete = new Proxy(billing, {
       get: (target, call, receiver) =>
         call === "deleteLocalPaymentSource"
@@ -80,16 +105,52 @@ describe("replacing a card", () => {
     });
     const failing = { ...providers, billing: losesDelete };
     await expect(replaceCard(id, old.id, card("3782 822463 10005"), "retry:1", failing)).rejects.toThrow("lost");
-    const replacement = await replaceCard(id, old.id, card("3782 822463 10005"), "retry:1", providers);
+    const replacement = saved(await replaceCard(id, old.id, card("3782 822463 10005"), "retry:1", providers));
     expect((await billing.listPaymentSources(id)).map((source) => source.id)).toEqual([replacement.id]);
   });
 
   it("refuses a card that is not the customer's", async () => {
     const id = await customer("cust_not_mine");
     const stranger = await customer("cust_stranger");
-    const theirs = await addCard(stranger, card("4242 4242 4242 4242"), "stranger:add", providers);
+    const theirs = saved(await addCard(stranger, card("4242 4242 4242 4242"), "stranger:add", providers));
     await expect(replaceCard(id, theirs.id, card("4242 4242 4242 4242"), "not-mine", providers)).rejects.toMatchObject({
       code: "not_found",
     });
+  });
+});
+
+describe("saving a card whose bank asks the cardholder to authenticate it", () => {
+  it("waits for the bank's page, then adds the card once", async () => {
+    const id = await customer("cust_3ds_add");
+    const setup = waiting(await addCard(id, card("4000 0027 6000 3184"), "3ds-add", providers));
+    expect(await billing.listPaymentSources(id)).toEqual([]);
+    const outcome = await answer(setup.setupId, "complete");
+    const use = { replaces: null, setAsPrimary: true };
+    const source = saved(await finishCardSetup(id, setup.setupId, outcome, use, providers));
+    expect(source.card).toMatchObject({ last4: "3184" });
+    // A repeat of the same return finishes the same save: one card.
+    expect(saved(await finishCardSetup(id, setup.setupId, outcome, use, providers)).id).toBe(source.id);
+    expect((await billing.listPaymentSources(id)).map((each) => each.id)).toEqual([source.id]);
+  });
+
+  it("replaces the old card once authenticated, and keeps it when the authentication failed", async () => {
+    const id = await customer("cust_3ds_replace");
+    const old = saved(await addCard(id, card("4242 4242 4242 4242"), "3ds-replace:add", providers));
+    const failed = waiting(await replaceCard(id, old.id, card("4000 0025 0000 3155"), "3ds-replace:1", providers));
+    const use = { replaces: old.id, setAsPrimary: true };
+    const refused = finishCardSetup(id, failed.setupId, await answer(failed.setupId, "fail"), use, providers);
+    await expect(refused).rejects.toMatchObject({
+      name: "CardError",
+      field: "card",
+      code: "setup_intent_authentication_failure",
+      providerMessage: CARD_MESSAGES.authenticationFailed,
+    });
+    expect((await billing.listPaymentSources(id)).map((each) => each.id)).toEqual([old.id]);
+
+    const setup = waiting(await replaceCard(id, old.id, card("4000 0000 0000 3220"), "3ds-replace:2", providers));
+    const outcome = await answer(setup.setupId, "complete");
+    const replacement = saved(await finishCardSetup(id, setup.setupId, outcome, use, providers));
+    expect(replacement.card).toMatchObject({ last4: "3220" });
+    expect((await billing.listPaymentSources(id)).map((each) => each.id)).toEqual([replacement.id]);
   });
 });

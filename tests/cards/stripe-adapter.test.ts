@@ -30,12 +30,20 @@ describe("the Stripe card provider", () => {
     const form = new FormData();
     form.set("card_token", "tok_from_browser");
     form.set("card_number", "4242424242424242");
-    expect(await stripe().temporaryToken(form, { firstName: "A", lastName: "B" }, "form-1")).toBe("tok_from_browser");
+    expect(
+      await stripe().setUpCard({ form, holder: { firstName: "A", lastName: "B" }, returnUrl: "/r" }, "form-1"),
+    ).toEqual({
+      status: "succeeded",
+      token: "tok_from_browser",
+    });
   });
 
   it("says card entry needs JavaScript when no token came", async () => {
     await expect(
-      stripe().temporaryToken(new FormData(), { firstName: "A", lastName: "B" }, "form-2"),
+      stripe().setUpCard(
+        { form: new FormData(), holder: { firstName: "A", lastName: "B" }, returnUrl: "/r" },
+        "form-2",
+      ),
     ).rejects.toMatchObject({
       kind: "final",
       field: "card",

@@ -67,4 +67,19 @@ describe("the test tokenizer", () => {
   it("accepts a card expiring this month", () => {
     expect(check("4242424242424242", "04 / 26").ok).toBe(true);
   });
+
+  it.each([
+    ["4000 0027 6000 3184", "always"],
+    ["4000 0025 0000 3155", "setup"],
+    ["4000 0000 0000 3220", "always"],
+  ])("knows that the bank of %s asks the cardholder to authenticate (%s)", (number, authentication) => {
+    expect(check(number)).toMatchObject({ ok: true, card: { last4: number.slice(-4), authentication } });
+  });
+
+  it("asks no authentication for 4242", () => {
+    expect(check("4242 4242 4242 4242")).toEqual({
+      ok: true,
+      card: { brand: "visa", last4: "4242", expiryMonth: 12, expiryYear: 2030 },
+    });
+  });
 });

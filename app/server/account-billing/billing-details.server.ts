@@ -25,7 +25,8 @@ import {
   type Customer,
   type PaymentSource,
 } from "~/server/billing/index.server";
-import { addCard, replaceCard, type CardForm } from "./payment-methods.server";
+import { addCard, finishCardSetup, replaceCard, type CardForm, type CardSave } from "./payment-methods.server";
+import { cardAuthenticationOf, claimCardAuthentication, recordCardAuthentication } from "./card-authentications.server";
 import {
   type Scope,
   memberActor,
@@ -33,6 +34,7 @@ import {
   assignBillingCustomerId,
   saveShippingAddress,
 } from "~/server/accounts/index.server";
+import { getCards } from "~/server/cards/index.server";
 import { holdCardSlot, releaseCardSlot } from "~/server/platform/throttle.server";
 import { TAX_ID_STATUS_WORDS } from "~/domain/tax-ids";
 import { checkVatNumber, providerStatusOf, recheckLater, saveTaxId, taxIdOf, type TaxIdRecord } from "./tax-ids.server";
@@ -266,6 +268,9 @@ export async function hasCard(scope: Scope, billing: BillingProvider = getBillin
 const cardName = (source: PaymentSource) =>
   source.card ? `${source.card.brand} ending ${source.card.last4}` : "a card";
 
+/** Where the card provider's bank page sends the cardholder back to (the route that finishes the save). */
+const CARD_SETUP_RETURN = "/account/cards/return";
+
 function cardFormOf(form: FormData, input: CardFormInput): CardForm {
   return {
     form,
@@ -280,31 +285,79 @@ function cardFormOf(form: FormData, input: CardFormInput): CardForm {
       country: input.address_country,
     },
     setAsPrimary: input.set_as_primary,
+    returnUrl: CARD_SETUP_RETURN,
   };
 }
 
+/** A card change's outcome for the page: saved (the new card), or the bank's page to send the cardholder to. */
+export type CardChangeOutcome =
+  { status: "saved"; source: PaymentSource } | { status: "requires_action"; redirectUrl: string };
+
 /**
- * Adds the organization's card; refuses a second one, atomically: the check and the add run holding the
- * organization's card slot, so two tabs (or two members) cannot both add. The key belongs to the rendered form
- * (a double submit adds one). The card is the provider's: the log records it once the provider took it.
+ * A save that waits for the cardholder's bank is kept for the return from the bank's page (what it does, the page
+ * to go back to), in the organization's name; a saved card is logged.
  */
-export async function addCardFor(scope: Scope, form: FormData, input: CardFormInput, idempotencyKey: string) {
+async function settle(
+  scope: Scope,
+  save: CardSave,
+  pending: { replaces: PaymentSource | null; setAsPrimary: boolean; closeTo: string },
+): Promise<CardChangeOutcome> {
+  if (save.status === "requires_action") {
+    await recordCardAuthentication({
+      setupId: save.setupId,
+      organizationId: scope.organization.id,
+      replacesSourceId: pending.replaces?.id ?? null,
+      setAsPrimary: pending.setAsPrimary,
+      closeTo: pending.closeTo,
+    });
+    return { status: "requires_action", redirectUrl: save.redirectUrl };
+  }
+  await logCardChange(scope, pending.replaces, save.source);
+  return save;
+}
+
+function logCardChange(scope: Scope, old: PaymentSource | null, source: PaymentSource) {
+  return recordProviderOnlyChange({
+    organizationId: scope.organization.id,
+    actor: memberActor(scope.user),
+    ...(old
+      ? { action: "card.replaced", summary: `Replaced the card ${cardName(old)} with ${cardName(source)}.` }
+      : { action: "card.added", summary: `Added a card: ${cardName(source)}.` }),
+  });
+}
+
+/**
+ * Runs an add holding the organization's card slot, refusing a second card, atomically: the check and the add
+ * run holding it, so two tabs (or two members) cannot both add.
+ */
+async function inCardSlot<T>(scope: Scope, add: () => Promise<T>): Promise<T> {
   const { organization } = scope;
   if (!(await holdCardSlot(organization.id))) throw new OneCardLimitError();
   try {
     if (await hasCard(scope)) throw new OneCardLimitError();
-    const customerId = await ensureBillingCustomer(scope);
-    const source = await addCard(customerId, cardFormOf(form, input), idempotencyKey);
-    await recordProviderOnlyChange({
-      organizationId: organization.id,
-      actor: memberActor(scope.user),
-      action: "card.added",
-      summary: `Added a card: ${cardName(source)}.`,
-    });
-    return source;
+    return await add();
   } finally {
     await releaseCardSlot(organization.id);
   }
+}
+
+/**
+ * Adds the organization's card, one at most (inCardSlot). The key belongs to the rendered form (a double submit
+ * adds one). The card is the provider's: the log records it once the provider took it. `closeTo` is the page the
+ * return from the bank's page goes back to, when the bank asks.
+ */
+export async function addCardFor(
+  scope: Scope,
+  form: FormData,
+  input: CardFormInput,
+  idempotencyKey: string,
+  closeTo: string,
+): Promise<CardChangeOutcome> {
+  return inCardSlot(scope, async () => {
+    const customerId = await ensureBillingCustomer(scope);
+    const save = await addCard(customerId, cardFormOf(form, input), idempotencyKey);
+    return settle(scope, save, { replaces: null, setAsPrimary: input.set_as_primary, closeTo });
+  });
 }
 
 /** Replaces one of the organization's cards (the caller has checked it is its own) with the posted one. */
@@ -314,16 +367,48 @@ export async function replaceCardFor(
   form: FormData,
   input: CardFormInput,
   idempotencyKey: string,
-) {
+  closeTo: string,
+): Promise<CardChangeOutcome> {
   const customerId = await ensureBillingCustomer(scope);
-  const source = await replaceCard(customerId, old.id, cardFormOf(form, input), idempotencyKey);
-  await recordProviderOnlyChange({
-    organizationId: scope.organization.id,
-    actor: memberActor(scope.user),
-    action: "card.replaced",
-    summary: `Replaced the card ${cardName(old)} with ${cardName(source)}.`,
-  });
-  return source;
+  const save = await replaceCard(customerId, old.id, cardFormOf(form, input), idempotencyKey);
+  return settle(scope, save, { replaces: old, setAsPrimary: input.set_as_primary, closeTo });
+}
+
+/** What the return from the bank's page came to, and the page to go back to. */
+export type CardReturn =
+  | { status: "saved"; replaced: boolean; closeTo: string }
+  | { status: "failed"; message: string | null; closeTo: string }
+  | { status: "used"; closeTo: string }
+  | { status: "requires_action"; redirectUrl: string };
+
+/**
+ * Finishes a card save the bank asked about, when the cardholder comes back from the bank's page: null when the
+ * setup is not one of the organization's. The save is claimed once (a reload, a second tab or a replayed return
+ * finds it used); a cardholder back without an answer goes to the bank's page again. A failed authentication
+ * or a refusal is the provider's message; a replaced card stays until the new one is saved.
+ */
+export async function finishCardSaveFor(scope: Scope, setupId: string): Promise<CardReturn | null> {
+  const organizationId = scope.organization.id;
+  const attempt = await cardAuthenticationOf(organizationId, setupId);
+  if (!attempt) return null;
+  const { closeTo } = attempt;
+  if (attempt.usedAt) return { status: "used", closeTo };
+  const outcome = await getCards().setupOutcome(setupId);
+  if (outcome.status === "requires_action") return outcome;
+  if (!(await claimCardAuthentication(organizationId, setupId))) return { status: "used", closeTo };
+  const use = { replaces: attempt.replacesSourceId, setAsPrimary: attempt.setAsPrimary };
+  try {
+    const old = use.replaces ? await findOwnSource(scope, use.replaces) : null;
+    const finish = async () => finishCardSetup(await ensureBillingCustomer(scope), setupId, outcome, use);
+    const save = use.replaces ? await finish() : await inCardSlot(scope, finish);
+    if (save.status === "requires_action") return save;
+    await logCardChange(scope, old, save.source);
+    return { status: "saved", replaced: old !== null, closeTo };
+  } catch (error) {
+    if (error instanceof OneCardLimitError) return { status: "failed", message: ONE_CARD_ONLY, closeTo };
+    if (!(error instanceof ProviderError)) throw error;
+    return { status: "failed", message: error.providerMessage ?? null, closeTo };
+  }
 }
 
 // --- Billing profile and shipping address --------------------------------------------------------------

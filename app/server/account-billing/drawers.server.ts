@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { idempotencyKeyOf } from "~/server/platform/forms.server";
-import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { validationError, type ValidationErrorResponseData } from "remix-validated-form";
 import { ONE_CARD_ONLY } from "~/domain/payment-step";
 import { SECRET_CARD_FIELDS, type CardFormInput } from "~/domain/billing-forms";
@@ -15,8 +15,10 @@ import { billingProfileValidator, cardFormValidator, shippingAddressValidator } 
 import {
   addCardFor,
   billingProfileDefaults,
+  type CardChangeOutcome,
   clearShipping,
   findOwnSource,
+  finishCardSaveFor,
   hasCard,
   OneCardLimitError,
   replaceCardFor,
@@ -27,7 +29,7 @@ import {
 } from "./billing-details.server";
 import { readMemberForm, requireMember, type Scope, redirectWithToast } from "~/server/accounts/index.server";
 import { ProviderError } from "~/server/billing/index.server";
-import { getCards } from "~/server/cards/index.server";
+import { getCards, SETUP_RETURN } from "~/server/cards/index.server";
 import { COUNTRY_OPTIONS, DIAL_CODE_OPTIONS } from "./contact-options.server";
 
 /**
@@ -48,6 +50,7 @@ const MESSAGES = {
   cardAdded: "Successfully added new payment method.",
   cardReplaced: "Successfully replaced new payment method.",
   cardFailed: "Failed to add payment method.",
+  cardAuthenticationUsed: "This card authentication was used already: the card was saved once.",
   profileSaved: "Successfully updated billing profile.",
   profileFailed: "Failed to update billing profile.",
   shippingSaved: "Successfully updated shipping address.",
@@ -90,8 +93,13 @@ function cardDrawerValues({ user }: Scope, closeTo: string, replacing?: CardDraw
 const cardDrawerData = (scope: Scope, closeTo: string, replacing?: CardDrawerData["replacing"]) =>
   json<CardDrawerData>(cardDrawerValues(scope, closeTo, replacing));
 
-/** Adds or replaces the card; answers with the success toast. */
-type CardChange = (scope: Scope, formData: FormData, input: CardFormInput) => Promise<string>;
+/** Adds or replaces the card, coming back to `closeTo` from the bank's page when the bank asks. */
+type CardChange = (
+  scope: Scope,
+  formData: FormData,
+  input: CardFormInput,
+  closeTo: string,
+) => Promise<CardChangeOutcome>;
 
 /** What a card form's post came to: the change's outcome, or the answer for the form (its errors, or where to go). */
 type CardOutcome<T> = { ok: true; value: T } | { ok: false; response: Response };
@@ -155,30 +163,36 @@ async function readDrawerForm(request: Request, mount: DrawerMount) {
   return { member, formData, closeTo: await closeToOf(member, mount) };
 }
 
-/** Validates a card form, runs the change and answers with its toast, the one-card limit, or the refusal. */
-async function cardAction({ request }: ActionFunctionArgs, mount: DrawerMount, change: CardChange) {
+/**
+ * Validates a card form, runs the change and answers with its toast, the bank's page when the bank asks the
+ * cardholder to authenticate the card, the one-card limit, or the refusal.
+ */
+async function cardAction({ request }: ActionFunctionArgs, mount: DrawerMount, change: CardChange, saved: string) {
   const { member, formData, closeTo } = await readDrawerForm(request, mount);
-  const outcome = await runCardChange(request, closeTo, formData, (input) => change(member, formData, input));
+  const outcome = await runCardChange(request, closeTo, formData, (input) => change(member, formData, input, closeTo));
   if (!outcome.ok) return outcome.response;
-  return redirectWithToast(request, closeTo, { kind: "success", message: outcome.value });
+  if (outcome.value.status === "requires_action") return redirect(outcome.value.redirectUrl);
+  return redirectWithToast(request, closeTo, { kind: "success", message: saved });
 }
 
 /**
  * A step's inline new-card form (the trials' payment step when there is no card yet): the new card's id, or
  * the form's answer (field errors, the refusal, or back to `stepUrl` when a card is on file already).
  */
-export function addCardInStep(
+export async function addCardInStep(
   request: Request,
   stepUrl: string,
   scope: Scope,
   formData: FormData,
 ): Promise<CardOutcome<string>> {
-  return runCardChange(
-    request,
-    stepUrl,
-    formData,
-    async (input) => (await addCardFor(scope, formData, input, idempotencyKeyOf(formData))).id,
+  const added = await runCardChange(request, stepUrl, formData, (input) =>
+    addCardFor(scope, formData, input, idempotencyKeyOf(formData), stepUrl),
   );
+  if (!added.ok) return added;
+  const { value } = added;
+  return value.status === "saved"
+    ? { ok: true, value: value.source.id }
+    : { ok: false, response: redirect(value.redirectUrl) };
 }
 
 /** The inline new-card form's data (the drawer's, without a place to close to). */
@@ -196,10 +210,12 @@ export const newCardDrawer = {
     return cardDrawerData(member, closeTo);
   },
   action(args: ActionFunctionArgs, mount: DrawerMount) {
-    return cardAction(args, mount, async (scope, formData, input) => {
-      await addCardFor(scope, formData, input, idempotencyKeyOf(formData));
-      return MESSAGES.cardAdded;
-    });
+    return cardAction(
+      args,
+      mount,
+      (scope, formData, input, closeTo) => addCardFor(scope, formData, input, idempotencyKeyOf(formData), closeTo),
+      MESSAGES.cardAdded,
+    );
   },
 };
 
@@ -217,13 +233,37 @@ export const replaceCardDrawer = {
     return cardDrawerData(member, closeTo, sourceView(source));
   },
   action(args: ActionFunctionArgs, mount: DrawerMount) {
-    return cardAction(args, mount, async (scope, formData, input) => {
-      const source = await ownSourceOr404(scope, args.params.sourceId);
-      await replaceCardFor(scope, source, formData, input, idempotencyKeyOf(formData));
-      return MESSAGES.cardReplaced;
-    });
+    return cardAction(
+      args,
+      mount,
+      async (scope, formData, input, closeTo) => {
+        const source = await ownSourceOr404(scope, args.params.sourceId);
+        return replaceCardFor(scope, source, formData, input, idempotencyKeyOf(formData), closeTo);
+      },
+      MESSAGES.cardReplaced,
+    );
   },
 };
+
+/**
+ * The return from the card provider's bank page (`setup_intent` names the setup): the card saved once, with the
+ * toast of the drawer it was posted from, on the page that drawer closes to; a failed authentication keeps the
+ * old card and says why; a setup that is not the organization's is not found.
+ */
+export async function cardReturnLoader({ request }: LoaderFunctionArgs) {
+  const member = await requireMember(request, "billing.manage");
+  const setupId = new URL(request.url).searchParams.get(SETUP_RETURN.setup);
+  const back = setupId ? await finishCardSaveFor(member, setupId) : null;
+  if (!back) throw json({ message: "There is no such card authentication." }, { status: 404 });
+  if (back.status === "requires_action") return redirect(back.redirectUrl);
+  const toast =
+    back.status === "saved"
+      ? { kind: "success" as const, message: back.replaced ? MESSAGES.cardReplaced : MESSAGES.cardAdded }
+      : back.status === "used"
+        ? { kind: "info" as const, message: MESSAGES.cardAuthenticationUsed }
+        : { kind: "error" as const, message: [MESSAGES.cardFailed, back.message].filter(Boolean).join(" ") };
+  return redirectWithToast(request, back.closeTo, toast);
+}
 
 /** 'Update Billing Profile': its form, or 'Error fetching billing profile.' when the customer cannot be read. */
 export const billingProfileDrawer = {

@@ -1,9 +1,9 @@
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq, isNull, ne, notExists } from "drizzle-orm";
 import { affectedRows } from "~/server/platform/database/portal-database.server";
-import { cardTokens } from "~/server/platform/database/tables.server";
+import { cardSetups, cardTokens } from "~/server/platform/database/tables.server";
 import { parseGatewayReference, type PaymentCard } from "./card-gateway.server";
 import { newId, type EmbeddedStore } from "./embedded.server";
-import { chargeDeclineMessage } from "./test-cards.server";
+import { CARD_MESSAGES, chargeDeclineMessage } from "./test-cards.server";
 
 /**
  * The embedded card gateway's vault, shared by the test tokenizer (which fills it) and the embedded
@@ -20,12 +20,63 @@ export async function storeToken(store: EmbeddedStore, card: VaultCard, now: Dat
   return id;
 }
 
+/** A card setup the bank asked about, as the gateway keeps it. */
+export type VaultSetup = typeof cardSetups.$inferSelect;
+
+/** How a setup's id starts (a token's starts otherwise), as Stripe's SetupIntents' start with `seti_`. */
+export const SETUP_ID_PREFIX = "seti_local";
+
+/** Keeps a setup of a stored token waiting for the cardholder on the bank page; its id. */
+export async function startSetup(store: EmbeddedStore, tokenId: string, returnUrl: string, now: Date): Promise<string> {
+  const id = newId(SETUP_ID_PREFIX);
+  await store.insert(cardSetups).values({ id, tokenId, status: "requires_action", returnUrl, createdAt: now });
+  return id;
+}
+
+export async function setupOf(store: EmbeddedStore, setupId: string): Promise<VaultSetup | null> {
+  const [row] = await store.select().from(cardSetups).where(eq(cardSetups.id, setupId));
+  return row ?? null;
+}
+
+/**
+ * The bank page's answer to a setup: completed or failed. Only a setup still waiting takes it, in one statement,
+ * so a reload of the page or a second tab answers nothing twice; the setup as it is afterwards (null when there
+ * is none).
+ */
+export async function answerSetup(
+  store: EmbeddedStore,
+  setupId: string,
+  outcome: "complete" | "fail",
+): Promise<VaultSetup | null> {
+  await store
+    .update(cardSetups)
+    .set({ status: outcome === "complete" ? "succeeded" : "failed" })
+    .where(and(eq(cardSetups.id, setupId), eq(cardSetups.status, "requires_action")));
+  return setupOf(store, setupId);
+}
+
+/** What the gateway says of a setup the cardholder failed to authenticate, as Stripe says it. */
+export const SETUP_AUTHENTICATION_FAILED = {
+  code: "setup_intent_authentication_failure",
+  message: CARD_MESSAGES.authenticationFailed,
+} as const;
+
 /**
  * The card behind an unused one-time token, which is spent by this call; null when there is none. One statement
- * finds and spends it, so of two requests with one token only one gets the card.
+ * finds and spends it, so of two requests with one token only one gets the card. A token whose bank asked for
+ * authentication is spent only once the cardholder completed it: no card is saved around the bank.
  */
 async function spendToken(store: EmbeddedStore, tokenId: string, now: Date): Promise<VaultCard | null> {
-  const unused = and(eq(cardTokens.id, tokenId), eq(cardTokens.kind, "token"), isNull(cardTokens.usedAt));
+  const unauthenticated = store
+    .select({ id: cardSetups.id })
+    .from(cardSetups)
+    .where(and(eq(cardSetups.tokenId, tokenId), ne(cardSetups.status, "succeeded")));
+  const unused = and(
+    eq(cardTokens.id, tokenId),
+    eq(cardTokens.kind, "token"),
+    isNull(cardTokens.usedAt),
+    notExists(unauthenticated),
+  );
   const [row] = await store.update(cardTokens).set({ usedAt: now }).where(unused).returning();
   return row ? { ...cardOf(row), chargeDecline: row.chargeDecline } : null;
 }

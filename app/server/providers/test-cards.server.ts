@@ -17,7 +17,15 @@ export interface CheckedCard {
   expiryYear: number;
   /** The decline code every charge to the card gets, for a card that saves but cannot be charged. */
   chargeDecline?: string;
+  /** When the card's bank asks the cardholder to authenticate (3-D Secure); never when absent. */
+  authentication?: CardAuthentication;
 }
+
+/**
+ * When a test card's bank asks for 3-D Secure: on every payment and when the card is saved (`always`), or only
+ * when it is saved, its later charges without the cardholder passing (`setup`).
+ */
+export type CardAuthentication = "always" | "setup";
 
 export type CardCheck = { ok: true; card: CheckedCard } | { ok: false; code: string; message: string };
 
@@ -35,6 +43,8 @@ export const CARD_MESSAGES = {
   insufficientFunds: "Your card has insufficient funds.",
   incorrectCvc: "Your card's security code is incorrect.",
   notATestCard: "Your card was declined. This demo accepts only test cards, such as 4242 4242 4242 4242.",
+  authenticationFailed:
+    "We are unable to authenticate your payment method. Please choose a different payment method and try again.",
 } as const;
 
 /** Stripe's documented test numbers that succeed. */
@@ -63,6 +73,16 @@ const DECLINED: Record<string, { code: string; message: string }> = {
  * fails, with the decline code it fails with: how a card that was good at checkout fails at a renewal.
  */
 const DECLINED_WHEN_CHARGED: Record<string, string> = { "4000000000000341": "card_declined" };
+
+/**
+ * Stripe's documented 3-D Secure test numbers that save once the cardholder authenticated: 3184 asks on every
+ * payment, 3155 only when saved (later charges without the cardholder pass), 3220 (3-D Secure 2) on every payment.
+ */
+const AUTHENTICATING: Record<string, CardAuthentication> = {
+  "4000002760003184": "always",
+  "4000002500003155": "setup",
+  "4000000000003220": "always",
+};
 
 /** What a charge to a card with this decline code is told, in Stripe's words. */
 export function chargeDeclineMessage(code: string): string {
@@ -123,7 +143,13 @@ export function checkCard(fields: CardFields, now: Date): CardCheck {
   const declined = DECLINED[digits];
   if (declined) return fail(declined.code, declined.message);
   const chargeDecline = DECLINED_WHEN_CHARGED[digits];
-  if (!ACCEPTED.has(digits) && !chargeDecline) return fail("card_declined", CARD_MESSAGES.notATestCard);
+  const authentication = AUTHENTICATING[digits];
+  if (!ACCEPTED.has(digits) && !chargeDecline && !authentication) {
+    return fail("card_declined", CARD_MESSAGES.notATestCard);
+  }
   const card = { brand: brand.brand, last4: digits.slice(-4), expiryMonth: expiry.month, expiryYear: expiry.year };
-  return { ok: true, card: chargeDecline ? { ...card, chargeDecline } : card };
+  return {
+    ok: true,
+    card: { ...card, ...(chargeDecline && { chargeDecline }), ...(authentication && { authentication }) },
+  };
 }

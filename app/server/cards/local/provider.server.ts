@@ -1,8 +1,17 @@
 import { once, wholeSeconds, type EmbeddedStore } from "~/server/providers/embedded.server";
 import { CardError } from "../errors.server";
-import { CARD_FIELDS, type CardHolder, type CardProvider } from "../port.server";
+import { CARD_FIELDS, type CardProvider, type CardSetup, type CardSetupRequest } from "../port.server";
 import { checkCard } from "~/server/providers/test-cards.server";
-import { attachPaymentMethod, paymentMethodFromToken, storeToken } from "~/server/providers/card-vault.server";
+import {
+  attachPaymentMethod,
+  paymentMethodFromToken,
+  SETUP_AUTHENTICATION_FAILED,
+  SETUP_ID_PREFIX,
+  setupOf,
+  startSetup,
+  storeToken,
+  type VaultSetup,
+} from "~/server/providers/card-vault.server";
 
 const field = (form: FormData, name: string) => {
   const value = form.get(name);
@@ -13,10 +22,20 @@ const field = (form: FormData, name: string) => {
 const cardRefusal = (message: string, code: string) =>
   new CardError(message, { kind: "final", providerMessage: message, code, field: "card" });
 
+/** The embedded gateway's bank page, where the cardholder completes or fails an authentication. */
+export const bankPageUrl = (setupId: string) => `/cards/authenticate/${encodeURIComponent(setupId)}`;
+
+function outcomeOf(setup: VaultSetup): CardSetup {
+  if (setup.status === "succeeded") return { status: "succeeded", token: setup.tokenId };
+  if (setup.status === "failed") return { status: "declined", ...SETUP_AUTHENTICATION_FAILED };
+  return { status: "requires_action", setupId: setup.id, redirectUrl: bankPageUrl(setup.id) };
+}
+
 /**
  * The embedded card provider: the card fields post to the server like any other field (so card entry
  * works without JavaScript), are checked like Stripe checks them, and only brand, last four digits and
- * expiry are kept, behind a one-time token.
+ * expiry are kept, behind a one-time token. A card whose bank asks for 3-D Secure (Stripe's test numbers for
+ * it) waits for the cardholder on the provider's own bank page, a plain form, before its token can be used.
  */
 class LocalCards implements CardProvider {
   readonly name = "local";
@@ -27,7 +46,7 @@ class LocalCards implements CardProvider {
     private readonly clock: () => Date,
   ) {}
 
-  async temporaryToken(form: FormData, holder: CardHolder, idempotencyKey: string) {
+  async setUpCard({ form, holder, returnUrl }: CardSetupRequest, idempotencyKey: string): Promise<CardSetup> {
     const now = wholeSeconds(this.clock());
     const checked = checkCard(
       {
@@ -37,9 +56,21 @@ class LocalCards implements CardProvider {
       },
       now,
     );
-    if (!checked.ok) throw cardRefusal(checked.message, checked.code);
-    const card = { ...checked.card, firstName: holder.firstName, lastName: holder.lastName };
-    return once(this.store, idempotencyKey, "cards.temporaryToken", now, (tx) => storeToken(tx, card, now));
+    if (!checked.ok) return { status: "declined", code: checked.code, message: checked.message };
+    const { authentication, ...checkedCard } = checked.card;
+    const card = { ...checkedCard, firstName: holder.firstName, lastName: holder.lastName };
+    const made = await once(this.store, idempotencyKey, "cards.setUpCard", now, async (tx) => {
+      const token = await storeToken(tx, card, now);
+      return authentication ? startSetup(tx, token, returnUrl, now) : token;
+    });
+    // What `once` recorded is the token of a card saved outright, or the setup that waits for the bank.
+    return made.startsWith(SETUP_ID_PREFIX) ? this.setupOutcome(made) : { status: "succeeded", token: made };
+  }
+
+  async setupOutcome(setupId: string): Promise<CardSetup> {
+    const setup = await setupOf(this.store, setupId);
+    if (!setup) throw cardRefusal(`No such setupintent: '${setupId}'`, "resource_missing");
+    return outcomeOf(setup);
   }
 
   async createPaymentMethod(token: string, idempotencyKey: string) {

@@ -2,7 +2,7 @@ import Stripe from "stripe";
 import { CARD_ENTRY_NEEDS_JAVASCRIPT } from "~/domain/card-entry";
 import type { ErrorKind, ProviderError } from "~/server/platform/provider-errors.server";
 import { CardError } from "../errors.server";
-import { CARD_FIELDS, type CardProvider } from "../port.server";
+import { CARD_FIELDS, type CardProvider, type CardSetup, type CardSetupRequest } from "../port.server";
 
 export interface StripeOptions {
   secretKey: string;
@@ -56,14 +56,20 @@ class StripeCards implements CardProvider {
     });
   }
 
-  async temporaryToken(form: FormData) {
+  async setUpCard({ form }: CardSetupRequest): Promise<CardSetup> {
     const token = form.get(CARD_FIELDS.token);
     // No token means the card element never ran: the page was used without JavaScript.
     if (typeof token !== "string" || !token.startsWith("tok_")) {
       const message = CARD_ENTRY_NEEDS_JAVASCRIPT;
       throw new CardError(message, { kind: "final", providerMessage: message, field: "card" });
     }
-    return token;
+    return { status: "succeeded", token };
+  }
+
+  /** A card token never waits for the bank (Stripe's SetupIntents, which do, are not used yet): none to read. */
+  async setupOutcome(setupId: string): Promise<CardSetup> {
+    const message = `No such setupintent: '${setupId}'`;
+    throw new CardError(message, { kind: "final", providerMessage: message, code: "resource_missing" });
   }
 
   async createPaymentMethod(token: string, idempotencyKey: string) {

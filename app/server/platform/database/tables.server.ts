@@ -54,6 +54,8 @@ export const {
   billingFaults,
   taxIdFaults,
   cardTokens,
+  cardSetups,
+  cardAuthentications,
   hubTenants,
   hubAdmins,
   hubLicenses,

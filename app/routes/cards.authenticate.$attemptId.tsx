@@ -1,0 +1,47 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { bankPageAction, bankPageLoader } from "~/server/cards/local/bank-page.server";
+import { AuthPage } from "~/ui/auth-page";
+import type { PlainPageData, PlainPageHandle } from "~/ui/page-script";
+
+export const meta: MetaFunction = () => [{ title: "3-D Secure authentication · Test bank" }];
+
+export const handle: PlainPageHandle = { plainPage: true };
+
+export async function loader(args: LoaderFunctionArgs) {
+  return { pageScript: null, ...(await bankPageLoader(args)) } satisfies PlainPageData;
+}
+
+export const action = (args: ActionFunctionArgs) => bankPageAction(args);
+
+/** The embedded card gateway's test bank page, a plain form like Stripe's 3-D Secure test page. */
+export default function BankPage() {
+  const { waiting, returnUrl } = useLoaderData<typeof loader>();
+  return (
+    <AuthPage
+      title="3-D Secure authentication"
+      lead="Your bank asks you to confirm saving this card. This is a test page."
+    >
+      {waiting ? (
+        <form method="post" className="gk-stack" data-gap="sm">
+          <button
+            type="submit"
+            name="outcome"
+            value="complete"
+            className="gk-button gk-button-block"
+            data-variant="filled"
+          >
+            Complete authentication
+          </button>
+          <button type="submit" name="outcome" value="fail" className="gk-button gk-button-block" data-variant="light">
+            Fail authentication
+          </button>
+        </form>
+      ) : (
+        <p>
+          This authentication was answered already. <a href={returnUrl}>Return to the portal</a>
+        </p>
+      )}
+    </AuthPage>
+  );
+}

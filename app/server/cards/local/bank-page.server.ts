@@ -1,0 +1,49 @@
+import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { db } from "~/server/platform/database/db.server";
+import { env } from "~/server/platform/config/env.server";
+import { readForm } from "~/server/platform/forms.server";
+import { answerSetup, setupOf, type VaultSetup } from "~/server/providers/card-vault.server";
+import { SETUP_RETURN } from "../port.server";
+
+/**
+ * The embedded card gateway's bank page (`/cards/authenticate/:attemptId`), like Stripe's 3-D Secure test page:
+ * the cardholder completes or fails the authentication, and goes back to the portal's return address with the
+ * gateway's parameters, as Stripe sends them back (`setup_intent`, `redirect_status`). It is the bank's page, not
+ * the portal's: it needs no sign-in, and the setup's random id is its only key. Only the embedded provider has it.
+ */
+
+const missing = () => json({ message: "There is no such authentication." }, { status: 404 });
+
+async function setupFor(attemptId: string | undefined): Promise<VaultSetup> {
+  if (env.CARD_PROVIDER !== "local" || !attemptId) throw missing();
+  const setup = await setupOf(db, attemptId);
+  if (!setup) throw missing();
+  return setup;
+}
+
+/** The portal's return address with what the gateway tells it. */
+function returnTo(setup: VaultSetup): string {
+  const [path, query] = setup.returnUrl.split("?");
+  const parameters = new URLSearchParams(query);
+  parameters.set(SETUP_RETURN.setup, setup.id);
+  parameters.set(SETUP_RETURN.status, setup.status === "failed" ? "failed" : "succeeded");
+  return `${path}?${parameters}`;
+}
+
+export interface BankPageData {
+  /** Waiting for the cardholder's answer, or answered already (a reload, a second tab). */
+  waiting: boolean;
+  returnUrl: string;
+}
+
+export async function bankPageLoader({ params }: LoaderFunctionArgs): Promise<BankPageData> {
+  const setup = await setupFor(params.attemptId);
+  return { waiting: setup.status === "requires_action", returnUrl: returnTo(setup) };
+}
+
+/** 'Complete authentication' or 'Fail authentication'; a setup answered already keeps its first answer. */
+export async function bankPageAction({ request, params }: ActionFunctionArgs) {
+  const setup = await setupFor(params.attemptId);
+  const outcome = (await readForm(request)).get("outcome") === "complete" ? "complete" : "fail";
+  return redirect(returnTo((await answerSetup(db, setup.id, outcome)) ?? setup));
+}
