@@ -37,7 +37,7 @@ import {
   waitMessage,
 } from "~/server/platform/throttle.server";
 import { quotePdfDownload } from "./quote-pdf.server";
-import { recordEvent, requireQuote, type QuoteRecord } from "./quotes.server";
+import { quoteFacts, recordEvent, requireQuote, type QuoteRecord } from "./quotes.server";
 
 /**
  * A quote's mailed link: 'Send' mails an address a link to /quote/:token, which opens the quote read-only for whoever
@@ -147,15 +147,7 @@ async function quoteOfLink(context: AppLoadContext | undefined, token: string) {
 
 /** What the link's page shows: the quote as quoted, its validity and state, and whether it may still be accepted. */
 const linkView = ({ quote, makerOrganization, status }: NonNullable<Awaited<ReturnType<typeof quoteOfLink>>>) => ({
-  number: quote.number,
-  organizationName: quote.organizationName,
-  madeByName: quote.madeByName,
-  makerOrganization,
-  quotedAt: quote.quotedAt.toISOString(),
-  validUntil: quote.validUntil.toISOString(),
-  estimate: quote.estimate,
-  status,
-  poNumber: quote.poNumber,
+  ...quoteFacts(quote, makerOrganization, status),
   closed: quoteClosedMessage({ ...quote, status }),
 });
 

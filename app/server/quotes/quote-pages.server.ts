@@ -29,7 +29,7 @@ import { waitMessage } from "~/server/platform/throttle.server";
 import { customerChoices } from "~/server/resellers/index.server";
 import { quotePdfDownload } from "./quote-pdf.server";
 import { sendQuote } from "./quote-links.server";
-import { copyQuote, makeQuote, quotePage, requireQuote, withdrawQuote } from "./quotes.server";
+import { copyQuote, makeQuote, quoteFacts, quotePage, requireQuote, withdrawQuote } from "./quotes.server";
 
 /**
  * The quote pages' loaders and actions: /quotes (every member's), a quote's page and PDF (any member of the
@@ -96,18 +96,10 @@ export async function quotePageData(request: Request, quoteId: string) {
       : event.detail;
   return json({
     quote: {
+      ...quoteFacts(quote, makerOrganization, status),
       id: quote.id,
-      number: quote.number,
-      organizationName: quote.organizationName,
-      madeByName: quote.madeByName,
-      makerOrganization,
-      quotedAt: quote.quotedAt.toISOString(),
-      validUntil: quote.validUntil.toISOString(),
-      estimate: quote.estimate,
-      status,
       sentTo: quote.sentTo,
       acceptedByName: quote.acceptedByName,
-      poNumber: quote.poNumber,
       acceptedAt: quote.acceptedAt?.toISOString() ?? null,
     },
     events: events.map((event) => ({

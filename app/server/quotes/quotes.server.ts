@@ -28,6 +28,19 @@ import {
 
 export type QuoteRecord = typeof quotes.$inferSelect;
 
+/** What every page of a quote shows of it (its own and its mailed link's), as quoted: parties, dates, lines, state. */
+export const quoteFacts = (quote: QuoteRecord, makerOrganization: string, status: QuoteStatus) => ({
+  number: quote.number,
+  organizationName: quote.organizationName,
+  madeByName: quote.madeByName,
+  makerOrganization,
+  quotedAt: quote.quotedAt.toISOString(),
+  validUntil: quote.validUntil.toISOString(),
+  estimate: quote.estimate,
+  status,
+  poNumber: quote.poNumber,
+});
+
 /** Whom a quote is for: the organization itself, or an end customer the distributor has added. */
 export type QuotedCustomer = Exclude<OrderCustomer, { kind: "new" }>;
 
