@@ -71,6 +71,7 @@ describe("the end customers migration on PostgreSQL, on a copy of the demo datab
         ...license,
         licensee_id: forCustomer ? idOf(String(license.name)) : null,
         po_number: null,
+        quote_number: null,
       });
     }
     for (const hub of before.hubs) {

@@ -75,6 +75,7 @@ describe("the end customers migration on a copy of the demo database", () => {
         ...license,
         licensee_id: forCustomer ? idOf(String(license.name)) : null,
         po_number: null,
+        quote_number: null,
       });
     }
     for (const hub of before.hubs) {

@@ -208,6 +208,7 @@ describe("a page of the user's licenses", () => {
         "payableInvoiceId",
         "planType",
         "poNumber",
+        "quoteNumber",
         "renewal",
         "status",
         "subscriptionId",

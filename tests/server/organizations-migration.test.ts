@@ -58,10 +58,11 @@ describe("migration 0014_organizations on a copy of the demo database", () => {
   });
 
   it("keeps every license, Hub, job, session, known browser and sign-in link, owned by the same ids", () => {
-    // Later migrations gave licenses and Hubs an end customer (licensee_id), licenses a PO number, billing
-    // customers a VAT number and jobs the request that queued them (cause): none of these has one.
+    // Later migrations gave licenses and Hubs an end customer (licensee_id), licenses a PO number and a quote's
+    // number, billing customers a VAT number, jobs the request that queued them (cause) and mailed tokens a quote:
+    // none of these has one.
     expect(all(sqlite, "select * from licenses order by id")).toEqual(
-      before.licenses.map((license) => ({ ...license, licensee_id: null, po_number: null })),
+      before.licenses.map((license) => ({ ...license, licensee_id: null, po_number: null, quote_number: null })),
     );
     expect(all(sqlite, "select * from hub_installations order by id")).toEqual(
       before.hubs.map((hub) => ({ ...hub, licensee_id: null })),
@@ -78,7 +79,7 @@ describe("migration 0014_organizations on a copy of the demo database", () => {
       before.sessions.map((session) => ({ ...session, organization_id: null })),
     );
     expect(all(sqlite, "select * from one_time_tokens")).toEqual(
-      before.tokens.map((token) => ({ ...token, invitation_id: null })),
+      before.tokens.map((token) => ({ ...token, invitation_id: null, quote_id: null })),
     );
     expect(sqlite.pragma("foreign_key_check")).toEqual([]);
   });
