@@ -13,8 +13,8 @@ export default defineConfig<object, WorkerOptions>({
   // The PostgreSQL server the javascript project's databases are made on (TEST_POSTGRES_URL, or a cluster of its own).
   globalSetup: "./e2e/global-setup.ts",
   fullyParallel: true,
-  // Four on CI's two cores: a walk mostly waits (on its portal, a job, a timer, PostgreSQL), and a whole run with
-  // three used between one and one and a half cores on average.
+  // Four on CI's two cores: a walk often waits (on its portal, a job, a timer, PostgreSQL). A whole run keeps both
+  // cores busy with four, so more workers would add nothing: a shorter run needs less work per walk.
   workers: process.env.CI ? 4 : undefined,
   retries: 0,
   // CI runs on a 2-core machine that may be busy, where a typical walk takes 10-25 s with four at once: a wide
