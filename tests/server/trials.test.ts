@@ -1,5 +1,5 @@
 import { and, eq, isNull } from "drizzle-orm";
-import { beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import { action as orderAction } from "~/routes/_portal.trial.$hubType.order";
 import { runJobs } from "../support/jobs";
 import { formRequest, respond } from "../support/requests";
@@ -20,6 +20,7 @@ import { hubFaults } from "~/server/hubs/index.server";
 import { verifyLicenseFile } from "~/server/hubs/license-files.server";
 import { retryWhenOpen, secondsUntilRetry } from "~/server/cloud-hubs/hub-provisioning.server";
 import { TRIAL_JOBS, trialOutcome } from "~/server/trials/trial-job.server";
+import * as runner from "~/server/platform/jobs/runner.server";
 import { findOwnedJob, retryJob } from "~/server/platform/jobs/runner.server";
 import { mayStartTrial } from "~/server/trials/trials.server";
 import { memberByEmail, type TestMember } from "../support/members";
@@ -200,6 +201,21 @@ describe("building an on-premise trial", () => {
     expect([placedId(second), placedId(third)]).toEqual([placedId(placement), placedId(placement)]);
     await runJobs();
     expect((await wizard.read(member)).id).toBeNull();
+    expect(await trialsOf(member)).toHaveLength(1);
+  });
+
+  it("answers the second of two posts at once with the trial even when the first built it and cleared the draft in between", async () => {
+    const member = await customer();
+    const { key, placement } = await confirmTrial(member, "onpremise", { tokens: 0, sensors: 0 });
+    await runJobs();
+    expect((await TRIAL_WIZARDS.onpremise.read(member)).id).toBeNull();
+    // The second post looked for the key before the first post's trial was recorded.
+    const lookup = vi.spyOn(runner, "findJobByKey").mockResolvedValueOnce(null);
+    try {
+      expect(placedId(await buildTrial(member, "onpremise", key))).toBe(placedId(placement));
+    } finally {
+      lookup.mockRestore();
+    }
     expect(await trialsOf(member)).toHaveLength(1);
   });
 

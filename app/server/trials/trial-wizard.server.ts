@@ -176,8 +176,10 @@ const isTrialJob = (job: { kind: string }) => TRIAL_HUB_TYPES.some((type) => TRI
 /**
  * 'Build My Trial' on the URL's wizard: the trial of the confirmed draft, once. A repeated post of the same
  * confirmation (a double click, a refresh) answers with the trial it started, before anything else is
- * checked: by then that trial may have taken the user's one trial and cleared the draft. A trial that has
- * taken its license is never replaced, and a second trial is not queued beside one still running.
+ * checked: by then that trial may have taken the user's one trial and cleared the draft. Two posts at once
+ * may both miss it there; the one that did not place it looks again before answering anything else, since the
+ * other's trial may have been placed, built and its draft cleared meanwhile. A trial that has taken its license
+ * is never replaced, and a second trial is not queued beside one still running.
  */
 export async function buildTrial(
   member: Scope,
@@ -185,9 +187,32 @@ export async function buildTrial(
   postedKey: string,
   customerId: string | null = null,
 ) {
+  const placedTrial = async () => {
+    const job = postedKey ? await findJobByKey(member.organization.id, postedKey) : null;
+    return job && isTrialJob(job) ? job : null;
+  };
+  const repeated = await placedTrial();
+  if (repeated) return { placed: repeated };
+  let placement: Awaited<ReturnType<typeof placeNewTrial>>;
+  try {
+    placement = await placeNewTrial(member, hubTypeParam, postedKey, customerId);
+  } catch (thrown) {
+    const placed = await placedTrial();
+    if (placed) return { placed };
+    throw thrown;
+  }
+  if ("placed" in placement) return placement;
+  const placed = await placedTrial();
+  return placed ? { placed } : placement;
+}
+
+async function placeNewTrial(
+  member: Scope,
+  hubTypeParam: string | undefined,
+  postedKey: string,
+  customerId: string | null,
+) {
   const { organization } = member;
-  const repeated = postedKey ? await findJobByKey(organization.id, postedKey) : null;
-  if (repeated && isTrialJob(repeated)) return { placed: repeated };
   const { hubType, wizard, customer } = await trialStepOf(member, { hubType: hubTypeParam }, customerId, "order");
   const draft = await wizard.load(member, "order");
   // Hardware is bought with the organization's card: only a role that may buy orders it.
@@ -196,15 +221,9 @@ export async function buildTrial(
   const kind: AnyJobKind = TRIAL_JOBS[hubType];
   const current = await currentTrial(member, hubType, draft, customer?.id ?? null);
   const isNew = current && draft.id && postedKey === orderKey(kind, draft.id, current.digest);
-  // A distributor may run trials side by side; a regular customer's one trial may already be on its way. The
-  // pending trial is looked for before this confirmation's own job: one placed meanwhile (another process
-  // answering the first of two posts) is then found by its key, not taken for another trial.
-  if (
-    isNew &&
-    !kindHas(organization.customerType, "trials.unlimited") &&
-    (await hasPendingTrial(organization.id)) &&
-    !(await findJobByKey(organization.id, postedKey))
-  )
+  // A distributor may run trials side by side; a regular customer's one trial may already be on its way (when
+  // it is this confirmation's own, placed by another process meanwhile, buildTrial finds it by its key).
+  if (isNew && !kindHas(organization.customerType, "trials.unlimited") && (await hasPendingTrial(organization.id)))
     return { usedUp: true as const };
   return placeOnce(kind, {
     scope: member,
