@@ -1,5 +1,5 @@
 import { defineConfig } from "@playwright/test";
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from "./e2e/chromium.mjs";
+import { CHROMIUM_ARGS, TEST_CHROMIUM_PATH } from "./e2e/chromium.mjs";
 import type { WorkerOptions } from "./e2e/fixtures";
 
 /**
@@ -28,7 +28,7 @@ export default defineConfig<object, WorkerOptions>({
     actionTimeout: 30_000,
     navigationTimeout: 45_000,
     trace: "retain-on-failure",
-    launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
+    launchOptions: { executablePath: TEST_CHROMIUM_PATH, args: CHROMIUM_ARGS },
   },
   projects: [
     { name: "javascript", use: { javaScriptEnabled: true, databaseEngine: "postgres" } },
