@@ -274,12 +274,7 @@ export const test = base.extend<TestFixtures, WorkerOptions & { portal: PortalSe
   guardConsole: [
     async ({ page, portal, expectedHttpErrors, expectedServerErrors }, use) => {
       const problems: string[] = [];
-      const allowed = new RegExp(`status of (${expectedHttpErrors.join("|") || "none"})\\b`);
-      page.on("console", (message) => {
-        if (message.type() === "error" && !allowed.test(message.text()))
-          problems.push(`console.error: ${message.text()}`);
-      });
-      page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
+      reportBrowserErrors(page, problems, expectedHttpErrors);
       const serverOutputBefore = portal.stderr().length;
       await use();
       const serverErrors = portal
@@ -296,6 +291,18 @@ export const test = base.extend<TestFixtures, WorkerOptions & { portal: PortalSe
 });
 
 export { expect };
+
+/**
+ * Adds the page's console errors and uncaught errors to `problems`, but for the statuses a test expects (Chromium
+ * logs a failed load of each as a console error).
+ */
+export function reportBrowserErrors(page: Page, problems: string[], expectedHttpErrors: number[] = []) {
+  const allowed = new RegExp(`status of (${expectedHttpErrors.join("|") || "none"})\\b`);
+  page.on("console", (message) => {
+    if (message.type() === "error" && !allowed.test(message.text())) problems.push(`console.error: ${message.text()}`);
+  });
+  page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
+}
 
 /** The CSRF token the page at `path` renders for this client (its cookie is in the client's jar). */
 export async function csrfOf(api: APIRequestContext, path: string): Promise<string> {

@@ -1,5 +1,5 @@
 import type { Browser, BrowserContext, Page } from "@playwright/test";
-import { DEMO, DEMO_PASSWORD, expect, startPortal, type DatabaseEngine } from "./fixtures";
+import { DEMO, DEMO_PASSWORD, expect, reportBrowserErrors, startPortal, type DatabaseEngine } from "./fixtures";
 
 /**
  * A portal of a test's own, for what no other test may see (the time machine moves its clock for everyone on it):
@@ -14,7 +14,8 @@ export async function ownPortal(
     browser,
     javaScriptEnabled,
     databaseEngine,
-  }: { browser: Browser; javaScriptEnabled: boolean; databaseEngine: DatabaseEngine },
+    expectedHttpErrors,
+  }: { browser: Browser; javaScriptEnabled: boolean; databaseEngine: DatabaseEngine; expectedHttpErrors?: number[] },
   run: (parts: {
     portal: Portal;
     customer: Page;
@@ -30,10 +31,7 @@ export async function ownPortal(
       const context = await browser.newContext({ baseURL: portal.baseURL, javaScriptEnabled });
       contexts.push(context);
       const page = await context.newPage();
-      page.on("console", (message) => {
-        if (message.type() === "error") problems.push(`console.error: ${message.text()}`);
-      });
-      page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
+      reportBrowserErrors(page, problems, expectedHttpErrors);
       await page.goto("/login");
       await page.getByLabel("Email").fill(email);
       await page.getByLabel("Password").fill(DEMO_PASSWORD);
