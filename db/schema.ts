@@ -788,6 +788,11 @@ export const quotes = sqliteTable(
     remindedAt: integer("reminded_at", { mode: "timestamp_ms" }),
     /** The order job it was ordered by: set with status ordered, in the transaction that queues the job. */
     orderJobId: text("order_job_id"),
+    /**
+     * Whether its maker lets the end customer it is for accept it in the portal: that organization's Technical
+     * contacts then see 'Accept this quote' on its page. Chosen when it is made or sent.
+     */
+    customerMayAccept: integer("customer_may_accept", { mode: "boolean" }).notNull().default(false),
     createdAt: createdAt(),
   },
   (table) => [

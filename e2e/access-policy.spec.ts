@@ -198,6 +198,16 @@ const CHECKS: Record<Action, Check> = {
       },
     ],
   },
+  // The end customer's quote (Northwind Clinics' own for anyone else), accepted with no name: refused at the field.
+  "quotes.accept": {
+    probes: [
+      {
+        routeId: "routes/_portal.quotes.$quoteId._index",
+        path: (ids) => `/quotes/${ids.quoteId ?? "none"}`,
+        post: { intent: "accept" },
+      },
+    ],
+  },
   "customers.purchase": {
     probes: [
       {

@@ -36,7 +36,10 @@ export interface OrganizationIds {
   sourceId?: string;
   /** An end customer: SecureLine Resellers' first (the demo seed gives it three); a customer has none. */
   customerId?: string;
-  /** A quote of the organization's own (none for an end customer, which makes none). */
+  /**
+   * A quote of the organization's own; for an end customer, which makes none, one its distributor made for it and
+   * let it accept in the portal.
+   */
   quoteId?: string;
 }
 
@@ -218,8 +221,11 @@ async function addJobs(
   return jobs;
 }
 
-/** An open quote of the organization's own, valid for a month: what the quote pages read. */
-async function addQuote(db: TestDatabase, t: TestTables, ownerId: string): Promise<string> {
+/**
+ * An open quote of the organization's own, valid for a month: what the quote pages read. For an end customer
+ * (`customerId`), one its Technical contacts may accept in the portal.
+ */
+async function addQuote(db: TestDatabase, t: TestTables, ownerId: string, customerId?: string): Promise<string> {
   const id = randomUUID();
   const estimate = {
     lineItems: [{ description: "Core Plan", quantity: 10, unitAmount: 1_000, amount: 10_000 }],
@@ -234,6 +240,8 @@ async function addQuote(db: TestDatabase, t: TestTables, ownerId: string): Promi
     id,
     number: `Q-ACCESS-${id.slice(0, 8)}`,
     ownerId,
+    customerId,
+    customerMayAccept: customerId !== undefined,
     organizationName: "Access Tests",
     madeByName: "Access Tests",
     order: {},
@@ -366,6 +374,7 @@ async function prepare(databaseUrl: string) {
         organizationId: harbor.id,
         jobs: await addJobs(db, t, harbor.id, ""),
         hubId: harborHub.id,
+        quoteId: await addQuote(db, t, secureline.id, harbor.id),
       },
     };
     const messageId = `access-tests-${randomUUID()}`;

@@ -1,23 +1,57 @@
 import { randomUUID } from "node:crypto";
 import type { Page } from "@playwright/test";
-import { DEMO, expect, expectAccessible, signInAs, test } from "./fixtures";
+import { and, eq } from "drizzle-orm";
+import { hashPasswordSync } from "~/server/platform/passwords.server";
+import { organizationIdOf, withDatabase } from "./database";
+import { csrfOf, DEMO, DEMO_PASSWORD, expect, expectAccessible, signInAs, test } from "./fixtures";
 import { linkFromOutbox } from "./invitations";
+import { moveClock, ownPortal } from "./own-portal";
 import { next, planStep, subscriptionsOf } from "./purchase-steps";
 
 /**
  * A distributor quotes an end customer and sends the quote; the customer opens the mailed link in a browser of
- * their own, with no account, and accepts it with a PO number; the distributor's quote page then says so. A
- * withdrawn quote's link opens nothing.
+ * their own, with no account, and accepts it with a PO number; the distributor's quote page then says so, and the
+ * order is placed at the quoted price. Where the distributor lets it, the end customer's Technical contact accepts
+ * in the portal instead; a quote whose prices changed since refuses the order and offers the copy. A withdrawn or
+ * expired quote (the time machine) accepts nothing, and a Viewer neither makes nor orders one.
  */
 
 const suffix = () => randomUUID().slice(0, 6).toUpperCase();
 
+/** Adds a person with `role` in the organization, signed in with the demo password: what an invitation makes. */
+async function addMember(databaseUrl: string, organizationId: string, role: "technical_contact" | "viewer") {
+  const id = randomUUID();
+  const email = `${role.replace("_", "-")}-${id.slice(0, 8)}@example.com`;
+  await withDatabase(databaseUrl, async (db, t) => {
+    await db.insert(t.users).values({
+      id,
+      email,
+      passwordHash: hashPasswordSync(DEMO_PASSWORD),
+      firstName: "Robin",
+      lastName: role === "viewer" ? "Viewer" : "Contact",
+      emailVerifiedAt: new Date(),
+    });
+    await db.insert(t.memberships).values({ organizationId, userId: id, role });
+  });
+  return email;
+}
+
+/** The quote's number, from its page's heading. */
+const numberOn = async (page: Page) =>
+  (await page.getByRole("heading", { level: 2, name: /^Quote Q-/ }).textContent())!.replace("Quote ", "");
+
+/** The Store wizard, from a customer's plan step to its Review, for the demo customer's own organization. */
+async function ownOrderToReview(page: Page) {
+  await page.goto("/store/subscribe/plan");
+  await planStep(page, "Northwind Traders", "3");
+  await next(page, "Next: Hardware");
+  await next(page, "Next: Support");
+  await next(page, "Next: Review");
+}
+
 /** Sends the quote on its page to `to`, and reads the link mailed there from the outbox. */
 async function sendQuote(page: Page, baseURL: string, to: string) {
-  const number = (await page.getByRole("heading", { level: 2, name: /^Quote Q-/ }).textContent())!.replace(
-    "Quote ",
-    "",
-  );
+  const number = await numberOn(page);
   const form = page.getByRole("form", { name: "Send the quote" });
   await form.getByLabel("Send to").fill(to);
   await form.getByRole("button", { name: "Send" }).click();
@@ -133,24 +167,33 @@ test.describe("quotes sent and accepted", () => {
     await expect(page.getByRole("link", { name: "Place order" })).toHaveCount(0);
   });
 
-  test("a withdrawn quote's link opens nothing", async ({ page, browser, portal, javaScriptEnabled }) => {
+  test("a withdrawn quote accepts nothing, not even from its link's page opened before, whose link then opens nothing", async ({
+    page,
+    browser,
+    portal,
+    javaScriptEnabled,
+  }) => {
     test.setTimeout(90_000);
     // A customer's Owner quotes its own organization.
     await signInAs(page, DEMO.customer);
-    await page.goto("/store/subscribe/plan");
-    await planStep(page, "Northwind Traders", "3");
-    await next(page, "Next: Hardware");
-    await next(page, "Next: Support");
-    await next(page, "Next: Review");
+    await ownOrderToReview(page);
     await page.getByRole("button", { name: "Save as quote" }).click();
     await expect(page).toHaveURL(/\/quotes\/[0-9a-f-]{36}$/);
     const { link } = await sendQuote(page, portal.baseURL, `withdrawn-${suffix().toLowerCase()}@example.com`);
-    await page.getByRole("button", { name: "Withdraw" }).click();
-    await expect(page.getByText("Status: Withdrawn.", { exact: false })).toBeVisible();
 
     const customerContext = await browser.newContext({ baseURL: portal.baseURL, javaScriptEnabled });
     try {
       const reader = await customerContext.newPage();
+      await reader.goto(link);
+      await reader.getByLabel("Your name").fill("Grace Harbor");
+
+      await page.getByRole("button", { name: "Withdraw" }).click();
+      await expect(page.getByText("Status: Withdrawn.", { exact: false })).toBeVisible();
+
+      // The post accepts nothing, and the page, read again, is the link that opens nothing.
+      await reader.getByRole("button", { name: "Accept this quote" }).click();
+      await expect(reader.getByText(/This quote link cannot be used/)).toBeVisible();
+      await expect(reader.getByRole("button", { name: "Accept this quote" })).toHaveCount(0);
       const response = await reader.goto(link);
       expect(response?.status()).toBe(404);
       await expect(reader.getByText("This quote cannot be opened")).toBeVisible();
@@ -158,5 +201,198 @@ test.describe("quotes sent and accepted", () => {
     } finally {
       await customerContext.close();
     }
+    await expect(page.getByRole("table", { name: "History" }).getByRole("row", { name: /Accepted/ })).toHaveCount(0);
+  });
+
+  test("an end customer's Technical contact accepts in the portal where allowed; changed prices refuse the order and offer the copy", async ({
+    page,
+    browser,
+    portal,
+    javaScriptEnabled,
+  }) => {
+    test.setTimeout(120_000);
+    const name = `Beacon Orthodontics ${suffix()}`;
+    await signInAs(page, DEMO.distributor);
+    await page.goto("/customers/new");
+    const record = page.getByRole("region", { name: "Customer record" });
+    await record.getByLabel("Company name").fill(name);
+    await record.getByLabel("Email").fill(`it-${suffix().toLowerCase()}@beacon.example`);
+    await page.getByRole("button", { name: "Add customer" }).click();
+    await expect(page).toHaveURL(/\/customers\/[0-9a-f-]{36}$/);
+    const customerId = page.url().split("/").at(-1)!;
+    const contact = await addMember(portal.databaseUrl, customerId, "technical_contact");
+
+    await page.getByRole("link", { name: "Buy a license for this customer" }).click();
+    await page.getByLabel("Number of users").fill("4");
+    await next(page, "Next: Hosting");
+    await page.getByRole("radio", { name: /GateKeeper On-Premise Hub \(Monthly\)/ }).check();
+    await next(page, "Next: Hardware");
+    await next(page, "Next: Support");
+    await next(page, "Next: Review");
+    await page.getByLabel(`Let the Technical contacts of ${name} accept it in the portal`).check();
+    await page.getByRole("button", { name: "Save as quote" }).click();
+    await expect(page).toHaveURL(/\/quotes\/[0-9a-f-]{36}$/);
+    const quoteUrl = new URL(page.url()).pathname;
+    const number = await numberOn(page);
+    await expect(page.getByTestId("customer-acceptance")).toHaveText(
+      `The Technical contacts of ${name} may accept this quote in the portal.`,
+    );
+    await expect(page.getByRole("form", { name: "Accept this quote" })).toHaveCount(0);
+
+    // The end customer's Technical contact, signed in to the portal, finds it under Quotes and accepts it there.
+    const contactContext = await browser.newContext({ baseURL: portal.baseURL, javaScriptEnabled });
+    try {
+      const reader = await contactContext.newPage();
+      await signInAs(reader, contact);
+      await reader.goto("/quotes");
+      await reader.getByRole("link", { name: number }).click();
+      await expect(reader).toHaveURL(new RegExp(`${quoteUrl}$`));
+      const accept = reader.getByRole("form", { name: "Accept this quote" });
+      await expect(accept.getByLabel("Your name")).toHaveValue("Robin Contact");
+      await accept.getByLabel("PO number (optional)").fill("PO-5120");
+      await accept.getByRole("button", { name: "Accept this quote" }).click();
+      await expect(reader.getByText("Status: Accepted.", { exact: false })).toBeVisible();
+      await expect(reader.getByTestId("acceptance")).toContainText("Accepted by “Robin Contact”");
+      await expect(reader.getByRole("form", { name: "Accept this quote" })).toHaveCount(0);
+      await expect(reader.getByRole("link", { name: "Place order" })).toHaveCount(0);
+      await expectAccessible(reader, javaScriptEnabled);
+    } finally {
+      await contactContext.close();
+    }
+
+    await page.goto(quoteUrl);
+    await expect(page.getByText("Status: Accepted.", { exact: false })).toBeVisible();
+    const history = page.getByRole("table", { name: "History" });
+    await expect(history.getByRole("row", { name: /Accepted: PO number “PO-5120”/ })).toHaveCount(1);
+
+    // The price list moved since it was quoted: the quote's total is no longer today's.
+    await withDatabase(portal.databaseUrl, async (db, t) => {
+      const [quote] = await db.select().from(t.quotes).where(eq(t.quotes.number, number));
+      await db
+        .update(t.quotes)
+        .set({ estimate: { ...quote.estimate, amountDue: quote.estimate.amountDue - 500 } })
+        .where(eq(t.quotes.id, quote.id));
+    });
+    const before = await subscriptionsOf(portal.databaseUrl, DEMO.distributor);
+    await page.getByRole("link", { name: "Place order" }).click();
+    await next(page, "Next: Order");
+    await expect(page.getByText(/This quote's prices changed since it was made, so nothing was charged/)).toBeVisible();
+    await expect(page.getByText(/the total due today was \$36\.20 and is now \$41\.20/)).toBeVisible();
+    expect(await subscriptionsOf(portal.databaseUrl, DEMO.distributor)).toBe(before);
+    await page.getByRole("button", { name: "Copy into a new quote" }).click();
+    await expect(page).toHaveURL(/\/quotes\/[0-9a-f-]{36}$/);
+    expect(new URL(page.url()).pathname).not.toBe(quoteUrl);
+    expect(await numberOn(page)).not.toBe(number);
+    await expect(page.getByText("Status: Open.", { exact: false })).toBeVisible();
+    await expect(page.getByTestId("amount-due")).toHaveText("$41.20");
+    // The copy keeps the distributor's choice.
+    await expect(page.getByTestId("customer-acceptance")).toContainText("may accept this quote in the portal");
+  });
+
+  test("a Viewer neither makes nor orders a quote: no button, and a direct post is refused", async ({
+    page,
+    portal,
+  }) => {
+    test.setTimeout(90_000);
+    const { organizationId, quoteId } = await withDatabase(portal.databaseUrl, async (db, t) => {
+      const organizationId = await organizationIdOf(db, DEMO.customer);
+      const id = randomUUID();
+      await db.insert(t.quotes).values({
+        id,
+        number: `Q-VIEWER-${id.slice(0, 8)}`,
+        ownerId: organizationId,
+        organizationName: "Northwind Traders",
+        madeByName: "Olivia Owner",
+        status: "accepted",
+        acceptedByName: "Grace Harbor",
+        acceptedAt: new Date(),
+        order: { tier: "core", users: 3, hosting: "cloud" },
+        estimate: {
+          lineItems: [{ description: "Core Plan", quantity: 3, unitAmount: 400, amount: 1_200 }],
+          discounts: [],
+          subTotal: 1_200,
+          total: 1_200,
+          creditsApplied: 0,
+          amountDue: 1_200,
+          nextBilling: null,
+        },
+        priceListVersion: "viewer-test",
+        validUntil: new Date(Date.now() + 30 * 24 * 60 * 60 * 1000),
+        quotedAt: new Date(),
+      });
+      return { organizationId, quoteId: id };
+    });
+    const viewer = await addMember(portal.databaseUrl, organizationId, "viewer");
+    await signInAs(page, viewer);
+    await page.goto("/quotes");
+    await expect(page.getByRole("link", { name: `Q-VIEWER-${quoteId.slice(0, 8)}` })).toBeVisible();
+    await expect(page.getByRole("link", { name: "Make a quote" })).toHaveCount(0);
+    await page.goto(`/quotes/${quoteId}`);
+    await expect(page.getByText("Status: Accepted.", { exact: false })).toBeVisible();
+    for (const label of ["Place order", "Copy into a new quote", "Withdraw", "Send"]) {
+      await expect(page.getByRole("button", { name: label, exact: true })).toHaveCount(0);
+      await expect(page.getByRole("link", { name: label, exact: true })).toHaveCount(0);
+    }
+
+    // What the buttons would post, posted straight: each refused with the policy's reason, nothing made or ordered.
+    const csrf = await csrfOf(page.request, "/account");
+    const refusedPosts = [
+      ["/store/subscribe/review", { intent: "quote", validDays: "30" }],
+      [`/quotes/${quoteId}`, { intent: "copy" }],
+      [`/store/subscribe/order?customer=quote-${quoteId}`, { intent: "purchase" }],
+    ] as const;
+    for (const [path, form] of refusedPosts) {
+      const response = await page.request.post(path, { form: { ...form, csrf } });
+      expect(response.status(), path).toBe(403);
+      expect(await response.text(), path).toContain("which cannot");
+    }
+    expect((await page.request.get(`/store/subscribe/billing?customer=quote-${quoteId}`)).status()).toBe(403);
+    await withDatabase(portal.databaseUrl, async (db, t) => {
+      const [quote] = await db.select().from(t.quotes).where(eq(t.quotes.id, quoteId));
+      expect(quote.status).toBe("accepted");
+      const made = await db
+        .select({ id: t.quotes.id })
+        .from(t.quotes)
+        .where(and(eq(t.quotes.ownerId, organizationId), eq(t.quotes.madeByName, "Robin Viewer")));
+      expect(made).toEqual([]);
+    });
+  });
+});
+
+test("an expired quote accepts nothing: the time machine moves past its validity while its link's page is open", async ({
+  browser,
+  javaScriptEnabled,
+  databaseEngine,
+}) => {
+  test.setTimeout(180_000);
+  await ownPortal({ browser, javaScriptEnabled, databaseEngine }, async ({ portal, customer, admin }) => {
+    await ownOrderToReview(customer);
+    await customer.getByLabel("Quote valid for (days)").fill("1");
+    await customer.getByRole("button", { name: "Save as quote" }).click();
+    await expect(customer).toHaveURL(/\/quotes\/[0-9a-f-]{36}$/);
+    const { link } = await sendQuote(customer, portal.baseURL, `expiring-${suffix().toLowerCase()}@example.com`);
+
+    // The customer, with no account, opens the link while the quote is valid, then types a name.
+    const readerContext = await browser.newContext({ baseURL: portal.baseURL, javaScriptEnabled });
+    try {
+      const reader = await readerContext.newPage();
+      await reader.goto(link);
+      await reader.getByLabel("Your name").fill("Grace Harbor");
+
+      await moveClock(admin, 2);
+      await reader.getByRole("button", { name: "Accept this quote" }).click();
+      await expect(reader.getByText("The quote was not accepted")).toBeVisible();
+      await expect(reader.getByText(/This quote expired on .* and can no longer be accepted\./)).toBeVisible();
+      await reader.goto(link);
+      await expect(reader.getByText("This quote cannot be accepted")).toBeVisible();
+      await expect(reader.getByRole("form", { name: "Accept this quote" })).toHaveCount(0);
+    } finally {
+      await readerContext.close();
+    }
+    await customer.reload();
+    await expect(customer.getByText("Status: Expired.", { exact: false })).toBeVisible();
+    await expect(customer.getByRole("table", { name: "History" }).getByRole("row", { name: /Accepted/ })).toHaveCount(
+      0,
+    );
   });
 });

@@ -60,6 +60,8 @@ const GROWTH_PAGES = [
   "/account/invoices",
   "/account/team",
   "/account/activity",
+  "/quotes",
+  "/quotes?status=open",
 ];
 /** A distributor's pages whose render time must not grow with its customers and the licenses bought for them. */
 const RESELLER_GROWTH_PAGES = ["/customers", "/customers/renewals", "/customers/renewals?within=90"];
@@ -354,7 +356,8 @@ async function measureGrowth(portal, customer) {
     growth,
     `the demo customer and ${BIG_ACCOUNT.email} taking turns ` +
       `(${BIG_ACCOUNT.licenses} licenses, ${BIG_ACCOUNT.hubs} Hubs, ${BIG_ACCOUNT.invoices} invoices, ` +
-      `${BIG_ACCOUNT.members} members, ${BIG_ACCOUNT.invitations} invitations, ${BIG_ACCOUNT.activity} activity entries)`,
+      `${BIG_ACCOUNT.members} members, ${BIG_ACCOUNT.invitations} invitations, ${BIG_ACCOUNT.activity} activity entries, ` +
+      `${BIG_ACCOUNT.quotes} quotes)`,
   );
   addBigReseller(portal.databaseFile, "distributor@example.com");
   const distributor = await signIn(portal.baseUrl, "distributor@example.com", DEMO_PASSWORD);

@@ -66,6 +66,11 @@ interface Right {
    * subscriptions, cards and invoices are the reseller's): refused to them with `managedRefusal`, whatever their role.
    */
   notWhenManaged?: true;
+  /**
+   * Only for the people of an end customer a reseller manages (what the reseller offers it): refused to anyone
+   * else with `onlyFor`, whatever their role.
+   */
+  onlyWhenManaged?: true;
 }
 
 const EVERY_ROLE = ROLES;
@@ -202,6 +207,17 @@ export const POLICY = {
     needsVerifiedEmail: true,
     notWhenManaged: true,
   },
+  /**
+   * Accepting, in the portal, a quote its reseller made for the end customer and let it accept there (a choice on
+   * the quote); the end customer's other people read it only.
+   */
+  "quotes.accept": {
+    roles: ["technical_contact"],
+    what: "accept quotes",
+    needsVerifiedEmail: true,
+    onlyWhenManaged: true,
+    onlyFor: "Quotes are accepted in the portal only by the people of a distributor's end customer.",
+  },
   /** The administration pages: every customer's account, jobs that need attention, the outbox, the time machine. */
   "staff.admin": {
     roles: [],
@@ -220,6 +236,7 @@ const rightOf = (action: Action): Right => POLICY[action];
 function isFor(subject: Subject, right: Right): boolean {
   if (right.staff) return subject.staff;
   if (!subject.member) return false;
+  if (right.onlyWhenManaged && !subject.member.managedBy) return false;
   return !right.kinds || right.kinds.includes(subject.member.kind);
 }
 

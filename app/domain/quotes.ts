@@ -79,8 +79,29 @@ export const quoteUrls = {
 /** 'Send': the address the quote's link is mailed to. */
 export const quoteSendSchema = z.object({ to: requiredEmail.pipe(z.string().max(MAX_EMAIL_LENGTH).toLowerCase()) });
 
+/** The acceptance form's words, the same on the link's page and on the quote's page in the portal. */
+export const QUOTE_ACCEPT_LABELS = {
+  name: "Your name",
+  poNumber: "PO number (optional)",
+  submit: "Accept this quote",
+} as const;
+
 /** 'Accept this quote' on the link's page: who accepts (a plain name, required) and an optional PO number. */
 export const quoteAcceptSchema = z.object({ name: plainName, poNumber: poNumberField });
+
+/** What a quote for an end customer says of accepting it in the portal, the maker's choice. */
+export const customerAcceptanceNote = (quote: { organizationName: string; customerMayAccept: boolean }) =>
+  quote.customerMayAccept
+    ? `The Technical contacts of ${quote.organizationName} may accept this quote in the portal.`
+    : "This quote is accepted through its mailed link only, not in the portal.";
+
+/** The maker's choice on the Review step and the Send form: whether the end customer may accept in the portal. */
+export const customerMayAcceptLabel = (organizationName: string) =>
+  `Let the Technical contacts of ${organizationName} accept it in the portal`;
+
+/** Why an end customer's Technical contact may not accept a quote its maker did not let it accept in the portal. */
+export const notAcceptableInPortal = (makerOrganization: string) =>
+  `${makerOrganization} has not let you accept this quote in the portal. Ask them to send you its link.`;
 
 export const QUOTE_NOT_SENDABLE = "This quote is no longer open, so it cannot be sent.";
 

@@ -4,7 +4,7 @@ import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { useHydrated } from "remix-utils/use-hydrated";
 import { mayDo, readMemberForm, requireMember } from "~/server/accounts/access.server";
-import { QUOTE_VALIDITY_DAYS } from "~/domain/quotes";
+import { customerMayAcceptLabel, QUOTE_VALIDITY_DAYS } from "~/domain/quotes";
 import { saveReviewAsQuote } from "~/server/quotes/quote-pages.server";
 import {
   estimateDraft,
@@ -13,7 +13,7 @@ import {
   subscriptionWizardOf,
 } from "~/server/orders/new-subscription-wizard.server";
 import { Button } from "~/ui/button";
-import { TextInput } from "~/ui/inputs";
+import { Checkbox, TextInput } from "~/ui/inputs";
 import { Alert, Group, Stack } from "~/ui/layout";
 import { PageErrorBoundary } from "~/ui/page";
 import { EstimateOrError } from "~/ui/wizard/order-summary";
@@ -21,9 +21,11 @@ import { StepActions } from "~/ui/wizard/step-actions";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const member = await requireMember(request, purchaseRight(request));
-  const { wizard } = await subscriptionWizardOf(member, request);
+  const { wizard, customer } = await subscriptionWizardOf(member, request);
   const { data } = await wizard.load(member, "review");
   return json({
+    // A quote for an end customer may let its Technical contacts accept it in the portal.
+    quoteCustomer: customer.kind === "existing" ? customer.name : null,
     previousTo: wizard.urlOf("support"),
     organization: data.organization,
     mayQuote: mayDo(member, "quotes.manage"),
@@ -40,7 +42,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function ReviewStep() {
-  const { previousTo, organization, estimate, estimateError, mayQuote } = useLoaderData<typeof loader>();
+  const { previousTo, organization, estimate, estimateError, mayQuote, quoteCustomer } = useLoaderData<typeof loader>();
   const quoteRefused = useActionData<typeof action>();
   const hydrated = useHydrated();
   return (
@@ -83,6 +85,11 @@ export default function ReviewStep() {
               Save as quote
             </Button>
           </Group>
+          {quoteCustomer !== null ? (
+            <Stack mt="sm">
+              <Checkbox name="customerMayAccept" label={customerMayAcceptLabel(quoteCustomer)} />
+            </Stack>
+          ) : null}
         </div>
       ) : null}
       {quoteRefused && "formError" in quoteRefused && quoteRefused.formError ? (

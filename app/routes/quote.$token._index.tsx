@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunctio
 import { Form, useActionData, useLoaderData, useParams } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { formatDate } from "~/domain/format";
-import { NOT_AN_INVOICE, QUOTE_LINK_GONE, quoteUrls } from "~/domain/quotes";
+import { NOT_AN_INVOICE, QUOTE_ACCEPT_LABELS, QUOTE_LINK_GONE, quoteUrls } from "~/domain/quotes";
 import { quoteLinkAction, quoteLinkPageData } from "~/server/quotes/quote-links.server";
 import { AuthPage, FormAlert, FormDone } from "~/ui/auth-page";
 import type { PlainPageHandle } from "~/ui/page-script";
@@ -68,7 +68,7 @@ export default function QuoteLink() {
           <AuthenticityTokenInput name="csrf" />
           <PlainField
             name="name"
-            label="Your name"
+            label={QUOTE_ACCEPT_LABELS.name}
             autoComplete="name"
             required
             defaultValue={typed?.name}
@@ -76,13 +76,13 @@ export default function QuoteLink() {
           />
           <PlainField
             name="poNumber"
-            label="PO number (optional)"
+            label={QUOTE_ACCEPT_LABELS.poNumber}
             autoComplete="off"
             defaultValue={typed?.poNumber}
             error={errors.poNumber}
           />
           <button type="submit" className="gk-button gk-button-block" data-variant="filled">
-            Accept this quote
+            {QUOTE_ACCEPT_LABELS.submit}
           </button>
         </Form>
       ) : null}

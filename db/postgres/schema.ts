@@ -492,6 +492,7 @@ export const quotes = pgTable(
     acceptedFrom: text("accepted_from"),
     remindedAt: timestamp("reminded_at"),
     orderJobId: text("order_job_id"),
+    customerMayAccept: boolean("customer_may_accept").notNull().default(false),
     createdAt: createdAt(),
   },
   (table) => [

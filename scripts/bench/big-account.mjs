@@ -8,6 +8,7 @@ export const BIG_ACCOUNT = {
   members: 500,
   invitations: 50,
   activity: 20_000,
+  quotes: 5_000,
 };
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -16,7 +17,8 @@ const ROLES = ["billing_admin", "technical_contact", "viewer"];
 /**
  * Adds an organization that has held the portal for years to the bench's database: BIG_ACCOUNT.licenses
  * licenses (a third of them expired), BIG_ACCOUNT.hubs Hubs, BIG_ACCOUNT.invoices invoices, BIG_ACCOUNT.members
- * members, BIG_ACCOUNT.invitations pending invitations and BIG_ACCOUNT.activity entries in its activity log. Its
+ * members, BIG_ACCOUNT.invitations pending invitations, BIG_ACCOUNT.activity entries in its activity log and
+ * BIG_ACCOUNT.quotes quotes. Its
  * invoices are at the embedded engine and in the portal's copies that /account/invoices lists. Its Owner signs in
  * as BIG_ACCOUNT.email with the demo password. Rows are copies of the demo customer's, so they stay valid whatever
  * columns the schema has gained; only keys, owners, names and dates change. One transaction, written straight to
@@ -82,6 +84,7 @@ function fill(sqlite, demoEmail) {
   );
   for (let n = 0; n < BIG_ACCOUNT.activity; n += 1)
     insertActivity.run(organizationId, ownerId, `Placed order ${n}.`, now - (BIG_ACCOUNT.activity - n) * 60_000);
+  addQuotes(sqlite, { organizationId, ownerId, now });
 
   const license = sqlite
     .prepare("select * from licenses where owner_id = ? limit 1")
@@ -155,6 +158,42 @@ export function copier(sqlite, table, template) {
     `insert into ${table} (${columns.map((column) => `"${column}"`).join(", ")}) values (${columns.map((column) => `@${column}`).join(", ")})`,
   );
   return (overrides) => insert.run({ ...template, ...overrides });
+}
+
+const QUOTE_STATUSES = ["open", "accepted", "ordered", "withdrawn"];
+
+/**
+ * BIG_ACCOUNT.quotes quotes of the organization's own, one made an hour, of every status, some open ones past their
+ * validity (expired): what /quotes pages and counts. Each priced as the demo's plan step would price 10 users.
+ */
+function addQuotes(sqlite, { organizationId, ownerId, now }) {
+  const estimate = JSON.stringify({
+    lineItems: [{ description: "Core Plan", quantity: 10, unitAmount: 400, amount: 4_000 }],
+    discounts: [],
+    subTotal: 4_000,
+    total: 4_000,
+    creditsApplied: 0,
+    amountDue: 4_000,
+    nextBilling: { amount: 4_000, at: new Date(now + 30 * DAY_MS).toISOString() },
+  });
+  const order = JSON.stringify({ cycle: "monthly", tier: "core", organization: "Big Holdings", users: 10 });
+  const insertQuote = sqlite.prepare(
+    "insert into quotes (id, number, owner_id, organization_name, made_by_user_id, made_by_name, status, \"order\", estimate, price_list_version, valid_until, quoted_at) values (?, ?, ?, 'Big Holdings', ?, 'Bea Big', ?, ?, ?, 'bench', ?, ?)",
+  );
+  for (let n = 0; n < BIG_ACCOUNT.quotes; n += 1) {
+    const quotedAt = now - (BIG_ACCOUNT.quotes - n) * 60 * 60_000;
+    insertQuote.run(
+      `bench-quote-${n}`,
+      `Q-BENCH-${String(n).padStart(5, "0")}`,
+      organizationId,
+      ownerId,
+      QUOTE_STATUSES[n % QUOTE_STATUSES.length],
+      order,
+      estimate,
+      quotedAt + 30 * DAY_MS,
+      quotedAt,
+    );
+  }
 }
 
 function insertCopy(sqlite, table, template, overrides) {

@@ -66,7 +66,9 @@ async function demoLicense() {
 }
 
 /** The policy's rows about roles alone (for every kind of organization, staff aside): the role table. */
-const ROLE_ACTIONS = ACTIONS.filter((action) => !("kinds" in POLICY[action]) && !("staff" in POLICY[action]));
+const ROLE_ACTIONS = ACTIONS.filter(
+  (action) => !("kinds" in POLICY[action]) && !("staff" in POLICY[action]) && !("onlyWhenManaged" in POLICY[action]),
+);
 
 /** One page or post of each action of the role table, as the member's browser reaches it. */
 const REACH: Partial<Record<Action, (cookie: string) => Promise<Response>>> = {

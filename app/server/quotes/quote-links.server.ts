@@ -1,5 +1,6 @@
 import { json, type AppLoadContext } from "@remix-run/node";
 import { and, eq, gt, isNotNull, isNull } from "drizzle-orm";
+import type { ZodError } from "zod";
 import { formatCents, formatDate } from "~/domain/format";
 import { isPlainName, quotedName } from "~/domain/names";
 import {
@@ -50,14 +51,15 @@ const PURPOSE = "quote";
 
 /**
  * Sends the member's organization's open quote to `to`: a new link, the quote's record of where and when it went
- * (an opening is recorded again after it), the history and the log, then the mail. Why not when it is no longer
- * open, or the seconds to wait when the organization or the address had too many.
+ * (an opening is recorded again after it) and whether the end customer it is for may accept it in the portal
+ * (chosen again at each sending), the history and the log, then the mail. Why not when it is no longer open, or
+ * the seconds to wait when the organization or the address had too many.
  */
 export async function sendQuote(
   request: Request,
   member: Scope,
   quoteId: string,
-  to: string,
+  { to, customerMayAccept }: { to: string; customerMayAccept: boolean },
 ): Promise<{ refused: string } | { waitSeconds: number } | null> {
   const { quote, makerOrganization } = await requireQuote(member, quoteId);
   if (quote.ownerId !== member.organization.id) throw json({ message: "There is no such quote." }, { status: 404 });
@@ -69,7 +71,12 @@ export async function sendQuote(
     // Conditional on being open: a withdrawal that committed first leaves nothing to send (and no link to revoke).
     const sent = await tx
       .update(quotes)
-      .set({ sentTo: to, sentAt: now, openedAt: null })
+      .set({
+        sentTo: to,
+        sentAt: now,
+        openedAt: null,
+        customerMayAccept: quote.customerId !== null && customerMayAccept,
+      })
       .where(and(eq(quotes.id, quote.id), eq(quotes.status, "open"), gt(quotes.validUntil, now)))
       .returning({ id: quotes.id });
     if (sent.length === 0) return null;
@@ -182,44 +189,77 @@ export async function quoteLinkPdfResponse(context: AppLoadContext | undefined, 
 export type Acceptance = { accepted: QuoteLinkView } | { refused: string } | null;
 
 /**
- * 'Accept this quote' through its link: one conditional update from open (not expired on the portal's clock, not
- * withdrawn) to accepted, with the accepter's name, PO number, time and address, so of two posts only one accepts;
- * the history and the maker's log record it and its maker is mailed. Null for a link that opens nothing, else the
- * quote as accepted, or why it accepts nothing.
+ * Who accepts a quote: whoever holds its mailed link, or a member of the end customer it is for, in the portal,
+ * where its maker let that customer accept it.
  */
-export async function acceptQuote(
+export type Accepter = "link" | Scope;
+
+/** How the log and the maker's mail say the quote was accepted. */
+const acceptedThrough = (by: Accepter) => (by === "link" ? "through its mailed link" : "in the portal");
+
+/**
+ * Accepts the quote: one conditional update from open (not expired on the portal's clock, not withdrawn) to
+ * accepted, with the accepter's name, PO number, time and address, so of two posts only one accepts; the history
+ * and the maker's log record it and its maker is mailed. In the portal the update holds only while the quote is
+ * for the member's organization and its maker lets that organization accept it. The quote as accepted, or null
+ * when it accepted nothing.
+ */
+export async function recordAcceptance(
   context: AppLoadContext | undefined,
   request: Request,
-  token: string,
+  quote: QuoteRecord,
   { name, poNumber }: { name: string; poNumber: string | null },
-): Promise<Acceptance> {
-  const found = await quoteOfLink(context, token);
-  if (!found) return null;
-  const { quote } = found;
+  by: Accepter,
+): Promise<QuoteRecord | null> {
   const now = await portalNow();
   const address = clientAddressOf(context);
   const accepted = await db.transaction(async (tx) => {
     const [row] = await tx
       .update(quotes)
       .set({ status: "accepted", acceptedByName: name, poNumber, acceptedAt: now, acceptedFrom: address })
-      .where(and(eq(quotes.id, quote.id), eq(quotes.status, "open"), gt(quotes.validUntil, now)))
+      .where(
+        and(
+          eq(quotes.id, quote.id),
+          eq(quotes.status, "open"),
+          gt(quotes.validUntil, now),
+          by === "link"
+            ? undefined
+            : and(eq(quotes.customerId, by.organization.id), eq(quotes.customerMayAccept, true)),
+        ),
+      )
       .returning();
     if (!row) return null;
     await recordEvent(tx, quote.id, "accepted", name, now, acceptanceDetail({ poNumber, address }));
     await recordActivity(tx, {
       organizationId: quote.ownerId,
-      actor: GATEKEEPER,
+      actor: by === "link" ? GATEKEEPER : memberActor(by.user),
       action: "quote.accepted",
-      summary: `Quote ${quote.number} for ${quote.organizationName} was accepted through its mailed link by ${quotedName(name)}${poNumber ? ` with PO number ${quotedName(poNumber)}` : ""}.`,
+      summary: `Quote ${quote.number} for ${quote.organizationName} was accepted ${acceptedThrough(by)} by ${quotedName(name)}${poNumber ? ` with PO number ${quotedName(poNumber)}` : ""}.`,
     });
     return row;
   });
+  if (accepted) await mailAcceptance(request, accepted, by);
+  return accepted;
+}
+
+/**
+ * 'Accept this quote' through its link. Null for a link that opens nothing, else the quote as accepted, or why it
+ * accepts nothing.
+ */
+export async function acceptQuote(
+  context: AppLoadContext | undefined,
+  request: Request,
+  token: string,
+  acceptance: { name: string; poNumber: string | null },
+): Promise<Acceptance> {
+  const found = await quoteOfLink(context, token);
+  if (!found) return null;
+  const accepted = await recordAcceptance(context, request, found.quote, acceptance, "link");
   if (!accepted) {
     // Someone else's post (a second tab) accepted it first, or it was withdrawn or expired meanwhile.
     const again = await quoteOfLink(context, token);
     return again ? { refused: quoteClosedMessage({ ...again.quote, status: again.status }) ?? QUOTE_LINK_GONE } : null;
   }
-  await mailAcceptance(request, accepted);
   return { accepted: linkView({ ...found, quote: accepted, status: "accepted" }) };
 }
 
@@ -227,7 +267,7 @@ export async function acceptQuote(
  * Tells the quote's maker it was accepted: the accepter's name and PO number are a stranger's words, so the mail
  * quotes them as data. Nobody is mailed when the maker's account is gone (the history and the log keep it).
  */
-async function mailAcceptance(request: Request, quote: QuoteRecord) {
+async function mailAcceptance(request: Request, quote: QuoteRecord, by: Accepter) {
   if (!quote.madeByUserId) return;
   const [maker] = await db.select().from(users).where(eq(users.id, quote.madeByUserId));
   if (!maker) return;
@@ -241,11 +281,23 @@ async function mailAcceptance(request: Request, quote: QuoteRecord) {
     content: {
       paragraphs: [
         greeting(maker),
-        `Quote ${quote.number} for ${organizationInMail(quote.organizationName)} was accepted through its mailed link on ${formatDate(quote.acceptedAt ?? quote.quotedAt)}, by someone who gave the name ${quotedName(quote.acceptedByName ?? "")}${po}.`,
+        `Quote ${quote.number} for ${organizationInMail(quote.organizationName)} was accepted ${acceptedThrough(by)} on ${formatDate(quote.acceptedAt ?? quote.quotedAt)}, by someone who gave the name ${quotedName(quote.acceptedByName ?? "")}${po}.`,
       ],
       action: { label: "Open the quote", url: new URL(quoteUrls.page(quote.id), linkOrigin(request)).href },
     },
   });
+}
+
+/** 'Accept this quote''s form, as typed and as checked (the same form on the link's page and in the portal). */
+export function readAcceptanceForm(formData: FormData) {
+  const typed = { name: String(formData.get("name") ?? ""), poNumber: String(formData.get("poNumber") ?? "") };
+  return { typed, parsed: quoteAcceptSchema.safeParse(typed) };
+}
+
+/** The acceptance form's answer when a field is wrong: each field's message, and what was typed. */
+export function acceptanceFieldErrors(typed: { name: string; poNumber: string }, error: ZodError) {
+  const fieldErrors = Object.fromEntries(error.issues.map((issue) => [String(issue.path[0]), issue.message]));
+  return json({ fieldErrors, typed }, { status: 422 });
 }
 
 /** The link page's loader: the quote, or a 404 that says the same for every link that opens nothing. */
@@ -261,12 +313,8 @@ export async function quoteLinkPageData(context: AppLoadContext | undefined, tok
 export async function quoteLinkAction(request: Request, context: AppLoadContext | undefined, token: string) {
   const formData = await readForm(request);
   await validateCsrf(formData, request);
-  const typed = { name: String(formData.get("name") ?? ""), poNumber: String(formData.get("poNumber") ?? "") };
-  const parsed = quoteAcceptSchema.safeParse(typed);
-  if (!parsed.success) {
-    const fieldErrors = Object.fromEntries(parsed.error.issues.map((issue) => [String(issue.path[0]), issue.message]));
-    return json({ fieldErrors, typed }, { status: 422 });
-  }
+  const { typed, parsed } = readAcceptanceForm(formData);
+  if (!parsed.success) return acceptanceFieldErrors(typed, parsed.error);
   const outcome = await acceptQuote(context, request, token, parsed.data);
   if (!outcome) return json({ formError: QUOTE_LINK_GONE, typed }, { status: 404 });
   if ("refused" in outcome) return json({ formError: outcome.refused, typed }, { status: 409 });

@@ -1,9 +1,11 @@
-import { json, redirect } from "@remix-run/node";
+import { json, redirect, type AppLoadContext } from "@remix-run/node";
 import { eq } from "drizzle-orm";
 import { pageCount, requestedPage } from "~/domain/pagination";
 import { quoteOrderQuery, subscriptionStepUrl } from "~/domain/subscription-steps";
 import {
   acceptanceDetail,
+  notAcceptableInPortal,
+  quoteClosedMessage,
   quoteOrderRefusal,
   QUOTE_FOR_NEW_CUSTOMER,
   QUOTE_VALIDITY_DAYS,
@@ -16,6 +18,7 @@ import {
 import {
   assertMay,
   mayDo,
+  memberActor,
   readMemberForm,
   redirectWithToast,
   requireMember,
@@ -28,8 +31,16 @@ import { organizations, QUOTE_STATUSES, type QuoteStatus } from "~/server/platfo
 import { waitMessage } from "~/server/platform/throttle.server";
 import { customerChoices } from "~/server/resellers/index.server";
 import { quotePdfDownload } from "./quote-pdf.server";
-import { sendQuote } from "./quote-links.server";
-import { copyQuote, makeQuote, quoteFacts, quotePage, requireQuote, withdrawQuote } from "./quotes.server";
+import { acceptanceFieldErrors, readAcceptanceForm, recordAcceptance, sendQuote } from "./quote-links.server";
+import {
+  copyQuote,
+  makeQuote,
+  quoteFacts,
+  quotePage,
+  requireQuote,
+  withdrawQuote,
+  type QuoteRecord,
+} from "./quotes.server";
 
 /**
  * The quote pages' loaders and actions: /quotes (every member's), a quote's page and PDF (any member of the
@@ -70,6 +81,13 @@ export async function quotesListPage(request: Request) {
 const mayChange = (member: Scope, quote: { ownerId: string }) =>
   quote.ownerId === member.organization.id && mayDo(member, "quotes.manage");
 
+/**
+ * Whether the member may accept the quote in the portal: a Technical contact of the end customer it is for (the
+ * access policy's row), where its maker let that customer accept it.
+ */
+const mayAcceptHere = (member: Scope, quote: QuoteRecord) =>
+  quote.customerId === member.organization.id && quote.customerMayAccept && mayDo(member, "quotes.accept");
+
 /** Where 'Send' mails a quote unless another address is typed: an end customer's technical contact, if it has one. */
 async function contactOf(customerId: string | null): Promise<string> {
   if (!customerId) return "";
@@ -98,6 +116,7 @@ export async function quotePageData(request: Request, quoteId: string) {
     quote: {
       ...quoteFacts(quote, makerOrganization, status),
       id: quote.id,
+      customerId: quote.customerId,
       sentTo: quote.sentTo,
       acceptedByName: quote.acceptedByName,
       acceptedAt: quote.acceptedAt?.toISOString() ?? null,
@@ -119,6 +138,8 @@ export async function quotePageData(request: Request, quoteId: string) {
     mayCopy: changeable,
     // The address 'Send' offers: the last one it went to, else the end customer's technical contact.
     sendTo: maySend ? (quote.sentTo ?? (await contactOf(quote.customerId))) : null,
+    // 'Accept this quote' for the end customer's Technical contact, the name it offers being the member's own.
+    acceptAs: status === "open" && mayAcceptHere(member, quote) ? memberActor(member.user).name : null,
   });
 }
 
@@ -129,7 +150,10 @@ async function sendFromPage(request: Request, member: Scope, quoteId: string, fo
   if (!parsed.success) {
     return json({ fieldErrors: { to: parsed.error.issues[0]?.message ?? "" }, to: typed }, { status: 422 });
   }
-  const outcome = await sendQuote(request, member, quoteId, parsed.data.to);
+  const outcome = await sendQuote(request, member, quoteId, {
+    to: parsed.data.to,
+    customerMayAccept: formData.get("customerMayAccept") === "on",
+  });
   if (outcome && "refused" in outcome) return json({ formError: outcome.refused, to: typed }, { status: 409 });
   if (outcome) {
     return json(
@@ -143,9 +167,46 @@ async function sendFromPage(request: Request, member: Scope, quoteId: string, fo
   });
 }
 
-/** A quote's page's forms: Withdraw, and Copy into a new quote (priced today, valid the default days). */
-export async function quotePageAction(request: Request, quoteId: string) {
-  const { member, intent, formData } = await readMemberForm(request, "quotes.manage");
+/**
+ * 'Accept this quote' in the portal: the right (the access policy's, then the maker's choice on the quote), the
+ * name and PO number checked at their fields, then the same acceptance as through the mailed link; a quote that can
+ * no longer be accepted says why (409).
+ */
+async function acceptFromPage(
+  request: Request,
+  context: AppLoadContext | undefined,
+  member: Scope,
+  quoteId: string,
+  formData: FormData,
+) {
+  assertMay(member, "quotes.accept");
+  const { quote, makerOrganization } = await requireQuote(member, quoteId);
+  if (!mayAcceptHere(member, quote)) {
+    throw json({ message: notAcceptableInPortal(makerOrganization) }, { status: 403 });
+  }
+  const { typed, parsed } = readAcceptanceForm(formData);
+  if (!parsed.success) return acceptanceFieldErrors(typed, parsed.error);
+  const accepted = await recordAcceptance(context, request, quote, parsed.data, member);
+  if (!accepted) {
+    // Another post accepted it first, or it was withdrawn or expired meanwhile.
+    const again = await requireQuote(member, quoteId);
+    const closed = quoteClosedMessage({ ...again.quote, status: again.status });
+    return json({ formError: closed ?? notAcceptableInPortal(makerOrganization), typed }, { status: 409 });
+  }
+  return redirectWithToast(request, quoteUrls.page(quoteId), {
+    kind: "success",
+    message: `You accepted quote ${quote.number}.`,
+  });
+}
+
+/**
+ * A quote's page's forms: Accept (an end customer's, with its own right), and the maker's Send, Withdraw and Copy
+ * into a new quote (priced today, valid the default days).
+ */
+export async function quotePageAction(request: Request, context: AppLoadContext | undefined, quoteId: string) {
+  const { member, intent, formData } = await readMemberForm(request);
+  if (intent === "accept") return acceptFromPage(request, context, member, quoteId, formData);
+  assertMay(member, "quotes.manage");
   if (intent === "send") return sendFromPage(request, member, quoteId, formData);
   if (intent === "withdraw") {
     const refused = await withdrawQuote(member, quoteId);
@@ -188,7 +249,12 @@ export async function saveReviewAsQuote(member: Scope, request: Request, formDat
   const { data } = await wizard.load(member, "review");
   if (customer.kind === "new") return json({ fieldErrors: {}, formError: QUOTE_FOR_NEW_CUSTOMER }, { status: 400 });
   try {
-    const quote = await makeQuote(member, { customer, draft: data, validDays: days });
+    const quote = await makeQuote(member, {
+      customer,
+      draft: data,
+      validDays: days,
+      customerMayAccept: formData.get("customerMayAccept") === "on",
+    });
     return redirect(quoteUrls.page(quote.id));
   } catch (error) {
     if (!(error instanceof ProviderError)) throw error;

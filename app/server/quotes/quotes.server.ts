@@ -39,6 +39,7 @@ export const quoteFacts = (quote: QuoteRecord, makerOrganization: string, status
   estimate: quote.estimate,
   status,
   poNumber: quote.poNumber,
+  customerMayAccept: quote.customerMayAccept,
 });
 
 /** Whom a quote is for: the organization itself, or an end customer the distributor has added. */
@@ -64,6 +65,15 @@ function orderOf(draft: SubscriptionDraft): Record<string, unknown> {
   return { cycle, tier, organization, users, hosting, offsiteAccess, hardware, support, couponId };
 }
 
+/** What a quote is made of: whom it is for, the order, its validity, and whether that end customer may accept it. */
+export interface QuoteMaking {
+  customer: QuotedCustomer;
+  draft: SubscriptionDraft;
+  validDays: number;
+  /** Whether the end customer's Technical contacts may accept it in the portal (never for a quote of one's own). */
+  customerMayAccept: boolean;
+}
+
 /**
  * Makes a quote of the order `draft` describes, for the member's organization or the end customer the order is
  * for, priced now by the billing port, valid `validDays` days on the portal's clock. A coupon no longer valid is
@@ -71,7 +81,7 @@ function orderOf(draft: SubscriptionDraft): Record<string, unknown> {
  */
 export async function makeQuote(
   member: Scope,
-  { customer, draft, validDays }: { customer: QuotedCustomer; draft: SubscriptionDraft; validDays: number },
+  { customer, draft, validDays, customerMayAccept }: QuoteMaking,
 ): Promise<QuoteRecord> {
   const withCoupon = draft.couponId !== null && (await couponProblem(member, draft.couponId)) === null;
   const estimate = estimateView(await estimateDraft(member.organization, draft, { withCoupon }));
@@ -93,6 +103,7 @@ export async function makeQuote(
         order: orderOf({ ...draft, couponId: withCoupon ? draft.couponId : null, organization: organizationName }),
         estimate,
         priceListVersion: priceListVersion(estimate),
+        customerMayAccept: customer.kind === "existing" && customerMayAccept,
         validUntil: validUntilOf(quotedAt, validDays),
         quotedAt,
       })
@@ -244,5 +255,5 @@ export async function copyQuote(member: Scope, quoteId: string, validDays: numbe
   const customer: QuotedCustomer = endCustomer
     ? { kind: "existing", id: endCustomer.id, name: endCustomer.name }
     : { kind: "none" };
-  return makeQuote(member, { customer, draft, validDays });
+  return makeQuote(member, { customer, draft, validDays, customerMayAccept: quote.customerMayAccept });
 }

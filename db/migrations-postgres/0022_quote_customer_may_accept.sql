@@ -1,0 +1,1 @@
+ALTER TABLE "quotes" ADD COLUMN "customer_may_accept" boolean DEFAULT false NOT NULL;

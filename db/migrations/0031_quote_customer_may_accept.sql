@@ -1,0 +1,1 @@
+ALTER TABLE `quotes` ADD `customer_may_accept` integer DEFAULT false NOT NULL;
