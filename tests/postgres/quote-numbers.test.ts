@@ -1,7 +1,7 @@
-import { spawn } from "node:child_process";
 import { eq, like } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { openDatabase } from "~/server/platform/database/portal-database.server";
+import { startInstanceProcess, waitingOnLocks } from "../support/instance-process";
 import { postgresTestDatabase } from "../support/postgres";
 
 /**
@@ -19,43 +19,19 @@ const POOL_MAX = 4;
 
 /** A portal instance on the test database, ready to make its quotes once told to go. */
 function startInstance() {
-  const child = spawn(
-    process.execPath,
-    ["--import", "tsx", "tests/support/make-quotes-process.ts", OWNER, String(PER_INSTANCE)],
-    {
-      env: {
-        ...process.env,
-        DATABASE_URL: database.url,
-        DATABASE_POOL_MAX: String(POOL_MAX),
-        SEED_DEMO: "true",
-        NODE_ENV: "test",
-      },
-      stdio: ["pipe", "pipe", "pipe"],
-    },
-  );
-  let output = "";
-  const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
-  const ready = new Promise<void>((resolve, reject) => {
-    child.stdout.on("data", (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes("ready\n")) resolve();
-    });
-    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    void exited.then((code) => reject(new Error(`The instance exited (${code}) before it was ready:\n${output}`)));
+  const instance = startInstanceProcess("make-quotes-process.ts", [OWNER, String(PER_INSTANCE)], {
+    DATABASE_URL: database.url,
+    DATABASE_POOL_MAX: String(POOL_MAX),
   });
   return {
-    ready,
-    go: () => child.stdin.end("go\n"),
+    ...instance,
     /** The numbers of the quotes the instance made. */
     async numbers(): Promise<string[]> {
-      const code = await exited;
-      if (code !== 0) throw new Error(`The instance failed (${code}):\n${output}`);
+      const output = await instance.finished();
       const said = /^numbers (.*)$/m.exec(output)?.[1];
       if (!said) throw new Error(`The instance made no quotes:\n${output}`);
       return JSON.parse(said) as string[];
     },
-    said: () => output,
-    stop: () => child.kill("SIGKILL"),
   };
 }
 
@@ -87,17 +63,11 @@ describe("two instances making quotes at once", () => {
       for (const instance of instances) instance.go();
 
       // Both instances' makers wait on the held row before it is let go: more waiting than one instance's pool holds.
-      const waitingOnLock = async () => {
-        const { rows: waiting } = await pool.query<{ n: number }>(
-          "select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'",
-        );
-        return waiting[0].n;
-      };
       const until = Date.now() + 60_000;
-      while ((await waitingOnLock()) <= POOL_MAX) {
+      while ((await waitingOnLocks(pool)) <= POOL_MAX) {
         if (Date.now() > until) {
           throw new Error(
-            `The two instances never both waited on the year's counter (${await waitingOnLock()} waiting):\n${instances.map((instance) => instance.said()).join("\n")}`,
+            `The two instances never both waited on the year's counter (${await waitingOnLocks(pool)} waiting):\n${instances.map((instance) => instance.said()).join("\n")}`,
           );
         }
         await new Promise((resolve) => setTimeout(resolve, 50));

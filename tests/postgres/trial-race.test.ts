@@ -1,8 +1,8 @@
-import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { openDatabase } from "~/server/platform/database/portal-database.server";
+import { startInstanceProcess, waitingOnLocks } from "../support/instance-process";
 import { postgresTestDatabase } from "../support/postgres";
 
 /**
@@ -18,34 +18,16 @@ const database = postgresTestDatabase();
 
 /** A portal instance on the test database, ready to start the trial once told to go. */
 function startInstance(organizationId: string) {
-  const child = spawn(
-    process.execPath,
-    ["--import", "tsx", "tests/support/start-trial-process.ts", organizationId, randomUUID()],
-    {
-      env: { ...process.env, DATABASE_URL: database.url, SEED_DEMO: "true", NODE_ENV: "test" },
-      stdio: ["pipe", "pipe", "pipe"],
-    },
-  );
-  let output = "";
-  const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
-  const ready = new Promise<void>((resolve, reject) => {
-    child.stdout.on("data", (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes("ready\n")) resolve();
-    });
-    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    void exited.then((code) => reject(new Error(`The instance exited (${code}) before it was ready:\n${output}`)));
+  const instance = startInstanceProcess("start-trial-process.ts", [organizationId, randomUUID()], {
+    DATABASE_URL: database.url,
   });
   return {
-    ready,
-    go: () => child.stdin.end("go\n"),
+    ...instance,
     /** What the instance said once it exited: "licensed <id>" or "used up". */
     async outcome() {
-      const code = await exited;
-      if (code !== 0) throw new Error(`The instance failed (${code}):\n${output}`);
+      const output = await instance.finished();
       return /^(licensed|used up)\b/m.exec(output)?.[1] ?? output;
     },
-    stop: () => child.kill("SIGKILL"),
   };
 }
 
@@ -65,14 +47,8 @@ describe("two instances starting a trial at once for one organization", () => {
       await holder.query("select total from license_counts where owner_id = $1 for update", [organizationId]);
       for (const instance of instances) instance.go();
 
-      const waiting = async () => {
-        const { rows } = await pool.query<{ n: number }>(
-          "select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'",
-        );
-        return rows[0].n;
-      };
       const until = Date.now() + 120_000;
-      while ((await waiting()) < 2) {
+      while ((await waitingOnLocks(pool)) < 2) {
         if (Date.now() > until) throw new Error("The two instances never both reached the trial's transaction.");
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
