@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Page } from "@playwright/test";
+import type { Browser, Page } from "@playwright/test";
 import { and, eq } from "drizzle-orm";
 import { hashPasswordSync } from "~/server/platform/passwords.server";
 import { organizationIdOf, withDatabase } from "./database";
@@ -50,6 +50,37 @@ async function ownOrderToReview(page: Page) {
 }
 
 /** Sends the quote on its page to `to`, and reads the link mailed there from the outbox. */
+/**
+ * The customer's own quote saved from the Review step (valid `validDays` when given), sent to a new address, and its
+ * link opened in a browser of its own (no account) with the accepter's name typed; `read` gets that page, and the
+ * browser is closed after.
+ */
+async function withSentQuoteOpen(
+  {
+    page,
+    browser,
+    baseURL,
+    javaScriptEnabled,
+  }: { page: Page; browser: Browser; baseURL: string; javaScriptEnabled: boolean },
+  { to, validDays }: { to: string; validDays?: number },
+  read: (reader: Page, link: string) => Promise<void>,
+) {
+  await ownOrderToReview(page);
+  if (validDays) await page.getByLabel("Quote valid for (days)").fill(String(validDays));
+  await page.getByRole("button", { name: "Save as quote" }).click();
+  await expect(page).toHaveURL(/\/quotes\/[0-9a-f-]{36}$/);
+  const { link } = await sendQuote(page, baseURL, to);
+  const readerContext = await browser.newContext({ baseURL, javaScriptEnabled });
+  try {
+    const reader = await readerContext.newPage();
+    await reader.goto(link);
+    await reader.getByLabel("Your name").fill("Grace Harbor");
+    await read(reader, link);
+  } finally {
+    await readerContext.close();
+  }
+}
+
 async function sendQuote(page: Page, baseURL: string, to: string) {
   const number = await numberOn(page);
   const form = page.getByRole("form", { name: "Send the quote" });
@@ -176,31 +207,23 @@ test.describe("quotes sent and accepted", () => {
     test.setTimeout(90_000);
     // A customer's Owner quotes its own organization.
     await signInAs(page, DEMO.customer);
-    await ownOrderToReview(page);
-    await page.getByRole("button", { name: "Save as quote" }).click();
-    await expect(page).toHaveURL(/\/quotes\/[0-9a-f-]{36}$/);
-    const { link } = await sendQuote(page, portal.baseURL, `withdrawn-${suffix().toLowerCase()}@example.com`);
+    await withSentQuoteOpen(
+      { page, browser, baseURL: portal.baseURL, javaScriptEnabled },
+      { to: `withdrawn-${suffix().toLowerCase()}@example.com` },
+      async (reader, link) => {
+        await page.getByRole("button", { name: "Withdraw" }).click();
+        await expect(page.getByText("Status: Withdrawn.", { exact: false })).toBeVisible();
 
-    const customerContext = await browser.newContext({ baseURL: portal.baseURL, javaScriptEnabled });
-    try {
-      const reader = await customerContext.newPage();
-      await reader.goto(link);
-      await reader.getByLabel("Your name").fill("Grace Harbor");
-
-      await page.getByRole("button", { name: "Withdraw" }).click();
-      await expect(page.getByText("Status: Withdrawn.", { exact: false })).toBeVisible();
-
-      // The post accepts nothing, and the page, read again, is the link that opens nothing.
-      await reader.getByRole("button", { name: "Accept this quote" }).click();
-      await expect(reader.getByText(/This quote link cannot be used/)).toBeVisible();
-      await expect(reader.getByRole("button", { name: "Accept this quote" })).toHaveCount(0);
-      const response = await reader.goto(link);
-      expect(response?.status()).toBe(404);
-      await expect(reader.getByText("This quote cannot be opened")).toBeVisible();
-      await expect(reader.getByRole("button", { name: "Accept this quote" })).toHaveCount(0);
-    } finally {
-      await customerContext.close();
-    }
+        // The post accepts nothing, and the page, read again, is the link that opens nothing.
+        await reader.getByRole("button", { name: "Accept this quote" }).click();
+        await expect(reader.getByText(/This quote link cannot be used/)).toBeVisible();
+        await expect(reader.getByRole("button", { name: "Accept this quote" })).toHaveCount(0);
+        const response = await reader.goto(link);
+        expect(response?.status()).toBe(404);
+        await expect(reader.getByText("This quote cannot be opened")).toBeVisible();
+        await expect(reader.getByRole("button", { name: "Accept this quote" })).toHaveCount(0);
+      },
+    );
     await expect(page.getByRole("table", { name: "History" }).getByRole("row", { name: /Accepted/ })).toHaveCount(0);
   });
 
@@ -366,29 +389,20 @@ test("an expired quote accepts nothing: the time machine moves past its validity
 }) => {
   test.setTimeout(180_000);
   await ownPortal({ browser, javaScriptEnabled, databaseEngine }, async ({ portal, customer, admin }) => {
-    await ownOrderToReview(customer);
-    await customer.getByLabel("Quote valid for (days)").fill("1");
-    await customer.getByRole("button", { name: "Save as quote" }).click();
-    await expect(customer).toHaveURL(/\/quotes\/[0-9a-f-]{36}$/);
-    const { link } = await sendQuote(customer, portal.baseURL, `expiring-${suffix().toLowerCase()}@example.com`);
-
     // The customer, with no account, opens the link while the quote is valid, then types a name.
-    const readerContext = await browser.newContext({ baseURL: portal.baseURL, javaScriptEnabled });
-    try {
-      const reader = await readerContext.newPage();
-      await reader.goto(link);
-      await reader.getByLabel("Your name").fill("Grace Harbor");
-
-      await moveClock(admin, 2);
-      await reader.getByRole("button", { name: "Accept this quote" }).click();
-      await expect(reader.getByText("The quote was not accepted")).toBeVisible();
-      await expect(reader.getByText(/This quote expired on .* and can no longer be accepted\./)).toBeVisible();
-      await reader.goto(link);
-      await expect(reader.getByText("This quote cannot be accepted")).toBeVisible();
-      await expect(reader.getByRole("form", { name: "Accept this quote" })).toHaveCount(0);
-    } finally {
-      await readerContext.close();
-    }
+    await withSentQuoteOpen(
+      { page: customer, browser, baseURL: portal.baseURL, javaScriptEnabled },
+      { to: `expiring-${suffix().toLowerCase()}@example.com`, validDays: 1 },
+      async (reader, link) => {
+        await moveClock(admin, 2);
+        await reader.getByRole("button", { name: "Accept this quote" }).click();
+        await expect(reader.getByText("The quote was not accepted")).toBeVisible();
+        await expect(reader.getByText(/This quote expired on .* and can no longer be accepted\./)).toBeVisible();
+        await reader.goto(link);
+        await expect(reader.getByText("This quote cannot be accepted")).toBeVisible();
+        await expect(reader.getByRole("form", { name: "Accept this quote" })).toHaveCount(0);
+      },
+    );
     await customer.reload();
     await expect(customer.getByText("Status: Expired.", { exact: false })).toBeVisible();
     await expect(customer.getByRole("table", { name: "History" }).getByRole("row", { name: /Accepted/ })).toHaveCount(
