@@ -4,29 +4,16 @@
 // billing port's estimate, the number, the quote's row, its history and the log, in one transaction), and prints
 // "numbers <JSON list of the quotes' numbers>".
 // Usage: DATABASE_URL=postgres://… node --import tsx tests/support/make-quotes-process.ts <email> <count>
-import { asc, eq } from "drizzle-orm";
-import type { Role } from "~/domain/access-policy";
 import { subscriptionDraftSchema } from "~/domain/new-subscription";
 import { boot } from "~/server/boot.server";
 import { connection } from "~/server/platform/database/connection.server";
-import { db } from "~/server/platform/database/db.server";
-import { memberships, organizations, users } from "~/server/platform/database/tables.server";
 import { makeQuote } from "~/server/quotes/index.server";
+import { memberByEmail } from "./members";
 
 const [email = "", count = "1"] = process.argv.slice(2);
 await boot({ jobs: false });
-const [user] = await db.select().from(users).where(eq(users.email, email));
-if (!user) throw new Error(`No account uses ${email}.`);
-const [row] = await db
-  .select({ organization: organizations, role: memberships.role })
-  .from(memberships)
-  .innerJoin(organizations, eq(organizations.id, memberships.organizationId))
-  .where(eq(memberships.userId, user.id))
-  .orderBy(asc(memberships.createdAt))
-  .limit(1);
-if (!row) throw new Error(`${email} belongs to no organization.`);
-const member = { user, organization: row.organization, role: row.role as Role };
-const draft = subscriptionDraftSchema.parse({ tier: "core", users: 5, organization: row.organization.name });
+const member = await memberByEmail(email);
+const draft = subscriptionDraftSchema.parse({ tier: "core", users: 5, organization: member.organization.name });
 
 console.log("ready");
 await new Promise((resolve) => process.stdin.once("data", resolve));
