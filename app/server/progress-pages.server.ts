@@ -10,15 +10,25 @@ import {
   retryWhenOpen,
   secondsUntilRetry,
 } from "~/server/cloud-hubs/index.server";
-import { licenseUpdate, newSubscriptionOrder, payNow } from "~/server/orders/index.server";
+import {
+  licenseUpdate,
+  newSubscriptionOrder,
+  orderProgressUrl,
+  payNow,
+  presentPaymentPages,
+  waitingJobDrawerMount,
+} from "~/server/orders/index.server";
 import { memberGuard } from "~/server/accounts/index.server";
 import { jobProgressRoute, ofKind } from "~/server/platform/jobs/progress.server";
 import { finishedResults } from "~/server/platform/jobs/runner.server";
 
 /** The progress pages: a placed order, an update, a cloud Hub deployment, a trial, and a payment of a renewal. */
 
-/** A new recurring license: 'Create Recurring License', then Finish. */
-export const orderProgress = jobProgressRoute({
+/**
+ * A new recurring license: 'Create Recurring License', then Finish. Its charge may wait for the cardholder's bank,
+ * which sends them back here.
+ */
+const orderProgressRoute = jobProgressRoute({
   guard: memberGuard,
   open: ofKind(newSubscriptionOrder, [
     { title: "Create Recurring License", steps: ["create-subscription", "add-customer", "create-license"] },
@@ -44,6 +54,10 @@ export const orderProgress = jobProgressRoute({
   },
   retryNeeds: "purchase",
 });
+export const orderProgress = presentPaymentPages(orderProgressRoute, newSubscriptionOrder, "purchase");
+/** The card drawers of an order's progress page, while its charge waits for the cardholder. */
+export const orderCardDrawerMount = (jobId: string) =>
+  waitingJobDrawerMount(newSubscriptionOrder, jobId, orderProgressUrl(jobId));
 
 /** An update of a recurring license: 'Update Recurring License', then Finish. */
 export const updateProgress = jobProgressRoute({
