@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Locator, Page } from "@playwright/test";
 import { hashPasswordSync } from "~/server/platform/passwords.server";
 import { insertAccount, withDatabase } from "./database";
-import { DEMO_PASSWORD, expect, signInAs, test } from "./fixtures";
+import { DEMO_PASSWORD, expect, expectAccessible, signInAs, test } from "./fixtures";
 import { addBillingAddressInWizard, confirmationForm, next, planStep, subscriptionsOf } from "./purchase-steps";
 
 /**
@@ -103,6 +103,7 @@ test("a purchase the bank asks about is charged once after the bank's page, relo
 test("a failed, then abandoned, authentication leaves the order waiting; 'Choose another card' charges the other card once", async ({
   page,
   portal,
+  javaScriptEnabled,
 }) => {
   test.setTimeout(90_000);
   const email = await signInAsNewCustomer(page, portal.databaseUrl);
@@ -112,6 +113,7 @@ test("a failed, then abandoned, authentication leaves the order waiting; 'Choose
   await page.getByRole("button", { name: "Fail authentication" }).click();
   await expect(page).toHaveURL(new RegExp(`${progress}$`));
   await expect(page.getByText("We are unable to authenticate your payment method.")).toBeVisible({ timeout: 15_000 });
+  await expectAccessible(page, javaScriptEnabled);
   // The second authentication is abandoned: the customer leaves the bank's page unanswered.
   await page.getByRole("link", { name: "Confirm the payment with your bank" }).click();
   await expect(page).toHaveURL(/\/cards\/authenticate\/pi_local_[\w-]+$/);
