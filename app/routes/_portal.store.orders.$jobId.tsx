@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs } from "@rem
 import { Outlet, useLoaderData, useParams } from "@remix-run/react";
 import type { OrderNextStep } from "~/domain/subscription";
 import { orderProgress } from "~/server/progress-pages.server";
-import { PaymentStep } from "~/ui/billing/payment-step";
+import { ChooseAnotherCard } from "~/ui/billing/payment-step";
 import { LinkButton } from "~/ui/button";
 import { Alert, Group } from "~/ui/layout";
 import { PageErrorBoundary } from "~/ui/page";
@@ -33,17 +33,7 @@ export default function OrderProgress() {
       editTo={editTo}
       editLabel="Back to your order"
       success={<OrderSucceeded next={next} deployTo={deployTo} customerTo={customerTo} />}
-      waitingChoices={
-        cards ? (
-          <PaymentStep
-            data={cards}
-            nextLabel="Choose another card"
-            previousTo={null}
-            drawerBase={here}
-            withAddresses={false}
-          />
-        ) : null
-      }
+      waitingChoices={<ChooseAnotherCard cards={cards} drawerBase={here} />}
       below={<Outlet />}
     />
   );

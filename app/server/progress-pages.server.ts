@@ -16,6 +16,7 @@ import {
   orderProgressUrl,
   payNow,
   presentPaymentPages,
+  updateProgressUrl,
   waitingJobDrawerMount,
 } from "~/server/orders/index.server";
 import { memberGuard } from "~/server/accounts/index.server";
@@ -59,8 +60,8 @@ export const orderProgress = presentPaymentPages(orderProgressRoute, newSubscrip
 export const orderCardDrawerMount = (jobId: string) =>
   waitingJobDrawerMount(newSubscriptionOrder, jobId, orderProgressUrl(jobId));
 
-/** An update of a recurring license: 'Update Recurring License', then Finish. */
-export const updateProgress = jobProgressRoute({
+/** An update of a recurring license: 'Update Recurring License', then Finish. Its charge may wait, as an order's. */
+const updateProgressRoute = jobProgressRoute({
   guard: memberGuard,
   open: ofKind(licenseUpdate, [
     { title: "Update Recurring License", steps: ["override-billing-profile", "update-subscription", "update-license"] },
@@ -72,6 +73,10 @@ export const updateProgress = jobProgressRoute({
   },
   retryNeeds: "licenses.update",
 });
+export const updateProgress = presentPaymentPages(updateProgressRoute, licenseUpdate, "licenses.update");
+/** The card drawers of an update's progress page, while its charge waits for the cardholder. */
+export const updateCardDrawerMount = (jobId: string) =>
+  waitingJobDrawerMount(licenseUpdate, jobId, updateProgressUrl(jobId));
 
 /** A cloud Hub deployment. Its Hub steps open 'Try again' only after a wait (decision 096). */
 export const deploymentProgress = jobProgressRoute({

@@ -4,10 +4,12 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { subscriptionDraftSchema, type SubscriptionDraft } from "~/domain/new-subscription";
 import { AUTHENTICATION_REQUIRED, billingFaults, getBilling } from "~/server/billing/index.server";
 import { getCards } from "~/server/cards/index.server";
-import { billingInvoices, jobs, licenses } from "~/server/platform/database/tables.server";
+import { billingInvoices, billingSubscriptions, jobs, licenses } from "~/server/platform/database/tables.server";
 import { db } from "~/server/platform/database/db.server";
 import { JOB_KINDS } from "~/server/job-kinds.server";
 import { newSubscriptionOrder } from "~/server/orders/new-subscription-job.server";
+import { licenseUpdate } from "~/server/orders/license-update-job.server";
+import { licenseUpdateWizard, submitUpdate, updateReview } from "~/server/orders/license-update-wizard.server";
 import { chooseAnotherCard, resumeAfterBank } from "~/server/orders/present-payments.server";
 import { findOwnedJob, JobRunner, waitingStep, type JobView } from "~/server/platform/jobs/runner.server";
 import { orderReview, purchase } from "~/server/orders/new-subscription-order.server";
@@ -225,5 +227,52 @@ describe("a charge the card's bank asks the present cardholder to authenticate",
     await expect(getBilling().createSubscription(paid, randomUUID())).rejects.toMatchObject({
       code: "payment_intent_invalid",
     });
+  });
+});
+
+describe("a license update's charge the card's bank asks about", () => {
+  const SUBSCRIPTION = "sub_demo_core_monthly";
+
+  it("waits for the cardholder across a restart, and the return charges the change once on two instances", async () => {
+    const member = await customer();
+    const ownerId = member.organization.id;
+    const customerId = member.organization.billingCustomerId!;
+    const paymentSourceId = await savedCard(customerId, "4000 0027 6000 3184");
+    const wizard = licenseUpdateWizard(SUBSCRIPTION);
+    await wizard.save(member, {
+      base: { tier: "core", cycle: "monthly", quantity: 10 },
+      tier: "core",
+      cycle: "monthly",
+      paymentSourceId,
+      completed: ["product", "billing"],
+      addedUsers: 5,
+    });
+    const review = await updateReview(member, SUBSCRIPTION);
+    expect(review.problems).toEqual([]);
+    const submitted = await submitUpdate(member, SUBSCRIPTION, review.orderKey!);
+    if (!("jobId" in submitted)) throw new Error(`expected an update, got ${JSON.stringify(submitted)}`);
+    const { jobId } = submitted;
+    const subscriptionInvoices = () =>
+      db.select().from(billingInvoices).where(eq(billingInvoices.subscriptionId, SUBSCRIPTION));
+    const before = (await subscriptionInvoices()).length;
+    await drain();
+    await drain();
+    const intent = intentOf(await jobNow(ownerId, jobId));
+    expect(waitingStep(await jobNow(ownerId, jobId))?.redirectUrl).toMatch(/^\/cards\/authenticate\/pi_local/);
+    expect(await subscriptionInvoices()).toHaveLength(before);
+    const [unchanged] = await db.select().from(billingSubscriptions).where(eq(billingSubscriptions.id, SUBSCRIPTION));
+    expect(unchanged.planQuantity).toBe(10);
+
+    await answerSetup(db, intent, "complete");
+    const returns = await Promise.all([
+      resumeAfterBank(ownerId, jobId, licenseUpdate, intent),
+      resumeAfterBank(ownerId, jobId, licenseUpdate, intent),
+    ]);
+    expect(returns.filter(Boolean)).toHaveLength(1);
+    await Promise.all([drain(), drain()]);
+    expect((await jobNow(ownerId, jobId)).status).toBe("succeeded");
+    expect(await subscriptionInvoices()).toHaveLength(before + 1);
+    const [updated] = await db.select().from(billingSubscriptions).where(eq(billingSubscriptions.id, SUBSCRIPTION));
+    expect(updated.planQuantity).toBe(15);
   });
 });

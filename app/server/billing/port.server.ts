@@ -330,6 +330,8 @@ export interface SubscriptionUpdate extends SubscriptionChange {
   shippingAddress?: Address;
   /** The customer's purchase order number for this change: printed on its invoice and the subscription's next ones. */
   poNumber?: string;
+  /** The payment intent the cardholder authorized for this change's charge (see NewSubscriptionRequest). */
+  paymentIntentId?: string;
 }
 
 export interface HardwareOrder {

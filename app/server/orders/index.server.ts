@@ -1,6 +1,6 @@
 // What the orders capability (new licenses, license updates, renewals as new orders, Pay now, and placing a
 // confirmed wizard once) offers the rest of the portal; its other modules are its own.
-export { licenseUpdate } from "./license-update-job.server";
+export { licenseUpdate, updateProgressUrl } from "./license-update-job.server";
 export { newSubscriptionOrder, orderProgressUrl } from "./new-subscription-job.server";
 export { presentPaymentPages, waitingJobDrawerMount } from "./present-payment-pages.server";
 export { payNow } from "./pay-now-job.server";

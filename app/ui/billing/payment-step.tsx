@@ -160,3 +160,20 @@ function ReadyPaymentStep({
     </>
   );
 }
+
+/**
+ * 'Choose another card' on the progress page of a charge that waits for the cardholder's bank: the organization's
+ * cards, with the card drawers mounted under the page (`drawerBase`), and the same job started over on the one chosen.
+ */
+export function ChooseAnotherCard({ cards, drawerBase }: { cards: PaymentStepData | null; drawerBase: string }) {
+  if (!cards) return null;
+  return (
+    <PaymentStep
+      data={cards}
+      nextLabel="Choose another card"
+      previousTo={null}
+      drawerBase={drawerBase}
+      withAddresses={false}
+    />
+  );
+}

@@ -556,6 +556,7 @@ class LocalBilling implements EmbeddedBilling {
                 at: now,
                 poNumber: update.poNumber ?? row.poNumber,
                 whenDeclined: "refuse",
+                paymentIntentId: update.paymentIntentId,
               })
             : null;
         const adjusted = await this.adjustUnpaid(tx, row, estimate.adjustments, now);
