@@ -116,7 +116,7 @@ export const trialProgress = jobProgressRoute({
  * Pay now: the renewal's invoice collected once, then the license extended. The page shows the payment's amount
  * and invoice, so only the roles that pay invoices read it, as on the Pay now page itself.
  */
-export const paymentProgress = jobProgressRoute({
+const paymentProgressRoute = jobProgressRoute({
   guard: memberGuard,
   readNeeds: "invoices.pay",
   open: ofKind(payNow, [
@@ -129,3 +129,8 @@ export const paymentProgress = jobProgressRoute({
   },
   retryNeeds: "invoices.pay",
 });
+/** Its charge may wait for the cardholder's bank, as an order's. */
+export const paymentProgress = presentPaymentPages(paymentProgressRoute, payNow, "invoices.pay");
+/** The card drawers of a payment's progress page, while its charge waits for the cardholder. */
+export const paymentCardDrawerMount = (jobId: string) =>
+  waitingJobDrawerMount(payNow, jobId, afterCheckoutUrls.payment(jobId));

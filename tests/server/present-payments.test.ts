@@ -9,9 +9,10 @@ import { db } from "~/server/platform/database/db.server";
 import { JOB_KINDS } from "~/server/job-kinds.server";
 import { newSubscriptionOrder } from "~/server/orders/new-subscription-job.server";
 import { licenseUpdate } from "~/server/orders/license-update-job.server";
+import { payNow } from "~/server/orders/pay-now-job.server";
 import { licenseUpdateWizard, submitUpdate, updateReview } from "~/server/orders/license-update-wizard.server";
 import { chooseAnotherCard, resumeAfterBank } from "~/server/orders/present-payments.server";
-import { findOwnedJob, JobRunner, waitingStep, type JobView } from "~/server/platform/jobs/runner.server";
+import { enqueueJob, findOwnedJob, JobRunner, waitingStep, type JobView } from "~/server/platform/jobs/runner.server";
 import { orderReview, purchase } from "~/server/orders/new-subscription-order.server";
 import { subscriptionWizard } from "~/server/orders/new-subscription-wizard.server";
 import { answerSetup } from "~/server/providers/card-vault.server";
@@ -274,5 +275,44 @@ describe("a license update's charge the card's bank asks about", () => {
     expect(await subscriptionInvoices()).toHaveLength(before + 1);
     const [updated] = await db.select().from(billingSubscriptions).where(eq(billingSubscriptions.id, SUBSCRIPTION));
     expect(updated.planQuantity).toBe(15);
+  });
+});
+
+describe("Pay now's charge the card's bank asks about", () => {
+  it("waits for the cardholder, and the return collects the invoice once on two instances", async () => {
+    const member = await customer();
+    const ownerId = member.organization.id;
+    const customerId = member.organization.billingCustomerId!;
+    const paymentSourceId = await savedCard(customerId, "4000 0027 6000 3184");
+    // A renewal left unpaid, as a declined renewal leaves it.
+    const [invoice] = await db.select().from(billingInvoices).where(eq(billingInvoices.customerId, customerId));
+    await db
+      .update(billingInvoices)
+      .set({ status: "payment_due", amountPaid: 0, amountDue: invoice.total, paidAt: null })
+      .where(eq(billingInvoices.id, invoice.id));
+    const job = await enqueueJob(payNow, {
+      ownerId,
+      idempotencyKey: `pay-now-sca-${invoice.id}`,
+      input: { customerId, invoiceId: invoice.id, paymentSourceId, amount: invoice.total },
+    });
+    await drain();
+    await drain();
+    const intent = intentOf(await jobNow(ownerId, job.id));
+    const due = async () => (await db.select().from(billingInvoices).where(eq(billingInvoices.id, invoice.id)))[0];
+    expect((await due()).status).toBe("payment_due");
+
+    await answerSetup(db, intent, "complete");
+    const returns = await Promise.all([
+      resumeAfterBank(ownerId, job.id, payNow, intent),
+      resumeAfterBank(ownerId, job.id, payNow, intent),
+    ]);
+    expect(returns.filter(Boolean)).toHaveLength(1);
+    await Promise.all([drain(), drain()]);
+    expect((await jobNow(ownerId, job.id)).status).toBe("succeeded");
+    expect(await due()).toMatchObject({
+      status: "paid",
+      amountPaid: invoice.total,
+      paymentAttempts: invoice.paymentAttempts + 1,
+    });
   });
 });

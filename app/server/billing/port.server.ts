@@ -440,13 +440,15 @@ export interface BillingProvider {
    * Charges what the invoice still asks for (a renewal whose payment failed) to the customer's payment source,
    * once per key: the paid invoice. A declined card fails with kind final, code `payment_processing_failed` and
    * the gateway's words as providerMessage; an invoice with nothing to pay is refused with code
-   * `invalid_state_for_request`.
+   * `invalid_state_for_request`. `paymentIntentId`: the payment intent the cardholder authorized for it, when the
+   * card's bank asked (AUTHENTICATION_REQUIRED).
    */
   collectPayment(
     customerId: string,
     invoiceId: string,
     paymentSourceId: string,
     idempotencyKey: string,
+    paymentIntentId?: string,
   ): Promise<Invoice>;
   /**
    * The invoice once it is paid; null while it is still due: what a job asks after a collectPayment whose outcome

@@ -784,7 +784,13 @@ class LocalBilling implements EmbeddedBilling {
       .orderBy(asc(billingInvoiceRevisions.revision));
   }
 
-  async collectPayment(customerId: string, invoiceId: string, paymentSourceId: string, idempotencyKey: string) {
+  async collectPayment(
+    customerId: string,
+    invoiceId: string,
+    paymentSourceId: string,
+    idempotencyKey: string,
+    paymentIntentId?: string,
+  ) {
     try {
       return await this.once(
         idempotencyKey,
@@ -797,6 +803,8 @@ class LocalBilling implements EmbeddedBilling {
             throw refused(`Invoice ${row.id} has nothing to pay.`, "invalid_state_for_request");
           }
           const source = await this.chargeableSource(tx, customerId, paymentSourceId, now);
+          // The customer pays now, on the page: their bank may ask them first, as for any present charge.
+          await this.authenticated(tx, source, row.amountDue, paymentIntentId, now);
           const decline = await chargeDeclineOf(tx, source.referenceId);
           if (decline) throw declined(decline.message);
           await this.settle(tx, row, source, now);
