@@ -213,6 +213,11 @@ export const cardTokens = sqliteTable("card_tokens", {
   gatewayCustomer: text("gateway_customer"),
   /** The decline every charge to this card gets (a test card that saves but cannot be charged), or null. */
   chargeDecline: text("charge_decline"),
+  /**
+   * When the card's bank asks the cardholder to authenticate (3-D Secure): on every payment they make while present
+   * and when saved (`always`), or only when saved (`setup`); null: never.
+   */
+  authentication: text("authentication", { enum: ["always", "setup"] }),
   usedAt: timestamp("used_at"),
   createdAt: timestamp("created_at").notNull(),
 });
@@ -221,12 +226,18 @@ export const cardTokens = sqliteTable("card_tokens", {
  * The embedded card gateway's card setups (Stripe's SetupIntents) whose bank asked the cardholder to authenticate:
  * the token being saved, waiting on the bank page (`requires_action`) until the cardholder completes it
  * (`succeeded`) or fails it (`failed`), and where the bank page sends them back. The bank page answers a setup
- * once: a reload or a second tab finds it answered.
+ * once: a reload or a second tab finds it answered. A payment the bank asks about (Stripe's PaymentIntent) waits
+ * here the same way, `token_id` naming the saved card it is charged to.
  */
 export const cardSetups = sqliteTable("card_setups", {
   id: text("id").primaryKey(),
   tokenId: text("token_id").notNull(),
   status: text("status", { enum: ["requires_action", "succeeded", "failed"] }).notNull(),
   returnUrl: text("return_url").notNull(),
+  /** A payment's authentication (Stripe's PaymentIntent, `pi_`): what it authorizes; null for a card's setup. */
+  amount: integer("amount"),
+  currency: text("currency"),
+  /** When the authorized payment was charged: an authorization pays one charge, once. */
+  usedAt: timestamp("used_at"),
   createdAt: timestamp("created_at").notNull(),
 });

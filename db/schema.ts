@@ -400,11 +400,19 @@ export const drafts = sqliteTable(
   (table) => [uniqueIndex("drafts_owner_user_wizard_idx").on(table.ownerId, table.userId, table.wizard)],
 );
 
-export const JOB_STATUSES = ["queued", "running", "succeeded", "failed", "needs_attention"] as const;
+export const JOB_STATUSES = [
+  "queued",
+  "running",
+  "succeeded",
+  "failed",
+  "needs_attention",
+  "waiting_for_cardholder",
+] as const;
 /**
  * queued: waiting for next_run_at; running: a runner holds its lease; succeeded and failed: finished;
  * needs_attention: a step's outcome is unknown (a provider call that may have taken effect), so the runner
- * asks the provider what happened before anything is done again.
+ * asks the provider what happened before anything is done again; waiting_for_cardholder: a charge the bank asks the
+ * cardholder to authenticate, nothing charged, until they come back from the bank's page (no runner claims it).
  */
 export type JobStatus = (typeof JOB_STATUSES)[number];
 

@@ -246,6 +246,67 @@ test.describe("updating a recurring license", () => {
     }
   });
 
+  test("with a card whose bank asks for every payment, waits for the cardholder and is charged once after the bank's page", async ({
+    page,
+    javaScriptEnabled,
+    databaseEngine,
+  }) => {
+    test.slow();
+    // Its own portal: this test changes the demo customer's card and license, which other tests read.
+    const portal = await startPortal({ engine: databaseEngine });
+    try {
+      await signIn(page, DEMO.customer, DEMO_PASSWORD, `${portal.baseURL}/login`);
+      await expect(page.getByRole("heading", { level: 1, name: "Home" })).toBeVisible();
+      await page.goto(`${portal.baseURL}/licenses`);
+      await page.getByRole("link", { name: "Add Users to license GK-NWC-2026-0001" }).click();
+      await chooseUpdate(page, "Core (Monthly Billing)", "5", javaScriptEnabled);
+      await expect(page.getByRole("heading", { name: "Billing", exact: true })).toBeVisible();
+      await page.getByRole("link", { name: "Replace Visa ending in 4242" }).click();
+      const drawer = page.getByRole("dialog", { name: "Replace payment method" });
+      await drawer.getByLabel("First name").fill("Dana");
+      await drawer.getByLabel("Last name").fill("Whitfield");
+      await drawer.getByLabel("Address line 1").fill("500 Harbor Blvd");
+      await drawer.getByLabel("City").fill("Seattle");
+      await drawer.getByLabel("State").fill("WA");
+      await drawer.getByLabel("Zip").fill("98101");
+      await drawer.getByRole("combobox", { name: "Country", exact: true }).selectOption("US");
+      await drawer.getByLabel("Card number").fill("4000 0027 6000 3184");
+      await drawer.getByLabel("Expiry").fill("09 / 31");
+      await drawer.getByLabel("Security code").fill("123");
+      await drawer.getByRole("button", { name: "Save Card" }).click();
+      await expect(page).toHaveURL(/\/cards\/authenticate\/seti_local_[\w-]+$/);
+      await page.getByRole("button", { name: "Complete authentication" }).click();
+      await expect(page.getByText("Successfully replaced new payment method.")).toBeVisible();
+      await page.getByRole("radio", { name: "Pay with Visa ending in 3184" }).check();
+      await next(page, "Next: Review & Order");
+      await page.getByRole("link", { name: "Submit Order" }).click();
+      await page
+        .getByRole("dialog", { name: "Update your recurring license?" })
+        .getByRole("button", { name: "Update" })
+        .click();
+      await expect(page.getByText("Your bank asks you to confirm this payment")).toBeVisible({ timeout: 30_000 });
+      await expect(page).toHaveURL(/\/licenses\/updates\/[\w-]+$/);
+      const progress = new URL(page.url()).pathname;
+      await page.getByRole("link", { name: "Confirm the payment with your bank" }).click();
+      await expect(page).toHaveURL(/\/cards\/authenticate\/pi_local_[\w-]+$/);
+      await page.getByRole("button", { name: "Complete authentication" }).click();
+      await expect(page).toHaveURL(new RegExp(`${progress}$`));
+      await expect(page.getByText("Successfully updated your Northwind Clinics Recurring License!")).toBeVisible({
+        timeout: 30_000,
+      });
+      const [subscription] = await withDatabase(portal.databaseUrl, (db, t) =>
+        db
+          .select({ planQuantity: t.billingSubscriptions.planQuantity })
+          .from(t.billingSubscriptions)
+          .where(eq(t.billingSubscriptions.id, "sub_demo_core_monthly")),
+      );
+      expect(subscription.planQuantity).toBe(15);
+    } finally {
+      await page.close();
+      await portal.stop();
+    }
+  });
+
   test("says what is wrong on the Product step, on each field, and keeps what was typed", async ({
     page,
     portal,

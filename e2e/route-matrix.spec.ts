@@ -94,6 +94,11 @@ const ROUTES: Record<string, RouteRow> = {
   "routes/_portal.account_.invoices.$invoiceId.pay.cards.new": { right: "billing.manage" },
   "routes/_portal.account_.invoices.$invoiceId.pay.cards.$sourceId.replace": { right: "billing.manage" },
   "routes/_portal.account_.invoices.payments.$jobId": { right: "invoices.pay", job: "pay-now" },
+  "routes/_portal.account_.invoices.payments.$jobId.cards.new": { right: "billing.manage", job: "pay-now" },
+  "routes/_portal.account_.invoices.payments.$jobId.cards.$sourceId.replace": {
+    right: "billing.manage",
+    job: "pay-now",
+  },
 
   // Licenses: read by every member; the rest by the roles that download, change or buy.
   "routes/_portal.licenses": { right: "member" },
@@ -109,6 +114,8 @@ const ROUTES: Record<string, RouteRow> = {
   "routes/_portal.licenses.$subscriptionId.update.billing.shipping": { right: "billing.manage" },
   "routes/_portal.licenses.$subscriptionId.update.review": { right: "licenses.update" },
   "routes/_portal.licenses.updates.$jobId": { right: "member", job: "license-update" },
+  "routes/_portal.licenses.updates.$jobId.cards.new": { right: "billing.manage", job: "license-update" },
+  "routes/_portal.licenses.updates.$jobId.cards.$sourceId.replace": { right: "billing.manage", job: "license-update" },
 
   // The Store and its wizard.
   "routes/_portal.store": { right: "member" },
@@ -126,6 +133,8 @@ const ROUTES: Record<string, RouteRow> = {
   "routes/_portal.store.subscribe.billing.shipping": { right: "billing.manage" },
   "routes/_portal.store.subscribe.order": { right: "purchase" },
   "routes/_portal.store.orders.$jobId": { right: "member", job: "new-subscription" },
+  "routes/_portal.store.orders.$jobId.cards.new": { right: "billing.manage", job: "new-subscription" },
+  "routes/_portal.store.orders.$jobId.cards.$sourceId.replace": { right: "billing.manage", job: "new-subscription" },
 
   // Hubs: read by every member; deployed and signed in to by the technical roles.
   "routes/_portal.hubs": { right: "member" },

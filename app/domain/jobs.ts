@@ -1,7 +1,8 @@
 /** How a durable job looks to the person waiting for it: its progress stages, each with a state. */
 export type ProgressState = "done" | "running" | "waiting" | "failed";
 
-export type JobStatusName = "queued" | "running" | "succeeded" | "failed" | "needs_attention";
+export type JobStatusName =
+  "queued" | "running" | "succeeded" | "failed" | "needs_attention" | "waiting_for_cardholder";
 
 /** A job's status in the product's words, as the administrator's pages show it. */
 export const JOB_STATUS_NAMES: Record<JobStatusName, string> = {
@@ -10,9 +11,13 @@ export const JOB_STATUS_NAMES: Record<JobStatusName, string> = {
   succeeded: "Done",
   failed: "Failed",
   needs_attention: "Needs attention",
+  waiting_for_cardholder: "Waiting for the cardholder",
 };
 
-/** A job that has not finished: queued, running, or asking a provider what became of a step. */
+/**
+ * A job its page follows until it finishes: queued, running, or asking a provider what became of a step. One
+ * waiting for the cardholder is not followed: nothing moves until they come back from their bank's page.
+ */
 export const isUnfinished = (status: JobStatusName) =>
   status === "queued" || status === "running" || status === "needs_attention";
 

@@ -1,7 +1,9 @@
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
-import { useLoaderData } from "@remix-run/react";
+import { Outlet, useLoaderData, useParams } from "@remix-run/react";
 import { formatCents } from "~/domain/format";
 import { paymentProgress } from "~/server/progress-pages.server";
+import { afterCheckoutUrls } from "~/domain/renewals";
+import { ChooseAnotherCard } from "~/ui/billing/payment-step";
 import { LinkButton } from "~/ui/button";
 import { Alert, Group } from "~/ui/layout";
 import { PageErrorBoundary } from "~/ui/page";
@@ -11,12 +13,16 @@ import { JobProgressPage } from "~/ui/wizard/job-progress";
 
 export const links: LinksFunction = () => FORM_STYLES;
 
-/** A payment's progress; "Try again" continues the same payment from where it stopped, never a second one. */
+/**
+ * A payment's progress; "Try again" continues the same payment from where it stopped, never a second one. While its
+ * charge waits for the cardholder's bank, the page sends them there and offers 'Choose another card'.
+ */
 export const loader = (args: LoaderFunctionArgs) => paymentProgress.loader(args);
 export const action = (args: ActionFunctionArgs) => paymentProgress.action(args);
 
 export default function PaymentProgress() {
-  const { view, amount, payUrl } = useLoaderData<typeof loader>();
+  const { view, amount, payUrl, cards } = useLoaderData<typeof loader>();
+  const here = afterCheckoutUrls.payment(useParams().jobId ?? "");
   return (
     <JobProgressPage
       title="Pay Now"
@@ -36,6 +42,8 @@ export default function PaymentProgress() {
           </Group>
         </>
       }
+      waitingChoices={<ChooseAnotherCard cards={cards} drawerBase={here} />}
+      below={<Outlet />}
     />
   );
 }

@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
-import { useLoaderData } from "@remix-run/react";
+import { Outlet, useLoaderData, useParams } from "@remix-run/react";
 import { updateProgress } from "~/server/progress-pages.server";
+import { ChooseAnotherCard } from "~/ui/billing/payment-step";
 import { LinkButton } from "~/ui/button";
 import { Alert, Group } from "~/ui/layout";
 import { PageErrorBoundary } from "~/ui/page";
@@ -10,12 +11,16 @@ import { JobProgressPage } from "~/ui/wizard/job-progress";
 
 export const links: LinksFunction = () => FORM_STYLES;
 
-/** An update's progress; "Try again" continues the same update from where it stopped, never a second one. */
+/**
+ * An update's progress; "Try again" continues the same update from where it stopped, never a second one. While its
+ * charge waits for the cardholder's bank, the page sends them there and offers 'Choose another card'.
+ */
 export const loader = (args: LoaderFunctionArgs) => updateProgress.loader(args);
 export const action = (args: ActionFunctionArgs) => updateProgress.action(args);
 
 export default function UpdateProgress() {
-  const { view, licenseName, reviewUrl } = useLoaderData<typeof loader>();
+  const { view, licenseName, reviewUrl, cards } = useLoaderData<typeof loader>();
+  const here = `/licenses/updates/${encodeURIComponent(useParams().jobId ?? "")}`;
   return (
     <JobProgressPage
       title="Update Recurring License"
@@ -39,6 +44,8 @@ export default function UpdateProgress() {
           </Group>
         </>
       }
+      waitingChoices={<ChooseAnotherCard cards={cards} drawerBase={here} />}
+      below={<Outlet />}
     />
   );
 }

@@ -1,7 +1,8 @@
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
-import { useLoaderData } from "@remix-run/react";
+import { Outlet, useLoaderData, useParams } from "@remix-run/react";
 import type { OrderNextStep } from "~/domain/subscription";
 import { orderProgress } from "~/server/progress-pages.server";
+import { ChooseAnotherCard } from "~/ui/billing/payment-step";
 import { LinkButton } from "~/ui/button";
 import { Alert, Group } from "~/ui/layout";
 import { PageErrorBoundary } from "~/ui/page";
@@ -11,12 +12,17 @@ import { JobProgressPage } from "~/ui/wizard/job-progress";
 
 export const links: LinksFunction = () => FORM_STYLES;
 
-/** A placed order's progress; "Try again" continues the same order from where it stopped, never a new one. */
+/**
+ * A placed order's progress; "Try again" continues the same order from where it stopped, never a new one. While its
+ * charge waits for the cardholder's bank, the page sends them there, and offers their cards (with the card drawers
+ * mounted under it) for 'Choose another card'.
+ */
 export const loader = (args: LoaderFunctionArgs) => orderProgress.loader(args);
 export const action = (args: ActionFunctionArgs) => orderProgress.action(args);
 
 export default function OrderProgress() {
-  const { view, next, deployTo, editTo, customerTo } = useLoaderData<typeof loader>();
+  const { view, next, deployTo, editTo, customerTo, cards } = useLoaderData<typeof loader>();
+  const here = `/store/orders/${encodeURIComponent(useParams().jobId ?? "")}`;
   return (
     <JobProgressPage
       title="Create Recurring License"
@@ -27,6 +33,8 @@ export default function OrderProgress() {
       editTo={editTo}
       editLabel="Back to your order"
       success={<OrderSucceeded next={next} deployTo={deployTo} customerTo={customerTo} />}
+      waitingChoices={<ChooseAnotherCard cards={cards} drawerBase={here} />}
+      below={<Outlet />}
     />
   );
 }

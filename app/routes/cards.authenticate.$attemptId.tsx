@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { bankPageAction, bankPageLoader } from "~/server/cards/local/bank-page.server";
+import { formatCents } from "~/domain/format";
 import { AuthPage } from "~/ui/auth-page";
 import type { PlainPageData, PlainPageHandle } from "~/ui/page-script";
 
@@ -16,12 +17,12 @@ export const action = (args: ActionFunctionArgs) => bankPageAction(args);
 
 /** The embedded card gateway's test bank page, a plain form like Stripe's 3-D Secure test page. */
 export default function BankPage() {
-  const { waiting, returnUrl } = useLoaderData<typeof loader>();
+  const { waiting, returnUrl, payment } = useLoaderData<typeof loader>();
+  const asks = payment
+    ? `Your bank asks you to confirm this payment of ${formatCents(payment.amount)}.`
+    : "Your bank asks you to confirm saving this card.";
   return (
-    <AuthPage
-      title="3-D Secure authentication"
-      lead="Your bank asks you to confirm saving this card. This is a test page."
-    >
+    <AuthPage title="3-D Secure authentication" lead={`${asks} This is a test page.`}>
       {waiting ? (
         <form method="post" className="gk-stack" data-gap="sm">
           <button

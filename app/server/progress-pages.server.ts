@@ -10,15 +10,26 @@ import {
   retryWhenOpen,
   secondsUntilRetry,
 } from "~/server/cloud-hubs/index.server";
-import { licenseUpdate, newSubscriptionOrder, payNow } from "~/server/orders/index.server";
+import {
+  licenseUpdate,
+  newSubscriptionOrder,
+  orderProgressUrl,
+  payNow,
+  presentPaymentPages,
+  updateProgressUrl,
+  waitingJobDrawerMount,
+} from "~/server/orders/index.server";
 import { memberGuard } from "~/server/accounts/index.server";
 import { jobProgressRoute, ofKind } from "~/server/platform/jobs/progress.server";
 import { finishedResults } from "~/server/platform/jobs/runner.server";
 
 /** The progress pages: a placed order, an update, a cloud Hub deployment, a trial, and a payment of a renewal. */
 
-/** A new recurring license: 'Create Recurring License', then Finish. */
-export const orderProgress = jobProgressRoute({
+/**
+ * A new recurring license: 'Create Recurring License', then Finish. Its charge may wait for the cardholder's bank,
+ * which sends them back here.
+ */
+const orderProgressRoute = jobProgressRoute({
   guard: memberGuard,
   open: ofKind(newSubscriptionOrder, [
     { title: "Create Recurring License", steps: ["create-subscription", "add-customer", "create-license"] },
@@ -44,9 +55,13 @@ export const orderProgress = jobProgressRoute({
   },
   retryNeeds: "purchase",
 });
+export const orderProgress = presentPaymentPages(orderProgressRoute, newSubscriptionOrder, "purchase");
+/** The card drawers of an order's progress page, while its charge waits for the cardholder. */
+export const orderCardDrawerMount = (jobId: string) =>
+  waitingJobDrawerMount(newSubscriptionOrder, jobId, orderProgressUrl(jobId));
 
-/** An update of a recurring license: 'Update Recurring License', then Finish. */
-export const updateProgress = jobProgressRoute({
+/** An update of a recurring license: 'Update Recurring License', then Finish. Its charge may wait, as an order's. */
+const updateProgressRoute = jobProgressRoute({
   guard: memberGuard,
   open: ofKind(licenseUpdate, [
     { title: "Update Recurring License", steps: ["override-billing-profile", "update-subscription", "update-license"] },
@@ -58,6 +73,10 @@ export const updateProgress = jobProgressRoute({
   },
   retryNeeds: "licenses.update",
 });
+export const updateProgress = presentPaymentPages(updateProgressRoute, licenseUpdate, "licenses.update");
+/** The card drawers of an update's progress page, while its charge waits for the cardholder. */
+export const updateCardDrawerMount = (jobId: string) =>
+  waitingJobDrawerMount(licenseUpdate, jobId, updateProgressUrl(jobId));
 
 /** A cloud Hub deployment. Its Hub steps open 'Try again' only after a wait (decision 096). */
 export const deploymentProgress = jobProgressRoute({
@@ -97,7 +116,7 @@ export const trialProgress = jobProgressRoute({
  * Pay now: the renewal's invoice collected once, then the license extended. The page shows the payment's amount
  * and invoice, so only the roles that pay invoices read it, as on the Pay now page itself.
  */
-export const paymentProgress = jobProgressRoute({
+const paymentProgressRoute = jobProgressRoute({
   guard: memberGuard,
   readNeeds: "invoices.pay",
   open: ofKind(payNow, [
@@ -110,3 +129,8 @@ export const paymentProgress = jobProgressRoute({
   },
   retryNeeds: "invoices.pay",
 });
+/** Its charge may wait for the cardholder's bank, as an order's. */
+export const paymentProgress = presentPaymentPages(paymentProgressRoute, payNow, "invoices.pay");
+/** The card drawers of a payment's progress page, while its charge waits for the cardholder. */
+export const paymentCardDrawerMount = (jobId: string) =>
+  waitingJobDrawerMount(payNow, jobId, afterCheckoutUrls.payment(jobId));

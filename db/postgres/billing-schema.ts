@@ -174,6 +174,11 @@ export const cardTokens = pgTable("card_tokens", {
   lastName: text("last_name").notNull().default(""),
   gatewayCustomer: text("gateway_customer"),
   chargeDecline: text("charge_decline"),
+  /**
+   * When the card's bank asks the cardholder to authenticate (3-D Secure): on every payment they make while present
+   * and when saved (`always`), or only when saved (`setup`); null: never.
+   */
+  authentication: text("authentication", { enum: ["always", "setup"] }),
   usedAt: timestamp("used_at"),
   createdAt: timestamp("created_at").notNull(),
 });
@@ -183,5 +188,10 @@ export const cardSetups = pgTable("card_setups", {
   tokenId: text("token_id").notNull(),
   status: text("status", { enum: ["requires_action", "succeeded", "failed"] }).notNull(),
   returnUrl: text("return_url").notNull(),
+  /** A payment's authentication (Stripe's PaymentIntent, `pi_`): what it authorizes; null for a card's setup. */
+  amount: integer("amount"),
+  currency: text("currency"),
+  /** When the authorized payment was charged: an authorization pays one charge, once. */
+  usedAt: timestamp("used_at"),
   createdAt: timestamp("created_at").notNull(),
 });

@@ -76,6 +76,13 @@ describe("the test tokenizer", () => {
     expect(check(number)).toMatchObject({ ok: true, card: { last4: number.slice(-4), authentication } });
   });
 
+  it.each([
+    ["4000 0084 0000 1629", "card_declined"],
+    ["4000 0082 6000 3178", "insufficient_funds"],
+  ])("knows that %s authenticates on every payment, then every charge is declined (%s)", (number, chargeDecline) => {
+    expect(check(number)).toMatchObject({ ok: true, card: { authentication: "always", chargeDecline } });
+  });
+
   it("asks no authentication for 4242", () => {
     expect(check("4242 4242 4242 4242")).toEqual({
       ok: true,

@@ -277,6 +277,43 @@ export interface NewSubscriptionRequest extends NewSubscriptionEstimateRequest {
   licenseAssignment: string;
   /** The customer's purchase order number, printed on the subscription's invoices. */
   poNumber?: string;
+  /**
+   * The payment intent the cardholder authorized for this charge, when the card's bank asked for it
+   * (AUTHENTICATION_REQUIRED): the charge spends it, and a spent one pays nothing again.
+   */
+  paymentIntentId?: string;
+}
+
+/**
+ * The code of a charge refused because the card's bank asks the cardholder, who is present, to authenticate it
+ * first (3-D Secure), as Stripe declines it: nothing was charged or made. A payment intent for the amount
+ * (createPaymentIntent), once authorized, pays the same call.
+ */
+export const AUTHENTICATION_REQUIRED = "authentication_required";
+
+/** A payment the cardholder is asked to authenticate on their bank's page before it is charged. */
+export interface PaymentIntentRequest {
+  customerId: string;
+  paymentSourceId: string;
+  /** What the charge will ask for (the estimate's amount due), in cents. */
+  amount: number;
+  /** Where the bank's page sends the cardholder back, adding `payment_intent` and `redirect_status`. */
+  returnUrl: string;
+}
+
+/**
+ * A payment intent, as Chargebee and Stripe keep it: waiting for the cardholder on the bank's page
+ * (`requires_action`, at `redirectUrl`), authorized (a charge of its amount to its card may spend it), failed (the
+ * cardholder failed or refused the authentication, in the provider's words), or consumed by the charge it paid.
+ */
+export interface PaymentIntent {
+  id: string;
+  status: "requires_action" | "authorized" | "failed" | "consumed";
+  amount: number;
+  paymentSourceId: string;
+  redirectUrl: string;
+  /** Why it failed, in the provider's words; null otherwise. */
+  failure: string | null;
 }
 
 export interface SubscriptionChange {
@@ -293,6 +330,8 @@ export interface SubscriptionUpdate extends SubscriptionChange {
   shippingAddress?: Address;
   /** The customer's purchase order number for this change: printed on its invoice and the subscription's next ones. */
   poNumber?: string;
+  /** The payment intent the cardholder authorized for this change's charge (see NewSubscriptionRequest). */
+  paymentIntentId?: string;
 }
 
 export interface HardwareOrder {
@@ -340,6 +379,10 @@ export interface BillingProvider {
   estimateNewSubscription(request: NewSubscriptionEstimateRequest): Promise<Estimate>;
   /** Charges the first term and one-time items now, to the given payment source. */
   createSubscription(request: NewSubscriptionRequest, idempotencyKey: string): Promise<Subscription>;
+  /** A payment intent for a charge the card's bank asks the cardholder to authenticate (AUTHENTICATION_REQUIRED). */
+  createPaymentIntent(request: PaymentIntentRequest, idempotencyKey: string): Promise<PaymentIntent>;
+  /** The customer's payment intent as it is now; fails with code not_found for another customer's. */
+  retrievePaymentIntent(customerId: string, paymentIntentId: string): Promise<PaymentIntent>;
   /**
    * The subscription an earlier createSubscription with this key made, or null when it made none: what a
    * job asks after a call whose outcome is unknown, before it may charge again.
@@ -397,13 +440,15 @@ export interface BillingProvider {
    * Charges what the invoice still asks for (a renewal whose payment failed) to the customer's payment source,
    * once per key: the paid invoice. A declined card fails with kind final, code `payment_processing_failed` and
    * the gateway's words as providerMessage; an invoice with nothing to pay is refused with code
-   * `invalid_state_for_request`.
+   * `invalid_state_for_request`. `paymentIntentId`: the payment intent the cardholder authorized for it, when the
+   * card's bank asked (AUTHENTICATION_REQUIRED).
    */
   collectPayment(
     customerId: string,
     invoiceId: string,
     paymentSourceId: string,
     idempotencyKey: string,
+    paymentIntentId?: string,
   ): Promise<Invoice>;
   /**
    * The invoice once it is paid; null while it is still due: what a job asks after a collectPayment whose outcome

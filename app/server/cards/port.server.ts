@@ -42,6 +42,9 @@ export type CardSetup =
 /** The query parameters a provider's bank page adds to the return URL, as Stripe names them. */
 export const SETUP_RETURN = { setup: "setup_intent", status: "redirect_status" } as const;
 
+/** The query parameters a provider's bank page adds to a payment's return URL, as Stripe names them. */
+export const PAYMENT_RETURN = { payment: "payment_intent", status: "redirect_status" } as const;
+
 export interface CardProvider {
   readonly name: "local" | "stripe";
   readonly entry: CardEntryMode;

@@ -1,7 +1,8 @@
 // What the orders capability (new licenses, license updates, renewals as new orders, Pay now, and placing a
 // confirmed wizard once) offers the rest of the portal; its other modules are its own.
-export { licenseUpdate } from "./license-update-job.server";
-export { newSubscriptionOrder } from "./new-subscription-job.server";
+export { licenseUpdate, updateProgressUrl } from "./license-update-job.server";
+export { newSubscriptionOrder, orderProgressUrl } from "./new-subscription-job.server";
+export { presentPaymentPages, waitingJobDrawerMount } from "./present-payment-pages.server";
 export { payNow } from "./pay-now-job.server";
 export { ESTIMATE_FAILED, orderKey, placeOnce, requestDigest, type Placement } from "./placing.server";
 export { couponProblem } from "./coupons.server";

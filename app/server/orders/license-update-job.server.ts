@@ -11,6 +11,7 @@ import {
 import { orderDigest } from "./placing.server";
 import { addressInput, itemInput, PRICE_CHANGED } from "./new-subscription-job.server";
 import { StepRefused, type JobKind } from "~/server/platform/jobs/runner.server";
+import { cardToCharge, chargeWhilePresent, presentPaymentInput } from "./present-payments.server";
 import { clearDraftStep, failureText, type ClearDraftResult } from "~/server/platform/jobs/steps.server";
 
 /** What the update job needs, saved with the job so that a restart finishes it without the draft. */
@@ -36,6 +37,7 @@ export const updateInputSchema = z.object({
   tier: z.enum(PLAN_TIERS),
   /** The customer's purchase order number; no part of the price, so outside the confirmed digest. */
   poNumber: z.string().max(PO_NUMBER_MAX_LENGTH).nullish(),
+  ...presentPaymentInput,
 });
 
 export type UpdateInput = z.infer<typeof updateInputSchema>;
@@ -70,6 +72,9 @@ const updatedResult = (subscription: Subscription): UpdatedSubscription => ({
   termEnd: (subscription.currentTermEnd ?? subscription.nextBillingAt)?.toISOString() ?? null,
 });
 
+/** The update's progress page, where the bank's page sends the cardholder back to. */
+export const updateProgressUrl = (jobId: string) => `/licenses/updates/${encodeURIComponent(jobId)}`;
+
 /**
  * The update, in this order: the billing profile set to the chosen card with
  * auto collection on, then the subscription updated (plan, quantity, add-ons, addresses) once, then its
@@ -101,7 +106,8 @@ export const licenseUpdate: JobKind<UpdateInput, UpdateResults> = {
         );
         return isUpdated(subscription, input.request) ? updatedResult(subscription) : null;
       },
-      async run({ input, stepKey }) {
+      async run(context) {
+        const { id, input, stepKey } = context;
         const { request } = input;
         const billing = getBilling();
         const current = await billing.retrieveSubscription(request.customerId, request.subscriptionId);
@@ -126,15 +132,18 @@ export const licenseUpdate: JobKind<UpdateInput, UpdateResults> = {
           change(request),
         );
         if (orderDigest(request, estimate) !== input.digest) throw new StepRefused(PRICE_CHANGED);
-        const { billingAddress, shippingAddress } = request;
-        return updatedResult(
-          await billing.updateSubscription(
-            request.customerId,
-            request.subscriptionId,
-            { ...change(request), billingAddress, shippingAddress, poNumber: input.poNumber ?? undefined },
-            stepKey,
-          ),
+        const { billingAddress, shippingAddress, customerId, subscriptionId } = request;
+        const paymentSourceId = cardToCharge(input, request.paymentSourceId);
+        // A card chosen on the progress page pays this change and the renewals after it, as the order's would have.
+        if (input.otherCard) {
+          await billing.overrideBillingProfile(customerId, subscriptionId, { paymentSourceId, autoCollection: true });
+        }
+        const update = { ...change(request), billingAddress, shippingAddress, poNumber: input.poNumber ?? undefined };
+        const payment = { customerId, paymentSourceId, amount: estimate.amountDue, returnUrl: updateProgressUrl(id) };
+        const updated = await chargeWhilePresent(context, payment, (paymentIntentId) =>
+          billing.updateSubscription(customerId, subscriptionId, { ...update, paymentIntentId }, stepKey),
         );
+        return updatedResult(updated);
       },
     },
     {

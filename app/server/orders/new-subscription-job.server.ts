@@ -13,6 +13,7 @@ import { addCustomer } from "~/server/resellers/index.server";
 import { orderDigest } from "./placing.server";
 import { resultOf, StepRefused, type JobKind } from "~/server/platform/jobs/runner.server";
 import { clearDraftStep, failureText, type ClearDraftResult } from "~/server/platform/jobs/steps.server";
+import { cardToCharge, chargeWhilePresent, presentPaymentInput } from "./present-payments.server";
 
 /** An item and its quantity, and an address, as a job's input keeps them (shared by the order and the update). */
 export const itemInput = z.object({ id: z.string(), quantity: z.number().int().min(1) });
@@ -70,6 +71,7 @@ export const orderInputSchema = z.object({
   poNumber: z.string().max(PO_NUMBER_MAX_LENGTH).nullish(),
   /** The number of the quote ordered, which the license carries; none for any other order. */
   quoteNumber: z.string().nullish(),
+  ...presentPaymentInput,
 });
 
 export type OrderInput = z.infer<typeof orderInputSchema>;
@@ -91,11 +93,16 @@ const newSubscription = (request: OrderInput["request"]): NewSubscriptionRequest
 export const digestedRequest = (input: Pick<OrderInput, "request" | "licensee">) =>
   input.licensee ? { ...input.request, licensee: input.licensee } : input.request;
 
+/** The order's progress page, where the bank's page sends the cardholder back to. */
+export const orderProgressUrl = (jobId: string) => `/store/orders/${encodeURIComponent(jobId)}`;
+
 /**
  * The order. Right before charging, the rules and
  * the price are checked again against what the customer confirmed; the subscription is created with the
  * step's key, and after an unknown outcome the provider is asked for it by that key before anything is
- * charged again. The license is one per subscription (a unique index), and the draft is cleared last.
+ * charged again. A card whose bank asks the cardholder to authenticate the payment leaves the job waiting for
+ * them, nothing charged (chargeWhilePresent). The license is one per subscription (a unique index), and the
+ * draft is cleared last.
  */
 export const newSubscriptionOrder: JobKind<OrderInput, OrderResults> = {
   name: "new-subscription",
@@ -108,7 +115,8 @@ export const newSubscriptionOrder: JobKind<OrderInput, OrderResults> = {
         const subscription = await getBilling().findSubscriptionByKey(input.request.customerId, stepKey);
         return subscription ? createdResult(subscription) : null;
       },
-      async run({ input, stepKey }) {
+      async run(context) {
+        const { id, input, stepKey } = context;
         const support = Object.fromEntries(input.request.oneTimeAddons.map((addon) => [addon.id, addon.quantity]));
         const { issues } = checkSelection({
           origin: input.origin,
@@ -119,8 +127,18 @@ export const newSubscriptionOrder: JobKind<OrderInput, OrderResults> = {
         if (issues.length > 0) throw new StepRefused(issues[0].message);
         const estimate = await getBilling().estimateNewSubscription(newSubscription(input.request));
         if (orderDigest(digestedRequest(input), estimate) !== input.digest) throw new StepRefused(PRICE_CHANGED);
-        const request = { ...newSubscription(input.request), poNumber: input.poNumber ?? undefined };
-        return createdResult(await getBilling().createSubscription(request, stepKey));
+        const paymentSourceId = cardToCharge(input, input.request.paymentSourceId);
+        const request = { ...newSubscription(input.request), paymentSourceId, poNumber: input.poNumber ?? undefined };
+        const payment = {
+          customerId: request.customerId,
+          paymentSourceId,
+          amount: estimate.amountDue,
+          returnUrl: orderProgressUrl(id),
+        };
+        const created = await chargeWhilePresent(context, payment, (paymentIntentId) =>
+          getBilling().createSubscription({ ...request, paymentIntentId }, stepKey),
+        );
+        return createdResult(created);
       },
     },
     {

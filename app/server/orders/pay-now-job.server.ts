@@ -5,6 +5,8 @@ import { saveInvoiceCopy, saveSubscriptionCopy, licenseFollowsSubscription } fro
 import { StepRefused, type JobKind } from "~/server/platform/jobs/runner.server";
 import { failureText } from "~/server/platform/jobs/steps.server";
 import { realNow } from "~/server/platform/real-time.server";
+import { afterCheckoutUrls } from "~/domain/renewals";
+import { cardToCharge, chargeWhilePresent, presentPaymentInput } from "./present-payments.server";
 
 const payNowInput = z.object({
   customerId: z.string(),
@@ -12,6 +14,7 @@ const payNowInput = z.object({
   paymentSourceId: z.string(),
   /** What the customer confirmed, in cents: the invoice must ask exactly this when it is charged. */
   amount: z.number().int().min(1),
+  ...presentPaymentInput,
 });
 export type PayNowInput = z.infer<typeof payNowInput>;
 
@@ -44,7 +47,8 @@ const collected = (invoice: Invoice) => ({
  * Pay now (decision 188): a failed renewal's invoice collected once, to the card the customer chose, for exactly
  * the amount they confirmed; then the account's copies are brought up to the paid invoice and its license
  * extended, before any event comes. After an unknown outcome (a timeout, a crash mid-call) the provider is asked
- * whether the invoice is paid before anything is collected again.
+ * whether the invoice is paid before anything is collected again. A card whose bank asks the cardholder to
+ * authenticate the payment leaves the job waiting for them, nothing charged (chargeWhilePresent).
  */
 export const payNow: JobKind<PayNowInput, PayNowResults> = {
   name: "pay-now",
@@ -57,17 +61,18 @@ export const payNow: JobKind<PayNowInput, PayNowResults> = {
         const paid = await getBilling().findInvoicePayment(input.customerId, input.invoiceId);
         return paid ? collected(paid) : null;
       },
-      async run({ input, stepKey }) {
+      async run(context) {
+        const { id, input, stepKey } = context;
         const billing = getBilling();
         const invoice = await billing.retrieveInvoice(input.customerId, input.invoiceId);
         // Paid meanwhile (dunning's own retry, another tab's payment): nothing is collected again.
         if (invoice.status === "paid") return collected(invoice);
         if (invoice.amountDue !== input.amount) throw new StepRefused(AMOUNT_CHANGED(invoice.amountDue));
-        const paid = await billing.collectPayment(
-          input.customerId,
-          input.invoiceId,
-          input.paymentSourceId,
-          collectKey(stepKey),
+        const { customerId, invoiceId, amount } = input;
+        const paymentSourceId = cardToCharge(input, input.paymentSourceId);
+        const payment = { customerId, paymentSourceId, amount, returnUrl: afterCheckoutUrls.payment(id) };
+        const paid = await chargeWhilePresent(context, payment, (paymentIntentId) =>
+          billing.collectPayment(customerId, invoiceId, paymentSourceId, collectKey(stepKey), paymentIntentId),
         );
         return collected(paid);
       },

@@ -3,15 +3,18 @@ import { affectedRows } from "~/server/platform/database/portal-database.server"
 import { cardSetups, cardTokens } from "~/server/platform/database/tables.server";
 import { parseGatewayReference, type PaymentCard } from "./card-gateway.server";
 import { newId, type EmbeddedStore } from "./embedded.server";
-import { CARD_MESSAGES, chargeDeclineMessage } from "./test-cards.server";
+import { CARD_MESSAGES, chargeDeclineMessage, type CardAuthentication } from "./test-cards.server";
 
 /**
  * The embedded card gateway's vault, shared by the test tokenizer (which fills it) and the embedded
  * billing engine (which turns its tokens into payment sources), the way Chargebee reads cards from Stripe.
  */
 
-/** A card as the vault keeps it: what the gateway reports, and the decline every charge to it gets (if any). */
-type VaultCard = PaymentCard & { chargeDecline?: string | null };
+/**
+ * A card as the vault keeps it: what the gateway reports, the decline every charge to it gets (if any), and when
+ * its bank asks the cardholder to authenticate (if ever).
+ */
+type VaultCard = PaymentCard & { chargeDecline?: string | null; authentication?: CardAuthentication | null };
 
 /** Keeps a tokenized card and returns its one-time token. */
 export async function storeToken(store: EmbeddedStore, card: VaultCard, now: Date): Promise<string> {
@@ -22,6 +25,9 @@ export async function storeToken(store: EmbeddedStore, card: VaultCard, now: Dat
 
 /** A card setup the bank asked about, as the gateway keeps it. */
 export type VaultSetup = typeof cardSetups.$inferSelect;
+
+/** The embedded gateway's bank page, where the cardholder completes or fails an authentication. */
+export const bankPageUrl = (attemptId: string) => `/cards/authenticate/${encodeURIComponent(attemptId)}`;
 
 /** How a setup's id starts (a token's starts otherwise), as Stripe's SetupIntents' start with `seti_`. */
 export const SETUP_ID_PREFIX = "seti_local";
@@ -78,7 +84,7 @@ async function spendToken(store: EmbeddedStore, tokenId: string, now: Date): Pro
     notExists(unauthenticated),
   );
   const [row] = await store.update(cardTokens).set({ usedAt: now }).where(unused).returning();
-  return row ? { ...cardOf(row), chargeDecline: row.chargeDecline } : null;
+  return row ? { ...cardOf(row), chargeDecline: row.chargeDecline, authentication: row.authentication } : null;
 }
 
 /** A reusable payment method made from a one-time token (spending it), or null when the token is gone. */
@@ -110,7 +116,7 @@ async function keepFromToken(
   if (!spent) return null;
   const id = newId(prefix);
   await store.insert(cardTokens).values({ id, kind: "payment_method", ...spent, gatewayCustomer, createdAt: now });
-  const { chargeDecline: _decline, ...card } = spent;
+  const { chargeDecline: _decline, authentication: _authentication, ...card } = spent;
   return { id, card };
 }
 
@@ -162,6 +168,71 @@ export async function chargeDeclineOf(
     .where(attachedTo(reference.paymentMethodId, reference.gatewayCustomer));
   const code = row?.chargeDecline;
   return code ? { code, message: chargeDeclineMessage(code) } : null;
+}
+
+/** How a payment authentication's id starts, as Stripe's PaymentIntents' start with `pi_`. */
+export const PAYMENT_ID_PREFIX = "pi_local";
+
+/**
+ * Whether a charge to the card a payment source references, made while the cardholder is present, needs their
+ * authentication first: the bank of a card that asks on every payment asks then (one that asked only when the
+ * card was saved lets it pass).
+ */
+export async function asksOnPayment(store: EmbeddedStore, referenceId: string): Promise<boolean> {
+  const reference = parseGatewayReference(referenceId);
+  if (!reference) return false;
+  const [row] = await store
+    .select({ authentication: cardTokens.authentication })
+    .from(cardTokens)
+    .where(attachedTo(reference.paymentMethodId, reference.gatewayCustomer));
+  return row?.authentication === "always";
+}
+
+/**
+ * Keeps a payment of `amount` to the card a payment source references waiting for the cardholder on the bank page,
+ * like a PaymentIntent in `requires_action`; its id.
+ */
+export async function startPaymentAuthentication(
+  store: EmbeddedStore,
+  payment: { referenceId: string; amount: number; currency: string; returnUrl: string },
+  now: Date,
+): Promise<string> {
+  const id = newId(PAYMENT_ID_PREFIX);
+  await store.insert(cardSetups).values({
+    id,
+    tokenId: payment.referenceId,
+    status: "requires_action",
+    returnUrl: payment.returnUrl,
+    amount: payment.amount,
+    currency: payment.currency,
+    createdAt: now,
+  });
+  return id;
+}
+
+/**
+ * Spends an authorized payment on the charge it authorized (that card, that amount), in one statement: true for
+ * the one charge that does, so an authorization pays one charge, never two.
+ */
+export async function spendPaymentAuthentication(
+  store: EmbeddedStore,
+  paymentId: string,
+  charge: { referenceId: string; amount: number },
+  now: Date,
+): Promise<boolean> {
+  const result = await store
+    .update(cardSetups)
+    .set({ usedAt: now })
+    .where(
+      and(
+        eq(cardSetups.id, paymentId),
+        eq(cardSetups.status, "succeeded"),
+        eq(cardSetups.tokenId, charge.referenceId),
+        eq(cardSetups.amount, charge.amount),
+        isNull(cardSetups.usedAt),
+      ),
+    );
+  return affectedRows(result) > 0;
 }
 
 /** The gateway customer that holds a billing customer's cards in the embedded gateway. */

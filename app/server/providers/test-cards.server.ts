@@ -72,16 +72,24 @@ const DECLINED: Record<string, { code: string; message: string }> = {
  * Stripe's documented test number that saves (attaching it to a customer succeeds) while every charge to it
  * fails, with the decline code it fails with: how a card that was good at checkout fails at a renewal.
  */
-const DECLINED_WHEN_CHARGED: Record<string, string> = { "4000000000000341": "card_declined" };
+const DECLINED_WHEN_CHARGED: Record<string, string> = {
+  "4000000000000341": "card_declined",
+  // 3-D Secure test cards whose bank lets the cardholder authenticate, then declines the payment.
+  "4000008400001629": "card_declined",
+  "4000008260003178": "insufficient_funds",
+};
 
 /**
  * Stripe's documented 3-D Secure test numbers that save once the cardholder authenticated: 3184 asks on every
- * payment, 3155 only when saved (later charges without the cardholder pass), 3220 (3-D Secure 2) on every payment.
+ * payment, 3155 only when saved (later charges without the cardholder pass), 3220 (3-D Secure 2) on every payment;
+ * 1629 and 3178 ask on every payment, whose charge is then declined (card_declined, insufficient_funds).
  */
 const AUTHENTICATING: Record<string, CardAuthentication> = {
   "4000002760003184": "always",
   "4000002500003155": "setup",
   "4000000000003220": "always",
+  "4000008400001629": "always",
+  "4000008260003178": "always",
 };
 
 /** What a charge to a card with this decline code is told, in Stripe's words. */

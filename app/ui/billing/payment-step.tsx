@@ -45,8 +45,11 @@ export interface PaymentStepProps {
   data: PaymentStepData;
   /** The Next button's text, e.g. 'Next: Order'. */
   nextLabel: string;
-  /** Previous as a link to this URL; without it, Previous submits the form with intent "previous". */
-  previousTo?: string;
+  /**
+   * Previous as a link to this URL; without it, Previous submits the form with intent "previous"; null: no Previous
+   * (a page that is no wizard's step).
+   */
+  previousTo?: string | null;
   /** The step's own URL, under which its drawers are mounted. */
   drawerBase: string;
   /** The query of the step's URL (`?customer=…`), which its drawers' URLs keep so that they close back to it. */
@@ -141,7 +144,7 @@ function ReadyPaymentStep({
                 ))}
               </div>
             </Stack>
-            {previousTo ? (
+            {previousTo === null ? null : previousTo ? (
               <LinkButton to={previousTo} variant="default">
                 Previous
               </LinkButton>
@@ -155,5 +158,22 @@ function ReadyPaymentStep({
       </Form>
       <BillingProfilePending drawerBase={drawerBase} />
     </>
+  );
+}
+
+/**
+ * 'Choose another card' on the progress page of a charge that waits for the cardholder's bank: the organization's
+ * cards, with the card drawers mounted under the page (`drawerBase`), and the same job started over on the one chosen.
+ */
+export function ChooseAnotherCard({ cards, drawerBase }: { cards: PaymentStepData | null; drawerBase: string }) {
+  if (!cards) return null;
+  return (
+    <PaymentStep
+      data={cards}
+      nextLabel="Choose another card"
+      previousTo={null}
+      drawerBase={drawerBase}
+      withAddresses={false}
+    />
   );
 }

@@ -73,6 +73,8 @@ export interface JobProgressView {
   /** Not finished yet: the page follows it. */
   running: boolean;
   canEdit: boolean;
+  /** A job waiting for the cardholder: their bank's page, and why the last authentication did not pass. */
+  waiting?: { redirectUrl: string; message: string | null } | null;
   /** Why this member may not try again (their role), or null. */
   retryRefused?: string | null;
 }
@@ -88,7 +90,13 @@ interface JobProgressPanelProps {
   checking?: { title: string; text: string };
   /** 'Try again' opens only this many seconds from now (the server refuses it before, too). */
   retryInSeconds?: number;
+  /** What a job waiting for the cardholder offers instead of their bank's page (another card). */
+  waitingChoices?: ReactNode;
 }
+
+export const WAITING_FOR_CARDHOLDER = "Your bank asks you to confirm this payment";
+export const NOTHING_CHARGED_YET =
+  "Nothing has been charged. Confirm the payment on your bank's page, or choose another card.";
 
 /**
  * The body of every job's progress page: the stages, and by status what the customer reads and can do.
@@ -104,6 +112,7 @@ export function JobProgressPanel({
   success,
   checking = { title: "Checking your payment", text: CHECKING_OUTCOME },
   retryInSeconds = 0,
+  waitingChoices,
 }: JobProgressPanelProps) {
   const following = view.running;
   const running = following && view.status !== "needs_attention";
@@ -127,6 +136,29 @@ export function JobProgressPanel({
         <Alert color="yellow" role="status" title={checking.title}>
           {checking.text}
         </Alert>
+      ) : null}
+      {view.status === "waiting_for_cardholder" && view.waiting ? (
+        <>
+          <Alert color="yellow" role="status" title={WAITING_FOR_CARDHOLDER}>
+            {view.waiting.message ? `${view.waiting.message} ` : null}
+            {NOTHING_CHARGED_YET}
+          </Alert>
+          {view.retryRefused ? (
+            <Text size="sm" ta="right">
+              {view.retryRefused}
+            </Text>
+          ) : (
+            <>
+              <Group justify="flex-end">
+                {/* The bank's page is not the portal's: a whole-page navigation, as its form is. */}
+                <LinkButton to={view.waiting.redirectUrl} reloadDocument>
+                  Confirm the payment with your bank
+                </LinkButton>
+              </Group>
+              {waitingChoices}
+            </>
+          )}
+        </>
       ) : null}
       {view.status === "failed" && view.error ? (
         <Alert color="red" role="alert" title={view.error.title}>

@@ -24,6 +24,7 @@ import type {
   NewPaymentSource,
   NewSubscriptionEstimateRequest,
   NewSubscriptionRequest,
+  PaymentIntent,
   Plan,
   SubscriptionChange,
   SubscriptionUpdate,
@@ -378,6 +379,18 @@ class ChargebeeBilling implements BillingProvider {
       ),
     );
     return subscriptionOf(subscription);
+  }
+
+  /**
+   * Chargebee's payment intents are not wired yet: this adapter never reports AUTHENTICATION_REQUIRED (a charge the
+   * bank asks about is declined as any other), so no job asks it for one.
+   */
+  createPaymentIntent(): Promise<PaymentIntent> {
+    return Promise.reject(refused("Payment intents are not supported with Chargebee yet."));
+  }
+
+  retrievePaymentIntent(_customerId: string, paymentIntentId: string): Promise<PaymentIntent> {
+    return Promise.reject(notFound(`Payment intent ${paymentIntentId}`));
   }
 
   async findSubscriptionByKey(customerId: string, idempotencyKey: string) {

@@ -5,7 +5,19 @@ import { affectedRows, type PortalTransaction } from "~/server/platform/database
 import { ScopedStorage } from "~/server/platform/async/scoped-storage.server";
 import { addPeriod, COUPON_MESSAGES } from "~/domain/pricing";
 import { INVALID_CUSTOMER_ID, parseGatewayReference } from "~/server/providers/card-gateway.server";
-import { attachedCard, cardFromToken, chargeDeclineOf, gatewayCustomerFor } from "~/server/providers/card-vault.server";
+import {
+  asksOnPayment,
+  attachedCard,
+  bankPageUrl,
+  cardFromToken,
+  chargeDeclineOf,
+  gatewayCustomerFor,
+  PAYMENT_ID_PREFIX,
+  setupOf,
+  spendPaymentAuthentication,
+  startPaymentAuthentication,
+} from "~/server/providers/card-vault.server";
+import { CARD_MESSAGES } from "~/server/providers/test-cards.server";
 import { newId, once, wholeSeconds, type EmbeddedStore } from "~/server/providers/embedded.server";
 import {
   billingCustomers,
@@ -26,33 +38,36 @@ import {
   ordered,
   type OneTimeCharge,
 } from "~/server/billing/one-time-charges.server";
-import type {
-  Address,
-  BillingCall,
-  BillingInfo,
-  BillingProvider,
-  Coupon,
-  Customer,
-  CustomerProfile,
-  Billed,
-  Estimate,
-  EventQuery,
-  HardwareOrder,
-  Invoice,
-  InvoiceCorrection,
-  InvoiceParty,
-  InvoicePurpose,
-  ItemQuantity,
-  NewPaymentSource,
-  NewSubscriptionEstimateRequest,
-  NewSubscriptionRequest,
-  PaymentCard,
-  PaymentSource,
-  Plan,
-  ProviderEvent,
-  Subscription,
-  SubscriptionChange,
-  SubscriptionUpdate,
+import {
+  AUTHENTICATION_REQUIRED,
+  type Address,
+  type BillingCall,
+  type BillingInfo,
+  type BillingProvider,
+  type Coupon,
+  type Customer,
+  type CustomerProfile,
+  type Billed,
+  type Estimate,
+  type EventQuery,
+  type HardwareOrder,
+  type Invoice,
+  type InvoiceCorrection,
+  type InvoiceParty,
+  type InvoicePurpose,
+  type ItemQuantity,
+  type NewPaymentSource,
+  type NewSubscriptionEstimateRequest,
+  type NewSubscriptionRequest,
+  type PaymentCard,
+  type PaymentIntent,
+  type PaymentIntentRequest,
+  type PaymentSource,
+  type Plan,
+  type ProviderEvent,
+  type Subscription,
+  type SubscriptionChange,
+  type SubscriptionUpdate,
 } from "../port.server";
 import { EngineClock } from "./clock.server";
 import {
@@ -121,6 +136,17 @@ const declined = (message: string) =>
     field: "card",
   });
 const isDecline = (error: unknown) => error instanceof BillingError && error.code === DECLINED;
+
+/** A charge the card's bank asks the present cardholder to authenticate first, refused in Stripe's words. */
+const authenticationRequired = () => {
+  const message = "Your card was declined. This transaction requires authentication.";
+  return new BillingError(message, {
+    kind: "final",
+    providerMessage: message,
+    code: AUTHENTICATION_REQUIRED,
+    field: "card",
+  });
+};
 
 /** A row another call changed since it was read: nothing was written; the next call sees the change. */
 const changedMeanwhile = (what: string) =>
@@ -439,6 +465,7 @@ class LocalBilling implements EmbeddedBilling {
           shippingAddress: request.shippingAddress,
           poNumber: request.poNumber ?? null,
           whenDeclined: "refuse",
+          paymentIntentId: request.paymentIntentId,
         });
         await this.recordSubscription(tx, id, now, "subscription_created", "subscription_created", invoice.id);
         await this.recordInvoice(tx, invoice, now);
@@ -446,6 +473,46 @@ class LocalBilling implements EmbeddedBilling {
       },
       async (id) => this.subscriptionOf(this.store, await this.ownSubscription(this.store, request.customerId, id)),
     );
+  }
+
+  async createPaymentIntent(request: PaymentIntentRequest, idempotencyKey: string) {
+    return this.once(
+      idempotencyKey,
+      "createPaymentIntent",
+      async (tx, now) => {
+        const source = await this.chargeableSource(tx, request.customerId, request.paymentSourceId, now);
+        const { amount, returnUrl } = request;
+        return startPaymentAuthentication(
+          tx,
+          { referenceId: source.referenceId, amount, currency: "USD", returnUrl },
+          now,
+        );
+      },
+      (id) => this.retrievePaymentIntent(request.customerId, id),
+    );
+  }
+
+  async retrievePaymentIntent(customerId: string, paymentIntentId: string): Promise<PaymentIntent> {
+    const intent = paymentIntentId.startsWith(PAYMENT_ID_PREFIX) ? await setupOf(this.store, paymentIntentId) : null;
+    const reference = intent ? parseGatewayReference(intent.tokenId) : null;
+    if (!intent || intent.amount === null || reference?.gatewayCustomer !== gatewayCustomerFor(customerId)) {
+      return this.missing(`Payment intent ${paymentIntentId}`);
+    }
+    const [source] = await this.store
+      .select({ id: billingPaymentSources.id })
+      .from(billingPaymentSources)
+      .where(
+        and(eq(billingPaymentSources.customerId, customerId), eq(billingPaymentSources.referenceId, intent.tokenId)),
+      );
+    const status = intent.usedAt ? "consumed" : intent.status === "succeeded" ? "authorized" : intent.status;
+    return {
+      id: intent.id,
+      status,
+      amount: intent.amount,
+      paymentSourceId: source?.id ?? "",
+      redirectUrl: bankPageUrl(intent.id),
+      failure: status === "failed" ? CARD_MESSAGES.authenticationFailed : null,
+    };
   }
 
   async findSubscriptionByKey(customerId: string, idempotencyKey: string) {
@@ -489,6 +556,7 @@ class LocalBilling implements EmbeddedBilling {
                 at: now,
                 poNumber: update.poNumber ?? row.poNumber,
                 whenDeclined: "refuse",
+                paymentIntentId: update.paymentIntentId,
               })
             : null;
         const adjusted = await this.adjustUnpaid(tx, row, estimate.adjustments, now);
@@ -716,7 +784,13 @@ class LocalBilling implements EmbeddedBilling {
       .orderBy(asc(billingInvoiceRevisions.revision));
   }
 
-  async collectPayment(customerId: string, invoiceId: string, paymentSourceId: string, idempotencyKey: string) {
+  async collectPayment(
+    customerId: string,
+    invoiceId: string,
+    paymentSourceId: string,
+    idempotencyKey: string,
+    paymentIntentId?: string,
+  ) {
     try {
       return await this.once(
         idempotencyKey,
@@ -729,6 +803,8 @@ class LocalBilling implements EmbeddedBilling {
             throw refused(`Invoice ${row.id} has nothing to pay.`, "invalid_state_for_request");
           }
           const source = await this.chargeableSource(tx, customerId, paymentSourceId, now);
+          // The customer pays now, on the page: their bank may ask them first, as for any present charge.
+          await this.authenticated(tx, source, row.amountDue, paymentIntentId, now);
           const decline = await chargeDeclineOf(tx, source.referenceId);
           if (decline) throw declined(decline.message);
           await this.settle(tx, row, source, now);
@@ -1493,11 +1569,17 @@ class LocalBilling implements EmbeddedBilling {
       at: Date;
       shippingAddress?: Address;
       poNumber: string | null;
+      /** Refuse: the customer is present, and a declined charge refuses the call; dun: a renewal's dunning. */
       whenDeclined: "refuse" | "dun";
+      /** The payment intent the present cardholder authorized, for a card whose bank asks on every payment. */
+      paymentIntentId?: string;
     },
   ): Promise<{ id: string; collection: Collection }> {
     const { lineItems, discounts, subTotal, total, creditsApplied, amountDue, creditBalance } = invoice.totals;
     const { source, at } = invoice;
+    if (amountDue > 0 && source && invoice.whenDeclined === "refuse") {
+      await this.authenticated(tx, source, amountDue, invoice.paymentIntentId, at);
+    }
     const decline = amountDue > 0 && source ? await chargeDeclineOf(tx, source.referenceId) : null;
     if (decline && invoice.whenDeclined === "refuse") throw declined(decline.message);
     const collection: Collection = amountDue === 0 ? "settled" : !source ? "no_card" : decline ? "declined" : "charged";
@@ -1532,6 +1614,29 @@ class LocalBilling implements EmbeddedBilling {
     });
     await tx.update(billingCustomers).set({ creditBalance }).where(eq(billingCustomers.id, invoice.customerId));
     return { id, collection };
+  }
+
+  /**
+   * A charge while the cardholder is present, to a card whose bank asks on every payment: refused unless it spends
+   * a payment intent they authorized for this card and amount, which pays this charge only. The bank is asked
+   * before the card is charged, so a card that authenticates and is then declined is declined after this.
+   */
+  private async authenticated(
+    tx: EmbeddedStore,
+    source: PaymentSource,
+    amount: number,
+    paymentIntentId: string | undefined,
+    at: Date,
+  ): Promise<void> {
+    if (!(await asksOnPayment(tx, source.referenceId))) return;
+    if (!paymentIntentId) throw authenticationRequired();
+    if (!(await spendPaymentAuthentication(tx, paymentIntentId, { referenceId: source.referenceId, amount }, at))) {
+      throw refused(
+        "The payment intent is not authorized for this payment, or it was used already.",
+        "payment_intent_invalid",
+        "card",
+      );
+    }
   }
 
   /** An unpaid invoice paid in full from the source now: dunning ends. */

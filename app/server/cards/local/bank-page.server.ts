@@ -2,13 +2,14 @@ import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from
 import { db } from "~/server/platform/database/db.server";
 import { env } from "~/server/platform/config/env.server";
 import { readForm } from "~/server/platform/forms.server";
-import { answerSetup, setupOf, type VaultSetup } from "~/server/providers/card-vault.server";
-import { SETUP_RETURN } from "../port.server";
+import { answerSetup, PAYMENT_ID_PREFIX, setupOf, type VaultSetup } from "~/server/providers/card-vault.server";
+import { PAYMENT_RETURN, SETUP_RETURN } from "../port.server";
 
 /**
  * The embedded card gateway's bank page (`/cards/authenticate/:attemptId`), like Stripe's 3-D Secure test page:
  * the cardholder completes or fails the authentication, and goes back to the portal's return address with the
- * gateway's parameters, as Stripe sends them back (`setup_intent`, `redirect_status`). It is the bank's page, not
+ * gateway's parameters, as Stripe sends them back (`setup_intent` or `payment_intent`, and `redirect_status`): a card
+ * being saved, or a payment to a saved card the bank asks about while the cardholder is there. It is the bank's page, not
  * the portal's: it needs no sign-in, and the setup's random id is its only key. Only the embedded provider has it.
  */
 
@@ -21,11 +22,13 @@ async function setupFor(attemptId: string | undefined): Promise<VaultSetup> {
   return setup;
 }
 
+const isPayment = (setup: VaultSetup) => setup.id.startsWith(PAYMENT_ID_PREFIX);
+
 /** The portal's return address with what the gateway tells it. */
 function returnTo(setup: VaultSetup): string {
   const [path, query] = setup.returnUrl.split("?");
   const parameters = new URLSearchParams(query);
-  parameters.set(SETUP_RETURN.setup, setup.id);
+  parameters.set(isPayment(setup) ? PAYMENT_RETURN.payment : SETUP_RETURN.setup, setup.id);
   parameters.set(SETUP_RETURN.status, setup.status === "failed" ? "failed" : "succeeded");
   return `${path}?${parameters}`;
 }
@@ -34,11 +37,14 @@ export interface BankPageData {
   /** Waiting for the cardholder's answer, or answered already (a reload, a second tab). */
   waiting: boolean;
   returnUrl: string;
+  /** What the bank asks about: saving the card, or a payment of this many cents. */
+  payment: { amount: number; currency: string } | null;
 }
 
 export async function bankPageLoader({ params }: LoaderFunctionArgs): Promise<BankPageData> {
   const setup = await setupFor(params.attemptId);
-  return { waiting: setup.status === "requires_action", returnUrl: returnTo(setup) };
+  const payment = isPayment(setup) ? { amount: setup.amount ?? 0, currency: setup.currency ?? "USD" } : null;
+  return { waiting: setup.status === "requires_action", returnUrl: returnTo(setup), payment };
 }
 
 /** 'Complete authentication' or 'Fail authentication'; a setup answered already keeps its first answer. */

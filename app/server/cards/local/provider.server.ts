@@ -4,6 +4,7 @@ import { CARD_FIELDS, type CardProvider, type CardSetup, type CardSetupRequest }
 import { checkCard } from "~/server/providers/test-cards.server";
 import {
   attachPaymentMethod,
+  bankPageUrl,
   paymentMethodFromToken,
   SETUP_AUTHENTICATION_FAILED,
   SETUP_ID_PREFIX,
@@ -21,9 +22,6 @@ const field = (form: FormData, name: string) => {
 /** A refusal of the card gateway, shown next to the card field. */
 const cardRefusal = (message: string, code: string) =>
   new CardError(message, { kind: "final", providerMessage: message, code, field: "card" });
-
-/** The embedded gateway's bank page, where the cardholder completes or fails an authentication. */
-export const bankPageUrl = (setupId: string) => `/cards/authenticate/${encodeURIComponent(setupId)}`;
 
 function outcomeOf(setup: VaultSetup): CardSetup {
   if (setup.status === "succeeded") return { status: "succeeded", token: setup.tokenId };
@@ -57,11 +55,11 @@ class LocalCards implements CardProvider {
       now,
     );
     if (!checked.ok) return { status: "declined", code: checked.code, message: checked.message };
-    const { authentication, ...checkedCard } = checked.card;
-    const card = { ...checkedCard, firstName: holder.firstName, lastName: holder.lastName };
+    const card = { ...checked.card, firstName: holder.firstName, lastName: holder.lastName };
     const made = await once(this.store, idempotencyKey, "cards.setUpCard", now, async (tx) => {
       const token = await storeToken(tx, card, now);
-      return authentication ? startSetup(tx, token, returnUrl, now) : token;
+      // Both kinds of card that ask are asked when saved; the card keeps which, for the charges to come.
+      return card.authentication ? startSetup(tx, token, returnUrl, now) : token;
     });
     // What `once` recorded is the token of a card saved outright, or the setup that waits for the bank.
     return made.startsWith(SETUP_ID_PREFIX) ? this.setupOutcome(made) : { status: "succeeded", token: made };

@@ -2,7 +2,7 @@ import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from
 import { isUnfinished, progressOf } from "~/domain/jobs";
 import type { Action } from "~/domain/access-policy";
 import type { Guard } from "../guard.server";
-import { findOwnedJob, mayHaveCharged, retryJob, type AnyJobKind, type JobView } from "./runner.server";
+import { findOwnedJob, mayHaveCharged, retryJob, waitingStep, type AnyJobKind, type JobView } from "./runner.server";
 
 /** The stages a job's progress page lists: each a title the customer reads over the job steps it stands for. */
 export type ProgressStages = { title: string; steps: string[] }[];
@@ -25,6 +25,8 @@ export async function jobProgress(ownerId: string, jobId: string, kind: AnyJobKi
       running: isUnfinished(job.status),
       // Only a job that cannot have charged may be left for an edited order; any other is finished or retried.
       canEdit: job.status === "failed" && !mayHaveCharged(kind, job),
+      // Waiting for the cardholder: the bank's page to send them to, and why the last authentication did not pass.
+      waiting: waitingStep(job),
     },
   };
 }

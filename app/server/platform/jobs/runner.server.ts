@@ -26,6 +26,10 @@ import { inSpan } from "~/server/platform/log/traces.server";
  *   runs again, its `reconcile` asks the provider whether the first try took effect;
  * - anything else that may pass (`retryable`, a bug, a full disk): retried with backoff, then failed.
  * A failed or needs_attention job is retried as the same job (`retryJob`), never placed anew.
+ *
+ * A step whose charge the card's bank asks the present cardholder to authenticate throws AwaitingCardholder: nothing
+ * was charged, and the job waits for them (`waiting_for_cardholder`), claimed by no runner and counted as no
+ * attempt, until they come back from the bank's page or choose another card (resumeWaitingJob).
  */
 /**
  * What each step of a kind returns, by step name. Results are saved with the job as JSON, so they are plain data
@@ -138,10 +142,15 @@ export interface JobFailure {
   message: string;
 }
 
-/** A step as recorded: `started` and `unknown` mean it may have taken effect; `refusals` counts final refusals. */
+/**
+ * A step as recorded: `started` and `unknown` mean it may have taken effect; `refusals` counts final refusals. A
+ * `waiting` step charged nothing: it waits for the cardholder on the bank's page at `redirectUrl` (`message`: why
+ * the last authentication did not pass, if it did not).
+ */
 export type StepState =
   | { status: "done"; result: unknown }
-  | { status: "started" | "unknown" | "failed"; refusals: number; message?: string };
+  | { status: "started" | "unknown" | "failed"; refusals: number; message?: string }
+  | { status: "waiting"; refusals: number; redirectUrl: string; message?: string };
 
 export interface JobView {
   id: string;
@@ -176,6 +185,20 @@ export class LeaseLostError extends Error {
 /** A job its kind refused to queue: what it must reserve is taken. */
 export class JobRefused extends Error {
   override name = "JobRefused";
+}
+
+/**
+ * A step's charge the card's bank asks the present cardholder to authenticate, on its page at `redirectUrl`:
+ * nothing was charged, and the job waits for them. `reason` says why an earlier authentication did not pass.
+ */
+export class AwaitingCardholder extends Error {
+  override name = "AwaitingCardholder";
+  constructor(
+    readonly redirectUrl: string,
+    readonly reason: string | null = null,
+  ) {
+    super(reason ?? "The card's bank asks the cardholder to authenticate the payment.");
+  }
 }
 
 /** A step's own refusal (a rule or a price that no longer holds): final, like a provider's refusal. */
@@ -323,6 +346,33 @@ export async function retryJob(ownerId: string, jobId: string): Promise<boolean>
 }
 
 /**
+ * Starts a job that waits for the cardholder again, as the same job, from the step that waits: once they came back
+ * from the bank's page, or with `input` (another card) when they chose one. One statement checks that it still
+ * waits, so of two returns (a reload, a second tab) only one starts it; false for the other, and for a job that is
+ * not the organization's or does not wait.
+ */
+export async function resumeWaitingJob(
+  ownerId: string,
+  jobId: string,
+  input?: Record<string, unknown>,
+): Promise<boolean> {
+  const result = await db
+    .update(jobs)
+    .set({ status: "queued", nextRunAt: now(), attempts: 0, updatedAt: now(), ...(input && { input }) })
+    .where(and(eq(jobs.id, jobId), eq(jobs.ownerId, ownerId), eq(jobs.status, "waiting_for_cardholder")));
+  const resumed = affectedRows(result) > 0;
+  if (resumed) wakeRunner();
+  return resumed;
+}
+
+/** The step of a job that waits for the cardholder, as recorded; null when none waits. */
+export function waitingStep(job: JobView): { redirectUrl: string; message: string | null } | null {
+  if (job.status !== "waiting_for_cardholder") return null;
+  const waiting = Object.values(job.steps).find((state) => state.status === "waiting");
+  return waiting?.status === "waiting" ? { redirectUrl: waiting.redirectUrl, message: waiting.message ?? null } : null;
+}
+
+/**
  * One line per failure, with the step and the error's stack; the job's id, kind and cause come with the work
  * context the job runs in.
  */
@@ -433,7 +483,7 @@ export class JobRunner {
     });
   }
 
-  private async runSteps(row: JobRow): Promise<"succeeded" | "stopped" | "given-back" | "lease-lost"> {
+  private async runSteps(row: JobRow): Promise<"succeeded" | "stopped" | "waiting" | "given-back" | "lease-lost"> {
     const kind = this.kinds[row.kind];
     const input = kind?.input.safeParse(row.input);
     if (!kind || !input?.success) {
@@ -491,6 +541,10 @@ export class JobRunner {
         await this.write(row.id, { steps });
       } catch (error) {
         if (error instanceof LeaseLostError) return "lease-lost";
+        if (error instanceof AwaitingCardholder) {
+          await this.waitForCardholder(row, step.name, steps, refusals, error);
+          return "waiting";
+        }
         await this.recordFailure(row, kind, step.name, steps, refusals, error);
         return "stopped";
       } finally {
@@ -514,6 +568,28 @@ export class JobRunner {
       leaseUntil: null,
       nextRunAt: now(),
       attempts: Math.max(0, row.attempts - 1),
+    });
+  }
+
+  /** Leaves the job to the cardholder: no runner claims it, and no attempt counts, until it is resumed. */
+  private async waitForCardholder(
+    row: JobRow,
+    stepName: string,
+    steps: Record<string, StepState>,
+    refusals: number,
+    waiting: AwaitingCardholder,
+  ): Promise<void> {
+    logger.info({ event: "job-waits-for-cardholder", jobId: row.id, jobKind: row.kind, step: stepName });
+    const { redirectUrl, reason } = waiting;
+    steps[stepName] = { status: "waiting", refusals, redirectUrl, ...(reason && { message: reason }) };
+    await this.write(row.id, {
+      status: "waiting_for_cardholder",
+      steps,
+      error: null,
+      leaseHolder: null,
+      leaseUntil: null,
+      nextRunAt: null,
+      attempts: 0,
     });
   }
 

@@ -1,0 +1,70 @@
+import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import type { Action } from "~/domain/access-policy";
+import {
+  choosePayment,
+  loadPaymentStep,
+  paymentForPage,
+  type DrawerMount,
+} from "~/server/account-billing/index.server";
+import { readMemberForm, requireMember } from "~/server/accounts/index.server";
+import { PAYMENT_RETURN } from "~/server/cards/port.server";
+import { readForm } from "~/server/platform/forms.server";
+import { findOwnedJob, type AnyJobKind } from "~/server/platform/jobs/runner.server";
+import { chooseAnotherCard, resumeAfterBank } from "./present-payments.server";
+
+/** A job's progress route as jobProgressRoute makes it: its page, with the job's view. */
+interface ProgressRoute<Page extends { view: { waiting: unknown; retryRefused: string | null } }> {
+  loader(args: LoaderFunctionArgs): Promise<Page>;
+  action(args: ActionFunctionArgs): Promise<Response>;
+}
+
+/**
+ * The progress page of a job that charges the customer while they are there, for one who may do what the job
+ * does (`needs`): the bank's page sends the cardholder back to it (`payment_intent`), which starts the waiting job
+ * again once (resumeAfterBank) and shows the page without the bank's parameters; while the job waits, the page
+ * offers the organization's cards (with the card drawers mounted under it), and 'Choose another card' starts the
+ * same job over on the one chosen.
+ */
+export function presentPaymentPages<Page extends { view: { waiting: unknown; retryRefused: string | null } }>(
+  route: ProgressRoute<Page>,
+  kind: AnyJobKind,
+  needs: Action,
+) {
+  return {
+    async loader(args: LoaderFunctionArgs) {
+      const url = new URL(args.request.url);
+      const jobId = args.params.jobId ?? "";
+      const paymentIntentId = url.searchParams.get(PAYMENT_RETURN.payment);
+      if (paymentIntentId) {
+        const member = await requireMember(args.request, needs);
+        await resumeAfterBank(member.organization.id, jobId, kind, paymentIntentId);
+        throw redirect(url.pathname);
+      }
+      const page = await route.loader(args);
+      if (!page.view.waiting || page.view.retryRefused) return { ...page, cards: null };
+      return { ...page, cards: paymentForPage(await loadPaymentStep(await requireMember(args.request, needs))) };
+    },
+    async action(args: ActionFunctionArgs) {
+      if ((await readForm(args.request.clone())).get("intent") !== "next") return route.action(args);
+      const { member, formData } = await readMemberForm(args.request, needs);
+      const jobId = args.params.jobId ?? "";
+      if (!(await findOwnedJob(member.organization.id, jobId, kind.name))) {
+        throw json({ message: "There is no such order." }, { status: 404 });
+      }
+      const choice = await choosePayment(member, formData, undefined, { withAddresses: false });
+      if (!choice.ok) return json({ message: choice.message }, { status: 422 });
+      await chooseAnotherCard(member.organization.id, jobId, kind, choice.paymentSourceId);
+      return redirect(new URL(args.request.url).pathname);
+    },
+  };
+}
+
+/** Where a waiting job's card drawers are mounted: over its progress page, of the organization's own job only. */
+export const waitingJobDrawerMount = (kind: AnyJobKind, jobId: string, closeTo: string): DrawerMount => ({
+  closeTo,
+  async requireParent(scope) {
+    if (!(await findOwnedJob(scope.organization.id, jobId, kind.name))) {
+      throw json({ message: "There is no such order." }, { status: 404 });
+    }
+  },
+});

@@ -1,0 +1,106 @@
+import { json } from "@remix-run/node";
+import { z } from "zod";
+import { AUTHENTICATION_REQUIRED, getBilling, type PaymentIntentRequest } from "~/server/billing/index.server";
+import { ProviderError } from "~/server/platform/provider-errors.server";
+import {
+  AwaitingCardholder,
+  findOwnedJob,
+  resumeWaitingJob,
+  type AnyJobKind,
+  type JobContext,
+  type JobOwner,
+  type JobView,
+  type StepResults,
+} from "~/server/platform/jobs/runner.server";
+
+/**
+ * Charges made while the customer is there (an order's first payment), whose card's bank may ask the cardholder to
+ * authenticate the payment (3-D Secure). The job then waits for them with nothing charged; the payment intent they
+ * authorize on the bank's page pays the same step's charge once (the provider spends it), and a failed or abandoned
+ * authentication leaves the job waiting with the reason, until they try again or choose another card.
+ */
+
+/** What such a job keeps in its input besides its order: the payment intent it waits on, and a card chosen since. */
+export const presentPaymentInput = {
+  /** The payment intent made for the step's charge, once the bank asked (saved by the step, see `remember`). */
+  paymentIntentId: z.string().nullish(),
+  /** The card the customer chose on the progress page instead of the order's, which the charge then uses. */
+  otherCard: z.string().nullish(),
+};
+
+type PresentPaymentInput = { paymentIntentId?: string | null; otherCard?: string | null };
+
+/**
+ * Runs `charge` (a billing call that charges the card now) for the cardholder who is present: with the payment
+ * intent they authorized when the bank asked; otherwise plainly, and when the bank asks (AUTHENTICATION_REQUIRED),
+ * the job waits for them on the bank's page of a new payment intent for `payment`. An intent they failed makes way
+ * for a new one (its key names the failed one, so a rerun of the step makes the same), and the page says why.
+ */
+export async function chargeWhilePresent<
+  Input extends PresentPaymentInput,
+  Results extends StepResults,
+  Owner extends JobOwner,
+  Charged,
+>(
+  context: JobContext<Input, Results, Owner>,
+  payment: PaymentIntentRequest,
+  charge: (paymentIntentId: string | undefined) => Promise<Charged>,
+): Promise<Charged> {
+  const remembered = context.input.paymentIntentId;
+  if (remembered) {
+    const intent = await getBilling().retrievePaymentIntent(payment.customerId, remembered);
+    if (intent.status === "requires_action") throw new AwaitingCardholder(intent.redirectUrl);
+    if (intent.status === "failed") return waitOnNewIntent(context, payment, intent.id, intent.failure);
+    // Authorized, or consumed: the provider spends it once, and answers a second use with its refusal.
+    return charge(remembered);
+  }
+  try {
+    return await charge(undefined);
+  } catch (error) {
+    if (!(error instanceof ProviderError && error.code === AUTHENTICATION_REQUIRED)) throw error;
+    return waitOnNewIntent(context, payment, null, null);
+  }
+}
+
+async function waitOnNewIntent<Input extends PresentPaymentInput, Results extends StepResults, Owner extends JobOwner>(
+  context: JobContext<Input, Results, Owner>,
+  payment: PaymentIntentRequest,
+  failedIntent: string | null,
+  reason: string | null,
+): Promise<never> {
+  const key = `${context.stepKey}:payment-intent:${payment.paymentSourceId}:${failedIntent ?? "first"}`;
+  const intent = await getBilling().createPaymentIntent(payment, key);
+  await context.remember("paymentIntentId", intent.id);
+  throw new AwaitingCardholder(intent.redirectUrl, reason);
+}
+
+/** The card a job's charge uses: the one chosen on the progress page since, else the order's. */
+export const cardToCharge = (input: PresentPaymentInput, ordered: string) => input.otherCard ?? ordered;
+
+/**
+ * The bank page's return to a job's progress page, `paymentIntentId` naming what the cardholder answered: the same
+ * job starts again once, when it waits on that payment intent (a reload, a second tab or an older intent's
+ * return starts nothing). Whatever the bank said, the job reads it from the provider: it charges an authorized
+ * intent, and waits again, saying why, after a failed one. False when it started nothing.
+ */
+export async function resumeAfterBank(ownerId: string, jobId: string, kind: AnyJobKind, paymentIntentId: string) {
+  const job = await ownedJob(ownerId, jobId, kind);
+  if (job.input.paymentIntentId !== paymentIntentId) return false;
+  return resumeWaitingJob(ownerId, jobId);
+}
+
+/**
+ * 'Choose another card' on the progress page of a job that waits: the same job starts over on the organization's
+ * card `paymentSourceId` (checked by the caller), its payment intent forgotten. False when it does not wait.
+ */
+export async function chooseAnotherCard(ownerId: string, jobId: string, kind: AnyJobKind, paymentSourceId: string) {
+  const job = await ownedJob(ownerId, jobId, kind);
+  if (job.status !== "waiting_for_cardholder") return false;
+  return resumeWaitingJob(ownerId, jobId, { ...job.input, otherCard: paymentSourceId, paymentIntentId: null });
+}
+
+async function ownedJob(ownerId: string, jobId: string, kind: AnyJobKind): Promise<JobView> {
+  const job = await findOwnedJob(ownerId, jobId, kind.name);
+  if (!job) throw json({ message: "There is no such order." }, { status: 404 });
+  return job;
+}

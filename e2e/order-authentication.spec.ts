@@ -1,0 +1,131 @@
+import { randomUUID } from "node:crypto";
+import type { Locator, Page } from "@playwright/test";
+import { hashPasswordSync } from "~/server/platform/passwords.server";
+import { insertAccount, withDatabase } from "./database";
+import { DEMO_PASSWORD, expect, expectAccessible, signInAs, test } from "./fixtures";
+import { addBillingAddressInWizard, confirmationForm, next, planStep, subscriptionsOf } from "./purchase-steps";
+
+/**
+ * A new license paid with a card whose bank asks the cardholder to authenticate every payment (Stripe's 3-D Secure
+ * test card 3184 in the embedded gateway): the order waits for the cardholder with nothing charged, its progress page
+ * sends them to the bank's page, and the return charges once; an abandoned authentication leaves it waiting, and
+ * 'Choose another card' charges the other card once. With JavaScript and without it.
+ */
+
+async function signInAsNewCustomer(page: Page, databaseUrl: string) {
+  const email = `sca-order-${randomUUID().slice(0, 8)}@example.com`;
+  await withDatabase(databaseUrl, (db) =>
+    insertAccount(db, {
+      id: randomUUID(),
+      email,
+      passwordHash: hashPasswordSync(DEMO_PASSWORD),
+      firstName: "Jordan",
+      lastName: "Reyes",
+      company: "Reyes Security",
+      phone: "+14155550199",
+    }),
+  );
+  await signInAs(page, email);
+  return email;
+}
+
+async function fillCardForm(drawer: Locator, number: string) {
+  await drawer.getByLabel("First name").fill("Jordan");
+  await drawer.getByLabel("Last name").fill("Reyes");
+  await drawer.getByLabel("Address line 1").fill("77 Pine Street");
+  await drawer.getByLabel("City").fill("Portland");
+  await drawer.getByLabel("State").fill("OR");
+  await drawer.getByLabel("Zip").fill("97204");
+  await drawer.getByRole("combobox", { name: "Country", exact: true }).selectOption("US");
+  await drawer.getByLabel("Card number").fill(number);
+  await drawer.getByLabel("Expiry").fill("09 / 31");
+  await drawer.getByLabel("Security code").fill("123");
+  await drawer.getByRole("button", { name: "Save Card" }).click();
+}
+
+/**
+ * From the Plan step to a placed order paid with the 3184 card (saved through the bank's page on the way), its
+ * Purchase posted twice as a double click sends it; the order's progress page, waiting for the cardholder.
+ */
+async function orderWaitingForTheBank(page: Page, organization: string) {
+  await page.goto("/store/subscribe/plan");
+  await planStep(page, organization, "3");
+  for (const label of ["Next: Hardware", "Next: Support", "Next: Review", "Next: Billing"]) await next(page, label);
+  await page.getByRole("link", { name: "Add Card" }).click();
+  await fillCardForm(page.getByRole("dialog", { name: "Create new payment method" }), "4000 0027 6000 3184");
+  await expect(page).toHaveURL(/\/cards\/authenticate\/seti_local_[\w-]+$/);
+  await page.getByRole("button", { name: "Complete authentication" }).click();
+  await expect(page.getByText("Successfully added new payment method.")).toBeVisible();
+  await addBillingAddressInWizard(page);
+  await next(page, "Next: Order");
+  await page.getByRole("link", { name: "Submit Order" }).click();
+  const form = await confirmationForm(page);
+  const post = () => page.request.post("/store/subscribe/order", { form, maxRedirects: 0 });
+  const [first, second] = await Promise.all([post(), post()]);
+  const progress = first.headers().location;
+  expect(progress).toMatch(/^\/store\/orders\//);
+  expect(second.headers().location).toBe(progress);
+  await page.goto(progress);
+  await expect(page.getByText("Your bank asks you to confirm this payment")).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByText("Nothing has been charged.")).toBeVisible();
+  return progress;
+}
+
+const SUCCESS = "Successfully created your GateKeeper Enterprise recurring license!";
+
+test("a purchase the bank asks about is charged once after the bank's page, reloaded or not", async ({
+  page,
+  portal,
+}) => {
+  test.setTimeout(90_000);
+  const email = await signInAsNewCustomer(page, portal.databaseUrl);
+  const progress = await orderWaitingForTheBank(page, "Reyes Bank Page");
+  expect(await subscriptionsOf(portal.databaseUrl, email)).toBe(0);
+
+  await page.getByRole("link", { name: "Confirm the payment with your bank" }).click();
+  await expect(page).toHaveURL(/\/cards\/authenticate\/pi_local_[\w-]+$/);
+  const bankPage = page.url();
+  await expect(page.getByText(/Your bank asks you to confirm this payment of \$/)).toBeVisible();
+  await page.reload();
+  await page.getByRole("button", { name: "Complete authentication" }).click();
+  await expect(page).toHaveURL(new RegExp(`${progress}$`));
+  await expect(page.getByText(SUCCESS)).toBeVisible({ timeout: 15_000 });
+  expect(await subscriptionsOf(portal.databaseUrl, email)).toBe(1);
+
+  // The bank's page again: answered already, and its return charges nothing twice.
+  await page.goto(bankPage);
+  await expect(page.getByRole("button", { name: "Complete authentication" })).toHaveCount(0);
+  await page.getByRole("link", { name: "Return to the portal" }).click();
+  await expect(page.getByText(SUCCESS)).toBeVisible({ timeout: 15_000 });
+  expect(await subscriptionsOf(portal.databaseUrl, email)).toBe(1);
+});
+
+test("a failed, then abandoned, authentication leaves the order waiting; 'Choose another card' charges the other card once", async ({
+  page,
+  portal,
+  javaScriptEnabled,
+}) => {
+  test.setTimeout(90_000);
+  const email = await signInAsNewCustomer(page, portal.databaseUrl);
+  const progress = await orderWaitingForTheBank(page, "Reyes Other Card");
+
+  await page.getByRole("link", { name: "Confirm the payment with your bank" }).click();
+  await page.getByRole("button", { name: "Fail authentication" }).click();
+  await expect(page).toHaveURL(new RegExp(`${progress}$`));
+  await expect(page.getByText("We are unable to authenticate your payment method.")).toBeVisible({ timeout: 15_000 });
+  await expectAccessible(page, javaScriptEnabled);
+  // The second authentication is abandoned: the customer leaves the bank's page unanswered.
+  await page.getByRole("link", { name: "Confirm the payment with your bank" }).click();
+  await expect(page).toHaveURL(/\/cards\/authenticate\/pi_local_[\w-]+$/);
+  await page.goto(progress);
+  await expect(page.getByText("Your bank asks you to confirm this payment")).toBeVisible();
+  expect(await subscriptionsOf(portal.databaseUrl, email)).toBe(0);
+
+  await page.getByRole("link", { name: "Replace Visa ending in 3184" }).click();
+  await fillCardForm(page.getByRole("dialog", { name: "Replace payment method" }), "4242 4242 4242 4242");
+  await expect(page.getByText("Successfully replaced new payment method.")).toBeVisible();
+  await page.getByRole("radio", { name: "Pay with Visa ending in 4242" }).check();
+  await page.getByRole("button", { name: "Choose another card" }).click();
+  await expect(page.getByText(SUCCESS)).toBeVisible({ timeout: 15_000 });
+  expect(await subscriptionsOf(portal.databaseUrl, email)).toBe(1);
+});

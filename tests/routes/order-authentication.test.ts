@@ -1,0 +1,145 @@
+import { randomUUID } from "node:crypto";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { count } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { subscriptionDraftSchema } from "~/domain/new-subscription";
+import { action as progressAction, loader as progressLoader } from "~/routes/_portal.store.orders.$jobId";
+import { action as bankAction, loader as bankLoader } from "~/routes/cards.authenticate.$attemptId";
+import { getBilling } from "~/server/billing/index.server";
+import { getCards } from "~/server/cards/index.server";
+import { JOB_KINDS } from "~/server/job-kinds.server";
+import { orderReview, purchase } from "~/server/orders/new-subscription-order.server";
+import { subscriptionWizard } from "~/server/orders/new-subscription-wizard.server";
+import { db } from "~/server/platform/database/db.server";
+import { billingInvoices } from "~/server/platform/database/tables.server";
+import { JobRunner } from "~/server/platform/jobs/runner.server";
+import { answerSetup } from "~/server/providers/card-vault.server";
+import { memberByEmail } from "../support/members";
+import { formRequest, getRequest } from "../support/requests";
+import { demoCookie } from "../support/sign-in";
+
+/**
+ * A new license paid with a card whose bank asks the cardholder to authenticate the payment, through the order's
+ * progress page, the embedded bank's page and the return to the progress page, called as Remix calls them.
+ */
+
+type Route = (args: LoaderFunctionArgs & ActionFunctionArgs) => Promise<unknown>;
+const CUSTOMER = "customer@example.com";
+const drain = () => new JobRunner(JOB_KINDS).drain();
+
+const settle = (run: Promise<unknown>) =>
+  run.then(
+    (response) => response,
+    (thrown: unknown) => (thrown instanceof Response ? thrown : Promise.reject(thrown)),
+  );
+
+const get = async (route: Route, path: string, email: string, params: Record<string, string>) =>
+  settle(route({ request: getRequest(path, await demoCookie(email)), params, context: {} }));
+
+async function invoiceCount() {
+  const [row] = await db.select({ n: count() }).from(billingInvoices);
+  return row?.n ?? 0;
+}
+
+async function savedCard(customerId: string, number: string) {
+  const form = new FormData();
+  form.set("card_number", number);
+  form.set("card_expiry", "12 / 34");
+  form.set("card_cvc", "123");
+  const holder = { firstName: "Ada", lastName: "Lovelace" };
+  const setup = await getCards().setUpCard({ form, holder, returnUrl: "/account/cards/return" }, randomUUID());
+  if (setup.status === "requires_action") await answerSetup(db, setup.setupId, "complete");
+  const saved = setup.status === "requires_action" ? await getCards().setupOutcome(setup.setupId) : setup;
+  if (saved.status !== "succeeded") throw new Error("not saved");
+  return (
+    await getBilling().createPaymentSourceFromTempToken(
+      { customerId, setAsPrimary: true, tmpToken: saved.token },
+      randomUUID(),
+    )
+  ).id;
+}
+
+/** An order paid with a 3184 card, placed and run until it waits; its progress page. */
+async function waitingOrder(organization: string) {
+  const member = await memberByEmail(CUSTOMER);
+  const paymentSourceId = await savedCard(member.organization.billingCustomerId!, "4000002760003184");
+  await subscriptionWizard.save(member, {
+    ...subscriptionDraftSchema.parse({}),
+    organization,
+    users: 5,
+    paymentSourceId,
+    completed: ["plan", "hosting", "hardware", "support", "review", "billing"],
+  });
+  const result = await purchase(member, (await orderReview(member)).orderKey!);
+  if (!("jobId" in result)) throw new Error("not placed");
+  await drain();
+  return { jobId: result.jobId, path: `/store/orders/${result.jobId}`, params: { jobId: result.jobId } };
+}
+
+type ProgressPage = {
+  view: { status: string; waiting: { redirectUrl: string; message: string | null } | null };
+  cards: { status: string; sources?: { id: string }[] } | null;
+};
+
+describe("an order whose card's bank asks for the payment's authentication", () => {
+  it("sends the cardholder to the bank's page, and its return charges once however often it comes", async () => {
+    const order = await waitingOrder("Northwind Bank Page");
+    const page = (await get(progressLoader, order.path, CUSTOMER, order.params)) as ProgressPage;
+    expect(page.view).toMatchObject({ status: "waiting_for_cardholder", waiting: { message: null } });
+    expect(page.cards?.status).toBe("ready");
+    const bankPath = page.view.waiting!.redirectUrl;
+    const attemptId = bankPath.split("/").pop()!;
+    const bank = await bankLoader({ request: getRequest(bankPath), params: { attemptId }, context: {} });
+    expect(bank).toMatchObject({ waiting: true, payment: { amount: expect.any(Number) as number } });
+
+    const answer = (await settle(
+      bankAction({
+        request: await formRequest(bankPath, { outcome: "complete" }, { withCsrf: false }),
+        params: { attemptId },
+        context: {},
+      }),
+    )) as Response;
+    const back = answer.headers.get("Location")!;
+    expect(back).toBe(`${order.path}?payment_intent=${attemptId}&redirect_status=succeeded`);
+
+    // Another organization's member is not shown the order, nor can they start it.
+    const stranger = (await get(progressLoader, back, "distributor@example.com", order.params)) as Response;
+    expect(stranger.status).toBe(404);
+
+    const invoicesBefore = await invoiceCount();
+    const returns = (await Promise.all([
+      get(progressLoader, back, CUSTOMER, order.params),
+      get(progressLoader, back, CUSTOMER, order.params),
+    ])) as Response[];
+    for (const response of returns) expect(response.headers.get("Location")).toBe(order.path);
+    await Promise.all([drain(), drain()]);
+    const done = (await get(progressLoader, order.path, CUSTOMER, order.params)) as ProgressPage;
+    expect(done.view.status).toBe("succeeded");
+    expect(await invoiceCount()).toBe(invoicesBefore + 1);
+    // The bank's page reloaded: answered already, and its return starts nothing.
+    expect(await bankLoader({ request: getRequest(bankPath), params: { attemptId }, context: {} })).toMatchObject({
+      waiting: false,
+    });
+    await get(progressLoader, back, CUSTOMER, order.params);
+    await drain();
+    expect(await invoiceCount()).toBe(invoicesBefore + 1);
+  });
+
+  it("'Choose another card' starts the same order over on the card chosen", async () => {
+    const order = await waitingOrder("Northwind Other Card");
+    const member = await memberByEmail(CUSTOMER);
+    const other = await savedCard(member.organization.billingCustomerId!, "4242424242424242");
+    const invoicesBefore = await invoiceCount();
+    const request = await formRequest(
+      order.path,
+      { intent: "next", payment_source_id: other },
+      { cookie: await demoCookie(CUSTOMER) },
+    );
+    const chosen = (await settle(progressAction({ request, params: order.params, context: {} }))) as Response;
+    expect(chosen.headers.get("Location")).toBe(order.path);
+    await drain();
+    const done = (await get(progressLoader, order.path, CUSTOMER, order.params)) as ProgressPage;
+    expect(done.view.status).toBe("succeeded");
+    expect(await invoiceCount()).toBe(invoicesBefore + 1);
+  });
+});

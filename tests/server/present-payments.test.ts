@@ -1,0 +1,318 @@
+import { randomUUID } from "node:crypto";
+import { count, eq } from "drizzle-orm";
+import { beforeEach, describe, expect, it } from "vitest";
+import { subscriptionDraftSchema, type SubscriptionDraft } from "~/domain/new-subscription";
+import { AUTHENTICATION_REQUIRED, billingFaults, getBilling } from "~/server/billing/index.server";
+import { getCards } from "~/server/cards/index.server";
+import { billingInvoices, billingSubscriptions, jobs, licenses } from "~/server/platform/database/tables.server";
+import { db } from "~/server/platform/database/db.server";
+import { JOB_KINDS } from "~/server/job-kinds.server";
+import { newSubscriptionOrder } from "~/server/orders/new-subscription-job.server";
+import { licenseUpdate } from "~/server/orders/license-update-job.server";
+import { payNow } from "~/server/orders/pay-now-job.server";
+import { licenseUpdateWizard, submitUpdate, updateReview } from "~/server/orders/license-update-wizard.server";
+import { chooseAnotherCard, resumeAfterBank } from "~/server/orders/present-payments.server";
+import { enqueueJob, findOwnedJob, JobRunner, waitingStep, type JobView } from "~/server/platform/jobs/runner.server";
+import { orderReview, purchase } from "~/server/orders/new-subscription-order.server";
+import { subscriptionWizard } from "~/server/orders/new-subscription-wizard.server";
+import { answerSetup } from "~/server/providers/card-vault.server";
+import { CARD_MESSAGES } from "~/server/providers/test-cards.server";
+import { memberByEmail } from "../support/members";
+
+const customer = () => memberByEmail("customer@example.com");
+const drain = () => new JobRunner(JOB_KINDS).drain();
+
+async function invoiceCount() {
+  const [row] = await db.select({ n: count() }).from(billingInvoices);
+  return row?.n ?? 0;
+}
+
+/** A card saved on the customer's billing account, its bank asked (and answered) when it asks on saving. */
+async function savedCard(customerId: string, number: string): Promise<string> {
+  const form = new FormData();
+  form.set("card_number", number);
+  form.set("card_expiry", "12 / 34");
+  form.set("card_cvc", "123");
+  const holder = { firstName: "Ada", lastName: "Lovelace" };
+  const setup = await getCards().setUpCard({ form, holder, returnUrl: "/account/cards/return" }, randomUUID());
+  if (setup.status === "requires_action") await answerSetup(db, setup.setupId, "complete");
+  const saved = setup.status === "requires_action" ? await getCards().setupOutcome(setup.setupId) : setup;
+  if (saved.status !== "succeeded") throw new Error(`The card was not saved: ${saved.status}`);
+  const source = await getBilling().createPaymentSourceFromTempToken(
+    { customerId, setAsPrimary: false, tmpToken: saved.token },
+    randomUUID(),
+  );
+  return source.id;
+}
+
+/** The customer's order at its last step, paid with a new card of this number, and the confirmation's key. */
+async function orderWith(organization: string, number: string) {
+  const member = await customer();
+  const customerId = member.organization.billingCustomerId!;
+  const paymentSourceId = await savedCard(customerId, number);
+  await subscriptionWizard.save(member, {
+    ...subscriptionDraftSchema.parse({}),
+    organization,
+    users: 10,
+    hardware: { "usb-sensor": 2 },
+    paymentSourceId,
+    completed: ["plan", "hosting", "hardware", "support", "review", "billing"],
+  } satisfies SubscriptionDraft);
+  const review = await orderReview(member);
+  expect(review.problems).toEqual([]);
+  return { member, customerId, paymentSourceId, key: review.orderKey! };
+}
+
+async function placed(member: Awaited<ReturnType<typeof customer>>, key: string): Promise<string> {
+  const result = await purchase(member, key);
+  if (!("jobId" in result)) throw new Error(`expected an order, got ${JSON.stringify(result)}`);
+  return result.jobId;
+}
+
+const licensesNamed = (name: string) => db.select().from(licenses).where(eq(licenses.name, name));
+
+async function jobNow(ownerId: string, jobId: string): Promise<JobView> {
+  const job = await findOwnedJob(ownerId, jobId);
+  if (!job) throw new Error("no such job");
+  return job;
+}
+
+/** The payment intent a waiting job's bank page is for. */
+function intentOf(job: JobView): string {
+  const waiting = waitingStep(job);
+  if (!waiting) throw new Error(`The job does not wait for the cardholder: ${job.status}`);
+  return decodeURIComponent(waiting.redirectUrl.split("/").pop()!);
+}
+
+beforeEach(async () => {
+  await billingFaults.clear();
+  await subscriptionWizard.clear(await customer());
+});
+
+describe("a charge the card's bank asks the present cardholder to authenticate", () => {
+  it("waits for the cardholder with nothing charged, across a restart, and the return charges once on two instances", async () => {
+    const { member, key } = await orderWith("Northwind Asks Always", "4000 0027 6000 3184");
+    const ownerId = member.organization.id;
+    const invoicesBefore = await invoiceCount();
+    // Purchase double-clicked: one job.
+    const jobId = await placed(member, key);
+    expect(await placed(member, key)).toBe(jobId);
+    await drain();
+    const waiting = await jobNow(ownerId, jobId);
+    expect(waiting).toMatchObject({ status: "waiting_for_cardholder", error: null });
+    expect(waitingStep(waiting)).toEqual({
+      redirectUrl: expect.stringMatching(/^\/cards\/authenticate\/pi_local/) as string,
+      message: null,
+    });
+    expect(await invoiceCount()).toBe(invoicesBefore);
+    const intent = intentOf(waiting);
+
+    // A restart: a runner finds nothing to claim; a crash mid-step is reconciled and waits on the same intent.
+    await drain();
+    expect((await jobNow(ownerId, jobId)).status).toBe("waiting_for_cardholder");
+    await db
+      .update(jobs)
+      .set({
+        status: "running",
+        leaseHolder: "dead-process",
+        leaseUntil: new Date(Date.now() - 1000),
+        steps: { "create-subscription": { status: "started", refusals: 0 } },
+      })
+      .where(eq(jobs.id, jobId));
+    await drain();
+    expect(intentOf(await jobNow(ownerId, jobId))).toBe(intent);
+    expect(await invoiceCount()).toBe(invoicesBefore);
+
+    // Back from the bank's page before answering it: the job waits on the same page again.
+    expect(await resumeAfterBank(ownerId, jobId, newSubscriptionOrder, intent)).toBe(true);
+    await drain();
+    expect(intentOf(await jobNow(ownerId, jobId))).toBe(intent);
+
+    await answerSetup(db, intent, "complete");
+    // Two returns at once (a reload, a second tab): one starts the job.
+    const returns = await Promise.all([
+      resumeAfterBank(ownerId, jobId, newSubscriptionOrder, intent),
+      resumeAfterBank(ownerId, jobId, newSubscriptionOrder, intent),
+    ]);
+    expect(returns.filter(Boolean)).toHaveLength(1);
+    await Promise.all([drain(), drain()]);
+    expect((await jobNow(ownerId, jobId)).status).toBe("succeeded");
+    expect(await invoiceCount()).toBe(invoicesBefore + 1);
+    expect(await licensesNamed("Northwind Asks Always")).toHaveLength(1);
+    expect((await getBilling().retrievePaymentIntent(member.organization.billingCustomerId!, intent)).status).toBe(
+      "consumed",
+    );
+    // A late return starts nothing.
+    expect(await resumeAfterBank(ownerId, jobId, newSubscriptionOrder, intent)).toBe(false);
+  });
+
+  it("after a failed authentication waits with the reason on a new bank page; 'Choose another card' charges that card once", async () => {
+    const { member, customerId, key } = await orderWith("Northwind Abandoned", "4000 0000 0000 3220");
+    const ownerId = member.organization.id;
+    const invoicesBefore = await invoiceCount();
+    const jobId = await placed(member, key);
+    await drain();
+    const failed = intentOf(await jobNow(ownerId, jobId));
+    await answerSetup(db, failed, "fail");
+    expect(await resumeAfterBank(ownerId, jobId, newSubscriptionOrder, failed)).toBe(true);
+    await drain();
+    const again = await jobNow(ownerId, jobId);
+    expect(waitingStep(again)?.message).toBe(CARD_MESSAGES.authenticationFailed);
+    const second = intentOf(again);
+    expect(second).not.toBe(failed);
+    // The failed intent's return, replayed, starts nothing; the second is abandoned.
+    expect(await resumeAfterBank(ownerId, jobId, newSubscriptionOrder, failed)).toBe(false);
+    const other = await savedCard(customerId, "4242 4242 4242 4242");
+    const chosen = await Promise.all([
+      chooseAnotherCard(ownerId, jobId, newSubscriptionOrder, other),
+      chooseAnotherCard(ownerId, jobId, newSubscriptionOrder, other),
+    ]);
+    expect(chosen.filter(Boolean)).toHaveLength(1);
+    await Promise.all([drain(), drain()]);
+    expect((await jobNow(ownerId, jobId)).status).toBe("succeeded");
+    const invoices = await db.select().from(billingInvoices).where(eq(billingInvoices.customerId, customerId));
+    expect(await invoiceCount()).toBe(invoicesBefore + 1);
+    expect(invoices.at(-1)?.paymentSourceId).toBe(other);
+  });
+
+  it("charges a card whose bank asked only when it was saved (3155) without asking again", async () => {
+    const { member, key } = await orderWith("Northwind Asked Once", "4000 0025 0000 3155");
+    const jobId = await placed(member, key);
+    await drain();
+    expect((await jobNow(member.organization.id, jobId)).status).toBe("succeeded");
+  });
+
+  it.each([
+    ["4000 0084 0000 1629", CARD_MESSAGES.declined],
+    ["4000 0082 6000 3178", CARD_MESSAGES.insufficientFunds],
+  ])("lets %s authenticate, then the charge is declined, charging nothing", async (number, message) => {
+    const { member, key } = await orderWith(`Northwind ${number}`, number);
+    const ownerId = member.organization.id;
+    const invoicesBefore = await invoiceCount();
+    const jobId = await placed(member, key);
+    await drain();
+    const intent = intentOf(await jobNow(ownerId, jobId));
+    await answerSetup(db, intent, "complete");
+    await resumeAfterBank(ownerId, jobId, newSubscriptionOrder, intent);
+    await drain();
+    expect(await jobNow(ownerId, jobId)).toMatchObject({ status: "failed", error: { message } });
+    expect(await invoiceCount()).toBe(invoicesBefore);
+  });
+
+  it("is refused by the engine without an authorized payment intent, and an intent pays one charge only", async () => {
+    const { customerId, paymentSourceId } = await orderWith("Northwind Engine", "4000 0027 6000 3184");
+    const request = {
+      customerId,
+      paymentSourceId,
+      planId: "core-monthly",
+      planQuantity: 2,
+      addons: [],
+      couponIds: [],
+      licenseAssignment: "test",
+    };
+    await expect(getBilling().createSubscription(request, randomUUID())).rejects.toMatchObject({
+      code: AUTHENTICATION_REQUIRED,
+    });
+    const { amountDue: amount } = await getBilling().estimateNewSubscription(request);
+    const intent = await getBilling().createPaymentIntent(
+      { customerId, paymentSourceId, amount, returnUrl: "/store/orders/x" },
+      randomUUID(),
+    );
+    expect(intent).toMatchObject({ status: "requires_action", amount, paymentSourceId });
+    const paid = { ...request, paymentIntentId: intent.id };
+    await expect(getBilling().createSubscription(paid, randomUUID())).rejects.toMatchObject({
+      code: "payment_intent_invalid",
+    });
+    await answerSetup(db, intent.id, "complete");
+    await getBilling().createSubscription(paid, randomUUID());
+    await expect(getBilling().createSubscription(paid, randomUUID())).rejects.toMatchObject({
+      code: "payment_intent_invalid",
+    });
+  });
+});
+
+describe("a license update's charge the card's bank asks about", () => {
+  const SUBSCRIPTION = "sub_demo_core_monthly";
+
+  it("waits for the cardholder across a restart, and the return charges the change once on two instances", async () => {
+    const member = await customer();
+    const ownerId = member.organization.id;
+    const customerId = member.organization.billingCustomerId!;
+    const paymentSourceId = await savedCard(customerId, "4000 0027 6000 3184");
+    const wizard = licenseUpdateWizard(SUBSCRIPTION);
+    await wizard.save(member, {
+      base: { tier: "core", cycle: "monthly", quantity: 10 },
+      tier: "core",
+      cycle: "monthly",
+      paymentSourceId,
+      completed: ["product", "billing"],
+      addedUsers: 5,
+    });
+    const review = await updateReview(member, SUBSCRIPTION);
+    expect(review.problems).toEqual([]);
+    const submitted = await submitUpdate(member, SUBSCRIPTION, review.orderKey!);
+    if (!("jobId" in submitted)) throw new Error(`expected an update, got ${JSON.stringify(submitted)}`);
+    const { jobId } = submitted;
+    const subscriptionInvoices = () =>
+      db.select().from(billingInvoices).where(eq(billingInvoices.subscriptionId, SUBSCRIPTION));
+    const before = (await subscriptionInvoices()).length;
+    await drain();
+    await drain();
+    const intent = intentOf(await jobNow(ownerId, jobId));
+    expect(waitingStep(await jobNow(ownerId, jobId))?.redirectUrl).toMatch(/^\/cards\/authenticate\/pi_local/);
+    expect(await subscriptionInvoices()).toHaveLength(before);
+    const [unchanged] = await db.select().from(billingSubscriptions).where(eq(billingSubscriptions.id, SUBSCRIPTION));
+    expect(unchanged.planQuantity).toBe(10);
+
+    await answerSetup(db, intent, "complete");
+    const returns = await Promise.all([
+      resumeAfterBank(ownerId, jobId, licenseUpdate, intent),
+      resumeAfterBank(ownerId, jobId, licenseUpdate, intent),
+    ]);
+    expect(returns.filter(Boolean)).toHaveLength(1);
+    await Promise.all([drain(), drain()]);
+    expect((await jobNow(ownerId, jobId)).status).toBe("succeeded");
+    expect(await subscriptionInvoices()).toHaveLength(before + 1);
+    const [updated] = await db.select().from(billingSubscriptions).where(eq(billingSubscriptions.id, SUBSCRIPTION));
+    expect(updated.planQuantity).toBe(15);
+  });
+});
+
+describe("Pay now's charge the card's bank asks about", () => {
+  it("waits for the cardholder, and the return collects the invoice once on two instances", async () => {
+    const member = await customer();
+    const ownerId = member.organization.id;
+    const customerId = member.organization.billingCustomerId!;
+    const paymentSourceId = await savedCard(customerId, "4000 0027 6000 3184");
+    // A renewal left unpaid, as a declined renewal leaves it.
+    const [invoice] = await db.select().from(billingInvoices).where(eq(billingInvoices.customerId, customerId));
+    await db
+      .update(billingInvoices)
+      .set({ status: "payment_due", amountPaid: 0, amountDue: invoice.total, paidAt: null })
+      .where(eq(billingInvoices.id, invoice.id));
+    const job = await enqueueJob(payNow, {
+      ownerId,
+      idempotencyKey: `pay-now-sca-${invoice.id}`,
+      input: { customerId, invoiceId: invoice.id, paymentSourceId, amount: invoice.total },
+    });
+    await drain();
+    await drain();
+    const intent = intentOf(await jobNow(ownerId, job.id));
+    const due = async () => (await db.select().from(billingInvoices).where(eq(billingInvoices.id, invoice.id)))[0];
+    expect((await due()).status).toBe("payment_due");
+
+    await answerSetup(db, intent, "complete");
+    const returns = await Promise.all([
+      resumeAfterBank(ownerId, job.id, payNow, intent),
+      resumeAfterBank(ownerId, job.id, payNow, intent),
+    ]);
+    expect(returns.filter(Boolean)).toHaveLength(1);
+    await Promise.all([drain(), drain()]);
+    expect((await jobNow(ownerId, job.id)).status).toBe("succeeded");
+    expect(await due()).toMatchObject({
+      status: "paid",
+      amountPaid: invoice.total,
+      paymentAttempts: invoice.paymentAttempts + 1,
+    });
+  });
+});
