@@ -1,8 +1,7 @@
-import { randomUUID } from "node:crypto";
 import type { Locator, Page } from "@playwright/test";
-import { hashPasswordSync } from "~/server/platform/passwords.server";
-import { armFault, clearFaults, insertAccount, withDatabase } from "./database";
-import { DEMO_PASSWORD, expect, expectAccessible, signInAs, test } from "./fixtures";
+import { armFault, clearFaults, withDatabase } from "./database";
+import { expect, expectAccessible, test } from "./fixtures";
+import { signInAsNewCustomer } from "./new-customer";
 
 /**
  * The account's billing area: cards, billing profile and shipping address in
@@ -12,22 +11,6 @@ import { DEMO_PASSWORD, expect, expectAccessible, signInAs, test } from "./fixtu
  */
 
 /** A new customer with no billing customer, no card and no addresses, signed in. */
-async function signInAsNewCustomer(page: Page, databaseUrl: string) {
-  const email = `billing-${randomUUID().slice(0, 8)}@example.com`;
-  await withDatabase(databaseUrl, (db) =>
-    insertAccount(db, {
-      id: randomUUID(),
-      email,
-      passwordHash: hashPasswordSync(DEMO_PASSWORD),
-      firstName: "Jordan",
-      lastName: "Reyes",
-      company: "Reyes Security",
-      phone: "+14155550199",
-    }),
-  );
-  await signInAs(page, email);
-}
-
 /** Arms a provider failure in the running portal's embedded billing engine (remaining null: every call). */
 function injectFault(
   databaseUrl: string,
@@ -105,7 +88,7 @@ test.describe("adding a card", () => {
     portal,
     javaScriptEnabled,
   }) => {
-    await signInAsNewCustomer(page, portal.databaseUrl);
+    await signInAsNewCustomer(page, portal.databaseUrl, "billing");
     await page.goto("/account");
     const methods = page.getByRole("region", { name: "Payment Methods" });
     await expect(methods).toContainText("No payment method on file.");
@@ -167,7 +150,7 @@ test.describe("replacing a card", () => {
   test.use({ expectedHttpErrors: [404] });
 
   test("puts a new card in place of the old one, only for one's own card", async ({ page, portal }) => {
-    await signInAsNewCustomer(page, portal.databaseUrl);
+    await signInAsNewCustomer(page, portal.databaseUrl, "billing");
     await page.goto("/account");
     await addCard(page, "4242 4242 4242 4242");
 
@@ -199,7 +182,7 @@ test.describe("the billing profile", () => {
     portal,
     javaScriptEnabled,
   }) => {
-    await signInAsNewCustomer(page, portal.databaseUrl);
+    await signInAsNewCustomer(page, portal.databaseUrl, "billing");
     await page.goto("/account");
     await expect(page.getByRole("region", { name: "Billing Address" })).toContainText("Please update the address");
     await expect(page.getByText("Please update the address")).toHaveCSS("color", "rgb(201, 42, 42)");
@@ -247,7 +230,7 @@ test.describe("the billing profile", () => {
     portal,
     javaScriptEnabled,
   }) => {
-    await signInAsNewCustomer(page, portal.databaseUrl);
+    await signInAsNewCustomer(page, portal.databaseUrl, "billing");
     await page.goto("/account");
     await addCard(page, "4242 4242 4242 4242");
     await injectFault(portal.databaseUrl, "retrieveCustomer", { message: "down", mode: "hang", remaining: null });
@@ -270,7 +253,7 @@ test.describe("the shipping address", () => {
     portal,
     javaScriptEnabled,
   }) => {
-    await signInAsNewCustomer(page, portal.databaseUrl);
+    await signInAsNewCustomer(page, portal.databaseUrl, "billing");
     await page.goto("/account");
     const panel = page.getByRole("region", { name: "Shipping Address" });
     await expect(panel).toContainText("Same as billing address");
@@ -312,7 +295,7 @@ test.describe("accessibility", () => {
   test("the account page and each drawer have no serious violations", async ({ page, portal, javaScriptEnabled }) => {
     // Five axe scans plus a sign-in at OWASP's scrypt cost: near 30 s on a busy 2-core machine.
     test.slow();
-    await signInAsNewCustomer(page, portal.databaseUrl);
+    await signInAsNewCustomer(page, portal.databaseUrl, "billing");
     for (const url of ["/account", "/account/cards/new", "/account/profile", "/account/shipping"]) {
       await page.goto(url);
       await expectAccessible(page, javaScriptEnabled);

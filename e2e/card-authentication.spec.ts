@@ -1,30 +1,12 @@
-import { randomUUID } from "node:crypto";
 import type { Locator, Page } from "@playwright/test";
-import { hashPasswordSync } from "~/server/platform/passwords.server";
-import { insertAccount, withDatabase } from "./database";
-import { DEMO_PASSWORD, expect, expectAccessible, signInAs, test } from "./fixtures";
+import { expect, expectAccessible, test } from "./fixtures";
+import { signInAsNewCustomer } from "./new-customer";
 
 /**
  * Saving a card whose bank asks the cardholder to authenticate it (Stripe's 3-D Secure test card 3184 in the
  * embedded gateway): the account's card drawer sends the cardholder to the bank's page, whose answer brings them
  * back to the account, the card saved, or the old card kept with the reason. With JavaScript and without it.
  */
-
-async function signInAsNewCustomer(page: Page, databaseUrl: string) {
-  const email = `sca-${randomUUID().slice(0, 8)}@example.com`;
-  await withDatabase(databaseUrl, (db) =>
-    insertAccount(db, {
-      id: randomUUID(),
-      email,
-      passwordHash: hashPasswordSync(DEMO_PASSWORD),
-      firstName: "Jordan",
-      lastName: "Reyes",
-      company: "Reyes Security",
-      phone: "+14155550199",
-    }),
-  );
-  await signInAs(page, email);
-}
 
 async function fillCardForm(drawer: Locator, number: string, expiry = "09 / 31") {
   await drawer.getByLabel("First name").fill("Jordan");
@@ -52,7 +34,7 @@ test("saving a card through the bank's page: completed saves it once, failed kee
   portal,
   javaScriptEnabled,
 }) => {
-  await signInAsNewCustomer(page, portal.databaseUrl);
+  await signInAsNewCustomer(page, portal.databaseUrl, "sca");
   await page.goto("/account");
   const methods = page.getByRole("region", { name: "Payment Methods" });
 

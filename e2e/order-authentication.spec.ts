@@ -1,9 +1,7 @@
-import { randomUUID } from "node:crypto";
 import type { Locator, Page } from "@playwright/test";
-import { hashPasswordSync } from "~/server/platform/passwords.server";
-import { insertAccount, withDatabase } from "./database";
-import { DEMO_PASSWORD, expect, expectAccessible, signInAs, test } from "./fixtures";
+import { expect, expectAccessible, test } from "./fixtures";
 import { addBillingAddressInWizard, confirmationForm, next, planStep, subscriptionsOf } from "./purchase-steps";
+import { signInAsNewCustomer } from "./new-customer";
 
 /**
  * A new license paid with a card whose bank asks the cardholder to authenticate every payment (Stripe's 3-D Secure
@@ -11,23 +9,6 @@ import { addBillingAddressInWizard, confirmationForm, next, planStep, subscripti
  * sends them to the bank's page, and the return charges once; an abandoned authentication leaves it waiting, and
  * 'Choose another card' charges the other card once. With JavaScript and without it.
  */
-
-async function signInAsNewCustomer(page: Page, databaseUrl: string) {
-  const email = `sca-order-${randomUUID().slice(0, 8)}@example.com`;
-  await withDatabase(databaseUrl, (db) =>
-    insertAccount(db, {
-      id: randomUUID(),
-      email,
-      passwordHash: hashPasswordSync(DEMO_PASSWORD),
-      firstName: "Jordan",
-      lastName: "Reyes",
-      company: "Reyes Security",
-      phone: "+14155550199",
-    }),
-  );
-  await signInAs(page, email);
-  return email;
-}
 
 async function fillCardForm(drawer: Locator, number: string) {
   await drawer.getByLabel("First name").fill("Jordan");
@@ -78,7 +59,7 @@ test("a purchase the bank asks about is charged once after the bank's page, relo
   portal,
 }) => {
   test.setTimeout(90_000);
-  const email = await signInAsNewCustomer(page, portal.databaseUrl);
+  const email = await signInAsNewCustomer(page, portal.databaseUrl, "sca-order");
   const progress = await orderWaitingForTheBank(page, "Reyes Bank Page");
   expect(await subscriptionsOf(portal.databaseUrl, email)).toBe(0);
 
@@ -106,7 +87,7 @@ test("a failed, then abandoned, authentication leaves the order waiting; 'Choose
   javaScriptEnabled,
 }) => {
   test.setTimeout(90_000);
-  const email = await signInAsNewCustomer(page, portal.databaseUrl);
+  const email = await signInAsNewCustomer(page, portal.databaseUrl, "sca-order");
   const progress = await orderWaitingForTheBank(page, "Reyes Other Card");
 
   await page.getByRole("link", { name: "Confirm the payment with your bank" }).click();

@@ -1,0 +1,26 @@
+import { randomUUID } from "node:crypto";
+import type { Page } from "@playwright/test";
+import { hashPasswordSync } from "~/server/platform/passwords.server";
+import { insertAccount, withDatabase } from "./database";
+import { DEMO_PASSWORD, signInAs } from "./fixtures";
+
+/**
+ * A customer of its own (Jordan Reyes of Reyes Security, the Owner) with no card and no billing profile yet, signed
+ * in on `page`, for a walk that must start from nothing; its address starts with `prefix`, which is returned.
+ */
+export async function signInAsNewCustomer(page: Page, databaseUrl: string, prefix: string): Promise<string> {
+  const email = `${prefix}-${randomUUID().slice(0, 8)}@example.com`;
+  await withDatabase(databaseUrl, (db) =>
+    insertAccount(db, {
+      id: randomUUID(),
+      email,
+      passwordHash: hashPasswordSync(DEMO_PASSWORD),
+      firstName: "Jordan",
+      lastName: "Reyes",
+      company: "Reyes Security",
+      phone: "+14155550199",
+    }),
+  );
+  await signInAs(page, email);
+  return email;
+}
