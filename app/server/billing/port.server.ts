@@ -339,6 +339,8 @@ export interface HardwareOrder {
   paymentSourceId: string;
   hardware: ItemQuantity[];
   shippingAddress?: Address;
+  /** The payment intent the cardholder authorized for this invoice's charge (see NewSubscriptionRequest). */
+  paymentIntentId?: string;
 }
 
 export interface NewPaymentSource {

@@ -646,6 +646,7 @@ class LocalBilling implements EmbeddedBilling {
           shippingAddress: order.shippingAddress,
           poNumber: null,
           whenDeclined: "refuse",
+          paymentIntentId: order.paymentIntentId,
         });
         await this.recordInvoice(tx, invoice, now);
         return invoice.id;
