@@ -22,6 +22,7 @@ import { buildTrial, TRIAL_WIZARDS, trialOrder } from "~/server/trials/trial-wiz
 import { answerSetup } from "~/server/providers/card-vault.server";
 import { CARD_MESSAGES } from "~/server/providers/test-cards.server";
 import { memberByEmail } from "../support/members";
+import { authenticatedTokenOf } from "../support/card-tokens";
 
 const customer = () => memberByEmail("customer@example.com");
 const drain = () => new JobRunner(JOB_KINDS).drain();
@@ -38,12 +39,9 @@ async function savedCard(customerId: string, number: string): Promise<string> {
   form.set("card_expiry", "12 / 34");
   form.set("card_cvc", "123");
   const holder = { firstName: "Ada", lastName: "Lovelace" };
-  const setup = await getCards().setUpCard({ form, holder, returnUrl: "/account/cards/return" }, randomUUID());
-  if (setup.status === "requires_action") await answerSetup(db, setup.setupId, "complete");
-  const saved = setup.status === "requires_action" ? await getCards().setupOutcome(setup.setupId) : setup;
-  if (saved.status !== "succeeded") throw new Error(`The card was not saved: ${saved.status}`);
+  const tmpToken = await authenticatedTokenOf(getCards(), form, holder, randomUUID());
   const source = await getBilling().createPaymentSourceFromTempToken(
-    { customerId, setAsPrimary: false, tmpToken: saved.token },
+    { customerId, setAsPrimary: false, tmpToken },
     randomUUID(),
   );
   return source.id;

@@ -23,7 +23,8 @@ export async function mailFailedRenewal(ownerId: string, eventId: string, invoic
     .select()
     .from(invoices)
     .where(and(eq(invoices.ownerId, ownerId), eq(invoices.id, invoiceId)));
-  if (!invoice?.subscriptionId || invoice.status !== "payment_due" || invoice.amountDue === 0) return 0;
+  if (invoice?.purpose !== "renewal" || !invoice.subscriptionId) return 0;
+  if (invoice.status !== "payment_due" || invoice.amountDue === 0) return 0;
   const [license] = await db
     .select()
     .from(licenses)
