@@ -110,6 +110,11 @@ export const billingInvoices = sqliteTable(
     /** Dunning: the next automatic attempt to collect a failed payment, and how many were made. */
     nextRetryAt: timestamp("next_retry_at"),
     paymentAttempts: integer("payment_attempts").notNull().default(0),
+    /**
+     * Why the last attempt to collect it failed, as the provider's code (authentication_required: the card's bank
+     * asks the cardholder to confirm the payment); null when none failed or it is paid.
+     */
+    paymentFailure: text("payment_failure"),
     resourceVersion: integer("resource_version").notNull().default(0),
     /**
      * The parties as the document shows them, fixed when it is issued and changed only by a correction (a new

@@ -693,6 +693,8 @@ export const invoices = sqliteTable(
     paidAt: integer("paid_at", { mode: "timestamp_ms" }),
     /** Dunning's next automatic attempt to collect it. */
     nextRetryAt: integer("next_retry_at", { mode: "timestamp_ms" }),
+    /** Why the provider's last attempt to collect it failed (Invoice.paymentFailure). */
+    paymentFailure: text("payment_failure"),
     resourceVersion: integer("resource_version").notNull(),
     /**
      * The revision of the document: 1 as issued, one more with each correction made through the portal (which

@@ -6,6 +6,7 @@ import { withDatabase } from "./database";
 import { expect, test } from "./fixtures";
 import { moveClock, ownPortal, type Portal } from "./own-portal";
 import { walkToOrder } from "./purchase-steps";
+import { BANK_ASKS_TO_CONFIRM as BANK_ASKS } from "~/domain/renewals";
 
 /**
  * A recurring license after checkout, in a portal of each test's own: the time machine moves that portal's billing
@@ -142,6 +143,71 @@ test.describe("a recurring license after checkout", () => {
       expect(payments[0].n).toBe(1);
       await customer.goto("/licenses");
       await expect(rowOf(customer, "Declined Renewal Co")).toContainText(/Renews \d\d\/\d\d\/\d{4}/);
+    });
+  });
+
+  test("a renewal the card's bank asks to confirm is left due, mailed and shown so, and paid once with Pay now through the bank's page", async ({
+    browser,
+    javaScriptEnabled,
+    databaseEngine,
+  }) => {
+    test.setTimeout(180_000);
+    await ownPortal({ browser, javaScriptEnabled, databaseEngine }, async ({ portal, customer, admin }) => {
+      await buyMonthly(customer, "Bank Asks Renewal Co");
+      const { id } = await licenseOf(portal, "Bank Asks Renewal Co");
+
+      // The Visa on file is replaced by Stripe's test card whose bank asks on every payment, saved through its page.
+      await customer.goto("/account");
+      await customer.getByRole("link", { name: "Replace Visa ending in 4242" }).click();
+      await replaceCard(customer, "4000 0027 6000 3184");
+      await expect(customer).toHaveURL(/\/cards\/authenticate\/seti_local_[\w-]+$/);
+      await customer.getByRole("button", { name: "Complete authentication" }).click();
+      await expect(customer.getByRole("status")).toContainText("Successfully replaced new payment method.");
+
+      await moveClock(admin, 31);
+
+      await customer.goto("/licenses");
+      const row = rowOf(customer, "Bank Asks Renewal Co");
+      await expect(row).toContainText(/Payment failed: \$[\d,.]+ due/, { timeout: 20_000 });
+      const notice = customer.getByRole("alert").filter({ hasText: "The renewal of Bank Asks Renewal Co" });
+      await expect(notice).toContainText(BANK_ASKS);
+      await expect
+        .poll(
+          () =>
+            withDatabase(portal.databaseUrl, (db, t) =>
+              db
+                .select({ text: t.outbox.text })
+                .from(t.outbox)
+                .where(eq(t.outbox.subject, "The renewal of Bank Asks Renewal Co could not be charged")),
+            ),
+          { timeout: 20_000 },
+        )
+        .toEqual(expect.arrayContaining([{ text: expect.stringContaining(BANK_ASKS) }]));
+
+      await row.getByRole("link", { name: `Pay now for license ${id}` }).click();
+      const drawer = customer.getByRole("dialog", { name: /^Pay invoice \d+$/ });
+      await expect(drawer).toContainText(BANK_ASKS);
+      const due = (await drawer.locator("strong").first().innerText()).trim();
+      await customer.getByRole("button", { name: "Next: Confirm Payment" }).click();
+      await customer.getByRole("button", { name: `Pay ${due} now` }).click();
+      await expect(customer.getByText("Your bank asks you to confirm this payment")).toBeVisible({ timeout: 20_000 });
+      await customer.getByRole("link", { name: "Confirm the payment with your bank" }).click();
+      await expect(customer).toHaveURL(/\/cards\/authenticate\/pi_local_[\w-]+$/);
+      await customer.getByRole("button", { name: "Complete authentication" }).click();
+      await expect(customer.getByText(`Paid ${due}. Thank you!`)).toBeVisible({ timeout: 20_000 });
+
+      const payments = await withDatabase(portal.databaseUrl, (db, t) =>
+        db
+          .select({ n: count() })
+          .from(t.billingEvents)
+          .innerJoin(
+            t.billingInvoices,
+            and(eq(t.billingInvoices.id, t.billingEvents.resourceId), eq(t.billingInvoices.purpose, "renewal")),
+          )
+          .innerJoin(t.licenses, eq(t.licenses.subscriptionId, t.billingInvoices.subscriptionId))
+          .where(and(eq(t.licenses.name, "Bank Asks Renewal Co"), eq(t.billingEvents.type, "invoice_paid"))),
+      );
+      expect(payments[0].n).toBe(1);
     });
   });
 

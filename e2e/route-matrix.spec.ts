@@ -163,6 +163,8 @@ const ROUTES: Record<string, RouteRow> = {
   "routes/_portal.trial.$hubType.review": { right: "trials.start" },
   "routes/_portal.trial.$hubType.order": { right: "trials.start" },
   "routes/_portal.trial.runs.$jobId": { right: "member", job: "cloud-trial" },
+  "routes/_portal.trial.runs.$jobId.cards.new": { right: "billing.manage", job: "cloud-trial" },
+  "routes/_portal.trial.runs.$jobId.cards.$sourceId.replace": { right: "billing.manage", job: "cloud-trial" },
 
   // A distributor's end customers: read by the roles that see them, added and changed by the billing roles.
   "routes/_portal.customers._index": { right: "customers.read" },

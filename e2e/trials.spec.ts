@@ -15,6 +15,7 @@ import {
 import { DEMO, expect, expectAccessible, signInAs, test } from "./fixtures";
 import { clearPaymentDetails, next } from "./purchase-steps";
 import { fillTrialAddress } from "./trial-steps";
+import { signInAsNewCustomer } from "./new-customer";
 
 /**
  * Free trials: the chooser and eligibility, the on-premise and cloud wizards, the trial as a
@@ -347,5 +348,53 @@ test.describe("free trials", () => {
     );
     expect((await hardwareInvoices(portal.databaseUrl, DEMO.customer)).length).toBe(invoicesBefore);
     expect(await trialCount(portal.databaseUrl, DEMO.customer)).toBe(1);
+  });
+
+  test("hardware on a card whose bank asks for every payment waits for the cardholder and is charged once after the bank's page", async ({
+    page,
+    portal,
+  }) => {
+    test.setTimeout(120_000);
+    const email = await signInAsNewCustomer(page, portal.databaseUrl, "sca-trial");
+    await page.goto("/home");
+    await startTrial(page, "On-Premise GateKeeper Hub");
+    await trialFigures(page);
+    await next(page, "Next: Hardware");
+    await hardwareStep(page, 1, 0);
+    // No card yet: the one entered in the step is saved through its bank's page, which returns to the step.
+    await page.getByLabel("Card number").fill("4000 0027 6000 3184");
+    await page.getByLabel("Expiry").fill("09 / 31");
+    await page.getByLabel("Security code").fill("123");
+    await page.getByLabel("Address line 1").fill("1 Main Street");
+    await page.getByLabel("City").fill("Springfield");
+    await page.getByLabel("State").fill("IL");
+    await page.getByLabel("Zip").fill("62701");
+    await page.getByRole("combobox", { name: "Country", exact: true }).selectOption("US");
+    await next(page, "Save Card");
+    await expect(page).toHaveURL(/\/cards\/authenticate\/seti_local_[\w-]+$/);
+    await page.getByRole("button", { name: "Complete authentication" }).click();
+    await expect(page).toHaveURL(/\/trial\/onpremise\/payment/);
+    await page.getByRole("radio", { name: "Pay with Visa ending in 3184" }).check();
+    await next(page, "Next: Review");
+    await confirmAndBuild(page);
+    const progress = new URL(page.url()).pathname;
+
+    await expect(page.getByText("Your bank asks you to confirm this payment")).toBeVisible({ timeout: 30_000 });
+    expect(await hardwareInvoices(portal.databaseUrl, email)).toHaveLength(0);
+    await expectAccessible(page, javaScript());
+    await page.getByRole("link", { name: "Confirm the payment with your bank" }).click();
+    await expect(page).toHaveURL(/\/cards\/authenticate\/pi_local_[\w-]+$/);
+    const bankPage = page.url();
+    await page.getByRole("button", { name: "Complete authentication" }).click();
+    await expect(page).toHaveURL(new RegExp(`${progress}$`));
+    await expect(page.getByText(READY)).toBeVisible({ timeout: 30_000 });
+    expect(await hardwareInvoices(portal.databaseUrl, email)).toHaveLength(1);
+    expect(await trialCount(portal.databaseUrl, email)).toBe(1);
+
+    // The bank's page again: answered already, and its return charges nothing twice.
+    await page.goto(bankPage);
+    await page.getByRole("link", { name: "Return to the portal" }).click();
+    await expect(page.getByText(READY)).toBeVisible({ timeout: 15_000 });
+    expect(await hardwareInvoices(portal.databaseUrl, email)).toHaveLength(1);
   });
 });

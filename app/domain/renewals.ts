@@ -147,6 +147,13 @@ export function invoiceStatusLabel(status: InvoiceStatus): "Paid" | "Payment due
 export const isPayable = (invoice: { status: InvoiceStatus; amountDue: number }) =>
   invoice.status === "payment_due" && invoice.amountDue > 0;
 
+/**
+ * Why a renewal was not charged when the card's bank asks the cardholder to confirm every payment: a renewal is
+ * charged without them, so the bank refuses it until they pay it themselves, where the bank asks them.
+ */
+export const BANK_ASKS_TO_CONFIRM =
+  "The card's bank asks the cardholder to confirm this payment. Pay now, and confirm it on the bank's page.";
+
 /** A failed renewal or a subscription ended for one, as the home, licenses and invoices pages tell of it. */
 export type RenewalNoticeView =
   | {
@@ -156,6 +163,8 @@ export type RenewalNoticeView =
       amountDue: number;
       stopsOn: string;
       payUrl: string;
+      /** The card's bank refused it until the cardholder confirms the payment (BANK_ASKS_TO_CONFIRM). */
+      bankAsks: boolean;
     }
   | {
       kind: "cancelled_unpaid";

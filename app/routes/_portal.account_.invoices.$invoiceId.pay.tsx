@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs } from "@rem
 import { Form, Outlet, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { formatCents, formatDate } from "~/domain/format";
-import { afterCheckoutUrls } from "~/domain/renewals";
+import { afterCheckoutUrls, BANK_ASKS_TO_CONFIRM } from "~/domain/renewals";
 import { payNowPage, payNowPost } from "~/server/orders/pay-now.server";
 import { describeCard } from "~/domain/payment-cards";
 import { PaymentStep } from "~/ui/billing/payment-step";
@@ -38,6 +38,7 @@ export default function PayNow() {
           <strong>{amount}</strong> is due
           {invoice.license ? `; the license stops on ${formatDate(invoice.license.stopsOn)} unless it is paid` : ""}.
         </Text>
+        {invoice.bankAsks ? <Text>{BANK_ASKS_TO_CONFIRM}</Text> : null}
         {problem ? (
           <Alert color="red" role="alert">
             {problem}

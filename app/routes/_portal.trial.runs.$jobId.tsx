@@ -1,6 +1,6 @@
 import { Anchor } from "~/ui/typography";
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
-import { useLoaderData } from "@remix-run/react";
+import { Outlet, useLoaderData, useParams } from "@remix-run/react";
 import {
   HARDWARE_PURCHASE_FAILED,
   SEVEN_DAYS_NOTICE,
@@ -10,6 +10,7 @@ import {
   USE_THE_STORE,
 } from "~/domain/trial-steps";
 import { trialProgress } from "~/server/progress-pages.server";
+import { ChooseAnotherCard } from "~/ui/billing/payment-step";
 import { LinkButton } from "~/ui/button";
 import { Alert, Group } from "~/ui/layout";
 import { PageErrorBoundary } from "~/ui/page";
@@ -22,14 +23,16 @@ export const links: LinksFunction = () => FORM_STYLES;
 
 /**
  * A trial being built: its progress list, the failure screens, and the finish. "Try again" resumes at the
- * step that stopped it; a license, a Hub or a charge is never made twice.
+ * step that stopped it; a license, a Hub or a charge is never made twice. While the hardware's charge waits for the
+ * cardholder's bank, the page sends them there and offers 'Choose another card'.
  */
 export const loader = (args: LoaderFunctionArgs) => trialProgress.loader(args);
 export const action = (args: ActionFunctionArgs) => trialProgress.action(args);
 
 export default function TrialProgress() {
-  const { hubType, customerId, view, hub, licenseId, hardwareFailed, hardwareOrdered, retryInSeconds } =
+  const { hubType, customerId, view, hub, licenseId, hardwareFailed, hardwareOrdered, retryInSeconds, cards } =
     useLoaderData<typeof loader>();
+  const here = `/trial/runs/${encodeURIComponent(useParams().jobId ?? "")}`;
   return (
     <JobProgressPage
       title={TRIAL_WIZARD_TITLES[hubType]}
@@ -75,12 +78,15 @@ export default function TrialProgress() {
           </Group>
         </>
       }
+      waitingChoices={<ChooseAnotherCard cards={cards} drawerBase={here} />}
       below={
         view.status === "failed" ? (
           <ContactSupport>
             , or buy hardware in the <Anchor to="/store">Store</Anchor>
           </ContactSupport>
-        ) : null
+        ) : (
+          <Outlet />
+        )
       }
     />
   );

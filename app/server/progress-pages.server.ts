@@ -3,7 +3,7 @@ import { orderNextStep } from "~/domain/subscription";
 import { orderCustomerQuery, subscriptionStepUrl } from "~/domain/subscription-steps";
 import { updateStepUrl } from "~/domain/license-update";
 import { afterCheckoutUrls } from "~/domain/renewals";
-import { trialRun, trialOutcome } from "~/server/trials/index.server";
+import { TRIAL_KINDS, trialOutcome, trialProgressUrl, trialRun } from "~/server/trials/index.server";
 import {
   cloudHubDeployment,
   DEPLOYMENT_STAGES,
@@ -91,8 +91,11 @@ export const deploymentProgress = jobProgressRoute({
   retry: retryWhenOpen,
 });
 
-/** A trial of either kind; the cloud trial's Hub steps wait before 'Try again' as a deployment's do. */
-export const trialProgress = jobProgressRoute({
+/**
+ * A trial of either kind; the cloud trial's Hub steps wait before 'Try again' as a deployment's do. Its hardware's
+ * charge may wait for the cardholder's bank, as an order's.
+ */
+const trialProgressRoute = jobProgressRoute({
   guard: memberGuard,
   open: trialRun,
   details(job, { hubType }) {
@@ -111,6 +114,10 @@ export const trialProgress = jobProgressRoute({
   retryNeeds: "trials.start",
   retry: retryWhenOpen,
 });
+export const trialProgress = presentPaymentPages(trialProgressRoute, TRIAL_KINDS, "trials.start");
+/** The card drawers of a trial's progress page, while its hardware's charge waits for the cardholder. */
+export const trialCardDrawerMount = (jobId: string) =>
+  waitingJobDrawerMount(TRIAL_KINDS, jobId, trialProgressUrl(jobId));
 
 /**
  * Pay now: the renewal's invoice collected once, then the license extended. The page shows the payment's amount

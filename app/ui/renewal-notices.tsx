@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { formatCents, formatDate } from "~/domain/format";
-import type { RenewalNoticeView } from "~/domain/renewals";
+import { BANK_ASKS_TO_CONFIRM, type RenewalNoticeView } from "~/domain/renewals";
 import { Link } from "~/ui/link";
 
 type EndedNotice = Extract<RenewalNoticeView, { kind: "cancelled_unpaid" }>;
@@ -26,6 +26,7 @@ export function RenewalNotices({
             {formatCents(notice.amountDue)} is due for license {notice.externalLicenseId}. The license stops on{" "}
             {formatDate(notice.stopsOn)} unless it is paid.
           </p>
+          {notice.bankAsks ? <p>{BANK_ASKS_TO_CONFIRM}</p> : null}
           <Link to={notice.payUrl} className="gk-link" aria-label={`Pay now for license ${notice.externalLicenseId}`}>
             Pay now
           </Link>

@@ -97,6 +97,11 @@ export const billingInvoices = pgTable(
     paidAt: timestamp("paid_at"),
     nextRetryAt: timestamp("next_retry_at"),
     paymentAttempts: integer("payment_attempts").notNull().default(0),
+    /**
+     * Why the last attempt to collect it failed, as the provider's code (authentication_required: the card's bank
+     * asks the cardholder to confirm the payment); null when none failed or it is paid.
+     */
+    paymentFailure: text("payment_failure"),
     resourceVersion: bigint("resource_version", { mode: "number" }).notNull().default(0),
     seller: jsonb("seller").$type<Stored.InvoiceParty>(),
     billedTo: jsonb("billed_to").$type<Stored.InvoiceParty>(),

@@ -540,6 +540,7 @@ export const invoices = pgTable(
     amountDue: integer("amount_due").notNull(),
     paidAt: timestamp("paid_at"),
     nextRetryAt: timestamp("next_retry_at"),
+    paymentFailure: text("payment_failure"),
     resourceVersion: bigint("resource_version", { mode: "number" }).notNull(),
     revision: integer("revision").notNull().default(1),
     updatedAt: updatedAt(),

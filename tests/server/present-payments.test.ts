@@ -4,6 +4,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { subscriptionDraftSchema, type SubscriptionDraft } from "~/domain/new-subscription";
 import { AUTHENTICATION_REQUIRED, billingFaults, getBilling } from "~/server/billing/index.server";
 import { getCards } from "~/server/cards/index.server";
+import { and, isNull } from "drizzle-orm";
 import { billingInvoices, billingSubscriptions, jobs, licenses } from "~/server/platform/database/tables.server";
 import { db } from "~/server/platform/database/db.server";
 import { JOB_KINDS } from "~/server/job-kinds.server";
@@ -15,9 +16,13 @@ import { chooseAnotherCard, resumeAfterBank } from "~/server/orders/present-paym
 import { enqueueJob, findOwnedJob, JobRunner, waitingStep, type JobView } from "~/server/platform/jobs/runner.server";
 import { orderReview, purchase } from "~/server/orders/new-subscription-order.server";
 import { subscriptionWizard } from "~/server/orders/new-subscription-wizard.server";
+import { isoDay } from "~/domain/trial-wizard";
+import { TRIAL_KINDS, trialOutcome } from "~/server/trials/trial-job.server";
+import { buildTrial, TRIAL_WIZARDS, trialOrder } from "~/server/trials/trial-wizard.server";
 import { answerSetup } from "~/server/providers/card-vault.server";
 import { CARD_MESSAGES } from "~/server/providers/test-cards.server";
 import { memberByEmail } from "../support/members";
+import { authenticatedTokenOf } from "../support/card-tokens";
 
 const customer = () => memberByEmail("customer@example.com");
 const drain = () => new JobRunner(JOB_KINDS).drain();
@@ -34,12 +39,9 @@ async function savedCard(customerId: string, number: string): Promise<string> {
   form.set("card_expiry", "12 / 34");
   form.set("card_cvc", "123");
   const holder = { firstName: "Ada", lastName: "Lovelace" };
-  const setup = await getCards().setUpCard({ form, holder, returnUrl: "/account/cards/return" }, randomUUID());
-  if (setup.status === "requires_action") await answerSetup(db, setup.setupId, "complete");
-  const saved = setup.status === "requires_action" ? await getCards().setupOutcome(setup.setupId) : setup;
-  if (saved.status !== "succeeded") throw new Error(`The card was not saved: ${saved.status}`);
+  const tmpToken = await authenticatedTokenOf(getCards(), form, holder, randomUUID());
   const source = await getBilling().createPaymentSourceFromTempToken(
-    { customerId, setAsPrimary: false, tmpToken: saved.token },
+    { customerId, setAsPrimary: false, tmpToken },
     randomUUID(),
   );
   return source.id;
@@ -314,5 +316,85 @@ describe("Pay now's charge the card's bank asks about", () => {
       amountPaid: invoice.total,
       paymentAttempts: invoice.paymentAttempts + 1,
     });
+  });
+});
+
+describe("a trial's hardware charge the card's bank asks about", () => {
+  it("waits for the cardholder with nothing charged, across a restart, and the return charges once on two instances", async () => {
+    const member = await customer();
+    const ownerId = member.organization.id;
+    const customerId = member.organization.billingCustomerId!;
+    const paymentSourceId = await savedCard(customerId, "4000 0027 6000 3184");
+    const wizard = TRIAL_WIZARDS.onpremise;
+    await wizard.save(member, {
+      nodes: 5,
+      employees: 40,
+      startDate: isoDay(new Date()),
+      duration: 20,
+      tokens: 1,
+      sensors: 0,
+      address: {
+        name: "Ada Lovelace",
+        company: "Northwind",
+        street: "1 Main Street",
+        city: "Springfield",
+        state: "IL",
+        zipcode: "62701",
+        country: "US",
+      },
+      paymentSourceId,
+      completed: ["welcome", "license", "hardware", "address", "payment", "review"],
+    });
+    const { key } = await trialOrder(member, "onpremise", await wizard.read(member));
+    const placement = await buildTrial(member, "onpremise", key!);
+    if (!("placed" in placement)) throw new Error(`not placed: ${JSON.stringify(placement)}`);
+    const jobId = placement.placed.id;
+    const hardwareInvoices = () =>
+      db
+        .select()
+        .from(billingInvoices)
+        .where(and(eq(billingInvoices.customerId, customerId), isNull(billingInvoices.subscriptionId)));
+    const before = (await hardwareInvoices()).length;
+    await drain();
+    const waiting = await jobNow(ownerId, jobId);
+    expect(waiting).toMatchObject({ status: "waiting_for_cardholder", error: null });
+    expect(waitingStep(waiting)?.redirectUrl).toMatch(/^\/cards\/authenticate\/pi_local/);
+    // The trial's license is made; its hardware is not charged.
+    expect(trialOutcome(waiting).licenseId).not.toBeNull();
+    expect(await hardwareInvoices()).toHaveLength(before);
+    const intent = intentOf(waiting);
+
+    // A restart: a runner finds nothing to claim; a crash mid-step is reconciled and waits on the same intent.
+    await drain();
+    expect((await jobNow(ownerId, jobId)).status).toBe("waiting_for_cardholder");
+    await db
+      .update(jobs)
+      .set({
+        status: "running",
+        leaseHolder: "dead-process",
+        leaseUntil: new Date(Date.now() - 1000),
+        steps: { ...waiting.steps, "purchase-hardware": { status: "started", refusals: 0 } },
+      })
+      .where(eq(jobs.id, jobId));
+    await drain();
+    expect(intentOf(await jobNow(ownerId, jobId))).toBe(intent);
+    expect(await hardwareInvoices()).toHaveLength(before);
+
+    await answerSetup(db, intent, "complete");
+    // Two returns at once (a reload, a second tab): one starts the job.
+    const returns = await Promise.all([
+      resumeAfterBank(ownerId, jobId, TRIAL_KINDS, intent),
+      resumeAfterBank(ownerId, jobId, TRIAL_KINDS, intent),
+    ]);
+    expect(returns.filter(Boolean)).toHaveLength(1);
+    await Promise.all([drain(), drain()]);
+    const done = await jobNow(ownerId, jobId);
+    expect(done.status).toBe("succeeded");
+    const invoices = await hardwareInvoices();
+    expect(invoices).toHaveLength(before + 1);
+    expect(trialOutcome(done).hardware).toEqual({ status: "invoiced", invoiceId: invoices.at(-1)?.id });
+    expect(invoices.at(-1)).toMatchObject({ status: "paid", paymentSourceId });
+    expect((await getBilling().retrievePaymentIntent(customerId, intent)).status).toBe("consumed");
+    expect(await resumeAfterBank(ownerId, jobId, TRIAL_KINDS, intent)).toBe(false);
   });
 });

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { tokenOf } from "./card-tokens";
+import { authenticatedTokenOf } from "./card-tokens";
 import { and, count, eq } from "drizzle-orm";
 import { ensureBillingCustomer } from "~/server/account-billing/billing-details.server";
 import { getBilling } from "~/server/billing/index.server";
@@ -65,7 +65,13 @@ export async function addCard(user: TestCustomer, number = VISA) {
   form.set("card_expiry", "12 / 34");
   form.set("card_cvc", "123");
   const key = `${user.id}:${number}:${randomUUID()}`;
-  const tmpToken = await tokenOf(getCards(), form, { firstName: "Robin", lastName: "Renewal" }, `${key}:t`);
+  // A card whose bank asks when it is saved (3-D Secure) is saved once the cardholder completes the bank's page.
+  const tmpToken = await authenticatedTokenOf(
+    getCards(),
+    form,
+    { firstName: "Robin", lastName: "Renewal" },
+    `${key}:t`,
+  );
   return getBilling().createPaymentSourceFromTempToken(
     { customerId: user.billingCustomerId!, tmpToken, setAsPrimary: true },
     `${key}:s`,

@@ -48,6 +48,7 @@ export function invoiceFixture(overrides: Partial<Invoice> & Pick<Invoice, "id">
     purpose: "renewal",
     paidAt: date,
     nextRetryAt: null,
+    paymentFailure: null,
     resourceVersion: date.getTime(),
     billedTo: null,
     poNumber: null,

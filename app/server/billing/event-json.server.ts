@@ -47,6 +47,8 @@ function invoiceOfJson(stored: Stored<Invoice>): Invoice {
     date: new Date(stored.date),
     paidAt: dateOf(stored.paidAt),
     nextRetryAt: dateOf(stored.nextRetryAt),
+    // Events stored before invoices said why a payment failed do not say.
+    paymentFailure: stored.paymentFailure ?? null,
     // Events stored before invoices named their parties have neither.
     billedTo: stored.billedTo ?? null,
     poNumber: stored.poNumber ?? null,

@@ -213,6 +213,12 @@ export interface Invoice extends InvoiceTotals {
   paidAt: Date | null;
   /** The next automatic attempt to collect a failed payment (dunning); null when none is scheduled. */
   nextRetryAt: Date | null;
+  /**
+   * Why the last attempt to collect it failed, as the provider's code (AUTHENTICATION_REQUIRED: the card's bank
+   * asks the cardholder to confirm the payment, which a renewal, charged without them, cannot); null when none
+   * failed, when it is paid, or when the provider does not say (Chargebee keeps it on the payment's transaction).
+   */
+  paymentFailure: string | null;
   /** Grows with every change of the invoice (Chargebee's resource_version): of two copies, the larger is newer. */
   resourceVersion: number;
   /**
@@ -339,6 +345,8 @@ export interface HardwareOrder {
   paymentSourceId: string;
   hardware: ItemQuantity[];
   shippingAddress?: Address;
+  /** The payment intent the cardholder authorized for this invoice's charge (see NewSubscriptionRequest). */
+  paymentIntentId?: string;
 }
 
 export interface NewPaymentSource {

@@ -3,6 +3,7 @@
 export { licenseUpdate, updateProgressUrl } from "./license-update-job.server";
 export { newSubscriptionOrder, orderProgressUrl } from "./new-subscription-job.server";
 export { presentPaymentPages, waitingJobDrawerMount } from "./present-payment-pages.server";
+export { cardToCharge, chargeWhilePresent, presentPaymentInput } from "./present-payments.server";
 export { payNow } from "./pay-now-job.server";
 export { ESTIMATE_FAILED, orderKey, placeOnce, requestDigest, type Placement } from "./placing.server";
 export { couponProblem } from "./coupons.server";

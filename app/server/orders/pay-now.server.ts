@@ -18,7 +18,7 @@ import {
   type BillingAccount,
   redirectWithToast,
 } from "~/server/accounts/index.server";
-import { getBilling, type Invoice } from "~/server/billing/index.server";
+import { AUTHENTICATION_REQUIRED, getBilling, type Invoice } from "~/server/billing/index.server";
 import { db } from "~/server/platform/database/db.server";
 import { ownInvoice } from "~/server/subscriptions/index.server";
 import { AMOUNT_CHANGED, payNow, type PayNowInput } from "./pay-now-job.server";
@@ -132,6 +132,8 @@ export async function payNowPage(request: Request, invoiceId: string) {
       date: invoice.date.toISOString(),
       amountDue: invoice.amountDue,
       license: await licenseOf(account, invoice),
+      // The renewal was refused because the card's bank asks the cardholder: paying it here asks them.
+      bankAsks: invoice.paymentFailure === AUTHENTICATION_REQUIRED,
     },
     payment:
       payment.status === "ready" && chosenId && chosen ? { ...payment, preselectedSourceId: chosen.id } : payment,

@@ -9,8 +9,7 @@ import {
 import { readMemberForm, requireMember } from "~/server/accounts/index.server";
 import { PAYMENT_RETURN } from "~/server/cards/port.server";
 import { readForm } from "~/server/platform/forms.server";
-import { findOwnedJob, type AnyJobKind } from "~/server/platform/jobs/runner.server";
-import { chooseAnotherCard, resumeAfterBank } from "./present-payments.server";
+import { chooseAnotherCard, ownedJob, resumeAfterBank, type PresentPaymentKinds } from "./present-payments.server";
 
 /** A job's progress route as jobProgressRoute makes it: its page, with the job's view. */
 interface ProgressRoute<Page extends { view: { waiting: unknown; retryRefused: string | null } }> {
@@ -27,7 +26,7 @@ interface ProgressRoute<Page extends { view: { waiting: unknown; retryRefused: s
  */
 export function presentPaymentPages<Page extends { view: { waiting: unknown; retryRefused: string | null } }>(
   route: ProgressRoute<Page>,
-  kind: AnyJobKind,
+  kinds: PresentPaymentKinds,
   needs: Action,
 ) {
   return {
@@ -37,7 +36,7 @@ export function presentPaymentPages<Page extends { view: { waiting: unknown; ret
       const paymentIntentId = url.searchParams.get(PAYMENT_RETURN.payment);
       if (paymentIntentId) {
         const member = await requireMember(args.request, needs);
-        await resumeAfterBank(member.organization.id, jobId, kind, paymentIntentId);
+        await resumeAfterBank(member.organization.id, jobId, kinds, paymentIntentId);
         throw redirect(url.pathname);
       }
       const page = await route.loader(args);
@@ -48,23 +47,19 @@ export function presentPaymentPages<Page extends { view: { waiting: unknown; ret
       if ((await readForm(args.request.clone())).get("intent") !== "next") return route.action(args);
       const { member, formData } = await readMemberForm(args.request, needs);
       const jobId = args.params.jobId ?? "";
-      if (!(await findOwnedJob(member.organization.id, jobId, kind.name))) {
-        throw json({ message: "There is no such order." }, { status: 404 });
-      }
+      await ownedJob(member.organization.id, jobId, kinds);
       const choice = await choosePayment(member, formData, undefined, { withAddresses: false });
       if (!choice.ok) return json({ message: choice.message }, { status: 422 });
-      await chooseAnotherCard(member.organization.id, jobId, kind, choice.paymentSourceId);
+      await chooseAnotherCard(member.organization.id, jobId, kinds, choice.paymentSourceId);
       return redirect(new URL(args.request.url).pathname);
     },
   };
 }
 
 /** Where a waiting job's card drawers are mounted: over its progress page, of the organization's own job only. */
-export const waitingJobDrawerMount = (kind: AnyJobKind, jobId: string, closeTo: string): DrawerMount => ({
+export const waitingJobDrawerMount = (kinds: PresentPaymentKinds, jobId: string, closeTo: string): DrawerMount => ({
   closeTo,
   async requireParent(scope) {
-    if (!(await findOwnedJob(scope.organization.id, jobId, kind.name))) {
-      throw json({ message: "There is no such order." }, { status: 404 });
-    }
+    await ownedJob(scope.organization.id, jobId, kinds);
   },
 });

@@ -28,6 +28,9 @@ export const presentPaymentInput = {
   otherCard: z.string().nullish(),
 };
 
+/** The kind of job a progress page follows, or the kinds (a trial's page follows either kind of trial). */
+export type PresentPaymentKinds = AnyJobKind | readonly AnyJobKind[];
+
 type PresentPaymentInput = { paymentIntentId?: string | null; otherCard?: string | null };
 
 /**
@@ -83,8 +86,13 @@ export const cardToCharge = (input: PresentPaymentInput, ordered: string) => inp
  * return starts nothing). Whatever the bank said, the job reads it from the provider: it charges an authorized
  * intent, and waits again, saying why, after a failed one. False when it started nothing.
  */
-export async function resumeAfterBank(ownerId: string, jobId: string, kind: AnyJobKind, paymentIntentId: string) {
-  const job = await ownedJob(ownerId, jobId, kind);
+export async function resumeAfterBank(
+  ownerId: string,
+  jobId: string,
+  kinds: PresentPaymentKinds,
+  paymentIntentId: string,
+) {
+  const job = await ownedJob(ownerId, jobId, kinds);
   if (job.input.paymentIntentId !== paymentIntentId) return false;
   return resumeWaitingJob(ownerId, jobId);
 }
@@ -93,14 +101,22 @@ export async function resumeAfterBank(ownerId: string, jobId: string, kind: AnyJ
  * 'Choose another card' on the progress page of a job that waits: the same job starts over on the organization's
  * card `paymentSourceId` (checked by the caller), its payment intent forgotten. False when it does not wait.
  */
-export async function chooseAnotherCard(ownerId: string, jobId: string, kind: AnyJobKind, paymentSourceId: string) {
-  const job = await ownedJob(ownerId, jobId, kind);
+export async function chooseAnotherCard(
+  ownerId: string,
+  jobId: string,
+  kinds: PresentPaymentKinds,
+  paymentSourceId: string,
+) {
+  const job = await ownedJob(ownerId, jobId, kinds);
   if (job.status !== "waiting_for_cardholder") return false;
   return resumeWaitingJob(ownerId, jobId, { ...job.input, otherCard: paymentSourceId, paymentIntentId: null });
 }
 
-async function ownedJob(ownerId: string, jobId: string, kind: AnyJobKind): Promise<JobView> {
-  const job = await findOwnedJob(ownerId, jobId, kind.name);
-  if (!job) throw json({ message: "There is no such order." }, { status: 404 });
+/** The organization's job of one of the kinds; a 404 for any other. */
+export async function ownedJob(ownerId: string, jobId: string, kinds: PresentPaymentKinds): Promise<JobView> {
+  const job = await findOwnedJob(ownerId, jobId);
+  if (!job || ![kinds].flat().some((kind) => kind.name === job.kind)) {
+    throw json({ message: "There is no such order." }, { status: 404 });
+  }
   return job;
 }

@@ -41,6 +41,7 @@ export function invoiceCopyRow(ownerId: string, invoice: Invoice) {
     amountDue: invoice.amountDue,
     paidAt: invoice.paidAt,
     nextRetryAt: invoice.nextRetryAt,
+    paymentFailure: invoice.paymentFailure,
     resourceVersion: invoice.resourceVersion,
     updatedAt: realNow(),
   } satisfies Omit<typeof invoices.$inferInsert, "id">;

@@ -16,6 +16,7 @@ import { db, type PortalDatabase, type PortalTransaction } from "~/server/platfo
 import { resultOf, StepRefused, type JobKind } from "~/server/platform/jobs/runner.server";
 import { saveInvoiceCopy, saveSubscriptionCopy } from "./copies.server";
 import { licenseFollowsSubscription } from "./license-follows.server";
+import { mailFailedRenewal } from "./failed-renewal-mail.server";
 import { realNow } from "~/server/platform/real-time.server";
 import { webhookEventLag, webhookEvents } from "~/server/platform/metrics.server";
 import { logger } from "~/server/platform/log/log.server";
@@ -31,9 +32,13 @@ const eventInput = z.object({ eventId: z.string() });
 type EventInput = z.infer<typeof eventInput>;
 
 export type ProviderEventResults = {
-  /** The subscription the event was about, or whose invoice it was: its license follows next. */
-  apply: { subscriptionId: string | null };
+  /**
+   * The subscription the event was about, or whose invoice it was: its license follows next; and the renewal
+   * invoice whose payment failed, when the event says so, which is mailed last.
+   */
+  apply: { subscriptionId: string | null; failedRenewal?: string | null };
   "follow-license": { licenseId: string | null; resigned: boolean };
+  "mail-failed-renewal": { recipients: number };
 };
 
 /** A resource the event carried without a version (0) is read again from the provider, which has the current one. */
@@ -206,7 +211,8 @@ export const providerEventJob: JobKind<EventInput, ProviderEventResults> = {
             entry: activityOf(row.type, subscription, invoice),
           });
         }
-        return { subscriptionId };
+        const failedRenewal = row.type === "payment_failed" && invoice?.subscriptionId ? invoice.id : null;
+        return { subscriptionId, failedRenewal };
       },
     },
     {
@@ -217,6 +223,13 @@ export const providerEventJob: JobKind<EventInput, ProviderEventResults> = {
           ? await licenseFollowsSubscription(await accountOf(ownerId), subscriptionId)
           : null;
         return { licenseId: followed?.licenseId ?? null, resigned: followed?.resigned ?? false };
+      },
+    },
+    {
+      name: "mail-failed-renewal",
+      async run({ ownerId, input, results }) {
+        const { failedRenewal } = resultOf(results, "apply");
+        return { recipients: failedRenewal ? await mailFailedRenewal(ownerId, input.eventId, failedRenewal) : 0 };
       },
     },
   ],

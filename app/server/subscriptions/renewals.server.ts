@@ -4,8 +4,8 @@ import { and, desc, eq, gt, inArray, sql } from "drizzle-orm";
 import { formatDate } from "~/domain/format";
 import { afterCheckoutUrls, type RenewalNoticeView } from "~/domain/renewals";
 import type { SubscriptionStatus } from "~db/billing-values";
-import { licenses, subscriptions } from "~/server/platform/database/tables.server";
-import { getBilling, ProviderError, portalNow } from "~/server/billing/index.server";
+import { invoices, licenses, subscriptions } from "~/server/platform/database/tables.server";
+import { AUTHENTICATION_REQUIRED, getBilling, ProviderError, portalNow } from "~/server/billing/index.server";
 import {
   readMemberForm,
   requireMember,
@@ -41,6 +41,8 @@ export type RenewalNotice =
       /** The license's last day unless the renewal is paid. */
       stopsOn: Date;
       invoiceId: string;
+      /** The provider refused it because the card's bank asks the cardholder to confirm the payment. */
+      bankAsks: boolean;
     }
   | { kind: "cancelled_unpaid"; licenseName: string; externalLicenseId: string; licenseId: string; stopsOn: Date };
 
@@ -92,13 +94,32 @@ export async function renewalNotices(account: BillingAccount, now: Date): Promis
       ),
     )
     .orderBy(desc(licenses.validTo));
+  const bankAsks = await invoicesTheBankAsksAbout(rows.flatMap((row) => (row.invoiceId ? [row.invoiceId] : [])));
   return rows.flatMap((row): RenewalNotice[] => {
     const license = { licenseName: row.licenseName, externalLicenseId: row.externalLicenseId, stopsOn: row.validTo };
     if (row.status === "cancelled") return [{ kind: "cancelled_unpaid", licenseId: row.licenseId, ...license }];
     return row.invoiceId
-      ? [{ kind: "payment_failed", amountDue: row.totalDues, invoiceId: row.invoiceId, ...license }]
+      ? [
+          {
+            kind: "payment_failed",
+            amountDue: row.totalDues,
+            invoiceId: row.invoiceId,
+            bankAsks: bankAsks.has(row.invoiceId),
+            ...license,
+          },
+        ]
       : [];
   });
+}
+
+/** Of these unpaid invoices, those the provider refused because the card's bank asks the cardholder to confirm. */
+async function invoicesTheBankAsksAbout(invoiceIds: string[]): Promise<Set<string>> {
+  if (invoiceIds.length === 0) return new Set();
+  const rows = await db
+    .select({ id: invoices.id })
+    .from(invoices)
+    .where(and(inArray(invoices.id, invoiceIds), eq(invoices.paymentFailure, AUTHENTICATION_REQUIRED)));
+  return new Set(rows.map((row) => row.id));
 }
 
 // --- auto-renew ---------------------------------------------------------------------------------------------
@@ -183,6 +204,7 @@ export async function renewalNoticeViews(account: BillingAccount, now: Date): Pr
           amountDue: notice.amountDue,
           stopsOn: notice.stopsOn.toISOString(),
           payUrl: afterCheckoutUrls.payNow(notice.invoiceId),
+          bankAsks: notice.bankAsks,
         }
       : {
           kind: notice.kind,

@@ -4,6 +4,7 @@ import { CARD_NOT_CHARGED, keptTrialAddressSchema, TRIAL_FAILURES, type TrialAdd
 import { getBilling, ProviderError, type Address } from "~/server/billing/index.server";
 import { findOrganization } from "~/server/accounts/index.server";
 import { customerOf } from "~/server/resellers/index.server";
+import { cardToCharge, chargeWhilePresent, presentPaymentInput } from "~/server/orders/index.server";
 import { createTrialLicense, quoteTrialHardware, recordTrial, TrialUsedUpError } from "./trials.server";
 import { hubProvisioning, type ProvisioningResults } from "~/server/cloud-hubs/index.server";
 import { clearDraftStep, type ClearDraftResult } from "~/server/platform/jobs/steps.server";
@@ -23,7 +24,8 @@ import { errorFields, logger } from "~/server/platform/log/log.server";
  * the step's key, and after a crash or a lost answer the provider is asked for the invoice that key made
  * before anything is charged again, so a repeat never charges twice, however late it comes. A refused hardware
  * purchase does not stop the trial: the step records the failure and the finish screen says 'Hardware
- * purchase failed.'.
+ * purchase failed.'. A card whose bank asks the cardholder to authenticate the payment leaves the job waiting for
+ * them at the hardware, nothing charged (chargeWhilePresent), as an order's does.
  */
 const trialFields = {
   draftId: z.string(),
@@ -42,6 +44,7 @@ const trialFields = {
   startedBy: z.string().nullable().default(null),
   /** The distributor's end customer the trial is for (its license's licensee); absent for the organization's own. */
   customerId: z.string().optional(),
+  ...presentPaymentInput,
 };
 const onPremiseTrialInput = z.object(trialFields);
 const cloudTrialInput = z.object({
@@ -67,6 +70,9 @@ async function licenseeOf(ownerId: string, customerId: string | undefined) {
   if (!customer) throw new StepRefused("The customer is no longer one of yours.");
   return { id: customer.id, name: customer.name };
 }
+
+/** A trial's progress page, where the bank's page sends the cardholder back to. */
+export const trialProgressUrl = (jobId: string) => `/trial/runs/${encodeURIComponent(jobId)}`;
 
 export type HardwarePurchase = { status: "none" } | { status: "invoiced"; invoiceId: string } | { status: "failed" };
 
@@ -135,7 +141,8 @@ function purchaseHardwareStep<Input extends TrialInput>(): JobStep<Input, TrialR
       const invoice = customerId ? await getBilling().findInvoiceByKey(customerId, stepKey) : null;
       return invoice ? { status: "invoiced", invoiceId: invoice.id } : null;
     },
-    async run({ ownerId, input, stepKey }) {
+    async run(context) {
+      const { ownerId, input, stepKey } = context;
       if (input.tokens + input.sensors === 0 || !input.paymentSourceId) return { status: "none" };
       const organization = await owner(ownerId);
       // The money rule: the invoice must cost what the customer confirmed, or nothing is charged.
@@ -143,20 +150,20 @@ function purchaseHardwareStep<Input extends TrialInput>(): JobStep<Input, TrialR
       // The card chosen is the billing customer's: without one there is nothing to charge.
       const customerId = organization.billingCustomerId;
       if (quote.total !== input.hardwareCents || !customerId) return { status: "failed" };
+      const paymentSourceId = cardToCharge(input, input.paymentSourceId);
+      const hardware = quote.lines.filter((line) => line.quantity > 0).map(({ id, quantity }) => ({ id, quantity }));
+      const order = { customerId, paymentSourceId, hardware, shippingAddress: shippingAddressOf(input.address) };
+      // What the card is charged: the invoice takes the customer's credits off first.
+      const amount = Math.max(0, quote.total - (await getBilling().retrieveCustomer(customerId)).creditBalance);
+      const payment = { customerId, paymentSourceId, amount, returnUrl: trialProgressUrl(context.id) };
       try {
-        const hardware = quote.lines.filter((line) => line.quantity > 0).map(({ id, quantity }) => ({ id, quantity }));
-        const invoice = await getBilling().createHardwareInvoice(
-          {
-            customerId,
-            paymentSourceId: input.paymentSourceId,
-            hardware,
-            shippingAddress: shippingAddressOf(input.address),
-          },
-          stepKey,
+        const invoice = await chargeWhilePresent(context, payment, (paymentIntentId) =>
+          getBilling().createHardwareInvoice({ ...order, paymentIntentId }, stepKey),
         );
         return { status: "invoiced", invoiceId: invoice.id };
       } catch (error) {
-        // A refusal charged nothing; a timeout or an outage is retried with the same key (never a second charge).
+        // A refusal charged nothing (a bank that asks makes the job wait instead, chargeWhilePresent); a timeout
+        // or an outage is retried with the same key (never a second charge).
         if (error instanceof ProviderError && error.kind === "final") return { status: "failed" };
         throw error;
       }
@@ -257,6 +264,8 @@ export const TRIAL_STAGES = {
 };
 
 export const TRIAL_JOBS = { cloud: cloudTrial, onpremise: onPremiseTrial };
+/** Both kinds of trial, which one progress page follows. */
+export const TRIAL_KINDS = [cloudTrial, onPremiseTrial];
 
 /** What a trial has made so far, from its finished steps: the Hub, the license and the hardware purchase. */
 export function trialOutcome(job: JobView) {

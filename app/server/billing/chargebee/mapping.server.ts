@@ -266,6 +266,8 @@ export function invoiceOf(invoice: ChargebeeInvoice): Invoice {
     paidAt: dateOf(invoice.paid_at),
     // Chargebee gives the next retry while dunning is in progress.
     nextRetryAt: invoice.dunning_status === "in_progress" ? dateOf(invoice.next_retry_at) : null,
+    // Chargebee tells why on the payment's transaction, not on the invoice.
+    paymentFailure: null,
     resourceVersion: invoice.resource_version ?? 0,
     billedTo: billedToOf(invoice),
     poNumber: invoice.po_number && !isOrderKey(invoice) ? invoice.po_number : null,

@@ -212,6 +212,7 @@ function invoiceOfRow(row: InvoiceRow): Invoice {
     purpose: row.purpose,
     paidAt: row.paidAt,
     nextRetryAt: row.nextRetryAt,
+    paymentFailure: row.paymentFailure,
     resourceVersion: row.resourceVersion,
     billedTo: row.billedTo,
     poNumber: row.poNumber,
@@ -646,6 +647,7 @@ class LocalBilling implements EmbeddedBilling {
           shippingAddress: order.shippingAddress,
           poNumber: null,
           whenDeclined: "refuse",
+          paymentIntentId: order.paymentIntentId,
         });
         await this.recordInvoice(tx, invoice, now);
         return invoice.id;
@@ -1015,7 +1017,8 @@ class LocalBilling implements EmbeddedBilling {
       ? await tx.select().from(billingSubscriptions).where(eq(billingSubscriptions.id, row.subscriptionId))
       : [];
     const source = subscription ? await this.usableSource(tx, subscription, now) : null;
-    if (source && !(await chargeDeclineOf(tx, source.referenceId))) {
+    const failure = source ? await this.offSessionFailure(tx, source) : null;
+    if (source && !failure) {
       await this.settle(tx, row, source, at);
       await this.recordInvoiceChange(tx, row.id, at, "invoice_paid", "payment_succeeded");
       return;
@@ -1025,7 +1028,12 @@ class LocalBilling implements EmbeddedBilling {
     await this.changeInvoiceRow(
       tx,
       row,
-      { paymentAttempts: attempts, nextRetryAt: next, ...(next ? {} : { status: "not_paid" }) },
+      {
+        paymentAttempts: attempts,
+        nextRetryAt: next,
+        paymentFailure: failure,
+        ...(next ? {} : { status: "not_paid" }),
+      },
       at,
     );
     await this.recordInvoiceChange(tx, row.id, at, "payment_failed", "payment_failed");
@@ -1579,10 +1587,13 @@ class LocalBilling implements EmbeddedBilling {
     const { source, at } = invoice;
     if (amountDue > 0 && source && invoice.whenDeclined === "refuse") {
       await this.authenticated(tx, source, amountDue, invoice.paymentIntentId, at);
+      const decline = await chargeDeclineOf(tx, source.referenceId);
+      if (decline) throw declined(decline.message);
     }
-    const decline = amountDue > 0 && source ? await chargeDeclineOf(tx, source.referenceId) : null;
-    if (decline && invoice.whenDeclined === "refuse") throw declined(decline.message);
-    const collection: Collection = amountDue === 0 ? "settled" : !source ? "no_card" : decline ? "declined" : "charged";
+    // A renewal is charged without the cardholder: a card whose bank asks on every payment is refused then.
+    const failure =
+      amountDue > 0 && source && invoice.whenDeclined === "dun" ? await this.offSessionFailure(tx, source) : null;
+    const collection: Collection = amountDue === 0 ? "settled" : !source ? "no_card" : failure ? "declined" : "charged";
     const paid = collection === "settled" || collection === "charged";
     const customer = await this.customer(tx, invoice.customerId);
     const id = await this.nextInvoiceNumber(tx);
@@ -1610,6 +1621,7 @@ class LocalBilling implements EmbeddedBilling {
       paidAt: paid ? at : null,
       paymentAttempts: collection === "charged" || collection === "declined" ? 1 : 0,
       nextRetryAt: collection === "declined" ? this.retryAt(at, 1) : null,
+      paymentFailure: collection === "declined" ? failure : null,
       resourceVersion: at.getTime(),
     });
     await tx.update(billingCustomers).set({ creditBalance }).where(eq(billingCustomers.id, invoice.customerId));
@@ -1639,6 +1651,16 @@ class LocalBilling implements EmbeddedBilling {
     }
   }
 
+  /**
+   * Why a charge made without the cardholder (a renewal, dunning's retry) to the source fails, as the provider's
+   * code; null when it is charged. A card whose bank asks on every payment cannot be charged without them: the
+   * invoice waits for Pay now, where they are asked.
+   */
+  private async offSessionFailure(tx: EmbeddedStore, source: PaymentSource): Promise<string | null> {
+    if (await asksOnPayment(tx, source.referenceId)) return AUTHENTICATION_REQUIRED;
+    return (await chargeDeclineOf(tx, source.referenceId)) ? DECLINED : null;
+  }
+
   /** An unpaid invoice paid in full from the source now: dunning ends. */
   private async settle(tx: EmbeddedStore, row: InvoiceRow, source: PaymentSource, at: Date): Promise<void> {
     await this.changeInvoiceRow(
@@ -1650,6 +1672,7 @@ class LocalBilling implements EmbeddedBilling {
         amountDue: 0,
         paidAt: at,
         nextRetryAt: null,
+        paymentFailure: null,
         paymentSourceId: source.id,
         paymentAttempts: row.paymentAttempts + 1,
       },

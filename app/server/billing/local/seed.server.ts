@@ -299,6 +299,7 @@ async function seedInvoice(
     purpose,
     paidAt: term.start,
     nextRetryAt: null,
+    paymentFailure: null,
     resourceVersion: term.start.getTime(),
     // The seller is named at start-up, from the configuration (recordSellerOnEarlierInvoices).
     billedTo: {
