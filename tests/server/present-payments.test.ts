@@ -86,6 +86,45 @@ function intentOf(job: JobView): string {
   return decodeURIComponent(waiting.redirectUrl.split("/").pop()!);
 }
 
+/**
+ * The bank's page answered 'Complete', then its return posted twice at once (a reload, a second tab): one starts
+ * the job, and two runners (two instances) drain it.
+ */
+async function completedAndReturnedTwice(
+  ownerId: string,
+  jobId: string,
+  kind: Parameters<typeof resumeAfterBank>[2],
+  intent: string,
+) {
+  await answerSetup(db, intent, "complete");
+  const returns = await Promise.all([
+    resumeAfterBank(ownerId, jobId, kind, intent),
+    resumeAfterBank(ownerId, jobId, kind, intent),
+  ]);
+  expect(returns.filter(Boolean)).toHaveLength(1);
+  await Promise.all([drain(), drain()]);
+}
+
+/**
+ * A restart while the job waits: a runner finds nothing to claim. Then a crash in the middle of `step` (as if a
+ * process died after asking the provider): the next runner reconciles it, and the job waits on the same intent.
+ */
+async function restartAndCrashIn(ownerId: string, job: JobView, step: string, intent: string) {
+  await drain();
+  expect((await jobNow(ownerId, job.id)).status).toBe("waiting_for_cardholder");
+  await db
+    .update(jobs)
+    .set({
+      status: "running",
+      leaseHolder: "dead-process",
+      leaseUntil: new Date(Date.now() - 1000),
+      steps: { ...job.steps, [step]: { status: "started", refusals: 0 } },
+    })
+    .where(eq(jobs.id, job.id));
+  await drain();
+  expect(intentOf(await jobNow(ownerId, job.id))).toBe(intent);
+}
+
 beforeEach(async () => {
   await billingFaults.clear();
   await subscriptionWizard.clear(await customer());
@@ -109,20 +148,7 @@ describe("a charge the card's bank asks the present cardholder to authenticate",
     expect(await invoiceCount()).toBe(invoicesBefore);
     const intent = intentOf(waiting);
 
-    // A restart: a runner finds nothing to claim; a crash mid-step is reconciled and waits on the same intent.
-    await drain();
-    expect((await jobNow(ownerId, jobId)).status).toBe("waiting_for_cardholder");
-    await db
-      .update(jobs)
-      .set({
-        status: "running",
-        leaseHolder: "dead-process",
-        leaseUntil: new Date(Date.now() - 1000),
-        steps: { "create-subscription": { status: "started", refusals: 0 } },
-      })
-      .where(eq(jobs.id, jobId));
-    await drain();
-    expect(intentOf(await jobNow(ownerId, jobId))).toBe(intent);
+    await restartAndCrashIn(ownerId, waiting, "create-subscription", intent);
     expect(await invoiceCount()).toBe(invoicesBefore);
 
     // Back from the bank's page before answering it: the job waits on the same page again.
@@ -130,14 +156,7 @@ describe("a charge the card's bank asks the present cardholder to authenticate",
     await drain();
     expect(intentOf(await jobNow(ownerId, jobId))).toBe(intent);
 
-    await answerSetup(db, intent, "complete");
-    // Two returns at once (a reload, a second tab): one starts the job.
-    const returns = await Promise.all([
-      resumeAfterBank(ownerId, jobId, newSubscriptionOrder, intent),
-      resumeAfterBank(ownerId, jobId, newSubscriptionOrder, intent),
-    ]);
-    expect(returns.filter(Boolean)).toHaveLength(1);
-    await Promise.all([drain(), drain()]);
+    await completedAndReturnedTwice(ownerId, jobId, newSubscriptionOrder, intent);
     expect((await jobNow(ownerId, jobId)).status).toBe("succeeded");
     expect(await invoiceCount()).toBe(invoicesBefore + 1);
     expect(await licensesNamed("Northwind Asks Always")).toHaveLength(1);
@@ -266,13 +285,7 @@ describe("a license update's charge the card's bank asks about", () => {
     const [unchanged] = await db.select().from(billingSubscriptions).where(eq(billingSubscriptions.id, SUBSCRIPTION));
     expect(unchanged.planQuantity).toBe(10);
 
-    await answerSetup(db, intent, "complete");
-    const returns = await Promise.all([
-      resumeAfterBank(ownerId, jobId, licenseUpdate, intent),
-      resumeAfterBank(ownerId, jobId, licenseUpdate, intent),
-    ]);
-    expect(returns.filter(Boolean)).toHaveLength(1);
-    await Promise.all([drain(), drain()]);
+    await completedAndReturnedTwice(ownerId, jobId, licenseUpdate, intent);
     expect((await jobNow(ownerId, jobId)).status).toBe("succeeded");
     expect(await subscriptionInvoices()).toHaveLength(before + 1);
     const [updated] = await db.select().from(billingSubscriptions).where(eq(billingSubscriptions.id, SUBSCRIPTION));
@@ -303,13 +316,7 @@ describe("Pay now's charge the card's bank asks about", () => {
     const due = async () => (await db.select().from(billingInvoices).where(eq(billingInvoices.id, invoice.id)))[0];
     expect((await due()).status).toBe("payment_due");
 
-    await answerSetup(db, intent, "complete");
-    const returns = await Promise.all([
-      resumeAfterBank(ownerId, job.id, payNow, intent),
-      resumeAfterBank(ownerId, job.id, payNow, intent),
-    ]);
-    expect(returns.filter(Boolean)).toHaveLength(1);
-    await Promise.all([drain(), drain()]);
+    await completedAndReturnedTwice(ownerId, job.id, payNow, intent);
     expect((await jobNow(ownerId, job.id)).status).toBe("succeeded");
     expect(await due()).toMatchObject({
       status: "paid",
@@ -364,30 +371,10 @@ describe("a trial's hardware charge the card's bank asks about", () => {
     expect(await hardwareInvoices()).toHaveLength(before);
     const intent = intentOf(waiting);
 
-    // A restart: a runner finds nothing to claim; a crash mid-step is reconciled and waits on the same intent.
-    await drain();
-    expect((await jobNow(ownerId, jobId)).status).toBe("waiting_for_cardholder");
-    await db
-      .update(jobs)
-      .set({
-        status: "running",
-        leaseHolder: "dead-process",
-        leaseUntil: new Date(Date.now() - 1000),
-        steps: { ...waiting.steps, "purchase-hardware": { status: "started", refusals: 0 } },
-      })
-      .where(eq(jobs.id, jobId));
-    await drain();
-    expect(intentOf(await jobNow(ownerId, jobId))).toBe(intent);
+    await restartAndCrashIn(ownerId, waiting, "purchase-hardware", intent);
     expect(await hardwareInvoices()).toHaveLength(before);
 
-    await answerSetup(db, intent, "complete");
-    // Two returns at once (a reload, a second tab): one starts the job.
-    const returns = await Promise.all([
-      resumeAfterBank(ownerId, jobId, TRIAL_KINDS, intent),
-      resumeAfterBank(ownerId, jobId, TRIAL_KINDS, intent),
-    ]);
-    expect(returns.filter(Boolean)).toHaveLength(1);
-    await Promise.all([drain(), drain()]);
+    await completedAndReturnedTwice(ownerId, jobId, TRIAL_KINDS, intent);
     const done = await jobNow(ownerId, jobId);
     expect(done.status).toBe("succeeded");
     const invoices = await hardwareInvoices();
