@@ -4,6 +4,7 @@ import { pdfText } from "../tests/support/pdf-text";
 import { and, count, eq } from "drizzle-orm";
 import { withDatabase } from "./database";
 import { expect, test } from "./fixtures";
+import { saveCardInDrawer } from "./card-form";
 import { moveClock, ownPortal, type Portal } from "./own-portal";
 import { walkToOrder } from "./purchase-steps";
 import { BANK_ASKS_TO_CONFIRM as BANK_ASKS } from "~/domain/renewals";
@@ -48,6 +49,21 @@ const renewalInvoiceOf = (portal: Portal, organization: string) =>
       .innerJoin(t.licenses, eq(t.licenses.subscriptionId, t.invoices.subscriptionId))
       .where(and(eq(t.licenses.name, organization), eq(t.invoices.purpose, "renewal")));
     return invoice;
+  });
+
+/** How many times a renewal invoice of the license bought for the organization was paid. */
+const renewalPaymentsOf = (portal: Portal, organization: string) =>
+  withDatabase(portal.databaseUrl, async (db, t) => {
+    const [payments] = await db
+      .select({ n: count() })
+      .from(t.billingEvents)
+      .innerJoin(
+        t.billingInvoices,
+        and(eq(t.billingInvoices.id, t.billingEvents.resourceId), eq(t.billingInvoices.purpose, "renewal")),
+      )
+      .innerJoin(t.licenses, eq(t.licenses.subscriptionId, t.billingInvoices.subscriptionId))
+      .where(and(eq(t.licenses.name, organization), eq(t.billingEvents.type, "invoice_paid")));
+    return payments.n;
   });
 
 const rowOf = (page: Page, organization: string): Locator => page.getByRole("row", { name: new RegExp(organization) });
@@ -129,18 +145,7 @@ test.describe("a recurring license after checkout", () => {
       await expect(customer.getByText(`Paid ${due}. Thank you!`)).toBeVisible({ timeout: 20_000 });
 
       // Charged once; the license runs on.
-      const payments = await withDatabase(portal.databaseUrl, (db, t) =>
-        db
-          .select({ n: count() })
-          .from(t.billingEvents)
-          .innerJoin(
-            t.billingInvoices,
-            and(eq(t.billingInvoices.id, t.billingEvents.resourceId), eq(t.billingInvoices.purpose, "renewal")),
-          )
-          .innerJoin(t.licenses, eq(t.licenses.subscriptionId, t.billingInvoices.subscriptionId))
-          .where(and(eq(t.licenses.name, "Declined Renewal Co"), eq(t.billingEvents.type, "invoice_paid"))),
-      );
-      expect(payments[0].n).toBe(1);
+      expect(await renewalPaymentsOf(portal, "Declined Renewal Co")).toBe(1);
       await customer.goto("/licenses");
       await expect(rowOf(customer, "Declined Renewal Co")).toContainText(/Renews \d\d\/\d\d\/\d{4}/);
     });
@@ -196,18 +201,7 @@ test.describe("a recurring license after checkout", () => {
       await customer.getByRole("button", { name: "Complete authentication" }).click();
       await expect(customer.getByText(`Paid ${due}. Thank you!`)).toBeVisible({ timeout: 20_000 });
 
-      const payments = await withDatabase(portal.databaseUrl, (db, t) =>
-        db
-          .select({ n: count() })
-          .from(t.billingEvents)
-          .innerJoin(
-            t.billingInvoices,
-            and(eq(t.billingInvoices.id, t.billingEvents.resourceId), eq(t.billingInvoices.purpose, "renewal")),
-          )
-          .innerJoin(t.licenses, eq(t.licenses.subscriptionId, t.billingInvoices.subscriptionId))
-          .where(and(eq(t.licenses.name, "Bank Asks Renewal Co"), eq(t.billingEvents.type, "invoice_paid"))),
-      );
-      expect(payments[0].n).toBe(1);
+      expect(await renewalPaymentsOf(portal, "Bank Asks Renewal Co")).toBe(1);
     });
   });
 
@@ -247,16 +241,5 @@ test.describe("a recurring license after checkout", () => {
 
 /** Fills the replace-card drawer open on the page with the card and its holder, and saves it. */
 async function replaceCard(page: Page, number: string) {
-  const drawer = page.getByRole("dialog", { name: "Replace payment method" });
-  await drawer.getByLabel("First name").fill("Dana");
-  await drawer.getByLabel("Last name").fill("Whitfield");
-  await drawer.getByLabel("Address line 1").fill("450 Mission Street");
-  await drawer.getByLabel("City").fill("San Francisco");
-  await drawer.getByLabel("State").fill("CA");
-  await drawer.getByLabel("Zip").fill("94105");
-  await drawer.getByRole("combobox", { name: /^Country/ }).selectOption("US");
-  await drawer.getByLabel("Card number").fill(number);
-  await drawer.getByLabel("Expiry").fill("12 / 34");
-  await drawer.getByLabel("Security code").fill("123");
-  await drawer.getByRole("button", { name: "Save Card" }).click();
+  await saveCardInDrawer(page.getByRole("dialog", { name: "Replace payment method" }), number, { expiry: "12 / 34" });
 }

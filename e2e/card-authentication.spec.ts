@@ -1,5 +1,6 @@
-import type { Locator, Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import { expect, expectAccessible, test } from "./fixtures";
+import { saveCardInDrawer } from "./card-form";
 import { signInAsNewCustomer } from "./new-customer";
 
 /**
@@ -7,20 +8,6 @@ import { signInAsNewCustomer } from "./new-customer";
  * embedded gateway): the account's card drawer sends the cardholder to the bank's page, whose answer brings them
  * back to the account, the card saved, or the old card kept with the reason. With JavaScript and without it.
  */
-
-async function fillCardForm(drawer: Locator, number: string, expiry = "09 / 31") {
-  await drawer.getByLabel("First name").fill("Jordan");
-  await drawer.getByLabel("Last name").fill("Reyes");
-  await drawer.getByLabel("Address line 1").fill("77 Pine Street");
-  await drawer.getByLabel("City").fill("Portland");
-  await drawer.getByLabel("State").fill("OR");
-  await drawer.getByLabel("Zip").fill("97204");
-  await drawer.getByRole("combobox", { name: "Country", exact: true }).selectOption("US");
-  await drawer.getByLabel("Card number").fill(number);
-  await drawer.getByLabel("Expiry").fill(expiry);
-  await drawer.getByLabel("Security code").fill("123");
-  await drawer.getByRole("button", { name: "Save Card" }).click();
-}
 
 /** The bank's page the drawer sent the cardholder to. */
 async function atBankPage(page: Page) {
@@ -39,7 +26,7 @@ test("saving a card through the bank's page: completed saves it once, failed kee
   const methods = page.getByRole("region", { name: "Payment Methods" });
 
   await methods.getByRole("link", { name: "Add Card" }).click();
-  await fillCardForm(page.getByRole("dialog", { name: "Create new payment method" }), "4000 0027 6000 3184");
+  await saveCardInDrawer(page.getByRole("dialog", { name: "Create new payment method" }), "4000 0027 6000 3184");
   const bankPage = await atBankPage(page);
   await expectAccessible(page, javaScriptEnabled);
   await page.getByRole("button", { name: "Complete authentication" }).click();
@@ -60,7 +47,7 @@ test("saving a card through the bank's page: completed saves it once, failed kee
 
   await methods.getByRole("link", { name: "Replace Visa ending in 3184" }).click();
   const replace = page.getByRole("dialog", { name: "Replace payment method" });
-  await fillCardForm(replace, "4000 0027 6000 3184", "10 / 32");
+  await saveCardInDrawer(replace, "4000 0027 6000 3184", { expiry: "10 / 32" });
   await atBankPage(page);
   await page.getByRole("button", { name: "Fail authentication" }).click();
   await expect(page).toHaveURL(/\/account$/);

@@ -14,6 +14,7 @@ import {
   startPortal,
   test,
 } from "./fixtures";
+import { saveCardInDrawer } from "./card-form";
 import { next } from "./purchase-steps";
 
 /**
@@ -262,18 +263,7 @@ test.describe("updating a recurring license", () => {
       await chooseUpdate(page, "Core (Monthly Billing)", "5", javaScriptEnabled);
       await expect(page.getByRole("heading", { name: "Billing", exact: true })).toBeVisible();
       await page.getByRole("link", { name: "Replace Visa ending in 4242" }).click();
-      const drawer = page.getByRole("dialog", { name: "Replace payment method" });
-      await drawer.getByLabel("First name").fill("Dana");
-      await drawer.getByLabel("Last name").fill("Whitfield");
-      await drawer.getByLabel("Address line 1").fill("500 Harbor Blvd");
-      await drawer.getByLabel("City").fill("Seattle");
-      await drawer.getByLabel("State").fill("WA");
-      await drawer.getByLabel("Zip").fill("98101");
-      await drawer.getByRole("combobox", { name: "Country", exact: true }).selectOption("US");
-      await drawer.getByLabel("Card number").fill("4000 0027 6000 3184");
-      await drawer.getByLabel("Expiry").fill("09 / 31");
-      await drawer.getByLabel("Security code").fill("123");
-      await drawer.getByRole("button", { name: "Save Card" }).click();
+      await saveCardInDrawer(page.getByRole("dialog", { name: "Replace payment method" }), "4000 0027 6000 3184");
       await expect(page).toHaveURL(/\/cards\/authenticate\/seti_local_[\w-]+$/);
       await page.getByRole("button", { name: "Complete authentication" }).click();
       await expect(page.getByText("Successfully replaced new payment method.")).toBeVisible();

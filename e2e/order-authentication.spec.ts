@@ -1,6 +1,7 @@
-import type { Locator, Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import { expect, expectAccessible, test } from "./fixtures";
 import { addBillingAddressInWizard, confirmationForm, next, planStep, subscriptionsOf } from "./purchase-steps";
+import { saveCardInDrawer } from "./card-form";
 import { signInAsNewCustomer } from "./new-customer";
 
 /**
@@ -9,20 +10,6 @@ import { signInAsNewCustomer } from "./new-customer";
  * sends them to the bank's page, and the return charges once; an abandoned authentication leaves it waiting, and
  * 'Choose another card' charges the other card once. With JavaScript and without it.
  */
-
-async function fillCardForm(drawer: Locator, number: string) {
-  await drawer.getByLabel("First name").fill("Jordan");
-  await drawer.getByLabel("Last name").fill("Reyes");
-  await drawer.getByLabel("Address line 1").fill("77 Pine Street");
-  await drawer.getByLabel("City").fill("Portland");
-  await drawer.getByLabel("State").fill("OR");
-  await drawer.getByLabel("Zip").fill("97204");
-  await drawer.getByRole("combobox", { name: "Country", exact: true }).selectOption("US");
-  await drawer.getByLabel("Card number").fill(number);
-  await drawer.getByLabel("Expiry").fill("09 / 31");
-  await drawer.getByLabel("Security code").fill("123");
-  await drawer.getByRole("button", { name: "Save Card" }).click();
-}
 
 /**
  * From the Plan step to a placed order paid with the 3184 card (saved through the bank's page on the way), its
@@ -33,7 +20,7 @@ async function orderWaitingForTheBank(page: Page, organization: string) {
   await planStep(page, organization, "3");
   for (const label of ["Next: Hardware", "Next: Support", "Next: Review", "Next: Billing"]) await next(page, label);
   await page.getByRole("link", { name: "Add Card" }).click();
-  await fillCardForm(page.getByRole("dialog", { name: "Create new payment method" }), "4000 0027 6000 3184");
+  await saveCardInDrawer(page.getByRole("dialog", { name: "Create new payment method" }), "4000 0027 6000 3184");
   await expect(page).toHaveURL(/\/cards\/authenticate\/seti_local_[\w-]+$/);
   await page.getByRole("button", { name: "Complete authentication" }).click();
   await expect(page.getByText("Successfully added new payment method.")).toBeVisible();
@@ -103,7 +90,7 @@ test("a failed, then abandoned, authentication leaves the order waiting; 'Choose
   expect(await subscriptionsOf(portal.databaseUrl, email)).toBe(0);
 
   await page.getByRole("link", { name: "Replace Visa ending in 3184" }).click();
-  await fillCardForm(page.getByRole("dialog", { name: "Replace payment method" }), "4242 4242 4242 4242");
+  await saveCardInDrawer(page.getByRole("dialog", { name: "Replace payment method" }), "4242 4242 4242 4242");
   await expect(page.getByText("Successfully replaced new payment method.")).toBeVisible();
   await page.getByRole("radio", { name: "Pay with Visa ending in 4242" }).check();
   await page.getByRole("button", { name: "Choose another card" }).click();

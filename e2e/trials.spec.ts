@@ -14,6 +14,7 @@ import {
 } from "./database";
 import { DEMO, expect, expectAccessible, signInAs, test } from "./fixtures";
 import { clearPaymentDetails, next } from "./purchase-steps";
+import { fillCardForm } from "./card-form";
 import { fillTrialAddress } from "./trial-steps";
 import { signInAsNewCustomer } from "./new-customer";
 
@@ -210,14 +211,7 @@ test.describe("free trials", () => {
       if (tokens) {
         // No card yet: the new-card form is in the step, and saving it goes on.
         await expectAccessible(page, javaScript());
-        await page.getByLabel("Card number").fill("4242 4242 4242 4242");
-        await page.getByLabel("Expiry").fill("09 / 31");
-        await page.getByLabel("Security code").fill("123");
-        await page.getByLabel("Address line 1").fill("1 Main Street");
-        await page.getByLabel("City").fill("Springfield");
-        await page.getByLabel("State").fill("IL");
-        await page.getByLabel("Zip").fill("62701");
-        await page.getByRole("combobox", { name: "Country", exact: true }).selectOption("US");
+        await fillCardForm(page, "4242 4242 4242 4242", { holder: false });
         await next(page, "Save Card");
       } else {
         await expect(page.getByText("no card is needed")).toBeVisible();
@@ -362,14 +356,7 @@ test.describe("free trials", () => {
     await next(page, "Next: Hardware");
     await hardwareStep(page, 1, 0);
     // No card yet: the one entered in the step is saved through its bank's page, which returns to the step.
-    await page.getByLabel("Card number").fill("4000 0027 6000 3184");
-    await page.getByLabel("Expiry").fill("09 / 31");
-    await page.getByLabel("Security code").fill("123");
-    await page.getByLabel("Address line 1").fill("1 Main Street");
-    await page.getByLabel("City").fill("Springfield");
-    await page.getByLabel("State").fill("IL");
-    await page.getByLabel("Zip").fill("62701");
-    await page.getByRole("combobox", { name: "Country", exact: true }).selectOption("US");
+    await fillCardForm(page, "4000 0027 6000 3184", { holder: false });
     await next(page, "Save Card");
     await expect(page).toHaveURL(/\/cards\/authenticate\/seti_local_[\w-]+$/);
     await page.getByRole("button", { name: "Complete authentication" }).click();
