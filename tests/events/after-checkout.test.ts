@@ -7,16 +7,24 @@ import {
 } from "~/routes/_portal.licenses.$subscriptionId.auto-renew";
 import { action as payAction, loader as payLoader } from "~/routes/_portal.account_.invoices.$invoiceId.pay";
 import { loader as licensesLoader } from "~/routes/_portal.licenses";
-import { action as loginAction } from "~/routes/login";
 import { billingFaults, getBilling, getBillingClock, onBillingEvents } from "~/server/billing/index.server";
 import { db } from "~/server/platform/database/db.server";
 import { storeProviderEvents } from "~/server/subscriptions/event-feed.server";
 import { findOwnedJob } from "~/server/platform/jobs/runner.server";
 import { verifyLicenseFile } from "~/server/hubs/license-files.server";
 import { billingClock, billingEvents, invoices, jobs, providerSync } from "~/server/platform/database/tables.server";
-import { addCard, buyLicense, DECLINING, licenseNow, newCustomer, type TestCustomer } from "../support/accounts";
+import {
+  addCard,
+  buyLicense,
+  DECLINING,
+  licenseNow,
+  newCustomer,
+  paymentsOf,
+  type TestCustomer,
+} from "../support/accounts";
 import { runJobs } from "../support/jobs";
-import { cookieFrom, formRequest, openRoute as load, postRoute as post, respond } from "../support/requests";
+import { freshSession } from "../support/sign-in";
+import { openRoute as load, postRoute as post } from "../support/requests";
 
 /**
  * After checkout, through the pages' own loaders and actions: a failed renewal paid with Pay now exactly once
@@ -39,20 +47,6 @@ afterEach(async () => {
 async function later(days: number) {
   await getBillingClock()!.advance(days);
   await runJobs();
-}
-
-async function signIn(user: TestCustomer) {
-  const request = await formRequest("/login", { email: user.user.email, password: "GateKeeper-demo-1" });
-  return cookieFrom((await respond(() => loginAction({ request, params: {}, context: {} }))).headers.get("Set-Cookie"));
-}
-
-/** Times the engine charged the invoice successfully. */
-async function paymentsOf(invoiceId: string) {
-  const [{ n }] = await db
-    .select({ n: count() })
-    .from(billingEvents)
-    .where(and(eq(billingEvents.resourceId, invoiceId), eq(billingEvents.type, "invoice_paid")));
-  return n;
 }
 
 /** How many invoices the organization has. */
@@ -91,7 +85,7 @@ async function failedRenewal(label: string) {
   // Paid through the term it bought: the renewal unpaid leaves the license where it was.
   expect((await licenseNow(license.id)).validTo).toEqual(license.validTo);
   const good = await addCard(user, "5555 5555 5555 4444");
-  const cookie = await signIn(user);
+  const cookie = await freshSession(user.user.email);
   return { user, license, subscriptionId, renewal, good, cookie };
 }
 
@@ -219,7 +213,7 @@ describe("auto-renew", () => {
     const user = await newCustomer("auto-renew-off");
     await addCard(user);
     const { license, subscriptionId } = await buyLicense(user, { users: 3 });
-    const cookie = await signIn(user);
+    const cookie = await freshSession(user.user.email);
     const termEnd = (await getBilling().retrieveSubscription(user.billingCustomerId!, subscriptionId)).currentTermEnd!;
     await later(10);
     await turn(subscriptionId, "off", cookie);
@@ -241,7 +235,7 @@ describe("auto-renew", () => {
     const user = await newCustomer("auto-renew-on");
     await addCard(user);
     const { license, subscriptionId } = await buyLicense(user, { users: 3 });
-    const cookie = await signIn(user);
+    const cookie = await freshSession(user.user.email);
     await later(5);
     await turn(subscriptionId, "off", cookie);
     await later(5);

@@ -4,7 +4,6 @@ import { BANK_ASKS_TO_CONFIRM } from "~/domain/renewals";
 import { action as payAction, loader as payLoader } from "~/routes/_portal.account_.invoices.$invoiceId.pay";
 import { loader as paymentLoader } from "~/routes/_portal.account_.invoices.payments.$jobId";
 import { loader as licensesLoader } from "~/routes/_portal.licenses";
-import { action as loginAction } from "~/routes/login";
 import { AUTHENTICATION_REQUIRED, getBilling, getBillingClock, onBillingEvents } from "~/server/billing/index.server";
 import { db } from "~/server/platform/database/db.server";
 import { findOwnedJob, waitingStep } from "~/server/platform/jobs/runner.server";
@@ -12,9 +11,10 @@ import { billingClock, billingEvents, invoices, outbox, providerSync } from "~/s
 import { answerSetup } from "~/server/providers/card-vault.server";
 import { storeProviderEvents } from "~/server/subscriptions/event-feed.server";
 import { failedRenewalSubject } from "~/server/subscriptions/failed-renewal-mail.server";
-import { addCard, buyLicense, newCustomer, type TestCustomer } from "../support/accounts";
+import { addCard, buyLicense, newCustomer, paymentsOf } from "../support/accounts";
 import { runJobs } from "../support/jobs";
-import { cookieFrom, formRequest, openRoute as load, postRoute as post, respond } from "../support/requests";
+import { freshSession } from "../support/sign-in";
+import { openRoute as load, postRoute as post } from "../support/requests";
 
 /**
  * A renewal charged to a card whose bank asks the cardholder to confirm every payment (3-D Secure): charged without
@@ -32,20 +32,6 @@ afterEach(async () => {
   await db.delete(billingClock);
   await db.delete(providerSync);
 });
-
-async function signIn(user: TestCustomer) {
-  const request = await formRequest("/login", { email: user.user.email, password: "GateKeeper-demo-1" });
-  return cookieFrom((await respond(() => loginAction({ request, params: {}, context: {} }))).headers.get("Set-Cookie"));
-}
-
-/** Times the engine charged the invoice successfully. */
-async function paymentsOf(invoiceId: string) {
-  const [{ n }] = await db
-    .select({ n: count() })
-    .from(billingEvents)
-    .where(and(eq(billingEvents.resourceId, invoiceId), eq(billingEvents.type, "invoice_paid")));
-  return n;
-}
 
 describe("a renewal the card's bank asks the cardholder to confirm", () => {
   it("is left due with the reason, mailed and shown as the bank asking, and Pay now collects it once after the bank's page", async () => {
@@ -89,7 +75,7 @@ describe("a renewal the card's bank asks the cardholder to confirm", () => {
     }
 
     // The Pay now notice and the drawer say it too.
-    const cookie = await signIn(user);
+    const cookie = await freshSession(user.user.email);
     const licensesPage = await (await load(licensesLoader, "/licenses", cookie)).json();
     expect(licensesPage.notices).toEqual([
       expect.objectContaining({

@@ -8,7 +8,7 @@ import { db } from "~/server/platform/database/db.server";
 import { enqueueJob } from "~/server/platform/jobs/runner.server";
 import { newSubscriptionOrder, type OrderInput } from "~/server/orders/new-subscription-job.server";
 import { orderDigest } from "~/server/orders/placing.server";
-import { billingSubscriptions, licenses, organizations } from "~/server/platform/database/tables.server";
+import { billingEvents, billingSubscriptions, licenses, organizations } from "~/server/platform/database/tables.server";
 import { runJobs } from "./jobs";
 import { createAccount, memberByEmail } from "./members";
 
@@ -145,4 +145,13 @@ export async function subscriptionsOf(billingCustomerId: string) {
     .from(billingSubscriptions)
     .where(eq(billingSubscriptions.customerId, billingCustomerId));
   return row?.n ?? 0;
+}
+
+/** Times the engine charged the invoice successfully. */
+export async function paymentsOf(invoiceId: string) {
+  const [{ n }] = await db
+    .select({ n: count() })
+    .from(billingEvents)
+    .where(and(eq(billingEvents.resourceId, invoiceId), eq(billingEvents.type, "invoice_paid")));
+  return n;
 }
