@@ -138,6 +138,14 @@ async function chooseUpdate(
   await next(page, "Next: Billing");
 }
 
+/** The demo customer, signed in on a portal of the test's own, opens the update of its Core monthly license. */
+async function openDemoUpdate(page: Page, baseURL: string) {
+  await signIn(page, DEMO.customer, DEMO_PASSWORD, `${baseURL}/login`);
+  await expect(page.getByRole("heading", { level: 1, name: "Home" })).toBeVisible();
+  await page.goto(`${baseURL}/licenses`);
+  await page.getByRole("link", { name: "Add Users to license GK-NWC-2026-0001" }).click();
+}
+
 test.describe("updating a recurring license", () => {
   // Without JavaScript a refused form comes back as 422, which the browser reports.
   test.use({ expectedHttpErrors: [422] });
@@ -152,10 +160,7 @@ test.describe("updating a recurring license", () => {
     // Its own portal: this test changes the demo customer's license, which other tests read.
     const portal = await startPortal({ engine: databaseEngine });
     try {
-      await signIn(page, DEMO.customer, DEMO_PASSWORD, `${portal.baseURL}/login`);
-      await expect(page.getByRole("heading", { level: 1, name: "Home" })).toBeVisible();
-      await page.goto(`${portal.baseURL}/licenses`);
-      await page.getByRole("link", { name: "Add Users to license GK-NWC-2026-0001" }).click();
+      await openDemoUpdate(page, portal.baseURL);
       await expect(page).toHaveURL(/\/licenses\/sub_demo_core_monthly\/update\/product$/);
       await expect(
         page.getByText("You need to upgrade the plan or increase the number of users to update the recurring license."),
@@ -256,10 +261,7 @@ test.describe("updating a recurring license", () => {
     // Its own portal: this test changes the demo customer's card and license, which other tests read.
     const portal = await startPortal({ engine: databaseEngine });
     try {
-      await signIn(page, DEMO.customer, DEMO_PASSWORD, `${portal.baseURL}/login`);
-      await expect(page.getByRole("heading", { level: 1, name: "Home" })).toBeVisible();
-      await page.goto(`${portal.baseURL}/licenses`);
-      await page.getByRole("link", { name: "Add Users to license GK-NWC-2026-0001" }).click();
+      await openDemoUpdate(page, portal.baseURL);
       await chooseUpdate(page, "Core (Monthly Billing)", "5", javaScriptEnabled);
       await expect(page.getByRole("heading", { name: "Billing", exact: true })).toBeVisible();
       await page.getByRole("link", { name: "Replace Visa ending in 4242" }).click();
