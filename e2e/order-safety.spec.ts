@@ -266,7 +266,10 @@ test.describe("portals that stop or run side by side", () => {
       stage: (databaseUrl: string, before: number) => Promise<void>;
     },
   ) {
-    const first = await startPortal({ engine: databaseEngine });
+    // The first portal waits seconds between a failed step's reruns, so it is still rerunning when it is killed
+    // however slow the machine; with the suite's short wait its five automatic runs end before the kill, and the
+    // order waits for 'Try again' instead of finishing after the restart.
+    const first = await startPortal({ engine: databaseEngine, env: { JOB_BACKOFF_MS: "5000" } });
     let second: Awaited<ReturnType<typeof startPortal>> | null = null;
     try {
       await signIn(page, DEMO.customer, DEMO_PASSWORD, `${first.baseURL}/login`);
