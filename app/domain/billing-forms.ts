@@ -20,8 +20,9 @@ import {
  */
 /**
  * The card form of the payment-method drawers. The card itself is either the embedded tokenizer's
- * card_number (with card_expiry and card_cvc, which only the card provider checks) or the browser-made
- * card_token of Stripe's element; its 'Cannot be empty.' goes on the field "card".
+ * card_number (with card_expiry and card_cvc, which only the card provider checks) or Stripe's card_setup (the
+ * SetupIntent the browser confirmed, or "checkout" from a page without JavaScript); its 'Cannot be empty.' goes on
+ * the field "card".
  */
 export const cardFormSchema = z
   .object({
@@ -37,8 +38,8 @@ export const cardFormSchema = z
   })
   // A separate part of the intersection, so that its message shows together with the other fields'.
   .and(
-    z.object({ card_number: optionalText, card_token: optionalText }).superRefine((card, ctx) => {
-      if (!card.card_number && !card.card_token) {
+    z.object({ card_number: optionalText, card_setup: optionalText }).superRefine((card, ctx) => {
+      if (!card.card_number && !card.card_setup) {
         ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["card"], message: CANNOT_BE_EMPTY });
       }
     }),
@@ -47,7 +48,7 @@ export const cardFormSchema = z
 export type CardFormInput = z.infer<typeof cardFormSchema>;
 
 /** The card fields that are never written back into a page, like passwords. */
-export const SECRET_CARD_FIELDS = ["card_number", "card_expiry", "card_cvc", "card_token"] as const;
+export const SECRET_CARD_FIELDS = ["card_number", "card_expiry", "card_cvc", "card_setup"] as const;
 
 const personName = { first_name: requiredText, last_name: requiredText };
 const streetAddress = {

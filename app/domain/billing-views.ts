@@ -68,7 +68,8 @@ export interface BillingProfileView {
 /** The card drawers' loader data: where closing goes, how cards are entered, and this form's key. */
 export interface CardDrawerData {
   closeTo: string;
-  entry: { mode: "local" } | { mode: "stripe"; publishableKey: string };
+  /** Plain card fields, or Stripe's element with the SetupIntent the browser confirms and the bank's return URL. */
+  entry: { mode: "local" } | { mode: "stripe"; publishableKey: string; clientSecret: string; returnUrl: string };
   /** One key per rendered form, so a double submit adds one card. */
   idempotencyKey: string;
   /** The holder's name to start from. */

@@ -34,7 +34,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     hubType,
     customerId,
     step: step?.status === "ready" && chosen ? { ...step, preselectedSourceId: chosen } : step,
-    newCard: needsCard ? newCardFormData(member) : null,
+    newCard: needsCard ? await newCardFormData(member) : null,
   });
 }
 

@@ -1,6 +1,9 @@
 import { Text } from "~/ui/typography";
 import { useEffect, useRef, useState } from "react";
-import { CARD_ENTRY_NEEDS_JAVASCRIPT } from "~/domain/card-entry";
+// The pure loader adds Stripe.js's script only when called: the main entry would add it on import, on every page.
+import { loadStripe } from "@stripe/stripe-js/pure";
+import type { Stripe, StripeCardElement } from "@stripe/stripe-js";
+import { CARD_ENTRY_AT_STRIPE } from "~/domain/card-entry";
 import { Group } from "~/ui/layout";
 import { InputWrapper, TextInput } from "./inputs";
 
@@ -8,15 +11,18 @@ import { InputWrapper, TextInput } from "./inputs";
  * Card entry for the payment drawers and the trial payment step, inside the caller's <form>.
  * - local (the embedded test tokenizer): plain fields that post card_number, card_expiry and card_cvc,
  *   so a card can be added without JavaScript; the server checks them and keeps no number.
- * - stripe: Stripe's card element, mounted by Stripe.js; on submit it turns the card into a token posted
- *   as card_token, so the number never reaches the portal. It cannot work without JavaScript, and says so.
+ * - stripe: Stripe's card element, mounted by Stripe.js (loaded from Stripe only where this renders); on
+ *   submit Stripe.js confirms the page's SetupIntent with the card and the form posts the SetupIntent's id as
+ *   card_setup, so the number never reaches the portal. Without JavaScript card_setup posts "checkout", and
+ *   the card is entered on Stripe's Checkout page instead, which the page says.
  * The server's message for the card ('Cannot be empty.' or the provider's) comes in as `error`.
  */
-export type CardEntryProps = ({ mode: "local" } | { mode: "stripe"; publishableKey: string }) & { error?: string };
+export type StripeEntry = { mode: "stripe"; publishableKey: string; clientSecret: string; returnUrl: string };
+export type CardEntryProps = ({ mode: "local" } | StripeEntry) & { error?: string };
 
 export function CardEntry(props: CardEntryProps) {
   return props.mode === "stripe" ? (
-    <StripeCardElement publishableKey={props.publishableKey} error={props.error} />
+    <StripeCardEntry {...props} />
   ) : (
     <Group grow align="flex-start">
       <TextInput
@@ -42,60 +48,28 @@ export function CardEntry(props: CardEntryProps) {
   );
 }
 
-/** The little of Stripe.js this component uses. */
-interface StripeJs {
-  elements(): { create(type: "card"): StripeCard };
-  createToken(
-    card: StripeCard,
-    data: Record<string, string>,
-  ): Promise<{ token?: { id: string }; error?: { message?: string } }>;
-}
-interface StripeCard {
-  mount(element: HTMLElement): void;
-  destroy(): void;
-  on(event: "change", handler: (change: { error?: { message: string } }) => void): void;
-}
-declare global {
-  interface Window {
-    Stripe?: (publishableKey: string) => StripeJs;
-  }
-}
-
-const STRIPE_JS = "https://js.stripe.com/v3/";
-
-function loadStripe(): Promise<NonNullable<Window["Stripe"]>> {
-  return new Promise((resolve, reject) => {
-    if (window.Stripe) return resolve(window.Stripe);
-    const script =
-      document.querySelector<HTMLScriptElement>(`script[src="${STRIPE_JS}"]`) ??
-      document.head.appendChild(Object.assign(document.createElement("script"), { src: STRIPE_JS, async: true }));
-    script.addEventListener("load", () =>
-      window.Stripe ? resolve(window.Stripe) : reject(new Error("Stripe.js did not load.")),
-    );
-    script.addEventListener("error", () => reject(new Error("Stripe.js did not load.")));
-  });
-}
-
-/** The holder's name and address from the surrounding card form. */
-function holderData(form: HTMLFormElement): Record<string, string> {
+/** The holder's name and address from the surrounding card form, as Stripe's billing details. */
+function billingDetails(form: HTMLFormElement) {
   const value = (name: string) => {
     const field = form.elements.namedItem(name);
     return field instanceof HTMLInputElement || field instanceof HTMLSelectElement ? field.value : "";
   };
   return {
     name: `${value("first_name")} ${value("last_name")}`.trim(),
-    address_line1: value("address_line1"),
-    address_line2: value("address_line2"),
-    address_city: value("address_city"),
-    address_state: value("address_state"),
-    address_zip: value("address_zip"),
-    address_country: value("address_country"),
+    address: {
+      line1: value("address_line1"),
+      line2: value("address_line2"),
+      city: value("address_city"),
+      state: value("address_state"),
+      postal_code: value("address_zip"),
+      country: value("address_country"),
+    },
   };
 }
 
-function StripeCardElement({ publishableKey, error }: { publishableKey: string; error?: string }) {
+function StripeCardEntry({ publishableKey, clientSecret, returnUrl, error }: StripeEntry & { error?: string }) {
   const mountPoint = useRef<HTMLDivElement>(null);
-  const tokenField = useRef<HTMLInputElement>(null);
+  const setupField = useRef<HTMLInputElement>(null);
   const [message, setMessage] = useState<string | undefined>(error);
   useEffect(() => setMessage(error), [error]);
 
@@ -103,33 +77,42 @@ function StripeCardElement({ publishableKey, error }: { publishableKey: string; 
     const element = mountPoint.current;
     const form = element?.closest("form");
     if (!element || !form) return;
-    let card: StripeCard | undefined;
-    let stripe: StripeJs | undefined;
+    let card: StripeCardElement | undefined;
+    let stripe: Stripe | undefined;
+    // With JavaScript the card is entered here, not on Stripe's Checkout page: the setup comes from Stripe.js.
+    if (setupField.current) setupField.current.value = "";
 
-    // Hold the submit until Stripe has made the token, then submit again with it (Remix's own handler runs then).
-    // A failure to make the token shows under the card: the submit it held back would otherwise end silently.
+    // Hold the submit until Stripe.js has confirmed the SetupIntent, then submit again with its id (Remix's own
+    // handler runs then). Next actions are the portal's: a bank that asks sends the cardholder to its page through
+    // the server, as the embedded provider's does. A refusal shows under the card: the held submit ends there.
     const onSubmit = (event: SubmitEvent) => {
-      if (!stripe || !card || tokenField.current?.value) return;
+      if (!stripe || !card || setupField.current?.value) return;
       event.preventDefault();
       event.stopImmediatePropagation();
       stripe
-        .createToken(card, holderData(form))
+        .confirmCardSetup(
+          clientSecret,
+          { payment_method: { card, billing_details: billingDetails(form) }, return_url: returnUrl },
+          { handleActions: false },
+        )
         .then((result) => {
-          if (!result.token || !tokenField.current) return setMessage(result.error?.message ?? "Cannot be empty.");
-          tokenField.current.value = result.token.id;
+          if (!result.setupIntent || !setupField.current)
+            return setMessage(result.error?.message ?? "Cannot be empty.");
+          setupField.current.value = result.setupIntent.id;
           form.requestSubmit(event.submitter instanceof HTMLElement ? event.submitter : undefined);
         })
         .catch((failure: Error) => setMessage(failure.message));
     };
     form.addEventListener("submit", onSubmit);
 
-    loadStripe()
-      .then((load) => {
-        stripe = load(publishableKey);
-        card = stripe.elements().create("card");
+    loadStripe(publishableKey)
+      .then((loaded) => {
+        if (!loaded) return setMessage("Stripe.js did not load.");
+        stripe = loaded;
+        card = loaded.elements().create("card");
         card.mount(element);
         card.on("change", (change) => {
-          if (tokenField.current) tokenField.current.value = "";
+          if (setupField.current) setupField.current.value = "";
           setMessage(change.error?.message);
         });
       })
@@ -138,16 +121,15 @@ function StripeCardElement({ publishableKey, error }: { publishableKey: string; 
       form.removeEventListener("submit", onSubmit);
       card?.destroy();
     };
-  }, [publishableKey]);
+  }, [publishableKey, clientSecret, returnUrl]);
 
   return (
     <InputWrapper label="Card details" error={message} id="card-element-label">
       <div ref={mountPoint} className="gk-card-element" />
-      <input ref={tokenField} type="hidden" name="card_token" />
+      {/* Without JavaScript this posts "checkout": the server sends the cardholder to Stripe's Checkout page. */}
+      <input ref={setupField} type="hidden" name="card_setup" defaultValue="checkout" />
       <noscript>
-        <Text c="red" size="sm" role="alert">
-          {CARD_ENTRY_NEEDS_JAVASCRIPT}
-        </Text>
+        <Text size="sm">{CARD_ENTRY_AT_STRIPE}</Text>
       </noscript>
     </InputWrapper>
   );

@@ -54,6 +54,7 @@ function card(number: string): CardForm {
     holder: { firstName: "Pat", lastName: "Cardholder", addressLine1: "1 Main", city: "Reno" },
     setAsPrimary: true,
     returnUrl: "/account/cards/return",
+    cancelUrl: "/account",
   };
 }
 
@@ -88,7 +89,7 @@ describe("cards", () => {
       address_country: "US",
       set_as_primary: true,
       card_number: "4242 4242 4242 4242",
-      card_token: "",
+      card_setup: "",
     };
     const results = await Promise.allSettled([
       addCardFor(member, card("4242 4242 4242 4242").form, input, crypto.randomUUID(), "/account"),

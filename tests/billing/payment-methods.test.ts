@@ -5,7 +5,9 @@ import {
   type CardForm,
   type CardSave,
 } from "~/server/account-billing/payment-methods.server";
-import { answerSetup } from "~/server/providers/card-vault.server";
+import { answerSetup, gatewayCustomerFor } from "~/server/providers/card-vault.server";
+import type { CardOwner, CardProvider } from "~/server/cards/port.server";
+import { tokenOf } from "../support/card-tokens";
 import { CARD_MESSAGES } from "~/server/providers/test-cards.server";
 import { createLocalBilling } from "~/server/billing/local/engine.server";
 import { createLocalCards } from "~/server/cards/local/provider.server";
@@ -25,6 +27,7 @@ function card(number: string, setAsPrimary = true): CardForm {
     holder: { firstName: "Pat", lastName: "Cardholder", addressLine1: "1 Main", city: "Reno" },
     setAsPrimary,
     returnUrl: "/account/cards/return",
+    cancelUrl: "/account",
   };
 }
 
@@ -152,5 +155,45 @@ describe("saving a card whose bank asks the cardholder to authenticate it", () =
     const replacement = saved(await finishCardSetup(id, setup.setupId, outcome, use, providers));
     expect(replacement.card).toMatchObject({ last4: "3220" });
     expect((await billing.listPaymentSources(id)).map((each) => each.id)).toEqual([replacement.id]);
+  });
+});
+
+describe("a card the gateway keeps for its customer (Stripe's SetupIntent)", () => {
+  /**
+   * A card provider whose setup saves a payment method already attached to the gateway customer, as a Stripe
+   * SetupIntent does; the embedded vault keeps the card, so the embedded billing engine can read it.
+   */
+  async function gatewayCards(gatewayCustomer: string, number: string) {
+    const { cards } = providers;
+    const token = await tokenOf(cards, card(number).form, { firstName: "Pat", lastName: "Cardholder" }, number);
+    const { id } = await cards.createPaymentMethod(token, `${number}:method`);
+    await cards.attachPaymentMethod(id, gatewayCustomer, `${number}:attach`);
+    const owners: CardOwner[] = [];
+    const setUpCard: CardProvider["setUpCard"] = async (request) => {
+      owners.push(await request.owner());
+      return { status: "succeeded", paymentMethod: { gatewayCustomer, id } };
+    };
+    // The embedded provider in all else (a class: its methods are on its prototype).
+    const gatewayOnly = Object.assign(Object.create(cards) as CardProvider, { setUpCard });
+    return { providers: { billing, cards: gatewayOnly }, owners, id };
+  }
+
+  it("adds it by its reference, for a first card with no gateway customer yet", async () => {
+    const id = await customer("cust_gateway_add");
+    const gateway = await gatewayCards(gatewayCustomerFor(id), "5555 5555 5555 4444");
+    const source = saved(await addCard(id, card("ignored"), "form-g1", gateway.providers));
+    expect(source.referenceId).toBe(`${gatewayCustomerFor(id)}/${gateway.id}`);
+    expect(source.card).toMatchObject({ last4: "4444" });
+    expect(gateway.owners).toEqual([{ billingCustomerId: id, gatewayCustomer: null }]);
+  });
+
+  it("replaces a card with it, set up for the gateway customer that keeps the old card", async () => {
+    const id = await customer("cust_gateway_replace");
+    const old = saved(await addCard(id, card("4242 4242 4242 4242"), "form-g2", providers));
+    const [gatewayCustomer] = old.referenceId.split("/");
+    const gateway = await gatewayCards(gatewayCustomer, "3782 822463 10005");
+    const source = saved(await replaceCard(id, old.id, card("ignored"), "form-g3", gateway.providers));
+    expect(gateway.owners).toEqual([{ billingCustomerId: id, gatewayCustomer }]);
+    expect((await billing.listPaymentSources(id)).map((kept) => kept.id)).toEqual([source.id]);
   });
 });

@@ -9,7 +9,12 @@ const chargebee = {
   CHARGEBEE_WEBHOOK_USERNAME: "chargebee",
   CHARGEBEE_WEBHOOK_PASSWORD: "0123456789abcdef",
 };
-const stripe = { CARD_PROVIDER: "stripe", STRIPE_SECRET_KEY: "sk_test_abc", STRIPE_PUBLISHABLE_KEY: "pk_test_abc" };
+const stripe = {
+  CARD_PROVIDER: "stripe",
+  STRIPE_SECRET_KEY: "sk_test_abc",
+  STRIPE_PUBLISHABLE_KEY: "pk_test_abc",
+  PUBLIC_URL: "https://portal.example.com",
+};
 
 describe("provider configuration", () => {
   it("uses the embedded billing engine and test tokenizer when nothing is set", () => {
@@ -29,6 +34,10 @@ describe("provider configuration", () => {
     );
     expect(() => parseEnv({ ...chargebee, ...stripe, STRIPE_PUBLISHABLE_KEY: undefined })).toThrowError(
       new ConfigError("STRIPE_PUBLISHABLE_KEY is required when CARD_PROVIDER=stripe"),
+    );
+    // Stripe's pages send the cardholder back to the portal's own address.
+    expect(() => parseEnv({ ...chargebee, ...stripe, PUBLIC_URL: undefined })).toThrowError(
+      new ConfigError("PUBLIC_URL is required when CARD_PROVIDER=stripe"),
     );
     expect(() => parseEnv({ ...chargebee, ...stripe, STRIPE_SECRET_KEY: "pk_live_oops" })).toThrowError(
       new ConfigError("STRIPE_SECRET_KEY must be a Stripe secret key (sk_...)"),

@@ -4,6 +4,7 @@ import type { CardSetup } from "~/server/cards/port.server";
 import { answerSetup, attachedCard, cardFromToken } from "~/server/providers/card-vault.server";
 import { CARD_MESSAGES } from "~/server/providers/test-cards.server";
 import { db } from "~/server/platform/database/db.server";
+import { savedToken, setupRequest } from "../support/card-tokens";
 import { cardTokens } from "~/server/platform/database/tables.server";
 
 /**
@@ -12,14 +13,9 @@ import { cardTokens } from "~/server/platform/database/tables.server";
  */
 const cards = getCards();
 const holder = { firstName: "Sam", lastName: "Holder" };
-const returnUrl = "/account/cards/return";
 const setUp = (number: string, key: string, form = cardForm(number)) =>
-  cards.setUpCard({ form, holder, returnUrl }, key);
-
-function tokenOf(setup: CardSetup): string {
-  if (setup.status !== "succeeded") throw new Error(`not saved: ${setup.status}`);
-  return setup.token;
-}
+  cards.setUpCard(setupRequest(form, holder), key);
+const tokenOf = savedToken;
 
 function waiting(setup: CardSetup) {
   if (setup.status !== "requires_action") throw new Error(`not waiting: ${setup.status}`);
@@ -35,9 +31,10 @@ function cardForm(number: string) {
 }
 
 describe("the embedded card provider", () => {
-  it("is the default, with plain card fields", () => {
+  it("is the default, with plain card fields, and reads no owner to show them", async () => {
     expect(cards.name).toBe("local");
-    expect(cards.entry).toEqual({ mode: "local" });
+    const owner = () => Promise.reject(new Error("The embedded tokenizer makes nothing for the page"));
+    expect(await cards.entryFor({ owner, returnUrl: "/account/cards/return" }, "page-1")).toEqual({ mode: "local" });
   });
 
   it("saves posted card fields outright as a one-time token that keeps no card number", async () => {

@@ -19,7 +19,7 @@ describe("the card form", () => {
       address_zip: "94105",
       address_country: "us",
     };
-    expect(cardFormSchema.parse({ ...holder, card_token: "tok_1", set_as_primary: "on" })).toMatchObject({
+    expect(cardFormSchema.parse({ ...holder, card_setup: "seti_1", set_as_primary: "on" })).toMatchObject({
       address_country: "US",
       address_line2: "",
       set_as_primary: true,

@@ -174,6 +174,26 @@ describe("saving a card the bank asks to authenticate", () => {
     expect(await cardsOf("customer@example.com")).toEqual(["3155"]);
   });
 
+  it("finishes a save its return names by a Checkout session's id (Stripe without JavaScript) as by the setup's", async () => {
+    const [old] = await sourcesOf("customer@example.com");
+    const posted = await post(
+      replaceAction,
+      `/account/cards/${old.id}/replace`,
+      "customer@example.com",
+      card("4000 0027 6000 3184"),
+      {
+        sourceId: old.id,
+      },
+    );
+    const page = bankPageOf(posted);
+    await answerBank(page, "complete");
+    const back = `/account/cards/return?session_id=${page.attemptId}`;
+    expect((await get(returnLoader, back, "distributor@example.com")).status).toBe(404);
+    const saved = await get(returnLoader, back, "customer@example.com");
+    expect(await toastOf(saved)).toEqual({ kind: "success", message: "Successfully replaced new payment method." });
+    expect(await cardsOf("customer@example.com")).toEqual(["3184"]);
+  });
+
   it("knows no authentication that is not the embedded gateway's", async () => {
     const missing = await get(bankLoader, "/cards/authenticate/seti_local_nothing", null, {
       attemptId: "seti_local_nothing",

@@ -108,7 +108,7 @@ const FIELDS = [
   "card_number",
   "card_expiry",
   "card_cvc",
-  "card_token",
+  "card_setup",
   "set_as_primary",
   "idempotency_key",
   "line1",

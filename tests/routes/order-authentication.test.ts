@@ -13,7 +13,7 @@ import { subscriptionWizard } from "~/server/orders/new-subscription-wizard.serv
 import { db } from "~/server/platform/database/db.server";
 import { billingInvoices } from "~/server/platform/database/tables.server";
 import { JobRunner } from "~/server/platform/jobs/runner.server";
-import { answerSetup } from "~/server/providers/card-vault.server";
+import { authenticatedTokenOf } from "../support/card-tokens";
 import { memberByEmail } from "../support/members";
 import { formRequest, getRequest } from "../support/requests";
 import { demoCookie } from "../support/sign-in";
@@ -47,15 +47,9 @@ async function savedCard(customerId: string, number: string) {
   form.set("card_expiry", "12 / 34");
   form.set("card_cvc", "123");
   const holder = { firstName: "Ada", lastName: "Lovelace" };
-  const setup = await getCards().setUpCard({ form, holder, returnUrl: "/account/cards/return" }, randomUUID());
-  if (setup.status === "requires_action") await answerSetup(db, setup.setupId, "complete");
-  const saved = setup.status === "requires_action" ? await getCards().setupOutcome(setup.setupId) : setup;
-  if (saved.status !== "succeeded") throw new Error("not saved");
+  const tmpToken = await authenticatedTokenOf(getCards(), form, holder, randomUUID());
   return (
-    await getBilling().createPaymentSourceFromTempToken(
-      { customerId, setAsPrimary: true, tmpToken: saved.token },
-      randomUUID(),
-    )
+    await getBilling().createPaymentSourceFromTempToken({ customerId, setAsPrimary: true, tmpToken }, randomUUID())
   ).id;
 }
 

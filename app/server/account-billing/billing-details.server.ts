@@ -35,6 +35,7 @@ import {
   saveShippingAddress,
 } from "~/server/accounts/index.server";
 import { getCards } from "~/server/cards/index.server";
+import { parseGatewayReference } from "~/server/providers/card-gateway.server";
 import { holdCardSlot, releaseCardSlot } from "~/server/platform/throttle.server";
 import { TAX_ID_STATUS_WORDS } from "~/domain/tax-ids";
 import { checkVatNumber, providerStatusOf, recheckLater, saveTaxId, taxIdOf, type TaxIdRecord } from "./tax-ids.server";
@@ -271,7 +272,7 @@ const cardName = (source: PaymentSource) =>
 /** Where the card provider's bank page sends the cardholder back to (the route that finishes the save). */
 const CARD_SETUP_RETURN = "/account/cards/return";
 
-function cardFormOf(form: FormData, input: CardFormInput): CardForm {
+function cardFormOf(form: FormData, input: CardFormInput, closeTo: string): CardForm {
   return {
     form,
     holder: {
@@ -286,7 +287,22 @@ function cardFormOf(form: FormData, input: CardFormInput): CardForm {
     },
     setAsPrimary: input.set_as_primary,
     returnUrl: CARD_SETUP_RETURN,
+    cancelUrl: closeTo,
   };
+}
+
+/**
+ * What a card form of the organization needs to take a card (Stripe's SetupIntent is made for the organization's
+ * billing customer, and for a replacement for the gateway customer that keeps the replaced card). The form's key
+ * makes a reload of the page make one setup at most per rendered form.
+ */
+export function cardEntryFor(scope: Scope, replacing: PaymentSource | null, idempotencyKey: string) {
+  const owner = async () => {
+    const billingCustomerId = await ensureBillingCustomer(scope);
+    const reference = replacing ? parseGatewayReference(replacing.referenceId) : null;
+    return { billingCustomerId, gatewayCustomer: reference?.gatewayCustomer ?? null };
+  };
+  return getCards().entryFor({ owner, returnUrl: CARD_SETUP_RETURN }, idempotencyKey);
 }
 
 /** A card change's outcome for the page: saved (the new card), or the bank's page to send the cardholder to. */
@@ -355,7 +371,7 @@ export async function addCardFor(
 ): Promise<CardChangeOutcome> {
   return inCardSlot(scope, async () => {
     const customerId = await ensureBillingCustomer(scope);
-    const save = await addCard(customerId, cardFormOf(form, input), idempotencyKey);
+    const save = await addCard(customerId, cardFormOf(form, input, closeTo), idempotencyKey);
     return settle(scope, save, { replaces: null, setAsPrimary: input.set_as_primary, closeTo });
   });
 }
@@ -370,7 +386,7 @@ export async function replaceCardFor(
   closeTo: string,
 ): Promise<CardChangeOutcome> {
   const customerId = await ensureBillingCustomer(scope);
-  const save = await replaceCard(customerId, old.id, cardFormOf(form, input), idempotencyKey);
+  const save = await replaceCard(customerId, old.id, cardFormOf(form, input, closeTo), idempotencyKey);
   return settle(scope, save, { replaces: old, setAsPrimary: input.set_as_primary, closeTo });
 }
 

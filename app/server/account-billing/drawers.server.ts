@@ -15,6 +15,7 @@ import { billingProfileValidator, cardFormValidator, shippingAddressValidator } 
 import {
   addCardFor,
   billingProfileDefaults,
+  cardEntryFor,
   type CardChangeOutcome,
   clearShipping,
   findOwnSource,
@@ -28,8 +29,8 @@ import {
   sourceView,
 } from "./billing-details.server";
 import { readMemberForm, requireMember, type Scope, redirectWithToast } from "~/server/accounts/index.server";
-import { ProviderError } from "~/server/billing/index.server";
-import { getCards, SETUP_RETURN } from "~/server/cards/index.server";
+import { ProviderError, type PaymentSource } from "~/server/billing/index.server";
+import { SETUP_RETURN } from "~/server/cards/index.server";
 import { COUNTRY_OPTIONS, DIAL_CODE_OPTIONS } from "./contact-options.server";
 
 /**
@@ -79,19 +80,22 @@ const CONTACT_OPTIONS: ContactOptions = { countries: COUNTRY_OPTIONS, dialCodes:
 
 const notFound = () => json({ message: "This payment method does not exist or is not yours." }, { status: 404 });
 
-function cardDrawerValues({ user }: Scope, closeTo: string, replacing?: CardDrawerData["replacing"]): CardDrawerData {
+/** A card form's data; the card entry is made for the organization's card (or for the one it replaces). */
+async function cardDrawerValues(scope: Scope, closeTo: string, replacing?: PaymentSource): Promise<CardDrawerData> {
+  const idempotencyKey = randomUUID();
+  const { user } = scope;
   return {
     closeTo,
-    entry: getCards().entry,
-    idempotencyKey: randomUUID(),
+    entry: await cardEntryFor(scope, replacing ?? null, idempotencyKey),
+    idempotencyKey,
     defaults: { first_name: user.firstName, last_name: user.lastName, set_as_primary: true },
-    replacing,
+    replacing: replacing ? sourceView(replacing) : undefined,
     countries: COUNTRY_OPTIONS,
   };
 }
 
-const cardDrawerData = (scope: Scope, closeTo: string, replacing?: CardDrawerData["replacing"]) =>
-  json<CardDrawerData>(cardDrawerValues(scope, closeTo, replacing));
+const cardDrawerData = async (scope: Scope, closeTo: string, replacing?: PaymentSource) =>
+  json<CardDrawerData>(await cardDrawerValues(scope, closeTo, replacing));
 
 /** Adds or replaces the card, coming back to `closeTo` from the bank's page when the bank asks. */
 type CardChange = (
@@ -196,8 +200,8 @@ export async function addCardInStep(
 }
 
 /** The inline new-card form's data (the drawer's, without a place to close to). */
-export const newCardFormData = (scope: Scope) => {
-  const { closeTo: _closeTo, ...data } = cardDrawerValues(scope, "");
+export const newCardFormData = async (scope: Scope) => {
+  const { closeTo: _closeTo, ...data } = await cardDrawerValues(scope, "");
   return data;
 };
 
@@ -230,7 +234,7 @@ export const replaceCardDrawer = {
   async loader({ request, params }: LoaderFunctionArgs, mount: DrawerMount) {
     const { member, closeTo } = await openDrawer(request, mount);
     const source = await ownSourceOr404(member, params.sourceId);
-    return cardDrawerData(member, closeTo, sourceView(source));
+    return cardDrawerData(member, closeTo, source);
   },
   action(args: ActionFunctionArgs, mount: DrawerMount) {
     return cardAction(
@@ -252,7 +256,9 @@ export const replaceCardDrawer = {
  */
 export async function cardReturnLoader({ request }: LoaderFunctionArgs) {
   const member = await requireMember(request, "billing.manage");
-  const setupId = new URL(request.url).searchParams.get(SETUP_RETURN.setup);
+  // Stripe's bank page names the SetupIntent; its Checkout page names the session, which names the setup.
+  const query = new URL(request.url).searchParams;
+  const setupId = query.get(SETUP_RETURN.setup) ?? query.get(SETUP_RETURN.checkout);
   const back = setupId ? await finishCardSaveFor(member, setupId) : null;
   if (!back) throw json({ message: "There is no such card authentication." }, { status: 404 });
   if (back.status === "requires_action") return redirect(back.redirectUrl);

@@ -1,15 +1,24 @@
 import { getBilling, notFound, refused, type BillingProvider, type PaymentSource } from "~/server/billing/index.server";
 import { CardError } from "~/server/cards/errors.server";
-import { getCards, type CardHolder, type CardProvider, type CardSetup } from "~/server/cards/index.server";
+import {
+  getCards,
+  type CardHolder,
+  type CardOwner,
+  type CardProvider,
+  type CardSetup,
+  type GatewayPaymentMethod,
+} from "~/server/cards/index.server";
 import { INVALID_CUSTOMER_ID, parseGatewayReference } from "~/server/providers/card-gateway.server";
 
-/** A posted card form: the card part (fields or a browser token), the holder, and set_as_primary. */
+/** A posted card form: the card part (fields, or the setup the browser confirmed), the holder, and set_as_primary. */
 export interface CardForm {
   form: FormData;
   holder: CardHolder;
   setAsPrimary: boolean;
   /** Where the bank's page sends the cardholder back to, when their bank asks them to authenticate the card. */
   returnUrl: string;
+  /** Where a cardholder who gives up on the card provider's own card page goes back to. */
+  cancelUrl: string;
 }
 
 /** A card save's outcome: saved, or waiting for the cardholder's bank (a declined card throws a CardError). */
@@ -29,8 +38,11 @@ const configured = (): Providers => ({ billing: getBilling(), cards: getCards() 
  */
 const keyFor = (customerId: string, idempotencyKey: string, step: string) => `${customerId}:${idempotencyKey}:${step}`;
 
-/** A setup's token once saved, or the wait for the bank; a declined card is the card field's refusal. */
-function tokenOf(setup: CardSetup): { token: string } | Extract<CardSave, { status: "requires_action" }> {
+/** What a setup saved: a one-time token, or a payment method the card gateway keeps for its customer. */
+type SavedCard = { token: string } | { paymentMethod: GatewayPaymentMethod };
+
+/** The card a setup saved, or the wait for the bank; a declined card is the card field's refusal. */
+function savedCardOf(setup: CardSetup): SavedCard | Extract<CardSave, { status: "requires_action" }> {
   if (setup.status === "declined") {
     throw new CardError(setup.message, {
       kind: "final",
@@ -39,8 +51,18 @@ function tokenOf(setup: CardSetup): { token: string } | Extract<CardSave, { stat
       field: "card",
     });
   }
-  return setup.status === "succeeded" ? { token: setup.token } : setup;
+  if (setup.status === "requires_action") return setup;
+  return "token" in setup ? { token: setup.token } : { paymentMethod: setup.paymentMethod };
 }
+
+/** A card form's setup request, for the card of `owner`. */
+const setupRequestOf = ({ form, holder, returnUrl, cancelUrl }: CardForm, owner: CardOwner) => ({
+  form,
+  holder,
+  returnUrl,
+  cancelUrl,
+  owner: () => Promise.resolve(owner),
+});
 
 /** What a save does with a card once its setup succeeded: a new card, or one replacing the card `replaces`. */
 export interface SetUpCardUse {
@@ -58,13 +80,13 @@ export async function addCard(
   idempotencyKey: string,
   providers: Providers = configured(),
 ): Promise<CardSave> {
-  const { form, holder, returnUrl } = card;
-  const setup = tokenOf(
-    await providers.cards.setUpCard({ form, holder, returnUrl }, keyFor(customerId, idempotencyKey, "token")),
+  const owner = { billingCustomerId: customerId, gatewayCustomer: null };
+  const setup = savedCardOf(
+    await providers.cards.setUpCard(setupRequestOf(card, owner), keyFor(customerId, idempotencyKey, "token")),
   );
-  if (!("token" in setup)) return setup;
+  if ("status" in setup) return setup;
   const use = { replaces: null, setAsPrimary: card.setAsPrimary };
-  return { status: "saved", source: await saveToken(customerId, setup.token, use, idempotencyKey, providers) };
+  return { status: "saved", source: await saveCard(customerId, setup, use, idempotencyKey, providers) };
 }
 
 /**
@@ -78,14 +100,15 @@ export async function replaceCard(
   idempotencyKey: string,
   providers: Providers = configured(),
 ): Promise<CardSave> {
-  await referenceOfSource(customerId, oldSourceId, providers.billing);
-  const { form, holder, returnUrl } = card;
-  const setup = tokenOf(
-    await providers.cards.setUpCard({ form, holder, returnUrl }, keyFor(customerId, idempotencyKey, "token")),
+  const { reference } = await referenceOfSource(customerId, oldSourceId, providers.billing);
+  // The new card is kept by the gateway customer that keeps the old one.
+  const owner = { billingCustomerId: customerId, gatewayCustomer: reference.gatewayCustomer };
+  const setup = savedCardOf(
+    await providers.cards.setUpCard(setupRequestOf(card, owner), keyFor(customerId, idempotencyKey, "token")),
   );
-  if (!("token" in setup)) return setup;
+  if ("status" in setup) return setup;
   const use = { replaces: oldSourceId, setAsPrimary: card.setAsPrimary };
-  return { status: "saved", source: await saveToken(customerId, setup.token, use, idempotencyKey, providers) };
+  return { status: "saved", source: await saveCard(customerId, setup, use, idempotencyKey, providers) };
 }
 
 /**
@@ -100,9 +123,9 @@ export async function finishCardSetup(
   use: SetUpCardUse,
   providers: Providers = configured(),
 ): Promise<CardSave> {
-  const setup = tokenOf(outcome);
-  if (!("token" in setup)) return setup;
-  return { status: "saved", source: await saveToken(customerId, setup.token, use, `setup:${setupId}`, providers) };
+  const setup = savedCardOf(outcome);
+  if ("status" in setup) return setup;
+  return { status: "saved", source: await saveCard(customerId, setup, use, `setup:${setupId}`, providers) };
 }
 
 async function referenceOfSource(customerId: string, sourceId: string, billing: BillingProvider) {
@@ -114,32 +137,47 @@ async function referenceOfSource(customerId: string, sourceId: string, billing: 
 }
 
 /**
- * A saved card's token as a payment source. A new card is made from the token outright. A replacement goes
- * token, payment method, attached to the gateway customer that holds the old card, a new payment source from
- * it, and the old one removed from billing: the new card is added before the old one goes, so a failure
- * part-way never leaves the customer without a card; each step has its own key, so repeating a call that
- * failed part-way finishes it without a second card.
+ * A saved card as a payment source. A payment method the gateway keeps for its customer (a SetupIntent's) is
+ * stored by its reference. A token's new card is made from the token outright; a token's replacement goes token,
+ * payment method, attached to the gateway customer that holds the old card, and a payment source from it. A
+ * replaced card is removed from billing after the new card is added, so a failure part-way never leaves the
+ * customer without a card; each step has its own key, so repeating a call that failed part-way finishes it
+ * without a second card.
  */
-async function saveToken(
+async function saveCard(
   customerId: string,
-  token: string,
+  card: SavedCard,
   use: SetUpCardUse,
   idempotencyKey: string,
   { billing, cards }: Providers,
 ): Promise<PaymentSource> {
-  if (!use.replaces) {
-    return billing.createPaymentSourceFromTempToken(
-      { customerId, tmpToken: token, setAsPrimary: use.setAsPrimary },
-      keyFor(customerId, idempotencyKey, "source"),
-    );
+  const sourceKey = keyFor(customerId, idempotencyKey, "source");
+  const { setAsPrimary } = use;
+  const old = use.replaces ? await referenceOfSource(customerId, use.replaces, billing) : null;
+  if ("paymentMethod" in card)
+    return storeMethod(customerId, card.paymentMethod, old, setAsPrimary, sourceKey, billing);
+  if (!old) {
+    return billing.createPaymentSourceFromTempToken({ customerId, tmpToken: card.token, setAsPrimary }, sourceKey);
   }
-  const { old, reference } = await referenceOfSource(customerId, use.replaces, billing);
-  const method = await cards.createPaymentMethod(token, keyFor(customerId, idempotencyKey, "payment-method"));
-  await cards.attachPaymentMethod(method.id, reference.gatewayCustomer, keyFor(customerId, idempotencyKey, "attach"));
+  const { gatewayCustomer } = old.reference;
+  const { id } = await cards.createPaymentMethod(card.token, keyFor(customerId, idempotencyKey, "payment-method"));
+  await cards.attachPaymentMethod(id, gatewayCustomer, keyFor(customerId, idempotencyKey, "attach"));
+  return storeMethod(customerId, { gatewayCustomer, id }, old, setAsPrimary, sourceKey, billing);
+}
+
+/** A payment method the gateway customer keeps as a payment source, then the card it replaces (if any) removed. */
+async function storeMethod(
+  customerId: string,
+  method: GatewayPaymentMethod,
+  replaced: { old: PaymentSource } | null,
+  setAsPrimary: boolean,
+  sourceKey: string,
+  billing: BillingProvider,
+): Promise<PaymentSource> {
   const created = await billing.createPaymentSourceFromPermanentToken(
-    { customerId, referenceId: `${reference.gatewayCustomer}/${method.id}`, setAsPrimary: use.setAsPrimary },
-    keyFor(customerId, idempotencyKey, "source"),
+    { customerId, referenceId: `${method.gatewayCustomer}/${method.id}`, setAsPrimary },
+    sourceKey,
   );
-  await billing.deleteLocalPaymentSource(customerId, old.id);
+  if (replaced) await billing.deleteLocalPaymentSource(customerId, replaced.old.id);
   return created;
 }

@@ -19,8 +19,8 @@ export function getCards(): CardProvider {
 }
 
 function stripeOptions() {
-  const { STRIPE_SECRET_KEY: secretKey, STRIPE_PUBLISHABLE_KEY: publishableKey } = env;
+  const { STRIPE_SECRET_KEY: secretKey, STRIPE_PUBLISHABLE_KEY: publishableKey, PUBLIC_URL: publicUrl } = env;
   // env.server refuses to start without them when CARD_PROVIDER=stripe; this only satisfies the types.
-  if (!secretKey || !publishableKey) throw new Error("Stripe is not configured.");
-  return { secretKey, publishableKey };
+  if (!secretKey || !publishableKey || !publicUrl) throw new Error("Stripe is not configured.");
+  return { secretKey, publishableKey, publicUrl };
 }

@@ -21,8 +21,7 @@ const FORM_ID = "payment-method";
  */
 function CardField({ entry }: { entry: CardDrawerData["entry"] }) {
   const card = useField("card");
-  if (entry.mode === "stripe")
-    return <CardEntry mode="stripe" publishableKey={entry.publishableKey} error={card.error} />;
+  if (entry.mode === "stripe") return <CardEntry {...entry} error={card.error} />;
   return (
     // Blur bubbles in React; no keyboard or pointer handling is added here.
     <div onBlur={() => void card.validate()}>

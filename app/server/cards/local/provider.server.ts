@@ -1,6 +1,12 @@
 import { once, wholeSeconds, type EmbeddedStore } from "~/server/providers/embedded.server";
 import { CardError } from "../errors.server";
-import { CARD_FIELDS, type CardProvider, type CardSetup, type CardSetupRequest } from "../port.server";
+import {
+  CARD_FIELDS,
+  type CardEntryMode,
+  type CardProvider,
+  type CardSetup,
+  type CardSetupRequest,
+} from "../port.server";
 import { checkCard } from "~/server/providers/test-cards.server";
 import {
   attachPaymentMethod,
@@ -37,12 +43,16 @@ function outcomeOf(setup: VaultSetup): CardSetup {
  */
 class LocalCards implements CardProvider {
   readonly name = "local";
-  readonly entry = { mode: "local" } as const;
 
   constructor(
     private readonly store: EmbeddedStore,
     private readonly clock: () => Date,
   ) {}
+
+  /** Plain fields, posted with the form: nothing to make first. */
+  async entryFor(): Promise<CardEntryMode> {
+    return { mode: "local" };
+  }
 
   async setUpCard({ form, holder, returnUrl }: CardSetupRequest, idempotencyKey: string): Promise<CardSetup> {
     const now = wholeSeconds(this.clock());

@@ -216,8 +216,9 @@ const envSchema = z
         required(name, "BILLING_PROVIDER=chargebee");
       }
     }
+    // Stripe's card pages (its bank page, its Checkout page) send the cardholder back to the portal's own address.
     if (env.CARD_PROVIDER === "stripe") {
-      for (const name of ["STRIPE_SECRET_KEY", "STRIPE_PUBLISHABLE_KEY"] as const)
+      for (const name of ["STRIPE_SECRET_KEY", "STRIPE_PUBLISHABLE_KEY", "PUBLIC_URL"] as const)
         required(name, "CARD_PROVIDER=stripe");
     }
     if (env.HUB_PROVIDER === "http") {
