@@ -182,7 +182,12 @@ test.describe("quotes sent and accepted", () => {
     await next(page, "Next: Order");
     await expect(page.getByText(`You are ordering quote ${number}`)).toBeVisible();
     await expect(page.getByTestId("amount-due")).toHaveText("$41.20");
+    // The quote's coupon and PO number are the order's: no coupon box, and the PO read-only.
+    await expect(page.getByLabel("I have a coupon:")).toHaveCount(0);
     await page.getByRole("link", { name: "Submit Order" }).click();
+    const poNumber = page.getByLabel("PO number", { exact: true });
+    await expect(poNumber).toHaveValue("PO-7781");
+    await expect(poNumber).not.toBeEditable();
     const purchase = page.getByRole("button", { name: "Purchase" });
     await purchase.click({ clickCount: 2 }).catch(() => undefined);
     await expect(page.getByText(/Successfully created your GateKeeper .* recurring license!/)).toBeVisible({

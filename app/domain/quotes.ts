@@ -207,3 +207,7 @@ export function quoteOrderRefusal(quote: { status: QuoteStatus; validUntil: Date
 }
 
 export const QUOTE_ALREADY_ORDERED = "This quote was already ordered.";
+
+/** What a coupon's post on a quote's order gets: the quote's coupon, if any, is the only one its price has. */
+export const QUOTE_KEEPS_ITS_COUPON =
+  "A quote's order keeps the quote's own coupon: no other can be applied or removed.";
