@@ -298,7 +298,9 @@ test.describe("quotes sent and accepted", () => {
       const [quote] = await db.select().from(t.quotes).where(eq(t.quotes.number, number));
       await db
         .update(t.quotes)
-        .set({ estimate: { ...quote.estimate, amountDue: quote.estimate.amountDue - 500 } })
+        .set({
+          estimate: { ...quote.estimate, total: quote.estimate.total - 500, amountDue: quote.estimate.amountDue - 500 },
+        })
         .where(eq(t.quotes.id, quote.id));
     });
     const before = await subscriptionsOf(portal.databaseUrl, DEMO.distributor);

@@ -16,6 +16,7 @@ import { db } from "~/server/platform/database/db.server";
 import { JobRunner } from "~/server/platform/jobs/runner.server";
 import {
   activity,
+  billingCustomers,
   billingInvoices,
   jobs,
   licenses,
@@ -281,7 +282,7 @@ describe("an order the quote does not cover", { timeout: 120_000 }, () => {
     const quoteId = await acceptedQuote();
     const quote = await quoteRow(quoteId);
     // The price list moved since the quote was made: what it quoted is no longer today's price.
-    const quoted = { ...quote.estimate, amountDue: quote.estimate.amountDue - 500 };
+    const quoted = { ...quote.estimate, total: quote.estimate.total - 500, amountDue: quote.estimate.amountDue - 500 };
     await db.update(quotes).set({ estimate: quoted }).where(eq(quotes.id, quoteId));
     const review = await (await atOrder(quoteId)).json();
     expect(review.orderKey).toBeNull();
@@ -294,6 +295,30 @@ describe("an order the quote does not cover", { timeout: 120_000 }, () => {
     await drain();
     expect(await subscriptionsOf(reseller.billingCustomerId)).toBe(before);
     expect((await quoteRow(quoteId)).status).toBe("accepted");
+  });
+
+  it("is placed at the quoted price when the account's credit pays part of it: the card is charged the rest", async () => {
+    const quoteId = await acceptedQuote();
+    const quote = await quoteRow(quoteId);
+    await db
+      .update(billingCustomers)
+      .set({ creditBalance: 300 })
+      .where(eq(billingCustomers.id, reseller.billingCustomerId));
+    const review = await (await atOrder(quoteId)).json();
+    expect(review.problems).toEqual([]);
+    expect(review.estimate).toMatchObject({
+      total: quote.estimate.total,
+      creditsApplied: 300,
+      amountDue: quote.estimate.total - 300,
+    });
+    const placed = await purchase(quoteId, review.orderKey);
+    expect(placed.headers.get("Location")).toMatch(/^\/store\/orders\//);
+    await drain();
+    expect((await invoicesOf()).at(-1)).toMatchObject({
+      total: quote.estimate.total,
+      amountPaid: quote.estimate.total - 300,
+    });
+    expect((await quoteRow(quoteId)).status).toBe("ordered");
   });
 
   it("refuses an expired, a withdrawn or a not yet accepted quote: its steps lead to its page", async () => {
