@@ -145,9 +145,13 @@ export default function PlanStep() {
         {customers ? (
           <CustomerChoice customers={customers} customer={customer} onCustomer={setCustomer} onName={setOrganization} />
         ) : quoteFor !== null ? (
-          <Text>
-            The quote is for <strong>{quoteFor}</strong>.
-          </Text>
+          <>
+            <Text>
+              The quote is for <strong>{quoteFor}</strong>.
+            </Text>
+            {/* For the form's own check before it posts; the server names the organization itself. */}
+            <input type="hidden" name="organization" value={quoteFor} />
+          </>
         ) : (
           <TextField
             name="organization"
