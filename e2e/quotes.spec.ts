@@ -6,7 +6,7 @@ import { organizationIdOf, withDatabase } from "./database";
 import { csrfOf, DEMO, DEMO_PASSWORD, expect, expectAccessible, signInAs, test } from "./fixtures";
 import { linkFromOutbox } from "./invitations";
 import { moveClock, ownPortal } from "./own-portal";
-import { next, planStep, subscriptionsOf } from "./purchase-steps";
+import { next, subscriptionsOf } from "./purchase-steps";
 
 /**
  * A distributor quotes an end customer and sends the quote; the customer opens the mailed link in a browser of
@@ -40,13 +40,23 @@ async function addMember(databaseUrl: string, organizationId: string, role: "tec
 const numberOn = async (page: Page) =>
   (await page.getByRole("heading", { level: 2, name: /^Quote Q-/ }).textContent())!.replace("Quote ", "");
 
-/** The Store wizard, from a customer's plan step to its Review, for the demo customer's own organization. */
-async function ownOrderToReview(page: Page) {
-  await page.goto("/store/subscribe/plan");
-  await planStep(page, "Northwind Traders", "3");
+/**
+ * 'Make a quote' on the quotes page, to the Review step, for the customer's own organization: its plan step asks no
+ * organization name (the quote is for the organization). The organization's name, as the step says it.
+ */
+async function ownQuoteToReview(page: Page) {
+  await page.goto("/quotes");
+  await page.getByRole("link", { name: "Make a quote" }).click();
+  await expect(page.getByRole("heading", { name: "Choose your plan" })).toBeVisible();
+  await expect(page.getByLabel("Organization name the license is for")).toHaveCount(0);
+  const quoteFor = page.getByText(/^The quote is for /);
+  const organization = (await quoteFor.locator("strong").textContent())!;
+  await page.getByLabel("Number of users").fill("3");
+  await next(page, "Next: Hosting");
   await next(page, "Next: Hardware");
   await next(page, "Next: Support");
   await next(page, "Next: Review");
+  return organization;
 }
 
 /** Sends the quote on its page to `to`, and reads the link mailed there from the outbox. */
@@ -65,10 +75,11 @@ async function withSentQuoteOpen(
   { to, validDays }: { to: string; validDays?: number },
   read: (reader: Page, link: string) => Promise<void>,
 ) {
-  await ownOrderToReview(page);
+  const organization = await ownQuoteToReview(page);
   if (validDays) await page.getByLabel("Quote valid for (days)").fill(String(validDays));
   await page.getByRole("button", { name: "Save as quote" }).click();
   await expect(page).toHaveURL(/\/quotes\/[0-9a-f-]{36}$/);
+  await expect(page.getByText(`For ${organization}, made by`)).toBeVisible();
   const { link } = await sendQuote(page, baseURL, to);
   const readerContext = await browser.newContext({ baseURL, javaScriptEnabled });
   try {
@@ -182,7 +193,12 @@ test.describe("quotes sent and accepted", () => {
     await next(page, "Next: Order");
     await expect(page.getByText(`You are ordering quote ${number}`)).toBeVisible();
     await expect(page.getByTestId("amount-due")).toHaveText("$41.20");
+    // The quote's coupon and PO number are the order's: no coupon box, and the PO read-only.
+    await expect(page.getByLabel("I have a coupon:")).toHaveCount(0);
     await page.getByRole("link", { name: "Submit Order" }).click();
+    const poNumber = page.getByLabel("PO number", { exact: true });
+    await expect(poNumber).toHaveValue("PO-7781");
+    await expect(poNumber).not.toBeEditable();
     const purchase = page.getByRole("button", { name: "Purchase" });
     await purchase.click({ clickCount: 2 }).catch(() => undefined);
     await expect(page.getByText(/Successfully created your GateKeeper .* recurring license!/)).toBeVisible({
@@ -293,7 +309,9 @@ test.describe("quotes sent and accepted", () => {
       const [quote] = await db.select().from(t.quotes).where(eq(t.quotes.number, number));
       await db
         .update(t.quotes)
-        .set({ estimate: { ...quote.estimate, amountDue: quote.estimate.amountDue - 500 } })
+        .set({
+          estimate: { ...quote.estimate, total: quote.estimate.total - 500, amountDue: quote.estimate.amountDue - 500 },
+        })
         .where(eq(t.quotes.id, quote.id));
     });
     const before = await subscriptionsOf(portal.databaseUrl, DEMO.distributor);

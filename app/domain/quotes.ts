@@ -157,9 +157,13 @@ export function quotesHref(filter: { status: string | null; customerId: string |
   return search ? `${quoteUrls.list}?${search}` : quoteUrls.list;
 }
 
-/** What ordering a quote compares: what is due today, what recurs after, and the price list it was priced on. */
+/**
+ * What ordering a quote compares: the price of today's invoice, what recurs after, and the price list it was priced
+ * on. Today's price is the invoice's total before the customer's credits: credits pay part of it (the card is charged
+ * less), they do not change what was quoted; anything that raises the total (a price, a coupon ended, a tax) does.
+ */
 export interface QuotedPrice {
-  amountDue: number;
+  total: number;
   recurring: number | null;
   priceListVersion: string;
 }
@@ -168,12 +172,12 @@ const amountText = (cents: number | null) => (cents === null ? "none" : formatCe
 
 /**
  * What changed between the quote's price and the order's fresh one, in words (old and new amounts), or null when
- * nothing did: only then may the quote be ordered, so the customer pays exactly what it says.
+ * nothing did: only then may the quote be ordered, so the customer pays what it says (less the account's credits).
  */
 export function quotePriceChange(quoted: QuotedPrice, fresh: QuotedPrice): string | null {
   const changes: string[] = [];
-  if (quoted.amountDue !== fresh.amountDue) {
-    changes.push(`the total due today was ${amountText(quoted.amountDue)} and is now ${amountText(fresh.amountDue)}`);
+  if (quoted.total !== fresh.total) {
+    changes.push(`the total due today was ${amountText(quoted.total)} and is now ${amountText(fresh.total)}`);
   }
   if (quoted.recurring !== fresh.recurring) {
     changes.push(`the recurring amount was ${amountText(quoted.recurring)} and is now ${amountText(fresh.recurring)}`);
@@ -207,3 +211,7 @@ export function quoteOrderRefusal(quote: { status: QuoteStatus; validUntil: Date
 }
 
 export const QUOTE_ALREADY_ORDERED = "This quote was already ordered.";
+
+/** What a coupon's post on a quote's order gets: the quote's coupon, if any, is the only one its price has. */
+export const QUOTE_KEEPS_ITS_COUPON =
+  "A quote's order keeps the quote's own coupon: no other can be applied or removed.";

@@ -35,9 +35,22 @@ export const quoteOrderQuery = (quoteId: string) => `${QUOTE_ORDER_PREFIX}${quot
 export const quoteOfQuery = (customer: string | null) =>
   customer?.startsWith(QUOTE_ORDER_PREFIX) ? customer.slice(QUOTE_ORDER_PREFIX.length) : null;
 
+/**
+ * The plan step run as the spec's `new-quote` action ('Make a quote'), for an organization's own license: the quote
+ * is for the organization itself, so the step asks no organization name (the server fills in the organization's own).
+ * A distributor's plan step names the end customer by choosing it, whatever the action.
+ */
+export const asNewQuote = (stepUrl: string) => `${stepUrl}${stepUrl.includes("?") ? "&" : "?"}action=new-quote`;
+
+/** Whether a plan step's URL (its page, or the post of its form) is the `new-quote` action's. */
+export const isNewQuote = (url: string) => new URL(url, "http://portal").searchParams.get("action") === "new-quote";
+
 /** A step's URL (the browser builds links with it, so it lives here rather than in the server's wizard). */
 export const subscriptionStepUrl = (step: SubscriptionStep, customer?: string | null) =>
   `${SUBSCRIBE_PATH}/${step}${customerSearch(customer)}`;
+
+/** Where 'Make a quote' starts: the plan step of the organization's own license, as the `new-quote` action. */
+export const NEW_QUOTE_PLAN_URL = asNewQuote(subscriptionStepUrl("plan"));
 
 export const STEP_TITLES: Record<SubscriptionStep, string> = {
   plan: "Plan",

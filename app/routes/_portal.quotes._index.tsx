@@ -2,7 +2,7 @@ import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useLoaderData } from "@remix-run/react";
 import { formatCents, formatDate } from "~/domain/format";
 import { QUOTE_STATUS_NAMES, QUOTES_PAGE_SIZE, quotesHref, quoteUrls } from "~/domain/quotes";
-import { subscriptionStepUrl } from "~/domain/subscription-steps";
+import { NEW_QUOTE_PLAN_URL } from "~/domain/subscription-steps";
 import { quotesListPage } from "~/server/quotes/quote-pages.server";
 import { Button, LinkButton } from "~/ui/button";
 import { NativeSelect } from "~/ui/inputs";
@@ -30,7 +30,7 @@ export default function Quotes() {
     <Stack gap="lg" maw={1100}>
       <Group justify="space-between">
         <Text size="lg">Priced offers of a new license, each valid until its date.</Text>
-        {mayMake ? <LinkButton to={subscriptionStepUrl("plan")}>Make a quote</LinkButton> : null}
+        {mayMake ? <LinkButton to={NEW_QUOTE_PLAN_URL}>Make a quote</LinkButton> : null}
       </Group>
       {mayMake ? (
         <Text size="sm">

@@ -2,7 +2,7 @@ import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from
 import { Form, useLoaderData } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { quotedName } from "~/domain/names";
-import { quoteUrls } from "~/domain/quotes";
+import { QUOTE_KEEPS_ITS_COUPON, quoteUrls } from "~/domain/quotes";
 import { Button } from "~/ui/button";
 import { Stack } from "~/ui/layout";
 import { Link } from "~/ui/link";
@@ -11,7 +11,7 @@ import { STEP_TITLES } from "~/domain/subscription-steps";
 import { poNumberOf } from "~/domain/purchase-orders";
 import { readMemberForm, requireMember } from "~/server/accounts/access.server";
 import { redirectWithToast } from "~/server/accounts/session.server";
-import { couponIntent } from "~/server/orders/coupons.server";
+import { couponIntent, isCouponIntent } from "~/server/orders/coupons.server";
 import { orderReview, purchase } from "~/server/orders/new-subscription-order.server";
 import { purchaseRight, subscriptionWizardOf } from "~/server/orders/new-subscription-wizard.server";
 import { PageErrorBoundary } from "~/ui/page";
@@ -33,12 +33,16 @@ export async function action({ request }: ActionFunctionArgs) {
   const form = await readMemberForm(request, purchaseRight(request));
   const order = await subscriptionWizardOf(form.member, request);
   const orderUrl = order.wizard.urlOf("order");
-  // A quote's order keeps the quote's coupon: no other is applied to it.
-  const coupon = order.quote ? null : await couponIntent(form.member, order.wizard, form, orderUrl);
+  const { quote } = order;
+  // A quote's order keeps the quote's coupon: its page has no coupon box, and a coupon's post changes nothing.
+  if (quote && isCouponIntent(form.intent))
+    return redirectWithToast(request, orderUrl, { kind: "error", message: QUOTE_KEEPS_ITS_COUPON });
+  const coupon = quote ? null : await couponIntent(form.member, order.wizard, form, orderUrl);
   if (coupon) return coupon;
   if (form.intent !== "purchase")
     return json({ couponError: "This form is not known on the order page." }, { status: 400 });
-  const po = poNumberOf(form.formData.get("po_number"));
+  // A quote that carries a PO number is ordered with it (shown read-only): a posted one is not even read.
+  const po = poNumberOf(quote?.poNumber ? null : form.formData.get("po_number"));
   if (!po.ok) return json(po.refusal, { status: 400 });
   const result = await purchase(form.member, String(form.formData.get("orderKey") ?? ""), order, po.poNumber);
   if ("jobId" in result) return redirect(`/store/orders/${result.jobId}`);
@@ -58,6 +62,8 @@ export default function OrderStep() {
         estimateCaption="Your order"
         pageUrl={pageUrl}
         previousTo={previousTo}
+        couponBox={!quote}
+        fixedPoNumber={quote?.poNumber}
         intent="purchase"
         busyLabel="Creating Recurring License..."
         confirm={{

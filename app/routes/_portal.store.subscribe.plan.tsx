@@ -7,7 +7,7 @@ import { useHydrated } from "remix-utils/use-hydrated";
 import { validationError } from "remix-validated-form";
 import { formatCents } from "~/domain/format";
 import { lazyValidator } from "~/domain/lazy-validator";
-import { FIX_ERRORS, NEW_CUSTOMER } from "~/domain/subscription-steps";
+import { asNewQuote, FIX_ERRORS, isNewQuote, NEW_CUSTOMER } from "~/domain/subscription-steps";
 import { customerUrls } from "~/domain/customers";
 import { CYCLE_LABELS, CYCLES, type Cycle } from "~/domain/subscription";
 import { readMemberForm, requireMember } from "~/server/accounts/access.server";
@@ -40,14 +40,17 @@ export async function loader({ request }: LoaderFunctionArgs) {
   ]);
   // Opened from the Hubs page, the license is for a cloud Hub; the form carries that, as a page read never writes.
   const fromHubs = new URL(request.url).searchParams.get("origin") === "cloud-hubs";
+  // An organization's own quote is for the organization: no name is asked (the server fills it in when posted).
+  const quoteFor = customers === null && isNewQuote(request.url) ? member.organization.name : null;
   return {
     origin: fromHubs ? "cloud-hubs" : data.origin,
     cycle: data.cycle,
     plans: offer.plans,
     customers,
+    quoteFor,
     defaults: {
       tier: data.tier,
-      organization: customer.kind === "existing" ? "" : data.organization,
+      organization: customer.kind === "existing" ? "" : (quoteFor ?? data.organization),
       users: data.users,
       customer: customer.kind === "existing" ? customer.id : customer.kind === "new" ? NEW_CUSTOMER : "",
     },
@@ -60,13 +63,15 @@ export async function action({ request }: ActionFunctionArgs) {
   // A quote's order is the quote's: its plan is not chosen here.
   if (quote) return redirect(wizard.urlOf("billing"));
   const origin = formData.get("origin") === "cloud-hubs" ? { origin: "cloud-hubs" } : {};
+  const newQuote = isNewQuote(request.url);
   const switched = cycleSwitch(intent, formData);
   if (switched) {
     await wizard.save(member, { ...switched, ...origin });
-    return redirect(wizard.urlOf("plan"));
+    const planUrl = wizard.urlOf("plan");
+    return redirect(newQuote ? asNewQuote(planUrl) : planUrl);
   }
   // A distributor's order is for one of its end customers: the license's organization is the chosen customer's.
-  const chosen = await planStepCustomer(member, formData);
+  const chosen = await planStepCustomer(member, formData, { newQuote });
   if ("error" in chosen) {
     const submitted = Object.fromEntries(formData);
     return validationError({ fieldErrors: { customer: chosen.error }, formId: "plan" }, submitted);
@@ -82,7 +87,7 @@ export async function action({ request }: ActionFunctionArgs) {
 const PERIOD: Record<Cycle, string> = { monthly: "month", yearly: "year" };
 
 export default function PlanStep() {
-  const { origin, cycle, plans, customers, defaults } = useLoaderData<typeof loader>();
+  const { origin, cycle, plans, customers, quoteFor, defaults } = useLoaderData<typeof loader>();
   const failedOnServer = Boolean(useActionData<typeof action>());
   const [tier, setTier] = useState(defaults.tier);
   const [organization, setOrganization] = useState(defaults.organization);
@@ -139,6 +144,14 @@ export default function PlanStep() {
         </RadioGroup>
         {customers ? (
           <CustomerChoice customers={customers} customer={customer} onCustomer={setCustomer} onName={setOrganization} />
+        ) : quoteFor !== null ? (
+          <>
+            <Text>
+              The quote is for <strong>{quoteFor}</strong>.
+            </Text>
+            {/* For the form's own check before it posts; the server names the organization itself. */}
+            <input type="hidden" name="organization" value={quoteFor} />
+          </>
         ) : (
           <TextField
             name="organization"

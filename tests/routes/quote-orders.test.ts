@@ -1,6 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { acceptanceDetail, QUOTE_ALREADY_ORDERED } from "~/domain/quotes";
+import { PO_NUMBER_TOO_LONG } from "~/domain/purchase-orders";
+import { acceptanceDetail, QUOTE_ALREADY_ORDERED, QUOTE_KEEPS_ITS_COUPON } from "~/domain/quotes";
 import { quoteOrderQuery } from "~/domain/subscription-steps";
 import { loader as quoteLoader } from "~/routes/_portal.quotes.$quoteId._index";
 import { loader as licensesLoader } from "~/routes/_portal.licenses";
@@ -15,6 +16,7 @@ import { db } from "~/server/platform/database/db.server";
 import { JobRunner } from "~/server/platform/jobs/runner.server";
 import {
   activity,
+  billingCustomers,
   billingInvoices,
   jobs,
   licenses,
@@ -95,8 +97,19 @@ async function atOrder(quoteId: string, member: Distributor | TestCustomer = res
   return open(orderLoader, orderPath(quoteId), cookie);
 }
 
-const purchase = (quoteId: string, orderKey: string, cookie = reseller.cookie) =>
-  post(orderAction, `${orderPath(quoteId)}&confirm=1`, { intent: "purchase", orderKey }, cookie);
+const purchase = (quoteId: string, orderKey: string, cookie = reseller.cookie, fields: Record<string, string> = {}) =>
+  post(orderAction, `${orderPath(quoteId)}&confirm=1`, { intent: "purchase", orderKey, ...fields }, cookie);
+
+/** The message of the toast a response sets. */
+const toastOf = (response: Response) =>
+  Buffer.from(/gk_toast=([^.;]+)/.exec(response.headers.get("Set-Cookie") ?? "")?.[1] ?? "", "base64").toString();
+
+/** The PO number the order job a purchase queued goes with. */
+async function orderedPoNumber(response: Response) {
+  const jobId = response.headers.get("Location")!.replace("/store/orders/", "");
+  const [job] = await db.select().from(jobs).where(eq(jobs.id, jobId));
+  return job.input.poNumber;
+}
 
 const quoteRow = async (quoteId: string) => (await db.select().from(quotes).where(eq(quotes.id, quoteId)))[0];
 const invoicesOf = () =>
@@ -223,8 +236,44 @@ describe("placing the order of an accepted quote", { timeout: 120_000 }, () => {
     expect((await quoteRow(quoteId)).status).toBe("ordered");
     // The refused one says why.
     const refused = responses[locations.findIndex((location) => !location.startsWith("/store/orders/"))];
-    const toast = /gk_toast=([^.;]+)/.exec(refused.headers.get("Set-Cookie") ?? "")?.[1] ?? "";
-    expect(Buffer.from(toast, "base64").toString()).toContain(QUOTE_ALREADY_ORDERED);
+    expect(toastOf(refused)).toContain(QUOTE_ALREADY_ORDERED);
+  });
+});
+
+describe("what a quote's order step leaves to the quote", { timeout: 120_000 }, () => {
+  it("orders with the quote's PO number whatever is posted, and with a typed one only when the quote has none", async () => {
+    const quoteId = await acceptedQuote();
+    const review = await (await atOrder(quoteId)).json();
+    expect(review.quote.poNumber).toBe("PO-4471");
+    // A posted PO number is not read, not even one no order would take.
+    const placed = await purchase(quoteId, review.orderKey, reseller.cookie, { po_number: "PO-FORGED".repeat(20) });
+    expect(placed.headers.get("Location")).toMatch(/^\/store\/orders\//);
+    expect(await orderedPoNumber(placed)).toBe("PO-4471");
+
+    // Accepted without one, the quote's order takes the optional field of any order.
+    const unnumbered = await acceptedQuote();
+    await db.update(quotes).set({ poNumber: null }).where(eq(quotes.id, unnumbered));
+    const open = await (await atOrder(unnumbered)).json();
+    expect(open.quote.poNumber).toBeNull();
+    const tooLong = await purchase(unnumbered, open.orderKey, reseller.cookie, { po_number: "X".repeat(101) });
+    expect(tooLong.status).toBe(400);
+    expect(await tooLong.json()).toMatchObject({ poNumberError: PO_NUMBER_TOO_LONG });
+    const typed = await purchase(unnumbered, open.orderKey, reseller.cookie, { po_number: " PO-TYPED-9 " });
+    expect(await orderedPoNumber(typed)).toBe("PO-TYPED-9");
+    await drain();
+  });
+
+  it("takes no coupon: a coupon's post on a quote's order changes nothing and says why", async () => {
+    const quoteId = await acceptedQuote();
+    const before = await (await atOrder(quoteId)).json();
+    for (const intent of ["apply-coupon", "remove-coupon"]) {
+      const response = await post(orderAction, orderPath(quoteId), { intent, coupon: "SPRING25" }, reseller.cookie);
+      expect(response.status).toBe(302);
+      expect(response.headers.get("Location")).toBe(orderPath(quoteId));
+      expect(toastOf(response)).toContain(QUOTE_KEEPS_ITS_COUPON);
+    }
+    const after = await (await open(orderLoader, orderPath(quoteId), reseller.cookie)).json();
+    expect(after).toMatchObject({ couponId: before.couponId, orderKey: before.orderKey, problems: [] });
   });
 });
 
@@ -233,7 +282,7 @@ describe("an order the quote does not cover", { timeout: 120_000 }, () => {
     const quoteId = await acceptedQuote();
     const quote = await quoteRow(quoteId);
     // The price list moved since the quote was made: what it quoted is no longer today's price.
-    const quoted = { ...quote.estimate, amountDue: quote.estimate.amountDue - 500 };
+    const quoted = { ...quote.estimate, total: quote.estimate.total - 500, amountDue: quote.estimate.amountDue - 500 };
     await db.update(quotes).set({ estimate: quoted }).where(eq(quotes.id, quoteId));
     const review = await (await atOrder(quoteId)).json();
     expect(review.orderKey).toBeNull();
@@ -246,6 +295,30 @@ describe("an order the quote does not cover", { timeout: 120_000 }, () => {
     await drain();
     expect(await subscriptionsOf(reseller.billingCustomerId)).toBe(before);
     expect((await quoteRow(quoteId)).status).toBe("accepted");
+  });
+
+  it("is placed at the quoted price when the account's credit pays part of it: the card is charged the rest", async () => {
+    const quoteId = await acceptedQuote();
+    const quote = await quoteRow(quoteId);
+    await db
+      .update(billingCustomers)
+      .set({ creditBalance: 300 })
+      .where(eq(billingCustomers.id, reseller.billingCustomerId));
+    const review = await (await atOrder(quoteId)).json();
+    expect(review.problems).toEqual([]);
+    expect(review.estimate).toMatchObject({
+      total: quote.estimate.total,
+      creditsApplied: 300,
+      amountDue: quote.estimate.total - 300,
+    });
+    const placed = await purchase(quoteId, review.orderKey);
+    expect(placed.headers.get("Location")).toMatch(/^\/store\/orders\//);
+    await drain();
+    expect((await invoicesOf()).at(-1)).toMatchObject({
+      total: quote.estimate.total,
+      amountPaid: quote.estimate.total - 300,
+    });
+    expect((await quoteRow(quoteId)).status).toBe("ordered");
   });
 
   it("refuses an expired, a withdrawn or a not yet accepted quote: its steps lead to its page", async () => {

@@ -3,9 +3,11 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { estimateView } from "~/domain/estimate";
 import { formatCents } from "~/domain/format";
 import { NOT_AN_INVOICE, QUOTE_VALIDITY_MESSAGE } from "~/domain/quotes";
+import { NEW_QUOTE_PLAN_URL } from "~/domain/subscription-steps";
 import { loader as listLoader } from "~/routes/_portal.quotes._index";
 import { loader as quoteLoader, action as quoteAction } from "~/routes/_portal.quotes.$quoteId._index";
 import { loader as pdfLoader } from "~/routes/_portal.quotes.$quoteId.pdf";
+import { loader as planLoader, action as planAction } from "~/routes/_portal.store.subscribe.plan";
 import { action as reviewAction } from "~/routes/_portal.store.subscribe.review";
 import { portalNow } from "~/server/billing/index.server";
 import { estimateDraft, subscriptionWizardFor } from "~/server/orders/new-subscription-wizard.server";
@@ -180,6 +182,37 @@ describe("Save as quote on the Review step", { timeout: 60_000 }, () => {
       quoteId: quote.id,
     });
     expect(refused.status).toBe(403);
+  });
+});
+
+describe("'Make a quote' for the organization's own license", { timeout: 60_000 }, () => {
+  it("asks no organization name: the quote is for the organization, whatever name is posted", async () => {
+    const own = await person("own-quote");
+    const { name } = own.organization;
+    const asked = await (await open(planLoader, NEW_QUOTE_PLAN_URL, own.cookie)).json();
+    expect(asked).toMatchObject({ quoteFor: name, defaults: { organization: name } });
+    // The plan step of an order still asks for it.
+    expect(await (await open(planLoader, "/store/subscribe/plan", own.cookie)).json()).toMatchObject({
+      quoteFor: null,
+    });
+    const posts: Record<string, string>[] = [{ organization: "Someone Else Ltd" }, {}];
+    for (const fields of posts) {
+      const posted = await post(planAction, NEW_QUOTE_PLAN_URL, { tier: "core", users: "5", ...fields }, own.cookie);
+      expect(posted.headers.get("Location")).toBe("/store/subscribe/hosting");
+      const { wizard } = await subscriptionWizardFor(own, null);
+      expect((await wizard.read(own)).data).toMatchObject({ organization: name, users: 5 });
+    }
+    // A cycle switch stays in the quote's plan step.
+    const switched = await post(planAction, NEW_QUOTE_PLAN_URL, { intent: "cycle-yearly" }, own.cookie);
+    expect(switched.headers.get("Location")).toBe(NEW_QUOTE_PLAN_URL);
+
+    const { wizard } = await subscriptionWizardFor(own, null);
+    await wizard.save(own, { completed: REVIEWED.completed });
+    const [quote] = await db
+      .select()
+      .from(quotes)
+      .where(eq(quotes.id, quoteIdOf(await saveAsQuote(own))));
+    expect(quote).toMatchObject({ organizationName: name, order: { organization: name, users: 5 } });
   });
 });
 

@@ -53,6 +53,9 @@ export async function removeCoupon(scope: Scope, wizard: CouponDraft): Promise<s
   return null;
 }
 
+/** Whether a post is one of the coupon box's buttons. */
+export const isCouponIntent = (intent: string) => intent === "apply-coupon" || intent === "remove-coupon";
+
 /** An order page's coupon buttons: back to the page, or the reason next to the field; null for other intents. */
 export async function couponIntent(
   scope: Scope,
@@ -60,7 +63,7 @@ export async function couponIntent(
   { intent, formData }: { intent: string; formData: FormData },
   pageUrl: string,
 ) {
-  if (intent !== "apply-coupon" && intent !== "remove-coupon") return null;
+  if (!isCouponIntent(intent)) return null;
   const problem =
     intent === "apply-coupon"
       ? await applyCoupon(scope, wizard, String(formData.get("coupon") ?? ""))

@@ -154,13 +154,17 @@ export const CHOOSE_CUSTOMER = "Please choose the customer the license is for.";
 /**
  * The plan step's post as the wizard validates it: a distributor's member chooses an end customer (`customer`, its
  * id, or NEW_CUSTOMER with the new one's name typed into `organization`), and the license's organization is that
- * customer's name. The wizard of the chosen customer's draft, or the field error.
+ * customer's name; an organization's own quote (`newQuote`) is for the organization, whatever name was posted.
+ * The wizard of the chosen customer's draft, and the organization the server decided (null: the typed one), or the
+ * field error.
  */
 export async function planStepCustomer(
   member: Scope,
   formData: FormData,
+  { newQuote }: { newQuote: boolean },
 ): Promise<{ wizard: SubscriptionWizard; organization: string | null } | { error: string }> {
-  if (!mayDo(member, "customers.purchase")) return { wizard: subscriptionWizard, organization: null };
+  if (!mayDo(member, "customers.purchase"))
+    return { wizard: subscriptionWizard, organization: newQuote ? member.organization.name : null };
   const chosen = String(formData.get("customer") ?? "");
   if (chosen === NEW_CUSTOMER) return { wizard: definition.at({ customer: chosen }), organization: null };
   // A customer that is not the distributor's (a forged post) is no choice: the field asks again.

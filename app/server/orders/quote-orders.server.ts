@@ -39,7 +39,7 @@ export function priceListVersion(estimate: QuotedEstimate): string {
 }
 
 const priceOf = (estimate: QuotedEstimate): QuotedPrice => ({
-  amountDue: estimate.amountDue,
+  total: estimate.total,
   recurring: estimate.nextBilling?.amount ?? null,
   priceListVersion: priceListVersion(estimate),
 });

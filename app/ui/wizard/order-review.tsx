@@ -42,6 +42,8 @@ export function OrderReview({
   noteCredits,
   pageUrl,
   previousTo,
+  couponBox = true,
+  fixedPoNumber = null,
   intent,
   busyLabel,
   confirm,
@@ -59,6 +61,10 @@ export function OrderReview({
   /** The page's URL, with the query that picks its draft (`?customer=…`) if any. */
   pageUrl: string;
   previousTo: string;
+  /** Whether the order takes a coupon here: not a quote's order, priced with the quote's own. */
+  couponBox?: boolean;
+  /** The PO number the order already carries (an accepted quote's): shown read-only in place of the field. */
+  fixedPoNumber?: string | null;
   intent: string;
   busyLabel: string;
   /** The confirmation; its text may need the estimate, and it opens only with one when `needsEstimate`. */
@@ -69,7 +75,9 @@ export function OrderReview({
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formData?.get("intent") === intent;
   const { orderKey } = review;
-  const coupon = <CouponBox couponId={review.couponId} error={actionData?.couponError ?? review.couponError} />;
+  const coupon = couponBox ? (
+    <CouponBox couponId={review.couponId} error={actionData?.couponError ?? review.couponError} />
+  ) : null;
   const estimate = (
     <EstimateOrError
       estimate={review.estimate}
@@ -129,16 +137,28 @@ export function OrderReview({
           intent={intent}
           fields={{ orderKey }}
           inputs={
-            <TextInput
-              id="po_number"
-              name="po_number"
-              label="PO number (optional)"
-              description="Your purchase order number, printed on the invoice and shown with the license."
-              defaultValue={actionData?.poNumber}
-              error={actionData?.poNumberError}
-              autoComplete="off"
-              style={{ marginBottom: "var(--mantine-spacing-md)" }}
-            />
+            fixedPoNumber ? (
+              // Not posted: the server orders with the PO number it already holds.
+              <TextInput
+                id="po_number"
+                label="PO number"
+                description="The purchase order number given with the quote, printed on the invoice and shown with the license."
+                defaultValue={fixedPoNumber}
+                readOnly
+                style={{ marginBottom: "var(--mantine-spacing-md)" }}
+              />
+            ) : (
+              <TextInput
+                id="po_number"
+                name="po_number"
+                label="PO number (optional)"
+                description="Your purchase order number, printed on the invoice and shown with the license."
+                defaultValue={actionData?.poNumber}
+                error={actionData?.poNumberError}
+                autoComplete="off"
+                style={{ marginBottom: "var(--mantine-spacing-md)" }}
+              />
+            )
           }
         >
           {confirm.text}
