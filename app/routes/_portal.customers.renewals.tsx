@@ -69,7 +69,7 @@ export default function Renewals() {
               <Table.Tbody>
                 {renewals.map((renewal) => (
                   <Table.Row
-                    key={renewal.licenseId}
+                    key={renewal.externalLicenseId}
                     cells={[
                       <Link key="customer" className={ANCHOR_CLASS} to={customerUrls.page(renewal.customer.id)}>
                         {renewal.customer.name}

@@ -83,7 +83,7 @@ async function renewalsIn(
         status: subscriptions.status,
         currentTermEnd: subscriptions.currentTermEnd,
       },
-      license: { id: licenses.id, externalLicenseId: licenses.externalLicenseId, nodes: licenses.nodes },
+      license: { externalLicenseId: licenses.externalLicenseId, nodes: licenses.nodes },
       customer: { id: organizations.id, name: organizations.name },
     })
     .from(subscriptions)
@@ -118,7 +118,6 @@ async function renewalsIn(
     later: backward || more,
     renewals: page.map(({ subscription, license, customer }) => ({
       customer,
-      licenseId: license.id,
       externalLicenseId: license.externalLicenseId,
       subscriptionId: subscription.id,
       plan: planNames.get(subscription.planId) ?? subscription.planId,
@@ -174,11 +173,12 @@ export async function renewalsPage(request: Request) {
     card,
     earlierHref: earlier ? renewalsHref(within, { before: keyOf(renewals[0]) }) : null,
     laterHref: later ? renewalsHref(within, { after: keyOf(renewals[renewals.length - 1]) }) : null,
-    renewals: renewals.map((renewal) => ({
+    // The subscription goes to the page only inside its links: each row's data is written into the page twice.
+    renewals: renewals.map(({ subscriptionId, on, ...renewal }) => ({
       ...renewal,
-      on: renewal.on.toISOString(),
-      addUsersUrl: mayUpdate && renewal.renews ? updateStepUrl(renewal.subscriptionId, "product") : null,
-      autoRenewUrl: mayChangeAutoRenew ? afterCheckoutUrls.autoRenew(renewal.subscriptionId) : null,
+      on: on.toISOString(),
+      addUsersUrl: mayUpdate && renewal.renews ? updateStepUrl(subscriptionId, "product") : null,
+      autoRenewUrl: mayChangeAutoRenew ? afterCheckoutUrls.autoRenew(subscriptionId) : null,
     })),
   };
 }
