@@ -181,6 +181,53 @@ test.describe("a distributor's customers", () => {
     await expect(page.getByRole("dialog", { name: "Turn off auto-renew?" })).toBeVisible();
   });
 
+  test("more renewals than a page holds are paged through links, forward and back", async ({ page, portal }) => {
+    // 21 renewals of a customer of this test's own, 61 to 71 days ahead: out of the 30-day view the other tests read.
+    const prefix = `GK-E2E-${suffix()}`;
+    await withDatabase(portal.databaseUrl, async (db, t) => {
+      const distributorId = await organizationIdOf(db, DEMO.distributor);
+      const customerId = randomUUID();
+      await db.insert(t.organizations).values({ id: customerId, name: `Renewals ${prefix}`, managedBy: distributorId });
+      const [harbor] = await db
+        .select({ license: t.licenses, subscription: t.subscriptions })
+        .from(t.licenses)
+        .innerJoin(t.subscriptions, eq(t.subscriptions.id, t.licenses.subscriptionId))
+        .where(eq(t.licenses.externalLicenseId, "GK-SLR-2026-0101"));
+      for (let n = 0; n < 21; n += 1) {
+        const externalLicenseId = `${prefix}-${String(n).padStart(2, "0")}`;
+        const subscriptionId = `sub_${externalLicenseId}`;
+        const end = new Date(Date.now() + (61 + (n % 11)) * 24 * 60 * 60 * 1000);
+        await db
+          .insert(t.subscriptions)
+          .values({ ...harbor.subscription, id: subscriptionId, status: "active", currentTermEnd: end });
+        await db.insert(t.licenses).values({
+          ...harbor.license,
+          id: randomUUID(),
+          externalLicenseId,
+          licenseCode: `${harbor.license.licenseCode}-${externalLicenseId}`,
+          subscriptionId,
+          licenseeId: customerId,
+        });
+      }
+    });
+    await signInAs(page, DEMO.distributor);
+    await page.goto("/customers/renewals?within=90");
+    const rows = page.getByRole("table", { name: "Renewals" }).getByRole("row");
+    const pages = page.getByRole("navigation", { name: "Renewals pages" });
+    await expect(rows).toHaveCount(21);
+    const firstRow = await rows.nth(1).textContent();
+    await expect(pages.getByRole("link", { name: "Previous" })).toHaveCount(0);
+
+    await pages.getByRole("link", { name: "Next" }).click();
+    await expect(page).toHaveURL(/\/customers\/renewals\?within=90&after=\d+\.GK-/);
+    await expect(rows.filter({ hasText: `${prefix}-` }).first()).toBeVisible();
+    await pages.getByRole("link", { name: "Previous" }).click();
+    await expect(page).toHaveURL(/\/customers\/renewals\?within=90&before=\d+\.GK-/);
+    await expect(rows).toHaveCount(21);
+    await expect(rows.nth(1)).toHaveText(firstRow!);
+    await expect(pages.getByRole("link", { name: "Previous" })).toHaveCount(0);
+  });
+
   test.describe("for a customer", () => {
     test.use({ expectedHttpErrors: [403] });
 

@@ -1,12 +1,11 @@
 import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { customerUrls, RENEWAL_WINDOWS, renewalsHref, RENEWALS_PER_PAGE } from "~/domain/customers";
+import { customerUrls, RENEWAL_WINDOWS, renewalsCsvHref, renewalsHref } from "~/domain/customers";
 import { formatCents, formatDate } from "~/domain/format";
 import { renewalsPage } from "~/server/resellers/renewals.server";
 import { Group, Stack } from "~/ui/layout";
 import { Link } from "~/ui/link";
 import { PageErrorBoundary, pageMeta } from "~/ui/page";
-import { PageLinks } from "~/ui/page-links";
 import { ANCHOR_CLASS } from "~/ui/plain-parts";
 import { LIST_STYLES } from "~/ui/stylesheets";
 import { Table } from "~/ui/table";
@@ -19,11 +18,12 @@ export const meta = pageMeta("Renewals");
 export const loader = ({ request }: LoaderFunctionArgs) => renewalsPage(request);
 
 /**
- * Every renewal of the distributor's customers' licenses in the next 30, 60 or 90 days: the window is a link,
- * so it is bookmarked and works without JavaScript, and the same rows download as CSV.
+ * Every renewal of the distributor's customers' licenses in the next 30, 60 or 90 days: the window and the pages
+ * are links, so they are bookmarked and work without JavaScript, and the same rows download as CSV. A page links to
+ * the pages beside it by their rows (it counts no window), so any page costs what the first does.
  */
 export default function Renewals() {
-  const { within, page, pages, total, card, renewals } = useLoaderData<typeof loader>();
+  const { within, card, earlierHref, laterHref, renewals } = useLoaderData<typeof loader>();
   return (
     <Stack gap="lg" maw={1200}>
       <Text size="lg">
@@ -43,7 +43,7 @@ export default function Renewals() {
               </Link>
             ),
           )}
-          <a className={ANCHOR_CLASS} href={renewalsHref(within, 1, "csv")} download>
+          <a className={ANCHOR_CLASS} href={renewalsCsvHref(within)} download>
             Download as CSV
           </a>
         </Group>
@@ -69,7 +69,7 @@ export default function Renewals() {
               <Table.Tbody>
                 {renewals.map((renewal) => (
                   <Table.Row
-                    key={renewal.licenseId}
+                    key={renewal.externalLicenseId}
                     cells={[
                       <Link key="customer" className={ANCHOR_CLASS} to={customerUrls.page(renewal.customer.id)}>
                         {renewal.customer.name}
@@ -106,14 +106,22 @@ export default function Renewals() {
               </Table.Tbody>
             </Table>
           </Table.ScrollContainer>
-          <PageLinks
-            page={page}
-            pageCount={pages}
-            pageSize={RENEWALS_PER_PAGE}
-            total={total}
-            href={(to) => renewalsHref(within, to)}
-            label="Renewals pages"
-          />
+          {earlierHref || laterHref ? (
+            <nav aria-label="Renewals pages">
+              <Group gap="md">
+                {earlierHref ? (
+                  <Link className={ANCHOR_CLASS} to={earlierHref} rel="prev">
+                    Previous
+                  </Link>
+                ) : null}
+                {laterHref ? (
+                  <Link className={ANCHOR_CLASS} to={laterHref} rel="next">
+                    Next
+                  </Link>
+                ) : null}
+              </Group>
+            </nav>
+          ) : null}
         </>
       )}
     </Stack>

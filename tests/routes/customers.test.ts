@@ -239,6 +239,7 @@ describe("every renewal ahead", { timeout: 60_000 }, () => {
     externalLicenseId: string,
     inDays: number,
     status: "active" | "non_renewing",
+    from?: Date,
   ) {
     const [harbor] = await db
       .select({ license: licenses, subscription: subscriptions })
@@ -246,7 +247,7 @@ describe("every renewal ahead", { timeout: 60_000 }, () => {
       .innerJoin(subscriptions, eq(subscriptions.id, licenses.subscriptionId))
       .where(eq(licenses.externalLicenseId, "GK-SLR-2026-0101"));
     const subscriptionId = `sub_${externalLicenseId}`;
-    const end = new Date((await portalNow()).getTime() + inDays * DAY);
+    const end = new Date((from ?? (await portalNow())).getTime() + inDays * DAY);
     await db.insert(subscriptions).values({ ...harbor.subscription, id: subscriptionId, status, currentTermEnd: end });
     await db.insert(licenses).values({
       ...harbor.license,
@@ -271,7 +272,12 @@ describe("every renewal ahead", { timeout: 60_000 }, () => {
     await renewalFor((await memberByEmail("customer@example.com")).organization.id, "GK-SLR-2026-0901", 10, "active");
 
     const next30 = await (await open(renewalsLoader, "/customers/renewals", cookie)).json();
-    expect(next30).toMatchObject({ within: 30, total: 1, card: "Mastercard ending in 4444" });
+    expect(next30).toMatchObject({
+      within: 30,
+      card: "Mastercard ending in 4444",
+      earlierHref: null,
+      laterHref: null,
+    });
     expect(next30.renewals).toEqual([
       expect.objectContaining({
         customer: { id: await customerIdOf("Meridian Law LLP"), name: "Meridian Law LLP" },
@@ -306,6 +312,63 @@ describe("every renewal ahead", { timeout: 60_000 }, () => {
     expect(rows[1]).toMatch(
       /^"'=HYPERLINK\(""https:\/\/evil\.example""\)",GK-SLR-2026-0900,.*,off,Mastercard ending in 4444$/,
     );
+  });
+
+  it("pages by the rows, forward and back, in the view's order and as the CSV lists them", async () => {
+    const cookie = await freshSession("distributor@example.com");
+    const harborId = await customerIdOf("Harbor Dental Group");
+    // 45 more renewals between 61 and 90 days ahead (out of the smaller windows), three on each day, so that pages
+    // break inside a day and the license number settles the order there.
+    const from = await portalNow();
+    for (let n = 0; n < 45; n += 1) {
+      await renewalFor(harborId, `GK-SLR-2026-${String(1044 - n).padStart(4, "0")}`, 61 + (n % 15), "active", from);
+    }
+    type Row = { externalLicenseId: string; on: string };
+    type Page = { renewals: Row[]; earlierHref: string | null; laterHref: string | null };
+    const pageAt = async (path: string): Promise<Page> => (await open(renewalsLoader, path, cookie)).json();
+
+    const forward: Page[] = [await pageAt("/customers/renewals?within=90")];
+    while (forward[forward.length - 1].laterHref) forward.push(await pageAt(forward[forward.length - 1].laterHref!));
+    expect(forward.map((page) => page.renewals.length)).toEqual([20, 20, forward[2].renewals.length]);
+    expect(forward[0].earlierHref).toBeNull();
+    expect(forward[1].laterHref).toMatch(/^\/customers\/renewals\?within=90&after=\d+\.GK-SLR-2026-\d{4}$/);
+    const rows = forward.flatMap((page) => page.renewals);
+    const keys = rows.map(
+      (row) => `${new Date(row.on).getTime().toString().padStart(15, "0")} ${row.externalLicenseId}`,
+    );
+    expect(keys).toEqual([...keys].sort());
+    expect(new Set(keys).size).toBe(keys.length);
+
+    // Back from the last page, page by page: the same pages.
+    const backward: Page[] = [forward[forward.length - 1]];
+    while (backward[0].earlierHref) backward.unshift(await pageAt(backward[0].earlierHref));
+    expect(backward.map((page) => page.renewals)).toEqual(forward.map((page) => page.renewals));
+    expect(backward[0].laterHref).toBe(forward[0].laterHref);
+
+    // The CSV has every row of the window, in the same order.
+    const csv = await (await open(renewalsCsvLoader, "/customers/renewals.csv?within=90", cookie)).text();
+    const licenseColumn = csv
+      .trimEnd()
+      .split("\n")
+      .slice(1)
+      .map((line) => /,(GK-[^,]+),/.exec(line)?.[1]);
+    expect(licenseColumn).toEqual(rows.map((row) => row.externalLicenseId));
+  });
+
+  it("leads an address whose page start is malformed, or past every renewal, to the window's first page", async () => {
+    const cookie = await freshSession("distributor@example.com");
+    const past = new Date("2100-01-01").getTime();
+    for (const start of [
+      "after=soon",
+      "before=1.GK",
+      "after=1.GK&before=1.GK",
+      `before=1.GK-X`,
+      `after=${past}.GK-X`,
+    ]) {
+      const response = await open(renewalsLoader, `/customers/renewals?within=60&${start}`, cookie);
+      expect(response.status).toBe(302);
+      expect(response.headers.get("Location")).toBe("/customers/renewals?within=60");
+    }
   });
 
   it("takes only its windows: another one leads to the view's own address", async () => {

@@ -1,18 +1,20 @@
 import { redirect } from "@remix-run/node";
-import { and, asc, count, eq, gt, inArray, lte } from "drizzle-orm";
+import { and, asc, desc, eq, gt, gte, inArray, lt, lte, or } from "drizzle-orm";
 import { stringify } from "csv-stringify/sync";
 import type { SubscriptionStatus } from "~db/billing-values";
 import {
   renewalAmount,
   renewalsHref,
+  renewalsStartOf,
   renewalWindowOf,
   RENEWAL_WINDOWS,
   RENEWALS_PER_PAGE,
+  type RenewalKey,
+  type RenewalsStart,
   type RenewalWindow,
 } from "~/domain/customers";
 import { formatCents, formatDate } from "~/domain/format";
 import { updateStepUrl } from "~/domain/license-update";
-import { pageCount, requestedPage } from "~/domain/pagination";
 import { describeCard } from "~/domain/payment-cards";
 import { afterCheckoutUrls } from "~/domain/renewals";
 import { renewalCardOf } from "~/server/account-billing/index.server";
@@ -34,54 +36,88 @@ const DAY = 24 * 60 * 60 * 1000;
 const AHEAD: SubscriptionStatus[] = ["active", "future", "non_renewing"];
 
 /**
- * The renewals in the window, soonest first: the distributor's subscriptions whose term ends in it, each with its
- * license and the end customer the license is for (its own customers only: managed_by is the distributor). One
- * page, or every row (the CSV), counted and ordered in SQL.
+ * The terms that end after `now` and by `end`, from where the page starts: after its key (or before it, going back),
+ * the key's license number settling a tie on the day. Each side bounds the term's end once, by the nearer of the
+ * window's edge and the key, so that the index range starts at the page's first row.
+ */
+function termsEndingIn(now: Date, end: Date, start: RenewalsStart) {
+  const termEnd = subscriptions.currentTermEnd;
+  const license = licenses.externalLicenseId;
+  if (start === null) return and(gt(termEnd, now), lte(termEnd, end));
+  if ("after" in start) {
+    const at = new Date(start.after.on);
+    return and(
+      at > now ? gte(termEnd, at) : gt(termEnd, now),
+      lte(termEnd, end),
+      or(gt(termEnd, at), gt(license, start.after.license)),
+    );
+  }
+  const at = new Date(start.before.on);
+  return and(
+    gt(termEnd, now),
+    lte(termEnd, at < end ? at : end),
+    or(lt(termEnd, at), lt(license, start.before.license)),
+  );
+}
+
+/**
+ * The renewals in the window, soonest first (by the day the term ends, then the license number): the distributor's
+ * subscriptions whose term ends in it, each with its license and the end customer the license is for (its own
+ * customers only: managed_by is the distributor). One page from its start, or every row (the CSV), ordered in SQL.
+ * A page reads its own rows and one more, to know whether another page follows: never the whole window, so neither
+ * a count of it nor an offset into it, both of which walked every renewal of the window before the page's.
  */
 async function renewalsIn(
   resellerId: string,
-  { now, within, page }: { now: Date; within: RenewalWindow; page: number | "all" },
+  { now, within, start }: { now: Date; within: RenewalWindow; start: RenewalsStart | "all" },
 ) {
-  const where = and(
-    eq(subscriptions.ownerId, resellerId),
-    inArray(subscriptions.status, AHEAD),
-    gt(subscriptions.currentTermEnd, now),
-    lte(subscriptions.currentTermEnd, new Date(now.getTime() + within * DAY)),
-  );
-  // The subscription's license, and the distributor's own end customer the license is for.
-  const withLicense = and(eq(licenses.subscriptionId, subscriptions.id), eq(licenses.ownerId, subscriptions.ownerId));
-  const ofCustomer = and(eq(organizations.id, licenses.licenseeId), eq(organizations.managedBy, resellerId));
-  const rowsQuery = db
+  const backward = start !== "all" && start !== null && "before" in start;
+  const query = db
+    // The columns the view shows, not whole rows: a license row carries its signed file.
     .select({
-      subscription: subscriptions,
-      license: licenses,
+      subscription: {
+        id: subscriptions.id,
+        planId: subscriptions.planId,
+        planQuantity: subscriptions.planQuantity,
+        addons: subscriptions.addons,
+        status: subscriptions.status,
+        currentTermEnd: subscriptions.currentTermEnd,
+      },
+      license: { externalLicenseId: licenses.externalLicenseId, nodes: licenses.nodes },
       customer: { id: organizations.id, name: organizations.name },
     })
     .from(subscriptions)
-    .innerJoin(licenses, withLicense)
-    .innerJoin(organizations, ofCustomer)
-    .where(where)
-    .orderBy(asc(subscriptions.currentTermEnd), asc(licenses.externalLicenseId));
-  // Only a page needs the total (for its page links); the CSV's rows are all of them.
-  const counting =
-    page === "all"
-      ? Promise.resolve(null)
-      : db
-          .select({ total: count() })
-          .from(subscriptions)
-          .innerJoin(licenses, withLicense)
-          .innerJoin(organizations, ofCustomer)
-          .where(where);
-  const [counted, rows, { prices, planNames }] = await Promise.all([
-    counting,
-    page === "all" ? rowsQuery : rowsQuery.limit(RENEWALS_PER_PAGE).offset((page - 1) * RENEWALS_PER_PAGE),
+    // The subscription's license, and the distributor's own end customer the license is for.
+    .innerJoin(
+      licenses,
+      and(eq(licenses.subscriptionId, subscriptions.id), eq(licenses.ownerId, subscriptions.ownerId)),
+    )
+    .innerJoin(organizations, and(eq(organizations.id, licenses.licenseeId), eq(organizations.managedBy, resellerId)))
+    .where(
+      and(
+        eq(subscriptions.ownerId, resellerId),
+        inArray(subscriptions.status, AHEAD),
+        termsEndingIn(now, new Date(now.getTime() + within * DAY), start === "all" ? null : start),
+      ),
+    )
+    .orderBy(
+      ...[subscriptions.currentTermEnd, licenses.externalLicenseId].map((column) =>
+        backward ? desc(column) : asc(column),
+      ),
+    );
+  const [rows, { prices, planNames }] = await Promise.all([
+    start === "all" ? query : query.limit(RENEWALS_PER_PAGE + 1),
     catalogue(),
   ]);
+  const more = start !== "all" && rows.length > RENEWALS_PER_PAGE;
+  const page = more ? rows.slice(0, RENEWALS_PER_PAGE) : rows;
+  if (backward) page.reverse();
   return {
-    total: counted?.[0]?.total ?? rows.length,
-    renewals: rows.map(({ subscription, license, customer }) => ({
+    // A page reached going back has rows after it; one reached going on has rows before it (those it started after).
+    earlier: backward ? more : start !== "all" && start !== null,
+    later: backward || more,
+    renewals: page.map(({ subscription, license, customer }) => ({
       customer,
-      licenseId: license.id,
       externalLicenseId: license.externalLicenseId,
       subscriptionId: subscription.id,
       plan: planNames.get(subscription.planId) ?? subscription.planId,
@@ -112,32 +148,37 @@ function windowOf(url: URL): RenewalWindow {
   return within;
 }
 
-/** /customers/renewals: one page of the window's renewals, with the links to change each. */
+const keyOf = (renewal: { on: Date; externalLicenseId: string }): RenewalKey => ({
+  on: renewal.on.getTime(),
+  license: renewal.externalLicenseId,
+});
+
+/** /customers/renewals: one page of the window's renewals, with the links to change each and to the pages beside. */
 export async function renewalsPage(request: Request) {
   const member = await requireMember(request, "customers.renewals");
   const url = new URL(request.url);
   const within = windowOf(url);
-  const page = requestedPage(url.searchParams.get("page"));
-  if (page === null) throw redirect(renewalsHref(within));
-  const [{ total, renewals }, card] = await Promise.all([
-    renewalsIn(member.organization.id, { now: await portalNow(), within, page }),
+  const start = renewalsStartOf(url.searchParams);
+  if (start === "invalid") throw redirect(renewalsHref(within));
+  const [{ earlier, later, renewals }, card] = await Promise.all([
+    renewalsIn(member.organization.id, { now: await portalNow(), within, start }),
     renewalCard(member),
   ]);
-  const pages = pageCount(total, RENEWALS_PER_PAGE);
-  if (page > pages) throw redirect(renewalsHref(within, pages));
+  // The rows the address started from have left the window (renewed, or the day passed): its first page instead.
+  if (start !== null && renewals.length === 0) throw redirect(renewalsHref(within));
   const mayUpdate = mayDo(member, "licenses.update");
   const mayChangeAutoRenew = mayDo(member, "licenses.auto_renew");
   return {
     within,
-    page,
-    pages,
-    total,
     card,
-    renewals: renewals.map((renewal) => ({
+    earlierHref: earlier ? renewalsHref(within, { before: keyOf(renewals[0]) }) : null,
+    laterHref: later ? renewalsHref(within, { after: keyOf(renewals[renewals.length - 1]) }) : null,
+    // The subscription goes to the page only inside its links: each row's data is written into the page twice.
+    renewals: renewals.map(({ subscriptionId, on, ...renewal }) => ({
       ...renewal,
-      on: renewal.on.toISOString(),
-      addUsersUrl: mayUpdate && renewal.renews ? updateStepUrl(renewal.subscriptionId, "product") : null,
-      autoRenewUrl: mayChangeAutoRenew ? afterCheckoutUrls.autoRenew(renewal.subscriptionId) : null,
+      on: on.toISOString(),
+      addUsersUrl: mayUpdate && renewal.renews ? updateStepUrl(subscriptionId, "product") : null,
+      autoRenewUrl: mayChangeAutoRenew ? afterCheckoutUrls.autoRenew(subscriptionId) : null,
     })),
   };
 }
@@ -147,7 +188,7 @@ export async function renewalsCsv(request: Request): Promise<Response> {
   const member = await requireMember(request, "customers.renewals");
   const within = windowOf(new URL(request.url));
   const [{ renewals }, card] = await Promise.all([
-    renewalsIn(member.organization.id, { now: await portalNow(), within, page: "all" }),
+    renewalsIn(member.organization.id, { now: await portalNow(), within, start: "all" }),
     renewalCard(member),
   ]);
   const csv = stringify(
