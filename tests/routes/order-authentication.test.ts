@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { subscriptionDraftSchema } from "~/domain/new-subscription";
 import { action as progressAction, loader as progressLoader } from "~/routes/_portal.store.orders.$jobId";
 import { action as bankAction, loader as bankLoader } from "~/routes/cards.authenticate.$attemptId";
-import { getBilling } from "~/server/billing/index.server";
+import { getBilling, getBillingClock } from "~/server/billing/index.server";
 import { getCards } from "~/server/cards/index.server";
 import { JOB_KINDS } from "~/server/job-kinds.server";
 import { orderReview, purchase } from "~/server/orders/new-subscription-order.server";
@@ -13,7 +13,7 @@ import { subscriptionWizard } from "~/server/orders/new-subscription-wizard.serv
 import { db } from "~/server/platform/database/db.server";
 import { billingInvoices } from "~/server/platform/database/tables.server";
 import { JobRunner } from "~/server/platform/jobs/runner.server";
-import { answerSetup } from "~/server/providers/card-vault.server";
+import { answerSetup, setupOf } from "~/server/providers/card-vault.server";
 import { memberByEmail } from "../support/members";
 import { formRequest, getRequest } from "../support/requests";
 import { demoCookie } from "../support/sign-in";
@@ -137,6 +137,52 @@ describe("an order whose card's bank asks for the payment's authentication", () 
     );
     const chosen = (await settle(progressAction({ request, params: order.params, context: {} }))) as Response;
     expect(chosen.headers.get("Location")).toBe(order.path);
+    await drain();
+    const done = (await get(progressLoader, order.path, CUSTOMER, order.params)) as ProgressPage;
+    expect(done.view.status).toBe("succeeded");
+    expect(await invoiceCount()).toBe(invoicesBefore + 1);
+  });
+});
+
+// Last in the file: the time machine moves the engine's clock for good.
+describe("a bank page the cardholder comes back to after its hour", () => {
+  it("says the authentication expired and sends them back, where a new bank page charges once", async () => {
+    const order = await waitingOrder("Northwind Bank Page Expired");
+    const bankOf = async () => {
+      const page = (await get(progressLoader, order.path, CUSTOMER, order.params)) as ProgressPage;
+      const path = page.view.waiting!.redirectUrl;
+      return { path, attemptId: path.split("/").pop()! };
+    };
+    const answer = async (bank: { path: string; attemptId: string }) =>
+      (
+        (await settle(
+          bankAction({
+            request: await formRequest(bank.path, { outcome: "complete" }, { withCsrf: false }),
+            params: { attemptId: bank.attemptId },
+            context: {},
+          }),
+        )) as Response
+      ).headers.get("Location")!;
+    const expired = await bankOf();
+    await getBillingClock()!.advance(1);
+    const invoicesBefore = await invoiceCount();
+
+    const back = `${order.path}?payment_intent=${expired.attemptId}&redirect_status=failed`;
+    expect(
+      await bankLoader({ request: getRequest(expired.path), params: { attemptId: expired.attemptId }, context: {} }),
+    ).toMatchObject({ waiting: false, expired: true, returnUrl: back });
+    // A tab left open on the page: completing it answers nothing, and sends the cardholder back.
+    expect(await answer(expired)).toBe(back);
+    expect((await setupOf(db, expired.attemptId))?.status).toBe("requires_action");
+
+    const returned = (await get(progressLoader, back, CUSTOMER, order.params)) as Response;
+    expect(returned.headers.get("Location")).toBe(order.path);
+    await drain();
+    const fresh = await bankOf();
+    expect(fresh.attemptId).not.toBe(expired.attemptId);
+    expect(await invoiceCount()).toBe(invoicesBefore);
+
+    await get(progressLoader, await answer(fresh), CUSTOMER, order.params);
     await drain();
     const done = (await get(progressLoader, order.path, CUSTOMER, order.params)) as ProgressPage;
     expect(done.view.status).toBe("succeeded");

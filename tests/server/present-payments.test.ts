@@ -2,7 +2,13 @@ import { randomUUID } from "node:crypto";
 import { count, eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { subscriptionDraftSchema, type SubscriptionDraft } from "~/domain/new-subscription";
-import { AUTHENTICATION_REQUIRED, billingFaults, getBilling } from "~/server/billing/index.server";
+import {
+  AUTHENTICATION_REQUIRED,
+  billingFaults,
+  getBilling,
+  getBillingClock,
+  PAYMENT_INTENT_EXPIRED,
+} from "~/server/billing/index.server";
 import { getCards } from "~/server/cards/index.server";
 import { and, isNull } from "drizzle-orm";
 import { billingInvoices, billingSubscriptions, jobs, licenses } from "~/server/platform/database/tables.server";
@@ -383,5 +389,58 @@ describe("a trial's hardware charge the card's bank asks about", () => {
     expect(invoices.at(-1)).toMatchObject({ status: "paid", paymentSourceId });
     expect((await getBilling().retrievePaymentIntent(customerId, intent)).status).toBe("consumed");
     expect(await resumeAfterBank(ownerId, jobId, TRIAL_KINDS, intent)).toBe(false);
+  });
+});
+
+// Last in the file: the time machine moves the engine's clock for good.
+describe("a payment intent the cardholder comes back to after its hour", () => {
+  it("has expired by the portal's clock: the job waits on a new bank page, which charges once", async () => {
+    const { member, customerId, paymentSourceId, key } = await orderWith(
+      "Northwind Came Back Later",
+      "4000002760003184",
+    );
+    const ownerId = member.organization.id;
+    const jobId = await placed(member, key);
+    await drain();
+    const first = intentOf(await jobNow(ownerId, jobId));
+    // Authorized, but not charged within its hour (the portal's clock moved by the time machine).
+    await answerSetup(db, first, "complete");
+    expect((await getBilling().retrievePaymentIntent(customerId, first)).status).toBe("authorized");
+    await getBillingClock()!.advance(1);
+    const invoicesBefore = await invoiceCount();
+    expect(await getBilling().retrievePaymentIntent(customerId, first)).toMatchObject({
+      status: "expired",
+      failure: expect.stringContaining("expired") as string,
+    });
+    // A charge naming it is refused, charging nothing.
+    const request = {
+      customerId,
+      paymentSourceId,
+      planId: "core-monthly",
+      planQuantity: 10,
+      addons: [],
+      couponIds: [],
+    };
+    await expect(
+      getBilling().createSubscription({ ...request, licenseAssignment: "test", paymentIntentId: first }, randomUUID()),
+    ).rejects.toMatchObject({ code: PAYMENT_INTENT_EXPIRED });
+    expect(await invoiceCount()).toBe(invoicesBefore);
+
+    expect(await resumeAfterBank(ownerId, jobId, newSubscriptionOrder, first)).toBe(true);
+    await drain();
+    const again = await jobNow(ownerId, jobId);
+    const second = intentOf(again);
+    expect(second).not.toBe(first);
+    expect(waitingStep(again)?.message).toMatch(/expired/);
+    // The new intent's key names the expired one: a rerun of the step makes the same.
+    await restartAndCrashIn(ownerId, again, "create-subscription", second);
+    expect(await invoiceCount()).toBe(invoicesBefore);
+
+    await completedAndReturnedTwice(ownerId, jobId, newSubscriptionOrder, second);
+    expect((await jobNow(ownerId, jobId)).status).toBe("succeeded");
+    expect(await invoiceCount()).toBe(invoicesBefore + 1);
+    expect(await licensesNamed("Northwind Came Back Later")).toHaveLength(1);
+    expect((await getBilling().retrievePaymentIntent(customerId, second)).status).toBe("consumed");
+    expect((await getBilling().retrievePaymentIntent(customerId, first)).status).toBe("expired");
   });
 });
