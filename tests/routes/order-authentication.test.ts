@@ -78,7 +78,7 @@ async function waitingOrder(organization: string) {
 
 type ProgressPage = {
   view: { status: string; waiting: { redirectUrl: string; message: string | null } | null };
-  cards: { status: string; sources?: { id: string }[] } | null;
+  cards: { step: { status: string; sources?: { id: string }[] }; waitingOn: string } | null;
 };
 
 describe("an order whose card's bank asks for the payment's authentication", () => {
@@ -86,7 +86,8 @@ describe("an order whose card's bank asks for the payment's authentication", () 
     const order = await waitingOrder("Northwind Bank Page");
     const page = (await get(progressLoader, order.path, CUSTOMER, order.params)) as ProgressPage;
     expect(page.view).toMatchObject({ status: "waiting_for_cardholder", waiting: { message: null } });
-    expect(page.cards?.status).toBe("ready");
+    expect(page.cards?.step.status).toBe("ready");
+    expect(page.view.waiting!.redirectUrl).toBe(`/cards/authenticate/${page.cards!.waitingOn}`);
     const bankPath = page.view.waiting!.redirectUrl;
     const attemptId = bankPath.split("/").pop()!;
     const bank = await bankLoader({ request: getRequest(bankPath), params: { attemptId }, context: {} });
@@ -125,18 +126,40 @@ describe("an order whose card's bank asks for the payment's authentication", () 
     expect(await invoiceCount()).toBe(invoicesBefore + 1);
   });
 
-  it("'Choose another card' starts the same order over on the card chosen", async () => {
+  it("'Choose another card' starts the same order over on the card chosen, once from two tabs", async () => {
     const order = await waitingOrder("Northwind Other Card");
     const member = await memberByEmail(CUSTOMER);
-    const other = await savedCard(member.organization.billingCustomerId!, "4242424242424242");
+    const customerId = member.organization.billingCustomerId!;
+    const [asks, other] = [
+      await savedCard(customerId, "4000000000003220"),
+      await savedCard(customerId, "4242424242424242"),
+    ];
     const invoicesBefore = await invoiceCount();
-    const request = await formRequest(
-      order.path,
-      { intent: "next", payment_source_id: other },
-      { cookie: await demoCookie(CUSTOMER) },
+    const shown = ((await get(progressLoader, order.path, CUSTOMER, order.params)) as ProgressPage).cards!.waitingOn;
+    const choose = async (card: string, waitingOn: string) => {
+      const request = await formRequest(
+        order.path,
+        { intent: "next", payment_source_id: card, waiting_on: waitingOn },
+        { cookie: await demoCookie(CUSTOMER) },
+      );
+      const chosen = (await settle(progressAction({ request, params: order.params, context: {} }))) as Response;
+      expect(chosen.headers.get("Location")).toBe(order.path);
+    };
+    // The first tab chooses a card whose bank asks too: the order waits on it, on a new bank page.
+    await choose(asks, shown);
+    await drain();
+    const waiting = (await get(progressLoader, order.path, CUSTOMER, order.params)) as ProgressPage;
+    expect(waiting.view.status).toBe("waiting_for_cardholder");
+    expect(waiting.cards!.waitingOn).not.toBe(shown);
+    // The second tab, still showing the first bank page, chooses another card: it is shown the order as it now is.
+    await choose(other, shown);
+    await drain();
+    expect(((await get(progressLoader, order.path, CUSTOMER, order.params)) as ProgressPage).cards!.waitingOn).toBe(
+      waiting.cards!.waitingOn,
     );
-    const chosen = (await settle(progressAction({ request, params: order.params, context: {} }))) as Response;
-    expect(chosen.headers.get("Location")).toBe(order.path);
+    expect(await invoiceCount()).toBe(invoicesBefore);
+
+    await choose(other, waiting.cards!.waitingOn);
     await drain();
     const done = (await get(progressLoader, order.path, CUSTOMER, order.params)) as ProgressPage;
     expect(done.view.status).toBe("succeeded");

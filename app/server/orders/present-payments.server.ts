@@ -107,22 +107,32 @@ export async function resumeAfterBank(
 ) {
   const job = await ownedJob(ownerId, jobId, kinds);
   if (job.input.paymentIntentId !== paymentIntentId) return false;
-  return resumeWaitingJob(ownerId, jobId);
+  return resumeWaitingJob(ownerId, job);
+}
+
+/** The payment intent a job of the kinds waits on, which its page shows; null when it does not wait. */
+export async function waitingOn(ownerId: string, jobId: string, kinds: PresentPaymentKinds): Promise<string | null> {
+  const job = await ownedJob(ownerId, jobId, kinds);
+  const intent = job.input.paymentIntentId;
+  return job.status === "waiting_for_cardholder" && typeof intent === "string" ? intent : null;
 }
 
 /**
- * 'Choose another card' on the progress page of a job that waits: the same job starts over on the organization's
- * card `paymentSourceId` (checked by the caller), its payment intent forgotten. False when it does not wait.
+ * 'Choose another card' on the progress page of a job that waits on the payment intent `seenIntent` (the one the
+ * page showed): the same job starts over on the organization's card `paymentSourceId` (checked by the caller), its
+ * payment intent forgotten. Of two choices posted at once (two tabs) one wins: the other finds the job changed
+ * (resumeWaitingJob), or waiting on another intent since, and is false, as is a choice for a job that does not wait.
  */
 export async function chooseAnotherCard(
   ownerId: string,
   jobId: string,
   kinds: PresentPaymentKinds,
   paymentSourceId: string,
+  seenIntent: string,
 ) {
   const job = await ownedJob(ownerId, jobId, kinds);
-  if (job.status !== "waiting_for_cardholder") return false;
-  return resumeWaitingJob(ownerId, jobId, { ...job.input, otherCard: paymentSourceId, paymentIntentId: null });
+  if (job.status !== "waiting_for_cardholder" || job.input.paymentIntentId !== seenIntent) return false;
+  return resumeWaitingJob(ownerId, job, { ...job.input, otherCard: paymentSourceId, paymentIntentId: null });
 }
 
 /** The organization's job of one of the kinds; a 404 for any other. */
