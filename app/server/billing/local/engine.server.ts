@@ -17,6 +17,7 @@ import {
   setupOf,
   spendPaymentAuthentication,
   startPaymentAuthentication,
+  type VaultSetup,
 } from "~/server/providers/card-vault.server";
 import { CARD_MESSAGES } from "~/server/providers/test-cards.server";
 import { newId, once, wholeSeconds, type EmbeddedStore } from "~/server/providers/embedded.server";
@@ -141,6 +142,19 @@ const isDecline = (error: unknown) => error instanceof BillingError && error.cod
 
 /** Why a payment intent made over an hour ago pays nothing: the cardholder confirms the payment again. */
 const PAYMENT_AUTHENTICATION_EXPIRED = "The payment's authentication expired: confirm the payment again.";
+
+/** What a payment intent's failure is, in the gateway's words, by its status. */
+const INTENT_FAILURES: Partial<Record<PaymentIntent["status"], string>> = {
+  failed: CARD_MESSAGES.authenticationFailed,
+  expired: PAYMENT_AUTHENTICATION_EXPIRED,
+};
+
+/** A payment authentication of the vault as the port's payment intent: spent, expired by `now`, or as answered. */
+function intentStatus(intent: VaultSetup, now: Date): PaymentIntent["status"] {
+  if (intent.usedAt) return "consumed";
+  if (paymentExpired(intent, now)) return "expired";
+  return intent.status === "succeeded" ? "authorized" : intent.status;
+}
 
 /** A charge the card's bank asks the present cardholder to authenticate first, refused in Stripe's words. */
 const authenticationRequired = () => {
@@ -510,21 +524,14 @@ class LocalBilling implements EmbeddedBilling {
       .where(
         and(eq(billingPaymentSources.customerId, customerId), eq(billingPaymentSources.referenceId, intent.tokenId)),
       );
-    const status = intent.usedAt
-      ? "consumed"
-      : paymentExpired(intent, await this.now())
-        ? "expired"
-        : intent.status === "succeeded"
-          ? "authorized"
-          : intent.status;
-    const failure = { failed: CARD_MESSAGES.authenticationFailed, expired: PAYMENT_AUTHENTICATION_EXPIRED };
+    const status = intentStatus(intent, await this.now());
     return {
       id: intent.id,
       status,
       amount: intent.amount,
       paymentSourceId: source?.id ?? "",
       redirectUrl: bankPageUrl(intent.id),
-      failure: status === "failed" || status === "expired" ? failure[status] : null,
+      failure: INTENT_FAILURES[status] ?? null,
     };
   }
 
