@@ -174,6 +174,12 @@ test.describe("a recurring license after checkout", () => {
       await customer.goto("/licenses");
       const row = rowOf(customer, "Bank Asks Renewal Co");
       await expect(row).toContainText(/Payment failed: \$[\d,.]+ due/, { timeout: 20_000 });
+      expect(await renewalPaymentsOf(portal, "Bank Asks Renewal Co")).toBe(0);
+      const invoice = await renewalInvoiceOf(portal, "Bank Asks Renewal Co");
+      const invoiceRow = () => customer.getByRole("row", { name: new RegExp(`^${invoice.number} `) });
+      await customer.goto("/account/invoices");
+      await expect(invoiceRow()).toContainText("Payment due");
+      await customer.goto("/licenses");
       const notice = customer.getByRole("alert").filter({ hasText: "The renewal of Bank Asks Renewal Co" });
       await expect(notice).toContainText(BANK_ASKS);
       await expect
@@ -198,10 +204,21 @@ test.describe("a recurring license after checkout", () => {
       await expect(customer.getByText("Your bank asks you to confirm this payment")).toBeVisible({ timeout: 20_000 });
       await customer.getByRole("link", { name: "Confirm the payment with your bank" }).click();
       await expect(customer).toHaveURL(/\/cards\/authenticate\/pi_local_[\w-]+$/);
+      const bankPage = customer.url();
       await customer.getByRole("button", { name: "Complete authentication" }).click();
       await expect(customer.getByText(`Paid ${due}. Thank you!`)).toBeVisible({ timeout: 20_000 });
-
       expect(await renewalPaymentsOf(portal, "Bank Asks Renewal Co")).toBe(1);
+
+      // The bank's page again (a reload, a second tab): answered already, and its return pays nothing twice.
+      await customer.goto(bankPage);
+      await expect(customer.getByRole("button", { name: "Complete authentication" })).toHaveCount(0);
+      await customer.getByRole("link", { name: "Return to the portal" }).click();
+      await expect(customer.getByText(`Paid ${due}. Thank you!`)).toBeVisible({ timeout: 20_000 });
+      expect(await renewalPaymentsOf(portal, "Bank Asks Renewal Co")).toBe(1);
+      await customer.goto("/account/invoices");
+      await expect(invoiceRow()).toContainText("Paid");
+      await customer.goto("/licenses");
+      await expect(rowOf(customer, "Bank Asks Renewal Co")).toContainText(/Renews \d\d\/\d\d\/\d{4}/);
     });
   });
 

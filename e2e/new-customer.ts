@@ -9,6 +9,13 @@ import { DEMO_PASSWORD, signInAs } from "./fixtures";
  * in on `page`, for a walk that must start from nothing; its address starts with `prefix`, which is returned.
  */
 export async function signInAsNewCustomer(page: Page, databaseUrl: string, prefix: string): Promise<string> {
+  const email = await newCustomer(databaseUrl, prefix);
+  await signInAs(page, email);
+  return email;
+}
+
+/** Such a customer's account (signInAsNewCustomer), made only, for a walk that signs in its own way; its address. */
+export async function newCustomer(databaseUrl: string, prefix: string): Promise<string> {
   const email = `${prefix}-${randomUUID().slice(0, 8)}@example.com`;
   await withDatabase(databaseUrl, (db) =>
     insertAccount(db, {
@@ -21,6 +28,5 @@ export async function signInAsNewCustomer(page: Page, databaseUrl: string, prefi
       phone: "+14155550199",
     }),
   );
-  await signInAs(page, email);
   return email;
 }

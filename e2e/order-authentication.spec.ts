@@ -1,8 +1,16 @@
 import type { Page } from "@playwright/test";
 import { expect, expectAccessible, test } from "./fixtures";
-import { addBillingAddressInWizard, confirmationForm, next, planStep, subscriptionsOf } from "./purchase-steps";
+import {
+  addBillingAddressInWizard,
+  confirmationForm,
+  licensesNamed,
+  next,
+  planStep,
+  subscriptionsOf,
+} from "./purchase-steps";
 import { saveCardInDrawer } from "./card-form";
-import { signInAsNewCustomer } from "./new-customer";
+import { newCustomer, signInAsNewCustomer } from "./new-customer";
+import { moveClock, ownPortal } from "./own-portal";
 
 /**
  * A new license paid with a card whose bank asks the cardholder to authenticate every payment (Stripe's 3-D Secure
@@ -96,4 +104,37 @@ test("a failed, then abandoned, authentication leaves the order waiting; 'Choose
   await page.getByRole("button", { name: "Choose another card" }).click();
   await expect(page.getByText(SUCCESS)).toBeVisible({ timeout: 15_000 });
   expect(await subscriptionsOf(portal.databaseUrl, email)).toBe(1);
+});
+
+test("a bank page left open past its hour says it expired; the order waits on a new one, charged once", async ({
+  browser,
+  javaScriptEnabled,
+  databaseEngine,
+}) => {
+  test.setTimeout(180_000);
+  // A portal of its own: the time machine moves its engine's clock, which no other test may see.
+  await ownPortal({ browser, javaScriptEnabled, databaseEngine }, async ({ portal, admin, signedIn }) => {
+    const customer = await signedIn(await newCustomer(portal.databaseUrl, "sca-expired"));
+    const progress = await orderWaitingForTheBank(customer, "Reyes Expired Bank Page");
+    await customer.getByRole("link", { name: "Confirm the payment with your bank" }).click();
+    await expect(customer).toHaveURL(/\/cards\/authenticate\/pi_local_[\w-]+$/);
+    const expired = customer.url();
+
+    await moveClock(admin, 1);
+
+    await customer.reload();
+    await expect(customer.getByText("This authentication has expired")).toBeVisible();
+    await expect(customer.getByRole("button", { name: "Complete authentication" })).toHaveCount(0);
+    await customer.getByRole("link", { name: "Return to the portal" }).click();
+    await expect(customer).toHaveURL(new RegExp(`${progress}$`));
+    await expect(customer.getByText("The payment's authentication expired")).toBeVisible({ timeout: 15_000 });
+    expect(await licensesNamed(portal.databaseUrl, "Reyes Expired Bank Page")).toBe(0);
+
+    await customer.getByRole("link", { name: "Confirm the payment with your bank" }).click();
+    await expect(customer).toHaveURL(/\/cards\/authenticate\/pi_local_[\w-]+$/);
+    expect(customer.url()).not.toBe(expired);
+    await customer.getByRole("button", { name: "Complete authentication" }).click();
+    await expect(customer.getByText(SUCCESS)).toBeVisible({ timeout: 15_000 });
+    expect(await licensesNamed(portal.databaseUrl, "Reyes Expired Bank Page")).toBe(1);
+  });
 });

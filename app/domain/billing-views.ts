@@ -55,6 +55,18 @@ export type PaymentStepData =
       addressesValid: boolean;
     };
 
+/**
+ * 'Choose another card' on the progress page of a job that waits for the cardholder's bank: the organization's
+ * cards, and the payment intent the page shows the job waiting on, which the choice posts back (WAITING_ON_FIELD)
+ * so that a choice made on an older page (a second tab) starts nothing.
+ */
+export interface AnotherCardData {
+  step: PaymentStepData;
+  waitingOn: string;
+}
+
+export const WAITING_ON_FIELD = "waiting_on";
+
 export interface BillingProfileView {
   firstName: string;
   lastName: string;

@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
+import { portalNow } from "~/server/billing/index.server";
 import { bankPageAction, bankPageLoader } from "~/server/cards/local/bank-page.server";
 import { formatCents } from "~/domain/format";
 import { AuthPage } from "~/ui/auth-page";
@@ -10,14 +11,14 @@ export const meta: MetaFunction = () => [{ title: "3-D Secure authentication · 
 export const handle: PlainPageHandle = { plainPage: true };
 
 export async function loader(args: LoaderFunctionArgs) {
-  return { pageScript: null, ...(await bankPageLoader(args)) } satisfies PlainPageData;
+  return { pageScript: null, ...(await bankPageLoader(args, await portalNow())) } satisfies PlainPageData;
 }
 
-export const action = (args: ActionFunctionArgs) => bankPageAction(args);
+export const action = async (args: ActionFunctionArgs) => bankPageAction(args, await portalNow());
 
 /** The embedded card gateway's test bank page, a plain form like Stripe's 3-D Secure test page. */
 export default function BankPage() {
-  const { waiting, returnUrl, payment } = useLoaderData<typeof loader>();
+  const { waiting, expired, returnUrl, payment } = useLoaderData<typeof loader>();
   const asks = payment
     ? `Your bank asks you to confirm this payment of ${formatCents(payment.amount)}.`
     : "Your bank asks you to confirm saving this card.";
@@ -40,7 +41,10 @@ export default function BankPage() {
         </form>
       ) : (
         <p>
-          This authentication was answered already. <a href={returnUrl}>Return to the portal</a>
+          {expired
+            ? "This authentication has expired: the portal asks for a new one."
+            : "This authentication was answered already."}{" "}
+          <a href={returnUrl}>Return to the portal</a>
         </p>
       )}
     </AuthPage>

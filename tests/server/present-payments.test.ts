@@ -2,7 +2,13 @@ import { randomUUID } from "node:crypto";
 import { count, eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { subscriptionDraftSchema, type SubscriptionDraft } from "~/domain/new-subscription";
-import { AUTHENTICATION_REQUIRED, billingFaults, getBilling } from "~/server/billing/index.server";
+import {
+  AUTHENTICATION_REQUIRED,
+  billingFaults,
+  getBilling,
+  getBillingClock,
+  PAYMENT_INTENT_EXPIRED,
+} from "~/server/billing/index.server";
 import { getCards } from "~/server/cards/index.server";
 import { and, isNull } from "drizzle-orm";
 import { billingInvoices, billingSubscriptions, jobs, licenses } from "~/server/platform/database/tables.server";
@@ -13,7 +19,14 @@ import { licenseUpdate } from "~/server/orders/license-update-job.server";
 import { payNow } from "~/server/orders/pay-now-job.server";
 import { licenseUpdateWizard, submitUpdate, updateReview } from "~/server/orders/license-update-wizard.server";
 import { chooseAnotherCard, resumeAfterBank } from "~/server/orders/present-payments.server";
-import { enqueueJob, findOwnedJob, JobRunner, waitingStep, type JobView } from "~/server/platform/jobs/runner.server";
+import {
+  enqueueJob,
+  findOwnedJob,
+  JobRunner,
+  resumeWaitingJob,
+  waitingStep,
+  type JobView,
+} from "~/server/platform/jobs/runner.server";
 import { orderReview, purchase } from "~/server/orders/new-subscription-order.server";
 import { subscriptionWizard } from "~/server/orders/new-subscription-wizard.server";
 import { isoDay } from "~/domain/trial-wizard";
@@ -185,8 +198,8 @@ describe("a charge the card's bank asks the present cardholder to authenticate",
     expect(await resumeAfterBank(ownerId, jobId, newSubscriptionOrder, failed)).toBe(false);
     const other = await savedCard(customerId, "4242 4242 4242 4242");
     const chosen = await Promise.all([
-      chooseAnotherCard(ownerId, jobId, newSubscriptionOrder, other),
-      chooseAnotherCard(ownerId, jobId, newSubscriptionOrder, other),
+      chooseAnotherCard(ownerId, jobId, newSubscriptionOrder, other, second),
+      chooseAnotherCard(ownerId, jobId, newSubscriptionOrder, other, second),
     ]);
     expect(chosen.filter(Boolean)).toHaveLength(1);
     await Promise.all([drain(), drain()]);
@@ -194,6 +207,61 @@ describe("a charge the card's bank asks the present cardholder to authenticate",
     const invoices = await db.select().from(billingInvoices).where(eq(billingInvoices.customerId, customerId));
     expect(await invoiceCount()).toBe(invoicesBefore + 1);
     expect(invoices.at(-1)?.paymentSourceId).toBe(other);
+  });
+
+  it("lets one of two 'Choose another card' posted at once with different cards win, also after the job waits again", async () => {
+    const { member, customerId, key } = await orderWith("Northwind Two Tabs", "4000 0027 6000 3184");
+    const ownerId = member.organization.id;
+    const invoicesBefore = await invoiceCount();
+    const jobId = await placed(member, key);
+    await drain();
+    const shown = intentOf(await jobNow(ownerId, jobId));
+    // Two tabs showing the same waiting page choose two cards whose banks ask too.
+    const cards = [
+      await savedCard(customerId, "4000 0000 0000 3220"),
+      await savedCard(customerId, "4000 0027 6000 3184"),
+    ];
+    const chosen = await Promise.all(
+      cards.map((card) => chooseAnotherCard(ownerId, jobId, newSubscriptionOrder, card, shown)),
+    );
+    expect(chosen.filter(Boolean)).toHaveLength(1);
+    const winner = cards[chosen.indexOf(true)];
+    const loser = cards[chosen.indexOf(false)];
+    await drain();
+    // The job waits on the winner's card, and the losing tab's choice, posted again, starts nothing.
+    const waiting = await jobNow(ownerId, jobId);
+    const next = intentOf(waiting);
+    expect(next).not.toBe(shown);
+    expect(waiting.input).toMatchObject({ otherCard: winner, paymentIntentId: next });
+    expect((await getBilling().retrievePaymentIntent(customerId, next)).paymentSourceId).toBe(winner);
+    expect(await chooseAnotherCard(ownerId, jobId, newSubscriptionOrder, loser, shown)).toBe(false);
+    expect((await jobNow(ownerId, jobId)).input).toMatchObject({ otherCard: winner, paymentIntentId: next });
+
+    await completedAndReturnedTwice(ownerId, jobId, newSubscriptionOrder, next);
+    expect((await jobNow(ownerId, jobId)).status).toBe("succeeded");
+    expect(await invoiceCount()).toBe(invoicesBefore + 1);
+    const invoices = await db.select().from(billingInvoices).where(eq(billingInvoices.customerId, customerId));
+    expect(invoices.at(-1)?.paymentSourceId).toBe(winner);
+  });
+
+  it("starts nothing when a 'Choose another card' read the job before it ran again and wrote after", async () => {
+    const { member, customerId, key } = await orderWith("Northwind Late Write", "4000 0027 6000 3184");
+    const ownerId = member.organization.id;
+    const jobId = await placed(member, key);
+    await drain();
+    const before = await jobNow(ownerId, jobId);
+    const [first, second] = [
+      await savedCard(customerId, "4000 0000 0000 3220"),
+      await savedCard(customerId, "4242 4242 4242 4242"),
+    ];
+    expect(await chooseAnotherCard(ownerId, jobId, newSubscriptionOrder, first, intentOf(before))).toBe(true);
+    await drain();
+    // The second choice's read was of the job as it was before: the job has run and waits again since.
+    expect(await resumeWaitingJob(ownerId, before, { ...before.input, otherCard: second })).toBe(false);
+    expect(await jobNow(ownerId, jobId)).toMatchObject({
+      status: "waiting_for_cardholder",
+      input: { otherCard: first },
+    });
   });
 
   it("charges a card whose bank asked only when it was saved (3155) without asking again", async () => {
@@ -383,5 +451,58 @@ describe("a trial's hardware charge the card's bank asks about", () => {
     expect(invoices.at(-1)).toMatchObject({ status: "paid", paymentSourceId });
     expect((await getBilling().retrievePaymentIntent(customerId, intent)).status).toBe("consumed");
     expect(await resumeAfterBank(ownerId, jobId, TRIAL_KINDS, intent)).toBe(false);
+  });
+});
+
+// Last in the file: the time machine moves the engine's clock for good.
+describe("a payment intent the cardholder comes back to after its hour", () => {
+  it("has expired by the portal's clock: the job waits on a new bank page, which charges once", async () => {
+    const { member, customerId, paymentSourceId, key } = await orderWith(
+      "Northwind Came Back Later",
+      "4000002760003184",
+    );
+    const ownerId = member.organization.id;
+    const jobId = await placed(member, key);
+    await drain();
+    const first = intentOf(await jobNow(ownerId, jobId));
+    // Authorized, but not charged within its hour (the portal's clock moved by the time machine).
+    await answerSetup(db, first, "complete");
+    expect((await getBilling().retrievePaymentIntent(customerId, first)).status).toBe("authorized");
+    await getBillingClock()!.advance(1);
+    const invoicesBefore = await invoiceCount();
+    expect(await getBilling().retrievePaymentIntent(customerId, first)).toMatchObject({
+      status: "expired",
+      failure: expect.stringContaining("expired") as string,
+    });
+    // A charge naming it is refused, charging nothing.
+    const request = {
+      customerId,
+      paymentSourceId,
+      planId: "core-monthly",
+      planQuantity: 10,
+      addons: [],
+      couponIds: [],
+    };
+    await expect(
+      getBilling().createSubscription({ ...request, licenseAssignment: "test", paymentIntentId: first }, randomUUID()),
+    ).rejects.toMatchObject({ code: PAYMENT_INTENT_EXPIRED });
+    expect(await invoiceCount()).toBe(invoicesBefore);
+
+    expect(await resumeAfterBank(ownerId, jobId, newSubscriptionOrder, first)).toBe(true);
+    await drain();
+    const again = await jobNow(ownerId, jobId);
+    const second = intentOf(again);
+    expect(second).not.toBe(first);
+    expect(waitingStep(again)?.message).toMatch(/expired/);
+    // The new intent's key names the expired one: a rerun of the step makes the same.
+    await restartAndCrashIn(ownerId, again, "create-subscription", second);
+    expect(await invoiceCount()).toBe(invoicesBefore);
+
+    await completedAndReturnedTwice(ownerId, jobId, newSubscriptionOrder, second);
+    expect((await jobNow(ownerId, jobId)).status).toBe("succeeded");
+    expect(await invoiceCount()).toBe(invoicesBefore + 1);
+    expect(await licensesNamed("Northwind Came Back Later")).toHaveLength(1);
+    expect((await getBilling().retrievePaymentIntent(customerId, second)).status).toBe("consumed");
+    expect((await getBilling().retrievePaymentIntent(customerId, first)).status).toBe("expired");
   });
 });

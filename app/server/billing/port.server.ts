@@ -308,17 +308,24 @@ export interface PaymentIntentRequest {
 }
 
 /**
+ * The code of a charge refused because the payment intent it names expired before it was charged (an hour after it
+ * was made): nothing was charged; a new intent, authorized, pays the same call.
+ */
+export const PAYMENT_INTENT_EXPIRED = "payment_intent_expired";
+
+/**
  * A payment intent, as Chargebee and Stripe keep it: waiting for the cardholder on the bank's page
  * (`requires_action`, at `redirectUrl`), authorized (a charge of its amount to its card may spend it), failed (the
- * cardholder failed or refused the authentication, in the provider's words), or consumed by the charge it paid.
+ * cardholder failed or refused the authentication, in the provider's words), consumed by the charge it paid, or
+ * expired unconsumed (an hour after it was made, as Chargebee's do), when nothing can spend it any more.
  */
 export interface PaymentIntent {
   id: string;
-  status: "requires_action" | "authorized" | "failed" | "consumed";
+  status: "requires_action" | "authorized" | "failed" | "consumed" | "expired";
   amount: number;
   paymentSourceId: string;
   redirectUrl: string;
-  /** Why it failed, in the provider's words; null otherwise. */
+  /** Why it failed or expired, in the provider's words; null otherwise. */
   failure: string | null;
 }
 

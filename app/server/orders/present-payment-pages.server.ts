@@ -1,5 +1,6 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import type { Action } from "~/domain/access-policy";
+import { WAITING_ON_FIELD, type AnotherCardData } from "~/domain/billing-views";
 import {
   choosePayment,
   loadPaymentStep,
@@ -9,7 +10,13 @@ import {
 import { readMemberForm, requireMember } from "~/server/accounts/index.server";
 import { PAYMENT_RETURN } from "~/server/cards/port.server";
 import { readForm } from "~/server/platform/forms.server";
-import { chooseAnotherCard, ownedJob, resumeAfterBank, type PresentPaymentKinds } from "./present-payments.server";
+import {
+  chooseAnotherCard,
+  ownedJob,
+  resumeAfterBank,
+  waitingOn,
+  type PresentPaymentKinds,
+} from "./present-payments.server";
 
 /** A job's progress route as jobProgressRoute makes it: its page, with the job's view. */
 interface ProgressRoute<Page extends { view: { waiting: unknown; retryRefused: string | null } }> {
@@ -41,7 +48,11 @@ export function presentPaymentPages<Page extends { view: { waiting: unknown; ret
       }
       const page = await route.loader(args);
       if (!page.view.waiting || page.view.retryRefused) return { ...page, cards: null };
-      return { ...page, cards: paymentForPage(await loadPaymentStep(await requireMember(args.request, needs))) };
+      const member = await requireMember(args.request, needs);
+      const seen = await waitingOn(member.organization.id, jobId, kinds);
+      if (!seen) return { ...page, cards: null };
+      const cards: AnotherCardData = { step: paymentForPage(await loadPaymentStep(member)), waitingOn: seen };
+      return { ...page, cards };
     },
     async action(args: ActionFunctionArgs) {
       if ((await readForm(args.request.clone())).get("intent") !== "next") return route.action(args);
@@ -50,7 +61,9 @@ export function presentPaymentPages<Page extends { view: { waiting: unknown; ret
       await ownedJob(member.organization.id, jobId, kinds);
       const choice = await choosePayment(member, formData, undefined, { withAddresses: false });
       if (!choice.ok) return json({ message: choice.message }, { status: 422 });
-      await chooseAnotherCard(member.organization.id, jobId, kinds, choice.paymentSourceId);
+      // A choice that lost to another (a second tab) starts nothing: the page shows the job as it now is.
+      const seen = String(formData.get(WAITING_ON_FIELD) ?? "");
+      await chooseAnotherCard(member.organization.id, jobId, kinds, choice.paymentSourceId, seen);
       return redirect(new URL(args.request.url).pathname);
     },
   };

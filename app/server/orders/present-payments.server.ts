@@ -1,6 +1,11 @@
 import { json } from "@remix-run/node";
 import { z } from "zod";
-import { AUTHENTICATION_REQUIRED, getBilling, type PaymentIntentRequest } from "~/server/billing/index.server";
+import {
+  AUTHENTICATION_REQUIRED,
+  getBilling,
+  PAYMENT_INTENT_EXPIRED,
+  type PaymentIntentRequest,
+} from "~/server/billing/index.server";
 import { ProviderError } from "~/server/platform/provider-errors.server";
 import {
   AwaitingCardholder,
@@ -36,8 +41,9 @@ type PresentPaymentInput = { paymentIntentId?: string | null; otherCard?: string
 /**
  * Runs `charge` (a billing call that charges the card now) for the cardholder who is present: with the payment
  * intent they authorized when the bank asked; otherwise plainly, and when the bank asks (AUTHENTICATION_REQUIRED),
- * the job waits for them on the bank's page of a new payment intent for `payment`. An intent they failed makes way
- * for a new one (its key names the failed one, so a rerun of the step makes the same), and the page says why.
+ * the job waits for them on the bank's page of a new payment intent for `payment`. An intent they failed, or one
+ * that expired (an hour after it was made, also between reading it and charging it), makes way for a new one (its
+ * key names the one it replaces, so a rerun of the step makes the same), and the page says why.
  */
 export async function chargeWhilePresent<
   Input extends PresentPaymentInput,
@@ -53,9 +59,16 @@ export async function chargeWhilePresent<
   if (remembered) {
     const intent = await getBilling().retrievePaymentIntent(payment.customerId, remembered);
     if (intent.status === "requires_action") throw new AwaitingCardholder(intent.redirectUrl);
-    if (intent.status === "failed") return waitOnNewIntent(context, payment, intent.id, intent.failure);
+    if (intent.status === "failed" || intent.status === "expired") {
+      return waitOnNewIntent(context, payment, intent.id, intent.failure);
+    }
     // Authorized, or consumed: the provider spends it once, and answers a second use with its refusal.
-    return charge(remembered);
+    try {
+      return await charge(remembered);
+    } catch (error) {
+      if (!(error instanceof ProviderError && error.code === PAYMENT_INTENT_EXPIRED)) throw error;
+      return waitOnNewIntent(context, payment, remembered, error.providerMessage ?? null);
+    }
   }
   try {
     return await charge(undefined);
@@ -68,10 +81,10 @@ export async function chargeWhilePresent<
 async function waitOnNewIntent<Input extends PresentPaymentInput, Results extends StepResults, Owner extends JobOwner>(
   context: JobContext<Input, Results, Owner>,
   payment: PaymentIntentRequest,
-  failedIntent: string | null,
+  replacedIntent: string | null,
   reason: string | null,
 ): Promise<never> {
-  const key = `${context.stepKey}:payment-intent:${payment.paymentSourceId}:${failedIntent ?? "first"}`;
+  const key = `${context.stepKey}:payment-intent:${payment.paymentSourceId}:${replacedIntent ?? "first"}`;
   const intent = await getBilling().createPaymentIntent(payment, key);
   await context.remember("paymentIntentId", intent.id);
   throw new AwaitingCardholder(intent.redirectUrl, reason);
@@ -94,22 +107,32 @@ export async function resumeAfterBank(
 ) {
   const job = await ownedJob(ownerId, jobId, kinds);
   if (job.input.paymentIntentId !== paymentIntentId) return false;
-  return resumeWaitingJob(ownerId, jobId);
+  return resumeWaitingJob(ownerId, job);
+}
+
+/** The payment intent a job of the kinds waits on, which its page shows; null when it does not wait. */
+export async function waitingOn(ownerId: string, jobId: string, kinds: PresentPaymentKinds): Promise<string | null> {
+  const job = await ownedJob(ownerId, jobId, kinds);
+  const intent = job.input.paymentIntentId;
+  return job.status === "waiting_for_cardholder" && typeof intent === "string" ? intent : null;
 }
 
 /**
- * 'Choose another card' on the progress page of a job that waits: the same job starts over on the organization's
- * card `paymentSourceId` (checked by the caller), its payment intent forgotten. False when it does not wait.
+ * 'Choose another card' on the progress page of a job that waits on the payment intent `seenIntent` (the one the
+ * page showed): the same job starts over on the organization's card `paymentSourceId` (checked by the caller), its
+ * payment intent forgotten. Of two choices posted at once (two tabs) one wins: the other finds the job changed
+ * (resumeWaitingJob), or waiting on another intent since, and is false, as is a choice for a job that does not wait.
  */
 export async function chooseAnotherCard(
   ownerId: string,
   jobId: string,
   kinds: PresentPaymentKinds,
   paymentSourceId: string,
+  seenIntent: string,
 ) {
   const job = await ownedJob(ownerId, jobId, kinds);
-  if (job.status !== "waiting_for_cardholder") return false;
-  return resumeWaitingJob(ownerId, jobId, { ...job.input, otherCard: paymentSourceId, paymentIntentId: null });
+  if (job.status !== "waiting_for_cardholder" || job.input.paymentIntentId !== seenIntent) return false;
+  return resumeWaitingJob(ownerId, job, { ...job.input, otherCard: paymentSourceId, paymentIntentId: null });
 }
 
 /** The organization's job of one of the kinds; a 404 for any other. */

@@ -1,4 +1,4 @@
-import { and, eq, isNull, ne, notExists } from "drizzle-orm";
+import { and, eq, gt, isNull, ne, notExists } from "drizzle-orm";
 import { affectedRows } from "~/server/platform/database/portal-database.server";
 import { cardSetups, cardTokens } from "~/server/platform/database/tables.server";
 import { parseGatewayReference, type PaymentCard } from "./card-gateway.server";
@@ -210,9 +210,22 @@ export async function startPaymentAuthentication(
   return id;
 }
 
+/** How long a payment authentication lives, as Chargebee's payment intents do: an hour after it was made. */
+export const PAYMENT_AUTHENTICATION_LIFETIME_MS = 60 * 60 * 1000;
+
+/** The earliest making time of a payment authentication still alive at `now` (the engine's clock). */
+const aliveSince = (now: Date) => new Date(now.getTime() - PAYMENT_AUTHENTICATION_LIFETIME_MS);
+
 /**
- * Spends an authorized payment on the charge it authorized (that card, that amount), in one statement: true for
- * the one charge that does, so an authorization pays one charge, never two.
+ * Whether a payment authentication not yet charged has expired by `now`, the portal's clock that made it: then
+ * the bank page answers nothing and no charge spends it. A card's setup does not expire.
+ */
+export const paymentExpired = (setup: VaultSetup, now: Date) =>
+  setup.id.startsWith(PAYMENT_ID_PREFIX) && !setup.usedAt && setup.createdAt <= aliveSince(now);
+
+/**
+ * Spends an authorized payment on the charge it authorized (that card, that amount), not expired by `now`, in one
+ * statement: true for the one charge that does, so an authorization pays one charge, never two.
  */
 export async function spendPaymentAuthentication(
   store: EmbeddedStore,
@@ -230,6 +243,7 @@ export async function spendPaymentAuthentication(
         eq(cardSetups.tokenId, charge.referenceId),
         eq(cardSetups.amount, charge.amount),
         isNull(cardSetups.usedAt),
+        gt(cardSetups.createdAt, aliveSince(now)),
       ),
     );
   return affectedRows(result) > 0;

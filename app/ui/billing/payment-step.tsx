@@ -39,7 +39,7 @@ import { Group, Stack } from "~/ui/layout";
 import { AddressPanels } from "./address-panels";
 import { BillingProfilePending } from "./drawer";
 import { PaymentMethodsSection, type CardRefusals } from "./payment-methods";
-import type { PaymentStepData } from "~/domain/billing-views";
+import { WAITING_ON_FIELD, type AnotherCardData, type PaymentStepData } from "~/domain/billing-views";
 
 export interface PaymentStepProps {
   data: PaymentStepData;
@@ -58,6 +58,8 @@ export interface PaymentStepProps {
   withAddresses?: boolean;
   /** The new-card form shown in place of the cards while there is none (the trials). */
   newCard?: ReactNode;
+  /** Hidden fields the form posts besides the choice. */
+  hiddenFields?: ReactNode;
   /** The provider's words next to a card it declined (pay now). */
   refusals?: CardRefusals;
 }
@@ -82,6 +84,7 @@ function ReadyPaymentStep({
   withAddresses = true,
   newCard,
   refusals,
+  hiddenFields,
 }: PaymentStepProps & { data: Extract<PaymentStepData, { status: "ready" }> }) {
   const [selected, setSelected] = useState(data.preselectedSourceId);
   // After a drawer added or replaced a card, the step starts again from the new preselection.
@@ -108,6 +111,7 @@ function ReadyPaymentStep({
     <>
       <Form method="post" preventScrollReset>
         <AuthenticityTokenInput name="csrf" />
+        {hiddenFields}
         <Stack gap="lg">
           <PaymentMethodsSection
             sources={data.sources}
@@ -163,13 +167,15 @@ function ReadyPaymentStep({
 
 /**
  * 'Choose another card' on the progress page of a charge that waits for the cardholder's bank: the organization's
- * cards, with the card drawers mounted under the page (`drawerBase`), and the same job started over on the one chosen.
+ * cards, with the card drawers mounted under the page (`drawerBase`), and the same job started over on the one chosen,
+ * when it still waits on the payment intent the page showed.
  */
-export function ChooseAnotherCard({ cards, drawerBase }: { cards: PaymentStepData | null; drawerBase: string }) {
+export function ChooseAnotherCard({ cards, drawerBase }: { cards: AnotherCardData | null; drawerBase: string }) {
   if (!cards) return null;
   return (
     <PaymentStep
-      data={cards}
+      data={cards.step}
+      hiddenFields={<input type="hidden" name={WAITING_ON_FIELD} value={cards.waitingOn} />}
       nextLabel="Choose another card"
       previousTo={null}
       drawerBase={drawerBase}

@@ -13,9 +13,11 @@ import {
   chargeDeclineOf,
   gatewayCustomerFor,
   PAYMENT_ID_PREFIX,
+  paymentExpired,
   setupOf,
   spendPaymentAuthentication,
   startPaymentAuthentication,
+  type VaultSetup,
 } from "~/server/providers/card-vault.server";
 import { CARD_MESSAGES } from "~/server/providers/test-cards.server";
 import { newId, once, wholeSeconds, type EmbeddedStore } from "~/server/providers/embedded.server";
@@ -40,6 +42,7 @@ import {
 } from "~/server/billing/one-time-charges.server";
 import {
   AUTHENTICATION_REQUIRED,
+  PAYMENT_INTENT_EXPIRED,
   type Address,
   type BillingCall,
   type BillingInfo,
@@ -136,6 +139,22 @@ const declined = (message: string) =>
     field: "card",
   });
 const isDecline = (error: unknown) => error instanceof BillingError && error.code === DECLINED;
+
+/** Why a payment intent made over an hour ago pays nothing: the cardholder confirms the payment again. */
+const PAYMENT_AUTHENTICATION_EXPIRED = "The payment's authentication expired: confirm the payment again.";
+
+/** What a payment intent's failure is, in the gateway's words, by its status. */
+const INTENT_FAILURES: Partial<Record<PaymentIntent["status"], string>> = {
+  failed: CARD_MESSAGES.authenticationFailed,
+  expired: PAYMENT_AUTHENTICATION_EXPIRED,
+};
+
+/** A payment authentication of the vault as the port's payment intent: spent, expired by `now`, or as answered. */
+function intentStatus(intent: VaultSetup, now: Date): PaymentIntent["status"] {
+  if (intent.usedAt) return "consumed";
+  if (paymentExpired(intent, now)) return "expired";
+  return intent.status === "succeeded" ? "authorized" : intent.status;
+}
 
 /** A charge the card's bank asks the present cardholder to authenticate first, refused in Stripe's words. */
 const authenticationRequired = () => {
@@ -505,14 +524,14 @@ class LocalBilling implements EmbeddedBilling {
       .where(
         and(eq(billingPaymentSources.customerId, customerId), eq(billingPaymentSources.referenceId, intent.tokenId)),
       );
-    const status = intent.usedAt ? "consumed" : intent.status === "succeeded" ? "authorized" : intent.status;
+    const status = intentStatus(intent, await this.now());
     return {
       id: intent.id,
       status,
       amount: intent.amount,
       paymentSourceId: source?.id ?? "",
       redirectUrl: bankPageUrl(intent.id),
-      failure: status === "failed" ? CARD_MESSAGES.authenticationFailed : null,
+      failure: INTENT_FAILURES[status] ?? null,
     };
   }
 
@@ -806,7 +825,7 @@ class LocalBilling implements EmbeddedBilling {
           }
           const source = await this.chargeableSource(tx, customerId, paymentSourceId, now);
           // The customer pays now, on the page: their bank may ask them first, as for any present charge.
-          await this.authenticated(tx, source, row.amountDue, paymentIntentId, now);
+          await this.authenticated(tx, source, row.amountDue, paymentIntentId);
           const decline = await chargeDeclineOf(tx, source.referenceId);
           if (decline) throw declined(decline.message);
           await this.settle(tx, row, source, now);
@@ -1586,7 +1605,7 @@ class LocalBilling implements EmbeddedBilling {
     const { lineItems, discounts, subTotal, total, creditsApplied, amountDue, creditBalance } = invoice.totals;
     const { source, at } = invoice;
     if (amountDue > 0 && source && invoice.whenDeclined === "refuse") {
-      await this.authenticated(tx, source, amountDue, invoice.paymentIntentId, at);
+      await this.authenticated(tx, source, amountDue, invoice.paymentIntentId);
       const decline = await chargeDeclineOf(tx, source.referenceId);
       if (decline) throw declined(decline.message);
     }
@@ -1631,18 +1650,23 @@ class LocalBilling implements EmbeddedBilling {
   /**
    * A charge while the cardholder is present, to a card whose bank asks on every payment: refused unless it spends
    * a payment intent they authorized for this card and amount, which pays this charge only. The bank is asked
-   * before the card is charged, so a card that authenticates and is then declined is declined after this.
+   * before the card is charged, so a card that authenticates and is then declined is declined after this. An
+   * intent expires by the engine's clock now, not by the invoice's date (a subscription may start later).
    */
   private async authenticated(
     tx: EmbeddedStore,
     source: PaymentSource,
     amount: number,
     paymentIntentId: string | undefined,
-    at: Date,
   ): Promise<void> {
     if (!(await asksOnPayment(tx, source.referenceId))) return;
     if (!paymentIntentId) throw authenticationRequired();
-    if (!(await spendPaymentAuthentication(tx, paymentIntentId, { referenceId: source.referenceId, amount }, at))) {
+    const now = await this.now(tx);
+    if (!(await spendPaymentAuthentication(tx, paymentIntentId, { referenceId: source.referenceId, amount }, now))) {
+      const intent = await setupOf(tx, paymentIntentId);
+      if (intent && paymentExpired(intent, now)) {
+        throw refused(PAYMENT_AUTHENTICATION_EXPIRED, PAYMENT_INTENT_EXPIRED, "card");
+      }
       throw refused(
         "The payment intent is not authorized for this payment, or it was used already.",
         "payment_intent_invalid",

@@ -2,7 +2,13 @@ import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from
 import { db } from "~/server/platform/database/db.server";
 import { env } from "~/server/platform/config/env.server";
 import { readForm } from "~/server/platform/forms.server";
-import { answerSetup, PAYMENT_ID_PREFIX, setupOf, type VaultSetup } from "~/server/providers/card-vault.server";
+import {
+  answerSetup,
+  PAYMENT_ID_PREFIX,
+  paymentExpired,
+  setupOf,
+  type VaultSetup,
+} from "~/server/providers/card-vault.server";
 import { PAYMENT_RETURN, SETUP_RETURN } from "../port.server";
 
 /**
@@ -24,32 +30,48 @@ async function setupFor(attemptId: string | undefined): Promise<VaultSetup> {
 
 const isPayment = (setup: VaultSetup) => setup.id.startsWith(PAYMENT_ID_PREFIX);
 
-/** The portal's return address with what the gateway tells it. */
-function returnTo(setup: VaultSetup): string {
+/** The portal's return address with what the gateway tells it; an expired payment is a failed one. */
+function returnTo(setup: VaultSetup, expired: boolean): string {
   const [path, query] = setup.returnUrl.split("?");
   const parameters = new URLSearchParams(query);
   parameters.set(isPayment(setup) ? PAYMENT_RETURN.payment : SETUP_RETURN.setup, setup.id);
-  parameters.set(SETUP_RETURN.status, setup.status === "failed" ? "failed" : "succeeded");
+  parameters.set(SETUP_RETURN.status, setup.status === "failed" || expired ? "failed" : "succeeded");
   return `${path}?${parameters}`;
 }
 
 export interface BankPageData {
-  /** Waiting for the cardholder's answer, or answered already (a reload, a second tab). */
+  /** Waiting for the cardholder's answer, or answered already (a reload, a second tab), or expired. */
   waiting: boolean;
+  /** A payment's authentication not answered within its hour: the cardholder goes back for a new one. */
+  expired: boolean;
   returnUrl: string;
   /** What the bank asks about: saving the card, or a payment of this many cents. */
   payment: { amount: number; currency: string } | null;
 }
 
-export async function bankPageLoader({ params }: LoaderFunctionArgs): Promise<BankPageData> {
+/**
+ * The page; `now` is the portal's clock (the billing engine's, which made a payment's authentication and expires it),
+ * which the route reads: the card gateway does not keep the billing engine's time.
+ */
+export async function bankPageLoader({ params }: LoaderFunctionArgs, now: Date): Promise<BankPageData> {
   const setup = await setupFor(params.attemptId);
   const payment = isPayment(setup) ? { amount: setup.amount ?? 0, currency: setup.currency ?? "USD" } : null;
-  return { waiting: setup.status === "requires_action", returnUrl: returnTo(setup), payment };
+  const expired = paymentExpired(setup, now);
+  return {
+    waiting: setup.status === "requires_action" && !expired,
+    expired,
+    returnUrl: returnTo(setup, expired),
+    payment,
+  };
 }
 
-/** 'Complete authentication' or 'Fail authentication'; a setup answered already keeps its first answer. */
-export async function bankPageAction({ request, params }: ActionFunctionArgs) {
+/**
+ * 'Complete authentication' or 'Fail authentication'; a setup answered already keeps its first answer, and an
+ * expired payment takes none (a charge would not spend it anyway: its expiry is checked where it is spent).
+ */
+export async function bankPageAction({ request, params }: ActionFunctionArgs, now: Date) {
   const setup = await setupFor(params.attemptId);
   const outcome = (await readForm(request)).get("outcome") === "complete" ? "complete" : "fail";
-  return redirect(returnTo((await answerSetup(db, setup.id, outcome)) ?? setup));
+  if (paymentExpired(setup, now)) return redirect(returnTo(setup, true));
+  return redirect(returnTo((await answerSetup(db, setup.id, outcome)) ?? setup, false));
 }

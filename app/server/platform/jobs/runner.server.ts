@@ -348,18 +348,26 @@ export async function retryJob(ownerId: string, jobId: string): Promise<boolean>
 /**
  * Starts a job that waits for the cardholder again, as the same job, from the step that waits: once they came back
  * from the bank's page, or with `input` (another card) when they chose one. One statement checks that it still
- * waits, so of two returns (a reload, a second tab) only one starts it; false for the other, and for a job that is
- * not the organization's or does not wait.
+ * waits, unchanged since the caller read it (`seen`, its `updatedAt`), so of two returns or two choices (a reload,
+ * a second tab) only one starts it, even when the job has run and waits again in between; false for the other,
+ * and for a job that is not the organization's or does not wait.
  */
 export async function resumeWaitingJob(
   ownerId: string,
-  jobId: string,
+  seen: Pick<JobView, "id" | "updatedAt">,
   input?: Record<string, unknown>,
 ): Promise<boolean> {
   const result = await db
     .update(jobs)
     .set({ status: "queued", nextRunAt: now(), attempts: 0, updatedAt: now(), ...(input && { input }) })
-    .where(and(eq(jobs.id, jobId), eq(jobs.ownerId, ownerId), eq(jobs.status, "waiting_for_cardholder")));
+    .where(
+      and(
+        eq(jobs.id, seen.id),
+        eq(jobs.ownerId, ownerId),
+        eq(jobs.status, "waiting_for_cardholder"),
+        eq(jobs.updatedAt, seen.updatedAt),
+      ),
+    );
   const resumed = affectedRows(result) > 0;
   if (resumed) wakeRunner();
   return resumed;
