@@ -4,13 +4,13 @@ export default {
   serverModuleFormat: "esm",
   // Bundled: ESM-only packages, the country names JSON (Node will not import JSON without an attribute),
   // stdnum's per-country modules, whose ES module files import each other without file extensions, and Stripe.js's
-  // loader, whose `pure` entry is a folder without a package.json, which Node's ES modules cannot import.
+  // loader, whose `pure` entry is a directory (no exports map), which Node's ES module imports refuse.
   serverDependenciesToBundle: [
     /^remix-utils.*/,
     /^@mantine\/.*/,
     /^i18n-iso-countries\/langs\//,
     /^stdnum\//,
-    /^@stripe\/stripe-js/,
+    /^@stripe\/stripe-js\//,
   ],
   postcss: true,
   future: {

@@ -118,10 +118,11 @@ async function newPostgresDatabase(): Promise<{ name: string; url: string }> {
 /** One process of the portal, listening on a port of its own. */
 async function startInstance(options: {
   workers?: number;
+  port?: number;
   env: Record<string, string>;
   log: { stdout: (text: string) => void; stderr: (text: string) => void };
 }) {
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   let output = "";
   const child = spawn(process.execPath, [options.workers ? "scripts/start.mjs" : "scripts/server.mjs"], {
     env: {
@@ -154,14 +155,15 @@ async function startInstance(options: {
  * or, given the directory of one started before, on the database it left (a restart); the caller then owns the
  * directory. On PostgreSQL two instances serve the portal, behind a proxy that sends each request to the next
  * one (e2e/round-robin-proxy.ts), as stateless instances behind a load balancer; on SQLite, one. With `workers`,
- * one instance starts as `npm start` does (scripts/start.mjs: a primary and that many worker processes).
+ * one instance starts as `npm start` does (scripts/start.mjs: a primary and that many worker processes). With
+ * `ownPublicUrl`, PUBLIC_URL is the portal's own address (what Stripe's pages send the cardholder back to).
  */
 export async function startPortal(
-  options: { env?: Record<string, string>; workers?: number } & (
+  options: { env?: Record<string, string>; workers?: number; ownPublicUrl?: boolean } & (
     { engine: DatabaseEngine; directory?: undefined } | { directory: string; engine?: undefined }
   ),
 ) {
-  const { directory: reused, env: extraEnv = {}, workers } = options;
+  const { directory: reused, env: extraEnv = {}, workers, ownPublicUrl = false } = options;
   const directory = reused ?? mkdtempSync(path.join(tmpdir(), "gk-portal-e2e-"));
   const databaseUrlFile = path.join(directory, DATABASE_URL_FILE);
   let databaseUrl: string;
@@ -174,6 +176,9 @@ export async function startPortal(
     writeFileSync(databaseUrlFile, databaseUrl);
   }
   const engine = databaseChoice(databaseUrl)!.engine;
+  const count = workers ? 1 : INSTANCES[engine];
+  // The port the browser talks to (the proxy's, or the one instance's), chosen first when PUBLIC_URL must name it.
+  const frontPort = ownPublicUrl ? await freePort() : undefined;
   let stdout = "";
   let stderr = "";
   const log = { stdout: (text: string) => (stdout += text), stderr: (text: string) => (stderr += text) };
@@ -189,14 +194,22 @@ export async function startPortal(
     HUB_SIM_STARTUP_SECONDS: "0",
     // 'Try again' after a Hub that is still coming up opens at once; the test of the 30 s rule sets its own wait.
     HUB_RETRY_WAIT_MS: "0",
+    ...(frontPort ? { PUBLIC_URL: `http://127.0.0.1:${frontPort}` } : {}),
     ...extraEnv,
   };
-  const count = workers ? 1 : INSTANCES[engine];
   // The instances start at once, as a deployment's do: the first migrates and seeds, under the start-up lock.
-  const started = await Promise.allSettled(Array.from({ length: count }, () => startInstance({ workers, env, log })));
+  const instancePort = count === 1 ? frontPort : undefined;
+  const started = await Promise.allSettled(
+    Array.from({ length: count }, () => startInstance({ workers, port: instancePort, env, log })),
+  );
   const instances = started.flatMap((result) => (result.status === "fulfilled" ? [result.value] : []));
   const proxy =
-    count > 1 && instances.length === count ? await startRoundRobinProxy(instances.map((i) => i.port)) : null;
+    count > 1 && instances.length === count
+      ? await startRoundRobinProxy(
+          instances.map((i) => i.port),
+          frontPort,
+        )
+      : null;
 
   /** Stops the instances and the proxy; SIGKILL stands for a crash (nothing gets to finish). keepData leaves the database for a restart. */
   async function stop({ signal = "SIGTERM", keepData = false }: { signal?: NodeJS.Signals; keepData?: boolean } = {}) {

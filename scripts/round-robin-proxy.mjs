@@ -32,7 +32,7 @@ function endToEnd(rawHeaders) {
 const closes = (headers) => /\bclose\b/i.test(headers.connection ?? "");
 
 /**
- * Starts the balancer on a free 127.0.0.1 port in front of the instances listening on `upstreamPorts`; each
+ * Starts the balancer on 127.0.0.1, on `port` (a free one when 0), in front of the instances listening on `upstreamPorts`; each
  * request goes to the next instance in turn, so the consecutive requests of one walk (a page, its form post, the
  * redirect after it) land on different instances and anything an instance kept to itself shows. Bodies stream
  * both ways. The proxy is transparent, so that every test means on it what it means on one instance: headers go
@@ -42,9 +42,10 @@ const closes = (headers) => /\bclose\b/i.test(headers.connection ?? "");
  * (TRUST_PROXY=1) has its own X-Forwarded-For believed. An instance that cannot be reached is a 502; a request is
  * never sent to a second instance, so a form posted once is never submitted twice.
  * @param {number[]} upstreamPorts
+ * @param {number} [port]
  * @returns {Promise<{ url: string, close(): Promise<void> }>}
  */
-export async function startRoundRobinProxy(upstreamPorts) {
+export async function startRoundRobinProxy(upstreamPorts, port = 0) {
   let turn = 0;
   // Connections to the instances are kept for the next request, and dropped while idle well before the instances'
   // own 5 s: a connection reused just as its instance closes it would fail that request.
@@ -94,7 +95,7 @@ export async function startRoundRobinProxy(upstreamPorts) {
   });
   await new Promise((resolve, reject) => {
     server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => resolve(undefined));
+    server.listen(port, "127.0.0.1", () => resolve(undefined));
   });
   const address = /** @type {import("node:net").AddressInfo} */ (server.address());
   return {

@@ -53,6 +53,27 @@ describe("provider configuration", () => {
     );
   });
 
+  it("takes another origin for each provider's API, as the SDKs' host, port and protocol", () => {
+    expect(
+      parseEnv({
+        ...chargebee,
+        ...stripe,
+        STRIPE_API_URL: "http://127.0.0.1:12111",
+        CHARGEBEE_API_URL: "https://cb.test",
+      }),
+    ).toMatchObject({
+      STRIPE_API_URL: { protocol: "http", host: "127.0.0.1", port: 12111 },
+      CHARGEBEE_API_URL: { protocol: "https", host: "cb.test", port: 443 },
+    });
+    const unset = parseEnv({ ...chargebee, ...stripe });
+    expect([unset.STRIPE_API_URL, unset.CHARGEBEE_API_URL]).toEqual([undefined, undefined]);
+    for (const wrong of ["api.stripe.test", "ftp://127.0.0.1:21", "http://127.0.0.1:12111/v1"]) {
+      expect(() => parseEnv({ ...chargebee, ...stripe, STRIPE_API_URL: wrong }), wrong).toThrowError(
+        /^STRIPE_API_URL must be an http\(s\) origin/,
+      );
+    }
+  });
+
   it("refuses one real provider without the other", () => {
     expect(() => parseEnv(chargebee)).toThrowError(/^CARD_PROVIDER must be stripe with BILLING_PROVIDER=chargebee/);
     expect(() => parseEnv(stripe)).toThrowError(/^CARD_PROVIDER must be stripe with BILLING_PROVIDER=chargebee/);

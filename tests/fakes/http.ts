@@ -23,6 +23,8 @@ export interface FakeResponse {
   /** A file, e.g. a PDF, of this content type. */
   bytes?: Uint8Array;
   contentType?: string;
+  /** Where a redirect (a 303 after a page's form) sends the browser. */
+  location?: string;
 }
 
 export interface RunningFake {
@@ -51,7 +53,10 @@ export async function startFake(handle: (request: FakeRequest) => Promise<FakeRe
             return;
           }
           const type = response.html === undefined ? "application/json" : "text/html";
-          res.writeHead(response.status, { "content-type": type });
+          res.writeHead(response.status, {
+            "content-type": type,
+            ...(response.location ? { location: response.location } : {}),
+          });
           res.end(response.html ?? JSON.stringify(response.json));
         });
     });

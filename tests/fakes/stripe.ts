@@ -26,10 +26,27 @@ export const TEST_PAYMENT_METHODS = {
 } as const;
 export type TestPaymentMethod = keyof typeof TEST_PAYMENT_METHODS;
 
+/** Stripe's test card numbers, as the cardholder types them into Stripe's card field, for their payment methods. */
+export const TEST_CARD_NUMBERS: Record<string, TestPaymentMethod> = {
+  "4242424242424242": "pm_card_visa",
+  "4000002760003184": "pm_card_authenticationRequired",
+  "4000002500003155": "pm_card_authenticationRequiredOnSetup",
+  "4000000000000002": "pm_card_chargeDeclined",
+};
+
+/**
+ * Where Stripe's pages for the cardholder are: the bank's 3-D Secure page (hooks) and Checkout. The fake serves
+ * them on its own port under the same paths, for a browser whose requests to these origins are routed to it.
+ */
+export const STRIPE_PAGES = { hooks: "https://hooks.stripe.com", checkout: "https://checkout.stripe.com" } as const;
+
+/** Stripe's words for a number that is no card, on its card field and on Checkout. */
+export const INVALID_NUMBER = "Your card number is invalid.";
+
 /** Stripe's words for a failed authentication and a declined card. */
 export const AUTHENTICATION_FAILED =
   "We are unable to authenticate your payment method. Please choose a different payment method and try again.";
-const DECLINED = "Your card was declined.";
+export const DECLINED = "Your card was declined.";
 
 /** A token the browser's card element would have made; `declined` is refused as Stripe refuses a declined card. */
 interface FakeToken {
@@ -102,7 +119,44 @@ const randomId = (prefix: string) => `${prefix}${randomBytes(12).toString("hex")
 
 const metadata = z.record(z.string()).optional();
 
-export async function startStripeFake() {
+/** The paths of the bank's page and of a Checkout page, each followed by its SetupIntent's or session's id. */
+const bankPath = "/3d_secure_2/authenticate/";
+const checkoutPath = "/c/pay/";
+
+/** Stripe.js in the browser: the publishable key in its form (as Stripe.js sends it) or as the bearer. */
+const fromBrowser = (request: FakeRequest) =>
+  request.params.key === FAKE_PUBLISHABLE_KEY || request.headers.authorization === `Bearer ${FAKE_PUBLISHABLE_KEY}`;
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
+
+/** One of Stripe's pages for the cardholder, as plain HTML: a heading, what it says, and its form or links. */
+const htmlPage = (title: string, body: string, status = 200): FakeResponse => ({
+  status,
+  html: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head><body><main><h1>${escapeHtml(title)}</h1>${body}</main></body></html>`,
+});
+
+const seeOther = (location: string): FakeResponse => ({ status: 303, html: "", location });
+
+/** A URL with these query parameters added, as Stripe adds its own to a return URL. */
+const withQuery = (url: string, params: Record<string, string>) => {
+  const target = new URL(url);
+  for (const [name, value] of Object.entries(params)) target.searchParams.set(name, value);
+  return target.href;
+};
+
+/** A card Stripe saved on a customer: a SetupIntent's payment method, once the SetupIntent succeeded. */
+export interface SavedCard {
+  id: string;
+  gatewayCustomer: string;
+  brand: string;
+  last4: string;
+}
+
+/**
+ * `onCardSaved` hears of every card a SetupIntent saves, before the request that saved it is answered (the card
+ * gateway Chargebee reads cards from, in a test with both fakes).
+ */
+export async function startStripeFake({ onCardSaved }: { onCardSaved?: (card: SavedCard) => Promise<void> } = {}) {
   const tokens = new Map<string, FakeToken>();
   const customers = new Set<string>();
   const methods = new Map<string, PaymentMethod>();
@@ -113,6 +167,8 @@ export async function startStripeFake() {
   const shapeErrors: string[] = [];
   let nextResponse: FakeResponse | undefined;
   let base = "";
+  /** What onCardSaved is still doing for the request being served. */
+  const hearing: Promise<void>[] = [];
 
   const createParams = z.object({ type: z.literal("card"), card: z.object({ token: z.string() }).strict() }).strict();
   const attachParams = z.object({ customer: z.string() }).strict();
@@ -130,6 +186,8 @@ export async function startStripeFake() {
       payment_method: z.string(),
       return_url: z.string().url().optional(),
       client_secret: z.string().optional(),
+      // Stripe.js sends its publishable key in the form, not as a header (a header would need CORS's preflight).
+      key: z.string().optional(),
     })
     .strict();
   const sessionParams = z
@@ -201,7 +259,10 @@ export async function startStripeFake() {
     if (card.asks) {
       intent.status = "requires_action";
       intent.next_action = returnUrl
-        ? { type: "redirect_to_url", redirect_to_url: { url: `${base}/3d_secure/${intent.id}`, return_url: returnUrl } }
+        ? {
+            type: "redirect_to_url",
+            redirect_to_url: { url: `${STRIPE_PAGES.hooks}${bankPath}${intent.id}`, return_url: returnUrl },
+          }
         : { type: "use_stripe_sdk", use_stripe_sdk: { type: "three_d_secure_redirect" } };
     } else {
       succeed(intent);
@@ -213,7 +274,10 @@ export async function startStripeFake() {
     intent.status = "succeeded";
     intent.next_action = null;
     const method = intent.payment_method ? methods.get(intent.payment_method) : undefined;
-    if (method) method.customer = intent.customer;
+    if (!method || !intent.customer) return;
+    method.customer = intent.customer;
+    const { brand, last4 } = method.card;
+    if (onCardSaved) hearing.push(onCardSaved({ id: method.id, gatewayCustomer: intent.customer, brand, last4 }));
   };
 
   const makeSetupIntent = (customer: string, usage: string, meta: Record<string, string> = {}): SetupIntent => {
@@ -255,10 +319,7 @@ export async function startStripeFake() {
       const intent = setupIntents.get(confirmed[1]);
       if (!intent) return noSuch("setupintent", confirmed[1]);
       // With a publishable key (Stripe.js in the browser) only the client secret opens the SetupIntent.
-      if (
-        request.headers.authorization === `Bearer ${FAKE_PUBLISHABLE_KEY}` &&
-        parsed.data.client_secret !== intent.client_secret
-      ) {
+      if (fromBrowser(request) && parsed.data.client_secret !== intent.client_secret) {
         return noSuch("setupintent", confirmed[1]);
       }
       return confirm(intent, parsed.data.payment_method, parsed.data.return_url);
@@ -274,7 +335,7 @@ export async function startStripeFake() {
         mode: "setup",
         customer: parsed.data.customer,
         status: "open",
-        url: `${base}/c/pay/${id}`,
+        url: `${STRIPE_PAGES.checkout}${checkoutPath}${id}`,
         success_url: parsed.data.success_url,
         cancel_url: parsed.data.cancel_url,
         setup_intent: null,
@@ -339,11 +400,19 @@ export async function startStripeFake() {
   };
 
   const server = await startFake(async (request) => {
+    const response = await serve(request);
+    await Promise.all(hearing.splice(0));
+    return response;
+  });
+  base = `http://127.0.0.1:${server.port}`;
+
+  async function serve(request: FakeRequest): Promise<FakeResponse> {
     const idempotencyKey =
       typeof request.headers["idempotency-key"] === "string" ? request.headers["idempotency-key"] : undefined;
     requests.push({ method: request.method, path: request.path, params: request.params, idempotencyKey });
-    const browser =
-      request.headers.authorization === `Bearer ${FAKE_PUBLISHABLE_KEY}` && /\/confirm$/.test(request.path);
+    const page = cardholderPage(request);
+    if (page) return page;
+    const browser = fromBrowser(request) && /\/confirm$/.test(request.path);
     if (request.headers.authorization !== `Bearer ${FAKE_STRIPE_KEY}` && !browser) {
       return stripeError(401, "invalid_request_error", "Invalid API Key provided.");
     }
@@ -354,7 +423,7 @@ export async function startStripeFake() {
     }
     if (request.method === "GET") return get(request);
     if (request.method !== "POST") return { status: 405, html: "<html><body>Method Not Allowed</body></html>" };
-    // Stripe.js sends no key; the portal's server sends one with every write.
+    // Stripe.js sends no idempotency key; the portal's server sends one with every write.
     if (browser) return post(request);
     if (!idempotencyKey) return shapeError(request, "Idempotency-Key header missing");
     const replay = replays.get(idempotencyKey);
@@ -362,13 +431,97 @@ export async function startStripeFake() {
     const response = post(request);
     if (response.status < 500) replays.set(idempotencyKey, response);
     return response;
-  });
-  base = `http://127.0.0.1:${server.port}`;
+  }
 
   const setupIntentOf = (id: string) => {
     const intent = setupIntents.get(id);
     if (!intent) throw new Error(`The fake has no SetupIntent ${id}`);
     return intent;
+  };
+
+  /** The cardholder on the bank's 3-D Secure page: Stripe's test page has 'Complete' and 'Fail' authentication. */
+  const answerBank = (setupIntentId: string, answer: "complete" | "fail") => {
+    const intent = setupIntentOf(setupIntentId);
+    if (intent.status !== "requires_action") return;
+    if (answer === "complete") return succeed(intent);
+    intent.status = "requires_payment_method";
+    intent.next_action = null;
+    intent.payment_method = null;
+    intent.last_setup_error = {
+      type: "card_error",
+      code: "setup_intent_authentication_failure",
+      message: AUTHENTICATION_FAILED,
+    };
+  };
+
+  /**
+   * The cardholder saves a card on a Checkout page in setup mode (3-D Secure, when the bank asks, answered on
+   * the page): the session completes with its SetupIntent, and the browser goes to the success URL, returned.
+   */
+  const completeCheckout = (sessionId: string, paymentMethod: TestPaymentMethod) => {
+    const session = sessions.get(sessionId);
+    if (!session || session.status !== "open") throw new Error(`No open Checkout Session ${sessionId}`);
+    const intent = makeSetupIntent(session.customer, "off_session", session.setupMetadata);
+    const confirmed = confirm(intent, paymentMethod, session.success_url);
+    if (confirmed.status !== 200) throw new Error(`Checkout keeps its page open on a declined card`);
+    if (intent.status === "requires_action") succeed(intent);
+    session.status = "complete";
+    session.url = null;
+    session.setup_intent = intent.id;
+    return session.success_url.replace("{CHECKOUT_SESSION_ID}", session.id);
+  };
+
+  /**
+   * The bank's 3-D Secure page (Stripe's test page: 'Complete' or 'Fail' authentication, which returns to the
+   * SetupIntent's return URL with Stripe's parameters) and a Checkout page in setup mode (a card number, saved or
+   * refused as Stripe's test cards are; 'Back' to the cancel URL). Undefined for any other path.
+   */
+  const cardholderPage = (request: FakeRequest): FakeResponse | undefined => {
+    const answer = typeof request.params.answer === "string" ? request.params.answer : undefined;
+    if (request.path.startsWith(bankPath)) {
+      const intent = setupIntents.get(request.path.slice(bankPath.length));
+      if (!intent) return htmlPage("Not found", "<p>No such authentication.</p>", 404);
+      const returnUrl =
+        intent.next_action?.type === "redirect_to_url" ? intent.next_action.redirect_to_url.return_url : undefined;
+      if (intent.status !== "requires_action" || !returnUrl) {
+        return htmlPage("3-D Secure authentication", "<p>This authentication was answered already.</p>");
+      }
+      if (request.method === "POST" && (answer === "complete" || answer === "fail")) {
+        answerBank(intent.id, answer);
+        return seeOther(
+          withQuery(returnUrl, {
+            setup_intent: intent.id,
+            setup_intent_client_secret: intent.client_secret,
+            redirect_status: answer === "complete" ? "succeeded" : "failed",
+          }),
+        );
+      }
+      return htmlPage(
+        "3-D Secure authentication",
+        `<p>Your bank asks you to confirm this card.</p><form method="post">` +
+          `<button name="answer" value="complete">Complete authentication</button>` +
+          `<button name="answer" value="fail">Fail authentication</button></form>`,
+      );
+    }
+    if (!request.path.startsWith(checkoutPath)) return undefined;
+    const session = sessions.get(request.path.slice(checkoutPath.length));
+    if (!session) return htmlPage("Not found", "<p>No such Checkout Session.</p>", 404);
+    if (session.status !== "open") {
+      return htmlPage("This page has expired", "<p>The card entry at this page is no longer possible.</p>");
+    }
+    let refusal = "";
+    if (request.method === "POST") {
+      const number =
+        typeof request.params.card_number === "string" ? request.params.card_number.replace(/\s/g, "") : "";
+      const method = TEST_CARD_NUMBERS[number] as TestPaymentMethod | undefined;
+      if (method && !TEST_PAYMENT_METHODS[method].declined) return seeOther(completeCheckout(session.id, method));
+      refusal = `<p role="alert">${method ? DECLINED : INVALID_NUMBER}</p>`;
+    }
+    return htmlPage(
+      "Set up a card",
+      `${refusal}<form method="post"><label>Card number <input name="card_number" autocomplete="cc-number"></label>` +
+        `<button>Save card</button></form><a href="${escapeHtml(session.cancel_url)}">Back</a>`,
+    );
   };
 
   return {
@@ -388,14 +541,15 @@ export async function startStripeFake() {
      */
     async confirmInBrowser(clientSecret: string, paymentMethod: TestPaymentMethod | string, returnUrl?: string) {
       const id = clientSecret.split("_secret_")[0];
-      const body = new URLSearchParams({ payment_method: paymentMethod, client_secret: clientSecret });
+      const body = new URLSearchParams({
+        payment_method: paymentMethod,
+        client_secret: clientSecret,
+        key: FAKE_PUBLISHABLE_KEY,
+      });
       if (returnUrl) body.set("return_url", returnUrl);
       const response = await fetch(`${base}/v1/setup_intents/${id}/confirm`, {
         method: "POST",
-        headers: {
-          authorization: `Bearer ${FAKE_PUBLISHABLE_KEY}`,
-          "content-type": "application/x-www-form-urlencoded",
-        },
+        headers: { "content-type": "application/x-www-form-urlencoded" },
         body,
       });
       return {
@@ -403,36 +557,8 @@ export async function startStripeFake() {
         body: (await response.json()) as { error?: { code?: string } } & Partial<SetupIntent>,
       };
     },
-    /** The cardholder on the bank's 3-D Secure page: Stripe's test page has 'Complete' and 'Fail' authentication. */
-    answerBank(setupIntentId: string, answer: "complete" | "fail") {
-      const intent = setupIntentOf(setupIntentId);
-      if (intent.status !== "requires_action") return;
-      if (answer === "complete") return succeed(intent);
-      intent.status = "requires_payment_method";
-      intent.next_action = null;
-      intent.payment_method = null;
-      intent.last_setup_error = {
-        type: "card_error",
-        code: "setup_intent_authentication_failure",
-        message: AUTHENTICATION_FAILED,
-      };
-    },
-    /**
-     * The cardholder saves a card on a Checkout page in setup mode (3-D Secure, when the bank asks, answered on
-     * the page): the session completes with its SetupIntent, and the browser goes to the success URL, returned.
-     */
-    completeCheckout(sessionId: string, paymentMethod: TestPaymentMethod) {
-      const session = sessions.get(sessionId);
-      if (!session || session.status !== "open") throw new Error(`No open Checkout Session ${sessionId}`);
-      const intent = makeSetupIntent(session.customer, "off_session", session.setupMetadata);
-      const confirmed = confirm(intent, paymentMethod, session.success_url);
-      if (confirmed.status !== 200) throw new Error(`Checkout keeps its page open on a declined card`);
-      if (intent.status === "requires_action") succeed(intent);
-      session.status = "complete";
-      session.url = null;
-      session.setup_intent = intent.id;
-      return session.success_url.replace("{CHECKOUT_SESSION_ID}", session.id);
-    },
+    answerBank,
+    completeCheckout,
     /** A Checkout Session left until it expires (24 hours at Stripe). */
     expireCheckout(sessionId: string) {
       const session = sessions.get(sessionId);

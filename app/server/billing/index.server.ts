@@ -110,7 +110,11 @@ function chargebeeOptions() {
   const { CHARGEBEE_SITE: site, CHARGEBEE_API_KEY: apiKey, CHARGEBEE_GATEWAY_ACCOUNT_ID: gatewayAccountId } = env;
   // env.server refuses to start without them when BILLING_PROVIDER=chargebee; this only satisfies the types.
   if (!site || !apiKey || !gatewayAccountId) throw new Error("Chargebee is not configured.");
-  return { site, apiKey, gatewayAccountId };
+  const api = env.CHARGEBEE_API_URL;
+  // The SDK's host is the site's name and a suffix: another host is the site's name with no suffix.
+  if (!api) return { site, apiKey, gatewayAccountId };
+  const endpoint = { protocol: api.protocol, hostSuffix: "", port: api.port };
+  return { site: api.host, apiKey, gatewayAccountId, endpoint };
 }
 
 /** What Chargebee's webhooks must send (basic auth); null with the embedded engine, which sends none. */

@@ -22,5 +22,5 @@ function stripeOptions() {
   const { STRIPE_SECRET_KEY: secretKey, STRIPE_PUBLISHABLE_KEY: publishableKey, PUBLIC_URL: publicUrl } = env;
   // env.server refuses to start without them when CARD_PROVIDER=stripe; this only satisfies the types.
   if (!secretKey || !publishableKey || !publicUrl) throw new Error("Stripe is not configured.");
-  return { secretKey, publishableKey, publicUrl };
+  return { secretKey, publishableKey, publicUrl, endpoint: env.STRIPE_API_URL };
 }

@@ -16,6 +16,24 @@ const booleanFlag = z
   })
   .transform((value) => value === "true" || value === "1" || value === "yes");
 
+/**
+ * A provider API's other address (a local fake's, in the end-to-end tests): an http(s) origin, as the host, port and
+ * protocol the providers' SDKs take.
+ */
+const apiUrl = z
+  .string()
+  .url("must be an http(s) origin, e.g. http://127.0.0.1:12111")
+  .transform((value, ctx) => {
+    const url = new URL(value);
+    if ((url.protocol !== "http:" && url.protocol !== "https:") || url.pathname !== "/" || url.search) {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, message: "must be an http(s) origin, e.g. http://127.0.0.1:12111" });
+      return z.NEVER;
+    }
+    const protocol = url.protocol === "http:" ? "http" : "https";
+    return { protocol, host: url.hostname, port: Number(url.port || (protocol === "http" ? 80 : 443)) } as const;
+  })
+  .optional();
+
 const envSchema = z
   .object({
     NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -55,6 +73,8 @@ const envSchema = z
     CHARGEBEE_SITE: z.string().optional(),
     CHARGEBEE_API_KEY: z.string().optional(),
     CHARGEBEE_GATEWAY_ACCOUNT_ID: z.string().optional(),
+    /** Another host for Chargebee's API than the site's (http://127.0.0.1:PORT for a local fake); unset, the site's. */
+    CHARGEBEE_API_URL: apiUrl,
     /** The basic-auth user name and password Chargebee's webhook settings send to POST /webhooks/chargebee. */
     CHARGEBEE_WEBHOOK_USERNAME: z.string().optional(),
     CHARGEBEE_WEBHOOK_PASSWORD: z
@@ -66,6 +86,8 @@ const envSchema = z
       .default("local"),
     STRIPE_SECRET_KEY: z.string().startsWith("sk_", "must be a Stripe secret key (sk_...)").optional(),
     STRIPE_PUBLISHABLE_KEY: z.string().startsWith("pk_", "must be a Stripe publishable key (pk_...)").optional(),
+    /** Another host for Stripe's API than api.stripe.com (http://127.0.0.1:PORT for a local fake); unset, Stripe's own. */
+    STRIPE_API_URL: apiUrl,
     /** How long a job runner holds a job without renewing; a crashed process's jobs are taken over after it. */
     JOB_LEASE_MS: z.coerce.number().int().min(500).max(600_000).default(20_000),
     /** The first retry's wait; each further retry waits twice as long, up to a minute. */
