@@ -41,13 +41,16 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // Opened from the Hubs page, the license is for a cloud Hub; the form carries that, as a page read never writes.
   const fromHubs = new URL(request.url).searchParams.get("origin") === "cloud-hubs";
   // An organization's own quote is for the organization: no name is asked (the server fills it in when posted).
-  const quoteFor = customers === null && isNewQuote(request.url) ? member.organization.name : null;
+  const newQuote = isNewQuote(request.url);
+  const quoteFor = customers === null && newQuote ? member.organization.name : null;
   return {
     origin: fromHubs ? "cloud-hubs" : data.origin,
     cycle: data.cycle,
     plans: offer.plans,
     customers,
     quoteFor,
+    // A distributor's quote is for a customer it has added: 'A new customer' is for orders only.
+    offersNewCustomer: !newQuote,
     defaults: {
       tier: data.tier,
       organization: customer.kind === "existing" ? "" : (quoteFor ?? data.organization),
@@ -87,7 +90,7 @@ export async function action({ request }: ActionFunctionArgs) {
 const PERIOD: Record<Cycle, string> = { monthly: "month", yearly: "year" };
 
 export default function PlanStep() {
-  const { origin, cycle, plans, customers, quoteFor, defaults } = useLoaderData<typeof loader>();
+  const { origin, cycle, plans, customers, quoteFor, offersNewCustomer, defaults } = useLoaderData<typeof loader>();
   const failedOnServer = Boolean(useActionData<typeof action>());
   const [tier, setTier] = useState(defaults.tier);
   const [organization, setOrganization] = useState(defaults.organization);
@@ -143,7 +146,13 @@ export default function PlanStep() {
           </Stack>
         </RadioGroup>
         {customers ? (
-          <CustomerChoice customers={customers} customer={customer} onCustomer={setCustomer} onName={setOrganization} />
+          <CustomerChoice
+            customers={customers}
+            offersNew={offersNewCustomer}
+            customer={customer}
+            onCustomer={setCustomer}
+            onName={setOrganization}
+          />
         ) : quoteFor !== null ? (
           <>
             <Text>
@@ -194,11 +203,13 @@ export default function PlanStep() {
  */
 function CustomerChoice({
   customers,
+  offersNew,
   customer,
   onCustomer,
   onName,
 }: {
   customers: { customers: { id: string; name: string }[]; more: boolean };
+  offersNew: boolean;
   customer: string;
   onCustomer: (customer: string) => void;
   onName: (name: string) => void;
@@ -215,7 +226,7 @@ function CustomerChoice({
         data={[
           { value: "", label: "-- Choose a customer --" },
           ...customers.customers.map((choice) => ({ value: choice.id, label: choice.name })),
-          { value: NEW_CUSTOMER, label: "A new customer" },
+          ...(offersNew ? [{ value: NEW_CUSTOMER, label: "A new customer" }] : []),
         ]}
       />
       {customers.more ? (
@@ -223,7 +234,7 @@ function CustomerChoice({
           Not listed? Find the customer in <Anchor to={customerUrls.list}>your customers</Anchor> and buy from its page.
         </Text>
       ) : null}
-      {!hydrated || customer === NEW_CUSTOMER ? (
+      {offersNew && (!hydrated || customer === NEW_CUSTOMER) ? (
         <TextField
           name="organization"
           label="The new customer's company name"

@@ -2,8 +2,8 @@ import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { estimateView } from "~/domain/estimate";
 import { formatCents } from "~/domain/format";
-import { NOT_AN_INVOICE, QUOTE_VALIDITY_MESSAGE } from "~/domain/quotes";
-import { NEW_QUOTE_PLAN_URL } from "~/domain/subscription-steps";
+import { NOT_AN_INVOICE, QUOTE_FOR_NEW_CUSTOMER, QUOTE_VALIDITY_MESSAGE } from "~/domain/quotes";
+import { NEW_CUSTOMER, NEW_QUOTE_PLAN_URL } from "~/domain/subscription-steps";
 import { loader as listLoader } from "~/routes/_portal.quotes._index";
 import { loader as quoteLoader, action as quoteAction } from "~/routes/_portal.quotes.$quoteId._index";
 import { loader as pdfLoader } from "~/routes/_portal.quotes.$quoteId.pdf";
@@ -213,6 +213,26 @@ describe("'Make a quote' for the organization's own license", { timeout: 60_000 
       .from(quotes)
       .where(eq(quotes.id, quoteIdOf(await saveAsQuote(own))));
     expect(quote).toMatchObject({ organizationName: name, order: { organization: name, users: 5 } });
+  });
+});
+
+describe("'Make a quote' for a distributor", { timeout: 60_000 }, () => {
+  it("offers only customers already added: 'A new customer' is refused at the field, and stays an order's choice", async () => {
+    const reseller = await person("quoting-distributor");
+    await db.update(organizations).set({ customerType: "distributor" }).where(eq(organizations.id, reseller.id));
+    const asked = await (await open(planLoader, NEW_QUOTE_PLAN_URL, reseller.cookie)).json();
+    expect(asked).toMatchObject({ offersNewCustomer: false, quoteFor: null });
+    const ordering = await (await open(planLoader, "/store/subscribe/plan", reseller.cookie)).json();
+    expect(ordering).toMatchObject({ offersNewCustomer: true });
+
+    const fields = { customer: NEW_CUSTOMER, organization: "Brand New Ltd", tier: "core", users: "6" };
+    const refused = await post(planAction, NEW_QUOTE_PLAN_URL, fields, reseller.cookie);
+    expect(refused.status).toBe(422);
+    const body = await refused.json();
+    expect(body.fieldErrors).toEqual({ customer: QUOTE_FOR_NEW_CUSTOMER });
+    expect(body.repopulateFields).toMatchObject({ organization: "Brand New Ltd", users: "6" });
+    const ordered = await post(planAction, "/store/subscribe/plan", fields, reseller.cookie);
+    expect(ordered.headers.get("Location")).toBe(`/store/subscribe/hosting?customer=${NEW_CUSTOMER}`);
   });
 });
 

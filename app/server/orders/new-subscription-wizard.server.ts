@@ -4,6 +4,7 @@ import { customerChoices, customerOf, requireCustomer } from "~/server/resellers
 import { buysAtResellerPrices, type Action } from "~/domain/access-policy";
 import type { OrganizationKind } from "~db/schema";
 import { estimateView } from "~/domain/estimate";
+import { QUOTE_FOR_NEW_CUSTOMER } from "~/domain/quotes";
 import {
   checkSubscriptionDraft,
   cycleSchema,
@@ -166,7 +167,11 @@ export async function planStepCustomer(
   if (!mayDo(member, "customers.purchase"))
     return { wizard: subscriptionWizard, organization: newQuote ? member.organization.name : null };
   const chosen = String(formData.get("customer") ?? "");
-  if (chosen === NEW_CUSTOMER) return { wizard: definition.at({ customer: chosen }), organization: null };
+  if (chosen === NEW_CUSTOMER) {
+    // A quote is made for a customer already added (Save as quote refuses a new one): the field says so at once.
+    if (newQuote) return { error: QUOTE_FOR_NEW_CUSTOMER };
+    return { wizard: definition.at({ customer: chosen }), organization: null };
+  }
   // A customer that is not the distributor's (a forged post) is no choice: the field asks again.
   const customer = chosen ? await customerOf(member.organization.id, chosen) : null;
   if (!customer) return { error: CHOOSE_CUSTOMER };
