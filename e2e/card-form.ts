@@ -1,14 +1,10 @@
 import type { Locator, Page } from "@playwright/test";
 
 /**
- * Fills a card form, a drawer's or the trial step's own: the holder's name where the form asks for it, the billing
- * address (a Portland one: the embedded tokenizer checks none of it) and the card, with the security code 123.
+ * Fills a card form's holder and billing address: the holder's name where the form asks for it, and a Portland
+ * address (the embedded tokenizer checks none of it).
  */
-export async function fillCardForm(
-  form: Page | Locator,
-  number: string,
-  { expiry = "09 / 31", holder = true }: { expiry?: string; holder?: boolean } = {},
-) {
+export async function fillCardHolder(form: Page | Locator, { holder = true }: { holder?: boolean } = {}) {
   if (holder) {
     await form.getByLabel("First name").fill("Jordan");
     await form.getByLabel("Last name").fill("Reyes");
@@ -18,6 +14,15 @@ export async function fillCardForm(
   await form.getByLabel("State").fill("OR");
   await form.getByLabel("Zip").fill("97204");
   await form.getByRole("combobox", { name: "Country", exact: true }).selectOption("US");
+}
+
+/** Fills a card form, a drawer's or the trial step's own: the holder and address, and the card with code 123. */
+export async function fillCardForm(
+  form: Page | Locator,
+  number: string,
+  { expiry = "09 / 31", holder = true }: { expiry?: string; holder?: boolean } = {},
+) {
+  await fillCardHolder(form, { holder });
   await form.getByLabel("Card number").fill(number);
   await form.getByLabel("Expiry").fill(expiry);
   await form.getByLabel("Security code").fill("123");

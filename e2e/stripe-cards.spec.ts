@@ -18,6 +18,7 @@ import { CARD_ENTRY_AT_STRIPE } from "~/domain/card-entry";
 import { CHECKOUT_EXPIRED } from "~/server/cards/stripe/adapter.server";
 import { expect, reportBrowserErrors, startPortal, test, type DatabaseEngine } from "./fixtures";
 import { signInAsNewCustomer } from "./new-customer";
+import { fillCardHolder } from "./card-form";
 import { routeStripe } from "./stripe-js-stub";
 
 /**
@@ -137,17 +138,6 @@ async function withStripePortal(
   }
 }
 
-/** The holder and billing address of a card form (Stripe's own field, with JavaScript, is filled apart). */
-async function fillHolder(form: Locator) {
-  await form.getByLabel("First name").fill("Jordan");
-  await form.getByLabel("Last name").fill("Reyes");
-  await form.getByLabel("Address line 1").fill("77 Pine Street");
-  await form.getByLabel("City").fill("Portland");
-  await form.getByLabel("State").fill("OR");
-  await form.getByLabel("Zip").fill("97204");
-  await form.getByRole("combobox", { name: "Country", exact: true }).selectOption("US");
-}
-
 test.describe("Stripe cards", () => {
   test("with Stripe.js: saved, replaced after the bank asked, and a declined card keeps the old one", async ({
     browser,
@@ -160,7 +150,7 @@ test.describe("Stripe cards", () => {
       async ({ page, methods, chargebeeCards }) => {
         await methods.getByRole("link", { name: "Add Card" }).click();
         const add = page.getByRole("dialog", { name: "Create new payment method" });
-        await fillHolder(add);
+        await fillCardHolder(add);
         await add.getByLabel("Card number").fill("4242 4242 4242 4242");
         await add.getByRole("button", { name: "Save Card" }).click();
         await expect(page.getByRole("status")).toContainText("Successfully added new payment method.");
@@ -171,7 +161,7 @@ test.describe("Stripe cards", () => {
 
         await methods.getByRole("link", { name: "Replace Visa ending in 4242" }).click();
         const replace = page.getByRole("dialog", { name: "Replace payment method" });
-        await fillHolder(replace);
+        await fillCardHolder(replace);
         await replace.getByLabel("Card number").fill("4000 0027 6000 3184");
         await replace.getByRole("button", { name: "Save Card" }).click();
         await expect(page).toHaveURL(new RegExp(`^${STRIPE_PAGES.hooks}/`));
@@ -186,7 +176,7 @@ test.describe("Stripe cards", () => {
         expect(replaced).not.toBe(first);
 
         await methods.getByRole("link", { name: "Replace Visa ending in 3184" }).click();
-        await fillHolder(replace);
+        await fillCardHolder(replace);
         await replace.getByLabel("Card number").fill("4000 0000 0000 0002");
         await replace.getByRole("button", { name: "Save Card" }).click();
         await expect(replace.getByText(DECLINED)).toBeVisible();
@@ -229,7 +219,7 @@ test.describe("Stripe cards", () => {
         expect(await add.locator("noscript").evaluate((element) => element.textContent)).toContain(
           CARD_ENTRY_AT_STRIPE,
         );
-        await fillHolder(add);
+        await fillCardHolder(add);
         await saveToCheckout(add);
         // Checkout keeps its page on a declined card, as Stripe's does.
         await page.getByLabel("Card number").fill("4000 0000 0000 0002");
@@ -247,7 +237,7 @@ test.describe("Stripe cards", () => {
         // Back from Checkout: the account as it was.
         const replace = page.getByRole("dialog", { name: "Replace payment method" });
         await methods.getByRole("link", { name: "Replace Visa ending in 4242" }).click();
-        await fillHolder(replace);
+        await fillCardHolder(replace);
         await saveToCheckout(replace);
         await page.getByRole("link", { name: "Back" }).click();
         await expect(page).toHaveURL(/\/account$/);
@@ -255,7 +245,7 @@ test.describe("Stripe cards", () => {
 
         // A Checkout page that expired, and its return (a late one, from the browser's history): declined.
         await methods.getByRole("link", { name: "Replace Visa ending in 4242" }).click();
-        await fillHolder(replace);
+        await fillCardHolder(replace);
         const session = await saveToCheckout(replace);
         stripe.expireCheckout(session);
         await page.reload();
