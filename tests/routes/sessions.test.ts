@@ -6,7 +6,7 @@ import { action as loginAction, loader as loginLoader } from "~/routes/login";
 import { action as logoutAction } from "~/routes/logout";
 import { action as sidebarAction } from "~/routes/preferences.sidebar";
 import { db } from "~/server/platform/database/db.server";
-import { hashPassword, verifyPassword } from "~/server/platform/passwords.server";
+import { COST, hashPassword, verifyPassword } from "~/server/platform/passwords.server";
 import { ABSOLUTE_MS, IDLE_MS } from "~/server/accounts/session.server";
 import { findUserByEmail } from "~/server/accounts/users.server";
 import { cookieFrom, formRequest, getRequest, respond } from "../support/requests";
@@ -131,11 +131,11 @@ describe("passwords and CSRF", { timeout: 60_000 }, () => {
     const email = "distributor@example.com";
     await db
       .update(users)
-      .set({ passwordHash: await hashPassword(PASSWORD, { N: 16384, r: 8, p: 1 }) })
+      .set({ passwordHash: await hashPassword(PASSWORD, { ...COST, N: COST.N / 2 }) })
       .where(eq(users.email, email));
     await cookieOf(email);
     const stored = (await findUserByEmail(email))?.passwordHash ?? "";
-    expect(stored).toMatch(/^scrypt\$131072\$8\$1\$/);
+    expect(stored).toMatch(new RegExp(`^scrypt\\$${COST.N}\\$8\\$1\\$`));
     expect(await verifyPassword(PASSWORD, stored)).toBe(true);
   });
 

@@ -1,7 +1,15 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { ConfigError, parseEnv } from "~/server/platform/config/env.server";
 import { generateKeyPairSync } from "node:crypto";
-import { hashPassword, hashPasswordSync, needsRehash, verifyPassword } from "~/server/platform/passwords.server";
+import {
+  COST,
+  OWASP_COST,
+  TEST_COST,
+  hashPassword,
+  hashPasswordSync,
+  needsRehash,
+  verifyPassword,
+} from "~/server/platform/passwords.server";
 
 /** A seller for a deployment without the demo seed: the address's lines separated by |. */
 const SELLER = {
@@ -77,10 +85,11 @@ describe("configuration", () => {
 
 describe("passwords", () => {
   it("verify against their scrypt hash, async or from the seed's sync hash", async () => {
-    const hash = await hashPassword("Correct-horse-1");
     // OWASP's minimum for scrypt: N=2^17, r=8, p=1.
+    const hash = await hashPassword("Correct-horse-1", OWASP_COST);
     expect(hash).toMatch(/^scrypt\$131072\$8\$1\$/);
     expect(await verifyPassword("Correct-horse-1", hash)).toBe(true);
+    expect(await verifyPassword("Correct-horse-1", await hashPassword("Correct-horse-1"))).toBe(true);
     expect(await verifyPassword("correct-horse-1", hash)).toBe(false);
     expect(await verifyPassword("GateKeeper-demo-1", hashPasswordSync("GateKeeper-demo-1"))).toBe(true);
   });
@@ -91,7 +100,20 @@ describe("passwords", () => {
 
   it("say when a hash was made at a lower cost than today's, so sign-in re-makes it", async () => {
     expect(needsRehash(await hashPassword("Correct-horse-1"))).toBe(false);
-    expect(needsRehash(await hashPassword("Correct-horse-1", { N: 16384, r: 8, p: 1 }))).toBe(true);
+    expect(needsRehash(await hashPassword("Correct-horse-1", { ...COST, N: COST.N / 2 }))).toBe(true);
     expect(needsRehash("plain-text")).toBe(true);
+  });
+
+  it("are made at OWASP's cost everywhere but in the unit tests", async () => {
+    expect(COST).toEqual(TEST_COST);
+    vi.stubEnv("NODE_ENV", "production");
+    vi.resetModules();
+    try {
+      const production = await import("~/server/platform/passwords.server");
+      expect(production.COST).toEqual({ N: 2 ** 17, r: 8, p: 1 });
+      expect(production.needsRehash(await hashPassword("Correct-horse-1"))).toBe(true);
+    } finally {
+      vi.unstubAllEnvs();
+    }
   });
 });
