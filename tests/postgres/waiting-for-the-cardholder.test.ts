@@ -7,9 +7,9 @@ import { postgresTestDatabase } from "../support/postgres";
 /**
  * Every money-moving job whose card's bank asks the cardholder, across processes (each with its own pool, as portal
  * instances behind a load balancer): the instance that placed them exits while they wait on the bank's page (a
- * restart), an instance started since runs what is due, and the bank's return reaches two other instances at once
- * (a reload, a second tab). The restarted instance leaves the waiting jobs alone, nothing charged; one return
- * starts each; each is charged once. The jobs share the instances (a process's start-up is most of its time).
+ * restart), another that never ran them runs what is due, and the bank's return reaches two instances at once (a
+ * reload, a second tab). The other instance's runner leaves the waiting jobs alone, nothing charged; one return
+ * starts each; each is charged once. The jobs share the instances: a process's start-up is most of its time.
  */
 const database = postgresTestDatabase();
 
@@ -30,9 +30,9 @@ type Connection = Extract<PortalConnection, { engine: "postgres" }>;
 type JobRow = { input: Record<string, unknown>; steps: Record<string, unknown> };
 
 /**
- * Each money-moving job the harness places, and what it makes of the customer's money, read from the engine: the
- * same before the bank's page is completed (`before`) as at the start, `after` once the return ran it. A quote's
- * order is an order's job (the new-license wizard's, its lines locked), so the order's case is also the quote's.
+ * Each money-moving job the harness places, and `made`: what it has done with the customer's money, read from the
+ * database, `before` while it waits and `after` once the bank's return ran it. A quote's order is no job of its own
+ * (the new-license wizard places it as an order, its lines locked): the order's case is also the quote's.
  */
 const CHARGES: {
   charge: string;
