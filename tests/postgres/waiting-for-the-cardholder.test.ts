@@ -29,6 +29,12 @@ interface Waiting {
 type Connection = Extract<PortalConnection, { engine: "postgres" }>;
 type JobRow = { input: Record<string, unknown>; steps: Record<string, unknown> };
 
+/** A trial's hardware purchase as its job records it: its license (and Hub) are made before it waits. */
+async function hardware(_: Connection, job: JobRow) {
+  const purchase = job.steps["purchase-hardware"] as { status: string; result?: { status: string } };
+  return purchase.result?.status ?? purchase.status;
+}
+
 /**
  * Each money-moving job the harness places, and `made`: what it has done with the customer's money, read from the
  * database, `before` while it waits and `after` once the bank's return ran it. A quote's order is no job of its own
@@ -77,16 +83,8 @@ const CHARGES: {
     before: "payment_due",
     after: "paid",
   },
-  {
-    charge: "trial",
-    // The trial's license is made before it waits; its hardware is what waits to be charged.
-    made: async (_, job) => {
-      const hardware = job.steps["purchase-hardware"] as { status: string; result?: { status: string } };
-      return hardware.result?.status ?? hardware.status;
-    },
-    before: "waiting",
-    after: "invoiced",
-  },
+  { charge: "trial", made: hardware, before: "waiting", after: "invoiced" },
+  { charge: "cloud-trial", made: hardware, before: "waiting", after: "invoiced" },
 ];
 
 /** The payments the engine took from `card`: its invoices' payment_succeeded events. */

@@ -1,8 +1,8 @@
 // One portal instance of tests/postgres/waiting-for-the-cardholder.test.ts, on the database DATABASE_URL names (its
 // start-up, without the job runner: the instance drains the jobs itself). It prints "ready", then does what each
 // line on its stdin says, until its input ends:
-// - place <charge…>: customer@example.com places each money-moving job named (order, license-update, pay-now,
-//   trial), each paid with a new 3184 card of its own (its bank asks on every payment), runs them until they wait,
+// - place <charge…>: places each money-moving job named (order, license-update, pay-now, trial, cloud-trial), each
+//   paid with a new 3184 card of its own (its bank asks on every payment), runs them until they wait,
 //   and prints "waiting <JSON>" for each: its charge, owner, job, card, payment intent and status;
 // - restart <JSON list of those>: as an instance that never ran them, runs what is due and prints
 //   "after restart <job> <status>" for each, then "restarted";
@@ -13,7 +13,7 @@ import { randomUUID } from "node:crypto";
 import { createInterface } from "node:readline";
 import { and, desc, eq, ne } from "drizzle-orm";
 import { subscriptionDraftSchema } from "~/domain/new-subscription";
-import { isoDay } from "~/domain/trial-wizard";
+import { isoDay, type TrialDraft, type TrialHubType } from "~/domain/trial-wizard";
 import { getBilling } from "~/server/billing/index.server";
 import { boot } from "~/server/boot.server";
 import { getCards } from "~/server/cards/index.server";
@@ -28,6 +28,7 @@ import { resumeAfterBank, type PresentPaymentKinds } from "~/server/orders/prese
 import { connection } from "~/server/platform/database/connection.server";
 import { db } from "~/server/platform/database/db.server";
 import { billingInvoices } from "~/server/platform/database/tables.server";
+import { sealSecret } from "~/server/platform/wizards/sealed.server";
 import { enqueueJob, findOwnedJob, JobRunner } from "~/server/platform/jobs/runner.server";
 import { TRIAL_KINDS } from "~/server/trials/trial-job.server";
 import { buildTrial, TRIAL_WIZARDS, trialOrder } from "~/server/trials/trial-wizard.server";
@@ -37,10 +38,13 @@ import { memberByEmail, type TestMember } from "./members";
 /** The license the license update changes: 10 users of Core, monthly. */
 const UPDATED_SUBSCRIPTION = "sub_demo_core_monthly";
 
-/** Each money-moving job: how the customer places it, paid with `card`, and the kinds its progress page follows. */
+/**
+ * Each money-moving job: who places it (customer@example.com unless `email` says), how, paid with `card`, and the
+ * kinds its progress page follows.
+ */
 const CHARGES: Record<
   string,
-  { kinds: PresentPaymentKinds; place(member: TestMember, card: string): Promise<string> }
+  { kinds: PresentPaymentKinds; email?: string; place(member: TestMember, card: string): Promise<string> }
 > = {
   order: {
     kinds: newSubscriptionOrder,
@@ -96,36 +100,57 @@ const CHARGES: Record<
       return job.id;
     },
   },
-  trial: {
+  trial: { kinds: TRIAL_KINDS, place: (member, card) => placeTrial(member, card, "onpremise") },
+  // A distributor's: its trials are unlimited, and the customer's organization has had its one.
+  "cloud-trial": {
     kinds: TRIAL_KINDS,
-    async place(member, paymentSourceId) {
-      const wizard = TRIAL_WIZARDS.onpremise;
-      await wizard.save(member, {
-        nodes: 5,
-        employees: 40,
-        startDate: isoDay(new Date()),
-        duration: 20,
-        tokens: 1,
-        sensors: 0,
-        address: {
-          name: "Ada Lovelace",
-          company: "Northwind",
-          street: "1 Main Street",
-          city: "Springfield",
-          state: "IL",
-          zipcode: "62701",
-          country: "US",
-        },
-        paymentSourceId,
-        completed: ["welcome", "license", "hardware", "address", "payment", "review"],
-      });
-      const { key } = await trialOrder(member, "onpremise", await wizard.read(member));
-      const placement = await buildTrial(member, "onpremise", key!);
-      if (!("placed" in placement)) throw new Error(`Not placed: ${JSON.stringify(placement)}`);
-      return placement.placed.id;
-    },
+    email: "distributor@example.com",
+    place: (member, card) => placeTrial(member, card, "cloud"),
   },
 };
+
+/** A trial with one token of hardware, paid with `paymentSourceId`, built as 'Build My Trial' does. */
+async function placeTrial(member: TestMember, paymentSourceId: string, hubType: TrialHubType) {
+  const wizard = TRIAL_WIZARDS[hubType];
+  const hub: Partial<TrialDraft> =
+    hubType === "cloud"
+      ? {
+          subdomain: `trial-${randomUUID().slice(0, 8)}`,
+          administrator: {
+            userName: "ada-admin",
+            firstName: "Ada",
+            lastName: "Lovelace",
+            phoneNumber: "",
+            email: "ada@example.com",
+          },
+          sealedPassword: sealSecret("Secret123"),
+          completed: ["welcome", "instance", "admin", "hardware", "address", "payment", "review"],
+        }
+      : { completed: ["welcome", "license", "hardware", "address", "payment", "review"] };
+  await wizard.save(member, {
+    nodes: 5,
+    employees: 40,
+    startDate: isoDay(new Date()),
+    duration: 20,
+    tokens: 1,
+    sensors: 0,
+    address: {
+      name: "Ada Lovelace",
+      company: "Northwind",
+      street: "1 Main Street",
+      city: "Springfield",
+      state: "IL",
+      zipcode: "62701",
+      country: "US",
+    },
+    paymentSourceId,
+    ...hub,
+  });
+  const { key } = await trialOrder(member, hubType, await wizard.read(member));
+  const placement = await buildTrial(member, hubType, key!);
+  if (!("placed" in placement)) throw new Error(`Not placed: ${JSON.stringify(placement)}`);
+  return placement.placed.id;
+}
 
 /** A job as the "waiting" line prints it, and as the later modes take it back. */
 interface Waiting {
@@ -171,20 +196,22 @@ async function new3184Card(customerId: string): Promise<string> {
 }
 
 async function place(names: string[]) {
-  const member = await memberByEmail("customer@example.com");
-  const ownerId = member.organization.id;
   const jobs = [];
   for (const name of names) {
+    const charge = chargeNamed(name);
+    const member = await memberByEmail(charge.email ?? "customer@example.com");
     const card = await new3184Card(member.organization.billingCustomerId!);
-    jobs.push({ charge: name, card, jobId: await chargeNamed(name).place(member, card) });
+    jobs.push({ charge: name, ownerId: member.organization.id, card, jobId: await charge.place(member, card) });
   }
   await drain();
   for (const job of jobs) {
-    const found = await findOwnedJob(ownerId, job.jobId);
-    const intent = String(found?.input.paymentIntentId);
-    console.log(
-      `waiting ${JSON.stringify({ ...job, ownerId, intent, status: found?.status ?? "missing" } satisfies Waiting)}`,
-    );
+    const found = await findOwnedJob(job.ownerId, job.jobId);
+    const waiting: Waiting = {
+      ...job,
+      intent: String(found?.input.paymentIntentId),
+      status: found?.status ?? "missing",
+    };
+    console.log(`waiting ${JSON.stringify(waiting)}`);
   }
 }
 
