@@ -5,6 +5,7 @@ import type pg from "pg";
  * A portal instance of its own on the test database, as behind a load balancer: a process running `script` (under
  * tests/support) that says "ready" once its pool is open, waits for "go" on its stdin, does its work, prints what it
  * did and exits. A test holds a row first and lets the instances go, so that their transactions meet for certain.
+ * An instance that takes several commands is told each on a line of its own, the last by `go`, which ends its input.
  */
 export function startInstanceProcess(script: string, args: string[], env: Record<string, string>) {
   const child = spawn(process.execPath, ["--import", "tsx", `tests/support/${script}`, ...args], {
@@ -23,7 +24,20 @@ export function startInstanceProcess(script: string, args: string[], env: Record
   });
   return {
     ready,
-    go: () => child.stdin.end("go\n"),
+    go: (line = "go") => child.stdin.end(`${line}\n`),
+    /** Tells it `line`, its input left open for another; its output once that matches `pattern`. */
+    tell(line: string, pattern: RegExp): Promise<string> {
+      child.stdin.write(`${line}\n`);
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          if (!pattern.test(output)) return;
+          child.stdout.off("data", check);
+          resolve(output);
+        };
+        child.stdout.on("data", check);
+        void exited.then((code) => reject(new Error(`The instance exited (${code}) before ${pattern}:\n${output}`)));
+      });
+    },
     /** What it has printed so far. */
     said: () => output,
     /** What it printed, once it exited; a failure throws with it. */
