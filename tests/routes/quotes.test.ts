@@ -216,6 +216,29 @@ describe("'Make a quote' for the organization's own license", { timeout: 60_000 
   });
 });
 
+describe("Save as quote after the ordinary plan step", { timeout: 60_000 }, () => {
+  it("names an organization's own quote after the organization, whatever name the plan step was given", async () => {
+    const own = await person("typed-name-quote");
+    const posted = await post(
+      planAction,
+      "/store/subscribe/plan",
+      { tier: "core", users: "7", organization: "Someone Else Ltd" },
+      own.cookie,
+    );
+    expect(posted.headers.get("Location")).toBe("/store/subscribe/hosting");
+    const { wizard } = await subscriptionWizardFor(own, null);
+    // The order's draft keeps what was typed: an order's license may be named so.
+    expect((await wizard.read(own)).data).toMatchObject({ organization: "Someone Else Ltd" });
+    await wizard.save(own, { completed: REVIEWED.completed });
+    const [quote] = await db
+      .select()
+      .from(quotes)
+      .where(eq(quotes.id, quoteIdOf(await saveAsQuote(own))));
+    const { name } = own.organization;
+    expect(quote).toMatchObject({ organizationName: name, order: { organization: name, users: 7 } });
+  });
+});
+
 describe("'Make a quote' for a distributor", { timeout: 60_000 }, () => {
   it("offers only customers already added: 'A new customer' is refused at the field, and stays an order's choice", async () => {
     const reseller = await person("quoting-distributor");

@@ -78,7 +78,7 @@ export interface QuoteMaking {
 
 /**
  * Makes a quote of the order `draft` describes, for the member's organization or the end customer the order is
- * for, priced now by the billing port, valid `validDays` days on the portal's clock. A coupon no longer valid is
+ * for (named after it, whatever name the draft holds), priced now by the billing port, valid `validDays` days on the portal's clock. A coupon no longer valid is
  * left out. Throws the billing port's error when it cannot estimate (nothing is written).
  */
 export async function makeQuote(
@@ -89,7 +89,9 @@ export async function makeQuote(
   const estimate = estimateView(await estimateDraft(member.organization, draft, { withCoupon }));
   const quotedAt = await portalNow();
   const actor = memberActor(member.user);
-  const organizationName = customer.kind === "existing" ? customer.name : draft.organization;
+  // A quote is for the end customer or for the organization itself, named by its record whatever name the plan step
+  // was given: a name typed there names an order's license, not whom the quote is for.
+  const organizationName = customer.kind === "existing" ? customer.name : member.organization.name;
   return db.transaction(async (tx) => {
     const number = await nextQuoteNumber(tx, quotedAt.getUTCFullYear());
     const [quote] = await tx
