@@ -192,6 +192,10 @@ test.describe("quotes sent and accepted", () => {
     // The demo distributor's card and billing address are on file.
     await next(page, "Next: Order");
     await expect(page.getByText(`You are ordering quote ${number}`)).toBeVisible();
+    // The stepper goes back to Billing only: the steps that chose the order are the quote's, done and not links.
+    const steps = page.getByRole("navigation", { name: "Order steps" });
+    await expect(steps.getByRole("link")).toHaveText(["Billing"]);
+    await expect(steps.getByText("Plan", { exact: true })).toBeVisible();
     await expect(page.getByTestId("amount-due")).toHaveText("$41.20");
     // The quote's coupon and PO number are the order's: no coupon box, and the PO read-only.
     await expect(page.getByLabel("I have a coupon:")).toHaveCount(0);

@@ -1,6 +1,7 @@
 import type { ItemQuantity } from "~db/billing-values";
 import type { PostalAddress } from "~db/schema";
 import type { Role } from "./access-policy";
+import { setPageStart, type PageStart } from "./row-pages";
 
 /**
  * A distributor's end customers (/customers): their pages' addresses, what their lists show, and what a renewal
@@ -39,48 +40,12 @@ export function renewalWindowOf(value: string | null): RenewalWindow | null {
   return RENEWAL_WINDOWS.find((days) => String(days) === value) ?? null;
 }
 
-/**
- * A row of the renewals view by its place in the view's order: the day its term ends (milliseconds) and its license
- * number, which is unique and settles a tie.
- */
-export interface RenewalKey {
-  on: number;
-  license: string;
-}
-
-/**
- * Where a page of the renewals view starts: after the last row of the page before it (`?after=`), or, going back,
- * before the first row of the page after it (`?before=`); null for the window's first page. Paged by the row, not
- * by a page number, so a page reads its own rows only, however many renewals the window holds.
- */
-export type RenewalsStart = { after: RenewalKey } | { before: RenewalKey } | null;
-
-/** A key as it rides in the address: `<milliseconds>.<license number>`. */
-const keyText = (key: RenewalKey) => `${key.on}.${key.license}`;
-
-function keyOf(text: string): RenewalKey | null {
-  const match = /^(\d{1,15})\.(.{1,100})$/s.exec(text);
-  return match ? { on: Number(match[1]), license: match[2] } : null;
-}
-
-/** The start a page's address asks for: null for the first page; "invalid" for a malformed one or for both. */
-export function renewalsStartOf(query: URLSearchParams): RenewalsStart | "invalid" {
-  const after = query.get("after");
-  const before = query.get("before");
-  if (after === null && before === null) return null;
-  if (after !== null && before !== null) return "invalid";
-  const key = keyOf(after ?? before ?? "");
-  if (key === null) return "invalid";
-  return after !== null ? { after: key } : { before: key };
-}
-
 /** The renewals view's address for a window and where its page starts, each left out when it is the default. */
-export function renewalsHref(within: RenewalWindow, start: RenewalsStart = null): string {
-  const query = new URLSearchParams({
-    ...(within !== RENEWAL_WINDOWS[0] ? { within: String(within) } : {}),
-    ...(start && "after" in start ? { after: keyText(start.after) } : {}),
-    ...(start && "before" in start ? { before: keyText(start.before) } : {}),
-  }).toString();
+export function renewalsHref(within: RenewalWindow, start: PageStart = null): string {
+  const query = setPageStart(
+    new URLSearchParams(within !== RENEWAL_WINDOWS[0] ? { within: String(within) } : {}),
+    start,
+  ).toString();
   return query ? `${customerUrls.renewals}?${query}` : customerUrls.renewals;
 }
 

@@ -4,6 +4,7 @@ import { requiredEmail } from "./fields";
 import { formatCents, formatDate } from "./format";
 import { plainName, quotedName } from "./names";
 import { poNumberField } from "./purchase-orders";
+import { setPageStart, type PageStart } from "./row-pages";
 import { MAX_EMAIL_LENGTH } from "./text-limits";
 
 /**
@@ -62,7 +63,7 @@ export const QUOTE_NOT_OPEN = "This quote is no longer open, so it cannot be wit
 export const QUOTE_FOR_NEW_CUSTOMER =
   "A quote is made for a customer you have added. Add the customer first, then make the quote.";
 
-export const QUOTES_PAGE_SIZE = 25;
+export const QUOTES_PER_PAGE = 20;
 
 /** How many days before a sent, open quote expires its maker is reminded of it. */
 export const QUOTE_REMINDER_DAYS = 7;
@@ -147,13 +148,15 @@ export function quoteClosedMessage(quote: {
   }
 }
 
-/** The /quotes URL of a filter and page: plain links and a GET form, so it works without JavaScript. */
-export function quotesHref(filter: { status: string | null; customerId: string | null }, page = 1): string {
+/**
+ * The /quotes URL of a filter and where its page starts (the list pages by its rows, app/domain/row-pages): plain
+ * links and a GET form, so it works without JavaScript.
+ */
+export function quotesHref(filter: { status: string | null; customerId: string | null }, start: PageStart = null) {
   const query = new URLSearchParams();
   if (filter.status) query.set("status", filter.status);
   if (filter.customerId) query.set("customer", filter.customerId);
-  if (page > 1) query.set("page", String(page));
-  const search = query.toString();
+  const search = setPageStart(query, start).toString();
   return search ? `${quoteUrls.list}?${search}` : quoteUrls.list;
 }
 

@@ -6,6 +6,7 @@ import { renewalsPage } from "~/server/resellers/renewals.server";
 import { Group, Stack } from "~/ui/layout";
 import { Link } from "~/ui/link";
 import { PageErrorBoundary, pageMeta } from "~/ui/page";
+import { RowPageLinks } from "~/ui/row-page-links";
 import { ANCHOR_CLASS } from "~/ui/plain-parts";
 import { LIST_STYLES } from "~/ui/stylesheets";
 import { Table } from "~/ui/table";
@@ -106,22 +107,7 @@ export default function Renewals() {
               </Table.Tbody>
             </Table>
           </Table.ScrollContainer>
-          {earlierHref || laterHref ? (
-            <nav aria-label="Renewals pages">
-              <Group gap="md">
-                {earlierHref ? (
-                  <Link className={ANCHOR_CLASS} to={earlierHref} rel="prev">
-                    Previous
-                  </Link>
-                ) : null}
-                {laterHref ? (
-                  <Link className={ANCHOR_CLASS} to={laterHref} rel="next">
-                    Next
-                  </Link>
-                ) : null}
-              </Group>
-            </nav>
-          ) : null}
+          <RowPageLinks earlierHref={earlierHref} laterHref={laterHref} label="Renewals pages" />
         </>
       )}
     </Stack>

@@ -1,7 +1,7 @@
 import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useLoaderData } from "@remix-run/react";
 import { formatCents, formatDate } from "~/domain/format";
-import { QUOTE_STATUS_NAMES, QUOTES_PAGE_SIZE, quotesHref, quoteUrls } from "~/domain/quotes";
+import { QUOTE_STATUS_NAMES, quoteUrls } from "~/domain/quotes";
 import { NEW_QUOTE_PLAN_URL } from "~/domain/subscription-steps";
 import { quotesListPage } from "~/server/quotes/quote-pages.server";
 import { Button, LinkButton } from "~/ui/button";
@@ -9,8 +9,8 @@ import { NativeSelect } from "~/ui/inputs";
 import { Group, Stack } from "~/ui/layout";
 import { Link } from "~/ui/link";
 import { PageErrorBoundary, pageMeta } from "~/ui/page";
-import { PageLinks } from "~/ui/page-links";
 import { ANCHOR_CLASS } from "~/ui/plain-parts";
+import { RowPageLinks } from "~/ui/row-page-links";
 import { LIST_STYLES } from "~/ui/stylesheets";
 import { Table } from "~/ui/table";
 import { Text } from "~/ui/typography";
@@ -22,10 +22,13 @@ export const meta = pageMeta("Quotes");
 
 export const loader = ({ request }: LoaderFunctionArgs) => quotesListPage(request);
 
-/** The organization's quotes, newest first: filtered and paged in the URL (a GET form), so it works without JavaScript. */
+/**
+ * The organization's quotes, newest first: filtered (a GET form) and paged in the URL, so it works without
+ * JavaScript. A page links to the pages beside it by their rows (the list is not counted), so any page costs what
+ * the first does.
+ */
 export default function Quotes() {
-  const { page, pages, total, status, customerId, customers, quotes, mayMake } = useLoaderData<typeof loader>();
-  const filter = { status, customerId };
+  const { status, customerId, customers, quotes, earlierHref, laterHref, mayMake } = useLoaderData<typeof loader>();
   return (
     <Stack gap="lg" maw={1100}>
       <Group justify="space-between">
@@ -97,14 +100,7 @@ export default function Quotes() {
               </Table.Tbody>
             </Table>
           </Table.ScrollContainer>
-          <PageLinks
-            page={page}
-            pageCount={pages}
-            pageSize={QUOTES_PAGE_SIZE}
-            total={total}
-            href={(to) => quotesHref(filter, to)}
-            label="Quotes pages"
-          />
+          <RowPageLinks earlierHref={earlierHref} laterHref={laterHref} label="Quotes pages" />
         </>
       )}
     </Stack>

@@ -5,6 +5,7 @@ import { acceptanceDetail, QUOTE_ALREADY_ORDERED, QUOTE_KEEPS_ITS_COUPON } from 
 import { quoteOrderQuery } from "~/domain/subscription-steps";
 import { loader as quoteLoader } from "~/routes/_portal.quotes.$quoteId._index";
 import { loader as licensesLoader } from "~/routes/_portal.licenses";
+import { loader as layoutLoader } from "~/routes/_portal.store.subscribe";
 import { loader as billingLoader } from "~/routes/_portal.store.subscribe.billing";
 import { loader as planLoader, action as planAction } from "~/routes/_portal.store.subscribe.plan";
 import { loader as orderLoader, action as orderAction } from "~/routes/_portal.store.subscribe.order";
@@ -261,6 +262,18 @@ describe("what a quote's order step leaves to the quote", { timeout: 120_000 }, 
     const typed = await purchase(unnumbered, open.orderKey, reseller.cookie, { po_number: " PO-TYPED-9 " });
     expect(await orderedPoNumber(typed)).toBe("PO-TYPED-9");
     await drain();
+  });
+
+  it("shows the steps that chose the order done but not linked, and links Billing back from the Order step", async () => {
+    const quoteId = await acceptedQuote();
+    const chromeAt = async (step: string) =>
+      (
+        await open(layoutLoader, `/store/subscribe/${step}?customer=${quoteOrderQuery(quoteId)}`, reseller.cookie)
+      ).json();
+    const chosen = ["plan", "hosting", "hardware", "support", "review"];
+    expect(await chromeAt("billing")).toMatchObject({ current: "billing", reachable: [], settled: chosen });
+    await atOrder(quoteId);
+    expect(await chromeAt("order")).toMatchObject({ current: "order", reachable: ["billing"], settled: chosen });
   });
 
   it("takes no coupon: a coupon's post on a quote's order changes nothing and says why", async () => {

@@ -27,7 +27,7 @@ import { hostingAddonId, idFor, offsiteAccessAddonId, planId } from "~/domain/su
 import { errorMessage, getBilling, ProviderError, type Estimate } from "~/server/billing/index.server";
 import { defineWizard, wizardLayout } from "~/server/platform/wizards/kit.server";
 import { ESTIMATE_FAILED } from "./placing.server";
-import { lockedDraft, lockedStepRedirect, quoteLockOf, type QuoteLock } from "./quote-orders.server";
+import { lockedDraft, lockedStepRedirect, LOCKED_STEPS, quoteLockOf, type QuoteLock } from "./quote-orders.server";
 
 /**
  * One draft per member and customer: a distributor's order for an end customer (`?customer=` on every step, its id
@@ -88,6 +88,8 @@ function lockedWizard(wizard: SubscriptionWizard, lock: QuoteLock): Subscription
     async complete(owner, step, changes) {
       return lockedStepRedirect(lock, step, billingUrl) ?? wizard.complete(owner, step, changes);
     },
+    // The steps that chose the order are the quote's: the stepper shows them done and links only Billing back.
+    layout: (owner, pathname) => wizard.layout(owner, pathname, LOCKED_STEPS),
   };
 }
 

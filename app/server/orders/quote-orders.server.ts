@@ -45,7 +45,10 @@ const priceOf = (estimate: QuotedEstimate): QuotedPrice => ({
 });
 
 /** The steps that choose what is ordered: a quote's order has them done, and they lead to the Billing step. */
-const LOCKED_STEPS: readonly SubscriptionStep[] = SUBSCRIPTION_STEPS.slice(0, SUBSCRIPTION_STEPS.indexOf("billing"));
+export const LOCKED_STEPS: readonly SubscriptionStep[] = SUBSCRIPTION_STEPS.slice(
+  0,
+  SUBSCRIPTION_STEPS.indexOf("billing"),
+);
 
 /** An accepted quote as its order needs it. */
 export interface QuoteLock {

@@ -1,6 +1,6 @@
 import { json, redirect, type AppLoadContext } from "@remix-run/node";
 import { eq } from "drizzle-orm";
-import { pageCount, requestedPage } from "~/domain/pagination";
+import { besidePages, pageStartOf, type RowKey } from "~/domain/row-pages";
 import { quoteOrderQuery, subscriptionStepUrl } from "~/domain/subscription-steps";
 import {
   acceptanceDetail,
@@ -10,7 +10,8 @@ import {
   QUOTE_FOR_NEW_CUSTOMER,
   QUOTE_VALIDITY_DAYS,
   QUOTE_VALIDITY_MESSAGE,
-  QUOTES_PAGE_SIZE,
+  QUOTES_PER_PAGE,
+  quotesHref,
   quoteSendSchema,
   quoteUrls,
   validityDays,
@@ -51,31 +52,37 @@ import {
 const isStatus = (value: string | null): value is QuoteStatus =>
   value !== null && (QUOTE_STATUSES as readonly string[]).includes(value);
 
-/** /quotes: a page of the member's quotes, newest first, filtered by status and (a distributor's) end customer. */
+/**
+ * /quotes: a page of the member's quotes, newest first, filtered by status and (a distributor's) end customer, with
+ * the addresses of the pages beside it. A malformed start, or one past every quote of the filter (they were
+ * withdrawn meanwhile, or the filter changed), leads to the filter's first page.
+ */
 export async function quotesListPage(request: Request) {
   const member = await requireMember(request);
   const url = new URL(request.url);
-  const page = requestedPage(url.searchParams.get("page"));
-  if (page === null) throw new Response("Not Found", { status: 404 });
   const asked = url.searchParams.get("status");
   const status = isStatus(asked) ? asked : null;
   const customerId = url.searchParams.get("customer") || null;
-  const [{ total, quotes }, choices] = await Promise.all([
-    quotePage(member, { status, customerId }, page, QUOTES_PAGE_SIZE),
+  const filter = { status, customerId };
+  const start = pageStartOf(url.searchParams);
+  if (start === "invalid") throw redirect(quotesHref(filter));
+  const [page, choices] = await Promise.all([
+    quotePage(member, filter, start, QUOTES_PER_PAGE),
     mayDo(member, "customers.read") ? customerChoices(member.organization.id, null) : null,
   ]);
+  if (start !== null && page.rows.length === 0) throw redirect(quotesHref(filter));
   return json({
-    page,
-    pages: pageCount(total, QUOTES_PAGE_SIZE),
-    total,
     status,
     customerId,
     customers: choices?.customers ?? null,
-    quotes,
+    quotes: page.rows,
+    ...besidePages(page, keyOf, (beside) => quotesHref(filter, beside)),
     // Making one starts in the Store's wizard, which is for those who may also buy.
     mayMake: mayDo(member, "quotes.manage") && mayDo(member, "purchase"),
   });
 }
+
+const keyOf = (quote: { quotedAt: Date; id: string }): RowKey => ({ at: quote.quotedAt.getTime(), tie: quote.id });
 
 /** Whether the member may change the quote: the buying roles of the organization that made it. */
 const mayChange = (member: Scope, quote: { ownerId: string }) =>

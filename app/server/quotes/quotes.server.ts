@@ -1,13 +1,15 @@
 import { randomUUID } from "node:crypto";
 import { json } from "@remix-run/node";
-import { and, asc, count, desc, eq, gt, lte, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gt, gte, lt, lte, or, sql, type SQL } from "drizzle-orm";
 import { estimateView } from "~/domain/estimate";
 import { subscriptionDraftSchema, type SubscriptionDraft } from "~/domain/new-subscription";
 import { QUOTE_NOT_OPEN, quoteNumber, quoteStatusAt, validUntilOf } from "~/domain/quotes";
+import { pageOfRows, readsBackward, type PageStart } from "~/domain/row-pages";
 import { memberActor, recordActivity, revokeOneTimeTokens, type Scope } from "~/server/accounts/index.server";
 import { portalNow } from "~/server/billing/index.server";
 import { couponProblem, estimateDraft, priceListVersion, type OrderCustomer } from "~/server/orders/index.server";
 import { db } from "~/server/platform/database/db.server";
+import { jsonNumber } from "~/server/platform/database/dialect.server";
 import { requireCustomer } from "~/server/resellers/index.server";
 import type { PortalTransaction } from "~/server/platform/database/portal-database.server";
 import {
@@ -76,7 +78,7 @@ export interface QuoteMaking {
 
 /**
  * Makes a quote of the order `draft` describes, for the member's organization or the end customer the order is
- * for, priced now by the billing port, valid `validDays` days on the portal's clock. A coupon no longer valid is
+ * for (named after it, whatever name the draft holds), priced now by the billing port, valid `validDays` days on the portal's clock. A coupon no longer valid is
  * left out. Throws the billing port's error when it cannot estimate (nothing is written).
  */
 export async function makeQuote(
@@ -87,7 +89,9 @@ export async function makeQuote(
   const estimate = estimateView(await estimateDraft(member.organization, draft, { withCoupon }));
   const quotedAt = await portalNow();
   const actor = memberActor(member.user);
-  const organizationName = customer.kind === "existing" ? customer.name : draft.organization;
+  // A quote is for the end customer or for the organization itself, named by its record whatever name the plan step
+  // was given: a name typed there names an order's license, not whom the quote is for.
+  const organizationName = customer.kind === "existing" ? customer.name : member.organization.name;
   return db.transaction(async (tx) => {
     const number = await nextQuoteNumber(tx, quotedAt.getUTCFullYear());
     const [quote] = await tx
@@ -140,42 +144,53 @@ export interface QuoteFilter {
   customerId: string | null;
 }
 
-/** One page of the quotes the member reads, newest first, filtered by status and end customer, counted in SQL. */
-export async function quotePage(member: Scope, filter: QuoteFilter, page: number, pageSize: number) {
+/**
+ * Where a page of the list starts, newest first (by when it was made, then its id): the quotes older than the key
+ * (after it), or newer (before it, going back). The moment bounds one side of the index range, so the read starts at
+ * the page's first row.
+ */
+function quotedFrom(start: PageStart): SQL | undefined {
+  if (start === null) return undefined;
+  if ("after" in start) {
+    const at = new Date(start.after.at);
+    return and(lte(quotes.quotedAt, at), or(lt(quotes.quotedAt, at), lt(quotes.id, start.after.tie)));
+  }
+  const at = new Date(start.before.at);
+  return and(gte(quotes.quotedAt, at), or(gt(quotes.quotedAt, at), gt(quotes.id, start.before.tie)));
+}
+
+/**
+ * One page of the quotes the member reads, newest first, filtered by status and end customer, from where the page
+ * starts: its rows and one more, which says whether another page follows, read off the index of the filter's
+ * (owner, [status,] quoted_at, id or customer, quoted_at, id), so neither a count of the list nor an offset into it.
+ */
+export async function quotePage(member: Scope, filter: QuoteFilter, start: PageStart, perPage: number) {
   const now = await portalNow();
-  const where = and(
-    readableBy(member),
-    filter.status ? withStatus(filter.status, now) : undefined,
-    filter.customerId ? eq(quotes.customerId, filter.customerId) : undefined,
-  );
-  const [[counted], rows] = await Promise.all([
-    db.select({ total: count() }).from(quotes).where(where),
-    db
-      .select({
-        id: quotes.id,
-        number: quotes.number,
-        organizationName: quotes.organizationName,
-        status: quotes.status,
-        validUntil: quotes.validUntil,
-        quotedAt: quotes.quotedAt,
-        madeByName: quotes.madeByName,
-        estimate: quotes.estimate,
-      })
-      .from(quotes)
-      .where(where)
-      .orderBy(desc(quotes.quotedAt), desc(quotes.id))
-      .limit(pageSize)
-      .offset((page - 1) * pageSize),
-  ]);
-  return {
-    total: counted?.total ?? 0,
-    quotes: rows.map(({ estimate, ...row }) => ({
-      ...row,
-      status: quoteStatusAt(row, now),
-      amountDue: estimate.amountDue,
-      recurring: estimate.nextBilling?.amount ?? null,
-    })),
-  };
+  const backward = readsBackward(start);
+  const read = await db
+    // The columns the list shows: of the estimate only the amount due today, not the whole priced document.
+    .select({
+      id: quotes.id,
+      number: quotes.number,
+      organizationName: quotes.organizationName,
+      status: quotes.status,
+      validUntil: quotes.validUntil,
+      quotedAt: quotes.quotedAt,
+      amountDue: jsonNumber(quotes.estimate, "amountDue"),
+    })
+    .from(quotes)
+    .where(
+      and(
+        readableBy(member),
+        filter.status ? withStatus(filter.status, now) : undefined,
+        filter.customerId ? eq(quotes.customerId, filter.customerId) : undefined,
+        quotedFrom(start),
+      ),
+    )
+    .orderBy(...[quotes.quotedAt, quotes.id].map((column) => (backward ? asc(column) : desc(column))))
+    .limit(perPage + 1);
+  const page = pageOfRows(read, start, perPage);
+  return { ...page, rows: page.rows.map((row) => ({ ...row, status: quoteStatusAt(row, now) })) };
 }
 
 /**

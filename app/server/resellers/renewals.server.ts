@@ -5,18 +5,16 @@ import type { SubscriptionStatus } from "~db/billing-values";
 import {
   renewalAmount,
   renewalsHref,
-  renewalsStartOf,
   renewalWindowOf,
   RENEWAL_WINDOWS,
   RENEWALS_PER_PAGE,
-  type RenewalKey,
-  type RenewalsStart,
   type RenewalWindow,
 } from "~/domain/customers";
 import { formatCents, formatDate } from "~/domain/format";
 import { updateStepUrl } from "~/domain/license-update";
 import { describeCard } from "~/domain/payment-cards";
 import { afterCheckoutUrls } from "~/domain/renewals";
+import { besidePages, pageOfRows, pageStartOf, readsBackward, type PageStart, type RowKey } from "~/domain/row-pages";
 import { renewalCardOf } from "~/server/account-billing/index.server";
 import { mayDo, requireMember, type Scope } from "~/server/accounts/index.server";
 import { portalNow, ProviderError } from "~/server/billing/index.server";
@@ -40,24 +38,20 @@ const AHEAD: SubscriptionStatus[] = ["active", "future", "non_renewing"];
  * the key's license number settling a tie on the day. Each side bounds the term's end once, by the nearer of the
  * window's edge and the key, so that the index range starts at the page's first row.
  */
-function termsEndingIn(now: Date, end: Date, start: RenewalsStart) {
+function termsEndingIn(now: Date, end: Date, start: PageStart) {
   const termEnd = subscriptions.currentTermEnd;
   const license = licenses.externalLicenseId;
   if (start === null) return and(gt(termEnd, now), lte(termEnd, end));
   if ("after" in start) {
-    const at = new Date(start.after.on);
+    const at = new Date(start.after.at);
     return and(
       at > now ? gte(termEnd, at) : gt(termEnd, now),
       lte(termEnd, end),
-      or(gt(termEnd, at), gt(license, start.after.license)),
+      or(gt(termEnd, at), gt(license, start.after.tie)),
     );
   }
-  const at = new Date(start.before.on);
-  return and(
-    gt(termEnd, now),
-    lte(termEnd, at < end ? at : end),
-    or(lt(termEnd, at), lt(license, start.before.license)),
-  );
+  const at = new Date(start.before.at);
+  return and(gt(termEnd, now), lte(termEnd, at < end ? at : end), or(lt(termEnd, at), lt(license, start.before.tie)));
 }
 
 /**
@@ -69,9 +63,9 @@ function termsEndingIn(now: Date, end: Date, start: RenewalsStart) {
  */
 async function renewalsIn(
   resellerId: string,
-  { now, within, start }: { now: Date; within: RenewalWindow; start: RenewalsStart | "all" },
+  { now, within, start }: { now: Date; within: RenewalWindow; start: PageStart | "all" },
 ) {
-  const backward = start !== "all" && start !== null && "before" in start;
+  const backward = start !== "all" && readsBackward(start);
   const query = db
     // The columns the view shows, not whole rows: a license row carries its signed file.
     .select({
@@ -109,13 +103,14 @@ async function renewalsIn(
     start === "all" ? query : query.limit(RENEWALS_PER_PAGE + 1),
     catalogue(),
   ]);
-  const more = start !== "all" && rows.length > RENEWALS_PER_PAGE;
-  const page = more ? rows.slice(0, RENEWALS_PER_PAGE) : rows;
-  if (backward) page.reverse();
+  const {
+    rows: page,
+    earlier,
+    later,
+  } = start === "all" ? { rows, earlier: false, later: false } : pageOfRows(rows, start, RENEWALS_PER_PAGE);
   return {
-    // A page reached going back has rows after it; one reached going on has rows before it (those it started after).
-    earlier: backward ? more : start !== "all" && start !== null,
-    later: backward || more,
+    earlier,
+    later,
     renewals: page.map(({ subscription, license, customer }) => ({
       customer,
       externalLicenseId: license.externalLicenseId,
@@ -148,9 +143,9 @@ function windowOf(url: URL): RenewalWindow {
   return within;
 }
 
-const keyOf = (renewal: { on: Date; externalLicenseId: string }): RenewalKey => ({
-  on: renewal.on.getTime(),
-  license: renewal.externalLicenseId,
+const keyOf = (renewal: { on: Date; externalLicenseId: string }): RowKey => ({
+  at: renewal.on.getTime(),
+  tie: renewal.externalLicenseId,
 });
 
 /** /customers/renewals: one page of the window's renewals, with the links to change each and to the pages beside. */
@@ -158,23 +153,22 @@ export async function renewalsPage(request: Request) {
   const member = await requireMember(request, "customers.renewals");
   const url = new URL(request.url);
   const within = windowOf(url);
-  const start = renewalsStartOf(url.searchParams);
+  const start = pageStartOf(url.searchParams);
   if (start === "invalid") throw redirect(renewalsHref(within));
-  const [{ earlier, later, renewals }, card] = await Promise.all([
+  const [page, card] = await Promise.all([
     renewalsIn(member.organization.id, { now: await portalNow(), within, start }),
     renewalCard(member),
   ]);
   // The rows the address started from have left the window (renewed, or the day passed): its first page instead.
-  if (start !== null && renewals.length === 0) throw redirect(renewalsHref(within));
+  if (start !== null && page.renewals.length === 0) throw redirect(renewalsHref(within));
   const mayUpdate = mayDo(member, "licenses.update");
   const mayChangeAutoRenew = mayDo(member, "licenses.auto_renew");
   return {
     within,
     card,
-    earlierHref: earlier ? renewalsHref(within, { before: keyOf(renewals[0]) }) : null,
-    laterHref: later ? renewalsHref(within, { after: keyOf(renewals[renewals.length - 1]) }) : null,
+    ...besidePages({ ...page, rows: page.renewals }, keyOf, (beside) => renewalsHref(within, beside)),
     // The subscription goes to the page only inside its links: each row's data is written into the page twice.
-    renewals: renewals.map(({ subscriptionId, on, ...renewal }) => ({
+    renewals: page.renewals.map(({ subscriptionId, on, ...renewal }) => ({
       ...renewal,
       on: on.toISOString(),
       addUsersUrl: mayUpdate && renewal.renews ? updateStepUrl(subscriptionId, "product") : null,

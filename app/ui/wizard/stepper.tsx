@@ -11,27 +11,37 @@ export interface StepLink {
 
 /**
  * The wizard's steps in order. Done steps are links (earlier steps can be revisited, with or without
- * JavaScript); the current one is marked for screen readers; later ones are plain text.
+ * JavaScript); settled ones (done by design, such as the choices of a quote's order) are marked done but are
+ * text, as there is nothing to go back to; the current one is marked for screen readers; later ones are plain text.
  */
 export function WizardStepper({
   steps,
   current,
   completed,
+  settled = [],
   label,
 }: {
   steps: StepLink[];
   current: string;
   completed: string[];
+  settled?: string[];
   label: string;
 }) {
   return (
     <nav aria-label={label} className="gk-stepper">
       <ol>
         {steps.map((step, index) => {
-          const state = step.key === current ? "current" : completed.includes(step.key) ? "done" : "upcoming";
+          const state =
+            step.key === current
+              ? "current"
+              : completed.includes(step.key)
+                ? "done"
+                : settled.includes(step.key)
+                  ? "settled"
+                  : "upcoming";
           return (
             <li key={step.key} data-state={state}>
-              {state === "done" ? (
+              {state === "done" || state === "settled" ? (
                 <span
                   key="done"
                   className="gk-stepper-number"

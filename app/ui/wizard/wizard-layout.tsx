@@ -18,6 +18,7 @@ export function WizardLayout({
   steps,
   current,
   reachable,
+  settled = [],
   notices,
   closeAction,
   pending = null,
@@ -30,6 +31,8 @@ export function WizardLayout({
   steps: StepLink[];
   current: string;
   reachable: string[];
+  /** Steps done by design that cannot be gone back to (a quote's order): shown done, not linked. */
+  settled?: string[];
   notices: string[];
   /** The layout route's URL: closing posts there (it clears the draft), so the drawer has no close link. */
   closeAction: string;
@@ -50,7 +53,7 @@ export function WizardLayout({
   );
   const body = (
     <>
-      <WizardStepper label={stepsLabel} steps={steps} current={current} completed={reachable} />
+      <WizardStepper label={stepsLabel} steps={steps} current={current} completed={reachable} settled={settled} />
       <div className="gk-step-content">
         {notices.length > 0 ? (
           <Stack gap="xs" mb="md">

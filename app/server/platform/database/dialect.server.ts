@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { and, asc, eq, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, sql, type AnyColumn, type SQL } from "drizzle-orm";
 import { RateLimiterPostgres, RateLimiterSQLite, type RateLimiterStoreAbstract } from "rate-limiter-flexible";
 import { connection } from "./connection.server";
 import type { PortalTransaction } from "./portal-database.server";
@@ -28,6 +28,18 @@ export function claimCondition(due: SQL): SQL {
   const next = db.select({ id: jobs.id }).from(jobs).where(due).orderBy(asc(jobs.nextRunAt)).limit(1);
   if (connection.engine === "postgres") return eq(jobs.id, next.for("update", { skipLocked: true }));
   return and(eq(jobs.id, next), due)!;
+}
+
+/**
+ * A number at the top level of a JSON column, read in SQL (e.g. an estimate's amountDue), so that a list reads that
+ * field instead of every row's whole document: SQLite's json_extract of the text, PostgreSQL's ->> of the jsonb as a
+ * float8 (exact for cents; an int4 would overflow past $21 million, and int8 and numeric arrive as strings).
+ */
+export function jsonNumber(column: AnyColumn, field: string): SQL<number> {
+  // The field is written into the statement: a name of the code's, never a request's.
+  if (!/^\w+$/.test(field)) throw new Error(`Not a JSON field name: ${field}`);
+  if (connection.engine === "postgres") return sql<number>`(${column} ->> ${sql.raw(`'${field}'`)})::float8`;
+  return sql<number>`json_extract(${column}, ${sql.raw(`'$.${field}'`)})`;
 }
 
 /**

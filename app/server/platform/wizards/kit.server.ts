@@ -96,9 +96,10 @@ export function defineWizard<Step extends string, Data extends Progress<Step>, P
         /**
          * What the wizard's layout shows for a URL under it: the step the URL names (any other URL under the
          * wizard goes to its first step), every step's link, the steps the stepper links to, and the current
-         * step's notices.
+         * step's notices. `settled` are steps done by design that cannot be gone back to (a quote's order is the
+         * quote's): the stepper shows them done, links none of them, and links the done steps after them.
          */
-        async layout(owner: DraftOwner, pathname: string): Promise<WizardChrome> {
+        async layout(owner: DraftOwner, pathname: string, settled: readonly Step[] = []): Promise<WizardChrome> {
           const basePath = definition.basePath(params);
           const segment = pathname.startsWith(`${basePath}/`) ? pathname.slice(basePath.length + 1).split("/")[0] : "";
           const current = steps.find((step) => step === segment);
@@ -107,7 +108,8 @@ export function defineWizard<Step extends string, Data extends Progress<Step>, P
           return {
             current,
             steps: steps.map((step) => ({ key: step, title: stepTitles[step], to: urlOf(step) })),
-            reachable: reachableSteps(steps, data.completed),
+            reachable: reachableSteps(steps, [...settled, ...data.completed]).filter((step) => !settled.includes(step)),
+            settled: [...settled],
             notices: data.notices.filter((notice) => notice.step === current).map((notice) => notice.message),
             closeAction: `${basePath}${search}`,
           };
@@ -143,6 +145,8 @@ export interface WizardChrome {
   steps: { key: string; title: string; to: string }[];
   /** The steps the stepper links to: those before the first one not done. */
   reachable: string[];
+  /** Steps done by design that cannot be gone back to: shown done, not linked. */
+  settled: string[];
   notices: string[];
   /** The layout's own URL, which Close posts to. */
   closeAction: string;
