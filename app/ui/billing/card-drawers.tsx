@@ -11,8 +11,12 @@ import { formatExpiry } from "./payment-methods";
 import type { CardDrawerData } from "~/domain/billing-views";
 import { cardFormValidator } from "~/domain/billing-validators";
 import { ValidatedForm } from "~/ui/validated-form";
+import type { CardEntryHandle } from "~/ui/card-document";
 
 const FORM_ID = "payment-method";
+
+/** The handle of every route that renders a card form (its drawer's or a step's): `export { cardRouteHandle as handle }`. */
+export const cardRouteHandle: CardEntryHandle = { cardEntry: true };
 
 /**
  * The card: the embedded tokenizer's plain fields or Stripe's element (app/ui/card-entry.tsx), with the
