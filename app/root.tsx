@@ -13,8 +13,8 @@ import {
 import type { ReactNode } from "react";
 import { AuthenticityTokenProvider } from "remix-utils/csrf/react";
 import { commitCsrfToken } from "~/server/accounts/csrf.server";
-import { cardsAtStripe } from "~/server/cards/index.server";
 import { takeToast } from "~/server/accounts/session.server";
+import { cardsAtStripe } from "~/server/cards/index.server";
 import { stylesheetsToFetch } from "~/server/platform/delivery/stylesheet-delivery.server";
 import rootStyles from "~/styles/root.css";
 import { CardDocumentProvider, type CardProviderData } from "~/ui/card-document";
@@ -47,12 +47,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // (decision 130); entry.server.tsx inlines them when this list is not empty.
   const stylesheets = await stylesheetsToFetch(request);
   if (stylesheets.setCookie) headers.append("Set-Cookie", stylesheets.setCookie);
-  const data = {
-    csrfToken,
-    toast,
-    prefetchStylesheets: stylesheets.hrefs,
-    cardsAtStripe: cardsAtStripe(),
-  } satisfies CardProviderData & Record<string, unknown>;
+  // Whether links into card pages must load a document (app/ui/card-document.tsx).
+  const cards: CardProviderData = { cardsAtStripe: cardsAtStripe() };
+  const data = { csrfToken, toast, prefetchStylesheets: stylesheets.hrefs, ...cards };
   // Most pages set no cookie here, and then the data goes as it is (decision 137).
   return headers.has("Set-Cookie") ? json(data, { headers }) : data;
 }

@@ -69,7 +69,7 @@ const STRIPE = {
  * The policy every response carries; the nonce lets exactly the portal's own inline scripts run. `stripe`: the
  * document takes a card at Stripe, and only then may Stripe's hosts be reached.
  */
-export function securityHeaders({ nonce, https, stripe = false }) {
+function securityHeaders({ nonce, https, stripe = false }) {
   const headers = {
     "X-Content-Type-Options": "nosniff",
     "X-Frame-Options": "DENY",

@@ -15,7 +15,10 @@ import type { CardEntryHandle } from "~/ui/card-document";
 
 const FORM_ID = "payment-method";
 
-/** The handle of every route that renders a card form (its drawer's or a step's): `export { cardRouteHandle as handle }`. */
+/**
+ * The handle of every route that renders a card form, a drawer's or a step's (`export { cardRouteHandle as handle }`):
+ * with Stripe, its page's policy lets Stripe.js load.
+ */
 export const cardRouteHandle: CardEntryHandle = { cardEntry: true };
 
 /**
