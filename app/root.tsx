@@ -14,8 +14,10 @@ import type { ReactNode } from "react";
 import { AuthenticityTokenProvider } from "remix-utils/csrf/react";
 import { commitCsrfToken } from "~/server/accounts/csrf.server";
 import { takeToast } from "~/server/accounts/session.server";
+import { cardsAtStripe } from "~/server/cards/index.server";
 import { stylesheetsToFetch } from "~/server/platform/delivery/stylesheet-delivery.server";
 import rootStyles from "~/styles/root.css";
+import { CardDocumentProvider, type CardProviderData } from "~/ui/card-document";
 import { documentTitle, ErrorPage, errorTitle } from "~/ui/error-page";
 import { LinkNavigation } from "~/ui/link";
 import { EarlyModulePreloads } from "~/ui/early-module-preloads";
@@ -45,7 +47,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // (decision 130); entry.server.tsx inlines them when this list is not empty.
   const stylesheets = await stylesheetsToFetch(request);
   if (stylesheets.setCookie) headers.append("Set-Cookie", stylesheets.setCookie);
-  const data = { csrfToken, toast, prefetchStylesheets: stylesheets.hrefs };
+  // Whether links into card pages must load a document (app/ui/card-document.tsx).
+  const cards: CardProviderData = { cardsAtStripe: cardsAtStripe() };
+  const data = { csrfToken, toast, prefetchStylesheets: stylesheets.hrefs, ...cards };
   // Most pages set no cookie here, and then the data goes as it is (decision 137).
   return headers.has("Set-Cookie") ? json(data, { headers }) : data;
 }
@@ -69,7 +73,7 @@ function Document({ children }: { children: ReactNode }) {
         <Links />
       </head>
       <body>
-        {children}
+        <CardDocumentProvider>{children}</CardDocumentProvider>
         <StylesheetPrefetch hrefs={prefetchStylesheets} />
         {plainPage ? (
           <PageScript src={plainPage.pageScript} nonce={nonce} stylesheets={prefetchStylesheets} />

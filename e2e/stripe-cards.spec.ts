@@ -110,6 +110,17 @@ async function withStripePortal(
     });
     context = await browser.newContext({ baseURL: portal.baseURL, javaScriptEnabled });
     await routeStripe(context, stripe);
+    // A script, frame or request the page's policy blocks fails the walk, whether or not the browser logs it.
+    await context.exposeBinding("reportViolation", (_source, violation: string) =>
+      problems.push(`CSP violation: ${violation}`),
+    );
+    await context.addInitScript(() =>
+      document.addEventListener("securitypolicyviolation", (event) =>
+        (window as unknown as { reportViolation: (violation: string) => void }).reportViolation(
+          `${event.effectiveDirective} ${event.blockedURI} on ${event.documentURI}`,
+        ),
+      ),
+    );
     const page = await context.newPage();
     // Stripe answers a declined card's confirmation 402, which the browser logs as a failed load.
     reportBrowserErrors(page, problems, [402]);
@@ -118,7 +129,6 @@ async function withStripePortal(
       (await store.db.select({ reference: billingPaymentSources.referenceId }).from(billingPaymentSources)).map(
         (row) => row.reference ?? "",
       );
-    await page.goto("/account");
     await walk({ page, stripe, methods: page.getByRole("region", { name: "Payment Methods" }), chargebeeCards });
     await context.close();
     context = undefined;
@@ -148,7 +158,26 @@ test.describe("Stripe cards", () => {
     await withStripePortal(
       { browser, javaScriptEnabled, databaseEngine },
       async ({ page, methods, chargebeeCards }) => {
+        // The URL of the document on screen, which a client-side navigation keeps.
+        const documentUrl = () =>
+          page.evaluate(() => new URL(performance.getEntriesByType("navigation")[0].name).pathname);
+        const drawerData: string[] = [];
+        page.on("request", (request) => {
+          if (/\/cards\/[^/]+(\/replace)?\.data/.test(request.url())) drawerData.push(request.url());
+        });
+        // Only the pages that take a card let Stripe.js load (decision 231): the account is reached from home in the
+        // page, and Add Card loads its drawer as a document of its own, whose policy names Stripe.
+        const home = await page.goto("/home");
+        expect(home?.headers()["content-security-policy"]).not.toMatch(/stripe/);
+        await expect(page.locator("html")).toHaveAttribute("data-link-navigation", "on");
+        await page.getByRole("navigation", { name: "Portal" }).getByRole("link", { name: "Account" }).click();
+        await expect(page).toHaveURL(/\/account$/);
+        expect(await documentUrl()).toBe("/home");
+        const toDrawer = page.waitForResponse((response) => response.url().endsWith("/account/cards/new"));
         await methods.getByRole("link", { name: "Add Card" }).click();
+        expect((await toDrawer).headers()["content-security-policy"]).toContain("https://js.stripe.com");
+        expect(await documentUrl()).toBe("/account/cards/new");
+        expect(drawerData, "the drawer is no client-side navigation").toEqual([]);
         const add = page.getByRole("dialog", { name: "Create new payment method" });
         await fillCardHolder(add);
         await add.getByLabel("Card number").fill("4242 4242 4242 4242");
@@ -184,6 +213,20 @@ test.describe("Stripe cards", () => {
         await expect(methods.getByRole("row")).toHaveCount(2);
         await expect(methods.getByRole("row").nth(1)).toContainText("3184");
         expect(await chargebeeCards()).toEqual([replaced]);
+
+        // A card form reached in the page some other way (a wizard's redirect, say) from a document whose policy
+        // does not name Stripe loads its page again, as a document: Stripe's card element mounts, nothing is blocked.
+        const replaceLink = methods.getByRole("link", { name: "Replace Visa ending in 3184" });
+        const replaceUrl = new URL((await replaceLink.getAttribute("href"))!, page.url()).pathname;
+        await page.evaluate(
+          (to) =>
+            (
+              window as unknown as { __remixRouter: { navigate: (to: string) => Promise<void> } }
+            ).__remixRouter.navigate(to),
+          replaceUrl,
+        );
+        await expect(replace.getByLabel("Card number")).toBeVisible();
+        expect(await documentUrl()).toBe(replaceUrl);
       },
     );
   });
@@ -213,6 +256,7 @@ test.describe("Stripe cards", () => {
           await expect(page).toHaveURL(new RegExp(`^${STRIPE_PAGES.checkout}/c/pay/cs_test_\\w+$`));
           return page.url().split("/").pop()!;
         };
+        await page.goto("/account");
         await methods.getByRole("link", { name: "Add Card" }).click();
         const add = page.getByRole("dialog", { name: "Create new payment method" });
         // Playwright's text matching passes over <noscript>: its text is read as the page holds it.

@@ -53,8 +53,23 @@ export function trustedProxyHops(value = process.env.TRUST_PROXY) {
  */
 const METHODS = new Set(["GET", "HEAD", "POST"]);
 
-/** The policy every response carries; the nonce lets exactly the portal's own inline scripts run. */
-export function securityHeaders({ nonce, https }) {
+/**
+ * Stripe's hosts, named by the policy of a document that takes a card with CARD_PROVIDER=stripe (decision 231):
+ * Stripe.js and its frames, the API it confirms a card with, and the Checkout page a card form without JavaScript is
+ * redirected to (which the browser checks against form-action).
+ */
+const STRIPE = {
+  script: " https://js.stripe.com",
+  connect: " https://api.stripe.com",
+  frame: "https://js.stripe.com https://hooks.stripe.com",
+  formAction: " https://checkout.stripe.com",
+};
+
+/**
+ * The policy every response carries; the nonce lets exactly the portal's own inline scripts run. `stripe`: the
+ * document takes a card at Stripe, and only then may Stripe's hosts be reached.
+ */
+function securityHeaders({ nonce, https, stripe = false }) {
   const headers = {
     "X-Content-Type-Options": "nosniff",
     "X-Frame-Options": "DENY",
@@ -64,16 +79,14 @@ export function securityHeaders({ nonce, https }) {
     "Permissions-Policy": "camera=(), microphone=(), geolocation=(), payment=(self)",
     "Content-Security-Policy": [
       "default-src 'self'",
-      `script-src 'self' 'nonce-${nonce}' https://js.stripe.com`,
+      `script-src 'self' 'nonce-${nonce}'${stripe ? STRIPE.script : ""}`,
       // Mantine and React set style attributes, and a first page carries its stylesheets as data: URLs
       // (decision 130); styles cannot run code.
       "style-src 'self' 'unsafe-inline' data:",
       "img-src 'self' data:",
-      "connect-src 'self' https://api.stripe.com",
-      "frame-src https://js.stripe.com https://hooks.stripe.com",
-      // A card form without JavaScript is answered with a redirect to Stripe's Checkout page, which the
-      // browser checks against form-action.
-      "form-action 'self' https://checkout.stripe.com",
+      `connect-src 'self'${stripe ? STRIPE.connect : ""}`,
+      `frame-src ${stripe ? STRIPE.frame : "'none'"}`,
+      `form-action 'self'${stripe ? STRIPE.formAction : ""}`,
       "frame-ancestors 'none'",
       "base-uri 'self'",
       "object-src 'none'",
@@ -149,11 +162,10 @@ export function requestIdOf(req, trustedHops) {
 }
 
 /**
- * The id of the Remix route that answers a path (`routes/_portal.home`), or null when none does: a log line and a
- * metric name the route, never the path, whose values are unbounded. Matched as Remix matches (React Router's
- * matchRoutes over the build's route tree; a single-fetch `.data` path as its page's).
+ * The Remix routes a path matches, root first (React Router's matchRoutes over the build's route tree, as Remix
+ * matches; a single-fetch `.data` path as its page's), or null when none does.
  */
-export function routeIdOf(routes) {
+function routeMatcher(routes) {
   const children = new Map();
   for (const route of Object.values(routes)) {
     const siblings = children.get(route.parentId) ?? [];
@@ -171,9 +183,30 @@ export function routeIdOf(routes) {
   const table = tree(undefined);
   return (pathname) => {
     const page = pathname.endsWith(".data") ? pathname.slice(0, -".data".length).replace(/^\/_root$/, "/") : pathname;
-    const matches = matchRoutes(table, page);
-    return matches ? matches[matches.length - 1].route.id : null;
+    return matchRoutes(table, page)?.map((match) => match.route.id) ?? null;
   };
+}
+
+/**
+ * The id of the Remix route that answers a path (`routes/_portal.home`), or null when none does: a log line and a
+ * metric name the route, never the path, whose values are unbounded.
+ */
+export function routeIdOf(routes) {
+  const matchesOf = routeMatcher(routes);
+  return (pathname) => matchesOf(pathname)?.at(-1) ?? null;
+}
+
+/**
+ * The security headers of a response, by its path: with CARD_PROVIDER=stripe the policy names Stripe's hosts only
+ * for a page that may show a card form, one a route it matches marks with the handle `{ cardEntry: true }`
+ * (app/ui/card-document.tsx's CardEntryHandle), read from the build's route modules (decision 231).
+ */
+export function pageHeadersOf({ routes, cardsAtStripe }) {
+  const matchesOf = routeMatcher(routes);
+  const takesCard = (pathname) =>
+    (matchesOf(pathname) ?? []).some((id) => routes[id].module?.handle?.cardEntry === true);
+  return ({ pathname, nonce, https }) =>
+    securityHeaders({ nonce, https, stripe: cardsAtStripe && takesCard(pathname) });
 }
 
 /** Answers that say nothing worth a log line or a metric: a probe's or a scraper's success. */
@@ -225,6 +258,7 @@ export function createApp({
   mode = process.env.NODE_ENV ?? "production",
   trustProxy = trustedProxyHops(),
   publicOrigin,
+  cardsAtStripe = false,
   operations,
   metrics,
 }) {
@@ -233,6 +267,7 @@ export function createApp({
   const files = staticFiles();
   const compress = compression();
   const routeOf = routeIdOf(routes);
+  const pageHeaders = pageHeadersOf({ routes, cardsAtStripe });
 
   const failed = (res, error) => {
     console.error(error);
@@ -313,7 +348,7 @@ export function createApp({
     const where = origin.of(req);
     const cspNonce = randomBytes(16).toString("base64");
     const https = where ? where.protocol === "https" : Boolean(req.socket.encrypted);
-    const headers = securityHeaders({ nonce: cspNonce, https });
+    const headers = pageHeaders({ pathname: pathOf(req.url), nonce: cspNonce, https });
     for (const name in headers) res.setHeader(name, headers[name]);
     operations.inRequest(requestId, (context) => {
       const refused = refusal(req, where);
@@ -476,7 +511,7 @@ export async function startServer() {
   const initialBuild = await load();
   // The app's one start-up (its configuration checked, the database migrated and seeded, the jobs started), before
   // anything is served; it hands over the public origin the configuration checked and its operations.
-  const { publicOrigin, operations } = await initialBuild.entry.module.boot();
+  const { publicOrigin, cardsAtStripe, operations } = await initialBuild.entry.module.boot();
   installGlobals({ nativeFetch: initialBuild.future.v3_singleFetch });
   const development = process.env.NODE_ENV === "development";
   // In development (`npm run dev`) each request takes the newest build, and each rebuild is announced to
@@ -498,6 +533,7 @@ export async function startServer() {
     mode: process.env.NODE_ENV,
     trustProxy,
     publicOrigin,
+    cardsAtStripe,
     operations,
     metrics,
   });

@@ -8,4 +8,5 @@ const mount = ({ params }: { params: LoaderFunctionArgs["params"] }) => updateDr
 export const loader = (args: LoaderFunctionArgs) => replaceCardDrawer.loader(args, mount(args));
 export const action = (args: ActionFunctionArgs) => replaceCardDrawer.action(args, mount(args));
 export { ReplaceCardDrawer as default } from "~/ui/billing/card-drawers";
+export { cardRouteHandle as handle } from "~/ui/billing/card-drawers";
 export { DrawerErrorBoundary as ErrorBoundary } from "~/ui/billing/drawer";

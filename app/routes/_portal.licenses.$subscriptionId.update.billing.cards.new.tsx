@@ -8,4 +8,5 @@ const mount = ({ params }: { params: LoaderFunctionArgs["params"] }) => updateDr
 export const loader = (args: LoaderFunctionArgs) => newCardDrawer.loader(args, mount(args));
 export const action = (args: ActionFunctionArgs) => newCardDrawer.action(args, mount(args));
 export { NewCardDrawer as default } from "~/ui/billing/card-drawers";
+export { cardRouteHandle as handle } from "~/ui/billing/card-drawers";
 export { DrawerErrorBoundary as ErrorBoundary } from "~/ui/billing/drawer";

@@ -7,4 +7,5 @@ import { billingStepOf } from "~/server/orders/new-subscription-wizard.server";
 export const loader = (args: LoaderFunctionArgs) => replaceCardDrawer.loader(args, billingStepOf(args.request));
 export const action = (args: ActionFunctionArgs) => replaceCardDrawer.action(args, billingStepOf(args.request));
 export { ReplaceCardDrawer as default } from "~/ui/billing/card-drawers";
+export { cardRouteHandle as handle } from "~/ui/billing/card-drawers";
 export { DrawerErrorBoundary as ErrorBoundary } from "~/ui/billing/drawer";

@@ -7,4 +7,5 @@ import { billingStepOf } from "~/server/orders/new-subscription-wizard.server";
 export const loader = (args: LoaderFunctionArgs) => newCardDrawer.loader(args, billingStepOf(args.request));
 export const action = (args: ActionFunctionArgs) => newCardDrawer.action(args, billingStepOf(args.request));
 export { NewCardDrawer as default } from "~/ui/billing/card-drawers";
+export { cardRouteHandle as handle } from "~/ui/billing/card-drawers";
 export { DrawerErrorBoundary as ErrorBoundary } from "~/ui/billing/drawer";

@@ -6,4 +6,5 @@ import { trialPaymentUrl } from "~/server/trials/trial-wizard.server";
 export const loader = (args: LoaderFunctionArgs) => newCardDrawer.loader(args, trialPaymentUrl(args));
 export const action = (args: ActionFunctionArgs) => newCardDrawer.action(args, trialPaymentUrl(args));
 export { NewCardDrawer as default } from "~/ui/billing/card-drawers";
+export { cardRouteHandle as handle } from "~/ui/billing/card-drawers";
 export { DrawerErrorBoundary as ErrorBoundary } from "~/ui/billing/drawer";

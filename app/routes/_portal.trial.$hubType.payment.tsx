@@ -14,6 +14,9 @@ import { Button, LinkButton } from "~/ui/button";
 import { Alert, Group, Stack } from "~/ui/layout";
 import { PageErrorBoundary } from "~/ui/page";
 
+// Its step may show the new-card form: with Stripe its document lets Stripe.js load.
+export { cardRouteHandle as handle } from "~/ui/billing/card-drawers";
+
 /**
  * The trial's Payment step: the card the hardware is charged
  * to, or the new-card form when there is none yet. Without hardware no card is needed.

@@ -2,6 +2,7 @@ import { reissueLicenseFiles, startProviderSync, startRenewalReminders } from "~
 import { recordSellerOnEarlierInvoices } from "~/server/billing/index.server";
 import { serverOperations, type ServerOperations } from "~/server/operations/index.server";
 import { fillSearchKeys } from "~/server/accounts/index.server";
+import { cardsAtStripe } from "~/server/cards/index.server";
 import { startQuoteReminders } from "~/server/quotes/index.server";
 import { env } from "~/server/platform/config/env.server";
 import { connection, databaseInUse, migratePortalDatabase } from "~/server/platform/database/connection.server";
@@ -16,6 +17,8 @@ import { logger } from "~/server/platform/log/log.server";
 export interface Booted {
   /** PUBLIC_URL's origin, on which every request's URL is built; undefined when it is not set. */
   publicOrigin: string | undefined;
+  /** CARD_PROVIDER=stripe: the documents of the routes that take a card let Stripe.js load (decision 231). */
+  cardsAtStripe: boolean;
   /** Each request's log line and metrics, /metrics, and the clean stop. */
   operations: ServerOperations;
 }
@@ -61,5 +64,5 @@ export async function boot({ jobs = true }: { jobs?: boolean } = {}): Promise<Bo
     startRenewalReminders();
     startQuoteReminders();
   }
-  return { publicOrigin: env.PUBLIC_URL, operations: serverOperations() };
+  return { publicOrigin: env.PUBLIC_URL, cardsAtStripe: cardsAtStripe(), operations: serverOperations() };
 }

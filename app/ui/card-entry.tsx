@@ -4,6 +4,7 @@ import { useEffect, useRef, useState } from "react";
 import { loadStripe } from "@stripe/stripe-js/pure";
 import type { Stripe, StripeCardElement } from "@stripe/stripe-js";
 import { CARD_ENTRY_AT_STRIPE } from "~/domain/card-entry";
+import { useStripeLoads } from "./card-document";
 import { Group } from "~/ui/layout";
 import { InputWrapper, TextInput } from "./inputs";
 
@@ -71,9 +72,13 @@ function StripeCardEntry({ publishableKey, clientSecret, returnUrl, error }: Str
   const mountPoint = useRef<HTMLDivElement>(null);
   const setupField = useRef<HTMLInputElement>(null);
   const [message, setMessage] = useState<string | undefined>(error);
+  const stripeLoads = useStripeLoads();
   useEffect(() => setMessage(error), [error]);
 
   useEffect(() => {
+    // Reached by a client-side navigation from a page whose policy does not let Stripe.js load (a link or redirect
+    // that does not load a document): the page is loaded again, as a document of its own, whose policy does.
+    if (!stripeLoads) return window.location.reload();
     const element = mountPoint.current;
     const form = element?.closest("form");
     if (!element || !form) return;
@@ -121,7 +126,7 @@ function StripeCardEntry({ publishableKey, clientSecret, returnUrl, error }: Str
       form.removeEventListener("submit", onSubmit);
       card?.destroy();
     };
-  }, [publishableKey, clientSecret, returnUrl]);
+  }, [stripeLoads, publishableKey, clientSecret, returnUrl]);
 
   return (
     <InputWrapper label="Card details" error={message} id="card-element-label">

@@ -11,12 +11,14 @@ let provider: CardProvider | undefined;
 
 /** The configured card provider (CARD_PROVIDER): the embedded test tokenizer unless Stripe is chosen. */
 export function getCards(): CardProvider {
-  provider ??=
-    env.CARD_PROVIDER === "stripe"
-      ? observedCalls("stripe", createStripeCards(stripeOptions()), { embedded: false })
-      : observedCalls("embedded-cards", createLocalCards({ store: db }), { embedded: true });
+  provider ??= cardsAtStripe()
+    ? observedCalls("stripe", createStripeCards(stripeOptions()), { embedded: false })
+    : observedCalls("embedded-cards", createLocalCards({ store: db }), { embedded: true });
   return provider;
 }
+
+/** Whether cards are entered with Stripe.js (CARD_PROVIDER=stripe). */
+export const cardsAtStripe = () => env.CARD_PROVIDER === "stripe";
 
 function stripeOptions() {
   const { STRIPE_SECRET_KEY: secretKey, STRIPE_PUBLISHABLE_KEY: publishableKey, PUBLIC_URL: publicUrl } = env;

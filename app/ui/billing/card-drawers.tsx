@@ -11,8 +11,15 @@ import { formatExpiry } from "./payment-methods";
 import type { CardDrawerData } from "~/domain/billing-views";
 import { cardFormValidator } from "~/domain/billing-validators";
 import { ValidatedForm } from "~/ui/validated-form";
+import type { CardEntryHandle } from "~/ui/card-document";
 
 const FORM_ID = "payment-method";
+
+/**
+ * The handle of every route that renders a card form, a drawer's or a step's (`export { cardRouteHandle as handle }`):
+ * with Stripe, its page's policy lets Stripe.js load.
+ */
+export const cardRouteHandle: CardEntryHandle = { cardEntry: true };
 
 /**
  * The card: the embedded tokenizer's plain fields or Stripe's element (app/ui/card-entry.tsx), with the

@@ -4,6 +4,7 @@ import { isUsableSource, ONE_CARD_ONLY } from "~/domain/payment-step";
 import { Button, LinkButton } from "~/ui/button";
 import { Box, Stack } from "~/ui/layout";
 import { Table } from "~/ui/table";
+import { useCardLinksReload } from "../card-document";
 import { Radio } from "../inputs";
 import { ACCESSIBLE_GREEN } from "../theme";
 import { SectionCard } from "./section-card";
@@ -69,6 +70,7 @@ export function PaymentMethodsTable({
   replaceTo?: (sourceId: string) => string;
   refusals?: CardRefusals;
 }) {
+  const reloadDocument = useCardLinksReload();
   const columns = ["Type", "Status", "Brand", "Last four digits", "Name", "Expiry"];
   return (
     <Box mah={500} style={{ overflowY: "auto" }}>
@@ -126,7 +128,12 @@ export function PaymentMethodsTable({
                 </Table.Td>
                 {replaceTo ? (
                   <Table.Td>
-                    <Anchor to={replaceTo(source.id)} preventScrollReset aria-label={`Replace ${describeCard(source)}`}>
+                    <Anchor
+                      to={replaceTo(source.id)}
+                      preventScrollReset
+                      reloadDocument={reloadDocument}
+                      aria-label={`Replace ${describeCard(source)}`}
+                    >
                       Replace
                     </Anchor>
                   </Table.Td>
@@ -151,9 +158,10 @@ export function PaymentMethodsTable({
 
 /** Add Card, or, with a card on file, a disabled button with the reason written under it (not only a tooltip). */
 export function AddCardButton({ to, hasCard }: { to: string; hasCard: boolean }) {
+  const reloadDocument = useCardLinksReload();
   if (!hasCard) {
     return (
-      <LinkButton to={to} preventScrollReset>
+      <LinkButton to={to} preventScrollReset reloadDocument={reloadDocument}>
         Add Card
       </LinkButton>
     );
@@ -172,7 +180,8 @@ export function AddCardButton({ to, hasCard }: { to: string; hasCard: boolean })
 
 /**
  * The Payment Methods card: Add Card and the table with a Replace link per card, both opening their
- * drawers under `drawerBase` (…/cards/new, …/cards/:id/replace).
+ * drawers under `drawerBase` (…/cards/new, …/cards/:id/replace). With Stripe, from a page whose document does not
+ * let Stripe.js load, they load the drawer's page as a new document, whose policy does (decision 231).
  */
 export function PaymentMethodsSection({
   sources,
