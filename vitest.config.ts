@@ -12,7 +12,8 @@ const SQLITE_ONLY = [
 
 /**
  * Test files whose imports never reach the portal's database (pure rules, components, the build, the architecture's
- * lints, the two dialects' schemas compared in one file): running them again on PostgreSQL would test nothing new.
+ * lints, the two dialects' schemas compared in one file), or that read only the route modules' static parts (the
+ * pages' security headers from their handles): running them again on PostgreSQL would test nothing new.
  */
 const NO_DATABASE = [
   "tests/domain/**",
@@ -23,6 +24,7 @@ const NO_DATABASE = [
   "tests/architecture/clock-lint.test.ts",
   "tests/architecture/import-graph.test.ts",
   "tests/architecture/promise-lint.test.ts",
+  "tests/server/card-pages-policy.test.ts",
 ];
 
 export default defineConfig({
