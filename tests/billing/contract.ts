@@ -1207,10 +1207,12 @@ export function billingContract(adapter: string, start: (now: () => Date) => Pro
 
       it("refuses the charge without one, then charges once with the intent the cardholder authorized", async () => {
         const { customerId, source } = await customerWithAskingCard();
-        await expect(
-          billing.createHardwareInvoice(sensorOrder(customerId, source.id), `${customerId}:sensor:1`),
-        ).rejects.toEqual(failure({ kind: "final", code: AUTHENTICATION_REQUIRED }));
-        expect(await billing.findInvoiceByKey(customerId, `${customerId}:sensor:1`)).toBeNull();
+        // One key for the order's charge, as a job's step keeps: without an intent first, then with it.
+        const key = `${customerId}:sensor`;
+        await expect(billing.createHardwareInvoice(sensorOrder(customerId, source.id), key)).rejects.toEqual(
+          failure({ kind: "final", code: AUTHENTICATION_REQUIRED }),
+        );
+        expect(await billing.findInvoiceByKey(customerId, key)).toBeNull();
 
         const intent = await intentFor(customerId, source.id, SENSOR_AMOUNT, `${customerId}:intent`);
         expect(intent).toMatchObject({
@@ -1233,12 +1235,15 @@ export function billingContract(adapter: string, start: (now: () => Date) => Pro
           status: "authorized",
           paymentSourceId: source.id,
         });
-        const invoice = await billing.createHardwareInvoice(
-          sensorOrder(customerId, source.id, intent.id),
-          `${customerId}:sensor:2`,
-        );
+        const invoice = await billing.createHardwareInvoice(sensorOrder(customerId, source.id, intent.id), key);
         expect(invoice).toMatchObject({ status: "paid", total: SENSOR_AMOUNT, amountPaid: SENSOR_AMOUNT });
         expect(await billing.retrievePaymentIntent(customerId, intent.id)).toMatchObject({ status: "consumed" });
+        // The same call again (a double submit): the first invoice, nothing charged again; found by the key.
+        expect((await billing.createHardwareInvoice(sensorOrder(customerId, source.id, intent.id), key)).id).toBe(
+          invoice.id,
+        );
+        expect(await billing.findInvoiceByKey(customerId, key)).toMatchObject({ id: invoice.id });
+        expect(await billing.listInvoices(customerId)).toHaveLength(1);
       });
 
       it("refuses a second charge with an intent already spent: nothing is charged twice", async () => {
@@ -1311,22 +1316,25 @@ export function billingContract(adapter: string, start: (now: () => Date) => Pro
           paymentSourceId: source.id,
           licenseAssignment: "Contract Clinics",
         };
-        await expect(billing.createSubscription(order, `${customerId}:subscribe:1`)).rejects.toEqual(
+        await expect(billing.createSubscription(order, `${customerId}:subscribe`)).rejects.toEqual(
           failure({ kind: "final", code: AUTHENTICATION_REQUIRED }),
         );
         const first = await intentFor(customerId, source.id, TERM_AMOUNT, `${customerId}:intent:subscribe`);
         await subject.answerBank(first.id, "complete");
         const made = await billing.createSubscription(
           { ...order, paymentIntentId: first.id },
-          `${customerId}:subscribe:2`,
+          `${customerId}:subscribe`,
         );
+        expect(await billing.findSubscriptionByKey(customerId, `${customerId}:subscribe`)).toMatchObject({
+          id: made.id,
+        });
         expect(await billing.listInvoices(customerId)).toMatchObject([{ status: "paid", amountPaid: TERM_AMOUNT }]);
 
         clock = MID_TERM;
         const change = { planId: "core-monthly", planQuantity: 12 };
         const { amountDue } = await billing.estimateSubscriptionUpdate(customerId, made.id, change);
         await expect(
-          billing.updateSubscription(customerId, made.id, change, `${customerId}:more-users:1`),
+          billing.updateSubscription(customerId, made.id, change, `${customerId}:more-users`),
         ).rejects.toEqual(failure({ kind: "final", code: AUTHENTICATION_REQUIRED }));
         const second = await intentFor(customerId, source.id, amountDue, `${customerId}:intent:more-users`);
         await subject.answerBank(second.id, "complete");
@@ -1334,7 +1342,7 @@ export function billingContract(adapter: string, start: (now: () => Date) => Pro
           customerId,
           made.id,
           { ...change, paymentIntentId: second.id },
-          `${customerId}:more-users:2`,
+          `${customerId}:more-users`,
         );
         expect(await billing.retrievePaymentIntent(customerId, second.id)).toMatchObject({ status: "consumed" });
 
@@ -1343,12 +1351,12 @@ export function billingContract(adapter: string, start: (now: () => Date) => Pro
         await subject.advanceClock(30);
         const [renewal] = await billing.listInvoices(customerId);
         expect(renewal).toMatchObject({ purpose: "renewal", status: "payment_due" });
-        await expect(billing.collectPayment(customerId, renewal.id, source.id, `${renewal.id}:pay:1`)).rejects.toEqual(
+        await expect(billing.collectPayment(customerId, renewal.id, source.id, `${renewal.id}:pay`)).rejects.toEqual(
           failure({ kind: "final", code: AUTHENTICATION_REQUIRED }),
         );
         const third = await intentFor(customerId, source.id, renewal.amountDue, `${renewal.id}:intent`);
         await subject.answerBank(third.id, "complete");
-        const paid = await billing.collectPayment(customerId, renewal.id, source.id, `${renewal.id}:pay:2`, third.id);
+        const paid = await billing.collectPayment(customerId, renewal.id, source.id, `${renewal.id}:pay`, third.id);
         expect(paid).toMatchObject({ id: renewal.id, status: "paid", amountDue: 0, amountPaid: renewal.amountDue });
         expect(await billing.retrievePaymentIntent(customerId, third.id)).toMatchObject({ status: "consumed" });
       });

@@ -66,6 +66,17 @@ export const chargebeeKey = (idempotencyKey: string) => createHash("sha256").upd
 
 const idempotent = (idempotencyKey: string) => ({ "chargebee-idempotency-key": chargebeeKey(idempotencyKey) });
 
+/**
+ * The key of a charge that names a payment intent: the portal's key with the intent's id. A job sends its step's
+ * charge first without an intent, and again with the one the cardholder then authorized, under one key; Chargebee
+ * refuses a key used again with other parameters (or answers with the first refusal), so each intent's charge has
+ * a key of its own, and a repeat with the same intent still gets the first answer. An intent pays one charge only,
+ * and a job asks what its key made (by the portal's key, kept on the subscription or invoice) before it charges
+ * again after an unknown outcome.
+ */
+const chargeKey = (idempotencyKey: string, paymentIntentId: string | undefined) =>
+  paymentIntentId ? `${idempotencyKey}:${paymentIntentId}` : idempotencyKey;
+
 /** The most Chargebee lists in one page; it says where the next page starts (`next_offset`). */
 const PAGE_SIZE = 100;
 
@@ -397,7 +408,7 @@ class ChargebeeBilling implements BillingProvider {
             // The full key, readable: findSubscriptionByKey looks for it after a call whose outcome was unknown.
             meta_data: { license_assignment: request.licenseAssignment, order_key: idempotencyKey },
           },
-          idempotent(idempotencyKey),
+          idempotent(chargeKey(idempotencyKey, request.paymentIntentId)),
         ),
     );
     return subscriptionOf(subscription);
@@ -504,7 +515,7 @@ class ChargebeeBilling implements BillingProvider {
           po_number: update.poNumber,
           payment_intent: intentParam(update.paymentIntentId),
         },
-        idempotent(idempotencyKey),
+        idempotent(chargeKey(idempotencyKey, update.paymentIntentId)),
       ),
     );
     return subscriptionOf(subscription);
@@ -541,7 +552,7 @@ class ChargebeeBilling implements BillingProvider {
           po_number: chargebeeKey(idempotencyKey),
           payment_intent: intentParam(order.paymentIntentId),
         },
-        idempotent(idempotencyKey),
+        idempotent(chargeKey(idempotencyKey, order.paymentIntentId)),
       ),
     );
     return invoiceOf(invoice);
@@ -666,7 +677,7 @@ class ChargebeeBilling implements BillingProvider {
           payment_intent: { id: paymentIntentId },
           invoice_allocations: [{ invoice_id: invoiceId }],
         },
-        idempotent(idempotencyKey),
+        idempotent(chargeKey(idempotencyKey, paymentIntentId)),
       ),
     );
     return this.retrieveInvoice(customerId, invoiceId);
