@@ -318,8 +318,8 @@ interface ChargebeeFailure {
 /**
  * A Chargebee payment intent as the port's. Chargebee's statuses are its own: `inited` until Chargebee.js starts an
  * attempt, `in_progress` while the bank's challenge is open, then `authorized`, `consumed` by the charge it paid, or
- * `expired` an hour after it was made. A failed authentication does not change the status: the intent's active
- * payment attempt is `refused`, with the gateway's words, and a new attempt may start on the same intent.
+ * `expired` an hour after it was made. Chargebee documents no status for a failed authentication: the intent's
+ * active payment attempt is `refused`, with the gateway's words, whatever the intent's status says (decision 226).
  */
 export function paymentIntentOf(
   intent: ChargebeePaymentIntent,
