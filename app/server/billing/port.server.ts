@@ -336,6 +336,12 @@ export interface PaymentIntent {
   redirectUrl: string;
   /** Why it failed or expired, in the provider's words; null otherwise. */
   failure: string | null;
+  /**
+   * The intent as the provider gave it, for its browser library to authenticate on the portal's own page at
+   * `redirectUrl` (Chargebee.js's 3DS handler takes Chargebee's payment intent object); null when the provider's
+   * bank page at `redirectUrl` needs nothing from the portal (the embedded engine's).
+   */
+  browserIntent: Record<string, unknown> | null;
 }
 
 export interface SubscriptionChange {

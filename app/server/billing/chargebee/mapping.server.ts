@@ -339,7 +339,9 @@ export function paymentIntentOf(
       : status === "expired"
         ? PAYMENT_INTENT_EXPIRED_MESSAGE
         : null;
-  return { id: intent.id, status, amount: intent.amount, paymentSourceId, redirectUrl, failure };
+  // Chargebee.js's 3DS handler takes the intent as the API answered it (its gateway and amount among the rest).
+  const browserIntent = { ...intent } as Record<string, unknown>;
+  return { id: intent.id, status, amount: intent.amount, paymentSourceId, redirectUrl, failure, browserIntent };
 }
 
 /** The gateway's code Chargebee quotes in brackets in a payment failure ("... Error message: (card_declined) ..."). */

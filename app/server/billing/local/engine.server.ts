@@ -531,6 +531,8 @@ class LocalBilling implements EmbeddedBilling {
       paymentSourceId: source?.id ?? "",
       redirectUrl: bankPageUrl(intent.id),
       failure: INTENT_FAILURES[status] ?? null,
+      // Its bank page is the portal's own test page, which reads the intent itself.
+      browserIntent: null,
     };
   }
 
