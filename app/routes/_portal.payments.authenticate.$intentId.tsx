@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, HeadersFunction, LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
-import { Form, useActionData, useLoaderData, useSubmit } from "@remix-run/react";
+import { Form, useActionData, useLoaderData, useLocation, useSubmit } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { formatCents } from "~/domain/format";
@@ -44,6 +44,7 @@ export default function AuthenticatePayment() {
   const [stage, setStage] = useState<Stage>("without-script");
   const form = useRef<HTMLFormElement>(null);
   const submit = useSubmit();
+  const here = useLocation().pathname;
   useEffect(() => {
     if (!chargebee) return;
     setStage("authenticating");
@@ -66,13 +67,14 @@ export default function AuthenticatePayment() {
     <RouteModal title={WAITING_FOR_CARDHOLDER} closeTo={progressUrl}>
       <Stack gap="md">
         <Text>This payment is {formatCents(amount)}. Nothing has been charged yet.</Text>
-        {answer && "message" in answer ? (
-          <Alert color="yellow" role="status" title="Not confirmed yet">
-            {answer.message}
-          </Alert>
-        ) : null}
-        {stage === "authenticating" && !answer ? (
-          <Text role="status">Your bank&apos;s check opens on this page. Follow what your bank asks.</Text>
+        {stage === "authenticating" ? (
+          answer && "message" in answer ? (
+            <Alert color="yellow" role="status" title="Not confirmed yet">
+              {answer.message} <a href={here}>Try again</a>
+            </Alert>
+          ) : (
+            <Text role="status">Your bank&apos;s check opens on this page. Follow what your bank asks.</Text>
+          )
         ) : (
           <Alert color="yellow" role="status" title="This payment cannot be confirmed here">
             {stage === "not-loaded"
