@@ -5,6 +5,8 @@ declare module "@remix-run/server-runtime" {
     clientAddress?: string;
     /** This response's Content-Security-Policy nonce. */
     cspNonce?: string;
+    /** This response's Content-Security-Policy (its nonce included), which a page may widen for itself. */
+    contentSecurityPolicy?: string;
   }
 }
 

@@ -33,6 +33,7 @@ const CHARGEBEE = {
   CHARGEBEE_SITE: "127.0.0.1",
   CHARGEBEE_API_KEY: "test_fake_chargebee_key",
   CHARGEBEE_GATEWAY_ACCOUNT_ID: "gw_fake_stripe",
+  CHARGEBEE_PUBLISHABLE_KEY: "test_fake_publishable",
   CHARGEBEE_WEBHOOK_USERNAME: "chargebee",
   CHARGEBEE_WEBHOOK_PASSWORD: "0123456789abcdef",
 };

@@ -275,13 +275,14 @@ export function createApp({
     else res.writeHead(500, { "Content-Type": "text/plain; charset=utf-8" }).end("Internal Server Error");
   };
 
-  const page = async (req, res, { url, cspNonce }) => {
+  const page = async (req, res, { url, cspNonce, contentSecurityPolicy }) => {
     try {
       const body = await readBody(req, res, BODY_LIMIT_BYTES);
       if (body === REFUSED) return;
       const response = await handleRemix(toRemixRequest(req, res, { url, body }), {
         clientAddress: origin.clientAddress(req),
         cspNonce,
+        contentSecurityPolicy,
       });
       await sendRemixResponse(res, response);
     } catch (error) {
@@ -363,7 +364,7 @@ export function createApp({
         // Files are not logged; pages and misses are.
         const toPage = () => {
           whenDone(req, res, context, started, bytesBefore, routeOf(pathname));
-          void page(req, res, { url, cspNonce });
+          void page(req, res, { url, cspNonce, contentSecurityPolicy: headers["Content-Security-Policy"] });
         };
         if (!path.extname(pathname)) return toPage();
         files(req, res, (error) => (error ? failed(res, error) : toPage()));

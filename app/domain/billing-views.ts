@@ -67,6 +67,9 @@ export interface AnotherCardData {
 
 export const WAITING_ON_FIELD = "waiting_on";
 
+/** The field of the post from the page where the cardholder authenticated a payment: the job it answers for. */
+export const AUTHENTICATED_JOB_FIELD = "job";
+
 export interface BillingProfileView {
   firstName: string;
   lastName: string;

@@ -17,13 +17,26 @@ import {
   payNow,
   presentPaymentPages,
   updateProgressUrl,
+  type PresentPaymentKinds,
   waitingJobDrawerMount,
 } from "~/server/orders/index.server";
+import type { Action } from "~/domain/access-policy";
 import { memberGuard } from "~/server/accounts/index.server";
 import { jobProgressRoute, ofKind } from "~/server/platform/jobs/progress.server";
 import { finishedResults } from "~/server/platform/jobs/runner.server";
 
 /** The progress pages: a placed order, an update, a cloud Hub deployment, a trial, and a payment of a renewal. */
+
+/**
+ * The jobs that charge the cardholder while they are there, each with what a member must be allowed to do to follow
+ * and answer its payment (the right to do what the job does), and its progress page.
+ */
+export const PRESENT_PAYMENT_JOBS = {
+  order: { kinds: newSubscriptionOrder, needs: "purchase", progressUrl: orderProgressUrl },
+  update: { kinds: licenseUpdate, needs: "licenses.update", progressUrl: updateProgressUrl },
+  trial: { kinds: TRIAL_KINDS, needs: "trials.start", progressUrl: trialProgressUrl },
+  payNow: { kinds: payNow, needs: "invoices.pay", progressUrl: afterCheckoutUrls.payment },
+} satisfies Record<string, { kinds: PresentPaymentKinds; needs: Action; progressUrl: (jobId: string) => string }>;
 
 /**
  * A new recurring license: 'Create Recurring License', then Finish. Its charge may wait for the cardholder's bank,
@@ -55,7 +68,7 @@ const orderProgressRoute = jobProgressRoute({
   },
   retryNeeds: "purchase",
 });
-export const orderProgress = presentPaymentPages(orderProgressRoute, newSubscriptionOrder, "purchase");
+export const orderProgress = presentPaymentPages(orderProgressRoute, PRESENT_PAYMENT_JOBS.order);
 /** The card drawers of an order's progress page, while its charge waits for the cardholder. */
 export const orderCardDrawerMount = (jobId: string) =>
   waitingJobDrawerMount(newSubscriptionOrder, jobId, orderProgressUrl(jobId));
@@ -73,7 +86,7 @@ const updateProgressRoute = jobProgressRoute({
   },
   retryNeeds: "licenses.update",
 });
-export const updateProgress = presentPaymentPages(updateProgressRoute, licenseUpdate, "licenses.update");
+export const updateProgress = presentPaymentPages(updateProgressRoute, PRESENT_PAYMENT_JOBS.update);
 /** The card drawers of an update's progress page, while its charge waits for the cardholder. */
 export const updateCardDrawerMount = (jobId: string) =>
   waitingJobDrawerMount(licenseUpdate, jobId, updateProgressUrl(jobId));
@@ -114,7 +127,7 @@ const trialProgressRoute = jobProgressRoute({
   retryNeeds: "trials.start",
   retry: retryWhenOpen,
 });
-export const trialProgress = presentPaymentPages(trialProgressRoute, TRIAL_KINDS, "trials.start");
+export const trialProgress = presentPaymentPages(trialProgressRoute, PRESENT_PAYMENT_JOBS.trial);
 /** The card drawers of a trial's progress page, while its hardware's charge waits for the cardholder. */
 export const trialCardDrawerMount = (jobId: string) =>
   waitingJobDrawerMount(TRIAL_KINDS, jobId, trialProgressUrl(jobId));
@@ -137,7 +150,7 @@ const paymentProgressRoute = jobProgressRoute({
   retryNeeds: "invoices.pay",
 });
 /** Its charge may wait for the cardholder's bank, as an order's. */
-export const paymentProgress = presentPaymentPages(paymentProgressRoute, payNow, "invoices.pay");
+export const paymentProgress = presentPaymentPages(paymentProgressRoute, PRESENT_PAYMENT_JOBS.payNow);
 /** The card drawers of a payment's progress page, while its charge waits for the cardholder. */
 export const paymentCardDrawerMount = (jobId: string) =>
   waitingJobDrawerMount(payNow, jobId, afterCheckoutUrls.payment(jobId));

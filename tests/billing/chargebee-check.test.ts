@@ -69,6 +69,8 @@ const CALLS = [
   "invoice.list",
   "invoice.retrieve",
   "invoice.pdf",
+  "payment_intent.create",
+  "payment_intent.retrieve",
   "subscription.cancel",
   "subscription.remove_scheduled_cancellation",
   "event.list",

@@ -21,6 +21,7 @@ billingContract("chargebee adapter", async (now) => {
         { status: 504, html: "<html><body>Gateway Timeout</body></html>" },
         { method, path, served: true },
       ),
+    answerBank: (paymentIntentId, outcome) => fake.answerPaymentIntent(paymentIntentId, outcome),
     close: async () => {
       await fake.close();
       expect(fake.refusals).toEqual([]);

@@ -1,15 +1,19 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { tokenOf } from "../support/card-tokens";
+import { authenticatedTokenOf, tokenOf } from "../support/card-tokens";
 import { formatCents } from "~/domain/format";
 import { createLocalCards } from "~/server/cards/local/provider.server";
 import { db } from "~/server/platform/database/db.server";
-import type {
-  BillingCall,
-  BillingProvider,
-  CustomerProfile,
-  InvoicePdf,
-  LineItem,
-  ProviderEvent,
+import {
+  AUTHENTICATION_REQUIRED,
+  PAYMENT_INTENT_EXPIRED,
+  PAYMENT_INTENT_EXPIRED_MESSAGE,
+  PAYMENT_INTENT_INVALID,
+  type BillingCall,
+  type BillingProvider,
+  type CustomerProfile,
+  type InvoicePdf,
+  type LineItem,
+  type ProviderEvent,
 } from "~/server/billing/port.server";
 import { billingClock } from "~/server/platform/database/tables.server";
 import { pdfText } from "../support/pdf-text";
@@ -25,6 +29,11 @@ export interface ContractSubject {
   advanceClock: (days: number) => Promise<unknown>;
   /** The next such call takes effect and its answer is lost on the way back (a timeout after the provider acted). */
   loseNextAnswer: (to: { call: BillingCall; method: string; path: string }) => void | Promise<void>;
+  /**
+   * The cardholder's answer on the bank's page of a payment intent: the embedded gateway's bank page, or the
+   * challenge Chargebee.js opens for a Chargebee intent (the fake's hook).
+   */
+  answerBank: (paymentIntentId: string, outcome: "complete" | "fail") => Promise<unknown>;
   close?: () => Promise<void>;
 }
 
@@ -1153,6 +1162,203 @@ export function billingContract(adapter: string, start: (now: () => Date) => Pro
         );
         const [change] = await billing.listInvoices(customerId, { subscriptionId: made.id });
         expect(change).toMatchObject({ purpose: "subscription_change", poNumber: "PO-56" });
+      });
+    });
+
+    describe("payment intents: a card whose bank asks on every payment (3-D Secure)", () => {
+      const HOUR = 60 * 60 * 1000;
+      /** One USB sensor and its box: what the hardware orders below charge. */
+      const SENSOR = [{ id: "usb-sensor", quantity: 1 }];
+      const SENSOR_AMOUNT = 6000 + 750;
+
+      /** A customer whose card asks (Stripe's 4000 0027 6000 3184), saved once the cardholder authenticated it. */
+      async function customerWithAskingCard() {
+        const customer = await newCustomer();
+        const tmpToken = await authenticatedTokenOf(
+          cards,
+          cardForm("4000 0027 6000 3184"),
+          { firstName: "Erin", lastName: "Contract" },
+          `${customer.id}:asking-token`,
+        );
+        const source = await billing.createPaymentSourceFromTempToken(
+          { customerId: customer.id, tmpToken, setAsPrimary: true },
+          `${customer.id}:asking`,
+        );
+        return { customerId: customer.id, source };
+      }
+
+      const intentFor = (customerId: string, paymentSourceId: string, amount: number, key: string) =>
+        billing.createPaymentIntent({ customerId, paymentSourceId, amount, returnUrl: "/store/orders/job_1" }, key);
+
+      /** The sensor order to the card, with the payment intent when given. */
+      const sensorOrder = (customerId: string, paymentSourceId: string, paymentIntentId?: string) => ({
+        customerId,
+        paymentSourceId,
+        hardware: SENSOR,
+        paymentIntentId,
+      });
+
+      async function authorizedIntent(amount = SENSOR_AMOUNT) {
+        const { customerId, source } = await customerWithAskingCard();
+        const intent = await intentFor(customerId, source.id, amount, `${customerId}:intent`);
+        await subject.answerBank(intent.id, "complete");
+        return { customerId, source, intent };
+      }
+
+      it("refuses the charge without one, then charges once with the intent the cardholder authorized", async () => {
+        const { customerId, source } = await customerWithAskingCard();
+        // One key for the order's charge, as a job's step keeps: without an intent first, then with it.
+        const key = `${customerId}:sensor`;
+        await expect(billing.createHardwareInvoice(sensorOrder(customerId, source.id), key)).rejects.toEqual(
+          failure({ kind: "final", code: AUTHENTICATION_REQUIRED }),
+        );
+        expect(await billing.findInvoiceByKey(customerId, key)).toBeNull();
+
+        const intent = await intentFor(customerId, source.id, SENSOR_AMOUNT, `${customerId}:intent`);
+        expect(intent).toMatchObject({
+          status: "requires_action",
+          amount: SENSOR_AMOUNT,
+          paymentSourceId: source.id,
+          failure: null,
+        });
+        expect(intent.redirectUrl).toMatch(/^\//);
+        // The same key again (a rerun of the job's step): the same intent.
+        expect((await intentFor(customerId, source.id, SENSOR_AMOUNT, `${customerId}:intent`)).id).toBe(intent.id);
+        const stranger = await newCustomer();
+        await expect(billing.retrievePaymentIntent(stranger.id, intent.id)).rejects.toEqual(
+          failure({ kind: "final", code: "not_found" }),
+        );
+
+        await subject.answerBank(intent.id, "complete");
+        expect(await billing.retrievePaymentIntent(customerId, intent.id)).toMatchObject({
+          id: intent.id,
+          status: "authorized",
+          paymentSourceId: source.id,
+        });
+        const invoice = await billing.createHardwareInvoice(sensorOrder(customerId, source.id, intent.id), key);
+        expect(invoice).toMatchObject({ status: "paid", total: SENSOR_AMOUNT, amountPaid: SENSOR_AMOUNT });
+        expect(await billing.retrievePaymentIntent(customerId, intent.id)).toMatchObject({ status: "consumed" });
+        // The same call again (a double submit): the first invoice, nothing charged again; found by the key.
+        expect((await billing.createHardwareInvoice(sensorOrder(customerId, source.id, intent.id), key)).id).toBe(
+          invoice.id,
+        );
+        expect(await billing.findInvoiceByKey(customerId, key)).toMatchObject({ id: invoice.id });
+        expect(await billing.listInvoices(customerId)).toHaveLength(1);
+      });
+
+      it("refuses a second charge with an intent already spent: nothing is charged twice", async () => {
+        const { customerId, source, intent } = await authorizedIntent();
+        await billing.createHardwareInvoice(sensorOrder(customerId, source.id, intent.id), `${customerId}:sensor:1`);
+        await expect(
+          billing.createHardwareInvoice(sensorOrder(customerId, source.id, intent.id), `${customerId}:sensor:2`),
+        ).rejects.toEqual(failure({ kind: "final", code: PAYMENT_INTENT_INVALID }));
+        expect(await billing.listInvoices(customerId)).toHaveLength(1);
+      });
+
+      it("expires an intent an hour after it was made, authorized or not: its charge is refused as expired", async () => {
+        const { customerId, source, intent } = await authorizedIntent();
+        clock = new Date(clock.getTime() + HOUR + 1000);
+        expect(await billing.retrievePaymentIntent(customerId, intent.id)).toMatchObject({
+          status: "expired",
+          failure: PAYMENT_INTENT_EXPIRED_MESSAGE,
+        });
+        await expect(
+          billing.createHardwareInvoice(sensorOrder(customerId, source.id, intent.id), `${customerId}:sensor`),
+        ).rejects.toEqual(failure({ kind: "final", code: PAYMENT_INTENT_EXPIRED }));
+        expect(await billing.listInvoices(customerId)).toEqual([]);
+      });
+
+      it("says a failed authentication in the gateway's words, and its intent pays nothing", async () => {
+        const { customerId, source } = await customerWithAskingCard();
+        const intent = await intentFor(customerId, source.id, SENSOR_AMOUNT, `${customerId}:intent`);
+        await subject.answerBank(intent.id, "fail");
+        const failed = await billing.retrievePaymentIntent(customerId, intent.id);
+        expect(failed).toMatchObject({ status: "failed", failure: expect.any(String) as string });
+        await expect(
+          billing.createHardwareInvoice(sensorOrder(customerId, source.id, intent.id), `${customerId}:sensor`),
+        ).rejects.toEqual(failure({ kind: "final", code: PAYMENT_INTENT_INVALID }));
+        expect(await billing.listInvoices(customerId)).toEqual([]);
+      });
+
+      it("refuses an intent the cardholder never answered, one of another amount, and another customer's", async () => {
+        const { customerId, source } = await customerWithAskingCard();
+        const unanswered = await intentFor(customerId, source.id, SENSOR_AMOUNT, `${customerId}:unanswered`);
+        await expect(
+          billing.createHardwareInvoice(sensorOrder(customerId, source.id, unanswered.id), `${customerId}:sensor:1`),
+        ).rejects.toEqual(failure({ kind: "final", code: PAYMENT_INTENT_INVALID }));
+
+        const cheaper = await intentFor(customerId, source.id, SENSOR_AMOUNT - 1, `${customerId}:cheaper`);
+        await subject.answerBank(cheaper.id, "complete");
+        await expect(
+          billing.createHardwareInvoice(sensorOrder(customerId, source.id, cheaper.id), `${customerId}:sensor:2`),
+        ).rejects.toEqual(failure({ kind: "final", code: PAYMENT_INTENT_INVALID }));
+        // Refused, it is not spent.
+        expect(await billing.retrievePaymentIntent(customerId, cheaper.id)).toMatchObject({ status: "authorized" });
+
+        const other = await authorizedIntent();
+        await expect(
+          billing.createHardwareInvoice(sensorOrder(customerId, source.id, other.intent.id), `${customerId}:sensor:3`),
+        ).rejects.toEqual(failure({ kind: "final" }));
+        expect(await billing.listInvoices(customerId)).toEqual([]);
+        expect(await billing.retrievePaymentIntent(other.customerId, other.intent.id)).toMatchObject({
+          status: "authorized",
+        });
+      });
+
+      it("pays a new subscription, its change and Pay now of its renewal each with an intent of the amount due", async () => {
+        const { customerId, source } = await customerWithAskingCard();
+        const order = {
+          customerId,
+          planId: "core-monthly",
+          planQuantity: 10,
+          startDate: TERM_START,
+          addons: [{ id: "gatekeeper-cloud-monthly", quantity: 1 }],
+          paymentSourceId: source.id,
+          licenseAssignment: "Contract Clinics",
+        };
+        await expect(billing.createSubscription(order, `${customerId}:subscribe`)).rejects.toEqual(
+          failure({ kind: "final", code: AUTHENTICATION_REQUIRED }),
+        );
+        const first = await intentFor(customerId, source.id, TERM_AMOUNT, `${customerId}:intent:subscribe`);
+        await subject.answerBank(first.id, "complete");
+        const made = await billing.createSubscription(
+          { ...order, paymentIntentId: first.id },
+          `${customerId}:subscribe`,
+        );
+        expect(await billing.findSubscriptionByKey(customerId, `${customerId}:subscribe`)).toMatchObject({
+          id: made.id,
+        });
+        expect(await billing.listInvoices(customerId)).toMatchObject([{ status: "paid", amountPaid: TERM_AMOUNT }]);
+
+        clock = MID_TERM;
+        const change = { planId: "core-monthly", planQuantity: 12 };
+        const { amountDue } = await billing.estimateSubscriptionUpdate(customerId, made.id, change);
+        await expect(
+          billing.updateSubscription(customerId, made.id, change, `${customerId}:more-users`),
+        ).rejects.toEqual(failure({ kind: "final", code: AUTHENTICATION_REQUIRED }));
+        const second = await intentFor(customerId, source.id, amountDue, `${customerId}:intent:more-users`);
+        await subject.answerBank(second.id, "complete");
+        await billing.updateSubscription(
+          customerId,
+          made.id,
+          { ...change, paymentIntentId: second.id },
+          `${customerId}:more-users`,
+        );
+        expect(await billing.retrievePaymentIntent(customerId, second.id)).toMatchObject({ status: "consumed" });
+
+        // The renewal is charged without the cardholder: the bank's question fails it, and Pay now asks them.
+        clock = TERM_START;
+        await subject.advanceClock(30);
+        const [renewal] = await billing.listInvoices(customerId);
+        expect(renewal).toMatchObject({ purpose: "renewal", status: "payment_due" });
+        await expect(billing.collectPayment(customerId, renewal.id, source.id, `${renewal.id}:pay`)).rejects.toEqual(
+          failure({ kind: "final", code: AUTHENTICATION_REQUIRED }),
+        );
+        const third = await intentFor(customerId, source.id, renewal.amountDue, `${renewal.id}:intent`);
+        await subject.answerBank(third.id, "complete");
+        const paid = await billing.collectPayment(customerId, renewal.id, source.id, `${renewal.id}:pay`, third.id);
+        expect(paid).toMatchObject({ id: renewal.id, status: "paid", amountDue: 0, amountPaid: renewal.amountDue });
+        expect(await billing.retrievePaymentIntent(customerId, third.id)).toMatchObject({ status: "consumed" });
       });
     });
 

@@ -6,6 +6,7 @@ const chargebee = {
   CHARGEBEE_SITE: "gatekeeper-test",
   CHARGEBEE_API_KEY: "test_abc",
   CHARGEBEE_GATEWAY_ACCOUNT_ID: "gw_123",
+  CHARGEBEE_PUBLISHABLE_KEY: "test_pub",
   CHARGEBEE_WEBHOOK_USERNAME: "chargebee",
   CHARGEBEE_WEBHOOK_PASSWORD: "0123456789abcdef",
 };
@@ -31,6 +32,9 @@ describe("provider configuration", () => {
   it("names the missing key in one line", () => {
     expect(() => parseEnv({ ...chargebee, CHARGEBEE_API_KEY: "", ...stripe })).toThrowError(
       new ConfigError("CHARGEBEE_API_KEY is required when BILLING_PROVIDER=chargebee"),
+    );
+    expect(() => parseEnv({ ...chargebee, CHARGEBEE_PUBLISHABLE_KEY: undefined, ...stripe })).toThrowError(
+      new ConfigError("CHARGEBEE_PUBLISHABLE_KEY is required when BILLING_PROVIDER=chargebee"),
     );
     expect(() => parseEnv({ ...chargebee, ...stripe, STRIPE_PUBLISHABLE_KEY: undefined })).toThrowError(
       new ConfigError("STRIPE_PUBLISHABLE_KEY is required when CARD_PROVIDER=stripe"),

@@ -8,23 +8,28 @@ import {
   toChargebeeAddress,
 } from "~/server/billing/chargebee/mapping.server";
 import { createChargebeeBilling } from "~/server/billing/chargebee/adapter.server";
-import { notFound } from "~/server/billing/errors.server";
+import { notFound, refused } from "~/server/billing/errors.server";
+import { answerSetup } from "~/server/providers/card-vault.server";
 import { ProviderError } from "~/server/platform/provider-errors.server";
 import { createLocalBilling } from "~/server/billing/local/engine.server";
 import { createTaxIdSimulator } from "~/server/tax-ids/simulator/simulator.server";
 import { countryOfVatNumber } from "~/domain/tax-ids";
 import type { EmbeddedStore } from "~/server/providers/embedded.server";
-import type {
-  Address,
-  Customer,
-  Estimate,
-  Invoice,
-  InvoiceTotals,
-  ItemQuantity,
-  PaymentSource,
-  ProviderEvent,
-  Subscription,
-  VatNumberStatus,
+import {
+  AUTHENTICATION_REQUIRED,
+  PAYMENT_INTENT_EXPIRED,
+  PAYMENT_INTENT_INVALID,
+  type Address,
+  type Customer,
+  type Estimate,
+  type Invoice,
+  type InvoiceTotals,
+  type ItemQuantity,
+  type PaymentIntent,
+  type PaymentSource,
+  type ProviderEvent,
+  type Subscription,
+  type VatNumberStatus,
 } from "~/server/billing/port.server";
 import priceList from "~db/catalogue.json";
 import {
@@ -124,6 +129,8 @@ const planChange = z
     prorate: z.literal("true"),
   })
   .strict();
+/** A charge's payment intent: Chargebee.js's intent by its id (the gateway's own token is for Stripe.js flows). */
+const paymentIntent = z.object({ id: text }).strict();
 const profile = z.object({ first_name: text, last_name: text, email: text, phone: text, company: text }).strict();
 const newSource = z
   .object({
@@ -205,6 +212,8 @@ export async function startChargebeeFake({ store, now }: { store: EmbeddedStore;
   const poNumbers = new Map<string, string>();
   /** Credits the business granted (promotional) or the customer overpaid (excess payments), by customer. */
   const granted = new Map<string, { promotional: number; excess: number }>();
+  /** The payment intents made, with what Chargebee keeps of them and the engine does not. */
+  const intents = new Map<string, { customerId: string; referenceId: string; createdAt: number }>();
   let nextResponse: CannedAnswer | undefined;
 
   /** Chargebee serves any object on the site; the engine wants its owner, which the fake looks up. */
@@ -272,6 +281,37 @@ export async function startChargebeeFake({ store, now }: { store: EmbeddedStore;
           : undefined,
     },
   });
+
+  /** A payment intent as Chargebee gives it; the engine keeps its amount, card and state. */
+  const intentJsonOf = async (id: string) => {
+    const kept = intents.get(id);
+    if (!kept) throw notFound(`Payment intent ${id}`);
+    return paymentIntentJson(await engine.retrievePaymentIntent(kept.customerId, id), kept);
+  };
+
+  /**
+   * Chargebee spends a payment intent on a charge only when it is the customer's and authorized, not consumed and not
+   * expired, and of the charge's amount; otherwise the charge is refused with a payment error, nothing charged. A
+   * card whose bank asks is refused without one, as the gateway declines it (errorOf).
+   */
+  async function spending<T>(customerId: string, intent: { id: string } | undefined, charge: () => Promise<T>) {
+    if (intent && intents.get(intent.id)?.customerId !== customerId) {
+      throw refused(`Payment intent ${intent.id} is not the customer's.`, PAYMENT_INTENT_INVALID);
+    }
+    const { status } = intent ? await engine.retrievePaymentIntent(customerId, intent.id) : { status: null };
+    if (intent && status !== "authorized")
+      throw refused(`Payment intent ${intent.id} is ${status}.`, PAYMENT_INTENT_INVALID);
+    try {
+      return await charge();
+    } catch (error) {
+      // Authorized and still unspent after the engine refused it: the intent was for another amount.
+      const unspent = intent && (await engine.retrievePaymentIntent(customerId, intent.id)).status === "authorized";
+      if (unspent && error instanceof ProviderError && error.code === PAYMENT_INTENT_INVALID) {
+        throw refused("The payment intent's amount does not match the amount to be charged.", INTENT_AMOUNT_MISMATCH);
+      }
+      throw error;
+    }
+  }
 
   /**
    * Chargebee refuses a past start date unless backdating is enabled on the site (off by default): 'Subscription
@@ -465,22 +505,26 @@ export async function startChargebeeFake({ store, now }: { store: EmbeddedStore;
             .transform((json) => JSON.parse(json) as unknown)
             .pipe(z.object({ license_assignment: text, order_key: text }).strict()),
           po_number: text.max(100).optional(),
+          payment_intent: paymentIntent.optional(),
         })
         .strict(),
       async (params, [customerId], key) => {
         refusePastStart(params.start_date, "start_date");
         const subscription = await keeping(
-          engine.createSubscription(
-            {
-              customerId,
-              ...planOf(params),
-              ...orderOf(params),
-              shippingAddress: params.shipping_address && addressOf(params.shipping_address),
-              paymentSourceId: params.payment_source_id,
-              licenseAssignment: params.meta_data.license_assignment,
-              poNumber: params.po_number,
-            },
-            key,
+          spending(customerId, params.payment_intent, () =>
+            engine.createSubscription(
+              {
+                customerId,
+                ...planOf(params),
+                ...orderOf(params),
+                shippingAddress: params.shipping_address && addressOf(params.shipping_address),
+                paymentSourceId: params.payment_source_id,
+                licenseAssignment: params.meta_data.license_assignment,
+                poNumber: params.po_number,
+                paymentIntentId: params.payment_intent?.id,
+              },
+              key,
+            ),
           ),
           // Chargebee keeps meta_data as it was sent.
           async () => {
@@ -520,21 +564,25 @@ export async function startChargebeeFake({ store, now }: { store: EmbeddedStore;
           billing_address: address.optional(),
           shipping_address: address.optional(),
           po_number: text.max(100).optional(),
+          payment_intent: paymentIntent.optional(),
         })
         .strict(),
       async (params, [id], key) => {
         const customerId = await ownerOf(billingSubscriptions, id);
-        await engine.updateSubscription(
-          customerId,
-          id,
-          {
-            ...planOf(params),
-            ...changeOf(params),
-            billingAddress: params.billing_address && addressOf(params.billing_address),
-            shippingAddress: params.shipping_address && addressOf(params.shipping_address),
-            poNumber: params.po_number,
-          },
-          key,
+        await spending(customerId, params.payment_intent, () =>
+          engine.updateSubscription(
+            customerId,
+            id,
+            {
+              ...planOf(params),
+              ...changeOf(params),
+              billingAddress: params.billing_address && addressOf(params.billing_address),
+              shippingAddress: params.shipping_address && addressOf(params.shipping_address),
+              poNumber: params.po_number,
+              paymentIntentId: params.payment_intent?.id,
+            },
+            key,
+          ),
         );
         return { subscription: await subscriptionJsonOf(customerId, id) };
       },
@@ -564,18 +612,22 @@ export async function startChargebeeFake({ store, now }: { store: EmbeddedStore;
           addons: z.array(pricedItem),
           shipping_address: address.optional(),
           po_number: text.max(100).optional(),
+          payment_intent: paymentIntent.optional(),
         })
         .strict(),
       async (params, _match, key) => {
         const invoice = await keeping(
-          engine.createHardwareInvoice(
-            {
-              customerId: params.customer_id,
-              paymentSourceId: params.payment_source_id,
-              hardware: withoutShipping(params.addons),
-              shippingAddress: params.shipping_address && addressOf(params.shipping_address),
-            },
-            key,
+          spending(params.customer_id, params.payment_intent, () =>
+            engine.createHardwareInvoice(
+              {
+                customerId: params.customer_id,
+                paymentSourceId: params.payment_source_id,
+                hardware: withoutShipping(params.addons),
+                shippingAddress: params.shipping_address && addressOf(params.shipping_address),
+                paymentIntentId: params.payment_intent?.id,
+              },
+              key,
+            ),
           ),
           // Chargebee keeps the purchase order number on the invoice it made.
           async () => {
@@ -691,6 +743,68 @@ export async function startChargebeeFake({ store, now }: { store: EmbeddedStore;
       },
       true,
     ),
+    // The customer's collect_payment, which takes a payment intent (the invoice's does not): the portal allocates
+    // the payment to one invoice, its whole amount due.
+    route(
+      "POST",
+      /^\/api\/v2\/customers\/([^/]+)\/collect_payment$/,
+      z
+        .object({
+          payment_source_id: text,
+          payment_intent: paymentIntent,
+          invoice_allocations: z.array(z.object({ invoice_id: text }).strict()).length(1),
+        })
+        .strict(),
+      async (params, [customerId], key) => {
+        const [{ invoice_id: invoiceId }] = params.invoice_allocations;
+        const invoice = await spending(customerId, params.payment_intent, () =>
+          engine.collectPayment(customerId, invoiceId, params.payment_source_id, key, params.payment_intent.id),
+        );
+        return {
+          customer: customerJsonOf(await engine.retrieveCustomer(customerId)),
+          transaction: transactionJson(invoice, "success"),
+        };
+      },
+      true,
+    ),
+    // A payment intent for a card the gateway keeps (reference_id), exclusive to the customer; it expires an hour
+    // after it was made, as Chargebee's do (the engine expires it by the same clock).
+    route(
+      "POST",
+      /^\/api\/v2\/payment_intents$/,
+      z
+        .object({
+          customer_id: text,
+          amount: formNumber.pipe(z.number().int().min(0)),
+          currency_code: z.literal("USD"),
+          gateway_account_id: z.literal(FAKE_GATEWAY_ACCOUNT_ID),
+          reference_id: text,
+          payment_method_type: z.literal("card"),
+        })
+        .strict(),
+      async (params, _match, key) => {
+        const sources = await engine.listPaymentSources(params.customer_id);
+        const source = sources.find((entry) => entry.referenceId === params.reference_id);
+        if (!source)
+          throw new Refusal(400, "reference_id : is not a card of the customer", "param_wrong_value", "reference_id");
+        const made = await engine.createPaymentIntent(
+          { customerId: params.customer_id, paymentSourceId: source.id, amount: params.amount, returnUrl: "" },
+          key,
+        );
+        if (!intents.has(made.id)) {
+          intents.set(made.id, {
+            customerId: params.customer_id,
+            referenceId: params.reference_id,
+            createdAt: seconds(now()),
+          });
+        }
+        return { payment_intent: await intentJsonOf(made.id) };
+      },
+      true,
+    ),
+    route("GET", /^\/api\/v2\/payment_intents\/([^/]+)$/, none, async (_params, [id]) => ({
+      payment_intent: await intentJsonOf(id),
+    })),
     route(
       "POST",
       /^\/api\/v2\/subscriptions\/([^/]+)\/cancel$/,
@@ -912,6 +1026,13 @@ export async function startChargebeeFake({ store, now }: { store: EmbeddedStore;
      */
     answerNextWith: (response: FakeResponse, to: { method?: string; path?: string; served?: boolean } = {}) => {
       nextResponse = { response, ...to };
+    },
+    /**
+     * The cardholder's answer to the bank's challenge that Chargebee.js opens for a payment intent: the intent is
+     * authorized, or its attempt refused in the gateway's words.
+     */
+    answerPaymentIntent: async (id: string, outcome: "complete" | "fail") => {
+      await answerSetup(store, id, outcome);
     },
     /** A test site's time machine: moves Chargebee's clock forward, processing what falls due on the way. */
     advanceClock: (days: number) => engine.advanceClock(days),
@@ -1299,6 +1420,47 @@ function transactionJson(invoice: Invoice, status: "success" | "failure") {
   };
 }
 
+/** A payment intent of the engine's as Chargebee gives it: `inited` until answered, a refused attempt after a failure. */
+function paymentIntentJson(
+  intent: PaymentIntent,
+  kept: { customerId: string; referenceId: string; createdAt: number },
+) {
+  const attempt = (status: "authorized" | "refused") => ({
+    id: `attempt_${intent.id}`,
+    status,
+    payment_method_type: "card",
+    ...(status === "refused" && { error_code: "payment_intent_authentication_failure", error_text: intent.failure }),
+    created_at: kept.createdAt,
+    modified_at: kept.createdAt,
+  });
+  // Waiting for the cardholder, or after a failed attempt (a new one may start), Chargebee's intent is `inited`.
+  const status = intent.status === "requires_action" || intent.status === "failed" ? "inited" : intent.status;
+  return {
+    id: intent.id,
+    object: "payment_intent",
+    status,
+    amount: intent.amount,
+    currency_code: "USD",
+    gateway_account_id: FAKE_GATEWAY_ACCOUNT_ID,
+    gateway: "stripe",
+    customer_id: kept.customerId,
+    reference_id: kept.referenceId,
+    payment_method_type: "card",
+    created_at: kept.createdAt,
+    modified_at: kept.createdAt,
+    expires_at: kept.createdAt + 3600,
+    active_payment_attempt:
+      intent.status === "failed"
+        ? attempt("refused")
+        : intent.status === "requires_action"
+          ? undefined
+          : attempt("authorized"),
+  };
+}
+
+/** The fake's code for a payment intent of another amount than the charge's (the engine's refusal does not say). */
+const INTENT_AMOUNT_MISMATCH = "payment_intent_invalid_amount";
+
 // --- errors ------------------------------------------------------------------------------------
 
 function chargebeeError(
@@ -1320,6 +1482,22 @@ function errorOf(error: ProviderError): FakeResponse {
   if (error.kind === "retryable") return chargebeeError(503, error.message, "site_not_ready");
   if (error.kind === "unknown") return chargebeeError(500, error.message, "internal_error");
   const message = error.providerMessage ?? error.message;
+  if (error.code === PAYMENT_INTENT_INVALID || error.code === PAYMENT_INTENT_EXPIRED) {
+    return chargebeeError(400, message, "payment_intent_invalid", "payment_intent[id]", "payment");
+  }
+  if (error.code === INTENT_AMOUNT_MISMATCH) {
+    return chargebeeError(400, message, INTENT_AMOUNT_MISMATCH, "payment_intent[id]", "payment");
+  }
+  if (error.code === AUTHENTICATION_REQUIRED) {
+    // The gateway's decline, quoted with its code as any other: Stripe's for a payment its bank asks about.
+    return chargebeeError(
+      400,
+      `We are not able to collect the payment from the card on file. Error message: (authentication_required) ${message}`,
+      "payment_processing_failed",
+      undefined,
+      "payment",
+    );
+  }
   if (error.code === "payment_method_not_usable" || error.code === "payment_processing_failed") {
     return chargebeeError(
       400,

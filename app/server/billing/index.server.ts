@@ -117,6 +117,15 @@ function chargebeeOptions() {
   return { site: api.host, apiKey, gatewayAccountId, endpoint };
 }
 
+/**
+ * What Chargebee.js needs on the page where a cardholder authenticates a payment intent: the site and its
+ * publishable key; null with the embedded engine, whose bank page is its own.
+ */
+export function chargebeeJsSettings(): { site: string; publishableKey: string } | null {
+  const { CHARGEBEE_SITE: site, CHARGEBEE_PUBLISHABLE_KEY: publishableKey } = env;
+  return env.BILLING_PROVIDER === "chargebee" && site && publishableKey ? { site, publishableKey } : null;
+}
+
 /** What Chargebee's webhooks must send (basic auth); null with the embedded engine, which sends none. */
 export function chargebeeWebhookCredentials(): WebhookCredentials | null {
   const { CHARGEBEE_WEBHOOK_USERNAME: username, CHARGEBEE_WEBHOOK_PASSWORD: password } = env;

@@ -313,6 +313,15 @@ export interface PaymentIntentRequest {
  */
 export const PAYMENT_INTENT_EXPIRED = "payment_intent_expired";
 
+/** Why an expired payment intent pays nothing, as the cardholder reads it. */
+export const PAYMENT_INTENT_EXPIRED_MESSAGE = "The payment's authentication expired: confirm the payment again.";
+
+/**
+ * The code of a charge refused because the payment intent it names cannot pay it: spent already, not authorized,
+ * another customer's or card's, or made for another amount. Nothing was charged.
+ */
+export const PAYMENT_INTENT_INVALID = "payment_intent_invalid";
+
 /**
  * A payment intent, as Chargebee and Stripe keep it: waiting for the cardholder on the bank's page
  * (`requires_action`, at `redirectUrl`), authorized (a charge of its amount to its card may spend it), failed (the
@@ -327,6 +336,12 @@ export interface PaymentIntent {
   redirectUrl: string;
   /** Why it failed or expired, in the provider's words; null otherwise. */
   failure: string | null;
+  /**
+   * The intent as the provider gave it, for its browser library to authenticate on the portal's own page at
+   * `redirectUrl` (Chargebee.js's 3DS handler takes Chargebee's payment intent object); null when the provider's
+   * bank page at `redirectUrl` needs nothing from the portal (the embedded engine's).
+   */
+  browserIntent: Record<string, unknown> | null;
 }
 
 export interface SubscriptionChange {

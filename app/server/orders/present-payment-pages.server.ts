@@ -7,7 +7,7 @@ import {
   paymentForPage,
   type DrawerMount,
 } from "~/server/account-billing/index.server";
-import { readMemberForm, requireMember } from "~/server/accounts/index.server";
+import { readMemberForm, requireMember, type Scope } from "~/server/accounts/index.server";
 import { PAYMENT_RETURN } from "~/server/cards/port.server";
 import { readForm } from "~/server/platform/forms.server";
 import {
@@ -33,8 +33,7 @@ interface ProgressRoute<Page extends { view: { waiting: unknown; retryRefused: s
  */
 export function presentPaymentPages<Page extends { view: { waiting: unknown; retryRefused: string | null } }>(
   route: ProgressRoute<Page>,
-  kinds: PresentPaymentKinds,
-  needs: Action,
+  { kinds, needs }: { kinds: PresentPaymentKinds; needs: Action },
 ) {
   return {
     async loader(args: LoaderFunctionArgs) {
@@ -51,8 +50,7 @@ export function presentPaymentPages<Page extends { view: { waiting: unknown; ret
       const member = await requireMember(args.request, needs);
       const seen = await waitingOn(member.organization.id, jobId, kinds);
       if (!seen) return { ...page, cards: null };
-      const cards: AnotherCardData = { step: paymentForPage(await loadPaymentStep(member)), waitingOn: seen };
-      return { ...page, cards };
+      return { ...page, cards: await anotherCardData(member, seen) };
     },
     async action(args: ActionFunctionArgs) {
       if ((await readForm(args.request.clone())).get("intent") !== "next") return route.action(args);
@@ -68,6 +66,12 @@ export function presentPaymentPages<Page extends { view: { waiting: unknown; ret
     },
   };
 }
+
+/** What 'Choose another card' offers for a job that waits on the payment intent `waitingOn`: the member's cards. */
+export const anotherCardData = async (member: Scope, waitingOn: string): Promise<AnotherCardData> => ({
+  step: paymentForPage(await loadPaymentStep(member)),
+  waitingOn,
+});
 
 /** Where a waiting job's card drawers are mounted: over its progress page, of the organization's own job only. */
 export const waitingJobDrawerMount = (kinds: PresentPaymentKinds, jobId: string, closeTo: string): DrawerMount => ({

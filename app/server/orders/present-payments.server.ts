@@ -10,6 +10,7 @@ import { ProviderError } from "~/server/platform/provider-errors.server";
 import {
   AwaitingCardholder,
   findOwnedJob,
+  listWaitingJobs,
   resumeWaitingJob,
   type AnyJobKind,
   type JobContext,
@@ -133,6 +134,16 @@ export async function chooseAnotherCard(
   const job = await ownedJob(ownerId, jobId, kinds);
   if (job.status !== "waiting_for_cardholder" || job.input.paymentIntentId !== seenIntent) return false;
   return resumeWaitingJob(ownerId, job, { ...job.input, otherCard: paymentSourceId, paymentIntentId: null });
+}
+
+/**
+ * The organization's job of one of the kinds that waits on the payment intent `paymentIntentId`; null when none
+ * does (another organization's intent, one answered or replaced since, or an unknown id).
+ */
+export async function jobWaitingOn(ownerId: string, paymentIntentId: string, kinds: PresentPaymentKinds) {
+  const waiting = await listWaitingJobs(ownerId);
+  const names = [kinds].flat().map((kind) => kind.name);
+  return waiting.find((job) => names.includes(job.kind) && job.input.paymentIntentId === paymentIntentId) ?? null;
 }
 
 /** The organization's job of one of the kinds; a 404 for any other. */

@@ -60,6 +60,8 @@ export interface PaymentStepProps {
   newCard?: ReactNode;
   /** Hidden fields the form posts besides the choice. */
   hiddenFields?: ReactNode;
+  /** Where the form posts, when not to its own route's action. */
+  action?: string;
   /** The provider's words next to a card it declined (pay now). */
   refusals?: CardRefusals;
 }
@@ -85,6 +87,7 @@ function ReadyPaymentStep({
   newCard,
   refusals,
   hiddenFields,
+  action,
 }: PaymentStepProps & { data: Extract<PaymentStepData, { status: "ready" }> }) {
   const [selected, setSelected] = useState(data.preselectedSourceId);
   // After a drawer added or replaced a card, the step starts again from the new preselection.
@@ -109,7 +112,7 @@ function ReadyPaymentStep({
   }
   return (
     <>
-      <Form method="post" preventScrollReset>
+      <Form method="post" action={action} preventScrollReset>
         <AuthenticityTokenInput name="csrf" />
         {hiddenFields}
         <Stack gap="lg">
@@ -166,9 +169,9 @@ function ReadyPaymentStep({
 }
 
 /**
- * 'Choose another card' on the progress page of a charge that waits for the cardholder's bank: the organization's
- * cards, with the card drawers mounted under the page (`drawerBase`), and the same job started over on the one chosen,
- * when it still waits on the payment intent the page showed.
+ * 'Choose another card' for a charge that waits for the cardholder's bank: the organization's cards, with the card
+ * drawers mounted under its progress page (`drawerBase`), whose action starts the same job over on the one chosen,
+ * when it still waits on the payment intent the page showed (also from the page where the cardholder authenticates).
  */
 export function ChooseAnotherCard({ cards, drawerBase }: { cards: AnotherCardData | null; drawerBase: string }) {
   if (!cards) return null;
@@ -179,6 +182,7 @@ export function ChooseAnotherCard({ cards, drawerBase }: { cards: AnotherCardDat
       nextLabel="Choose another card"
       previousTo={null}
       drawerBase={drawerBase}
+      action={drawerBase}
       withAddresses={false}
     />
   );

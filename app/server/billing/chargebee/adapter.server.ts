@@ -12,28 +12,32 @@ import {
   type OneTimeCharge,
 } from "~/server/billing/one-time-charges.server";
 import { eventPageSize } from "../input-checks.server";
-import type {
-  Addon,
-  BillingInfo,
-  BillingProvider,
-  CustomerProfile,
-  EventQuery,
-  HardwareOrder,
-  InvoiceCorrection,
-  ItemQuantity,
-  NewPaymentSource,
-  NewSubscriptionEstimateRequest,
-  NewSubscriptionRequest,
-  PaymentIntent,
-  Plan,
-  SubscriptionChange,
-  SubscriptionUpdate,
+import {
+  PAYMENT_INTENT_EXPIRED,
+  PAYMENT_INTENT_EXPIRED_MESSAGE,
+  PAYMENT_INTENT_INVALID,
+  type Addon,
+  type BillingInfo,
+  type BillingProvider,
+  type CustomerProfile,
+  type EventQuery,
+  type HardwareOrder,
+  type InvoiceCorrection,
+  type ItemQuantity,
+  type NewPaymentSource,
+  type NewSubscriptionEstimateRequest,
+  type NewSubscriptionRequest,
+  type PaymentIntentRequest,
+  type Plan,
+  type SubscriptionChange,
+  type SubscriptionUpdate,
 } from "../port.server";
 import {
   billingErrorOf,
   customerOf,
   estimateOf,
   invoiceOf,
+  paymentIntentOf,
   paymentSourceOf,
   seconds,
   subscriptionOf,
@@ -61,6 +65,17 @@ export interface ChargebeeOptions {
 export const chargebeeKey = (idempotencyKey: string) => createHash("sha256").update(idempotencyKey).digest("base64url");
 
 const idempotent = (idempotencyKey: string) => ({ "chargebee-idempotency-key": chargebeeKey(idempotencyKey) });
+
+/**
+ * The key of a charge that names a payment intent: the portal's key with the intent's id. A job sends its step's
+ * charge first without an intent, and again with the one the cardholder then authorized, under one key; Chargebee
+ * refuses a key used again with other parameters (or answers with the first refusal), so each intent's charge has
+ * a key of its own, and a repeat with the same intent still gets the first answer. An intent pays one charge only,
+ * and a job asks what its key made (by the portal's key, kept on the subscription or invoice) before it charges
+ * again after an unknown outcome.
+ */
+const chargeKey = (idempotencyKey: string, paymentIntentId: string | undefined) =>
+  paymentIntentId ? `${idempotencyKey}:${paymentIntentId}` : idempotencyKey;
 
 /** The most Chargebee lists in one page; it says where the next page starts (`next_offset`). */
 const PAGE_SIZE = 100;
@@ -91,6 +106,19 @@ function flatQuery(params: ChargebeeEstimate.CreateSubForCustomerEstimateInputPa
     ),
   );
 }
+
+/**
+ * The portal's page where the cardholder authenticates a Chargebee payment intent (decision 226): Chargebee has no
+ * page of its own for a card's 3-D Secure, which Chargebee.js's 3DS handler runs in the browser.
+ */
+export const paymentAuthenticationUrl = (paymentIntentId: string) =>
+  `/payments/authenticate/${encodeURIComponent(paymentIntentId)}`;
+
+/** The currency of the price list (db/catalogue.json), which every charge is in. */
+const CURRENCY = "USD";
+
+/** A charge's payment intent as Chargebee takes it, when the cardholder authorized one. */
+const intentParam = (paymentIntentId: string | undefined) => (paymentIntentId ? { id: paymentIntentId } : undefined);
 
 /** A start date Chargebee is given only when it is in the future: an earlier one would be backdating. */
 const futureStart = (startDate: Date | undefined) =>
@@ -359,38 +387,86 @@ class ChargebeeBilling implements BillingProvider {
   async createSubscription(request: NewSubscriptionRequest, idempotencyKey: string) {
     const addons = await this.items(ordered(request.addons));
     const eventBasedAddons = await this.onCreation(request);
-    const { subscription } = await this.call("subscription.create_for_customer", true, (cb) =>
-      cb.subscription.createForCustomer(
-        request.customerId,
-        {
-          ...this.subscriptionParams(request),
-          auto_collection: "on",
-          payment_source_id: request.paymentSourceId,
-          coupon_ids: request.couponIds,
-          addons,
-          event_based_addons: eventBasedAddons,
-          shipping_address: request.shippingAddress ? toChargebeeAddress(request.shippingAddress) : undefined,
-          invoice_immediately: true,
-          po_number: request.poNumber,
-          // The full key, readable: findSubscriptionByKey looks for it after a call whose outcome was unknown.
-          meta_data: { license_assignment: request.licenseAssignment, order_key: idempotencyKey },
-        },
-        idempotent(idempotencyKey),
-      ),
+    const { subscription } = await this.charge(
+      request.customerId,
+      request.paymentIntentId,
+      "subscription.create_for_customer",
+      (cb) =>
+        cb.subscription.createForCustomer(
+          request.customerId,
+          {
+            ...this.subscriptionParams(request),
+            auto_collection: "on",
+            payment_source_id: request.paymentSourceId,
+            coupon_ids: request.couponIds,
+            addons,
+            event_based_addons: eventBasedAddons,
+            shipping_address: request.shippingAddress ? toChargebeeAddress(request.shippingAddress) : undefined,
+            invoice_immediately: true,
+            po_number: request.poNumber,
+            payment_intent: intentParam(request.paymentIntentId),
+            // The full key, readable: findSubscriptionByKey looks for it after a call whose outcome was unknown.
+            meta_data: { license_assignment: request.licenseAssignment, order_key: idempotencyKey },
+          },
+          idempotent(chargeKey(idempotencyKey, request.paymentIntentId)),
+        ),
     );
     return subscriptionOf(subscription);
   }
 
   /**
-   * Chargebee's payment intents are not wired yet: this adapter never reports AUTHENTICATION_REQUIRED (a charge the
-   * bank asks about is declined as any other), so no job asks it for one.
+   * A payment intent for the customer's card as the gateway keeps it (`reference_id`, the payment source's reference):
+   * Chargebee.js authenticates that card for the amount, and the charge then names the intent. Chargebee takes no
+   * return address for a card's intent (success_url is for redirecting payment methods only), so the cardholder
+   * goes to the portal's page for it, which knows where they came from.
    */
-  createPaymentIntent(): Promise<PaymentIntent> {
-    return Promise.reject(refused("Payment intents are not supported with Chargebee yet."));
+  async createPaymentIntent(request: PaymentIntentRequest, idempotencyKey: string) {
+    const source = await this.ownPaymentSource(request.customerId, request.paymentSourceId);
+    const { payment_intent } = await this.call("payment_intent.create", true, (cb) =>
+      cb.paymentIntent.create(
+        {
+          customer_id: request.customerId,
+          amount: request.amount,
+          currency_code: CURRENCY,
+          gateway_account_id: this.options.gatewayAccountId,
+          reference_id: source.reference_id,
+          payment_method_type: "card",
+        },
+        idempotent(idempotencyKey),
+      ),
+    );
+    return paymentIntentOf(payment_intent, source.id, paymentAuthenticationUrl(payment_intent.id));
   }
 
-  retrievePaymentIntent(_customerId: string, paymentIntentId: string): Promise<PaymentIntent> {
-    return Promise.reject(notFound(`Payment intent ${paymentIntentId}`));
+  async retrievePaymentIntent(customerId: string, paymentIntentId: string) {
+    const { payment_intent } = await this.call("payment_intent.retrieve", false, (cb) =>
+      cb.paymentIntent.retrieve(paymentIntentId),
+    );
+    if (payment_intent.customer_id !== customerId) throw notFound(`Payment intent ${paymentIntentId}`);
+    const sources = await this.listPaymentSources(customerId);
+    const source = sources.find((entry) => entry.referenceId === payment_intent.reference_id);
+    return paymentIntentOf(payment_intent, source?.id ?? "", paymentAuthenticationUrl(payment_intent.id));
+  }
+
+  /**
+   * A call that charges the customer's card now, naming the payment intent the cardholder authorized when there is
+   * one. Chargebee refuses an intent it will not spend as payment_intent_invalid whatever the reason; one that
+   * expired is told apart by reading it, so the job makes a new one instead of giving up.
+   */
+  private async charge<T>(
+    customerId: string,
+    paymentIntentId: string | undefined,
+    operation: string,
+    request: (chargebee: Chargebee) => Promise<T>,
+  ): Promise<T> {
+    try {
+      return await this.call(operation, true, request);
+    } catch (error) {
+      if (!(paymentIntentId && error instanceof ProviderError && error.code === PAYMENT_INTENT_INVALID)) throw error;
+      const intent = await this.retrievePaymentIntent(customerId, paymentIntentId).catch(() => null);
+      if (intent?.status === "expired") throw refused(PAYMENT_INTENT_EXPIRED_MESSAGE, PAYMENT_INTENT_EXPIRED, "card");
+      throw error;
+    }
   }
 
   async findSubscriptionByKey(customerId: string, idempotencyKey: string) {
@@ -427,7 +503,7 @@ class ChargebeeBilling implements BillingProvider {
   ) {
     await this.retrieveSubscription(customerId, subscriptionId);
     const changeParams = await this.changeParams(update);
-    const { subscription } = await this.call("subscription.update", true, (cb) =>
+    const { subscription } = await this.charge(customerId, update.paymentIntentId, "subscription.update", (cb) =>
       cb.subscription.update(
         subscriptionId,
         {
@@ -437,8 +513,9 @@ class ChargebeeBilling implements BillingProvider {
           billing_address: update.billingAddress ? toChargebeeAddress(update.billingAddress) : undefined,
           shipping_address: update.shippingAddress ? toChargebeeAddress(update.shippingAddress) : undefined,
           po_number: update.poNumber,
+          payment_intent: intentParam(update.paymentIntentId),
         },
-        idempotent(idempotencyKey),
+        idempotent(chargeKey(idempotencyKey, update.paymentIntentId)),
       ),
     );
     return subscriptionOf(subscription);
@@ -462,7 +539,7 @@ class ChargebeeBilling implements BillingProvider {
 
   async createHardwareInvoice(order: HardwareOrder, idempotencyKey: string) {
     const addons = await this.items(hardwareCharges(order.hardware));
-    const { invoice } = await this.call("invoice.create", true, (cb) =>
+    const { invoice } = await this.charge(order.customerId, order.paymentIntentId, "invoice.create", (cb) =>
       cb.invoice.create(
         {
           customer_id: order.customerId,
@@ -473,8 +550,9 @@ class ChargebeeBilling implements BillingProvider {
           // The invoice keeps the key Chargebee got (its purchase order number), so findInvoiceByKey finds it
           // after Chargebee has forgotten the key itself.
           po_number: chargebeeKey(idempotencyKey),
+          payment_intent: intentParam(order.paymentIntentId),
         },
-        idempotent(idempotencyKey),
+        idempotent(chargeKey(idempotencyKey, order.paymentIntentId)),
       ),
     );
     return invoiceOf(invoice);
@@ -571,13 +649,38 @@ class ChargebeeBilling implements BillingProvider {
     return [];
   }
 
-  async collectPayment(customerId: string, invoiceId: string, paymentSourceId: string, idempotencyKey: string) {
+  /**
+   * An invoice's collect_payment takes no payment intent, so a payment the cardholder authenticated is collected by
+   * the customer's collect_payment, which does, allocated to this invoice alone (its whole amount due, as Chargebee
+   * collects by default); the invoice is then read back.
+   */
+  async collectPayment(
+    customerId: string,
+    invoiceId: string,
+    paymentSourceId: string,
+    idempotencyKey: string,
+    paymentIntentId?: string,
+  ) {
     await this.retrieveInvoice(customerId, invoiceId);
     await this.ownPaymentSource(customerId, paymentSourceId);
-    const { invoice } = await this.call("invoice.collect_payment", true, (cb) =>
-      cb.invoice.collectPayment(invoiceId, { payment_source_id: paymentSourceId }, idempotent(idempotencyKey)),
+    if (!paymentIntentId) {
+      const { invoice } = await this.call("invoice.collect_payment", true, (cb) =>
+        cb.invoice.collectPayment(invoiceId, { payment_source_id: paymentSourceId }, idempotent(idempotencyKey)),
+      );
+      return invoiceOf(invoice);
+    }
+    await this.charge(customerId, paymentIntentId, "customer.collect_payment", (cb) =>
+      cb.customer.collectPayment(
+        customerId,
+        {
+          payment_source_id: paymentSourceId,
+          payment_intent: { id: paymentIntentId },
+          invoice_allocations: [{ invoice_id: invoiceId }],
+        },
+        idempotent(chargeKey(idempotencyKey, paymentIntentId)),
+      ),
     );
-    return invoiceOf(invoice);
+    return this.retrieveInvoice(customerId, invoiceId);
   }
 
   async findInvoicePayment(customerId: string, invoiceId: string) {
@@ -643,6 +746,7 @@ class ChargebeeBilling implements BillingProvider {
       cb.paymentSource.retrieve(paymentSourceId),
     );
     if (payment_source.customer_id !== customerId) throw notFound(`Payment source ${paymentSourceId}`);
+    return payment_source;
   }
 }
 

@@ -325,6 +325,28 @@ export async function walkChargebee(
       ),
     };
   });
+  // A payment intent for the card, as a charge its bank asks about needs: made and read, never authorized or
+  // spent (it expires unconsumed an hour later), to prove the site takes the portal's parameters.
+  const intent = await run("payment_intent.create", async () => {
+    const made = await billing.createPaymentIntent(
+      {
+        customerId: need(customer, "the customer").id,
+        paymentSourceId: need(card, "the card").id,
+        amount: 100,
+        returnUrl: "/",
+      },
+      key("payment-intent"),
+    );
+    return { value: made, detail: check(made.status === "requires_action", `${made.id}, ${made.status}`) };
+  });
+  await run("payment_intent.retrieve", async () => {
+    const made = need(intent, "the payment intent");
+    const read = await billing.retrievePaymentIntent(need(customer, "the customer").id, made.id);
+    return {
+      value: read,
+      detail: check(read.paymentSourceId === made.paymentSourceId, `${read.status}, card ${read.paymentSourceId}`),
+    };
+  });
   await run("subscription.cancel", async () => {
     const made = need(subscription, "the subscription");
     const scheduled = await billing.cancelSubscriptionAtTermEnd(made.customerId, made.id, key("auto-renew-off"));

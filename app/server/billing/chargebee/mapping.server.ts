@@ -2,6 +2,7 @@ import type {
   Customer as ChargebeeCustomer,
   Estimate as ChargebeeEstimate,
   Invoice as ChargebeeInvoice,
+  PaymentIntent as ChargebeePaymentIntent,
   PaymentSource as ChargebeePaymentSource,
   Subscription as ChargebeeSubscription,
 } from "chargebee";
@@ -9,19 +10,23 @@ import { addPeriod } from "~/domain/pricing";
 import { ProviderError, type ErrorKind } from "~/server/platform/provider-errors.server";
 import { BillingError } from "../errors.server";
 import { nextBillingOf } from "~/server/billing/one-time-charges.server";
-import type {
-  Address,
-  Customer,
-  Discount,
-  Estimate,
-  Invoice,
-  InvoiceParty,
-  InvoicePurpose,
-  InvoiceTotals,
-  LineItem,
-  PaymentSource,
-  Subscription,
-  VatNumberStatus,
+import {
+  AUTHENTICATION_REQUIRED,
+  PAYMENT_INTENT_EXPIRED_MESSAGE,
+  PAYMENT_INTENT_INVALID,
+  type Address,
+  type Customer,
+  type Discount,
+  type Estimate,
+  type Invoice,
+  type InvoiceParty,
+  type InvoicePurpose,
+  type InvoiceTotals,
+  type LineItem,
+  type PaymentIntent,
+  type PaymentSource,
+  type Subscription,
+  type VatNumberStatus,
 } from "../port.server";
 
 /**
@@ -311,6 +316,55 @@ interface ChargebeeFailure {
 }
 
 /**
+ * A Chargebee payment intent as the port's. Chargebee's statuses are its own: `inited` until Chargebee.js starts an
+ * attempt, `in_progress` while the bank's challenge is open, then `authorized`, `consumed` by the charge it paid, or
+ * `expired` an hour after it was made. Chargebee documents no status for a failed authentication: the intent's
+ * active payment attempt is `refused`, with the gateway's words, whatever the intent's status says (decision 226).
+ */
+export function paymentIntentOf(
+  intent: ChargebeePaymentIntent,
+  paymentSourceId: string,
+  redirectUrl: string,
+): PaymentIntent {
+  const attempt = intent.active_payment_attempt;
+  const status: PaymentIntent["status"] =
+    intent.status === "authorized" || intent.status === "consumed" || intent.status === "expired"
+      ? intent.status
+      : attempt?.status === "refused"
+        ? "failed"
+        : "requires_action";
+  const failure =
+    status === "failed"
+      ? (attempt?.error_text ?? "The payment's authentication failed.")
+      : status === "expired"
+        ? PAYMENT_INTENT_EXPIRED_MESSAGE
+        : null;
+  // Chargebee.js's 3DS handler takes the intent as the API answered it (its gateway and amount among the rest).
+  const browserIntent = { ...intent } as Record<string, unknown>;
+  return { id: intent.id, status, amount: intent.amount, paymentSourceId, redirectUrl, failure, browserIntent };
+}
+
+/** The gateway's code Chargebee quotes in brackets in a payment failure ("... Error message: (card_declined) ..."). */
+function gatewayCode(message: string): string | undefined {
+  return /Error message\s*:\s*\(([^)]*)\)/.exec(message)?.[1].trim();
+}
+
+/**
+ * The port's code for Chargebee's: a payment the gateway declined because the bank asks the present cardholder to
+ * authenticate it is AUTHENTICATION_REQUIRED (Chargebee quotes the gateway's `authentication_required`); a payment
+ * intent Chargebee will not spend, for any reason, PAYMENT_INTENT_INVALID.
+ */
+function codeOf(details: ChargebeeFailure, chargebeeMessage: string | undefined): string | undefined {
+  const code = stringOrUndefined(details.api_error_code);
+  if (code === "resource_not_found") return "not_found";
+  if (code === "payment_intent_invalid" || code === "payment_intent_invalid_amount") return PAYMENT_INTENT_INVALID;
+  if (details.type === "payment" && chargebeeMessage && gatewayCode(chargebeeMessage) === AUTHENTICATION_REQUIRED) {
+    return AUTHENTICATION_REQUIRED;
+  }
+  return code;
+}
+
+/**
  * The card gateway's own words in a payment failure, which Chargebee quotes after "Error message:" with the
  * gateway's code in brackets ("... Error message: (card_declined) Your card was declined."), or undefined.
  */
@@ -343,8 +397,7 @@ export function billingErrorOf(operation: string, writes: boolean, failure: unkn
         : unsure;
   const providerMessage =
     chargebeeMessage !== undefined && details.type === "payment" ? declineReason(chargebeeMessage) : undefined;
-  const code =
-    details.api_error_code === "resource_not_found" ? "not_found" : stringOrUndefined(details.api_error_code);
+  const code = codeOf(details, chargebeeMessage);
   const summary = chargebeeMessage ?? (failure instanceof Error ? failure.message : "no answer");
   return new BillingError(`Chargebee ${operation} failed: ${summary}`, {
     kind,

@@ -43,6 +43,8 @@ import {
 import {
   AUTHENTICATION_REQUIRED,
   PAYMENT_INTENT_EXPIRED,
+  PAYMENT_INTENT_EXPIRED_MESSAGE,
+  PAYMENT_INTENT_INVALID,
   type Address,
   type BillingCall,
   type BillingInfo,
@@ -140,13 +142,10 @@ const declined = (message: string) =>
   });
 const isDecline = (error: unknown) => error instanceof BillingError && error.code === DECLINED;
 
-/** Why a payment intent made over an hour ago pays nothing: the cardholder confirms the payment again. */
-const PAYMENT_AUTHENTICATION_EXPIRED = "The payment's authentication expired: confirm the payment again.";
-
 /** What a payment intent's failure is, in the gateway's words, by its status. */
 const INTENT_FAILURES: Partial<Record<PaymentIntent["status"], string>> = {
   failed: CARD_MESSAGES.authenticationFailed,
-  expired: PAYMENT_AUTHENTICATION_EXPIRED,
+  expired: PAYMENT_INTENT_EXPIRED_MESSAGE,
 };
 
 /** A payment authentication of the vault as the port's payment intent: spent, expired by `now`, or as answered. */
@@ -532,6 +531,8 @@ class LocalBilling implements EmbeddedBilling {
       paymentSourceId: source?.id ?? "",
       redirectUrl: bankPageUrl(intent.id),
       failure: INTENT_FAILURES[status] ?? null,
+      // Its bank page is the portal's own test page, which reads the intent itself.
+      browserIntent: null,
     };
   }
 
@@ -1665,11 +1666,11 @@ class LocalBilling implements EmbeddedBilling {
     if (!(await spendPaymentAuthentication(tx, paymentIntentId, { referenceId: source.referenceId, amount }, now))) {
       const intent = await setupOf(tx, paymentIntentId);
       if (intent && paymentExpired(intent, now)) {
-        throw refused(PAYMENT_AUTHENTICATION_EXPIRED, PAYMENT_INTENT_EXPIRED, "card");
+        throw refused(PAYMENT_INTENT_EXPIRED_MESSAGE, PAYMENT_INTENT_EXPIRED, "card");
       }
       throw refused(
         "The payment intent is not authorized for this payment, or it was used already.",
-        "payment_intent_invalid",
+        PAYMENT_INTENT_INVALID,
         "card",
       );
     }

@@ -73,6 +73,8 @@ const envSchema = z
     CHARGEBEE_SITE: z.string().optional(),
     CHARGEBEE_API_KEY: z.string().optional(),
     CHARGEBEE_GATEWAY_ACCOUNT_ID: z.string().optional(),
+    /** The site's publishable key, for Chargebee.js on the page where a cardholder authenticates a payment. */
+    CHARGEBEE_PUBLISHABLE_KEY: z.string().optional(),
     /** Another host for Chargebee's API than the site's (http://127.0.0.1:PORT for a local fake); unset, the site's. */
     CHARGEBEE_API_URL: apiUrl,
     /** The basic-auth user name and password Chargebee's webhook settings send to POST /webhooks/chargebee. */
@@ -232,6 +234,7 @@ const envSchema = z
         "CHARGEBEE_SITE",
         "CHARGEBEE_API_KEY",
         "CHARGEBEE_GATEWAY_ACCOUNT_ID",
+        "CHARGEBEE_PUBLISHABLE_KEY",
         "CHARGEBEE_WEBHOOK_USERNAME",
         "CHARGEBEE_WEBHOOK_PASSWORD",
       ] as const) {

@@ -302,6 +302,15 @@ export async function findOwnedJob(ownerId: string, jobId: string, kind?: string
   return row && (!kind || row.kind === kind) ? toView(row) : null;
 }
 
+/** The organization's jobs that wait for the cardholder (a handful at most: each waits on one customer's bank). */
+export async function listWaitingJobs(ownerId: string): Promise<JobView[]> {
+  const rows = await db
+    .select()
+    .from(jobs)
+    .where(and(eq(jobs.ownerId, ownerId), eq(jobs.status, "waiting_for_cardholder")));
+  return rows.map(toView);
+}
+
 /** Jobs an administrator should look at: those waiting on an unknown outcome, and failed ones, newest first. */
 export async function listJobsNeedingAttention(limit = 100, ownerId?: string): Promise<JobView[]> {
   const stopped = inArray(jobs.status, ["needs_attention", "failed"]);
