@@ -1,6 +1,5 @@
 import { and, eq, isNull } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { isoDay } from "~/domain/trial-wizard";
 import { createChargebeeBilling } from "~/server/billing/chargebee/adapter.server";
 import { injectBillingFault } from "~/server/billing/local/faults.server";
 import type * as BillingModule from "~/server/billing/index.server";
@@ -10,6 +9,7 @@ import { JOB_KINDS } from "~/server/job-kinds.server";
 import { enqueueJob, findOwnedJob, JobRunner } from "~/server/platform/jobs/runner.server";
 import { onPremiseTrial, trialOutcome } from "~/server/trials/trial-job.server";
 import { quoteTrialHardware } from "~/server/trials/trials.server";
+import { trialChoices } from "../support/drafts";
 import { memberByEmail } from "../support/members";
 import { billingInvoices, jobs } from "~/server/platform/database/tables.server";
 import {
@@ -58,20 +58,8 @@ describe("a trial's hardware invoice on Chargebee", () => {
       input: {
         draftId: crypto.randomUUID(),
         digest: "d".repeat(43),
-        nodes: 5,
-        employees: 40,
-        startDate: isoDay(new Date()),
-        duration: 20,
+        ...trialChoices(),
         ...hardware,
-        address: {
-          name: "Ada Lovelace",
-          company: "Northwind",
-          street: "1 Main Street",
-          city: "Springfield",
-          state: "IL",
-          zipcode: "62701",
-          country: "US",
-        },
         paymentSourceId: "src_demo_visa",
         hardwareCents: quote.total,
         startedBy: member.user.id,

@@ -18,6 +18,7 @@ import {
   trialValidity,
   userNameFrom,
 } from "~/domain/trial-wizard";
+import { TRIAL_ADDRESS } from "../support/drafts";
 
 const TODAY = "2026-11-23";
 const errorsOf = (result: { success: boolean; error?: { issues: { path: (string | number)[]; message: string }[] } }) =>
@@ -95,15 +96,8 @@ describe("hardware and address", () => {
   });
 
   it("needs every address field", () => {
-    const address = {
-      name: "Ada Lovelace",
-      company: "Northwind",
-      street: "1 Main Street",
-      city: "Springfield",
-      state: "IL",
-      zipcode: "62701",
-      country: "us",
-    };
+    // Typed in lower case: the schema keeps the country's code in upper case.
+    const address = { ...TRIAL_ADDRESS, country: "us" };
     expect(trialAddressSchema.parse(address).country).toBe("US");
     const errors = errorsOf(trialAddressSchema.safeParse({ ...address, street: " ", country: "" }));
     expect(errors).toEqual({ street: MUST_HAVE_A_VALUE, country: MUST_HAVE_A_VALUE });

@@ -3,6 +3,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type PortalConnection } from "~/server/platform/database/portal-database.server";
 import { startInstanceProcess } from "../support/instance-process";
 import { postgresTestDatabase } from "../support/postgres";
+// Only its type: importing the harness itself would start a portal instance.
+import type { Waiting } from "../support/present-payment-process";
 
 /**
  * Every money-moving job whose card's bank asks the cardholder, across processes (each with its own pool, as portal
@@ -15,16 +17,6 @@ const database = postgresTestDatabase();
 
 /** A portal instance on the test database (see tests/support/present-payment-process.ts), started now. */
 const startInstance = () => startInstanceProcess("present-payment-process.ts", [], { DATABASE_URL: database.url });
-
-/** What the harness prints of each job it placed: see tests/support/present-payment-process.ts. */
-interface Waiting {
-  charge: string;
-  ownerId: string;
-  jobId: string;
-  card: string;
-  intent: string;
-  status: string;
-}
 
 type Connection = Extract<PortalConnection, { engine: "postgres" }>;
 type JobRow = { input: Record<string, unknown>; steps: Record<string, unknown> };

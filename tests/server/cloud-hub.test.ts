@@ -22,6 +22,7 @@ import { cloudHubLicensePage, selectableLicense } from "~/server/cloud-hubs/clou
 import { licenseRow } from "~/server/subscriptions/license-issuing.server";
 import { cloudHubWizard, deploy, deploymentKey, hubSignInLink } from "~/server/cloud-hubs/cloud-hub-wizard.server";
 import { openSecret, sealSecret } from "~/server/platform/wizards/sealed.server";
+import { HUB_ADMINISTRATOR } from "../support/drafts";
 import { memberByEmail } from "../support/members";
 import { action as progressAction, loader as progressLoader } from "~/routes/_portal.hubs.deployments.$jobId";
 import { action as loginAction } from "~/routes/login";
@@ -53,13 +54,7 @@ async function fillWizard(subdomain: string) {
     subdomain,
     region: "EU",
     licenseId: demoLicenseId,
-    administrator: {
-      userName: "ada-admin",
-      firstName: "Ada",
-      lastName: "Lovelace",
-      phoneNumber: "",
-      email: "ada@example.com",
-    },
+    administrator: HUB_ADMINISTRATOR,
     sealedPassword: sealSecret(PASSWORD),
     completed: ["url", "license", "admin"],
   });

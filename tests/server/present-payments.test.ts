@@ -29,13 +29,13 @@ import {
 } from "~/server/platform/jobs/runner.server";
 import { orderReview, purchase } from "~/server/orders/new-subscription-order.server";
 import { subscriptionWizard } from "~/server/orders/new-subscription-wizard.server";
-import { isoDay } from "~/domain/trial-wizard";
 import { TRIAL_KINDS, trialOutcome } from "~/server/trials/trial-job.server";
 import { buildTrial, TRIAL_WIZARDS, trialOrder } from "~/server/trials/trial-wizard.server";
 import { answerSetup } from "~/server/providers/card-vault.server";
 import { CARD_MESSAGES } from "~/server/providers/test-cards.server";
 import { memberByEmail } from "../support/members";
 import { authenticatedTokenOf } from "../support/card-tokens";
+import { licenseUpdateDraft, trialDraft } from "../support/drafts";
 
 const customer = () => memberByEmail("customer@example.com");
 const drain = () => new JobRunner(JOB_KINDS).drain();
@@ -329,14 +329,7 @@ describe("a license update's charge the card's bank asks about", () => {
     const customerId = member.organization.billingCustomerId!;
     const paymentSourceId = await savedCard(customerId, "4000 0027 6000 3184");
     const wizard = licenseUpdateWizard(SUBSCRIPTION);
-    await wizard.save(member, {
-      base: { tier: "core", cycle: "monthly", quantity: 10 },
-      tier: "core",
-      cycle: "monthly",
-      paymentSourceId,
-      completed: ["product", "billing"],
-      addedUsers: 5,
-    });
+    await wizard.save(member, licenseUpdateDraft(paymentSourceId));
     const review = await updateReview(member, SUBSCRIPTION);
     expect(review.problems).toEqual([]);
     const submitted = await submitUpdate(member, SUBSCRIPTION, review.orderKey!);
@@ -401,25 +394,7 @@ describe("a trial's hardware charge the card's bank asks about", () => {
     const customerId = member.organization.billingCustomerId!;
     const paymentSourceId = await savedCard(customerId, "4000 0027 6000 3184");
     const wizard = TRIAL_WIZARDS.onpremise;
-    await wizard.save(member, {
-      nodes: 5,
-      employees: 40,
-      startDate: isoDay(new Date()),
-      duration: 20,
-      tokens: 1,
-      sensors: 0,
-      address: {
-        name: "Ada Lovelace",
-        company: "Northwind",
-        street: "1 Main Street",
-        city: "Springfield",
-        state: "IL",
-        zipcode: "62701",
-        country: "US",
-      },
-      paymentSourceId,
-      completed: ["welcome", "license", "hardware", "address", "payment", "review"],
-    });
+    await wizard.save(member, trialDraft("onpremise", paymentSourceId));
     const { key } = await trialOrder(member, "onpremise", await wizard.read(member));
     const placement = await buildTrial(member, "onpremise", key!);
     if (!("placed" in placement)) throw new Error(`not placed: ${JSON.stringify(placement)}`);

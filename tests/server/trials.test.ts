@@ -1,10 +1,11 @@
 import { and, eq, isNull } from "drizzle-orm";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { action as orderAction } from "~/routes/_portal.trial.$hubType.order";
+import { trialDraft, TRIAL_ADDRESS } from "../support/drafts";
 import { runJobs } from "../support/jobs";
 import { formRequest, respond } from "../support/requests";
 import { demoCookie } from "../support/sign-in";
-import { isoDay, TRIAL_FAILURES } from "~/domain/trial-wizard";
+import { TRIAL_FAILURES } from "~/domain/trial-wizard";
 import { billingFaults } from "~/server/billing/index.server";
 import {
   billingInvoices,
@@ -30,16 +31,6 @@ import { sealSecret } from "~/server/platform/wizards/sealed.server";
 const customer = () => memberByEmail("customer@example.com");
 const distributor = () => memberByEmail("distributor@example.com");
 
-const ADDRESS = {
-  name: "Ada Lovelace",
-  company: "Northwind",
-  street: "1 Main Street",
-  city: "Springfield",
-  state: "IL",
-  zipcode: "62701",
-  country: "US",
-};
-
 /** A trial wizard filled in as a customer would, then 'Build My Trial': the placement. */
 async function confirmTrial(
   member: TestMember,
@@ -47,34 +38,9 @@ async function confirmTrial(
   hardware: { tokens: number; sensors: number },
 ) {
   const wizard = TRIAL_WIZARDS[hubType];
-  const cloud =
-    hubType === "cloud"
-      ? {
-          subdomain: `trial-${Math.random().toString(36).slice(2, 10)}`,
-          administrator: {
-            userName: "ada-admin",
-            firstName: "Ada",
-            lastName: "Lovelace",
-            phoneNumber: "",
-            email: "ada@example.com",
-          },
-          sealedPassword: sealSecret("Secret123"),
-        }
-      : {};
-  await wizard.save(member, {
-    nodes: 5,
-    employees: 40,
-    startDate: isoDay(new Date()),
-    duration: 20,
-    ...hardware,
-    address: ADDRESS,
-    paymentSourceId: hardware.tokens + hardware.sensors > 0 ? "src_demo_visa" : null,
-    ...cloud,
-    completed:
-      hubType === "cloud"
-        ? ["welcome", "instance", "admin", "hardware", "address", "payment", "review"]
-        : ["welcome", "license", "hardware", "address", "payment", "review"],
-  });
+  const sealed = hubType === "cloud" ? { sealedPassword: sealSecret("Secret123") } : {};
+  const paymentSourceId = hardware.tokens + hardware.sensors > 0 ? "src_demo_visa" : null;
+  await wizard.save(member, trialDraft(hubType, paymentSourceId, { ...hardware, ...sealed }));
   const { key } = await trialOrder(member, hubType, await wizard.read(member));
   expect(key).not.toBeNull();
   return { key: key!, placement: await buildTrial(member, hubType, key!) };
@@ -146,7 +112,7 @@ describe("building an on-premise trial", () => {
         tokens: 3,
         sensors: 0,
         duration: 20,
-        address: ADDRESS,
+        address: TRIAL_ADDRESS,
       }),
     ]);
     expect(await findDraft(member, "onpremise-trial")).toBeNull();

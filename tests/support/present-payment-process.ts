@@ -13,7 +13,7 @@ import { randomUUID } from "node:crypto";
 import { createInterface } from "node:readline";
 import { and, desc, eq, ne } from "drizzle-orm";
 import { subscriptionDraftSchema } from "~/domain/new-subscription";
-import { isoDay, type TrialDraft, type TrialHubType } from "~/domain/trial-wizard";
+import type { TrialHubType } from "~/domain/trial-wizard";
 import { getBilling } from "~/server/billing/index.server";
 import { boot } from "~/server/boot.server";
 import { getCards } from "~/server/cards/index.server";
@@ -33,6 +33,7 @@ import { enqueueJob, findOwnedJob, JobRunner } from "~/server/platform/jobs/runn
 import { TRIAL_KINDS } from "~/server/trials/trial-job.server";
 import { buildTrial, TRIAL_WIZARDS, trialOrder } from "~/server/trials/trial-wizard.server";
 import { authenticatedTokenOf } from "./card-tokens";
+import { licenseUpdateDraft, trialDraft } from "./drafts";
 import { memberByEmail, type TestMember } from "./members";
 
 /** The license the license update changes: 10 users of Core, monthly. */
@@ -62,14 +63,7 @@ const CHARGES: Record<
   "license-update": {
     kinds: licenseUpdate,
     async place(member, paymentSourceId) {
-      await licenseUpdateWizard(UPDATED_SUBSCRIPTION).save(member, {
-        base: { tier: "core", cycle: "monthly", quantity: 10 },
-        tier: "core",
-        cycle: "monthly",
-        paymentSourceId,
-        completed: ["product", "billing"],
-        addedUsers: 5,
-      });
+      await licenseUpdateWizard(UPDATED_SUBSCRIPTION).save(member, licenseUpdateDraft(paymentSourceId));
       const review = await updateReview(member, UPDATED_SUBSCRIPTION);
       return placed(await submitUpdate(member, UPDATED_SUBSCRIPTION, review.orderKey!));
     },
@@ -112,40 +106,8 @@ const CHARGES: Record<
 /** A trial with one token of hardware, paid with `paymentSourceId`, built as 'Build My Trial' does. */
 async function placeTrial(member: TestMember, paymentSourceId: string, hubType: TrialHubType) {
   const wizard = TRIAL_WIZARDS[hubType];
-  const hub: Partial<TrialDraft> =
-    hubType === "cloud"
-      ? {
-          subdomain: `trial-${randomUUID().slice(0, 8)}`,
-          administrator: {
-            userName: "ada-admin",
-            firstName: "Ada",
-            lastName: "Lovelace",
-            phoneNumber: "",
-            email: "ada@example.com",
-          },
-          sealedPassword: sealSecret("Secret123"),
-          completed: ["welcome", "instance", "admin", "hardware", "address", "payment", "review"],
-        }
-      : { completed: ["welcome", "license", "hardware", "address", "payment", "review"] };
-  await wizard.save(member, {
-    nodes: 5,
-    employees: 40,
-    startDate: isoDay(new Date()),
-    duration: 20,
-    tokens: 1,
-    sensors: 0,
-    address: {
-      name: "Ada Lovelace",
-      company: "Northwind",
-      street: "1 Main Street",
-      city: "Springfield",
-      state: "IL",
-      zipcode: "62701",
-      country: "US",
-    },
-    paymentSourceId,
-    ...hub,
-  });
+  const sealed = hubType === "cloud" ? { sealedPassword: sealSecret("Secret123") } : {};
+  await wizard.save(member, trialDraft(hubType, paymentSourceId, sealed));
   const { key } = await trialOrder(member, hubType, await wizard.read(member));
   const placement = await buildTrial(member, hubType, key!);
   if (!("placed" in placement)) throw new Error(`Not placed: ${JSON.stringify(placement)}`);
@@ -153,7 +115,7 @@ async function placeTrial(member: TestMember, paymentSourceId: string, hubType: 
 }
 
 /** A job as the "waiting" line prints it, and as the later modes take it back. */
-interface Waiting {
+export interface Waiting {
   charge: string;
   ownerId: string;
   jobId: string;
