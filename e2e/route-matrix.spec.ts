@@ -133,6 +133,8 @@ const ROUTES: Record<string, RouteRow> = {
   "routes/_portal.store.subscribe.billing.shipping": { right: "billing.manage" },
   "routes/_portal.store.subscribe.order": { right: "purchase" },
   "routes/_portal.store.orders.$jobId": { right: "member", job: "new-subscription" },
+  // An intent no organization's job waits on: a 404 to every member, the right of the job's own page checked after.
+  "routes/_portal.payments.authenticate.$intentId": { right: "member", url: "/payments/authenticate/pi_none" },
   "routes/_portal.store.orders.$jobId.cards.new": { right: "billing.manage", job: "new-subscription" },
   "routes/_portal.store.orders.$jobId.cards.$sourceId.replace": { right: "billing.manage", job: "new-subscription" },
 
