@@ -53,7 +53,7 @@ test("a purchase the bank asks about is charged once after the bank's page, relo
   page,
   portal,
 }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(150_000);
   const email = await signInAsNewCustomer(page, portal.databaseUrl, "sca-order");
   const progress = await orderWaitingForTheBank(page, "Reyes Bank Page");
   expect(await subscriptionsOf(portal.databaseUrl, email)).toBe(0);
@@ -81,7 +81,8 @@ test("a failed, then abandoned, authentication leaves the order waiting; 'Choose
   portal,
   javaScriptEnabled,
 }) => {
-  test.setTimeout(90_000);
+  // Two bank pages and two charges: 45 s on a quiet machine, 1.6 min with four walks on two busy cores.
+  test.setTimeout(180_000);
   const email = await signInAsNewCustomer(page, portal.databaseUrl, "sca-order");
   const progress = await orderWaitingForTheBank(page, "Reyes Other Card");
 

@@ -156,6 +156,9 @@ test.describe("Stripe cards", () => {
     databaseEngine,
   }) => {
     test.skip(!javaScriptEnabled, "Stripe.js runs only with JavaScript");
+    // A portal, the Chargebee fake and two instances of its own, then three cards: 52 s on a quiet machine, up to
+    // 1.8 min with four walks on two busy cores.
+    test.setTimeout(180_000);
     await withStripePortal(
       { browser, javaScriptEnabled, databaseEngine },
       async ({ page, methods, chargebeeCards }) => {
