@@ -169,7 +169,7 @@ test.describe("Stripe cards", () => {
         page.on("request", (request) => {
           if (/\/cards\/[^/]+(\/replace)?\.data/.test(request.url())) drawerData.push(request.url());
         });
-        // Only the pages that take a card let Stripe.js load (decision 231): the account is reached from home in the
+        // Only the pages that take a card let Stripe.js load (decision 228): the account is reached from home in the
         // page, and Add Card loads its drawer as a document of its own, whose policy names Stripe.
         const home = await page.goto("/home");
         expect(home?.headers()["content-security-policy"]).not.toMatch(/stripe/);

@@ -54,7 +54,7 @@ export function trustedProxyHops(value = process.env.TRUST_PROXY) {
 const METHODS = new Set(["GET", "HEAD", "POST"]);
 
 /**
- * Stripe's hosts, named by the policy of a document that takes a card with CARD_PROVIDER=stripe (decision 231):
+ * Stripe's hosts, named by the policy of a document that takes a card with CARD_PROVIDER=stripe (decision 228):
  * Stripe.js and its frames, the API it confirms a card with, and the Checkout page a card form without JavaScript is
  * redirected to (which the browser checks against form-action).
  */
@@ -199,7 +199,7 @@ export function routeIdOf(routes) {
 /**
  * The security headers of a response, by its path: with CARD_PROVIDER=stripe the policy names Stripe's hosts only
  * for a page that may show a card form, one a route it matches marks with the handle `{ cardEntry: true }`
- * (app/ui/card-document.tsx's CardEntryHandle), read from the build's route modules (decision 231).
+ * (app/ui/card-document.tsx's CardEntryHandle), read from the build's route modules (decision 228).
  */
 export function pageHeadersOf({ routes, cardsAtStripe }) {
   const matchesOf = routeMatcher(routes);

@@ -17,7 +17,7 @@ import { logger } from "~/server/platform/log/log.server";
 export interface Booted {
   /** PUBLIC_URL's origin, on which every request's URL is built; undefined when it is not set. */
   publicOrigin: string | undefined;
-  /** CARD_PROVIDER=stripe: the documents of the routes that take a card let Stripe.js load (decision 231). */
+  /** CARD_PROVIDER=stripe: the documents of the routes that take a card let Stripe.js load (decision 228). */
   cardsAtStripe: boolean;
   /** Each request's log line and metrics, /metrics, and the clean stop. */
   operations: ServerOperations;

@@ -4,7 +4,7 @@ import { createContext, useContext, type ReactNode } from "react";
 /**
  * The handle of a route whose page may show a card form (app/ui/card-entry.tsx). With CARD_PROVIDER=stripe only a
  * document whose routes take a card has a Content-Security-Policy that lets Stripe.js load (scripts/server.mjs,
- * decision 231). A type, not a shared constant: a value imported by both the root and the routes would be a script
+ * decision 228). A type, not a shared constant: a value imported by both the root and the routes would be a script
  * chunk of its own on every page.
  */
 export type CardEntryHandle = { cardEntry: true };

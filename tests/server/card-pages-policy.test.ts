@@ -8,7 +8,7 @@ import { pageHeadersOf } from "../../scripts/server.mjs";
 /**
  * The Content-Security-Policy of each page, over the app's own route tree and route modules (their handles), as
  * scripts/server.mjs answers them: with CARD_PROVIDER=stripe only the pages that take a card name Stripe's hosts
- * (decision 231); with the embedded provider none does.
+ * (decision 228); with the embedded provider none does.
  */
 const APP = path.resolve(__dirname, "../../app");
 const handles = import.meta.glob<unknown>("../../app/routes/*.tsx", { eager: true, import: "handle" });

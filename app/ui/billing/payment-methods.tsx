@@ -181,7 +181,7 @@ export function AddCardButton({ to, hasCard }: { to: string; hasCard: boolean })
 /**
  * The Payment Methods card: Add Card and the table with a Replace link per card, both opening their
  * drawers under `drawerBase` (…/cards/new, …/cards/:id/replace). With Stripe, from a page whose document does not
- * let Stripe.js load, they load the drawer's page as a new document, whose policy does (decision 231).
+ * let Stripe.js load, they load the drawer's page as a new document, whose policy does (decision 228).
  */
 export function PaymentMethodsSection({
   sources,
