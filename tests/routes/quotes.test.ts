@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { desc, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { estimateView } from "~/domain/estimate";
 import { formatCents } from "~/domain/format";
@@ -279,10 +279,21 @@ describe("a quote's pages", { timeout: 60_000 }, () => {
 
   it("lists the quotes newest first, filtered by status", async () => {
     const list = await (await open(listLoader, "/quotes", viewerCookie)).json();
-    expect(list.quotes[0]).toMatchObject({ id: quoteId, status: "open" });
-    expect(list.quotes.length).toBeGreaterThanOrEqual(2);
     const [stored] = await db.select().from(quotes).where(eq(quotes.id, quoteId));
-    expect(list.quotes[0].amountDue).toBe(stored.estimate.amountDue);
+    // The portal's clock counts whole seconds: quotes made in one second follow each other by id.
+    const newestFirst = await db
+      .select({ id: quotes.id })
+      .from(quotes)
+      .where(eq(quotes.ownerId, stored.ownerId))
+      .orderBy(desc(quotes.quotedAt), desc(quotes.id));
+    const ids = list.quotes.map((row: { id: string }) => row.id);
+    expect(ids).toEqual(newestFirst.map((row) => row.id).slice(0, ids.length));
+    expect(ids.length).toBeGreaterThanOrEqual(2);
+    // The quote made last leads, or one made in its second.
+    const [first] = await db.select({ quotedAt: quotes.quotedAt }).from(quotes).where(eq(quotes.id, ids[0]));
+    expect(first.quotedAt.getTime()).toBe(stored.quotedAt.getTime());
+    const listed = list.quotes.find((row: { id: string }) => row.id === quoteId);
+    expect(listed).toMatchObject({ id: quoteId, status: "open", amountDue: stored.estimate.amountDue });
     const withdrawn = await (await open(listLoader, "/quotes?status=withdrawn", viewerCookie)).json();
     expect(withdrawn.quotes.map((row: { id: string }) => row.id)).not.toContain(quoteId);
   });
