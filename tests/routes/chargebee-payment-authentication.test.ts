@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { and, eq, isNull } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { isoDay } from "~/domain/trial-wizard";
 import { action, loader } from "~/routes/_portal.payments.authenticate.$intentId";
 import { createChargebeeBilling } from "~/server/billing/chargebee/adapter.server";
 import type * as BillingModule from "~/server/billing/index.server";
@@ -21,6 +20,7 @@ import {
   type ChargebeeFake,
 } from "../fakes/chargebee";
 import { authenticatedTokenOf } from "../support/card-tokens";
+import { trialChoices } from "../support/drafts";
 import { createAccount, memberByEmail } from "../support/members";
 import { formRequest, getRequest, respond } from "../support/requests";
 import { demoCookie, freshSession } from "../support/sign-in";
@@ -79,8 +79,8 @@ const drain = () => new JobRunner(JOB_KINDS).drain();
 /** A trial whose hardware is charged to the card whose bank asks, run until it waits for the cardholder. */
 async function waitingTrial() {
   const member = await memberByEmail(PAYER);
-  const hardware = { tokens: 1, sensors: 0 };
-  const quote = await quoteTrialHardware(member.organization, hardware);
+  const choices = trialChoices();
+  const quote = await quoteTrialHardware(member.organization, { tokens: choices.tokens, sensors: choices.sensors });
   const digest = "e".repeat(43);
   const job = await enqueueJob(onPremiseTrial, {
     ownerId: member.organization.id,
@@ -88,20 +88,7 @@ async function waitingTrial() {
     input: {
       draftId: randomUUID(),
       digest,
-      nodes: 5,
-      employees: 40,
-      startDate: isoDay(new Date()),
-      duration: 20,
-      ...hardware,
-      address: {
-        name: "Ada Lovelace",
-        company: "Northwind",
-        street: "1 Main Street",
-        city: "Springfield",
-        state: "IL",
-        zipcode: "62701",
-        country: "US",
-      },
+      ...choices,
       paymentSourceId: askingCard,
       hardwareCents: quote.total,
       startedBy: member.user.id,
