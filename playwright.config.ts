@@ -13,12 +13,12 @@ export default defineConfig<object, WorkerOptions>({
   // The PostgreSQL server the javascript project's databases are made on (TEST_POSTGRES_URL, or a cluster of its own).
   globalSetup: "./e2e/global-setup.ts",
   fullyParallel: true,
-  // Four on CI's two cores: a walk often waits (on its portal, a job, a timer, PostgreSQL). A whole run keeps both
-  // cores busy with four, so more workers would add nothing: a shorter run needs less work per walk.
-  workers: process.env.CI ? 4 : undefined,
+  // Two on CI's two cores: one walk keeps about one and a half busy (its browser, its portal, the test's driver), and
+  // four at once spent more CPU on the same walks (14% more for cloud-hub and order-safety: 734 CPU-s against 646)
+  // and finished later (373 s against 352), for the little a waiting walk leaves idle.
+  workers: process.env.CI ? 2 : undefined,
   retries: 0,
-  // CI runs on a 2-core machine that may be busy, where a typical walk takes 10-25 s with four at once: a wide
-  // margin over that.
+  // CI runs on a 2-core machine that may be busy, where a typical walk takes 10-40 s: a wide margin over that.
   timeout: 90_000,
   expect: { timeout: 10_000 },
   forbidOnly: Boolean(process.env.CI),
@@ -27,7 +27,10 @@ export default defineConfig<object, WorkerOptions>({
     // Without these a click or page load that never ends waits out the whole test, and the failure names no step.
     actionTimeout: 30_000,
     navigationTimeout: 45_000,
-    trace: "retain-on-failure",
+    // A trace records every action's DOM snapshot and a screencast of every walk, kept or not: on CI, where no one
+    // can open it (only the log is kept), recording it was a third of the walks' CPU (five account walks: 83 CPU-s
+    // with it, 56 without). Kept locally, for a failure.
+    trace: process.env.CI ? "off" : "retain-on-failure",
     launchOptions: { executablePath: TEST_CHROMIUM_PATH, args: CHROMIUM_ARGS },
   },
   projects: [

@@ -5,7 +5,6 @@ import { USED_UP_TRIAL } from "~/domain/trials";
 import {
   accessTest as test,
   clientOf,
-  demoPasswordHash,
   inHtml,
   inParallel,
   singleFetchMessage,
@@ -334,11 +333,9 @@ async function unlimitedTrials(access: AccessWorld) {
     const email = `had-a-trial-${randomUUID().slice(0, 8)}@${kind}.example`;
     const id = randomUUID();
     await withDatabase(access.databaseUrl, async (db, t) => {
-      const passwordHash = await demoPasswordHash(db, t);
       await insertAccount(db, {
         id,
         email,
-        passwordHash,
         firstName: "Trial",
         lastName: kind,
         company: organizationName,

@@ -3,7 +3,7 @@ import { request as playwrightRequest, type APIRequestContext, type APIResponse 
 import { and, asc, desc, eq, isNotNull } from "drizzle-orm";
 import { decode, type DecodePlugin } from "turbo-stream";
 import type { Role, Subject } from "~/domain/access-policy";
-import { organizationIdOf, withDatabase, type TestDatabase, type TestTables } from "./database";
+import { demoPasswordHash, organizationIdOf, withDatabase, type TestDatabase, type TestTables } from "./database";
 import { csrfOf, DEMO, DEMO_PASSWORD, expect, test } from "./fixtures";
 
 /**
@@ -138,15 +138,6 @@ export async function clientOf(baseURL: string, email?: string): Promise<APIRequ
     expect(signedIn.status(), `${email} signs in`).toBe(302);
   }
   return api;
-}
-
-/** The demo password's hash, as the demo seed made it: hashing it again would cost a second here. */
-export async function demoPasswordHash(db: TestDatabase, t: TestTables): Promise<string> {
-  const [{ passwordHash }] = await db
-    .select({ passwordHash: t.users.passwordHash })
-    .from(t.users)
-    .where(eq(t.users.email, DEMO.customer));
-  return passwordHash;
 }
 
 /** Adds a person (and their membership) unless a test of this worker's portal added them before. */
@@ -331,7 +322,7 @@ async function prepare(databaseUrl: string) {
       secureline: await organizationIdOf(db, DEMO.distributor),
       harbor: (await db.select().from(t.organizations).where(eq(t.organizations.name, HARBOR)))[0].id,
     };
-    const passwordHash = await demoPasswordHash(db, t);
+    const passwordHash = await demoPasswordHash(db);
     for (const person of Object.values(PEOPLE) as Known[]) {
       if (!person.added) continue;
       await addPerson(db, t, passwordHash, {

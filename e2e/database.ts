@@ -7,6 +7,7 @@ import {
   type PortalSchema,
 } from "~/server/platform/database/portal-database.server";
 import type { AsyncSqliteDatabase } from "~/server/platform/database/sqlite-async.server";
+import { DEMO } from "./fixtures";
 
 /**
  * How the e2e tests read and write a running portal's database (to arm a provider fault, to set up an account, to
@@ -36,6 +37,19 @@ async function execute(db: TestDatabase, statements: Record<Engine, string[]>) {
 /** A string literal in SQL, the same on both engines. */
 const literal = (text: string) => `'${text.replaceAll("'", "''")}'`;
 
+/**
+ * The demo password's hash, as the demo seed made it (the demo customer's): an account a test adds signs in with
+ * the demo password without a hash of its own, which at OWASP's cost is most of a second of CPU each.
+ */
+export async function demoPasswordHash(db: TestDatabase): Promise<string> {
+  const { users } = tablesOf(engineOf(db));
+  const [{ passwordHash }] = await db
+    .select({ passwordHash: users.passwordHash })
+    .from(users)
+    .where(eq(users.email, DEMO.customer));
+  return passwordHash;
+}
+
 /** The organization a person works in first (their own, for the demo accounts). */
 export async function organizationIdOf(db: TestDatabase, email: string): Promise<string> {
   const { memberships, users } = tablesOf(engineOf(db));
@@ -63,14 +77,15 @@ export async function billingCustomerIdOf(db: TestDatabase, email: string): Prom
 
 /**
  * A new person who owns a new organization (its id is the person's, as for accounts from before organizations),
- * with a verified address: what sign-up and verification make, written straight into the portal's database.
+ * with a verified address: what sign-up and verification make, written straight into the portal's database. Their
+ * password is the demo password unless a hash is given.
  */
 export async function insertAccount(
   db: TestDatabase,
   account: {
     id: string;
     email: string;
-    passwordHash: string;
+    passwordHash?: string;
     firstName: string;
     lastName: string;
     company?: string;
@@ -83,7 +98,7 @@ export async function insertAccount(
   await db.insert(users).values({
     id: account.id,
     email: account.email,
-    passwordHash: account.passwordHash,
+    passwordHash: account.passwordHash ?? (await demoPasswordHash(db)),
     firstName: account.firstName,
     lastName: account.lastName,
     company,

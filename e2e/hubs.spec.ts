@@ -1,9 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { Page } from "@playwright/test";
 import { DEMO_CLOUD_HUB_USAGE } from "~/server/cloud-hubs/demo-hub-usage.server";
-import { hashPasswordSync } from "~/server/platform/passwords.server";
 import { insertAccount, withDatabase } from "./database";
-import { DEMO_PASSWORD, expect, expectAccessible, signInAs, test } from "./fixtures";
+import { expect, expectAccessible, signInAs, test } from "./fixtures";
 
 /**
  * The Hubs page: every column, the Type filter and 10 rows a page through plain links, the
@@ -26,7 +25,6 @@ async function signInWithHubs(page: Page, databaseUrl: string) {
     await insertAccount(db, {
       id: userId,
       email,
-      passwordHash: hashPasswordSync(DEMO_PASSWORD),
       firstName: "Riley",
       lastName: "Chen",
     });

@@ -3,10 +3,9 @@ import { readFile } from "node:fs/promises";
 import type { Locator, Page } from "@playwright/test";
 import { eq } from "drizzle-orm";
 import { REVERSE_CHARGE_NOTE } from "~/domain/tax-ids";
-import { hashPasswordSync } from "~/server/platform/passwords.server";
 import { pdfText } from "../tests/support/pdf-text";
 import { armFault, insertAccount, withDatabase } from "./database";
-import { DEMO_PASSWORD, expect, signInAs, test } from "./fixtures";
+import { expect, signInAs, test } from "./fixtures";
 import { moveClock, ownPortal } from "./own-portal";
 import { addCardInWizard, walkToOrder } from "./purchase-steps";
 
@@ -34,7 +33,6 @@ async function signInAsGermanCustomer(
     insertAccount(db, {
       id: randomUUID(),
       email,
-      passwordHash: hashPasswordSync(DEMO_PASSWORD),
       firstName: "Lena",
       lastName: "Bergmann",
       company,

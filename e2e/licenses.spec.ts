@@ -1,10 +1,9 @@
 import { createPublicKey, randomUUID, verify } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import type { Page } from "@playwright/test";
-import { hashPasswordSync } from "~/server/platform/passwords.server";
 import { eq } from "drizzle-orm";
 import { insertAccount, withDatabase } from "./database";
-import { DEMO, DEMO_PASSWORD, expect, expectAccessible, signInAs, test } from "./fixtures";
+import { DEMO, expect, expectAccessible, signInAs, test } from "./fixtures";
 
 /**
  * The licenses page: five rows a page behind plain `?page=` links, signed license files
@@ -22,7 +21,6 @@ async function signInWithLicenses(page: Page, databaseUrl: string, count: number
     await insertAccount(db, {
       id: userId,
       email,
-      passwordHash: hashPasswordSync(DEMO_PASSWORD),
       firstName: "Morgan",
       lastName: "Lee",
     });

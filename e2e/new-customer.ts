@@ -1,8 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Page } from "@playwright/test";
-import { hashPasswordSync } from "~/server/platform/passwords.server";
 import { insertAccount, withDatabase } from "./database";
-import { DEMO_PASSWORD, signInAs } from "./fixtures";
+import { signInAs } from "./fixtures";
 
 /**
  * A customer of its own (Jordan Reyes of Reyes Security, the Owner) with no card and no billing profile yet, signed
@@ -21,7 +20,6 @@ export async function newCustomer(databaseUrl: string, prefix: string): Promise<
     insertAccount(db, {
       id: randomUUID(),
       email,
-      passwordHash: hashPasswordSync(DEMO_PASSWORD),
       firstName: "Jordan",
       lastName: "Reyes",
       company: "Reyes Security",

@@ -2,9 +2,8 @@ import { randomUUID } from "node:crypto";
 import type { Page } from "@playwright/test";
 import { eq } from "drizzle-orm";
 import { isSubmenu, sidebarFor } from "~/domain/navigation";
-import { hashPasswordSync } from "~/server/platform/passwords.server";
 import { armFault, clearFaults, insertAccount, withDatabase } from "./database";
-import { DEMO, DEMO_PASSWORD, expect, expectAccessible, signInAs, test } from "./fixtures";
+import { DEMO, expect, expectAccessible, signInAs, test } from "./fixtures";
 
 const TOP_LEVEL = [
   { label: "Home", path: "/home", title: "Home" },
@@ -174,7 +173,6 @@ async function signInAsViewer(page: Page, databaseUrl: string) {
     await insertAccount(db, {
       id,
       email,
-      passwordHash: hashPasswordSync(DEMO_PASSWORD),
       firstName: "Val",
       lastName: "Viewer",
     });

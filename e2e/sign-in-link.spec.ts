@@ -1,10 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { request as http } from "node:http";
 import type { Browser, Page } from "@playwright/test";
-import { hashPasswordSync } from "../app/server/platform/passwords.server";
 import { eq, inArray } from "drizzle-orm";
 import { insertAccount, withDatabase } from "./database";
-import { DEMO, DEMO_PASSWORD, expect, signIn, signInAs, test } from "./fixtures";
+import { DEMO, expect, signIn, signInAs, test } from "./fixtures";
 
 /**
  * A stranger's failed guesses, from many addresses, pause signing in to an account from browsers it does not
@@ -19,7 +18,6 @@ async function newAccount(databaseUrl: string): Promise<string> {
     insertAccount(db, {
       id: randomUUID(),
       email,
-      passwordHash: hashPasswordSync(DEMO_PASSWORD),
       firstName: "Olive",
       lastName: "Owner",
       company: "Olive Gardens",
