@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { eq } from "drizzle-orm";
-import { beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import { loader as chooserLoader } from "~/routes/_portal.trial._index";
 import { loader as wizardLoader } from "~/routes/_portal.trial.$hubType";
 import { action as licenseAction, loader as licenseLoader } from "~/routes/_portal.trial.$hubType.license";
@@ -8,9 +8,18 @@ import { action as welcomeAction } from "~/routes/_portal.trial.$hubType.welcome
 import { trials } from "~/server/platform/database/tables.server";
 import { db } from "~/server/platform/database/db.server";
 import { memberByEmail } from "../support/members";
+import type * as CardsModule from "~/server/cards/index.server";
 import { TRIAL_WIZARDS } from "~/server/trials/trial-wizard.server";
 import { formRequest, getRequest, respond } from "../support/requests";
 import { demoCookie } from "../support/sign-in";
+import { TRIAL_ADDRESS, trialChoices } from "../support/drafts";
+
+/** Which card provider the portal is on: the embedded one unless a test says Stripe. */
+const cards = vi.hoisted(() => ({ atStripe: false }));
+vi.mock("~/server/cards/index.server", async (importOriginal) => ({
+  ...(await importOriginal<typeof CardsModule>()),
+  cardsAtStripe: () => cards.atStripe,
+}));
 
 /** The trial routes called as Remix calls them, with real Requests on the demo seed: eligibility is the server's. */
 const cookieOf = demoCookie;
@@ -35,6 +44,7 @@ async function giveTrial(email: string) {
 }
 
 beforeEach(async () => {
+  cards.atStripe = false;
   await db.delete(trials);
   for (const email of [CUSTOMER, DISTRIBUTOR])
     for (const wizard of Object.values(TRIAL_WIZARDS)) await wizard.clear(await memberByEmail(email));
@@ -136,5 +146,28 @@ describe("a bookmarked trial step", () => {
     });
     const { organization } = await memberByEmail(CUSTOMER);
     expect(await db.select().from(trials).where(eq(trials.ownerId, organization.id))).toHaveLength(0);
+  });
+});
+
+describe("the step before the trial's payment", () => {
+  /** Completes the address step of an on-premise trial with `tokens` ordered; the redirect it answers. */
+  async function completeAddress(tokens: number) {
+    const member = await memberByEmail(CUSTOMER);
+    const wizard = TRIAL_WIZARDS.onpremise;
+    await wizard.save(member, { ...trialChoices(), tokens, completed: ["welcome", "license", "hardware"] });
+    const response = await wizard.complete(member, "address", { address: TRIAL_ADDRESS });
+    return { to: response.headers.get("Location"), document: response.headers.has("X-Remix-Reload-Document") };
+  }
+
+  it("with Stripe and hardware, goes on to it as a new document, whose policy lets Stripe.js load", async () => {
+    cards.atStripe = true;
+    expect(await completeAddress(1)).toEqual({ to: "/trial/onpremise/payment", document: true });
+  });
+
+  it("goes on within the page without hardware, or with the embedded card form", async () => {
+    cards.atStripe = true;
+    expect(await completeAddress(0)).toEqual({ to: "/trial/onpremise/payment", document: false });
+    cards.atStripe = false;
+    expect(await completeAddress(1)).toEqual({ to: "/trial/onpremise/payment", document: false });
   });
 });

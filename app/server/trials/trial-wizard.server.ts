@@ -1,6 +1,7 @@
 import { json, redirect } from "@remix-run/node";
 import {
   checkTrialDraft,
+  hardwareCount,
   isoDay,
   isTrialHubType,
   trialDraftSchema,
@@ -17,6 +18,7 @@ import { assertMay, readMemberForm, requireMember, type Scope, memberGuard } fro
 import { kindHas, type Action } from "~/domain/access-policy";
 import { customerSearch } from "~/domain/subscription-steps";
 import { requireCustomer } from "~/server/resellers/index.server";
+import { cardsAtStripe } from "~/server/cards/index.server";
 import { findJobByKey, findOwnedJob, type AnyJobKind } from "~/server/platform/jobs/runner.server";
 import { TRIAL_JOBS, TRIAL_STAGES, type CloudTrialInput, type OnPremiseTrialInput } from "./trial-job.server";
 import { hasPendingTrial, mayStartTrial, quoteTrialHardware } from "./trials.server";
@@ -40,6 +42,8 @@ const definition = (hubType: TrialHubType) =>
     // The kit checks a draft synchronously, so the start date's window is today's in real time; the trial's
     // license takes its dates when the job makes it.
     check: (data: TrialDraft) => checkTrialDraft(hubType, data, isoDay(realNow())),
+    // With hardware the payment step may show the new-card form, whose Stripe.js only a card page's document loads.
+    documentSteps: (data: TrialDraft) => (cardsAtStripe() && hardwareCount(data) > 0 ? ["payment"] : []),
   });
 
 /** Whom a trial is for: the organization itself (null), or its end customer (the customer's id). */

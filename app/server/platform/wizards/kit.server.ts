@@ -1,4 +1,4 @@
-import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { redirect, redirectDocument, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import type { z } from "zod";
 import { firstIncompleteBefore, markCompleted, reachableSteps, stepAfter, type StepIssue } from "~/domain/wizard";
 import type { Action } from "~/domain/access-policy";
@@ -38,6 +38,13 @@ export interface WizardDefinition<Step extends string, Data extends Progress<Ste
   schema: z.ZodType<Data, z.ZodTypeDef, unknown>;
   /** The whole draft against the wizard's rules: the draft with impossible choices dropped, and why. */
   check: (data: Data) => { data: Data; issues: StepIssue<Step>[] };
+  /**
+   * Steps a step's form goes on to as a new document rather than into the page on screen: a step whose page needs
+   * what that page's document may not allow (Stripe.js, which loads only in a card page's document). Fetched into
+   * the page, such a step would load, render, then load again as a document (for a card form, a second
+   * SetupIntent). None unless given; asked of the draft as each step's completion saved it.
+   */
+  documentSteps?: (data: Data) => readonly Step[];
 }
 
 export interface LoadedDraft<Data> {
@@ -121,14 +128,17 @@ export function defineWizard<Step extends string, Data extends Progress<Step>, P
         /** Saves the step's values, marks it done (its notices read) and redirects to the next step. */
         async complete(owner: DraftOwner, step: Step, changes: Partial<Data>): Promise<Response> {
           const { data } = await read(owner);
-          await write(owner, {
+          const saved = await write(owner, {
             ...data,
             ...changes,
             completed: markCompleted(data.completed, step),
             notices: data.notices.filter((notice) => notice.step !== step),
           });
           const next = stepAfter(steps, step);
-          return redirect(next ? urlOf(next) : urlOf(step));
+          if (!next) return redirect(urlOf(step));
+          return definition.documentSteps?.(saved.data).includes(next)
+            ? redirectDocument(urlOf(next))
+            : redirect(urlOf(next));
         },
         /** Starts over: closing the wizard clears its draft. */
         clear(owner: DraftOwner): Promise<void> {
