@@ -78,14 +78,13 @@ export async function billingCustomerIdOf(db: TestDatabase, email: string): Prom
 /**
  * A new person who owns a new organization (its id is the person's, as for accounts from before organizations),
  * with a verified address: what sign-up and verification make, written straight into the portal's database. Their
- * password is the demo password unless a hash is given.
+ * password is the demo password.
  */
 export async function insertAccount(
   db: TestDatabase,
   account: {
     id: string;
     email: string;
-    passwordHash?: string;
     firstName: string;
     lastName: string;
     company?: string;
@@ -98,7 +97,7 @@ export async function insertAccount(
   await db.insert(users).values({
     id: account.id,
     email: account.email,
-    passwordHash: account.passwordHash ?? (await demoPasswordHash(db)),
+    passwordHash: await demoPasswordHash(db),
     firstName: account.firstName,
     lastName: account.lastName,
     company,

@@ -1,7 +1,6 @@
 import { createPublicKey, randomUUID, verify } from "node:crypto";
 import type { Page } from "@playwright/test";
 import { eq } from "drizzle-orm";
-import { hashPasswordSync } from "~/server/platform/passwords.server";
 import { insertAccount, withDatabase } from "./database";
 import {
   DEMO,
@@ -48,7 +47,6 @@ async function signInWithSubscription(
     await insertAccount(db, {
       id: ids.user,
       email,
-      passwordHash: hashPasswordSync(DEMO_PASSWORD),
       firstName: "Robin",
       lastName: "Hale",
       billingCustomerId: ids.customer,

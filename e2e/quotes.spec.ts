@@ -1,9 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { Browser, Page } from "@playwright/test";
 import { and, eq } from "drizzle-orm";
-import { hashPasswordSync } from "~/server/platform/passwords.server";
-import { organizationIdOf, withDatabase } from "./database";
-import { csrfOf, DEMO, DEMO_PASSWORD, expect, expectAccessible, signInAs, test } from "./fixtures";
+import { demoPasswordHash, organizationIdOf, withDatabase } from "./database";
+import { csrfOf, DEMO, expect, expectAccessible, signInAs, test } from "./fixtures";
 import { linkFromOutbox } from "./invitations";
 import { moveClock, ownPortal } from "./own-portal";
 import { next, subscriptionsOf } from "./purchase-steps";
@@ -26,7 +25,7 @@ async function addMember(databaseUrl: string, organizationId: string, role: "tec
     await db.insert(t.users).values({
       id,
       email,
-      passwordHash: hashPasswordSync(DEMO_PASSWORD),
+      passwordHash: await demoPasswordHash(db),
       firstName: "Robin",
       lastName: role === "viewer" ? "Viewer" : "Contact",
       emailVerifiedAt: new Date(),
