@@ -136,9 +136,8 @@ export function defineWizard<Step extends string, Data extends Progress<Step>, P
           });
           const next = stepAfter(steps, step);
           if (!next) return redirect(urlOf(step));
-          return definition.documentSteps?.(saved.data).includes(next)
-            ? redirectDocument(urlOf(next))
-            : redirect(urlOf(next));
+          const goOn = definition.documentSteps?.(saved.data).includes(next) ? redirectDocument : redirect;
+          return goOn(urlOf(next));
         },
         /** Starts over: closing the wizard clears its draft. */
         clear(owner: DraftOwner): Promise<void> {
