@@ -1,8 +1,12 @@
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
-/** Test files about SQLite itself; tests/postgres/ holds the PostgreSQL side of each. */
+/**
+ * Test files about SQLite itself (tests/postgres/ holds the PostgreSQL side of each), and `npm run migrate`'s, whose
+ * processes it starts on SQLite files of its own whichever engine the run's project gives the file.
+ */
 const SQLITE_ONLY = [
+  "tests/server/migrate-command.test.ts",
   "tests/server/sqlite-async.test.ts",
   "tests/server/hub-token-migration.test.ts",
   "tests/server/organizations-migration.test.ts",

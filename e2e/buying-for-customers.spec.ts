@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { withDatabase } from "./database";
-import { DEMO, expect, expectAccessible, signInAs, test } from "./fixtures";
+import { DEMO, expect, expectAccessible, servesPortal, signInAs, test } from "./fixtures";
 import {
   addBillingAddressInWizard,
   addCardInWizard,
@@ -53,6 +53,7 @@ test.describe("buying for an end customer", () => {
 
     // The bookmark, opened in a session of its own: the customer's draft, where it was left.
     const fresh = await browser.newContext({ baseURL: portal.baseURL, javaScriptEnabled });
+    servesPortal(fresh, portal.baseURL);
     try {
       const later = await fresh.newPage();
       await signInAs(later, DEMO.distributor);

@@ -8,6 +8,7 @@ import {
   expectAccessible,
   holdScripts,
   signIn,
+  servesPortal,
   signInAs,
   startPortal,
   test,
@@ -328,8 +329,8 @@ test("a portal killed while the Hub's admin setup hangs finishes the deployment 
   const first = await startPortal({ engine: databaseEngine });
   let second: Awaited<ReturnType<typeof startPortal>> | null = null;
   try {
-    await signIn(page, DEMO.customer, DEMO_PASSWORD, `${first.baseURL}/login`);
-    await expect(page.getByRole("heading", { level: 1, name: "Home" })).toBeVisible();
+    servesPortal(page.context(), first.baseURL);
+    await signInAs(page, DEMO.customer);
     await withDatabase(first.databaseUrl, (db, t) =>
       armFault(db, t.hubFaults, {
         call: "setUpAdmin",
@@ -381,8 +382,8 @@ test("'Registering new GateKeeper Hub was interrupted.' offers Try again only af
     await withDatabase(portal.databaseUrl, (db, t) =>
       armFault(db, t.hubFaults, { call: "registerTenant", mode: "fail", message: "Injected failure." }),
     );
-    await signIn(page, DEMO.customer, DEMO_PASSWORD, `${portal.baseURL}/login`);
-    await expect(page.getByRole("heading", { level: 1, name: "Home" })).toBeVisible();
+    servesPortal(page.context(), portal.baseURL);
+    await signInAs(page, DEMO.customer);
     await page.goto(`${portal.baseURL}/hubs?new=true`);
     await walkAndDeploy(page, subdomain);
     await expect(

@@ -7,11 +7,12 @@ import type { Readable } from "node:stream";
 import { setTimeout as sleep } from "node:timers/promises";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
-import { test as base, expect, type APIRequestContext, type Page } from "@playwright/test";
+import { test as base, expect, type APIRequestContext, type BrowserContext, type Page } from "@playwright/test";
 import type { Engine } from "~/server/platform/database/portal-database.server";
 import { databaseChoice } from "~/server/platform/config/database-url.server";
 import { createDatabase, dropDatabase } from "../scripts/postgres-cluster.mjs";
 import { startRoundRobinProxy } from "../scripts/round-robin-proxy.mjs";
+import { startSessionIn } from "./sessions";
 
 export const DEMO_PASSWORD = "GateKeeper-demo-1";
 export const DEMO = {
@@ -226,8 +227,10 @@ export async function startPortal(
     await stop();
     throw failed.reason;
   }
+  const baseURL = proxy?.url ?? `http://127.0.0.1:${instances[0].port}`;
+  databaseAt.set(baseURL, databaseUrl);
   return {
-    baseURL: proxy?.url ?? `http://127.0.0.1:${instances[0].port}`,
+    baseURL,
     instanceURLs: instances.map(({ port }) => `http://127.0.0.1:${port}`),
     directory,
     /** The instances' processes (with `workers`, the primary's). */
@@ -281,6 +284,10 @@ export const test = base.extend<TestFixtures, WorkerOptions & { portal: PortalSe
   baseURL: async ({ portal }, use) => {
     await use(portal.baseURL);
   },
+  context: async ({ context, portal }, use) => {
+    servesPortal(context, portal.baseURL);
+    await use(context);
+  },
   expectedHttpErrors: [[], { option: true }],
   expectedServerErrors: [[], { option: true }],
   /** A stray console.error in the browser, an uncaught page error, or an error on the server fails the test. */
@@ -333,8 +340,28 @@ export async function signIn(page: Page, email: string, password = DEMO_PASSWORD
   await page.getByRole("button", { name: "Sign in" }).click();
 }
 
+/** The database of each portal this worker started, by its address. */
+const databaseAt = new Map<string, string>();
+
+/** The portal each browser context talks to, for signInAs to start its sessions in that portal's database. */
+const portalOfContext = new WeakMap<BrowserContext, { baseURL: string; databaseUrl: string }>();
+
+/** Says which portal, by its address, a browser context a test made talks to (the test's own `page` is known already). */
+export function servesPortal(context: BrowserContext, baseURL: string) {
+  const databaseUrl = databaseAt.get(baseURL);
+  if (!databaseUrl) throw new Error(`no portal of this worker answers at ${baseURL}`);
+  portalOfContext.set(context, { baseURL, databaseUrl });
+}
+
+/**
+ * The person signed in, on Home: with a session written into the portal's database (e2e/sessions.ts), for the walks
+ * about what comes after signing in. The walks about signing in use signIn, the form.
+ */
 export async function signInAs(page: Page, email: string) {
-  await signIn(page, email);
+  const portal = portalOfContext.get(page.context());
+  if (!portal) throw new Error("signInAs: this browser context's portal is unknown (servesPortal)");
+  await startSessionIn(page.context(), portal.baseURL, portal.databaseUrl, email);
+  await page.goto(`${portal.baseURL}/home`);
   await expect(page.getByRole("heading", { level: 1, name: "Home" })).toBeVisible();
 }
 

@@ -1,5 +1,5 @@
 import type { Browser, Locator, Page } from "@playwright/test";
-import { DEMO, expect, signInAs } from "./fixtures";
+import { DEMO, expect, servesPortal, signInAs } from "./fixtures";
 
 /**
  * Invitations as people meet them: the mailed link, read where a fresh clone keeps mail (an administrator's
@@ -9,6 +9,7 @@ import { DEMO, expect, signInAs } from "./fixtures";
 /** The address of the first link to `path` in the newest message with this subject to `to`, read by an administrator. */
 export async function linkFromOutbox(browser: Browser, baseURL: string, to: string, subject: string, path: string) {
   const context = await browser.newContext({ baseURL });
+  servesPortal(context, baseURL);
   const admin = await context.newPage();
   await signInAs(admin, DEMO.admin);
   await admin.goto("/admin/outbox");

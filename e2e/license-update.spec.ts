@@ -2,17 +2,7 @@ import { createPublicKey, randomUUID, verify } from "node:crypto";
 import type { Page } from "@playwright/test";
 import { eq } from "drizzle-orm";
 import { insertAccount, withDatabase } from "./database";
-import {
-  DEMO,
-  DEMO_PASSWORD,
-  expect,
-  expectAccessible,
-  holdScripts,
-  signIn,
-  signInAs,
-  startPortal,
-  test,
-} from "./fixtures";
+import { DEMO, expect, expectAccessible, holdScripts, servesPortal, signInAs, startPortal, test } from "./fixtures";
 import { saveCardInDrawer } from "./card-form";
 import { next } from "./purchase-steps";
 
@@ -138,8 +128,8 @@ async function chooseUpdate(
 
 /** The demo customer, signed in on a portal of the test's own, opens the update of its Core monthly license. */
 async function openDemoUpdate(page: Page, baseURL: string) {
-  await signIn(page, DEMO.customer, DEMO_PASSWORD, `${baseURL}/login`);
-  await expect(page.getByRole("heading", { level: 1, name: "Home" })).toBeVisible();
+  servesPortal(page.context(), baseURL);
+  await signInAs(page, DEMO.customer);
   await page.goto(`${baseURL}/licenses`);
   await page.getByRole("link", { name: "Add Users to license GK-NWC-2026-0001" }).click();
 }

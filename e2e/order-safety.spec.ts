@@ -14,7 +14,7 @@ import {
   type TestDatabase,
   type TestTables,
 } from "./database";
-import { DEMO, DEMO_PASSWORD, expect, signIn, signInAs, startPortal, test, type DatabaseEngine } from "./fixtures";
+import { DEMO, expect, servesPortal, signInAs, startPortal, test, type DatabaseEngine } from "./fixtures";
 import { confirmationForm, licensesNamed, next, planStep, subscriptionsOf, walkToOrder } from "./purchase-steps";
 
 /**
@@ -272,8 +272,8 @@ test.describe("portals that stop or run side by side", () => {
     const first = await startPortal({ engine: databaseEngine, env: { JOB_BACKOFF_MS: "5000" } });
     let second: Awaited<ReturnType<typeof startPortal>> | null = null;
     try {
-      await signIn(page, DEMO.customer, DEMO_PASSWORD, `${first.baseURL}/login`);
-      await expect(page.getByRole("heading", { level: 1, name: "Home" })).toBeVisible();
+      servesPortal(page.context(), first.baseURL);
+      await signInAs(page, DEMO.customer);
       await walkToOrder(page, organization, "5", first.baseURL);
       const before = await subscriptionsOf(first.databaseUrl, DEMO.customer);
       await withDatabase(first.databaseUrl, fault.arm);
@@ -346,8 +346,8 @@ test.describe("portals that stop or run side by side", () => {
     const organization = "Other Instance Finishes Co";
     const portal = await startPortal({ engine: databaseEngine });
     try {
-      await signIn(page, DEMO.customer, DEMO_PASSWORD, `${portal.baseURL}/login`);
-      await expect(page.getByRole("heading", { level: 1, name: "Home" })).toBeVisible();
+      servesPortal(page.context(), portal.baseURL);
+      await signInAs(page, DEMO.customer);
       await walkToOrder(page, organization, "5", portal.baseURL);
       const before = await subscriptionsOf(portal.databaseUrl, DEMO.customer);
       await withDatabase(portal.databaseUrl, (db) => holdInserts(db, "license_insert_held", "licenses"));
@@ -392,8 +392,8 @@ test.describe("portals that stop or run side by side", () => {
     const first = await startPortal({ engine: databaseEngine });
     const second = await startPortal({ directory: first.directory });
     try {
-      await signIn(page, DEMO.customer, DEMO_PASSWORD, `${first.baseURL}/login`);
-      await expect(page.getByRole("heading", { level: 1, name: "Home" })).toBeVisible();
+      servesPortal(page.context(), first.baseURL);
+      await signInAs(page, DEMO.customer);
       const before = await subscriptionsOf(first.databaseUrl, DEMO.customer);
       for (const [index, portal] of [first, second].entries()) {
         const organization = `Side By Side ${index + 1}`;

@@ -1,5 +1,13 @@
 import type { Browser, BrowserContext, Page } from "@playwright/test";
-import { DEMO, DEMO_PASSWORD, expect, reportBrowserErrors, startPortal, type DatabaseEngine } from "./fixtures";
+import {
+  DEMO,
+  expect,
+  reportBrowserErrors,
+  servesPortal,
+  signInAs,
+  startPortal,
+  type DatabaseEngine,
+} from "./fixtures";
 
 /**
  * A portal of a test's own, for what no other test may see (the time machine moves its clock for everyone on it):
@@ -32,11 +40,8 @@ export async function ownPortal(
       contexts.push(context);
       const page = await context.newPage();
       reportBrowserErrors(page, problems, expectedHttpErrors);
-      await page.goto("/login");
-      await page.getByLabel("Email").fill(email);
-      await page.getByLabel("Password").fill(DEMO_PASSWORD);
-      await page.getByRole("button", { name: "Sign in" }).click();
-      await expect(page.getByRole("heading", { level: 1, name: "Home" })).toBeVisible();
+      servesPortal(context, portal.baseURL);
+      await signInAs(page, email);
       return page;
     };
     await run({ portal, customer: await signedIn(DEMO.customer), admin: await signedIn(DEMO.admin), signedIn });

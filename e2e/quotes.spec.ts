@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Browser, Page } from "@playwright/test";
 import { and, eq } from "drizzle-orm";
 import { demoPasswordHash, organizationIdOf, withDatabase } from "./database";
-import { csrfOf, DEMO, expect, expectAccessible, signInAs, test } from "./fixtures";
+import { csrfOf, DEMO, expect, expectAccessible, servesPortal, signInAs, test } from "./fixtures";
 import { linkFromOutbox } from "./invitations";
 import { moveClock, ownPortal } from "./own-portal";
 import { next, subscriptionsOf } from "./purchase-steps";
@@ -283,6 +283,7 @@ test.describe("quotes sent and accepted", () => {
 
     // The end customer's Technical contact, signed in to the portal, finds it under Quotes and accepts it there.
     const contactContext = await browser.newContext({ baseURL: portal.baseURL, javaScriptEnabled });
+    servesPortal(contactContext, portal.baseURL);
     try {
       const reader = await contactContext.newPage();
       await signInAs(reader, contact);

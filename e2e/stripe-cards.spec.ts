@@ -16,7 +16,7 @@ import {
 } from "../tests/fakes/stripe";
 import { CARD_ENTRY_AT_STRIPE } from "~/domain/card-entry";
 import { CHECKOUT_EXPIRED } from "~/server/cards/stripe/adapter.server";
-import { expect, reportBrowserErrors, startPortal, test, type DatabaseEngine } from "./fixtures";
+import { expect, reportBrowserErrors, servesPortal, startPortal, test, type DatabaseEngine } from "./fixtures";
 import { signInAsNewCustomer } from "./new-customer";
 import { fillCardHolder } from "./card-form";
 import { routeStripe } from "./stripe-js-stub";
@@ -110,6 +110,7 @@ async function withStripePortal(
       },
     });
     context = await browser.newContext({ baseURL: portal.baseURL, javaScriptEnabled });
+    servesPortal(context, portal.baseURL);
     await routeStripe(context, stripe);
     // A script, frame or request the page's policy blocks fails the walk, whether or not the browser logs it.
     await context.exposeBinding("reportViolation", (_source, violation: string) =>
