@@ -200,6 +200,7 @@ test.describe("a charge whose outcome stays unknown", () => {
       await expect(page.getByRole("link", { name: "Back to your order" })).toHaveCount(0);
 
       const admin = await browser.newPage({ baseURL: portal.baseURL, javaScriptEnabled: false });
+      servesPortal(admin.context(), portal.baseURL);
       await signInAs(admin, DEMO.admin);
       await admin.goto("/admin");
       await expect(admin.getByRole("table")).toContainText("needs attention");

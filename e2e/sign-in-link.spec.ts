@@ -3,7 +3,7 @@ import { request as http } from "node:http";
 import type { Browser, Page } from "@playwright/test";
 import { eq, inArray } from "drizzle-orm";
 import { insertAccount, withDatabase } from "./database";
-import { DEMO, expect, signIn, signInAs, test } from "./fixtures";
+import { DEMO, expect, servesPortal, signIn, signInAs, test } from "./fixtures";
 
 /**
  * A stranger's failed guesses, from many addresses, pause signing in to an account from browsers it does not
@@ -76,6 +76,7 @@ async function strangersGuess(baseURL: string, email: string) {
 /** The sign-in link mailed to `email`, as an administrator reads it in the outbox. */
 async function linkFromOutbox(browser: Browser, baseURL: string, javaScriptEnabled: boolean, email: string) {
   const context = await browser.newContext({ baseURL, javaScriptEnabled });
+  servesPortal(context, baseURL);
   const admin = await context.newPage();
   await signInAs(admin, DEMO.admin);
   await admin.goto("/admin/outbox");
