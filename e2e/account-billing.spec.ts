@@ -293,18 +293,19 @@ test.describe("the shipping address", () => {
 
 test.describe("accessibility", () => {
   test("the account page and each drawer have no serious violations", async ({ page, portal, javaScriptEnabled }) => {
-    // Five axe scans plus a sign-in at OWASP's scrypt cost: near 30 s on a busy 2-core machine.
+    test.skip(!javaScriptEnabled, "app pages are scanned hydrated");
+    // Six axe scans: near 30 s on a busy 2-core machine.
     test.slow();
     await signInAsNewCustomer(page, portal.databaseUrl, "billing");
     for (const url of ["/account", "/account/cards/new", "/account/profile", "/account/shipping"]) {
       await page.goto(url);
-      await expectAccessible(page, javaScriptEnabled);
+      await expectAccessible(page);
     }
     await page.goto("/account");
     await addCard(page, "4242 4242 4242 4242");
-    await expectAccessible(page, javaScriptEnabled);
+    await expectAccessible(page);
     await page.getByRole("link", { name: "Replace Visa ending in 4242" }).click();
     await expect(page.getByRole("dialog", { name: "Replace payment method" })).toBeVisible();
-    await expectAccessible(page, javaScriptEnabled);
+    await expectAccessible(page);
   });
 });

@@ -105,7 +105,7 @@ test.describe("the Hubs page", () => {
     for (const text of ["4.12.0", "12/15", "212", "1,840/20,411", "1,795/19,870", "311/3,920"])
       await expect(rows.first()).toContainText(text);
     await expect(page.getByText("1-10 of 12 items")).toBeVisible();
-    await expectAccessible(page, javaScriptEnabled);
+    if (javaScriptEnabled) await expectAccessible(page);
 
     await page.getByRole("navigation", { name: "Hub deployments pages" }).getByRole("link", { name: "Next" }).click();
     await expect(page).toHaveURL(/\/hubs\?page=2$/);
@@ -174,7 +174,7 @@ test.describe("a Hub's licenses", () => {
     await expect(rows.first()).toContainText(/\.\.\./);
     await expect(rows.first()).toContainText(/\d{2}\/\d{2}\/\d{4}/);
     await expect(modal.getByText("1-5 of 7 items")).toBeVisible();
-    await expectAccessible(page, javaScriptEnabled);
+    if (javaScriptEnabled) await expectAccessible(page);
 
     await modal.getByRole("navigation", { name: "Hub licenses pages" }).getByRole("link", { name: "Next" }).click();
     await expect(page).toHaveURL(/licensesPage=2/);

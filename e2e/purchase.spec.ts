@@ -213,14 +213,14 @@ test.describe("buying a new recurring license", () => {
       await expect(wizard.getByRole("heading", { name: heading, exact: true })).toBeVisible();
       if (heading === "Choose your plan")
         await expect(page.getByLabel("Organization name the license is for")).toHaveValue("Refresh Ltd");
-      await expectAccessible(page, javaScriptEnabled);
+      if (javaScriptEnabled) await expectAccessible(page);
       await next(page, button);
     }
     // The admin has no card and no billing address yet: the step says so, and refreshing keeps it.
     await expect(page.getByText("Please add and select a valid payment method.")).toBeVisible();
     await page.reload();
     await expect(page.getByRole("button", { name: "Next: Order" })).toBeDisabled();
-    await expectAccessible(page, javaScriptEnabled);
+    if (javaScriptEnabled) await expectAccessible(page);
   });
 
   test("a customer who upgrades instead is sent to the Licenses page", async ({ page }) => {

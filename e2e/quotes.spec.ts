@@ -138,7 +138,7 @@ test.describe("quotes sent and accepted", () => {
 
     // The end customer's technical contact is offered; the distributor types another address.
     await expect(page.getByLabel("Send to")).toHaveValue(contact);
-    await expectAccessible(page, javaScriptEnabled);
+    if (javaScriptEnabled) await expectAccessible(page);
     await page.getByLabel("Send to").fill("not an address");
     await page.getByRole("button", { name: "Send", exact: true }).click();
     await expect(page.getByText("Invalid Email")).toBeVisible();
@@ -152,7 +152,7 @@ test.describe("quotes sent and accepted", () => {
       await reader.goto(link);
       await expect(reader.getByRole("heading", { name: `Quote ${number}` })).toBeVisible();
       await expect(reader.getByTestId("amount-due")).toHaveText("$41.20");
-      await expectAccessible(reader, javaScriptEnabled);
+      if (javaScriptEnabled) await expectAccessible(reader);
       const pdf = await customerContext.request.get(
         (await reader.getByRole("link", { name: "Download PDF" }).getAttribute("href"))!,
       );
@@ -298,7 +298,7 @@ test.describe("quotes sent and accepted", () => {
       await expect(reader.getByTestId("acceptance")).toContainText("Accepted by “Robin Contact”");
       await expect(reader.getByRole("form", { name: "Accept this quote" })).toHaveCount(0);
       await expect(reader.getByRole("link", { name: "Place order" })).toHaveCount(0);
-      await expectAccessible(reader, javaScriptEnabled);
+      if (javaScriptEnabled) await expectAccessible(reader);
     } finally {
       await contactContext.close();
     }

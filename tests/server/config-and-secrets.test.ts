@@ -8,6 +8,7 @@ import {
   hashPassword,
   hashPasswordSync,
   needsRehash,
+  unmatchableHash,
   verifyPassword,
 } from "~/server/platform/passwords.server";
 
@@ -92,6 +93,15 @@ describe("passwords", () => {
     expect(await verifyPassword("Correct-horse-1", await hashPassword("Correct-horse-1"))).toBe(true);
     expect(await verifyPassword("correct-horse-1", hash)).toBe(false);
     expect(await verifyPassword("GateKeeper-demo-1", hashPasswordSync("GateKeeper-demo-1"))).toBe(true);
+  });
+
+  it("never match the hash kept for an unknown account, which costs what a real one costs to check", async () => {
+    const unmatchable = unmatchableHash();
+    expect(await verifyPassword("not a password", unmatchable)).toBe(false);
+    expect(await verifyPassword("", unmatchable)).toBe(false);
+    expect(needsRehash(unmatchable)).toBe(false);
+    expect(unmatchable.split("$").slice(0, 4)).toEqual(["scrypt", String(COST.N), String(COST.r), String(COST.p)]);
+    expect(unmatchableHash()).not.toBe(unmatchable);
   });
 
   it("never match a malformed hash", async () => {

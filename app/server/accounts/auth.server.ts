@@ -8,7 +8,7 @@ import { memberActor, recordActivity } from "./activity.server";
 import { issueCsrfToken, validateCsrf } from "./csrf.server";
 import { readForm } from "~/server/platform/forms.server";
 import { db } from "~/server/platform/database/db.server";
-import { hashPassword, needsRehash, verifyPassword } from "~/server/platform/passwords.server";
+import { hashPassword, needsRehash, unmatchableHash, verifyPassword } from "~/server/platform/passwords.server";
 import { afterBoot } from "~/server/platform/after-boot.server";
 import { secretFor } from "~/server/platform/secrets.server";
 import { forgetOtherDevices, knownDeviceOf, presentedDevice, rememberDevice } from "./known-devices.server";
@@ -26,8 +26,11 @@ import { findUserByEmail, type UserRecord } from "./users.server";
 
 export const INVALID_CREDENTIALS = "The email or password is incorrect.";
 
-/** A hash at today's cost, checked when the account does not exist, so timing does not reveal which emails are registered. */
-const DUMMY_HASH = hashPassword("not a password");
+/**
+ * Checked when the account does not exist, at today's cost, so timing does not reveal which emails are registered. Made
+ * without hashing: every process of the portal made one at start, a second of CPU each on a busy machine.
+ */
+const DUMMY_HASH = unmatchableHash();
 
 /**
  * remix-auth's form strategy checks the credentials. The portal keeps its sessions itself (decision 051), so
@@ -42,7 +45,7 @@ const authenticator = afterBoot(() =>
     new FormStrategy(async ({ form }) => {
       const user = await findUserByEmail(String(form.get("email") ?? ""));
       const password = String(form.get("password") ?? "");
-      const valid = await verifyPassword(password, user?.passwordHash ?? (await DUMMY_HASH));
+      const valid = await verifyPassword(password, user?.passwordHash ?? DUMMY_HASH);
       if (!user || !valid) throw new AuthorizationError(INVALID_CREDENTIALS);
       // A hash made at an older cost is re-made at today's on the way (the password is at hand only now), over the
       // hash just checked only: a new password set meanwhile (a reset, a change) is never overwritten with this one.

@@ -46,6 +46,14 @@ export function hashPasswordSync(password: string): string {
   return encode(COST, salt, scryptSync(password.normalize("NFKC"), salt, KEY_LENGTH, { ...COST, maxmem: MAX_MEMORY }));
 }
 
+/**
+ * A stored hash at today's cost that no password matches (a random key, not a password's): checking a password against
+ * it costs exactly what checking a real account's costs, without hashing anything to make it.
+ */
+export function unmatchableHash(): string {
+  return encode(COST, randomBytes(16), randomBytes(KEY_LENGTH));
+}
+
 function parse(stored: string) {
   const [scheme, n, r, p, salt, hash] = stored.split("$");
   const cost = { N: Number(n), r: Number(r), p: Number(p) };
