@@ -15,32 +15,29 @@ import { withDatabase } from "~/server/platform/database/portal-database.server"
  * load) and renders two pages, some hundreds of times a run; the sign-in walks themselves go through the form.
  */
 
-/** The demo mode's root secret, as the portal keeps it (secrets.server): in the database on PostgreSQL, beside the SQLite file. */
-async function rootSecretOf(databaseUrl: string): Promise<string> {
-  const choice = databaseChoice(databaseUrl);
-  if (choice?.engine === "sqlite")
-    return readFileSync(path.join(path.dirname(choice.file), ".portal-secret"), "utf8").trim();
-  return withDatabase(databaseUrl, async (db, t) => {
-    const [kept] = await db
-      .select({ value: t.portalSecrets.value })
-      .from(t.portalSecrets)
-      .where(eq(t.portalSecrets.name, "session-secret"));
-    return kept.value;
-  });
-}
-
 /** A secret for one purpose, derived from the root as the portal derives it (secretFor). */
 const derived = (root: string, purpose: "session" | "csrf") => createHmac("sha256", root).update(purpose).digest("hex");
 
 /**
- * Signs `email` in in this browser context, on the portal whose database is `databaseUrl` and whose address is
- * `baseURL`: the context then holds the session cookie a sign-in sets (the CSRF cookie follows on the first page).
+ * Starts a session for `email` in this browser context, on the portal whose database is `databaseUrl` and whose
+ * address is `baseURL`: the context then holds the session cookie a sign-in sets (the CSRF cookie follows on the
+ * first page).
  */
 export async function startSessionIn(context: BrowserContext, baseURL: string, databaseUrl: string, email: string) {
-  const root = await rootSecretOf(databaseUrl);
   const token = randomBytes(32).toString("base64url");
-  const csrfToken = new CSRF({ cookie: createCookie("unused"), secret: derived(root, "csrf") }).generate();
-  await withDatabase(databaseUrl, async (db, t) => {
+  const choice = databaseChoice(databaseUrl);
+  const root = await withDatabase(databaseUrl, async (db, t) => {
+    // The demo mode's root secret, where the portal keeps it (secrets.server): beside the SQLite file, or in the
+    // PostgreSQL database.
+    const secret =
+      choice?.engine === "sqlite"
+        ? readFileSync(path.join(path.dirname(choice.file), ".portal-secret"), "utf8").trim()
+        : (
+            await db
+              .select({ value: t.portalSecrets.value })
+              .from(t.portalSecrets)
+              .where(eq(t.portalSecrets.name, "session-secret"))
+          )[0].value;
     const [user] = await db.select({ id: t.users.id }).from(t.users).where(eq(t.users.email, email));
     if (!user) throw new Error(`no account for ${email}`);
     const now = Date.now();
@@ -52,8 +49,9 @@ export async function startSessionIn(context: BrowserContext, baseURL: string, d
       // Any walk ends long before: the portal's own limit is a week from sign-in.
       expiresAt: new Date(now + 24 * 60 * 60 * 1000),
       userAgent: "Playwright",
-      csrfToken,
+      csrfToken: new CSRF({ cookie: createCookie("unused"), secret: derived(secret, "csrf") }).generate(),
     });
+    return secret;
   });
   // The portal's cookie over plain HTTP (cookies.server: `__Host-` only over HTTPS), signed as Remix signs it.
   const cookie = createCookie("__gk_session", { secrets: [derived(root, "session")] });
