@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import type { Readable } from "node:stream";
@@ -12,6 +12,7 @@ import type { Engine } from "~/server/platform/database/portal-database.server";
 import { databaseChoice } from "~/server/platform/config/database-url.server";
 import { createDatabase, dropDatabase } from "../scripts/postgres-cluster.mjs";
 import { startRoundRobinProxy } from "../scripts/round-robin-proxy.mjs";
+import { PORTAL_SETTINGS } from "./portal-settings";
 import { startSessionIn } from "./sessions";
 
 export const DEMO_PASSWORD = "GateKeeper-demo-1";
@@ -42,6 +43,16 @@ interface PortalServer {
 
 /** How long a stopped portal may take to exit before it is killed. */
 const STOP_GRACE_MS = 15_000;
+
+/**
+ * The run's migrated and demo-seeded databases that a portal's own database is copied from (e2e/global-setup.ts):
+ * a PostgreSQL database's name, a SQLite folder. Each start of a fresh portal migrated and seeded its own, some
+ * seconds of CPU each.
+ */
+const SEEDED_COPIES: { postgres?: string; sqlite?: string } = {
+  postgres: process.env.E2E_SEEDED_POSTGRES,
+  sqlite: process.env.E2E_SEEDED_SQLITE,
+};
 
 /** How many instances serve a portal behind one port: two on PostgreSQL, as a deployment past one machine runs. */
 const INSTANCES: Record<DatabaseEngine, number> = { sqlite: 1, postgres: 2 };
@@ -110,10 +121,13 @@ function postgresServer(): string {
   );
 }
 
-/** A new, empty database for a portal that starts on PostgreSQL (the portal migrates and seeds it itself). */
-async function newPostgresDatabase(): Promise<{ name: string; url: string }> {
+/**
+ * A new database for a portal that starts on PostgreSQL: a copy of the run's migrated and demo-seeded one
+ * (e2e/global-setup.ts) when `template` names it, else empty (the portal migrates and seeds it itself).
+ */
+async function newPostgresDatabase(template: string | undefined): Promise<{ name: string; url: string }> {
   const name = `portal_e2e_${randomBytes(6).toString("hex")}`;
-  return { name, url: await createDatabase(postgresServer(), name) };
+  return { name, url: await createDatabase(postgresServer(), name, template) };
 }
 
 /** One process of the portal, listening on a port of its own. */
@@ -152,28 +166,36 @@ async function startInstance(options: {
 }
 
 /**
- * Starts the built portal on a free port with an empty database on `engine` (migrated and demo-seeded at start),
- * or, given the directory of one started before, on the database it left (a restart); the caller then owns the
- * directory. On PostgreSQL two instances serve the portal, behind a proxy that sends each request to the next
+ * Starts the built portal on a free port with a database of its own on `engine`, or, given the directory of one
+ * started before, on the database it left (a restart); the caller then owns the directory. The database is a copy of
+ * the run's migrated and demo-seeded one (e2e/global-setup.ts), but for a `firstStart` and a portal started with
+ * settings or workers of its own (which may seed otherwise, or not at all): those start on an empty database, which
+ * they migrate and seed themselves. On PostgreSQL two instances serve the portal, behind a proxy that sends each request to the next
  * one (e2e/round-robin-proxy.ts), as stateless instances behind a load balancer; on SQLite, one. With `workers`,
  * one instance starts as `npm start` does (scripts/start.mjs: a primary and that many worker processes). With
  * `ownPublicUrl`, PUBLIC_URL is the portal's own address (what Stripe's pages send the cardholder back to).
  */
 export async function startPortal(
-  options: { env?: Record<string, string>; workers?: number; ownPublicUrl?: boolean } & (
+  options: { env?: Record<string, string>; workers?: number; ownPublicUrl?: boolean; firstStart?: boolean } & (
     { engine: DatabaseEngine; directory?: undefined } | { directory: string; engine?: undefined }
   ),
 ) {
   const { directory: reused, env: extraEnv = {}, workers, ownPublicUrl = false } = options;
   const directory = reused ?? mkdtempSync(path.join(tmpdir(), "gk-portal-e2e-"));
+  const copied = !options.firstStart && !options.env && !workers ? SEEDED_COPIES : {};
   const databaseUrlFile = path.join(directory, DATABASE_URL_FILE);
   let databaseUrl: string;
   /** The PostgreSQL database this start made, which its stop drops. */
   let madeDatabase: string | undefined;
   if (reused) databaseUrl = readFileSync(databaseUrlFile, "utf8");
   else {
-    if (options.engine === "postgres") ({ name: madeDatabase, url: databaseUrl } = await newPostgresDatabase());
-    else databaseUrl = `file:${path.join(directory, "portal.sqlite")}`;
+    if (options.engine === "postgres")
+      ({ name: madeDatabase, url: databaseUrl } = await newPostgresDatabase(copied.postgres));
+    else {
+      // The database file with the secrets kept beside it.
+      if (copied.sqlite) cpSync(copied.sqlite, directory, { recursive: true });
+      databaseUrl = `file:${path.join(directory, "portal.sqlite")}`;
+    }
     writeFileSync(databaseUrlFile, databaseUrl);
   }
   const engine = databaseChoice(databaseUrl)!.engine;
@@ -185,16 +207,8 @@ export async function startPortal(
   const log = { stdout: (text: string) => (stdout += text), stderr: (text: string) => (stderr += text) };
   // Every instance gets the same settings: they share sessions only because they share their secrets.
   const env = {
-    NODE_ENV: "production",
+    ...PORTAL_SETTINGS,
     DATABASE_URL: databaseUrl,
-    SEED_DEMO: "true",
-    // A crashed portal's jobs are taken over after the lease: short here, so restart tests wait seconds.
-    JOB_LEASE_MS: "3000",
-    JOB_BACKOFF_MS: "200",
-    // Simulated Hubs are ready and running at once; a test that wants a slow one injects not_ready.
-    HUB_SIM_STARTUP_SECONDS: "0",
-    // 'Try again' after a Hub that is still coming up opens at once; the test of the 30 s rule sets its own wait.
-    HUB_RETRY_WAIT_MS: "0",
     ...(frontPort ? { PUBLIC_URL: `http://127.0.0.1:${frontPort}` } : {}),
     ...extraEnv,
   };
@@ -275,7 +289,8 @@ export const test = base.extend<TestFixtures, WorkerOptions & { portal: PortalSe
   databaseEngine: ["sqlite", { option: true, scope: "worker" }],
   portal: [
     async ({ databaseEngine }, use) => {
-      const server = await startPortal({ engine: databaseEngine });
+      // A first start: each worker's portal migrates and seeds its database, as a fresh clone's does.
+      const server = await startPortal({ engine: databaseEngine, firstStart: true });
       await use(server);
       await server.stop();
     },
