@@ -402,7 +402,14 @@ export async function holdScripts(page: Page): Promise<() => void> {
  * would load the same URL's same HTML again to scan it.
  */
 export async function expectAccessible(page: Page) {
-  await expectNoSeriousViolations(page);
+  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+  const serious = results.violations
+    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+    .map(
+      (violation) =>
+        `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(" ")).join(", ")})`,
+    );
+  expect(serious, `accessibility violations on ${page.url()}`).toEqual([]);
 }
 
 /**
@@ -421,19 +428,8 @@ export async function expectServerHtmlAccessible(page: Page) {
     const scanPage = await scanContext.newPage();
     await scanPage.route(/\.js(\?|$)/, (route) => route.abort());
     await scanPage.goto(page.url());
-    await expectNoSeriousViolations(scanPage);
+    await expectAccessible(scanPage);
   } finally {
     await scanContext.close();
   }
-}
-
-async function expectNoSeriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
-  const serious = results.violations
-    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-    .map(
-      (violation) =>
-        `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(" ")).join(", ")})`,
-    );
-  expect(serious, `accessibility violations on ${page.url()}`).toEqual([]);
 }
