@@ -1,3 +1,4 @@
+import { Agent, get } from "node:http";
 import { connect } from "node:net";
 import { DEMO, DEMO_PASSWORD, expect, signIn, startPortal, test } from "./fixtures";
 import { walkToOrder } from "./purchase-steps";
@@ -110,7 +111,9 @@ test.describe("metrics from npm start", () => {
 });
 
 test.describe("a clean stop", () => {
-  test("lets a request in flight during SIGTERM finish, and exits 0", async ({ databaseEngine }) => {
+  test("lets a request in flight during SIGTERM finish, closes an idle connection at once, and exits 0", async ({
+    databaseEngine,
+  }) => {
     test.setTimeout(60_000);
     const portal = await startPortal({ engine: databaseEngine });
     try {
@@ -125,7 +128,6 @@ test.describe("a clean stop", () => {
         `POST /login HTTP/1.1\r\nHost: ${url.host}\r\nContent-Type: application/x-www-form-urlencoded\r\n` +
           `Content-Length: ${body.length}\r\n\r\n${body.slice(0, 6)}`,
       );
-      await new Promise((resolve) => setTimeout(resolve, 300));
       const exited = new Promise<number | null>((resolve) => {
         const check = setInterval(() => {
           try {
@@ -136,8 +138,18 @@ test.describe("a clean stop", () => {
           }
         }, 50);
       });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      // A kept-alive connection whose answer has just been read: the stop closes it at once, not when the client
+      // drops it (this agent never would).
+      let idleClosed = false;
+      const idle = new Agent({ keepAlive: true });
+      idle.on("free", (freed) => freed.once("close", () => (idleClosed = true)));
+      await new Promise((resolve) =>
+        get(`${portal.instanceURLs[0]}/healthz`, { agent: idle }, (res) => res.resume().on("end", resolve)),
+      );
       process.kill(portal.pids[0], "SIGTERM");
       await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(idleClosed, "the idle connection is closed while the request in flight still waits").toBe(true);
       socket.write(body.slice(6));
       await closed;
       expect(answer).toMatch(/^HTTP\/1\.1 \d{3} /);

@@ -416,8 +416,8 @@ function portalServer(app) {
       if (stopping && open.size === 0) whenDrained?.();
     });
   });
-  // The answers not yet begun: a request that arrived before the stop and is still reading its body or being
-  // handled must close its connection too.
+  // The answers under way: a request that arrived before the stop and is still reading its body or being handled
+  // must close its connection too, when its answer has gone out if it is too late to say so in the answer.
   const unanswered = new Set();
   server.on("request", (req, res) => {
     if (stopping) {
@@ -425,7 +425,11 @@ function portalServer(app) {
       return;
     }
     unanswered.add(res);
-    res.once("close", () => unanswered.delete(res));
+    const socket = req.socket;
+    res.once("close", () => {
+      unanswered.delete(res);
+      if (stopping) socket.destroy();
+    });
   });
   return {
     server,
@@ -434,7 +438,11 @@ function portalServer(app) {
     drain() {
       stopping = true;
       for (const res of unanswered) if (!res.headersSent) res.setHeader("Connection", "close");
-      server.closeIdleConnections();
+      // Idle is every connection without an answer under way. Node's own list (closeIdleConnections) also counts one
+      // as busy until its last answer's close, which comes after the client has read it: the stop then waited for
+      // the client to drop the connection (undici's keep-alive, 3 s on).
+      const answering = new Set([...unanswered].map((res) => res.socket));
+      for (const socket of open) if (!answering.has(socket)) socket.destroy();
       return new Promise((resolve) => {
         whenDrained = resolve;
         if (open.size === 0) resolve();
