@@ -55,4 +55,21 @@ describe("onFirstUse", () => {
     expect(await load()).toBe("sdk");
     expect(imports).toBe(2);
   });
+
+  it("preloads in the background: the first use finds the import made, and a preload that failed leaves it to that use", async () => {
+    let imports = 0;
+    let fails = true;
+    const load = onFirstUse(async () => {
+      imports += 1;
+      if (fails) throw new Error("no such module");
+      return "sdk";
+    });
+    load.preload();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(imports).toBe(1);
+    fails = false;
+    load.preload();
+    expect(await load()).toBe("sdk");
+    expect(imports).toBe(2);
+  });
 });

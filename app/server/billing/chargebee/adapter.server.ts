@@ -132,7 +132,7 @@ interface Catalogue {
   listedAt: number;
 }
 
-/** Chargebee's SDK, loaded on the first call. */
+/** Chargebee's SDK, loaded on the first call or by the start-up's preload. */
 export const chargebeeSdk = onFirstUse(() => import("chargebee").then((module) => module.default));
 
 /**

@@ -62,7 +62,8 @@ export const SETUP_NOT_CONFIRMED = "The card was not confirmed with Stripe. Plea
 /** What a Checkout page that expired before the card was entered comes to. */
 export const CHECKOUT_EXPIRED = "The card entry at Stripe expired before a card was saved. Please try again.";
 
-const stripeSdk = onFirstUse(() => import("stripe").then((module) => module.default));
+/** Stripe's SDK, loaded on the first call or by the start-up's preload. */
+export const stripeSdk = onFirstUse(() => import("stripe").then((module) => module.default));
 
 const idOf = (value: string | { id: string } | null) => (typeof value === "string" ? value : (value?.id ?? null));
 

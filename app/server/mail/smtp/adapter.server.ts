@@ -30,7 +30,8 @@ export function smtpFailure(error: unknown): ProviderError {
   return new ProviderError(message, { kind: code && BROKEN_OFF.has(code) ? "unknown" : "retryable", code });
 }
 
-const nodemailerSdk = onFirstUse(() => import("nodemailer").then((module) => module.default));
+/** nodemailer, loaded on the first send or by the start-up's preload. */
+export const nodemailerSdk = onFirstUse(() => import("nodemailer").then((module) => module.default));
 
 /**
  * The real mail adapter: nodemailer to the SMTP server SMTP_URL names (`smtp://user:password@host:port`, or
