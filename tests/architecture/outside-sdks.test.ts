@@ -40,36 +40,35 @@ describe("the outside services' SDKs", () => {
   });
 });
 
+/** An SDK's loader whose import fails until `sdk.arrives` is set, counting its imports. */
+function importThatFailsAtFirst() {
+  const sdk = { imports: 0, arrives: false };
+  const load = onFirstUse(async () => {
+    sdk.imports += 1;
+    if (!sdk.arrives) throw new Error("the chunk did not arrive");
+    return "sdk";
+  });
+  return { sdk, load };
+}
+
 describe("onFirstUse", () => {
   it("imports once however many callers ask, and again after an import that failed", async () => {
-    let imports = 0;
-    let fails = true;
-    const load = onFirstUse(async () => {
-      imports += 1;
-      if (fails) throw new Error("the chunk did not arrive");
-      return "sdk";
-    });
+    const { sdk, load } = importThatFailsAtFirst();
     await expect(load()).rejects.toThrow("the chunk did not arrive");
-    fails = false;
+    sdk.arrives = true;
     expect(await Promise.all([load(), load(), load()])).toEqual(["sdk", "sdk", "sdk"]);
     expect(await load()).toBe("sdk");
-    expect(imports).toBe(2);
+    expect(sdk.imports).toBe(2);
   });
 
   it("preloads in the background: the first use finds the import made, and a preload that failed leaves it to that use", async () => {
-    let imports = 0;
-    let fails = true;
-    const load = onFirstUse(async () => {
-      imports += 1;
-      if (fails) throw new Error("no such module");
-      return "sdk";
-    });
+    const { sdk, load } = importThatFailsAtFirst();
     load.preload();
     await new Promise((resolve) => setImmediate(resolve));
-    expect(imports).toBe(1);
-    fails = false;
+    expect(sdk.imports).toBe(1);
+    sdk.arrives = true;
     load.preload();
     expect(await load()).toBe("sdk");
-    expect(imports).toBe(2);
+    expect(sdk.imports).toBe(2);
   });
 });
