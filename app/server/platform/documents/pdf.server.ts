@@ -1,4 +1,4 @@
-import { onFirstUse } from "~/server/platform/on-first-use.server";
+import PDFDocument from "pdfkit";
 import { formatCents } from "~/domain/format";
 
 /**
@@ -34,9 +34,7 @@ export interface DocumentLine {
  * Starts a document: its kind as the heading, the seller's lines (the first in bold) and the facts beside them
  * (label and value: number, dates, status). Returns what lays out the rest, in order down the page.
  */
-const pdfkit = onFirstUse(() => import("pdfkit").then((module) => module.default));
-
-export async function printedDocument(head: {
+export function printedDocument(head: {
   kind: string;
   title: string;
   author: string;
@@ -44,7 +42,6 @@ export async function printedDocument(head: {
   sellerLines: string[];
   facts: [string, string][];
 }) {
-  const PDFDocument = await pdfkit();
   const doc = new PDFDocument({
     size: "LETTER",
     margin: PAGE_MARGIN,
