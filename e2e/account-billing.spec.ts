@@ -1,6 +1,6 @@
 import type { Locator, Page } from "@playwright/test";
 import { armFault, clearFaults, withDatabase } from "./database";
-import { expect, expectAccessible, test } from "./fixtures";
+import { expect, expectAccessible, holdScripts, test } from "./fixtures";
 import { signInAsNewCustomer } from "./new-customer";
 
 /**
@@ -10,7 +10,6 @@ import { signInAsNewCustomer } from "./new-customer";
  * as the other specs expect them.
  */
 
-/** A new customer with no billing customer, no card and no addresses, signed in. */
 /** Arms a provider failure in the running portal's embedded billing engine (remaining null: every call). */
 function injectFault(
   databaseUrl: string,
@@ -143,6 +142,30 @@ test.describe("adding a card", () => {
     await page.goto("/account/cards/new");
     await expect(page).toHaveURL(/\/account$/);
     await expect(page.getByRole("status")).toContainText(limit);
+  });
+});
+
+test.describe("a card typed before the drawer hydrated", () => {
+  test("is saved: Save Card judges what was typed, not what the page had when its scripts arrived", async ({
+    page,
+    portal,
+    javaScriptEnabled,
+  }) => {
+    test.skip(!javaScriptEnabled, "hydration needs JavaScript");
+    await signInAsNewCustomer(page, portal.databaseUrl, "billing");
+    const hydrate = await holdScripts(page);
+    await page.goto("/account/cards/new", { waitUntil: "commit" });
+    const drawer = page.getByRole("dialog", { name: "Create new payment method" });
+    await fillCardHolder(drawer);
+    await fillCard(drawer, "4242 4242 4242 4242");
+    hydrate();
+    await expect(page.locator("html")).toHaveAttribute("data-link-navigation", "on");
+    const save = drawer.getByRole("button", { name: "Save Card" });
+    await expect(save).toBeEnabled();
+    await expect(drawer.getByText("Enter the card and its holder's address to save.")).toBeHidden();
+    await save.click();
+    await expect(page.getByRole("status")).toContainText("Successfully added new payment method.");
+    await expect(page.getByRole("region", { name: "Payment Methods" }).getByRole("row").nth(1)).toContainText("4242");
   });
 });
 

@@ -115,9 +115,14 @@ export function AddressFields({
 
 export const FIX_ERRORS = "Please fix the errors to save changes.";
 
-/** The form's fields as the user set them (hidden fields are the page's, not the user's). */
-function typedValues(form: HTMLFormElement): string {
-  const typed = [...form.elements].flatMap((element) => {
+/**
+ * The form's fields as the user set them, or (`as: "served"`) as the page was served: the default properties keep
+ * the server's values, so fields typed into before the scripts arrived count as changed. Hidden fields are the
+ * page's, not the user's.
+ */
+function fieldValues(form: HTMLFormElement, as: "typed" | "served" = "typed"): string {
+  const served = as === "served";
+  const fields = [...form.elements].flatMap((element) => {
     if (!(
       element instanceof HTMLInputElement ||
       element instanceof HTMLSelectElement ||
@@ -125,10 +130,16 @@ function typedValues(form: HTMLFormElement): string {
     ))
       return [];
     if (element.type === "hidden" || !element.name) return [];
-    const checkable = element instanceof HTMLInputElement && (element.type === "checkbox" || element.type === "radio");
-    return [[element.name, checkable ? String(element.checked) : element.value]];
+    if (element instanceof HTMLSelectElement) {
+      const options = [...element.options];
+      const value = served ? (options.find((option) => option.defaultSelected) ?? options[0])?.value : element.value;
+      return [[element.name, value ?? ""]];
+    }
+    if (element instanceof HTMLInputElement && (element.type === "checkbox" || element.type === "radio"))
+      return [[element.name, String(served ? element.defaultChecked : element.checked)]];
+    return [[element.name, served ? element.defaultValue : element.value]];
   });
-  return JSON.stringify(typed);
+  return JSON.stringify(fields);
 }
 
 type Readiness = "before-javascript" | "unchanged" | "invalid" | "ready";
@@ -147,11 +158,11 @@ function useReadiness(
   useEffect(() => {
     const form = button.current?.form;
     if (!form) return;
-    const initial = typedValues(form);
+    const initial = fieldValues(form, "served");
     let latest = 0;
     const check = async () => {
       const run = (latest += 1);
-      if (typedValues(form) === initial) return setReadiness("unchanged");
+      if (fieldValues(form) === initial) return setReadiness("unchanged");
       const result = await validator.validate(new FormData(form));
       if (run !== latest) return;
       const errors = Object.keys(result.error?.fieldErrors ?? {}).filter((field) => !(ignoreCard && field === "card"));
