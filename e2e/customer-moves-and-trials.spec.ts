@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { eq } from "drizzle-orm";
 import { organizationIdOf, withDatabase } from "./database";
 import { DEMO, expect, signInAs, test } from "./fixtures";
 import { next } from "./purchase-steps";
@@ -6,7 +7,8 @@ import { fillTrialAddress } from "./trial-steps";
 
 /**
  * With JavaScript and without: GateKeeper's administrator sees a distributor's end customers beside it and moves
- * one to another distributor (refused first without a choice, the message at the field); a distributor starts a
+ * one to another distributor (refused first without a choice, the message at the field), whose renewals the old one
+ * still sees as it still pays them; a distributor starts a
  * trial for one of its customers from the customer's page, and the trial's license shows there. Tests of a worker
  * share its portal: each adds the organizations it changes, by names no other test uses.
  */
@@ -29,6 +31,33 @@ async function addOrganizations(databaseUrl: string, customerName: string, resel
   });
 }
 
+/**
+ * A license the demo distributor bought for its end customer, renewing in 20 days: a copy of Harbor Dental Group's
+ * license and subscription. Its license number.
+ */
+async function addRenewingLicense(databaseUrl: string, customerId: string): Promise<string> {
+  return withDatabase(databaseUrl, async (db, t) => {
+    const [harbor] = await db
+      .select({ license: t.licenses, subscription: t.subscriptions })
+      .from(t.licenses)
+      .innerJoin(t.subscriptions, eq(t.subscriptions.id, t.licenses.subscriptionId))
+      .where(eq(t.licenses.externalLicenseId, "GK-SLR-2026-0101"));
+    const externalLicenseId = `GK-SLR-2026-${suffix()}`;
+    const subscriptionId = `sub_moving_${suffix()}`;
+    const currentTermEnd = new Date(Date.now() + 20 * 24 * 60 * 60 * 1000);
+    await db.insert(t.subscriptions).values({ ...harbor.subscription, id: subscriptionId, currentTermEnd });
+    await db.insert(t.licenses).values({
+      ...harbor.license,
+      id: randomUUID(),
+      externalLicenseId,
+      licenseCode: `${harbor.license.licenseCode}-${externalLicenseId}`,
+      subscriptionId,
+      licenseeId: customerId,
+    });
+    return externalLicenseId;
+  });
+}
+
 test.describe("end customers", () => {
   // Without JavaScript a refused form comes back as 422 with its message.
   test.use({ expectedHttpErrors: [422] });
@@ -37,6 +66,7 @@ test.describe("end customers", () => {
     const customerName = `Moving Clinic ${suffix()}`;
     const resellerName = `Second Reseller ${suffix()}`;
     const { customerId } = await addOrganizations(portal.databaseUrl, customerName, resellerName);
+    const licenseId = await addRenewingLicense(portal.databaseUrl, customerId);
     await signInAs(page, DEMO.admin);
 
     // End customers are counted beside their distributor, not listed among every organization.
@@ -63,6 +93,15 @@ test.describe("end customers", () => {
     await expect(page.getByText(`${customerName} is now an end customer of ${resellerName}.`)).toBeVisible();
     await expect(page.getByRole("link", { name: resellerName, exact: true })).toBeVisible();
     await expect(page.getByRole("link", { name: "SecureLine Resellers", exact: true })).toHaveCount(0);
+
+    // The license SecureLine bought for the customer still renews at its cost: its renewals view lists it, named as
+    // moved, with no link to a customer page it no longer has.
+    await signInAs(page, DEMO.distributor);
+    await page.goto("/customers/renewals");
+    const row = page.getByRole("row").filter({ hasText: licenseId });
+    await expect(row).toContainText(`${customerName} (moved to another distributor)`);
+    await expect(row.getByRole("link", { name: customerName })).toHaveCount(0);
+    await expect(row.getByRole("link", { name: `Turn off auto-renew of license ${licenseId}` })).toBeVisible();
   });
 
   test("get a trial their distributor starts for them from their page", async ({ page, portal }) => {

@@ -40,6 +40,12 @@ export function renewalWindowOf(value: string | null): RenewalWindow | null {
   return RENEWAL_WINDOWS.find((days) => String(days) === value) ?? null;
 }
 
+/**
+ * How a renewal names an end customer since moved to another distributor: the licenses bought for it stay the
+ * buyer's, which still pays for their renewals, and no longer has the customer's page.
+ */
+export const movedCustomerName = (name: string) => `${name} (moved to another distributor)`;
+
 /** The renewals view's address for a window and where its page starts, each left out when it is the default. */
 export function renewalsHref(within: RenewalWindow, start: PageStart = null): string {
   const query = setPageStart(

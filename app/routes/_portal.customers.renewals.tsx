@@ -1,6 +1,6 @@
 import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { customerUrls, RENEWAL_WINDOWS, renewalsCsvHref, renewalsHref } from "~/domain/customers";
+import { customerUrls, movedCustomerName, RENEWAL_WINDOWS, renewalsCsvHref, renewalsHref } from "~/domain/customers";
 import { formatCents, formatDate } from "~/domain/format";
 import { renewalsPage } from "~/server/resellers/renewals.server";
 import { Group, Stack } from "~/ui/layout";
@@ -72,9 +72,13 @@ export default function Renewals() {
                   <Table.Row
                     key={renewal.externalLicenseId}
                     cells={[
-                      <Link key="customer" className={ANCHOR_CLASS} to={customerUrls.page(renewal.customer.id)}>
-                        {renewal.customer.name}
-                      </Link>,
+                      renewal.customer.moved ? (
+                        movedCustomerName(renewal.customer.name)
+                      ) : (
+                        <Link key="customer" className={ANCHOR_CLASS} to={customerUrls.page(renewal.customer.id)}>
+                          {renewal.customer.name}
+                        </Link>
+                      ),
                       renewal.externalLicenseId,
                       renewal.plan,
                       renewal.users,

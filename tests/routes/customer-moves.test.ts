@@ -6,6 +6,8 @@ import { loader as adminListLoader } from "~/routes/_portal.admin.customers";
 import { loader as adminPageLoader } from "~/routes/_portal.admin.customers_.$organizationId";
 import { action as moveAction, loader as moveLoader } from "~/routes/_portal.admin.customers_.$organizationId_.move";
 import { loader as customerLoader } from "~/routes/_portal.customers.$customerId._index";
+import { loader as renewalsLoader } from "~/routes/_portal.customers.renewals";
+import { loader as renewalsCsvLoader } from "~/routes/_portal.customers.renewals[.csv]";
 import { searchOrganizationsForAdmin } from "~/server/accounts/organizations.server";
 import { db } from "~/server/platform/database/db.server";
 import { activity, licenses, organizations } from "~/server/platform/database/tables.server";
@@ -158,6 +160,19 @@ describe("end customers on the administration pages", { timeout: 60_000 }, () =>
     const oldCookie = await freshSession("distributor@example.com");
     const gone = await open(customerLoader, `/customers/${meridian.id}`, oldCookie, { customerId: meridian.id });
     expect(gone.status).toBe(404);
+    // Its renewals are still the old distributor's to pay: in its view and CSV, named as moved, with no page to link.
+    const renewals = await (await open(renewalsLoader, "/customers/renewals", oldCookie)).json();
+    expect(renewals.renewals).toEqual([
+      expect.objectContaining({
+        customer: { id: meridian.id, name: "Meridian Law LLP", moved: true },
+        externalLicenseId: bought!.externalLicenseId,
+        autoRenewUrl: `/licenses/${bought!.subscriptionId}/auto-renew`,
+      }),
+    ]);
+    const csv = await (await open(renewalsCsvLoader, "/customers/renewals.csv", oldCookie)).text();
+    expect(csv).toContain(`\nMeridian Law LLP (moved to another distributor),${bought!.externalLicenseId},`);
+    // The new distributor pays none of them.
+    expect((await (await open(renewalsLoader, "/customers/renewals", target.cookie)).json()).renewals).toEqual([]);
 
     // Moved meanwhile: a second move from a page that still names the old distributor is a move from the new one.
     const again = await moveOf(meridian.id, { reseller: target.id }, admin);

@@ -3,6 +3,7 @@ import { and, asc, desc, eq, gt, gte, inArray, lt, lte, or } from "drizzle-orm";
 import { stringify } from "csv-stringify/sync";
 import type { SubscriptionStatus } from "~db/billing-values";
 import {
+  movedCustomerName,
   renewalAmount,
   renewalsHref,
   renewalWindowOf,
@@ -56,8 +57,8 @@ function termsEndingIn(now: Date, end: Date, start: PageStart) {
 
 /**
  * The renewals in the window, soonest first (by the day the term ends, then the license number): the distributor's
- * subscriptions whose term ends in it, each with its license and the end customer the license is for (its own
- * customers only: managed_by is the distributor). One page from its start, or every row (the CSV), ordered in SQL.
+ * subscriptions whose term ends in it, each with its license and the end customer the license is for (`moved` when
+ * that customer is now another distributor's). One page from its start, or every row (the CSV), ordered in SQL.
  * A page reads its own rows and one more, to know whether another page follows: never the whole window, so neither
  * a count of it nor an offset into it, both of which walked every renewal of the window before the page's.
  */
@@ -78,15 +79,16 @@ async function renewalsIn(
         currentTermEnd: subscriptions.currentTermEnd,
       },
       license: { externalLicenseId: licenses.externalLicenseId, nodes: licenses.nodes },
-      customer: { id: organizations.id, name: organizations.name },
+      customer: { id: organizations.id, name: organizations.name, managedBy: organizations.managedBy },
     })
     .from(subscriptions)
-    // The subscription's license, and the distributor's own end customer the license is for.
+    // The subscription's license, and the end customer the license is for: the distributor's own, or one since moved
+    // to another distributor, whose renewals this one still pays for.
     .innerJoin(
       licenses,
       and(eq(licenses.subscriptionId, subscriptions.id), eq(licenses.ownerId, subscriptions.ownerId)),
     )
-    .innerJoin(organizations, and(eq(organizations.id, licenses.licenseeId), eq(organizations.managedBy, resellerId)))
+    .innerJoin(organizations, eq(organizations.id, licenses.licenseeId))
     .where(
       and(
         eq(subscriptions.ownerId, resellerId),
@@ -111,8 +113,8 @@ async function renewalsIn(
   return {
     earlier,
     later,
-    renewals: page.map(({ subscription, license, customer }) => ({
-      customer,
+    renewals: page.map(({ subscription, license, customer: { managedBy, ...customer } }) => ({
+      customer: { ...customer, moved: managedBy !== resellerId },
       externalLicenseId: license.externalLicenseId,
       subscriptionId: subscription.id,
       plan: planNames.get(subscription.planId) ?? subscription.planId,
@@ -187,7 +189,7 @@ export async function renewalsCsv(request: Request): Promise<Response> {
   ]);
   const csv = stringify(
     renewals.map((renewal) => [
-      asText(renewal.customer.name),
+      asText(renewal.customer.moved ? movedCustomerName(renewal.customer.name) : renewal.customer.name),
       renewal.externalLicenseId,
       renewal.plan,
       renewal.users,
