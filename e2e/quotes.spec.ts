@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Browser, Page } from "@playwright/test";
 import { and, eq } from "drizzle-orm";
-import { demoPasswordHash, organizationIdOf, withDatabase } from "./database";
+import { demoPasswordHash, insertAccount, organizationIdOf, withDatabase } from "./database";
 import { csrfOf, DEMO, expect, expectAccessible, servesPortal, signInAs, test } from "./fixtures";
 import { linkFromOutbox } from "./invitations";
 import { moveClock, ownPortal } from "./own-portal";
@@ -58,7 +58,6 @@ async function ownQuoteToReview(page: Page) {
   return organization;
 }
 
-/** Sends the quote on its page to `to`, and reads the link mailed there from the outbox. */
 /**
  * The customer's own quote saved from the Review step (valid `validDays` when given), sent to a new address, and its
  * link opened in a browser of its own (no account) with the accepter's name typed; `read` gets that page, and the
@@ -91,6 +90,7 @@ async function withSentQuoteOpen(
   }
 }
 
+/** Sends the quote on its page to `to`, and reads the link mailed there from the outbox. */
 async function sendQuote(page: Page, baseURL: string, to: string) {
   const number = await numberOn(page);
   const form = page.getByRole("form", { name: "Send the quote" });
@@ -430,5 +430,84 @@ test("an expired quote accepts nothing: the time machine moves past its validity
     await expect(customer.getByRole("table", { name: "History" }).getByRole("row", { name: /Accepted/ })).toHaveCount(
       0,
     );
+  });
+});
+
+/**
+ * A new customer's Owner with `count` quotes of the organization's own, made an hour apart (the last the newest),
+ * every fifth withdrawn and the others open: their numbers, oldest first.
+ */
+async function ownerWithQuotes(databaseUrl: string, count: number) {
+  const id = randomUUID();
+  const email = `many-quotes-${id.slice(0, 8)}@example.com`;
+  const batch = suffix();
+  const numbers = Array.from({ length: count }, (_, n) => `Q-${batch}-${String(n + 1).padStart(2, "0")}`);
+  await withDatabase(databaseUrl, async (db, t) => {
+    await insertAccount(db, { id, email, firstName: "Morgan", lastName: "Many", company: `Many Quotes ${batch}` });
+    const estimate = {
+      lineItems: [{ description: "Core Plan", quantity: 10, unitAmount: 400, amount: 4_000 }],
+      discounts: [],
+      subTotal: 4_000,
+      total: 4_000,
+      creditsApplied: 0,
+      amountDue: 4_000,
+      nextBilling: null,
+    };
+    const now = Date.now();
+    await db.insert(t.quotes).values(
+      numbers.map((number, n) => ({
+        id: randomUUID(),
+        number,
+        ownerId: id,
+        organizationName: `Many Quotes ${batch}`,
+        madeByUserId: id,
+        madeByName: "Morgan Many",
+        status: n % 5 === 0 ? ("withdrawn" as const) : ("open" as const),
+        order: { cycle: "monthly", tier: "core", users: 10 },
+        estimate,
+        priceListVersion: "walk",
+        quotedAt: new Date(now - (count - n) * 60 * 60_000),
+        validUntil: new Date(now + 20 * 24 * 60 * 60_000),
+      })),
+    );
+  });
+  return { email, numbers };
+}
+
+test.describe("a long list of quotes", () => {
+  test("is read 20 at a time, newest first, with Next and Previous links, and filtered across its pages", async ({
+    page,
+    portal,
+  }) => {
+    const { email, numbers } = await ownerWithQuotes(portal.databaseUrl, 25);
+    await signInAs(page, email);
+    await page.goto("/quotes");
+    const rows = page.getByRole("table", { name: "Quotes" }).getByRole("row");
+    const pages = page.getByRole("navigation", { name: "Quotes pages" });
+    const firstColumn = () => rows.locator("td:first-child").allTextContents();
+    const newestFirst = [...numbers].reverse();
+
+    await expect(rows).toHaveCount(21);
+    expect(await firstColumn()).toEqual(newestFirst.slice(0, 20));
+    await expect(pages.getByRole("link", { name: "Previous" })).toHaveCount(0);
+    await pages.getByRole("link", { name: "Next" }).click();
+    await expect(rows).toHaveCount(6);
+    expect(await firstColumn()).toEqual(newestFirst.slice(20));
+    await expect(pages.getByRole("link", { name: "Next" })).toHaveCount(0);
+    // The page is a bookmark: its address names where it starts, not a page number.
+    const secondPage = page.url();
+    await page.goto(secondPage);
+    await expect(rows).toHaveCount(6);
+    await pages.getByRole("link", { name: "Previous" }).click();
+    await expect(rows).toHaveCount(21);
+    expect(await firstColumn()).toEqual(newestFirst.slice(0, 20));
+
+    const filter = page.getByRole("search", { name: "Filter quotes" });
+    await filter.getByLabel("Status").selectOption({ label: "Withdrawn" });
+    await filter.getByRole("button", { name: "Filter" }).click();
+    await expect(page).toHaveURL(/[?&]status=withdrawn/);
+    await expect(rows).toHaveCount(6);
+    expect(await firstColumn()).toEqual(newestFirst.filter((number) => numbers.indexOf(number) % 5 === 0));
+    await expect(pages).toHaveCount(0);
   });
 });

@@ -1,15 +1,22 @@
 import { randomUUID } from "node:crypto";
-import { count } from "drizzle-orm";
+import { count, eq } from "drizzle-orm";
 import { lockFor } from "~/server/platform/database/dialect.server";
 import type { PortalDatabase } from "~/server/platform/database/portal-database.server";
 import * as schema from "~/server/platform/database/tables.server";
 import { RESELLER_DEMO_BILLING, RESELLER_DEMO_SUBSCRIPTIONS, seedBillingDemo } from "./billing/local/seed.server";
+import { createLocalBilling } from "./billing/local/engine.server";
 import { DEMO_CLOUD_HUB_USAGE } from "~/server/cloud-hubs/index.server";
 import { cloudHubUrl, seedHubDemo } from "./hubs/simulator/seed.server";
 import { licenseEndOf } from "~/domain/renewals";
 import { invoiceCopyRow, subscriptionCopyRow, licenseRow } from "~/server/subscriptions/index.server";
 import { hashPassword } from "~/server/platform/passwords.server";
 import { sealSecret } from "~/server/platform/wizards/sealed.server";
+import type { PortalTransaction } from "~/server/platform/database/portal-database.server";
+import { estimateView } from "~/domain/estimate";
+import { subscriptionDraftSchema, type SubscriptionDraft } from "~/domain/new-subscription";
+import { acceptanceDetail } from "~/domain/quotes";
+import { estimateDraft } from "~/server/orders/index.server";
+import { recordQuoteEvent, writeQuote } from "~/server/quotes/index.server";
 
 /** Every demo account signs in with this password; the README lists the accounts. */
 export const DEMO_PASSWORD = "GateKeeper-demo-1";
@@ -80,9 +87,130 @@ const END_CUSTOMERS = [
 ] as const;
 
 /**
+ * The demo's quotes, made over the last weeks: Dana's for Northwind Clinics' own growth (one sent to its purchasing
+ * team, one past its validity), and Ravi's for SecureLine's end customers (one sent that Meridian's people may accept
+ * in the portal, one accepted with a PO number and ready to order, one withdrawn). Priced as the plan step prices.
+ */
+const DEMO_QUOTES: {
+  by: "dana" | "ravi";
+  /** The end customer it is for (by name); none for the organization's own. */
+  for?: (typeof END_CUSTOMERS)[number]["name"];
+  order: Partial<SubscriptionDraft>;
+  madeDaysAgo: number;
+  validDays: number;
+  customerMayAccept?: boolean;
+  sentTo?: string;
+  accepted?: { name: string; poNumber: string };
+  withdrawn?: boolean;
+}[] = [
+  {
+    by: "dana",
+    order: { tier: "advanced", cycle: "yearly", users: 40, hosting: "cloud", support: { "virtual-installation": 1 } },
+    madeDaysAgo: 6,
+    validDays: 30,
+    sentTo: "purchasing@northwindclinics.example.com",
+  },
+  {
+    by: "dana",
+    order: { tier: "core", cycle: "monthly", users: 12, hosting: "on-premise" },
+    madeDaysAgo: 75,
+    validDays: 30,
+  },
+  {
+    by: "ravi",
+    for: "Meridian Law LLP",
+    order: { tier: "advanced", cycle: "yearly", users: 15, hosting: "cloud", hardware: { "usb-sensor": 15 } },
+    madeDaysAgo: 3,
+    validDays: 30,
+    customerMayAccept: true,
+    sentTo: "tom.ellis@meridianlaw.example.com",
+  },
+  {
+    by: "ravi",
+    for: "Alpine Logistics AG",
+    order: { tier: "ultimate", cycle: "yearly", users: 20, hosting: "on-premise" },
+    madeDaysAgo: 12,
+    validDays: 45,
+    sentTo: "lea.meier@alpine-logistics.example.com",
+    accepted: { name: "Lea Meier", poNumber: "PO-ALP-2026-114" },
+  },
+  {
+    by: "ravi",
+    for: "Harbor Dental Group",
+    order: { tier: "core", cycle: "monthly", users: 25, hosting: "cloud" },
+    madeDaysAgo: 20,
+    validDays: 30,
+    withdrawn: true,
+  },
+];
+
+/** Who makes a demo quote, and the organization that makes it. */
+interface DemoQuoteMaker {
+  person: { id: string; firstName: string; lastName: string };
+  organization: { id: string; name: string; customerType: "customer" | "distributor" };
+}
+
+/**
+ * Writes DEMO_QUOTES in the seed's transaction, priced by an embedded engine on it, with the history each went
+ * through (sent, accepted, withdrawn) a day apart after it was made.
+ */
+async function seedQuotes(
+  tx: PortalTransaction,
+  now: Date,
+  makers: Record<"dana" | "ravi", DemoQuoteMaker>,
+  endCustomers: { id: string; name: string }[],
+) {
+  const engine = createLocalBilling({ store: tx });
+  for (const spec of DEMO_QUOTES) {
+    const { person, organization } = makers[spec.by];
+    const customer = spec.for ? endCustomers.find((candidate) => candidate.name === spec.for) : undefined;
+    const draft = subscriptionDraftSchema.parse(spec.order);
+    const estimate = estimateView(await estimateDraft(organization, draft, { withCoupon: false }, engine));
+    const madeBy = { userId: person.id, name: `${person.firstName} ${person.lastName}` };
+    const quotedAt = new Date(now.getTime() - spec.madeDaysAgo * DAY);
+    const quote = await writeQuote(tx, {
+      ownerId: organization.id,
+      customerId: customer?.id ?? null,
+      organizationName: customer?.name ?? organization.name,
+      madeBy,
+      draft,
+      estimate,
+      customerMayAccept: spec.customerMayAccept ?? false,
+      validDays: spec.validDays,
+      quotedAt,
+    });
+    const dayAfter = (days: number) => new Date(quotedAt.getTime() + days * DAY);
+    const change: Partial<typeof schema.quotes.$inferInsert> = {};
+    if (spec.sentTo) {
+      Object.assign(change, { sentTo: spec.sentTo, sentAt: dayAfter(1) });
+      await recordQuoteEvent(tx, quote.id, "sent", madeBy.name, dayAfter(1), spec.sentTo);
+    }
+    if (spec.accepted) {
+      const { name, poNumber } = spec.accepted;
+      Object.assign(change, { status: "accepted", acceptedByName: name, poNumber, acceptedAt: dayAfter(2) });
+      await recordQuoteEvent(
+        tx,
+        quote.id,
+        "accepted",
+        name,
+        dayAfter(2),
+        acceptanceDetail({ poNumber, address: null }),
+      );
+    }
+    if (spec.withdrawn) {
+      change.status = "withdrawn";
+      await recordQuoteEvent(tx, quote.id, "withdrawn", madeBy.name, dayAfter(1));
+    }
+    if (Object.keys(change).length > 0)
+      await tx.update(schema.quotes).set(change).where(eq(schema.quotes.id, quote.id));
+  }
+}
+
+/**
  * Demo organizations, their members, licenses and Hub installations: Northwind Clinics (a customer: Dana, its
  * Owner, and Jordan, its Technical contact), SecureLine Resellers (a distributor, with three end customers whose
- * licenses it pays for, one with a cloud Hub, one renewing within 30 days) and GateKeeper (the administrator's).
+ * licenses it pays for, one with a cloud Hub, one renewing within 30 days), the quotes of both (DEMO_QUOTES) and
+ * GateKeeper (the administrator's).
  * Created only on an empty database so that a restart never duplicates or overwrites what a user changed
  * (db.server runs it when SEED_DEMO is set); true when it seeded. The embedded billing engine and Hub service get
  * the same subscriptions, cards and cloud Hubs, so that what the portal shows is what its providers know. It is all
@@ -230,6 +358,18 @@ export async function seedDemo(db: PortalDatabase, now = new Date()): Promise<bo
         })),
       );
     }
+
+    // The quotes are priced by the embedded engine: a portal on a real provider starts without them.
+    if (billing)
+      await seedQuotes(
+        tx,
+        now,
+        {
+          dana: { person: people.dana, organization: { ...northwind, customerType: "customer" } },
+          ravi: { person: people.ravi, organization: { ...secureLine, customerType: "distributor" } },
+        },
+        endCustomers,
+      );
 
     const [harborLicense] = resellerLicenses;
     const hubSessions = await seedHubDemo(tx, [

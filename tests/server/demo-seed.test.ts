@@ -10,6 +10,11 @@ import { licenseEndOf } from "~/domain/renewals";
 import { loader as invoicesLoader } from "~/routes/_portal.account_.invoices";
 import { loader as invoicePdfLoader } from "~/routes/_portal.account_.invoices.$invoiceId.pdf";
 import { loader as licensesLoader } from "~/routes/_portal.licenses";
+import { loader as quotesLoader } from "~/routes/_portal.quotes._index";
+import { priceListVersion } from "~/server/orders/index.server";
+import { estimateView } from "~/domain/estimate";
+import { subscriptionDraftSchema } from "~/domain/new-subscription";
+import { estimateDraft } from "~/server/orders/new-subscription-wizard.server";
 import { getBilling } from "~/server/billing/index.server";
 import { migrateDatabase, openDatabase, type PortalDatabase } from "~/server/platform/database/portal-database.server";
 import { db } from "~/server/platform/database/db.server";
@@ -25,6 +30,7 @@ import {
   licenses,
   memberships,
   organizations,
+  quotes,
   subscriptions,
   users,
 } from "~/server/platform/database/tables.server";
@@ -92,6 +98,34 @@ describe("the demo data", () => {
     }
     expect(listed.map((invoice) => invoice.id)).toEqual(atEngine.map((invoice) => invoice.id));
     expect(new Set(listed.map((invoice) => invoice.status))).toEqual(new Set(["Paid"]));
+  });
+
+  it("gives the demo customer and distributor quotes in each state, priced as the plan step prices them today", async () => {
+    const listed = async (email: string) => {
+      const data = await (await call(quotesLoader, "/quotes", await demoCookie(email))).json();
+      return data.quotes.map((quote: { organizationName: string; status: string }) => [
+        quote.organizationName,
+        quote.status,
+      ]);
+    };
+    // Newest first.
+    expect(await listed("customer@example.com")).toEqual([
+      ["Northwind Clinics", "open"],
+      ["Northwind Clinics", "expired"],
+    ]);
+    expect(await listed("distributor@example.com")).toEqual([
+      ["Meridian Law LLP", "open"],
+      ["Alpine Logistics AG", "accepted"],
+      ["Harbor Dental Group", "withdrawn"],
+    ]);
+    // Each is priced as a fresh estimate of its order prices it: the accepted one can be ordered as quoted.
+    const owners = new Map((await db.select().from(organizations)).map((row) => [row.id, row]));
+    for (const quote of await db.select().from(quotes)) {
+      const draft = subscriptionDraftSchema.parse(quote.order);
+      const fresh = estimateView(await estimateDraft(owners.get(quote.ownerId)!, draft, { withCoupon: false }));
+      expect(priceListVersion(fresh), quote.number).toBe(quote.priceListVersion);
+      expect(fresh.amountDue, quote.number).toBe(quote.estimate.amountDue);
+    }
   });
 
   it("gives each of them as a PDF to its account only: another account's invoice is 404", async () => {

@@ -24,7 +24,13 @@ import {
 } from "~/domain/subscription-steps";
 import { firstIncompleteBefore } from "~/domain/wizard";
 import { hostingAddonId, idFor, offsiteAccessAddonId, planId } from "~/domain/subscription";
-import { errorMessage, getBilling, ProviderError, type Estimate } from "~/server/billing/index.server";
+import {
+  errorMessage,
+  getBilling,
+  ProviderError,
+  type BillingProvider,
+  type Estimate,
+} from "~/server/billing/index.server";
 import { defineWizard, wizardLayout } from "~/server/platform/wizards/kit.server";
 import { ESTIMATE_FAILED } from "./placing.server";
 import { lockedDraft, lockedStepRedirect, LOCKED_STEPS, quoteLockOf, type QuoteLock } from "./quote-orders.server";
@@ -229,15 +235,17 @@ export function orderItems(draft: SubscriptionDraft, reseller: boolean) {
 
 /**
  * What the draft's items cost, before the customer's own balance and addresses come in (the Review step):
- * made without a billing customer, so that a page read never has to create one.
+ * made without a billing customer, so that a page read never has to create one. `billing` is the configured
+ * provider, or the embedded engine of a transaction (the demo seed's).
  */
 export function estimateDraft(
   customer: { customerType: OrganizationKind },
   draft: SubscriptionDraft,
   options: { withCoupon: boolean },
+  billing: Pick<BillingProvider, "estimateNewSubscription"> = getBilling(),
 ): Promise<Estimate> {
   const items = orderItems(draft, buysAtResellerPrices(customer));
-  return getBilling().estimateNewSubscription({
+  return billing.estimateNewSubscription({
     ...items,
     couponIds: options.withCoupon ? items.couponIds : [],
   });

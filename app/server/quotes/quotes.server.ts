@@ -17,6 +17,7 @@ import {
   quoteCounters,
   quoteEvents,
   quotes,
+  type QuotedEstimate,
   type QuoteEventKind,
   type QuoteStatus,
 } from "~/server/platform/database/tables.server";
@@ -76,6 +77,55 @@ export interface QuoteMaking {
   customerMayAccept: boolean;
 }
 
+/** A quote as it is written, priced already: by whom, for whom, the order and its lines, and its dates. */
+export interface QuoteWriting {
+  ownerId: string;
+  /** The end customer it is for; null for the organization's own. */
+  customerId: string | null;
+  organizationName: string;
+  madeBy: { userId: string; name: string };
+  draft: SubscriptionDraft;
+  estimate: QuotedEstimate;
+  customerMayAccept: boolean;
+  validDays: number;
+  quotedAt: Date;
+}
+
+/**
+ * Writes a priced quote in `tx`: its number, its row, its history's first event and the maker's activity entry.
+ * The order keeps the draft's choices under the quote's organization name.
+ */
+export async function writeQuote(tx: PortalTransaction, writing: QuoteWriting): Promise<QuoteRecord> {
+  const { organizationName, madeBy, estimate, quotedAt } = writing;
+  const number = await nextQuoteNumber(tx, quotedAt.getUTCFullYear());
+  const [quote] = await tx
+    .insert(quotes)
+    .values({
+      id: randomUUID(),
+      number,
+      ownerId: writing.ownerId,
+      customerId: writing.customerId,
+      organizationName,
+      madeByUserId: madeBy.userId,
+      madeByName: madeBy.name,
+      order: orderOf({ ...writing.draft, organization: organizationName }),
+      estimate,
+      priceListVersion: priceListVersion(estimate),
+      customerMayAccept: writing.customerId !== null && writing.customerMayAccept,
+      validUntil: validUntilOf(quotedAt, writing.validDays),
+      quotedAt,
+    })
+    .returning();
+  await recordEvent(tx, quote.id, "made", madeBy.name, quotedAt);
+  await recordActivity(tx, {
+    organizationId: writing.ownerId,
+    actor: madeBy,
+    action: "quote.made",
+    summary: `Made quote ${number} for ${organizationName}.`,
+  });
+  return quote;
+}
+
 /**
  * Makes a quote of the order `draft` describes, for the member's organization or the end customer the order is
  * for (named after it, whatever name the draft holds), priced now by the billing port, valid `validDays` days on the portal's clock. A coupon no longer valid is
@@ -88,39 +138,22 @@ export async function makeQuote(
   const withCoupon = draft.couponId !== null && (await couponProblem(member, draft.couponId)) === null;
   const estimate = estimateView(await estimateDraft(member.organization, draft, { withCoupon }));
   const quotedAt = await portalNow();
-  const actor = memberActor(member.user);
   // A quote is for the end customer or for the organization itself, named by its record whatever name the plan step
   // was given: a name typed there names an order's license, not whom the quote is for.
   const organizationName = customer.kind === "existing" ? customer.name : member.organization.name;
-  return db.transaction(async (tx) => {
-    const number = await nextQuoteNumber(tx, quotedAt.getUTCFullYear());
-    const [quote] = await tx
-      .insert(quotes)
-      .values({
-        id: randomUUID(),
-        number,
-        ownerId: member.organization.id,
-        customerId: customer.kind === "existing" ? customer.id : null,
-        organizationName,
-        madeByUserId: member.user.id,
-        madeByName: actor.name,
-        order: orderOf({ ...draft, couponId: withCoupon ? draft.couponId : null, organization: organizationName }),
-        estimate,
-        priceListVersion: priceListVersion(estimate),
-        customerMayAccept: customer.kind === "existing" && customerMayAccept,
-        validUntil: validUntilOf(quotedAt, validDays),
-        quotedAt,
-      })
-      .returning();
-    await recordEvent(tx, quote.id, "made", actor.name, quotedAt);
-    await recordActivity(tx, {
-      organizationId: member.organization.id,
-      actor,
-      action: "quote.made",
-      summary: `Made quote ${number} for ${organizationName}.`,
-    });
-    return quote;
-  });
+  return db.transaction((tx) =>
+    writeQuote(tx, {
+      ownerId: member.organization.id,
+      customerId: customer.kind === "existing" ? customer.id : null,
+      organizationName,
+      madeBy: memberActor(member.user),
+      draft: { ...draft, couponId: withCoupon ? draft.couponId : null },
+      estimate,
+      customerMayAccept,
+      validDays,
+      quotedAt,
+    }),
+  );
 }
 
 /**
