@@ -161,7 +161,8 @@ async function seedQuotes(
   endCustomers: { id: string; name: string }[],
 ) {
   const engine = createLocalBilling({ store: tx });
-  for (const spec of DEMO_QUOTES) {
+  // Oldest first, so that the numbers follow the dates.
+  for (const spec of [...DEMO_QUOTES].sort((a, b) => b.madeDaysAgo - a.madeDaysAgo)) {
     const { person, organization } = makers[spec.by];
     const customer = spec.for ? endCustomers.find((candidate) => candidate.name === spec.for) : undefined;
     const draft = subscriptionDraftSchema.parse(spec.order);
