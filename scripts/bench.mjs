@@ -25,9 +25,9 @@ import { LOAD, loadTest, loadTestsInTurns, startBareServer } from "./bench/load.
 import { timeMailLinks } from "./bench/mail-links.mjs";
 import { measurePages } from "./bench/page-bytes.mjs";
 import { measurePaint } from "./bench/paint.mjs";
-import { firstVisit, signIn, startPortal, startPostgresPortals } from "./bench/portal.mjs";
+import { browserCookies, firstVisit, signIn, startPortal, startPostgresPortals } from "./bench/portal.mjs";
 import { describeWorkingTree, scratchBuild } from "./bench/scratch-build.mjs";
-import { measureSignIn } from "./bench/sign-in.mjs";
+import { measureCardForm, measureSignIn } from "./bench/sign-in.mjs";
 import { launchBrowser, LINK } from "./bench/slow-link.mjs";
 import { kB, table } from "./bench/table.mjs";
 import { PLAN_STEP, walkWizard, WIZARDS } from "./bench/wizard.mjs";
@@ -108,7 +108,13 @@ async function main() {
     { path: "/login", jar: await firstVisit(portal.baseUrl) },
     ...CUSTOMER_PAGES.map((page) => ({ path: page, jar: customer })),
     // A Hub's licenses modal over /hubs: its URL holds the Hub's id, read from the Hubs page's first link.
-    { path: await firstHubLicensesPath(portal.baseUrl, customer), jar: customer },
+    { path: await linkOn(portal.baseUrl, customer, "/hubs", /href="(\/hubs\/[^"/]+\/licenses)"/), jar: customer },
+    // A card form, the replace drawer of the demo customer's card: a page that takes a card (and, with Stripe, the
+    // only kind that loads Stripe.js).
+    {
+      path: await linkOn(portal.baseUrl, customer, "/account", /href="(\/account\/cards\/[^"/]+\/replace)"/),
+      jar: customer,
+    },
     ...ADMIN_PAGES.map((page) => ({ path: page, jar: admin })),
   ];
   const pages = await measurePages(portal.baseUrl, shellPages);
@@ -163,7 +169,15 @@ async function main() {
   );
   printPaint(paint);
   const signInResult = await measureSignIn(browser, `${portal.baseUrl}/login`, pages[0]);
-  printSignIn(signInResult);
+  printUsableForm("/login", signInResult);
+  const cardPage = pages.find((page) => page.path.endsWith("/replace"));
+  const cardFormResult = await measureCardForm(
+    browser,
+    new URL(cardPage.path, portal.baseUrl).href,
+    cardPage,
+    browserCookies(customer, portal.baseUrl),
+  );
+  printUsableForm(cardPage.path, cardFormResult);
 
   // 4. The pages whose cost must stay flat as an account's data grows.
   const growth = await measureGrowth(portal, customer);
@@ -176,6 +190,7 @@ async function main() {
     paint,
     load: { home: portalLoad, plan: planLoad, bare: bareLoad, postgres: postgresLoad },
     signIn: signInResult,
+    cardForm: cardFormResult,
     growth,
     mailLinks,
   });
@@ -198,6 +213,7 @@ async function main() {
     },
     paint,
     signIn: signInResult,
+    cardForm: { path: cardPage.path, ...cardFormResult },
     growth: { account: BIG_ACCOUNT, reseller: BIG_RESELLER, pages: growth },
     mailLinks,
     goals: summary,
@@ -219,6 +235,9 @@ async function main() {
       .map(([name, result]) => `${name}: ${result.errors} errors and ${result.non2xx} non-2xx answers under load`),
     ...(signInResult.modes.some((mode) => mode.reacts === false)
       ? ["the hydrated sign-in form did not validate on blur"]
+      : []),
+    ...(cardFormResult.modes.some((mode) => mode.reacts === false)
+      ? ["the hydrated card form did not check the card number on blur"]
       : []),
   ];
 }
@@ -433,10 +452,11 @@ function printMailLinks(mailLinks) {
   );
 }
 
-async function firstHubLicensesPath(baseUrl, jar) {
-  const html = await (await fetch(new URL("/hubs", baseUrl), { headers: { cookie: jar.header } })).text();
-  const path = /href="(\/hubs\/[^"/]+\/licenses)"/.exec(html)?.[1];
-  if (!path) throw new Error("/hubs shows no 'View Licenses' link for the demo customer");
+/** The first link on `page`, as the jar's person sees it, whose address `pattern` captures: a page of the demo's own. */
+async function linkOn(baseUrl, jar, page, pattern) {
+  const html = await (await fetch(new URL(page, baseUrl), { headers: { cookie: jar.header } })).text();
+  const path = pattern.exec(html)?.[1];
+  if (!path) throw new Error(`${page} shows the demo customer no link like ${pattern}`);
   return path;
 }
 
@@ -559,9 +579,9 @@ function printGoals(summary) {
   );
 }
 
-function printSignIn({ chromium, runsPerMode, modes }) {
+function printUsableForm(path, { chromium, runsPerMode, modes }) {
   console.log(
-    `\n/login cold on an emulated ${LINK.kbps} kbps / ${LINK.latencyMs} ms link (Chromium ${chromium}); ` +
+    `\n${path} cold on an emulated ${LINK.kbps} kbps / ${LINK.latencyMs} ms link (Chromium ${chromium}); ` +
       `median of ${runsPerMode} runs, ms since navigation start`,
   );
   const columns = [

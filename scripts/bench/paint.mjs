@@ -1,6 +1,6 @@
 // paintedAt runs in the page.
 import { setTimeout as sleep } from "node:timers/promises";
-import { STYLESHEETS_COOKIE } from "./portal.mjs";
+import { browserCookies } from "./portal.mjs";
 import { floor, openOnSlowLink, POLL_MS, TIMEOUT_MS } from "./slow-link.mjs";
 
 /**
@@ -15,12 +15,7 @@ import { floor, openOnSlowLink, POLL_MS, TIMEOUT_MS } from "./slow-link.mjs";
 export async function measurePaint(browser, baseUrl, pages) {
   const results = [];
   for (const { path, jar, bytes } of pages) {
-    const cookies = jar
-      ? jar
-          .without(STYLESHEETS_COOKIE)
-          .entries()
-          .map(([name, value]) => ({ name, value, url: baseUrl }))
-      : [];
+    const cookies = jar ? browserCookies(jar, baseUrl) : [];
     const pageFloor = floor(bytes.html.sent, bytes.css.sent);
     const modes = {};
     for (const javaScript of [true, false]) {

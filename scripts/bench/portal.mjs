@@ -187,3 +187,11 @@ export async function signIn(baseUrl, email, password) {
   if (response.status !== 302) throw new Error(`signing in as ${email} answered ${response.status}, not a redirect`);
   return jar;
 }
+
+/** The jar's cookies for a browser context on `baseUrl`, without the stylesheets cookie: a cold browser's visit. */
+export function browserCookies(jar, baseUrl) {
+  return jar
+    .without(STYLESHEETS_COOKIE)
+    .entries()
+    .map(([name, value]) => ({ name, value, url: baseUrl }));
+}

@@ -1,4 +1,4 @@
-/* global document -- probeSignInForm runs in the page */
+/* global document -- probeForm runs in the page */
 import { setTimeout as sleep } from "node:timers/promises";
 import { floor, LINK, median, openOnSlowLink, POLL_MS, TIMEOUT_MS } from "./slow-link.mjs";
 
@@ -9,11 +9,28 @@ const RUNS = 3;
  * off, and reports the median time until the form is usable next to the floor for the page's bytes.
  * `pageBytes` is the /login row of the bytes table.
  */
-export async function measureSignIn(browser, url, pageBytes) {
+export function measureSignIn(browser, url, pageBytes) {
+  return measureUsableForm(browser, url, pageBytes, { field: 'input[name="email"]', invalid: "not-an-email" });
+}
+
+/**
+ * The same for a card form (a drawer's), signed in with `cookies`: usable once its card number field is laid out
+ * and answers, where with JavaScript leaving it empty says so at the field.
+ */
+export function measureCardForm(browser, url, pageBytes, cookies) {
+  return measureUsableForm(browser, url, pageBytes, { field: 'input[name="card_number"]', invalid: "", cookies });
+}
+
+/**
+ * Cold loads of the page at `url` with JavaScript on and off, each until `field` (a selector) is usable; with
+ * JavaScript, `invalid` typed into it and left must mark it invalid (the form's own checks answer).
+ */
+async function measureUsableForm(browser, url, pageBytes, { field, invalid, cookies = [] }) {
   const modes = [];
   for (const javaScript of [true, false]) {
     const runs = [];
-    for (let run = 0; run < RUNS; run++) runs.push(await loadOnce(browser, url, javaScript));
+    for (let run = 0; run < RUNS; run++)
+      runs.push(await loadOnce(browser, url, { javaScript, field, invalid, cookies }));
     // A cold browser gets the page with its stylesheet inline (decision 130): the HTML as a first visit gets it,
     // then the scripts.
     const subresourceBytes = javaScript ? pageBytes.js.sent : 0;
@@ -38,8 +55,8 @@ export async function measureSignIn(browser, url, pageBytes) {
  * page.evaluate, which works with JavaScript off as well; times are the page's own performance.now(),
  * i.e. milliseconds since its navigation started.
  */
-async function loadOnce(browser, url, javaScript) {
-  const { context, page, wire } = await openOnSlowLink(browser, { javaScript });
+async function loadOnce(browser, url, { javaScript, field, invalid, cookies }) {
+  const { context, page, wire } = await openOnSlowLink(browser, { javaScript, cookies });
   try {
     await page.goto(url, { waitUntil: "commit" });
     const deadline = Date.now() + TIMEOUT_MS;
@@ -47,9 +64,9 @@ async function loadOnce(browser, url, javaScript) {
     let readyAt = null;
     let hydratedAt = null;
     while (paintedAt === null || readyAt === null || (javaScript && hydratedAt === null)) {
-      if (Date.now() > deadline) throw new Error(`the sign-in form was not usable within ${TIMEOUT_MS} ms`);
+      if (Date.now() > deadline) throw new Error(`${field} on ${url} was not usable within ${TIMEOUT_MS} ms`);
       await sleep(POLL_MS);
-      const probe = await page.evaluate(probeSignInForm);
+      const probe = await page.evaluate(probeForm, field);
       paintedAt = probe.firstContentfulPaint;
       if (probe.ready) readyAt ??= probe.now;
       if (probe.ready && probe.hydrated) hydratedAt ??= probe.now;
@@ -60,7 +77,7 @@ async function loadOnce(browser, url, javaScript) {
 
     await page.waitForLoadState("load", { timeout: TIMEOUT_MS });
     const wireAtLoad = { ...wire };
-    const reacts = javaScript ? await formReacts(page) : null;
+    const reacts = javaScript ? await formReacts(page, field, invalid) : null;
     return { usableMs, visibleMs, wire: wireAtLoad, reacts };
   } finally {
     await context.close();
@@ -68,11 +85,11 @@ async function loadOnce(browser, url, javaScript) {
 }
 
 /**
- * Runs in the page: is the email field there, laid out, enabled, and are its handlers attached: hydrated by
- * React, or bound by the page's own script on a page that loads no React (decision 138)?
+ * Runs in the page: is the field there, laid out, enabled, and are its handlers attached: hydrated by React, or
+ * bound by the page's own script on a page that loads no React (decision 138)?
  */
-function probeSignInForm() {
-  const input = document.querySelector('input[name="email"]');
+function probeForm(field) {
+  const input = document.querySelector(field);
   const box = input?.getBoundingClientRect();
   return {
     now: performance.now(),
@@ -93,13 +110,13 @@ function probeSignInForm() {
   };
 }
 
-/** Checks that "hydrated" means what it should: the field validates itself on blur, in the browser. */
-async function formReacts(page) {
-  const email = page.locator('input[name="email"]');
-  await email.fill("not-an-email");
-  await email.blur();
+/** Checks that "hydrated" means what it should: the field checks itself when left, in the browser. */
+async function formReacts(page, field, invalid) {
+  const input = page.locator(field);
+  await input.fill(invalid);
+  await input.blur();
   return page
-    .locator('input[name="email"][aria-invalid="true"]')
+    .locator(`${field}[aria-invalid="true"]`)
     .waitFor({ timeout: 5000 })
     .then(
       () => true,
