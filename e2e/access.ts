@@ -3,7 +3,14 @@ import { request as playwrightRequest, type APIRequestContext, type APIResponse 
 import { and, asc, desc, eq, isNotNull } from "drizzle-orm";
 import { decode, type DecodePlugin } from "turbo-stream";
 import type { Role, Subject } from "~/domain/access-policy";
-import { demoPasswordHash, organizationIdOf, withDatabase, type TestDatabase, type TestTables } from "./database";
+import {
+  demoPasswordHash,
+  organizationIdOf,
+  quoteRow,
+  withDatabase,
+  type TestDatabase,
+  type TestTables,
+} from "./database";
 import { csrfOf, DEMO, DEMO_PASSWORD, expect, test } from "./fixtures";
 
 /**
@@ -217,31 +224,15 @@ async function addJobs(
  * (`customerId`), one its Technical contacts may accept in the portal.
  */
 async function addQuote(db: TestDatabase, t: TestTables, ownerId: string, customerId?: string): Promise<string> {
-  const id = randomUUID();
-  const estimate = {
-    lineItems: [{ description: "Core Plan", quantity: 10, unitAmount: 1_000, amount: 10_000 }],
-    discounts: [],
-    subTotal: 10_000,
-    total: 10_000,
-    creditsApplied: 0,
-    amountDue: 10_000,
-    nextBilling: null,
-  };
-  await db.insert(t.quotes).values({
-    id,
-    number: `Q-ACCESS-${id.slice(0, 8)}`,
+  const quote = quoteRow({
     ownerId,
     customerId,
     customerMayAccept: customerId !== undefined,
     organizationName: "Access Tests",
     madeByName: "Access Tests",
-    order: {},
-    estimate,
-    priceListVersion: "access-tests",
-    validUntil: new Date(Date.now() + 30 * 24 * 60 * 60 * 1000),
-    quotedAt: new Date(),
   });
-  return id;
+  await db.insert(t.quotes).values(quote);
+  return quote.id;
 }
 
 /**

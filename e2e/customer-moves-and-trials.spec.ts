@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { eq } from "drizzle-orm";
-import { organizationIdOf, withDatabase } from "./database";
+import { addRenewal, organizationIdOf, withDatabase } from "./database";
 import { DEMO, expect, signInAs, test } from "./fixtures";
 import { next } from "./purchase-steps";
 import { fillTrialAddress } from "./trial-steps";
@@ -31,33 +30,6 @@ async function addOrganizations(databaseUrl: string, customerName: string, resel
   });
 }
 
-/**
- * A license the demo distributor bought for its end customer, renewing in 20 days: a copy of Harbor Dental Group's
- * license and subscription. Its license number.
- */
-async function addRenewingLicense(databaseUrl: string, customerId: string): Promise<string> {
-  return withDatabase(databaseUrl, async (db, t) => {
-    const [harbor] = await db
-      .select({ license: t.licenses, subscription: t.subscriptions })
-      .from(t.licenses)
-      .innerJoin(t.subscriptions, eq(t.subscriptions.id, t.licenses.subscriptionId))
-      .where(eq(t.licenses.externalLicenseId, "GK-SLR-2026-0101"));
-    const externalLicenseId = `GK-SLR-2026-${suffix()}`;
-    const subscriptionId = `sub_moving_${suffix()}`;
-    const currentTermEnd = new Date(Date.now() + 20 * 24 * 60 * 60 * 1000);
-    await db.insert(t.subscriptions).values({ ...harbor.subscription, id: subscriptionId, currentTermEnd });
-    await db.insert(t.licenses).values({
-      ...harbor.license,
-      id: randomUUID(),
-      externalLicenseId,
-      licenseCode: `${harbor.license.licenseCode}-${externalLicenseId}`,
-      subscriptionId,
-      licenseeId: customerId,
-    });
-    return externalLicenseId;
-  });
-}
-
 test.describe("end customers", () => {
   // Without JavaScript a refused form comes back as 422 with its message.
   test.use({ expectedHttpErrors: [422] });
@@ -66,7 +38,10 @@ test.describe("end customers", () => {
     const customerName = `Moving Clinic ${suffix()}`;
     const resellerName = `Second Reseller ${suffix()}`;
     const { customerId } = await addOrganizations(portal.databaseUrl, customerName, resellerName);
-    const licenseId = await addRenewingLicense(portal.databaseUrl, customerId);
+    const licenseId = `GK-SLR-2026-${suffix()}`;
+    await withDatabase(portal.databaseUrl, (db, t) =>
+      addRenewal(db, t, { licenseeId: customerId, externalLicenseId: licenseId, inDays: 20 }),
+    );
     await signInAs(page, DEMO.admin);
 
     // End customers are counted beside their distributor, not listed among every organization.

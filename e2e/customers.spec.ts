@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { NAME_NO_WEB_ADDRESS } from "~/domain/names";
-import { organizationIdOf, withDatabase } from "./database";
+import { addRenewal, organizationIdOf, withDatabase } from "./database";
 import { DEMO, expect, expectAccessible, signInAs, test } from "./fixtures";
 
 /**
@@ -188,26 +188,9 @@ test.describe("a distributor's customers", () => {
       const distributorId = await organizationIdOf(db, DEMO.distributor);
       const customerId = randomUUID();
       await db.insert(t.organizations).values({ id: customerId, name: `Renewals ${prefix}`, managedBy: distributorId });
-      const [harbor] = await db
-        .select({ license: t.licenses, subscription: t.subscriptions })
-        .from(t.licenses)
-        .innerJoin(t.subscriptions, eq(t.subscriptions.id, t.licenses.subscriptionId))
-        .where(eq(t.licenses.externalLicenseId, "GK-SLR-2026-0101"));
       for (let n = 0; n < 21; n += 1) {
         const externalLicenseId = `${prefix}-${String(n).padStart(2, "0")}`;
-        const subscriptionId = `sub_${externalLicenseId}`;
-        const end = new Date(Date.now() + (61 + (n % 11)) * 24 * 60 * 60 * 1000);
-        await db
-          .insert(t.subscriptions)
-          .values({ ...harbor.subscription, id: subscriptionId, status: "active", currentTermEnd: end });
-        await db.insert(t.licenses).values({
-          ...harbor.license,
-          id: randomUUID(),
-          externalLicenseId,
-          licenseCode: `${harbor.license.licenseCode}-${externalLicenseId}`,
-          subscriptionId,
-          licenseeId: customerId,
-        });
+        await addRenewal(db, t, { licenseeId: customerId, externalLicenseId, inDays: 61 + (n % 11) });
       }
     });
     await signInAs(page, DEMO.distributor);

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { asc, desc, eq, is, sql } from "drizzle-orm";
 import { PgDatabase } from "drizzle-orm/pg-core";
 import {
@@ -212,4 +213,65 @@ export async function dropTrigger(db: TestDatabase, name: string) {
     sqlite: [`drop trigger if exists ${name}`],
     postgres: [`drop function if exists ${name}() cascade`],
   });
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * A license the demo distributor bought for `licenseeId`, its term ending in `inDays` days: a copy of Harbor Dental
+ * Group's license and subscription under the license number given (the subscription's id is derived from it).
+ */
+export async function addRenewal(
+  db: TestDatabase,
+  t: TestTables,
+  { licenseeId, externalLicenseId, inDays }: { licenseeId: string; externalLicenseId: string; inDays: number },
+) {
+  const [harbor] = await db
+    .select({ license: t.licenses, subscription: t.subscriptions })
+    .from(t.licenses)
+    .innerJoin(t.subscriptions, eq(t.subscriptions.id, t.licenses.subscriptionId))
+    .where(eq(t.licenses.externalLicenseId, "GK-SLR-2026-0101"));
+  const subscriptionId = `sub_${externalLicenseId}`;
+  const currentTermEnd = new Date(Date.now() + inDays * DAY_MS);
+  await db
+    .insert(t.subscriptions)
+    .values({ ...harbor.subscription, id: subscriptionId, status: "active", currentTermEnd });
+  await db.insert(t.licenses).values({
+    ...harbor.license,
+    id: randomUUID(),
+    externalLicenseId,
+    licenseCode: `${harbor.license.licenseCode}-${externalLicenseId}`,
+    subscriptionId,
+    licenseeId,
+  });
+}
+
+type QuoteInsert = TestTables["quotes"]["$inferInsert"];
+
+/**
+ * A quote row as the quote pages read it, priced at 10 users of the Core plan for $100.00 and valid a month unless
+ * `fields` say otherwise: its id and number, its maker and what else the test needs.
+ */
+export function quoteRow(
+  fields: Pick<QuoteInsert, "ownerId" | "organizationName" | "madeByName"> & Partial<Omit<QuoteInsert, "estimate">>,
+) {
+  const id = fields.id ?? randomUUID();
+  return {
+    number: `Q-E2E-${id.slice(0, 8)}`,
+    order: {},
+    priceListVersion: "e2e",
+    validUntil: new Date(Date.now() + 30 * DAY_MS),
+    quotedAt: new Date(),
+    ...fields,
+    id,
+    estimate: {
+      lineItems: [{ description: "Core Plan", quantity: 10, unitAmount: 1_000, amount: 10_000 }],
+      discounts: [],
+      subTotal: 10_000,
+      total: 10_000,
+      creditsApplied: 0,
+      amountDue: 10_000,
+      nextBilling: null,
+    },
+  };
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Browser, Page } from "@playwright/test";
 import { and, eq } from "drizzle-orm";
-import { demoPasswordHash, insertAccount, organizationIdOf, withDatabase } from "./database";
+import { demoPasswordHash, insertAccount, organizationIdOf, quoteRow, withDatabase } from "./database";
 import { csrfOf, DEMO, expect, expectAccessible, servesPortal, signInAs, test } from "./fixtures";
 import { linkFromOutbox } from "./invitations";
 import { moveClock, ownPortal } from "./own-portal";
@@ -444,31 +444,19 @@ async function ownerWithQuotes(databaseUrl: string, count: number) {
   const numbers = Array.from({ length: count }, (_, n) => `Q-${batch}-${String(n + 1).padStart(2, "0")}`);
   await withDatabase(databaseUrl, async (db, t) => {
     await insertAccount(db, { id, email, firstName: "Morgan", lastName: "Many", company: `Many Quotes ${batch}` });
-    const estimate = {
-      lineItems: [{ description: "Core Plan", quantity: 10, unitAmount: 400, amount: 4_000 }],
-      discounts: [],
-      subTotal: 4_000,
-      total: 4_000,
-      creditsApplied: 0,
-      amountDue: 4_000,
-      nextBilling: null,
-    };
     const now = Date.now();
     await db.insert(t.quotes).values(
-      numbers.map((number, n) => ({
-        id: randomUUID(),
-        number,
-        ownerId: id,
-        organizationName: `Many Quotes ${batch}`,
-        madeByUserId: id,
-        madeByName: "Morgan Many",
-        status: n % 5 === 0 ? ("withdrawn" as const) : ("open" as const),
-        order: { cycle: "monthly", tier: "core", users: 10 },
-        estimate,
-        priceListVersion: "walk",
-        quotedAt: new Date(now - (count - n) * 60 * 60_000),
-        validUntil: new Date(now + 20 * 24 * 60 * 60_000),
-      })),
+      numbers.map((number, n) =>
+        quoteRow({
+          number,
+          ownerId: id,
+          organizationName: `Many Quotes ${batch}`,
+          madeByUserId: id,
+          madeByName: "Morgan Many",
+          status: n % 5 === 0 ? "withdrawn" : "open",
+          quotedAt: new Date(now - (count - n) * 60 * 60_000),
+        }),
+      ),
     );
   });
   return { email, numbers };
