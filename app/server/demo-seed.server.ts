@@ -4,7 +4,7 @@ import { lockFor } from "~/server/platform/database/dialect.server";
 import type { PortalDatabase } from "~/server/platform/database/portal-database.server";
 import * as schema from "~/server/platform/database/tables.server";
 import { RESELLER_DEMO_BILLING, RESELLER_DEMO_SUBSCRIPTIONS, seedBillingDemo } from "./billing/local/seed.server";
-import { createLocalBilling } from "./billing/local/engine.server";
+import { estimateOn } from "./billing/local/engine.server";
 import { DEMO_CLOUD_HUB_USAGE } from "~/server/cloud-hubs/index.server";
 import { cloudHubUrl, seedHubDemo } from "./hubs/simulator/seed.server";
 import { licenseEndOf } from "~/domain/renewals";
@@ -15,6 +15,7 @@ import type { PortalTransaction } from "~/server/platform/database/portal-databa
 import { estimateView } from "~/domain/estimate";
 import { subscriptionDraftSchema, type SubscriptionDraft } from "~/domain/new-subscription";
 import { acceptanceDetail } from "~/domain/quotes";
+import type { NewSubscriptionEstimateRequest } from "~/server/billing/index.server";
 import { estimateDraft } from "~/server/orders/index.server";
 import { recordQuoteEvent, writeQuote } from "~/server/quotes/index.server";
 
@@ -151,7 +152,7 @@ interface DemoQuoteMaker {
 }
 
 /**
- * Writes DEMO_QUOTES in the seed's transaction, priced by an embedded engine on it, with the history each went
+ * Writes DEMO_QUOTES in the seed's transaction, priced by the embedded engine on it, with the history each went
  * through (sent, accepted, withdrawn) a day apart after it was made.
  */
 async function seedQuotes(
@@ -160,7 +161,7 @@ async function seedQuotes(
   makers: Record<"dana" | "ravi", DemoQuoteMaker>,
   endCustomers: { id: string; name: string }[],
 ) {
-  const engine = createLocalBilling({ store: tx });
+  const engine = { estimateNewSubscription: (request: NewSubscriptionEstimateRequest) => estimateOn(tx, request) };
   // Oldest first, so that the numbers follow the dates.
   for (const spec of [...DEMO_QUOTES].sort((a, b) => b.madeDaysAgo - a.madeDaysAgo)) {
     const { person, organization } = makers[spec.by];

@@ -1790,6 +1790,21 @@ async function deliver(events: ProviderEvent[], onEvents: LocalBillingOptions["o
   }
 }
 
+/**
+ * What a new subscription would cost, priced on `store` (a transaction's) by the engine's clock there, as the engine
+ * prices it, but without first processing what has fallen due: the demo seed prices its quotes inside its own
+ * transaction, which may run one statement at a time and holds the engine's rows it is still writing.
+ */
+export function estimateOn(store: EmbeddedStore, request: NewSubscriptionEstimateRequest) {
+  const engine = new LocalBilling(
+    store,
+    new EngineClock(store, () => new Date()),
+    DEFAULT_DUNNING,
+    DEMO_INVOICE_SELLER,
+  );
+  return engine.estimateNewSubscription(request);
+}
+
 /** The embedded billing engine, with fault injection in front of every call. */
 export function createLocalBilling({
   store,
