@@ -336,7 +336,8 @@ export function reportBrowserErrors(page: Page, problems: string[], expectedHttp
   page.on("console", (message) => {
     if (message.type() === "error" && !allowed.test(message.text())) problems.push(`console.error: ${message.text()}`);
   });
-  page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
+  // The stack and the page say where a rare error came from, when a walk on a busy machine meets one.
+  page.on("pageerror", (error) => problems.push(`page error on ${page.url()}: ${error.stack ?? error.message}`));
 }
 
 /** The CSRF token the page at `path` renders for this client (its cookie is in the client's jar). */

@@ -103,6 +103,35 @@ test.describe("the portal shell", () => {
   });
 });
 
+test.describe("a click while the page's scripts start", () => {
+  test("finishes hydrating the page at once, and the page works", async ({ page, javaScriptEnabled }) => {
+    test.skip(!javaScriptEnabled, "only scripts hydrate a page");
+    await signInAs(page, DEMO.customer);
+    // The click comes right after React starts listening on the document, before its first render: it makes React
+    // hydrate the page there and then. The fixture fails the walk on any error in the browser.
+    await page.addInitScript(() => {
+      const addEventListener = EventTarget.prototype.addEventListener;
+      let clicked = false;
+      EventTarget.prototype.addEventListener = function (this: EventTarget, ...args) {
+        const reactListens =
+          this === document && Object.keys(document).some((key) => key.startsWith("_reactListening"));
+        if (reactListens && args[0] === "click" && !clicked) {
+          clicked = true;
+          queueMicrotask(() =>
+            document.querySelector("input")?.dispatchEvent(new MouseEvent("click", { bubbles: true })),
+          );
+        }
+        return addEventListener.apply(this, args);
+      } as typeof addEventListener;
+    });
+    await page.goto("/account");
+    await expect(page.locator("html")).toHaveAttribute("data-link-navigation", "on");
+    await page.getByRole("navigation", { name: "Portal" }).getByRole("link", { name: "Licenses", exact: true }).click();
+    await expect(page.getByRole("heading", { level: 1, name: "Licenses" })).toBeVisible();
+    expect(await page.evaluate(() => performance.getEntriesByType("navigation")[0].name)).toMatch(/\/account$/);
+  });
+});
+
 test.describe("distributor-only documents", () => {
   test("a distributor sees and opens them", async ({ page }) => {
     await signInAs(page, DEMO.distributor);
