@@ -28,6 +28,7 @@ const NO_DATABASE = [
   "tests/architecture/clock-lint.test.ts",
   "tests/architecture/import-graph.test.ts",
   "tests/architecture/promise-lint.test.ts",
+  "tests/architecture/outside-sdks.test.ts",
   "tests/server/card-pages-policy.test.ts",
 ];
 

@@ -1,8 +1,9 @@
 import { reissueLicenseFiles, startProviderSync, startRenewalReminders } from "~/server/subscriptions/index.server";
-import { recordSellerOnEarlierInvoices } from "~/server/billing/index.server";
+import { preloadBillingSdk, recordSellerOnEarlierInvoices } from "~/server/billing/index.server";
 import { serverOperations, type ServerOperations } from "~/server/operations/index.server";
 import { fillSearchKeys } from "~/server/accounts/index.server";
-import { cardsAtStripe } from "~/server/cards/index.server";
+import { cardsAtStripe, preloadCardsSdk } from "~/server/cards/index.server";
+import { preloadMailSdk } from "~/server/mail/index.server";
 import { startQuoteReminders } from "~/server/quotes/index.server";
 import { env } from "~/server/platform/config/env.server";
 import { connection, databaseInUse, migratePortalDatabase } from "~/server/platform/database/connection.server";
@@ -59,6 +60,10 @@ function prepare(): Promise<void> {
 export async function boot({ jobs = true }: { jobs?: boolean } = {}): Promise<Booted> {
   await prepare();
   if (jobs) {
+    // A server loads the SDKs of the services it is configured for now, in the background, not on a page's first call.
+    preloadCardsSdk();
+    preloadBillingSdk();
+    preloadMailSdk();
     startJobRunner(JOB_KINDS);
     startProviderSync();
     startRenewalReminders();

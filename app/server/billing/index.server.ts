@@ -1,6 +1,6 @@
 import { db } from "~/server/platform/database/db.server";
 import { env } from "~/server/platform/config/env.server";
-import { createChargebeeBilling } from "./chargebee/adapter.server";
+import { chargebeeSdk, createChargebeeBilling } from "./chargebee/adapter.server";
 import type { WebhookCredentials } from "./chargebee/events.server";
 import { withInputChecks } from "./input-checks.server";
 import { observedCalls } from "~/server/platform/provider-calls.server";
@@ -17,6 +17,11 @@ export { parseChargebeeWebhook, webhookAuthorized, type WebhookCredentials } fro
 
 let provider: BillingProvider | undefined;
 let embedded: EmbeddedBilling | null = null;
+
+/** Starts loading Chargebee's SDK in the background when Chargebee bills (the embedded engine needs none). */
+export function preloadBillingSdk(): void {
+  if (env.BILLING_PROVIDER === "chargebee") chargebeeSdk.preload();
+}
 
 /** The configured billing provider (BILLING_PROVIDER): the embedded engine unless Chargebee is chosen. */
 export function getBilling(): BillingProvider {

@@ -3,7 +3,7 @@ import { env } from "~/server/platform/config/env.server";
 import { createLocalCards } from "./local/provider.server";
 import type { CardProvider } from "./port.server";
 import { observedCalls } from "~/server/platform/provider-calls.server";
-import { createStripeCards } from "./stripe/adapter.server";
+import { createStripeCards, stripeSdk } from "./stripe/adapter.server";
 
 export * from "./port.server";
 
@@ -15,6 +15,11 @@ export function getCards(): CardProvider {
     ? observedCalls("stripe", createStripeCards(stripeOptions()), { embedded: false })
     : observedCalls("embedded-cards", createLocalCards({ store: db }), { embedded: true });
   return provider;
+}
+
+/** Starts loading the configured provider's SDK in the background (the embedded tokenizer has none). */
+export function preloadCardsSdk(): void {
+  if (cardsAtStripe()) stripeSdk.preload();
 }
 
 /** Whether cards are entered with Stripe.js (CARD_PROVIDER=stripe). */

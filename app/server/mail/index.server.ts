@@ -7,7 +7,7 @@ import { composeMail, type MailContent } from "./compose.server";
 import { outboxMailer } from "./outbox/adapter.server";
 import type { Mailer } from "./port.server";
 import { messageIdFor, sendMailJob } from "./send-job.server";
-import { smtpMailer } from "./smtp/adapter.server";
+import { nodemailerSdk, smtpMailer } from "./smtp/adapter.server";
 
 /**
  * The mail port, shaped as billing/ and hubs/ are: the port (port.server.ts), an embedded adapter (outbox/: a
@@ -30,6 +30,11 @@ export function getMailer(): Mailer {
     ? observedCalls("smtp", smtpMailer(env.SMTP_URL), { embedded: false })
     : observedCalls("outbox", outboxMailer, { embedded: true });
   return mailer;
+}
+
+/** Starts loading nodemailer in the background when mail goes out through SMTP. */
+export function preloadMailSdk(): void {
+  if (env.SMTP_URL) nodemailerSdk.preload();
 }
 
 /** Whether mail goes out through SMTP (the outbox then keeps nothing). */

@@ -10,9 +10,9 @@ import type { QuoteRecord } from "./quotes.server";
  * lines and totals as they were quoted, what recurs after the first payment, how long it is valid, and that it is
  * not an invoice.
  */
-export function renderQuotePdf(quote: QuoteRecord, status: QuoteStatus, makerOrganization: string) {
+export async function renderQuotePdf(quote: QuoteRecord, status: QuoteStatus, makerOrganization: string) {
   const { estimate } = quote;
-  const doc = printedDocument({
+  const doc = await printedDocument({
     kind: "Quote",
     title: `Quote ${quote.number}`,
     author: makerOrganization,

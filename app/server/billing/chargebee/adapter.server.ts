@@ -1,7 +1,9 @@
 import { createHash } from "node:crypto";
-import Chargebee, { type Estimate as ChargebeeEstimate } from "chargebee";
+import type Chargebee from "chargebee";
+import type { Estimate as ChargebeeEstimate } from "chargebee";
 import { INVALID_CUSTOMER_ID, parseGatewayReference } from "~/server/providers/card-gateway.server";
 import { addonOf, couponOf, planOf } from "../catalogue.server";
+import { onFirstUse } from "~/server/platform/on-first-use.server";
 import { ProviderError } from "~/server/platform/provider-errors.server";
 import { CREDIT_NOTE_REQUIRED, notFound, refused } from "../errors.server";
 import {
@@ -130,27 +132,26 @@ interface Catalogue {
   listedAt: number;
 }
 
+/** Chargebee's SDK, loaded on the first call or by the start-up's preload. */
+export const chargebeeSdk = onFirstUse(() => import("chargebee").then((module) => module.default));
+
 /**
  * The billing port on Chargebee's API (Product Catalog 1.0) through the official SDK. Each call maps
  * Chargebee's failure to a BillingError; ownership is checked on every id the caller passes in.
  */
 class ChargebeeBilling implements BillingProvider {
   readonly name = "chargebee";
-  private readonly chargebee: Chargebee;
+  private client: Chargebee | undefined;
   private catalogue: Promise<Catalogue> | null = null;
 
-  constructor(private readonly options: ChargebeeOptions) {
-    this.chargebee = new Chargebee({
-      site: options.site,
-      apiKey: options.apiKey,
-      timeout: options.timeoutMs,
-      ...options.endpoint,
-    });
-  }
+  constructor(private readonly options: ChargebeeOptions) {}
 
   private async call<T>(operation: string, writes: boolean, request: (chargebee: Chargebee) => Promise<T>): Promise<T> {
+    const sdk = await chargebeeSdk();
+    const { site, apiKey, timeoutMs, endpoint } = this.options;
+    this.client ??= new sdk({ site, apiKey, timeout: timeoutMs, ...endpoint });
     try {
-      return await request(this.chargebee);
+      return await request(this.client);
     } catch (failure) {
       const error = billingErrorOf(operation, writes, failure);
       logWithheld(operation, error, failure);

@@ -1,10 +1,9 @@
 import { randomUUID } from "node:crypto";
-import Chargebee from "chargebee";
 import { z } from "zod";
 import priceList from "~db/catalogue.json";
 import { addonOf, planOf, type CatalogueEntry } from "../catalogue.server";
 import type { Address, BillingProvider, Invoice, PaymentSource, Subscription } from "../port.server";
-import { createChargebeeBilling, type ChargebeeOptions } from "./adapter.server";
+import { chargebeeSdk, createChargebeeBilling, type ChargebeeOptions } from "./adapter.server";
 import { billingErrorOf } from "./mapping.server";
 
 /**
@@ -377,6 +376,7 @@ export async function walkChargebee(
   });
 
   // Clean-up with the SDK itself: the portal never deletes a subscription or a customer.
+  const Chargebee = await chargebeeSdk();
   const chargebee = new Chargebee({
     site: config.options.site,
     apiKey: config.options.apiKey,

@@ -82,7 +82,7 @@ function supplyPeriod(invoice: Invoice): string {
 }
 
 /** The invoice rendered as a PDF document's bytes. */
-export function renderInvoicePdf(document: InvoiceDocument): Promise<Uint8Array> {
+export async function renderInvoicePdf(document: InvoiceDocument): Promise<Uint8Array> {
   const { invoice, seller, billedTo } = document;
   const facts: [string, string][] = [
     ["Invoice number", invoice.number],
@@ -92,7 +92,7 @@ export function renderInvoicePdf(document: InvoiceDocument): Promise<Uint8Array>
   ];
   if (invoice.paidAt) facts.push(["Paid on", formatDate(invoice.paidAt)]);
   if (document.poNumber) facts.push(["PO number", document.poNumber]);
-  const doc = printedDocument({
+  const doc = await printedDocument({
     kind: "Invoice",
     title: `Invoice ${invoice.number}`,
     author: seller.name,

@@ -1,6 +1,7 @@
-import Stripe from "stripe";
+import type Stripe from "stripe";
 import { CARD_ENTRY_NEEDS_JAVASCRIPT } from "~/domain/card-entry";
 import type { ErrorKind, ProviderError } from "~/server/platform/provider-errors.server";
+import { onFirstUse } from "~/server/platform/on-first-use.server";
 import { CardError } from "../errors.server";
 import {
   CARD_FIELDS,
@@ -30,22 +31,22 @@ export interface StripeOptions {
  * message; a rate limit is retryable; a lost connection or Stripe's own error may or may not have
  * taken effect, which the idempotency key makes safe to repeat.
  */
-function cardErrorOf(operation: string, failure: unknown): ProviderError {
-  if (!(failure instanceof Stripe.errors.StripeError)) {
+function cardErrorOf(sdk: typeof Stripe, operation: string, failure: unknown): ProviderError {
+  if (!(failure instanceof sdk.errors.StripeError)) {
     return new CardError(`Stripe ${operation} failed: ${String(failure)}`, { kind: "unknown" });
   }
   const kind: ErrorKind =
-    failure instanceof Stripe.errors.StripeRateLimitError
+    failure instanceof sdk.errors.StripeRateLimitError
       ? "retryable"
-      : failure instanceof Stripe.errors.StripeConnectionError || failure instanceof Stripe.errors.StripeAPIError
+      : failure instanceof sdk.errors.StripeConnectionError || failure instanceof sdk.errors.StripeAPIError
         ? "unknown"
         : "final";
   return new CardError(`Stripe ${operation} failed: ${failure.message}`, {
     kind,
     // A connection error's text is the SDK's, not Stripe's.
-    providerMessage: failure instanceof Stripe.errors.StripeConnectionError ? undefined : failure.message,
+    providerMessage: failure instanceof sdk.errors.StripeConnectionError ? undefined : failure.message,
     code: failure.code,
-    field: failure instanceof Stripe.errors.StripeCardError ? "card" : failure.param,
+    field: failure instanceof sdk.errors.StripeCardError ? "card" : failure.param,
   });
 }
 
@@ -61,6 +62,9 @@ export const SETUP_NOT_CONFIRMED = "The card was not confirmed with Stripe. Plea
 /** What a Checkout page that expired before the card was entered comes to. */
 export const CHECKOUT_EXPIRED = "The card entry at Stripe expired before a card was saved. Please try again.";
 
+/** Stripe's SDK, loaded on the first call or by the start-up's preload. */
+export const stripeSdk = onFirstUse(() => import("stripe").then((module) => module.default));
+
 const idOf = (value: string | { id: string } | null) => (typeof value === "string" ? value : (value?.id ?? null));
 
 /**
@@ -73,21 +77,18 @@ const idOf = (value: string | { id: string } | null) => (typeof value === "strin
  */
 class StripeCards implements CardProvider {
   readonly name = "stripe";
-  private readonly stripe: Stripe;
+  private client: Stripe | undefined;
 
-  constructor(private readonly options: StripeOptions) {
-    this.stripe = new Stripe(options.secretKey, {
-      maxNetworkRetries: options.maxNetworkRetries,
-      timeout: options.timeoutMs,
-      ...options.endpoint,
-    });
-  }
+  constructor(private readonly options: StripeOptions) {}
 
-  private async call<T>(operation: string, run: () => Promise<T>): Promise<T> {
+  private async call<T>(operation: string, run: (stripe: Stripe) => Promise<T>): Promise<T> {
+    const sdk = await stripeSdk();
+    const { secretKey, maxNetworkRetries, timeoutMs, endpoint } = this.options;
+    this.client ??= new sdk(secretKey, { maxNetworkRetries, timeout: timeoutMs, ...endpoint });
     try {
-      return await run();
+      return await run(this.client);
     } catch (failure) {
-      throw cardErrorOf(operation, failure);
+      throw cardErrorOf(sdk, operation, failure);
     }
   }
 
@@ -101,8 +102,8 @@ class StripeCards implements CardProvider {
    */
   private async gatewayCustomerOf(owner: CardOwner): Promise<string> {
     if (owner.gatewayCustomer) return owner.gatewayCustomer;
-    const customer = await this.call("customers.create", () =>
-      this.stripe.customers.create(
+    const customer = await this.call("customers.create", (stripe) =>
+      stripe.customers.create(
         { metadata: { [OWNER_KEY]: owner.billingCustomerId } },
         { idempotencyKey: `${owner.billingCustomerId}:gateway-customer` },
       ),
@@ -113,8 +114,8 @@ class StripeCards implements CardProvider {
   async entryFor({ owner, returnUrl }: CardEntryRequest, idempotencyKey: string): Promise<CardEntryMode> {
     const whose = await owner();
     const customer = await this.gatewayCustomerOf(whose);
-    const intent = await this.call("setup_intents.create", () =>
-      this.stripe.setupIntents.create(
+    const intent = await this.call("setup_intents.create", (stripe) =>
+      stripe.setupIntents.create(
         {
           customer,
           usage: "off_session",
@@ -156,8 +157,8 @@ class StripeCards implements CardProvider {
     const back = new URL(this.absolute(request.returnUrl));
     back.searchParams.delete(SETUP_RETURN.checkout);
     const successUrl = `${back.href}${back.search ? "&" : "?"}${SETUP_RETURN.checkout}={CHECKOUT_SESSION_ID}`;
-    const session = await this.call("checkout.sessions.create", () =>
-      this.stripe.checkout.sessions.create(
+    const session = await this.call("checkout.sessions.create", (stripe) =>
+      stripe.checkout.sessions.create(
         {
           mode: "setup",
           customer,
@@ -175,8 +176,8 @@ class StripeCards implements CardProvider {
 
   async setupOutcome(setupId: string): Promise<CardSetup> {
     if (!setupId.startsWith("cs_")) return this.outcomeOf(await this.retrieveSetupIntent(setupId));
-    const session = await this.call("checkout.sessions.retrieve", () =>
-      this.stripe.checkout.sessions.retrieve(setupId, { expand: ["setup_intent"] }),
+    const session = await this.call("checkout.sessions.retrieve", (stripe) =>
+      stripe.checkout.sessions.retrieve(setupId, { expand: ["setup_intent"] }),
     );
     if (session.status === "expired") return { status: "declined", code: "expired", message: CHECKOUT_EXPIRED };
     const intent = session.setup_intent;
@@ -188,7 +189,7 @@ class StripeCards implements CardProvider {
   }
 
   private retrieveSetupIntent(id: string) {
-    return this.call("setup_intents.retrieve", () => this.stripe.setupIntents.retrieve(id));
+    return this.call("setup_intents.retrieve", (stripe) => stripe.setupIntents.retrieve(id));
   }
 
   /** A SetupIntent as the port's outcome: its card saved, the bank's page to go to, or the decline in Stripe's words. */
@@ -210,15 +211,15 @@ class StripeCards implements CardProvider {
   }
 
   async createPaymentMethod(token: string, idempotencyKey: string) {
-    const method = await this.call("payment_methods.create", () =>
-      this.stripe.paymentMethods.create({ type: "card", card: { token } }, { idempotencyKey }),
+    const method = await this.call("payment_methods.create", (stripe) =>
+      stripe.paymentMethods.create({ type: "card", card: { token } }, { idempotencyKey }),
     );
     return { id: method.id };
   }
 
   async attachPaymentMethod(paymentMethodId: string, gatewayCustomer: string, idempotencyKey: string) {
-    await this.call("payment_methods.attach", () =>
-      this.stripe.paymentMethods.attach(paymentMethodId, { customer: gatewayCustomer }, { idempotencyKey }),
+    await this.call("payment_methods.attach", (stripe) =>
+      stripe.paymentMethods.attach(paymentMethodId, { customer: gatewayCustomer }, { idempotencyKey }),
     );
   }
 }

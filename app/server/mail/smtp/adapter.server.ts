@@ -1,4 +1,5 @@
-import nodemailer from "nodemailer";
+import type { Transporter } from "nodemailer";
+import { onFirstUse } from "~/server/platform/on-first-use.server";
 import { ProviderError } from "~/server/platform/provider-errors.server";
 import type { Mailer } from "../port.server";
 
@@ -29,21 +30,25 @@ export function smtpFailure(error: unknown): ProviderError {
   return new ProviderError(message, { kind: code && BROKEN_OFF.has(code) ? "unknown" : "retryable", code });
 }
 
+/** nodemailer, loaded on the first send or by the start-up's preload. */
+export const nodemailerSdk = onFirstUse(() => import("nodemailer").then((module) => module.default));
+
 /**
  * The real mail adapter: nodemailer to the SMTP server SMTP_URL names (`smtp://user:password@host:port`, or
  * `smtps://` for TLS from the start). Over smtp:// nodemailer upgrades with STARTTLS whenever the server offers
  * it. One connection per message: the portal sends a few messages an hour, not a newsletter.
  */
 export function smtpMailer(url: string): Mailer {
-  // A job's step waits for the send: a server that stops answering fails the try within a minute, not ten.
-  const transport = nodemailer.createTransport({
-    url,
-    connectionTimeout: 30_000,
-    greetingTimeout: 30_000,
-    socketTimeout: 60_000,
-  });
+  let transport: Transporter | undefined;
   return {
     async send(mail) {
+      // A job's step waits for the send: a server that stops answering fails the try within a minute, not ten.
+      transport ??= (await nodemailerSdk()).createTransport({
+        url,
+        connectionTimeout: 30_000,
+        greetingTimeout: 30_000,
+        socketTimeout: 60_000,
+      });
       try {
         await transport.sendMail({
           messageId: mail.messageId,

@@ -1,4 +1,4 @@
-import PDFDocument from "pdfkit";
+import { onFirstUse } from "~/server/platform/on-first-use.server";
 import { formatCents } from "~/domain/format";
 
 /**
@@ -34,7 +34,9 @@ export interface DocumentLine {
  * Starts a document: its kind as the heading, the seller's lines (the first in bold) and the facts beside them
  * (label and value: number, dates, status). Returns what lays out the rest, in order down the page.
  */
-export function printedDocument(head: {
+const pdfkit = onFirstUse(() => import("pdfkit").then((module) => module.default));
+
+export async function printedDocument(head: {
   kind: string;
   title: string;
   author: string;
@@ -42,6 +44,7 @@ export function printedDocument(head: {
   sellerLines: string[];
   facts: [string, string][];
 }) {
+  const PDFDocument = await pdfkit();
   const doc = new PDFDocument({
     size: "LETTER",
     margin: PAGE_MARGIN,
