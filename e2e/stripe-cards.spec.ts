@@ -8,6 +8,7 @@ import { createInterface } from "node:readline";
 import { openDatabase, tablesOf } from "~/server/platform/database/portal-database.server";
 import {
   DECLINED,
+  INVALID_NUMBER,
   FAKE_PUBLISHABLE_KEY,
   FAKE_STRIPE_KEY,
   STRIPE_PAGES,
@@ -185,7 +186,12 @@ test.describe("Stripe cards", () => {
         expect(drawerData, "the drawer is no client-side navigation").toEqual([]);
         const add = page.getByRole("dialog", { name: "Create new payment method" });
         await fillCardHolder(add);
+        // A mistyped number, then the right one: the message under the card comes and goes (two renders), and the
+        // card still goes to Stripe.js, not to Checkout.
+        await add.getByLabel("Card number").fill("4242 4242 4242 4241");
+        await expect(add.getByText(INVALID_NUMBER)).toBeVisible();
         await add.getByLabel("Card number").fill("4242 4242 4242 4242");
+        await expect(add.getByText(INVALID_NUMBER)).toBeHidden();
         await add.getByRole("button", { name: "Save Card" }).click();
         await expect(page.getByRole("status")).toContainText("Successfully added new payment method.");
         await expect(methods.getByRole("row")).toHaveCount(2);

@@ -71,6 +71,16 @@ function billingDetails(form: HTMLFormElement) {
 function StripeCardEntry({ publishableKey, clientSecret, returnUrl, error }: StripeEntry & { error?: string }) {
   const mountPoint = useRef<HTMLDivElement>(null);
   const setupField = useRef<HTMLInputElement>(null);
+  // What card_setup posts: "checkout" as served (without JavaScript the card is entered on Stripe's Checkout page),
+  // nothing while Stripe.js takes the card, then the confirmed SetupIntent's id. Written into the field at once,
+  // for the submit that reads it, and kept in state: React writes the field's rendered value back on every render,
+  // so a value only written into the field went back to "checkout" at the next one (a corrected card number, say)
+  // and the form went to Checkout.
+  const [setup, setSetup] = useState("checkout");
+  const putSetup = (value: string) => {
+    if (setupField.current) setupField.current.value = value;
+    setSetup(value);
+  };
   const [message, setMessage] = useState<string | undefined>(error);
   const stripeLoads = useStripeLoads();
   useEffect(() => setMessage(error), [error]);
@@ -85,7 +95,7 @@ function StripeCardEntry({ publishableKey, clientSecret, returnUrl, error }: Str
     let card: StripeCardElement | undefined;
     let stripe: Stripe | undefined;
     // With JavaScript the card is entered here, not on Stripe's Checkout page: the setup comes from Stripe.js.
-    if (setupField.current) setupField.current.value = "";
+    putSetup("");
 
     // Hold the submit until Stripe.js has confirmed the SetupIntent, then submit again with its id (Remix's own
     // handler runs then). Next actions are the portal's: a bank that asks sends the cardholder to its page through
@@ -101,9 +111,9 @@ function StripeCardEntry({ publishableKey, clientSecret, returnUrl, error }: Str
           { handleActions: false },
         )
         .then((result) => {
-          if (!result.setupIntent || !setupField.current)
-            return setMessage(result.error?.message ?? "Cannot be empty.");
-          setupField.current.value = result.setupIntent.id;
+          const confirmed = result.setupIntent;
+          if (!confirmed) return setMessage(result.error?.message ?? "Cannot be empty.");
+          putSetup(confirmed.id);
           form.requestSubmit(event.submitter instanceof HTMLElement ? event.submitter : undefined);
         })
         .catch((failure: Error) => setMessage(failure.message));
@@ -117,7 +127,7 @@ function StripeCardEntry({ publishableKey, clientSecret, returnUrl, error }: Str
         card = loaded.elements().create("card");
         card.mount(element);
         card.on("change", (change) => {
-          if (setupField.current) setupField.current.value = "";
+          putSetup("");
           setMessage(change.error?.message);
         });
       })
@@ -132,7 +142,7 @@ function StripeCardEntry({ publishableKey, clientSecret, returnUrl, error }: Str
     <InputWrapper label="Card details" error={message} id="card-element-label">
       <div ref={mountPoint} className="gk-card-element" />
       {/* Without JavaScript this posts "checkout": the server sends the cardholder to Stripe's Checkout page. */}
-      <input ref={setupField} type="hidden" name="card_setup" defaultValue="checkout" />
+      <input ref={setupField} type="hidden" name="card_setup" value={setup} />
       <noscript>
         <Text size="sm">{CARD_ENTRY_AT_STRIPE}</Text>
       </noscript>
