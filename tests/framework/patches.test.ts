@@ -8,7 +8,7 @@ import type * as StaticRouter from "react-router-dom/server";
 import { describe, expect, it } from "vitest";
 
 /**
- * The portal patches five packages (patches/, applied by patch-package on every install; docs/performance.md
+ * The portal patches six packages (patches/, applied by patch-package on every install; docs/performance.md
  * lists what each buys). A patch that no longer applies must stop the install wherever it runs, the Docker
  * build included, and an upgrade of a patched package must be a deliberate change: these tests fail when
  * either is not so, and when a patch is not in the installed files.
@@ -48,13 +48,14 @@ function addedLines(diff: string): Map<string, string[]> {
 const EXACT = /^\d+\.\d+\.\d+$/;
 
 describe("the patched packages", () => {
-  it("are the five the documentation lists", () => {
+  it("are the six the documentation lists", () => {
     expect(patches.map((patch) => `${patch.name}@${patch.version}`).sort()).toEqual([
       "@remix-run/dev@2.17.5",
       "@remix-run/react@2.17.5",
       "@remix-run/router@1.23.3",
       "@remix-run/server-runtime@2.17.5",
       "react-router-dom@6.30.4",
+      "remix-validated-form@5.1.7",
     ]);
   });
 
@@ -143,6 +144,18 @@ describe("what the route-matching patches do (decision 110)", () => {
   it("Remix's route discovery still reads the a[data-discover] links that ~/ui/link draws (decision 131)", () => {
     const fogOfWar = readFileSync(path.join(ROOT, "node_modules/@remix-run/react/dist/fog-of-war.js"), "utf8");
     expect(fogOfWar).toContain('querySelectorAll("a[data-discover], form[data-discover]")');
+  });
+});
+
+describe("what the form patch does", () => {
+  it("remix-validated-form checks nothing, and throws nothing, for a field that blurs before its form's store is registered", () => {
+    for (const build of ["index.esm.js", "index.cjs.js"]) {
+      const source = readFileSync(path.join(ROOT, "node_modules/remix-validated-form/dist", build), "utf8");
+      expect(source, build).not.toContain("Validate called before form was initialized.");
+      expect(source, build).toContain(
+        "smartValidate: async () => ({ data: void 0, error: void 0, submittedData: {} }),",
+      );
+    }
   });
 });
 
