@@ -1,14 +1,17 @@
 // `node scripts/js-per-page.mjs routes/_portal.home [routes/_portal.licenses ...]` (after `npm run build`): the
 // JavaScript a page loads (entry, root and every matched route's module and imports, from the build's manifest),
-// its gzip size, and which packages and app modules fill it (from esbuild's metafile). Decision 062 explains the
-// chunking. The sign-in page loads none of this, only its own script (decision 138, build/page-scripts.json).
+// its gzip size, and which packages and app modules fill it (from esbuild's metafile). Decisions 062 and 235
+// explain the chunking. The sign-in page loads none of this, only its own script (decision 138, build/page-scripts.json).
 import { readdirSync, readFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 
 const metafile = JSON.parse(readFileSync("build/metafile.js.json", "utf8"));
 const manifestFile = readdirSync("public/build").find((name) => /^manifest-.*\.js$/.test(name));
 const manifestSource = readFileSync(`public/build/${manifestFile}`, "utf8");
-const manifest = JSON.parse(manifestSource.slice(manifestSource.indexOf("{"), manifestSource.lastIndexOf("}") + 1));
+// The build minifies the manifest too (`!1` for false): it is read as the script it is, not as JSON.
+const manifest = new Function(
+  `return ${manifestSource.slice(manifestSource.indexOf("{"), manifestSource.lastIndexOf("}") + 1)}`,
+)();
 const TOP = 20;
 
 /** A package's name, or the app module's path. */
