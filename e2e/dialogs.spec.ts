@@ -64,6 +64,9 @@ test.describe("with JavaScript", () => {
   test("focus moves into a drawer, Escape closes it, and focus goes back to what opened it", async ({ page }) => {
     await signInAs(page, DEMO.customer);
     await page.goto("/account");
+    // Hydrated first: a click before then loads the drawer's page as a new document, with nothing to give focus
+    // back to (and, on a busy machine, Escape then interrupts the router's first navigation).
+    await expect(page.locator("html")).toHaveAttribute("data-link-navigation", "on");
     const opener = page.getByRole("link", { name: "Update billing profile", exact: true });
     await opener.click();
     const drawer = page.getByRole("dialog", { name: "Update Billing Profile" });
