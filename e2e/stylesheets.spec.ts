@@ -141,6 +141,23 @@ test.describe("scripts on a first visit (decision 136)", () => {
   });
 });
 
+test.describe("small shared chunks merged (decision 235)", () => {
+  test("the card drawer over /account asks for at most 22 scripts, each of them once", async ({ page }) => {
+    await signInAs(page, DEMO.customer);
+    const account = await (await page.request.get("/account")).text();
+    const drawer = /href="(\/account\/cards\/[^"/]+\/replace)"/.exec(account)?.[1];
+    expect(drawer, "the demo customer's card").toBeDefined();
+    const html = await (await page.request.get(drawer ?? "")).text();
+    const pageScripts = [...html.matchAll(/<link data-after-css="modulepreload" href="([^"]+)"\/>/g)].map(
+      (match) => match[1],
+    );
+    // 36 with esbuild's chunks as they came (the manifest, the entry, four route modules and 30 shared chunks); a
+    // browser asks a host for six at a time, so each six more cost a round trip on a slow link.
+    expect(pageScripts.length).toBeLessThanOrEqual(22);
+    expect(pageScripts, "each script listed once").toEqual([...new Set(pageScripts)]);
+  });
+});
+
 test.describe("the sign-in page's one script (decision 138)", () => {
   test("the sign-in page loads no React, only its own script, and fetches the next pages' scripts after it has loaded", async ({
     page,
