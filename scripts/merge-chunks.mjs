@@ -32,16 +32,15 @@ const staticImports = new Map(
       imports.filter((imported) => imported.kind === "import-statement").map((imported) => imported.path),
     ]),
 );
-/** A file and what it imports, all the way down. */
-function withImports(files) {
+/** Files and what they import, all the way down, in the order a depth-first walk meets them. */
+function withImports(files, importsOf = (file) => staticImports.get(file)) {
   const found = new Set();
-  const stack = [...files];
-  while (stack.length) {
-    const file = stack.pop();
-    if (found.has(file)) continue;
+  const visit = (file) => {
+    if (found.has(file)) return;
     found.add(file);
-    stack.push(...staticImports.get(file));
-  }
+    for (const imported of importsOf(file)) visit(imported);
+  };
+  for (const file of files) visit(file);
   return found;
 }
 const metafilePath = (url) => `${BUILD}/${url.slice("/build/".length)}`;
@@ -136,16 +135,9 @@ for (const chunk of chunks.values()) {
 
 /** A chunk's static imports, all the way down, in the order they are met: what the page preloads with it. */
 function importsOf(fileName) {
-  const seen = new Set();
-  const visit = (from) => {
-    for (const imported of chunks.get(from).imports) {
-      if (seen.has(imported) || imported === fileName) continue;
-      seen.add(imported);
-      visit(imported);
-    }
-  };
-  visit(fileName);
-  return [...seen];
+  const found = withImports([fileName], (file) => chunks.get(file).imports);
+  found.delete(fileName);
+  return [...found];
 }
 const newFileOf = new Map(
   [...chunks.values()].filter((chunk) => chunk.isEntry).map((chunk) => [chunk.facadeModuleId, chunk.fileName]),
