@@ -267,7 +267,6 @@ export default function Licenses() {
 
 type RenewalView = ReturnType<typeof useLoaderData<typeof loader>>["licenses"][number]["renewal"];
 
-/** Where a recurring license stands with its subscription: when it renews, what a failed renewal asks, its last day. */
 /**
  * Whom the license is for, with the quote it was ordered from and the purchase order number of the order that bought
  * or last changed it.
@@ -298,6 +297,7 @@ function OrganizationCell({
   );
 }
 
+/** Where a recurring license stands with its subscription: when it renews, what a failed renewal asks, its last day. */
 function RenewalCell({ renewal }: { renewal: RenewalView }) {
   if (!renewal) return <span className="gk-dimmed">—</span>;
   switch (renewal.kind) {
