@@ -31,6 +31,9 @@ interface CellStyleProps {
 }
 
 function cellStyle({ ta, w, fw, tt }: CellStyleProps, style: CSSProperties | undefined): CSSProperties | undefined {
+  // Most cells have none: a long list renders thousands, so those allocate nothing.
+  if (ta === undefined && w === undefined && fw === undefined && tt === undefined && style === undefined)
+    return undefined;
   const own: CSSProperties = {
     ...(w === undefined ? {} : { width: rem(w) }),
     ...(fw === undefined ? {} : { fontWeight: fw }),
@@ -98,11 +101,16 @@ function Caption({ className, ...others }: ComponentPropsWithoutRef<"caption">) 
   );
 }
 
+/** A row's or cell's classes: Mantine's, joined once, and the caller's own if any. */
+const withOwn = (mantine: string, own: string | undefined) => (own ? `${mantine} ${own}` : mantine);
+
+const TR_CLASS = joinClasses(classes.tr, "mantine-Table-tr");
+
 function Tr({ className, ...others }: ComponentPropsWithoutRef<"tr">) {
   const { striped, highlightOnHover } = useContext(RowLookContext);
   return (
     <tr
-      className={joinClasses(classes.tr, "mantine-Table-tr", className)}
+      className={withOwn(TR_CLASS, className)}
       data-with-row-border="true"
       data-striped={striped ? "odd" : undefined}
       data-hover={highlightOnHover || undefined}
@@ -121,14 +129,10 @@ function Th({ className, style, ta, w, fw, tt, ...others }: ComponentPropsWithou
   );
 }
 
+const TD_CLASS = joinClasses(classes.td, "mantine-Table-td");
+
 function Td({ className, style, ta, w, fw, tt, ...others }: ComponentPropsWithoutRef<"td"> & CellStyleProps) {
-  return (
-    <td
-      style={cellStyle({ ta, w, fw, tt }, style)}
-      className={joinClasses(classes.td, "mantine-Table-td", className)}
-      {...others}
-    />
-  );
+  return <td style={cellStyle({ ta, w, fw, tt }, style)} className={withOwn(TD_CLASS, className)} {...others} />;
 }
 
 /**

@@ -31,6 +31,14 @@ describe("module preloads wait for the stylesheets", () => {
     );
   });
 
+  it("leaves the page's content before the preloads as it is, even text that reads like one (React escapes it)", () => {
+    const typed = "<p>&lt;link rel=&quot;modulepreload&quot; href=&quot;/x.js&quot;/&gt;</p>";
+    const page = PAGE.replace("<p>é</p>", typed);
+    const deferred = deferModulePreloads(page, "N", LINKED);
+    expect(deferred).toContain(`<body>${typed}<link data-after-css="modulepreload" href="/b.js"/>`);
+    expect(deferred).toContain(`${PRELOAD(' nonce="N"')}</head>`);
+  });
+
   it("cannot be made to close its script by a URL", () => {
     const page = '<head></head><link rel="modulepreload" href="/x</script>.js"/>';
     expect(deferModulePreloads(page, undefined, LINKED)).toContain('["/x\\u003c/script>.js"]');

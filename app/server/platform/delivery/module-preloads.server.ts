@@ -12,6 +12,7 @@
  * A page whose stylesheets are inline (decision 130) has no stylesheet to wait for: the root starts its
  * preloads at the top of <head> (`EarlyModulePreloads`, decision 136), so its inert links get no script here.
  */
+const PRELOAD_START = '<link rel="modulepreload" href="';
 const PRELOAD = /<link rel="modulepreload" href="([^"]+)"\/>/g;
 const deferred = (href: string) => `<link data-after-css="modulepreload" href="${href}"/>`;
 const HEAD_END = "</head>";
@@ -32,12 +33,21 @@ export function deferModulePreloads(
 ): string {
   const headEnd = html.indexOf(HEAD_END);
   if (headEnd < 0) return html;
-  // One pass over the body: each preload is collected and made inert at once.
+  // The preloads come after the page's content, which can only hold the tag escaped: the rewrite starts at the
+  // first one, and a long page's rows are not scanned by the pattern.
+  const firstPreload = html.indexOf(PRELOAD_START, headEnd);
+  if (firstPreload < 0) return html;
+  // One pass: each preload is collected and made inert at once.
   const hrefs: string[] = [];
-  const rewritten = html.slice(headEnd).replace(PRELOAD, (_preload, href: string) => {
+  const rewritten = html.slice(firstPreload).replace(PRELOAD, (_preload, href: string) => {
     hrefs.push(href);
     return deferred(href);
   });
   if (hrefs.length === 0) return html;
-  return html.slice(0, headEnd) + (stylesheetsInline ? "" : preloadAfterStylesheets(hrefs, nonce)) + rewritten;
+  return (
+    html.slice(0, headEnd) +
+    (stylesheetsInline ? "" : preloadAfterStylesheets(hrefs, nonce)) +
+    html.slice(headEnd, firstPreload) +
+    rewritten
+  );
 }
