@@ -269,7 +269,7 @@ async function measurePostgres(sqliteUrl, sqliteCustomer) {
  * `--against <ref>`: that commit built in a scratch worktree (A) and the working tree's build (B), started alike and
  * measured page by page in turns; nothing else runs. The scratch worktree goes once done, or on failure or a signal.
  */
-async function againstOnly(run, { ref, seconds, pages }) {
+async function againstOnly(run, { ref, seconds, rounds, pages }) {
   const scratch = scratchBuild(ROOT, ref);
   const portals = [];
   // The servers first: one of them runs from the scratch worktree.
@@ -283,20 +283,22 @@ async function againstOnly(run, { ref, seconds, pages }) {
   const b = await startPortal(ROOT);
   portals.push(b);
   const workingTree = await describeWorkingTree(ROOT);
-  const comparison = await compareBuilds({ a, b, password: DEMO_PASSWORD, pages, seconds });
+  const comparison = await compareBuilds({ a, b, password: DEMO_PASSWORD, pages, seconds, rounds });
   const title = comparisonTitle({
     ref,
     commitA: built.commit.slice(0, 7),
     commitB: workingTree.commit,
     changed: workingTree.changed,
     seconds,
+    rounds,
   });
   console.log(`\n${title}`);
   const { columns, rows } = comparisonTable(comparison.pages);
   console.log(table(columns, rows));
   console.log(
-    `B ÷ A is B's requests per second over A's; "slower" marks a row below ${SLOWER_BELOW}. The turn gap is how far ` +
-      "a build's two turns lie apart: B ÷ A differing from 1 by less than that may be the machine, not the build.",
+    `B ÷ A is B's requests per second over A's in the page's median round (the row's other figures are that round's ` +
+      `too); "slower" marks a row below ${SLOWER_BELOW}. The turn gap is how far a build's two turns lie apart, and ` +
+      "the rounds how far the rounds do: B ÷ A differing from 1 by less than those may be the machine, not the build.",
   );
   for (const note of comparison.notes) console.log(note);
   const loadAverageAfter = loadavg()[0];
@@ -308,7 +310,7 @@ async function againstOnly(run, { ref, seconds, pages }) {
     loadAverageAfter,
     a: { ref, commit: built.commit, buildSeconds: built.seconds, ownNodeModules: built.installed },
     b: workingTree,
-    load: { connections: LOAD.connections, warmupSeconds: LOAD.warmupSeconds, seconds, turns: "A B B A" },
+    load: { connections: LOAD.connections, warmupSeconds: LOAD.warmupSeconds, seconds, rounds, turns: "A B B A" },
     pages: comparison.pages,
     notes: comparison.notes,
   };

@@ -19,8 +19,16 @@ export const AGAINST_PAGES = [
 export const AGAINST_SECONDS = 8;
 
 /**
- * The bench's command line: `--only <part>`, or `--against <git ref>` with `--seconds <turn length>` and
- * `--pages <path,path,…>` (repeatable). `against` is null without `--against`; the other two only go with it, and
+ * How many times `--against` measures every page, in turns each time: a page's B ÷ A is its median round's. On a
+ * shared 2-core machine one round of the same build against itself gave a page 0.87 as often as not; a slow minute
+ * falls on one round of a page, not on its median.
+ */
+export const AGAINST_ROUNDS = 3;
+
+/**
+ * The bench's command line: `--only <part>`, or `--against <git ref>` with `--seconds <turn length>`,
+ * `--rounds <how many>` and `--pages <path,path,…>` (repeatable). `against` is null without `--against`; the
+ * others only go with it, and
  * `--only` never does, so that a mistyped run fails at once instead of after minutes of something else.
  */
 export function benchArgs(args = process.argv.slice(2)) {
@@ -30,6 +38,7 @@ export function benchArgs(args = process.argv.slice(2)) {
       only: { type: "string" },
       against: { type: "string" },
       seconds: { type: "string" },
+      rounds: { type: "string" },
       pages: { type: "string", multiple: true },
     },
   });
@@ -37,7 +46,7 @@ export function benchArgs(args = process.argv.slice(2)) {
     throw new Error(`--only takes one of: ${PARTS.join(", ")}; got "${values.only}"`);
   }
   if (values.against === undefined) {
-    const stray = ["seconds", "pages"].filter((name) => values[name] !== undefined);
+    const stray = ["seconds", "rounds", "pages"].filter((name) => values[name] !== undefined);
     if (stray.length) {
       const named = stray.map((name) => `--${name}`).join(" and ");
       throw new Error(`${named} only ${stray.length === 1 ? "goes" : "go"} with --against`);
@@ -47,16 +56,25 @@ export function benchArgs(args = process.argv.slice(2)) {
   if (values.only !== undefined) throw new Error("--against runs only its comparison: it takes no --only");
   const ref = values.against.trim();
   if (!ref) throw new Error("--against needs a git ref: a commit, a branch or a tag");
-  return { only: undefined, against: { ref, seconds: turnSeconds(values.seconds), pages: pageList(values.pages) } };
+  return {
+    only: undefined,
+    against: {
+      ref,
+      seconds: wholeNumber("--seconds", "seconds", values.seconds, AGAINST_SECONDS),
+      rounds: wholeNumber("--rounds", "rounds", values.rounds, AGAINST_ROUNDS),
+      pages: pageList(values.pages),
+    },
+  };
 }
 
-function turnSeconds(value) {
-  if (value === undefined) return AGAINST_SECONDS;
-  const seconds = Number(value);
-  if (value.trim() === "" || !Number.isInteger(seconds) || seconds < 1) {
-    throw new Error(`--seconds takes a whole number of seconds, at least 1; got "${value}"`);
+/** An option's whole number, at least 1, or its default when the option is not given. */
+function wholeNumber(option, unit, value, byDefault) {
+  if (value === undefined) return byDefault;
+  const number = Number(value);
+  if (value.trim() === "" || !Number.isInteger(number) || number < 1) {
+    throw new Error(`${option} takes a whole number of ${unit}, at least 1; got "${value}"`);
   }
-  return seconds;
+  return number;
 }
 
 function pageList(values) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { comparisonTable, SLOWER_BELOW } from "../../scripts/bench/against.mjs";
-import { AGAINST_PAGES, AGAINST_SECONDS, benchArgs } from "../../scripts/bench/args.mjs";
+import { comparisonTable, medianRound, SLOWER_BELOW } from "../../scripts/bench/against.mjs";
+import { AGAINST_PAGES, AGAINST_ROUNDS, AGAINST_SECONDS, benchArgs } from "../../scripts/bench/args.mjs";
 
 describe("the bench's command line", () => {
   it("runs every part with no arguments, and one part with --only", () => {
@@ -9,10 +9,10 @@ describe("the bench's command line", () => {
     expect(() => benchArgs(["--only", "paint"])).toThrow("--only takes one of: growth, postgres");
   });
 
-  it("compares with a git ref on the default pages and turn length, the plan step among them", () => {
+  it("compares with a git ref on the default pages, turn length and rounds, the plan step among them", () => {
     expect(benchArgs(["--against", "d8759cd"])).toEqual({
       only: undefined,
-      against: { ref: "d8759cd", seconds: AGAINST_SECONDS, pages: AGAINST_PAGES },
+      against: { ref: "d8759cd", seconds: AGAINST_SECONDS, rounds: AGAINST_ROUNDS, pages: AGAINST_PAGES },
     });
     expect(AGAINST_PAGES).toEqual([
       "/home",
@@ -24,11 +24,20 @@ describe("the bench's command line", () => {
       "/account/team",
     ]);
     expect(AGAINST_SECONDS).toBe(8);
+    expect(AGAINST_ROUNDS).toBe(3);
   });
 
-  it("takes the turn length and the pages, comma-separated or repeated, each once", () => {
-    const { against } = benchArgs(["--against=main", "--seconds", "3", "--pages", "/home, /hubs", "--pages=/home"]);
-    expect(against).toEqual({ ref: "main", seconds: 3, pages: ["/home", "/hubs"] });
+  it("takes the turn length, the rounds and the pages, comma-separated or repeated, each once", () => {
+    const { against } = benchArgs([
+      "--against=main",
+      "--seconds",
+      "3",
+      "--rounds=5",
+      "--pages",
+      "/home, /hubs",
+      "--pages=/home",
+    ]);
+    expect(against).toEqual({ ref: "main", seconds: 3, rounds: 5, pages: ["/home", "/hubs"] });
   });
 
   it("refuses what would only fail minutes later or measure something else", () => {
@@ -38,8 +47,14 @@ describe("the bench's command line", () => {
     expect(() => benchArgs(["--pages", "/home", "--seconds", "5"])).toThrow(
       "--seconds and --pages only go with --against",
     );
-    for (const seconds of ["0", "2.5", "", "ten"]) {
-      expect(() => benchArgs(["--against", "main", "--seconds", seconds])).toThrow("--seconds takes a whole number");
+    expect(() => benchArgs(["--rounds", "3"])).toThrow("--rounds only goes with --against");
+    for (const value of ["0", "2.5", "", "ten"]) {
+      expect(() => benchArgs(["--against", "main", "--seconds", value])).toThrow(
+        "--seconds takes a whole number of seconds",
+      );
+      expect(() => benchArgs(["--against", "main", "--rounds", value])).toThrow(
+        "--rounds takes a whole number of rounds",
+      );
     }
     expect(() => benchArgs(["--against", "main", "--pages", "home"])).toThrow('--pages takes paths starting with "/"');
     expect(() => benchArgs(["--against", "main", "--pages", ","])).toThrow("--pages takes paths");
@@ -63,16 +78,14 @@ describe("the table of two builds", () => {
     errors: failed,
     non2xx: 0,
   });
-  const page = (path: string, a: ReturnType<typeof result>, b: ReturnType<typeof result>) => ({
-    path,
-    a,
-    b,
-    ratio: b.requestsPerSecond / a.requestsPerSecond,
-  });
+  const page = (path: string, a: ReturnType<typeof result>, b: ReturnType<typeof result>, rounds?: number[]) => {
+    const ratio = b.requestsPerSecond / a.requestsPerSecond;
+    return { path, a, b, ratio, rounds: rounds ?? [ratio] };
+  };
 
   it("puts each page's figures for A and B side by side, with B ÷ A and the rows below 0.95 marked", () => {
     const { columns, rows } = comparisonTable([
-      page("/home", result(400, 120.4, 310, { turns: [380, 420] }), result(312, 158, 402.6)),
+      page("/home", result(400, 120.4, 310, { turns: [380, 420] }), result(312, 158, 402.6), [0.91, 0.78, 0.7]),
       page("/hubs", result(300, 160, 420), result(290, 170, 0.4, { failed: 2, turns: [310, 270] })),
       page("/account", result(250, 0.5, 300), result(262.4, 190, 310)),
     ]);
@@ -81,6 +94,7 @@ describe("the table of two builds", () => {
       "A req/s",
       "B req/s",
       "B ÷ A",
+      "rounds B ÷ A",
       "p50 ms A / B",
       "p99 ms A / B",
       "turn gap A / B",
@@ -88,9 +102,9 @@ describe("the table of two builds", () => {
       "mark",
     ]);
     expect(rows).toEqual([
-      ["/home", "400", "312", "0.78", "120 / 158", "310 / 403", "10% / 0%", "0 / 0", "slower"],
-      ["/hubs", "300", "290", "0.97", "160 / 170", "420 / <1", "0% / 14%", "0 / 2", ""],
-      ["/account", "250", "262", "1.05", "<1 / 190", "300 / 310", "0% / 0%", "0 / 0", ""],
+      ["/home", "400", "312", "0.78", "0.91 0.78 0.70", "120 / 158", "310 / 403", "10% / 0%", "0 / 0", "slower"],
+      ["/hubs", "300", "290", "0.97", "0.97", "160 / 170", "420 / <1", "0% / 14%", "0 / 2", ""],
+      ["/account", "250", "262", "1.05", "1.05", "<1 / 190", "300 / 310", "0% / 0%", "0 / 0", ""],
     ]);
     expect(SLOWER_BELOW).toBe(0.95);
   });
@@ -106,5 +120,20 @@ describe("the table of two builds", () => {
       ["0.95", ""],
       ["0.94", "slower"],
     ]);
+  });
+});
+
+describe("a page's rounds", () => {
+  const round = (ratio: number) => ({ ratio, a: { requestsPerSecond: 100 }, b: { requestsPerSecond: 100 * ratio } });
+
+  it("gives the median round, whole: one slow round does not make the page slower", () => {
+    const rounds = [round(1.02), round(0.81), round(0.99)];
+    expect(medianRound(rounds)).toBe(rounds[2]);
+    expect(medianRound([round(0.9)])).toEqual(round(0.9));
+  });
+
+  it("gives the lower of the middle two of an even number of rounds", () => {
+    const rounds = [round(1.1), round(0.96), round(0.93), round(1.0)];
+    expect(medianRound(rounds)).toBe(rounds[1]);
   });
 });
