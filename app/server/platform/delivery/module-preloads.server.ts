@@ -13,7 +13,7 @@
  * preloads at the top of <head> (`EarlyModulePreloads`, decision 136), so its inert links get no script here.
  */
 const PRELOAD_START = '<link rel="modulepreload" href="';
-const PRELOAD = /<link rel="modulepreload" href="([^"]+)"\/>/g;
+const PRELOAD = new RegExp(`${PRELOAD_START}([^"]+)"/>`, "g");
 const deferred = (href: string) => `<link data-after-css="modulepreload" href="${href}"/>`;
 const HEAD_END = "</head>";
 
