@@ -10,7 +10,7 @@
 // answered here, with METRICS_TOKEN or on METRICS_PORT. SIGTERM stops it cleanly (stopGracefully).
 // Run it directly (`node scripts/server.mjs`) and it listens on PORT; or import startServer(). Configuration comes
 // only from the environment.
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomFillSync, randomUUID } from "node:crypto";
 import { statSync, watch } from "node:fs";
 import { createServer } from "node:http";
 import path from "node:path";
@@ -148,6 +148,25 @@ function readBody(req, res, limit) {
     });
   });
 }
+
+const NONCE_BYTES = 16;
+/**
+ * A new CSP nonce: 16 bytes of the system's secure random source, in base64. Taken from a pool filled 128 nonces
+ * at a time, as Node's randomUUID does: one system call per request cost a worker more than the rest of its
+ * headers under load, and every nonce is still fresh secure randomness, used once.
+ */
+export const newNonce = (() => {
+  const pool = Buffer.alloc(NONCE_BYTES * 128);
+  let next = pool.length;
+  return () => {
+    if (next === pool.length) {
+      randomFillSync(pool);
+      next = 0;
+    }
+    next += NONCE_BYTES;
+    return pool.toString("base64", next - NONCE_BYTES, next);
+  };
+})();
 
 /** What a request id passed on by a trusted proxy may look like: nginx's $request_id, a UUID, a trace id. */
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -347,7 +366,7 @@ export function createApp({
     const requestId = requestIdOf(req, trustProxy);
     res.setHeader("X-Request-Id", requestId);
     const where = origin.of(req);
-    const cspNonce = randomBytes(16).toString("base64");
+    const cspNonce = newNonce();
     const https = where ? where.protocol === "https" : Boolean(req.socket.encrypted);
     const headers = pageHeaders({ pathname: pathOf(req.url), nonce: cspNonce, https });
     for (const name in headers) res.setHeader(name, headers[name]);

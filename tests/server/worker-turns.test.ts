@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { oneRequestPerTurn } from "../../scripts/server.mjs";
+import { newNonce, oneRequestPerTurn } from "../../scripts/server.mjs";
 import { inTurn, workerCount } from "../../scripts/start.mjs";
 
 describe("which worker gets a new connection (decision 135)", () => {
@@ -71,5 +71,13 @@ describe("how a process starts the requests it has (decision 139)", () => {
     // Waited for, not slept on: a busy machine may take longer than a quiet one's few turns.
     await vi.waitFor(() => expect(order).toHaveLength(3), { timeout: 5_000 });
     expect(order).toEqual(["first", "timer", "second"]);
+  });
+});
+
+describe("the CSP nonce of each response", () => {
+  it("is 16 fresh random bytes each time, across refills of its pool", () => {
+    const nonces = Array.from({ length: 1_000 }, () => newNonce());
+    expect(new Set(nonces).size).toBe(nonces.length);
+    for (const nonce of nonces) expect(Buffer.from(nonce, "base64")).toHaveLength(16);
   });
 });
