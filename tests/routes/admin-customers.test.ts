@@ -1,4 +1,4 @@
-import { asc, eq } from "drizzle-orm";
+import { asc, count, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { action as createAction, loader as customersLoader } from "~/routes/_portal.admin.customers";
 import { createOrganizationForCustomer } from "~/server/accounts/organizations.server";
@@ -9,7 +9,7 @@ import {
 import { action as invitationAction } from "~/routes/invitations.$token";
 import { db } from "~/server/platform/database/db.server";
 import { outboxPage } from "~/server/mail/index.server";
-import { activity } from "~/server/platform/database/tables.server";
+import { activity, licenses } from "~/server/platform/database/tables.server";
 import { runJobs } from "../support/jobs";
 import { memberByEmail } from "../support/members";
 import { demoCookie } from "../support/sign-in";
@@ -129,6 +129,32 @@ describe("an organization sales onboards by hand", { timeout: 60_000 }, () => {
       }),
     );
     expect(invite.status).toBe(403);
+  });
+
+  it("shows a distributor's end customers with how many licenses each holds", async () => {
+    const distributorId = (await memberByEmail("distributor@example.com")).organization.id;
+    const response = await respond(async () =>
+      organizationLoader({
+        request: getRequest(`/admin/customers/${distributorId}`, await demoCookie("admin@example.com")),
+        params: { organizationId: distributorId },
+        context: {},
+      }),
+    );
+    const { resellers } = await response.json();
+    const held = await db
+      .select({ id: licenses.licenseeId, licenses: count() })
+      .from(licenses)
+      .where(eq(licenses.ownerId, distributorId))
+      .groupBy(licenses.licenseeId);
+    const expected = resellers.customers.map((customer: { id: string }) => ({
+      id: customer.id,
+      licenses: held.find((row) => row.id === customer.id)?.licenses ?? 0,
+    }));
+    expect(resellers.customers.map(({ id, licenses }: { id: string; licenses: number }) => ({ id, licenses }))).toEqual(
+      expected,
+    );
+    // The demo's three end customers hold a license each.
+    expect(expected.filter((customer: { licenses: number }) => customer.licenses > 0).length).toBeGreaterThanOrEqual(3);
   });
 });
 

@@ -129,6 +129,27 @@ describe("a Hub's licenses", () => {
     return hubId;
   }
 
+  it("says on the Hubs page which license's new file could not be put on the Hub, and why, with the file", async () => {
+    const cookie = await customerCookie();
+    const { id: ownerId } = await owner();
+    const [template] = await hubsOf(ownerId);
+    const [license] = await db.select().from(licenses).where(eq(licenses.ownerId, ownerId)).limit(1);
+    // Seen last of all, so first on the page.
+    const hubId = "upload-test-hub";
+    await db.insert(hubInstallations).values({ ...template, id: hubId, lastSeen: new Date(Date.now() + DAY) });
+    await db.insert(hubInstallationLicenses).values({ hubInstallationId: hubId, licenseId: license.id });
+    const shown = async () => (await (await call(hubsLoader, "/hubs", cookie)).json()).hubs[0];
+    expect(await shown()).toMatchObject({ id: hubId, notUploaded: null });
+    await db
+      .update(hubInstallationLicenses)
+      .set({ uploadState: "failed", uploadMessage: "Upload it on the Hub." })
+      .where(eq(hubInstallationLicenses.hubInstallationId, hubId));
+    expect((await shown()).notUploaded).toEqual({
+      message: "Upload it on the Hub.",
+      downloadUrl: `/licenses/${license.id}/download`,
+    });
+  });
+
   it("shows 5 a page, newest first, sorted and filtered through the URL, with the range of rows", async () => {
     const cookie = await customerCookie();
     const hubId = await hubWithLicenses();

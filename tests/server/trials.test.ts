@@ -6,7 +6,7 @@ import { runJobs } from "../support/jobs";
 import { formRequest, respond } from "../support/requests";
 import { demoCookie } from "../support/sign-in";
 import { TRIAL_FAILURES } from "~/domain/trial-wizard";
-import { billingFaults } from "~/server/billing/index.server";
+import { billingFaults, getBilling } from "~/server/billing/index.server";
 import {
   billingInvoices,
   hubInstallations,
@@ -24,6 +24,8 @@ import { TRIAL_JOBS, trialOutcome } from "~/server/trials/trial-job.server";
 import * as runner from "~/server/platform/jobs/runner.server";
 import { findOwnedJob, retryJob } from "~/server/platform/jobs/runner.server";
 import { mayStartTrial } from "~/server/trials/trials.server";
+import { invoicePage } from "~/server/subscriptions/invoices.server";
+import { saveInvoiceCopy } from "~/server/subscriptions/copies.server";
 import { memberByEmail, type TestMember } from "../support/members";
 import { buildTrial, TRIAL_WIZARDS, trialOrder } from "~/server/trials/trial-wizard.server";
 import { sealSecret } from "~/server/platform/wizards/sealed.server";
@@ -102,6 +104,11 @@ describe("building an on-premise trial", () => {
       expect.objectContaining({ entityId: "halberd-rechargeable-token", quantity: 3 }),
       { entityId: "gatekeeper-shipping", quantity: 1, amount: 750 },
     ]);
+    // The invoices page (the portal's copy, as the provider's event leaves it) says what it was for.
+    const account = { ownerId: member.organization.id, customerId: member.organization.billingCustomerId };
+    await saveInvoiceCopy(account, await getBilling().retrieveInvoice(account.customerId!, invoice.id));
+    const listed = (await invoicePage(account, 1, 10)).invoices.find((row) => row.id === invoice.id);
+    expect(listed?.for).toBe("Trial hardware");
     expect(await trialsOf(member)).toEqual([
       expect.objectContaining({
         hubType: "onpremise",

@@ -49,10 +49,11 @@ const ownInvoicesNewestFirst = db
     total: invoices.total,
     amountDue: invoices.amountDue,
     revision: invoices.revision,
-    // A one-time invoice a trial of the account bought its hardware with.
-    // (a boolean on PostgreSQL, 0 or 1 on SQLite)
+    // A one-time invoice a trial bought its hardware with (a boolean on PostgreSQL, 0 or 1 on SQLite). The
+    // condition is built with eq(): drizzle writes a column standing bare in a one-table query's selected
+    // expression without its table, and inside the subquery `"id"` would be the trial's own.
     trialHardware: sql<boolean | number>`exists (select 1 from ${trials}
-      where ${trials.hardwareInvoiceId} = ${invoices.id} and ${trials.userId} = ${invoices.ownerId})`,
+      where ${eq(trials.hardwareInvoiceId, invoices.id)})`,
   })
   .from(invoices)
   .where(eq(invoices.ownerId, sql.placeholder("ownerId")))
