@@ -70,6 +70,9 @@ test.describe("with JavaScript", () => {
     const opener = page.getByRole("link", { name: "Update billing profile", exact: true });
     await opener.click();
     const drawer = page.getByRole("dialog", { name: "Update Billing Profile" });
+    // Loaded first: Escape on 'Loading Billing Profile...' aborts the drawer's navigation, whose data request
+    // Remix then leaves rejected (an AbortError in the console).
+    await expect(drawer.getByLabel("City")).toBeVisible();
     await expect(drawer.getByRole("link", { name: "Close" })).toBeFocused();
     await page.keyboard.press("Escape");
     await expect(page).toHaveURL(/\/account$/);
