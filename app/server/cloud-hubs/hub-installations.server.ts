@@ -11,10 +11,8 @@ const ofOwner = eq(hubInstallations.ownerId, sql.placeholder("ownerId"));
 const ofOwnerAndType = and(ofOwner, eq(hubInstallations.type, sql.placeholder("type")));
 
 /**
- * A license of the Hub whose new file the portal could not put on it (renewed, or changed at the provider). The
- * conditions are built with eq(): drizzle writes a column standing bare in a one-table query's selected expression
- * without its table, and inside the subquery `"id"` would be the license's, not the Hub's. (The selected column
- * stays bare: of the two tables only licenses has an `id`.)
+ * A license of the Hub whose new file the portal could not put on it (renewed, or changed at the provider). Its
+ * conditions use eq() (db.server says why); the selected column may stay bare: only licenses has an `id`.
  */
 const notUploaded = (column: typeof licenses.id | typeof hubInstallationLicenses.uploadMessage) =>
   sql<string | null>`(select ${column} from ${hubInstallationLicenses}

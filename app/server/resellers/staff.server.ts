@@ -46,8 +46,6 @@ async function endCustomersOf(distributorId: string, page: number) {
         id: organizations.id,
         name: organizations.name,
         country: organizations.country,
-        // eq(), not a bare `${column} = ${column}`: drizzle writes a bare column of a one-table query's selected
-        // expression without its table, and `"id"` would be the license's own.
         licenses:
           sql<number>`(select count(*) from ${licenses} where ${eq(licenses.licenseeId, organizations.id)})`.mapWith(
             Number,

@@ -49,9 +49,7 @@ const ownInvoicesNewestFirst = db
     total: invoices.total,
     amountDue: invoices.amountDue,
     revision: invoices.revision,
-    // A one-time invoice a trial bought its hardware with (a boolean on PostgreSQL, 0 or 1 on SQLite). The
-    // condition is built with eq(): drizzle writes a column standing bare in a one-table query's selected
-    // expression without its table, and inside the subquery `"id"` would be the trial's own.
+    // A one-time invoice a trial bought its hardware with (a boolean on PostgreSQL, 0 or 1 on SQLite).
     trialHardware: sql<boolean | number>`exists (select 1 from ${trials}
       where ${eq(trials.hardwareInvoiceId, invoices.id)})`,
   })
