@@ -7,7 +7,7 @@ import { Group, Stack } from "~/ui/layout";
 import { Link } from "~/ui/link";
 import { PageErrorBoundary, pageMeta } from "~/ui/page";
 import { RowPageLinks } from "~/ui/row-page-links";
-import { ANCHOR_CLASS } from "~/ui/plain-parts";
+import { ANCHOR_CLASS, GROUP_CLASS, groupStyle } from "~/ui/plain-parts";
 import { LIST_STYLES } from "~/ui/stylesheets";
 import { Table } from "~/ui/table";
 import { Text } from "~/ui/typography";
@@ -17,6 +17,10 @@ export const handle = { title: "Renewals" };
 export const meta = pageMeta("Renewals");
 
 export const loader = ({ request }: LoaderFunctionArgs) => renewalsPage(request);
+
+// Each row's links sit in Group's HTML, not the Group component: a page renders one per row, and the component
+// copies its children into an array and builds its style on every render.
+const ROW_ACTIONS_STYLE = groupStyle("sm");
 
 /**
  * Every renewal of the distributor's customers' licenses in the next 30, 60 or 90 days: the window and the pages
@@ -85,7 +89,7 @@ export default function Renewals() {
                       `${renewal.renews ? "Renews" : "Ends"} ${formatDate(renewal.on)}`,
                       renewal.amount === null ? "—" : formatCents(renewal.amount),
                       renewal.renews ? "On" : "Off",
-                      <Group key="actions" gap="sm">
+                      <div key="actions" className={GROUP_CLASS} style={ROW_ACTIONS_STYLE}>
                         {renewal.addUsersUrl ? (
                           <Link
                             className={ANCHOR_CLASS}
@@ -104,7 +108,7 @@ export default function Renewals() {
                             {renewal.renews ? "Turn off auto-renew" : "Turn on auto-renew"}
                           </Link>
                         ) : null}
-                      </Group>,
+                      </div>,
                     ]}
                   />
                 ))}
