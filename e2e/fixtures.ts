@@ -130,14 +130,32 @@ async function newPostgresDatabase(template: string | undefined): Promise<{ name
   return { name, url: await createDatabase(postgresServer(), name, template) };
 }
 
-/** One process of the portal, listening on a port of its own. */
-async function startInstance(options: {
+type InstanceOptions = {
   workers?: number;
   port?: number;
   env: Record<string, string>;
   log: { stdout: (text: string) => void; stderr: (text: string) => void };
-}) {
-  const port = options.port ?? (await freePort());
+};
+
+/** How many ports a portal given none tries: a probed port can be taken by another test's process before the bind. */
+const PORT_ATTEMPTS = 3;
+
+/**
+ * One process of the portal, listening on a port of its own: on a free one when `port` names none, and on another
+ * when another process took that one between the probe and the portal's bind.
+ */
+async function startInstance(options: InstanceOptions) {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await startInstanceOn(options.port ?? (await freePort()), options);
+    } catch (error) {
+      const portTaken = error instanceof Error && error.message.includes("EADDRINUSE");
+      if (!portTaken || options.port !== undefined || attempt === PORT_ATTEMPTS) throw error;
+    }
+  }
+}
+
+async function startInstanceOn(port: number, options: InstanceOptions) {
   let output = "";
   const child = spawn(process.execPath, [options.workers ? "scripts/start.mjs" : "scripts/server.mjs"], {
     env: {
