@@ -166,20 +166,25 @@ async function startInstanceOn(port: number, options: InstanceOptions) {
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
-  linesOf(child.stdout, (text) => {
+  // The portal's log gets its lines once it answers: a start that fails (on a port another process took, say) leaves
+  // nothing in it for a test that reads it for errors, and says its lines in its error instead.
+  let answering = false;
+  const held: (() => void)[] = [];
+  const toLog = (write: (text: string) => void) => (text: string) => {
     output += text;
-    options.log.stdout(text);
-  });
-  linesOf(child.stderr, (text) => {
-    output += text;
-    options.log.stderr(text);
-  });
+    if (answering) write(text);
+    else held.push(() => write(text));
+  };
+  linesOf(child.stdout, toLog(options.log.stdout));
+  linesOf(child.stderr, toLog(options.log.stderr));
   try {
     await waitForHealth(`http://127.0.0.1:${port}`, port, child, () => output);
   } catch (error) {
     child.kill("SIGKILL");
     throw error;
   }
+  answering = true;
+  for (const write of held) write();
   return { child, port, output: () => output };
 }
 
