@@ -706,8 +706,9 @@ export const invoices = sqliteTable(
   (table) => [
     // The invoices page pages an account's invoices newest first straight off this index.
     index("invoices_owner_date_idx").on(table.ownerId, table.date, table.id),
-    // A subscription's unpaid renewals (the Pay now notices).
-    index("invoices_subscription_status_idx").on(table.subscriptionId, table.status),
+    // A subscription's unpaid renewals (the Pay now notices), newest last: the license lists read each row's
+    // newest payable invoice off the index's end, without sorting a subscription's invoices per row.
+    index("invoices_subscription_status_date_idx").on(table.subscriptionId, table.status, table.date),
   ],
 );
 

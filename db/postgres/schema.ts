@@ -547,7 +547,7 @@ export const invoices = pgTable(
   },
   (table) => [
     index("invoices_owner_date_idx").on(table.ownerId, table.date, table.id),
-    index("invoices_subscription_status_idx").on(table.subscriptionId, table.status),
+    index("invoices_subscription_status_date_idx").on(table.subscriptionId, table.status, table.date),
   ],
 );
 

@@ -23,8 +23,9 @@ export async function ownInvoice(account: BillingAccount, invoiceId: string) {
 /**
  * The unpaid renewal of a subscription that its customer can pay now (the newest, if several), as a subquery of a
  * row that has the subscription's id and its owner. The owner is compared as an expression so that the database
- * finds the invoice by the (subscription, status) index, among a few rows, and not by the (owner, date) one, which
- * would read every invoice the account ever had.
+ * finds the invoice by the (subscription, status, date) index, newest first without a sort, and not by the
+ * (owner, date) one, which would read every invoice the account ever had. Only for a select that joins tables: in a
+ * select of one table drizzle leaves columns unqualified, and the subquery's would name the invoice's own.
  */
 export const payableInvoiceIdOf = (subscriptionId: Column, ownerId: Column) => sql<string | null>`(select ${invoices.id}
   from ${invoices}

@@ -1,0 +1,2 @@
+DROP INDEX `invoices_subscription_status_idx`;--> statement-breakpoint
+CREATE INDEX `invoices_subscription_status_date_idx` ON `invoices` (`subscription_id`,`status`,`date`);
