@@ -137,13 +137,16 @@ function Td({ className, style, ta, w, fw, tt, ...others }: ComponentPropsWithou
 
 /**
  * A body row from its cells (as the license lists and their shared term cells build them). Cells are
- * positional: a column's place never changes within a table.
+ * positional: a column's place never changes within a table. Each cell is Td's HTML, not the Td component: a
+ * list renders one per cell, and the component takes its props apart and asks for a style every time.
  */
 function Row({ cells }: { cells: ReactNode[] }) {
   return (
     <Tr>
       {cells.map((cell, index) => (
-        <Td key={index}>{cell}</Td>
+        <td key={index} className={TD_CLASS}>
+          {cell}
+        </td>
       ))}
     </Tr>
   );

@@ -94,6 +94,26 @@ describe("the plain table", () => {
     expectSameMarkup(sample(Table), sample(MANTINE_TABLE));
   });
 
+  test("draws a row from its cells as Mantine's row of cells", () => {
+    expectSameMarkup(
+      <Table striped>
+        <Table.Tbody>
+          <Table.Row cells={["a", <b key="b">b</b>]} />
+        </Table.Tbody>
+      </Table>,
+      <MantineTable striped>
+        <MantineTable.Tbody>
+          <MantineTable.Tr>
+            <MantineTable.Td>a</MantineTable.Td>
+            <MantineTable.Td>
+              <b>b</b>
+            </MantineTable.Td>
+          </MantineTable.Tr>
+        </MantineTable.Tbody>
+      </MantineTable>,
+    );
+  });
+
   test("scrolls sideways in a plain box, as Mantine's native scroll container", () => {
     expectSameMarkup(
       <Table.ScrollContainer minWidth={700}>
