@@ -12,7 +12,7 @@ import { Badge } from "~/ui/badge";
 import { Group, Stack } from "~/ui/layout";
 import { PageErrorBoundary, pageMeta } from "~/ui/page";
 import { PageLinks } from "~/ui/page-links";
-import { ANCHOR_CLASS, GROUP_CLASS, groupStyle } from "~/ui/plain-parts";
+import { ANCHOR_CLASS, ROW_ACTIONS_CLASS } from "~/ui/plain-parts";
 import { RenewalNotices } from "~/ui/renewal-notices";
 import { RenewButton } from "~/ui/renew-button";
 import { LIST_STYLES } from "~/ui/stylesheets";
@@ -112,7 +112,7 @@ export default function Invoices() {
                       <Badge key="status" color={STATUS_COLORS[invoice.status]} variant="filled">
                         {invoice.status}
                       </Badge>,
-                      <div key="actions" className={GROUP_CLASS} style={groupStyle("sm", "flex-start", "nowrap")}>
+                      <div key="actions" className={ROW_ACTIONS_CLASS}>
                         {/* A plain download: the browser saves the PDF, with or without JavaScript. */}
                         <a
                           className={ANCHOR_CLASS}

@@ -7,7 +7,7 @@ import { Group, Stack } from "~/ui/layout";
 import { Link } from "~/ui/link";
 import { PageErrorBoundary, pageMeta } from "~/ui/page";
 import { RowPageLinks } from "~/ui/row-page-links";
-import { ANCHOR_CLASS, GROUP_CLASS, groupStyle } from "~/ui/plain-parts";
+import { ANCHOR_CLASS, ROW_ACTIONS_CLASS } from "~/ui/plain-parts";
 import { LIST_STYLES } from "~/ui/stylesheets";
 import { Table } from "~/ui/table";
 import { Text } from "~/ui/typography";
@@ -17,10 +17,6 @@ export const handle = { title: "Renewals" };
 export const meta = pageMeta("Renewals");
 
 export const loader = ({ request }: LoaderFunctionArgs) => renewalsPage(request);
-
-// Each row's links sit in Group's HTML, not the Group component: a page renders one per row, and the component
-// copies its children into an array and builds its style on every render.
-const ROW_ACTIONS_STYLE = groupStyle("sm");
 
 /**
  * Every renewal of the distributor's customers' licenses in the next 30, 60 or 90 days: the window and the pages
@@ -89,7 +85,7 @@ export default function Renewals() {
                       `${renewal.renews ? "Renews" : "Ends"} ${formatDate(renewal.on)}`,
                       renewal.amount === null ? "—" : formatCents(renewal.amount),
                       renewal.renews ? "On" : "Off",
-                      <div key="actions" className={GROUP_CLASS} style={ROW_ACTIONS_STYLE}>
+                      <div key="actions" className={ROW_ACTIONS_CLASS}>
                         {renewal.addUsersUrl ? (
                           <Link
                             className={ANCHOR_CLASS}

@@ -16,7 +16,7 @@ import { Group, Stack } from "~/ui/layout";
 import { licenseTermCells } from "~/ui/license-cells";
 import { PageErrorBoundary, pageMeta } from "~/ui/page";
 import { PageLinks } from "~/ui/page-links";
-import { ANCHOR_CLASS, GROUP_CLASS, groupStyle } from "~/ui/plain-parts";
+import { ANCHOR_CLASS, ROW_ACTIONS_CLASS } from "~/ui/plain-parts";
 import { LIST_STYLES } from "~/ui/stylesheets";
 import { RenewalNotices } from "~/ui/renewal-notices";
 import { RenewButton } from "~/ui/renew-button";
@@ -186,7 +186,7 @@ export default function Licenses() {
                       ...licenseTermCells(license),
                       <RenewalCell key="renewal" renewal={license.renewal} />,
                       <div key="actions">
-                        <div className={GROUP_CLASS} style={groupStyle("sm", "flex-start", "nowrap")}>
+                        <div className={ROW_ACTIONS_CLASS}>
                           {/* A plain download: the browser saves the attachment, with or without JavaScript. */}
                           {license.downloadUrl ? (
                             <a

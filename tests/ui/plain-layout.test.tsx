@@ -9,6 +9,7 @@ import {
 import { readFileSync } from "node:fs";
 import type { ComponentType } from "react";
 import { Alert, Box, Card, Group, SimpleGrid, Stack } from "~/ui/layout";
+import { ROW_ACTIONS_CLASS } from "~/ui/plain-parts";
 import { ACCESSIBLE_GREEN } from "~/ui/theme";
 import { expectSameMarkup, html, normalized } from "./mantine-markup";
 
@@ -61,6 +62,29 @@ describe("Group", () => {
     // Mantine leaves out false and empty children, and a growing row shares its width among the rest.
     const children = [<span key="a">a</span>, false, "", <span key="b">b</span>, null];
     expectSameMarkup(<Group {...props}>{children}</Group>, <MGroup {...props}>{children}</MGroup>);
+  });
+});
+
+describe("a list row's actions (ROW_ACTIONS_CLASS)", () => {
+  test("get from app.css the variables Mantine's Group writes for gap sm on one line", () => {
+    const mantine = html(
+      <MantineGroup gap="sm" wrap="nowrap">
+        a
+      </MantineGroup>,
+    );
+    const [, style] = /style="([^"]*)"/.exec(mantine) ?? [];
+    const app = readFileSync(new URL("../../app/styles/app.css", import.meta.url), "utf8");
+    const [, rule] = /\.gk-row-actions \{([^}]*)\}/.exec(app) ?? [];
+    const declarations = (css: string) =>
+      css
+        .split(";")
+        .map((declaration) => declaration.replace(/\s+/g, ""))
+        .filter(Boolean)
+        .sort();
+    expect(declarations(rule ?? "")).toEqual(declarations(style ?? "x"));
+    expect(normalized(html(<div className={ROW_ACTIONS_CLASS}>a</div>))).toBe(
+      normalized(mantine.replace(/ style="[^"]*"/, "").replace('class="', 'class="gk-row-actions ')),
+    );
   });
 });
 
