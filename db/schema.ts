@@ -246,6 +246,15 @@ export const licenses = sqliteTable(
     index("licenses_owner_valid_from_idx").on(table.ownerId, table.validFrom, table.id),
     // One license per subscription: a resumed order can never make a second one.
     uniqueIndex("licenses_subscription_idx").on(table.subscriptionId),
+    // A distributor's renewals view reads each subscription's license (its number, users and end customer) off
+    // this index, not off the license's row, which carries its signed file.
+    index("licenses_subscription_renewal_idx").on(
+      table.subscriptionId,
+      table.ownerId,
+      table.licenseeId,
+      table.externalLicenseId,
+      table.nodes,
+    ),
     // The home page counts an owner's active licenses (valid to in the future) straight off this index.
     index("licenses_owner_valid_to_idx").on(table.ownerId, table.validTo),
     // Trial eligibility counts an owner's trial licenses, and the Store asks whether they hold a recurring one.
@@ -636,8 +645,17 @@ export const subscriptions = sqliteTable(
   (table) => [
     // The reconciliation re-reads an account's subscriptions that have not ended.
     index("subscriptions_owner_status_idx").on(table.ownerId, table.status),
-    // A distributor's renewals ahead: the terms that end in a window, soonest first, off this index.
-    index("subscriptions_owner_term_end_idx").on(table.ownerId, table.currentTermEnd),
+    // A distributor's renewals ahead: the terms that end in a window, soonest first, off this index, with what
+    // the view shows of each (its status, plan and add-ons), so no subscription's row is read for them.
+    index("subscriptions_owner_term_end_idx").on(
+      table.ownerId,
+      table.currentTermEnd,
+      table.status,
+      table.id,
+      table.planId,
+      table.planQuantity,
+      table.addons,
+    ),
     // The renewal reminders' sweep: every payer's terms that end within a month, off this index.
     index("subscriptions_term_end_idx").on(table.currentTermEnd),
   ],

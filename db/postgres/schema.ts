@@ -185,6 +185,13 @@ export const licenses = pgTable(
   (table) => [
     index("licenses_owner_valid_from_idx").on(table.ownerId, table.validFrom, table.id),
     uniqueIndex("licenses_subscription_idx").on(table.subscriptionId),
+    index("licenses_subscription_renewal_idx").on(
+      table.subscriptionId,
+      table.ownerId,
+      table.licenseeId,
+      table.externalLicenseId,
+      table.nodes,
+    ),
     index("licenses_owner_valid_to_idx").on(table.ownerId, table.validTo),
     index("licenses_owner_type_idx").on(table.ownerId, table.type),
     index("licenses_licensee_valid_from_idx").on(table.licenseeId, table.validFrom, table.id),
@@ -444,7 +451,15 @@ export const subscriptions = pgTable(
   },
   (table) => [
     index("subscriptions_owner_status_idx").on(table.ownerId, table.status),
-    index("subscriptions_owner_term_end_idx").on(table.ownerId, table.currentTermEnd),
+    index("subscriptions_owner_term_end_idx").on(
+      table.ownerId,
+      table.currentTermEnd,
+      table.status,
+      table.id,
+      table.planId,
+      table.planQuantity,
+      table.addons,
+    ),
     index("subscriptions_term_end_idx").on(table.currentTermEnd),
   ],
 );

@@ -1,0 +1,3 @@
+DROP INDEX "subscriptions_owner_term_end_idx";--> statement-breakpoint
+CREATE INDEX "licenses_subscription_renewal_idx" ON "licenses" USING btree ("subscription_id","owner_id","licensee_id","external_license_id","nodes");--> statement-breakpoint
+CREATE INDEX "subscriptions_owner_term_end_idx" ON "subscriptions" USING btree ("owner_id","current_term_end","status","id","plan_id","plan_quantity","addons");
