@@ -11,7 +11,7 @@ import { LinkButton } from "~/ui/button";
 import { Card, Group, Stack } from "~/ui/layout";
 import { licenseTermCells } from "~/ui/license-cells";
 import { PageErrorBoundary, pageMeta } from "~/ui/page";
-import { ANCHOR_CLASS } from "~/ui/plain-parts";
+import { ANCHOR_CLASS, ROW_ACTIONS_CLASS } from "~/ui/plain-parts";
 import { FORM_STYLES } from "~/ui/stylesheets";
 import { Table } from "~/ui/table";
 import { Anchor, Text, Title } from "~/ui/typography";
@@ -384,7 +384,7 @@ function PeopleButton({
   text: string;
 }) {
   return (
-    <Form method="post" className="gk-row-actions">
+    <Form method="post" className={ROW_ACTIONS_CLASS}>
       <AuthenticityTokenInput name="csrf" />
       {Object.entries(field).map(([name, value]) => (
         <input key={name} type="hidden" name={name} value={value} />

@@ -68,11 +68,8 @@ export function styleProps({ mt, mb, ml, c, fw, ta, w, miw, maw, mah }: StylePro
 export const TEXT_CLASS = `mantine-focus-auto ${textClasses.root} mantine-Text-root`;
 export const ANCHOR_CLASS = `mantine-focus-auto ${anchorClasses.root} ${textClasses.root} mantine-Text-root mantine-Anchor-root`;
 export const GROUP_CLASS = `${groupClasses.root} mantine-Group-root`;
-/**
- * A list row's links side by side on one line: a Group with gap sm whose variables come from app.css's
- * `.gk-row-actions`, not from a style written on each of a long list's rows.
- */
-export const ROW_ACTIONS_CLASS = `${GROUP_CLASS} gk-row-actions`;
+/** A table row's links or buttons side by side on one line, drawn as a Group with gap sm by app.css. */
+export const ROW_ACTIONS_CLASS = "gk-row-actions";
 
 export type GroupJustify = "flex-start" | "flex-end" | "space-between";
 export type GroupAlign = "center" | "flex-start" | "flex-end";

@@ -65,26 +65,35 @@ describe("Group", () => {
   });
 });
 
-describe("a list row's actions (ROW_ACTIONS_CLASS)", () => {
-  test("get from app.css the variables Mantine's Group writes for gap sm on one line", () => {
+describe("a table row's actions (ROW_ACTIONS_CLASS)", () => {
+  test("are drawn by app.css as Mantine's Group draws gap sm on one line", () => {
     const mantine = html(
       <MantineGroup gap="sm" wrap="nowrap">
         a
       </MantineGroup>,
     );
-    const [, style] = /style="([^"]*)"/.exec(mantine) ?? [];
+    const variables = new Map(
+      (/style="([^"]*)"/.exec(mantine)?.[1] ?? "").split(";").map((declaration) => {
+        const [name, value] = declaration.split(/:(.*)/);
+        return [name.trim(), value.trim()] as const;
+      }),
+    );
+    const group = readFileSync(new URL("../../node_modules/@mantine/core/styles/Group.css", import.meta.url), "utf8");
     const app = readFileSync(new URL("../../app/styles/app.css", import.meta.url), "utf8");
-    const [, rule] = /\.gk-row-actions \{([^}]*)\}/.exec(app) ?? [];
-    const declarations = (css: string) =>
-      css
+    const declarations = (rule: string) =>
+      rule
         .split(";")
         .map((declaration) => declaration.replace(/\s+/g, ""))
         .filter(Boolean)
         .sort();
-    expect(declarations(rule ?? "")).toEqual(declarations(style ?? "x"));
-    expect(normalized(html(<div className={ROW_ACTIONS_CLASS}>a</div>))).toBe(
-      normalized(mantine.replace(/ style="[^"]*"/, "").replace('class="', 'class="gk-row-actions ')),
+    // Group's rule with its variables as the Group sets them (or their defaults).
+    const groupRule = (/\.m_4081bf90 \{([^}]*)\}/.exec(group)?.[1] ?? "").replace(
+      /var\((--group-[a-z]+), ([^()]*(?:\([^()]*\))?)\)/g,
+      (_whole, name: string, fallback: string) => variables.get(name) ?? fallback,
     );
+    const own = /\.gk-row-actions \{([^}]*)\}/.exec(app)?.[1] ?? "";
+    expect(declarations(own)).toEqual(declarations(groupRule));
+    expect(html(<div className={ROW_ACTIONS_CLASS}>a</div>)).toBe('<div class="gk-row-actions">a</div>');
   });
 });
 
