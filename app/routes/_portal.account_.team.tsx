@@ -95,8 +95,8 @@ export default function Team() {
     invitationTotal,
   } = useLoaderData<typeof loader>();
   const actionData = useActionData<InvitationFormData>();
-  // The page's own address with `manage=` to end: each member's Manage link adds its id, where building the whole
-  // query for every row of the page cost more than the row's other cells.
+  // Each member's Manage link is the page's own address, built once, with `manage=` and the member's id added: the
+  // same address teamHref gives, without building the page's whole query again for every row.
   const base = teamHref(page, invitationsPage);
   const manageHref = (userId: string) =>
     `${base}${base.includes("?") ? "&" : "?"}${new URLSearchParams({ manage: userId }).toString()}`;
