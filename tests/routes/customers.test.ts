@@ -13,7 +13,7 @@ import { loader as renewalsCsvLoader } from "~/routes/_portal.customers.renewals
 import { loader as planLoader } from "~/routes/_portal.store.subscribe.plan";
 import { db } from "~/server/platform/database/db.server";
 import { portalNow } from "~/server/billing/index.server";
-import { connection } from "~/server/platform/database/connection.server";
+import { sqlitePlan } from "../support/query-plan";
 import { activity, engine, licenses, organizations, subscriptions } from "~/server/platform/database/tables.server";
 import { createAccount, memberByEmail } from "../support/members";
 import { openRoute as open, postRoute as post } from "../support/requests";
@@ -385,19 +385,18 @@ describe("every renewal ahead", { timeout: 60_000 }, () => {
   it.skipIf(engine === "postgres")(
     "reads its rows off the two indexes that hold what it shows, never a subscription's or a license's row",
     () => {
-      if (connection.engine !== "sqlite") throw new Error("A SQLite query plan.");
-      const plan = connection.sqlite
-        .prepare(
-          `explain query plan select s.id, s.plan_id, s.plan_quantity, s.addons, s.status, s.current_term_end,
+      const details = sqlitePlan(
+        `select s.id, s.plan_id, s.plan_quantity, s.addons, s.status, s.current_term_end,
              l.external_license_id, l.nodes, l.licensee_id
            from subscriptions s
            join licenses l on l.subscription_id = s.id and l.owner_id = s.owner_id
            where s.owner_id = ? and s.status in ('active', 'future', 'non_renewing')
              and s.current_term_end > ? and s.current_term_end <= ?
            order by s.current_term_end, l.external_license_id limit 21`,
-        )
-        .all("someone", 0, 1) as { detail: string }[];
-      const details = plan.map((step) => step.detail).join("\n");
+        "someone",
+        0,
+        1,
+      );
       expect(details).toContain("USING COVERING INDEX subscriptions_owner_term_end_idx");
       expect(details).toContain("USING COVERING INDEX licenses_subscription_renewal_idx");
     },

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { count, eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { pageCount } from "~/domain/pagination";
-import { connection } from "~/server/platform/database/connection.server";
+import { sqlitePlan } from "../support/query-plan";
 import { engine, licenseCounts, licenses, organizations } from "~/server/platform/database/tables.server";
 import { db } from "~/server/platform/database/db.server";
 import { saveSubscriptionCopy } from "~/server/subscriptions/copies.server";
@@ -223,14 +223,7 @@ describe("a page of the user's licenses", () => {
   it.skipIf(engine === "postgres")(
     "reads the total off license_counts and the page off the owner's index, without a sort",
     () => {
-      if (connection.engine !== "sqlite") throw new Error("A SQLite query plan.");
-      const { sqlite } = connection;
-      const plan = (query: string) =>
-        sqlite
-          .prepare(`explain query plan ${query}`)
-          .all("someone")
-          .map((step) => (step as { detail: string }).detail)
-          .join("\n");
+      const plan = (query: string) => sqlitePlan(query, "someone");
       expect(plan("select total from license_counts where owner_id = ?")).toContain(
         "USING INDEX sqlite_autoindex_license_counts_1",
       );

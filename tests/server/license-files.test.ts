@@ -6,7 +6,7 @@ import { loader as publicKeyLoader } from "~/routes/license-public-key[.]pem";
 import { loader as licensesLoader } from "~/routes/_portal.licenses";
 import { loader as downloadLoader } from "~/routes/_portal.licenses.$licenseId.download";
 import { action as loginAction } from "~/routes/login";
-import { connection } from "~/server/platform/database/connection.server";
+import { sqlitePlan } from "../support/query-plan";
 import { engine, licenses, subscriptions } from "~/server/platform/database/tables.server";
 import { db } from "~/server/platform/database/db.server";
 import { licenseVerifier, verifyLicenseFile } from "~/server/hubs/license-files.server";
@@ -240,13 +240,10 @@ describe("the licenses page", () => {
   it.skipIf(engine === "postgres")(
     "reads a page off the owner's index, without sorting or scanning other accounts' rows",
     () => {
-      if (connection.engine !== "sqlite") throw new Error("A SQLite query plan.");
-      const plan = connection.sqlite
-        .prepare(
-          "explain query plan select * from licenses where owner_id = ? order by valid_from desc, id desc limit 5 offset 5",
-        )
-        .all("someone") as { detail: string }[];
-      const details = plan.map((step) => step.detail).join("\n");
+      const details = sqlitePlan(
+        "select * from licenses where owner_id = ? order by valid_from desc, id desc limit 5 offset 5",
+        "someone",
+      );
       expect(details).toContain("USING INDEX licenses_owner_valid_from_idx");
       expect(details).not.toContain("TEMP B-TREE");
     },
@@ -255,7 +252,6 @@ describe("the licenses page", () => {
   it.skipIf(engine === "postgres")(
     "finds each row's newest payable invoice off the (subscription, status, date) index, without sorting per row",
     () => {
-      if (connection.engine !== "sqlite") throw new Error("A SQLite query plan.");
       // Joined as the page joins them: in a select of one table, drizzle leaves columns unqualified, and the
       // subquery's would name the invoice's own.
       const query = db
@@ -264,10 +260,7 @@ describe("the licenses page", () => {
         .leftJoin(subscriptions, eq(subscriptions.id, licenses.subscriptionId))
         .where(eq(licenses.ownerId, "someone"))
         .toSQL();
-      const plan = connection.sqlite.prepare(`explain query plan ${query.sql}`).all(...query.params) as {
-        detail: string;
-      }[];
-      const details = plan.map((step) => step.detail).join("\n");
+      const details = sqlitePlan(query.sql, ...query.params);
       expect(details).toContain("USING INDEX invoices_subscription_status_date_idx");
       expect(details).not.toContain("TEMP B-TREE");
     },

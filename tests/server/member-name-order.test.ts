@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { asc, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { connection } from "~/server/platform/database/connection.server";
+import { sqlitePlan } from "../support/query-plan";
 import { db } from "~/server/platform/database/db.server";
 import { memberPage, membersByName } from "~/server/accounts/organizations.server";
 import { engine, memberships, organizations, users } from "~/server/platform/database/tables.server";
@@ -108,12 +108,7 @@ describe("the team page's order of members (a copy of the name on the membership
   it.skipIf(engine === "postgres")(
     "reads a page off memberships_name_idx, without sorting the organization's members",
     () => {
-      if (connection.engine !== "sqlite") throw new Error("SQLite's query plan.");
-      const plan = connection.sqlite
-        .prepare(`explain query plan ${membersByName.getQuery().sql}`)
-        .all("someone", 20, 40)
-        .map((step) => (step as { detail: string }).detail)
-        .join("\n");
+      const plan = sqlitePlan(membersByName.getQuery().sql, "someone", 20, 40);
       expect(plan).toContain("USING INDEX memberships_name_idx");
       expect(plan).not.toContain("TEMP B-TREE");
     },
