@@ -87,6 +87,38 @@ test.describe("the portal shell", () => {
     expect([...html].filter((character) => character.charCodeAt(0) > 0xff)).toEqual([]);
   });
 
+  test("on a narrow screen the menu opens and closes with the keyboard and with a tap", async ({
+    page,
+    javaScriptEnabled,
+  }) => {
+    await page.setViewportSize({ width: 390, height: 800 });
+    await signInAs(page, DEMO.customer);
+    const sidebar = page.getByRole("navigation", { name: "Portal" });
+    const menu = page.getByRole("checkbox", { name: "Open or close the menu" });
+    await expect(sidebar).toBeHidden();
+
+    // The menu is the first stop of the keyboard, and Space opens and closes it.
+    await page.locator("body").press("Tab");
+    await expect(menu).toBeFocused();
+    await page.keyboard.press("Space");
+    await expect(sidebar).toBeVisible();
+    await expect(menu).toHaveAttribute("aria-controls", "gk-sidebar");
+    await page.keyboard.press("Space");
+    await expect(sidebar).toBeHidden();
+
+    // A tap on the burger opens it, one on the sidebar's ×, drawn over the burger, closes it.
+    await page.locator(".gk-burger").first().click();
+    await expect(sidebar).toBeVisible();
+    await sidebar.locator(".gk-burger-close").click();
+    await expect(sidebar).toBeHidden();
+
+    // Open, its links lead on.
+    await page.locator(".gk-burger").first().click();
+    if (javaScriptEnabled) await expectAccessible(page);
+    await sidebar.getByRole("link", { name: "Licenses", exact: true }).click();
+    await expect(page.getByRole("heading", { level: 1, name: "Licenses" })).toBeVisible();
+  });
+
   test("the footer links to support and the company site", async ({ page }) => {
     await signInAs(page, DEMO.customer);
     const footer = page.getByRole("contentinfo");

@@ -43,7 +43,8 @@ const MENU_ICON = { __html: "&#9776;" };
 /**
  * The portal frame: fixed header, collapsible 250px sidebar, footer. It works without JavaScript:
  * submenus are <details>, collapsing the sidebar posts a form that stores the choice in a cookie,
- * and on narrow screens a CSS-only checkbox opens the sidebar over the page.
+ * and on narrow screens a checkbox, unseen over the burger, opens the sidebar over the page: a tap and the keyboard
+ * (Tab, then Space) both reach it, and CSS alone shows the sidebar while it is checked.
  * Plain elements styled by app/styles/shell.css rather than Mantine components: the frame is on every
  * page, and Mantine's style machinery cost a fifth of a page's render time under load.
  */
@@ -56,11 +57,16 @@ export function PortalShell({ user, title, sidebarCollapsed, children }: ShellPr
 
   return (
     <div className="gk-shell" data-sidebar={collapsed ? "collapsed" : "open"}>
-      <input type="checkbox" id="gk-nav-toggle" className="gk-nav-toggle" aria-hidden="true" tabIndex={-1} />
       <header className="gk-header">
         <div className="gk-header-start">
-          <label htmlFor="gk-nav-toggle" className="gk-burger">
-            <span className="gk-visually-hidden">Open or close the menu</span>
+          <label className="gk-burger">
+            <input
+              type="checkbox"
+              id="gk-nav-toggle"
+              className="gk-nav-toggle"
+              aria-label="Open or close the menu"
+              aria-controls="gk-sidebar"
+            />
             <span aria-hidden="true" dangerouslySetInnerHTML={MENU_ICON} />
           </label>
           <sidebarPreference.Form method="post" action="/preferences/sidebar" className="gk-collapse-form">
@@ -101,9 +107,9 @@ export function PortalShell({ user, title, sidebarCollapsed, children }: ShellPr
           <Link to="/home" className="gk-brand">
             GateKeeper Portal
           </Link>
-          <label htmlFor="gk-nav-toggle" className="gk-burger gk-burger-close">
-            <span className="gk-visually-hidden">Close the menu</span>
-            <span aria-hidden="true">×</span>
+          {/* A second target for a tap, over where the open sidebar covers the burger; the keyboard's is the checkbox. */}
+          <label htmlFor="gk-nav-toggle" className="gk-burger gk-burger-close" aria-hidden="true">
+            ×
           </label>
         </div>
         <ul className="gk-nav-list">
