@@ -16,7 +16,7 @@ import { availableParallelism, loadavg } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { comparisonTable, comparisonTitle, compareBuilds, SLOWER_BELOW } from "./bench/against.mjs";
-import { benchArgs } from "./bench/args.mjs";
+import { BenchUsageError, benchArgs, USAGE } from "./bench/args.mjs";
 import { addBigAccount, BIG_ACCOUNT } from "./bench/big-account.mjs";
 import { addBigReseller, BIG_RESELLER } from "./bench/big-reseller.mjs";
 import { goals, growthGoals, mailLinkGoals, postgresGoals } from "./bench/goals.mjs";
@@ -81,7 +81,11 @@ for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
 }
 
 async function main() {
-  const { only: part, against } = benchArgs();
+  const { help, only: part, against } = benchArgs();
+  if (help) {
+    console.log(USAGE);
+    return [];
+  }
   // Every number depends on what else the machine is doing; the load average says how busy it was.
   const run = {
     startedAt: new Date().toISOString(),
@@ -642,9 +646,14 @@ try {
   for (const problem of problems) console.error(`bench: ${problem}`);
   process.exitCode = problems.length ? 1 : 0;
 } catch (error) {
-  // Once interrupted, whatever was under way fails as its server or browser goes: not worth a trace.
-  if (!interrupted) console.error(error);
-  process.exitCode = 1;
+  if (error instanceof BenchUsageError) {
+    console.error(`bench: ${error.message}\n\n${USAGE}`);
+    process.exitCode = 2;
+  } else {
+    // Once interrupted, whatever was under way fails as its server or browser goes: not worth a trace.
+    if (!interrupted) console.error(error);
+    process.exitCode = 1;
+  }
 } finally {
   await stopAll();
 }

@@ -25,6 +25,22 @@ export const AGAINST_SECONDS = 8;
  */
 export const AGAINST_ROUNDS = 3;
 
+/** What `--help` prints, and what follows a mistyped command line's message. */
+export const USAGE = `Usage: npm run bench [-- <options>]
+
+  (no options)              every part, then the performance goals beside this run's figures
+  --only <part>             one part: ${PARTS.join(", ")}
+  --against <git ref>       this working tree's build (B) beside the ref's (A), page by page, nothing else
+    --seconds <n>           a turn's length (default ${AGAINST_SECONDS})
+    --rounds <n>            how many times every page is measured (default ${AGAINST_ROUNDS})
+    --pages <path,path,…>   the pages (default ${AGAINST_PAGES.join(", ")})
+  --help                    this text
+
+docs/bench.md says what each part measures.`;
+
+/** A command line the bench cannot run: its message is printed with the usage, without a stack. */
+export class BenchUsageError extends Error {}
+
 /**
  * The bench's command line: `--only <part>`, or `--against <git ref>` with `--seconds <turn length>`,
  * `--rounds <how many>` and `--pages <path,path,…>` (repeatable). `against` is null without `--against`; the
@@ -32,6 +48,15 @@ export const AGAINST_ROUNDS = 3;
  * `--only` never does, so that a mistyped run fails at once instead of after minutes of something else.
  */
 export function benchArgs(args = process.argv.slice(2)) {
+  try {
+    return readArgs(args);
+  } catch (error) {
+    // parseArgs' own errors (an unknown option, a missing value) read as plainly as the checks below.
+    throw error instanceof Error ? new BenchUsageError(error.message) : error;
+  }
+}
+
+function readArgs(args) {
   const { values } = parseArgs({
     args,
     options: {
@@ -40,8 +65,10 @@ export function benchArgs(args = process.argv.slice(2)) {
       seconds: { type: "string" },
       rounds: { type: "string" },
       pages: { type: "string", multiple: true },
+      help: { type: "boolean" },
     },
   });
+  if (values.help) return { help: true, only: undefined, against: null };
   if (values.only !== undefined && !PARTS.includes(values.only)) {
     throw new Error(`--only takes one of: ${PARTS.join(", ")}; got "${values.only}"`);
   }

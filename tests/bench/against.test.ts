@@ -1,12 +1,29 @@
 import { describe, expect, it } from "vitest";
 import { comparisonTable, medianRound, SLOWER_BELOW } from "../../scripts/bench/against.mjs";
-import { AGAINST_PAGES, AGAINST_ROUNDS, AGAINST_SECONDS, benchArgs } from "../../scripts/bench/args.mjs";
+import {
+  AGAINST_PAGES,
+  AGAINST_ROUNDS,
+  AGAINST_SECONDS,
+  BenchUsageError,
+  benchArgs,
+  USAGE,
+} from "../../scripts/bench/args.mjs";
 
 describe("the bench's command line", () => {
   it("runs every part with no arguments, and one part with --only", () => {
     expect(benchArgs([])).toEqual({ only: undefined, against: null });
     expect(benchArgs(["--only", "growth"])).toEqual({ only: "growth", against: null });
     expect(() => benchArgs(["--only", "paint"])).toThrow("--only takes one of: growth, postgres");
+  });
+
+  it("says how it is used on --help, and refuses a mistyped option with a message, not a stack", () => {
+    expect(benchArgs(["--help"])).toEqual({ help: true, only: undefined, against: null });
+    for (const option of ["--only", "--against", "--seconds", "--rounds", "--pages", "--help"]) {
+      expect(USAGE).toContain(option);
+    }
+    expect(() => benchArgs(["--frobnicate"])).toThrow(BenchUsageError);
+    expect(() => benchArgs(["--frobnicate"])).toThrow("Unknown option '--frobnicate'");
+    expect(() => benchArgs(["--only", "paint"])).toThrow(BenchUsageError);
   });
 
   it("compares with a git ref on the default pages, turn length and rounds, the plan step among them", () => {
