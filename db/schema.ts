@@ -753,10 +753,12 @@ export const taxIds = sqliteTable("tax_ids", {
 });
 
 /**
- * How many members and invoices each organization has, kept by triggers on `memberships` and `invoices` in the same
- * transaction as every insert, delete or move to another organization (the hand-written part of migration
- * 0016_organization_counts, decision 192): the team and invoices pages show their totals on every visit without
- * counting an organization's hundreds of members or thousands of invoices. No row means none of either.
+ * How many members, invoices and end customers each organization has, kept by triggers on `memberships`, `invoices`
+ * and `organizations` (an end customer's `managed_by`) in the same transaction as every insert, delete or move to
+ * another organization (the hand-written parts of migrations 0016_organization_counts and
+ * 0036_end_customer_counts, decisions 192 and 237): the team, invoices and end customers pages show their totals on
+ * every visit without counting an organization's hundreds of members or thousands of invoices or end customers.
+ * No row means none of any.
  */
 export const organizationCounts = sqliteTable("organization_counts", {
   organizationId: text("organization_id")
@@ -764,6 +766,7 @@ export const organizationCounts = sqliteTable("organization_counts", {
     .references(() => organizations.id, { onDelete: "cascade" }),
   members: integer("members").notNull().default(0),
   invoices: integer("invoices").notNull().default(0),
+  endCustomers: integer("end_customers").notNull().default(0),
 });
 
 export const QUOTE_STATUSES = ["open", "accepted", "ordered", "expired", "withdrawn"] as const;

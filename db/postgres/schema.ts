@@ -579,13 +579,17 @@ export const taxIds = pgTable("tax_ids", {
   updatedAt: updatedAt(),
 });
 
-/** Kept by triggers on `memberships` and `invoices` (the hand-written part of migration organization_counts). */
+/**
+ * Kept by triggers on `memberships`, `invoices` and `organizations` (the hand-written parts of migrations
+ * organization_counts and end_customer_counts).
+ */
 export const organizationCounts = pgTable("organization_counts", {
   organizationId: text("organization_id")
     .primaryKey()
     .references(() => organizations.id, { onDelete: "cascade" }),
   members: integer("members").notNull().default(0),
   invoices: integer("invoices").notNull().default(0),
+  endCustomers: integer("end_customers").notNull().default(0),
 });
 
 export const cardAuthentications = pgTable("card_authentications", {

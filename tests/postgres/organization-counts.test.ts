@@ -10,8 +10,9 @@ import { invoiceCopyRows } from "../support/billing-copies";
 import { organizationTotals } from "../support/organization-totals";
 
 /**
- * organization_counts on PostgreSQL: kept by the plpgsql triggers of migration organization_counts, filled by it
- * for the members and invoices already there, and right under concurrent inserts. Checked against real counts.
+ * organization_counts on PostgreSQL: kept by the plpgsql triggers of migrations organization_counts and
+ * end_customer_counts, filled by them for the members, invoices and end customers already there, and right under
+ * concurrent inserts. Checked against real counts.
  */
 const database = postgresTestDatabase("empty");
 let db: PostgresDatabase;
@@ -74,9 +75,9 @@ async function addInvoices(ownerId: string, n: number) {
 
 const totals = (organizationId: string) => organizationTotals(db, schema, organizationId);
 
-const both = (members: number, invoiceCount: number) => ({
-  kept: { members, invoices: invoiceCount },
-  counted: { members, invoices: invoiceCount },
+const both = (members: number, invoiceCount: number, endCustomers = 0) => ({
+  kept: { members, invoices: invoiceCount, endCustomers },
+  counted: { members, invoices: invoiceCount, endCustomers },
 });
 
 /** An organization with members and invoices from before the migration: its data step must count them. */
@@ -112,7 +113,10 @@ describe("organization_counts on PostgreSQL (kept by the plpgsql triggers of the
     await db.delete(invoices).where(eq(invoices.id, bills[0]));
     expect(await totals(organization)).toEqual(both(5, 11));
     await db.delete(organizations).where(eq(organizations.id, organization));
-    expect(await totals(organization)).toEqual({ kept: undefined, counted: { members: 0, invoices: 0 } });
+    expect(await totals(organization)).toEqual({
+      kept: undefined,
+      counted: { members: 0, invoices: 0, endCustomers: 0 },
+    });
   });
 
   it("counts every member and invoice inserted at once over several connections for a new organization", async () => {
@@ -136,5 +140,48 @@ describe("organization_counts on PostgreSQL (kept by the plpgsql triggers of the
       .where(eq(memberships.organizationId, from));
     await db.update(invoices).set({ ownerId: from, status: "voided" }).where(eq(invoices.ownerId, from));
     expect([await totals(from), await totals(to)]).toEqual([both(2, 3), both(1, 1)]);
+  });
+});
+
+describe("a distributor's number of end customers on PostgreSQL (migration end_customer_counts)", () => {
+  const earlier = postgresTestDatabase("empty");
+  let before: PostgresDatabase;
+  let beforePool: pg.Pool;
+  const distributor = randomUUID();
+  const customers = [randomUUID(), randomUUID()];
+  const endCustomerTotals = () => organizationTotals(before, schema, distributor);
+
+  beforeAll(async () => {
+    ({ db: before, pool: beforePool } = openPostgres(earlier.url));
+    // The schema as it was before the migration, with a distributor and its end customers in the columns of then.
+    await migrateBefore(before, "_end_customer_counts");
+    await beforePool.query("insert into organizations (id, name, customer_type) values ($1, $2, 'distributor')", [
+      distributor,
+      "Counting Distribution",
+    ]);
+    await beforePool.query("insert into organizations (id, name, managed_by) values ($1, $2, $5), ($3, $4, $5)", [
+      customers[0],
+      "Alder Clinic",
+      customers[1],
+      "Birch Dental",
+      distributor,
+    ]);
+    await migratePostgres(before);
+  }, 60_000);
+
+  afterAll(() => beforePool?.end());
+
+  it("is filled by the migration, then follows customers added, moved and removed", async () => {
+    expect(await endCustomerTotals()).toEqual(both(0, 0, 2));
+    await beforePool.query("insert into organizations (id, name, managed_by) values ($1, $2, $3)", [
+      randomUUID(),
+      "Cedar Labs",
+      distributor,
+    ]);
+    expect(await endCustomerTotals()).toEqual(both(0, 0, 3));
+    await before.update(organizations).set({ managedBy: null }).where(eq(organizations.id, customers[0]));
+    expect(await endCustomerTotals()).toEqual(both(0, 0, 2));
+    await before.delete(organizations).where(eq(organizations.id, customers[1]));
+    expect(await endCustomerTotals()).toEqual(both(0, 0, 1));
   });
 });

@@ -4,15 +4,17 @@ import { describe, expect, it } from "vitest";
 import { db } from "~/server/platform/database/db.server";
 import { invoicePage } from "~/server/subscriptions/invoices.server";
 import { memberPage } from "~/server/accounts/organizations.server";
+import { customerPage } from "~/server/resellers/end-customers.server";
 import { engine, invoices, memberships, organizations, tables, users } from "~/server/platform/database/tables.server";
 import { invoiceCopyRows } from "../support/billing-copies";
 import { allOrganizationsForAdmin, organizationTotals } from "../support/organization-totals";
 import { rerunMigration } from "../support/sqlite-migrations";
 
 /**
- * organization_counts: each organization's number of members and invoices, kept by triggers in the statement that
- * changes them (migration 0016_organization_counts), and what the team and invoices pages and the administrators'
- * list show as totals. Every kept total is checked against a real count.
+ * organization_counts: each organization's number of members, invoices and end customers, kept by triggers in the
+ * statement that changes them (migrations 0016_organization_counts and 0036_end_customer_counts), and what the team,
+ * invoices and end customers pages and the administrators' list show as totals. Every kept total is checked against
+ * a real count.
  */
 async function newOrganization(): Promise<string> {
   const id = randomUUID();
@@ -43,10 +45,10 @@ async function addInvoices(ownerId: string, n: number): Promise<string[]> {
 
 const totals = (organizationId: string) => organizationTotals(db, tables, organizationId);
 
-const expectKept = async (organizationId: string, members: number, invoiceCount: number) =>
+const expectKept = async (organizationId: string, members: number, invoiceCount: number, endCustomers = 0) =>
   expect(await totals(organizationId)).toEqual({
-    kept: { members, invoices: invoiceCount },
-    counted: { members, invoices: invoiceCount },
+    kept: { members, invoices: invoiceCount, endCustomers },
+    counted: { members, invoices: invoiceCount, endCustomers },
   });
 
 describe("an organization's member and invoice totals (organization_counts, kept by triggers)", () => {
@@ -91,7 +93,10 @@ describe("an organization's member and invoice totals (organization_counts, kept
     await addMembers(organization, 2);
     await addInvoices(organization, 2);
     await db.delete(organizations).where(eq(organizations.id, organization));
-    expect(await totals(organization)).toEqual({ kept: undefined, counted: { members: 0, invoices: 0 } });
+    expect(await totals(organization)).toEqual({
+      kept: undefined,
+      counted: { members: 0, invoices: 0, endCustomers: 0 },
+    });
   });
 
   // SQLite's migration's data step; tests/postgres/organization-counts.test.ts checks PostgreSQL's.
@@ -101,12 +106,83 @@ describe("an organization's member and invoice totals (organization_counts, kept
       const [full, empty] = [await newOrganization(), await newOrganization()];
       await addMembers(full, 4);
       await addInvoices(full, 6);
-      // The database as it was before that migration: neither the table nor its triggers.
+      // The database as it was before that migration: neither the table nor its triggers; then the later migration
+      // that adds end customers to it.
       rerunMigration("0016_organization_counts.sql", "organization_counts_", ["DROP TABLE organization_counts"]);
+      rerunMigration("0036_end_customer_counts.sql", "organization_counts_after_end_customer_", []);
       await expectKept(full, 4, 6);
       await expectKept(empty, 0, 0);
       await addMembers(full, 1);
       await expectKept(full, 5, 6);
+    },
+  );
+});
+
+describe("a distributor's number of end customers (organization_counts.end_customers, kept by triggers)", () => {
+  async function newDistributor(): Promise<string> {
+    const id = randomUUID();
+    await db.insert(organizations).values({ id, name: "Counting Distribution", customerType: "distributor" });
+    return id;
+  }
+
+  async function addEndCustomers(distributorId: string, names: string[]): Promise<string[]> {
+    const ids = names.map(() => randomUUID());
+    await db.insert(organizations).values(names.map((name, i) => ({ id: ids[i], name, managedBy: distributorId })));
+    return ids;
+  }
+
+  const firstPage = (distributorId: string, search = "") =>
+    customerPage(distributorId, { search, page: 1, pageSize: 2, now: new Date() });
+
+  it("follows customers added and removed, and is the total of the customers page and the administrators' list", async () => {
+    const distributor = await newDistributor();
+    expect((await firstPage(distributor)).total).toBe(0);
+    const customers = await addEndCustomers(distributor, ["Alder Clinic", "Birch Dental", "Cedar Labs"]);
+    await expectKept(distributor, 0, 0, 3);
+    await db.delete(organizations).where(eq(organizations.id, customers[1]));
+    await expectKept(distributor, 0, 0, 2);
+    expect((await firstPage(distributor)).total).toBe(2);
+    // A search counts what matches, not the distributor's total.
+    expect((await firstPage(distributor, "cedar")).total).toBe(1);
+    expect((await allOrganizationsForAdmin()).find((row) => row.id === distributor)).toMatchObject({
+      endCustomers: 2,
+    });
+  });
+
+  it("moves with a customer given to another distributor, or to none, and ignores other changes", async () => {
+    const [from, to] = [await newDistributor(), await newDistributor()];
+    const customers = await addEndCustomers(from, ["Dogwood Ltd", "Elm Works", "Fir Partners"]);
+    await db.update(organizations).set({ managedBy: to }).where(eq(organizations.id, customers[0]));
+    await expectKept(from, 0, 0, 2);
+    await expectKept(to, 0, 0, 1);
+    await db.update(organizations).set({ managedBy: null }).where(eq(organizations.id, customers[1]));
+    await expectKept(from, 0, 0, 1);
+    await db.update(organizations).set({ managedBy: to }).where(eq(organizations.id, customers[1]));
+    await expectKept(to, 0, 0, 2);
+    // The distributor it already has, or another column, changes no total.
+    await db
+      .update(organizations)
+      .set({ managedBy: from, name: "Fir Partners Ltd" })
+      .where(eq(organizations.id, customers[2]));
+    await expectKept(from, 0, 0, 1);
+    await expectKept(to, 0, 0, 2);
+  });
+
+  // SQLite's migration's data step; tests/postgres/organization-counts.test.ts checks PostgreSQL's.
+  it.skipIf(engine === "postgres")(
+    "is filled for the end customers already there by the migration that adds it",
+    async () => {
+      const [full, empty] = [await newDistributor(), await newDistributor()];
+      await addEndCustomers(full, ["Gum Tree Co", "Hazel Inc"]);
+      await addMembers(full, 1);
+      // The database as it was before that migration: no such total, nor its triggers.
+      rerunMigration("0036_end_customer_counts.sql", "organization_counts_after_end_customer_", [
+        "ALTER TABLE organization_counts DROP COLUMN end_customers",
+      ]);
+      await expectKept(full, 1, 0, 2);
+      expect((await totals(empty)).kept).toBeUndefined();
+      await addEndCustomers(empty, ["Ivy Group"]);
+      await expectKept(empty, 0, 0, 1);
     },
   );
 });

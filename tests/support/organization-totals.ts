@@ -13,9 +13,13 @@ export async function organizationTotals(db: PortalDatabase, t: PortalSchema, or
     .from(t.memberships)
     .where(eq(t.memberships.organizationId, organizationId));
   const [bills] = await db.select({ n: count() }).from(t.invoices).where(eq(t.invoices.ownerId, organizationId));
+  const [endCustomers] = await db
+    .select({ n: count() })
+    .from(t.organizations)
+    .where(eq(t.organizations.managedBy, organizationId));
   return {
-    kept: kept ? { members: kept.members, invoices: kept.invoices } : undefined,
-    counted: { members: members.n, invoices: bills.n },
+    kept: kept ? { members: kept.members, invoices: kept.invoices, endCustomers: kept.endCustomers } : undefined,
+    counted: { members: members.n, invoices: bills.n, endCustomers: endCustomers.n },
   };
 }
 

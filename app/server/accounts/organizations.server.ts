@@ -293,8 +293,8 @@ export async function removeMember(
 // --- Administrators -----------------------------------------------------------------------------------------
 
 /**
- * Every organization but the end customers, with its number of members and licenses (organization_counts and
- * license_counts, kept by triggers: decisions 192 and 120) and a distributor's number of end customers, for
+ * Every organization but the end customers, with its number of members, licenses and, for a distributor, end
+ * customers (organization_counts and license_counts, kept by triggers: decisions 192, 237 and 120), for
  * administrators. A distributor may have thousands of end customers: they are listed, a page at a time, on its own
  * page.
  */
@@ -334,11 +334,7 @@ export async function searchOrganizationsForAdmin(query: string, page: number) {
         sql<number>`(select count(*) from ${invitations} where ${invitations.organizationId} = ${organizations.id})`.mapWith(
           Number,
         ),
-      // Counted on the (managed_by, …) index, under another name than the outer row's table.
-      endCustomers:
-        sql<number>`(select count(*) from ${organizations} as managed where managed.managed_by = ${organizations.id})`.mapWith(
-          Number,
-        ),
+      endCustomers: sql<number>`coalesce(${organizationCounts.endCustomers}, 0)`.mapWith(Number),
     })
     .from(organizations)
     .leftJoin(organizationCounts, eq(organizationCounts.organizationId, organizations.id))

@@ -10,6 +10,7 @@ import {
   hubInstallations,
   invoices,
   licenses,
+  organizationCounts,
   organizations,
   subscriptions,
 } from "~/server/platform/database/tables.server";
@@ -64,6 +65,18 @@ export async function customerChoices(resellerId: string, chosen: { id: string; 
   };
 }
 
+/**
+ * How many end customers the distributor has: organization_counts' total, kept by triggers as customers are added,
+ * moved or removed (decision 237). Counting them walked every one, so a page cost more the more customers there were.
+ */
+export async function endCustomerCount(distributorId: string): Promise<number> {
+  const [counted] = await db
+    .select({ total: organizationCounts.endCustomers })
+    .from(organizationCounts)
+    .where(eq(organizationCounts.organizationId, distributorId));
+  return counted?.total ?? 0;
+}
+
 /** The statuses of a subscription that renews at its term's end. */
 const RENEWING: SubscriptionStatus[] = ["active", "future"];
 
@@ -87,15 +100,17 @@ function matching(resellerId: string, search: string): SQL | undefined {
 }
 
 /**
- * One page of the distributor's end customers by name, with how many match: counted and paged in SQL off the
- * (managed_by, name, id) index. Each row's licenses are counted, and its next renewal found, by subqueries on the
- * page's rows only, so a distributor with thousands of customers costs about what one with three does.
+ * One page of the distributor's end customers by name, with how many match (without a search, the distributor's
+ * total kept by triggers; with one, counted), paged in SQL off the (managed_by, name, id) index. Each row's licenses
+ * are counted, and its next renewal found, by subqueries on the page's rows only, so a distributor with thousands of
+ * customers costs about what one with three does.
  */
 export async function customerPage(
   resellerId: string,
   { search, page, pageSize, now }: { search: string; page: number; pageSize: number; now: Date },
 ) {
-  const where = and(eq(organizations.managedBy, resellerId), matching(resellerId, search));
+  const searching = matching(resellerId, search);
+  const where = and(eq(organizations.managedBy, resellerId), searching);
   const ofRow = and(eq(licenses.licenseeId, organizations.id), eq(licenses.ownerId, resellerId));
   // From the row's few licenses to their subscriptions, in that order: SQLite would otherwise walk the
   // distributor's subscriptions by term end (an index that serves its renewals view) looking for this customer's.
@@ -115,8 +130,14 @@ export async function customerPage(
     )
     .orderBy(asc(subscriptions.currentTermEnd))
     .limit(1);
-  const [[counted], rows, { prices }] = await Promise.all([
-    db.select({ total: count() }).from(organizations).where(where),
+  const [total, rows, { prices }] = await Promise.all([
+    searching
+      ? db
+          .select({ total: count() })
+          .from(organizations)
+          .where(where)
+          .then(([counted]) => counted?.total ?? 0)
+      : endCustomerCount(resellerId),
     db
       .select({
         id: organizations.id,
@@ -142,7 +163,7 @@ export async function customerPage(
       )
     : [];
   return {
-    total: counted?.total ?? 0,
+    total,
     customers: rows.map(({ nextRenewalId, ...row }) => {
       const renewal = renewals.find((subscription) => subscription.id === nextRenewalId);
       return {

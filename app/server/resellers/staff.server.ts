@@ -1,5 +1,5 @@
 import { json } from "@remix-run/node";
-import { and, asc, count, eq, isNull, ne, sql } from "drizzle-orm";
+import { and, asc, eq, isNull, ne, sql } from "drizzle-orm";
 import { z } from "zod";
 import { countryName } from "~/domain/countries";
 import { END_CUSTOMERS_PER_PAGE, pageCount, requestedPage } from "~/domain/pagination";
@@ -15,6 +15,7 @@ import {
 } from "~/server/accounts/index.server";
 import { db } from "~/server/platform/database/db.server";
 import { licenses, organizations } from "~/server/platform/database/tables.server";
+import { endCustomerCount } from "./end-customers.server";
 
 /**
  * What GateKeeper's administrators see of distributors and their end customers (/admin/customers/…): a
@@ -39,8 +40,8 @@ async function requireOrganization(organizationId: string): Promise<Organization
 /** One page of a distributor's end customers by name, each with how many licenses it holds, and how many in all. */
 async function endCustomersOf(distributorId: string, page: number) {
   const where = eq(organizations.managedBy, distributorId);
-  const [[counted], rows] = await Promise.all([
-    db.select({ total: count() }).from(organizations).where(where),
+  const [total, rows] = await Promise.all([
+    endCustomerCount(distributorId),
     db
       .select({
         id: organizations.id,
@@ -58,7 +59,7 @@ async function endCustomersOf(distributorId: string, page: number) {
       .offset((page - 1) * END_CUSTOMERS_PER_PAGE),
   ]);
   return {
-    total: counted?.total ?? 0,
+    total,
     customers: rows.map((row) => ({ ...row, country: row.country ? countryName(row.country) : "" })),
   };
 }
