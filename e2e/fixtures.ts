@@ -166,17 +166,21 @@ async function startInstanceOn(port: number, options: InstanceOptions) {
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
-  // The portal's log gets its lines once it answers: a start that fails (on a port another process took, say) leaves
-  // nothing in it for a test that reads it for errors, and says its lines in its error instead.
+  // The portal's error log gets its lines once it answers: a start that fails (on a port another process took, say)
+  // leaves nothing in it for a test that reads it for errors, and says its lines in its error instead. What it did
+  // before it failed did happen (it may be the instance that migrated and seeded), so its other lines go to the log
+  // as they come.
   let answering = false;
   const held: (() => void)[] = [];
-  const toLog = (write: (text: string) => void) => (text: string) => {
+  linesOf(child.stdout, (text) => {
     output += text;
-    if (answering) write(text);
-    else held.push(() => write(text));
-  };
-  linesOf(child.stdout, toLog(options.log.stdout));
-  linesOf(child.stderr, toLog(options.log.stderr));
+    options.log.stdout(text);
+  });
+  linesOf(child.stderr, (text) => {
+    output += text;
+    if (answering) options.log.stderr(text);
+    else held.push(() => options.log.stderr(text));
+  });
   try {
     await waitForHealth(`http://127.0.0.1:${port}`, port, child, () => output);
   } catch (error) {
