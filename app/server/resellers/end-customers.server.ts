@@ -65,15 +65,19 @@ export async function customerChoices(resellerId: string, chosen: { id: string; 
   };
 }
 
+// Prepared once, as the team and invoices pages' totals are: the customers page reads it on every visit.
+const endCustomerTotalOf = db
+  .select({ total: organizationCounts.endCustomers })
+  .from(organizationCounts)
+  .where(eq(organizationCounts.organizationId, sql.placeholder("distributorId")))
+  .prepare("end_customer_total_of");
+
 /**
  * How many end customers the distributor has: organization_counts' total, kept by triggers as customers are added,
  * moved or removed (decision 237). Counting them walked every one, so a page cost more the more customers there were.
  */
 export async function endCustomerCount(distributorId: string): Promise<number> {
-  const [counted] = await db
-    .select({ total: organizationCounts.endCustomers })
-    .from(organizationCounts)
-    .where(eq(organizationCounts.organizationId, distributorId));
+  const [counted] = await endCustomerTotalOf.execute({ distributorId });
   return counted?.total ?? 0;
 }
 
