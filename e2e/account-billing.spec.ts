@@ -1,5 +1,5 @@
 import type { Locator, Page } from "@playwright/test";
-import { armFault, clearFaults, withDatabase } from "./database";
+import { armBillingFault, clearBillingFault } from "./database";
 import { expect, expectAccessible, holdScripts, test } from "./fixtures";
 import { signInAsNewCustomer } from "./new-customer";
 
@@ -9,27 +9,6 @@ import { signInAsNewCustomer } from "./new-customer";
  * signs up a customer of its own, so tests never depend on each other's order and the demo accounts stay
  * as the other specs expect them.
  */
-
-/** Arms a provider failure in the running portal's embedded billing engine (remaining null: every call). */
-function injectFault(
-  databaseUrl: string,
-  call: string,
-  fault: { message: string; mode?: "fail" | "hang"; remaining?: number | null },
-) {
-  return withDatabase(databaseUrl, (db, t) =>
-    armFault(db, t.billingFaults, {
-      call,
-      mode: fault.mode ?? "fail",
-      message: fault.message,
-      remaining: fault.remaining === undefined ? 1 : fault.remaining,
-      hangMs: 1500,
-    }),
-  );
-}
-
-function clearFault(databaseUrl: string, call: string) {
-  return withDatabase(databaseUrl, (db, t) => clearFaults(db, t.billingFaults, call));
-}
 
 const countryField = (scope: Locator) => scope.getByRole("combobox", { name: "Country", exact: true });
 
@@ -235,7 +214,7 @@ test.describe("the billing profile", () => {
       zip: "EC4Y 1AA",
       country: "GB",
     });
-    await injectFault(portal.databaseUrl, "updateBillingInfo", { message: "The billing address was rejected." });
+    await armBillingFault(portal.databaseUrl, "updateBillingInfo", { message: "The billing address was rejected." });
     await save.click();
     await expect(drawer.getByRole("alert")).toHaveText("The billing address was rejected.");
     await expect(drawer.getByLabel("Address line 1")).toHaveValue("10 Fleet Street");
@@ -256,14 +235,14 @@ test.describe("the billing profile", () => {
     await signInAsNewCustomer(page, portal.databaseUrl, "billing");
     await page.goto("/account");
     await addCard(page, "4242 4242 4242 4242");
-    await injectFault(portal.databaseUrl, "retrieveCustomer", { message: "down", mode: "hang", remaining: null });
+    await armBillingFault(portal.databaseUrl, "retrieveCustomer", { message: "down", mode: "hang", remaining: null });
     try {
       await page.getByRole("link", { name: "Update billing profile", exact: true }).click();
       const drawer = page.getByRole("dialog", { name: "Update Billing Profile" });
       if (javaScriptEnabled) await expect(drawer.getByText("Loading Billing Profile...")).toBeVisible();
       await expect(drawer.getByText("Error fetching billing profile.")).toBeVisible();
     } finally {
-      await clearFault(portal.databaseUrl, "retrieveCustomer");
+      await clearBillingFault(portal.databaseUrl, "retrieveCustomer");
     }
   });
 });

@@ -6,6 +6,7 @@ import {
   type Engine,
   type PortalDatabase,
   type PortalSchema,
+  withDatabase,
 } from "~/server/platform/database/portal-database.server";
 import type { AsyncSqliteDatabase } from "~/server/platform/database/sqlite-async.server";
 import { DEMO } from "./fixtures";
@@ -16,7 +17,7 @@ import { DEMO } from "./fixtures";
  * whichever engine the portal runs. `withDatabase(databaseUrl, async (db, t) => …)` opens a `file:` or
  * `postgres://` URL; `t` holds that engine's tables, typed as PostgreSQL's on both, so a test is written once.
  */
-export { withDatabase } from "~/server/platform/database/portal-database.server";
+export { withDatabase };
 
 export type TestDatabase = PortalDatabase;
 export type TestTables = PortalSchema;
@@ -145,6 +146,31 @@ export async function armFault(db: TestDatabase, table: FaultTable, fault: Fault
 /** Disarms every failure in a provider's fault table, or only the one of `call`. */
 export async function clearFaults(db: TestDatabase, table: FaultTable, call?: string) {
   await db.delete(table).where(call === undefined ? undefined : eq(table.call, call));
+}
+
+/**
+ * Arms a failure of the embedded billing engine's `call` in the running portal at `databaseUrl`: it fails (or, with
+ * mode "hang", answers after 1.5 s) once, or every time with `remaining` null.
+ */
+export function armBillingFault(
+  databaseUrl: string,
+  call: string,
+  fault: { message: string; mode?: "fail" | "hang"; remaining?: number | null },
+) {
+  return withDatabase(databaseUrl, (db, t) =>
+    armFault(db, t.billingFaults, {
+      call,
+      mode: fault.mode ?? "fail",
+      message: fault.message,
+      remaining: fault.remaining === undefined ? 1 : fault.remaining,
+      hangMs: 1500,
+    }),
+  );
+}
+
+/** Disarms the billing engine's failure of `call` in the running portal at `databaseUrl`. */
+export function clearBillingFault(databaseUrl: string, call: string) {
+  return withDatabase(databaseUrl, (db, t) => clearFaults(db, t.billingFaults, call));
 }
 
 /**

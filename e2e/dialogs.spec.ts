@@ -1,5 +1,5 @@
 import type { Locator, Page } from "@playwright/test";
-import { armFault, clearFaults, withDatabase } from "./database";
+import { armBillingFault, clearBillingFault } from "./database";
 import { DEMO, expect, holdScripts, signInAs, test } from "./fixtures";
 import { next, planStep } from "./purchase-steps";
 
@@ -88,15 +88,7 @@ test.describe("with JavaScript", () => {
     await page.goto("/account");
     await expect(page.locator("html")).toHaveAttribute("data-link-navigation", "on");
     // The billing provider takes its time once, so that Escape lands on 'Loading Billing Profile...'.
-    await withDatabase(portal.databaseUrl, (db, t) =>
-      armFault(db, t.billingFaults, {
-        call: "retrieveCustomer",
-        mode: "hang",
-        message: "slow",
-        remaining: 1,
-        hangMs: 1_500,
-      }),
-    );
+    await armBillingFault(portal.databaseUrl, "retrieveCustomer", { message: "slow", mode: "hang" });
     try {
       const opener = page.getByRole("link", { name: "Update billing profile", exact: true });
       await opener.click();
@@ -113,7 +105,7 @@ test.describe("with JavaScript", () => {
       await opener.click();
       await expect(drawer.getByLabel("City")).toBeVisible();
     } finally {
-      await withDatabase(portal.databaseUrl, (db, t) => clearFaults(db, t.billingFaults, "retrieveCustomer"));
+      await clearBillingFault(portal.databaseUrl, "retrieveCustomer");
     }
   });
 
